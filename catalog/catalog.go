@@ -1,0 +1,137 @@
+// Package catalog keeps the database's tables. Tables are immutable snapshots
+// (columnar.Table); a statement that changes a table builds a new snapshot and
+// commits it with Swap, so concurrent readers keep the snapshot they started
+// with and a failed statement leaves the old one in place.
+package catalog
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"gpusql/storage/columnar"
+)
+
+// Catalog maps lower-cased table names to their current snapshot.
+type Catalog struct {
+	mu     sync.RWMutex
+	tables map[string]*columnar.Table
+	// writers serializes statements that change the same table.
+	writers map[string]*sync.Mutex
+	version uint64
+}
+
+// New returns an empty catalog.
+func New() *Catalog {
+	return &Catalog{tables: map[string]*columnar.Table{}, writers: map[string]*sync.Mutex{}}
+}
+
+func key(name string) string { return strings.ToLower(name) }
+
+// Table returns the current snapshot of the named table.
+func (c *Catalog) Table(name string) (*columnar.Table, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	t, ok := c.tables[key(name)]
+	return t, ok
+}
+
+// Names lists the tables in name order.
+func (c *Catalog) Names() []string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	names := make([]string, 0, len(c.tables))
+	for _, t := range c.tables {
+		names = append(names, t.Name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Create adds an empty table; it fails if the name is taken unless ifNotExists.
+func (c *Catalog) Create(name string, fields []columnar.Field, ifNotExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.tables[key(name)]; ok {
+		if ifNotExists {
+			return nil
+		}
+		return fmt.Errorf("table %s already exists", name)
+	}
+	seen := map[string]bool{}
+	for _, f := range fields {
+		if seen[key(f.Name)] {
+			return fmt.Errorf("table %s: duplicate column %s", name, f.Name)
+		}
+		seen[key(f.Name)] = true
+	}
+	c.tables[key(name)] = columnar.NewEmptyTable(name, fields)
+	c.writers[key(name)] = &sync.Mutex{}
+	c.version++
+	return nil
+}
+
+// Put adds or replaces a whole table (CREATE TABLE AS, generated data).
+func (c *Catalog) Put(t *columnar.Table) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.writers[key(t.Name)]; !ok {
+		c.writers[key(t.Name)] = &sync.Mutex{}
+	}
+	c.tables[key(t.Name)] = t
+	c.version++
+}
+
+// Drop removes a table; it fails if it does not exist unless ifExists.
+func (c *Catalog) Drop(name string, ifExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.tables[key(name)]; !ok {
+		if ifExists {
+			return nil
+		}
+		return fmt.Errorf("table %s does not exist", name)
+	}
+	delete(c.tables, key(name))
+	delete(c.writers, key(name))
+	c.version++
+	return nil
+}
+
+// Update runs change on the current snapshot of the named table while holding
+// the table's writer lock, and commits the snapshot change returns. If change
+// fails, nothing is committed and the table is exactly as it was.
+func (c *Catalog) Update(name string, change func(old *columnar.Table) (*columnar.Table, error)) error {
+	c.mu.RLock()
+	w, ok := c.writers[key(name)]
+	c.mu.RUnlock()
+	if !ok {
+		return fmt.Errorf("table %s does not exist", name)
+	}
+	w.Lock()
+	defer w.Unlock()
+	old, ok := c.Table(name)
+	if !ok {
+		return fmt.Errorf("table %s does not exist", name)
+	}
+	next, err := change(old)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tables[key(name)] != old {
+		return fmt.Errorf("table %s was dropped or replaced during the statement", name)
+	}
+	c.tables[key(name)] = next
+	c.version++
+	return nil
+}
+
+// Version changes whenever any table changes (for caches of plans or columns).
+func (c *Catalog) Version() uint64 {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.version
+}

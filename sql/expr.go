@@ -1,0 +1,171 @@
+package sql
+
+import "gpusql/storage/columnar"
+
+// Expr is a bound, typed scalar expression. Column references are positions
+// in the schema of the operator's input (for a join: left columns, then right
+// columns), so executors never resolve names.
+type Expr interface {
+	Type() columnar.Type
+	String() string
+}
+
+// ColRef reads column Index of the input.
+type ColRef struct {
+	Index int
+	Col   Column // name, type and dictionary of the referenced column
+}
+
+// Const is a literal. NULL has Null set (and the type it was coerced to).
+// Values are in the physical domain of T: I for Int32/Int64/Date/Bool and
+// Decimal (scaled), F for Float64, S for String.
+type Const struct {
+	T    columnar.Type
+	Null bool
+	I    int64
+	F    float64
+	S    string
+}
+
+// BinOp is an arithmetic, comparison or logical operator.
+type BinOp uint8
+
+const (
+	OpAdd BinOp = iota + 1
+	OpSub
+	OpMul
+	OpDiv    // '/': decimal (or double) result, NULL on division by zero (MySQL)
+	OpIntDiv // DIV: integer result, NULL on division by zero
+	OpMod    // % and MOD
+	OpEQ
+	OpNE
+	OpLT
+	OpLE
+	OpGT
+	OpGE
+	OpAnd // three-valued
+	OpOr  // three-valued
+)
+
+// Binary applies Op to L and R. The binder casts both operands to a common
+// type first for arithmetic and comparison (Cast nodes), so executors only
+// see operands of equal physical type; T is the result type (Bool for
+// comparisons and logic).
+type Binary struct {
+	Op   BinOp
+	L, R Expr
+	T    columnar.Type
+}
+
+// Not is logical negation (three-valued).
+type Not struct{ E Expr }
+
+// Neg is arithmetic negation.
+type Neg struct{ E Expr }
+
+// IsNull tests E IS NULL (or IS NOT NULL when Negated); never NULL itself.
+type IsNull struct {
+	E       Expr
+	Negated bool
+}
+
+// InList is E [NOT] IN (List...) with SQL NULL semantics; List items are
+// cast to E's type.
+type InList struct {
+	E       Expr
+	List    []Expr
+	Negated bool
+}
+
+// Like is E [NOT] LIKE Pattern with % and _ (escape '\').
+type Like struct {
+	E       Expr
+	Pattern string
+	Negated bool
+}
+
+// CodeSet is a predicate on a dictionary-encoded string column compiled once
+// against its dictionary: row matches when Match[code] is true. The binder
+// turns =, <>, <, <=, >, >=, BETWEEN, IN and LIKE on a column whose dictionary
+// is known into CodeSet, so the executors test codes, never strings. NULL rows
+// give NULL.
+type CodeSet struct {
+	E     *ColRef
+	Match []bool
+	// Desc is the original predicate, for EXPLAIN.
+	Desc string
+}
+
+// When is one WHEN ... THEN ... arm.
+type When struct{ Cond, Result Expr }
+
+// Case is a searched CASE (simple CASE is rewritten to searched by the binder).
+// Else is a NULL Const when absent.
+type Case struct {
+	Whens []When
+	Else  Expr
+	T     columnar.Type
+}
+
+// Cast converts E to T (MySQL semantics; string to number parses the prefix).
+type Cast struct {
+	E Expr
+	T columnar.Type
+}
+
+// Func is a scalar function call by lower-case name: abs, coalesce, nullif,
+// year, month, day, extract_<unit>, upper, lower, length, substring, concat,
+// trim, round, floor, ceil, date_add... Args are already cast as the function
+// needs.
+type Func struct {
+	Name string
+	Args []Expr
+	T    columnar.Type
+}
+
+// ScalarSubquery is an uncorrelated subquery returning at most one row and one
+// column; executors run it once before the enclosing operator (an error if it
+// returns more than one row, NULL if none). Correlated subqueries are
+// decorrelated into joins by the binder and never appear here.
+type ScalarSubquery struct {
+	Plan Plan
+	T    columnar.Type
+}
+
+func (e *ColRef) Type() columnar.Type         { return e.Col.Type }
+func (e *Const) Type() columnar.Type          { return e.T }
+func (e *Binary) Type() columnar.Type         { return e.T }
+func (e *Not) Type() columnar.Type            { return columnar.TBool }
+func (e *Neg) Type() columnar.Type            { return e.E.Type() }
+func (e *IsNull) Type() columnar.Type         { return columnar.TBool }
+func (e *InList) Type() columnar.Type         { return columnar.TBool }
+func (e *Like) Type() columnar.Type           { return columnar.TBool }
+func (e *CodeSet) Type() columnar.Type        { return columnar.TBool }
+func (e *Case) Type() columnar.Type           { return e.T }
+func (e *Cast) Type() columnar.Type           { return e.T }
+func (e *Func) Type() columnar.Type           { return e.T }
+func (e *ScalarSubquery) Type() columnar.Type { return e.T }
+
+// AggFunc is an aggregate function.
+type AggFunc uint8
+
+const (
+	AggCountStar AggFunc = iota + 1
+	AggCount
+	AggSum
+	AggAvg
+	AggMin
+	AggMax
+)
+
+// AggExpr is one aggregate of an Aggregate node. Result types follow MySQL:
+// COUNT → BIGINT; SUM of integers → DECIMAL(38,0) is approximated as BIGINT
+// (64-bit), SUM of DECIMAL(p,s) → DECIMAL(38,s), SUM of DOUBLE → DOUBLE;
+// AVG of integers/decimals → DECIMAL(38, s+4), of DOUBLE → DOUBLE; MIN/MAX keep
+// the argument type.
+type AggExpr struct {
+	Func     AggFunc
+	Arg      Expr // nil for COUNT(*)
+	Distinct bool
+	T        columnar.Type
+}

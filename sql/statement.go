@@ -1,0 +1,77 @@
+package sql
+
+import "gpusql/storage/columnar"
+
+// Statement is one bound SQL statement.
+type Statement interface{ statement() }
+
+// Query is a SELECT (or set operation / WITH) whose rows are returned.
+type Query struct {
+	Plan Plan
+	// Names are the user-visible column names (aliases) of the result.
+	Names []string
+}
+
+// Explain shows the physical plan of Query; Analyze runs it and adds actual
+// rows and times.
+type Explain struct {
+	Query   *Query
+	Analyze bool
+}
+
+// CreateTable creates an empty table.
+type CreateTable struct {
+	Name        string
+	Fields      []columnar.Field
+	IfNotExists bool
+}
+
+// CreateTableAs creates a table holding a query's result.
+type CreateTableAs struct {
+	Name  string
+	Query *Query
+}
+
+// DropTable drops a table.
+type DropTable struct {
+	Names    []string
+	IfExists bool
+}
+
+// Insert appends the rows of Source to Table. Source's output column i goes
+// to table column Targets[i]; table columns not in Targets get NULL. Source
+// columns are already cast to the target column types.
+type Insert struct {
+	Table   string
+	Targets []int
+	Source  Plan
+}
+
+// Load appends a file to a table: LOAD DATA INFILE (Format "csv", with the
+// delimiter, enclosure and header lines given) or IMPORT INTO (Format "csv" or
+// "parquet"). Path is as written; the engine resolves it against the script's
+// folder.
+type Load struct {
+	Table       string
+	Path        string
+	Format      string
+	Delimiter   rune
+	Enclosure   rune // 0: none
+	IgnoreLines int
+}
+
+// ShowTables lists the tables.
+type ShowTables struct{}
+
+// Describe lists a table's columns and types.
+type Describe struct{ Table string }
+
+func (*Query) statement()         {}
+func (*Explain) statement()       {}
+func (*CreateTable) statement()   {}
+func (*CreateTableAs) statement() {}
+func (*DropTable) statement()     {}
+func (*Insert) statement()        {}
+func (*Load) statement()          {}
+func (*ShowTables) statement()    {}
+func (*Describe) statement()      {}

@@ -1,0 +1,96 @@
+// Package columnar holds tables as typed column vectors: fixed-width values,
+// strings as int32 codes into an order-preserving dictionary, NULLs as validity
+// bitmaps, and per-chunk statistics that the planner reads.
+package columnar
+
+import "fmt"
+
+// TypeID names a SQL type as the engine stores it.
+type TypeID uint8
+
+const (
+	Int32   TypeID = iota + 1 // INT: int32
+	Int64                     // BIGINT: int64
+	Float64                   // DOUBLE: float64
+	Decimal                   // DECIMAL(p,s): int64 scaled by 10^s
+	Date                      // DATE: int32 days since 1970-01-01
+	Bool                      // BOOLEAN: int32 0 or 1
+	String                    // VARCHAR: int32 code into a sorted dictionary
+)
+
+// Type is a column type; Precision and Scale matter for Decimal, Width for String.
+type Type struct {
+	ID        TypeID
+	Precision int
+	Scale     int
+	Width     int
+}
+
+// Physical is the Go element type a column of this type is stored as.
+type Physical uint8
+
+const (
+	PhysInt32 Physical = iota + 1
+	PhysInt64
+	PhysFloat64
+)
+
+func (t Type) Physical() Physical {
+	switch t.ID {
+	case Int64, Decimal:
+		return PhysInt64
+	case Float64:
+		return PhysFloat64
+	default:
+		return PhysInt32
+	}
+}
+
+// IsInteger reports whether values are whole numbers (codes and dates excluded).
+func (t Type) IsInteger() bool { return t.ID == Int32 || t.ID == Int64 }
+
+// IsNumeric reports whether arithmetic applies.
+func (t Type) IsNumeric() bool {
+	return t.ID == Int32 || t.ID == Int64 || t.ID == Float64 || t.ID == Decimal
+}
+
+func (t Type) String() string {
+	switch t.ID {
+	case Int32:
+		return "INT"
+	case Int64:
+		return "BIGINT"
+	case Float64:
+		return "DOUBLE"
+	case Decimal:
+		return fmt.Sprintf("DECIMAL(%d,%d)", t.Precision, t.Scale)
+	case Date:
+		return "DATE"
+	case Bool:
+		return "BOOLEAN"
+	case String:
+		if t.Width > 0 {
+			return fmt.Sprintf("VARCHAR(%d)", t.Width)
+		}
+		return "VARCHAR"
+	}
+	return "UNKNOWN"
+}
+
+var (
+	TInt32   = Type{ID: Int32}
+	TInt64   = Type{ID: Int64}
+	TFloat64 = Type{ID: Float64}
+	TDate    = Type{ID: Date}
+	TBool    = Type{ID: Bool}
+	TString  = Type{ID: String}
+)
+
+// TDecimal returns DECIMAL(p,s).
+func TDecimal(p, s int) Type { return Type{ID: Decimal, Precision: p, Scale: s} }
+
+// Pow10 holds 10^i for decimal scaling.
+var Pow10 = [...]int64{1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+	1000000000, 10000000000, 100000000000, 1000000000000, 10000000000000,
+	100000000000000, 1000000000000000, 10000000000000000, 100000000000000000,
+	1000000000000000000}
