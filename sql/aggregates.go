@@ -1,0 +1,388 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+
+	"gpusql/storage/columnar"
+)
+
+// aggScope resolves names after GROUP BY: a column or expression must equal
+// a GROUP BY expression (matched by exprKey over the pre-aggregation input)
+// or sit inside an aggregate call.
+type aggScope struct {
+	pre       *scope
+	groupKeys []string
+	nGroups   int
+	// aggs maps each aggregate call of the select list, HAVING and ORDER BY
+	// to its index among Aggregate.Aggs (calls with equal keys share one).
+	aggs     map[*ast.AggregateFuncExpr]int
+	aggFuncs []AggExpr
+}
+
+// group maps an expression over the pre-aggregation input to its group
+// column, if it is one.
+func (a *aggScope) group(e Expr, sc *scope) (Expr, bool) {
+	k := exprKey(e)
+	for i, gk := range a.groupKeys {
+		if gk == k {
+			return sc.colRef(i), true
+		}
+	}
+	return nil, false
+}
+
+// aggregate builds the Aggregate of a SELECT block: GROUP BY expressions
+// (positions and select aliases allowed), the correlation keys of an
+// aggregated correlated subquery, and every aggregate call of the select
+// list, HAVING and ORDER BY (hidden ones included). It returns the scope the
+// rest of the block binds in, after HAVING.
+func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.ByItem, sc *scope, blk *block) (*scope, error) {
+	a := &aggScope{pre: sc, aggs: map[*ast.AggregateFuncExpr]int{}}
+	var groups []Expr
+	addGroup := func(e Expr) {
+		k := exprKey(e)
+		for _, gk := range a.groupKeys {
+			if gk == k {
+				return
+			}
+		}
+		a.groupKeys = append(a.groupKeys, k)
+		groups = append(groups, e)
+	}
+	if s.GroupBy != nil {
+		if s.GroupBy.Rollup {
+			return nil, b.errf(-1, "unsupported: GROUP BY ... WITH ROLLUP")
+		}
+		for _, by := range s.GroupBy.Items {
+			node := by.Expr
+			pos := b.posOr(node, -1)
+			switch x := unparen(node).(type) {
+			case *ast.PositionExpr:
+				if x.P != nil || x.N < 1 || x.N > len(items) {
+					return nil, b.errf(b.ordinalPos(x.N, "group"), "unknown column '%d' in GROUP BY: the select list has %d columns", x.N, len(items))
+				}
+				node = items[x.N-1].node
+				if hasAgg(node) {
+					return nil, b.errf(b.ordinalPos(x.N, "group"), "cannot group on '%s': it is an aggregate", items[x.N-1].name)
+				}
+			case *ast.ColumnNameExpr:
+				// GROUP BY searches the FROM columns before select aliases.
+				if x.Name.Table.O == "" {
+					if i, _ := sc.lookup("", x.Name.Name.O); i < 0 {
+						if alias, ok := aliasMap(items)[strings.ToLower(x.Name.Name.O)]; ok {
+							if hasAgg(alias) {
+								return nil, b.errf(pos, "cannot group on '%s': it is an aggregate", x.Name.Name.O)
+							}
+							node = alias
+						}
+					}
+				}
+			}
+			if hasAgg(node) {
+				return nil, b.errf(pos, "invalid use of an aggregate function in GROUP BY")
+			}
+			e, err := b.expr(node, sc)
+			if err != nil {
+				return nil, err
+			}
+			addGroup(e)
+		}
+	}
+	if len(blk.corr) > 0 {
+		// A correlated aggregated subquery computes one value per outer row:
+		// group it by the inner sides of its correlation equalities and let
+		// the decorrelator join on them (Aggregate + LEFT JOIN).
+		if s.GroupBy != nil {
+			return nil, b.errf(-1, "unsupported: correlated subquery with GROUP BY")
+		}
+		for _, c := range blk.corr {
+			inner, outer, ok := splitCorrEquality(c)
+			if !ok {
+				return nil, b.errf(-1, "unsupported: correlated condition %s in an aggregated subquery (only inner = outer equalities are supported)", c)
+			}
+			n := len(groups)
+			addGroup(inner)
+			if len(groups) > n {
+				blk.outerKeys = append(blk.outerKeys, outer)
+			} else {
+				// The same inner key twice (a.x = o.y AND a.x = o.z): keep
+				// the second equality as a filter on the outer side.
+				return nil, b.errf(-1, "unsupported: two correlated conditions on the same inner expression %s", inner)
+			}
+		}
+		blk.corr = nil
+	}
+	a.nGroups = len(groups)
+
+	// Aggregate calls, in order of appearance.
+	var nodes []ast.Node
+	for _, it := range items {
+		nodes = append(nodes, it.node)
+	}
+	if s.Having != nil {
+		nodes = append(nodes, s.Having.Expr)
+	}
+	for _, by := range orderBy {
+		nodes = append(nodes, by.Expr)
+	}
+	keys := map[string]int{}
+	for _, n := range nodes {
+		var err error
+		walkAST(n, func(x ast.Node) bool {
+			if err != nil {
+				return false
+			}
+			switch x := x.(type) {
+			case *ast.SubqueryExpr:
+				return false
+			case *ast.AggregateFuncExpr:
+				var ae AggExpr
+				if ae, err = b.aggCall(x, sc); err != nil {
+					return false
+				}
+				k := aggKey(ae)
+				i, ok := keys[k]
+				if !ok {
+					i = len(a.aggFuncs)
+					keys[k] = i
+					a.aggFuncs = append(a.aggFuncs, ae)
+				}
+				a.aggs[x] = i
+				return false
+			}
+			return true
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	out := make(Schema, 0, len(groups)+len(a.aggFuncs))
+	for _, g := range groups {
+		if r, ok := g.(*ColRef); ok {
+			out = append(out, r.Col)
+		} else {
+			out = append(out, Column{Name: g.String(), Type: g.Type(), Nullable: nullable(g)})
+		}
+	}
+	for _, ae := range a.aggFuncs {
+		n := ae.Func != AggCountStar && ae.Func != AggCount && (len(groups) == 0 || nullable(ae.Arg))
+		out = append(out, Column{Name: ae.String(), Type: ae.T, Nullable: n})
+	}
+	agg := &Aggregate{Input: sc.plan, GroupBy: groups, Aggs: a.aggFuncs, Out: out}
+	post := &scope{plan: agg, parent: sc.parent, corr: sc.corr, agg: a}
+	if s.Having != nil {
+		post.aliases = aliasMap(items)
+		_, err := b.filter(s.Having.Expr, post, false)
+		post.aliases = nil
+		if err != nil {
+			return nil, err
+		}
+	}
+	return post, nil
+}
+
+// matchAggregated binds n in a post-aggregation scope when it is an
+// aggregate call or equals a GROUP BY expression.
+func (b *binder) matchAggregated(n ast.ExprNode, sc *scope) (Expr, bool, error) {
+	a := sc.agg
+	switch x := n.(type) {
+	case *ast.AggregateFuncExpr:
+		i, ok := a.aggs[x]
+		if !ok {
+			return nil, false, b.errf(b.posOr(n, -1), "invalid use of aggregate function %s()", strings.ToLower(x.F))
+		}
+		return sc.colRef(a.nGroups + i), true, nil
+	case *ast.ColumnNameExpr, *driver.ValueExpr, *ast.ParenthesesExpr:
+		return nil, false, nil
+	}
+	if len(a.groupKeys) == 0 || hasAgg(n) || hasSubquery(n) {
+		return nil, false, nil
+	}
+	saved := b.lastPos
+	e, err := b.expr(n, a.pre)
+	b.lastPos = saved
+	if err != nil {
+		return nil, false, nil
+	}
+	if g, ok := a.group(e, sc); ok {
+		return g, true, nil
+	}
+	return nil, false, nil
+}
+
+// aggCall binds an aggregate call over the pre-aggregation scope. Result
+// types: see AggExpr (SUM/AVG precision capped at 18 digits).
+func (b *binder) aggCall(n *ast.AggregateFuncExpr, sc *scope) (AggExpr, error) {
+	pos := b.posOr(n, -1)
+	f := strings.ToLower(n.F)
+	if n.Order != nil {
+		return AggExpr{}, b.errf(pos, "unsupported: ORDER BY inside %s()", f)
+	}
+	if len(n.Args) != 1 {
+		if f == "count" && n.Distinct {
+			return AggExpr{}, b.errf(pos, "unsupported: COUNT(DISTINCT) of several expressions")
+		}
+		return AggExpr{}, b.errf(pos, "unsupported: aggregate %s() with %d arguments", f, len(n.Args))
+	}
+	ae := AggExpr{Distinct: n.Distinct}
+	switch f {
+	case "count":
+		ae.Func, ae.T = AggCount, columnar.TInt64
+		// COUNT(*) reaches us as COUNT(1): a non-NULL constant counts rows.
+		if v, ok := n.Args[0].(*driver.ValueExpr); ok && v.Kind() != driver.KindNull && !n.Distinct {
+			ae.Func = AggCountStar
+			return ae, nil
+		}
+	case "sum":
+		ae.Func = AggSum
+	case "avg":
+		ae.Func = AggAvg
+	case "min":
+		ae.Func = AggMin
+	case "max":
+		ae.Func = AggMax
+	default:
+		return AggExpr{}, b.errf(pos, "unsupported: aggregate function %s()", f)
+	}
+	arg, err := b.expr(n.Args[0], sc)
+	if err != nil {
+		return AggExpr{}, err
+	}
+	t := arg.Type()
+	switch ae.Func {
+	case AggSum, AggAvg:
+		nt, ok := numericType(t)
+		if !ok {
+			return AggExpr{}, b.errf(pos, "type mismatch: %s() of %s", f, t)
+		}
+		if nt.ID != t.ID && t.ID != columnar.Bool {
+			arg, t = castTo(arg, nt), nt
+		}
+		switch {
+		case nt.ID == columnar.Float64:
+			ae.T = columnar.TFloat64
+		case ae.Func == AggSum && nt.ID == columnar.Decimal:
+			ae.T = columnar.TDecimal(maxDecimalPrecision, nt.Scale)
+		case ae.Func == AggSum:
+			ae.T = columnar.TInt64
+		default:
+			s := asDecimal(nt).Scale + 4
+			if s > maxDecimalPrecision {
+				ae.T = columnar.TFloat64
+			} else {
+				ae.T = columnar.TDecimal(maxDecimalPrecision, s)
+			}
+		}
+	case AggMin, AggMax:
+		ae.T = t
+	}
+	ae.Arg = arg
+	return ae, nil
+}
+
+// emptyAggValue is the value of a correlated aggregated subquery's select
+// expression when no inner row matches: COUNT is 0 there, every other
+// aggregate NULL. It returns nil when that value is NULL anyway, so the
+// decorrelated LEFT JOIN's NULL is already right.
+func emptyAggValue(e Expr, a *aggScope) Expr {
+	isCount := func(i int) bool {
+		return i >= a.nGroups && (a.aggFuncs[i-a.nGroups].Func == AggCount || a.aggFuncs[i-a.nGroups].Func == AggCountStar)
+	}
+	if nullOnEmpty(e, isCount) {
+		return nil
+	}
+	return transform(e, func(x Expr) (Expr, bool) {
+		if r, ok := x.(*ColRef); ok {
+			if isCount(r.Index) {
+				return &Const{T: columnar.TInt64}, true
+			}
+			return nullConst(r.Col.Type), true
+		}
+		return nil, false
+	})
+}
+
+// nullOnEmpty reports whether e is certainly NULL when every non-COUNT
+// aggregate is NULL.
+func nullOnEmpty(e Expr, isCount func(int) bool) bool {
+	switch e := e.(type) {
+	case *ColRef:
+		return !isCount(e.Index)
+	case *Const:
+		return e.Null
+	case *Binary:
+		if e.Op == OpAnd || e.Op == OpOr {
+			return false
+		}
+		return nullOnEmpty(e.L, isCount) || nullOnEmpty(e.R, isCount)
+	case *Cast:
+		return nullOnEmpty(e.E, isCount)
+	case *Neg:
+		return nullOnEmpty(e.E, isCount)
+	case *Not:
+		return nullOnEmpty(e.E, isCount)
+	}
+	return false
+}
+
+// anyAgg reports whether the select list, HAVING or ORDER BY calls an
+// aggregate (outside subqueries).
+func anyAgg(items []selItem, having *ast.HavingClause, orderBy []*ast.ByItem) bool {
+	for _, it := range items {
+		if hasAgg(it.node) {
+			return true
+		}
+	}
+	if having != nil && hasAgg(having.Expr) {
+		return true
+	}
+	for _, by := range orderBy {
+		if hasAgg(by.Expr) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasAgg(n ast.Node) bool {
+	found := false
+	walkAST(n, func(x ast.Node) bool {
+		switch x.(type) {
+		case *ast.SubqueryExpr:
+			return false
+		case *ast.AggregateFuncExpr:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func hasSubquery(n ast.Node) bool {
+	found := false
+	walkAST(n, func(x ast.Node) bool {
+		if _, ok := x.(*ast.SubqueryExpr); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// walkAST calls f on every node under n in pre-order; f returns false to
+// skip a node's children.
+func walkAST(n ast.Node, f func(ast.Node) bool) {
+	if n == nil {
+		return
+	}
+	n.Accept(&astVisitor{f: f})
+}
+
+type astVisitor struct{ f func(ast.Node) bool }
+
+func (v *astVisitor) Enter(n ast.Node) (ast.Node, bool) { return n, !v.f(n) }
+func (v *astVisitor) Leave(n ast.Node) (ast.Node, bool) { return n, true }

@@ -1,0 +1,210 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"gpusql/catalog"
+)
+
+// Bind resolves names against the catalog, types every expression and
+// builds the logical plan of one parsed statement. Errors are *Error with
+// the line and column of the offending construct in the text given to Parse.
+// Bind reads table snapshots (and their dictionaries) from the catalog as
+// they are now: bind a statement right before running it.
+func Bind(cat *catalog.Catalog, p Parsed) (st Statement, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			line := max(p.Line, 1)
+			st, err = nil, &Error{Line: line, Col: 1, Msg: fmt.Sprintf("internal error binding statement: %v", r)}
+		}
+	}()
+	return bind(cat, p)
+}
+
+// binder holds the state of binding one statement.
+type binder struct {
+	cat *catalog.Catalog
+	// src is the text AST offsets index; [start,end) is this statement.
+	src        string
+	start, end int
+	// lineBase is added to lines when src is only the statement's own text
+	// (a Parsed built by hand, without the text Parse saw).
+	lineBase int
+	// lastPos is the most recent valid AST offset, used for nodes that carry
+	// none (the parser records offsets on expressions only).
+	lastPos int
+	// ctes are the WITH definitions in scope, innermost last.
+	ctes []*cteDef
+	// depth bounds recursion on adversarial nesting.
+	depth int
+}
+
+const maxDepth = 2000
+
+func bind(cat *catalog.Catalog, p Parsed) (Statement, error) {
+	b := &binder{cat: cat, src: p.src, start: p.start}
+	if b.src == "" {
+		b.src, b.start, b.lineBase = p.Text, 0, max(p.Line-1, 0)
+	}
+	b.end = min(len(b.src), b.start+len(p.Text))
+	b.lastPos = b.start
+	if p.Node == nil {
+		return nil, b.errf(b.start, "empty statement")
+	}
+	return b.statement(p.Node)
+}
+
+func (b *binder) enter() error {
+	b.depth++
+	if b.depth > maxDepth {
+		return b.errf(-1, "statement nested too deeply")
+	}
+	return nil
+}
+
+func (b *binder) leave() { b.depth-- }
+
+func (b *binder) statement(n ast.StmtNode) (Statement, error) {
+	switch n := n.(type) {
+	case *ast.SelectStmt, *ast.SetOprStmt:
+		return b.topQuery(n)
+	case *ast.ExplainStmt:
+		return b.explain(n)
+	case *ast.CreateTableStmt:
+		return b.createTable(n)
+	case *ast.DropTableStmt:
+		return b.dropTable(n)
+	case *ast.InsertStmt:
+		return b.insert(n)
+	case *ast.LoadDataStmt:
+		return b.loadData(n)
+	case *ast.ImportIntoStmt:
+		return b.importInto(n)
+	case *ast.ShowStmt:
+		return b.show(n)
+	}
+	return nil, b.errf(b.start, "unsupported statement: %s", firstWords(b.src[b.start:b.end]))
+}
+
+// firstWords names a statement by its leading keyword, for messages.
+func firstWords(s string) string { return strings.ToUpper(firstN(s, 1)) }
+
+func firstN(s string, n int) string {
+	f := strings.Fields(s)
+	if len(f) > n {
+		f = f[:n]
+	}
+	return strings.Join(f, " ")
+}
+
+func (b *binder) topQuery(n ast.Node) (*Query, error) {
+	blk, err := b.query(n, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &Query{Plan: blk.plan, Names: blk.names}, nil
+}
+
+func (b *binder) explain(n *ast.ExplainStmt) (Statement, error) {
+	if show, ok := n.Stmt.(*ast.ShowStmt); ok && show.Tp == ast.ShowColumns {
+		return b.show(show) // DESC t / DESCRIBE t
+	}
+	switch n.Stmt.(type) {
+	case *ast.SelectStmt, *ast.SetOprStmt:
+	default:
+		return nil, b.errf(b.start, "unsupported: EXPLAIN of a statement other than SELECT")
+	}
+	q, err := b.topQuery(n.Stmt)
+	if err != nil {
+		return nil, err
+	}
+	return &Explain{Query: q, Analyze: n.Analyze}, nil
+}
+
+// errf builds an *Error at byte offset pos of src; pos < 0 (or an offset
+// outside the statement) means the most recent known position.
+func (b *binder) errf(pos int, format string, args ...any) *Error {
+	if pos < b.start || pos > b.end {
+		pos = b.lastPos
+	}
+	line, col := lineCol(b.src, pos)
+	return &Error{Line: line + b.lineBase, Col: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// pos returns the offset of an expression node, or -1 when the parser
+// recorded none. Every statement starts with a keyword, so no expression
+// starts at the statement's first byte: offset 0 / start means unknown.
+func (b *binder) pos(n ast.Node) int {
+	if n == nil {
+		return -1
+	}
+	off := n.OriginTextPosition()
+	if off <= b.start || off >= b.end {
+		return -1
+	}
+	b.lastPos = off
+	return off
+}
+
+// posOr is pos with a fallback.
+func (b *binder) posOr(n ast.Node, fallback int) int {
+	if p := b.pos(n); p >= 0 {
+		return p
+	}
+	return fallback
+}
+
+// findWord locates an identifier in the statement text at or after from
+// (for AST nodes without offsets, such as table names): a case-insensitive,
+// whole-word match outside string literals, optionally back-quoted. It
+// returns -1 when not found.
+func (b *binder) findWord(word string, from int) int {
+	if from < b.start {
+		from = b.start
+	}
+	s := b.src
+	lw := strings.ToLower(word)
+	isIdent := func(c byte) bool {
+		return c == '_' || c == '$' || c >= 0x80 || unicode.IsLetter(rune(c)) || unicode.IsDigit(rune(c))
+	}
+	for i := b.start; i < b.end; i++ {
+		c := s[i]
+		if c == '\'' || c == '"' {
+			j := i + 1
+			for j < b.end && s[j] != c {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			i = j
+			continue
+		}
+		if i < from || (i > 0 && isIdent(s[i-1])) {
+			continue
+		}
+		j := i
+		if c == '`' {
+			j++
+		}
+		if j+len(lw) <= b.end && strings.ToLower(s[j:j+len(lw)]) == lw {
+			k := j + len(lw)
+			if k == b.end || !isIdent(s[k]) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// wordPos is findWord falling back to the last known position.
+func (b *binder) wordPos(word string, from int) int {
+	if p := b.findWord(word, from); p >= 0 {
+		return p
+	}
+	return -1
+}

@@ -1,0 +1,459 @@
+package sql
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"gpusql/storage/columnar"
+)
+
+// Type rules (MySQL semantics, 64-bit engine):
+//
+//   - Integer literals are INT when they fit in 32 bits, else BIGINT; an
+//     unsigned literal above 2^63-1 is DOUBLE. Decimal literals (1.25) are
+//     DECIMAL(digits, fraction digits) — DOUBLE when more than 18 digits;
+//     exponent literals (1e3) are DOUBLE; TRUE/FALSE are BOOLEAN.
+//   - Arithmetic: either side DOUBLE (or a string, converted as MySQL does)
+//     → DOUBLE. Else either side DECIMAL → DECIMAL (integers count as
+//     DECIMAL(10,0) for INT and DECIMAL(18,0) for BIGINT). Else BIGINT: all
+//     integer arithmetic is 64-bit. '/' is never integer: DECIMAL with scale
+//     = left scale + 4 (div_precision_increment) unless DOUBLE. DIV → BIGINT.
+//   - Decimal + - % align scales: both operands are cast to the result type.
+//     Decimal * and / keep each operand's own scale (integers cast to
+//     DECIMAL(p,0)); the executor rescales by the operand and result scales:
+//     * → raw(L)*raw(R) at scale sL+sR; / → raw(L)*10^(s-sL+sR)/raw(R),
+//     rounded half away from zero. A result scale above 18 falls back to
+//     DOUBLE. Precision is capped at 18 (int64 storage).
+//   - Comparisons cast both sides to a common type: numbers as above (no
+//     cast between INT columns), DATE vs string → DATE (constant strings are
+//     parsed at bind time), string vs number → DOUBLE, string vs string →
+//     compared by value (binary collation). DATE vs number is an error.
+//   - NULL literals take the type their context asks for.
+
+// maxDecimalPrecision is the largest DECIMAL precision a scaled int64 holds.
+const maxDecimalPrecision = 18
+
+func sameType(a, b columnar.Type) bool {
+	if a.ID != b.ID {
+		return false
+	}
+	if a.ID == columnar.Decimal {
+		return a.Scale == b.Scale
+	}
+	return true
+}
+
+func isNullConst(e Expr) bool {
+	c, ok := e.(*Const)
+	return ok && c.Null
+}
+
+func nullConst(t columnar.Type) *Const { return &Const{T: t, Null: true} }
+
+// asDecimal is the DECIMAL type that holds every value of an exact numeric type.
+func asDecimal(t columnar.Type) columnar.Type {
+	switch t.ID {
+	case columnar.Int32:
+		return columnar.TDecimal(10, 0)
+	case columnar.Int64:
+		return columnar.TDecimal(maxDecimalPrecision, 0)
+	case columnar.Bool:
+		return columnar.TDecimal(1, 0)
+	}
+	return t
+}
+
+// numericType maps a type to the numeric type arithmetic uses for it.
+func numericType(t columnar.Type) (columnar.Type, bool) {
+	switch t.ID {
+	case columnar.Int32, columnar.Int64, columnar.Float64, columnar.Decimal:
+		return t, true
+	case columnar.Bool:
+		return columnar.TInt32, true
+	case columnar.String:
+		return columnar.TFloat64, true
+	}
+	return t, false
+}
+
+// commonNumeric is the type two numeric types are compared or added in.
+func commonNumeric(a, b columnar.Type) columnar.Type {
+	switch {
+	case a.ID == columnar.Float64 || b.ID == columnar.Float64:
+		return columnar.TFloat64
+	case a.ID == columnar.Decimal || b.ID == columnar.Decimal:
+		da, db := asDecimal(a), asDecimal(b)
+		s := max(da.Scale, db.Scale)
+		intDigits := max(da.Precision-da.Scale, db.Precision-db.Scale)
+		return columnar.TDecimal(min(maxDecimalPrecision, intDigits+s), s)
+	case a.ID == columnar.Int64 || b.ID == columnar.Int64:
+		return columnar.TInt64
+	}
+	return columnar.TInt32
+}
+
+// compareType is the type both sides of a comparison are cast to.
+func compareType(l, r Expr) (columnar.Type, error) {
+	a, b := l.Type(), r.Type()
+	switch {
+	case isNullConst(l):
+		return b, nil
+	case isNullConst(r):
+		return a, nil
+	case a.ID == b.ID && a.ID != columnar.Decimal:
+		return a, nil
+	case a.ID == columnar.Date && b.ID == columnar.String, a.ID == columnar.String && b.ID == columnar.Date:
+		return columnar.TDate, nil
+	case a.ID == columnar.Date || b.ID == columnar.Date:
+		return a, fmt.Errorf("type mismatch: cannot compare %s with %s", a, b)
+	case a.ID == columnar.String || b.ID == columnar.String:
+		// A string constant that is exactly a value of the other side's type
+		// compares as that type: the same result as MySQL's double
+		// comparison, without casting the column.
+		other, str := a, r
+		if a.ID == columnar.String {
+			other, str = b, l
+		}
+		if c, ok := str.(*Const); ok {
+			if v, ok := convertConst(c, other); ok && !v.Null && constString(v) == strings.TrimSpace(c.S) {
+				return other, nil
+			}
+		}
+		return columnar.TFloat64, nil
+	}
+	na, _ := numericType(a)
+	nb, _ := numericType(b)
+	return commonNumeric(na, nb), nil
+}
+
+// castTo converts e to t: constants are folded, other expressions get a Cast
+// node unless the physical representation is already t's.
+func castTo(e Expr, t columnar.Type) Expr {
+	if sameType(e.Type(), t) {
+		if c, ok := e.(*Const); ok && c.Null {
+			return nullConst(t)
+		}
+		return e
+	}
+	if c, ok := e.(*Const); ok {
+		if v, ok := convertConst(c, t); ok {
+			return v
+		}
+	}
+	return &Cast{E: e, T: t}
+}
+
+// resultType is the type of a CASE/COALESCE/UNION column over the given
+// branch types (NULL literals ignored).
+func resultType(es []Expr) (columnar.Type, error) {
+	var t columnar.Type
+	for _, e := range es {
+		if isNullConst(e) {
+			continue
+		}
+		et := e.Type()
+		if t.ID == 0 {
+			t = et
+			continue
+		}
+		nt, err := unionType(t, et)
+		if err != nil {
+			return t, err
+		}
+		t = nt
+	}
+	if t.ID == 0 {
+		t = columnar.TInt32 // all NULL
+	}
+	return t, nil
+}
+
+// unionType is the type a value of either type is converted to when both
+// land in one column.
+func unionType(a, b columnar.Type) (columnar.Type, error) {
+	switch {
+	case a.ID == b.ID && a.ID != columnar.Decimal:
+		if a.ID == columnar.String {
+			return columnar.Type{ID: columnar.String, Width: max(a.Width, b.Width)}, nil
+		}
+		return a, nil
+	case a.ID == columnar.String || b.ID == columnar.String:
+		return columnar.TString, nil
+	case a.ID == columnar.Date || b.ID == columnar.Date:
+		return columnar.TString, nil
+	}
+	na, _ := numericType(a)
+	nb, _ := numericType(b)
+	t := commonNumeric(na, nb)
+	if t.ID == columnar.Int32 && (a.ID == columnar.Bool) != (b.ID == columnar.Bool) {
+		return columnar.TInt32, nil
+	}
+	return t, nil
+}
+
+// convertConst folds a cast of a constant; ok is false when the value cannot
+// be represented (the caller keeps a Cast or reports the error).
+func convertConst(c *Const, t columnar.Type) (*Const, bool) {
+	if c.Null {
+		return nullConst(t), true
+	}
+	out := &Const{T: t}
+	switch t.ID {
+	case columnar.Int32, columnar.Int64, columnar.Bool:
+		var v int64
+		switch c.T.ID {
+		case columnar.Int32, columnar.Int64, columnar.Bool:
+			v = c.I
+		case columnar.Decimal:
+			v = roundScaled(c.I, c.T.Scale, 0)
+		case columnar.Float64:
+			if math.IsNaN(c.F) || math.Abs(c.F) >= 9.2e18 {
+				return nil, false
+			}
+			v = int64(math.Round(c.F))
+		case columnar.String:
+			n, ok := parseIntPrefix(c.S)
+			if !ok {
+				return nil, false
+			}
+			v = n
+		case columnar.Date:
+			y, m, d := DateParts(int32(c.I))
+			v = int64(y*10000 + m*100 + d)
+		default:
+			return nil, false
+		}
+		if t.ID == columnar.Bool {
+			if v != 0 {
+				v = 1
+			}
+		} else if t.ID == columnar.Int32 && (v < math.MinInt32 || v > math.MaxInt32) {
+			return nil, false
+		}
+		out.I = v
+	case columnar.Float64:
+		switch c.T.ID {
+		case columnar.Int32, columnar.Int64, columnar.Bool:
+			out.F = float64(c.I)
+		case columnar.Decimal:
+			out.F = float64(c.I) / float64(columnar.Pow10[c.T.Scale])
+		case columnar.Float64:
+			out.F = c.F
+		case columnar.String:
+			f, ok := parseFloatPrefix(c.S)
+			if !ok {
+				return nil, false
+			}
+			out.F = f
+		default:
+			return nil, false
+		}
+	case columnar.Decimal:
+		switch c.T.ID {
+		case columnar.Int32, columnar.Int64, columnar.Bool:
+			v, ok := mulPow10(c.I, t.Scale)
+			if !ok {
+				return nil, false
+			}
+			out.I = v
+		case columnar.Decimal:
+			if t.Scale >= c.T.Scale {
+				v, ok := mulPow10(c.I, t.Scale-c.T.Scale)
+				if !ok {
+					return nil, false
+				}
+				out.I = v
+			} else {
+				out.I = roundScaled(c.I, c.T.Scale, t.Scale)
+			}
+		case columnar.Float64:
+			f := math.Round(c.F * float64(columnar.Pow10[t.Scale]))
+			if math.IsNaN(f) || math.Abs(f) >= 9.2e18 {
+				return nil, false
+			}
+			out.I = int64(f)
+		case columnar.String:
+			v, ok := ParseDecimal(strings.TrimSpace(c.S), t.Scale)
+			if !ok {
+				return nil, false
+			}
+			out.I = v
+		default:
+			return nil, false
+		}
+		if !fitsPrecision(out.I, t.Precision) {
+			return nil, false
+		}
+	case columnar.Date:
+		switch c.T.ID {
+		case columnar.Date:
+			out.I = c.I
+		case columnar.String:
+			d, ok := ParseDate(c.S)
+			if !ok {
+				return nil, false
+			}
+			out.I = int64(d)
+		case columnar.Int32, columnar.Int64:
+			d, ok := ParseDate(strconv.FormatInt(c.I, 10))
+			if !ok {
+				return nil, false
+			}
+			out.I = int64(d)
+		default:
+			return nil, false
+		}
+	case columnar.String:
+		switch c.T.ID {
+		case columnar.String:
+			out.S = c.S
+		case columnar.Date:
+			out.S = FormatDate(int32(c.I))
+		case columnar.Bool, columnar.Int32, columnar.Int64:
+			out.S = strconv.FormatInt(c.I, 10)
+		case columnar.Decimal:
+			out.S = FormatDecimal(c.I, c.T.Scale)
+		case columnar.Float64:
+			out.S = strconv.FormatFloat(c.F, 'g', -1, 64)
+		default:
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	return out, true
+}
+
+func fitsPrecision(v int64, p int) bool {
+	if p <= 0 || p >= 19 {
+		return true
+	}
+	if v < 0 {
+		v = -v
+	}
+	return v < columnar.Pow10[p]
+}
+
+func mulPow10(v int64, k int) (int64, bool) {
+	if k < 0 || k > maxDecimalPrecision {
+		return 0, false
+	}
+	p := columnar.Pow10[k]
+	if v != 0 && (v > math.MaxInt64/p || v < math.MinInt64/p) {
+		return 0, false
+	}
+	return v * p, true
+}
+
+// roundScaled rescales v from scale from to a smaller scale to, rounding
+// half away from zero (MySQL).
+func roundScaled(v int64, from, to int) int64 {
+	d := columnar.Pow10[from-to]
+	q, r := v/d, v%d
+	if r*2 >= d {
+		q++
+	} else if -r*2 >= d {
+		q--
+	}
+	return q
+}
+
+// ParseDecimal parses a decimal string ("-12.345", "1e2" is not accepted)
+// into an integer scaled by 10^scale, rounding extra digits half away from
+// zero.
+func ParseDecimal(s string, scale int) (int64, bool) {
+	if s == "" || scale < 0 || scale > maxDecimalPrecision {
+		return 0, false
+	}
+	neg := false
+	switch s[0] {
+	case '-':
+		neg = true
+		s = s[1:]
+	case '+':
+		s = s[1:]
+	}
+	intPart, frac := s, ""
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		intPart, frac = s[:i], s[i+1:]
+	}
+	if (intPart == "" && frac == "") || (intPart != "" && !allDigits(intPart)) || (frac != "" && !allDigits(frac)) {
+		return 0, false
+	}
+	intPart = strings.TrimLeft(intPart, "0")
+	roundUp := false
+	if len(frac) > scale {
+		roundUp = frac[scale] >= '5'
+		frac = frac[:scale]
+	}
+	frac += strings.Repeat("0", scale-len(frac))
+	digits := intPart + frac
+	if digits == "" {
+		digits = "0"
+	}
+	if len(strings.TrimLeft(digits, "0")) > maxDecimalPrecision {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	if roundUp {
+		v++
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// parseIntPrefix converts a string to an integer as MySQL's CAST(s AS
+// SIGNED) does: leading spaces skipped, the numeric prefix used, a
+// fractional part rounded. ok is false when there is no numeric prefix.
+func parseIntPrefix(s string) (int64, bool) {
+	f, ok := parseFloatPrefix(s)
+	if !ok {
+		return 0, false
+	}
+	t := strings.TrimSpace(s)
+	if n, err := strconv.ParseInt(t, 10, 64); err == nil {
+		return n, true
+	}
+	if math.Abs(f) >= 9.2e18 {
+		return 0, false
+	}
+	return int64(math.Round(f)), true
+}
+
+// parseFloatPrefix parses the longest numeric prefix of s (MySQL string to
+// number conversion).
+func parseFloatPrefix(s string) (float64, bool) {
+	s = strings.TrimSpace(s)
+	end := 0
+	seenDigit, seenDot, seenE := false, false, false
+	for end < len(s) {
+		c := s[end]
+		switch {
+		case c >= '0' && c <= '9':
+			seenDigit = true
+		case (c == '+' || c == '-') && (end == 0 || s[end-1] == 'e' || s[end-1] == 'E'):
+		case c == '.' && !seenDot && !seenE:
+			seenDot = true
+		case (c == 'e' || c == 'E') && seenDigit && !seenE:
+			seenE = true
+		default:
+			goto done
+		}
+		end++
+	}
+done:
+	for end > 0 {
+		if f, err := strconv.ParseFloat(s[:end], 64); err == nil {
+			return f, true
+		}
+		end--
+	}
+	return 0, false
+}

@@ -1,0 +1,195 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/pingcap/tidb/pkg/parser/types"
+
+	"gpusql/storage/columnar"
+)
+
+// columnType maps a MySQL column type to the engine's:
+//
+//	TINYINT(1), BOOL, BOOLEAN                  → BOOLEAN (MySQL spells BOOL as TINYINT(1))
+//	TINYINT, SMALLINT, MEDIUMINT, INT, INTEGER → INT; INT UNSIGNED → BIGINT
+//	BIGINT [UNSIGNED]                          → BIGINT
+//	FLOAT, REAL, DOUBLE                        → DOUBLE
+//	DECIMAL(p,s), NUMERIC(p,s)                 → DECIMAL(p,s), p ≤ 18; default (10,0)
+//	CHAR(n), VARCHAR(n), TEXT, BLOB, ...       → VARCHAR (dictionary-encoded), Width n
+//	DATE                                       → DATE
+//
+// DATETIME, TIMESTAMP, TIME, YEAR, ENUM, SET, BIT and JSON are rejected.
+func columnType(tp *types.FieldType) (columnar.Type, string) {
+	switch tp.GetType() {
+	case mysql.TypeTiny:
+		if tp.GetFlen() == 1 {
+			return columnar.TBool, ""
+		}
+		return columnar.TInt32, ""
+	case mysql.TypeShort, mysql.TypeInt24:
+		return columnar.TInt32, ""
+	case mysql.TypeLong:
+		if mysql.HasUnsignedFlag(tp.GetFlag()) {
+			return columnar.TInt64, ""
+		}
+		return columnar.TInt32, ""
+	case mysql.TypeLonglong:
+		return columnar.TInt64, ""
+	case mysql.TypeFloat, mysql.TypeDouble:
+		return columnar.TFloat64, ""
+	case mysql.TypeNewDecimal:
+		p, s := tp.GetFlen(), tp.GetDecimal()
+		if p <= 0 {
+			p = 10
+		}
+		if s < 0 {
+			s = 0
+		}
+		if p > maxDecimalPrecision {
+			return columnar.Type{}, "DECIMAL precision above 18 (decimals are stored as 64-bit integers)"
+		}
+		return columnar.TDecimal(p, s), ""
+	case mysql.TypeVarchar, mysql.TypeVarString, mysql.TypeString:
+		return columnar.Type{ID: columnar.String, Width: max(tp.GetFlen(), 0)}, ""
+	case mysql.TypeBlob, mysql.TypeTinyBlob, mysql.TypeMediumBlob, mysql.TypeLongBlob:
+		return columnar.TString, ""
+	case mysql.TypeDate:
+		return columnar.TDate, ""
+	}
+	return columnar.Type{}, "column type " + strings.ToUpper(types.TypeToStr(tp.GetType(), tp.GetCharset()))
+}
+
+func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
+	name := n.Table.Name.O
+	switch {
+	case n.ReferTable != nil:
+		return nil, b.errf(-1, "unsupported: CREATE TABLE ... LIKE")
+	case n.Partition != nil:
+		return nil, b.errf(-1, "unsupported: partitioned tables")
+	}
+	if n.Select != nil {
+		if len(n.Cols) > 0 {
+			return nil, b.errf(-1, "unsupported: column definitions with CREATE TABLE ... AS SELECT")
+		}
+		if _, exists := b.cat.Table(name); exists {
+			if n.IfNotExists {
+				// Nothing to do: an IF NOT EXISTS create of an existing
+				// table is a no-op for the catalog.
+				return &CreateTable{Name: name, IfNotExists: true}, nil
+			}
+			return nil, b.errf(b.wordPos(name, -1), "table '%s' already exists", name)
+		}
+		q, err := b.topQuery(n.Select)
+		if err != nil {
+			return nil, err
+		}
+		seen := map[string]bool{}
+		for _, c := range q.Names {
+			if seen[strings.ToLower(c)] {
+				return nil, b.errf(b.wordPos(c, -1), "duplicate column name '%s' (give the select columns distinct aliases)", c)
+			}
+			seen[strings.ToLower(c)] = true
+		}
+		return &CreateTableAs{Name: name, Query: q}, nil
+	}
+	if len(n.Cols) == 0 {
+		return nil, b.errf(-1, "CREATE TABLE %s needs at least one column", name)
+	}
+	fields := make([]columnar.Field, 0, len(n.Cols))
+	index := map[string]int{}
+	for _, c := range n.Cols {
+		cname := c.Name.Name.O
+		pos := b.wordPos(cname, -1)
+		if _, dup := index[strings.ToLower(cname)]; dup {
+			return nil, b.errf(pos, "duplicate column name '%s'", cname)
+		}
+		t, bad := columnType(c.Tp)
+		if bad != "" {
+			return nil, b.errf(pos, "unsupported: %s (column '%s')", bad, cname)
+		}
+		f := columnar.Field{Name: cname, Type: t, Nullable: true}
+		for _, o := range c.Options {
+			switch o.Tp {
+			case ast.ColumnOptionNotNull, ast.ColumnOptionPrimaryKey:
+				f.Nullable = false
+			case ast.ColumnOptionNull:
+				f.Nullable = true
+			case ast.ColumnOptionUniqKey, ast.ColumnOptionComment, ast.ColumnOptionCollate,
+				ast.ColumnOptionReference, ast.ColumnOptionCheck, ast.ColumnOptionNoOption:
+				// Constraints the engine does not enforce; accepted so
+				// MySQL DDL loads unchanged.
+			case ast.ColumnOptionDefaultValue:
+				if v, ok := o.Expr.(ast.ValueExpr); !ok || v.GetValue() != nil {
+					return nil, b.errf(pos, "unsupported: DEFAULT values (column '%s'); columns left out of an INSERT are NULL", cname)
+				}
+			case ast.ColumnOptionAutoIncrement:
+				return nil, b.errf(pos, "unsupported: AUTO_INCREMENT (column '%s')", cname)
+			case ast.ColumnOptionGenerated:
+				return nil, b.errf(pos, "unsupported: generated columns (column '%s')", cname)
+			default:
+				return nil, b.errf(pos, "unsupported: column option on '%s'", cname)
+			}
+		}
+		index[strings.ToLower(cname)] = len(fields)
+		fields = append(fields, f)
+	}
+	for _, con := range n.Constraints {
+		if con.Tp != ast.ConstraintPrimaryKey {
+			continue // indexes, unique keys, foreign keys, checks: accepted, ignored
+		}
+		for _, k := range con.Keys {
+			if k.Column == nil {
+				continue
+			}
+			i, ok := index[strings.ToLower(k.Column.Name.O)]
+			if !ok {
+				return nil, b.errf(b.wordPos(k.Column.Name.O, -1), "unknown column '%s' in PRIMARY KEY", k.Column.Name.O)
+			}
+			fields[i].Nullable = false
+		}
+	}
+	return &CreateTable{Name: name, Fields: fields, IfNotExists: n.IfNotExists}, nil
+}
+
+func (b *binder) dropTable(n *ast.DropTableStmt) (Statement, error) {
+	if n.IsView {
+		return nil, b.errf(-1, "unsupported: views")
+	}
+	st := &DropTable{IfExists: n.IfExists}
+	for _, t := range n.Tables {
+		st.Names = append(st.Names, t.Name.O)
+	}
+	return st, nil
+}
+
+func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
+	switch n.Tp {
+	case ast.ShowTables:
+		if n.Pattern != nil || n.Where != nil {
+			return nil, b.errf(-1, "unsupported: SHOW TABLES LIKE/WHERE")
+		}
+		return &ShowTables{}, nil
+	case ast.ShowColumns:
+		if n.Table == nil {
+			return nil, b.errf(-1, "SHOW COLUMNS needs a table")
+		}
+		name := n.Table.Name.O
+		t, ok := b.cat.Table(name)
+		if !ok {
+			return nil, b.errf(b.wordPos(name, -1), "unknown table '%s'", name)
+		}
+		return &Describe{Table: t.Name}, nil
+	}
+	return nil, b.errf(b.start, "unsupported statement: %s (SHOW TABLES and SHOW COLUMNS are supported)", strings.ToUpper(firstN(b.src[b.start:b.end], 2)))
+}
+
+// table returns a catalog table for a DML statement, or an error at its name.
+func (b *binder) table(tn *ast.TableName) (*columnar.Table, error) {
+	t, ok := b.cat.Table(tn.Name.O)
+	if !ok {
+		return nil, b.errf(b.wordPos(tn.Name.O, -1), "unknown table '%s'", tn.Name.O)
+	}
+	return t, nil
+}

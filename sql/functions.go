@@ -1,0 +1,449 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"gpusql/storage/columnar"
+)
+
+// Scalar functions. The binder emits Func{Name, Args, T} with exactly these
+// names, argument types (already cast) and result types; the executors
+// implement this list and nothing else. NULL in any argument gives NULL
+// unless said otherwise.
+//
+//	name        args (after casts)                     result
+//	abs         x BIGINT | DECIMAL(p,s) | DOUBLE        type of x
+//	coalesce    x1..xn, all of the common type T        T; first non-NULL (NULL only if all are)
+//	round       x BIGINT|DECIMAL(p,s)|DOUBLE, d BIGINT const
+//	                                                    BIGINT; DECIMAL(p, min(s, max(d,0))); DOUBLE.
+//	                                                    Half away from zero; d < 0 rounds to tens, hundreds...
+//	floor       x BIGINT | DECIMAL(p,s) | DOUBLE        BIGINT for BIGINT/DECIMAL, DOUBLE for DOUBLE
+//	ceil        as floor
+//	upper       s VARCHAR                               VARCHAR
+//	lower       s VARCHAR                               VARCHAR
+//	length      s VARCHAR                               BIGINT, length in bytes
+//	char_length s VARCHAR                               BIGINT, length in characters
+//	substring   s VARCHAR, pos BIGINT [, len BIGINT]    VARCHAR; 1-based pos in characters, pos < 0
+//	                                                    counts from the end, pos = 0 or len <= 0 gives ''
+//	concat      s1..sn VARCHAR                          VARCHAR
+//	trim        s VARCHAR [, r VARCHAR]                 VARCHAR; strips spaces (or every leading and
+//	ltrim       s VARCHAR [, r VARCHAR]                 trailing repetition of r) at both ends /
+//	rtrim       s VARCHAR [, r VARCHAR]                 the start / the end
+//	year        d DATE                                  INT
+//	month       d DATE                                  INT 1..12
+//	day         d DATE                                  INT 1..31
+//	date_add    d DATE, n BIGINT, unit VARCHAR const    DATE; unit is 'day', 'month' or 'year' (WEEK is
+//	                                                    n*7 days; DATE_SUB negates n). Month/year
+//	                                                    arithmetic clamps the day to the month's last
+//	                                                    (MySQL: 2024-01-31 + 1 month = 2024-02-29)
+//	datediff    a DATE, b DATE                          BIGINT, a - b in days
+//
+// Rewritten instead of emitted: IF(c,a,b) and NULLIF(a,b) → Case; IFNULL →
+// coalesce; MOD(a,b) → Binary OpMod; EXTRACT(YEAR|MONTH|DAY FROM d) → year /
+// month / day; DAYOFMONTH → day; UCASE/LCASE → upper/lower; SUBSTR/MID →
+// substring; CEILING → ceil; OCTET_LENGTH → length; CHARACTER_LENGTH →
+// char_length; DATE(x) → Cast to DATE; ADDDATE/SUBDATE/DATE_SUB/INTERVAL
+// arithmetic → date_add. Calls whose arguments are all constants are still
+// emitted as Func (the executor evaluates them once per batch) except
+// date_add and DATE literals, which are folded here.
+
+func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {
+	name := n.FnName.L
+	if name == ast.DateLiteral {
+		return b.dateLiteral(n, pos)
+	}
+	switch name {
+	case "extract":
+		return b.extract(n, sc, pos)
+	case "trim", "ltrim", "rtrim":
+		return b.trim(n, sc, pos)
+	case "date_add", "date_sub", "adddate", "subdate":
+		return b.dateAdd(n, sc, pos)
+	}
+	args := make([]Expr, len(n.Args))
+	for i, a := range n.Args {
+		e, err := b.expr(a, sc)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = e
+	}
+	arity := func(lo, hi int) error {
+		if len(args) < lo || (hi >= 0 && len(args) > hi) {
+			return b.errf(pos, "wrong number of arguments to %s(): %d", name, len(args))
+		}
+		return nil
+	}
+	numeric := func(e Expr) (Expr, error) {
+		t, ok := numericType(e.Type())
+		if !ok {
+			return nil, b.errf(pos, "type mismatch: %s() of %s", name, e.Type())
+		}
+		if t.ID == columnar.Int32 {
+			t = columnar.TInt64
+		}
+		return castTo(e, t), nil
+	}
+	str := func(e Expr) Expr { return castTo(e, columnar.TString) }
+	date := func(i int) (Expr, error) {
+		e := args[i]
+		switch e.Type().ID {
+		case columnar.Date:
+			return e, nil
+		case columnar.String:
+			return b.castConst(e, columnar.TDate, b.posOr(n.Args[i], pos))
+		}
+		if isNullConst(e) {
+			return nullConst(columnar.TDate), nil
+		}
+		return nil, b.errf(pos, "type mismatch: %s() of %s (a DATE is required)", name, e.Type())
+	}
+	switch name {
+	case "abs":
+		if err := arity(1, 1); err != nil {
+			return nil, err
+		}
+		x, err := numeric(args[0])
+		if err != nil {
+			return nil, err
+		}
+		return &Func{Name: "abs", Args: []Expr{x}, T: x.Type()}, nil
+	case "coalesce", "ifnull":
+		if name == "ifnull" {
+			if err := arity(2, 2); err != nil {
+				return nil, err
+			}
+		} else if err := arity(1, -1); err != nil {
+			return nil, err
+		}
+		t, err := resultType(args)
+		if err != nil {
+			return nil, b.errf(pos, "%v", err)
+		}
+		for i := range args {
+			args[i] = castTo(args[i], t)
+		}
+		return &Func{Name: "coalesce", Args: args, T: t}, nil
+	case "nullif":
+		if err := arity(2, 2); err != nil {
+			return nil, err
+		}
+		eq, err := b.compare(OpEQ, args[0], args[1], pos)
+		if err != nil {
+			return nil, err
+		}
+		t := args[0].Type()
+		return &Case{Whens: []When{{Cond: eq, Result: nullConst(t)}}, Else: args[0], T: t}, nil
+	case "if":
+		if err := arity(3, 3); err != nil {
+			return nil, err
+		}
+		c, err := b.truthy(args[0], pos)
+		if err != nil {
+			return nil, err
+		}
+		t, err := resultType(args[1:])
+		if err != nil {
+			return nil, b.errf(pos, "%v", err)
+		}
+		return &Case{Whens: []When{{Cond: c, Result: castTo(args[1], t)}}, Else: castTo(args[2], t), T: t}, nil
+	case "mod":
+		if err := arity(2, 2); err != nil {
+			return nil, err
+		}
+		return b.arith(OpMod, args[0], args[1], pos)
+	case "round":
+		if err := arity(1, 2); err != nil {
+			return nil, err
+		}
+		x, err := numeric(args[0])
+		if err != nil {
+			return nil, err
+		}
+		d := int64(0)
+		if len(args) == 2 {
+			c, ok := args[1].(*Const)
+			if !ok || c.Null || !c.T.IsInteger() {
+				return nil, b.errf(pos, "unsupported: round() with a non-constant or non-integer number of digits")
+			}
+			d = c.I
+		}
+		t := x.Type()
+		if t.ID == columnar.Decimal {
+			t = columnar.TDecimal(t.Precision, min(t.Scale, int(max(d, 0))))
+		}
+		return &Func{Name: "round", Args: []Expr{x, &Const{T: columnar.TInt64, I: d}}, T: t}, nil
+	case "floor", "ceil", "ceiling":
+		if err := arity(1, 1); err != nil {
+			return nil, err
+		}
+		x, err := numeric(args[0])
+		if err != nil {
+			return nil, err
+		}
+		t := columnar.TInt64
+		if x.Type().ID == columnar.Float64 {
+			t = columnar.TFloat64
+		}
+		fn := "floor"
+		if name != "floor" {
+			fn = "ceil"
+		}
+		return &Func{Name: fn, Args: []Expr{x}, T: t}, nil
+	case "upper", "ucase", "lower", "lcase":
+		if err := arity(1, 1); err != nil {
+			return nil, err
+		}
+		fn := "upper"
+		if name == "lower" || name == "lcase" {
+			fn = "lower"
+		}
+		return &Func{Name: fn, Args: []Expr{str(args[0])}, T: columnar.TString}, nil
+	case "length", "octet_length", "char_length", "character_length":
+		if err := arity(1, 1); err != nil {
+			return nil, err
+		}
+		fn := "length"
+		if strings.HasPrefix(name, "char") {
+			fn = "char_length"
+		}
+		return &Func{Name: fn, Args: []Expr{str(args[0])}, T: columnar.TInt64}, nil
+	case "substring", "substr", "mid":
+		if err := arity(2, 3); err != nil {
+			return nil, err
+		}
+		out := []Expr{str(args[0])}
+		for _, a := range args[1:] {
+			x, err := numeric(a)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, castTo(x, columnar.TInt64))
+		}
+		return &Func{Name: "substring", Args: out, T: columnar.TString}, nil
+	case "concat":
+		if err := arity(1, -1); err != nil {
+			return nil, err
+		}
+		for i := range args {
+			args[i] = str(args[i])
+		}
+		return &Func{Name: "concat", Args: args, T: columnar.TString}, nil
+	case "year", "month", "day", "dayofmonth":
+		if err := arity(1, 1); err != nil {
+			return nil, err
+		}
+		d, err := date(0)
+		if err != nil {
+			return nil, err
+		}
+		fn := name
+		if fn == "dayofmonth" {
+			fn = "day"
+		}
+		return &Func{Name: fn, Args: []Expr{d}, T: columnar.TInt32}, nil
+	case "date":
+		if err := arity(1, 1); err != nil {
+			return nil, err
+		}
+		return date(0)
+	case "datediff":
+		if err := arity(2, 2); err != nil {
+			return nil, err
+		}
+		a, err := date(0)
+		if err != nil {
+			return nil, err
+		}
+		d, err := date(1)
+		if err != nil {
+			return nil, err
+		}
+		return &Func{Name: "datediff", Args: []Expr{a, d}, T: columnar.TInt64}, nil
+	}
+	return nil, b.errf(pos, "unsupported: function %s()", name)
+}
+
+func funcNullable(f *Func) bool {
+	if f.Name == "coalesce" {
+		for _, a := range f.Args {
+			if !nullable(a) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, a := range f.Args {
+		if nullable(a) {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *binder) dateLiteral(n *ast.FuncCallExpr, pos int) (Expr, error) {
+	if len(n.Args) == 1 {
+		if e, err := b.expr(n.Args[0], &scope{plan: &Values{}}); err == nil {
+			if c, ok := e.(*Const); ok && c.T.ID == columnar.String {
+				if d, ok := ParseDate(c.S); ok {
+					return &Const{T: columnar.TDate, I: int64(d)}, nil
+				}
+				return nil, b.errf(pos, "incorrect DATE value: '%s'", c.S)
+			}
+		}
+	}
+	return nil, b.errf(pos, "incorrect DATE literal")
+}
+
+var extractUnits = map[ast.TimeUnitType]string{ast.TimeUnitYear: "year", ast.TimeUnitMonth: "month", ast.TimeUnitDay: "day"}
+
+func (b *binder) extract(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {
+	if len(n.Args) != 2 {
+		return nil, b.errf(pos, "wrong number of arguments to extract()")
+	}
+	u, ok := n.Args[0].(*ast.TimeUnitExpr)
+	if !ok {
+		return nil, b.errf(pos, "unsupported: EXTRACT without a unit")
+	}
+	fn, ok := extractUnits[u.Unit]
+	if !ok {
+		return nil, b.errf(pos, "unsupported: EXTRACT(%s FROM ...); YEAR, MONTH and DAY are supported", u.Unit.String())
+	}
+	call := &ast.FuncCallExpr{FnName: ast.NewCIStr(fn), Args: n.Args[1:]}
+	return b.funcCall(call, sc, pos)
+}
+
+func (b *binder) trim(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {
+	name := n.FnName.L
+	if len(n.Args) == 0 || len(n.Args) > 3 {
+		return nil, b.errf(pos, "wrong number of arguments to %s()", name)
+	}
+	s, err := b.expr(n.Args[0], sc)
+	if err != nil {
+		return nil, err
+	}
+	args := []Expr{castTo(s, columnar.TString)}
+	if len(n.Args) >= 2 && n.Args[1] != nil {
+		if v, ok := n.Args[1].(ast.ValueExpr); !ok || v.GetValue() != nil {
+			r, err := b.expr(n.Args[1], sc)
+			if err != nil {
+				return nil, err
+			}
+			args = append(args, castTo(r, columnar.TString))
+		}
+	}
+	if len(n.Args) == 3 {
+		if d, ok := n.Args[2].(*ast.TrimDirectionExpr); ok {
+			switch d.Direction {
+			case ast.TrimLeading:
+				name = "ltrim"
+			case ast.TrimTrailing:
+				name = "rtrim"
+			}
+		}
+	}
+	return &Func{Name: name, Args: args, T: columnar.TString}, nil
+}
+
+var dateAddUnits = map[ast.TimeUnitType]string{ast.TimeUnitDay: "day", ast.TimeUnitWeek: "day", ast.TimeUnitMonth: "month",
+	ast.TimeUnitQuarter: "month", ast.TimeUnitYear: "year"}
+
+func (b *binder) dateAdd(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {
+	name := n.FnName.L
+	if len(n.Args) != 3 {
+		return nil, b.errf(pos, "unsupported: %s() without an INTERVAL", name)
+	}
+	d, err := b.expr(n.Args[0], sc)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case d.Type().ID == columnar.String:
+		if d, err = b.castConst(d, columnar.TDate, pos); err != nil {
+			return nil, err
+		}
+	case isNullConst(d):
+		d = nullConst(columnar.TDate)
+	case d.Type().ID != columnar.Date:
+		return nil, b.errf(pos, "type mismatch: %s() of %s (a DATE is required)", name, d.Type())
+	}
+	u, ok := n.Args[2].(*ast.TimeUnitExpr)
+	if !ok {
+		return nil, b.errf(pos, "unsupported: %s() unit", name)
+	}
+	unit, ok := dateAddUnits[u.Unit]
+	if !ok {
+		return nil, b.errf(pos, "unsupported: INTERVAL unit %s (DAY, WEEK, MONTH, QUARTER and YEAR are supported)", u.Unit.String())
+	}
+	k, err := b.expr(n.Args[1], sc)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := numericType(k.Type()); !ok {
+		return nil, b.errf(pos, "type mismatch: INTERVAL of %s", k.Type())
+	}
+	k = castTo(k, columnar.TInt64)
+	mult := int64(1)
+	switch u.Unit {
+	case ast.TimeUnitWeek:
+		mult = 7
+	case ast.TimeUnitQuarter:
+		mult = 3
+	}
+	if name == "date_sub" || name == "subdate" {
+		mult = -mult
+	}
+	if mult != 1 {
+		if c, ok := k.(*Const); ok && !c.Null {
+			k = &Const{T: columnar.TInt64, I: c.I * mult}
+		} else {
+			k = &Binary{Op: OpMul, L: k, R: &Const{T: columnar.TInt64, I: mult}, T: columnar.TInt64}
+		}
+	}
+	dc, ok1 := d.(*Const)
+	kc, ok2 := k.(*Const)
+	if ok1 && ok2 {
+		if dc.Null || kc.Null {
+			return nullConst(columnar.TDate), nil
+		}
+		return &Const{T: columnar.TDate, I: int64(AddDate(int32(dc.I), kc.I, unit))}, nil
+	}
+	return &Func{Name: "date_add", Args: []Expr{d, k, &Const{T: columnar.TString, S: unit}}, T: columnar.TDate}, nil
+}
+
+// AddDate adds n units ("day", "month" or "year") to a date (days since
+// 1970-01-01), clamping the day of month as MySQL does.
+func AddDate(days int32, n int64, unit string) int32 {
+	if unit == "day" {
+		return days + int32(n)
+	}
+	y, m, d := DateParts(days)
+	months := int64(y)*12 + int64(m-1)
+	if unit == "year" {
+		months += n * 12
+	} else {
+		months += n
+	}
+	ny, nm := int(months/12), int(months%12)+1
+	last := daysIn(ny, nm)
+	if d > last {
+		d = last
+	}
+	t := epoch.AddDate(ny-1970, nm-1, d-1)
+	return int32(t.Sub(epoch).Hours() / 24)
+}
+
+func daysIn(y, m int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}

@@ -1,0 +1,51 @@
+package sql
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// FuzzBind feeds arbitrary text to Parse and Bind: they must return errors,
+// never panic. It calls the unexported parse/bind, which do not recover, so
+// a panic fails the fuzzer. Seeds: the golden records and the SSB queries.
+//
+//	go test ./sql -run '^$' -fuzz FuzzBind -fuzztime 60s
+func FuzzBind(f *testing.F) {
+	recs := readRecords(f, "testdata/bind.test")
+	for _, r := range recs {
+		f.Add(r.sql)
+	}
+	if q, err := os.ReadFile("/work/shared/ssb/queries.sql"); err == nil {
+		for _, s := range strings.Split(string(q), ";") {
+			f.Add(s)
+		}
+	}
+	cat := testCatalog(f)
+	f.Fuzz(func(t *testing.T, text string) {
+		ps, err := parse(text)
+		if err != nil {
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("parse error of type %T: %v", err, err)
+			}
+		}
+		for _, p := range ps {
+			st, err := bind(cat, p)
+			if err != nil {
+				if _, ok := err.(*Error); !ok {
+					t.Fatalf("bind error of type %T: %v", err, err)
+				}
+				continue
+			}
+			if q, ok := st.(*Query); ok {
+				if planHasOuterRef(q.Plan) {
+					t.Fatalf("outer reference left in the plan of %q", text)
+				}
+				if len(q.Names) != len(q.Plan.Schema()) {
+					t.Fatalf("%d names for %d columns: %q", len(q.Names), len(q.Plan.Schema()), text)
+				}
+				_ = FormatPlan(q.Plan)
+			}
+		}
+	})
+}

@@ -1,0 +1,187 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"gpusql/storage/columnar"
+)
+
+// insert binds INSERT INTO t [(cols)] VALUES ... | SELECT ...: the source's
+// columns are cast to the target columns' types. VALUES constants are
+// converted here, strictly (MySQL strict mode): a value that does not fit
+// its column is an error naming the row and column.
+func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
+	switch {
+	case n.IsReplace:
+		return nil, b.errf(-1, "unsupported: REPLACE")
+	case len(n.OnDuplicate) > 0:
+		return nil, b.errf(-1, "unsupported: ON DUPLICATE KEY UPDATE")
+	case n.Setlist:
+		return nil, b.errf(-1, "unsupported: INSERT ... SET (use VALUES)")
+	case n.Table == nil || n.Table.TableRefs == nil:
+		return nil, b.errf(-1, "INSERT needs a table")
+	}
+	ts, ok := n.Table.TableRefs.Left.(*ast.TableSource)
+	var tn *ast.TableName
+	if ok {
+		tn, ok = ts.Source.(*ast.TableName)
+	}
+	if !ok || n.Table.TableRefs.Right != nil {
+		return nil, b.errf(-1, "unsupported: INSERT into something other than one table")
+	}
+	t, err := b.table(tn)
+	if err != nil {
+		return nil, err
+	}
+	var targets []int
+	if len(n.Columns) == 0 {
+		for i := range t.Fields {
+			targets = append(targets, i)
+		}
+	} else {
+		seen := map[int]bool{}
+		for _, c := range n.Columns {
+			i := -1
+			for k, f := range t.Fields {
+				if strings.EqualFold(f.Name, c.Name.O) {
+					i = k
+				}
+			}
+			if i < 0 {
+				return nil, b.errf(b.wordPos(c.Name.O, -1), "unknown column '%s' in table '%s'", c.Name.O, t.Name)
+			}
+			if seen[i] {
+				return nil, b.errf(b.wordPos(c.Name.O, -1), "column '%s' specified twice", c.Name.O)
+			}
+			seen[i] = true
+			targets = append(targets, i)
+		}
+	}
+	for i, f := range t.Fields {
+		if !f.Nullable && !containsInt(targets, i) {
+			return nil, b.errf(-1, "column '%s' cannot be NULL: it must be given a value", f.Name)
+		}
+	}
+	out := make(Schema, len(targets))
+	for i, k := range targets {
+		f := t.Fields[k]
+		out[i] = Column{Name: f.Name, Type: f.Type, Nullable: f.Nullable}
+	}
+	if n.Select != nil {
+		blk, err := b.query(n.Select, nil)
+		if err != nil {
+			return nil, err
+		}
+		if len(blk.names) != len(targets) {
+			return nil, b.errf(-1, "column count doesn't match: %d target columns, the SELECT returns %d", len(targets), len(blk.names))
+		}
+		sch := blk.plan.Schema()
+		for i, c := range out {
+			if !castable(sch[i].Type, c.Type) {
+				return nil, b.errf(-1, "type mismatch: cannot insert %s into column '%s' %s", sch[i].Type, c.Name, c.Type)
+			}
+		}
+		return &Insert{Table: t.Name, Targets: targets, Source: castColumns(blk.plan, names(out), out)}, nil
+	}
+	vals := &Values{Out: out}
+	empty := &scope{plan: &Values{Rows: [][]Expr{{}}}}
+	for r, list := range n.Lists {
+		if len(list) != len(targets) {
+			return nil, b.errf(b.posOr(firstNode(list), -1), "column count doesn't match value count at row %d: %d columns, %d values", r+1, len(targets), len(list))
+		}
+		row := make([]Expr, len(list))
+		for i, v := range list {
+			col := out[i]
+			pos := b.posOr(v, -1)
+			if _, ok := v.(*ast.DefaultExpr); ok {
+				if !col.Nullable {
+					return nil, b.errf(pos, "column '%s' has no default value", col.Name)
+				}
+				row[i] = nullConst(col.Type)
+				continue
+			}
+			e, err := b.expr(v, empty)
+			if err != nil {
+				return nil, err
+			}
+			if c, ok := e.(*Const); ok {
+				if c.Null && !col.Nullable {
+					return nil, b.errf(pos, "column '%s' cannot be NULL", col.Name)
+				}
+				v, ok := convertConst(c, col.Type)
+				if !ok || !strictOK(c, v) {
+					return nil, b.errf(pos, "incorrect %s value %s for column '%s' at row %d", col.Type, constString(c), col.Name, r+1)
+				}
+				row[i] = v
+				continue
+			}
+			if !castable(e.Type(), col.Type) {
+				return nil, b.errf(pos, "type mismatch: cannot insert %s into column '%s' %s", e.Type(), col.Name, col.Type)
+			}
+			row[i] = castTo(e, col.Type)
+		}
+		vals.Rows = append(vals.Rows, row)
+	}
+	return &Insert{Table: t.Name, Targets: targets, Source: vals}, nil
+}
+
+// strictOK rejects lossy string conversions that convertConst accepts for
+// comparisons: '12abc' into an INT column.
+func strictOK(from, to *Const) bool {
+	if from.Null || from.T.ID != columnar.String || to.T.ID == columnar.String {
+		return true
+	}
+	s := strings.TrimSpace(from.S)
+	switch to.T.ID {
+	case columnar.Int32, columnar.Int64, columnar.Bool:
+		_, ok := ParseDecimal(s, 0)
+		return ok && !strings.Contains(s, ".")
+	case columnar.Decimal:
+		_, ok := ParseDecimal(s, to.T.Scale)
+		return ok
+	case columnar.Float64:
+		f, ok := parseFloatPrefix(s)
+		_ = f
+		return ok && len(s) > 0 && strings.IndexFunc(s, func(r rune) bool {
+			return !(r >= '0' && r <= '9' || r == '.' || r == '-' || r == '+' || r == 'e' || r == 'E')
+		}) < 0
+	}
+	return true
+}
+
+// castable reports whether a Cast from one type to another is defined.
+func castable(from, to columnar.Type) bool {
+	if from.ID == to.ID || to.ID == columnar.String || from.ID == columnar.String {
+		return true
+	}
+	if to.ID == columnar.Date || from.ID == columnar.Date {
+		return (from.IsInteger() || to.IsInteger()) && from.ID != columnar.Bool && to.ID != columnar.Bool
+	}
+	return true
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+func names(s Schema) []string {
+	out := make([]string, len(s))
+	for i, c := range s {
+		out[i] = c.Name
+	}
+	return out
+}
+
+func firstNode(list []ast.ExprNode) ast.Node {
+	if len(list) == 0 {
+		return nil
+	}
+	return list[0]
+}

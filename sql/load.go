@@ -1,0 +1,136 @@
+package sql
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+)
+
+// loadData binds LOAD DATA [LOCAL] INFILE 'f' INTO TABLE t [FORMAT ...]
+// [FIELDS TERMINATED BY 'c' [OPTIONALLY] ENCLOSED BY 'q'] [IGNORE n LINES].
+// The field delimiter defaults to a tab, as in MySQL.
+func (b *binder) loadData(n *ast.LoadDataStmt) (Statement, error) {
+	t, err := b.table(n.Table)
+	if err != nil {
+		return nil, err
+	}
+	st := &Load{Table: t.Name, Path: n.Path, Format: "csv", Delimiter: '\t'}
+	if n.Format != nil {
+		switch f := strings.ToLower(*n.Format); f {
+		case "delimited data", "csv":
+		case "parquet":
+			st.Format = "parquet"
+		default:
+			return nil, b.errf(-1, "unsupported: LOAD DATA FORMAT '%s' (delimited data and parquet are supported)", f)
+		}
+	}
+	switch {
+	case len(n.Columns) > 0 || len(n.ColumnsAndUserVars) > 0:
+		return nil, b.errf(-1, "unsupported: LOAD DATA with a column list (the file must hold every column in table order)")
+	case len(n.ColumnAssignments) > 0:
+		return nil, b.errf(-1, "unsupported: LOAD DATA ... SET")
+	case len(n.Options) > 0:
+		return nil, b.errf(-1, "unsupported: LOAD DATA ... WITH options")
+	}
+	if fi := n.FieldsInfo; fi != nil {
+		if fi.Terminated != nil {
+			if st.Delimiter, err = b.oneChar(*fi.Terminated, "FIELDS TERMINATED BY"); err != nil {
+				return nil, err
+			}
+		}
+		if fi.Enclosed != nil && *fi.Enclosed != "" {
+			if st.Enclosure, err = b.oneChar(*fi.Enclosed, "ENCLOSED BY"); err != nil {
+				return nil, err
+			}
+		}
+		if fi.DefinedNullBy != nil {
+			return nil, b.errf(-1, "unsupported: DEFINED NULL BY")
+		}
+	}
+	if li := n.LinesInfo; li != nil {
+		if li.Starting != nil && *li.Starting != "" {
+			return nil, b.errf(-1, "unsupported: LINES STARTING BY")
+		}
+		if li.Terminated != nil && *li.Terminated != "\n" && *li.Terminated != "\r\n" {
+			return nil, b.errf(-1, "unsupported: LINES TERMINATED BY other than '\\n'")
+		}
+	}
+	if n.IgnoreLines != nil {
+		if *n.IgnoreLines > 1<<30 {
+			return nil, b.errf(-1, "IGNORE %d LINES is too large", *n.IgnoreLines)
+		}
+		st.IgnoreLines = int(*n.IgnoreLines)
+	}
+	return st, nil
+}
+
+func (b *binder) oneChar(s, what string) (rune, error) {
+	if utf8.RuneCountInString(s) != 1 {
+		return 0, b.errf(-1, "unsupported: %s '%s' (one character is supported)", what, s)
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	return r, nil
+}
+
+// importInto binds IMPORT INTO t FROM 'f' [FORMAT 'csv'|'parquet']
+// [WITH fields_terminated_by='c', fields_enclosed_by='q', skip_rows=n].
+// CSV defaults: ',' delimiter, '"' enclosure, one header line skipped.
+func (b *binder) importInto(n *ast.ImportIntoStmt) (Statement, error) {
+	t, err := b.table(n.Table)
+	if err != nil {
+		return nil, err
+	}
+	if n.Select != nil {
+		return nil, b.errf(-1, "unsupported: IMPORT INTO ... FROM SELECT (use INSERT INTO ... SELECT)")
+	}
+	if len(n.ColumnsAndUserVars) > 0 || len(n.ColumnAssignments) > 0 {
+		return nil, b.errf(-1, "unsupported: IMPORT INTO with a column list or SET")
+	}
+	st := &Load{Table: t.Name, Path: n.Path, Format: "csv", Delimiter: ',', Enclosure: '"', IgnoreLines: 1}
+	if n.Format != nil {
+		switch f := strings.ToLower(*n.Format); f {
+		case "csv":
+		case "parquet":
+			st = &Load{Table: t.Name, Path: n.Path, Format: "parquet"}
+		default:
+			return nil, b.errf(-1, "unsupported: IMPORT INTO FORMAT '%s' (csv and parquet are supported)", f)
+		}
+	}
+	for _, o := range n.Options {
+		val := ""
+		if v, ok := o.Value.(*driver.ValueExpr); ok {
+			switch v.Kind() {
+			case driver.KindString:
+				val = v.GetString()
+			case driver.KindInt64:
+				val = strconv.FormatInt(v.GetInt64(), 10)
+			case driver.KindUint64:
+				val = strconv.FormatUint(v.GetUint64(), 10)
+			}
+		}
+		switch o.Name {
+		case "fields_terminated_by":
+			if st.Delimiter, err = b.oneChar(val, "fields_terminated_by"); err != nil {
+				return nil, err
+			}
+		case "fields_enclosed_by":
+			if val == "" {
+				st.Enclosure = 0
+			} else if st.Enclosure, err = b.oneChar(val, "fields_enclosed_by"); err != nil {
+				return nil, err
+			}
+		case "skip_rows":
+			k, e := strconv.Atoi(val)
+			if e != nil || k < 0 {
+				return nil, b.errf(-1, "skip_rows takes a non-negative integer")
+			}
+			st.IgnoreLines = k
+		default:
+			return nil, b.errf(-1, "unsupported: IMPORT INTO option %s (fields_terminated_by, fields_enclosed_by and skip_rows are supported)", o.Name)
+		}
+	}
+	return st, nil
+}

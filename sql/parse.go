@@ -1,0 +1,232 @@
+package sql
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pingcap/tidb/pkg/parser"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	// The parser needs a driver for literal values; the test driver keeps
+	// literals as plain Go values, which is all the binder reads.
+	_ "github.com/pingcap/tidb/pkg/parser/test_driver"
+)
+
+// Parsed is one statement of a script.
+type Parsed struct {
+	Node ast.StmtNode
+	// Text is the statement as written, without surrounding whitespace,
+	// leading comments or the terminating ';'.
+	Text string
+	// Line is the 1-based line of the statement's first token in the text
+	// given to Parse.
+	Line int
+
+	// src is the whole text given to Parse: AST offsets are positions in it,
+	// so errors can name absolute lines and columns.
+	src string
+	// start is the byte offset of Text in src.
+	start int
+}
+
+// Parse splits text into statements and parses them with the TiDB parser
+// (MySQL dialect). A syntax error is an *Error at the offending token; the
+// statements before the failing one are returned with it, so a script runner
+// can choose to run them first (as the mysql client does) or not at all.
+func Parse(text string) (stmts []Parsed, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			stmts, err = nil, &Error{Line: 1, Col: 1, Msg: fmt.Sprintf("internal parser error: %v", r)}
+		}
+	}()
+	return parse(text)
+}
+
+func parse(text string) ([]Parsed, error) {
+	p := parser.New()
+	nodes, err := parseSQL(p, text)
+	if perr, ok := err.(*Error); ok {
+		return nil, perr
+	}
+	if err != nil {
+		perr := syntaxError(text, err)
+		return parsedPrefix(p, text, perr), perr
+	}
+	return splitParsed(text, nodes), nil
+}
+
+// parseSQL runs the TiDB parser, turning its one known panic into an
+// error: the test driver panics on integer literals too long for its decimal
+// type (about 80 digits).
+func parseSQL(p *parser.Parser, text string) (nodes []ast.StmtNode, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			nodes = nil
+			off := longDigitRun(text)
+			line, col := lineCol(text, off)
+			err = &Error{Line: line, Col: col, Msg: "unsupported: numeric literal too long"}
+		}
+	}()
+	nodes, _, err = p.ParseSQL(text)
+	return nodes, err
+}
+
+func longDigitRun(s string) int {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			run++
+			if run > 60 {
+				return i - run + 1
+			}
+		} else {
+			run = 0
+		}
+	}
+	return 0
+}
+
+// splitParsed locates each statement's text in src. The parser hands each
+// statement the text from the end of the previous one (leading comments and
+// whitespace included), so the texts appear in src in order.
+func splitParsed(src string, nodes []ast.StmtNode) []Parsed {
+	out := make([]Parsed, 0, len(nodes))
+	cursor := 0
+	for _, n := range nodes {
+		txt := n.Text()
+		start := cursor
+		if i := strings.Index(src[cursor:], txt); i >= 0 && txt != "" {
+			start = cursor + i
+			cursor = start + len(txt)
+		}
+		lead := skipSpaceAndComments(txt)
+		body := strings.TrimRightFunc(txt[lead:], isSpace)
+		body = strings.TrimRightFunc(strings.TrimSuffix(body, ";"), isSpace)
+		line, _ := lineCol(src, start+lead)
+		out = append(out, Parsed{Node: n, Text: body, Line: line, src: src, start: start + lead})
+	}
+	return out
+}
+
+func isSpace(r rune) bool {
+	return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\v'
+}
+
+// skipSpaceAndComments returns the offset of the first token of s.
+func skipSpaceAndComments(s string) int {
+	i := 0
+	for i < len(s) {
+		switch {
+		case isSpace(rune(s[i])):
+			i++
+		case strings.HasPrefix(s[i:], "-- ") || strings.HasPrefix(s[i:], "--\t") || s[i:] == "--" ||
+			strings.HasPrefix(s[i:], "--\n") || s[i] == '#':
+			j := strings.IndexByte(s[i:], '\n')
+			if j < 0 {
+				return len(s)
+			}
+			i += j + 1
+		case strings.HasPrefix(s[i:], "/*") && !strings.HasPrefix(s[i:], "/*!") && !strings.HasPrefix(s[i:], "/*+"):
+			j := strings.Index(s[i+2:], "*/")
+			if j < 0 {
+				return len(s)
+			}
+			i += j + 4
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+var tidbErrRE = regexp.MustCompile(`^line (\d+) column (\d+) near "`)
+var totalLenRE = regexp.MustCompile(`\(total length (\d+)\)\s*$`)
+
+// syntaxError turns a TiDB parser error into an *Error at the token where
+// parsing stopped. The parser reports the rest of the input from that token
+// ("near ..."), from which the token's offset is recovered exactly; its own
+// line/column point past the token.
+func syntaxError(src string, err error) *Error {
+	msg := err.Error()
+	if i := strings.Index(msg, "line "); i > 0 {
+		msg = msg[i:]
+	}
+	m := tidbErrRE.FindStringSubmatch(msg)
+	if m == nil {
+		return &Error{Line: 1, Col: 1, Msg: "syntax error: " + msg}
+	}
+	rest := msg[len(m[0]):]
+	off := -1
+	if t := totalLenRE.FindStringSubmatch(rest); t != nil {
+		if n, e := strconv.Atoi(t[1]); e == nil && n <= len(src) {
+			off = len(src) - n
+		}
+	} else if j := strings.LastIndex(rest, `"`); j >= 0 {
+		near := rest[:j]
+		if strings.HasSuffix(src, near) {
+			off = len(src) - len(near)
+		}
+	}
+	if off < 0 {
+		line, _ := strconv.Atoi(m[1])
+		col, _ := strconv.Atoi(m[2])
+		return &Error{Line: line, Col: col, Msg: "syntax error"}
+	}
+	line, col := lineCol(src, off)
+	near := src[off:]
+	if k := strings.IndexAny(near, "\r\n"); k >= 0 {
+		near = near[:k]
+	}
+	if len(near) > 40 {
+		near = near[:40] + "..."
+	}
+	if strings.TrimSpace(near) == "" {
+		return &Error{Line: line, Col: col, Msg: "syntax error at end of input"}
+	}
+	detail := ""
+	if k := strings.LastIndex(rest, `"`); k >= 0 {
+		detail = strings.TrimSpace(totalLenRE.ReplaceAllString(rest[k+1:], ""))
+	}
+	if detail != "" {
+		return &Error{Line: line, Col: col, Msg: fmt.Sprintf("syntax error near %q: %s", near, detail)}
+	}
+	return &Error{Line: line, Col: col, Msg: fmt.Sprintf("syntax error near %q", near)}
+}
+
+// parsedPrefix parses the statements that end before the syntax error, by
+// re-parsing the text up to the last ';' that precedes it (trying a few
+// candidates: a ';' inside a string literal does not end a statement).
+func parsedPrefix(p *parser.Parser, src string, perr *Error) []Parsed {
+	end := offsetOf(src, perr.Line, perr.Col)
+	for tries := 0; tries < 4; tries++ {
+		k := strings.LastIndexByte(src[:end], ';')
+		if k < 0 {
+			return nil
+		}
+		nodes, err := parseSQL(p, src[:k+1])
+		if err == nil {
+			return splitParsed(src, nodes)
+		}
+		end = k
+	}
+	return nil
+}
+
+// offsetOf is the inverse of lineCol.
+func offsetOf(src string, line, col int) int {
+	off := 0
+	for l := 1; l < line; l++ {
+		i := strings.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return len(src)
+		}
+		off += i + 1
+	}
+	for c := 1; c < col && off < len(src); c++ {
+		_, size := utf8.DecodeRuneInString(src[off:])
+		off += size
+	}
+	return off
+}

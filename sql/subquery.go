@@ -1,0 +1,293 @@
+package sql
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
+
+	"gpusql/storage/columnar"
+)
+
+// Subqueries are decorrelated into joins at bind time, so the planner and
+// executors only ever see joins and uncorrelated ScalarSubquery values:
+//
+//   - x [NOT] IN (SELECT y ...), x = ANY (...), x <> ALL (...) and
+//     [NOT] EXISTS (...) as WHERE/HAVING conjuncts become a Semi (Anti) join
+//     of the current plan with the subquery. Uncorrelated IN: the right
+//     input is the subquery's plan and the keys are x = its column.
+//     Correlated: the right input is the subquery's FROM/WHERE without the
+//     correlated conjuncts; the keys are x = the select expression plus every
+//     correlated equality outer = inner, and the other correlated conjuncts
+//     go to Residual (over left ++ right). NOT IN is a NullAware Anti join
+//     whose keys are exactly the NOT IN pairs (correlated equalities then go
+//     to Residual, which restricts the right rows compared for a left row).
+//   - Uncorrelated EXISTS anywhere is a BOOLEAN ScalarSubquery:
+//     count(*) > 0 over LIMIT 1 of the subquery.
+//   - An uncorrelated scalar subquery is a ScalarSubquery.
+//   - A correlated scalar subquery with aggregates and correlated
+//     equalities inner = outer (TPC-H Q2/Q17 style) becomes an Aggregate
+//     grouped by the inner sides, LEFT JOINed to the current plan on
+//     outer = inner; the value is the join's right column (wrapped in a CASE
+//     when the subquery's value over no rows is not NULL, e.g. COUNT → 0).
+//
+// The current plan (scope.plan) grows by these joins while an expression is
+// bound; its existing columns keep their positions.
+
+// subqueryPredicate binds a WHERE/HAVING conjunct that is a subquery
+// predicate. handled with a nil Expr means it became a join; a non-nil Expr
+// is a condition to filter on.
+func (b *binder) subqueryPredicate(n ast.ExprNode, sc *scope) (Expr, bool, error) {
+	neg := false
+	for {
+		switch x := n.(type) {
+		case *ast.ParenthesesExpr:
+			n = x.Expr
+			continue
+		case *ast.UnaryOperationExpr:
+			if x.Op == opcode.Not || x.Op == opcode.Not2 {
+				neg = !neg
+				n = x.V
+				continue
+			}
+		}
+		break
+	}
+	pos := b.posOr(n, -1)
+	switch x := n.(type) {
+	case *ast.PatternInExpr:
+		if sq, ok := x.Sel.(*ast.SubqueryExpr); ok {
+			return nil, true, b.inSubquery(x.Expr, sq, x.Not != neg, sc, pos)
+		}
+	case *ast.CompareSubqueryExpr:
+		sq, ok := x.R.(*ast.SubqueryExpr)
+		if !ok {
+			break
+		}
+		switch {
+		case x.Op == opcode.EQ && !x.All:
+			return nil, true, b.inSubquery(x.L, sq, neg, sc, pos)
+		case x.Op == opcode.NE && x.All:
+			return nil, true, b.inSubquery(x.L, sq, !neg, sc, pos)
+		}
+		return nil, false, b.errf(pos, "unsupported: %s (subquery); only = ANY and <> ALL (IN / NOT IN) are supported", compareSubqueryName(x))
+	case *ast.ExistsSubqueryExpr:
+		sq, ok := x.Sel.(*ast.SubqueryExpr)
+		if !ok {
+			break
+		}
+		e, err := b.existsPredicate(sq, x.Not != neg, sc, pos)
+		return e, true, err
+	}
+	return nil, false, nil
+}
+
+func (b *binder) inSubquery(lhs ast.ExprNode, sq *ast.SubqueryExpr, not bool, sc *scope, pos int) error {
+	var lefts []Expr
+	if row, ok := lhs.(*ast.RowExpr); ok {
+		for _, v := range row.Values {
+			e, err := b.expr(v, sc)
+			if err != nil {
+				return err
+			}
+			lefts = append(lefts, e)
+		}
+	} else {
+		e, err := b.expr(lhs, sc)
+		if err != nil {
+			return err
+		}
+		lefts = []Expr{e}
+	}
+	blk, err := b.query(sq.Query, sc)
+	if err != nil {
+		return err
+	}
+	if len(blk.names) != len(lefts) {
+		return b.errf(pos, "operand should contain %d column(s): the IN subquery returns %d", len(lefts), len(blk.names))
+	}
+	left := sc.plan
+	leftLen := len(left.Schema())
+	var right Plan
+	var rights, corr, corrL, corrR []Expr
+	switch {
+	case !blk.corrUsed:
+		right = blk.plan
+		for i, c := range right.Schema()[:len(lefts)] {
+			rights = append(rights, &ColRef{Index: i, Col: c})
+		}
+	case blk.outerKeys != nil && !not && blk.emptyValue == nil:
+		// x IN (SELECT agg ... WHERE inner = outer): the subquery grouped
+		// by its correlation keys, semi-joined on x and the keys. An outer
+		// row without inner rows finds no group, which is right for IN
+		// when the aggregate over no rows is NULL; NOT IN and COUNT are not
+		// (they are rejected below).
+		right = blk.plan
+		rs := right.Schema()
+		for i := range lefts {
+			rights = append(rights, &ColRef{Index: i, Col: rs[i]})
+		}
+		for i, ok := range blk.outerKeys {
+			k := len(lefts) + i
+			corrL = append(corrL, outerToLeft(ok, leftLen))
+			corrR = append(corrR, &ColRef{Index: k, Col: rs[k]})
+		}
+	default:
+		if blk.outerKeys != nil {
+			return b.errf(pos, "unsupported: correlated NOT IN subquery with aggregates, or an aggregate that is not NULL over no rows (COUNT)")
+		}
+		if err := b.checkCorrelatedSemi(blk, pos, "IN"); err != nil {
+			return err
+		}
+		right, rights, corr = blk.input, blk.exprs, blk.corr
+		for _, r := range rights {
+			if hasOuterRef(r) {
+				return b.errf(pos, "unsupported: the select list of a correlated IN subquery references the outer query")
+			}
+		}
+	}
+	if planHasOuterRef(right) {
+		return b.errf(pos, "unsupported: a correlated reference outside the subquery's WHERE clause")
+	}
+	j := &Join{Kind: JoinSemi, Left: left, Right: right, Out: left.Schema()}
+	if not {
+		j.Kind, j.NullAware = JoinAnti, true
+	}
+	for i := range lefts {
+		t, err := compareType(lefts[i], rights[i])
+		if err != nil {
+			return b.errf(pos, "%v", err)
+		}
+		j.LeftKeys = append(j.LeftKeys, castTo(lefts[i], t))
+		j.RightKeys = append(j.RightKeys, castTo(rights[i], t))
+	}
+	j.LeftKeys = append(j.LeftKeys, corrL...)
+	j.RightKeys = append(j.RightKeys, corrR...)
+	b.attachCorrelation(j, corr, !not)
+	sc.plan = j
+	return nil
+}
+
+func (b *binder) checkCorrelatedSemi(blk *block, pos int, what string) error {
+	switch {
+	case blk.setOp:
+		return b.errf(pos, "unsupported: correlated %s subquery with UNION/INTERSECT/EXCEPT", what)
+	case blk.aggregated:
+		return b.errf(pos, "unsupported: correlated %s subquery with GROUP BY or aggregates", what)
+	case blk.limited:
+		return b.errf(pos, "unsupported: correlated %s subquery with LIMIT/OFFSET", what)
+	}
+	return nil
+}
+
+// attachCorrelation adds a correlated subquery's conjuncts to a join whose
+// right input is the subquery's FROM/WHERE: equalities outer = inner become
+// keys when keys may be added, the rest Residual.
+func (b *binder) attachCorrelation(j *Join, corr []Expr, keys bool) {
+	leftLen := len(j.Left.Schema())
+	for _, c := range corr {
+		if keys {
+			if inner, outer, ok := splitCorrEquality(c); ok {
+				j.LeftKeys = append(j.LeftKeys, outerToLeft(outer, leftLen))
+				j.RightKeys = append(j.RightKeys, inner)
+				continue
+			}
+		}
+		j.Residual = and(j.Residual, outerToLeft(c, leftLen))
+	}
+}
+
+func (b *binder) existsPredicate(sq *ast.SubqueryExpr, not bool, sc *scope, pos int) (Expr, error) {
+	blk, err := b.query(sq.Query, sc)
+	if err != nil {
+		return nil, err
+	}
+	if !blk.corrUsed {
+		return existsScalar(blk, not), nil
+	}
+	if blk.outerKeys != nil {
+		return nil, b.errf(pos, "unsupported: correlated EXISTS subquery with GROUP BY or aggregates")
+	}
+	if err := b.checkCorrelatedSemi(blk, pos, "EXISTS"); err != nil {
+		return nil, err
+	}
+	left := sc.plan
+	j := &Join{Kind: JoinSemi, Left: left, Right: blk.input, Out: left.Schema()}
+	if not {
+		j.Kind = JoinAnti
+	}
+	b.attachCorrelation(j, blk.corr, true)
+	if planHasOuterRef(blk.input) {
+		return nil, b.errf(pos, "unsupported: a correlated reference outside the subquery's WHERE clause")
+	}
+	sc.plan = j
+	return nil, nil
+}
+
+// existsScalar is [NOT] EXISTS of an uncorrelated subquery as a BOOLEAN
+// ScalarSubquery: count(*) of its first row compared with 0.
+func existsScalar(blk *block, not bool) Expr {
+	lim := &Limit{Input: blk.plan, Count: 1}
+	agg := &Aggregate{Input: lim, Aggs: []AggExpr{{Func: AggCountStar, T: columnar.TInt64}},
+		Out: Schema{{Name: "count(*)", Type: columnar.TInt64}}}
+	op := OpGT
+	if not {
+		op = OpEQ
+	}
+	cmp := &Binary{Op: op, L: &ColRef{Index: 0, Col: agg.Out[0]}, R: &Const{T: columnar.TInt64}, T: columnar.TBool}
+	name := "exists"
+	if not {
+		name = "not_exists"
+	}
+	return &ScalarSubquery{Plan: newProject(agg, []Expr{cmp}, []string{name}), T: columnar.TBool}
+}
+
+// existsExpr is EXISTS in an expression (not a WHERE conjunct).
+func (b *binder) existsExpr(n *ast.ExistsSubqueryExpr, sc *scope, pos int) (Expr, error) {
+	sq, ok := n.Sel.(*ast.SubqueryExpr)
+	if !ok {
+		return nil, b.errf(pos, "unsupported: EXISTS of %s", constructName(n.Sel))
+	}
+	blk, err := b.query(sq.Query, sc)
+	if err != nil {
+		return nil, err
+	}
+	if blk.corrUsed {
+		return nil, b.errf(pos, "unsupported: correlated EXISTS inside an expression; it is supported as a WHERE or HAVING condition joined by AND")
+	}
+	return existsScalar(blk, n.Not), nil
+}
+
+func (b *binder) scalarSubquery(n *ast.SubqueryExpr, sc *scope, pos int) (Expr, error) {
+	blk, err := b.query(n.Query, sc)
+	if err != nil {
+		return nil, err
+	}
+	if len(blk.names) != 1 {
+		return nil, b.errf(pos, "operand should contain 1 column: the subquery returns %d", len(blk.names))
+	}
+	t := blk.plan.Schema()[0].Type
+	if !blk.corrUsed {
+		return &ScalarSubquery{Plan: blk.plan, T: t}, nil
+	}
+	if blk.outerKeys == nil {
+		return nil, b.errf(pos, "unsupported: correlated scalar subquery without an aggregate (it may return several rows per outer row); use a JOIN, or an aggregate such as MAX()")
+	}
+	if planHasOuterRef(blk.plan) {
+		return nil, b.errf(pos, "unsupported: a correlated reference outside the subquery's WHERE clause")
+	}
+	left, right := sc.plan, blk.plan
+	leftLen := len(left.Schema())
+	j := &Join{Kind: JoinLeft, Left: left, Right: right}
+	rs := right.Schema()
+	for i, ok := range blk.outerKeys {
+		j.LeftKeys = append(j.LeftKeys, outerToLeft(ok, leftLen))
+		j.RightKeys = append(j.RightKeys, &ColRef{Index: 1 + i, Col: rs[1+i]})
+	}
+	j.Out = joinSchema(left.Schema(), rs, JoinLeft)
+	sc.plan = j
+	var v Expr = &ColRef{Index: leftLen, Col: j.Out[leftLen]}
+	if blk.emptyValue != nil {
+		v = &Case{Whens: []When{{Cond: &IsNull{E: &ColRef{Index: leftLen + 1, Col: j.Out[leftLen+1]}}, Result: castTo(blk.emptyValue, t)}},
+			Else: v, T: t}
+	}
+	return v, nil
+}
