@@ -37,7 +37,7 @@ test: $(if $(HAVE_CUDA),$(PTX),)
 # A folder that runs on a GPU machine without Go: the cuda test binaries,
 # bin/gpusql and a script that runs them all. Binaries are stripped and
 # compressed to stay under the device tool's transfer limit.
-GPU_TEST_PKGS ?= ./exec/gpu ./engine
+GPU_TEST_PKGS ?= ./exec/gpu ./kernels ./engine
 gpu-bundle: $(PTX)
 	@test -n "$(HAVE_CUDA)" || { echo "gpu-bundle needs the CUDA toolkit: run scripts/install-cuda.sh"; exit 1; }
 	rm -rf gpu-bundle && mkdir -p gpu-bundle/bin
@@ -47,6 +47,7 @@ gpu-bundle: $(PTX)
 	  $(GO) test -c -tags cuda -ldflags '$(LDFLAGS)' -o gpu-bundle/bin/$$n.test $$p || exit 1; \
 	done
 	mkdir -p gpu-bundle/tree && cp -r testdata gpu-bundle/tree/testdata
+	mkdir -p gpu-bundle/tree/cmd/gpusql && cp cmd/gpusql/*.sql gpu-bundle/tree/cmd/gpusql/
 	for p in $(GPU_TEST_PKGS); do mkdir -p gpu-bundle/tree/$$p; \
 	  if [ -d $$p/testdata ]; then cp -r $$p/testdata gpu-bundle/tree/$$p/; fi; done
 	cp scripts/run-gpu-bundle.sh gpu-bundle/run.sh

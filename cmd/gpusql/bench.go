@@ -1,0 +1,302 @@
+package main
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"gpusql/engine"
+	"gpusql/exec"
+	"gpusql/storage/ssbgen"
+)
+
+// ssbQueries is /work/shared/ssb/queries.sql: the 13 SSB queries, each after
+// a "-- Qx.y" line.
+//
+//go:embed ssb_queries.sql
+var ssbQueries string
+
+type namedQuery struct{ name, text string }
+
+// splitQueries cuts queries.sql at its "-- Q" comment lines.
+func splitQueries(text string) []namedQuery {
+	var out []namedQuery
+	for _, part := range strings.Split(text, "-- ")[1:] {
+		name, body, _ := strings.Cut(part, "\n")
+		body = strings.TrimSpace(body)
+		if body == "" {
+			continue
+		}
+		out = append(out, namedQuery{strings.TrimSpace(name), strings.TrimSuffix(body, ";")})
+	}
+	return out
+}
+
+func benchMain(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "ssb":
+			return benchSSB(args[1:], stdout, stderr)
+		case "load":
+			return benchLoad(args[1:], stdout, stderr)
+		}
+	}
+	fmt.Fprintln(stderr, "usage: gpusql bench ssb|load --sf N ...")
+	return 2
+}
+
+// dataDir returns a folder holding SSB data and schema.sql: data if given,
+// else a temporary folder generated at sf (removed by cleanup).
+func dataDir(data string, sf float64, format string, stderr io.Writer) (dir string, cleanup func(), err error) {
+	if data != "" {
+		return data, func() {}, nil
+	}
+	dir, err = os.MkdirTemp("", "gpusql-ssb-")
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	start := time.Now()
+	counts, err := ssbgen.Generate(ssbgen.Options{SF: sf, Out: dir, Format: ssbgen.Format(format)})
+	if err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	fmt.Fprintf(stderr, "generated SSB SF %g in %.2f s (%d lineorder rows)\n", sf, time.Since(start).Seconds(), counts["lineorder"])
+	return dir, cleanup, nil
+}
+
+// loadSchema runs dir/schema.sql, reporting each LOAD.
+func loadSchema(ctx context.Context, db *engine.DB, dir string, report func(*engine.StatementResult)) error {
+	path := filepath.Join(dir, "schema.sql")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return db.ExecStream(ctx, string(b), dir, func(r *engine.StatementResult) error {
+		report(r)
+		return nil
+	})
+}
+
+// queryTiming is one query on one executor.
+type queryTiming struct {
+	ColdMs float64   `json:"cold_ms"`
+	WarmMs float64   `json:"warm_ms"`
+	RunsMs []float64 `json:"runs_ms"`
+	GBps   float64   `json:"gb_per_s"`
+}
+
+type queryReport struct {
+	Name      string                  `json:"query"`
+	Rows      int                     `json:"rows"`
+	Bytes     int64                   `json:"bytes_scanned"`
+	Executors map[string]*queryTiming `json:"executors"`
+}
+
+type benchReport struct {
+	SF        float64            `json:"sf,omitempty"`
+	Data      string             `json:"data,omitempty"`
+	Runs      int                `json:"runs"`
+	Executors []string           `json:"executor_order"`
+	Queries   []*queryReport     `json:"queries"`
+	TotalWarm map[string]float64 `json:"total_warm_s"`
+}
+
+func benchSSB(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bench ssb", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	sf := fs.Float64("sf", 1, "scale factor to generate (ignored with --data)")
+	data := fs.String("data", "", "folder with schema.sql and the table files (default: generate into a temporary folder)")
+	executors := fs.String("executor", "cpu", "comma-separated executors to time: cpu, gpu")
+	runs := fs.Int("runs", 5, "warm runs per query (the median is reported)")
+	jsonOut := fs.String("json", "", "also write the results as JSON to `FILE`")
+	only := fs.String("queries", "", "comma-separated query names to run (e.g. Q1.1,Q3.2); default all 13")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	exes := strings.Split(*executors, ",")
+	for _, e := range exes {
+		switch e {
+		case "cpu":
+		case "gpu":
+			if ok, why := engine.GPUStatus(); !ok {
+				fmt.Fprintln(stderr, "gpusql bench: gpu:", why)
+				return 1
+			}
+		default:
+			fmt.Fprintf(stderr, "gpusql bench: unknown executor %q (want cpu or gpu)\n", e)
+			return 2
+		}
+	}
+	if *runs < 1 {
+		*runs = 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+
+	dir, cleanup, err := dataDir(*data, *sf, "tbl", stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "gpusql bench:", err)
+		return 1
+	}
+	defer cleanup()
+	db, err := engine.Open(engine.Options{Executor: "cpu"})
+	if err != nil {
+		fmt.Fprintln(stderr, "gpusql bench:", err)
+		return 1
+	}
+	start := time.Now()
+	if err := loadSchema(ctx, db, dir, func(*engine.StatementResult) {}); err != nil {
+		fmt.Fprintln(stderr, "gpusql bench: load:", err)
+		return 1
+	}
+	fmt.Fprintf(stderr, "loaded %s in %.2f s\n", dir, time.Since(start).Seconds())
+
+	if *data != "" {
+		*sf = 0 // the data's scale factor is whatever generated it
+	}
+	report := &benchReport{SF: *sf, Data: *data, Runs: *runs, Executors: exes, TotalWarm: map[string]float64{}}
+	for _, q := range splitQueries(ssbQueries) {
+		if *only != "" && !slices.Contains(strings.Split(*only, ","), q.name) {
+			continue
+		}
+		qr, err := benchQuery(ctx, db, q, exes, *runs)
+		if err != nil {
+			fmt.Fprintf(stderr, "gpusql bench: %s: %v\n", q.name, err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "%s done\n", q.name)
+		report.Queries = append(report.Queries, qr)
+	}
+	printBench(stdout, report)
+	if *jsonOut != "" {
+		b, _ := json.MarshalIndent(report, "", "  ")
+		if err := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
+			fmt.Fprintln(stderr, "gpusql bench:", err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// benchQuery plans q once and times it on every executor: a cold first run,
+// then runs warm runs whose median is reported. The results of all
+// executors must agree before any time is reported.
+func benchQuery(ctx context.Context, db *engine.DB, q namedQuery, exes []string, runs int) (*queryReport, error) {
+	prep, err := db.Prepare(q.text)
+	if err != nil {
+		return nil, err
+	}
+	qr := &queryReport{Name: q.name, Bytes: prep.ScannedBytes(), Executors: map[string]*queryTiming{}}
+	var first *exec.Result
+	for _, e := range exes {
+		t := &queryTiming{}
+		var res *exec.Result
+		for i := 0; i <= runs; i++ {
+			start := time.Now()
+			r, err := db.Run(ctx, prep, e)
+			ms := float64(time.Since(start).Microseconds()) / 1000
+			if err != nil {
+				return nil, fmt.Errorf("%s executor: %w", e, err)
+			}
+			if i == 0 {
+				t.ColdMs, res = ms, r
+			} else {
+				t.RunsMs = append(t.RunsMs, ms)
+			}
+		}
+		sorted := slices.Clone(t.RunsMs)
+		slices.Sort(sorted)
+		t.WarmMs = sorted[len(sorted)/2]
+		if len(sorted)%2 == 0 {
+			t.WarmMs = (sorted[len(sorted)/2-1] + sorted[len(sorted)/2]) / 2
+		}
+		if t.WarmMs > 0 {
+			t.GBps = float64(qr.Bytes) / (t.WarmMs / 1000) / 1e9
+		}
+		if first == nil {
+			first, qr.Rows = res, res.Rows
+		} else if err := engine.CompareResults(res, first, prep.Ordered()); err != nil {
+			return nil, fmt.Errorf("%s and %s executors disagree: %w", e, exes[0], err)
+		}
+		qr.Executors[e] = t
+	}
+	return qr, nil
+}
+
+func printBench(w io.Writer, r *benchReport) {
+	fmt.Fprintf(w, "%-6s %8s %10s", "query", "rows", "MB")
+	for _, e := range r.Executors {
+		fmt.Fprintf(w, " | %4s %9s %9s %7s", e, "cold ms", "warm ms", "GB/s")
+	}
+	fmt.Fprintln(w)
+	for _, q := range r.Queries {
+		fmt.Fprintf(w, "%-6s %8d %10.1f", q.Name, q.Rows, float64(q.Bytes)/1e6)
+		for _, e := range r.Executors {
+			t := q.Executors[e]
+			fmt.Fprintf(w, " | %4s %9.2f %9.2f %7.2f", "", t.ColdMs, t.WarmMs, t.GBps)
+			r.TotalWarm[e] += t.WarmMs / 1000
+		}
+		fmt.Fprintln(w)
+	}
+	var totals []string
+	for _, e := range r.Executors {
+		totals = append(totals, fmt.Sprintf("%s %.3f s", e, r.TotalWarm[e]))
+	}
+	if len(r.Executors) == 1 {
+		fmt.Fprintf(w, "%d queries, total warm %.3f s\n", len(r.Queries), r.TotalWarm[r.Executors[0]])
+	} else {
+		fmt.Fprintf(w, "%d queries, total warm %s\n", len(r.Queries), strings.Join(totals, ", "))
+	}
+}
+
+// benchLoad times loading generated SSB data, table by table.
+func benchLoad(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bench load", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	sf := fs.Float64("sf", 1, "scale factor to generate")
+	data := fs.String("data", "", "folder with schema.sql and the table files (default: generate)")
+	format := fs.String("format", "tbl", "file format to generate: tbl, csv or parquet")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	dir, cleanup, err := dataDir(*data, *sf, *format, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "gpusql bench:", err)
+		return 1
+	}
+	defer cleanup()
+	db, err := engine.Open(engine.Options{Executor: "cpu"})
+	if err != nil {
+		fmt.Fprintln(stderr, "gpusql bench:", err)
+		return 1
+	}
+	var total time.Duration
+	var rows int64
+	err = loadSchema(ctx, db, dir, func(r *engine.StatementResult) {
+		if r.RowsAffected == 0 {
+			return
+		}
+		total += r.Elapsed
+		rows += r.RowsAffected
+		fmt.Fprintf(stdout, "%-44s %8.3f s %8.2f M rows/s\n", r.Message, r.Elapsed.Seconds(), float64(r.RowsAffected)/r.Elapsed.Seconds()/1e6)
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, "gpusql bench: load:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "loaded %d rows in %.3f s\n", rows, total.Seconds())
+	return 0
+}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gpusql/engine"
+)
+
+func TestScriptsRunInOrder(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "t.tbl"), []byte("1|a|\n2|b|\n"), 0o644)
+	script := filepath.Join(dir, "load.sql")
+	os.WriteFile(script, []byte("create table t (a int, s varchar(3));\nload data infile 't.tbl' into table t fields terminated by '|';\n"), 0o644)
+	var out, errb bytes.Buffer
+	code := run([]string{"--executor", "cpu", "--format", "csv", "-f", script, "-c", "select a, s from t order by a; select count(*) as n from t"}, nil, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if want := "a,s\r\n1,a\r\n2,b\r\nn\r\n2\r\n"; out.String() != want {
+		t.Errorf("stdout %q, want %q", out.String(), want)
+	}
+	if !strings.Contains(errb.String(), "loaded 2 rows into t") {
+		t.Errorf("stderr %q lacks the load message", errb.String())
+	}
+}
+
+func TestScriptErrorNamesLine(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "bad.sql")
+	os.WriteFile(script, []byte("create table t (a int);\n\nselect *\n  from nosuch;\nselect 1;\n"), 0o644)
+	var out, errb bytes.Buffer
+	code := run([]string{"--executor", "cpu", "-f", script}, nil, &out, &errb)
+	if code == 0 {
+		t.Fatal("a failing script exited 0")
+	}
+	if !strings.Contains(errb.String(), "statement at line 3: line 4:8: unknown table 'nosuch'") {
+		t.Errorf("stderr %q", errb.String())
+	}
+	if strings.Contains(out.String(), "1 row") {
+		t.Error("statements after the failure ran")
+	}
+}
+
+func TestGPUUnavailable(t *testing.T) {
+	ok, why := engine.GPUStatus()
+	if ok {
+		t.Skip("this build has a usable GPU")
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"--executor", "gpu", "-c", "select 1"}, nil, &out, &errb); code == 0 {
+		t.Fatal("--executor gpu without a GPU exited 0")
+	}
+	if !strings.Contains(errb.String(), why) {
+		t.Errorf("stderr %q does not say %q", errb.String(), why)
+	}
+}

@@ -1,0 +1,299 @@
+// Package driver registers gpusql as a database/sql driver named "gpusql".
+// The engine runs in the calling process; every statement goes through
+// engine.DB.Exec, exactly as in the gpusql shell.
+//
+//	import _ "gpusql/driver"
+//	db, err := sql.Open("gpusql", "executor=cpu;data=/path/schema.sql")
+//
+// DSN: key=value pairs separated by ';' or '&' (all optional):
+//
+//	executor  cpu, gpu or auto (default auto)
+//	check     true to run every query on both executors and compare
+//	data      an SQL script run when the database opens (e.g. an SSB
+//	          schema.sql with its LOAD statements; relative paths in it
+//	          resolve against its folder)
+//	join, groupby  force planner strategies (testing)
+//
+// All connections of one sql.DB share one database, so tables created on one
+// are seen by the others. There are no transactions: each statement commits
+// on its own (Begin returns a transaction whose Commit and Rollback do
+// nothing, for code that insists on one).
+//
+// Column values scan as: INT int32, BIGINT int64, DOUBLE float64, VARCHAR
+// string, DATE time.Time (UTC midnight), BOOLEAN bool, DECIMAL string (its
+// exact text, e.g. "12.50"; scan it into a float64 if that is close enough:
+// database/sql converts), NULL nil. Query arguments ('?' placeholders) are
+// substituted as SQL literals on the client side.
+package driver
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"gpusql/engine"
+	"gpusql/exec"
+	"gpusql/storage/columnar"
+)
+
+func init() { sql.Register("gpusql", &Driver{}) }
+
+// Driver is the database/sql driver.
+type Driver struct{}
+
+// Open opens a new database for dsn (prefer sql.Open, which shares one
+// database among its connections through OpenConnector).
+func (d *Driver) Open(dsn string) (driver.Conn, error) {
+	c, err := d.OpenConnector(dsn)
+	if err != nil {
+		return nil, err
+	}
+	return c.Connect(context.Background())
+}
+
+// OpenConnector parses dsn and opens the database all connections share.
+func (d *Driver) OpenConnector(dsn string) (driver.Connector, error) {
+	cfg, err := ParseDSN(dsn)
+	if err != nil {
+		return nil, err
+	}
+	db, err := engine.Open(cfg.Options)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Data != "" {
+		b, err := os.ReadFile(cfg.Data)
+		if err != nil {
+			return nil, fmt.Errorf("gpusql: data script: %w", err)
+		}
+		if _, err := db.Exec(context.Background(), string(b), filepath.Dir(cfg.Data)); err != nil {
+			return nil, fmt.Errorf("gpusql: %s: %w", cfg.Data, err)
+		}
+	}
+	return &Connector{db: db, drv: d}, nil
+}
+
+// Config is a parsed DSN.
+type Config struct {
+	Options engine.Options
+	Data    string
+}
+
+// ParseDSN reads "key=value;key=value" (or '&'-separated) settings.
+func ParseDSN(dsn string) (Config, error) {
+	var cfg Config
+	for _, kv := range strings.FieldsFunc(dsn, func(r rune) bool { return r == ';' || r == '&' }) {
+		k, v, ok := strings.Cut(kv, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok {
+			return cfg, fmt.Errorf("gpusql: DSN item %q is not key=value", kv)
+		}
+		switch strings.ToLower(k) {
+		case "executor":
+			cfg.Options.Executor = v
+		case "check":
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return cfg, fmt.Errorf("gpusql: DSN check=%q: want true or false", v)
+			}
+			cfg.Options.Check = b
+		case "data":
+			cfg.Data = v
+		case "join":
+			cfg.Options.Join = v
+		case "groupby":
+			cfg.Options.GroupBy = v
+		default:
+			return cfg, fmt.Errorf("gpusql: unknown DSN key %q (want executor, check, data, join, groupby)", k)
+		}
+	}
+	return cfg, nil
+}
+
+// Connector hands out connections to one database.
+type Connector struct {
+	db  *engine.DB
+	drv *Driver
+}
+
+// Connect returns a connection to the shared database.
+func (c *Connector) Connect(context.Context) (driver.Conn, error) { return &conn{db: c.db}, nil }
+
+// Driver returns the driver.
+func (c *Connector) Driver() driver.Driver { return c.drv }
+
+// DB is the engine database behind the connector.
+func (c *Connector) DB() *engine.DB { return c.db }
+
+type conn struct{ db *engine.DB }
+
+var (
+	_ driver.QueryerContext     = (*conn)(nil)
+	_ driver.ExecerContext      = (*conn)(nil)
+	_ driver.ConnPrepareContext = (*conn)(nil)
+)
+
+func (c *conn) Prepare(query string) (driver.Stmt, error) {
+	return &stmt{c: c, query: query}, nil
+}
+
+func (c *conn) PrepareContext(_ context.Context, query string) (driver.Stmt, error) {
+	return c.Prepare(query)
+}
+
+func (c *conn) Close() error { return nil }
+
+func (c *conn) Begin() (driver.Tx, error) { return tx{}, nil }
+
+type tx struct{}
+
+func (tx) Commit() error   { return nil }
+func (tx) Rollback() error { return nil }
+
+// run executes the statements of query (arguments substituted) and returns
+// the last statement's result.
+func (c *conn) run(ctx context.Context, query string, args []driver.NamedValue) (*engine.StatementResult, error) {
+	text, err := bind(query, args)
+	if err != nil {
+		return nil, err
+	}
+	dir, _ := os.Getwd()
+	res, err := c.db.Exec(ctx, text, dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(res) == 0 {
+		return &engine.StatementResult{Kind: engine.KindMessage}, nil
+	}
+	return res[len(res)-1], nil
+}
+
+func (c *conn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	r, err := c.run(ctx, query, args)
+	if err != nil {
+		return nil, err
+	}
+	if r.Kind != engine.KindRows {
+		return &rows{res: &exec.Result{}}, nil
+	}
+	return &rows{res: r.Result}, nil
+}
+
+func (c *conn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	text, err := bind(query, args)
+	if err != nil {
+		return nil, err
+	}
+	dir, _ := os.Getwd()
+	res, err := c.db.Exec(ctx, text, dir)
+	if err != nil {
+		return nil, err
+	}
+	var n int64
+	for _, r := range res {
+		n += r.RowsAffected
+	}
+	return result(n), nil
+}
+
+type result int64
+
+func (r result) LastInsertId() (int64, error) {
+	return 0, errors.New("gpusql: tables have no auto-increment ids")
+}
+func (r result) RowsAffected() (int64, error) { return int64(r), nil }
+
+type stmt struct {
+	c     *conn
+	query string
+}
+
+func (s *stmt) Close() error  { return nil }
+func (s *stmt) NumInput() int { return -1 }
+func (s *stmt) Exec(args []driver.Value) (driver.Result, error) {
+	return s.c.ExecContext(context.Background(), s.query, named(args))
+}
+func (s *stmt) Query(args []driver.Value) (driver.Rows, error) {
+	return s.c.QueryContext(context.Background(), s.query, named(args))
+}
+func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	return s.c.ExecContext(ctx, s.query, args)
+}
+func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	return s.c.QueryContext(ctx, s.query, args)
+}
+
+func named(args []driver.Value) []driver.NamedValue {
+	out := make([]driver.NamedValue, len(args))
+	for i, a := range args {
+		out[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
+	}
+	return out
+}
+
+// rows iterates over a result.
+type rows struct {
+	res *exec.Result
+	i   int
+}
+
+func (r *rows) Columns() []string { return r.res.Names }
+func (r *rows) Close() error      { return nil }
+
+func (r *rows) Next(dest []driver.Value) error {
+	if r.i >= r.res.Rows {
+		return io.EOF
+	}
+	for j, c := range r.res.Columns {
+		dest[j] = exec.Value(c, r.i)
+	}
+	r.i++
+	return nil
+}
+
+// ColumnTypeDatabaseTypeName is the SQL type (INT, DECIMAL, ...).
+func (r *rows) ColumnTypeDatabaseTypeName(j int) string {
+	t := r.res.Columns[j].Type.String()
+	if i := strings.IndexByte(t, '('); i >= 0 {
+		t = t[:i]
+	}
+	return t
+}
+
+// ColumnTypeScanType is the Go type values of column j scan as.
+func (r *rows) ColumnTypeScanType(j int) reflect.Type {
+	switch r.res.Columns[j].Type.ID {
+	case columnar.Int32:
+		return reflect.TypeOf(int32(0))
+	case columnar.Int64:
+		return reflect.TypeOf(int64(0))
+	case columnar.Float64:
+		return reflect.TypeOf(float64(0))
+	case columnar.Date:
+		return reflect.TypeOf(time.Time{})
+	case columnar.Bool:
+		return reflect.TypeOf(false)
+	}
+	return reflect.TypeOf("")
+}
+
+// ColumnTypeNullable is always (true, true): any result column may be NULL.
+func (r *rows) ColumnTypeNullable(int) (bool, bool) { return true, true }
+
+// ColumnTypePrecisionScale reports DECIMAL's precision and scale.
+func (r *rows) ColumnTypePrecisionScale(j int) (int64, int64, bool) {
+	t := r.res.Columns[j].Type
+	if t.ID != columnar.Decimal {
+		return 0, 0, false
+	}
+	return int64(t.Precision), int64(t.Scale), true
+}

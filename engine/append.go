@@ -1,0 +1,341 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gpusql/exec"
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// INSERT and CREATE TABLE AS run their source query like any other and then
+// append its result to a table. Tables are immutable snapshots, so appending
+// builds new columns (old rows, then new ones) and commits them with
+// catalog.Update: a statement that fails halfway leaves the table as it was.
+//
+// A string column's dictionary stays sorted: the result's strings are merged
+// into it, and when new strings fall between existing ones the old rows are
+// re-coded through the merge's mapping.
+
+func errNoTable(name string) error { return fmt.Errorf("table %s does not exist", name) }
+
+// insert runs INSERT ... VALUES / SELECT.
+func (db *DB) insert(ctx context.Context, s *sql.Insert) (*StatementResult, error) {
+	schema := s.Source.Schema()
+	names := make([]string, len(schema))
+	for i, c := range schema {
+		names[i] = c.Name
+	}
+	res, _, err := db.query(ctx, &sql.Query{Plan: s.Source, Names: names})
+	if err != nil {
+		return nil, err
+	}
+	err = db.cat.Update(s.Table, func(old *columnar.Table) (*columnar.Table, error) {
+		return appendResult(old, s.Targets, res)
+	})
+	if err != nil {
+		return nil, err
+	}
+	r := message("inserted %d %s into %s", res.Rows, plural(res.Rows, "row"), s.Table)
+	r.RowsAffected = int64(res.Rows)
+	return r, nil
+}
+
+// createTableAs runs the query and stores its result as a new table.
+func (db *DB) createTableAs(ctx context.Context, s *sql.CreateTableAs) (*StatementResult, error) {
+	if _, ok := db.cat.Table(s.Name); ok {
+		return nil, fmt.Errorf("table %s already exists", s.Name)
+	}
+	res, _, err := db.query(ctx, s.Query)
+	if err != nil {
+		return nil, err
+	}
+	schema := s.Query.Plan.Schema()
+	fields := make([]columnar.Field, len(res.Columns))
+	targets := make([]int, len(res.Columns))
+	seen := map[string]bool{}
+	for i := range fields {
+		name := s.Query.Names[i]
+		if seen[name] {
+			return nil, fmt.Errorf("duplicate column name %s in CREATE TABLE %s AS (give it an alias)", name, s.Name)
+		}
+		seen[name] = true
+		t := res.Columns[i].Type
+		if i < len(schema) && schema[i].Type.ID == t.ID {
+			t = schema[i].Type // keeps VARCHAR widths and DECIMAL precision
+		}
+		fields[i] = columnar.Field{Name: name, Type: t, Nullable: true}
+		targets[i] = i
+	}
+	t, err := appendResult(columnar.NewEmptyTable(s.Name, fields), targets, res)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := db.cat.Table(s.Name); ok {
+		return nil, fmt.Errorf("table %s already exists", s.Name)
+	}
+	db.cat.Put(t)
+	r := message("created table %s with %d %s", s.Name, res.Rows, plural(res.Rows, "row"))
+	r.RowsAffected = int64(res.Rows)
+	return r, nil
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// appendResult returns a new snapshot of old with res's rows appended:
+// result column i goes to table column targets[i]; other columns get NULL.
+func appendResult(old *columnar.Table, targets []int, res *exec.Result) (*columnar.Table, error) {
+	if len(targets) != len(res.Columns) {
+		return nil, fmt.Errorf("insert into %s: %d values for %d columns", old.Name, len(res.Columns), len(targets))
+	}
+	src := make([]*columnar.Column, len(old.Fields))
+	for i, t := range targets {
+		if t < 0 || t >= len(old.Fields) {
+			return nil, fmt.Errorf("insert into %s: no column %d", old.Name, t)
+		}
+		src[t] = res.Columns[i]
+	}
+	n := res.Rows
+	t := &columnar.Table{Name: old.Name, Fields: old.Fields, Columns: make([]*columnar.Column, len(old.Fields)), Rows: old.Rows + n}
+	for j, f := range old.Fields {
+		if !f.Nullable && n > 0 {
+			if src[j] == nil {
+				return nil, fmt.Errorf("column %s of %s cannot be NULL and has no default: give it a value", f.Name, old.Name)
+			}
+			if hasNull(src[j], n) {
+				return nil, fmt.Errorf("column %s of %s cannot be NULL", f.Name, old.Name)
+			}
+		}
+		c, err := appendColumn(old.Columns[j], old.Rows, src[j], n, f.Type)
+		if err != nil {
+			return nil, fmt.Errorf("column %s of %s: %w", f.Name, old.Name, err)
+		}
+		t.Columns[j] = c
+	}
+	columnar.ComputeStats(t)
+	return t, nil
+}
+
+func hasNull(c *columnar.Column, n int) bool {
+	if !c.HasNulls() {
+		return false
+	}
+	for i := 0; i < n; i++ {
+		if c.IsNull(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// appendColumn builds a column of type t holding old's m rows followed by
+// src's n rows (src nil: n NULLs), converting src's values to t.
+func appendColumn(old *columnar.Column, m int, src *columnar.Column, n int, t columnar.Type) (*columnar.Column, error) {
+	withValid := old.HasNulls() || (n > 0 && (src == nil || src.HasNulls()))
+	out := columnar.NewColumn(t, m+n, withValid)
+	switch t.Physical() {
+	case columnar.PhysInt32:
+		copy(out.I32, old.I32[:m])
+	case columnar.PhysInt64:
+		copy(out.I64, old.I64[:m])
+	case columnar.PhysFloat64:
+		copy(out.F64, old.F64[:m])
+	}
+	if withValid {
+		for i := 0; i < m; i++ {
+			if !old.IsNull(i) {
+				out.SetValid(i)
+			}
+		}
+		for i := 0; i < n; i++ {
+			if src != nil && !src.IsNull(i) {
+				out.SetValid(m + i)
+			}
+		}
+	}
+	if t.ID == columnar.String {
+		return out, appendStrings(out, old, m, src, n)
+	}
+	out.Dict = nil
+	if src == nil {
+		return out, nil
+	}
+	return out, convertInto(out, m, src, n)
+}
+
+// appendStrings fills the string codes of out: old's rows re-coded into the
+// merged dictionary, then src's rows. Only the strings src's rows use join
+// the dictionary (a result may carry a whole base-table dictionary).
+func appendStrings(out, old *columnar.Column, m int, src *columnar.Column, n int) error {
+	oldDict := old.Dict
+	if oldDict == nil {
+		oldDict = &columnar.Dictionary{}
+	}
+	if src == nil {
+		out.Dict = oldDict
+		copy(out.I32, old.I32[:m])
+		return nil
+	}
+	vals, err := usedStrings(src, n)
+	if err != nil {
+		return err
+	}
+	added := columnar.BuildDictionary(vals)
+	merged, fromOld, fromNew := oldDict.Merge(added)
+	out.Dict = merged
+	identity := merged.Len() == oldDict.Len()
+	for i := 0; i < m; i++ {
+		c := old.I32[i]
+		if !identity && !old.IsNull(i) {
+			c = fromOld[c]
+		}
+		out.I32[i] = c
+	}
+	for i := 0; i < n; i++ {
+		if src.IsNull(i) {
+			continue
+		}
+		code, _ := added.Lookup(srcString(src, i))
+		out.I32[m+i] = fromNew[code]
+	}
+	return nil
+}
+
+// usedStrings lists the strings of src's non-NULL rows.
+func usedStrings(src *columnar.Column, n int) ([]string, error) {
+	if src.Type.ID != columnar.String {
+		vals := make([]string, 0, n)
+		for i := 0; i < n; i++ {
+			if !src.IsNull(i) {
+				vals = append(vals, srcString(src, i))
+			}
+		}
+		return vals, nil
+	}
+	if src.Dict == nil {
+		return nil, fmt.Errorf("string column without a dictionary")
+	}
+	used := make([]bool, src.Dict.Len())
+	for i := 0; i < n; i++ {
+		if src.IsNull(i) {
+			continue
+		}
+		c := src.I32[i]
+		if c < 0 || int(c) >= len(used) {
+			return nil, fmt.Errorf("string code %d outside its dictionary of %d", c, len(used))
+		}
+		used[c] = true
+	}
+	var vals []string
+	for c, u := range used {
+		if u {
+			vals = append(vals, src.Dict.Values[c])
+		}
+	}
+	return vals, nil
+}
+
+// srcString is row i of src as text (the binder casts inserted values to the
+// column type, so this is a string column except in odd cases).
+func srcString(src *columnar.Column, i int) string {
+	if src.Type.ID == columnar.String {
+		return src.StringAt(i)
+	}
+	return exec.FormatValue(src, i)
+}
+
+// convertInto writes src's n values, converted to out's type, at out[m:].
+func convertInto(out *columnar.Column, m int, src *columnar.Column, n int) error {
+	t, st := out.Type, src.Type
+	if st.ID == columnar.String {
+		return fmt.Errorf("cannot store %s values in a %s column", st, t)
+	}
+	if t.Physical() == st.Physical() && scaleOf(t) == scaleOf(st) {
+		switch t.Physical() {
+		case columnar.PhysInt32:
+			copy(out.I32[m:], src.I32[:n])
+		case columnar.PhysInt64:
+			copy(out.I64[m:], src.I64[:n])
+		case columnar.PhysFloat64:
+			copy(out.F64[m:], src.F64[:n])
+		}
+		return nil
+	}
+	for i := 0; i < n; i++ {
+		if src.IsNull(i) {
+			continue
+		}
+		switch t.Physical() {
+		case columnar.PhysFloat64:
+			out.F64[m+i] = asFloat(src, i)
+		default:
+			v, err := asScaled(src, i, scaleOf(t))
+			if err != nil {
+				return err
+			}
+			if t.Physical() == columnar.PhysInt32 {
+				if v < math.MinInt32 || v > math.MaxInt32 {
+					return fmt.Errorf("value %s is out of range for %s", exec.FormatValue(src, i), t)
+				}
+				out.I32[m+i] = int32(v)
+			} else {
+				out.I64[m+i] = v
+			}
+		}
+	}
+	return nil
+}
+
+func scaleOf(t columnar.Type) int {
+	if t.ID == columnar.Decimal {
+		return t.Scale
+	}
+	return 0
+}
+
+func asFloat(c *columnar.Column, i int) float64 {
+	f := c.Float64At(i)
+	if c.Type.ID == columnar.Decimal {
+		f /= float64(columnar.Pow10[c.Type.Scale])
+	}
+	return f
+}
+
+// asScaled is row i of c as an integer scaled by 10^scale, rounding half
+// away from zero (MySQL's rule for storing into an integer or DECIMAL).
+func asScaled(c *columnar.Column, i int, scale int) (int64, error) {
+	if c.Type.Physical() == columnar.PhysFloat64 {
+		f := math.Round(c.F64[i] * math.Pow10(scale))
+		if math.IsNaN(f) || f >= math.MaxInt64 || f <= math.MinInt64 {
+			return 0, fmt.Errorf("value %s is out of range", exec.FormatValue(c, i))
+		}
+		return int64(f), nil
+	}
+	v, from := c.Int64At(i), scaleOf(c.Type)
+	switch {
+	case from == scale:
+		return v, nil
+	case from < scale:
+		p := columnar.Pow10[scale-from]
+		if v > math.MaxInt64/p || v < math.MinInt64/p {
+			return 0, fmt.Errorf("value %s is out of range", exec.FormatValue(c, i))
+		}
+		return v * p, nil
+	default:
+		p := columnar.Pow10[from-scale]
+		q, r := v/p, v%p
+		if r*2 >= p {
+			q++
+		} else if r*2 <= -p {
+			q--
+		}
+		return q, nil
+	}
+}

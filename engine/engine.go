@@ -1,0 +1,248 @@
+// Package engine runs SQL text against a database: it parses a script, binds
+// each statement against the catalog, plans queries, runs them on the CPU or
+// GPU executor and applies DDL, INSERT and LOAD to the catalog. The REPL, the
+// database/sql driver, the bench command and the SQL logic tests all go
+// through (*DB).Exec, so they see the same behaviour.
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"gpusql/catalog"
+	"gpusql/exec"
+	"gpusql/sql"
+)
+
+// Options configure a database.
+type Options struct {
+	// Executor is "cpu", "gpu" or "auto" ("" = auto: the GPU when this build
+	// has CUDA support and a device answers, else the CPU).
+	Executor string
+	// Check runs every query on both executors and fails the statement when
+	// their results differ.
+	Check bool
+	// Join and GroupBy force the planner's algorithm choices ("" = cost
+	// based; Join "hash" | "merge"; GroupBy "dense" | "hash").
+	Join, GroupBy string
+}
+
+// DB is one database: a catalog of tables and the options queries run with.
+// It is safe for concurrent use; statements that change the same table are
+// serialized by the catalog.
+type DB struct {
+	opts Options
+	cat  *catalog.Catalog
+	// executor is the resolved executor, "cpu" or "gpu".
+	executor string
+}
+
+// Open returns an empty database. Asking for the GPU (or --check) where none
+// can be used fails here, naming the reason.
+func Open(opts Options) (*DB, error) {
+	db := &DB{opts: opts, cat: catalog.New()}
+	switch opts.Executor {
+	case "", "auto":
+		db.opts.Executor = "auto"
+		db.executor = "cpu"
+		if gpuStatus() == nil {
+			db.executor = "gpu"
+		}
+	case "cpu":
+		db.executor = "cpu"
+	case "gpu":
+		if err := gpuStatus(); err != nil {
+			return nil, err
+		}
+		db.executor = "gpu"
+	default:
+		return nil, fmt.Errorf("unknown executor %q (want cpu, gpu or auto)", opts.Executor)
+	}
+	if opts.Check {
+		if err := gpuStatus(); err != nil {
+			return nil, fmt.Errorf("check compares the GPU executor with the CPU one: %w", err)
+		}
+	}
+	switch opts.Join {
+	case "", "hash", "merge":
+	default:
+		return nil, fmt.Errorf("unknown join strategy %q (want hash or merge)", opts.Join)
+	}
+	switch opts.GroupBy {
+	case "", "dense", "hash":
+	default:
+		return nil, fmt.Errorf("unknown group-by strategy %q (want dense or hash)", opts.GroupBy)
+	}
+	return db, nil
+}
+
+// Catalog is the database's catalog.
+func (db *DB) Catalog() *catalog.Catalog { return db.cat }
+
+// Executor is the executor queries run on: "cpu" or "gpu".
+func (db *DB) Executor() string { return db.executor }
+
+// Options are the options the database was opened with (Executor resolved
+// to "auto" when it was empty).
+func (db *DB) Options() Options { return db.opts }
+
+// Kind says whether a statement returned rows or a message.
+type Kind uint8
+
+const (
+	KindRows    Kind = iota + 1 // a result set (queries, EXPLAIN, SHOW TABLES, DESCRIBE)
+	KindMessage                 // DDL, INSERT, LOAD: a line saying what happened
+)
+
+// StatementResult is what one statement produced.
+type StatementResult struct {
+	Kind Kind
+	// Result holds the rows of a KindRows statement.
+	Result *exec.Result
+	// Message says what a KindMessage statement did ("loaded 6001171 rows
+	// into lineorder", "created table t", "inserted 3 rows").
+	Message string
+	// RowsAffected counts the rows inserted or loaded.
+	RowsAffected int64
+	// Elapsed is the statement's time from binding to its last row.
+	Elapsed time.Duration
+	// Explain is the plan text of EXPLAIN [ANALYZE] (also in Result, one
+	// line per row), to print as it is.
+	Explain string
+	// Line is the 1-based line of the statement in the text given to Exec.
+	Line int
+	// Executor is the executor that ran a query ("cpu" or "gpu").
+	Executor string
+}
+
+// StatementError is the error of a statement in a script, naming the line
+// the statement starts on.
+type StatementError struct {
+	Line int
+	Err  error
+}
+
+func (e *StatementError) Error() string {
+	return fmt.Sprintf("statement at line %d: %v", e.Line, e.Err)
+}
+
+func (e *StatementError) Unwrap() error { return e.Err }
+
+// Exec runs the statements of text in order; later statements see the
+// tables earlier ones created or changed. Relative file paths (LOAD DATA)
+// resolve against baseDir. On the first failure it returns the results of
+// the statements before it and a *StatementError. Cancelling ctx stops the
+// running statement.
+func (db *DB) Exec(ctx context.Context, text, baseDir string) ([]*StatementResult, error) {
+	var out []*StatementResult
+	err := db.ExecStream(ctx, text, baseDir, func(r *StatementResult) error {
+		out = append(out, r)
+		return nil
+	})
+	return out, err
+}
+
+// ExecStream is Exec handing each statement's result to emit as soon as the
+// statement finishes (a script's output appears as it runs). An error from
+// emit stops the script and is returned as it is.
+func (db *DB) ExecStream(ctx context.Context, text, baseDir string, emit func(*StatementResult) error) error {
+	// A syntax error comes with the statements before it, which run first,
+	// as the mysql client runs a script up to its broken statement.
+	stmts, perr := sql.Parse(text)
+	for _, p := range stmts {
+		if err := ctx.Err(); err != nil {
+			return &StatementError{Line: p.Line, Err: cancelled(err)}
+		}
+		r, err := db.execParsed(ctx, p, baseDir)
+		if err != nil {
+			if ctx.Err() != nil {
+				err = cancelled(ctx.Err())
+			}
+			return &StatementError{Line: p.Line, Err: err}
+		}
+		if err := emit(r); err != nil {
+			return err
+		}
+	}
+	if perr != nil {
+		line := 1
+		var se *sql.Error
+		if errors.As(perr, &se) {
+			line = se.Line
+		}
+		return &StatementError{Line: line, Err: perr}
+	}
+	return nil
+}
+
+// ErrCancelled is the error of a statement stopped by its context (Ctrl-C).
+var ErrCancelled = errors.New("query cancelled")
+
+func cancelled(err error) error {
+	if errors.Is(err, context.Canceled) {
+		return ErrCancelled
+	}
+	return err
+}
+
+// execParsed binds and runs one parsed statement.
+func (db *DB) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*StatementResult, error) {
+	start := time.Now()
+	stmt, err := sql.Bind(db.cat, p)
+	if err != nil {
+		return nil, err
+	}
+	r, err := db.execStatement(ctx, stmt, baseDir)
+	if err != nil {
+		return nil, err
+	}
+	r.Elapsed = time.Since(start)
+	r.Line = p.Line
+	return r, nil
+}
+
+// execStatement runs a bound statement.
+func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir string) (*StatementResult, error) {
+	switch s := stmt.(type) {
+	case *sql.Query:
+		res, executor, err := db.query(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		return &StatementResult{Kind: KindRows, Result: res, Executor: executor}, nil
+	case *sql.Explain:
+		return db.explain(ctx, s)
+	case *sql.CreateTable:
+		if err := db.cat.Create(s.Name, s.Fields, s.IfNotExists); err != nil {
+			return nil, err
+		}
+		return message("created table %s", s.Name), nil
+	case *sql.CreateTableAs:
+		return db.createTableAs(ctx, s)
+	case *sql.DropTable:
+		for _, name := range s.Names {
+			if err := db.cat.Drop(name, s.IfExists); err != nil {
+				return nil, err
+			}
+		}
+		if len(s.Names) == 1 {
+			return message("dropped table %s", s.Names[0]), nil
+		}
+		return message("dropped %d tables", len(s.Names)), nil
+	case *sql.Insert:
+		return db.insert(ctx, s)
+	case *sql.Load:
+		return db.load(s, baseDir)
+	case *sql.ShowTables:
+		return db.showTables(), nil
+	case *sql.Describe:
+		return db.describe(s.Table)
+	}
+	return nil, fmt.Errorf("statement %T is not supported", stmt)
+}
+
+func message(format string, args ...any) *StatementResult {
+	return &StatementResult{Kind: KindMessage, Message: fmt.Sprintf(format, args...)}
+}

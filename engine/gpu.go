@@ -1,0 +1,51 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"gpusql/exec"
+	"gpusql/planner"
+)
+
+// The GPU executor builds only with the cuda build tag, so the engine reaches
+// it through these hooks, which gpu_cuda.go sets when the tag is on. Without
+// it the engine still builds and runs everything on the CPU.
+var (
+	gpuRunner    func(ctx context.Context, p *planner.Physical) (*exec.Result, error)
+	gpuAvailable func() (bool, string)
+)
+
+// gpuUnsupported reports whether err is the GPU executor saying a plan's
+// shape is beyond it (not a failure of a plan it runs). With executor auto
+// and with Check such plans run on the CPU. exec/gpu has no sentinel error
+// for this yet, so its message is matched.
+func gpuUnsupported(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "not supported on the GPU")
+}
+
+// errNoCUDA is what asking for the GPU says in a build without CUDA.
+var errNoCUDA = errors.New("this gpusql was built without CUDA support (build with -tags cuda)")
+
+// gpuStatus says why the GPU cannot be used, or nil when it can.
+func gpuStatus() error {
+	if gpuRunner == nil {
+		return errNoCUDA
+	}
+	if gpuAvailable != nil {
+		if ok, why := gpuAvailable(); !ok {
+			return fmt.Errorf("no usable GPU: %s", why)
+		}
+	}
+	return nil
+}
+
+// GPUStatus reports whether the GPU executor can be used and, if not, why.
+func GPUStatus() (bool, string) {
+	if err := gpuStatus(); err != nil {
+		return false, err.Error()
+	}
+	return true, ""
+}

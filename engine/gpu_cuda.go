@@ -1,0 +1,11 @@
+//go:build cuda
+
+package engine
+
+import "gpusql/exec/gpu"
+
+// With the cuda tag the GPU executor is linked in and queries can run on it.
+func init() {
+	gpuRunner = gpu.Run
+	gpuAvailable = gpu.Available
+}

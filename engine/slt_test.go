@@ -1,0 +1,208 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gpusql/exec"
+	"gpusql/internal/slt"
+	"gpusql/storage/columnar"
+)
+
+// The SQL logic tests: every file of testdata/slt runs on a fresh database
+// under each planner strategy (join hash/merge/auto × group-by
+// dense/hash/auto) on the CPU executor, and once on the GPU executor where
+// this build has CUDA and a device answers. All must give the expected rows,
+// which were checked by SQLite (internal/slt's oracle) or by hand.
+//
+// -update rewrites the expected rows from gpusql's own output (auto
+// strategies); review the diff, and run the SQLite oracle after.
+var (
+	update = flag.Bool("update", false, "rewrite the expected rows of testdata/slt from gpusql's output")
+	sltDir = flag.String("slt-dir", "../testdata/slt", "folder of the SQL logic test files")
+)
+
+type strategy struct {
+	name string
+	opts Options
+}
+
+func strategies() []strategy {
+	var out []strategy
+	for _, j := range []string{"", "hash", "merge"} {
+		for _, g := range []string{"", "dense", "hash"} {
+			name := fmt.Sprintf("cpu-join=%s-groupby=%s", or(j, "auto"), or(g, "auto"))
+			out = append(out, strategy{name, Options{Executor: "cpu", Join: j, GroupBy: g}})
+		}
+	}
+	if ok, _ := GPUStatus(); ok {
+		// Auto runs each query on the GPU where its executor supports the
+		// plan (the CPU otherwise) and Check compares it with the CPU.
+		for _, g := range []string{"", "dense", "hash"} {
+			name := "gpu-check-groupby=" + or(g, "auto")
+			out = append(out, strategy{name, Options{Executor: "auto", Check: true, GroupBy: g}})
+		}
+	}
+	return out
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func TestSLT(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(*sltDir, "*.test"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no SLT files (%v)", err)
+	}
+	if ok, why := GPUStatus(); !ok {
+		t.Logf("GPU executor not tested: %s", why)
+	}
+	total, failed := 0, 0
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			f, err := slt.ParseFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, st := range strategies() {
+				if *update && i > 0 {
+					break
+				}
+				t.Run(st.name, func(t *testing.T) {
+					n, bad := runSLTFile(t, f, st.opts)
+					total += n
+					failed += bad
+				})
+			}
+			if *update {
+				if err := f.Write(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+	t.Logf("%d records run over all strategies, %d failed", total, failed)
+}
+
+// runSLTFile runs a file's records on a fresh database and returns how many
+// ran and failed.
+func runSLTFile(t *testing.T, f *slt.File, opts Options) (ran, failed int) {
+	onGPU := 0
+	defer func() {
+		if opts.Check {
+			t.Logf("%d of %d records ran on the GPU (checked against the CPU)", onGPU, ran)
+		}
+	}()
+	db, err := Open(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	base := filepath.Dir(f.Path)
+	for _, r := range f.Records {
+		if r.Skipped("gpusql") {
+			continue
+		}
+		if r.Kind == slt.Halt {
+			return
+		}
+		ran++
+		where := fmt.Sprintf("%s:%d", f.Path, r.Line)
+		msg, executor := runRecord(ctx, db, r, base)
+		if executor == "gpu" {
+			onGPU++
+		}
+		if msg != "" {
+			failed++
+			t.Errorf("%s: %s\n%s", where, msg, r.SQL)
+		}
+	}
+	return
+}
+
+// runRecord runs one record and describes how it failed ("" if it passed),
+// with the executor that ran a query.
+func runRecord(ctx context.Context, db *DB, r *slt.Record, base string) (string, string) {
+	res, err := db.Exec(ctx, r.SQL, base)
+	if r.Kind == slt.Statement {
+		switch {
+		case r.ExpectError && err == nil:
+			return "statement succeeded, want an error", ""
+		case r.ExpectError && !strings.Contains(strings.ToLower(err.Error()), strings.ToLower(r.ErrorSubstr)):
+			return fmt.Sprintf("error %q does not contain %q", err, r.ErrorSubstr), ""
+		case !r.ExpectError && err != nil:
+			return fmt.Sprintf("statement failed: %v", err), ""
+		}
+		return "", ""
+	}
+	if err != nil {
+		return fmt.Sprintf("query failed: %v", err), ""
+	}
+	if len(res) != 1 || res[0].Kind != KindRows {
+		return fmt.Sprintf("want one result set, got %d results", len(res)), ""
+	}
+	got, ferr := slt.Format(r, cells(res[0].Result))
+	if ferr != nil {
+		return ferr.Error(), res[0].Executor
+	}
+	if *update {
+		r.SetResult(got)
+		return "", res[0].Executor
+	}
+	return slt.Diff(r, got), res[0].Executor
+}
+
+// cells turns a result into the runner's neutral cells.
+func cells(res *exec.Result) [][]slt.Cell {
+	out := make([][]slt.Cell, res.Rows)
+	for i := range out {
+		row := make([]slt.Cell, len(res.Columns))
+		for j, c := range res.Columns {
+			row[j] = cell(c, i)
+		}
+		out[i] = row
+	}
+	return out
+}
+
+func cell(c *columnar.Column, i int) slt.Cell {
+	if c.IsNull(i) {
+		return slt.Cell{Null: true}
+	}
+	cl := slt.Cell{Text: exec.FormatValue(c, i)}
+	switch c.Type.ID {
+	case columnar.Int32, columnar.Int64, columnar.Bool:
+		cl.Num, cl.IsNum = float64(c.Int64At(i)), true
+	case columnar.Float64:
+		cl.Num, cl.IsNum = c.F64[i], true
+	case columnar.Decimal:
+		cl.Num, cl.IsNum = float64(c.I64[i])/float64(columnar.Pow10[c.Type.Scale]), true
+	}
+	return cl
+}
+
+// TestStatementErrorLine checks that a failing statement's error names the
+// line it starts on.
+func TestStatementErrorLine(t *testing.T) {
+	db, err := Open(Options{Executor: "cpu"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Exec(context.Background(), "create table t (a int);\n\ninsert into t values (1);\nselect\n  nosuch from t;", "")
+	var se *StatementError
+	if !errors.As(err, &se) || se.Line != 4 {
+		t.Fatalf("error %v, want a StatementError at line 4", err)
+	}
+	if !strings.HasPrefix(err.Error(), "statement at line 4: line 5:") {
+		t.Errorf("error %q should start with 'statement at line 4: line 5:'", err)
+	}
+}

@@ -1,0 +1,502 @@
+package cpu
+
+import (
+	"math"
+
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// accumulator keeps one aggregate's state per group. gids[k] is the group of
+// the row at sel[k] (nil: every row is in group 0). Group row counts (for
+// COUNT(*), and to tell an all-NULL group of SUM/AVG/MIN/MAX) are kept by the
+// aggregate itself and passed to result.
+type accumulator interface {
+	grow(n int)
+	update(gids []int32, v *vec, sel []int32)
+	// merge folds o into the receiver; o's group g goes to m[g] (m nil:
+	// the same group).
+	merge(o accumulator, m []int32, n int)
+	// result returns the aggregate of the listed groups.
+	result(groups []int32, rowCount []int64) *columnar.Column
+}
+
+func newAccumulator(a sql.AggExpr) accumulator {
+	var argT columnar.Type
+	if a.Arg != nil {
+		argT = a.Arg.Type()
+	}
+	var acc accumulator
+	switch a.Func {
+	case sql.AggCountStar:
+		acc = &countAcc{star: true}
+	case sql.AggCount:
+		acc = &countAcc{}
+	case sql.AggSum, sql.AggAvg:
+		acc = &sumAcc{avg: a.Func == sql.AggAvg, argT: argT, t: a.T, float: argT.Physical() == columnar.PhysFloat64}
+	case sql.AggMin, sql.AggMax:
+		if argT.ID == columnar.String {
+			acc = &minMaxStrAcc{max: a.Func == sql.AggMax}
+		} else {
+			acc = &minMaxAcc{max: a.Func == sql.AggMax, t: argT, float: argT.Physical() == columnar.PhysFloat64}
+		}
+	}
+	if a.Distinct && a.Func != sql.AggCountStar {
+		if s, ok := acc.(*sumAcc); ok {
+			s.ownCount = true
+		}
+		return &distinctAcc{inner: acc, seen: map[distinctKey]struct{}{}}
+	}
+	return acc
+}
+
+func growTo[T any](s []T, n int) []T {
+	if len(s) >= n {
+		return s
+	}
+	if cap(s) >= n {
+		return s[:n]
+	}
+	out := make([]T, n, max(n, 2*cap(s)))
+	copy(out, s)
+	return out
+}
+
+func mapGroup(m []int32, g int) int {
+	if m == nil {
+		return g
+	}
+	return int(m[g])
+}
+
+// countAcc is COUNT(*) (the group's rows) or COUNT(x) (its non-NULL x).
+type countAcc struct {
+	star bool
+	n    []int64
+}
+
+func (a *countAcc) grow(n int) {
+	if !a.star {
+		a.n = growTo(a.n, n)
+	}
+}
+
+func (a *countAcc) update(gids []int32, v *vec, sel []int32) {
+	if a.star {
+		return
+	}
+	for k, p := range sel {
+		if v.nulls != nil && v.nulls[p] {
+			continue
+		}
+		if gids == nil {
+			a.n[0]++
+		} else {
+			a.n[gids[k]]++
+		}
+	}
+}
+
+func (a *countAcc) merge(o accumulator, m []int32, n int) {
+	b := o.(*countAcc)
+	if a.star {
+		return
+	}
+	for g := 0; g < n; g++ {
+		a.n[mapGroup(m, g)] += b.n[g]
+	}
+}
+
+func (a *countAcc) result(groups []int32, rc []int64) *columnar.Column {
+	col := columnar.NewColumn(columnar.TInt64, len(groups), false)
+	for i, g := range groups {
+		if a.star {
+			col.I64[i] = rc[g]
+		} else {
+			col.I64[i] = a.n[g]
+		}
+	}
+	return col
+}
+
+// sumAcc is SUM or AVG: a sum per group (int64 in the argument's scale, or
+// double) and the count of NULL arguments, so that the non-NULL count is the
+// group's rows minus it.
+type sumAcc struct {
+	avg, float bool
+	argT, t    columnar.Type
+	s          []int64
+	f          []float64
+	nulls      []int64
+	// ownCount: count the values fed in (under DISTINCT they are not the
+	// group's rows).
+	ownCount bool
+	own      []int64
+}
+
+func (a *sumAcc) grow(n int) {
+	if a.float {
+		a.f = growTo(a.f, n)
+	} else {
+		a.s = growTo(a.s, n)
+	}
+	a.nulls = growTo(a.nulls, n)
+	if a.ownCount {
+		a.own = growTo(a.own, n)
+	}
+}
+
+func (a *sumAcc) update(gids []int32, v *vec, sel []int32) {
+	if a.ownCount {
+		for k := range sel {
+			if gids == nil {
+				a.own[0]++
+			} else {
+				a.own[gids[k]]++
+			}
+		}
+	}
+	if v.nulls != nil {
+		for k, p := range sel {
+			if v.nulls[p] {
+				g := int32(0)
+				if gids != nil {
+					g = gids[k]
+				}
+				a.nulls[g]++
+			}
+		}
+	}
+	switch {
+	case v.f64 != nil:
+		sumKernel(a.f, gids, v.f64, v.nulls, sel)
+	case v.i64 != nil:
+		sumKernel(a.s, gids, v.i64, v.nulls, sel)
+	case v.i32 != nil:
+		if gids == nil && v.nulls == nil {
+			var t int64
+			for _, p := range sel {
+				t += int64(v.i32[p])
+			}
+			a.s[0] += t
+			return
+		}
+		for k, p := range sel {
+			if v.nulls != nil && v.nulls[p] {
+				continue
+			}
+			if gids == nil {
+				a.s[0] += int64(v.i32[p])
+			} else {
+				a.s[gids[k]] += int64(v.i32[p])
+			}
+		}
+	}
+}
+
+func sumKernel[T int64 | float64](acc []T, gids []int32, x []T, nulls []bool, sel []int32) {
+	switch {
+	case gids == nil && nulls == nil:
+		var t T
+		for _, p := range sel {
+			t += x[p]
+		}
+		acc[0] += t
+	case gids == nil:
+		var t T
+		for _, p := range sel {
+			if !nulls[p] {
+				t += x[p]
+			}
+		}
+		acc[0] += t
+	case nulls == nil:
+		for k, p := range sel {
+			acc[gids[k]] += x[p]
+		}
+	default:
+		for k, p := range sel {
+			if !nulls[p] {
+				acc[gids[k]] += x[p]
+			}
+		}
+	}
+}
+
+func (a *sumAcc) merge(o accumulator, m []int32, n int) {
+	b := o.(*sumAcc)
+	for g := 0; g < n; g++ {
+		t := mapGroup(m, g)
+		a.nulls[t] += b.nulls[g]
+		if a.float {
+			a.f[t] += b.f[g]
+		} else {
+			a.s[t] += b.s[g]
+		}
+	}
+}
+
+func (a *sumAcc) result(groups []int32, rc []int64) *columnar.Column {
+	col := columnar.NewColumn(a.t, len(groups), true)
+	s := scaleOf(a.argT)
+	for i, g := range groups {
+		n := rc[g] - a.nulls[g]
+		if a.ownCount {
+			n = a.own[g]
+		}
+		if n <= 0 {
+			col.SetNull(i)
+			continue
+		}
+		col.SetValid(i)
+		switch {
+		case a.avg && a.t.ID == columnar.Float64:
+			if a.float {
+				col.F64[i] = a.f[g] / float64(n)
+			} else {
+				col.F64[i] = float64(a.s[g]) / math.Pow10(s) / float64(n)
+			}
+		case a.avg:
+			v, ok := mulDivRound(a.s[g], pow10(a.t.Scale-s), n)
+			if a.t.Scale < s {
+				v, ok = mulDivRound(a.s[g], 1, n*pow10(s-a.t.Scale))
+			}
+			if !ok {
+				col.SetNull(i)
+			}
+			putColInt(col, i, v)
+		case a.t.ID == columnar.Float64:
+			if a.float {
+				col.F64[i] = a.f[g]
+			} else {
+				col.F64[i] = float64(a.s[g]) / math.Pow10(s)
+			}
+		case a.float:
+			putColInt(col, i, int64(math.Round(a.f[g])))
+		default:
+			putColInt(col, i, rescale(a.s[g], s, scaleOf(a.t)))
+		}
+	}
+	return dropValidity(col)
+}
+
+func putColInt(col *columnar.Column, i int, v int64) {
+	switch {
+	case col.I64 != nil:
+		col.I64[i] = v
+	case col.I32 != nil:
+		col.I32[i] = int32(v)
+	default:
+		col.F64[i] = float64(v)
+	}
+}
+
+// dropValidity removes an all-valid bitmap.
+func dropValidity(col *columnar.Column) *columnar.Column {
+	if col.Valid == nil {
+		return col
+	}
+	for i := 0; i < col.Len; i++ {
+		if col.IsNull(i) {
+			return col
+		}
+	}
+	col.Valid = nil
+	return col
+}
+
+// minMaxAcc is MIN or MAX of numbers (int64 domain or double).
+type minMaxAcc struct {
+	max, float bool
+	t          columnar.Type
+	i          []int64
+	f          []float64
+	has        []bool
+}
+
+func (a *minMaxAcc) grow(n int) {
+	if a.float {
+		a.f = growTo(a.f, n)
+	} else {
+		a.i = growTo(a.i, n)
+	}
+	a.has = growTo(a.has, n)
+}
+
+func (a *minMaxAcc) put(g int, iv int64, fv float64) {
+	if a.float {
+		if !a.has[g] || (a.max && fv > a.f[g]) || (!a.max && fv < a.f[g]) {
+			a.f[g] = fv
+		}
+	} else if !a.has[g] || (a.max && iv > a.i[g]) || (!a.max && iv < a.i[g]) {
+		a.i[g] = iv
+	}
+	a.has[g] = true
+}
+
+func (a *minMaxAcc) update(gids []int32, v *vec, sel []int32) {
+	for k, p := range sel {
+		if v.nulls != nil && v.nulls[p] {
+			continue
+		}
+		g := 0
+		if gids != nil {
+			g = int(gids[k])
+		}
+		if a.float {
+			a.put(g, 0, v.f64[p])
+		} else {
+			a.put(g, v.int64At(p), 0)
+		}
+	}
+}
+
+func (a *minMaxAcc) merge(o accumulator, m []int32, n int) {
+	b := o.(*minMaxAcc)
+	for g, h := range b.has[:n] {
+		if !h {
+			continue
+		}
+		t := mapGroup(m, g)
+		if a.float {
+			a.put(t, 0, b.f[g])
+		} else {
+			a.put(t, b.i[g], 0)
+		}
+	}
+}
+
+func (a *minMaxAcc) result(groups []int32, rc []int64) *columnar.Column {
+	col := columnar.NewColumn(a.t, len(groups), true)
+	for i, g := range groups {
+		if !a.has[g] {
+			col.SetNull(i)
+			continue
+		}
+		col.SetValid(i)
+		if a.float {
+			col.F64[i] = a.f[g]
+		} else {
+			putColInt(col, i, a.i[g])
+		}
+	}
+	return dropValidity(col)
+}
+
+// minMaxStrAcc is MIN or MAX of strings.
+type minMaxStrAcc struct {
+	max bool
+	s   []string
+	has []bool
+}
+
+func (a *minMaxStrAcc) grow(n int) {
+	a.s = growTo(a.s, n)
+	a.has = growTo(a.has, n)
+}
+
+func (a *minMaxStrAcc) put(g int, s string) {
+	if !a.has[g] || (a.max && s > a.s[g]) || (!a.max && s < a.s[g]) {
+		a.s[g] = s
+	}
+	a.has[g] = true
+}
+
+func (a *minMaxStrAcc) update(gids []int32, v *vec, sel []int32) {
+	for k, p := range sel {
+		if v.nulls != nil && v.nulls[p] {
+			continue
+		}
+		g := 0
+		if gids != nil {
+			g = int(gids[k])
+		}
+		a.put(g, v.stringAt(p))
+	}
+}
+
+func (a *minMaxStrAcc) merge(o accumulator, m []int32, n int) {
+	b := o.(*minMaxStrAcc)
+	for g, h := range b.has[:n] {
+		if h {
+			a.put(mapGroup(m, g), b.s[g])
+		}
+	}
+}
+
+func (a *minMaxStrAcc) result(groups []int32, rc []int64) *columnar.Column {
+	var vals []string
+	for _, g := range groups {
+		if a.has[g] {
+			vals = append(vals, a.s[g])
+		}
+	}
+	d := columnar.BuildDictionary(vals)
+	col := columnar.NewColumn(columnar.TString, len(groups), true)
+	col.Dict = d
+	for i, g := range groups {
+		if !a.has[g] {
+			col.SetNull(i)
+			continue
+		}
+		col.SetValid(i)
+		col.I32[i], _ = d.Lookup(a.s[g])
+	}
+	return dropValidity(col)
+}
+
+// distinctAcc feeds its inner aggregate only the first occurrence of each
+// (group, value). It is only used with one shared aggregate state (no
+// merging), see aggSink.
+type distinctAcc struct {
+	inner accumulator
+	seen  map[distinctKey]struct{}
+	gbuf  []int32
+	sbuf  []int32
+}
+
+type distinctKey struct {
+	g int32
+	w int64
+	s string
+}
+
+func (a *distinctAcc) grow(n int) { a.inner.grow(n) }
+
+func (a *distinctAcc) update(gids []int32, v *vec, sel []int32) {
+	gs, ss := a.gbuf[:0], a.sbuf[:0]
+	for k, p := range sel {
+		if v.nulls != nil && v.nulls[p] {
+			continue
+		}
+		key := distinctKey{}
+		if gids != nil {
+			key.g = gids[k]
+		}
+		switch {
+		case v.t.ID == columnar.String:
+			key.s = v.stringAt(p)
+		case v.f64 != nil:
+			key.w = floatKey(v.f64[p])
+		default:
+			key.w = v.int64At(p)
+		}
+		if _, ok := a.seen[key]; ok {
+			continue
+		}
+		a.seen[key] = struct{}{}
+		gs = append(gs, key.g)
+		ss = append(ss, p)
+	}
+	a.gbuf, a.sbuf = gs, ss
+	a.inner.update(gs, v, ss)
+}
+
+func (a *distinctAcc) merge(o accumulator, m []int32, n int) {
+	panic("distinct aggregates are not merged")
+}
+
+func (a *distinctAcc) result(groups []int32, rc []int64) *columnar.Column {
+	// COUNT(DISTINCT x) and friends count only the values fed through.
+	return a.inner.result(groups, rc)
+}

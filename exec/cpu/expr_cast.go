@@ -1,0 +1,319 @@
+package cpu
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+func sameType(a, b columnar.Type) bool {
+	if a.ID != b.ID {
+		return false
+	}
+	return a.ID != columnar.Decimal || a.Scale == b.Scale
+}
+
+// castTo converts ev's values from type from to type to (MySQL semantics);
+// literals are converted once, here.
+func castTo(ev evaluator, from, to columnar.Type) evaluator {
+	if sameType(from, to) {
+		return ev
+	}
+	ce := &castEval{in: ev, from: from, to: to, out: newVec(to)}
+	if _, ok := isConst(ev); ok {
+		b := &batch{n: 1, sel: identSel[:1]}
+		v := ce.eval(b, b.sel)
+		lit := &sql.Const{T: to, Null: v.isNull(0)}
+		if !lit.Null {
+			switch {
+			case to.ID == columnar.String:
+				lit.S = v.stringAt(0)
+			case v.f64 != nil:
+				lit.F = v.f64[0]
+			default:
+				lit.I = v.int64At(0)
+			}
+		}
+		return newConstEval(lit)
+	}
+	return ce
+}
+
+type castEval struct {
+	in       evaluator
+	from, to columnar.Type
+	out      *vec
+	sb       stringBuilder
+	// Conversions of a string column run once per dictionary entry.
+	strNum dictMap[numVal]
+}
+
+// numVal is a string parsed as a number or date: i in the target's integer
+// domain, f for doubles, null when it does not parse (dates).
+type numVal struct {
+	i    int64
+	f    float64
+	null bool
+}
+
+func (e *castEval) eval(b *batch, sel []int32) *vec {
+	v := e.in.eval(b, sel)
+	out := e.out
+	out.ensure(b.n)
+	mergeNulls(out, b.n, sel, v, nil)
+	from, to := e.from, e.to
+	if from.ID == columnar.String {
+		if to.ID == columnar.String {
+			return v
+		}
+		m := e.strNum.get(v.dict, func(s string) numVal { return parseAs(s, to) })
+		for _, p := range sel {
+			if v.isNull(p) {
+				continue
+			}
+			nv := m[v.i32[p]]
+			if nv.null {
+				out.setNull(b.n, p)
+				continue
+			}
+			putNum(out, p, nv)
+		}
+		return out
+	}
+	if to.ID == columnar.String {
+		e.sb.reset(b.n)
+		for _, p := range sel {
+			if v.isNull(p) {
+				e.sb.setNull(p)
+				continue
+			}
+			e.sb.set(p, formatValue(v, p, from))
+		}
+		e.sb.finish(out, sel)
+		return out
+	}
+	for _, p := range sel {
+		if v.isNull(p) {
+			continue
+		}
+		nv, ok := convertNum(v, p, from, to)
+		if !ok {
+			out.setNull(b.n, p)
+			continue
+		}
+		putNum(out, p, nv)
+	}
+	return out
+}
+
+func putNum(out *vec, p int32, nv numVal) {
+	switch {
+	case out.i32 != nil:
+		out.i32[p] = int32(nv.i)
+	case out.i64 != nil:
+		out.i64[p] = nv.i
+	default:
+		out.f64[p] = nv.f
+	}
+}
+
+// convertNum converts one non-NULL, non-string value.
+func convertNum(v *vec, p int32, from, to columnar.Type) (numVal, bool) {
+	var i int64
+	var f float64
+	isFloat := from.ID == columnar.Float64
+	if isFloat {
+		f = v.f64[p]
+	} else {
+		i = v.int64At(p)
+	}
+	// Dates convert through their YYYYMMDD number.
+	if from.ID == columnar.Date && to.ID != columnar.Date {
+		i = dateToNumber(i)
+	}
+	switch to.ID {
+	case columnar.Float64:
+		switch {
+		case isFloat:
+			return numVal{f: f}, true
+		case from.ID == columnar.Decimal:
+			return numVal{f: float64(i) / math.Pow10(from.Scale)}, true
+		}
+		return numVal{f: float64(i)}, true
+	case columnar.Decimal:
+		switch {
+		case isFloat:
+			return numVal{i: int64(math.Round(f * math.Pow10(to.Scale)))}, true
+		case from.ID == columnar.Decimal:
+			return numVal{i: rescale(i, from.Scale, to.Scale)}, true
+		}
+		return numVal{i: i * pow10(to.Scale)}, true
+	case columnar.Bool:
+		if isFloat {
+			return numVal{i: int64(b2i(f != 0))}, true
+		}
+		return numVal{i: int64(b2i(i != 0))}, true
+	case columnar.Date:
+		if from.ID == columnar.Date {
+			return numVal{i: i}, true
+		}
+		if isFloat {
+			i = int64(f)
+		} else if from.ID == columnar.Decimal {
+			i = rescale(i, from.Scale, 0)
+		}
+		d, ok := dateFromNumber(i)
+		return numVal{i: d}, ok
+	default: // integers
+		switch {
+		case isFloat:
+			i = int64(math.Round(f))
+		case from.ID == columnar.Decimal:
+			i = rescale(i, from.Scale, 0)
+		}
+		if to.ID == columnar.Int32 {
+			i = int64(int32(i))
+		}
+		return numVal{i: i}, true
+	}
+}
+
+// parseAs converts a string to a value of type t: the longest numeric prefix
+// for numbers (0 when there is none, as MySQL), 'YYYY-MM-DD' for dates.
+func parseAs(s string, t columnar.Type) numVal {
+	s = strings.TrimSpace(s)
+	switch t.ID {
+	case columnar.Date:
+		d, ok := parseDate(s)
+		return numVal{i: d, null: !ok}
+	case columnar.Float64:
+		f, _ := strconv.ParseFloat(numericPrefix(s, true), 64)
+		return numVal{f: f}
+	case columnar.Decimal:
+		return numVal{i: parseDecimal(numericPrefix(s, true), t.Scale)}
+	case columnar.Bool:
+		f, _ := strconv.ParseFloat(numericPrefix(s, true), 64)
+		return numVal{i: int64(b2i(f != 0))}
+	}
+	pre := numericPrefix(s, true)
+	if strings.ContainsAny(pre, ".eE") {
+		f, _ := strconv.ParseFloat(pre, 64)
+		return numVal{i: int64(math.Round(f))}
+	}
+	i, err := strconv.ParseInt(pre, 10, 64)
+	if err != nil && pre != "" && pre != "-" && pre != "+" {
+		f, _ := strconv.ParseFloat(pre, 64)
+		i = int64(f)
+	}
+	if t.ID == columnar.Int32 {
+		i = int64(int32(i))
+	}
+	return numVal{i: i}
+}
+
+// numericPrefix returns the longest prefix of s that reads as a number.
+func numericPrefix(s string, allowFrac bool) string {
+	i := 0
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	digits := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+		digits++
+	}
+	if allowFrac && i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			digits++
+		}
+	}
+	if digits == 0 {
+		return "0"
+	}
+	if allowFrac && i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		j := i + 1
+		if j < len(s) && (s[j] == '-' || s[j] == '+') {
+			j++
+		}
+		k := j
+		for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+			k++
+		}
+		if k > j {
+			i = k
+		}
+	}
+	return strings.TrimSuffix(s[:i], ".")
+}
+
+// parseDecimal reads a decimal literal exactly into scale digits (rounding
+// half away from zero).
+func parseDecimal(s string, scale int) int64 {
+	if strings.ContainsAny(s, "eE") {
+		f, _ := strconv.ParseFloat(s, 64)
+		return int64(math.Round(f * math.Pow10(scale)))
+	}
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimLeft(s, "+-")
+	ip, fp, _ := strings.Cut(s, ".")
+	var v int64
+	for _, c := range ip {
+		v = v*10 + int64(c-'0')
+	}
+	for k := 0; k < scale; k++ {
+		v *= 10
+		if k < len(fp) {
+			v += int64(fp[k] - '0')
+		}
+	}
+	if len(fp) > scale && fp[scale] >= '5' {
+		v++
+	}
+	if neg {
+		v = -v
+	}
+	return v
+}
+
+// formatValue renders a non-string value as MySQL prints it.
+func formatValue(v *vec, p int32, t columnar.Type) string {
+	switch t.ID {
+	case columnar.Float64:
+		return formatFloat(v.f64[p])
+	case columnar.Decimal:
+		return formatDecimal(v.i64[p], t.Scale)
+	case columnar.Date:
+		return formatDate(v.int64At(p))
+	}
+	return strconv.FormatInt(v.int64At(p), 10)
+}
+
+func formatFloat(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// formatDecimal renders a scaled integer with scale fraction digits.
+func formatDecimal(v int64, scale int) string {
+	if scale == 0 {
+		return strconv.FormatInt(v, 10)
+	}
+	neg := v < 0
+	u := uabs(v)
+	s := strconv.FormatUint(u, 10)
+	for len(s) <= scale {
+		s = "0" + s
+	}
+	s = s[:len(s)-scale] + "." + s[len(s)-scale:]
+	if neg {
+		s = "-" + s
+	}
+	return s
+}

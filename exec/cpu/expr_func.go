@@ -1,0 +1,436 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// funcEval evaluates the scalar functions of sql/functions.go. String
+// functions of one string argument (upper, lower, length, trim, substring
+// with literal positions...) run once per dictionary entry and map codes;
+// others build their strings per row.
+type funcEval struct {
+	name  string
+	args  []evaluator
+	types []columnar.Type
+	t     columnar.Type
+	out   *vec
+	sb    stringBuilder
+	// Per-dictionary memos for one-string-argument functions.
+	strMemo dictMap[string]
+	intMemo dictMap[int64]
+	outMemo struct {
+		in   *columnar.Dictionary
+		dict *columnar.Dictionary
+		code []int32
+	}
+	unit string // date_add
+}
+
+func (c *compiler) compileFunc(e *sql.Func) (evaluator, error) {
+	f := &funcEval{name: e.Name, t: e.T, out: newVec(e.T)}
+	for _, a := range e.Args {
+		ev, err := c.compile(a)
+		if err != nil {
+			return nil, err
+		}
+		f.args = append(f.args, ev)
+		f.types = append(f.types, a.Type())
+	}
+	switch e.Name {
+	case "abs", "round", "floor", "ceil", "upper", "lower", "length", "char_length", "substring",
+		"trim", "ltrim", "rtrim", "year", "month", "day", "datediff":
+	case "coalesce", "concat":
+		if len(f.args) == 0 {
+			return nil, fmt.Errorf("cpu: %s() without arguments", e.Name)
+		}
+		for i := range f.args {
+			if e.Name == "coalesce" {
+				f.args[i] = castTo(f.args[i], f.types[i], e.T)
+				f.types[i] = e.T
+			}
+		}
+	case "date_add":
+		if len(e.Args) != 3 {
+			return nil, fmt.Errorf("cpu: date_add() takes 3 arguments")
+		}
+		k, ok := e.Args[2].(*sql.Const)
+		if !ok {
+			return nil, fmt.Errorf("cpu: date_add() unit must be a literal")
+		}
+		f.unit = strings.ToLower(k.S)
+	default:
+		return nil, fmt.Errorf("cpu: unsupported function %s()", e.Name)
+	}
+	return f, nil
+}
+
+func (f *funcEval) eval(b *batch, sel []int32) *vec {
+	out := f.out
+	out.ensure(b.n)
+	args := make([]*vec, len(f.args))
+	for i, a := range f.args {
+		if f.name == "coalesce" && i > 0 {
+			break // evaluated lazily below
+		}
+		args[i] = a.eval(b, sel)
+	}
+	switch f.name {
+	case "abs":
+		x := args[0]
+		mergeNulls(out, b.n, sel, x, nil)
+		switch {
+		case x.i64 != nil:
+			for _, p := range sel {
+				v := x.i64[p]
+				if v < 0 {
+					v = -v
+				}
+				out.i64[p] = v
+			}
+		case x.f64 != nil:
+			for _, p := range sel {
+				out.f64[p] = math.Abs(x.f64[p])
+			}
+		default:
+			for _, p := range sel {
+				v := x.i32[p]
+				if v < 0 {
+					v = -v
+				}
+				out.i32[p] = v
+			}
+		}
+	case "coalesce":
+		f.coalesce(b, sel)
+	case "round", "floor", "ceil":
+		f.rounding(b, sel, args)
+	case "upper", "lower", "trim", "ltrim", "rtrim", "substring", "concat":
+		f.stringFunc(b, sel, args)
+	case "length", "char_length":
+		x := args[0]
+		mergeNulls(out, b.n, sel, x, nil)
+		m := f.intMemo.get(x.dict, func(s string) int64 {
+			if f.name == "length" {
+				return int64(len(s))
+			}
+			return int64(utf8.RuneCountInString(s))
+		})
+		for _, p := range sel {
+			putInt(out, p, m[x.i32[p]])
+		}
+	case "year", "month", "day":
+		x := args[0]
+		mergeNulls(out, b.n, sel, x, nil)
+		for _, p := range sel {
+			y, m, d := civilFromDays(x.int64At(p))
+			v := y
+			if f.name == "month" {
+				v = m
+			} else if f.name == "day" {
+				v = d
+			}
+			putInt(out, p, v)
+		}
+	case "datediff":
+		mergeNulls(out, b.n, sel, args[0], args[1])
+		for _, p := range sel {
+			putInt(out, p, args[0].int64At(p)-args[1].int64At(p))
+		}
+	case "date_add":
+		mergeNulls(out, b.n, sel, args[0], args[1])
+		for _, p := range sel {
+			if out.isNull(p) {
+				continue
+			}
+			d, ok := dateAdd(args[0].int64At(p), args[1].int64At(p), f.unit)
+			if !ok {
+				out.setNull(b.n, p)
+				continue
+			}
+			putInt(out, p, d)
+		}
+	}
+	return out
+}
+
+func putInt(out *vec, p int32, v int64) {
+	if out.i32 != nil {
+		out.i32[p] = int32(v)
+	} else if out.i64 != nil {
+		out.i64[p] = v
+	} else {
+		out.f64[p] = float64(v)
+	}
+}
+
+// coalesce takes each row's first non-NULL argument, evaluating an argument
+// only on the rows still NULL.
+func (f *funcEval) coalesce(b *batch, sel []int32) {
+	out := f.out
+	isStr := f.t.ID == columnar.String
+	if isStr {
+		f.sb.reset(b.n)
+	}
+	rest := append([]int32(nil), sel...)
+	for _, a := range f.args {
+		if len(rest) == 0 {
+			break
+		}
+		v := a.eval(b, rest)
+		next := rest[:0]
+		for _, p := range rest {
+			if v.isNull(p) {
+				next = append(next, p)
+				continue
+			}
+			switch {
+			case isStr:
+				f.sb.set(p, v.stringAt(p))
+			case out.i32 != nil:
+				out.i32[p] = v.i32[p]
+			case out.i64 != nil:
+				out.i64[p] = v.i64[p]
+			default:
+				out.f64[p] = v.f64[p]
+			}
+		}
+		rest = next
+	}
+	for _, p := range rest {
+		out.setNull(b.n, p)
+		if isStr {
+			f.sb.setNull(p)
+		}
+	}
+	if isStr {
+		f.sb.finish(out, sel)
+	}
+}
+
+// rounding implements round(x, d), floor(x) and ceil(x).
+func (f *funcEval) rounding(b *batch, sel []int32, args []*vec) {
+	out, x, xt := f.out, args[0], f.types[0]
+	mergeNulls(out, b.n, sel, x, nil)
+	d := int64(0)
+	if f.name == "round" && len(args) > 1 {
+		d = args[1].int64At(sel0(sel))
+		if len(sel) > 0 && args[1].isNull(sel[0]) {
+			for _, p := range sel {
+				out.setNull(b.n, p)
+			}
+			return
+		}
+	}
+	for _, p := range sel {
+		if x.isNull(p) {
+			continue
+		}
+		switch xt.ID {
+		case columnar.Float64:
+			v := x.f64[p]
+			switch f.name {
+			case "floor":
+				v = math.Floor(v)
+			case "ceil":
+				v = math.Ceil(v)
+			default:
+				m := math.Pow10(int(d))
+				v = roundDouble(v*m) / m
+			}
+			if out.f64 != nil {
+				out.f64[p] = v
+			} else {
+				putInt(out, p, int64(v))
+			}
+		default:
+			v := x.int64At(p)
+			s := scaleOf(xt)
+			var r int64 // result at scale rs
+			rs := 0
+			switch f.name {
+			case "floor", "ceil":
+				q := pow10(s)
+				r = v / q
+				if rem := v % q; rem != 0 {
+					if f.name == "floor" && v < 0 {
+						r--
+					} else if f.name == "ceil" && v > 0 {
+						r++
+					}
+				}
+			default:
+				keep := int(d)
+				if keep >= s {
+					r, rs = v, s
+				} else {
+					drop := s - keep // digits to drop, may exceed s (d < 0)
+					if drop > 18 {
+						r = 0
+					} else {
+						r = divRound(v, pow10(drop)) * pow10(max(0, -keep))
+					}
+					rs = max(keep, 0)
+				}
+			}
+			switch f.t.ID {
+			case columnar.Decimal:
+				out.i64[p] = rescale(r, rs, f.t.Scale)
+			case columnar.Float64:
+				out.f64[p] = float64(r) / math.Pow10(rs)
+			default:
+				putInt(out, p, rescale(r, rs, 0))
+			}
+		}
+	}
+}
+
+func sel0(sel []int32) int32 {
+	if len(sel) == 0 {
+		return 0
+	}
+	return sel[0]
+}
+
+// roundDouble rounds a DOUBLE as MySQL does on common platforms (the C
+// library's rint: half to even); DECIMAL rounds half away from zero.
+func roundDouble(v float64) float64 { return math.RoundToEven(v) }
+
+// stringFunc implements the string-valued functions. With one string
+// argument and literal other arguments the result is computed once per
+// dictionary entry, and the output dictionary is the sorted set of results.
+func (f *funcEval) stringFunc(b *batch, sel []int32, args []*vec) {
+	out := f.out
+	for _, a := range args {
+		mergeNulls(out, b.n, sel, a, out)
+	}
+	litRest := true
+	for i := 1; i < len(f.args); i++ {
+		if _, ok := isConst(f.args[i]); !ok {
+			litRest = false
+		}
+	}
+	if litRest && len(sel) > 0 {
+		x := args[0]
+		p0 := sel[0]
+		m := f.strMemo.get(x.dict, func(s string) string { return f.apply(s, args, p0) })
+		if f.outMemo.in != x.dict {
+			d := columnar.BuildDictionary(m)
+			code := make([]int32, len(m))
+			for i, s := range m {
+				code[i], _ = d.Lookup(s)
+			}
+			f.outMemo.in, f.outMemo.dict, f.outMemo.code = x.dict, d, code
+		}
+		out.dict = f.outMemo.dict
+		for _, p := range sel {
+			if !out.isNull(p) {
+				out.i32[p] = f.outMemo.code[x.i32[p]]
+			}
+		}
+		return
+	}
+	f.sb.reset(b.n)
+	for _, p := range sel {
+		if out.isNull(p) {
+			f.sb.setNull(p)
+			continue
+		}
+		f.sb.set(p, f.apply(args[0].stringAt(p), args, p))
+	}
+	f.sb.finish(out, sel)
+}
+
+// apply computes one string function of s (args[0]'s value) at row p.
+func (f *funcEval) apply(s string, args []*vec, p int32) string {
+	switch f.name {
+	case "upper":
+		return strings.ToUpper(s)
+	case "lower":
+		return strings.ToLower(s)
+	case "trim", "ltrim", "rtrim":
+		r := " "
+		if len(args) > 1 {
+			r = args[1].stringAt(p)
+		}
+		if r == "" {
+			return s
+		}
+		if f.name != "rtrim" {
+			for strings.HasPrefix(s, r) {
+				s = s[len(r):]
+			}
+		}
+		if f.name != "ltrim" {
+			for strings.HasSuffix(s, r) {
+				s = s[:len(s)-len(r)]
+			}
+		}
+		return s
+	case "substring":
+		rs := []rune(s)
+		pos := args[1].int64At(p)
+		n := int64(len(rs))
+		var start int64
+		switch {
+		case pos > 0:
+			start = pos - 1
+		case pos < 0:
+			start = n + pos
+		default:
+			return ""
+		}
+		if start < 0 || start >= n {
+			return ""
+		}
+		end := n
+		if len(args) > 2 {
+			l := args[2].int64At(p)
+			if l <= 0 {
+				return ""
+			}
+			end = min(n, start+l)
+		}
+		return string(rs[start:end])
+	case "concat":
+		var sb strings.Builder
+		sb.WriteString(s)
+		for _, a := range args[1:] {
+			sb.WriteString(a.stringAt(p))
+		}
+		return sb.String()
+	}
+	return s
+}
+
+// dateAdd adds n units to a date; month and year arithmetic clamps the day
+// to the target month's last.
+func dateAdd(days, n int64, unit string) (int64, bool) {
+	switch unit {
+	case "day":
+		return days + n, true
+	case "week":
+		return days + 7*n, true
+	case "month", "year":
+		if unit == "year" {
+			n *= 12
+		}
+		y, m, d := civilFromDays(days)
+		t := y*12 + (m - 1) + n
+		y, m = t/12, t%12+1
+		if t < 0 {
+			return 0, false
+		}
+		d = min(d, daysInMonth(y, m))
+		if !validDate(y, m, d) {
+			return 0, false
+		}
+		return daysFromCivil(y, m, d), true
+	}
+	return 0, false
+}

@@ -1,0 +1,203 @@
+package cpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"time"
+
+	"gpusql/exec"
+	"gpusql/planner"
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// Run executes a physical plan and returns its rows.
+func Run(ctx context.Context, p *planner.Physical) (*exec.Result, error) {
+	res, _, err := run(ctx, p, false)
+	return res, err
+}
+
+// RunAnalyze executes a plan and also returns per-operator rows and times
+// (for EXPLAIN ANALYZE).
+func RunAnalyze(ctx context.Context, p *planner.Physical) (*exec.Result, *planner.OpStats, error) {
+	return run(ctx, p, true)
+}
+
+func run(ctx context.Context, p *planner.Physical, analyze bool) (res *exec.Result, st *planner.OpStats, err error) {
+	x := newExecutor(ctx)
+	if analyze {
+		x.stats = planner.NewOpStats()
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if debugPanics {
+				panic(r)
+			}
+			err = fmt.Errorf("cpu executor: internal error: %v", r)
+		}
+	}()
+	start := time.Now()
+	r, err := x.materialize(p.Root)
+	if err != nil {
+		return nil, nil, err
+	}
+	if x.stats != nil {
+		x.stats.Total = time.Since(start)
+	}
+	names := p.Names
+	if len(names) != len(r.cols) {
+		names = make([]string, len(r.cols))
+		for i, c := range p.Root.Schema() {
+			names[i] = c.Name
+		}
+	}
+	return &exec.Result{Names: names, Columns: r.cols, Rows: r.rows}, x.stats, nil
+}
+
+// executor runs one plan.
+type executor struct {
+	ctx     context.Context
+	workers int
+	stats   *planner.OpStats
+	mu      sync.Mutex
+	subq    map[*planner.Subquery]*sql.Const
+	frames  []time.Duration
+	tables  map[*planner.HashJoin]*joinTable
+}
+
+func newExecutor(ctx context.Context) *executor {
+	return &executor{ctx: ctx, workers: runtime.NumCPU(),
+		subq: map[*planner.Subquery]*sql.Const{}, tables: map[*planner.HashJoin]*joinTable{}}
+}
+
+// debugPanics lets internal errors crash with a stack trace
+// (GPUSQL_DEBUG_PANICS=1) instead of becoming errors.
+var debugPanics = os.Getenv("GPUSQL_DEBUG_PANICS") != ""
+
+// errStop ends a pipeline early without error (a LIMIT has its rows).
+var errStop = errors.New("stop")
+
+func typesOf(s sql.Schema) []columnar.Type {
+	out := make([]columnar.Type, len(s))
+	for i, c := range s {
+		out[i] = c.Type
+	}
+	return out
+}
+
+// materialize computes a node's whole result.
+func (x *executor) materialize(n planner.Node) (*rel, error) { return x.materializeFor(n, nil) }
+
+// materializeFor computes n's result for consumer (the HashJoin whose build
+// side n is, or nil): streaming operators and scans run as a pipeline
+// collecting into a rel.
+func (x *executor) materializeFor(n planner.Node, consumer planner.Node) (*rel, error) {
+	if err := x.ctx.Err(); err != nil {
+		return nil, err
+	}
+	start := x.enter()
+	var r *rel
+	var err error
+	switch n := n.(type) {
+	case *planner.HashAggregate:
+		r, err = x.runAggregate(n)
+	case *planner.Sort:
+		r, err = x.runSort(n)
+	case *planner.TopN:
+		r, err = x.runTopN(n)
+	case *planner.Limit:
+		r, err = x.runLimit(n)
+	case *planner.Distinct:
+		r, err = x.runDistinct(n)
+	case *planner.SetOp:
+		r, err = x.runSetOp(n)
+	case *planner.SortMergeJoin:
+		r, err = x.runSortMergeJoin(n)
+	case *planner.NestedLoopJoin:
+		r, err = x.runNestedLoopJoin(n)
+	case *planner.Values:
+		r, err = x.runValues(n)
+	case *planner.TableScan:
+		r = scanRel(n)
+	default:
+		r, err = x.collect(n, -1, consumer)
+	}
+	own := x.leave(start)
+	if err != nil {
+		return nil, err
+	}
+	if x.stats != nil {
+		switch n.(type) {
+		case *planner.TableScan:
+			x.stats.Add(n.Props().ID, int64(r.rows), own, 0)
+		case *planner.Filter, *planner.Projection, *planner.HashJoin:
+		default:
+			x.stats.Add(n.Props().ID, int64(r.rows), own, 1)
+		}
+	}
+	return r, nil
+}
+
+// enter starts timing an operator; leave returns its own time (its wall
+// time minus that of the operators and pipelines it ran inside) and
+// charges the whole wall time to the enclosing operator's children.
+func (x *executor) enter() time.Time {
+	x.frames = append(x.frames, 0)
+	return time.Now()
+}
+
+func (x *executor) leave(start time.Time) time.Duration {
+	el := time.Since(start)
+	child := x.frames[len(x.frames)-1]
+	x.frames = x.frames[:len(x.frames)-1]
+	if len(x.frames) > 0 {
+		x.frames[len(x.frames)-1] += el
+	}
+	return el - child
+}
+
+// subquery runs a scalar subquery once and returns its value.
+func (x *executor) subquery(s *planner.Subquery) (*sql.Const, error) {
+	x.mu.Lock()
+	k, ok := x.subq[s]
+	x.mu.Unlock()
+	if ok {
+		return k, nil
+	}
+	r, err := x.materialize(s.Root)
+	if err != nil {
+		return nil, err
+	}
+	if len(r.cols) != 1 {
+		return nil, fmt.Errorf("subquery returns %d columns, want 1", len(r.cols))
+	}
+	if r.rows > 1 {
+		return nil, fmt.Errorf("subquery returns more than 1 row")
+	}
+	k = &sql.Const{T: s.T, Null: true}
+	if r.rows == 1 && !r.cols[0].IsNull(0) {
+		c := r.cols[0]
+		k.Null = false
+		switch {
+		case c.Type.ID == columnar.String:
+			k.S = c.StringAt(0)
+		case c.F64 != nil:
+			k.F = c.F64[0]
+		default:
+			k.I = c.Int64At(0)
+		}
+		if !sameType(c.Type, s.T) {
+			// Bring the value into the declared type.
+			ev := castTo(newConstEval(&sql.Const{T: c.Type, I: k.I, F: k.F, S: k.S}), c.Type, s.T)
+			k = ev.(*constEval).k
+		}
+	}
+	x.mu.Lock()
+	x.subq[s] = k
+	x.mu.Unlock()
+	return k, nil
+}

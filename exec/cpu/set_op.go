@@ -1,0 +1,113 @@
+package cpu
+
+import (
+	"gpusql/planner"
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// SetOp materializes both inputs and works on row keys (every column as a
+// word, NULLs equal): UNION ALL concatenates; UNION keeps the first of each
+// distinct row of the concatenation; INTERSECT / EXCEPT keep the distinct
+// left rows present / absent on the right; the ALL forms count: a left row
+// consumes one matching right row.
+func (x *executor) runSetOp(n *planner.SetOp) (*rel, error) {
+	l, err := x.collect(n.Left, -1, n)
+	if err != nil {
+		return nil, err
+	}
+	r, err := x.collect(n.Right, -1, n)
+	if err != nil {
+		return nil, err
+	}
+	types := typesOf(n.Out)
+	if n.Kind == sql.SetUnion {
+		u := concatRels(l, r, types)
+		if n.All {
+			return u, nil
+		}
+		return x.distinctRel(u, types)
+	}
+	ins := keyInterners(types)
+	lk, err := x.encodeRel(l, colRefs(l.types), ins, types)
+	if err != nil {
+		return nil, err
+	}
+	rk, err := x.encodeRel(r, colRefs(r.types), ins, types)
+	if err != nil {
+		return nil, err
+	}
+	gt := newGroupTable(len(types))
+	rids := groupRows(gt, rk, r.rows)
+	rightGroups := gt.n
+	counts := make([]int64, rightGroups)
+	for _, g := range rids {
+		counts[g]++
+	}
+	lids := groupRows(gt, lk, l.rows)
+	var keep []int32
+	seen := make(map[int32]bool)
+	for i, g := range lids {
+		inRight := int(g) < rightGroups && counts[g] > 0
+		switch {
+		case n.All && n.Kind == sql.SetIntersect:
+			if inRight {
+				counts[g]--
+				keep = append(keep, int32(i))
+			}
+		case n.All: // EXCEPT ALL
+			if inRight {
+				counts[g]--
+			} else {
+				keep = append(keep, int32(i))
+			}
+		default:
+			if seen[g] {
+				continue
+			}
+			seen[g] = true
+			if inRight == (n.Kind == sql.SetIntersect) {
+				keep = append(keep, int32(i))
+			}
+		}
+	}
+	return gatherRel(l, keep), nil
+}
+
+// distinctRel keeps the first row of each distinct row of r.
+func (x *executor) distinctRel(r *rel, types []columnar.Type) (*rel, error) {
+	rk, err := x.encodeRel(r, colRefs(r.types), keyInterners(types), types)
+	if err != nil {
+		return nil, err
+	}
+	gt := newGroupTable(len(types))
+	var keep []int32
+	for i, g := range groupRows(gt, rk, r.rows) {
+		if int(g) == len(keep) {
+			keep = append(keep, int32(i))
+		}
+	}
+	return gatherRel(r, keep), nil
+}
+
+// concatRels appends b's rows to a's.
+func concatRels(a, b *rel, types []columnar.Type) *rel {
+	out := &rel{types: types, rows: a.rows + b.rows, cols: make([]*columnar.Column, len(types))}
+	for c, t := range types {
+		parts := []*vec{colVec(a.cols[c]), colVec(b.cols[c])}
+		out.cols[c] = concatVecs(t, parts, []int{a.rows, b.rows}, out.rows)
+	}
+	return out
+}
+
+// colVec views a whole column as a vector.
+func colVec(c *columnar.Column) *vec {
+	v := &vec{t: c.Type, i32: c.I32, i64: c.I64, f64: c.F64, dict: c.Dict}
+	if c.Valid != nil {
+		v.nulls = make([]bool, c.Len)
+		for i := range v.nulls {
+			v.nulls[i] = c.IsNull(i)
+		}
+	}
+	return v
+}

@@ -1,0 +1,115 @@
+package cpu
+
+import (
+	"slices"
+
+	"gpusql/planner"
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// Sort materializes its input, evaluates the keys into whole columns (one
+// dictionary per string key, so codes compare in string order), and sorts a
+// permutation stably: NULLs first ascending, last descending (MySQL).
+
+func (x *executor) runSort(n *planner.Sort) (*rel, error) {
+	in, err := x.collect(n.Input, -1, n)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := x.sortKeys(in, n.Keys)
+	if err != nil {
+		return nil, err
+	}
+	perm := make([]int32, in.rows)
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	slices.SortStableFunc(perm, keys.compare)
+	return gatherRel(in, perm), nil
+}
+
+// evalColumn evaluates e over every row of r.
+func (x *executor) evalColumn(r *rel, e sql.Expr) (*columnar.Column, error) {
+	if c, ok := e.(*sql.ColRef); ok && c.Index < len(r.cols) && r.cols[c.Index] != nil {
+		return r.cols[c.Index], nil
+	}
+	ev, err := (&compiler{x: x}).compile(e)
+	if err != nil {
+		return nil, err
+	}
+	vs := make([]*vec, len(r.cols))
+	for i := range vs {
+		vs[i] = &vec{}
+	}
+	b := &batch{}
+	var chunks []*chunk
+	types := []columnar.Type{e.Type()}
+	for off := 0; off < r.rows; off += batchSize {
+		r.readBatch(b, vs, off, min(batchSize, r.rows-off))
+		v := ev.eval(b, b.sel)
+		ob := &batch{n: b.n, sel: b.sel, cols: []*vec{v}}
+		ch := compact(ob, types)
+		ch.seq = len(chunks)
+		chunks = append(chunks, ch)
+	}
+	return concatChunks(chunks, types).cols[0], nil
+}
+
+// sortKeyCols are evaluated sort keys.
+type sortKeyCols struct {
+	cols []*columnar.Column
+	desc []bool
+}
+
+func (x *executor) sortKeys(r *rel, keys []sql.SortKey) (*sortKeyCols, error) {
+	k := &sortKeyCols{}
+	for _, sk := range keys {
+		c, err := x.evalColumn(r, sk.Expr)
+		if err != nil {
+			return nil, err
+		}
+		k.cols = append(k.cols, c)
+		k.desc = append(k.desc, sk.Desc)
+	}
+	return k, nil
+}
+
+// compare orders rows a and b.
+func (k *sortKeyCols) compare(a, b int32) int {
+	for i, c := range k.cols {
+		an, bn := c.IsNull(int(a)), c.IsNull(int(b))
+		var r int
+		switch {
+		case an && bn:
+			continue
+		case an:
+			r = -1
+		case bn:
+			r = 1
+		case c.I32 != nil:
+			r = cmp3(c.I32[a], c.I32[b])
+		case c.I64 != nil:
+			r = cmp3(c.I64[a], c.I64[b])
+		default:
+			r = cmp3(c.F64[a], c.F64[b])
+		}
+		if r != 0 {
+			if k.desc[i] {
+				return -r
+			}
+			return r
+		}
+	}
+	return 0
+}
+
+func cmp3[T int32 | int64 | float64](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,151 @@
+package cpu
+
+import (
+	"slices"
+
+	"gpusql/planner"
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// SortMergeJoin materializes both inputs, encodes their keys as words, sorts
+// the rows of each side with non-NULL keys, and merges the two orders to find
+// for every left row its run of equal right rows. The left rows then stream
+// (morsel-parallel) through pairJoin with the run as their candidates, so
+// residuals and outer / semi / anti semantics are shared with the hash join.
+func (x *executor) runSortMergeJoin(n *planner.SortMergeJoin) (*rel, error) {
+	l, err := x.collect(n.Left, -1, n)
+	if err != nil {
+		return nil, err
+	}
+	r, err := x.collect(n.Right, -1, n)
+	if err != nil {
+		return nil, err
+	}
+	types := make([]columnar.Type, len(n.LeftKeys))
+	for i := range types {
+		types[i] = commonType(n.LeftKeys[i].Type(), n.RightKeys[i].Type())
+	}
+	ins := keyInterners(types)
+	lk, err := x.encodeRel(l, n.LeftKeys, ins, types)
+	if err != nil {
+		return nil, err
+	}
+	rk, err := x.encodeRel(r, n.RightKeys, ins, types)
+	if err != nil {
+		return nil, err
+	}
+	lperm, rperm := sortedRows(lk, l.rows), sortedRows(rk, r.rows)
+	lo, hi := make([]int32, l.rows), make([]int32, l.rows)
+	for i, j := 0, 0; i < len(lperm) && j < len(rperm); {
+		c := cmpKeyRows(lk, lperm[i], rk, rperm[j])
+		switch {
+		case c < 0:
+			i++
+		case c > 0:
+			j++
+		default:
+			j2 := j + 1
+			for j2 < len(rperm) && cmpKeyRows(rk, rperm[j], rk, rperm[j2]) == 0 {
+				j2++
+			}
+			for i < len(lperm) && cmpKeyRows(lk, lperm[i], rk, rperm[j]) == 0 {
+				lo[lperm[i]], hi[lperm[i]] = int32(j), int32(j2)
+				i++
+			}
+			j = j2
+		}
+	}
+	rightHasNull := false
+	for _, a := range rk.anyNull {
+		rightHasNull = rightHasNull || a
+	}
+	if n.NullAware && n.Kind == sql.JoinAnti {
+		switch {
+		case r.rows == 0:
+			return l, nil
+		case rightHasNull:
+			return gatherRel(l, nil), nil
+		}
+	}
+	cs := &collectSink{types: typesOf(n.Out), limit: -1}
+	cp := &compiler{x: x}
+	gather := make([]bool, len(l.cols)+len(r.cols))
+	for i := range gather {
+		gather[i] = true
+	}
+	chain := func(w int, sink operator) (operator, error) {
+		var res selector
+		if n.Residual != nil {
+			var err error
+			if res, err = cp.compileFilter(n.Residual); err != nil {
+				return nil, err
+			}
+		}
+		pj := newPairJoin(n.Kind, true, l.types, r.types, r, gather, res, sink)
+		return &mergeProbeOp{lo: lo, hi: hi, rperm: rperm, lnull: lk.anyNull, pj: pj,
+			nullAware: n.NullAware, semiShortcut: n.Residual == nil &&
+				(n.Kind == sql.JoinSemi || n.Kind == sql.JoinAnti)}, nil
+	}
+	if _, err := x.runRel(l, chain, cs, nil); err != nil {
+		return nil, err
+	}
+	if err := cs.finish(); err != nil {
+		return nil, err
+	}
+	return cs.result, nil
+}
+
+// sortedRows returns the rows without NULL keys, sorted by key words.
+func sortedRows(k *relKeys, rows int) []int32 {
+	perm := make([]int32, 0, rows)
+	for i := 0; i < rows; i++ {
+		if !k.anyNull[i] {
+			perm = append(perm, int32(i))
+		}
+	}
+	slices.SortStableFunc(perm, func(a, b int32) int { return cmpKeyRows(k, a, k, b) })
+	return perm
+}
+
+func cmpKeyRows(a *relKeys, i int32, b *relKeys, j int32) int {
+	for c := range a.words {
+		if r := cmp3(a.words[c][i], b.words[c][j]); r != 0 {
+			return r
+		}
+	}
+	return 0
+}
+
+// mergeProbeOp feeds each left row's run of equal right rows to pairJoin.
+type mergeProbeOp struct {
+	lo, hi       []int32
+	rperm        []int32
+	lnull        []bool
+	pj           *pairJoin
+	nullAware    bool
+	semiShortcut bool
+}
+
+func (m *mergeProbeOp) push(b *batch) error {
+	pj := m.pj
+	pj.begin(b)
+	for _, p := range b.sel {
+		row := b.off + int(p)
+		if m.lnull[row] {
+			if m.nullAware {
+				pj.markMatched(p)
+			}
+			continue
+		}
+		for k := m.lo[row]; k < m.hi[row]; k++ {
+			if err := pj.add(b, p, m.rperm[k]); err != nil {
+				return err
+			}
+			if m.semiShortcut {
+				break
+			}
+		}
+	}
+	return pj.end(b)
+}

@@ -1,0 +1,199 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"gorgonia.org/cu"
+
+	"gpusql/kernels"
+)
+
+// device owns the process's one CUDA context. A context is current per OS
+// thread and Go moves goroutines between threads, so one goroutine locked to
+// its thread (runtime.LockOSThread) creates the context and runs every piece
+// of GPU work, submitted through work. Queries are thereby serialized on the
+// GPU, which is what a single default stream would do anyway.
+type device struct {
+	work chan func()
+	tid  int64 // OS thread of the device goroutine (do runs inline there)
+
+	ctx       cu.CUContext
+	name      string
+	sms       int
+	maxShared int // opt-in dynamic shared memory per block
+	peakGBs   float64
+	totalMem  int64
+
+	modules map[string]cu.Module
+	funcs   map[string]cu.Function
+	pool    *devPool
+	cache   *columnCache
+	pinned  *pinnedPool
+
+	ev   [2]cu.Event  // brackets the last fact-table kernel
+	last kernelTiming // what ev measured
+}
+
+// kernelTiming is the device time of the last query's fact-table kernel.
+type kernelTiming struct {
+	name     string
+	ms       float64
+	rows     int64
+	groups   int64
+	replicas int
+}
+
+var (
+	devOnce sync.Once
+	theDev  *device
+	devErr  error
+)
+
+// getDevice opens the GPU on first use.
+func getDevice() (*device, error) {
+	devOnce.Do(func() { theDev, devErr = openDevice() })
+	return theDev, devErr
+}
+
+// Available reports whether a GPU can run queries, and why not otherwise.
+func Available() (bool, string) {
+	if _, err := getDevice(); err != nil {
+		return false, err.Error()
+	}
+	return true, ""
+}
+
+// DeviceName names the GPU in use ("" when none).
+func DeviceName() string {
+	d, err := getDevice()
+	if err != nil {
+		return ""
+	}
+	return d.name
+}
+
+func openDevice() (*device, error) {
+	if err := initResult(); err != nil {
+		return nil, fmt.Errorf("no usable CUDA driver or device (%v)", err)
+	}
+	n, err := cu.NumDevices()
+	if err != nil {
+		return nil, fmt.Errorf("gpu: counting devices: %v", err)
+	}
+	if n == 0 {
+		return nil, errors.New("no CUDA device found")
+	}
+	d := &device{work: make(chan func()), modules: map[string]cu.Module{}, funcs: map[string]cu.Function{}}
+	ready := make(chan error)
+	go d.loop(ready)
+	if err := <-ready; err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+func (d *device) loop(ready chan<- error) {
+	runtime.LockOSThread() // never unlocked: the context lives on this thread
+	d.tid = threadID()
+	if err := d.init(); err != nil {
+		ready <- err
+		return
+	}
+	ready <- nil
+	for f := range d.work {
+		f()
+	}
+}
+
+func (d *device) init() error {
+	dev, err := cu.GetDevice(0)
+	if err != nil {
+		return fmt.Errorf("gpu: device 0: %v", err)
+	}
+	if d.ctx, err = dev.MakeContext(cu.SchedAuto | cu.MapHost); err != nil {
+		return fmt.Errorf("gpu: creating context: %v", err)
+	}
+	d.name, _ = dev.Name()
+	d.sms, _ = dev.Attribute(cu.MultiprocessorCount)
+	d.maxShared, _ = dev.Attribute(cu.DeviceAttribute(97)) // CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+	if d.maxShared == 0 {
+		d.maxShared = 48 << 10
+	}
+	clk, _ := dev.Attribute(cu.MemoryClockRate)
+	bus, _ := dev.Attribute(cu.GlobalMemoryBusWidth)
+	d.peakGBs = 2 * float64(clk) * 1e3 * float64(bus) / 8 / 1e9
+	d.totalMem, _ = dev.TotalMem()
+	for _, m := range kernels.Names() {
+		mod, err := cu.LoadData(string(kernels.PTX(m)))
+		if err != nil {
+			return fmt.Errorf("gpu: loading kernels/%s.ptx: %v", m, err)
+		}
+		d.modules[m] = mod
+		for _, f := range kernels.Functions(m) {
+			fn, err := mod.Function(f)
+			if err != nil {
+				return fmt.Errorf("gpu: kernel %s in %s: %v", f, m, err)
+			}
+			d.funcs[f] = fn
+		}
+	}
+	if len(d.funcs) == 0 {
+		return errors.New("gpu: no kernels embedded (build with make, which runs make ptx)")
+	}
+	free, _, err := cu.MemInfo()
+	if err != nil {
+		return fmt.Errorf("gpu: cuMemGetInfo: %v", err)
+	}
+	for i := range d.ev {
+		if d.ev[i], err = cu.MakeEvent(cu.DefaultEvent); err != nil {
+			return fmt.Errorf("gpu: creating events: %v", err)
+		}
+	}
+	d.pool = newDevPool()
+	d.pinned = newPinnedPool()
+	// Columns may take 75% of what is free now; the rest is for per-query
+	// hash tables, group tables and the pool's slack.
+	d.cache = newColumnCache(d, free/4*3)
+	return nil
+}
+
+// do runs f on the device goroutine and waits for it. Called from the device
+// goroutine itself (f calling code that calls do) it runs f inline.
+func (d *device) do(f func() error) error {
+	if threadID() == d.tid {
+		return f()
+	}
+	errc := make(chan error, 1)
+	d.work <- func() {
+		defer func() {
+			if r := recover(); r != nil {
+				errc <- fmt.Errorf("gpu: internal error: %v", r)
+			}
+		}()
+		errc <- f()
+	}
+	return <-errc
+}
+
+// fn returns a loaded kernel by name.
+func (d *device) fn(name string) (cu.Function, error) {
+	f, ok := d.funcs[name]
+	if !ok {
+		return cu.Function{}, fmt.Errorf("gpu: kernel %s not loaded", name)
+	}
+	return f, nil
+}
+
+// sync waits for all launched work and returns the first error it raised
+// (an illegal address in a kernel shows up here).
+func (d *device) sync() error {
+	if err := cu.Synchronize(); err != nil {
+		return fmt.Errorf("gpu: kernel failed: %v", err)
+	}
+	return nil
+}

@@ -1,0 +1,137 @@
+//go:build cuda
+
+package gpu
+
+// The few driver calls gorgonia.org/cu lacks, and one it gets wrong for us.
+//
+// cu's package init calls cuInit and exits the process when it fails, so a
+// cuda build would die on a machine with the driver library but no GPU
+// instead of reporting "no device" and running on the CPU. This file defines
+// cuInit itself: the linker resolves cu's reference to this definition
+// (objects of the executable come before libcuda.so), which calls the real
+// cuInit through dlsym(RTLD_NEXT), remembers its result for Available and
+// reports success to cu. Every later driver call then fails cleanly with
+// CUDA_ERROR_NOT_INITIALIZED, which openDevice never reaches.
+
+/*
+#cgo LDFLAGS: -lcuda -ldl
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <cuda.h>
+
+static CUresult gpusql_init_status = CUDA_SUCCESS;
+
+CUresult CUDAAPI cuInit(unsigned int flags) {
+	typedef CUresult (*init_fn)(unsigned int);
+	init_fn real = (init_fn)dlsym(RTLD_NEXT, "cuInit");
+	if (real == NULL) {
+		gpusql_init_status = CUDA_ERROR_NOT_INITIALIZED;
+		return CUDA_SUCCESS;
+	}
+	gpusql_init_status = real(flags);
+	return CUDA_SUCCESS;
+}
+
+static CUresult gpusql_init_result(void) { return gpusql_init_status; }
+
+static long gpusql_tid(void) { return (long)syscall(SYS_gettid); }
+
+static const char* gpusql_error_name(CUresult r) {
+	const char* s = NULL;
+	if (cuGetErrorName(r, &s) != CUDA_SUCCESS || s == NULL) return "CUDA_ERROR_UNKNOWN";
+	return s;
+}
+
+static CUresult gpusql_launch(CUfunction f, unsigned gx, unsigned bx, unsigned shmem, void* params, size_t size) {
+	void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, params, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END};
+	return cuLaunchKernel(f, gx, 1, 1, bx, 1, 1, shmem, NULL, NULL, extra);
+}
+
+static CUresult gpusql_set_max_shared(CUfunction f, int bytes) {
+	return cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);
+}
+
+static CUresult gpusql_host_alloc(void** p, size_t n) {
+	return cuMemHostAlloc(p, n, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
+}
+
+static CUresult gpusql_host_device_ptr(CUdeviceptr* d, void* p) {
+	return cuMemHostGetDevicePointer(d, p, 0);
+}
+
+static CUresult gpusql_host_free(void* p) { return cuMemFreeHost(p); }
+*/
+import "C"
+
+import (
+	"fmt"
+	"unsafe"
+
+	"gorgonia.org/cu"
+)
+
+// driverError names a failed driver call.
+func driverError(call string, r C.CUresult) error {
+	return fmt.Errorf("gpu: %s: %s", call, C.GoString(C.gpusql_error_name(r)))
+}
+
+// initResult is the real cuInit's result.
+func initResult() error {
+	if r := C.gpusql_init_result(); r != C.CUDA_SUCCESS {
+		return driverError("cuInit", r)
+	}
+	return nil
+}
+
+func threadID() int64 { return int64(C.gpusql_tid()) }
+
+func cfunc(f cu.Function) C.CUfunction { return *(*C.CUfunction)(unsafe.Pointer(&f)) }
+
+// launch starts f on a 1-D grid with params (a struct of the kernel's
+// parameter layout, without Go pointers) as its parameter buffer.
+func launch(f cu.Function, grid, block, shmem int, params unsafe.Pointer, size uintptr) error {
+	if grid == 0 {
+		return nil
+	}
+	// The parameters are copied to C memory first: params may point into a
+	// Go object that also holds Go pointers, which cgo may not be handed.
+	buf := C.malloc(C.size_t(size))
+	defer C.free(buf)
+	copy(unsafe.Slice((*byte)(buf), size), unsafe.Slice((*byte)(params), size))
+	if r := C.gpusql_launch(cfunc(f), C.uint(grid), C.uint(block), C.uint(shmem), buf, C.size_t(size)); r != C.CUDA_SUCCESS {
+		return driverError("cuLaunchKernel", r)
+	}
+	return nil
+}
+
+func setMaxDynamicShared(f cu.Function, bytes int) error {
+	if r := C.gpusql_set_max_shared(cfunc(f), C.int(bytes)); r != C.CUDA_SUCCESS {
+		return driverError("cuFuncSetAttribute", r)
+	}
+	return nil
+}
+
+// hostAlloc returns n bytes of pinned, device-mapped host memory and the
+// address kernels reach it at.
+func hostAlloc(n int) (unsafe.Pointer, cu.DevicePtr, error) {
+	var p unsafe.Pointer
+	if r := C.gpusql_host_alloc(&p, C.size_t(n)); r != C.CUDA_SUCCESS {
+		return nil, 0, driverError(fmt.Sprintf("cuMemHostAlloc(%d)", n), r)
+	}
+	var d C.CUdeviceptr
+	if r := C.gpusql_host_device_ptr(&d, p); r != C.CUDA_SUCCESS {
+		C.gpusql_host_free(p)
+		return nil, 0, driverError("cuMemHostGetDevicePointer", r)
+	}
+	return p, cu.DevicePtr(d), nil
+}
+
+func hostFree(p unsafe.Pointer) error {
+	if r := C.gpusql_host_free(p); r != C.CUDA_SUCCESS {
+		return driverError("cuMemFreeHost", r)
+	}
+	return nil
+}

@@ -1,0 +1,29 @@
+//go:build !cuda
+
+package gpu
+
+import (
+	"context"
+	"errors"
+
+	"gpusql/exec"
+	"gpusql/planner"
+	"gpusql/storage/columnar"
+)
+
+var errNoCUDA = errors.New("built without CUDA support (build with -tags cuda)")
+
+// Available reports that this build cannot use a GPU.
+func Available() (bool, string) { return false, errNoCUDA.Error() }
+
+// DeviceName is empty without CUDA.
+func DeviceName() string { return "" }
+
+// Run fails: this build has no GPU executor.
+func Run(ctx context.Context, p *planner.Physical) (*exec.Result, error) { return nil, errNoCUDA }
+
+// Supports says this build has no GPU executor.
+func Supports(p *planner.Physical) error { return errNoCUDA }
+
+// PinnedAllocator is the Go heap without CUDA.
+func PinnedAllocator() columnar.Allocator { return columnar.HeapAllocator }

@@ -1,0 +1,297 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"gpusql/exec"
+	"gpusql/exec/cpu"
+	"gpusql/planner"
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// runTail applies the tail operators (root first) to the aggregate's
+// result. Column reorders, sorts on columns and limits run here; a tail
+// with expressions (computed projections, HAVING, sort keys that are
+// expressions) runs through exec/cpu over a scan of the aggregate's rows.
+// Either way at most hostTailLimit rows, and never a subquery (which would
+// read base tables on the CPU).
+func runTail(ctx context.Context, tail []planner.Node, schema sql.Schema, res *exec.Result, names []string) (*exec.Result, error) {
+	if len(tail) == 0 {
+		return res, nil
+	}
+	simple := true
+	for _, n := range tail {
+		if !simpleTail(n) {
+			simple = false
+		}
+		for _, e := range tailExprs(n) {
+			bad := false
+			walkExpr(e, func(x sql.Expr) {
+				if _, ok := x.(*planner.Subquery); ok {
+					bad = true
+				}
+			})
+			if bad {
+				return nil, unsupported(n, "subqueries above the aggregate")
+			}
+		}
+	}
+	if res.Rows > hostTailLimit && !cheapTail(tail) {
+		return nil, unsupported(tail[len(tail)-1], fmt.Sprintf("on the host over %d rows (limit %d)", res.Rows, hostTailLimit))
+	}
+	if simple {
+		var err error
+		for i := len(tail) - 1; i >= 0; i-- {
+			if res, err = hostTail(tail[i], res); err != nil {
+				return nil, err
+			}
+		}
+		return res, nil
+	}
+	t := &columnar.Table{Name: "gpu_result", Rows: res.Rows, Columns: res.Columns, Stats: make([][]columnar.ChunkStats, len(res.Columns))}
+	scan := &planner.TableScan{Table: t, Out: schema}
+	for i, c := range schema {
+		t.Fields = append(t.Fields, columnar.Field{Name: c.Name, Type: c.Type, Nullable: true})
+		scan.Columns = append(scan.Columns, i)
+	}
+	var child planner.Node = scan
+	for i := len(tail) - 1; i >= 0; i-- {
+		child = withInput(tail[i], child)
+	}
+	out, err := cpu.Run(ctx, &planner.Physical{Root: child, Names: names})
+	if err != nil {
+		return nil, fmt.Errorf("gpu: host tail: %w", err)
+	}
+	return out, nil
+}
+
+// cheapTail reports whether the tail only limits and reorders columns, work
+// proportional to its output, which the host may do over any input size.
+func cheapTail(tail []planner.Node) bool {
+	for _, n := range tail {
+		switch x := n.(type) {
+		case *planner.Limit:
+		case *planner.Projection:
+			if !x.IsPassThrough() {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func simpleTail(n planner.Node) bool {
+	switch x := n.(type) {
+	case *planner.Projection:
+		return x.IsPassThrough()
+	case *planner.Sort:
+		return colKeys(x.Keys)
+	case *planner.TopN:
+		return colKeys(x.Keys)
+	case *planner.Limit:
+		return true
+	}
+	return false
+}
+
+func colKeys(ks []sql.SortKey) bool {
+	for _, k := range ks {
+		if _, ok := k.Expr.(*sql.ColRef); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func tailExprs(n planner.Node) []sql.Expr {
+	switch x := n.(type) {
+	case *planner.Projection:
+		return x.Exprs
+	case *planner.Filter:
+		return []sql.Expr{x.Cond}
+	case *planner.Sort:
+		return sortExprs(x.Keys)
+	case *planner.TopN:
+		return sortExprs(x.Keys)
+	}
+	return nil
+}
+
+func sortExprs(ks []sql.SortKey) []sql.Expr {
+	var out []sql.Expr
+	for _, k := range ks {
+		out = append(out, k.Expr)
+	}
+	return out
+}
+
+// withInput is a copy of tail operator n reading from child.
+func withInput(n planner.Node, child planner.Node) planner.Node {
+	switch x := n.(type) {
+	case *planner.Projection:
+		c := *x
+		c.Input = child
+		return &c
+	case *planner.Sort:
+		c := *x
+		c.Input = child
+		return &c
+	case *planner.TopN:
+		c := *x
+		c.Input = child
+		return &c
+	case *planner.Limit:
+		c := *x
+		c.Input = child
+		return &c
+	case *planner.Filter:
+		c := *x
+		c.Input = child
+		return &c
+	}
+	panic("gpu: withInput: " + opName(n))
+}
+
+// hostTailLimit bounds the rows the host tail handles: the output of a
+// GPU aggregate (SSB's largest is 800 groups). Anything larger must be
+// sorted or limited on the device.
+const hostTailLimit = 1 << 16
+
+// hostTail applies one operator above the GPU part to its (small) result:
+// column-reordering projections, stable sorts on column keys (NULLs first
+// ascending, last descending; strings by their order-preserving codes),
+// TopN and LIMIT.
+func hostTail(n planner.Node, in *exec.Result) (*exec.Result, error) {
+	switch x := n.(type) {
+	case *planner.Projection:
+		out := &exec.Result{Rows: in.Rows}
+		for i, e := range x.Exprs {
+			r, ok := e.(*sql.ColRef)
+			if !ok {
+				return nil, unsupported(n, fmt.Sprintf("expression %s above the aggregate", e))
+			}
+			out.Names = append(out.Names, x.Out[i].Name)
+			out.Columns = append(out.Columns, in.Columns[r.Index])
+		}
+		return out, nil
+	case *planner.Sort:
+		return sortResult(n, in, x.Keys, 0, -1)
+	case *planner.TopN:
+		return sortResult(n, in, x.Keys, x.Offset, x.Count)
+	case *planner.Limit:
+		return limitResult(in, x.Offset, x.Count), nil
+	}
+	return nil, unsupported(n, "")
+}
+
+func sortResult(n planner.Node, in *exec.Result, keys []sql.SortKey, off, count int64) (*exec.Result, error) {
+	type key struct {
+		col  *columnar.Column
+		desc bool
+	}
+	ks := make([]key, len(keys))
+	for i, k := range keys {
+		r, ok := k.Expr.(*sql.ColRef)
+		if !ok {
+			return nil, unsupported(n, fmt.Sprintf("sort key %s is not a column", k.Expr))
+		}
+		ks[i] = key{in.Columns[r.Index], k.Desc}
+	}
+	idx := make([]int, in.Rows)
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		ra, rb := idx[a], idx[b]
+		for _, k := range ks {
+			c := compareRows(k.col, ra, rb)
+			if c != 0 {
+				if k.desc {
+					return c > 0
+				}
+				return c < 0
+			}
+		}
+		return false
+	})
+	return limitResult(gather(in, idx), off, count), nil
+}
+
+// compareRows orders two rows of a column, NULL lowest (so NULLs come first
+// ascending and last descending, as MySQL).
+func compareRows(c *columnar.Column, a, b int) int {
+	na, nb := c.IsNull(a), c.IsNull(b)
+	switch {
+	case na && nb:
+		return 0
+	case na:
+		return -1
+	case nb:
+		return 1
+	}
+	switch {
+	case c.F64 != nil:
+		x, y := c.F64[a], c.F64[b]
+		if x < y {
+			return -1
+		} else if x > y {
+			return 1
+		}
+		return 0
+	default:
+		x, y := c.Int64At(a), c.Int64At(b)
+		if x < y {
+			return -1
+		} else if x > y {
+			return 1
+		}
+		return 0
+	}
+}
+
+func limitResult(in *exec.Result, off, count int64) *exec.Result {
+	lo := min(int(max(off, 0)), in.Rows)
+	hi := in.Rows
+	if count >= 0 {
+		hi = min(hi, lo+int(count))
+	}
+	if lo == 0 && hi == in.Rows {
+		return in
+	}
+	idx := make([]int, hi-lo)
+	for i := range idx {
+		idx[i] = lo + i
+	}
+	return gather(in, idx)
+}
+
+// gather builds a result of the rows idx of in.
+func gather(in *exec.Result, idx []int) *exec.Result {
+	out := &exec.Result{Names: in.Names, Rows: len(idx)}
+	for _, c := range in.Columns {
+		nc := columnar.NewColumnIn(columnar.HeapAllocator, c.Type, len(idx), c.Valid != nil)
+		nc.Dict = c.Dict
+		for i, r := range idx {
+			switch {
+			case c.I32 != nil:
+				nc.I32[i] = c.I32[r]
+			case c.I64 != nil:
+				nc.I64[i] = c.I64[r]
+			case c.F64 != nil:
+				nc.F64[i] = c.F64[r]
+			}
+			if c.Valid != nil && !c.IsNull(r) {
+				nc.SetValid(i)
+			}
+		}
+		out.Columns = append(out.Columns, nc)
+	}
+	return out
+}

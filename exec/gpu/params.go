@@ -1,0 +1,112 @@
+//go:build cuda
+
+package gpu
+
+// Go twins of the kernel parameter structs in kernels/common.cuh,
+// kernels/star_pipeline.cu and kernels/hash_build.cu, field for field
+// (device pointers as uint64). They are passed by value through
+// cuLaunchKernel's parameter buffer; TestParamLayout compares their sizes
+// with the kernels' sizeof.
+
+const (
+	maxPreds = 8
+	maxDims  = 4
+	maxGCols = 4
+	maxAggs  = 8
+	threads  = 256 // threads per block of the simple kernels
+)
+
+type colView struct {
+	Data    uint64
+	Valid   uint64
+	Width   int32
+	IsFloat int32
+}
+
+const (
+	predRange  = 0
+	predSet    = 1
+	predFRange = 2
+	predFlags  = 3
+)
+
+type predParam struct {
+	Col              colView
+	Kind             int32
+	Negate           int32
+	Lo, Hi           int64
+	FLo, FHi         float64
+	FLoIncl, FHiIncl int32
+	NullPass         int32
+	Pad              int32
+	Set              uint64
+	SetLen           int64
+}
+
+type gcolParam struct {
+	Col      colView
+	Min      int64
+	Stride   int64
+	NullSlot int64
+}
+
+type dimParam struct {
+	Key    colView
+	Map    uint64
+	KeyMin int64
+	MapLen int64
+	Stride int64
+	HKeys  uint64
+	HMask  int64
+}
+
+const (
+	aggCountStar = 0
+	aggCount     = 1
+	aggSum       = 2
+	aggMin       = 3
+	aggMax       = 4
+
+	exprA   = 0
+	exprMul = 1
+	exprSub = 2
+	exprAdd = 3
+)
+
+type aggParam struct {
+	A, B    colView
+	Fn      int32
+	Op      int32
+	IsFloat int32
+	Pad     int32
+}
+
+type starParams struct {
+	N                            int64
+	NPreds, NDims, NGCols, NAggs int32
+	Preds                        [maxPreds]predParam
+	Dims                         [maxDims]dimParam
+	GCols                        [maxGCols]gcolParam
+	Aggs                         [maxAggs]aggParam
+	Table                        uint64
+	NGroups                      int64
+	ReplicaStride                int64
+	SharedReplicas               int32
+	Pad                          int32
+}
+
+type dimBuildParams struct {
+	N              int64
+	NPreds, NGCols int32
+	Preds          [maxPreds]predParam
+	GCols          [maxGCols]gcolParam
+	Key            colView
+	Flags          uint64
+	Rank           uint64
+	Map            uint64
+	KeyMin         int64
+	MapLen         int64
+	HKeys          uint64
+	HMask          int64
+	Status         uint64
+}

@@ -1,0 +1,240 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"unsafe"
+
+	"gorgonia.org/cu"
+
+	"gpusql/exec"
+	"gpusql/planner"
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// selectParams mirrors SelectParams in kernels/select.cu.
+type selectParams struct {
+	N       int64
+	NPreds  int32
+	Pad     int32
+	Preds   [maxPreds]predParam
+	Counts  uint64
+	Offsets uint64
+	RowIDs  uint64
+}
+
+const selectItems = 8 // SEL_IT in kernels/select.cu
+
+// selectQuery is a filtered scan without aggregate: Filter and
+// column-reference Projection nodes over one TableScan. It runs as stream
+// compaction on the GPU (kernels/select.cu) and a gather of each output
+// column (kernels/gather.cu); only the selected rows come back.
+type selectQuery struct {
+	scan  *planner.TableScan
+	preds map[baseCol][]sql.Expr
+	out   []int // table column of each output column
+	body  planner.Node
+}
+
+func matchSelect(body planner.Node) (*selectQuery, error) {
+	q := &selectQuery{preds: map[baseCol][]sql.Expr{}, body: body}
+	n := body
+	for q.scan == nil {
+		switch x := n.(type) {
+		case *planner.TableScan:
+			q.scan = x
+		case *planner.Filter:
+			for _, c := range conjuncts(x.Cond) {
+				cols, ok := columnsOf(c, x.Input)
+				if !ok || len(cols) != 1 {
+					return nil, unsupported(x, fmt.Sprintf("predicate %s reads %d columns", c, len(cols)))
+				}
+				q.preds[cols[0]] = append(q.preds[cols[0]], c)
+			}
+			n = x.Input
+		case *planner.Projection:
+			if !x.IsPassThrough() {
+				return nil, unsupported(x, "computed expressions")
+			}
+			n = x.Input
+		default:
+			return nil, unsupported(n, "")
+		}
+	}
+	for i := range body.Schema() {
+		b, ok := resolve(body, i)
+		if !ok || b.scan != q.scan {
+			return nil, unsupported(body, "output column is not a scan column")
+		}
+		q.out = append(q.out, b.col)
+	}
+	return q, nil
+}
+
+func (d *device) runSelect(ctx context.Context, q *selectQuery) (*exec.Result, error) {
+	r := d.newQueryRun()
+	defer r.close()
+	t := q.scan.Table
+	if int64(t.Rows) >= 1<<31 {
+		return nil, fmt.Errorf("gpu: tables of 2^31 rows or more are not supported on the GPU yet (%s)", t.Name)
+	}
+	var sp selectParams
+	sp.N = int64(t.Rows)
+	preds, err := r.compilePreds(q.preds, t, func(b baseCol) bool { return b.scan == q.scan })
+	if err != nil {
+		return nil, err
+	}
+	sp.NPreds = int32(len(preds))
+	copy(sp.Preds[:], preds)
+	tile := int64(256 * selectItems)
+	tiles := (sp.N + tile - 1) / tile
+	m := sp.N
+	var rowids cu.DevicePtr
+	if len(preds) > 0 && tiles > 0 {
+		counts, err := r.s.alloc(4 * tiles)
+		if err != nil {
+			return nil, err
+		}
+		sp.Counts = uint64(counts)
+		f, err := d.fn("select_count")
+		if err != nil {
+			return nil, err
+		}
+		if err := launch(f, int(tiles), 256, 0, unsafe.Pointer(&sp), unsafe.Sizeof(sp)); err != nil {
+			return nil, err
+		}
+		hc := make([]int32, tiles)
+		if err := cu.MemcpyDtoH(unsafe.Pointer(&hc[0]), counts, 4*tiles); err != nil {
+			return nil, fmt.Errorf("gpu: select failed: %v", err)
+		}
+		offs := make([]int64, tiles)
+		m = 0
+		for i, c := range hc {
+			offs[i] = m
+			m += int64(c)
+		}
+		op, err := r.upload(bytesOf(offs))
+		if err != nil {
+			return nil, err
+		}
+		if rowids, err = r.s.alloc(4 * max(m, 1)); err != nil {
+			return nil, err
+		}
+		sp.Offsets, sp.RowIDs = uint64(op), uint64(rowids)
+		f, err = d.fn("select_scatter")
+		if err != nil {
+			return nil, err
+		}
+		if err := launch(f, int(tiles), 256, 0, unsafe.Pointer(&sp), unsafe.Sizeof(sp)); err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res := &exec.Result{Rows: int(m)}
+	schema := q.body.Schema()
+	for i, c := range q.out {
+		src := t.Columns[c]
+		res.Names = append(res.Names, schema[i].Name)
+		col, err := r.gather(src, rowids, m, schema[i].Type)
+		if err != nil {
+			return nil, err
+		}
+		res.Columns = append(res.Columns, col)
+	}
+	return res, nil
+}
+
+// gather copies rows rowids (all rows when rowids is 0) of src, as cached
+// on the device, back into a host column of type t.
+func (r *queryRun) gather(src *columnar.Column, rowids cu.DevicePtr, m int64, t columnar.Type) (*columnar.Column, error) {
+	out := columnar.NewColumnIn(columnar.HeapAllocator, t, int(m), src.Valid != nil)
+	out.Dict = src.Dict
+	if m == 0 {
+		return out, nil
+	}
+	if rowids == 0 {
+		// Every row: the host already has them; no device round trip.
+		copy(out.Data(), src.Data())
+		if src.Valid != nil {
+			copy(out.Valid, src.Valid)
+		}
+		return out, nil
+	}
+	dc, err := r.col0(src)
+	if err != nil {
+		return nil, err
+	}
+	dst, err := r.s.alloc(m * int64(dc.width))
+	if err != nil {
+		return nil, err
+	}
+	f, err := r.d.fn("gather_col")
+	if err != nil {
+		return nil, err
+	}
+	p := struct {
+		RowIDs uint64
+		M      int64
+		In     uint64
+		Out    uint64
+		Width  int64
+	}{uint64(rowids), m, uint64(dc.data), uint64(dst), int64(dc.width)}
+	if err := launch(f, min(grid1D(m, 256), r.d.sms*8), 256, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
+		return nil, err
+	}
+	host := out.Data()
+	if dc.width == 4 && src.I64 != nil {
+		// Narrowed on the device: widen on the way back.
+		tmp := make([]int32, m)
+		if err := cu.MemcpyDtoH(unsafe.Pointer(&tmp[0]), dst, 4*m); err != nil {
+			return nil, err
+		}
+		for i, v := range tmp {
+			out.I64[i] = int64(v)
+		}
+	} else if err := cu.MemcpyDtoH(unsafe.Pointer(&host[0]), dst, int64(len(host))); err != nil {
+		return nil, err
+	}
+	if src.Valid != nil {
+		words := (m + 63) / 64
+		vb, err := r.s.alloc(8 * words)
+		if err != nil {
+			return nil, err
+		}
+		if err := cu.MemsetD32(vb, 0, 2*words); err != nil {
+			return nil, err
+		}
+		f, err := r.d.fn("gather_valid")
+		if err != nil {
+			return nil, err
+		}
+		p := struct {
+			RowIDs uint64
+			M      int64
+			In     uint64
+			Out    uint64
+		}{uint64(rowids), m, uint64(dc.valid), uint64(vb)}
+		if err := launch(f, min(grid1D(m, 256), r.d.sms*8), 256, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
+			return nil, err
+		}
+		if err := cu.MemcpyDtoH(unsafe.Pointer(&out.Valid[0]), vb, 8*words); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// col0 is col for a column known only by identity.
+func (r *queryRun) col0(c *columnar.Column) (*devColumn, error) {
+	dc, err := r.d.cache.get(c)
+	if err != nil {
+		return nil, err
+	}
+	r.pinned = append(r.pinned, dc)
+	return dc, nil
+}

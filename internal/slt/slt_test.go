@@ -1,0 +1,91 @@
+package slt
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const sample = `# comment
+statement ok
+CREATE TABLE t (a INT)
+
+skipif sqlite
+statement error unknown column
+SELECT x FROM t
+
+query IT rowsort
+SELECT a, b FROM t
+----
+2 y
+1	x
+
+query R
+SELECT 1.5
+
+query T valuesort
+SELECT b
+----
+z
+a
+`
+
+func TestParseAndCompare(t *testing.T) {
+	f, err := Parse("x.test", sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Records) != 5 {
+		t.Fatalf("%d records", len(f.Records))
+	}
+	st := f.Records[1]
+	if !st.ExpectError || st.ErrorSubstr != "unknown column" || !st.Skipped("sqlite") || st.Skipped("gpusql") {
+		t.Errorf("statement error record: %+v", st)
+	}
+	q := f.Records[2]
+	got, err := Format(q, [][]Cell{{{Text: "2", Num: 2, IsNum: true}, {Text: "y"}}, {{Text: "1", Num: 1, IsNum: true}, {Text: "x"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := Diff(q, got); d != "" {
+		t.Errorf("rowsort diff: %s", d)
+	}
+	if d := Diff(q, []string{"1\tx"}); !strings.Contains(d, "missing") {
+		t.Errorf("diff of a short result: %q", d)
+	}
+	if s := Render('R', Cell{Text: "1.5", Num: 1.5, IsNum: true}); s != "1.500" {
+		t.Errorf("R renders %q", s)
+	}
+	if s := Render('I', Cell{Text: "12.0000", Num: 12, IsNum: true}); s != "12" {
+		t.Errorf("I renders %q", s)
+	}
+	if s := Render('T', Cell{}); s != "(empty)" {
+		t.Errorf("empty renders %q", s)
+	}
+	if got := ExpectedRows(f.Records[4]); strings.Join(got, ",") != "a,z" {
+		t.Errorf("valuesort expected %v", got)
+	}
+}
+
+func TestWrite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.test")
+	os.WriteFile(path, []byte(sample), 0o644)
+	f, err := ParseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Records[2].SetResult([]string{"1\tx", "2\ty"})
+	f.Records[3].SetResult([]string{"1.500"}) // gets a block it lacked
+	f.Records[4].SetResult([]string{"a"})
+	if err := f.Write(); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	want := strings.Replace(sample, "----\n2 y\n1\tx\n", "----\n1\tx\n2\ty\n", 1)
+	want = strings.Replace(want, "SELECT 1.5\n", "SELECT 1.5\n----\n1.500\n", 1)
+	want = strings.Replace(want, "----\nz\na\n", "----\na\n", 1)
+	if string(b) != want {
+		t.Errorf("rewritten file:\n%s\nwant:\n%s", b, want)
+	}
+}

@@ -1,0 +1,366 @@
+// Shared device-side types of the gpusql kernels. Every struct here has a
+// byte-for-byte twin in exec/gpu/params.go (the Go side fills it and passes
+// it by value through cuLaunchKernel's parameter buffer, up to 4 KB), so a
+// change here must be mirrored there; exec/gpu's TestParamLayout checks the
+// sizes against the sizes these kernels report through param_sizes().
+#pragma once
+#include <stdint.h>
+
+#define MAX_PREDS 8
+#define MAX_DIMS 4
+#define MAX_GCOLS 4
+#define MAX_AGGS 8
+#define THREADS 256  // threads per block of the simple kernels
+#define EMPTY_KEY ((long long)0x8000000000000000LL)
+
+// Col is a device view of one column vector: 4- or 8-byte values (integers
+// narrowed to 32 bits when they fit, codes, dates, doubles) and an optional
+// validity bitmap (bit set = not NULL).
+struct Col {
+  const void* data;
+  const unsigned long long* valid;
+  int width;
+  int isFloat;
+};
+
+__device__ __forceinline__ long long ldi(const Col& c, long long i) {
+  if (c.width == 4) return (long long)__ldg((const int*)c.data + i);
+  return __ldg((const long long*)c.data + i);
+}
+
+__device__ __forceinline__ double ldf(const Col& c, long long i) {
+  if (c.isFloat) return __ldg((const double*)c.data + i);
+  return (double)ldi(c, i);
+}
+
+__device__ __forceinline__ bool isvalid(const Col& c, long long i) {
+  return c.valid == 0 || ((__ldg(c.valid + (i >> 6)) >> (i & 63)) & 1ULL);
+}
+
+// Pred is one conjunct of a scan filter: an inclusive integer range (codes,
+// dates, scaled decimals), a code set (bitmap over dictionary codes: string
+// IN/LIKE/ranges compiled once on the dictionary), a float range, or a byte
+// per row computed by an earlier expression kernel. A NULL value never
+// passes unless nullPass (SQL: the conjunct is NULL, the row is dropped;
+// IS NULL tests are compiled with nullPass set).
+enum { PRED_RANGE = 0, PRED_SET = 1, PRED_FRANGE = 2, PRED_FLAGS = 3 };
+struct Pred {
+  Col col;
+  int kind;
+  int negate;
+  long long lo, hi;
+  double flo, fhi;
+  int floIncl, fhiIncl;
+  int nullPass;  // result for a NULL value (x IS NULL compiles to a set with nullPass)
+  int pad;
+  const unsigned int* set;  // bit (v - lo) set = pass
+  long long setLen;
+};
+
+__device__ __forceinline__ bool pred_test(const Pred& p, long long i) {
+  if (p.kind == PRED_FLAGS) return __ldg((const unsigned char*)p.col.data + i) != 0;
+  if (!isvalid(p.col, i)) return p.nullPass != 0;
+  bool r;
+  if (p.kind == PRED_RANGE) {
+    long long v = ldi(p.col, i);
+    r = v >= p.lo && v <= p.hi;
+  } else if (p.kind == PRED_SET) {
+    long long v = ldi(p.col, i) - p.lo;
+    r = v >= 0 && v < p.setLen && ((__ldg(p.set + (v >> 5)) >> (v & 31)) & 1u);
+  } else {
+    double v = ldf(p.col, i);
+    r = (p.floIncl ? v >= p.flo : v > p.flo) && (p.fhiIncl ? v <= p.fhi : v < p.fhi);
+  }
+  return r != (p.negate != 0);
+}
+
+// GCol is one digit of a mixed-radix group index: (value - min), or
+// nullSlot for NULL, times stride.
+struct GCol {
+  Col col;
+  long long min;
+  long long stride;
+  long long nullSlot;
+};
+
+__device__ __forceinline__ long long gcol_digit(const GCol& g, long long i) {
+  if (!isvalid(g.col, i)) return g.nullSlot * g.stride;
+  return (ldi(g.col, i) - g.min) * g.stride;
+}
+
+// 64-bit finalizer of MurmurHash3: keys of open-addressing tables.
+__device__ __forceinline__ unsigned long long hash64(long long k) {
+  unsigned long long h = (unsigned long long)k;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 33;
+  return h;
+}
+
+// Dim is one dimension probe of a star pipeline: a direct-mapped array
+// (perfect hash: map[key - keyMin] is the dimension row's group payload, -1
+// when the row was filtered out or absent) or, when hkeys is set, an
+// open-addressing table (linear probing, EMPTY_KEY marks free slots) whose
+// map[slot] is the payload.
+struct Dim {
+  Col key;
+  const int* map;
+  long long keyMin;
+  long long mapLen;
+  long long stride;
+  const long long* hkeys;
+  long long hmask;
+};
+
+__device__ __forceinline__ int dim_probe(const Dim& d, long long key) {
+  if (d.hkeys == 0) {
+    long long k = key - d.keyMin;
+    if (k < 0 || k >= d.mapLen) return -1;
+    return __ldg(d.map + k);
+  }
+  unsigned long long h = hash64(key) & d.hmask;
+  for (;;) {
+    long long k = __ldg(d.hkeys + h);
+    if (k == key) return __ldg(d.map + h);
+    if (k == EMPTY_KEY) return -1;
+    h = (h + 1) & d.hmask;
+  }
+}
+
+// Agg is one aggregate over fact columns: fn(a op b).
+enum { AGG_COUNT_STAR = 0, AGG_COUNT = 1, AGG_SUM = 2, AGG_MIN = 3, AGG_MAX = 4 };
+enum { EXPR_A = 0, EXPR_MUL = 1, EXPR_SUB = 2, EXPR_ADD = 3 };
+struct Agg {
+  Col a;
+  Col b;
+  int fn;
+  int op;
+  int isFloat;
+  int pad;
+};
+
+// Aggregate slots hold int64 or double bits; these are the identities.
+__device__ __forceinline__ unsigned long long agg_identity(const Agg& a) {
+  if (a.fn == AGG_MIN) return a.isFloat ? 0x7ff0000000000000ULL : 0x7fffffffffffffffULL;
+  if (a.fn == AGG_MAX) return a.isFloat ? 0xfff0000000000000ULL : 0x8000000000000000ULL;
+  return 0;
+}
+
+__device__ __forceinline__ void atomic_min_f64(unsigned long long* p, double v) {
+  unsigned long long old = *p;
+  while (__longlong_as_double(old) > v) {
+    unsigned long long prev = atomicCAS(p, old, (unsigned long long)__double_as_longlong(v));
+    if (prev == old) break;
+    old = prev;
+  }
+}
+
+__device__ __forceinline__ void atomic_max_f64(unsigned long long* p, double v) {
+  unsigned long long old = *p;
+  while (__longlong_as_double(old) < v) {
+    unsigned long long prev = atomicCAS(p, old, (unsigned long long)__double_as_longlong(v));
+    if (prev == old) break;
+    old = prev;
+  }
+}
+
+// agg_combine folds one value (int64 or double bits) into a slot atomically.
+__device__ __forceinline__ void agg_combine(const Agg& a, unsigned long long* slot, unsigned long long v) {
+  switch (a.fn) {
+    case AGG_COUNT_STAR:
+    case AGG_COUNT:
+      atomicAdd(slot, v);
+      break;
+    case AGG_SUM:
+      if (a.isFloat) atomicAdd((double*)slot, __longlong_as_double(v));
+      else atomicAdd(slot, v);
+      break;
+    case AGG_MIN:
+      if (a.isFloat) atomic_min_f64(slot, __longlong_as_double(v));
+      else atomicMin((long long*)slot, (long long)v);
+      break;
+    case AGG_MAX:
+      if (a.isFloat) atomic_max_f64(slot, __longlong_as_double(v));
+      else atomicMax((long long*)slot, (long long)v);
+      break;
+  }
+}
+
+// agg_fold folds v into a register accumulator (no atomics).
+__device__ __forceinline__ unsigned long long agg_fold(const Agg& a, unsigned long long acc, unsigned long long v) {
+  switch (a.fn) {
+    case AGG_SUM:
+      if (a.isFloat) return (unsigned long long)__double_as_longlong(__longlong_as_double(acc) + __longlong_as_double(v));
+      return acc + v;
+    case AGG_MIN:
+      if (a.isFloat) return __longlong_as_double(v) < __longlong_as_double(acc) ? v : acc;
+      return (long long)v < (long long)acc ? v : acc;
+    case AGG_MAX:
+      if (a.isFloat) return __longlong_as_double(v) > __longlong_as_double(acc) ? v : acc;
+      return (long long)v > (long long)acc ? v : acc;
+  }
+  return acc + v;
+}
+
+// agg_value evaluates the aggregate's argument at row i; false when NULL.
+__device__ __forceinline__ bool agg_value(const Agg& a, long long i, unsigned long long* out) {
+  if (a.fn == AGG_COUNT_STAR) {
+    *out = 1;
+    return true;
+  }
+  if (!isvalid(a.a, i)) return false;
+  if (a.op != EXPR_A && !isvalid(a.b, i)) return false;
+  if (a.fn == AGG_COUNT) {
+    *out = 1;
+    return true;
+  }
+  if (a.isFloat) {
+    double x = ldf(a.a, i);
+    if (a.op == EXPR_MUL) x *= ldf(a.b, i);
+    else if (a.op == EXPR_SUB) x -= ldf(a.b, i);
+    else if (a.op == EXPR_ADD) x += ldf(a.b, i);
+    *out = (unsigned long long)__double_as_longlong(x);
+  } else {
+    long long x = ldi(a.a, i);
+    if (a.op == EXPR_MUL) x *= ldi(a.b, i);
+    else if (a.op == EXPR_SUB) x -= ldi(a.b, i);
+    else if (a.op == EXPR_ADD) x += ldi(a.b, i);
+    *out = (unsigned long long)x;
+  }
+  return true;
+}
+
+// Tile loads. A thread holds IT consecutive rows i0..i0+IT-1 of a tile
+// (blocked arrangement), so a 4-byte column's rows arrive as IT/4 16-byte
+// vector loads and an 8-byte column's as IT/2: a warp reads 32 x 16 B
+// contiguous bytes per instruction and keeps IT x 4 B (or 8 B) in flight per
+// thread, the memory-level parallelism a scan needs to approach device
+// bandwidth on H100 (Little's law: ~3.3 TB/s x ~0.7 us ≈ 2.3 MB in flight).
+// A thread whose rows are all dead skips the column: with IT = 8 and 4-byte
+// values that is a whole 32-byte sector not fetched, which keeps Crystal's
+// selective loading (later columns of a selective query cost little).
+// Tail tiles (full == false) load row by row.
+template <int IT>
+__device__ __forceinline__ bool any_alive(const bool* alive) {
+  bool any = false;
+#pragma unroll
+  for (int k = 0; k < IT; k++) any = any || alive[k];
+  return any;
+}
+
+template <int IT>
+__device__ __forceinline__ void load_i(const Col& c, long long i0, bool full, const bool* alive, long long* v) {
+#pragma unroll
+  for (int k = 0; k < IT; k++) v[k] = 0;
+  if (!any_alive<IT>(alive)) return;
+  if (c.width == 4) {
+    const int* d = (const int*)c.data + i0;
+    if (full) {
+#pragma unroll
+      for (int q = 0; q < IT / 4; q++) {
+        int4 x = __ldg((const int4*)d + q);
+        v[4 * q] = x.x;
+        v[4 * q + 1] = x.y;
+        v[4 * q + 2] = x.z;
+        v[4 * q + 3] = x.w;
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < IT; k++) v[k] = alive[k] ? (long long)__ldg(d + k) : 0;
+    }
+  } else {
+    const long long* d = (const long long*)c.data + i0;
+    if (full) {
+#pragma unroll
+      for (int q = 0; q < IT / 2; q++) {
+        longlong2 x = __ldg((const longlong2*)d + q);
+        v[2 * q] = x.x;
+        v[2 * q + 1] = x.y;
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < IT; k++) v[k] = alive[k] ? __ldg(d + k) : 0;
+    }
+  }
+}
+
+template <int IT>
+__device__ __forceinline__ void load_f(const Col& c, long long i0, bool full, const bool* alive, double* v) {
+  if (c.isFloat) {
+#pragma unroll
+    for (int k = 0; k < IT; k++) v[k] = 0.0;
+    if (!any_alive<IT>(alive)) return;
+    const double* d = (const double*)c.data + i0;
+    if (full) {
+#pragma unroll
+      for (int q = 0; q < IT / 2; q++) {
+        double2 x = __ldg((const double2*)d + q);
+        v[2 * q] = x.x;
+        v[2 * q + 1] = x.y;
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < IT; k++) v[k] = alive[k] ? __ldg(d + k) : 0.0;
+    }
+  } else {
+    long long t[IT];
+    load_i<IT>(c, i0, full, alive, t);
+#pragma unroll
+    for (int k = 0; k < IT; k++) v[k] = (double)t[k];
+  }
+}
+
+// load_valid sets nn[k] = row i0+k is not NULL (all true without a bitmap).
+// IT divides 64 and i0 is a multiple of IT, so one bitmap word covers the
+// thread's rows.
+template <int IT>
+__device__ __forceinline__ void load_valid(const Col& c, long long i0, const bool* alive, bool* nn) {
+  if (c.valid == 0) {
+#pragma unroll
+    for (int k = 0; k < IT; k++) nn[k] = true;
+    return;
+  }
+  unsigned long long w = any_alive<IT>(alive) ? __ldg(c.valid + (i0 >> 6)) : 0ULL;
+#pragma unroll
+  for (int k = 0; k < IT; k++) nn[k] = ((w >> ((i0 + k) & 63)) & 1ULL) != 0;
+}
+
+// pred_items applies predicate p to the live rows of a thread's rows.
+template <int IT>
+__device__ __forceinline__ void pred_items(const Pred& p, long long i0, bool full, bool* alive) {
+  if (p.kind == PRED_FLAGS) {
+    const unsigned char* d = (const unsigned char*)p.col.data + i0;
+#pragma unroll
+    for (int k = 0; k < IT; k++) alive[k] = alive[k] && __ldg(d + k) != 0;
+    return;
+  }
+  bool nn[IT];
+  load_valid<IT>(p.col, i0, alive, nn);
+  const bool neg = p.negate != 0, np = p.nullPass != 0;
+  if (p.kind == PRED_FRANGE) {
+    double v[IT];
+    load_f<IT>(p.col, i0, full, alive, v);
+#pragma unroll
+    for (int k = 0; k < IT; k++) {
+      bool r = (p.floIncl ? v[k] >= p.flo : v[k] > p.flo) && (p.fhiIncl ? v[k] <= p.fhi : v[k] < p.fhi);
+      alive[k] = alive[k] && (nn[k] ? r != neg : np);
+    }
+    return;
+  }
+  long long v[IT];
+  load_i<IT>(p.col, i0, full, alive, v);
+  if (p.kind == PRED_RANGE) {
+#pragma unroll
+    for (int k = 0; k < IT; k++) alive[k] = alive[k] && (nn[k] ? (v[k] >= p.lo && v[k] <= p.hi) != neg : np);
+    return;
+  }
+#pragma unroll
+  for (int k = 0; k < IT; k++) {
+    long long o = v[k] - p.lo;
+    bool in = alive[k] && nn[k] && o >= 0 && o < p.setLen;
+    unsigned int w = in ? __ldg(p.set + (o >> 5)) : 0u;
+    alive[k] = alive[k] && (nn[k] ? (((w >> (o & 31)) & 1u) != 0) != neg : np);
+  }
+}

@@ -1,0 +1,30 @@
+//go:build cuda
+
+package kernels
+
+import "testing"
+
+// Every .cu file must have been compiled, and each module must export the
+// entry points the executor launches.
+func TestEmbeddedPTX(t *testing.T) {
+	want := map[string][]string{
+		"star_pipeline":   {"star_pipeline_4", "star_pipeline_8", "star_pipeline_scalar_4", "star_pipeline_scalar_8", "star_fast_4", "star_fast_8", "star_fast_16", "star_fast_scalar_4", "star_fast_scalar_8", "star_fast_scalar_16", "group_init"},
+		"bandwidth_probe": {"probe_sum_i32"},
+		"hash_build":      {"dim_mark", "dim_build", "fill_i64"},
+		"column_cache":    {"narrow_i64_i32"},
+	}
+	for mod, fns := range want {
+		if PTX(mod) == nil {
+			t.Fatalf("module %s not embedded (run make ptx)", mod)
+		}
+		have := map[string]bool{}
+		for _, f := range Functions(mod) {
+			have[f] = true
+		}
+		for _, f := range fns {
+			if !have[f] {
+				t.Errorf("module %s lacks kernel %s (has %v)", mod, f, Functions(mod))
+			}
+		}
+	}
+}

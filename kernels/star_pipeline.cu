@@ -1,0 +1,444 @@
+// star_pipeline: the whole fact-table pipeline of a star query in one kernel
+// (scan → filters → dimension probes → group-by aggregate), so no
+// intermediate result touches memory (Kaldewey et al., "GPU join processing
+// revisited", DaMoN 2012; Shanbhag et al., "A study of the fundamental
+// performance characteristics of GPUs and CPUs for database analytics"
+// (Crystal), SIGMOD 2020).
+//
+// Per fact row it reads: each predicate column (4 B each when narrowed),
+// then — only while the row is alive — each dimension key and a 4 B map
+// entry (the maps are small and stay in L2), the group columns and the
+// aggregate arguments; it writes nothing but atomics into the group table.
+// A thread handles ITEMS consecutive rows of a blockDim*ITEMS tile, read
+// with 16-byte vector loads (common.cuh, "Tile loads"); predicates are
+// evaluated column by column over the tile (Crystal's BlockPred), so a
+// column's loads for all ITEMS rows are in flight together. Launch: 256
+// threads per block, ITEMS = 4, 8 (default) or 16 (fast path only), a
+// persistent grid of SMs x resident blocks looping over tiles, so the
+// per-block flush of a shared-memory group table is paid a few hundred
+// times, not once per tile. Dimensions are probed most selective first
+// (the host orders them).
+//
+// Aggregation: one group → per-thread accumulators (in shared memory,
+// indexed by aggregate), warp-shuffle reduce, one atomic per warp and slot. Few groups → the group table is replicated
+// sharedReplicas times in shared memory, lane l of every warp updating
+// replica l % sharedReplicas, so lanes that hit the same group (35 groups of
+// SSB Q4.1) do not serialize on one address (Sitaridi & Ross, "Ameliorating
+// memory contention of OLAP operators on GPU processors", DaMoN 2012);
+// replicas are merged and flushed with one global atomic per non-empty slot.
+// Many groups → global atomics straight into the table (L2-resident for
+// tables up to tens of MB).
+//
+// Bound: device memory bandwidth for the columns read (H100 SXM HBM3: 3.35
+// TB/s peak, 2.7 TB/s measured by bandwidth_probe.cu; SSB Q1.x reads at most
+// 4 columns x 4 B per row = 0.96 GB at SF10 → ~0.35 ms, less with sectors
+// skipped). The first dimension probe reads a 4 B map entry per surviving
+// row at random (L2-resident maps: L2 bandwidth); few-group tables bound on
+// shared-memory atomic throughput; large tables on L2 atomic throughput.
+// Measured at SF10 (fast path, 256 x 8): Q1.x 0.24-0.28 ms, Q2.x 0.35-0.55,
+// Q3.x 0.23-0.55, Q4.x 0.37-0.69 ms per fused kernel.
+#include "common.cuh"
+
+struct StarParams {
+  long long n;
+  int npreds, ndims, ngcols, naggs;
+  Pred preds[MAX_PREDS];
+  Dim dims[MAX_DIMS];
+  GCol gcols[MAX_GCOLS];
+  Agg aggs[MAX_AGGS];
+  unsigned long long* table;  // ngroups x (1 + naggs) slots: row count, then aggregates
+  long long ngroups;
+  long long replicaStride;    // slots between shared replicas (odd, to spread banks)
+  int sharedReplicas;         // 0: aggregate with global atomics
+  int pad;
+};
+
+extern "C" __global__ void star_params_size(long long* out) { *out = sizeof(StarParams); }
+
+__device__ __forceinline__ unsigned long long slot_identity(const StarParams& p, int w) {
+  return w == 0 ? 0ULL : agg_identity(p.aggs[w - 1]);
+}
+
+// agg_items evaluates aggregate a's argument for the live rows of a tile;
+// ok[k] is false for dead rows and NULL arguments.
+template <int IT>
+__device__ __forceinline__ void agg_items(const Agg& a, long long i0, bool full, const bool* alive, unsigned long long* val, bool* ok) {
+  if (a.fn == AGG_COUNT_STAR) {
+#pragma unroll
+    for (int k = 0; k < IT; k++) {
+      ok[k] = alive[k];
+      val[k] = 1;
+    }
+    return;
+  }
+  bool nb[IT];
+  load_valid<IT>(a.a, i0, alive, ok);
+  if (a.op != EXPR_A) {
+    load_valid<IT>(a.b, i0, alive, nb);
+#pragma unroll
+    for (int k = 0; k < IT; k++) ok[k] = ok[k] && nb[k];
+  }
+#pragma unroll
+  for (int k = 0; k < IT; k++) ok[k] = ok[k] && alive[k];
+  if (a.fn == AGG_COUNT) {
+#pragma unroll
+    for (int k = 0; k < IT; k++) val[k] = 1;
+    return;
+  }
+  if (a.isFloat) {
+    double x[IT], y[IT];
+    load_f<IT>(a.a, i0, full, ok, x);
+    if (a.op != EXPR_A) load_f<IT>(a.b, i0, full, ok, y);
+#pragma unroll
+    for (int k = 0; k < IT; k++) {
+      double r = x[k];
+      if (a.op == EXPR_MUL) r *= y[k];
+      else if (a.op == EXPR_SUB) r -= y[k];
+      else if (a.op == EXPR_ADD) r += y[k];
+      val[k] = (unsigned long long)__double_as_longlong(r);
+    }
+    return;
+  }
+  long long x[IT], y[IT];
+  load_i<IT>(a.a, i0, full, ok, x);
+  if (a.op != EXPR_A) load_i<IT>(a.b, i0, full, ok, y);
+#pragma unroll
+  for (int k = 0; k < IT; k++) {
+    long long r = x[k];
+    if (a.op == EXPR_MUL) r *= y[k];
+    else if (a.op == EXPR_SUB) r -= y[k];
+    else if (a.op == EXPR_ADD) r += y[k];
+    val[k] = (unsigned long long)r;
+  }
+}
+
+// star_finish merges a block's partial aggregates into the global table:
+// warp-reduced registers for one group, merged shared replicas otherwise.
+template <bool SINGLE>
+__device__ __forceinline__ void star_finish(const StarParams& p, unsigned long long* sh, unsigned long long* acc, int R, int lane) {
+  const int W = 1 + p.naggs;
+  const long long slots = p.ngroups * W;
+  const bool single = SINGLE;
+  if (single) {
+    // Warp reduce, then one atomic per warp and slot. COUNT(*)/COUNT fold
+    // like sums (agg_fold's default).
+    for (int w = 0; w <= p.naggs; w++) {
+      unsigned long long v = acc[w];
+      for (int off = 16; off > 0; off >>= 1) {
+        unsigned long long o = __shfl_down_sync(0xffffffffu, v, off);
+        v = w == 0 ? v + o : agg_fold(p.aggs[w - 1], v, o);
+      }
+      if (lane == 0) {
+        if (w == 0) atomicAdd(p.table, v);
+        else agg_combine(p.aggs[w - 1], p.table + w, v);
+      }
+    }
+    return;
+  }
+  if (R > 0) {
+    __syncthreads();
+    for (long long s = threadIdx.x; s < slots; s += blockDim.x) {
+      long long gbase = s - s % W;
+      unsigned long long rows = 0;
+      for (int r = 0; r < R; r++) rows += sh[r * p.replicaStride + gbase];
+      if (rows == 0) continue;
+      int w = (int)(s % W);
+      if (w == 0) {
+        atomicAdd(p.table + s, rows);
+        continue;
+      }
+      const Agg& a = p.aggs[w - 1];
+      unsigned long long v = sh[s];
+      for (int r = 1; r < R; r++) v = agg_fold(a, v, sh[r * p.replicaStride + s]);
+      agg_combine(a, p.table + s, v);
+    }
+  }
+}
+
+template <bool SINGLE, int IT>
+__device__ __forceinline__ void star_body(const StarParams& p) {
+  extern __shared__ unsigned long long sh[];
+  const int W = 1 + p.naggs;
+  const long long slots = p.ngroups * W;
+  const int R = p.sharedReplicas;
+  const int lane = threadIdx.x & 31;
+  const bool single = SINGLE;
+
+  if (R > 0) {
+    for (long long s = threadIdx.x; s < (long long)R * p.replicaStride; s += blockDim.x) {
+      long long within = s % p.replicaStride;
+      sh[s] = within < slots ? slot_identity(p, (int)(within % W)) : 0ULL;
+    }
+    __syncthreads();
+  }
+  unsigned long long* tab = R > 0 ? sh + (long long)(lane % R) * p.replicaStride : p.table;
+
+  // One group: each thread folds into its own accumulators, kept in shared
+  // memory (indexed by aggregate at run time, which registers cannot be).
+  unsigned long long* acc = sh + threadIdx.x * (1 + MAX_AGGS);
+  if (single)
+    for (int w = 0; w <= p.naggs; w++) acc[w] = w == 0 ? 0ULL : agg_identity(p.aggs[w - 1]);
+
+  const long long tile = (long long)blockDim.x * IT;
+  for (long long base = (long long)blockIdx.x * tile; base < p.n; base += (long long)gridDim.x * tile) {
+    const long long i0 = base + (long long)threadIdx.x * IT;
+    const bool full = i0 + IT <= p.n;
+    unsigned int g[IT];
+    bool alive[IT];
+#pragma unroll
+    for (int k = 0; k < IT; k++) {
+      alive[k] = i0 + k < p.n;
+      g[k] = 0;
+    }
+#pragma unroll 1
+    for (int q = 0; q < p.npreds; q++) pred_items<IT>(p.preds[q], i0, full, alive);
+#pragma unroll 1
+    for (int d = 0; d < p.ndims; d++) {
+      const Dim& dm = p.dims[d];
+      bool nn[IT];
+      long long key[IT];
+      load_valid<IT>(dm.key, i0, alive, nn);
+      load_i<IT>(dm.key, i0, full, alive, key);
+      int v[IT];
+      if (dm.hkeys == 0) {
+#pragma unroll
+        for (int k = 0; k < IT; k++) {
+          long long o = key[k] - dm.keyMin;
+          v[k] = alive[k] && nn[k] && o >= 0 && o < dm.mapLen ? __ldg(dm.map + o) : -1;
+        }
+      } else {
+#pragma unroll
+        for (int k = 0; k < IT; k++) v[k] = alive[k] && nn[k] ? dim_probe(dm, key[k]) : -1;
+      }
+#pragma unroll
+      for (int k = 0; k < IT; k++) {
+        alive[k] = alive[k] && v[k] >= 0;
+        g[k] += (unsigned int)v[k] * (unsigned int)dm.stride;
+      }
+    }
+#pragma unroll 1
+    for (int c = 0; c < p.ngcols; c++) {
+      const GCol& gc = p.gcols[c];
+      bool nn[IT];
+      long long v[IT];
+      load_valid<IT>(gc.col, i0, alive, nn);
+      load_i<IT>(gc.col, i0, full, alive, v);
+#pragma unroll
+      for (int k = 0; k < IT; k++) g[k] += (unsigned int)((nn[k] ? v[k] - gc.min : gc.nullSlot) * gc.stride);
+    }
+    if (single) {
+#pragma unroll
+      for (int k = 0; k < IT; k++) acc[0] += alive[k] ? 1 : 0;
+    } else {
+#pragma unroll
+      for (int k = 0; k < IT; k++)
+        if (alive[k]) atomicAdd(tab + (long long)g[k] * W, 1ULL);
+    }
+#pragma unroll 1
+    for (int j = 0; j < p.naggs; j++) {
+      const Agg& a = p.aggs[j];
+      unsigned long long val[IT];
+      bool ok[IT];
+      agg_items<IT>(a, i0, full, alive, val, ok);
+      if (single) {
+        unsigned long long s = acc[1 + j];
+#pragma unroll
+        for (int k = 0; k < IT; k++)
+          if (ok[k]) s = agg_fold(a, s, val[k]);
+        acc[1 + j] = s;
+      } else {
+#pragma unroll
+        for (int k = 0; k < IT; k++)
+          if (ok[k]) agg_combine(a, tab + (long long)g[k] * W + 1 + j, val[k]);
+      }
+    }
+  }
+
+  star_finish<SINGLE>(p, sh, acc, R, lane);
+}
+
+// Two instantiations: registers for one group (no GROUP BY), and the
+// group table (shared replicas or global) otherwise; splitting them keeps
+// each kernel's register count, hence its occupancy, where it should be.
+// ITEMS rows per thread (4 or 8) is a launch-time choice: more rows give
+// more loads in flight per thread but cost registers, hence occupancy.
+extern "C" __global__ void __launch_bounds__(256, 3) star_pipeline_4(const StarParams p) { star_body<false, 4>(p); }
+extern "C" __global__ void __launch_bounds__(256, 2) star_pipeline_8(const StarParams p) { star_body<false, 8>(p); }
+extern "C" __global__ void __launch_bounds__(256, 3) star_pipeline_scalar_4(const StarParams p) { star_body<true, 4>(p); }
+extern "C" __global__ void __launch_bounds__(256, 2) star_pipeline_scalar_8(const StarParams p) { star_body<true, 8>(p); }
+
+// group_init sets every slot of a global group table to its identity.
+extern "C" __global__ void group_init(const StarParams p) {
+  const int W = 1 + p.naggs;
+  const long long slots = p.ngroups * W;
+  for (long long s = (long long)blockIdx.x * blockDim.x + threadIdx.x; s < slots; s += (long long)gridDim.x * blockDim.x)
+    p.table[s] = slot_identity(p, (int)(s % W));
+}
+
+// ---------------------------------------------------------------------------
+// Fast path: the same pipeline specialized, at compile time, for the common
+// case the host checks before choosing it — every fact column it reads is
+// 4 bytes wide (narrowed BIGINTs included) and has no NULLs, predicates are
+// ranges or code sets, aggregates are integer. Values then live in 32-bit
+// registers and no validity or float code is generated; the kernel needs
+// far fewer registers, so more threads (and more loads in flight) fit per
+// SM, which is what a bandwidth-bound scan is short of on H100.
+
+template <int IT>
+__device__ __forceinline__ void load32(const Col& c, long long i0, bool full, const bool* alive, int* v) {
+#pragma unroll
+  for (int k = 0; k < IT; k++) v[k] = 0;
+  if (!any_alive<IT>(alive)) return;
+  const int* d = (const int*)c.data + i0;
+  if (full) {
+#pragma unroll
+    for (int q = 0; q < IT / 4; q++) {
+      int4 x = __ldg((const int4*)d + q);
+      v[4 * q] = x.x;
+      v[4 * q + 1] = x.y;
+      v[4 * q + 2] = x.z;
+      v[4 * q + 3] = x.w;
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < IT; k++) v[k] = alive[k] ? __ldg(d + k) : 0;
+  }
+}
+
+template <bool SINGLE, int IT>
+__device__ __forceinline__ void star_fast_body(const StarParams& p) {
+  extern __shared__ unsigned long long sh[];
+  const int W = 1 + p.naggs;
+  const long long slots = p.ngroups * W;
+  const int R = p.sharedReplicas;
+  const int lane = threadIdx.x & 31;
+  if (!SINGLE && R > 0) {
+    for (long long s = threadIdx.x; s < (long long)R * p.replicaStride; s += blockDim.x) {
+      long long within = s % p.replicaStride;
+      sh[s] = within < slots ? slot_identity(p, (int)(within % W)) : 0ULL;
+    }
+    __syncthreads();
+  }
+  unsigned long long* tab = R > 0 ? sh + (long long)(lane % R) * p.replicaStride : p.table;
+  unsigned long long* acc = sh + threadIdx.x * (1 + MAX_AGGS);
+  if (SINGLE)
+    for (int w = 0; w <= p.naggs; w++) acc[w] = w == 0 ? 0ULL : agg_identity(p.aggs[w - 1]);
+
+  const long long tile = (long long)blockDim.x * IT;
+  for (long long base = (long long)blockIdx.x * tile; base < p.n; base += (long long)gridDim.x * tile) {
+    const long long i0 = base + (long long)threadIdx.x * IT;
+    const bool full = i0 + IT <= p.n;
+    unsigned int g[IT];
+    bool alive[IT];
+#pragma unroll
+    for (int k = 0; k < IT; k++) {
+      alive[k] = i0 + k < p.n;
+      g[k] = 0;
+    }
+#pragma unroll 1
+    for (int q = 0; q < p.npreds; q++) {
+      const Pred& pr = p.preds[q];
+      int v[IT];
+      load32<IT>(pr.col, i0, full, alive, v);
+      const bool neg = pr.negate != 0;
+      const int lo = (int)pr.lo;
+      if (pr.kind == PRED_RANGE) {
+        const int hi = (int)pr.hi;
+#pragma unroll
+        for (int k = 0; k < IT; k++) alive[k] = alive[k] && ((v[k] >= lo && v[k] <= hi) != neg);
+      } else {
+#pragma unroll
+        for (int k = 0; k < IT; k++) {
+          unsigned int o = (unsigned int)(v[k] - lo);
+          bool in = alive[k] && o < (unsigned long long)pr.setLen;
+          unsigned int w = in ? __ldg(pr.set + (o >> 5)) : 0u;
+          alive[k] = alive[k] && (in && ((w >> (o & 31)) & 1u)) != neg;
+        }
+      }
+    }
+#pragma unroll 1
+    for (int d = 0; d < p.ndims; d++) {
+      const Dim& dm = p.dims[d];
+      int key[IT];
+      load32<IT>(dm.key, i0, full, alive, key);
+      int v[IT];
+      if (dm.hkeys == 0) {
+        const int kmin = (int)dm.keyMin;
+#pragma unroll
+        for (int k = 0; k < IT; k++) {
+          unsigned int o = (unsigned int)(key[k] - kmin);
+          v[k] = alive[k] && o < (unsigned long long)dm.mapLen ? __ldg(dm.map + o) : -1;
+        }
+      } else {
+#pragma unroll
+        for (int k = 0; k < IT; k++) v[k] = alive[k] ? dim_probe(dm, key[k]) : -1;
+      }
+#pragma unroll
+      for (int k = 0; k < IT; k++) {
+        alive[k] = alive[k] && v[k] >= 0;
+        g[k] += (unsigned int)v[k] * (unsigned int)dm.stride;
+      }
+    }
+#pragma unroll 1
+    for (int c = 0; c < p.ngcols; c++) {
+      const GCol& gc = p.gcols[c];
+      int v[IT];
+      load32<IT>(gc.col, i0, full, alive, v);
+#pragma unroll
+      for (int k = 0; k < IT; k++) g[k] += (unsigned int)(v[k] - (int)gc.min) * (unsigned int)gc.stride;
+    }
+    if (SINGLE) {
+      unsigned int c = 0;
+#pragma unroll
+      for (int k = 0; k < IT; k++) c += alive[k] ? 1u : 0u;
+      acc[0] += c;
+    } else {
+#pragma unroll
+      for (int k = 0; k < IT; k++)
+        if (alive[k]) atomicAdd(tab + (long long)g[k] * W, 1ULL);
+    }
+#pragma unroll 1
+    for (int j = 0; j < p.naggs; j++) {
+      const Agg& a = p.aggs[j];
+      long long val[IT];
+      if (a.fn == AGG_COUNT_STAR || a.fn == AGG_COUNT) {
+#pragma unroll
+        for (int k = 0; k < IT; k++) val[k] = 1;
+      } else {
+        int x[IT];
+        load32<IT>(a.a, i0, full, alive, x);
+        if (a.op == EXPR_A) {
+#pragma unroll
+          for (int k = 0; k < IT; k++) val[k] = x[k];
+        } else {
+          int y[IT];
+          load32<IT>(a.b, i0, full, alive, y);
+#pragma unroll
+          for (int k = 0; k < IT; k++) {
+            long long l = x[k], r = y[k];
+            val[k] = a.op == EXPR_MUL ? l * r : a.op == EXPR_SUB ? l - r : l + r;
+          }
+        }
+      }
+      if (SINGLE) {
+        unsigned long long s = acc[1 + j];
+#pragma unroll
+        for (int k = 0; k < IT; k++)
+          if (alive[k]) s = agg_fold(a, s, (unsigned long long)val[k]);
+        acc[1 + j] = s;
+      } else {
+#pragma unroll
+        for (int k = 0; k < IT; k++)
+          if (alive[k]) agg_combine(a, tab + (long long)g[k] * W + 1 + j, (unsigned long long)val[k]);
+      }
+    }
+  }
+  star_finish<SINGLE>(p, sh, acc, R, lane);
+}
+
+extern "C" __global__ void __launch_bounds__(256) star_fast_4(const StarParams p) { star_fast_body<false, 4>(p); }
+extern "C" __global__ void __launch_bounds__(256) star_fast_8(const StarParams p) { star_fast_body<false, 8>(p); }
+extern "C" __global__ void __launch_bounds__(256) star_fast_16(const StarParams p) { star_fast_body<false, 16>(p); }
+extern "C" __global__ void __launch_bounds__(256) star_fast_scalar_4(const StarParams p) { star_fast_body<true, 4>(p); }
+extern "C" __global__ void __launch_bounds__(256) star_fast_scalar_8(const StarParams p) { star_fast_body<true, 8>(p); }
+extern "C" __global__ void __launch_bounds__(256) star_fast_scalar_16(const StarParams p) { star_fast_body<true, 16>(p); }

@@ -1,0 +1,127 @@
+package planner
+
+import (
+	"math"
+
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// Build strategy and algorithm limits.
+const (
+	// A direct array may span up to directArrayRatio× the build rows, or up
+	// to directArraySmall entries whatever the build size (4 MiB of int32
+	// row numbers: cache-resident on a CPU, one global-memory array on a
+	// GPU, and still cheaper than hashing).
+	directArrayRatio = 4
+	directArraySmall = 1 << 20
+	// Sort-merge wins over a hash join when the build side is too large for
+	// its table to stay in cache and its keys repeat heavily (long chains).
+	mergeMinBuildRows = 1 << 22
+	mergeMinDupFactor = 8
+)
+
+// joinStats combines the statistics of the two inputs of a join with rows
+// output rows.
+func joinStats(kind sql.JoinKind, ls, rs *relStats, rows float64) *relStats {
+	s := &relStats{Rows: rows}
+	s.Cols = append(s.Cols, ls.Cols...)
+	if kind != sql.JoinSemi && kind != sql.JoinAnti {
+		for _, c := range rs.Cols {
+			if kind == sql.JoinLeft {
+				c.NullFrac = math.Max(c.NullFrac, 1-math.Min(1, rows/math.Max(ls.Rows, 1)))
+			}
+			s.Cols = append(s.Cols, c)
+		}
+	}
+	return s
+}
+
+// keyDistinct is the distinct count of a key expression.
+func keyDistinct(e sql.Expr, s *relStats) float64 {
+	if c, ok := e.(*sql.ColRef); ok && c.Index < len(s.Cols) {
+		return math.Max(s.Cols[c.Index].Distinct, 1)
+	}
+	if c, ok := e.(*sql.Cast); ok {
+		return keyDistinct(c.E, s)
+	}
+	return math.Max(s.Rows, 1)
+}
+
+// equiJoinRows is |L|·|R| / Π max(distinct(lk_i), distinct(rk_i)).
+func equiJoinRows(ls, rs *relStats, lk, rk []sql.Expr) float64 {
+	rows := ls.Rows * rs.Rows
+	div := 1.0
+	for i := range lk {
+		div *= math.Max(keyDistinct(lk[i], ls), keyDistinct(rk[i], rs))
+	}
+	div = math.Min(div, math.Max(math.Max(ls.Rows, rs.Rows), 1))
+	return rows / math.Max(div, 1)
+}
+
+// makeJoin builds the physical join of l and r (output l++r, or l for semi
+// and anti joins) with rows estimated output rows: a HashJoin building r,
+// a SortMergeJoin when forced or cheaper, or a NestedLoopJoin without keys.
+func (b *builder) makeJoin(kind sql.JoinKind, l, r Node, lk, rk []sql.Expr, residual sql.Expr,
+	nullAware bool, rows float64) Node {
+	ls, rs := b.stats[l], b.stats[r]
+	out := joinSchema(kind, l.Schema(), r.Schema())
+	st := joinStats(kind, ls, rs, rows)
+	base := b.cost(l) + b.cost(r) + rows
+	if len(lk) == 0 {
+		if kind == sql.JoinInner && residual == nil {
+			kind = sql.JoinCross
+		}
+		nl := &NestedLoopJoin{Kind: kind, Left: l, Right: r, Cond: residual, NullAware: nullAware, Out: out}
+		return b.set(nl, st, base+ls.Rows*rs.Rows)
+	}
+	if b.useMerge(ls, rs, rk) {
+		smj := &SortMergeJoin{Kind: kind, Left: l, Right: r, LeftKeys: lk, RightKeys: rk,
+			Residual: residual, NullAware: nullAware, Out: out}
+		sortCost := ls.Rows*math.Log2(ls.Rows+2) + rs.Rows*math.Log2(rs.Rows+2)
+		return b.set(smj, st, base+sortCost)
+	}
+	hj := &HashJoin{Kind: kind, Left: l, Right: r, LeftKeys: lk, RightKeys: rk,
+		Residual: residual, NullAware: nullAware, BuildSide: BuildRight, Out: out}
+	b.chooseBuild(hj, rs)
+	return b.set(hj, st, base+2*rs.Rows)
+}
+
+// useMerge decides between hash and sort-merge join for an equi-join that
+// builds on the right input.
+func (b *builder) useMerge(ls, rs *relStats, rk []sql.Expr) bool {
+	switch b.opts.Join {
+	case "merge":
+		return true
+	case "hash":
+		return false
+	}
+	if rs.Rows < mergeMinBuildRows || ls.Rows < mergeMinBuildRows {
+		return false
+	}
+	d := 1.0
+	for _, k := range rk {
+		d *= keyDistinct(k, rs)
+	}
+	return rs.Rows/math.Max(d, 1) >= mergeMinDupFactor
+}
+
+// chooseBuild picks DirectArray when the join has one integer key whose build
+// values have exact, dense enough bounds; HashTable otherwise.
+func (b *builder) chooseBuild(hj *HashJoin, bs *relStats) {
+	keys := hj.BuildKeys()
+	hj.Strategy = HashTable
+	if len(keys) == 1 {
+		ks := exprStat(keys[0], bs, keys[0].Type())
+		hj.UniqueBuild = ks.Distinct >= bs.Rows*0.99
+		t := keys[0].Type()
+		if t.ID == columnar.String || t.Physical() == columnar.PhysFloat64 || !ks.Exact || !ks.HasRange {
+			return
+		}
+		span := ks.Max - ks.Min + 1
+		if span <= directArraySmall || span <= directArrayRatio*bs.Rows {
+			hj.Strategy = DirectArray
+			hj.KeyMin, hj.KeyMax = int64(ks.Min), int64(ks.Max)
+		}
+	}
+}

@@ -1,0 +1,13 @@
+package planner
+
+import "gpusql/sql"
+
+// Distinct removes duplicate rows (NULLs equal each other): a group-by on
+// every column without aggregates.
+type Distinct struct {
+	NodeProps
+	Input Node
+}
+
+func (n *Distinct) Schema() sql.Schema { return n.Input.Schema() }
+func (n *Distinct) Children() []Node   { return []Node{n.Input} }

@@ -1,0 +1,142 @@
+package planner
+
+import "gpusql/sql"
+
+// Pipeline is a source, a chain of streaming operators and a sink. The rows
+// of a pipeline never wait between its operators: the CPU executor pushes
+// each morsel of the source through the whole chain on one core, and the GPU
+// executor runs the whole chain as one fused kernel (a star join pipelined
+// into its group-by: scan lineorder, test its filters, probe every dimension
+// table, aggregate, in one pass; Kaldewey et al.).
+//
+// Source is a TableScan or Values, or an operator whose result another
+// pipeline materializes (anything that is neither streaming nor a scan).
+// Ops are the streaming operators in the order rows pass them: Filter,
+// Projection, and HashJoin (this pipeline streams its probe input; the build
+// input is the sink of another pipeline). Sink consumes the rows: the
+// HashJoin whose build side this is (SinkRole "build"), a HashAggregate,
+// Sort, TopN, Limit, Distinct, SetOp, SortMergeJoin or NestedLoopJoin
+// ("input"), or nil for the pipeline producing the query result ("result").
+type Pipeline struct {
+	ID     int
+	Source Node
+	Ops    []Node
+	Sink   Node
+	// SinkRole is "build", "input" or "result".
+	SinkRole string
+	// Deps are the pipelines that must finish first: those building the
+	// hash tables this one probes and the one materializing its source.
+	Deps []int
+}
+
+// Streaming reports whether n passes rows through in a pipeline (as opposed
+// to being a source or a sink).
+func Streaming(n Node) bool {
+	switch n.(type) {
+	case *Filter, *Projection, *HashJoin:
+		return true
+	}
+	return false
+}
+
+// StreamInput returns the input a streaming operator's rows come from (the
+// probe side of a HashJoin).
+func StreamInput(n Node) Node {
+	switch n := n.(type) {
+	case *Filter:
+		return n.Input
+	case *Projection:
+		return n.Input
+	case *HashJoin:
+		return n.Probe()
+	}
+	return nil
+}
+
+// Pipelines cuts the plan rooted at root into pipelines, dependencies first.
+// Scalar subqueries are planned separately and run before.
+func Pipelines(root Node) []*Pipeline {
+	pc := &pipeCutter{}
+	pc.cut(root, nil, "result")
+	return pc.out
+}
+
+type pipeCutter struct {
+	out []*Pipeline
+	// byNode remembers the pipeline that materializes a node.
+	byNode map[Node]int
+}
+
+// cut builds the pipeline that ends in sink, whose topmost streaming operator
+// (or source) is top, after the pipelines it depends on. It returns its id.
+func (pc *pipeCutter) cut(top Node, sink Node, role string) int {
+	if pc.byNode == nil {
+		pc.byNode = map[Node]int{}
+	}
+	var ops []Node
+	n := top
+	for Streaming(n) {
+		ops = append([]Node{n}, ops...)
+		n = StreamInput(n)
+	}
+	p := &Pipeline{Source: n, Ops: ops, Sink: sink, SinkRole: role}
+	for _, op := range ops {
+		if hj, ok := op.(*HashJoin); ok {
+			p.Deps = append(p.Deps, pc.cut(hj.Build(), hj, "build"))
+		}
+	}
+	if !isLeafSource(n) {
+		if id, ok := pc.byNode[n]; ok {
+			p.Deps = append(p.Deps, id)
+		} else {
+			for _, c := range n.Children() {
+				p.Deps = append(p.Deps, pc.cut(c, n, "input"))
+			}
+		}
+	}
+	p.ID = len(pc.out) + 1
+	pc.out = append(pc.out, p)
+	if sink != nil {
+		pc.byNode[sink] = p.ID
+	}
+	return p.ID
+}
+
+func isLeafSource(n Node) bool {
+	switch n.(type) {
+	case *TableScan, *Values:
+		return true
+	}
+	return false
+}
+
+// StarPipeline is the shape the GPU runs as one fused kernel: a fact-table
+// scan, its filters, a chain of inner hash-join probes each against a
+// (filtered) dimension whose unique keys are indexed by a direct array or a
+// hash table, and a HashAggregate sink. Filters and projections between the
+// probes are listed in Ops in order, as in the pipeline.
+type StarPipeline struct {
+	Pipeline  *Pipeline
+	Fact      *TableScan
+	Probes    []*HashJoin
+	Aggregate *HashAggregate
+}
+
+// Star returns p as a StarPipeline when it has that shape.
+func (p *Pipeline) Star() (*StarPipeline, bool) {
+	fact, ok := p.Source.(*TableScan)
+	agg, ok2 := p.Sink.(*HashAggregate)
+	if !ok || !ok2 || p.SinkRole != "input" {
+		return nil, false
+	}
+	s := &StarPipeline{Pipeline: p, Fact: fact, Aggregate: agg}
+	for _, op := range p.Ops {
+		if hj, ok := op.(*HashJoin); ok {
+			if hj.Kind != sql.JoinInner || hj.BuildSide != BuildRight {
+				return nil, false
+			}
+			s.Probes = append(s.Probes, hj)
+		}
+	}
+	return s, len(s.Probes) > 0
+}

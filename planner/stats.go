@@ -1,0 +1,215 @@
+package planner
+
+import (
+	"math"
+	"sort"
+	"sync"
+	"weak"
+
+	"gpusql/storage/columnar"
+)
+
+// colStat is what the planner believes about one column of an
+// intermediate result. Values are in the column's physical domain (codes,
+// days, scaled decimals) as float64.
+type colStat struct {
+	Distinct float64
+	Min, Max float64
+	// HasRange: Min and Max are known.
+	HasRange bool
+	// Exact: Min and Max are true bounds of every non-NULL value (from the
+	// table's statistics or a dictionary, narrowed only by predicates that
+	// the rows passed), so executors may index arrays by them.
+	Exact    bool
+	NullFrac float64
+	// Integral: the domain is whole numbers (not DOUBLE), so x < c means
+	// x <= c-1.
+	Integral bool
+}
+
+// relStats estimates an intermediate result.
+type relStats struct {
+	Rows float64
+	Cols []colStat
+}
+
+func (s *relStats) clone() *relStats {
+	return &relStats{Rows: s.Rows, Cols: append([]colStat{}, s.Cols...)}
+}
+
+// capDistinct bounds every column's distinct count by the row count.
+func (s *relStats) capDistinct() {
+	for i := range s.Cols {
+		if s.Cols[i].Distinct > s.Rows {
+			s.Cols[i].Distinct = math.Max(s.Rows, 1)
+		}
+		if s.Cols[i].Distinct < 1 {
+			s.Cols[i].Distinct = 1
+		}
+	}
+}
+
+// unknownCol is the statistic of a computed column of type t over rows rows.
+func unknownCol(t columnar.Type, rows float64) colStat {
+	return colStat{Distinct: math.Max(rows, 1), Integral: t.Physical() != columnar.PhysFloat64, NullFrac: 0.01}
+}
+
+// summaryCache holds statistics computed by scanning columns of tables that
+// carry none (tables built in memory, or loaded before statistics existed),
+// keyed weakly so that dropped tables' columns can still be collected.
+var summaryCache sync.Map // weak.Pointer[columnar.Column] → columnar.Summary
+
+// tableColumnStat returns the statistics of column c of table t, from its
+// chunk statistics when complete, else computed once by a scan.
+func tableColumnStat(t *columnar.Table, c int) colStat {
+	col := t.Columns[c]
+	rows := float64(t.Rows)
+	if t.Rows == 0 {
+		return colStat{Distinct: 1, Integral: col.Type.Physical() != columnar.PhysFloat64}
+	}
+	var s columnar.Summary
+	if c < len(t.Stats) && len(t.Stats[c]) == t.NumChunks() && t.NumChunks() > 0 {
+		s = t.ColumnSummary(c)
+		if col.Type.ID != columnar.String {
+			s.Distinct = chunkDistinct(t.Stats[c], t.Rows, s.Distinct)
+		}
+	} else if v, ok := summaryCache.Load(weak.Make(col)); ok {
+		s = v.(columnar.Summary)
+	} else {
+		s = scanSummary(col, t.Rows)
+		summaryCache.Store(weak.Make(col), s)
+	}
+	cs := colStat{Distinct: math.Max(float64(s.Distinct), 1), NullFrac: float64(s.NullCount) / rows,
+		Integral: col.Type.Physical() != columnar.PhysFloat64}
+	switch {
+	case col.Type.ID == columnar.String && col.Dict != nil:
+		cs.Min, cs.Max, cs.HasRange, cs.Exact = 0, float64(col.Dict.Len()-1), true, true
+		cs.Distinct = math.Max(float64(col.Dict.Len()), 1)
+	case col.Type.Physical() == columnar.PhysFloat64:
+		cs.Min, cs.Max, cs.HasRange = s.MinF, s.MaxF, s.NullCount < t.Rows
+	default:
+		cs.Min, cs.Max = float64(s.Min), float64(s.Max)
+		cs.HasRange = s.NullCount < t.Rows
+		cs.Exact = cs.HasRange
+	}
+	if cs.Distinct > rows {
+		cs.Distinct = rows
+	}
+	return cs
+}
+
+// scanSummary computes min, max, NULL count and a distinct estimate of a
+// column: exact over a bitmap of the value range when that is small, else
+// from a sample, scaled.
+func scanSummary(col *columnar.Column, rows int) columnar.Summary {
+	var s columnar.Summary
+	first := true
+	for i := 0; i < rows; i++ {
+		if col.IsNull(i) {
+			s.NullCount++
+			continue
+		}
+		if col.F64 != nil {
+			v := col.F64[i]
+			if first || v < s.MinF {
+				s.MinF = v
+			}
+			if first || v > s.MaxF {
+				s.MaxF = v
+			}
+		} else {
+			v := col.Int64At(i)
+			if first || v < s.Min {
+				s.Min = v
+			}
+			if first || v > s.Max {
+				s.Max = v
+			}
+		}
+		first = false
+	}
+	if first {
+		return s
+	}
+	if col.F64 == nil && s.Max-s.Min < 1<<24 {
+		seen := make([]uint64, (s.Max-s.Min)/64+1)
+		for i := 0; i < rows; i++ {
+			if !col.IsNull(i) {
+				v := col.Int64At(i) - s.Min
+				if seen[v>>6]&(1<<(v&63)) == 0 {
+					seen[v>>6] |= 1 << (v & 63)
+					s.Distinct++
+				}
+			}
+		}
+		return s
+	}
+	const sample = 1 << 16
+	step := max(1, rows/sample)
+	set := map[uint64]struct{}{}
+	n := 0
+	for i := 0; i < rows; i += step {
+		if col.IsNull(i) {
+			continue
+		}
+		n++
+		if col.F64 != nil {
+			set[math.Float64bits(col.F64[i])] = struct{}{}
+		} else {
+			set[uint64(col.Int64At(i))] = struct{}{}
+		}
+	}
+	d := len(set)
+	if n > 0 && d > n/2 {
+		// Mostly distinct in the sample: assume distinct overall.
+		d = d * (rows - s.NullCount) / n
+	}
+	s.Distinct = max(d, 1)
+	return s
+}
+
+// chunkDistinct estimates a column's distinct count from per-chunk counts.
+// Chunks whose ranges do not overlap (a sorted or clustered key) hold
+// different values: the counts add up. Otherwise every chunk draws from one
+// domain of D values; a chunk of n rows then shows d = D·(1 - e^(-n/D))
+// distinct values, which is inverted for D from the largest chunk count
+// (a date key repeated all over a fact table has D ≈ d, not the width of its
+// range).
+func chunkDistinct(chunks []columnar.ChunkStats, rows int, fallback int) int {
+	if len(chunks) <= 1 {
+		return fallback
+	}
+	type rng struct{ lo, hi int64 }
+	rs := make([]rng, 0, len(chunks))
+	sum, dmax := 0, 0
+	for _, c := range chunks {
+		rs = append(rs, rng{c.Min, c.Max})
+		sum += c.Distinct
+		dmax = max(dmax, c.Distinct)
+	}
+	sort.Slice(rs, func(i, j int) bool { return rs[i].lo < rs[j].lo })
+	overlaps := 0
+	for i := 1; i < len(rs); i++ {
+		if rs[i].lo <= rs[i-1].hi {
+			overlaps++
+		}
+	}
+	if overlaps*10 <= len(rs) {
+		return min(sum, rows)
+	}
+	n := float64(min(columnar.ChunkRows, rows))
+	d := float64(dmax)
+	if d >= n*0.99 {
+		return fallback
+	}
+	lo, hi := d, math.Max(d, float64(fallback))*4+1
+	for range 60 {
+		mid := (lo + hi) / 2
+		if mid*(1-math.Exp(-n/mid)) < d {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return int(math.Min(math.Round(hi), float64(rows)))
+}
