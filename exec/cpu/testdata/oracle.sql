@@ -243,3 +243,19 @@ select s, a from t1 order by s desc, a desc, b limit 4
 
 -- ordered
 select f from t1 order by f limit 6
+
+select a, (select count(*) from t3 where t3.k = t1.a) from t1 where b > 490
+
+select k, (select max(c) from t2 where t2.a = t3.k) from t3 where k < 30
+
+with x as (select a, count(*) as n from t1 group by a) select x.a, x.n, t3.v from x join t3 on x.a = t3.k where x.n > 100
+
+select count(*) from t1 where a in (select a from t2 where t2.c = t1.b % 50)
+
+select count(*) from t3 where k in (select a from t2 where c in (select k from t3 where v = 'fig'))
+
+select v, count(*) from t3 where k not in (select c from t2 where c is not null) group by v
+
+select count(*) from (select a from t1 union all select a from t2) u where a > 10
+
+select t3.k, x.cnt from t3 left join (select a, count(*) as cnt from t2 group by a) x on t3.k = x.a where t3.k < 30
