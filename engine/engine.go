@@ -75,6 +75,9 @@ func Open(opts Options) (*DB, error) {
 	default:
 		return nil, fmt.Errorf("unknown group-by strategy %q (want dense or hash)", opts.GroupBy)
 	}
+	if db.executor == "gpu" || opts.Check {
+		usePinnedMemory()
+	}
 	return db, nil
 }
 

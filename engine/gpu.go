@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"gpusql/exec"
 	"gpusql/planner"
+	"gpusql/storage/columnar"
 )
 
 // The GPU executor builds only with the cuda build tag, so the engine reaches
@@ -16,14 +16,28 @@ import (
 var (
 	gpuRunner    func(ctx context.Context, p *planner.Physical) (*exec.Result, error)
 	gpuAvailable func() (bool, string)
+	// gpuPinned hands out pinned, device-mapped host memory for columns.
+	gpuPinned func() columnar.Allocator
+	// errGPUUnsupported is wrapped by the GPU executor's errors for plans
+	// whose shape it cannot run yet.
+	errGPUUnsupported error
 )
 
 // gpuUnsupported reports whether err is the GPU executor saying a plan's
 // shape is beyond it (not a failure of a plan it runs). With executor auto
-// and with Check such plans run on the CPU. exec/gpu has no sentinel error
-// for this yet, so its message is matched.
+// and with Check such plans run on the CPU.
 func gpuUnsupported(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "not supported on the GPU")
+	return err != nil && errGPUUnsupported != nil && errors.Is(err, errGPUUnsupported)
+}
+
+// usePinnedMemory makes columns loaded from now on live in pinned host
+// memory, so the first query that touches them copies at full PCIe speed
+// (55 GB/s on the H100 host, against 8 GB/s from pageable memory) and kernels
+// can read columns in place that do not fit on the device.
+func usePinnedMemory() {
+	if gpuPinned != nil {
+		columnar.SetDefaultAllocator(gpuPinned())
+	}
 }
 
 // errNoCUDA is what asking for the GPU says in a build without CUDA.

@@ -8,4 +8,6 @@ import "gpusql/exec/gpu"
 func init() {
 	gpuRunner = gpu.Run
 	gpuAvailable = gpu.Available
+	gpuPinned = gpu.PinnedAllocator
+	errGPUUnsupported = gpu.ErrUnsupported
 }

@@ -120,7 +120,7 @@ func (p csvPrinter) rows(r *exec.Result) error {
 		}
 		bw.WriteString(csvField(name))
 	}
-	bw.WriteString("\r\n")
+	bw.WriteByte('\n')
 	for i := 0; i < r.Rows; i++ {
 		for j, c := range r.Columns {
 			if j > 0 {
@@ -130,7 +130,7 @@ func (p csvPrinter) rows(r *exec.Result) error {
 				bw.WriteString(csvField(exec.FormatValue(c, i)))
 			}
 		}
-		bw.WriteString("\r\n")
+		bw.WriteByte('\n')
 	}
 	return bw.Flush()
 }

@@ -20,7 +20,7 @@ func TestScriptsRunInOrder(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	if want := "a,s\r\n1,a\r\n2,b\r\nn\r\n2\r\n"; out.String() != want {
+	if want := "a,s\n1,a\n2,b\nn\n2\n"; out.String() != want {
 		t.Errorf("stdout %q, want %q", out.String(), want)
 	}
 	if !strings.Contains(errb.String(), "loaded 2 rows into t") {
