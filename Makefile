@@ -9,7 +9,7 @@ KERNELS  := $(wildcard kernels/*.cu)
 PTX      := $(patsubst kernels/%.cu,kernels/ptx/%.ptx,$(KERNELS))
 LDFLAGS  ?= -s -w
 
-.PHONY: all ptx test test-short vet gpu-bundle clean
+.PHONY: all ptx demo test vet gpu-bundle clean
 
 all: bin/gpusql
 
@@ -25,6 +25,13 @@ bin/gpusql: $(if $(HAVE_CUDA),$(PTX),) FORCE
 	$(GO) build $(if $(TAGS),-tags $(TAGS),) -ldflags '$(LDFLAGS)' -o $@ ./cmd/gpusql
 
 FORCE:
+
+# The main job on the embedded default: SSB data generated in memory at
+# DEMO_SF, the 13 queries on the GPU (when one is usable) and the CPU, results
+# checked equal across executors, per-query times and GB/s.
+DEMO_SF ?= 1
+demo: bin/gpusql
+	bin/gpusql bench ssb --sf $(DEMO_SF) --runs 3
 
 vet: $(if $(HAVE_CUDA),$(PTX),)
 	$(GO) vet ./...

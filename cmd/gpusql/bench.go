@@ -117,12 +117,18 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	sf := fs.Float64("sf", 1, "scale factor to generate (ignored with --data)")
 	data := fs.String("data", "", "folder with schema.sql and the table files (default: generate into a temporary folder)")
-	executors := fs.String("executor", "cpu", "comma-separated executors to time: cpu, gpu")
+	executors := fs.String("executor", "auto", "comma-separated executors to time: cpu, gpu; auto: gpu,cpu when a GPU is usable, else cpu")
 	runs := fs.Int("runs", 5, "warm runs per query (the median is reported)")
 	jsonOut := fs.String("json", "", "also write the results as JSON to `FILE`")
 	only := fs.String("queries", "", "comma-separated query names to run (e.g. Q1.1,Q3.2); default all 13")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *executors == "auto" {
+		*executors = "cpu"
+		if ok, _ := engine.GPUStatus(); ok {
+			*executors = "gpu,cpu"
+		}
 	}
 	exes := strings.Split(*executors, ",")
 	for _, e := range exes {
