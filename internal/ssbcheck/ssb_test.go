@@ -51,7 +51,7 @@ func strategies() []strategy {
 
 // TestSSBGenerated checks the 13 queries and the variants on ssbgen's SF
 // 0.01 data (about 60K lineorder rows), or at GPUSQL_SSBCHECK_SF for a
-// longer check (SF 1 loads 6M rows into SQLite: minutes).
+// longer check (SF 1: about 15 minutes on two cores, most of it SQLite).
 func TestSSBGenerated(t *testing.T) {
 	sf := 0.01
 	if env := os.Getenv("GPUSQL_SSBCHECK_SF"); env != "" {
