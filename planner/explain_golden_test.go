@@ -34,11 +34,8 @@ var (
 func ssbCatalog(t testing.TB) *catalog.Catalog {
 	ssbOnce.Do(func() {
 		dir := filepath.Join(os.TempDir(), "gpusql-ssb-sf0.1")
-		if _, err := os.Stat(filepath.Join(dir, "done")); err != nil {
-			if _, ssbErr = ssbgen.Generate(ssbgen.Options{SF: goldenSF, Out: dir}); ssbErr != nil {
-				return
-			}
-			os.WriteFile(filepath.Join(dir, "done"), nil, 0o644)
+		if ssbErr = ensureSSB(dir, goldenSF); ssbErr != nil {
+			return
 		}
 		schema, err := os.ReadFile(filepath.Join(ssbDir, "schema.sql"))
 		if err != nil {
@@ -129,4 +126,31 @@ func TestSSBExplainGolden(t *testing.T) {
 			t.Errorf("%s plan changed:\n%s\nwant:\n%s", name, got, want)
 		}
 	}
+}
+
+// ensureSSB generates SSB data at sf into dir unless it is there: into a
+// fresh folder renamed into place, so an interrupted or concurrent run never
+// leaves a partial one.
+func ensureSSB(dir string, sf float64) error {
+	if _, err := os.Stat(filepath.Join(dir, "done")); err == nil {
+		return nil
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), filepath.Base(dir)+".tmp")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if _, err := ssbgen.Generate(ssbgen.Options{SF: sf, Out: tmp}); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "done"), nil, 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if _, serr := os.Stat(filepath.Join(dir, "done")); serr == nil {
+			return nil
+		}
+		return err
+	}
+	return nil
 }

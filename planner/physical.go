@@ -47,7 +47,8 @@ type Physical struct {
 	Names []string
 	// Pipelines lists the plan's pipelines in an order in which they can run
 	// (every pipeline after those it depends on); the last one produces the
-	// result.
+	// result. Scalar subqueries (Subquery expressions) are separate trees,
+	// run before the operator holding them; Pipelines(sq.Root) cuts them.
 	Pipelines []*Pipeline
 	// Options are the options the plan was made with.
 	Options Options

@@ -108,7 +108,7 @@ func (a *countAcc) merge(o accumulator, m []int32, n int) {
 }
 
 func (a *countAcc) result(groups []int32, rc []int64) *columnar.Column {
-	col := columnar.NewColumn(columnar.TInt64, len(groups), false)
+	col := newColumn(columnar.TInt64, len(groups), false)
 	for i, g := range groups {
 		if a.star {
 			col.I64[i] = rc[g]
@@ -237,7 +237,7 @@ func (a *sumAcc) merge(o accumulator, m []int32, n int) {
 }
 
 func (a *sumAcc) result(groups []int32, rc []int64) *columnar.Column {
-	col := columnar.NewColumn(a.t, len(groups), true)
+	col := newColumn(a.t, len(groups), true)
 	s := scaleOf(a.argT)
 	for i, g := range groups {
 		n := rc[g] - a.nulls[g]
@@ -367,7 +367,7 @@ func (a *minMaxAcc) merge(o accumulator, m []int32, n int) {
 }
 
 func (a *minMaxAcc) result(groups []int32, rc []int64) *columnar.Column {
-	col := columnar.NewColumn(a.t, len(groups), true)
+	col := newColumn(a.t, len(groups), true)
 	for i, g := range groups {
 		if !a.has[g] {
 			col.SetNull(i)
@@ -432,7 +432,7 @@ func (a *minMaxStrAcc) result(groups []int32, rc []int64) *columnar.Column {
 		}
 	}
 	d := columnar.BuildDictionary(vals)
-	col := columnar.NewColumn(columnar.TString, len(groups), true)
+	col := newColumn(columnar.TString, len(groups), true)
 	col.Dict = d
 	for i, g := range groups {
 		if !a.has[g] {

@@ -377,7 +377,7 @@ func (s *aggSink) denseKeyColumn(i int, t columnar.Type, groups []int32) *column
 		offs[k] = int64(g) / stride % dk.Size
 		hasNull = hasNull || offs[k] == dk.Size-1
 	}
-	col := columnar.NewColumn(t, len(groups), hasNull)
+	col := newColumn(t, len(groups), hasNull)
 	if s.dicts[i] != nil {
 		col.Dict = s.dicts[i]
 	}

@@ -143,7 +143,7 @@ func decodeKey(t columnar.Type, words []int64, nulls []bool, in *interner) *colu
 	for _, x := range nulls {
 		hasNull = hasNull || x
 	}
-	col := columnar.NewColumn(t, n, hasNull)
+	col := newColumn(t, n, hasNull)
 	switch {
 	case t.ID == columnar.String:
 		strs := in.strings()

@@ -115,7 +115,7 @@ func concatVecs(t columnar.Type, parts []*vec, lens []int, rows int) *columnar.C
 			break
 		}
 	}
-	col := columnar.NewColumn(t, rows, hasNulls)
+	col := newColumn(t, rows, hasNulls)
 	var remaps map[*columnar.Dictionary][]int32
 	if t.ID == columnar.String {
 		col.Dict, remaps = unifyDicts(parts)
@@ -224,7 +224,7 @@ func gatherColumn(col *columnar.Column, idx []int32) *columnar.Column {
 			}
 		}
 	}
-	o := columnar.NewColumn(col.Type, len(idx), nullable)
+	o := newColumn(col.Type, len(idx), nullable)
 	o.Dict = col.Dict
 	switch {
 	case col.I32 != nil:
@@ -256,4 +256,11 @@ func gatherColumn(col *columnar.Column, idx []int32) *columnar.Column {
 		}
 	}
 	return o
+}
+
+// newColumn allocates an executor column on the Go heap, whatever the
+// default allocator (a GPU build makes that pinned host memory, which is
+// scarce and slow to allocate; intermediate results do not need it).
+func newColumn(t columnar.Type, n int, withValidity bool) *columnar.Column {
+	return columnar.NewColumnIn(columnar.HeapAllocator, t, n, withValidity)
 }

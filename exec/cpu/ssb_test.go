@@ -34,11 +34,8 @@ func ssbCatalog(tb testing.TB, sf float64) *catalog.Catalog {
 		return c.(*catalog.Catalog)
 	}
 	dir := filepath.Join(os.TempDir(), "gpusql-ssb-sf"+strconv.FormatFloat(sf, 'f', -1, 64))
-	if _, err := os.Stat(filepath.Join(dir, "done")); err != nil {
-		if _, err := ssbgen.Generate(ssbgen.Options{SF: sf, Out: dir, Format: ssbgen.FormatTbl}); err != nil {
-			tb.Fatal(err)
-		}
-		os.WriteFile(filepath.Join(dir, "done"), nil, 0o644)
+	if err := ensureSSB(dir, sf); err != nil {
+		tb.Fatal(err)
 	}
 	schema, err := os.ReadFile(filepath.Join(ssbDir, "schema.sql"))
 	if err != nil {
@@ -294,4 +291,31 @@ func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// ensureSSB generates SSB data at sf into dir unless it is there: into a
+// fresh folder renamed into place, so an interrupted or concurrent run never
+// leaves a partial one.
+func ensureSSB(dir string, sf float64) error {
+	if _, err := os.Stat(filepath.Join(dir, "done")); err == nil {
+		return nil
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), filepath.Base(dir)+".tmp")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if _, err := ssbgen.Generate(ssbgen.Options{SF: sf, Out: tmp, Format: ssbgen.FormatTbl}); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "done"), nil, 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if _, serr := os.Stat(filepath.Join(dir, "done")); serr == nil {
+			return nil // another run got there first
+		}
+		return err
+	}
+	return nil
 }

@@ -42,7 +42,7 @@ func (e *fixedEval) eval(b *batch, sel []int32) *vec { return e.v }
 func emptyCols(types []columnar.Type) []*columnar.Column {
 	out := make([]*columnar.Column, len(types))
 	for i, t := range types {
-		out[i] = columnar.NewColumn(t, 0, false)
+		out[i] = newColumn(t, 0, false)
 	}
 	return out
 }
