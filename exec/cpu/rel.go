@@ -131,7 +131,11 @@ func concatVecs(t columnar.Type, parts []*vec, lens []int, rows int) *columnar.C
 		case col.I32 != nil:
 			if m := remaps[v.dict]; m != nil {
 				for k := 0; k < n; k++ {
-					col.I32[off+k] = m[v.i32[k]]
+					// A NULL row's code is meaningless (a NULL literal
+					// carries an empty dictionary): leave it 0.
+					if v.nulls == nil || !v.nulls[k] {
+						col.I32[off+k] = m[v.i32[k]]
+					}
 				}
 			} else {
 				copy(col.I32[off:off+n], v.i32[:n])
