@@ -97,6 +97,7 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	timing := fs.Bool("timing", false, "print each statement's elapsed time")
 	join := fs.String("join", "", "force the join algorithm: hash or merge (testing)")
 	groupBy := fs.String("groupby", "", "force the group-by strategy: dense or hash (testing)")
+	interactive := fs.Bool("i", false, "open the REPL after running the -f and -c items (e.g. load a schema, then ask)")
 	fs.Usage = func() { usage(stderr); fs.PrintDefaults() }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -158,6 +159,10 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "gpusql: %s: %v\n", name, err)
 			return 1
 		}
+	}
+	if *interactive {
+		stop()
+		return s.repl(stdin)
 	}
 	return 0
 }

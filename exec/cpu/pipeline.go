@@ -162,6 +162,14 @@ func (x *executor) runRel(src *rel, chain func(w int, sink operator) (operator, 
 				}
 				lo, hi := m*morselRows, min((m+1)*morselRows, src.rows)
 				for off := lo; off < hi; off += batchSize {
+					// Checked per batch, not per morsel: a join that fans
+					// out can spend seconds on one morsel, and Ctrl-C
+					// should stop it at once.
+					if off > lo && x.ctx.Err() != nil {
+						errs[w] = x.ctx.Err()
+						stop.Store(true)
+						return
+					}
 					src.readBatch(b, vs, off, min(batchSize, hi-off))
 					b.morsel = m
 					if err := chains[w].push(b); err != nil {
