@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -289,20 +290,36 @@ func benchLoad(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gpusql bench:", err)
 		return 1
 	}
+	// Throughput is file bytes per second; the generated files are named
+	// after their tables.
+	fileBytes := map[string]int64{}
+	if entries, err := os.ReadDir(dir); err == nil {
+		for _, e := range entries {
+			if info, err := e.Info(); err == nil && !e.IsDir() {
+				name := strings.TrimSuffix(e.Name(), filepath.Ext(e.Name()))
+				fileBytes[name] += info.Size()
+			}
+		}
+	}
 	var total time.Duration
-	var rows int64
+	var rows, bytes int64
 	err = loadSchema(ctx, db, dir, func(r *engine.StatementResult) {
 		if r.RowsAffected == 0 {
 			return
 		}
+		words := strings.Fields(r.Message)
+		size := fileBytes[words[len(words)-1]]
 		total += r.Elapsed
 		rows += r.RowsAffected
-		fmt.Fprintf(stdout, "%-44s %8.3f s %8.2f M rows/s\n", r.Message, r.Elapsed.Seconds(), float64(r.RowsAffected)/r.Elapsed.Seconds()/1e6)
+		bytes += size
+		fmt.Fprintf(stdout, "%-44s %8.3f s %8.2f M rows/s %8.1f MB/s\n", r.Message, r.Elapsed.Seconds(),
+			float64(r.RowsAffected)/r.Elapsed.Seconds()/1e6, float64(size)/r.Elapsed.Seconds()/1e6)
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "gpusql bench: load:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "loaded %d rows in %.3f s\n", rows, total.Seconds())
+	fmt.Fprintf(stdout, "loaded %d rows (%.1f MB of %s) in %.3f s: %.1f MB/s on %d cores\n", rows, float64(bytes)/1e6, *format,
+		total.Seconds(), float64(bytes)/total.Seconds()/1e6, runtime.NumCPU())
 	return 0
 }
