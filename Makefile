@@ -54,7 +54,6 @@ gpu-bundle: $(PTX)
 	  $(GO) test -c -tags cuda -ldflags '$(LDFLAGS)' -o gpu-bundle/bin/$$n.test $$p || exit 1; \
 	done
 	mkdir -p gpu-bundle/tree && cp -r testdata gpu-bundle/tree/testdata
-	mkdir -p gpu-bundle/tree/cmd/gpusql && cp cmd/gpusql/*.sql gpu-bundle/tree/cmd/gpusql/
 	for p in $(GPU_TEST_PKGS); do mkdir -p gpu-bundle/tree/$$p; \
 	  if [ -d $$p/testdata ]; then cp -r $$p/testdata gpu-bundle/tree/$$p/; fi; done
 	cp scripts/run-gpu-bundle.sh gpu-bundle/run.sh

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	_ "embed"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -19,28 +18,6 @@ import (
 	"gpusql/exec"
 	"gpusql/storage/ssbgen"
 )
-
-// ssbQueries is /work/shared/ssb/queries.sql: the 13 SSB queries, each after
-// a "-- Qx.y" line.
-//
-//go:embed ssb_queries.sql
-var ssbQueries string
-
-type namedQuery struct{ name, text string }
-
-// splitQueries cuts queries.sql at its "-- Q" comment lines.
-func splitQueries(text string) []namedQuery {
-	var out []namedQuery
-	for _, part := range strings.Split(text, "-- ")[1:] {
-		name, body, _ := strings.Cut(part, "\n")
-		body = strings.TrimSpace(body)
-		if body == "" {
-			continue
-		}
-		out = append(out, namedQuery{strings.TrimSpace(name), strings.TrimSuffix(body, ";")})
-	}
-	return out
-}
 
 func benchMain(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
@@ -173,16 +150,16 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 		*sf = 0 // the data's scale factor is whatever generated it
 	}
 	report := &benchReport{SF: *sf, Data: *data, Runs: *runs, Executors: exes, TotalWarm: map[string]float64{}}
-	for _, q := range splitQueries(ssbQueries) {
-		if *only != "" && !slices.Contains(strings.Split(*only, ","), q.name) {
+	for _, q := range ssbgen.Queries() {
+		if *only != "" && !slices.Contains(strings.Split(*only, ","), q.Name) {
 			continue
 		}
 		qr, err := benchQuery(ctx, db, q, exes, *runs)
 		if err != nil {
-			fmt.Fprintf(stderr, "gpusql bench: %s: %v\n", q.name, err)
+			fmt.Fprintf(stderr, "gpusql bench: %s: %v\n", q.Name, err)
 			return 1
 		}
-		fmt.Fprintf(stderr, "%s done\n", q.name)
+		fmt.Fprintf(stderr, "%s done\n", q.Name)
 		report.Queries = append(report.Queries, qr)
 	}
 	printBench(stdout, report)
@@ -199,12 +176,12 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 // benchQuery plans q once and times it on every executor: a cold first run,
 // then runs warm runs whose median is reported. The results of all
 // executors must agree before any time is reported.
-func benchQuery(ctx context.Context, db *engine.DB, q namedQuery, exes []string, runs int) (*queryReport, error) {
-	prep, err := db.Prepare(q.text)
+func benchQuery(ctx context.Context, db *engine.DB, q ssbgen.Query, exes []string, runs int) (*queryReport, error) {
+	prep, err := db.Prepare(q.SQL)
 	if err != nil {
 		return nil, err
 	}
-	qr := &queryReport{Name: q.name, Bytes: prep.ScannedBytes(), Executors: map[string]*queryTiming{}}
+	qr := &queryReport{Name: q.Name, Bytes: prep.ScannedBytes(), Executors: map[string]*queryTiming{}}
 	var first *exec.Result
 	for _, e := range exes {
 		t := &queryTiming{}

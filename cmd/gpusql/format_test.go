@@ -66,10 +66,3 @@ func TestJSONFormat(t *testing.T) {
 		t.Errorf("empty json %q", b.String())
 	}
 }
-
-func TestSplitQueries(t *testing.T) {
-	qs := splitQueries(ssbQueries)
-	if len(qs) != 13 || qs[0].name != "Q1.1" || qs[12].name != "Q4.3" {
-		t.Fatalf("%d queries: %v", len(qs), qs)
-	}
-}

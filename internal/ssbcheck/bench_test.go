@@ -35,7 +35,7 @@ func BenchmarkSSBCPU(b *testing.B) {
 	if err != nil || !(sf > 0) {
 		b.Fatalf("GPUSQL_BENCH_SF=%q is not a positive scale factor", env)
 	}
-	queries, err := readQueries(queriesFile)
+	queries, err := parseQueries("ssbgen.QueriesSQL", ssbgen.QueriesSQL)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 package ssbcheck
 
 import (
+	"gpusql/storage/ssbgen"
+
 	"strings"
 	"testing"
 )
@@ -67,7 +69,7 @@ func TestCheckOrder(t *testing.T) {
 }
 
 func TestReadQueries(t *testing.T) {
-	qs, err := readQueries(queriesFile)
+	qs, err := parseQueries("ssbgen.QueriesSQL", ssbgen.QueriesSQL)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,13 +25,18 @@ var (
 	orderByRE   = regexp.MustCompile(`(?is)\border\s+by\s+(.*)$`)
 )
 
-// readQueries splits the query file on its "-- Qx.y" lines.
+// readQueries reads a query file and splits it on its "-- Qx.y" lines.
 func readQueries(path string) ([]ssbQuery, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	text := string(data)
+	return parseQueries(path, string(data))
+}
+
+// parseQueries splits text on its "-- Qx.y" lines and reads each query's
+// ORDER BY keys.
+func parseQueries(path, text string) ([]ssbQuery, error) {
 	heads := queryHeadRE.FindAllStringSubmatchIndex(text, -1)
 	if len(heads) == 0 {
 		return nil, fmt.Errorf("%s: no \"-- Qx.y\" lines", path)

@@ -16,12 +16,9 @@ import (
 	"gpusql/storage/ssbgen"
 )
 
-// queriesFile holds the 13 SSB queries as cmd/gpusql runs them;
-// variantsFile widens the ones that are empty on small data.
-const (
-	queriesFile  = "testdata/queries.sql"
-	variantsFile = "testdata/variants.sql"
-)
+// variantsFile widens the SSB queries that are empty on small data; the 13
+// queries themselves are ssbgen.QueriesSQL, as cmd/gpusql runs them.
+const variantsFile = "testdata/variants.sql"
 
 // strategy is one forcing of the planner's algorithm choices ("" = cost
 // based).
@@ -119,12 +116,12 @@ type answer struct {
 func checkSSB(t *testing.T, schema, dir string) []answer {
 	t.Helper()
 	ctx := context.Background()
-	queries, err := readQueries(queriesFile)
+	queries, err := parseQueries("ssbgen.QueriesSQL", ssbgen.QueriesSQL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(queries) != 13 {
-		t.Fatalf("%s has %d queries, want the 13 of SSB", queriesFile, len(queries))
+		t.Fatalf("%s has %d queries, want the 13 of SSB", "ssbgen.QueriesSQL", len(queries))
 	}
 	variants, err := readQueries(variantsFile)
 	if err != nil {

@@ -457,3 +457,15 @@ func TestGenerateRejectsBadOptions(t *testing.T) {
 		}
 	}
 }
+
+func TestQueries(t *testing.T) {
+	qs := Queries()
+	if len(qs) != 13 || qs[0].Name != "Q1.1" || qs[12].Name != "Q4.3" {
+		t.Fatalf("Queries() = %d queries, first %q", len(qs), qs[0].Name)
+	}
+	for _, q := range qs {
+		if !strings.HasPrefix(q.SQL, "select") || strings.HasSuffix(q.SQL, ";") {
+			t.Errorf("%s: %q", q.Name, q.SQL)
+		}
+	}
+}
