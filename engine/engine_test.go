@@ -3,8 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -63,27 +61,6 @@ drop table u;`, "")
 
 // TestLoadFailureLeavesTable checks that a load failing halfway commits
 // nothing.
-func TestLoadFailureLeavesTable(t *testing.T) {
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "good.tbl"), []byte("1|a|\n2|b|\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "bad.tbl"), []byte("3|c|\nxx|d|\n"), 0o644)
-	db := open(t)
-	ctx := context.Background()
-	_, err := db.Exec(ctx, `create table t (a int, s varchar(3));
-load data infile 'good.tbl' into table t fields terminated by '|';`, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = db.Exec(ctx, `load data infile 'bad.tbl' into table t fields terminated by '|';`, dir)
-	if err == nil {
-		t.Fatal("loading bad.tbl succeeded")
-	}
-	tab, _ := db.Catalog().Table("t")
-	if tab.Rows != 2 {
-		t.Errorf("after a failed load t has %d rows, want 2", tab.Rows)
-	}
-}
-
 func TestCancelledContext(t *testing.T) {
 	db := open(t)
 	ctx, cancel := context.WithCancel(context.Background())
