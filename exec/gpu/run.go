@@ -4,7 +4,9 @@ package gpu
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 
 	"gpusql/exec"
 	"gpusql/planner"
@@ -13,16 +15,19 @@ import (
 // Run executes a physical plan on the GPU: the same plan exec/cpu runs,
 // with the same result. What runs where:
 //
-//   - the plan's body — every scan, filter, join and aggregate over the
-//     base tables — runs in kernels on the device. Today: HashAggregate over
-//     a star of HashJoins (or over one filtered scan), see StarPipeline in
-//     star_pipeline.go; and a filtered scan without aggregate, see
-//     selectQuery in select.go;
+//   - a HashAggregate over a star of HashJoins (or over one filtered scan)
+//     runs as one fused kernel (StarPipeline, star_pipeline.go); a filtered,
+//     projected scan as stream compaction plus gathers (select.go);
+//   - every other plan body — joins of every kind with their output
+//     materialized, hash group-by, DISTINCT, set operations, VALUES, LIMIT
+//     — runs operator by operator on device relations (relation.go);
+//   - expressions anywhere run in the expression VM (expr_compile.go,
+//     kernels/expr_vm.cu); string functions are evaluated once per
+//     dictionary entry and looked up by code; scalar subqueries run first,
+//     on the GPU;
 //   - a host tail of ORDER BY / TopN / LIMIT / projections / HAVING above
-//     the aggregate runs on the host over the aggregate's output, at most
-//     hostTailLimit rows (host_tail.go): column reorders, sorts on columns
-//     and limits directly, expressions through exec/cpu's operators over
-//     the aggregate's rows (so their semantics are the CPU executor's).
+//     the body runs on the host over at most hostTailLimit rows
+//     (host_tail.go).
 //
 // A plan with any other shape fails with an error naming the operator; the
 // GPU executor never falls back to the CPU silently.
@@ -37,8 +42,15 @@ func Run(ctx context.Context, p *planner.Physical) (*exec.Result, error) {
 		res, err = d.run(ctx, p)
 		return err
 	})
+	if err != nil && traceUnsupported {
+		fmt.Fprintf(os.Stderr, "gpu-trace: %v\n", err)
+	}
 	return res, err
 }
+
+// traceUnsupported (GPUSQL_GPU_TRACE set) prints every plan the GPU
+// refuses, with the reason, to stderr: how coverage is measured.
+var traceUnsupported = os.Getenv("GPUSQL_GPU_TRACE") != ""
 
 func (d *device) run(ctx context.Context, p *planner.Physical) (*exec.Result, error) {
 	if err := ctx.Err(); err != nil {
@@ -49,21 +61,40 @@ func (d *device) run(ctx context.Context, p *planner.Physical) (*exec.Result, er
 	if agg, ok := body.(*planner.HashAggregate); ok {
 		q, outs, err := matchStar(agg)
 		if err != nil {
-			return nil, err
-		}
-		if res, err = d.runStar(ctx, q, outs); err != nil {
-			return nil, err
+			// Not a star: hash group-by on the materializing executor.
+			if err2 := checkRel(agg); err2 != nil {
+				return nil, err2
+			}
+			if res, err = d.runRel(ctx, agg); err != nil {
+				return nil, err
+			}
+		} else if res, err = d.runStar(ctx, q, outs); err != nil {
+			// The data can refuse the star (duplicate dimension keys, too
+			// many dense groups): the general operators take it then.
+			if !errors.Is(err, ErrUnsupported) || checkRel(agg) != nil {
+				return nil, err
+			}
+			if res, err = d.runRel(ctx, agg); err != nil {
+				return nil, err
+			}
 		}
 	} else {
 		// No aggregate: filters stay on the GPU, only the ordering and
 		// limiting operators above them may run on the host.
 		tail, body = splitTail(p.Root, false)
-		q, err := matchSelect(body)
-		if err != nil {
-			return nil, err
-		}
-		if res, err = d.runSelect(ctx, q); err != nil {
-			return nil, err
+		if q, err := matchSelect(body); err == nil {
+			if res, err = d.runSelect(ctx, q); err != nil {
+				return nil, err
+			}
+		} else {
+			// Joins and anything else without an aggregate: the
+			// materializing executor (relation.go).
+			if err := checkRel(body); err != nil {
+				return nil, err
+			}
+			if res, err = d.runRel(ctx, body); err != nil {
+				return nil, err
+			}
 		}
 	}
 	res, err := runTail(ctx, tail, body.Schema(), res, p.Names)
@@ -112,12 +143,16 @@ func splitTail(n planner.Node, aboveAggregate bool) (tail []planner.Node, body p
 func Supports(p *planner.Physical) error {
 	tail, body := splitTail(p.Root, true)
 	if agg, ok := body.(*planner.HashAggregate); ok {
-		_, _, err := matchStar(agg)
-		return err
+		if _, _, err := matchStar(agg); err != nil {
+			return checkRel(agg)
+		}
+		return nil
 	}
 	tail, body = splitTail(p.Root, false)
 	if _, err := matchSelect(body); err != nil {
-		return err
+		if err := checkRel(body); err != nil {
+			return err
+		}
 	}
 	for _, n := range tail {
 		if !cheapTail([]planner.Node{n}) && !simpleTail(n) {

@@ -28,54 +28,97 @@ type selectParams struct {
 
 const selectItems = 8 // SEL_IT in kernels/select.cu
 
-// selectQuery is a filtered scan without aggregate: Filter and
-// column-reference Projection nodes over one TableScan. It runs as stream
-// compaction on the GPU (kernels/select.cu) and a gather of each output
-// column (kernels/gather.cu); only the selected rows come back.
+// selectQuery is a filtered, projected scan without aggregate: Filter and
+// Projection nodes over one TableScan, in any order. It runs as stream
+// compaction on the GPU (kernels/select.cu) and a gather of each plain
+// output column (kernels/gather.cu); computed output columns run through
+// the expression VM (kernels/expr_vm.cu) at the selected rows, and
+// conjuncts the range/bitmap predicates cannot express run through the VM
+// into a flag per row first. Only the selected rows come back.
 type selectQuery struct {
 	scan  *planner.TableScan
-	preds map[baseCol][]sql.Expr
-	out   []int // table column of each output column
+	conds []sql.Expr // conjuncts over the scan's output
+	outs  []sql.Expr // output columns over the scan's output
 	body  planner.Node
 }
 
 func matchSelect(body planner.Node) (*selectQuery, error) {
-	q := &selectQuery{preds: map[baseCol][]sql.Expr{}, body: body}
+	q := &selectQuery{body: body}
+	for i, c := range body.Schema() {
+		q.outs = append(q.outs, &sql.ColRef{Index: i, Col: c})
+	}
 	n := body
 	for q.scan == nil {
 		switch x := n.(type) {
 		case *planner.TableScan:
 			q.scan = x
 		case *planner.Filter:
-			for _, c := range conjuncts(x.Cond) {
-				cols, ok := columnsOf(c, x.Input)
-				if !ok || len(cols) != 1 {
-					return nil, unsupported(x, fmt.Sprintf("predicate %s reads %d columns", c, len(cols)))
-				}
-				q.preds[cols[0]] = append(q.preds[cols[0]], c)
-			}
+			q.conds = append(q.conds, conjuncts(x.Cond)...)
 			n = x.Input
 		case *planner.Projection:
-			if !x.IsPassThrough() {
-				return nil, unsupported(x, "computed expressions")
+			sub := func(r *sql.ColRef) sql.Expr { return x.Exprs[r.Index] }
+			for i, e := range q.outs {
+				q.outs[i] = mapColRefs(e, sub)
+			}
+			for i, e := range q.conds {
+				q.conds[i] = mapColRefs(e, sub)
 			}
 			n = x.Input
 		default:
 			return nil, unsupported(n, "")
 		}
 	}
-	for i := range body.Schema() {
-		b, ok := resolve(body, i)
-		if !ok || b.scan != q.scan {
-			return nil, unsupported(body, "output column is not a scan column")
+	// Every expression must compile (without evaluating anything).
+	for _, e := range q.outs {
+		if _, ok := e.(*sql.ColRef); ok {
+			continue
 		}
-		q.out = append(q.out, b.col)
+		if _, err := compileVM(e, q.colOf, true); err != nil {
+			return nil, unsupported(body, err.Error())
+		}
+	}
+	for _, e := range q.conds {
+		if _, err := compileVM(e, q.colOf, true); err != nil {
+			if _, single := q.singleColumn(e); !single {
+				return nil, unsupported(body, err.Error())
+			}
+		}
 	}
 	return q, nil
 }
 
+// colOf is the table column behind output column idx of the scan.
+func (q *selectQuery) colOf(idx int) (*columnar.Column, bool) {
+	if idx < 0 || idx >= len(q.scan.Columns) {
+		return nil, false
+	}
+	return q.scan.Table.Columns[q.scan.Columns[idx]], true
+}
+
+// singleColumn returns the table column a conjunct reads when it reads
+// exactly one.
+func (q *selectQuery) singleColumn(e sql.Expr) (int, bool) {
+	col, ok := -1, true
+	walkExpr(e, func(x sql.Expr) {
+		switch r := x.(type) {
+		case *sql.ColRef:
+			if col >= 0 && col != r.Index {
+				ok = false
+			}
+			col = r.Index
+		case *planner.Subquery:
+			ok = false
+		}
+	})
+	if !ok || col < 0 || col >= len(q.scan.Columns) {
+		return 0, false
+	}
+	return q.scan.Columns[col], true
+}
+
 func (d *device) runSelect(ctx context.Context, q *selectQuery) (*exec.Result, error) {
 	r := d.newQueryRun()
+	r.ctx = ctx
 	defer r.close()
 	t := q.scan.Table
 	if int64(t.Rows) >= 1<<31 {
@@ -83,9 +126,49 @@ func (d *device) runSelect(ctx context.Context, q *selectQuery) (*exec.Result, e
 	}
 	var sp selectParams
 	sp.N = int64(t.Rows)
-	preds, err := r.compilePreds(q.preds, t, func(b baseCol) bool { return b.scan == q.scan })
-	if err != nil {
-		return nil, err
+	// Conjuncts of one column become range or bitmap predicates where they
+	// can; the rest are ANDed into one VM program whose flags are the last
+	// predicate.
+	var preds []predParam
+	var rest []sql.Expr
+	for _, e := range q.conds {
+		c, single := q.singleColumn(e)
+		if !single || len(preds) >= maxPreds-1 {
+			rest = append(rest, e)
+			continue
+		}
+		dc, err := r.col(t, c)
+		if err != nil {
+			return nil, err
+		}
+		p, set, err := compilePred(e, dc, t.Fields[c].Type)
+		if err != nil {
+			rest = append(rest, e)
+			continue
+		}
+		if set != nil {
+			ptr, err := r.upload(bytesOf(set))
+			if err != nil {
+				return nil, err
+			}
+			p.Set = uint64(ptr)
+		}
+		preds = append(preds, p)
+	}
+	if len(rest) > 0 && sp.N > 0 {
+		e := rest[0]
+		for _, c := range rest[1:] {
+			e = &sql.Binary{Op: sql.OpAnd, L: e, R: c, T: columnar.TBool}
+		}
+		prog, err := r.compile(e, q.colOf)
+		if err != nil {
+			return nil, unsupported(q.body, err.Error())
+		}
+		p, err := r.vmPred(prog, sp.N)
+		if err != nil {
+			return nil, err
+		}
+		preds = append(preds, p)
 	}
 	sp.NPreds = int32(len(preds))
 	copy(sp.Preds[:], preds)
@@ -137,10 +220,20 @@ func (d *device) runSelect(ctx context.Context, q *selectQuery) (*exec.Result, e
 	}
 	res := &exec.Result{Rows: int(m)}
 	schema := q.body.Schema()
-	for i, c := range q.out {
-		src := t.Columns[c]
+	for i, e := range q.outs {
 		res.Names = append(res.Names, schema[i].Name)
-		col, err := r.gather(src, rowids, m, schema[i].Type)
+		var col *columnar.Column
+		var err error
+		if ref, ok := e.(*sql.ColRef); ok {
+			c := q.scan.Columns[ref.Index]
+			col, err = r.gather(t.Columns[c], rowids, m, schema[i].Type)
+		} else {
+			var prog *vmProgram
+			if prog, err = r.compile(e, q.colOf); err != nil {
+				return nil, unsupported(q.body, err.Error())
+			}
+			col, err = r.vmColumn(prog, m, rowids, schema[i].Type)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -12,6 +12,7 @@ import (
 	"gorgonia.org/cu"
 
 	"gpusql/exec"
+	"gpusql/planner"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -36,6 +37,12 @@ type queryRun struct {
 	d      *device
 	s      scratch
 	pinned []*devColumn
+	// views are the device columns of intermediate relations, keyed by
+	// their host placeholders (relation.go).
+	views map[*columnar.Column]colView
+	// ctx and subq: the query's context and its scalar subqueries' values.
+	ctx  context.Context
+	subq map[*planner.Subquery]sql.Expr
 }
 
 func (d *device) newQueryRun() *queryRun { return &queryRun{d: d, s: scratch{d: d}} }
@@ -74,8 +81,36 @@ func bytesOf[T any](s []T) []byte {
 }
 
 // tablePreds compiles the conjuncts on scan's columns into kernel predicates.
+// Conjuncts the range/bitmap shapes cannot express, and those reading
+// several columns of the scan, become flags computed by the expression VM.
 func (r *queryRun) tablePreds(q *starQuery, t *columnar.Table, scanOf func(baseCol) bool) ([]predParam, error) {
-	return r.compilePreds(q.preds, t, scanOf)
+	out, err := r.compilePreds(q.preds, t, scanOf)
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range q.vmPreds {
+		if !scanOf(baseCol{scan: x.scan}) {
+			continue
+		}
+		p, err := r.vmScanPred(x.e, x.colOf, t)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	if len(out) > maxPreds {
+		return nil, fmt.Errorf("gpu: %d filtered columns of %s exceed the kernel's %d", len(out), t.Name, maxPreds)
+	}
+	return out, nil
+}
+
+// vmScanPred evaluates predicate e over every row of t into flags.
+func (r *queryRun) vmScanPred(e sql.Expr, colOf func(int) (*columnar.Column, bool), t *columnar.Table) (predParam, error) {
+	prog, err := r.compile(e, colOf)
+	if err != nil {
+		return predParam{}, fmt.Errorf("gpu: predicate %w: %v", ErrUnsupported, err)
+	}
+	return r.vmPred(prog, int64(t.Rows))
 }
 
 func (r *queryRun) compilePreds(preds map[baseCol][]sql.Expr, t *columnar.Table, scanOf func(baseCol) bool) ([]predParam, error) {
@@ -94,7 +129,13 @@ func (r *queryRun) compilePreds(preds map[baseCol][]sql.Expr, t *columnar.Table,
 		}
 		p, set, err := compilePred(e, dc, t.Fields[b.col].Type)
 		if err != nil {
-			return nil, err
+			// Every reference in e reads column b.col of t.
+			col := t.Columns[b.col]
+			if p, err = r.vmScanPred(e, func(int) (*columnar.Column, bool) { return col, true }, t); err != nil {
+				return nil, err
+			}
+			out = append(out, p)
+			continue
 		}
 		if set != nil {
 			ptr, err := r.upload(bytesOf(set))
@@ -116,6 +157,7 @@ func grid1D(n int64, block int) int { return int((n + int64(block) - 1) / int64(
 // runStar executes a star pipeline and returns the aggregate's output.
 func (d *device) runStar(ctx context.Context, q *starQuery, outs []starOutput) (*exec.Result, error) {
 	r := d.newQueryRun()
+	r.ctx = ctx
 	defer r.close()
 
 	// Dimensions: filters, group domains, marks.
@@ -317,8 +359,30 @@ func (d *device) runStar(ctx context.Context, q *starQuery, outs []starOutput) (
 		strideAcc *= size
 	}
 	sp.NGCols = int32(len(q.nFact))
+	vmArgs := map[sql.Expr]colView{}
 	for i, a := range q.aggs {
 		ap := aggParam{Fn: a.fn, Op: a.op, IsFloat: b2i(a.isFloat)}
+		if a.expr != nil {
+			v, ok := vmArgs[a.expr]
+			if !ok {
+				x := scanExpr{e: a.expr, node: q.agg.Input, scan: q.fact}
+				prog, err := r.compile(a.expr, x.colOf)
+				if err != nil {
+					return nil, fmt.Errorf("gpu: aggregate argument %w: %v", ErrUnsupported, err)
+				}
+				kind := vmOutI64
+				if a.expr.Type().ID == columnar.Float64 {
+					kind = vmOutF64
+				}
+				data, valid, err := r.evalVM(prog, int64(q.fact.Table.Rows), 0, kind)
+				if err != nil {
+					return nil, err
+				}
+				v = colView{Data: uint64(data), Valid: uint64(valid), Width: 8, IsFloat: b2i(kind == vmOutF64)}
+				vmArgs[a.expr] = v
+			}
+			ap.A = v
+		}
 		if a.a >= 0 {
 			dc, err := r.col(q.fact.Table, a.a)
 			if err != nil {

@@ -33,6 +33,28 @@ type starQuery struct {
 	keys    []starKey
 	aggs    []starAgg
 	nFact   []int // fact group columns (table column indexes)
+	// vmPreds are conjuncts reading several columns of one scan, or one
+	// column in a way the range/bitmap predicates cannot express: they run
+	// through the expression VM into a flag per row of that scan.
+	vmPreds []scanExpr
+}
+
+// scanExpr is an expression over node's output whose every column is a
+// column of scan.
+type scanExpr struct {
+	e    sql.Expr
+	node planner.Node
+	scan *planner.TableScan
+}
+
+// colOf maps the expression's column references to the scan's table
+// columns for the VM compiler.
+func (x scanExpr) colOf(idx int) (*columnar.Column, bool) {
+	b, ok := resolve(x.node, idx)
+	if !ok || b.scan != x.scan {
+		return nil, false
+	}
+	return x.scan.Table.Columns[b.col], true
 }
 
 type starDim struct {
@@ -56,6 +78,10 @@ type starAgg struct {
 	fn, op  int32
 	a, b    int // fact table columns; -1 none
 	isFloat bool
+	// expr, when set, is the argument as an expression over the fact
+	// table's columns, computed by the expression VM before the pipeline
+	// runs (a and b are then -1).
+	expr sql.Expr
 }
 
 // starOutput says how output aggregate i is made from kernel aggregates.
@@ -106,6 +132,20 @@ func matchStar(a *planner.HashAggregate) (*starQuery, []starOutput, error) {
 	for _, f := range q.filters {
 		for _, c := range conjuncts(f.Cond) {
 			cols, ok := columnsOf(c, f.Input)
+			if ok && len(cols) > 1 {
+				same := true
+				for _, b := range cols {
+					same = same && b.scan == cols[0].scan
+				}
+				if same && (cols[0].scan == q.fact || q.dimOf(cols[0].scan) != nil) {
+					x := scanExpr{e: c, node: f.Input, scan: cols[0].scan}
+					if _, err := compileVM(c, x.colOf, true); err != nil {
+						return nil, nil, unsupported(f, err.Error())
+					}
+					q.vmPreds = append(q.vmPreds, x)
+					continue
+				}
+			}
 			if !ok || len(cols) != 1 {
 				return nil, nil, unsupported(f, fmt.Sprintf("predicate %s reads %d columns", c, len(cols)))
 			}
@@ -355,27 +395,25 @@ func (q *starQuery) matchAggs() ([]starOutput, error) {
 		arg := ae.Arg
 		if c, ok := q.factOperand(arg); ok {
 			sa.a = c
-		} else if bin, ok := arg.(*sql.Binary); ok && (bin.Op == sql.OpAdd || bin.Op == sql.OpSub || bin.Op == sql.OpMul) {
-			ca, okA := q.factOperand(bin.L)
-			cb, okB := q.factOperand(bin.R)
-			if !okA || !okB {
-				return nil, bad("operands must be fact-table columns")
-			}
-			if bin.T.ID == columnar.Decimal && bin.Op != sql.OpMul && bin.L.Type().Scale != bin.R.Type().Scale {
-				return nil, bad("decimal operands of different scales")
-			}
-			sa.a, sa.b = ca, cb
-			sa.op = map[sql.BinOp]int32{sql.OpAdd: exprAdd, sql.OpSub: exprSub, sql.OpMul: exprMul}[bin.Op]
+		} else if ca, cb, op, ok := q.simpleBinary(arg); ok {
+			sa.a, sa.b, sa.op = ca, cb, op
 		} else {
-			return nil, bad("argument must be a fact column or a+b, a-b, a*b of fact columns")
+			if arg.Type().ID == columnar.String {
+				return nil, bad("computed string argument")
+			}
+			x := scanExpr{e: arg, node: q.agg.Input, scan: q.fact}
+			if _, err := compileVM(arg, x.colOf, true); err != nil {
+				return nil, bad(err.Error())
+			}
+			sa.expr = arg
 		}
 		sa.isFloat = arg.Type().ID == columnar.Float64
 		if arg.Type().ID == columnar.String && ae.Func != sql.AggMin && ae.Func != sql.AggMax && ae.Func != sql.AggCount {
 			return nil, bad("string argument")
 		}
-		nullable := q.nullable(sa.a) || sa.b >= 0 && q.nullable(sa.b)
+		nullable := q.nullable(sa.a) || sa.b >= 0 && q.nullable(sa.b) || sa.expr != nil
 		out := starOutput{ae: ae, countSlot: -1}
-		cnt := starAgg{fn: aggCount, a: sa.a, b: sa.b, op: sa.op}
+		cnt := starAgg{fn: aggCount, a: sa.a, b: sa.b, op: sa.op, expr: sa.expr}
 		switch ae.Func {
 		case sql.AggCount:
 			out.slot = q.addAgg(cnt)
@@ -400,6 +438,24 @@ func (q *starQuery) matchAggs() ([]starOutput, error) {
 		outs = append(outs, out)
 	}
 	return outs, nil
+}
+
+// simpleBinary matches a+b, a-b, a*b of two fact columns, which the
+// pipeline kernels compute themselves.
+func (q *starQuery) simpleBinary(arg sql.Expr) (ca, cb int, op int32, ok bool) {
+	bin, ok := arg.(*sql.Binary)
+	if !ok || (bin.Op != sql.OpAdd && bin.Op != sql.OpSub && bin.Op != sql.OpMul) {
+		return 0, 0, 0, false
+	}
+	ca, okA := q.factOperand(bin.L)
+	cb, okB := q.factOperand(bin.R)
+	if !okA || !okB {
+		return 0, 0, 0, false
+	}
+	if bin.T.ID == columnar.Decimal && bin.Op != sql.OpMul && bin.L.Type().Scale != bin.R.Type().Scale {
+		return 0, 0, 0, false
+	}
+	return ca, cb, map[sql.BinOp]int32{sql.OpAdd: exprAdd, sql.OpSub: exprSub, sql.OpMul: exprMul}[bin.Op], true
 }
 
 func (q *starQuery) nullable(c int) bool { return c >= 0 && q.fact.Table.Columns[c].Valid != nil }

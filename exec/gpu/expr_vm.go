@@ -1,0 +1,196 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"unsafe"
+
+	"gorgonia.org/cu"
+
+	"gpusql/planner"
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// exprVMParams mirrors ExprVMParams in kernels/expr_vm.cu.
+type exprVMParams struct {
+	N        int64
+	RowIDs   uint64
+	Prog     uint64
+	NIns     int32
+	NCols    int32
+	Cols     [vmCols]colView
+	Out      uint64
+	OutValid uint64
+	OutKind  int32
+	OutReg   int32
+}
+
+const (
+	vmOutI64  = 0
+	vmOutI32  = 1
+	vmOutF64  = 2
+	vmOutFlag = 3
+)
+
+// evalVM runs program p at n rows (rows rowids[i], or i when rowids is 0)
+// and returns the device vectors of its values (kind vmOut*) and, unless
+// kind is vmOutFlag, of its validity bitmap (64 rows per word).
+func (r *queryRun) evalVM(p *vmProgram, n int64, rowids cu.DevicePtr, kind int) (data, valid cu.DevicePtr, err error) {
+	if len(p.ins) == 0 {
+		return 0, 0, fmt.Errorf("gpu: empty expression program")
+	}
+	ins := append([]vmIns(nil), p.ins...)
+	for i := range ins {
+		if ins[i].Op != vmLookup {
+			continue
+		}
+		if ins[i].Imm < 0 || int(ins[i].Imm) >= len(p.tables) {
+			return 0, 0, fmt.Errorf("gpu: expression program compiled without its lookup tables")
+		}
+		t, err := r.upload(p.tables[ins[i].Imm])
+		if err != nil {
+			return 0, 0, err
+		}
+		ins[i].Imm = int64(t)
+	}
+	prog, err := r.upload(bytesOf(ins))
+	if err != nil {
+		return 0, 0, err
+	}
+	vp := exprVMParams{N: n, RowIDs: uint64(rowids), Prog: uint64(prog), NIns: int32(len(ins)),
+		NCols: int32(len(p.cols)), OutKind: int32(kind), OutReg: p.out}
+	for i, c := range p.cols {
+		v, err := r.devView(c)
+		if err != nil {
+			return 0, 0, err
+		}
+		vp.Cols[i] = v
+	}
+	width := int64(8)
+	switch kind {
+	case vmOutI32:
+		width = 4
+	case vmOutFlag:
+		width = 1
+	}
+	// Flags get a tile of slack: the scan kernels read a thread's 8 flag
+	// bytes without a bounds check.
+	if data, err = r.s.alloc(max(n*width, 8) + 4096*(width&1)); err != nil {
+		return 0, 0, err
+	}
+	vp.Out = uint64(data)
+	if kind != vmOutFlag {
+		if valid, err = r.s.alloc(max((n+63)/64*8, 8)); err != nil {
+			return 0, 0, err
+		}
+		vp.OutValid = uint64(valid)
+	}
+	f, err := r.d.fn("expr_vm")
+	if err != nil {
+		return 0, 0, err
+	}
+	n32 := (n + 31) &^ 31
+	if err := launch(f, min(grid1D(n32, 256), r.d.sms*8), 256, 0, unsafe.Pointer(&vp), unsafe.Sizeof(vp)); err != nil {
+		return 0, 0, err
+	}
+	return data, valid, nil
+}
+
+// compile compiles e for running now: scalar subqueries run on the GPU
+// first (once per query) and enter the program as literals.
+func (r *queryRun) compile(e sql.Expr, colOf func(int) (*columnar.Column, bool)) (*vmProgram, error) {
+	return compileVMWith(e, colOf, false, r.subquery)
+}
+
+// subquery runs an uncorrelated scalar subquery on the GPU, with exec/cpu's
+// rules: one column, at most one row, NULL when empty, the value cast to
+// the declared type.
+func (r *queryRun) subquery(s *planner.Subquery) (sql.Expr, error) {
+	if k, ok := r.subq[s]; ok {
+		return k, nil
+	}
+	ctx := r.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	res, err := r.d.run(ctx, &planner.Physical{Root: s.Root})
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Columns) != 1 {
+		return nil, fmt.Errorf("subquery returns %d columns, want 1", len(res.Columns))
+	}
+	if res.Rows > 1 {
+		return nil, fmt.Errorf("subquery returns more than 1 row")
+	}
+	var k sql.Expr = &sql.Const{T: s.T, Null: true}
+	if res.Rows == 1 && !res.Columns[0].IsNull(0) {
+		c := res.Columns[0]
+		lit := &sql.Const{T: c.Type}
+		switch {
+		case c.Type.ID == columnar.String:
+			lit.S = c.StringAt(0)
+		case c.F64 != nil:
+			lit.F = c.F64[0]
+		default:
+			lit.I = c.Int64At(0)
+		}
+		k = lit
+		if !sameType(c.Type, s.T) {
+			k = &sql.Cast{E: lit, T: s.T}
+		}
+	}
+	if r.subq == nil {
+		r.subq = map[*planner.Subquery]sql.Expr{}
+	}
+	r.subq[s] = k
+	return k, nil
+}
+
+// vmOutKind is the output vector kind of a value of type t.
+func vmOutKind(t columnar.Type) int {
+	switch t.Physical() {
+	case columnar.PhysInt32:
+		return vmOutI32
+	case columnar.PhysFloat64:
+		return vmOutF64
+	}
+	return vmOutI64
+}
+
+// vmColumn evaluates p at n rows and copies the result to a host column.
+func (r *queryRun) vmColumn(p *vmProgram, n int64, rowids cu.DevicePtr, t columnar.Type) (*columnar.Column, error) {
+	out := columnar.NewColumnIn(columnar.HeapAllocator, t, int(n), true)
+	if t.ID == columnar.String {
+		out.Dict = p.dict
+	}
+	if n == 0 {
+		return out, nil
+	}
+	data, valid, err := r.evalVM(p, n, rowids, vmOutKind(t))
+	if err != nil {
+		return nil, err
+	}
+	host := out.Data()
+	if err := cu.MemcpyDtoH(unsafe.Pointer(&host[0]), data, int64(len(host))); err != nil {
+		return nil, fmt.Errorf("gpu: expression result: %v", err)
+	}
+	if err := cu.MemcpyDtoH(unsafe.Pointer(&out.Valid[0]), valid, int64(len(out.Valid))*8); err != nil {
+		return nil, fmt.Errorf("gpu: expression result: %v", err)
+	}
+	return out, nil
+}
+
+// vmPred evaluates predicate program p at every one of n rows into a byte
+// per row (TRUE = 1; FALSE and NULL = 0) and returns it as a PRED_FLAGS
+// scan predicate.
+func (r *queryRun) vmPred(p *vmProgram, n int64) (predParam, error) {
+	data, _, err := r.evalVM(p, n, 0, vmOutFlag)
+	if err != nil {
+		return predParam{}, err
+	}
+	return predParam{Col: colView{Data: uint64(data), Width: 1}, Kind: predFlags}, nil
+}

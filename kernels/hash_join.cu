@@ -1,0 +1,137 @@
+// hash_join: a materializing equi-join for joins whose output is rows (no
+// aggregate above to fuse into). Keys arrive as 8-byte normalized vectors
+// (exec/gpu casts both sides to their common type with the expression VM
+// and maps string codes into one dictionary), so equality is equality of
+// 64-bit words, NULL never matching.
+//
+//   join_build  inserts every build row with non-NULL keys into an
+//               open-addressing table of row numbers (linear probing, CAS on
+//               an empty slot; duplicates take their own slots, so a probe
+//               walks the run of slots until an empty one). Table size is a
+//               power of two at least twice the build rows.
+//   join_count  writes, per probe row, how many build rows match.
+//   join_write  re-probes and writes the (probe row, build row) pairs at the
+//               row's exclusive offset (the host scans the counts).
+//   join_mark   sets flag[probe row] for each pair (semi/anti/outer joins
+//               decide per probe row after a residual filter).
+//   join_cross  writes every (i, j) pair of a cross product.
+//   gather_rows materializes a column at row numbers, -1 giving NULL (the
+//               build side of an unmatched outer row).
+//
+// Launch: grid-stride, 256 threads per block. Per probe row: K key loads
+// and a chain walk of expected length ~1.5 at load factor 1/2; the table
+// (4 B per slot) stays in L2 for build sides up to a few million rows.
+// Bound: random access latency into the table, then memory bandwidth.
+#include "common.cuh"
+
+#define MAX_JKEYS 4
+
+struct JoinParams {
+  long long nProbe, nBuild;
+  int nkeys;
+  int pad;
+  Col probe[MAX_JKEYS];
+  Col build[MAX_JKEYS];
+  int* slots;
+  long long mask;
+  int* counts;
+  const long long* offsets;
+  int* outProbe;
+  int* outBuild;
+};
+
+extern "C" __global__ void join_params_size(long long* out) { *out = sizeof(JoinParams); }
+
+__device__ __forceinline__ long long key_at(const Col& c, long long i) {
+  if (c.width == 4) return (long long)__ldg((const int*)c.data + i);
+  return __ldg((const long long*)c.data + i);
+}
+
+// row_hash hashes the keys of row i of cols; false when a key is NULL.
+__device__ __forceinline__ bool row_hash(const Col* cols, int nkeys, long long i, unsigned long long* h) {
+  unsigned long long x = 0x9e3779b97f4a7c15ULL;
+  for (int k = 0; k < nkeys; k++) {
+    if (!isvalid(cols[k], i)) return false;
+    x = hash64((long long)(x ^ (unsigned long long)key_at(cols[k], i)) + k);
+  }
+  *h = x;
+  return true;
+}
+
+__device__ __forceinline__ bool keys_equal(const JoinParams& p, long long i, long long b) {
+  for (int k = 0; k < p.nkeys; k++)
+    if (key_at(p.probe[k], i) != key_at(p.build[k], b)) return false;
+  return true;
+}
+
+extern "C" __global__ void join_build(const JoinParams p) {
+  for (long long b = (long long)blockIdx.x * blockDim.x + threadIdx.x; b < p.nBuild; b += (long long)gridDim.x * blockDim.x) {
+    unsigned long long h;
+    if (!row_hash(p.build, p.nkeys, b, &h)) continue;
+    long long s = h & p.mask;
+    while (atomicCAS(p.slots + s, -1, (int)b) != -1) s = (s + 1) & p.mask;
+  }
+}
+
+// probe_row visits the matching build rows of probe row i.
+template <typename F>
+__device__ __forceinline__ void probe_row(const JoinParams& p, long long i, F f) {
+  unsigned long long h;
+  if (!row_hash(p.probe, p.nkeys, i, &h)) return;
+  long long s = h & p.mask;
+  for (;;) {
+    int b = p.slots[s];
+    if (b < 0) return;
+    if (keys_equal(p, i, b)) f(b);
+    s = (s + 1) & p.mask;
+  }
+}
+
+extern "C" __global__ void join_count(const JoinParams p) {
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.nProbe; i += (long long)gridDim.x * blockDim.x) {
+    int c = 0;
+    probe_row(p, i, [&](int) { c++; });
+    p.counts[i] = c;
+  }
+}
+
+extern "C" __global__ void join_write(const JoinParams p) {
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.nProbe; i += (long long)gridDim.x * blockDim.x) {
+    long long at = p.offsets[i];
+    probe_row(p, i, [&](int b) {
+      p.outProbe[at] = (int)i;
+      p.outBuild[at] = b;
+      at++;
+    });
+  }
+}
+
+extern "C" __global__ void join_mark(const int* rows, long long m, unsigned char* flags, long long val) {
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < m; i += (long long)gridDim.x * blockDim.x)
+    flags[rows[i]] = (unsigned char)val;
+}
+
+extern "C" __global__ void join_cross(long long nl, long long nr, int* outL, int* outR) {
+  const long long m = nl * nr;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < m; i += (long long)gridDim.x * blockDim.x) {
+    outL[i] = (int)(i / nr);
+    outR[i] = (int)(i % nr);
+  }
+}
+
+// gather_rows: out[i] = in[rows[i]] (NULL where rows[i] < 0 or the source
+// is NULL); validity 32 rows per warp ballot, so the loop runs whole warps.
+extern "C" __global__ void gather_rows(const int* rows, long long m, Col in, void* out, unsigned int* outValid) {
+  long long m32 = (m + 31) & ~31LL;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < m32; i += (long long)gridDim.x * blockDim.x) {
+    bool v = false;
+    if (i < m) {
+      long long r = rows ? rows[i] : i;
+      v = r >= 0 && isvalid(in, r);
+      if (in.width == 4) ((int*)out)[i] = v ? __ldg((const int*)in.data + r) : 0;
+      else ((long long*)out)[i] = v ? __ldg((const long long*)in.data + r) : 0;
+    }
+    unsigned int b = __ballot_sync(0xffffffffu, v);
+    if ((threadIdx.x & 31) == 0) outValid[i >> 5] = b;
+  }
+}
