@@ -26,8 +26,6 @@ import (
 // by the loaders, bound by sql.Bind and planned by planner.Plan under each
 // hash strategy; the GPU's result must equal exec/cpu's on the same plan.
 
-const ssbDir = "/work/shared/ssb"
-
 var ssbCats sync.Map
 
 func ssbCatalog(tb testing.TB, sf float64, alloc columnar.Allocator) *catalog.Catalog {
@@ -43,7 +41,7 @@ func ssbCatalog(tb testing.TB, sf float64, alloc columnar.Allocator) *catalog.Ca
 		}
 		os.WriteFile(filepath.Join(dir, "done"), nil, 0o644)
 	}
-	schema := ssbFile(tb, "schema.sql")
+	schema := ssbgen.SchemaSQL(ssbgen.FormatTbl)
 	ps, err := sql.Parse(schema)
 	if err != nil {
 		tb.Fatal(err)
@@ -81,25 +79,13 @@ func ssbCatalog(tb testing.TB, sf float64, alloc columnar.Allocator) *catalog.Ca
 	return cat
 }
 
-// ssbFile reads the SSB schema or queries: testdata/ssb holds a copy of
-// /work/shared/ssb so that the GPU bundle carries it.
-func ssbFile(tb testing.TB, name string) string {
-	b, err := os.ReadFile(filepath.Join("testdata", "ssb", name))
-	if err != nil {
-		if b, err = os.ReadFile(filepath.Join(ssbDir, name)); err != nil {
-			tb.Skipf("SSB %s not found: %v", name, err)
-		}
-	}
-	return string(b)
-}
-
 type namedQuery struct {
 	name string
 	q    *sql.Query
 }
 
 func ssbSQL(tb testing.TB, cat *catalog.Catalog) []namedQuery {
-	text := ssbFile(tb, "queries.sql")
+	text := ssbgen.QueriesSQL
 	ps, err := sql.Parse(text)
 	if err != nil {
 		tb.Fatal(err)
