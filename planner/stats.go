@@ -2,7 +2,6 @@ package planner
 
 import (
 	"math"
-	"sort"
 	"sync"
 	"weak"
 
@@ -70,9 +69,6 @@ func tableColumnStat(t *columnar.Table, c int) colStat {
 	var s columnar.Summary
 	if c < len(t.Stats) && len(t.Stats[c]) == t.NumChunks() && t.NumChunks() > 0 {
 		s = t.ColumnSummary(c)
-		if col.Type.ID != columnar.String {
-			s.Distinct = chunkDistinct(t.Stats[c], t.Rows, s.Distinct)
-		}
 	} else if v, ok := summaryCache.Load(weak.Make(col)); ok {
 		s = v.(columnar.Summary)
 	} else {
@@ -166,50 +162,4 @@ func scanSummary(col *columnar.Column, rows int) columnar.Summary {
 	}
 	s.Distinct = max(d, 1)
 	return s
-}
-
-// chunkDistinct estimates a column's distinct count from per-chunk counts.
-// Chunks whose ranges do not overlap (a sorted or clustered key) hold
-// different values: the counts add up. Otherwise every chunk draws from one
-// domain of D values; a chunk of n rows then shows d = D·(1 - e^(-n/D))
-// distinct values, which is inverted for D from the largest chunk count
-// (a date key repeated all over a fact table has D ≈ d, not the width of its
-// range).
-func chunkDistinct(chunks []columnar.ChunkStats, rows int, fallback int) int {
-	if len(chunks) <= 1 {
-		return fallback
-	}
-	type rng struct{ lo, hi int64 }
-	rs := make([]rng, 0, len(chunks))
-	sum, dmax := 0, 0
-	for _, c := range chunks {
-		rs = append(rs, rng{c.Min, c.Max})
-		sum += c.Distinct
-		dmax = max(dmax, c.Distinct)
-	}
-	sort.Slice(rs, func(i, j int) bool { return rs[i].lo < rs[j].lo })
-	overlaps := 0
-	for i := 1; i < len(rs); i++ {
-		if rs[i].lo <= rs[i-1].hi {
-			overlaps++
-		}
-	}
-	if overlaps*10 <= len(rs) {
-		return min(sum, rows)
-	}
-	n := float64(min(columnar.ChunkRows, rows))
-	d := float64(dmax)
-	if d >= n*0.99 {
-		return fallback
-	}
-	lo, hi := d, math.Max(d, float64(fallback))*4+1
-	for range 60 {
-		mid := (lo + hi) / 2
-		if mid*(1-math.Exp(-n/mid)) < d {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return int(math.Min(math.Round(hi), float64(rows)))
 }

@@ -1,5 +1,10 @@
 package columnar
 
+import (
+	"math"
+	"sort"
+)
+
 // ChunkRows is the number of rows a statistics chunk covers. Chunks are row
 // ranges of the contiguous column vectors, so executors see one vector per
 // column while the planner and the scans can skip chunks by their min and max.
@@ -60,8 +65,8 @@ type Summary struct {
 	Min, Max   int64
 	MinF, MaxF float64
 	NullCount  int
-	// Distinct is an estimate: exact for dictionary columns, otherwise the
-	// largest chunk count scaled by how much the chunks' ranges spread.
+	// Distinct is exact for dictionary columns and an estimate otherwise
+	// (see estimateDistinct).
 	Distinct int
 }
 
@@ -84,15 +89,52 @@ func (t *Table) ColumnSummary(c int) Summary {
 	case col.Type.ID == String && col.Dict != nil:
 		s.Distinct = col.Dict.Len()
 	case len(chunks) > 1 && col.Type.Physical() != PhysFloat64:
-		// Keys spread over disjoint chunk ranges (a sorted key) have as many
-		// distinct values as rows; uniformly spread ones are capped by the
-		// value range.
-		span := s.Max - s.Min + 1
-		sum := 0
-		for _, cs := range chunks {
-			sum += cs.Distinct
-		}
-		s.Distinct = int(min(int64(sum), max(int64(s.Distinct), span)))
+		s.Distinct = estimateDistinct(chunks, t.Rows, int(min(int64(t.Rows), s.Max-s.Min+1)))
 	}
 	return s
+}
+
+// estimateDistinct estimates a column's distinct count from per-chunk counts.
+// Chunks whose ranges do not overlap (a sorted or clustered key) hold
+// different values: the counts add up. Otherwise every chunk draws from one
+// domain of D values; a chunk of n rows then shows d = D·(1 - e^(-n/D))
+// distinct values, which is inverted for D from the largest chunk count. (A
+// date key repeated all over a fact table has D ≈ d, not the width of its
+// range: lo_orderdate spans 61K integers but holds 2.4K dates.) fallback,
+// the value range capped by the rows, is the answer when the chunks say
+// nothing better.
+func estimateDistinct(chunks []ChunkStats, rows int, fallback int) int {
+	type span struct{ lo, hi int64 }
+	spans := make([]span, 0, len(chunks))
+	sum, dmax := 0, 0
+	for _, c := range chunks {
+		spans = append(spans, span{c.Min, c.Max})
+		sum += c.Distinct
+		dmax = max(dmax, c.Distinct)
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].lo < spans[j].lo })
+	overlaps := 0
+	for i := 1; i < len(spans); i++ {
+		if spans[i].lo <= spans[i-1].hi {
+			overlaps++
+		}
+	}
+	if overlaps*10 <= len(spans) {
+		return min(sum, rows)
+	}
+	n := float64(min(ChunkRows, rows))
+	d := float64(dmax)
+	if d >= n*0.99 {
+		return fallback
+	}
+	lo, hi := d, math.Max(d, float64(fallback))*4+1
+	for range 60 {
+		mid := (lo + hi) / 2
+		if mid*(1-math.Exp(-n/mid)) < d {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return int(math.Min(math.Round(hi), float64(rows)))
 }
