@@ -16,6 +16,8 @@ import (
 var (
 	gpuRunner    func(ctx context.Context, p *planner.Physical) (*exec.Result, error)
 	gpuAvailable func() (bool, string)
+	// gpuDropCache empties the device column cache.
+	gpuDropCache func() error
 	// gpuPinned hands out pinned, device-mapped host memory for columns.
 	gpuPinned func() columnar.Allocator
 	// errGPUUnsupported is wrapped by the GPU executor's errors for plans
@@ -62,4 +64,13 @@ func GPUStatus() (bool, string) {
 		return false, err.Error()
 	}
 	return true, ""
+}
+
+// DropGPUCache empties the GPU's column cache so that the next query runs
+// cold, copying its columns from host memory again.
+func DropGPUCache() error {
+	if err := gpuStatus(); err != nil {
+		return err
+	}
+	return gpuDropCache()
 }

@@ -9,5 +9,6 @@ func init() {
 	gpuRunner = gpu.Run
 	gpuAvailable = gpu.Available
 	gpuPinned = gpu.PinnedAllocator
+	gpuDropCache = gpu.DropColumnCache
 	errGPUUnsupported = gpu.ErrUnsupported
 }

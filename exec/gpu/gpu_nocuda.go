@@ -27,3 +27,6 @@ func Supports(p *planner.Physical) error { return errNoCUDA }
 
 // PinnedAllocator is the Go heap without CUDA.
 func PinnedAllocator() columnar.Allocator { return columnar.HeapAllocator }
+
+// DropColumnCache reports that this build has no GPU.
+func DropColumnCache() error { return errNoCUDA }
