@@ -47,6 +47,7 @@ func strategies() []strategy {
 			name := "gpu-check-groupby=" + or(g, "auto")
 			out = append(out, strategy{name, Options{Executor: "auto", Check: true, GroupBy: g}})
 		}
+		out = append(out, strategy{"gpu-check-join=merge", Options{Executor: "auto", Check: true, Join: "merge"}})
 	}
 	return out
 }

@@ -250,6 +250,18 @@ func checkRel(n planner.Node) error {
 			return err
 		}
 		return checkSetOp(x)
+	case *planner.SortMergeJoin:
+		return checkSortMergeJoin(x)
+	case *planner.Sort:
+		if err := checkRel(x.Input); err != nil {
+			return err
+		}
+		return checkExprs(x, x.Input, sortExprs(x.Keys)...)
+	case *planner.TopN:
+		if err := checkRel(x.Input); err != nil {
+			return err
+		}
+		return checkExprs(x, x.Input, sortExprs(x.Keys)...)
 	case *planner.NestedLoopJoin:
 		if err := checkRel(x.Left); err != nil {
 			return err
@@ -359,6 +371,12 @@ func (r *queryRun) rel(ctx context.Context, n planner.Node) (*relation, error) {
 		return r.hashJoin(ctx, x)
 	case *planner.NestedLoopJoin:
 		return r.nestedLoopJoin(ctx, x)
+	case *planner.SortMergeJoin:
+		return r.sortMergeJoin(ctx, x)
+	case *planner.Sort:
+		return r.sortRel(ctx, x.Input, x.Keys, x)
+	case *planner.TopN:
+		return r.topN(ctx, x)
 	case *planner.HashAggregate:
 		return r.hashAggregate(ctx, x)
 	case *planner.Distinct:

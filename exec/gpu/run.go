@@ -25,9 +25,10 @@ import (
 //     kernels/expr_vm.cu); string functions are evaluated once per
 //     dictionary entry and looked up by code; scalar subqueries run first,
 //     on the GPU;
-//   - a host tail of ORDER BY / TopN / LIMIT / projections / HAVING above
-//     the body runs on the host over at most hostTailLimit rows
-//     (host_tail.go).
+//   - ORDER BY and TopN without an aggregate below run on the device
+//     (radix sort, sort.go), whatever the row count; above an aggregate, a
+//     host tail of ORDER BY / TopN / LIMIT / projections / HAVING runs on
+//     the host over at most hostTailLimit rows (host_tail.go).
 //
 // A plan with any other shape fails with an error naming the operator; the
 // GPU executor never falls back to the CPU silently.
@@ -81,7 +82,7 @@ func (d *device) run(ctx context.Context, p *planner.Physical) (*exec.Result, er
 	} else {
 		// No aggregate: filters stay on the GPU, only the ordering and
 		// limiting operators above them may run on the host.
-		tail, body = splitTail(p.Root, false)
+		tail, body = sortCut(splitTail(p.Root, false))
 		if q, err := matchSelect(body); err == nil {
 			if res, err = d.runSelect(ctx, q); err != nil {
 				return nil, err
@@ -135,6 +136,19 @@ func splitTail(n planner.Node, aboveAggregate bool) (tail []planner.Node, body p
 	}
 }
 
+// sortCut moves the root-most Sort or TopN of a tail (and everything below
+// it) into the body, so that it runs on the device over any number of rows;
+// only the limits and column reorders above it stay on the host.
+func sortCut(tail []planner.Node, body planner.Node) ([]planner.Node, planner.Node) {
+	for i, n := range tail {
+		switch n.(type) {
+		case *planner.Sort, *planner.TopN:
+			return tail[:i], n
+		}
+	}
+	return tail, body
+}
+
 // Supports reports, without touching the device, whether the GPU executor
 // recognizes every operator of p (nil), or which one it does not (an error
 // wrapping ErrUnsupported). Run can still refuse a plan Supports accepts
@@ -148,7 +162,7 @@ func Supports(p *planner.Physical) error {
 		}
 		return nil
 	}
-	tail, body = splitTail(p.Root, false)
+	tail, body = sortCut(splitTail(p.Root, false))
 	if _, err := matchSelect(body); err != nil {
 		if err := checkRel(body); err != nil {
 			return err

@@ -106,9 +106,8 @@ func ssbSQL(tb testing.TB, cat *catalog.Catalog) []namedQuery {
 	return out
 }
 
-// gpuOptions are the planner strategies the GPU runs (merge joins are not
-// on the GPU yet).
-var gpuOptions = []planner.Options{{}, {Join: "hash", GroupBy: "hash"}, {Join: "hash", GroupBy: "dense"}}
+// gpuOptions are the planner strategies the GPU runs.
+var gpuOptions = []planner.Options{{}, {Join: "hash", GroupBy: "hash"}, {Join: "hash", GroupBy: "dense"}, {Join: "merge"}}
 
 // The star pipeline must recognize every SSB plan the planner makes (no
 // device needed).
@@ -116,6 +115,9 @@ func TestMatchSSBPlans(t *testing.T) {
 	cat := ssbCatalog(t, 0.01, columnar.HeapAllocator)
 	for _, q := range ssbSQL(t, cat) {
 		for _, o := range gpuOptions {
+			if o.Join == "merge" {
+				continue // sort-merge joins run on the materializing executor
+			}
 			p, err := planner.Plan(q.q, o)
 			if err != nil {
 				t.Fatal(err)
