@@ -5,8 +5,9 @@ package gpu
 import (
 	"container/list"
 	"fmt"
-	"runtime"
-	"sync"
+	"math"
+	"os"
+	"time"
 	"unsafe"
 
 	"gorgonia.org/cu"
@@ -52,7 +53,8 @@ type columnCache struct {
 	budget int64
 	used   int64
 	m      map[*columnar.Column]*devColumn
-	lru    list.List // front = most recent
+	lru    list.List    // front = most recent
+	mm     cu.DevicePtr // 16 B: cache_scan's min and max
 }
 
 func newColumnCache(d *device, budget int64) *columnCache {
@@ -126,120 +128,213 @@ func (cc *columnCache) clear() {
 	}
 }
 
+// cacheTrace (GPUSQL_CACHE_TRACE=1) prints each column load's time and
+// host-to-device rate, to tell a cold query's copies from its other work.
+var cacheTrace = os.Getenv("GPUSQL_CACHE_TRACE") != ""
+
+// load makes col resident. The host-to-device traffic is the cold cost of a
+// query, so each byte crosses PCIe once and nothing scans the column on the
+// host: int32 and float vectors go by DMA straight into their device
+// buffer; an int64 vector is read in place from pinned host memory by
+// cache_scan, which writes its int32 form into device memory (half the
+// device bytes and no staging copy) and its min and max, and only if the
+// values do not fit 32 bits is it copied whole. Integer min/max come from
+// cache_scan over the device copy (microseconds at device bandwidth).
 func (cc *columnCache) load(col *columnar.Column) (*devColumn, error) {
-	e := &devColumn{col: col, host: hostPtr(col), n: col.Len}
-	var src []byte
-	switch {
-	case col.F64 != nil:
-		e.width, e.isFloat, src = 8, true, col.Data()
-	case col.I64 != nil:
-		e.min, e.max = minMax64(col)
-		e.width, src = 8, col.Data()
-		if e.min >= -1<<31 && e.max < 1<<31 {
-			e.width = 4
-		}
-	default:
-		e.min, e.max = minMax32(col)
-		e.width, src = 4, col.Data()
+	if cacheTrace {
+		start := time.Now()
+		defer func() {
+			s := time.Since(start).Seconds()
+			b := len(col.Data()) + 8*len(col.Valid)
+			fmt.Fprintf(os.Stderr, "gpu cache: load %d rows, %d host bytes in %.3f ms (%.1f GB/s)\n", col.Len, b, s*1e3, float64(b)/s/1e9)
+		}()
 	}
-	need := int64(col.Len) * int64(e.width)
-	vbytes := int64(len(col.Valid)) * 8
-	if !cc.reserve(need + vbytes) {
-		dp, ok := cc.d.pinned.devicePtr(e.host)
-		if !ok || e.width != len(src)/max(col.Len, 1) || col.Valid != nil {
-			return nil, fmt.Errorf("gpu: column of %d bytes does not fit the device cache (%d of %d bytes in use) and is not in pinned host memory",
-				need, cc.used, cc.budget)
-		}
-		e.data, e.zeroCopy = dp, true
-		return e, nil
+	e := &devColumn{col: col, host: hostPtr(col), n: col.Len, min: math.MaxInt64, max: math.MinInt64}
+	src := col.Data()
+	srcWidth := 4
+	if col.F64 != nil || col.I64 != nil {
+		srcWidth = 8
 	}
-	alloc := max(need, 8)
-	var err error
-	if e.data, err = cu.MemAlloc(alloc); err != nil {
-		return nil, fmt.Errorf("gpu: caching a column of %d bytes: %v", need, err)
-	}
+	e.width, e.isFloat = srcWidth, col.F64 != nil
+	hostDev, pinned := cu.DevicePtr(0), false
 	if len(src) > 0 {
-		if e.width == 4 && col.I64 != nil {
-			err = cc.narrow(e.data, src, col.Len)
-		} else {
-			err = cu.MemcpyHtoD(e.data, unsafe.Pointer(unsafe.SliceData(src)), int64(len(src)))
-		}
-		if err != nil {
-			cu.MemFree(e.data)
-			return nil, fmt.Errorf("gpu: copying a column to the device: %v", err)
-		}
+		hostDev, pinned = cc.d.pinned.devicePtr(e.host)
 	}
-	e.bytes = alloc
-	if col.Valid != nil && vbytes > 0 {
+	n := int64(col.Len)
+	vbytes := int64(len(col.Valid)) * 8
+	if col.I64 != nil {
+		e.width = 4 // until the values say otherwise
+	}
+	if !cc.reserve(n*int64(e.width) + vbytes) {
+		return cc.inPlace(e, hostDev, pinned)
+	}
+	var err error
+	if vbytes > 0 {
 		if e.valid, err = cu.MemAlloc(vbytes); err == nil {
-			err = cu.MemcpyHtoD(e.valid, unsafe.Pointer(unsafe.SliceData(col.Valid)), vbytes)
+			err = cu.MemcpyHtoDAsync(e.valid, unsafe.Pointer(unsafe.SliceData(col.Valid)), vbytes, cu.NoStream)
 		}
 		if err != nil {
-			cu.MemFree(e.data)
+			cc.free(e)
 			return nil, fmt.Errorf("gpu: copying a validity bitmap: %v", err)
 		}
 		e.bytes += vbytes
+	}
+	if n == 0 || len(src) == 0 {
+		if e.data, err = cu.MemAlloc(8); err != nil {
+			cc.free(e)
+			return nil, err
+		}
+		e.bytes += 8
+		cc.used += e.bytes
+		return e, nil
+	}
+	if col.I64 != nil {
+		err = cc.loadInt64(e, src, hostDev, pinned)
+	} else {
+		err = cc.loadDirect(e, src)
+	}
+	if err != nil {
+		cc.free(e)
+		return nil, err
 	}
 	cc.used += e.bytes
 	return e, nil
 }
 
-// narrow copies an int64 vector to the device and stores it as int32 at dst.
-func (cc *columnCache) narrow(dst cu.DevicePtr, src []byte, n int) error {
-	tmp, err := cc.d.pool.get(int64(len(src)))
+// loadDirect copies an int32 or float64 vector to the device by DMA and
+// takes an integer vector's min/max there.
+func (cc *columnCache) loadDirect(e *devColumn, src []byte) error {
+	need := int64(len(src))
+	var err error
+	if e.data, err = cu.MemAlloc(need); err != nil {
+		return fmt.Errorf("gpu: caching a column of %d bytes: %v", need, err)
+	}
+	e.bytes += need
+	if err := cu.MemcpyHtoDAsync(e.data, unsafe.Pointer(unsafe.SliceData(src)), need, cu.NoStream); err != nil {
+		return fmt.Errorf("gpu: copying a column to the device: %v", err)
+	}
+	if e.isFloat {
+		return cc.d.sync()
+	}
+	e.min, e.max, err = cc.scan(e.data, int64(e.width), 0, e.valid, int64(e.n))
+	return err
+}
+
+// loadInt64 stores an int64 vector as int32 when its values fit, else as
+// int64. From pinned memory, cache_scan narrows it in place over UVA (8 B
+// per row across PCIe, once); from the Go heap it goes through a staging
+// copy on the device.
+func (cc *columnCache) loadInt64(e *devColumn, src []byte, hostDev cu.DevicePtr, pinned bool) error {
+	n := int64(e.n)
+	in := hostDev
+	if !pinned {
+		tmp, err := cc.d.pool.get(8 * n)
+		if err != nil {
+			return err
+		}
+		defer cc.d.pool.put(tmp)
+		if err := cu.MemcpyHtoDAsync(tmp, unsafe.Pointer(unsafe.SliceData(src)), 8*n, cu.NoStream); err != nil {
+			return fmt.Errorf("gpu: copying a column to the device: %v", err)
+		}
+		in = tmp
+	}
+	var err error
+	if e.data, err = cu.MemAlloc(4 * n); err != nil {
+		return fmt.Errorf("gpu: caching a column of %d bytes: %v", 4*n, err)
+	}
+	e.bytes += 4 * n
+	if e.min, e.max, err = cc.scan(in, 8, e.data, e.valid, n); err != nil {
+		return err
+	}
+	if e.max < e.min || (e.min >= math.MinInt32 && e.max <= math.MaxInt32) {
+		return nil
+	}
+	// Wide values: keep all 8 bytes (a second transfer, paid only by
+	// columns that need 64 bits).
+	cu.MemFree(e.data)
+	e.data, e.bytes, e.width = 0, e.bytes-4*n, 8
+	if !cc.reserve(8*n + e.bytes) {
+		return fmt.Errorf("gpu: column of %d bytes does not fit the device cache (%d of %d bytes in use)", 8*n, cc.used, cc.budget)
+	}
+	if e.data, err = cu.MemAlloc(8 * n); err != nil {
+		return fmt.Errorf("gpu: caching a column of %d bytes: %v", 8*n, err)
+	}
+	e.bytes += 8 * n
+	if !pinned {
+		err = cu.MemcpyDtoD(e.data, in, 8*n)
+	} else {
+		err = cu.MemcpyHtoDAsync(e.data, unsafe.Pointer(unsafe.SliceData(src)), 8*n, cu.NoStream)
+	}
 	if err != nil {
-		return err
-	}
-	defer cc.d.pool.put(tmp)
-	if err := cu.MemcpyHtoD(tmp, unsafe.Pointer(unsafe.SliceData(src)), int64(len(src))); err != nil {
-		return err
-	}
-	f, err := cc.d.fn("narrow_i64_i32")
-	if err != nil {
-		return err
-	}
-	p := struct {
-		In, Out uint64
-		N       int64
-	}{uint64(tmp), uint64(dst), int64(n)}
-	grid := min((n+255)/256, cc.d.sms*8)
-	if err := launch(f, grid, 256, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
-		return err
+		return fmt.Errorf("gpu: copying a column to the device: %v", err)
 	}
 	return cc.d.sync()
 }
 
-// minMax64 scans the non-NULL values of an int64 column in parallel.
-func minMax64(c *columnar.Column) (int64, int64) {
-	return parallelMinMax(c.Len, func(i int) (int64, bool) { return c.I64[i], !c.IsNull(i) })
+// inPlace serves a column that does not fit the cache from pinned host
+// memory, read by the kernels over UVA.
+func (cc *columnCache) inPlace(e *devColumn, hostDev cu.DevicePtr, pinned bool) (*devColumn, error) {
+	need := int64(e.n) * int64(e.width)
+	if !pinned || e.col.Valid != nil {
+		return nil, fmt.Errorf("gpu: column of %d bytes does not fit the device cache (%d of %d bytes in use) and is not in pinned host memory",
+			need, cc.used, cc.budget)
+	}
+	e.width = len(e.col.Data()) / max(e.n, 1)
+	e.data, e.zeroCopy = hostDev, true
+	if !e.isFloat {
+		var err error
+		if e.min, e.max, err = cc.scan(hostDev, int64(e.width), 0, 0, int64(e.n)); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
 }
 
-func minMax32(c *columnar.Column) (int64, int64) {
-	return parallelMinMax(c.Len, func(i int) (int64, bool) { return int64(c.I32[i]), !c.IsNull(i) })
+// free releases what a failed load allocated.
+func (cc *columnCache) free(e *devColumn) {
+	if e.data != 0 {
+		cu.MemFree(e.data)
+	}
+	if e.valid != 0 {
+		cu.MemFree(e.valid)
+	}
 }
 
-func parallelMinMax(n int, at func(int) (int64, bool)) (int64, int64) {
-	workers := max(1, min(runtime.NumCPU(), n/(1<<16)))
-	mins := make([]int64, workers)
-	maxs := make([]int64, workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			lo, hi := int64(1<<63-1), int64(-1<<63)
-			for i := w * n / workers; i < (w+1)*n/workers; i++ {
-				if v, ok := at(i); ok {
-					lo, hi = min(lo, v), max(hi, v)
-				}
-			}
-			mins[w], maxs[w] = lo, hi
-		}(w)
+// scan runs cache_scan over n values of width bytes at in (device memory or
+// the device alias of pinned host memory), narrowing them into out when out
+// is set, and returns the min and max of the non-NULL values (max < min
+// when there are none). It waits for the device: the caller needs the range
+// now.
+func (cc *columnCache) scan(in cu.DevicePtr, width int64, out, valid cu.DevicePtr, n int64) (int64, int64, error) {
+	if cc.mm == 0 {
+		p, err := cu.MemAlloc(16)
+		if err != nil {
+			return 0, 0, err
+		}
+		cc.mm = p
 	}
-	wg.Wait()
-	lo, hi := int64(1<<63-1), int64(-1<<63)
-	for w := range mins {
-		lo, hi = min(lo, mins[w]), max(hi, maxs[w])
+	mm := [2]int64{math.MaxInt64, math.MinInt64}
+	if err := cu.MemcpyHtoD(cc.mm, unsafe.Pointer(&mm[0]), 16); err != nil {
+		return 0, 0, err
 	}
-	return lo, hi
+	f, err := cc.d.fn("cache_scan")
+	if err != nil {
+		return 0, 0, err
+	}
+	p := struct {
+		In    uint64
+		Width int64
+		Out   uint64
+		Valid uint64
+		N     int64
+		MM    uint64
+	}{uint64(in), width, uint64(out), uint64(valid), n, uint64(cc.mm)}
+	grid := int(min((n+255)/256, int64(cc.d.sms*8)))
+	if err := launch(f, grid, 256, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
+		return 0, 0, err
+	}
+	if err := cu.MemcpyDtoH(unsafe.Pointer(&mm[0]), cc.mm, 16); err != nil {
+		return 0, 0, fmt.Errorf("gpu: loading a column: %v", err)
+	}
+	return mm[0], mm[1], nil
 }

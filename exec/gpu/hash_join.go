@@ -22,7 +22,9 @@ import (
 // inner joins gather both sides at the pairs; semi and anti joins mark the
 // left rows that kept a pair and compact the marked (or unmarked) ones;
 // left outer joins append the unmarked left rows paired with -1, which
-// gathers as NULL.
+// gathers as NULL. Hash join pairs come out in the order blocks flush their
+// result caches, not in probe order: a join's row order is unspecified
+// without ORDER BY, and nothing above relies on it.
 
 const maxJoinKeys = 4 // MAX_JKEYS
 
@@ -33,8 +35,8 @@ type joinParams struct {
 	Probe, Build   [maxJoinKeys]colView
 	Slots          uint64
 	Mask           int64
-	Counts         uint64
-	Offsets        uint64
+	Total          uint64 // *uint64: pairs found
+	Cap            int64  // pairs OutProbe/OutBuild hold
 	OutProbe       uint64
 	OutBuild       uint64
 }
@@ -133,7 +135,7 @@ func (r *queryRun) hashJoin(ctx context.Context, x *planner.HashJoin) (*relation
 	if swap {
 		jp.NProbe, jp.NBuild = R.n, L.n
 	}
-	pr, err := r.equiPairs(&jp)
+	pr, err := r.equiPairs(&jp, joinCapacity(x.EstRows, jp.NProbe))
 	if err != nil {
 		return nil, err
 	}
@@ -146,9 +148,38 @@ func (r *queryRun) hashJoin(ctx context.Context, x *planner.HashJoin) (*relation
 	return r.finishJoin(L, R, pr, x.Kind, x.Residual, x)
 }
 
+// joinCapacity is the first guess at a join's pair count: the planner's
+// estimate with some slack, at least one pair per probe row (the common
+// foreign-key join), and at most 1<<26 pairs so a wild estimate does not
+// take the device memory a rerun of the right size needs.
+func joinCapacity(est float64, nProbe int64) int64 {
+	if joinCapacityOverride > 0 {
+		return joinCapacityOverride
+	}
+	if !(est > 0) {
+		est = 0
+	}
+	c := int64(min(est*1.25, 1<<26))
+	return max(c, min(nProbe, 1<<26), 1024)
+}
+
+// joinCapacityOverride, when positive, replaces the first guess (tests force
+// the rerun path with it); joinReruns counts the reruns. Only the device
+// goroutine touches them.
+var (
+	joinCapacityOverride int64
+	joinReruns           int
+)
+
 // equiPairs builds the table on the build keys and writes every matching
-// (probe, build) pair.
-func (r *queryRun) equiPairs(jp *joinParams) (pairs, error) {
+// (probe, build) pair in one probe pass (join_probe) into an output of
+// capacity pairs; when more pairs exist the pass counted them all, so one
+// rerun into an output of exactly that size finishes.
+func (r *queryRun) equiPairs(jp *joinParams, capacity int64) (pairs, error) {
+	if jp.NProbe == 0 || jp.NBuild == 0 {
+		p, err := r.s.alloc(8)
+		return pairs{left: p, right: p}, err
+	}
 	size := int64(16)
 	for size < 2*jp.NBuild {
 		size *= 2
@@ -161,69 +192,51 @@ func (r *queryRun) equiPairs(jp *joinParams) (pairs, error) {
 		return pairs{}, err
 	}
 	jp.Slots, jp.Mask = uint64(slots), size-1
-	if jp.NProbe == 0 {
-		p, err := r.s.alloc(8)
-		return pairs{left: p, right: p}, err
-	}
-	counts, err := r.s.alloc(4 * jp.NProbe)
+	build, err := r.d.fn("join_build")
 	if err != nil {
 		return pairs{}, err
 	}
-	jp.Counts = uint64(counts)
-	for _, k := range []string{"join_build", "join_count"} {
-		f, err := r.d.fn(k)
+	if err := launch(build, r.d.grid(jp.NBuild), 256, 0, unsafe.Pointer(jp), unsafe.Sizeof(*jp)); err != nil {
+		return pairs{}, err
+	}
+	probe, err := r.d.fn("join_probe")
+	if err != nil {
+		return pairs{}, err
+	}
+	total, err := r.s.alloc(8)
+	if err != nil {
+		return pairs{}, err
+	}
+	jp.Total = uint64(total)
+	for {
+		po, err := r.s.alloc(4 * capacity)
 		if err != nil {
 			return pairs{}, err
 		}
-		n := jp.NBuild
-		if k == "join_count" {
-			n = jp.NProbe
-		}
-		if n == 0 {
-			continue
-		}
-		if err := launch(f, r.d.grid(n), 256, 0, unsafe.Pointer(jp), unsafe.Sizeof(*jp)); err != nil {
+		pb, err := r.s.alloc(4 * capacity)
+		if err != nil {
 			return pairs{}, err
 		}
-	}
-	hc := make([]int32, jp.NProbe)
-	if jp.NBuild > 0 {
-		if err := cu.MemcpyDtoH(unsafe.Pointer(&hc[0]), counts, 4*jp.NProbe); err != nil {
+		jp.Cap, jp.OutProbe, jp.OutBuild = capacity, uint64(po), uint64(pb)
+		if err := cu.MemsetD32(total, 0, 2); err != nil {
+			return pairs{}, err
+		}
+		if err := launch(probe, r.d.grid(jp.NProbe), 256, 0, unsafe.Pointer(jp), unsafe.Sizeof(*jp)); err != nil {
+			return pairs{}, err
+		}
+		var m int64
+		if err := cu.MemcpyDtoH(unsafe.Pointer(&m), total, 8); err != nil {
 			return pairs{}, fmt.Errorf("gpu: join failed: %v", err)
 		}
-	}
-	offs := make([]int64, jp.NProbe)
-	m := int64(0)
-	for i, c := range hc {
-		offs[i] = m
-		m += int64(c)
-	}
-	if m >= 1<<31 {
-		return pairs{}, fmt.Errorf("gpu: a join of %d rows is not supported on the GPU yet", m)
-	}
-	po, err := r.s.alloc(4 * max(m, 2))
-	if err != nil {
-		return pairs{}, err
-	}
-	pb, err := r.s.alloc(4 * max(m, 2))
-	if err != nil {
-		return pairs{}, err
-	}
-	if m > 0 {
-		op, err := r.upload(bytesOf(offs))
-		if err != nil {
-			return pairs{}, err
+		if m >= 1<<31 {
+			return pairs{}, fmt.Errorf("gpu: a join of %d rows is not supported on the GPU yet", m)
 		}
-		jp.Offsets, jp.OutProbe, jp.OutBuild = uint64(op), uint64(po), uint64(pb)
-		f, err := r.d.fn("join_write")
-		if err != nil {
-			return pairs{}, err
+		if m <= capacity {
+			return pairs{left: po, right: pb, m: m}, nil
 		}
-		if err := launch(f, r.d.grid(jp.NProbe), 256, 0, unsafe.Pointer(jp), unsafe.Sizeof(*jp)); err != nil {
-			return pairs{}, err
-		}
+		joinReruns++
+		capacity = m
 	}
-	return pairs{left: po, right: pb, m: m}, nil
 }
 
 func (r *queryRun) nestedLoopJoin(ctx context.Context, x *planner.NestedLoopJoin) (*relation, error) {
