@@ -1,8 +1,7 @@
 package sql
 
 import (
-	"os"
-	"strings"
+	"gpusql/storage/ssbgen"
 	"testing"
 )
 
@@ -16,10 +15,8 @@ func FuzzBind(f *testing.F) {
 	for _, r := range recs {
 		f.Add(r.sql)
 	}
-	if q, err := os.ReadFile("/work/shared/ssb/queries.sql"); err == nil {
-		for _, s := range strings.Split(string(q), ";") {
-			f.Add(s)
-		}
+	for _, q := range ssbgen.Queries() {
+		f.Add(q.SQL)
 	}
 	cat := testCatalog(f)
 	f.Fuzz(func(t *testing.T, text string) {

@@ -1,11 +1,11 @@
 package sql
 
 import (
-	"os"
 	"testing"
 
 	"gpusql/catalog"
 	"gpusql/storage/columnar"
+	"gpusql/storage/ssbgen"
 )
 
 // execDDL runs the CREATE/DROP statements of a script against cat the way
@@ -58,12 +58,8 @@ func withDict(t testing.TB, cat *catalog.Catalog, table, column string, values .
 
 func ssbCatalog(t testing.TB) *catalog.Catalog {
 	t.Helper()
-	schema, err := os.ReadFile("/work/shared/ssb/schema.sql")
-	if err != nil {
-		t.Skipf("SSB schema not available: %v", err)
-	}
 	cat := catalog.New()
-	execDDL(t, cat, string(schema))
+	execDDL(t, cat, ssbgen.SchemaSQL(ssbgen.FormatTbl))
 	withDict(t, cat, "part", "p_category", "MFGR#11", "MFGR#12", "MFGR#13", "MFGR#14")
 	withDict(t, cat, "part", "p_mfgr", "MFGR#1", "MFGR#2", "MFGR#3", "MFGR#4", "MFGR#5")
 	withDict(t, cat, "part", "p_brand1", "MFGR#2221", "MFGR#2225", "MFGR#2228", "MFGR#2229", "MFGR#2239")

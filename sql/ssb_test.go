@@ -1,7 +1,7 @@
 package sql
 
 import (
-	"os"
+	"gpusql/storage/ssbgen"
 	"reflect"
 	"testing"
 )
@@ -12,11 +12,7 @@ import (
 // in FROM order, string constants compiled to CodeSets.
 func TestSSBQueriesBind(t *testing.T) {
 	cat := ssbCatalog(t)
-	text, err := os.ReadFile("/work/shared/ssb/queries.sql")
-	if err != nil {
-		t.Skip(err)
-	}
-	ps, err := Parse(string(text))
+	ps, err := Parse(ssbgen.QueriesSQL)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"gpusql/exec"
 	"gpusql/exec/cpu"
+	"gpusql/internal/ssbtest"
 	"gpusql/planner"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
@@ -45,7 +46,7 @@ var generalQueries = []string{
 
 func TestGeneralDifferential(t *testing.T) {
 	needGPU(t)
-	cat := ssbCatalog(t, 0.05, columnar.HeapAllocator)
+	cat := ssbtest.Catalog(t, 0.05, columnar.HeapAllocator)
 	for _, text := range generalQueries {
 		ps, err := sql.Parse(text)
 		if err != nil {
@@ -118,7 +119,7 @@ func sorted(res *exec.Result) *exec.Result {
 // Every general query must be one the GPU executor accepts (no device
 // needed: Supports only inspects the plan).
 func TestGeneralSupported(t *testing.T) {
-	cat := ssbCatalog(t, 0.01, columnar.HeapAllocator)
+	cat := ssbtest.Catalog(t, 0.01, columnar.HeapAllocator)
 	for _, text := range generalQueries {
 		ps, err := sql.Parse(text)
 		if err != nil {

@@ -6,105 +6,20 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
-	"gpusql/catalog"
 	"gpusql/exec"
 	"gpusql/exec/cpu"
+	"gpusql/internal/ssbtest"
 	"gpusql/planner"
-	"gpusql/sql"
 	"gpusql/storage/columnar"
-	"gpusql/storage/ssbgen"
 )
 
 // Differential tests on the real query path: SSB data from ssbgen, loaded
 // by the loaders, bound by sql.Bind and planned by planner.Plan under each
 // hash strategy; the GPU's result must equal exec/cpu's on the same plan.
-
-var ssbCats sync.Map
-
-func ssbCatalog(tb testing.TB, sf float64, alloc columnar.Allocator) *catalog.Catalog {
-	tb.Helper()
-	key := fmt.Sprint(sf, alloc == columnar.HeapAllocator)
-	if c, ok := ssbCats.Load(key); ok {
-		return c.(*catalog.Catalog)
-	}
-	dir := filepath.Join(os.TempDir(), "gpusql-gpu-ssb-sf"+strconv.FormatFloat(sf, 'f', -1, 64))
-	if _, err := os.Stat(filepath.Join(dir, "done")); err != nil {
-		if _, err := ssbgen.Generate(ssbgen.Options{SF: sf, Out: dir, Format: ssbgen.FormatTbl}); err != nil {
-			tb.Fatal(err)
-		}
-		os.WriteFile(filepath.Join(dir, "done"), nil, 0o644)
-	}
-	schema := ssbgen.SchemaSQL(ssbgen.FormatTbl)
-	ps, err := sql.Parse(schema)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	saved := columnar.DefaultAllocator()
-	columnar.SetDefaultAllocator(alloc)
-	defer columnar.SetDefaultAllocator(saved)
-	cat := catalog.New()
-	for _, p := range ps {
-		st, err := sql.Bind(cat, p)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		switch st := st.(type) {
-		case *sql.CreateTable:
-			if err := cat.Create(st.Name, st.Fields, false); err != nil {
-				tb.Fatal(err)
-			}
-		case *sql.Load:
-			err := cat.Update(st.Table, func(old *columnar.Table) (*columnar.Table, error) {
-				nt, err := columnar.LoadDelimited(old, filepath.Join(dir, st.Path),
-					columnar.DelimitedOptions{Delimiter: st.Delimiter, Enclosure: st.Enclosure})
-				if err != nil {
-					return nil, err
-				}
-				columnar.ComputeStats(nt)
-				return nt, nil
-			})
-			if err != nil {
-				tb.Fatal(err)
-			}
-		}
-	}
-	ssbCats.Store(key, cat)
-	return cat
-}
-
-type namedQuery struct {
-	name string
-	q    *sql.Query
-}
-
-func ssbSQL(tb testing.TB, cat *catalog.Catalog) []namedQuery {
-	text := ssbgen.QueriesSQL
-	ps, err := sql.Parse(text)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	lines := strings.Split(text, "\n")
-	var out []namedQuery
-	for _, p := range ps {
-		st, err := sql.Bind(cat, p)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		name := fmt.Sprintf("Q%d", len(out)+1)
-		if p.Line >= 2 && strings.HasPrefix(lines[p.Line-2], "-- ") {
-			name = strings.TrimPrefix(lines[p.Line-2], "-- ")
-		}
-		out = append(out, namedQuery{name, st.(*sql.Query)})
-	}
-	return out
-}
 
 // gpuOptions are the planner strategies the GPU runs.
 var gpuOptions = []planner.Options{{}, {Join: "hash", GroupBy: "hash"}, {Join: "hash", GroupBy: "dense"}, {Join: "merge"}}
@@ -112,24 +27,24 @@ var gpuOptions = []planner.Options{{}, {Join: "hash", GroupBy: "hash"}, {Join: "
 // The star pipeline must recognize every SSB plan the planner makes (no
 // device needed).
 func TestMatchSSBPlans(t *testing.T) {
-	cat := ssbCatalog(t, 0.01, columnar.HeapAllocator)
-	for _, q := range ssbSQL(t, cat) {
+	cat := ssbtest.Catalog(t, 0.01, columnar.HeapAllocator)
+	for _, q := range ssbtest.Queries(t, cat) {
 		for _, o := range gpuOptions {
 			if o.Join == "merge" {
 				continue // sort-merge joins run on the materializing executor
 			}
-			p, err := planner.Plan(q.q, o)
+			p, err := planner.Plan(q.Query, o)
 			if err != nil {
 				t.Fatal(err)
 			}
 			_, body := splitTail(p.Root, true)
 			agg, ok := body.(*planner.HashAggregate)
 			if !ok {
-				t.Errorf("%s %+v: body is %s\n%s", q.name, o, opName(body), p.Explain())
+				t.Errorf("%s %+v: body is %s\n%s", q.Name, o, opName(body), p.Explain())
 				continue
 			}
 			if _, _, err := matchStar(agg); err != nil {
-				t.Errorf("%s %+v: %v\n%s", q.name, o, err, p.Explain())
+				t.Errorf("%s %+v: %v\n%s", q.Name, o, err, p.Explain())
 			}
 		}
 	}
@@ -138,25 +53,25 @@ func TestMatchSSBPlans(t *testing.T) {
 func TestSSBDifferential(t *testing.T) {
 	needGPU(t)
 	for _, alloc := range []columnar.Allocator{columnar.HeapAllocator, PinnedAllocator()} {
-		cat := ssbCatalog(t, 0.05, alloc)
-		for _, q := range ssbSQL(t, cat) {
+		cat := ssbtest.Catalog(t, 0.05, alloc)
+		for _, q := range ssbtest.Queries(t, cat) {
 			for _, o := range gpuOptions {
-				p, err := planner.Plan(q.q, o)
+				p, err := planner.Plan(q.Query, o)
 				if err != nil {
 					t.Fatal(err)
 				}
 				want, err := cpu.Run(context.Background(), p)
 				if err != nil {
-					t.Fatalf("%s cpu: %v", q.name, err)
+					t.Fatalf("%s cpu: %v", q.Name, err)
 				}
 				eachTuningQuiet(func(tu tuning) {
 					got, err := Run(context.Background(), p)
 					if err != nil {
-						t.Errorf("%s %+v %s: %v\n%s", q.name, o, tu, err, p.Explain())
+						t.Errorf("%s %+v %s: %v\n%s", q.Name, o, tu, err, p.Explain())
 						return
 					}
 					if d := diffResults(got, want); d != "" {
-						t.Errorf("%s %+v %s: %s\n%s", q.name, o, tu, d, p.Explain())
+						t.Errorf("%s %+v %s: %s\n%s", q.Name, o, tu, d, p.Explain())
 					}
 				})
 			}
