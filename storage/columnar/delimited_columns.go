@@ -50,7 +50,12 @@ func (w *parseWorker) parseColumns(data []byte, off int) *fieldError {
 	for lo := 0; lo < sp.rows && first == nil; lo += passRows {
 		hi := min(lo+passRows, sp.rows)
 		for c, sink := range w.ld.out {
-			if e := w.parseColumn(c, sink, data, off, lo, hi); e != nil {
+			before := len(w.nulls[c])
+			e := w.parseColumn(c, sink, data, off, lo, hi)
+			if e == nil && !w.ld.t.Fields[c].Nullable && len(w.nulls[c]) > before {
+				e = &colError{int(w.nulls[c][before]), "NULL in a NOT NULL column"}
+			}
+			if e != nil {
 				hi = e.row // later columns need not go past it
 				first = &fieldError{
 					line: bytes.Count(data[:sp.pos[e.row*stride+c]], []byte{'\n'}) + 1,

@@ -179,7 +179,16 @@ func LoadParquet(t *Table, path string, opts ParquetOptions) (*Table, error) {
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem; wg.Done() }()
-				bad[c], errs[c] = appendArrow(out[c], rec.Column(recCol[c]))
+				arr := rec.Column(recCol[c])
+				if !t.Fields[c].Nullable && arr.NullN() > 0 {
+					for i := 0; i < arr.Len(); i++ {
+						if arr.IsNull(i) {
+							bad[c], errs[c] = i, errors.New("NULL in a NOT NULL column")
+							return
+						}
+					}
+				}
+				bad[c], errs[c] = appendArrow(out[c], arr)
 			}()
 		}
 		wg.Wait()

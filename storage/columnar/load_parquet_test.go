@@ -127,7 +127,7 @@ func TestParquetDictionaryColumn(t *testing.T) {
 		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema())); err != nil {
 		t.Fatal(err)
 	}
-	nt, err := LoadParquet(NewEmptyTable("d", []Field{{Name: "S", Type: TString}}), p, ParquetOptions{})
+	nt, err := LoadParquet(NewEmptyTable("d", []Field{{Name: "S", Type: TString, Nullable: true}}), p, ParquetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
