@@ -28,6 +28,8 @@ import (
 //	substring   s VARCHAR, pos BIGINT [, len BIGINT]    VARCHAR; 1-based pos in characters, pos < 0
 //	                                                    counts from the end, pos = 0 or len <= 0 gives ''
 //	concat      s1..sn VARCHAR                          VARCHAR
+//	replace     s, from, to VARCHAR                     VARCHAR; every occurrence of from replaced
+//	                                                    by to (case-sensitive; from = '' leaves s)
 //	trim        s VARCHAR [, r VARCHAR]                 VARCHAR; strips spaces (or every leading and
 //	ltrim       s VARCHAR [, r VARCHAR]                 trailing repetition of r) at both ends /
 //	rtrim       s VARCHAR [, r VARCHAR]                 the start / the end
@@ -223,6 +225,11 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 			out = append(out, castTo(x, columnar.TInt64))
 		}
 		return &Func{Name: "substring", Args: out, T: columnar.TString}, nil
+	case "replace":
+		if err := arity(3, 3); err != nil {
+			return nil, err
+		}
+		return &Func{Name: "replace", Args: []Expr{str(args[0]), str(args[1]), str(args[2])}, T: columnar.TString}, nil
 	case "concat":
 		if err := arity(1, -1); err != nil {
 			return nil, err

@@ -44,7 +44,7 @@ func (c *compiler) compileFunc(e *sql.Func) (evaluator, error) {
 	}
 	switch e.Name {
 	case "abs", "round", "floor", "ceil", "upper", "lower", "length", "char_length", "substring",
-		"trim", "ltrim", "rtrim", "year", "month", "day", "datediff":
+		"trim", "ltrim", "rtrim", "replace", "year", "month", "day", "datediff":
 	case "coalesce", "concat":
 		if len(f.args) == 0 {
 			return nil, fmt.Errorf("cpu: %s() without arguments", e.Name)
@@ -110,7 +110,7 @@ func (f *funcEval) eval(b *batch, sel []int32) *vec {
 		f.coalesce(b, sel)
 	case "round", "floor", "ceil":
 		f.rounding(b, sel, args)
-	case "upper", "lower", "trim", "ltrim", "rtrim", "substring", "concat":
+	case "upper", "lower", "trim", "ltrim", "rtrim", "substring", "concat", "replace":
 		f.stringFunc(b, sel, args)
 	case "length", "char_length":
 		x := args[0]
@@ -397,6 +397,12 @@ func (f *funcEval) apply(s string, args []*vec, p int32) string {
 			end = min(n, start+l)
 		}
 		return string(rs[start:end])
+	case "replace":
+		from := args[1].stringAt(p)
+		if from == "" {
+			return s
+		}
+		return strings.ReplaceAll(s, from, args[2].stringAt(p))
 	case "concat":
 		var sb strings.Builder
 		sb.WriteString(s)
