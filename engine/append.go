@@ -257,7 +257,7 @@ func convertInto(out *columnar.Column, m int, src *columnar.Column, n int) error
 	if st.ID == columnar.String {
 		return fmt.Errorf("cannot store %s values in a %s column", st, t)
 	}
-	if t.Physical() == st.Physical() && scaleOf(t) == scaleOf(st) {
+	if t.Physical() == st.Physical() && t.DecimalScale() == st.DecimalScale() {
 		switch t.Physical() {
 		case columnar.PhysInt32:
 			copy(out.I32[m:], src.I32[:n])
@@ -276,7 +276,7 @@ func convertInto(out *columnar.Column, m int, src *columnar.Column, n int) error
 		case columnar.PhysFloat64:
 			out.F64[m+i] = asFloat(src, i)
 		default:
-			v, err := asScaled(src, i, scaleOf(t))
+			v, err := asScaled(src, i, t.DecimalScale())
 			if err != nil {
 				return err
 			}
@@ -291,13 +291,6 @@ func convertInto(out *columnar.Column, m int, src *columnar.Column, n int) error
 		}
 	}
 	return nil
-}
-
-func scaleOf(t columnar.Type) int {
-	if t.ID == columnar.Decimal {
-		return t.Scale
-	}
-	return 0
 }
 
 func asFloat(c *columnar.Column, i int) float64 {
@@ -318,7 +311,7 @@ func asScaled(c *columnar.Column, i int, scale int) (int64, error) {
 		}
 		return int64(f), nil
 	}
-	v, from := c.Int64At(i), scaleOf(c.Type)
+	v, from := c.Int64At(i), c.Type.DecimalScale()
 	switch {
 	case from == scale:
 		return v, nil

@@ -271,7 +271,7 @@ func colConstCmp(e sql.Expr) (col int, op sql.BinOp, v float64, ok bool) {
 	l, r, op := b.L, b.R, b.Op
 	if _, isConst := l.(*sql.Const); isConst {
 		l, r = r, l
-		op = flipCmp(op)
+		op = op.Flip()
 	}
 	c, isConst := r.(*sql.Const)
 	if !isConst || c.Null || c.T.ID == columnar.String {
@@ -299,7 +299,7 @@ func colConstCmp(e sql.Expr) (col int, op sql.BinOp, v float64, ok bool) {
 			v *= math.Pow10(from.Scale)
 		case to.ID == columnar.Float64:
 		case to.ID == columnar.Decimal:
-			v /= math.Pow10(to.Scale - scaleOf(from))
+			v /= math.Pow10(to.Scale - from.DecimalScale())
 		case to.IsInteger() && from.IsInteger():
 		default:
 			return 0, 0, 0, false
@@ -307,27 +307,6 @@ func colConstCmp(e sql.Expr) (col int, op sql.BinOp, v float64, ok bool) {
 		return cr.Index, op, v, true
 	}
 	return 0, 0, 0, false
-}
-
-func scaleOf(t columnar.Type) int {
-	if t.ID == columnar.Decimal {
-		return t.Scale
-	}
-	return 0
-}
-
-func flipCmp(op sql.BinOp) sql.BinOp {
-	switch op {
-	case sql.OpLT:
-		return sql.OpGT
-	case sql.OpLE:
-		return sql.OpGE
-	case sql.OpGT:
-		return sql.OpLT
-	case sql.OpGE:
-		return sql.OpLE
-	}
-	return op
 }
 
 // constValue is a non-NULL numeric literal's value in its physical domain.

@@ -238,7 +238,7 @@ func (a *sumAcc) merge(o accumulator, m []int32, n int) {
 
 func (a *sumAcc) result(groups []int32, rc []int64) *columnar.Column {
 	col := newColumn(a.t, len(groups), true)
-	s := scaleOf(a.argT)
+	s := a.argT.DecimalScale()
 	for i, g := range groups {
 		n := rc[g] - a.nulls[g]
 		if a.ownCount {
@@ -274,7 +274,7 @@ func (a *sumAcc) result(groups []int32, rc []int64) *columnar.Column {
 		case a.float:
 			putColInt(col, i, int64(math.Round(a.f[g])))
 		default:
-			putColInt(col, i, rescale(a.s[g], s, scaleOf(a.t)))
+			putColInt(col, i, rescale(a.s[g], s, a.t.DecimalScale()))
 		}
 	}
 	return dropValidity(col)

@@ -66,7 +66,7 @@ func (c *compiler) compileArith(e *sql.Binary) (evaluator, error) {
 	case t.ID == columnar.Decimal || lt.ID == columnar.Decimal || rt.ID == columnar.Decimal ||
 		e.Op == sql.OpDiv:
 		a.mode = arithDecimal
-		a.sl, a.sr = scaleOf(lt), scaleOf(rt)
+		a.sl, a.sr = lt.DecimalScale(), rt.DecimalScale()
 		a.l = castTo(l, lt, columnar.TDecimal(38, a.sl))
 		a.r = castTo(r, rt, columnar.TDecimal(38, a.sr))
 	default:

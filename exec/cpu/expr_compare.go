@@ -9,52 +9,6 @@ import (
 
 type number interface{ ~int32 | ~int64 | ~float64 }
 
-// commonType is the type two operands are compared or combined in: DOUBLE if
-// either is, else DECIMAL with the larger scale if either is decimal, else
-// the integer type (BIGINT when they differ).
-func commonType(a, b columnar.Type) columnar.Type {
-	switch {
-	case a.ID == columnar.String && b.ID == columnar.String:
-		return columnar.TString
-	case a.ID == columnar.Float64 || b.ID == columnar.Float64:
-		return columnar.TFloat64
-	case a.ID == columnar.Decimal || b.ID == columnar.Decimal:
-		return columnar.TDecimal(38, max(scaleOf(a), scaleOf(b)))
-	case a.ID == b.ID:
-		return a
-	case a.Physical() == columnar.PhysInt32 && b.Physical() == columnar.PhysInt32 &&
-		a.ID != columnar.String && b.ID != columnar.String:
-		return columnar.TInt32
-	case a.ID == columnar.String:
-		return b
-	case b.ID == columnar.String:
-		return a
-	}
-	return columnar.TInt64
-}
-
-func scaleOf(t columnar.Type) int {
-	if t.ID == columnar.Decimal {
-		return t.Scale
-	}
-	return 0
-}
-
-// flip mirrors a comparison (a < b ⇔ b > a).
-func flip(op sql.BinOp) sql.BinOp {
-	switch op {
-	case sql.OpLT:
-		return sql.OpGT
-	case sql.OpLE:
-		return sql.OpGE
-	case sql.OpGT:
-		return sql.OpLT
-	case sql.OpGE:
-		return sql.OpLE
-	}
-	return op
-}
-
 func (c *compiler) compileOperands(l, r sql.Expr) (evaluator, evaluator, columnar.Type, error) {
 	le, err := c.compile(l)
 	if err != nil {
@@ -64,7 +18,7 @@ func (c *compiler) compileOperands(l, r sql.Expr) (evaluator, evaluator, columna
 	if err != nil {
 		return nil, nil, columnar.Type{}, err
 	}
-	t := commonType(l.Type(), r.Type())
+	t := sql.OperandType(l.Type(), r.Type())
 	return castTo(le, l.Type(), t), castTo(re, r.Type(), t), t, nil
 }
 
@@ -179,7 +133,7 @@ func (c *compiler) compileCmpSelector(e *sql.Binary) (selector, bool, error) {
 	op := e.Op
 	if _, lc := isConst(l); lc {
 		if _, rc := isConst(r); !rc {
-			l, r, op = r, l, flip(op)
+			l, r, op = r, l, op.Flip()
 		}
 	}
 	s := &cmpSel{op: op, l: l, r: r, t: t}

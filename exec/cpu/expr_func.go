@@ -250,7 +250,7 @@ func (f *funcEval) rounding(b *batch, sel []int32, args []*vec) {
 			}
 		default:
 			v := x.int64At(p)
-			s := scaleOf(xt)
+			s := xt.DecimalScale()
 			var r int64 // result at scale rs
 			rs := 0
 			switch f.name {

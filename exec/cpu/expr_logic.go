@@ -216,7 +216,7 @@ func (c *compiler) compileInList(e *sql.InList) (evaluator, error) {
 	}
 	t := e.E.Type()
 	for _, it := range e.List {
-		t = commonType(t, it.Type())
+		t = sql.OperandType(t, it.Type())
 	}
 	ev := &inListEval{in: castTo(in, e.E.Type(), t), neg: e.Negated, t: t, out: newVec(columnar.TBool)}
 	allConst := true

@@ -24,7 +24,7 @@ func (x *executor) runSortMergeJoin(n *planner.SortMergeJoin) (*rel, error) {
 	}
 	types := make([]columnar.Type, len(n.LeftKeys))
 	for i := range types {
-		types[i] = commonType(n.LeftKeys[i].Type(), n.RightKeys[i].Type())
+		types[i] = sql.OperandType(n.LeftKeys[i].Type(), n.RightKeys[i].Type())
 	}
 	ins := keyInterners(types)
 	lk, err := x.encodeRel(l, n.LeftKeys, ins, types)

@@ -128,7 +128,7 @@ func zoneTest(ts *planner.TableScan, c sql.Expr) func(k int) bool {
 		if !lok || !rok {
 			ref, lok = e.R.(*sql.ColRef)
 			k, rok = e.L.(*sql.Const)
-			op = flip(op)
+			op = op.Flip()
 		}
 		if !lok || !rok || k.Null || !sameType(ref.Col.Type, k.T) || ref.Col.Type.ID == columnar.String {
 			return nil

@@ -172,13 +172,6 @@ func pow10(n int) int64 {
 	return columnar.Pow10[n]
 }
 
-func scaleOf(t columnar.Type) int {
-	if t.ID == columnar.Decimal {
-		return t.Scale
-	}
-	return 0
-}
-
 func (c *vmCompiler) expr(e sql.Expr) (reg, error) {
 	if idx, ok := dictSubtree(e); ok {
 		return c.lookup(e, idx)
@@ -639,29 +632,8 @@ func (c *vmCompiler) binary(e *sql.Binary) (reg, error) {
 
 var cmpCode = map[sql.BinOp]int64{sql.OpEQ: 0, sql.OpNE: 1, sql.OpLT: 2, sql.OpLE: 3, sql.OpGT: 4, sql.OpGE: 5}
 
-func commonType(a, b columnar.Type) columnar.Type {
-	switch {
-	case a.ID == columnar.String && b.ID == columnar.String:
-		return columnar.TString
-	case a.ID == columnar.Float64 || b.ID == columnar.Float64:
-		return columnar.TFloat64
-	case a.ID == columnar.Decimal || b.ID == columnar.Decimal:
-		return columnar.TDecimal(38, max(scaleOf(a), scaleOf(b)))
-	case a.ID == b.ID:
-		return a
-	case a.Physical() == columnar.PhysInt32 && b.Physical() == columnar.PhysInt32 &&
-		a.ID != columnar.String && b.ID != columnar.String:
-		return columnar.TInt32
-	case a.ID == columnar.String:
-		return b
-	case b.ID == columnar.String:
-		return a
-	}
-	return columnar.TInt64
-}
-
 func (c *vmCompiler) compare(e sql.Expr, op sql.BinOp, l, r reg, lt, rt columnar.Type) (reg, error) {
-	t := commonType(lt, rt)
+	t := sql.OperandType(lt, rt)
 	if t.ID == columnar.String {
 		// Codes of one sorted dictionary compare like the strings only for
 		// equality here (collation is the CPU's business).
@@ -710,7 +682,7 @@ func (c *vmCompiler) arith(e *sql.Binary) (reg, error) {
 			sql.OpIntDiv: vmFIDiv, sql.OpMod: vmFMod}[e.Op]
 		return c.emit(op, l.r, r.r, 0, 0, 0, columnar.TFloat64)
 	case t.ID == columnar.Decimal || lt.ID == columnar.Decimal || rt.ID == columnar.Decimal || e.Op == sql.OpDiv:
-		sl, sr := scaleOf(lt), scaleOf(rt)
+		sl, sr := lt.DecimalScale(), rt.DecimalScale()
 		if l, err = c.cast(l, lt, columnar.TDecimal(38, sl), e); err != nil {
 			return reg{}, err
 		}
@@ -856,7 +828,7 @@ func (c *vmCompiler) inList(e *sql.InList) (reg, error) {
 	// The CPU compares every item in the list's common type.
 	t := e.E.Type()
 	for _, it := range e.List {
-		t = commonType(t, it.Type())
+		t = sql.OperandType(t, it.Type())
 	}
 	x, err := c.cast(in, e.E.Type(), t, e)
 	if err != nil {
@@ -1157,7 +1129,7 @@ func (c *vmCompiler) rounding(e *sql.Func) (reg, error) {
 		}
 		return c.wrap(v, t)
 	}
-	s := scaleOf(xt)
+	s := xt.DecimalScale()
 	var r reg
 	rs := 0
 	switch e.Name {

@@ -326,7 +326,7 @@ func (r *queryRun) aggregate(in *relation, ae sql.AggExpr, t columnar.Type, gid 
 			}
 			col.F64[i] = sum / float64(cnt[i])
 		case ae.Func == sql.AggAvg:
-			setInt(col, i, avgScaled(int64(v), int64(cnt[i]), t.Scale-scaleOf(argT)))
+			setInt(col, i, avgScaled(int64(v), int64(cnt[i]), t.Scale-argT.DecimalScale()))
 		case isF && col.F64 != nil:
 			col.F64[i] = math.Float64frombits(v)
 		case isF:

@@ -117,7 +117,7 @@ func (r *queryRun) hashJoin(ctx context.Context, x *planner.HashJoin) (*relation
 	var jp joinParams
 	jp.NKeys = int32(len(x.LeftKeys))
 	for i := range x.LeftKeys {
-		t := commonType(x.LeftKeys[i].Type(), x.RightKeys[i].Type())
+		t := sql.OperandType(x.LeftKeys[i].Type(), x.RightKeys[i].Type())
 		lv, ld, err := r.joinKey(L, x.LeftKeys[i], t, nil, x)
 		if err != nil {
 			return nil, err

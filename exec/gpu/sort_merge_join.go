@@ -68,7 +68,7 @@ func (r *queryRun) sortMergeJoin(ctx context.Context, x *planner.SortMergeJoin) 
 	}
 	lks, rks := make([]sortKey, nk), make([]sortKey, nk)
 	for i := range x.LeftKeys {
-		t := commonType(x.LeftKeys[i].Type(), x.RightKeys[i].Type())
+		t := sql.OperandType(x.LeftKeys[i].Type(), x.RightKeys[i].Type())
 		lv, ld, err := r.joinKey(L, x.LeftKeys[i], t, nil, x)
 		if err != nil {
 			return nil, err

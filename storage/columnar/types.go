@@ -46,6 +46,15 @@ func (t Type) Physical() Physical {
 	}
 }
 
+// DecimalScale is the number of fraction digits a value's integer
+// representation carries: Scale for DECIMAL, 0 for every other type.
+func (t Type) DecimalScale() int {
+	if t.ID == Decimal {
+		return t.Scale
+	}
+	return 0
+}
+
 // IsInteger reports whether values are whole numbers (codes and dates excluded).
 func (t Type) IsInteger() bool { return t.ID == Int32 || t.ID == Int64 }
 
