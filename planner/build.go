@@ -14,10 +14,13 @@ type builder struct {
 	opts  Options
 	stats map[Node]*relStats
 	subqs map[*sql.ScalarSubquery]*Subquery
+	// nested maps each nested subquery's logical plan to its physical one.
+	nested map[sql.Plan]Node
 }
 
 func newBuilder(opts Options) *builder {
-	return &builder{opts: opts, stats: map[Node]*relStats{}, subqs: map[*sql.ScalarSubquery]*Subquery{}}
+	return &builder{opts: opts, stats: map[Node]*relStats{}, subqs: map[*sql.ScalarSubquery]*Subquery{},
+		nested: map[sql.Plan]Node{}}
 }
 
 // set records n's statistics and estimates.
@@ -39,6 +42,14 @@ func (b *builder) expr(e sql.Expr) (sql.Expr, error) {
 	}
 	var err error
 	out := rewriteExpr(e, func(x sql.Expr) sql.Expr {
+		if ns, ok := x.(*sql.NestedSubquery); ok {
+			p, perr := b.planNested(ns)
+			if perr != nil {
+				err = perr
+				return x
+			}
+			return p
+		}
 		sq, ok := x.(*sql.ScalarSubquery)
 		if !ok {
 			return x

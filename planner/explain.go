@@ -70,7 +70,7 @@ func explain(p *Physical, stats *OpStats) string {
 		sb.WriteString(")\n")
 		kids := n.Children()
 		for _, sq := range nodeSubqueries(n) {
-			sb.WriteString(childPrefix + "│ subquery:\n")
+			sb.WriteString(childPrefix + "│ " + sq.Label + ":\n")
 			visit(sq.Root, childPrefix+"│   ", childPrefix+"│   ")
 		}
 		for i, c := range kids {
@@ -111,6 +111,9 @@ func explain(p *Physical, stats *OpStats) string {
 			sb.WriteString("  [star]")
 		}
 		sb.WriteString("\n")
+	}
+	if p.CPUOnly != "" {
+		fmt.Fprintf(&sb, "Executor: CPU only (%s)\n", p.CPUOnly)
 	}
 	if stats != nil {
 		fmt.Fprintf(&sb, "Total: %s\n", fmtDur(stats.Total))

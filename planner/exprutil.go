@@ -32,6 +32,10 @@ func exprChildren(e sql.Expr) []sql.Expr {
 		return []sql.Expr{e.E}
 	case *sql.Func:
 		return e.Args
+	case *sql.NestedSubquery:
+		return append(append([]sql.Expr(nil), e.LHS...), e.Args...)
+	case *NestedSubquery:
+		return append(append([]sql.Expr(nil), e.LHS...), e.Args...)
 	}
 	return nil
 }
@@ -46,6 +50,10 @@ func walkExpr(e sql.Expr, fn func(sql.Expr)) {
 		walkExpr(c, fn)
 	}
 }
+
+// WalkExpr calls fn on e and its sub-expressions in pre-order, for the
+// executors; a subquery's own plan is not entered, its arguments are.
+func WalkExpr(e sql.Expr, fn func(sql.Expr)) { walkExpr(e, fn) }
 
 // rewriteExpr rebuilds e bottom-up, replacing each node by fn(node with
 // rewritten children). Nodes whose children did not change are passed to fn
@@ -107,6 +115,22 @@ func rewriteExpr(e sql.Expr, fn func(sql.Expr) sql.Expr) sql.Expr {
 	case *sql.Func:
 		if args, changed := rewriteList(x.Args, fn); changed {
 			e = &sql.Func{Name: x.Name, Args: args, T: x.T}
+		}
+	case *sql.NestedSubquery:
+		lhs, c1 := rewriteList(x.LHS, fn)
+		args, c2 := rewriteList(x.Args, fn)
+		if c1 || c2 {
+			c := *x
+			c.LHS, c.Args = lhs, args
+			e = &c
+		}
+	case *NestedSubquery:
+		lhs, c1 := rewriteList(x.LHS, fn)
+		args, c2 := rewriteList(x.Args, fn)
+		if c1 || c2 {
+			c := *x
+			c.LHS, c.Args = lhs, args
+			e = &c
 		}
 	}
 	return fn(e)
@@ -246,23 +270,6 @@ func sortKeyExprs(keys []sql.SortKey) []sql.Expr {
 	}
 	return out
 }
-
-// nodeSubqueries returns the scalar subqueries in n's expressions.
-func nodeSubqueries(n Node) []*Subquery {
-	var out []*Subquery
-	for _, e := range nodeExprs(n) {
-		walkExpr(e, func(x sql.Expr) {
-			if s, ok := x.(*Subquery); ok {
-				out = append(out, s)
-			}
-		})
-	}
-	return out
-}
-
-// NodeSubqueries returns the scalar subqueries in n's expressions (for
-// executors, which run them before n).
-func NodeSubqueries(n Node) []*Subquery { return nodeSubqueries(n) }
 
 // exprString renders e for EXPLAIN (nil as "").
 func exprString(e sql.Expr) string {

@@ -52,6 +52,11 @@ type Physical struct {
 	Pipelines []*Pipeline
 	// Options are the options the plan was made with.
 	Options Options
+	// CPUOnly, when set, says why the plan runs on the CPU executor only
+	// (an operator or expression the GPU executor does not implement,
+	// e.g. a nested subquery): the GPU executor refuses it and the engine
+	// runs it on the CPU, as EXPLAIN shows.
+	CPUOnly string
 }
 
 // Options steer algorithm choices, chiefly so tests can run every query under

@@ -33,6 +33,7 @@ func Plan(q *sql.Query, opts Options) (*Physical, error) {
 		n.Props().ID = id
 	}
 	p.Pipelines = Pipelines(p.Root)
+	p.CPUOnly = cpuOnlyReason(p)
 	return p, nil
 }
 

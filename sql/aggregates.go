@@ -96,12 +96,12 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 		// group it by the inner sides of its correlation equalities and let
 		// the decorrelator join on them (Aggregate + LEFT JOIN).
 		if s.GroupBy != nil {
-			return nil, b.errf(-1, "unsupported: correlated subquery with GROUP BY")
+			return nil, errNeedNested
 		}
 		for _, c := range blk.corr {
 			inner, outer, ok := splitCorrEquality(c)
 			if !ok {
-				return nil, b.errf(-1, "unsupported: correlated condition %s in an aggregated subquery (only inner = outer equalities are supported)", c)
+				return nil, errNeedNested
 			}
 			n := len(groups)
 			addGroup(inner)
@@ -110,7 +110,7 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 			} else {
 				// The same inner key twice (a.x = o.y AND a.x = o.z): keep
 				// the second equality as a filter on the outer side.
-				return nil, b.errf(-1, "unsupported: two correlated conditions on the same inner expression %s", inner)
+				return nil, errNeedNested
 			}
 		}
 		blk.corr = nil

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -20,6 +21,9 @@ func Bind(cat *catalog.Catalog, p Parsed) (st Statement, err error) {
 		if r := recover(); r != nil {
 			line := max(p.Line, 1)
 			st, err = nil, &Error{Line: line, Col: 1, Msg: fmt.Sprintf("internal error binding statement: %v", r)}
+		}
+		if errors.Is(err, errNeedNested) {
+			st, err = nil, &Error{Line: max(p.Line, 1), Col: 1, Msg: err.Error()}
 		}
 	}()
 	return bind(cat, p)
@@ -41,6 +45,11 @@ type binder struct {
 	ctes []*cteDef
 	// depth bounds recursion on adversarial nesting.
 	depth int
+	// capture is the parameter capture of the subquery being bound nested
+	// (its blocks are those whose parent is capture.parent); nextParam
+	// numbers Params within the statement.
+	capture   *paramCapture
+	nextParam int
 }
 
 const maxDepth = 2000

@@ -126,10 +126,55 @@ type Func struct {
 // ScalarSubquery is an uncorrelated subquery returning at most one row and one
 // column; executors run it once before the enclosing operator (an error if it
 // returns more than one row, NULL if none). Correlated subqueries are
-// decorrelated into joins by the binder and never appear here.
+// decorrelated into joins by the binder or become NestedSubquery.
 type ScalarSubquery struct {
 	Plan Plan
 	T    columnar.Type
+}
+
+// SubqueryMode says what a NestedSubquery computes from its rows.
+type SubqueryMode uint8
+
+const (
+	// SubqueryScalar: the single value (NULL over no rows, an error over
+	// more than one).
+	SubqueryScalar SubqueryMode = iota + 1
+	// SubqueryExists: whether there is a row (never NULL).
+	SubqueryExists
+	// SubqueryAny: LHS Op ANY (rows), three-valued; x IN (...) is = ANY and
+	// NOT IN is NOT (= ANY).
+	SubqueryAny
+	// SubqueryAll: LHS Op ALL (rows), three-valued.
+	SubqueryAll
+)
+
+// NestedSubquery is a subquery evaluated for the rows of the operator whose
+// expression holds it, the general form the binder falls back to where a
+// subquery is not decorrelated into a join: correlation through any
+// predicate or depth, and IN / EXISTS / ANY / ALL used as values. Args are
+// expressions over the operator's input; Plan reads Args[i] through its
+// Param leaves with ID Params[i]. Executors evaluate Plan once per distinct
+// tuple of Args values (once in all when there are none).
+type NestedSubquery struct {
+	Plan   Plan
+	Params []int
+	Args   []Expr
+	Mode   SubqueryMode
+	// Op and LHS are the comparison of ANY / ALL: each LHS item against
+	// the column of the same position in Plan's rows, cast to a common
+	// type. Several LHS items (row IN) compare with = or <> only.
+	Op  BinOp
+	LHS []Expr
+	T   columnar.Type
+}
+
+// Param is the value of an enclosing query's expression inside a
+// NestedSubquery's plan: a constant for each evaluation of that plan. IDs
+// are unique within a statement, so a plan nested several levels deep reads
+// the parameters of every level without renaming.
+type Param struct {
+	ID int
+	T  columnar.Type
 }
 
 func (e *ColRef) Type() columnar.Type         { return e.Col.Type }
@@ -145,6 +190,8 @@ func (e *Case) Type() columnar.Type           { return e.T }
 func (e *Cast) Type() columnar.Type           { return e.T }
 func (e *Func) Type() columnar.Type           { return e.T }
 func (e *ScalarSubquery) Type() columnar.Type { return e.T }
+func (e *NestedSubquery) Type() columnar.Type { return e.T }
+func (e *Param) Type() columnar.Type          { return e.T }
 
 // AggFunc is an aggregate function.
 type AggFunc uint8

@@ -54,7 +54,7 @@ func (b *binder) expr(n ast.ExprNode, sc *scope) (Expr, error) {
 		return b.between(n, sc, pos)
 	case *ast.PatternInExpr:
 		if n.Sel != nil {
-			return nil, b.errf(pos, "unsupported: IN (subquery) inside an expression; it is supported as a WHERE or HAVING condition joined by AND")
+			return b.inSubqueryExpr(n, sc, pos)
 		}
 		return b.inList(n, sc, pos)
 	case *ast.PatternLikeOrIlikeExpr:
@@ -72,7 +72,7 @@ func (b *binder) expr(n ast.ExprNode, sc *scope) (Expr, error) {
 	case *ast.ExistsSubqueryExpr:
 		return b.existsExpr(n, sc, pos)
 	case *ast.CompareSubqueryExpr:
-		return nil, b.errf(pos, "unsupported: %s subquery inside an expression; = ANY and <> ALL are supported as WHERE or HAVING conditions joined by AND", compareSubqueryName(n))
+		return b.compareSubqueryExpr(n, sc, pos)
 	case *ast.WindowFuncExpr:
 		return nil, b.errf(pos, "unsupported: window function %s()", strings.ToLower(n.Name))
 	case *ast.RowExpr:
@@ -249,12 +249,8 @@ func (b *binder) resolve(sc *scope, table, name string, pos int, fromChild bool)
 		if err != nil || !found {
 			return e, found, err
 		}
-		ref, ok := e.(*ColRef)
-		if !ok {
-			return nil, false, b.errf(pos, "unsupported: correlated reference to '%s' from a subquery nested two levels deep", qualified(table, name))
-		}
-		sc.corr.used = true
-		return &outerRef{Index: ref.Index, Col: ref.Col}, true, nil
+		e, err = b.outerValue(sc, e)
+		return e, err == nil, err
 	}
 	return nil, false, nil
 }
@@ -591,7 +587,13 @@ func (b *binder) like(n *ast.PatternLikeOrIlikeExpr, sc *scope, pos int) (Expr, 
 	}
 	pc, ok := p.(*Const)
 	if !ok {
-		return nil, b.errf(b.posOr(n.Pattern, pos), "unsupported: LIKE with a non-constant pattern")
+		// A pattern that varies by row (a column, a correlated value):
+		// the like() function, matched per row.
+		var m Expr = &Func{Name: "like", Args: []Expr{castTo(e, columnar.TString), castTo(p, columnar.TString)}, T: columnar.TBool}
+		if n.Not {
+			m = &Not{E: m}
+		}
+		return m, nil
 	}
 	if pc.Null || isNullConst(e) {
 		return nullConst(columnar.TBool), nil

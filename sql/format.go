@@ -26,6 +26,8 @@ func (e *Case) String() string           { return render(e, false) }
 func (e *Cast) String() string           { return render(e, false) }
 func (e *Func) String() string           { return render(e, false) }
 func (e *ScalarSubquery) String() string { return render(e, false) }
+func (e *NestedSubquery) String() string { return render(e, false) }
+func (e *Param) String() string          { return render(e, false) }
 
 // String renders an aggregate call, e.g. sum(lo_revenue), count(DISTINCT x).
 func (a AggExpr) String() string { return renderAgg(a, false) }
@@ -198,6 +200,10 @@ func renderTo(sb *strings.Builder, e Expr, keys, top bool) {
 			return
 		}
 		sb.WriteString("(subquery)")
+	case *NestedSubquery:
+		renderNested(sb, e, keys)
+	case *Param:
+		fmt.Fprintf(sb, "?%d", e.ID)
 	default:
 		fmt.Fprintf(sb, "%v", e)
 	}
@@ -360,4 +366,48 @@ func schemaSuffix(s Schema) string {
 		}
 	}
 	return " -> (" + strings.Join(parts, ", ") + ")"
+}
+
+// renderNested spells a NestedSubquery as the SQL it stands for, with its
+// arguments: x IN (subquery ?1=a, ?2=b).
+func renderNested(sb *strings.Builder, e *NestedSubquery, keys bool) {
+	if keys {
+		fmt.Fprintf(sb, "nested%p(", e)
+		for _, a := range append(append([]Expr(nil), e.LHS...), e.Args...) {
+			renderTo(sb, a, keys, true)
+			sb.WriteByte(',')
+		}
+		sb.WriteByte(')')
+		return
+	}
+	lhs := func() {
+		if len(e.LHS) == 1 {
+			renderTo(sb, e.LHS[0], keys, false)
+		} else {
+			sb.WriteByte('(')
+			for i, x := range e.LHS {
+				if i > 0 {
+					sb.WriteString(", ")
+				}
+				renderTo(sb, x, keys, true)
+			}
+			sb.WriteByte(')')
+		}
+	}
+	switch e.Mode {
+	case SubqueryExists:
+		sb.WriteString("EXISTS ")
+	case SubqueryAny:
+		lhs()
+		fmt.Fprintf(sb, " %s ANY ", e.Op)
+	case SubqueryAll:
+		lhs()
+		fmt.Fprintf(sb, " %s ALL ", e.Op)
+	}
+	sb.WriteString("(subquery")
+	for i, a := range e.Args {
+		fmt.Fprintf(sb, " ?%d=", e.Params[i])
+		renderTo(sb, a, keys, true)
+	}
+	sb.WriteByte(')')
 }

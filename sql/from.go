@@ -119,10 +119,9 @@ func (b *binder) join(n *ast.Join) (Plan, []scopeCol, error) {
 		cols[len(lc)+ri].hidden = true
 	}
 	if n.On != nil {
-		if hasSubquery(n.On.Expr) {
-			return nil, nil, b.errf(b.posOr(n.On.Expr, -1), "unsupported: subquery in an ON condition (move it to WHERE)")
-		}
+		sc.noJoins = true
 		e, err := b.expr(n.On.Expr, sc)
+		sc.noJoins = false
 		if err != nil {
 			return nil, nil, err
 		}

@@ -33,6 +33,8 @@ import (
 //	trim        s VARCHAR [, r VARCHAR]                 VARCHAR; strips spaces (or every leading and
 //	ltrim       s VARCHAR [, r VARCHAR]                 trailing repetition of r) at both ends /
 //	rtrim       s VARCHAR [, r VARCHAR]                 the start / the end
+//	like        s VARCHAR, pattern VARCHAR              BOOLEAN; s LIKE pattern when the pattern is
+//	                                                    not a constant (constants bind to Like)
 //	year        d DATE                                  INT
 //	month       d DATE                                  INT 1..12
 //	day         d DATE                                  INT 1..31

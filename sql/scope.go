@@ -27,6 +27,9 @@ type scope struct {
 	// alias from expanding into itself.
 	aliases map[string]ast.ExprNode
 	inAlias bool
+	// noJoins is set where the plan cannot grow (a JOIN's ON condition):
+	// subqueries are bound nested instead of decorrelated into joins.
+	noJoins bool
 }
 
 type scopeCol struct {
@@ -40,6 +43,13 @@ type scopeCol struct {
 // correlation records references from a subquery block to its parent.
 type correlation struct {
 	used bool
+	// capture is set when the block is bound nested: its references to
+	// the parent become parameters (nested_subquery.go).
+	capture *paramCapture
+	// forceNested is set when a subquery inside the block passes a
+	// reference to the block's own parent to a nested evaluation: no join
+	// can supply it, so the block must be nested as well.
+	forceNested bool
 }
 
 // outerRef is a reference to column Index of the enclosing query's plan,

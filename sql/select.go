@@ -17,7 +17,10 @@ type block struct {
 
 	// The rest describes a subquery block to its decorrelator.
 	corrUsed bool // it references the enclosing query
-	setOp    bool
+	// forceNested: a subquery inside it reads the enclosing query's own
+	// parent, so it cannot be decorrelated (see correlation).
+	forceNested bool
+	setOp       bool
 	// input is the plan the select list is computed over and exprs the
 	// select-list expressions over it (non-aggregated SELECT blocks).
 	input Plan
@@ -70,6 +73,9 @@ func (b *binder) selectStmt(s *ast.SelectStmt, parent *scope) (*block, error) {
 	var corr *correlation
 	if parent != nil {
 		corr = &correlation{}
+		if c := b.capture; c != nil && c.parent == parent {
+			corr.capture = c
+		}
 	}
 	blk, err := b.selectBlock(s, parent, corr)
 	if err != nil {
@@ -77,6 +83,7 @@ func (b *binder) selectStmt(s *ast.SelectStmt, parent *scope) (*block, error) {
 	}
 	// Read last: ORDER BY and HAVING may reference the outer query too.
 	blk.corrUsed = corr != nil && corr.used
+	blk.forceNested = corr != nil && corr.forceNested
 	return blk, nil
 }
 
@@ -155,7 +162,7 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 		// decorrelator joins on the key columns appended here. ORDER BY is
 		// meaningless on a single-row result.
 		if s.Limit != nil {
-			return nil, b.errf(-1, "unsupported: LIMIT in a correlated scalar subquery")
+			return nil, errNeedNested
 		}
 		agg := out.agg
 		proj := append([]Expr(nil), exprs...)

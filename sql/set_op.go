@@ -161,7 +161,7 @@ func (b *binder) setOrderLimit(blk *block, orderBy *ast.OrderByClause, limit *as
 			keys = append(keys, SortKey{Expr: e, Desc: by.Desc})
 		}
 		if planHasOuterRef(&Sort{Input: &Values{}, Keys: keys}) {
-			return nil, b.errf(-1, "unsupported: ORDER BY of a set operation referencing the outer query")
+			return nil, errNeedNested
 		}
 		if len(keys) > 0 {
 			plan = &Sort{Input: plan, Keys: keys}

@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"errors"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 
@@ -34,8 +36,19 @@ import (
 
 // subqueryPredicate binds a WHERE/HAVING conjunct that is a subquery
 // predicate. handled with a nil Expr means it became a join; a non-nil Expr
-// is a condition to filter on.
+// is a condition to filter on (a NestedSubquery where no join applies).
 func (b *binder) subqueryPredicate(n ast.ExprNode, sc *scope) (Expr, bool, error) {
+	e, handled, err := b.subqueryJoin(n, sc)
+	if errors.Is(err, errNeedNested) {
+		e, err = b.expr(n, sc)
+		return e, true, err
+	}
+	return e, handled, err
+}
+
+// subqueryJoin decorrelates a subquery predicate into a semi or anti join
+// of sc's plan, or says why not with errNeedNested.
+func (b *binder) subqueryJoin(n ast.ExprNode, sc *scope) (Expr, bool, error) {
 	neg := false
 	for {
 		switch x := n.(type) {
@@ -68,7 +81,7 @@ func (b *binder) subqueryPredicate(n ast.ExprNode, sc *scope) (Expr, bool, error
 		case x.Op == opcode.NE && x.All:
 			return nil, true, b.inSubquery(x.L, sq, !neg, sc, pos)
 		}
-		return nil, false, b.errf(pos, "unsupported: %s (subquery); only = ANY and <> ALL (IN / NOT IN) are supported", compareSubqueryName(x))
+		return nil, false, errNeedNested
 	case *ast.ExistsSubqueryExpr:
 		sq, ok := x.Sel.(*ast.SubqueryExpr)
 		if !ok {
@@ -101,6 +114,9 @@ func (b *binder) inSubquery(lhs ast.ExprNode, sq *ast.SubqueryExpr, not bool, sc
 	if err != nil {
 		return err
 	}
+	if blk.forceNested {
+		return errNeedNested
+	}
 	if len(blk.names) != len(lefts) {
 		return b.errf(pos, "operand should contain %d column(s): the IN subquery returns %d", len(lefts), len(blk.names))
 	}
@@ -131,21 +147,18 @@ func (b *binder) inSubquery(lhs ast.ExprNode, sq *ast.SubqueryExpr, not bool, sc
 			corrR = append(corrR, &ColRef{Index: k, Col: rs[k]})
 		}
 	default:
-		if blk.outerKeys != nil {
-			return b.errf(pos, "unsupported: correlated NOT IN subquery with aggregates, or an aggregate that is not NULL over no rows (COUNT)")
-		}
-		if err := b.checkCorrelatedSemi(blk, pos, "IN"); err != nil {
-			return err
+		if blk.outerKeys != nil || !semiJoinable(blk) {
+			return errNeedNested
 		}
 		right, rights, corr = blk.input, blk.exprs, blk.corr
 		for _, r := range rights {
 			if hasOuterRef(r) {
-				return b.errf(pos, "unsupported: the select list of a correlated IN subquery references the outer query")
+				return errNeedNested
 			}
 		}
 	}
 	if planHasOuterRef(right) {
-		return b.errf(pos, "unsupported: a correlated reference outside the subquery's WHERE clause")
+		return errNeedNested
 	}
 	j := &Join{Kind: JoinSemi, Left: left, Right: right, Out: left.Schema()}
 	if not {
@@ -166,16 +179,11 @@ func (b *binder) inSubquery(lhs ast.ExprNode, sq *ast.SubqueryExpr, not bool, sc
 	return nil
 }
 
-func (b *binder) checkCorrelatedSemi(blk *block, pos int, what string) error {
-	switch {
-	case blk.setOp:
-		return b.errf(pos, "unsupported: correlated %s subquery with UNION/INTERSECT/EXCEPT", what)
-	case blk.aggregated:
-		return b.errf(pos, "unsupported: correlated %s subquery with GROUP BY or aggregates", what)
-	case blk.limited:
-		return b.errf(pos, "unsupported: correlated %s subquery with LIMIT/OFFSET", what)
-	}
-	return nil
+// semiJoinable reports whether a correlated block's rows are its input
+// filtered by its correlated conjuncts, which a semi join reproduces: not
+// a set operation, aggregate or LIMIT.
+func semiJoinable(blk *block) bool {
+	return !blk.setOp && !blk.aggregated && !blk.limited && !blk.forceNested
 }
 
 // attachCorrelation adds a correlated subquery's conjuncts to a join whose
@@ -203,21 +211,18 @@ func (b *binder) existsPredicate(sq *ast.SubqueryExpr, not bool, sc *scope, pos 
 	if !blk.corrUsed {
 		return existsScalar(blk, not), nil
 	}
-	if blk.outerKeys != nil {
-		return nil, b.errf(pos, "unsupported: correlated EXISTS subquery with GROUP BY or aggregates")
-	}
-	if err := b.checkCorrelatedSemi(blk, pos, "EXISTS"); err != nil {
-		return nil, err
+	if blk.outerKeys != nil || !semiJoinable(blk) {
+		return nil, errNeedNested
 	}
 	left := sc.plan
 	j := &Join{Kind: JoinSemi, Left: left, Right: blk.input, Out: left.Schema()}
 	if not {
 		j.Kind = JoinAnti
 	}
-	b.attachCorrelation(j, blk.corr, true)
 	if planHasOuterRef(blk.input) {
-		return nil, b.errf(pos, "unsupported: a correlated reference outside the subquery's WHERE clause")
+		return nil, errNeedNested
 	}
+	b.attachCorrelation(j, blk.corr, true)
 	sc.plan = j
 	return nil, nil
 }
@@ -247,17 +252,20 @@ func (b *binder) existsExpr(n *ast.ExistsSubqueryExpr, sc *scope, pos int) (Expr
 		return nil, b.errf(pos, "unsupported: EXISTS of %s", constructName(n.Sel))
 	}
 	blk, err := b.query(sq.Query, sc)
+	if errors.Is(err, errNeedNested) || err == nil && blk.corrUsed {
+		return b.nestedExists(sq.Query, n.Not, sc)
+	}
 	if err != nil {
 		return nil, err
-	}
-	if blk.corrUsed {
-		return nil, b.errf(pos, "unsupported: correlated EXISTS inside an expression; it is supported as a WHERE or HAVING condition joined by AND")
 	}
 	return existsScalar(blk, n.Not), nil
 }
 
 func (b *binder) scalarSubquery(n *ast.SubqueryExpr, sc *scope, pos int) (Expr, error) {
 	blk, err := b.query(n.Query, sc)
+	if errors.Is(err, errNeedNested) {
+		return b.nestedScalar(n.Query, sc, pos)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -268,11 +276,12 @@ func (b *binder) scalarSubquery(n *ast.SubqueryExpr, sc *scope, pos int) (Expr, 
 	if !blk.corrUsed {
 		return &ScalarSubquery{Plan: blk.plan, T: t}, nil
 	}
-	if blk.outerKeys == nil {
-		return nil, b.errf(pos, "unsupported: correlated scalar subquery without an aggregate (it may return several rows per outer row); use a JOIN, or an aggregate such as MAX()")
-	}
-	if planHasOuterRef(blk.plan) {
-		return nil, b.errf(pos, "unsupported: a correlated reference outside the subquery's WHERE clause")
+	// Correlated: a LEFT JOIN to the subquery grouped by its correlation
+	// keys where it is an aggregate correlated by equalities only; nested
+	// otherwise (several rows per outer row are then an error at run time,
+	// as in MySQL).
+	if blk.outerKeys == nil || blk.forceNested || sc.noJoins || planHasOuterRef(blk.plan) {
+		return b.nestedScalar(n.Query, sc, pos)
 	}
 	left, right := sc.plan, blk.plan
 	leftLen := len(left.Schema())

@@ -37,6 +37,13 @@ func walkExpr(e Expr, f func(Expr) bool) {
 		for _, x := range e.Args {
 			walkExpr(x, f)
 		}
+	case *NestedSubquery:
+		for _, x := range e.LHS {
+			walkExpr(x, f)
+		}
+		for _, x := range e.Args {
+			walkExpr(x, f)
+		}
 	}
 }
 
@@ -88,6 +95,17 @@ func transform(e Expr, f func(Expr) (Expr, bool)) Expr {
 			c.Args[i] = transform(x, f)
 		}
 		return c
+	case *NestedSubquery:
+		c := *e
+		c.LHS = make([]Expr, len(e.LHS))
+		for i, x := range e.LHS {
+			c.LHS[i] = transform(x, f)
+		}
+		c.Args = make([]Expr, len(e.Args))
+		for i, x := range e.Args {
+			c.Args[i] = transform(x, f)
+		}
+		return &c
 	}
 	return e
 }

@@ -55,6 +55,14 @@ func (c *compiler) compile(e sql.Expr) (evaluator, error) {
 		return newConstEval(k), nil
 	case *sql.ScalarSubquery:
 		return nil, fmt.Errorf("cpu: unplanned scalar subquery")
+	case *planner.NestedSubquery:
+		return c.compileNested(e)
+	case *sql.Param:
+		k, ok := c.x.params[e.ID]
+		if !ok {
+			return nil, fmt.Errorf("cpu: parameter ?%d is not bound", e.ID)
+		}
+		return newConstEval(k), nil
 	case *sql.Binary:
 		return c.compileBinary(e)
 	case *sql.Not:

@@ -44,7 +44,7 @@ func (c *compiler) compileFunc(e *sql.Func) (evaluator, error) {
 	}
 	switch e.Name {
 	case "abs", "round", "floor", "ceil", "upper", "lower", "length", "char_length", "substring",
-		"trim", "ltrim", "rtrim", "replace", "year", "month", "day", "datediff":
+		"trim", "ltrim", "rtrim", "replace", "year", "month", "day", "datediff", "like":
 	case "coalesce", "concat":
 		if len(f.args) == 0 {
 			return nil, fmt.Errorf("cpu: %s() without arguments", e.Name)
@@ -136,6 +136,13 @@ func (f *funcEval) eval(b *batch, sel []int32) *vec {
 				v = d
 			}
 			putInt(out, p, v)
+		}
+	case "like":
+		mergeNulls(out, b.n, sel, args[0], args[1])
+		for _, p := range sel {
+			if !out.isNull(p) {
+				out.i32[p] = b2i(sql.LikeMatch(args[0].stringAt(p), args[1].stringAt(p)))
+			}
 		}
 	case "datediff":
 		mergeNulls(out, b.n, sel, args[0], args[1])

@@ -263,40 +263,14 @@ func (op *hashJoinOp) output(b *batch, keep []int32) error {
 
 // walkCols calls fn with every column an expression references.
 func walkCols(e sql.Expr, fn func(int)) {
-	switch e := e.(type) {
-	case *sql.ColRef:
-		fn(e.Index)
-	case *sql.Binary:
-		walkCols(e.L, fn)
-		walkCols(e.R, fn)
-	case *sql.Not:
-		walkCols(e.E, fn)
-	case *sql.Neg:
-		walkCols(e.E, fn)
-	case *sql.IsNull:
-		walkCols(e.E, fn)
-	case *sql.InList:
-		walkCols(e.E, fn)
-		for _, x := range e.List {
-			walkCols(x, fn)
+	planner.WalkExpr(e, func(x sql.Expr) {
+		switch x := x.(type) {
+		case *sql.ColRef:
+			fn(x.Index)
+		case *sql.CodeSet:
+			fn(x.E.Index)
 		}
-	case *sql.Like:
-		walkCols(e.E, fn)
-	case *sql.CodeSet:
-		fn(e.E.Index)
-	case *sql.Case:
-		for _, w := range e.Whens {
-			walkCols(w.Cond, fn)
-			walkCols(w.Result, fn)
-		}
-		walkCols(e.Else, fn)
-	case *sql.Cast:
-		walkCols(e.E, fn)
-	case *sql.Func:
-		for _, x := range e.Args {
-			walkCols(x, fn)
-		}
-	}
+	})
 }
 
 // keyDomain names the word domain of a key type: keys of equal domains

@@ -133,6 +133,11 @@ func (x *executor) runRel(src *rel, chain func(w int, sink operator) (operator, 
 			defer wg.Done()
 			defer func() {
 				if r := recover(); r != nil {
+					if err, ok := recovered(r); ok {
+						errs[w] = err
+						stop.Store(true)
+						return
+					}
 					if debugPanics {
 						panic(r)
 					}

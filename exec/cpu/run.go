@@ -34,6 +34,10 @@ func run(ctx context.Context, p *planner.Physical, analyze bool) (res *exec.Resu
 	}
 	defer func() {
 		if r := recover(); r != nil {
+			if e, ok := recovered(r); ok {
+				res, st, err = nil, nil, e
+				return
+			}
 			if debugPanics {
 				panic(r)
 			}
@@ -67,11 +71,17 @@ type executor struct {
 	subq    map[*planner.Subquery]*sql.Const
 	frames  []time.Duration
 	tables  map[*planner.HashJoin]*joinTable
+	// params are the values of the sql.Param leaves of a nested
+	// subquery's plan (this executor runs one evaluation of it); nested
+	// caches the results of the nested subqueries this plan holds.
+	params map[int]*sql.Const
+	nested map[*planner.NestedSubquery]*nestedCache
 }
 
 func newExecutor(ctx context.Context) *executor {
 	return &executor{ctx: ctx, workers: runtime.NumCPU(),
-		subq: map[*planner.Subquery]*sql.Const{}, tables: map[*planner.HashJoin]*joinTable{}}
+		subq: map[*planner.Subquery]*sql.Const{}, tables: map[*planner.HashJoin]*joinTable{},
+		nested: map[*planner.NestedSubquery]*nestedCache{}}
 }
 
 // debugPanics lets internal errors crash with a stack trace
@@ -172,29 +182,8 @@ func (x *executor) subquery(s *planner.Subquery) (*sql.Const, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(r.cols) != 1 {
-		return nil, fmt.Errorf("subquery returns %d columns, want 1", len(r.cols))
-	}
-	if r.rows > 1 {
-		return nil, fmt.Errorf("subquery returns more than 1 row")
-	}
-	k = &sql.Const{T: s.T, Null: true}
-	if r.rows == 1 && !r.cols[0].IsNull(0) {
-		c := r.cols[0]
-		k.Null = false
-		switch {
-		case c.Type.ID == columnar.String:
-			k.S = c.StringAt(0)
-		case c.F64 != nil:
-			k.F = c.F64[0]
-		default:
-			k.I = c.Int64At(0)
-		}
-		if !sameType(c.Type, s.T) {
-			// Bring the value into the declared type.
-			ev := castTo(newConstEval(&sql.Const{T: c.Type, I: k.I, F: k.F, S: k.S}), c.Type, s.T)
-			k = ev.(*constEval).k
-		}
+	if k, err = scalarValue(r, s.T); err != nil {
+		return nil, err
 	}
 	x.mu.Lock()
 	x.subq[s] = k

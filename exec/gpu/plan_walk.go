@@ -83,44 +83,9 @@ func conjuncts(e sql.Expr) []sql.Expr {
 	return []sql.Expr{e}
 }
 
-func walkExpr(e sql.Expr, fn func(sql.Expr)) {
-	if e == nil {
-		return
-	}
-	fn(e)
-	switch x := e.(type) {
-	case *sql.Binary:
-		walkExpr(x.L, fn)
-		walkExpr(x.R, fn)
-	case *sql.Not:
-		walkExpr(x.E, fn)
-	case *sql.Neg:
-		walkExpr(x.E, fn)
-	case *sql.IsNull:
-		walkExpr(x.E, fn)
-	case *sql.InList:
-		walkExpr(x.E, fn)
-		for _, it := range x.List {
-			walkExpr(it, fn)
-		}
-	case *sql.Like:
-		walkExpr(x.E, fn)
-	case *sql.CodeSet:
-		walkExpr(x.E, fn)
-	case *sql.Case:
-		for _, w := range x.Whens {
-			walkExpr(w.Cond, fn)
-			walkExpr(w.Result, fn)
-		}
-		walkExpr(x.Else, fn)
-	case *sql.Cast:
-		walkExpr(x.E, fn)
-	case *sql.Func:
-		for _, a := range x.Args {
-			walkExpr(a, fn)
-		}
-	}
-}
+// walkExpr visits e and its sub-expressions in pre-order (subquery plans
+// are not entered).
+func walkExpr(e sql.Expr, fn func(sql.Expr)) { planner.WalkExpr(e, fn) }
 
 // opName is the operator name used in "not supported" errors.
 func opName(n planner.Node) string {

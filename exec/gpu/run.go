@@ -57,6 +57,9 @@ func (d *device) run(ctx context.Context, p *planner.Physical) (*exec.Result, er
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if p.CPUOnly != "" {
+		return nil, fmt.Errorf("gpu: plan %w: the planner put it on the CPU: %s", ErrUnsupported, p.CPUOnly)
+	}
 	tail, body := splitTail(p.Root, true)
 	var res *exec.Result
 	if agg, ok := body.(*planner.HashAggregate); ok {
@@ -155,6 +158,9 @@ func sortCut(tail []planner.Node, body planner.Node) ([]planner.Node, planner.No
 // when the data decide (a predicate over too wide a domain, duplicate
 // dimension keys).
 func Supports(p *planner.Physical) error {
+	if p.CPUOnly != "" {
+		return fmt.Errorf("gpu: plan %w: the planner put it on the CPU: %s", ErrUnsupported, p.CPUOnly)
+	}
 	tail, body := splitTail(p.Root, true)
 	if agg, ok := body.(*planner.HashAggregate); ok {
 		if _, _, err := matchStar(agg); err != nil {
