@@ -35,6 +35,8 @@ type Options struct {
 type DB struct {
 	opts Options
 	cat  *catalog.Catalog
+	// session holds the system variables statements bind under.
+	session *sql.Session
 	// executor is the resolved executor, "cpu" or "gpu".
 	executor string
 }
@@ -42,7 +44,7 @@ type DB struct {
 // Open returns an empty database. Asking for the GPU (or --check) where none
 // can be used fails here, naming the reason.
 func Open(opts Options) (*DB, error) {
-	db := &DB{opts: opts, cat: catalog.New()}
+	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession()}
 	switch opts.Executor {
 	case "", "auto":
 		db.opts.Executor = "auto"
@@ -193,7 +195,7 @@ func cancelled(err error) error {
 // execParsed binds and runs one parsed statement.
 func (db *DB) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*StatementResult, error) {
 	start := time.Now()
-	stmt, err := sql.Bind(db.cat, p)
+	stmt, err := sql.BindSession(db.cat, db.session, p)
 	if err != nil {
 		return nil, err
 	}
@@ -242,6 +244,8 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.showTables(), nil
 	case *sql.Describe:
 		return db.describe(s.Table)
+	case *sql.Set:
+		return db.set(ctx, s)
 	}
 	return nil, fmt.Errorf("statement %T is not supported", stmt)
 }

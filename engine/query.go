@@ -139,7 +139,7 @@ func (db *DB) Prepare(text string) (*Prepared, error) {
 	if len(stmts) != 1 {
 		return nil, fmt.Errorf("prepare wants one statement, got %d", len(stmts))
 	}
-	stmt, err := sql.Bind(db.cat, stmts[0])
+	stmt, err := sql.BindSession(db.cat, db.session, stmts[0])
 	if err != nil {
 		return nil, err
 	}

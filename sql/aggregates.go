@@ -20,6 +20,10 @@ type aggScope struct {
 	// to its index among Aggregate.Aggs (calls with equal keys share one).
 	aggs     map[*ast.AggregateFuncExpr]int
 	aggFuncs []AggExpr
+	// anyValue maps a column that is neither grouped nor aggregated (by
+	// exprKey) to the aggregate standing for it when ONLY_FULL_GROUP_BY is
+	// off; see bareColumns.
+	anyValue map[string]int
 }
 
 // group maps an expression over the pre-aggregation input to its group
@@ -129,6 +133,7 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 		nodes = append(nodes, by.Expr)
 	}
 	keys := map[string]int{}
+	b.bareColumns(nodes, sc, a, keys, !b.session.OnlyFullGroupBy())
 	for _, n := range nodes {
 		var err error
 		walkAST(n, func(x ast.Node) bool {
@@ -183,6 +188,97 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 		}
 	}
 	return post, nil
+}
+
+// bareColumns gives every column the select list, HAVING and ORDER BY name
+// outside aggregate calls and GROUP BY expressions an aggregate to take its
+// value from: MySQL without ONLY_FULL_GROUP_BY takes such a column from any
+// row of the group. gpusql takes the least value (ANY_VALUE made
+// deterministic: the same answer on every executor and run). Inside
+// subqueries only qualified names count (t.b, as correlated references
+// are written). A name that only looks like such a column (an inner column
+// of the same name) gets an aggregate nobody reads, which the planner
+// prunes. Under ONLY_FULL_GROUP_BY (all false) only the columns inside
+// ANY_VALUE() get one.
+func (b *binder) bareColumns(nodes []ast.Node, sc *scope, a *aggScope, keys map[string]int, all bool) {
+	a.anyValue = map[string]int{}
+	var visit func(n ast.Node, take, inSubquery bool)
+	visit = func(n ast.Node, take, inSubquery bool) {
+		walkAST(n, func(x ast.Node) bool {
+			switch x := x.(type) {
+			case *ast.AggregateFuncExpr:
+				return false
+			case *ast.SubqueryExpr:
+				visit(x.Query, take, true)
+				return false
+			case *ast.FuncCallExpr:
+				if x.FnName.L == "any_value" && !take {
+					for _, arg := range x.Args {
+						visit(arg, true, inSubquery)
+					}
+					return false
+				}
+			case *ast.ColumnNameExpr:
+				if take && (!inSubquery || x.Name.Table.O != "") {
+					b.addAnyValue(x.Name, sc, a, keys)
+				}
+				return false
+			}
+			if e, ok := x.(ast.ExprNode); ok && take && !inSubquery && b.isGroupExpr(e, a) {
+				return false
+			}
+			return true
+		})
+	}
+	for _, n := range nodes {
+		visit(n, all, false)
+	}
+}
+
+// isGroupExpr reports whether n binds to a GROUP BY expression (its columns
+// are then not bare).
+func (b *binder) isGroupExpr(n ast.ExprNode, a *aggScope) bool {
+	switch n.(type) {
+	case *ast.ColumnNameExpr, *driver.ValueExpr, *ast.ParenthesesExpr:
+		return false
+	}
+	if len(a.groupKeys) == 0 || hasAgg(n) || hasSubquery(n) {
+		return false
+	}
+	saved := b.lastPos
+	e, err := b.expr(n, a.pre)
+	b.lastPos = saved
+	if err != nil {
+		return false
+	}
+	_, ok := a.group(e, a.pre)
+	return ok
+}
+
+// addAnyValue gives column cn of the pre-aggregation scope, unless it is
+// grouped, the aggregate a bare reference to it reads.
+func (b *binder) addAnyValue(cn *ast.ColumnName, sc *scope, a *aggScope, keys map[string]int) {
+	i, amb := sc.lookup(cn.Table.O, cn.Name.O)
+	if i < 0 || amb {
+		return
+	}
+	ref := sc.colRef(i)
+	k := exprKey(ref)
+	if _, grouped := a.group(ref, sc); grouped {
+		return
+	}
+	if _, done := a.anyValue[k]; done {
+		return
+	}
+	ae := AggExpr{Func: AggMin, Arg: ref, T: ref.Type()}
+	ak := aggKey(ae)
+	idx, ok := keys[ak]
+	if !ok {
+		idx = len(a.aggFuncs)
+		keys[ak] = idx
+		a.aggFuncs = append(a.aggFuncs, ae)
+	}
+	a.anyValue[k] = idx
 }
 
 // matchAggregated binds n in a post-aggregation scope when it is an

@@ -16,7 +16,12 @@ import (
 // the line and column of the offending construct in the text given to Parse.
 // Bind reads table snapshots (and their dictionaries) from the catalog as
 // they are now: bind a statement right before running it.
-func Bind(cat *catalog.Catalog, p Parsed) (st Statement, err error) {
+func Bind(cat *catalog.Catalog, p Parsed) (Statement, error) {
+	return BindSession(cat, NewSession(), p)
+}
+
+// BindSession is Bind under a session's variables (SQL mode, @@ values).
+func BindSession(cat *catalog.Catalog, sess *Session, p Parsed) (st Statement, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			line := max(p.Line, 1)
@@ -26,12 +31,13 @@ func Bind(cat *catalog.Catalog, p Parsed) (st Statement, err error) {
 			st, err = nil, &Error{Line: max(p.Line, 1), Col: 1, Msg: err.Error()}
 		}
 	}()
-	return bind(cat, p)
+	return bind(cat, sess, p)
 }
 
 // binder holds the state of binding one statement.
 type binder struct {
-	cat *catalog.Catalog
+	cat     *catalog.Catalog
+	session *Session
 	// src is the text AST offsets index; [start,end) is this statement.
 	src        string
 	start, end int
@@ -54,8 +60,8 @@ type binder struct {
 
 const maxDepth = 2000
 
-func bind(cat *catalog.Catalog, p Parsed) (Statement, error) {
-	b := &binder{cat: cat, src: p.src, start: p.start}
+func bind(cat *catalog.Catalog, sess *Session, p Parsed) (Statement, error) {
+	b := &binder{cat: cat, session: sess, src: p.src, start: p.start}
 	if b.src == "" {
 		b.src, b.start, b.lineBase = p.Text, 0, max(p.Line-1, 0)
 	}
@@ -95,6 +101,8 @@ func (b *binder) statement(n ast.StmtNode) (Statement, error) {
 		return b.importInto(n)
 	case *ast.ShowStmt:
 		return b.show(n)
+	case *ast.SetStmt:
+		return b.set(n)
 	}
 	return nil, b.errf(b.start, "unsupported statement: %s", firstWords(b.src[b.start:b.end]))
 }

@@ -80,7 +80,7 @@ func (b *binder) expr(n ast.ExprNode, sc *scope) (Expr, error) {
 	case *ast.DefaultExpr:
 		return nil, b.errf(pos, "unsupported: DEFAULT outside INSERT ... VALUES")
 	case *ast.VariableExpr:
-		return nil, b.errf(pos, "unsupported: variables (@%s)", n.Name)
+		return b.variable(n, pos)
 	case *ast.PositionExpr:
 		return nil, b.errf(pos, "unsupported: column position %d in an expression", n.N)
 	case ast.ParamMarkerExpr:
@@ -231,7 +231,10 @@ func (b *binder) resolve(sc *scope, table, name string, pos int, fromChild bool)
 		if g, ok := sc.agg.group(ref, sc); ok {
 			return g, true, nil
 		}
-		return nil, false, b.errf(pos, "column '%s' must appear in the GROUP BY clause or be used in an aggregate function", qualified(table, name))
+		if j, ok := sc.agg.anyValue[exprKey(ref)]; ok {
+			return sc.colRef(sc.agg.nGroups + j), true, nil
+		}
+		return nil, false, b.errf(pos, "column '%s' must appear in the GROUP BY clause or be used in an aggregate function (sql_mode has ONLY_FULL_GROUP_BY)", qualified(table, name))
 	}
 	if table != "" && !local.hasTable(table) && sc.parent == nil {
 		return nil, false, b.errf(pos, "unknown column '%s': no table or alias '%s' in FROM", qualified(table, name), table)

@@ -105,6 +105,13 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		return nil, b.errf(pos, "type mismatch: %s() of %s (a DATE is required)", name, e.Type())
 	}
 	switch name {
+	case "any_value":
+		// In a grouped query the argument's bare columns already stand for
+		// a value of the group (bareColumns); elsewhere it is the value.
+		if err := arity(1, 1); err != nil {
+			return nil, err
+		}
+		return args[0], nil
 	case "abs":
 		if err := arity(1, 1); err != nil {
 			return nil, err

@@ -1,0 +1,70 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"gpusql/exec/cpu"
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// set applies SET assignments in order. Each value is computed first (it
+// may read the variable it replaces, as in REPLACE(@@sql_mode, ...)), so a
+// bad value leaves that variable, and the ones after it, unchanged.
+func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
+	for _, a := range s.Assignments {
+		v, err := db.setValue(ctx, a)
+		if err != nil {
+			return nil, err
+		}
+		switch a.Name {
+		case "sql_mode":
+			if v.T.ID != columnar.String && !v.Null {
+				return nil, fmt.Errorf("variable 'sql_mode' takes a string, got %s", v)
+			}
+			if v.Null {
+				return nil, fmt.Errorf("variable 'sql_mode' can't be set to the value of 'NULL'")
+			}
+			if err := db.session.SetSQLMode(v.S); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode)", a.Name)
+		}
+	}
+	return message("variables set"), nil
+}
+
+// setValue computes an assignment's new value; DEFAULT is the variable's
+// initial one.
+func (db *DB) setValue(ctx context.Context, a sql.Assignment) (*sql.Const, error) {
+	if a.Default {
+		switch a.Name {
+		case "sql_mode":
+			return &sql.Const{T: columnar.TString, S: sql.DefaultSQLMode}, nil
+		}
+		return nil, fmt.Errorf("unsupported: SET %s = DEFAULT", a.Name)
+	}
+	p, err := db.plan(a.Value)
+	if err != nil {
+		return nil, err
+	}
+	res, err := cpu.Run(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	c := res.Columns[0]
+	k := &sql.Const{T: c.Type}
+	switch {
+	case res.Rows == 0 || c.IsNull(0):
+		k.Null = true
+	case c.Type.ID == columnar.String:
+		k.S = c.StringAt(0)
+	case c.F64 != nil:
+		k.F = c.F64[0]
+	default:
+		k.I = c.Int64At(0)
+	}
+	return k, nil
+}

@@ -1,0 +1,137 @@
+package sql
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"gpusql/storage/columnar"
+)
+
+// Session holds the system variables a connection's statements see: the
+// SQL mode, which changes how statements bind, and the variables the engine
+// owns (memory_limit), which SELECT @@name reads. One Session serves a
+// database (the REPL, one driver connector), so SESSION and GLOBAL scopes
+// are the same variables.
+type Session struct {
+	mu      sync.RWMutex
+	sqlMode []string
+	engine  map[string]*Const
+}
+
+// DefaultSQLMode is MySQL's mode without ONLY_FULL_GROUP_BY, which is how
+// most MySQL applications run: a bare column in a grouped query is allowed.
+// gpusql is always strict (bad values are errors, never silently changed).
+const DefaultSQLMode = "STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION"
+
+// NewSession returns a session with the default variables.
+func NewSession() *Session {
+	s := &Session{engine: map[string]*Const{}}
+	if err := s.SetSQLMode(DefaultSQLMode); err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// sqlModes are the modes MySQL 8 knows. ONLY_FULL_GROUP_BY changes gpusql's
+// behaviour; the others are accepted and reported by @@sql_mode (gpusql
+// behaves as under STRICT_TRANS_TABLES whatever is set).
+var sqlModes = map[string]bool{
+	"ALLOW_INVALID_DATES": true, "ANSI_QUOTES": true, "ERROR_FOR_DIVISION_BY_ZERO": true,
+	"HIGH_NOT_PRECEDENCE": true, "IGNORE_SPACE": true, "NO_AUTO_VALUE_ON_ZERO": true,
+	"NO_BACKSLASH_ESCAPES": true, "NO_DIR_IN_CREATE": true, "NO_ENGINE_SUBSTITUTION": true,
+	"NO_UNSIGNED_SUBTRACTION": true, "NO_ZERO_DATE": true, "NO_ZERO_IN_DATE": true,
+	"ONLY_FULL_GROUP_BY": true, "PAD_CHAR_TO_FULL_LENGTH": true, "PIPES_AS_CONCAT": true,
+	"REAL_AS_FLOAT": true, "STRICT_ALL_TABLES": true, "STRICT_TRANS_TABLES": true,
+	"TIME_TRUNCATE_FRACTIONAL": true, "ANSI": true, "TRADITIONAL": true,
+}
+
+// SetSQLMode sets sql_mode from a comma-separated list of mode names
+// (case-insensitive; '' clears it). An unknown name is MySQL's error 1231
+// and changes nothing.
+func (s *Session) SetSQLMode(v string) error {
+	var modes []string
+	seen := map[string]bool{}
+	for _, m := range strings.Split(v, ",") {
+		m = strings.ToUpper(strings.TrimSpace(m))
+		if m == "" || seen[m] {
+			continue
+		}
+		if !sqlModes[m] {
+			return fmt.Errorf("variable 'sql_mode' can't be set to the value of '%s'", m)
+		}
+		seen[m] = true
+		modes = append(modes, m)
+	}
+	s.mu.Lock()
+	s.sqlMode = modes
+	s.mu.Unlock()
+	return nil
+}
+
+// SQLMode is @@sql_mode.
+func (s *Session) SQLMode() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return strings.Join(s.sqlMode, ",")
+}
+
+func (s *Session) hasMode(m string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, x := range s.sqlMode {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+// OnlyFullGroupBy reports whether a grouped query must aggregate or group
+// every column it names.
+func (s *Session) OnlyFullGroupBy() bool { return s.hasMode("ONLY_FULL_GROUP_BY") }
+
+// SetEngineVariable records the current value of a variable the engine
+// owns, for SELECT @@name.
+func (s *Session) SetEngineVariable(name string, v *Const) {
+	s.mu.Lock()
+	s.engine[strings.ToLower(name)] = v
+	s.mu.Unlock()
+}
+
+// serverVersion is what @@version reports: the MySQL version whose
+// behaviour gpusql follows, marked as gpusql.
+const serverVersion = "8.0.36-gpusql"
+
+// Variable is the value of @@name, if the variable exists.
+func (s *Session) Variable(name string) (*Const, bool) {
+	name = strings.ToLower(name)
+	str := func(v string) (*Const, bool) { return &Const{T: columnar.TString, S: v}, true }
+	switch name {
+	case "sql_mode":
+		return str(s.SQLMode())
+	case "version":
+		return str(serverVersion)
+	case "version_comment":
+		return str("gpusql")
+	case "div_precision_increment":
+		return &Const{T: columnar.TInt64, I: 4}, true
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	v, ok := s.engine[name]
+	return v, ok
+}
+
+// Variables lists the readable variables, for error messages.
+func (s *Session) Variables() []string {
+	names := []string{"sql_mode", "version", "version_comment", "div_precision_increment"}
+	s.mu.RLock()
+	for n := range s.engine {
+		names = append(names, n)
+	}
+	s.mu.RUnlock()
+	sort.Strings(names)
+	return names
+}

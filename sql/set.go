@@ -1,0 +1,71 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+)
+
+// Set assigns system variables: SET [SESSION|GLOBAL] name = value, ...
+// Each Value is a one-row query computing the new value (a literal, or an
+// expression such as REPLACE(@@sql_mode, 'ONLY_FULL_GROUP_BY', '')); the
+// engine runs it and applies the assignments in order.
+type Set struct {
+	Assignments []Assignment
+}
+
+// Assignment is one name = value of SET. Default is SET name = DEFAULT.
+type Assignment struct {
+	Name    string // lower case
+	Value   *Query
+	Default bool
+}
+
+func (*Set) statement() {}
+
+func (b *binder) set(n *ast.SetStmt) (Statement, error) {
+	st := &Set{}
+	for _, v := range n.Variables {
+		switch {
+		case v.Name == ast.SetNames || v.Name == ast.SetCharset:
+			// SET NAMES / CHARACTER SET: gpusql speaks UTF-8 only.
+			cs := ""
+			if val, ok := v.Value.(*driver.ValueExpr); ok {
+				cs = strings.ToLower(val.GetString())
+			}
+			switch cs {
+			case "utf8", "utf8mb4", "utf8mb3", "ascii", "default", "":
+				continue
+			}
+			return nil, b.errf(b.start, "unsupported: character set '%s' (gpusql uses utf8mb4)", cs)
+		case !v.IsSystem:
+			return nil, b.errf(b.start, "unsupported: user variables (@%s)", v.Name)
+		}
+		a := Assignment{Name: strings.ToLower(v.Name)}
+		if _, ok := v.Value.(*ast.DefaultExpr); ok {
+			a.Default = true
+		} else {
+			e, err := b.expr(v.Value, &scope{plan: &Values{Rows: [][]Expr{{}}}})
+			if err != nil {
+				return nil, err
+			}
+			a.Value = &Query{Plan: newProject(&Values{Rows: [][]Expr{{}}}, []Expr{e}, []string{a.Name}), Names: []string{a.Name}}
+		}
+		st.Assignments = append(st.Assignments, a)
+	}
+	return st, nil
+}
+
+// variable binds @@name (SESSION and GLOBAL alike) to its current value.
+func (b *binder) variable(n *ast.VariableExpr, pos int) (Expr, error) {
+	if !n.IsSystem {
+		return nil, b.errf(pos, "unsupported: user variables (@%s)", n.Name)
+	}
+	v, ok := b.session.Variable(n.Name)
+	if !ok {
+		return nil, b.errf(pos, "unknown system variable '%s' (gpusql has %s)", n.Name, strings.Join(b.session.Variables(), ", "))
+	}
+	c := *v
+	return &c, nil
+}
