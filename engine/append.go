@@ -257,7 +257,8 @@ func convertInto(out *columnar.Column, m int, src *columnar.Column, n int) error
 	if st.ID == columnar.String {
 		return fmt.Errorf("cannot store %s values in a %s column", st, t)
 	}
-	if t.Physical() == st.Physical() && t.DecimalScale() == st.DecimalScale() {
+	narrower := t.ID == columnar.Decimal && (st.ID != columnar.Decimal || st.Precision > t.Precision)
+	if t.Physical() == st.Physical() && t.DecimalScale() == st.DecimalScale() && !narrower {
 		switch t.Physical() {
 		case columnar.PhysInt32:
 			copy(out.I32[m:], src.I32[:n])
@@ -277,13 +278,13 @@ func convertInto(out *columnar.Column, m int, src *columnar.Column, n int) error
 			out.F64[m+i] = asFloat(src, i)
 		default:
 			v, err := asScaled(src, i, t.DecimalScale())
+			if err == nil && !fits(v, t) {
+				err = fmt.Errorf("out of range")
+			}
 			if err != nil {
-				return err
+				return &rowError{row: i, value: exec.FormatValue(src, i), typ: t}
 			}
 			if t.Physical() == columnar.PhysInt32 {
-				if v < math.MinInt32 || v > math.MaxInt32 {
-					return fmt.Errorf("value %s is out of range for %s", exec.FormatValue(src, i), t)
-				}
 				out.I32[m+i] = int32(v)
 			} else {
 				out.I64[m+i] = v
@@ -291,6 +292,32 @@ func convertInto(out *columnar.Column, m int, src *columnar.Column, n int) error
 		}
 	}
 	return nil
+}
+
+// rowError is a value of row row (0-based, of the values being stored) that
+// its column cannot hold; UPDATE names the table row instead.
+type rowError struct {
+	row   int
+	value string
+	typ   columnar.Type
+}
+
+func (e *rowError) Error() string {
+	return fmt.Sprintf("out of range value %s for %s at row %d", e.value, e.typ, e.row+1)
+}
+
+// fits reports whether v (scaled by t's scale) is in t's range: INT is 32
+// bits and DECIMAL(p,s) holds fewer than 10^p units of 10^-s (MySQL's
+// "Out of range value" in strict mode).
+func fits(v int64, t columnar.Type) bool {
+	switch {
+	case t.Physical() == columnar.PhysInt32:
+		return v >= math.MinInt32 && v <= math.MaxInt32
+	case t.ID == columnar.Decimal && t.Precision > 0 && t.Precision < 19:
+		p := columnar.Pow10[t.Precision]
+		return v > -p && v < p
+	}
+	return true
 }
 
 func asFloat(c *columnar.Column, i int) float64 {

@@ -238,6 +238,10 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return message("dropped %d tables", len(s.Names)), nil
 	case *sql.Insert:
 		return db.insert(ctx, s)
+	case *sql.Update:
+		return db.update(ctx, s)
+	case *sql.Delete:
+		return db.deleteRows(ctx, s)
 	case *sql.Load:
 		return db.load(s, baseDir)
 	case *sql.ShowTables:

@@ -95,6 +95,10 @@ func (b *binder) statement(n ast.StmtNode) (Statement, error) {
 		return b.dropTable(n)
 	case *ast.InsertStmt:
 		return b.insert(n)
+	case *ast.UpdateStmt:
+		return b.update(n)
+	case *ast.DeleteStmt:
+		return b.deleteStmt(n)
 	case *ast.LoadDataStmt:
 		return b.loadData(n)
 	case *ast.ImportIntoStmt:

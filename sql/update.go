@@ -1,0 +1,231 @@
+package sql
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"gpusql/storage/columnar"
+)
+
+// UPDATE and DELETE are bound to ordinary queries over the table: the rows
+// the WHERE clause selects, each with its row number (and, for UPDATE, its
+// new values). The engine runs that query on the session's executor like any
+// SELECT and then rebuilds the table's columns from the result, so both
+// statements get every expression, subquery and executor the query path has,
+// and a failure leaves the old snapshot in place.
+
+// RowIDColumn names the row-number column added to the scanned snapshot. A
+// name with spaces cannot collide with a column a user can write unquoted.
+const RowIDColumn = "gpusql row id"
+
+// Update sets columns of the rows of Snapshot selected by Source, whose
+// output is the row number (BIGINT) then one new value per Targets entry,
+// in Targets order (values are not yet converted to the column types: the
+// engine converts them, naming the column and row of a value that does not
+// fit).
+type Update struct {
+	Table    string
+	Snapshot *columnar.Table
+	Targets  []int
+	Source   Plan
+}
+
+// Delete removes the rows of Snapshot whose row numbers Source returns.
+type Delete struct {
+	Table    string
+	Snapshot *columnar.Table
+	Source   Plan
+}
+
+func (*Update) statement() {}
+func (*Delete) statement() {}
+
+// withRowID returns t with a row-number column appended (sharing t's column
+// vectors and statistics), for the scan under UPDATE and DELETE.
+func withRowID(t *columnar.Table) *columnar.Table {
+	ids := columnar.NewColumn(columnar.TInt64, t.Rows, false)
+	for i := range ids.I64 {
+		ids.I64[i] = int64(i)
+	}
+	out := &columnar.Table{
+		Name:    t.Name,
+		Fields:  append(append([]columnar.Field(nil), t.Fields...), columnar.Field{Name: RowIDColumn, Type: columnar.TInt64}),
+		Columns: append(append([]*columnar.Column(nil), t.Columns...), ids),
+		Rows:    t.Rows,
+		Stats:   append(append([][]columnar.ChunkStats(nil), t.Stats...), nil),
+	}
+	columnar.ComputeStats(out)
+	return out
+}
+
+// dmlTable resolves the single table of an UPDATE or DELETE, rejecting the
+// multi-table forms, and returns the scope its expressions bind over: the
+// snapshot's columns (the row number hidden) filtered by where.
+func (b *binder) dmlTable(verb string, refs *ast.TableRefsClause, where ast.ExprNode) (*columnar.Table, *scope, error) {
+	if refs == nil || refs.TableRefs == nil {
+		return nil, nil, b.errf(b.start, "%s needs a table", verb)
+	}
+	j := refs.TableRefs
+	ts, ok := j.Left.(*ast.TableSource)
+	var tn *ast.TableName
+	if ok {
+		tn, ok = ts.Source.(*ast.TableName)
+	}
+	if !ok || j.Right != nil {
+		return nil, nil, b.errf(b.start, "unsupported: multi-table %s (name one table)", verb)
+	}
+	t, err := b.table(tn)
+	if err != nil {
+		return nil, nil, err
+	}
+	q := ts.AsName.O
+	if q == "" {
+		q = t.Name
+	}
+	scan := newScan(withRowID(t), q)
+	cols := qualify(names(scan.Out), q)
+	cols[len(cols)-1].hidden = true
+	sc := &scope{plan: scan, cols: cols}
+	if where != nil {
+		if _, err := b.filter(where, sc, false); err != nil {
+			return nil, nil, err
+		}
+	}
+	return t, sc, nil
+}
+
+// orderLimitUnsupported rejects ORDER BY and LIMIT on UPDATE and DELETE.
+func (b *binder) orderLimitUnsupported(verb string, order *ast.OrderByClause, limit *ast.Limit) error {
+	if order != nil {
+		return b.errf(b.wordPos("ORDER", -1), "unsupported: %s ... ORDER BY", verb)
+	}
+	if limit != nil {
+		return b.errf(b.wordPos("LIMIT", -1), "unsupported: %s ... LIMIT", verb)
+	}
+	return nil
+}
+
+func (b *binder) deleteStmt(n *ast.DeleteStmt) (Statement, error) {
+	switch {
+	case n.IsMultiTable:
+		return nil, b.errf(b.start, "unsupported: multi-table DELETE (name one table)")
+	case n.With != nil:
+		return nil, b.errf(b.start, "unsupported: WITH ... DELETE")
+	}
+	if err := b.orderLimitUnsupported("DELETE", n.Order, n.Limit); err != nil {
+		return nil, err
+	}
+	t, sc, err := b.dmlTable("DELETE", n.TableRefs, n.Where)
+	if err != nil {
+		return nil, err
+	}
+	id := len(sc.cols) - 1
+	src := newProject(sc.plan, []Expr{sc.colRef(id)}, []string{RowIDColumn})
+	return &Delete{Table: t.Name, Snapshot: t, Source: src}, nil
+}
+
+// update binds UPDATE t SET c = e, ... [WHERE ...]. MySQL assigns left to
+// right and a later expression sees the columns earlier ones set (SET a =
+// a + 1, b = a gives b the new a), so each assignment is a Project over the
+// previous one's output that replaces its column by the value cast to the
+// column type. The value as computed is carried alongside (appended after
+// the table's columns) for the engine, which converts it with range checks.
+func (b *binder) update(n *ast.UpdateStmt) (Statement, error) {
+	switch {
+	case n.MultipleTable:
+		return nil, b.errf(b.start, "unsupported: multi-table UPDATE (name one table)")
+	case n.With != nil:
+		return nil, b.errf(b.start, "unsupported: WITH ... UPDATE")
+	}
+	if err := b.orderLimitUnsupported("UPDATE", n.Order, n.Limit); err != nil {
+		return nil, err
+	}
+	t, sc, err := b.dmlTable("UPDATE", n.TableRefs, n.Where)
+	if err != nil {
+		return nil, err
+	}
+	width := len(sc.cols) // table columns and the row number
+	var targets []int
+	raw := map[int]int{} // table column → scope index of its latest raw value
+	for _, a := range n.List {
+		k, err := b.assignTarget(t, sc.cols[0].table, a.Column)
+		if err != nil {
+			return nil, err
+		}
+		e, err := b.assignValue(t.Fields[k], a.Expr, sc)
+		if err != nil {
+			return nil, err
+		}
+		// Only the named columns go on: a scalar subquery may have
+		// appended join columns after them.
+		exprs := make([]Expr, 0, len(sc.cols)+1)
+		for i := range sc.cols {
+			if i == k {
+				exprs = append(exprs, castTo(e, t.Fields[k].Type))
+			} else {
+				exprs = append(exprs, sc.colRef(i))
+			}
+		}
+		exprs = append(exprs, e)
+		cols := append(append([]scopeCol(nil), sc.cols...), scopeCol{hidden: true})
+		p := newProject(sc.plan, exprs, append(names(sc.plan.Schema())[:len(sc.cols)], "set"+strconv.Itoa(len(sc.cols))))
+		sc = &scope{plan: p, cols: cols}
+		if _, seen := raw[k]; !seen {
+			targets = append(targets, k)
+		}
+		raw[k] = len(exprs) - 1
+	}
+	out := []Expr{sc.colRef(width - 1)}
+	outNames := []string{RowIDColumn}
+	for _, k := range targets {
+		var e Expr = sc.colRef(raw[k])
+		if e.Type().ID == columnar.String && t.Fields[k].Type.ID != columnar.String {
+			e = castTo(e, t.Fields[k].Type) // the engine stores numbers, not text
+		}
+		out = append(out, e)
+		outNames = append(outNames, t.Fields[k].Name)
+	}
+	src := newProject(sc.plan, out, outNames)
+	return &Update{Table: t.Name, Snapshot: t, Targets: targets, Source: src}, nil
+}
+
+// assignTarget finds the column a SET assignment names (optionally
+// qualified by the table's name or alias).
+func (b *binder) assignTarget(t *columnar.Table, qual string, c *ast.ColumnName) (int, error) {
+	pos := b.wordPos(c.Name.O, -1)
+	if q := c.Table.O; q != "" && !strings.EqualFold(q, qual) && !strings.EqualFold(q, t.Name) {
+		return 0, b.errf(pos, "unknown column '%s.%s' in 'field list'", q, c.Name.O)
+	}
+	for k, f := range t.Fields {
+		if strings.EqualFold(f.Name, c.Name.O) {
+			return k, nil
+		}
+	}
+	return 0, b.errf(pos, "unknown column '%s' in 'field list'", c.Name.O)
+}
+
+// assignValue binds the value of SET c = v. DEFAULT is NULL (columns have
+// no other default); a NULL constant into a NOT NULL column fails here, at
+// its position, and the engine checks computed values.
+func (b *binder) assignValue(f columnar.Field, v ast.ExprNode, sc *scope) (Expr, error) {
+	pos := b.posOr(v, b.wordPos(f.Name, -1))
+	if _, ok := v.(*ast.DefaultExpr); ok {
+		if !f.Nullable {
+			return nil, b.errf(pos, "column '%s' has no default value", f.Name)
+		}
+		return nullConst(f.Type), nil
+	}
+	e, err := b.expr(v, sc)
+	if err != nil {
+		return nil, err
+	}
+	if c, ok := e.(*Const); ok && c.Null && !f.Nullable {
+		return nil, b.errf(pos, "column '%s' cannot be null", f.Name)
+	}
+	if !castable(e.Type(), f.Type) {
+		return nil, b.errf(pos, "type mismatch: cannot assign %s to column '%s' %s", e.Type(), f.Name, f.Type)
+	}
+	return e, nil
+}
