@@ -19,12 +19,14 @@ type Catalog struct {
 	tables map[string]*columnar.Table
 	// writers serializes statements that change the same table.
 	writers map[string]*sync.Mutex
+	// indexes are each table's indexes (index.go).
+	indexes map[string][]Index
 	version uint64
 }
 
 // New returns an empty catalog.
 func New() *Catalog {
-	return &Catalog{tables: map[string]*columnar.Table{}, writers: map[string]*sync.Mutex{}}
+	return &Catalog{tables: map[string]*columnar.Table{}, writers: map[string]*sync.Mutex{}, indexes: map[string][]Index{}}
 }
 
 func key(name string) string { return strings.ToLower(name) }
@@ -51,6 +53,12 @@ func (c *Catalog) Names() []string {
 
 // Create adds an empty table; it fails if the name is taken unless ifNotExists.
 func (c *Catalog) Create(name string, fields []columnar.Field, ifNotExists bool) error {
+	return c.CreateIndexed(name, fields, nil, ifNotExists)
+}
+
+// CreateIndexed is Create with the table's indexes (PRIMARY KEY, UNIQUE and
+// KEY clauses of CREATE TABLE).
+func (c *Catalog) CreateIndexed(name string, fields []columnar.Field, indexes []Index, ifNotExists bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.tables[key(name)]; ok {
@@ -66,8 +74,16 @@ func (c *Catalog) Create(name string, fields []columnar.Field, ifNotExists bool)
 		}
 		seen[key(f.Name)] = true
 	}
+	for _, ix := range indexes {
+		for _, col := range ix.Columns {
+			if col < 0 || col >= len(fields) {
+				return fmt.Errorf("table %s: index %s names column %d of %d", name, ix.Name, col, len(fields))
+			}
+		}
+	}
 	c.tables[key(name)] = columnar.NewEmptyTable(name, fields)
 	c.writers[key(name)] = &sync.Mutex{}
+	c.indexes[key(name)] = append([]Index(nil), indexes...)
 	c.version++
 	return nil
 }
@@ -80,6 +96,7 @@ func (c *Catalog) Put(t *columnar.Table) {
 		c.writers[key(t.Name)] = &sync.Mutex{}
 	}
 	c.tables[key(t.Name)] = t
+	delete(c.indexes, key(t.Name))
 	c.version++
 }
 
@@ -95,13 +112,15 @@ func (c *Catalog) Drop(name string, ifExists bool) error {
 	}
 	delete(c.tables, key(name))
 	delete(c.writers, key(name))
+	delete(c.indexes, key(name))
 	c.version++
 	return nil
 }
 
 // Update runs change on the current snapshot of the named table while holding
 // the table's writer lock, and commits the snapshot change returns. If change
-// fails, nothing is committed and the table is exactly as it was.
+// fails, or the snapshot repeats a key of a unique index, nothing is
+// committed and the table is exactly as it was.
 func (c *Catalog) Update(name string, change func(old *columnar.Table) (*columnar.Table, error)) error {
 	c.mu.RLock()
 	w, ok := c.writers[key(name)]
@@ -117,6 +136,9 @@ func (c *Catalog) Update(name string, change func(old *columnar.Table) (*columna
 	}
 	next, err := change(old)
 	if err != nil {
+		return err
+	}
+	if err := checkUnique(next, c.Indexes(name)); err != nil {
 		return err
 	}
 	c.mu.Lock()

@@ -32,11 +32,24 @@ func (db *DB) insert(ctx context.Context, s *sql.Insert) (*StatementResult, erro
 	if err != nil {
 		return nil, err
 	}
+	replaced := 0
 	err = db.cat.Update(s.Table, func(old *columnar.Table) (*columnar.Table, error) {
-		return appendResult(old, s.Targets, res)
+		t, err := appendResult(old, s.Targets, res)
+		if err != nil || !s.Replace {
+			return t, err
+		}
+		t, replaced = replaceConflicts(t, old.Rows, db.cat.Indexes(s.Table))
+		return t, nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	if s.Replace {
+		// MySQL counts a replaced row twice: deleted, then inserted.
+		n := res.Rows + replaced
+		r := message("%d %s affected", n, plural(n, "row"))
+		r.RowsAffected = int64(n)
+		return r, nil
 	}
 	r := message("inserted %d %s into %s", res.Rows, plural(res.Rows, "row"), s.Table)
 	r.RowsAffected = int64(res.Rows)

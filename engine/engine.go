@@ -220,7 +220,7 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 	case *sql.Explain:
 		return db.explain(ctx, s)
 	case *sql.CreateTable:
-		if err := db.cat.Create(s.Name, s.Fields, s.IfNotExists); err != nil {
+		if err := db.cat.CreateIndexed(s.Name, s.Fields, s.Indexes, s.IfNotExists); err != nil {
 			return nil, err
 		}
 		return message("created table %s", s.Name), nil
@@ -238,6 +238,18 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return message("dropped %d tables", len(s.Names)), nil
 	case *sql.Insert:
 		return db.insert(ctx, s)
+	case *sql.CreateIndex:
+		if err := db.cat.CreateIndex(s.Table, s.Index, s.IfNotExists); err != nil {
+			return nil, err
+		}
+		return message("created index %s on %s", s.Index.Name, s.Table), nil
+	case *sql.DropIndex:
+		if err := db.cat.DropIndex(s.Table, s.Name, s.IfExists); err != nil {
+			return nil, err
+		}
+		return message("dropped index %s on %s", s.Name, s.Table), nil
+	case *sql.ShowIndex:
+		return db.showIndex(s.Table)
 	case *sql.Update:
 		return db.update(ctx, s)
 	case *sql.Delete:

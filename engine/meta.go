@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"strconv"
+
 	"gpusql/exec"
 	"gpusql/storage/columnar"
 )
@@ -31,6 +33,34 @@ func (db *DB) describe(name string) (*StatementResult, error) {
 		Names:   []string{"Field", "Type", "Null"},
 		Columns: []*columnar.Column{stringColumn(names), stringColumn(types), stringColumn(nulls)},
 		Rows:    len(names),
+	}
+	return &StatementResult{Kind: KindRows, Result: res}, nil
+}
+
+// showIndex lists a table's indexes as MySQL's SHOW INDEX does, one row
+// per key column (its first columns: Table, Non_unique, Key_name,
+// Seq_in_index, Column_name, and Null).
+func (db *DB) showIndex(name string) (*StatementResult, error) {
+	t, ok := db.cat.Table(name)
+	if !ok {
+		return nil, errNoTable(name)
+	}
+	var tables, nonUnique, keys, seq, cols, nulls []string
+	for _, ix := range db.cat.Indexes(name) {
+		for k, c := range ix.Columns {
+			tables = append(tables, t.Name)
+			nonUnique = append(nonUnique, map[bool]string{true: "0", false: "1"}[ix.Unique])
+			keys = append(keys, ix.Name)
+			seq = append(seq, strconv.Itoa(k+1))
+			cols = append(cols, t.Fields[c].Name)
+			nulls = append(nulls, map[bool]string{true: "YES", false: ""}[t.Fields[c].Nullable])
+		}
+	}
+	res := &exec.Result{
+		Names: []string{"Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Null"},
+		Columns: []*columnar.Column{stringColumn(tables), stringColumn(nonUnique), stringColumn(keys),
+			stringColumn(seq), stringColumn(cols), stringColumn(nulls)},
+		Rows: len(tables),
 	}
 	return &StatementResult{Kind: KindRows, Result: res}, nil
 }

@@ -93,6 +93,12 @@ func (b *binder) statement(n ast.StmtNode) (Statement, error) {
 		return b.createTable(n)
 	case *ast.DropTableStmt:
 		return b.dropTable(n)
+	case *ast.CreateIndexStmt:
+		return b.createIndex(n)
+	case *ast.DropIndexStmt:
+		return b.dropIndex(n)
+	case *ast.AlterTableStmt:
+		return b.alterTable(n)
 	case *ast.InsertStmt:
 		return b.insert(n)
 	case *ast.UpdateStmt:

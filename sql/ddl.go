@@ -116,7 +116,9 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 				f.Nullable = false
 			case ast.ColumnOptionNull:
 				f.Nullable = true
-			case ast.ColumnOptionUniqKey, ast.ColumnOptionComment, ast.ColumnOptionCollate,
+			case ast.ColumnOptionUniqKey:
+				// An index: tableIndexes collects it.
+			case ast.ColumnOptionComment, ast.ColumnOptionCollate,
 				ast.ColumnOptionReference, ast.ColumnOptionCheck, ast.ColumnOptionNoOption:
 				// Constraints the engine does not enforce; accepted so
 				// MySQL DDL loads unchanged.
@@ -135,22 +137,11 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 		index[strings.ToLower(cname)] = len(fields)
 		fields = append(fields, f)
 	}
-	for _, con := range n.Constraints {
-		if con.Tp != ast.ConstraintPrimaryKey {
-			continue // indexes, unique keys, foreign keys, checks: accepted, ignored
-		}
-		for _, k := range con.Keys {
-			if k.Column == nil {
-				continue
-			}
-			i, ok := index[strings.ToLower(k.Column.Name.O)]
-			if !ok {
-				return nil, b.errf(b.wordPos(k.Column.Name.O, -1), "unknown column '%s' in PRIMARY KEY", k.Column.Name.O)
-			}
-			fields[i].Nullable = false
-		}
+	indexes, err := b.tableIndexes(n, fields)
+	if err != nil {
+		return nil, err
 	}
-	return &CreateTable{Name: name, Fields: fields, IfNotExists: n.IfNotExists}, nil
+	return &CreateTable{Name: name, Fields: fields, Indexes: indexes, IfNotExists: n.IfNotExists}, nil
 }
 
 func (b *binder) dropTable(n *ast.DropTableStmt) (Statement, error) {
@@ -181,8 +172,17 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 			return nil, b.errf(b.wordPos(name, -1), "unknown table '%s'", name)
 		}
 		return &Describe{Table: t.Name}, nil
+	case ast.ShowIndex:
+		if n.Table == nil {
+			return nil, b.errf(-1, "SHOW INDEX needs a table")
+		}
+		t, err := b.table(n.Table)
+		if err != nil {
+			return nil, err
+		}
+		return &ShowIndex{Table: t.Name}, nil
 	}
-	return nil, b.errf(b.start, "unsupported statement: %s (SHOW TABLES and SHOW COLUMNS are supported)", strings.ToUpper(firstN(b.src[b.start:b.end], 2)))
+	return nil, b.errf(b.start, "unsupported statement: %s (SHOW TABLES, SHOW COLUMNS and SHOW INDEX are supported)", strings.ToUpper(firstN(b.src[b.start:b.end], 2)))
 }
 
 // table returns a catalog table for a DML statement, or an error at its name.

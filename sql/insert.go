@@ -14,8 +14,6 @@ import (
 // its column is an error naming the row and column.
 func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 	switch {
-	case n.IsReplace:
-		return nil, b.errf(-1, "unsupported: REPLACE")
 	case len(n.OnDuplicate) > 0:
 		return nil, b.errf(-1, "unsupported: ON DUPLICATE KEY UPDATE")
 	case n.Setlist:
@@ -83,7 +81,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 				return nil, b.errf(-1, "type mismatch: cannot insert %s into column '%s' %s", sch[i].Type, c.Name, c.Type)
 			}
 		}
-		return &Insert{Table: t.Name, Targets: targets, Source: castColumns(blk.plan, names(out), out)}, nil
+		return &Insert{Table: t.Name, Targets: targets, Source: castColumns(blk.plan, names(out), out), Replace: n.IsReplace}, nil
 	}
 	vals := &Values{Out: out}
 	empty := &scope{plan: &Values{Rows: [][]Expr{{}}}}
@@ -124,7 +122,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 		}
 		vals.Rows = append(vals.Rows, row)
 	}
-	return &Insert{Table: t.Name, Targets: targets, Source: vals}, nil
+	return &Insert{Table: t.Name, Targets: targets, Source: vals, Replace: n.IsReplace}, nil
 }
 
 // strictOK rejects lossy string conversions that convertConst accepts for

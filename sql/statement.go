@@ -1,6 +1,9 @@
 package sql
 
-import "gpusql/storage/columnar"
+import (
+	"gpusql/catalog"
+	"gpusql/storage/columnar"
+)
 
 // Statement is one bound SQL statement.
 type Statement interface{ statement() }
@@ -23,6 +26,7 @@ type Explain struct {
 type CreateTable struct {
 	Name        string
 	Fields      []columnar.Field
+	Indexes     []catalog.Index
 	IfNotExists bool
 }
 
@@ -40,11 +44,14 @@ type DropTable struct {
 
 // Insert appends the rows of Source to Table. Source's output column i goes
 // to table column Targets[i]; table columns not in Targets get NULL. Source
-// columns are already cast to the target column types.
+// columns are already cast to the target column types. Replace (REPLACE
+// INTO) first deletes the rows whose PRIMARY KEY or UNIQUE key a new row
+// repeats.
 type Insert struct {
 	Table   string
 	Targets []int
 	Source  Plan
+	Replace bool
 }
 
 // Load appends a file to a table: LOAD DATA INFILE (Format "csv", with the

@@ -1,0 +1,178 @@
+package catalog
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strings"
+
+	"gpusql/exec"
+	"gpusql/storage/columnar"
+)
+
+// Index is a named index of a table (PRIMARY KEY, UNIQUE, or a plain KEY).
+// Indexes are metadata: queries scan columns as they always do. Unique ones
+// (the primary key included) are constraints, enforced on every snapshot a
+// statement commits.
+type Index struct {
+	Name    string
+	Columns []int // field indexes, in key order
+	Unique  bool
+	Primary bool
+}
+
+// PrimaryName is MySQL's name of the primary key.
+const PrimaryName = "PRIMARY"
+
+// Indexes returns the named table's indexes.
+func (c *Catalog) Indexes(table string) []Index {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return append([]Index(nil), c.indexes[key(table)]...)
+}
+
+// FindIndex returns the index of a table by name (case-insensitive).
+func (c *Catalog) FindIndex(table, name string) (Index, bool) {
+	for _, ix := range c.Indexes(table) {
+		if strings.EqualFold(ix.Name, name) {
+			return ix, true
+		}
+	}
+	return Index{}, false
+}
+
+// CreateIndex adds an index to a table. A unique index over rows that
+// already repeat a key fails with the duplicate, adding nothing.
+func (c *Catalog) CreateIndex(table string, ix Index, ifNotExists bool) error {
+	return c.withWriter(table, func() error {
+		t, ok := c.Table(table)
+		if !ok {
+			return fmt.Errorf("table %s does not exist", table)
+		}
+		if _, dup := c.FindIndex(table, ix.Name); dup {
+			if ifNotExists {
+				return nil
+			}
+			return fmt.Errorf("duplicate key name '%s' on table %s", ix.Name, t.Name)
+		}
+		if ix.Primary {
+			for _, o := range c.Indexes(table) {
+				if o.Primary {
+					return fmt.Errorf("multiple primary key defined on table %s", t.Name)
+				}
+			}
+		}
+		if err := checkUnique(t, []Index{ix}); err != nil {
+			return err
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.indexes[key(table)] = append(c.indexes[key(table)], ix)
+		c.version++
+		return nil
+	})
+}
+
+// DropIndex removes an index from a table.
+func (c *Catalog) DropIndex(table, name string, ifExists bool) error {
+	return c.withWriter(table, func() error {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		list := c.indexes[key(table)]
+		for i, ix := range list {
+			if strings.EqualFold(ix.Name, name) {
+				c.indexes[key(table)] = append(list[:i:i], list[i+1:]...)
+				c.version++
+				return nil
+			}
+		}
+		if ifExists {
+			return nil
+		}
+		return fmt.Errorf("can't DROP '%s'; check that the index exists on table %s", name, table)
+	})
+}
+
+// withWriter runs f holding the table's writer lock.
+func (c *Catalog) withWriter(table string, f func() error) error {
+	c.mu.RLock()
+	w, ok := c.writers[key(table)]
+	c.mu.RUnlock()
+	if !ok {
+		return fmt.Errorf("table %s does not exist", table)
+	}
+	w.Lock()
+	defer w.Unlock()
+	return f()
+}
+
+// checkUnique fails with MySQL's duplicate-key error when two rows of t
+// share a key of one of the unique indexes. Rows with a NULL key column
+// never conflict (MySQL allows repeated NULLs in a UNIQUE index).
+func checkUnique(t *columnar.Table, indexes []Index) error {
+	for _, ix := range indexes {
+		if !ix.Unique {
+			continue
+		}
+		seen := make(map[string]int, t.Rows)
+		for r := 0; r < t.Rows; r++ {
+			k, ok := KeyOf(t, ix.Columns, r)
+			if !ok {
+				continue
+			}
+			if _, dup := seen[k]; dup {
+				return DuplicateError(t, ix, r)
+			}
+			seen[k] = r
+		}
+	}
+	return nil
+}
+
+// DuplicateKeyError is MySQL's error for a repeated key (ER_DUP_ENTRY):
+// Duplicate entry '1-x' for key 't.PRIMARY'.
+type DuplicateKeyError struct {
+	Entry string // the key's values joined by '-'
+	Key   string // table.index
+}
+
+func (e *DuplicateKeyError) Error() string {
+	return fmt.Sprintf("Duplicate entry '%s' for key '%s'", e.Entry, e.Key)
+}
+
+// DuplicateError is the DuplicateKeyError of row's key in ix.
+func DuplicateError(t *columnar.Table, ix Index, row int) error {
+	vals := make([]string, len(ix.Columns))
+	for i, c := range ix.Columns {
+		vals[i] = exec.FormatValue(t.Columns[c], row)
+	}
+	return &DuplicateKeyError{Entry: strings.Join(vals, "-"), Key: t.Name + "." + ix.Name}
+}
+
+// KeyOf encodes row r's values of columns cols as a map key; ok is false
+// when one of them is NULL. Strings encode their text (codes of two
+// snapshots' dictionaries differ), doubles their bits with -0 as 0.
+func KeyOf(t *columnar.Table, cols []int, r int) (string, bool) {
+	var b []byte
+	for _, ci := range cols {
+		c := t.Columns[ci]
+		if c.IsNull(r) {
+			return "", false
+		}
+		switch {
+		case c.Type.ID == columnar.String:
+			s := c.StringAt(r)
+			b = binary.AppendUvarint(b, uint64(len(s)))
+			b = append(b, s...)
+		case c.F64 != nil:
+			f := c.F64[r]
+			if f == 0 {
+				f = 0
+			}
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
+		default:
+			b = binary.LittleEndian.AppendUint64(b, uint64(c.Int64At(r)))
+		}
+	}
+	return string(b), true
+}

@@ -1,0 +1,237 @@
+package sql
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"gpusql/catalog"
+	"gpusql/storage/columnar"
+)
+
+// Indexes are catalog metadata: PRIMARY KEY and UNIQUE ones are constraints
+// the catalog enforces on every committed snapshot; plain KEYs are recorded
+// (SHOW INDEX lists them) so MySQL DDL loads unchanged.
+
+// CreateIndex adds an index to a table (CREATE [UNIQUE] INDEX, ALTER TABLE
+// ... ADD INDEX | UNIQUE | PRIMARY KEY).
+type CreateIndex struct {
+	Table       string
+	Index       catalog.Index
+	IfNotExists bool
+}
+
+// DropIndex removes an index (DROP INDEX, ALTER TABLE ... DROP INDEX |
+// PRIMARY KEY).
+type DropIndex struct {
+	Table    string
+	Name     string
+	IfExists bool
+}
+
+// ShowIndex lists a table's indexes, one row per indexed column.
+type ShowIndex struct{ Table string }
+
+func (*CreateIndex) statement() {}
+func (*DropIndex) statement()   {}
+func (*ShowIndex) statement()   {}
+
+// indexNamer hands out MySQL's default index names: the first column's
+// name, then name_2, name_3, ... when it is taken.
+type indexNamer map[string]bool
+
+func (n indexNamer) name(want, first string) string {
+	if want == "" {
+		want = first
+		for k := 2; n[strings.ToLower(want)]; k++ {
+			want = first + "_" + strconv.Itoa(k)
+		}
+	}
+	n[strings.ToLower(want)] = true
+	return want
+}
+
+// indexColumns resolves an index's key parts to field indexes.
+func (b *binder) indexColumns(fields []columnar.Field, parts []*ast.IndexPartSpecification, what string) ([]int, error) {
+	var cols []int
+	for _, p := range parts {
+		if p.Column == nil {
+			return nil, b.errf(b.posOr(p.Expr, -1), "unsupported: expression in %s (name columns)", what)
+		}
+		name := p.Column.Name.O
+		i := -1
+		for k, f := range fields {
+			if strings.EqualFold(f.Name, name) {
+				i = k
+			}
+		}
+		if i < 0 {
+			return nil, b.errf(b.wordPos(name, -1), "key column '%s' doesn't exist in table", name)
+		}
+		if containsInt(cols, i) {
+			return nil, b.errf(b.wordPos(name, -1), "duplicate column name '%s' in %s", name, what)
+		}
+		cols = append(cols, i)
+	}
+	if len(cols) == 0 {
+		return nil, b.errf(-1, "%s needs at least one column", what)
+	}
+	return cols, nil
+}
+
+// constraintIndex turns a CREATE TABLE / ALTER TABLE constraint into an
+// index; ok is false for constraints that are not indexes (foreign keys,
+// checks), which are accepted and ignored.
+func (b *binder) constraintIndex(fields []columnar.Field, con *ast.Constraint, names indexNamer) (ix catalog.Index, ok bool, err error) {
+	switch con.Tp {
+	case ast.ConstraintPrimaryKey:
+		ix = catalog.Index{Name: catalog.PrimaryName, Unique: true, Primary: true}
+	case ast.ConstraintUniq, ast.ConstraintUniqKey, ast.ConstraintUniqIndex:
+		ix = catalog.Index{Name: con.Name, Unique: true}
+	case ast.ConstraintKey, ast.ConstraintIndex:
+		ix = catalog.Index{Name: con.Name}
+	default:
+		return ix, false, nil
+	}
+	if ix.Columns, err = b.indexColumns(fields, con.Keys, "index"); err != nil {
+		return ix, false, err
+	}
+	if ix.Primary {
+		if names[strings.ToLower(catalog.PrimaryName)] {
+			return ix, false, b.errf(b.wordPos("PRIMARY", -1), "multiple primary key defined")
+		}
+		names[strings.ToLower(catalog.PrimaryName)] = true
+		return ix, true, nil
+	}
+	if strings.EqualFold(ix.Name, catalog.PrimaryName) {
+		return ix, false, b.errf(b.wordPos(ix.Name, -1), "incorrect index name '%s'", ix.Name)
+	}
+	if ix.Name != "" && names[strings.ToLower(ix.Name)] {
+		return ix, false, b.errf(b.wordPos(ix.Name, -1), "duplicate key name '%s'", ix.Name)
+	}
+	ix.Name = names.name(ix.Name, fields[ix.Columns[0]].Name)
+	return ix, true, nil
+}
+
+// tableIndexes collects the indexes of CREATE TABLE: PRIMARY KEY and UNIQUE
+// column options, then the table constraints. Primary key columns become
+// NOT NULL (MySQL).
+func (b *binder) tableIndexes(n *ast.CreateTableStmt, fields []columnar.Field) ([]catalog.Index, error) {
+	var out []catalog.Index
+	names := indexNamer{}
+	for i, c := range n.Cols {
+		for _, o := range c.Options {
+			switch o.Tp {
+			case ast.ColumnOptionPrimaryKey:
+				if names[strings.ToLower(catalog.PrimaryName)] {
+					return nil, b.errf(b.wordPos(c.Name.Name.O, -1), "multiple primary key defined")
+				}
+				names[strings.ToLower(catalog.PrimaryName)] = true
+				out = append(out, catalog.Index{Name: catalog.PrimaryName, Columns: []int{i}, Unique: true, Primary: true})
+			case ast.ColumnOptionUniqKey:
+				out = append(out, catalog.Index{Name: names.name("", fields[i].Name), Columns: []int{i}, Unique: true})
+			}
+		}
+	}
+	for _, con := range n.Constraints {
+		ix, ok, err := b.constraintIndex(fields, con, names)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, ix)
+		}
+	}
+	for _, ix := range out {
+		if ix.Primary {
+			for _, c := range ix.Columns {
+				fields[c].Nullable = false
+			}
+		}
+	}
+	return out, nil
+}
+
+// indexTable is the table an index statement names, or an error at its name.
+func (b *binder) indexTable(tn *ast.TableName) (*columnar.Table, error) {
+	if tn == nil {
+		return nil, b.errf(b.start, "the statement needs a table")
+	}
+	return b.table(tn)
+}
+
+// usedIndexNames are the names taken on t, for default names of new ones.
+func (b *binder) usedIndexNames(t *columnar.Table) indexNamer {
+	names := indexNamer{}
+	for _, ix := range b.cat.Indexes(t.Name) {
+		names[strings.ToLower(ix.Name)] = true
+	}
+	return names
+}
+
+func (b *binder) createIndex(n *ast.CreateIndexStmt) (Statement, error) {
+	t, err := b.indexTable(n.Table)
+	if err != nil {
+		return nil, err
+	}
+	switch n.KeyType {
+	case ast.IndexKeyTypeNone, ast.IndexKeyTypeUnique:
+	default:
+		return nil, b.errf(b.start, "unsupported: %s index", strings.ToUpper(firstN(b.src[b.start+len("CREATE "):b.end], 1)))
+	}
+	cols, err := b.indexColumns(t.Fields, n.IndexPartSpecifications, "index")
+	if err != nil {
+		return nil, err
+	}
+	if strings.EqualFold(n.IndexName, catalog.PrimaryName) {
+		return nil, b.errf(b.wordPos(n.IndexName, -1), "incorrect index name '%s'", n.IndexName)
+	}
+	ix := catalog.Index{Name: n.IndexName, Columns: cols, Unique: n.KeyType == ast.IndexKeyTypeUnique}
+	return &CreateIndex{Table: t.Name, Index: ix, IfNotExists: n.IfNotExists}, nil
+}
+
+func (b *binder) dropIndex(n *ast.DropIndexStmt) (Statement, error) {
+	t, err := b.indexTable(n.Table)
+	if err != nil {
+		return nil, err
+	}
+	return &DropIndex{Table: t.Name, Name: n.IndexName, IfExists: n.IfExists}, nil
+}
+
+// alterTable supports the index forms of ALTER TABLE, one change per
+// statement: ADD {INDEX | KEY | UNIQUE | PRIMARY KEY} (cols) and DROP
+// {INDEX name | PRIMARY KEY}.
+func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
+	t, err := b.indexTable(n.Table)
+	if err != nil {
+		return nil, err
+	}
+	if len(n.Specs) != 1 {
+		return nil, b.errf(b.start, "unsupported: ALTER TABLE with %d changes (give one per statement)", len(n.Specs))
+	}
+	spec := n.Specs[0]
+	switch spec.Tp {
+	case ast.AlterTableAddConstraint:
+		ix, ok, err := b.constraintIndex(t.Fields, spec.Constraint, b.usedIndexNames(t))
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, b.errf(b.start, "unsupported: ALTER TABLE ADD of this constraint (indexes, UNIQUE and PRIMARY KEY are supported)")
+		}
+		if ix.Primary {
+			for _, c := range ix.Columns {
+				if t.Fields[c].Nullable {
+					return nil, b.errf(b.wordPos(t.Fields[c].Name, -1), "unsupported: PRIMARY KEY on nullable column '%s' of an existing table (declare it NOT NULL when creating the table)", t.Fields[c].Name)
+				}
+			}
+		}
+		return &CreateIndex{Table: t.Name, Index: ix}, nil
+	case ast.AlterTableDropIndex:
+		return &DropIndex{Table: t.Name, Name: spec.Name}, nil
+	case ast.AlterTableDropPrimaryKey:
+		return &DropIndex{Table: t.Name, Name: catalog.PrimaryName}, nil
+	}
+	return nil, b.errf(b.start, "unsupported: this ALTER TABLE change (ADD/DROP INDEX, UNIQUE and PRIMARY KEY are supported)")
+}
