@@ -21,12 +21,14 @@ type Catalog struct {
 	writers map[string]*sync.Mutex
 	// indexes are each table's indexes (index.go).
 	indexes map[string][]Index
+	// views are the named queries (view.go).
+	views   map[string]View
 	version uint64
 }
 
 // New returns an empty catalog.
 func New() *Catalog {
-	return &Catalog{tables: map[string]*columnar.Table{}, writers: map[string]*sync.Mutex{}, indexes: map[string][]Index{}}
+	return &Catalog{tables: map[string]*columnar.Table{}, writers: map[string]*sync.Mutex{}, indexes: map[string][]Index{}, views: map[string]View{}}
 }
 
 func key(name string) string { return strings.ToLower(name) }
@@ -66,6 +68,9 @@ func (c *Catalog) CreateIndexed(name string, fields []columnar.Field, indexes []
 			return nil
 		}
 		return fmt.Errorf("table %s already exists", name)
+	}
+	if _, ok := c.views[key(name)]; ok {
+		return fmt.Errorf("a view named %s already exists", name)
 	}
 	seen := map[string]bool{}
 	for _, f := range fields {

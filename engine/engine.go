@@ -238,6 +238,18 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return message("dropped %d tables", len(s.Names)), nil
 	case *sql.Insert:
 		return db.insert(ctx, s)
+	case *sql.CreateView:
+		if err := db.cat.CreateView(s.View, s.OrReplace); err != nil {
+			return nil, err
+		}
+		return message("created view %s", s.View.Name), nil
+	case *sql.DropView:
+		for _, name := range s.Names {
+			if err := db.cat.DropView(name, s.IfExists); err != nil {
+				return nil, err
+			}
+		}
+		return message("dropped %d %s", len(s.Names), plural(len(s.Names), "view")), nil
 	case *sql.CreateIndex:
 		if err := db.cat.CreateIndex(s.Table, s.Index, s.IfNotExists); err != nil {
 			return nil, err

@@ -1,15 +1,19 @@
 package engine
 
 import (
+	"sort"
 	"strconv"
 
 	"gpusql/exec"
 	"gpusql/storage/columnar"
 )
 
-// showTables lists the tables as a one-column result.
+// showTables lists the tables and views as a one-column result, in name
+// order.
 func (db *DB) showTables() *StatementResult {
-	return &StatementResult{Kind: KindRows, Result: stringsResult("table", db.cat.Names())}
+	names := append(db.cat.Names(), db.cat.ViewNames()...)
+	sort.Strings(names)
+	return &StatementResult{Kind: KindRows, Result: stringsResult("table", names)}
 }
 
 // describe lists a table's columns as MySQL's DESCRIBE does (Field, Type,

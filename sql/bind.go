@@ -56,6 +56,9 @@ type binder struct {
 	// numbers Params within the statement.
 	capture   *paramCapture
 	nextParam int
+	// views are the views being expanded, outermost first (a view that
+	// reaches itself is an error, not a loop).
+	views []string
 }
 
 const maxDepth = 2000
@@ -93,6 +96,8 @@ func (b *binder) statement(n ast.StmtNode) (Statement, error) {
 		return b.createTable(n)
 	case *ast.DropTableStmt:
 		return b.dropTable(n)
+	case *ast.CreateViewStmt:
+		return b.createView(n)
 	case *ast.CreateIndexStmt:
 		return b.createIndex(n)
 	case *ast.DropIndexStmt:

@@ -63,6 +63,9 @@ func columnType(tp *types.FieldType) (columnar.Type, string) {
 
 func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 	name := n.Table.Name.O
+	if _, ok := b.cat.View(name); ok {
+		return nil, b.errf(b.wordPos(name, -1), "a view named '%s' already exists", name)
+	}
 	switch {
 	case n.ReferTable != nil:
 		return nil, b.errf(-1, "unsupported: CREATE TABLE ... LIKE")
@@ -146,7 +149,7 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 
 func (b *binder) dropTable(n *ast.DropTableStmt) (Statement, error) {
 	if n.IsView {
-		return nil, b.errf(-1, "unsupported: views")
+		return b.dropView(n)
 	}
 	st := &DropTable{IfExists: n.IfExists}
 	for _, t := range n.Tables {
@@ -187,6 +190,9 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 
 // table returns a catalog table for a DML statement, or an error at its name.
 func (b *binder) table(tn *ast.TableName) (*columnar.Table, error) {
+	if _, ok := b.cat.View(tn.Name.O); ok {
+		return nil, b.errf(b.wordPos(tn.Name.O, -1), "'%s' is a view: views cannot be written or indexed (name a table)", tn.Name.O)
+	}
 	t, ok := b.cat.Table(tn.Name.O)
 	if !ok {
 		return nil, b.errf(b.wordPos(tn.Name.O, -1), "unknown table '%s'", tn.Name.O)

@@ -1,0 +1,118 @@
+package sql
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/format"
+
+	"gpusql/catalog"
+)
+
+// Views are stored as SQL text and expanded where they are used, into a
+// derived table bound then: a view always reads the tables' current
+// snapshots, and one whose table was dropped fails at its use, naming the
+// view.
+
+// CreateView stores a view (CREATE [OR REPLACE] VIEW).
+type CreateView struct {
+	View      catalog.View
+	OrReplace bool
+}
+
+// DropView removes views (DROP VIEW [IF EXISTS]).
+type DropView struct {
+	Names    []string
+	IfExists bool
+}
+
+func (*CreateView) statement() {}
+func (*DropView) statement()   {}
+
+func (b *binder) createView(n *ast.CreateViewStmt) (Statement, error) {
+	name := n.ViewName.Name.O
+	if _, ok := b.cat.Table(name); ok {
+		return nil, b.errf(b.wordPos(name, -1), "table '%s' already exists", name)
+	}
+	if _, ok := b.cat.View(name); ok && !n.OrReplace {
+		return nil, b.errf(b.wordPos(name, -1), "view '%s' already exists (use CREATE OR REPLACE VIEW)", name)
+	}
+	// Bound now so a broken view fails at CREATE; the plan is discarded.
+	blk, err := b.query(n.Select, nil)
+	if err != nil {
+		return nil, err
+	}
+	v := catalog.View{Name: name}
+	cols := blk.names
+	if len(n.Cols) > 0 {
+		if len(n.Cols) != len(blk.names) {
+			return nil, b.errf(b.wordPos(name, -1), "view '%s' names %d columns but its SELECT returns %d", name, len(n.Cols), len(blk.names))
+		}
+		cols = nil
+		for _, c := range n.Cols {
+			v.Columns = append(v.Columns, c.O)
+			cols = append(cols, c.O)
+		}
+	}
+	seen := map[string]bool{}
+	for _, c := range cols {
+		if seen[strings.ToLower(c)] {
+			return nil, b.errf(b.wordPos(c, -1), "duplicate column name '%s' in view '%s' (give the columns distinct aliases)", c, name)
+		}
+		seen[strings.ToLower(c)] = true
+	}
+	var sb strings.Builder
+	if err := n.Select.Restore(format.NewRestoreCtx(format.DefaultRestoreFlags, &sb)); err != nil {
+		return nil, b.errf(b.start, "cannot store view '%s': %v", name, err)
+	}
+	v.SQL = sb.String()
+	return &CreateView{View: v, OrReplace: n.OrReplace}, nil
+}
+
+func (b *binder) dropView(n *ast.DropTableStmt) (Statement, error) {
+	st := &DropView{IfExists: n.IfExists}
+	for _, t := range n.Tables {
+		st.Names = append(st.Names, t.Name.O)
+	}
+	return st, nil
+}
+
+// bindView expands a view used in FROM: its text is parsed and bound by a
+// binder of its own (errors inside it name the view, not a position in the
+// statement), then renamed to the view's column names.
+func (b *binder) bindView(v catalog.View, pos int) (Plan, []string, error) {
+	for _, open := range b.views {
+		if strings.EqualFold(open, v.Name) {
+			return nil, nil, b.errf(pos, "view '%s' references itself", v.Name)
+		}
+	}
+	node, err := parser.New().ParseOneStmt(v.SQL, "", "")
+	if err != nil {
+		return nil, nil, b.errf(pos, "view '%s' cannot be parsed: %v", v.Name, err)
+	}
+	vb := &binder{cat: b.cat, session: b.session, src: v.SQL, end: len(v.SQL), depth: b.depth,
+		nextParam: b.nextParam, views: append(append([]string(nil), b.views...), v.Name)}
+	blk, err := vb.query(node, nil)
+	b.nextParam = vb.nextParam
+	if err != nil {
+		var se *Error
+		if errors.As(err, &se) {
+			err = errors.New(se.Msg)
+		}
+		return nil, nil, b.errf(pos, "view '%s' is invalid: %v", v.Name, err)
+	}
+	if len(v.Columns) == 0 {
+		return blk.plan, blk.names, nil
+	}
+	if len(v.Columns) != len(blk.names) {
+		return nil, nil, b.errf(pos, "view '%s' is invalid: it names %d columns but its SELECT now returns %d", v.Name, len(v.Columns), len(blk.names))
+	}
+	sch := blk.plan.Schema()
+	refs := make([]Expr, len(v.Columns))
+	for i := range refs {
+		refs[i] = &ColRef{Index: i, Col: sch[i]}
+	}
+	return newProject(blk.plan, refs, v.Columns), v.Columns, nil
+}
