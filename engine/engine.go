@@ -260,6 +260,8 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 			return nil, err
 		}
 		return message("dropped index %s on %s", s.Name, s.Table), nil
+	case *sql.AnalyzeTable:
+		return db.analyze(s.Tables), nil
 	case *sql.ShowIndex:
 		return db.showIndex(s.Table)
 	case *sql.Update:

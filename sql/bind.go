@@ -70,6 +70,9 @@ func bind(cat *catalog.Catalog, sess *Session, p Parsed) (Statement, error) {
 	}
 	b.end = min(len(b.src), b.start+len(p.Text))
 	b.lastPos = b.start
+	if p.routine != "" {
+		return nil, b.errf(b.start, "unsupported: %s (triggers, stored procedures, functions and events are not supported)", p.routine)
+	}
 	if p.Node == nil {
 		return nil, b.errf(b.start, "empty statement")
 	}
@@ -96,6 +99,8 @@ func (b *binder) statement(n ast.StmtNode) (Statement, error) {
 		return b.createTable(n)
 	case *ast.DropTableStmt:
 		return b.dropTable(n)
+	case *ast.AnalyzeTableStmt:
+		return b.analyzeTable(n)
 	case *ast.CreateViewStmt:
 		return b.createView(n)
 	case *ast.CreateIndexStmt:

@@ -29,6 +29,9 @@ type Parsed struct {
 	src string
 	// start is the byte offset of Text in src.
 	start int
+	// routine names a stored-program statement (CREATE TRIGGER, ...) that
+	// was cut out of the script unparsed (routines.go); Node is nil.
+	routine string
 }
 
 // Parse splits text into statements and parses them with the TiDB parser
@@ -45,16 +48,18 @@ func Parse(text string) (stmts []Parsed, err error) {
 }
 
 func parse(text string) ([]Parsed, error) {
+	blanked, routines := blankRoutines(text)
 	p := parser.New()
-	nodes, err := parseSQL(p, text)
+	nodes, err := parseSQL(p, blanked)
 	if perr, ok := err.(*Error); ok {
 		return nil, perr
 	}
 	if err != nil {
-		perr := syntaxError(text, err)
-		return parsedPrefix(p, text, perr), perr
+		perr := syntaxError(blanked, err)
+		before := parsedPrefix(p, blanked, perr)
+		return withRoutines(before, text, routines, offsetOf(blanked, perr.Line, perr.Col)), perr
 	}
-	return splitParsed(text, nodes), nil
+	return withRoutines(splitParsed(blanked, nodes), text, routines, len(text)), nil
 }
 
 // parseSQL runs the TiDB parser, turning its one known panic into an

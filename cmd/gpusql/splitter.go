@@ -1,13 +1,22 @@
 package main
 
-import "strings"
+import (
+	"strings"
+
+	"gpusql/sql"
+)
 
 // complete reports whether buf holds whole statements: at least one ';'
 // outside quotes and comments, and nothing but blanks and comments after the
 // last one. The REPL keeps reading lines (with the continuation prompt)
 // until it does, so a statement may span lines and a ';' inside a string or
-// comment does not end it.
+// comment does not end it; nor does one inside the BEGIN ... END body of
+// a CREATE TRIGGER / PROCEDURE / FUNCTION.
 func complete(buf string) bool {
+	return statementsEnded(buf) && !sql.InStoredProgram(buf)
+}
+
+func statementsEnded(buf string) bool {
 	ended := false // a top-level ';' seen with only blanks/comments since
 	for i := 0; i < len(buf); i++ {
 		c := buf[i]

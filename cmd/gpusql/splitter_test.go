@@ -24,6 +24,10 @@ func TestComplete(t *testing.T) {
 		{"select \"x;\"\n;", true},
 		{"select 1 # ;", false},
 		{"", false},
+		{"create trigger tr before insert on t for each row begin set new.a = 1;", false},
+		{"create trigger tr before insert on t for each row begin set new.a = 1; end;", true},
+		{"create procedure p() begin if 1 then select 1; end if;", false},
+		{"create procedure p() begin if 1 then select 1; end if; end;\nselect 1;", true},
 	} {
 		if got := complete(tc.buf); got != tc.want {
 			t.Errorf("complete(%q) = %v, want %v", tc.buf, got, tc.want)
