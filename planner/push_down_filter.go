@@ -53,6 +53,11 @@ func push(p sql.Plan, preds []sql.Expr) sql.Plan {
 		return &sql.Sort{Input: push(n.Input, preds), Keys: n.Keys}
 	case *sql.Distinct:
 		return &sql.Distinct{Input: push(n.Input, preds)}
+	case *sql.Window:
+		// A filter below a window would change the partitions the
+		// functions see (ROW_NUMBER counts the rows it keeps), so
+		// predicates stay above.
+		return wrapFilter(&sql.Window{Input: push(n.Input, nil), Funcs: n.Funcs, Out: n.Out}, preds)
 	case *sql.Limit:
 		// Filtering before LIMIT would return different rows.
 		return wrapFilter(&sql.Limit{Input: push(n.Input, nil), Offset: n.Offset, Count: n.Count}, preds)
