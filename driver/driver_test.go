@@ -139,7 +139,7 @@ func TestBindSkipsQuotesAndComments(t *testing.T) {
 		{"select ?, `c?` , ? -- ?", "select 1, `c?` , 'x' -- ?"},
 		{"select 'it''s ?', \"?\", ?, 'a\\'?', ?", "select 'it''s ?', \"?\", 1, 'a\\'?', 'x'"},
 		{"select ?--?", "select 1--'x'"}, // --? is not a comment
-		{"select ?--?--?", ""},            // so this has 3 placeholders
+		{"select ?--?--?", ""},           // so this has 3 placeholders
 		{"select ?, ?--\t?", "select 1, 'x'--\t?"},
 		{"select ?, ? /* unterminated ?", "select 1, 'x' /* unterminated ?"},
 	} {
