@@ -46,7 +46,8 @@ const (
 
 // FrameBound is one end of a frame. For ROWS frames N is a row count; for
 // RANGE frames the offset is a distance in the single ORDER BY key's value:
-// N in its integer or scaled-decimal representation, F for floats.
+// N in its integer or scaled-decimal representation, or F (when not 0) for
+// DOUBLE keys and for fractional offsets over integer keys.
 type FrameBound struct {
 	Kind BoundKind
 	N    int64

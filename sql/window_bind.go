@@ -402,11 +402,16 @@ func (b *binder) frameBound(fb *ast.FrameBound, rows bool, order []SortKey, sc *
 	if !ok || c.Null {
 		return out, b.errf(bpos, "a RANGE frame offset must be a non-negative numeric constant, not %s", e)
 	}
+	f, okF := convertConst(c, columnar.TFloat64)
 	v, ok := convertConst(c, kt)
-	if !ok || v.Null || v.I < 0 || v.F < 0 {
-		return out, b.errf(bpos, "a RANGE frame offset must be a non-negative numeric constant of the ORDER BY expression's type %s, not %s", kt, e)
+	if !ok || !okF || v.Null || f.F < 0 {
+		return out, b.errf(bpos, "a RANGE frame offset must be a non-negative numeric constant, not %s", e)
 	}
 	out.N, out.F = v.I, v.F
+	if kt.IsInteger() && f.F != float64(int64(f.F)) {
+		// 1.5 PRECEDING over an integer key: compare as doubles.
+		out.N, out.F = 0, f.F
+	}
 	return out, nil
 }
 

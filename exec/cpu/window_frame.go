@@ -138,8 +138,8 @@ func (k *rangeKey) nonNull(wo *windowOrder, ps, pe int) (int, int) {
 // negative when r comes before that point.
 func (k *rangeKey) diff(r, cur int32, b sql.FrameBound, sign float64) int {
 	c := k.col
-	if c.F64 != nil {
-		a, v := c.F64[r], c.F64[cur]
+	if c.F64 != nil || b.F != 0 {
+		a, v := c.Float64At(int(r)), c.Float64At(int(cur))
 		if k.desc {
 			a, v = -a, -v
 		}
