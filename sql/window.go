@@ -171,9 +171,6 @@ func (w *WindowFunc) readsFrame() bool {
 	return false
 }
 
-// ReadsFrame is readsFrame for the executors.
-func (w *WindowFunc) ReadsFrame() bool { return w.readsFrame() }
-
 func (f Frame) String() string {
 	unit := "RANGE"
 	if f.Rows {

@@ -26,41 +26,7 @@ func frameAggregate(w *sql.WindowFunc, wo *windowOrder, fr *frames, args []*colu
 	}
 	arg := args[0]
 	float := arg.F64 != nil
-	cnt := make([]int64, n+1)
-	var si []int64
-	var sf []float64
-	if float {
-		sf = make([]float64, n+1)
-	} else {
-		si = make([]int64, n+1)
-	}
-	wo.partitions(func(ps, pe int) {
-		for i := ps; i < pe; i++ {
-			row := int(wo.perm[i])
-			c, s, f := cnt[i], int64(0), 0.0
-			if i == ps {
-				c = 0
-			} else if float {
-				f = sf[i]
-			} else {
-				s = si[i]
-			}
-			if !arg.IsNull(row) {
-				c++
-				if float {
-					f += arg.F64[row]
-				} else {
-					s += arg.Int64At(row)
-				}
-			}
-			cnt[i+1] = c
-			if float {
-				sf[i+1] = f
-			} else {
-				si[i+1] = s
-			}
-		}
-	})
+	cnt, si, sf := prefixSums(wo, arg)
 	// frameSum reads the prefix difference; a frame starting at its
 	// partition's first row reads the prefix alone.
 	starts := partStarts(wo)
@@ -108,6 +74,43 @@ func frameAggregate(w *sql.WindowFunc, wo *windowOrder, fr *frames, args []*colu
 		}
 	}
 	return gatherColumn(acc.result(groups, rc), inversePerm(wo.perm)), nil
+}
+
+// prefixSums returns, per sorted position i, the count and sum of the
+// non-NULL values of arg at the positions of i's partition before i (index
+// i+1 holds them through i); sums are int64 (raw decimals) or, for DOUBLE,
+// float64.
+func prefixSums(wo *windowOrder, arg *columnar.Column) (cnt, si []int64, sf []float64) {
+	n := len(wo.perm)
+	float := arg.F64 != nil
+	cnt = make([]int64, n+1)
+	if float {
+		sf = make([]float64, n+1)
+	} else {
+		si = make([]int64, n+1)
+	}
+	wo.partitions(func(ps, pe int) {
+		var c, s int64
+		var f float64
+		for i := ps; i < pe; i++ {
+			row := int(wo.perm[i])
+			if !arg.IsNull(row) {
+				c++
+				if float {
+					f += arg.F64[row]
+				} else {
+					s += arg.Int64At(row)
+				}
+			}
+			cnt[i+1] = c
+			if float {
+				sf[i+1] = f
+			} else {
+				si[i+1] = s
+			}
+		}
+	})
+	return cnt, si, sf
 }
 
 // partStarts returns each sorted position's partition start.
