@@ -54,10 +54,8 @@ func push(p sql.Plan, preds []sql.Expr) sql.Plan {
 	case *sql.Distinct:
 		return &sql.Distinct{Input: push(n.Input, preds)}
 	case *sql.Window:
-		// A filter below a window would change the partitions the
-		// functions see (ROW_NUMBER counts the rows it keeps), so
-		// predicates stay above.
-		return wrapFilter(&sql.Window{Input: push(n.Input, nil), Funcs: n.Funcs, Out: n.Out}, preds)
+		down, keep := splitWindowPreds(n, preds)
+		return wrapFilter(&sql.Window{Input: push(n.Input, down), Funcs: n.Funcs, Out: n.Out}, keep)
 	case *sql.Limit:
 		// Filtering before LIMIT would return different rows.
 		return wrapFilter(&sql.Limit{Input: push(n.Input, nil), Offset: n.Offset, Count: n.Count}, preds)

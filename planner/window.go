@@ -52,6 +52,44 @@ func (b *builder) buildWindow(n *sql.Window) (Node, error) {
 	return b.set(&Window{Input: in, Funcs: funcs, Out: n.Out}, s, cost), nil
 }
 
+// splitWindowPreds returns the predicates that may filter a Window's input
+// instead of its output: those reading only columns every function
+// partitions by. They keep or drop whole partitions, and a function's value
+// depends on its own partition alone. Any other predicate stays above:
+// WHERE b > 1 below ROW_NUMBER() OVER (PARTITION BY a ORDER BY b) would
+// renumber the rows it keeps.
+func splitWindowPreds(n *sql.Window, preds []sql.Expr) (down, keep []sql.Expr) {
+	for _, e := range preds {
+		cols := colList(e)
+		ok := len(cols) > 0
+		for _, c := range cols {
+			ok = ok && partitionedBy(n.Funcs, c)
+		}
+		if ok {
+			down = append(down, e)
+		} else {
+			keep = append(keep, e)
+		}
+	}
+	return down, keep
+}
+
+// partitionedBy reports whether every function partitions by input column c.
+func partitionedBy(funcs []sql.WindowFunc, c int) bool {
+	for _, w := range funcs {
+		found := false
+		for _, p := range w.Partition {
+			if r, ok := p.(*sql.ColRef); ok && r.Index == c {
+				found = true
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
 // windowExprs lists every expression of the functions.
 func windowExprs(funcs []sql.WindowFunc) []sql.Expr {
 	var out []sql.Expr

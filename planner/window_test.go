@@ -11,7 +11,8 @@ import (
 // TestWindowPlan: the Window node sits above the filters of its block, a
 // filter on a window column stays above it (filtering first would change
 // the rows the function numbers), only the columns the functions read are
-// scanned, and the plan is marked CPU-only.
+// scanned, and the plan is marked CPU-only. A filter on a partition column
+// goes below.
 func TestWindowPlan(t *testing.T) {
 	e := newEnv(t)
 	e.table("create table t (a int, b int, c int, d int)", 100, func(i int) string {
@@ -47,5 +48,15 @@ func TestWindowPlan(t *testing.T) {
 	}
 	if !(rnFilter >= 0 && rnFilter < win && win < cFilter) {
 		t.Errorf("want the ROW_NUMBER filter above the Window and the c filter below it:\n%s", ex)
+	}
+}
+
+func TestWindowPartitionFilterPushdown(t *testing.T) {
+	e := newEnv(t)
+	e.table("create table t (a int, b int)", 10, func(i int) string { return fmt.Sprintf("%d|%d", i%3, i) })
+	ex := e.plan("select * from (select a, b, sum(b) over (partition by a) s from t) x where a = 1 and b > 2", planner.Options{}).Explain()
+	win := strings.Index(ex, "Window#")
+	if pa, pb := strings.Index(ex, "a = 1"), strings.Index(ex, "b > 2"); !(pb < win && win < pa) {
+		t.Errorf("want b > 2 above the Window and a = 1 below it:\n%s", ex)
 	}
 }
