@@ -15,9 +15,14 @@
 //	join, groupby  force planner strategies (testing)
 //
 // All connections of one sql.DB share one database, so tables created on one
-// are seen by the others. There are no transactions: each statement commits
-// on its own (Begin returns a transaction whose Commit and Rollback do
-// nothing, for code that insists on one).
+// are seen by the others. Outside a transaction each statement commits on
+// its own (a failing one changes nothing). db.Begin (or BEGIN in the SQL)
+// starts a transaction on the connection: it works on a snapshot of the
+// tables taken then, its changes are invisible to other connections until
+// Commit, and Rollback discards them. Concurrent transactions may change the
+// same table; the first to commit wins and the other's Commit fails with a
+// conflict error (*catalog.ConflictError), applying nothing (snapshot
+// isolation; see engine.Conn).
 //
 // Column values scan as: INT int32, BIGINT int64, DOUBLE float64, VARCHAR
 // string, DATE time.Time (UTC midnight), BOOLEAN bool, DECIMAL string (its
@@ -126,7 +131,9 @@ type Connector struct {
 }
 
 // Connect returns a connection to the shared database.
-func (c *Connector) Connect(context.Context) (driver.Conn, error) { return &conn{db: c.db}, nil }
+func (c *Connector) Connect(context.Context) (driver.Conn, error) {
+	return &conn{db: c.db.Conn()}, nil
+}
 
 // Driver returns the driver.
 func (c *Connector) Driver() driver.Driver { return c.drv }
@@ -134,12 +141,15 @@ func (c *Connector) Driver() driver.Driver { return c.drv }
 // DB is the engine database behind the connector.
 func (c *Connector) DB() *engine.DB { return c.db }
 
-type conn struct{ db *engine.DB }
+// conn is one connection: its own transaction state over the shared
+// database.
+type conn struct{ db *engine.Conn }
 
 var (
 	_ driver.QueryerContext     = (*conn)(nil)
 	_ driver.ExecerContext      = (*conn)(nil)
 	_ driver.ConnPrepareContext = (*conn)(nil)
+	_ driver.ConnBeginTx        = (*conn)(nil)
 )
 
 func (c *conn) Prepare(query string) (driver.Stmt, error) {
@@ -150,14 +160,47 @@ func (c *conn) PrepareContext(_ context.Context, query string) (driver.Stmt, err
 	return c.Prepare(query)
 }
 
-func (c *conn) Close() error { return nil }
+// Close discards the connection's open transaction, if any.
+func (c *conn) Close() error {
+	c.db.Rollback()
+	return nil
+}
 
-func (c *conn) Begin() (driver.Tx, error) { return tx{}, nil }
+func (c *conn) Begin() (driver.Tx, error) {
+	return c.BeginTx(context.Background(), driver.TxOptions{})
+}
 
-type tx struct{}
+// BeginTx starts a transaction. Its isolation is snapshot isolation, which
+// gives every level up to REPEATABLE READ (and SNAPSHOT); SERIALIZABLE and
+// stronger are refused, since write skew between transactions that change
+// different tables is possible.
+func (c *conn) BeginTx(_ context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	switch sql.IsolationLevel(opts.Isolation) {
+	case sql.LevelDefault, sql.LevelReadUncommitted, sql.LevelReadCommitted,
+		sql.LevelRepeatableRead, sql.LevelSnapshot:
+	default:
+		return nil, fmt.Errorf("gpusql: isolation level %s is not supported (transactions have snapshot isolation)",
+			sql.IsolationLevel(opts.Isolation))
+	}
+	if c.db.InTransaction() {
+		return nil, errors.New("gpusql: a transaction is already open on this connection (started by BEGIN in SQL)")
+	}
+	if err := c.db.Begin(opts.ReadOnly); err != nil {
+		return nil, err
+	}
+	return tx{c}, nil
+}
 
-func (tx) Commit() error   { return nil }
-func (tx) Rollback() error { return nil }
+type tx struct{ c *conn }
+
+// Commit commits; like MySQL's COMMIT it does nothing when a statement
+// (COMMIT, ROLLBACK, BEGIN or DDL) already ended the transaction.
+func (t tx) Commit() error { return t.c.db.Commit() }
+
+func (t tx) Rollback() error {
+	t.c.db.Rollback()
+	return nil
+}
 
 // run executes the statements of query (arguments substituted) and returns
 // the last statement's result.

@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -127,5 +128,107 @@ func TestDriver(t *testing.T) {
 	}
 	if _, err := db.ExecContext(ctx, "select nosuch from t"); err == nil {
 		t.Error("bad query succeeded")
+	}
+}
+
+func TestBindSkipsQuotesAndComments(t *testing.T) {
+	args := []driver.NamedValue{{Value: int64(1)}, {Value: "x"}}
+	for _, c := range []struct{ in, want string }{
+		{"select ?, ? # what?\n", "select 1, 'x' # what?\n"},
+		{"select /* a ? here */ ?, ?", "select /* a ? here */ 1, 'x'"},
+		{"select ?, `c?` , ? -- ?", "select 1, `c?` , 'x' -- ?"},
+		{"select 'it''s ?', \"?\", ?, 'a\\'?', ?", "select 'it''s ?', \"?\", 1, 'a\\'?', 'x'"},
+		{"select ?--?", "select 1--'x'"}, // --? is not a comment
+		{"select ?--?--?", ""},           // so this has 3 placeholders
+		{"select ?, ?--\t?", "select 1, 'x'--\t?"},
+		{"select ?, ? /* unterminated ?", "select 1, 'x' /* unterminated ?"},
+	} {
+		got, err := bind(c.in, args)
+		if c.want == "" {
+			if err == nil {
+				t.Errorf("bind(%q) = %q, want a count error", c.in, got)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("bind(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		}
+	}
+}
+
+func TestTransactions(t *testing.T) {
+	db, err := sql.Open("gpusql", "executor=cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	count := func(q interface {
+		QueryRowContext(context.Context, string, ...any) *sql.Row
+	}) int {
+		t.Helper()
+		var n int
+		if err := q.QueryRowContext(ctx, "select count(*) from t").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if _, err := db.ExecContext(ctx, "create table t (x int); insert into t values (1)"); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.ExecContext(ctx, "insert into t values (?)", int64(2)); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(tx); n != 2 {
+		t.Errorf("inside the transaction: %d rows, want 2", n)
+	}
+	if n := count(db); n != 1 {
+		t.Errorf("another connection sees uncommitted rows: %d, want 1", n)
+	}
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(db); n != 1 {
+		t.Errorf("after rollback: %d rows, want 1", n)
+	}
+
+	tx, _ = db.BeginTx(ctx, nil)
+	tx.ExecContext(ctx, "insert into t values (3)")
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(db); n != 2 {
+		t.Errorf("after commit: %d rows, want 2", n)
+	}
+
+	// Two transactions change t: the second commit conflicts.
+	t1, _ := db.BeginTx(ctx, nil)
+	t2, _ := db.BeginTx(ctx, nil)
+	t1.ExecContext(ctx, "insert into t values (4)")
+	t2.ExecContext(ctx, "insert into t values (5)")
+	if err := t1.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := t2.Commit(); err == nil || !strings.Contains(err.Error(), "conflict") {
+		t.Errorf("second commit: %v, want a conflict", err)
+	}
+	if n := count(db); n != 3 {
+		t.Errorf("after the conflict: %d rows, want 3", n)
+	}
+
+	ro, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ro.ExecContext(ctx, "insert into t values (6)"); err == nil {
+		t.Error("insert in a read-only transaction succeeded")
+	}
+	ro.Rollback()
+	if _, err := db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelSerializable}); err == nil {
+		t.Error("SERIALIZABLE accepted")
 	}
 }

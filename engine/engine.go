@@ -39,12 +39,15 @@ type DB struct {
 	session *sql.Session
 	// executor is the resolved executor, "cpu" or "gpu".
 	executor string
+	// conn is the connection Exec runs on (the REPL's, a script's).
+	conn *Conn
 }
 
 // Open returns an empty database. Asking for the GPU (or --check) where none
 // can be used fails here, naming the reason.
 func Open(opts Options) (*DB, error) {
 	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession()}
+	db.conn = db.Conn()
 	switch opts.Executor {
 	case "", "auto":
 		db.opts.Executor = "auto"
@@ -135,24 +138,24 @@ func (e *StatementError) Error() string {
 
 func (e *StatementError) Unwrap() error { return e.Err }
 
-// Exec runs the statements of text in order; later statements see the
-// tables earlier ones created or changed. Relative file paths (LOAD DATA)
-// resolve against baseDir. On the first failure it returns the results of
-// the statements before it and a *StatementError. Cancelling ctx stops the
-// running statement.
+// Exec runs the statements of text in order on the DB's own connection;
+// later statements see the tables earlier ones created or changed.
+// Relative file paths (LOAD DATA) resolve against baseDir. On the first
+// failure it returns the results of the statements before it and a
+// *StatementError. Cancelling ctx stops the running statement.
 func (db *DB) Exec(ctx context.Context, text, baseDir string) ([]*StatementResult, error) {
-	var out []*StatementResult
-	err := db.ExecStream(ctx, text, baseDir, func(r *StatementResult) error {
-		out = append(out, r)
-		return nil
-	})
-	return out, err
+	return db.conn.Exec(ctx, text, baseDir)
 }
 
 // ExecStream is Exec handing each statement's result to emit as soon as the
 // statement finishes (a script's output appears as it runs). An error from
 // emit stops the script and is returned as it is.
 func (db *DB) ExecStream(ctx context.Context, text, baseDir string, emit func(*StatementResult) error) error {
+	return db.conn.ExecStream(ctx, text, baseDir, emit)
+}
+
+// ExecStream is DB.ExecStream on this connection.
+func (c *Conn) ExecStream(ctx context.Context, text, baseDir string, emit func(*StatementResult) error) error {
 	// A syntax error comes with the statements before it, which run first,
 	// as the mysql client runs a script up to its broken statement.
 	stmts, perr := sql.Parse(text)
@@ -160,7 +163,7 @@ func (db *DB) ExecStream(ctx context.Context, text, baseDir string, emit func(*S
 		if err := ctx.Err(); err != nil {
 			return &StatementError{Line: p.Line, Err: cancelled(err)}
 		}
-		r, err := db.execParsed(ctx, p, baseDir)
+		r, err := c.execParsed(ctx, p, baseDir)
 		if err != nil {
 			if ctx.Err() != nil {
 				err = cancelled(ctx.Err())
@@ -192,16 +195,24 @@ func cancelled(err error) error {
 	return err
 }
 
-// execParsed binds and runs one parsed statement.
-func (db *DB) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*StatementResult, error) {
+// execParsed binds and runs one parsed statement, inside the connection's
+// transaction when one is open.
+func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*StatementResult, error) {
 	start := time.Now()
+	db := c.view()
 	stmt, err := sql.BindSession(db.cat, db.session, p)
 	if err != nil {
 		return nil, err
 	}
-	r, err := db.execStatement(ctx, stmt, baseDir)
+	r, handled, err := c.transactionStatement(stmt)
 	if err != nil {
 		return nil, err
+	}
+	if !handled {
+		// A DDL statement may just have committed the transaction.
+		if r, err = c.view().execStatement(ctx, stmt, baseDir); err != nil {
+			return nil, err
+		}
 	}
 	r.Elapsed = time.Since(start)
 	r.Line = p.Line

@@ -140,6 +140,8 @@ func (b *builder) build(p sql.Plan) (Node, error) {
 		return b.set(&Distinct{Input: in}, s, b.cost(in)+b.stats[in].Rows), nil
 	case *sql.SetOp:
 		return b.buildSetOp(n)
+	case *sql.Window:
+		return b.buildWindow(n)
 	case *sql.Values:
 		rows := make([][]sql.Expr, len(n.Rows))
 		for i, r := range n.Rows {

@@ -153,6 +153,8 @@ func kindName(n Node) string {
 		return "SetOp"
 	case *Values:
 		return "Values"
+	case *Window:
+		return "Window"
 	}
 	return fmt.Sprintf("%T", n)
 }
@@ -248,6 +250,8 @@ func describe(n Node) string {
 		return head + " " + k
 	case *Values:
 		return fmt.Sprintf("%s %d rows", head, len(n.Rows))
+	case *Window:
+		return describeWindow(head, n)
 	}
 	return head
 }

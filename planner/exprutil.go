@@ -251,6 +251,8 @@ func nodeExprs(n Node) []sql.Expr {
 		return out
 	case *Sort:
 		return sortKeyExprs(n.Keys)
+	case *Window:
+		return windowExprs(n.Funcs)
 	case *TopN:
 		return sortKeyExprs(n.Keys)
 	case *Values:

@@ -87,6 +87,8 @@ func withNewChildren(p sql.Plan, fn func(sql.Plan) sql.Plan) sql.Plan {
 		return &sql.Limit{Input: fn(n.Input), Offset: n.Offset, Count: n.Count}
 	case *sql.Distinct:
 		return &sql.Distinct{Input: fn(n.Input)}
+	case *sql.Window:
+		return &sql.Window{Input: fn(n.Input), Funcs: n.Funcs, Out: n.Out}
 	case *sql.SetOp:
 		s := *n
 		s.Left, s.Right = fn(n.Left), fn(n.Right)

@@ -67,6 +67,8 @@ func mapPlanExprs(p sql.Plan, fn func(sql.Expr) sql.Expr) sql.Plan {
 		return &sql.Limit{Input: mapPlanExprs(n.Input, fn), Offset: n.Offset, Count: n.Count}
 	case *sql.Distinct:
 		return &sql.Distinct{Input: mapPlanExprs(n.Input, fn)}
+	case *sql.Window:
+		return &sql.Window{Input: mapPlanExprs(n.Input, fn), Funcs: mapWindowFuncs(n.Funcs, fn), Out: n.Out}
 	case *sql.SetOp:
 		s := *n
 		s.Left, s.Right = mapPlanExprs(n.Left, fn), mapPlanExprs(n.Right, fn)
@@ -97,7 +99,7 @@ func mapList(list []sql.Expr, fn func(sql.Expr) sql.Expr) []sql.Expr {
 func checkPlan(p sql.Plan) error {
 	switch p.(type) {
 	case *sql.Scan, *sql.Filter, *sql.Project, *sql.Join, *sql.Aggregate, *sql.Sort,
-		*sql.Limit, *sql.Distinct, *sql.SetOp, *sql.Values:
+		*sql.Limit, *sql.Distinct, *sql.SetOp, *sql.Values, *sql.Window:
 	default:
 		return fmt.Errorf("planner: unsupported plan node %T", p)
 	}

@@ -57,6 +57,13 @@ func markNeeded(n Node, req []bool) {
 		markNeeded(n.Input, cr)
 	case *Limit:
 		markNeeded(n.Input, req)
+	case *Window:
+		nIn := len(n.Input.Schema())
+		cr := append([]bool{}, req[:nIn]...)
+		for _, e := range windowExprs(n.Funcs) {
+			markCols(cr, e)
+		}
+		markNeeded(n.Input, cr)
 	default:
 		// Operators that materialize whole rows (joins by sort or nested
 		// loops, set operations, DISTINCT) read every input column.

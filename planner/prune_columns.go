@@ -148,6 +148,8 @@ func prune(p sql.Plan, req []bool) (sql.Plan, []int) {
 	case *sql.Distinct:
 		in, m := prune(n.Input, allTrue(len(n.Input.Schema())))
 		return &sql.Distinct{Input: in}, m
+	case *sql.Window:
+		return pruneWindow(n, req)
 	case *sql.SetOp:
 		s := *n
 		s.Left, _ = prune(n.Left, allTrue(len(n.Left.Schema())))

@@ -53,6 +53,9 @@ func push(p sql.Plan, preds []sql.Expr) sql.Plan {
 		return &sql.Sort{Input: push(n.Input, preds), Keys: n.Keys}
 	case *sql.Distinct:
 		return &sql.Distinct{Input: push(n.Input, preds)}
+	case *sql.Window:
+		down, keep := splitWindowPreds(n, preds)
+		return wrapFilter(&sql.Window{Input: push(n.Input, down), Funcs: n.Funcs, Out: n.Out}, keep)
 	case *sql.Limit:
 		// Filtering before LIMIT would return different rows.
 		return wrapFilter(&sql.Limit{Input: push(n.Input, nil), Offset: n.Offset, Count: n.Count}, preds)

@@ -123,6 +123,12 @@ func (b *binder) statement(n ast.StmtNode) (Statement, error) {
 		return b.show(n)
 	case *ast.SetStmt:
 		return b.set(n)
+	case *ast.BeginStmt:
+		return b.begin(n)
+	case *ast.CommitStmt:
+		return b.commit(n)
+	case *ast.RollbackStmt:
+		return b.rollback(n)
 	}
 	return nil, b.errf(b.start, "unsupported statement: %s", firstWords(b.src[b.start:b.end]))
 }

@@ -22,6 +22,9 @@ func (b *binder) expr(n ast.ExprNode, sc *scope) (Expr, error) {
 	}
 	defer b.leave()
 	pos := b.pos(n)
+	if w, ok := n.(*ast.WindowFuncExpr); ok {
+		return b.windowColumn(w, sc)
+	}
 	if sc.agg != nil {
 		if e, ok, err := b.matchAggregated(n, sc); err != nil || ok {
 			return e, err
@@ -73,8 +76,6 @@ func (b *binder) expr(n ast.ExprNode, sc *scope) (Expr, error) {
 		return b.existsExpr(n, sc, pos)
 	case *ast.CompareSubqueryExpr:
 		return b.compareSubqueryExpr(n, sc, pos)
-	case *ast.WindowFuncExpr:
-		return nil, b.errf(pos, "unsupported: window function %s()", strings.ToLower(n.Name))
 	case *ast.RowExpr:
 		return nil, b.errf(pos, "unsupported: row constructor (a, b) outside IN (subquery)")
 	case *ast.DefaultExpr:

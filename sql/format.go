@@ -339,11 +339,17 @@ func formatPlan(sb *strings.Builder, p Plan, depth int) {
 			rows[i] = "(" + exprList(r) + ")"
 		}
 		fmt.Fprintf(sb, "Values %s", strings.Join(rows, ", "))
+	case *Window:
+		funcs := make([]string, len(p.Funcs))
+		for i := range p.Funcs {
+			funcs[i] = p.Funcs[i].String()
+		}
+		fmt.Fprintf(sb, "Window [%s]", strings.Join(funcs, ", "))
 	default:
 		fmt.Fprintf(sb, "%T", p)
 	}
 	switch p.(type) {
-	case *Project, *Aggregate, *SetOp, *Values:
+	case *Project, *Aggregate, *SetOp, *Values, *Window:
 		sb.WriteString(schemaSuffix(p.Schema()))
 	}
 	sb.WriteByte('\n')

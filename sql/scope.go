@@ -22,6 +22,9 @@ type scope struct {
 	// agg is set on the scope after GROUP BY: names resolve through the
 	// pre-aggregation scope and must match a group expression.
 	agg *aggScope
+	// win is set on the scope after a Window node: window function calls
+	// resolve to its columns.
+	win *winScope
 	// aliases are select-list expressions by lower-cased alias, consulted
 	// when an unqualified name is not a column (HAVING); inAlias stops an
 	// alias from expanding into itself.

@@ -95,8 +95,6 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 		return nil, b.errf(-1, "unsupported: VALUES statement")
 	case s.SelectIntoOpt != nil:
 		return nil, b.errf(-1, "unsupported: SELECT ... INTO")
-	case len(s.WindowSpecs) > 0:
-		return nil, b.errf(-1, "unsupported: WINDOW clause")
 	case s.LockInfo != nil && s.LockInfo.LockType != ast.SelectLockNone:
 		return nil, b.errf(-1, "unsupported: locking reads (FOR UPDATE / LOCK IN SHARE MODE)")
 	}
@@ -130,6 +128,12 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 	if s.OrderBy != nil {
 		orderBy = s.OrderBy.Items
 	}
+	windowed := anyWindow(items, orderBy)
+	if windowed || len(s.WindowSpecs) > 0 {
+		if err := b.resolveWindowNames(s, selectNodes(items, orderBy)); err != nil {
+			return nil, err
+		}
+	}
 	blk.aggregated = s.GroupBy != nil || anyAgg(items, s.Having, orderBy)
 	out := sc
 	if blk.aggregated {
@@ -143,6 +147,14 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 		_, err := b.filter(s.Having.Expr, sc, false)
 		sc.aliases = nil
 		if err != nil {
+			return nil, err
+		}
+	}
+	if windowed {
+		if blk.outerKeys != nil || len(blk.corr) > 0 {
+			return nil, errNeedNested
+		}
+		if out, err = b.window(items, orderBy, out); err != nil {
 			return nil, err
 		}
 	}

@@ -167,6 +167,12 @@ func planExprs(p Plan, f func(Expr)) {
 		for _, k := range p.Keys {
 			f(k.Expr)
 		}
+	case *Window:
+		for i := range p.Funcs {
+			for _, e := range p.Funcs[i].Exprs() {
+				f(e)
+			}
+		}
 	case *Values:
 		for _, r := range p.Rows {
 			for _, e := range r {

@@ -131,6 +131,8 @@ func (x *executor) materializeFor(n planner.Node, consumer planner.Node) (*rel, 
 		r, err = x.runNestedLoopJoin(n)
 	case *planner.Values:
 		r, err = x.runValues(n)
+	case *planner.Window:
+		r, err = x.runWindow(n)
 	case *planner.TableScan:
 		r = scanRel(n)
 	default:

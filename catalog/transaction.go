@@ -1,0 +1,94 @@
+package catalog
+
+import (
+	"fmt"
+	"sync"
+
+	"gpusql/storage/columnar"
+)
+
+// A transaction works on a private Clone of the catalog taken at BEGIN:
+// its statements change the clone exactly as autocommit statements change
+// the shared catalog (snapshots swapped, never mutated), so the other
+// sessions never see its uncommitted tables, ROLLBACK simply drops the
+// clone, and COMMIT publishes the tables it changed. Two transactions may
+// change the same table concurrently; the first to commit wins and the
+// second's COMMIT fails with a ConflictError, applying nothing (snapshot
+// isolation, first committer wins).
+
+// Tables returns the current snapshot of every table, by lower-cased name.
+func (c *Catalog) Tables() map[string]*columnar.Table {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	out := make(map[string]*columnar.Table, len(c.tables))
+	for k, t := range c.tables {
+		out[k] = t
+	}
+	return out
+}
+
+// Clone returns a private catalog holding the given snapshots (from Tables).
+func Clone(tables map[string]*columnar.Table) *Catalog {
+	c := New()
+	for k, t := range tables {
+		c.tables[k] = t
+		c.writers[k] = &sync.Mutex{}
+	}
+	return c
+}
+
+// ConflictError is a COMMIT that lost to another session's change of a
+// table both changed.
+type ConflictError struct{ Table string }
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("transaction conflict: table %s was changed by another session after this transaction began; nothing was committed (retry the transaction)", e.Table)
+}
+
+// Publish applies the changes work made relative to base (the snapshots it
+// was cloned from) to c: changed and created tables are swapped in, dropped
+// ones removed. Either every change is applied or, when c no longer holds
+// base's snapshot of a table work changed, none is and the error is a
+// *ConflictError.
+func (c *Catalog) Publish(base map[string]*columnar.Table, work *Catalog) error {
+	after := work.Tables()
+	changed := map[string]bool{}
+	for k, t := range after {
+		if base[k] != t {
+			changed[k] = true
+		}
+	}
+	for k := range base {
+		if _, ok := after[k]; !ok {
+			changed[k] = true
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k := range changed {
+		if c.tables[k] != base[k] {
+			name := k
+			if t := after[k]; t != nil {
+				name = t.Name
+			} else if t := base[k]; t != nil {
+				name = t.Name
+			}
+			return &ConflictError{Table: name}
+		}
+	}
+	for k := range changed {
+		if t, ok := after[k]; ok {
+			c.tables[k] = t
+			if _, ok := c.writers[k]; !ok {
+				c.writers[k] = &sync.Mutex{}
+			}
+		} else {
+			delete(c.tables, k)
+			delete(c.writers, k)
+		}
+	}
+	if len(changed) > 0 {
+		c.version++
+	}
+	return nil
+}

@@ -1,0 +1,137 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"gpusql/catalog"
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// Conn is one connection (session) to a DB: what its statements see
+// depends on whether it has a transaction open. The REPL and scripts use
+// the DB's own connection (DB.Exec); each database/sql connection has one.
+//
+// Transactions: BEGIN (or START TRANSACTION) clones the catalog's table
+// snapshots; the transaction's statements read and write the clone, so
+// other sessions see none of its changes and it sees none of theirs
+// (snapshot isolation). ROLLBACK drops the clone. COMMIT publishes the
+// tables it changed, all at once; if another session committed a change to
+// one of those tables since BEGIN, COMMIT fails with a conflict error and
+// nothing is applied (first committer wins), and the transaction ends. As
+// in MySQL, CREATE and DROP TABLE commit the open transaction first, BEGIN
+// inside a transaction commits it, and a failing statement changes nothing
+// but leaves the transaction open.
+type Conn struct {
+	db *DB
+	mu sync.Mutex
+	tx *transaction
+}
+
+type transaction struct {
+	base     map[string]*columnar.Table
+	work     *catalog.Catalog
+	readOnly bool
+}
+
+// Conn returns a new connection to db, with no transaction open.
+func (db *DB) Conn() *Conn { return &Conn{db: db} }
+
+// ErrReadOnlyTransaction is a write inside START TRANSACTION READ ONLY.
+var ErrReadOnlyTransaction = errors.New("cannot change tables in a READ ONLY transaction")
+
+// InTransaction reports whether c has a transaction open.
+func (c *Conn) InTransaction() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.tx != nil
+}
+
+// Begin opens a transaction, committing the open one first (MySQL).
+func (c *Conn) Begin(readOnly bool) error {
+	if err := c.Commit(); err != nil {
+		return err
+	}
+	base := c.db.cat.Tables()
+	c.mu.Lock()
+	c.tx = &transaction{base: base, work: catalog.Clone(base), readOnly: readOnly}
+	c.mu.Unlock()
+	return nil
+}
+
+// Commit publishes the open transaction's changes and ends it (also when
+// publishing fails on a conflict). Without a transaction it does nothing.
+func (c *Conn) Commit() error {
+	c.mu.Lock()
+	tx := c.tx
+	c.tx = nil
+	c.mu.Unlock()
+	if tx == nil {
+		return nil
+	}
+	return c.db.cat.Publish(tx.base, tx.work)
+}
+
+// Rollback discards the open transaction, if any.
+func (c *Conn) Rollback() {
+	c.mu.Lock()
+	c.tx = nil
+	c.mu.Unlock()
+}
+
+// view is the DB the connection's next statement runs against: the DB
+// itself, or inside a transaction the same DB over the transaction's
+// catalog.
+func (c *Conn) view() *DB {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tx == nil {
+		return c.db
+	}
+	v := *c.db
+	v.cat = c.tx.work
+	return &v
+}
+
+// transactionStatement runs BEGIN, COMMIT and ROLLBACK; for any other
+// statement it applies the transaction rules first (DDL commits, READ ONLY
+// refuses writes) and reports handled false.
+func (c *Conn) transactionStatement(stmt sql.Statement) (r *StatementResult, handled bool, err error) {
+	switch s := stmt.(type) {
+	case *sql.Begin:
+		if err := c.Begin(s.ReadOnly); err != nil {
+			return nil, true, err
+		}
+		return message("transaction started"), true, nil
+	case *sql.Commit:
+		if err := c.Commit(); err != nil {
+			return nil, true, err
+		}
+		return message("committed"), true, nil
+	case *sql.Rollback:
+		c.Rollback()
+		return message("rolled back"), true, nil
+	case *sql.CreateTable, *sql.CreateTableAs, *sql.DropTable:
+		return nil, false, c.Commit()
+	case *sql.Insert, *sql.Load:
+		c.mu.Lock()
+		ro := c.tx != nil && c.tx.readOnly
+		c.mu.Unlock()
+		if ro {
+			return nil, false, ErrReadOnlyTransaction
+		}
+	}
+	return nil, false, nil
+}
+
+// Exec is DB.Exec on this connection.
+func (c *Conn) Exec(ctx context.Context, text, baseDir string) ([]*StatementResult, error) {
+	var out []*StatementResult
+	err := c.ExecStream(ctx, text, baseDir, func(r *StatementResult) error {
+		out = append(out, r)
+		return nil
+	})
+	return out, err
+}

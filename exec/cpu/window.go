@@ -1,0 +1,316 @@
+package cpu
+
+import (
+	"slices"
+
+	"gpusql/planner"
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// Window materializes its input and computes each window function as one
+// column: a permutation of the rows is sorted stably by the function's
+// partition keys and then its order keys (NULLs first ascending, as MySQL
+// sorts), which lays every partition out contiguously with its peers
+// (rows equal on the order keys) adjacent; then one pass per partition
+// computes the values. Frames slide forward only, so aggregates read prefix
+// sums and MIN/MAX a monotonic deque: O(n) per function after the sort,
+// never O(n * frame). Functions over the same window share the sort. Output
+// rows keep the input order.
+
+func (x *executor) runWindow(n *planner.Window) (*rel, error) {
+	in, err := x.collect(n.Input, -1, n)
+	if err != nil {
+		return nil, err
+	}
+	out := &rel{types: typesOf(n.Out), rows: in.rows, cols: append([]*columnar.Column{}, in.cols...)}
+	sorted := map[string]*windowOrder{}
+	for i := range n.Funcs {
+		if err := x.ctx.Err(); err != nil {
+			return nil, err
+		}
+		w := &n.Funcs[i]
+		k := windowSortKey(w)
+		wo, ok := sorted[k]
+		if !ok {
+			if wo, err = x.sortWindow(in, w); err != nil {
+				return nil, err
+			}
+			sorted[k] = wo
+		}
+		col, err := x.windowColumn(in, w, wo)
+		if err != nil {
+			return nil, err
+		}
+		out.cols = append(out.cols, col)
+	}
+	return out, nil
+}
+
+// windowOrder is the input sorted for one window: perm lists the rows in
+// partition and order; partStart and peerStart mark the sorted positions
+// that begin a partition and a peer group.
+type windowOrder struct {
+	perm      []int32
+	partStart []bool
+	peerStart []bool
+	// order holds the evaluated order keys (for RANGE offsets).
+	order *sortKeyCols
+}
+
+// windowSortKey identifies the sort a function needs.
+func windowSortKey(w *sql.WindowFunc) string {
+	k := ""
+	for _, e := range w.Partition {
+		k += sql.ExprKey(e) + ","
+	}
+	k += "|"
+	for _, s := range w.Order {
+		k += sql.ExprKey(s.Expr)
+		if s.Desc {
+			k += " DESC"
+		}
+		k += ","
+	}
+	return k
+}
+
+func (x *executor) sortWindow(in *rel, w *sql.WindowFunc) (*windowOrder, error) {
+	keys := make([]sql.SortKey, 0, len(w.Partition)+len(w.Order))
+	for _, e := range w.Partition {
+		keys = append(keys, sql.SortKey{Expr: e})
+	}
+	keys = append(keys, w.Order...)
+	all, err := x.sortKeys(in, keys)
+	if err != nil {
+		return nil, err
+	}
+	np := len(w.Partition)
+	part := &sortKeyCols{cols: all.cols[:np], desc: all.desc[:np]}
+	ord := &sortKeyCols{cols: all.cols[np:], desc: all.desc[np:]}
+	wo := &windowOrder{perm: make([]int32, in.rows), partStart: make([]bool, in.rows),
+		peerStart: make([]bool, in.rows), order: ord}
+	for i := range wo.perm {
+		wo.perm[i] = int32(i)
+	}
+	slices.SortStableFunc(wo.perm, all.compare)
+	for i := range wo.perm {
+		if i == 0 || part.compare(wo.perm[i-1], wo.perm[i]) != 0 {
+			wo.partStart[i] = true
+			wo.peerStart[i] = true
+		} else if ord.compare(wo.perm[i-1], wo.perm[i]) != 0 {
+			wo.peerStart[i] = true
+		}
+	}
+	return wo, nil
+}
+
+// partitions calls fn with each partition's sorted positions [ps, pe).
+func (wo *windowOrder) partitions(fn func(ps, pe int)) {
+	n := len(wo.perm)
+	for ps := 0; ps < n; {
+		pe := ps + 1
+		for pe < n && !wo.partStart[pe] {
+			pe++
+		}
+		fn(ps, pe)
+		ps = pe
+	}
+}
+
+// peerEnds returns, for every sorted position, the end of its peer group;
+// peerStarts the start.
+func (wo *windowOrder) peerBounds() (starts, ends []int) {
+	n := len(wo.perm)
+	starts, ends = make([]int, n), make([]int, n)
+	for i := 0; i < n; i++ {
+		if wo.peerStart[i] {
+			starts[i] = i
+		} else {
+			starts[i] = starts[i-1]
+		}
+	}
+	for i := n - 1; i >= 0; i-- {
+		if i == n-1 || wo.peerStart[i+1] {
+			ends[i] = i + 1
+		} else {
+			ends[i] = ends[i+1]
+		}
+	}
+	return starts, ends
+}
+
+// windowColumn computes one function's column, in input row order.
+func (x *executor) windowColumn(in *rel, w *sql.WindowFunc, wo *windowOrder) (*columnar.Column, error) {
+	switch w.Func {
+	case sql.WinRowNumber, sql.WinRank, sql.WinDenseRank, sql.WinNtile:
+		return rankColumn(w, wo), nil
+	case sql.WinPercentRank, sql.WinCumeDist:
+		return distColumn(w, wo), nil
+	}
+	args := make([]*columnar.Column, len(w.Args))
+	for i, a := range w.Args {
+		c, err := x.evalColumn(in, a)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = c
+	}
+	switch w.Func {
+	case sql.WinLag, sql.WinLead:
+		return offsetColumn(w, wo, args), nil
+	}
+	fr := newFrames(w, wo)
+	switch w.Func {
+	case sql.WinFirstValue, sql.WinLastValue, sql.WinNthValue:
+		return gatherColumn(args[0], fr.valueRows(w, wo)), nil
+	}
+	return frameAggregate(w, wo, fr, args)
+}
+
+// rankColumn is ROW_NUMBER, RANK, DENSE_RANK or NTILE.
+func rankColumn(w *sql.WindowFunc, wo *windowOrder) *columnar.Column {
+	col := newColumn(columnar.TInt64, len(wo.perm), false)
+	wo.partitions(func(ps, pe int) {
+		var rank, dense int64
+		n := int64(pe - ps)
+		for i := ps; i < pe; i++ {
+			k := int64(i - ps)
+			if wo.peerStart[i] {
+				rank, dense = k+1, dense+1
+			}
+			var v int64
+			switch w.Func {
+			case sql.WinRowNumber:
+				v = k + 1
+			case sql.WinRank:
+				v = rank
+			case sql.WinDenseRank:
+				v = dense
+			default:
+				v = ntileBucket(k, n, w.N)
+			}
+			col.I64[wo.perm[i]] = v
+		}
+	})
+	return col
+}
+
+// ntileBucket is the bucket (from 1) of the k-th of n rows split into
+// buckets of sizes differing by at most one, larger ones first (MySQL).
+func ntileBucket(k, n, buckets int64) int64 {
+	q, r := n/buckets, n%buckets
+	if k < r*(q+1) {
+		return k/(q+1) + 1
+	}
+	return (k-r*(q+1))/q + r + 1
+}
+
+// distColumn is PERCENT_RANK ((rank-1)/(rows-1), 0 for one row) or
+// CUME_DIST (rows up to the last peer / rows).
+func distColumn(w *sql.WindowFunc, wo *windowOrder) *columnar.Column {
+	col := newColumn(columnar.TFloat64, len(wo.perm), false)
+	_, ends := wo.peerBounds()
+	wo.partitions(func(ps, pe int) {
+		n := float64(pe - ps)
+		rank := 0
+		for i := ps; i < pe; i++ {
+			if wo.peerStart[i] {
+				rank = i - ps + 1
+			}
+			var v float64
+			if w.Func == sql.WinPercentRank {
+				if n > 1 {
+					v = float64(rank-1) / (n - 1)
+				}
+			} else {
+				v = float64(ends[i]-ps) / n
+			}
+			col.F64[wo.perm[i]] = v
+		}
+	})
+	return col
+}
+
+// offsetColumn is LAG or LEAD: the value N rows before or after in the
+// partition, else the default (NULL without one).
+func offsetColumn(w *sql.WindowFunc, wo *windowOrder, args []*columnar.Column) *columnar.Column {
+	idx := make([]int32, len(wo.perm))
+	var missing []int32
+	wo.partitions(func(ps, pe int) {
+		for i := ps; i < pe; i++ {
+			j := i - int(w.N)
+			if w.Func == sql.WinLead {
+				j = i + int(w.N)
+			}
+			row := wo.perm[i]
+			if j >= ps && j < pe {
+				idx[row] = wo.perm[j]
+			} else {
+				idx[row] = -1
+				missing = append(missing, row)
+			}
+		}
+	})
+	col := gatherColumn(args[0], idx)
+	if len(args) < 2 || len(missing) == 0 {
+		return col
+	}
+	return withDefaults(col, args[1], missing)
+}
+
+// withDefaults returns col with rows taken from def (a column over the same
+// rows).
+func withDefaults(col, def *columnar.Column, rows []int32) *columnar.Column {
+	if col.Type.ID == columnar.String {
+		b := columnar.NewBuilder(col.Type)
+		take := make([]bool, col.Len)
+		for _, r := range rows {
+			take[r] = true
+		}
+		for i := 0; i < col.Len; i++ {
+			src := col
+			if take[i] {
+				src = def
+			}
+			if src.IsNull(i) {
+				b.AppendNull()
+			} else {
+				b.AppendString(src.StringAt(i))
+			}
+		}
+		return b.Column()
+	}
+	out := newColumn(col.Type, col.Len, col.Valid != nil || def.Valid != nil)
+	copy(out.I32, col.I32)
+	copy(out.I64, col.I64)
+	copy(out.F64, col.F64)
+	if out.Valid != nil {
+		for i := 0; i < col.Len; i++ {
+			if col.IsNull(i) {
+				out.SetNull(i)
+			} else {
+				out.SetValid(i)
+			}
+		}
+	}
+	for _, r := range rows {
+		i := int(r)
+		switch {
+		case out.I32 != nil:
+			out.I32[i] = def.I32[i]
+		case out.I64 != nil:
+			out.I64[i] = def.I64[i]
+		default:
+			out.F64[i] = def.F64[i]
+		}
+		if out.Valid != nil {
+			if def.IsNull(i) {
+				out.SetNull(i)
+			} else {
+				out.SetValid(i)
+			}
+		}
+	}
+	return dropValidity(out)
+}

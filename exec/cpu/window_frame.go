@@ -1,0 +1,177 @@
+package cpu
+
+import (
+	"sort"
+
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// frames holds each sorted position's frame as the sorted positions
+// [lo, hi) (empty when hi <= lo). Both ends never move backwards within a
+// partition, whatever the frame: that is what lets aggregates slide.
+type frames struct {
+	lo, hi []int
+}
+
+func newFrames(w *sql.WindowFunc, wo *windowOrder) *frames {
+	n := len(wo.perm)
+	fr := &frames{lo: make([]int, n), hi: make([]int, n)}
+	starts, ends := wo.peerBounds()
+	var ord *rangeKey
+	if !w.Frame.Rows && (hasOffset(w.Frame.Start) || hasOffset(w.Frame.End)) {
+		ord = newRangeKey(wo)
+	}
+	wo.partitions(func(ps, pe int) {
+		var nnLo, nnHi int
+		if ord != nil {
+			nnLo, nnHi = ord.nonNull(wo, ps, pe)
+		}
+		for i := ps; i < pe; i++ {
+			b := frameCtx{i: i, ps: ps, pe: pe, peerLo: starts[i], peerHi: ends[i], nnLo: nnLo, nnHi: nnHi, ord: ord, wo: wo}
+			fr.lo[i] = b.bound(w.Frame, w.Frame.Start, false)
+			fr.hi[i] = b.bound(w.Frame, w.Frame.End, true)
+			fr.lo[i] = min(max(fr.lo[i], ps), pe)
+			fr.hi[i] = min(max(fr.hi[i], fr.lo[i]), pe)
+		}
+	})
+	return fr
+}
+
+func hasOffset(b sql.FrameBound) bool {
+	return b.Kind == sql.BoundPreceding || b.Kind == sql.BoundFollowing
+}
+
+// frameCtx is what a bound is computed from for sorted position i.
+type frameCtx struct {
+	i, ps, pe      int
+	peerLo, peerHi int
+	nnLo, nnHi     int // the partition's rows with a non-NULL order key
+	ord            *rangeKey
+	wo             *windowOrder
+}
+
+// bound is the sorted position a frame bound stands for: the first row of
+// the frame for a start, one past its last row for an end.
+func (c *frameCtx) bound(f sql.Frame, b sql.FrameBound, end bool) int {
+	switch b.Kind {
+	case sql.BoundUnboundedPreceding:
+		return c.ps
+	case sql.BoundUnboundedFollowing:
+		return c.pe
+	case sql.BoundCurrentRow:
+		switch {
+		case f.Rows && end:
+			return c.i + 1
+		case f.Rows:
+			return c.i
+		case end:
+			return c.peerHi
+		}
+		return c.peerLo
+	}
+	n := int(b.N)
+	if b.Kind == sql.BoundPreceding {
+		n = -n
+	}
+	if f.Rows {
+		if end {
+			return c.i + n + 1
+		}
+		return c.i + n
+	}
+	// RANGE with an offset: a row whose key is NULL has its NULL peers as
+	// the frame; otherwise the frame holds the non-NULL keys within the
+	// distance, found by binary search in the sorted partition.
+	row := c.wo.perm[c.i]
+	if c.ord.null(row) {
+		if end {
+			return c.peerHi
+		}
+		return c.peerLo
+	}
+	sign := 1.0
+	if b.Kind == sql.BoundPreceding {
+		sign = -1
+	}
+	return c.nnLo + sort.Search(c.nnHi-c.nnLo, func(k int) bool {
+		d := c.ord.diff(c.wo.perm[c.nnLo+k], row, b, sign)
+		if end {
+			return d > 0
+		}
+		return d >= 0
+	})
+}
+
+// rangeKey is the single order key of a RANGE frame with offsets, read in
+// sort direction (negated for DESC, so values never decrease along a
+// partition).
+type rangeKey struct {
+	col  *columnar.Column
+	desc bool
+}
+
+func newRangeKey(wo *windowOrder) *rangeKey {
+	return &rangeKey{col: wo.order.cols[0], desc: wo.order.desc[0]}
+}
+
+func (k *rangeKey) null(row int32) bool { return k.col.IsNull(int(row)) }
+
+// nonNull returns the positions of ps..pe whose key is not NULL: NULLs sort
+// first ascending and last descending.
+func (k *rangeKey) nonNull(wo *windowOrder, ps, pe int) (int, int) {
+	lo, hi := ps, pe
+	if k.desc {
+		for hi > lo && k.null(wo.perm[hi-1]) {
+			hi--
+		}
+	} else {
+		for lo < hi && k.null(wo.perm[lo]) {
+			lo++
+		}
+	}
+	return lo, hi
+}
+
+// diff compares row r's key with the current row's key shifted by the
+// bound's offset (sign -1 preceding, +1 following), all in sort direction:
+// negative when r comes before that point.
+func (k *rangeKey) diff(r, cur int32, b sql.FrameBound, sign float64) int {
+	c := k.col
+	if c.F64 != nil || b.F != 0 {
+		a, v := c.Float64At(int(r)), c.Float64At(int(cur))
+		if k.desc {
+			a, v = -a, -v
+		}
+		return cmp3(a, v+sign*b.F)
+	}
+	a, v := c.Int64At(int(r)), c.Int64At(int(cur))
+	if k.desc {
+		a, v = -a, -v
+	}
+	return cmp3(a, v+int64(sign)*b.N)
+}
+
+// valueRows is, per input row, the row FIRST_VALUE, LAST_VALUE or
+// NTH_VALUE reads (-1: none, the result is NULL).
+func (fr *frames) valueRows(w *sql.WindowFunc, wo *windowOrder) []int32 {
+	idx := make([]int32, len(wo.perm))
+	for i, row := range wo.perm {
+		lo, hi := fr.lo[i], fr.hi[i]
+		j := -1
+		switch w.Func {
+		case sql.WinFirstValue:
+			j = lo
+		case sql.WinLastValue:
+			j = hi - 1
+		default:
+			j = lo + int(w.N) - 1
+		}
+		if lo < hi && j >= lo && j < hi {
+			idx[row] = wo.perm[j]
+		} else {
+			idx[row] = -1
+		}
+	}
+	return idx
+}
