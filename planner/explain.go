@@ -125,6 +125,10 @@ func opName(n Node) string {
 	return fmt.Sprintf("%s#%d", kindName(n), n.Props().ID)
 }
 
+// OpName is n's name as EXPLAIN shows it ("HashJoin#3"): how errors about
+// an operator (the memory limit) name it.
+func OpName(n Node) string { return opName(n) }
+
 func kindName(n Node) string {
 	switch n.(type) {
 	case *TableScan:

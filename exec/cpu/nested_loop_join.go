@@ -20,7 +20,7 @@ func (x *executor) runNestedLoopJoin(n *planner.NestedLoopJoin) (*rel, error) {
 	if n.NullAware && n.Kind == sql.JoinAnti && r.rows == 0 {
 		return l, nil
 	}
-	cs := &collectSink{types: typesOf(n.Out), limit: -1}
+	cs := &collectSink{x: x, owner: n, types: typesOf(n.Out), limit: -1}
 	cp := &compiler{x: x}
 	gather := make([]bool, len(l.cols)+len(r.cols))
 	for i := range gather {

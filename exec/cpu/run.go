@@ -65,6 +65,7 @@ func run(ctx context.Context, p *planner.Physical, analyze bool) (res *exec.Resu
 // executor runs one plan.
 type executor struct {
 	ctx     context.Context
+	mem     *exec.Memory
 	workers int
 	stats   *planner.OpStats
 	mu      sync.Mutex
@@ -79,7 +80,7 @@ type executor struct {
 }
 
 func newExecutor(ctx context.Context) *executor {
-	return &executor{ctx: ctx, workers: runtime.NumCPU(),
+	return &executor{ctx: ctx, mem: exec.MemoryFrom(ctx), workers: runtime.NumCPU(),
 		subq: map[*planner.Subquery]*sql.Const{}, tables: map[*planner.HashJoin]*joinTable{},
 		nested: map[*planner.NestedSubquery]*nestedCache{}}
 }

@@ -26,6 +26,12 @@ func (x *executor) runSortMergeJoin(n *planner.SortMergeJoin) (*rel, error) {
 	for i := range types {
 		types[i] = sql.OperandType(n.LeftKeys[i].Type(), n.RightKeys[i].Type())
 	}
+	// Key words and the sort permutations of both sides, the runs per left row.
+	work := int64(l.rows+r.rows)*int64(8*len(types)+4) + 8*int64(l.rows)
+	if err := x.reserve(n, work); err != nil {
+		return nil, err
+	}
+	defer x.release(work)
 	ins := keyInterners(types)
 	lk, err := x.encodeRel(l, n.LeftKeys, ins, types)
 	if err != nil {
@@ -68,7 +74,7 @@ func (x *executor) runSortMergeJoin(n *planner.SortMergeJoin) (*rel, error) {
 			return gatherRel(l, nil), nil
 		}
 	}
-	cs := &collectSink{types: typesOf(n.Out), limit: -1}
+	cs := &collectSink{x: x, owner: n, types: typesOf(n.Out), limit: -1}
 	cp := &compiler{x: x}
 	gather := make([]bool, len(l.cols)+len(r.cols))
 	for i := range gather {
@@ -93,6 +99,8 @@ func (x *executor) runSortMergeJoin(n *planner.SortMergeJoin) (*rel, error) {
 	if err := cs.finish(); err != nil {
 		return nil, err
 	}
+	x.free(l)
+	x.free(r)
 	return cs.result, nil
 }
 
