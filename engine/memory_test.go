@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"gpusql/exec"
 )
@@ -87,5 +88,27 @@ func TestSetMemoryLimit(t *testing.T) {
 	}
 	if d := exec.DefaultMemoryLimit(); d <= 0 {
 		t.Errorf("default limit %d", d)
+	}
+}
+
+// A deadline stops a nested-loop join that would run for minutes; the
+// bound is generous (no timing is asserted beyond "not stuck").
+func TestDeadlineStopsCrossJoin(t *testing.T) {
+	db := numbers(t, 16384)
+	for _, q := range []string{
+		"select count(*) from t a, t b where (a.x * 7 + b.x) % 13 = 5",
+		"select count(*) from t a, t b, t c",
+		"select a.x from t a, t b order by a.x * b.x limit 3",
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		start := time.Now()
+		_, err := db.Exec(ctx, q, "")
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("%s: %v, want the deadline's error", q, err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%s: stopped after %v", q, d)
+		}
 	}
 }

@@ -86,8 +86,8 @@ func explain(p *Physical, stats *OpStats) string {
 	for _, pl := range p.Pipelines {
 		fmt.Fprintf(&sb, "  P%d: %s", pl.ID, opName(pl.Source))
 		for _, op := range pl.Ops {
-			if hj, ok := op.(*HashJoin); ok {
-				fmt.Fprintf(&sb, " → probe %s", opName(hj))
+			if BuildInput(op) != nil {
+				fmt.Fprintf(&sb, " → probe %s", opName(op))
 			} else {
 				fmt.Fprintf(&sb, " → %s", opName(op))
 			}

@@ -44,10 +44,16 @@ func (x *executor) runPipeline(top planner.Node, sf sinkFactory, sink planner.No
 	} else if src, err = x.materialize(n); err != nil {
 		return err
 	}
-	// Build every hash table this pipeline probes.
+	// Build every hash table this pipeline probes, materialize every
+	// nested-loop join's right input.
 	for _, op := range ops {
-		if hj, ok := op.(*planner.HashJoin); ok {
-			if _, err := x.joinTable(hj); err != nil {
+		switch op := op.(type) {
+		case *planner.HashJoin:
+			if _, err := x.joinTable(op); err != nil {
+				return err
+			}
+		case *planner.NestedLoopJoin:
+			if _, err := x.loopInput(op); err != nil {
 				return err
 			}
 		}
@@ -273,6 +279,8 @@ func (x *executor) newOperator(n planner.Node, next operator) (operator, error) 
 			return nil, err
 		}
 		return newHashJoinOp(cp, n, t, next)
+	case *planner.NestedLoopJoin:
+		return x.newLoopOp(cp, n, next)
 	}
 	return nil, fmt.Errorf("cpu: %T is not a streaming operator", n)
 }

@@ -72,6 +72,7 @@ type executor struct {
 	subq    map[*planner.Subquery]*sql.Const
 	frames  []time.Duration
 	tables  map[*planner.HashJoin]*joinTable
+	loops   map[*planner.NestedLoopJoin]*rel
 	// params are the values of the sql.Param leaves of a nested
 	// subquery's plan (this executor runs one evaluation of it); nested
 	// caches the results of the nested subqueries this plan holds.
@@ -82,6 +83,7 @@ type executor struct {
 func newExecutor(ctx context.Context) *executor {
 	return &executor{ctx: ctx, mem: exec.MemoryFrom(ctx), workers: runtime.NumCPU(),
 		subq: map[*planner.Subquery]*sql.Const{}, tables: map[*planner.HashJoin]*joinTable{},
+		loops:  map[*planner.NestedLoopJoin]*rel{},
 		nested: map[*planner.NestedSubquery]*nestedCache{}}
 }
 
@@ -128,8 +130,6 @@ func (x *executor) materializeFor(n planner.Node, consumer planner.Node) (*rel, 
 		r, err = x.runSetOp(n)
 	case *planner.SortMergeJoin:
 		r, err = x.runSortMergeJoin(n)
-	case *planner.NestedLoopJoin:
-		r, err = x.runNestedLoopJoin(n)
 	case *planner.Values:
 		r, err = x.runValues(n)
 	case *planner.TableScan:
@@ -145,7 +145,7 @@ func (x *executor) materializeFor(n planner.Node, consumer planner.Node) (*rel, 
 		switch n.(type) {
 		case *planner.TableScan:
 			x.stats.Add(n.Props().ID, int64(r.rows), own, 0)
-		case *planner.Filter, *planner.Projection, *planner.HashJoin:
+		case *planner.Filter, *planner.Projection, *planner.HashJoin, *planner.NestedLoopJoin:
 		default:
 			x.stats.Add(n.Props().ID, int64(r.rows), own, 1)
 		}
