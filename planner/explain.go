@@ -143,6 +143,8 @@ func kindName(n Node) string {
 		return "SortMergeJoin"
 	case *NestedLoopJoin:
 		return "NestedLoopJoin"
+	case *RangeJoinCount:
+		return "RangeJoinCount"
 	case *HashAggregate:
 		return "HashAggregate"
 	case *Sort:
@@ -221,6 +223,8 @@ func describe(n Node) string {
 			s += " on " + exprString(n.Cond)
 		}
 		return s
+	case *RangeJoinCount:
+		return describeRangeJoinCount(head, n)
 	case *HashAggregate:
 		s := fmt.Sprintf("%s %s", head, n.Strategy)
 		if n.Strategy == AggDense && len(n.DenseKeys) > 0 {

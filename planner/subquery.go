@@ -115,6 +115,9 @@ func (b *builder) planNested(sq *sql.NestedSubquery) (*NestedSubquery, error) {
 // executor's fused kernels do not do. "" when the GPU may take the plan.
 func cpuOnlyReason(p *Physical) string {
 	for _, n := range p.Nodes() {
+		if _, ok := n.(*RangeJoinCount); ok {
+			return opName(n) + " is not implemented on the GPU"
+		}
 		for _, e := range nodeExprs(n) {
 			found := false
 			walkExpr(e, func(x sql.Expr) {

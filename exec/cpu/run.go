@@ -130,6 +130,8 @@ func (x *executor) materializeFor(n planner.Node, consumer planner.Node) (*rel, 
 		r, err = x.runSetOp(n)
 	case *planner.SortMergeJoin:
 		r, err = x.runSortMergeJoin(n)
+	case *planner.RangeJoinCount:
+		r, err = x.runRangeJoinCount(n)
 	case *planner.Values:
 		r, err = x.runValues(n)
 	case *planner.TableScan:
