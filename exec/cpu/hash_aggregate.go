@@ -347,6 +347,11 @@ func (s *aggSink) mergeInto(dst, src *aggState) {
 	if !s.dense && len(s.groups) > 0 {
 		m = make([]int32, src.gt.n)
 		for g := 0; g < src.gt.n; g++ {
+			if g&(1<<16-1) == 0 {
+				if err := s.x.ctx.Err(); err != nil {
+					raise(err)
+				}
+			}
 			m[g] = dst.gt.findOrInsertGroup(src.gt, int32(g))
 		}
 		dst.n = dst.gt.n

@@ -87,6 +87,17 @@ func newExecutor(ctx context.Context) *executor {
 		nested: map[*planner.NestedSubquery]*nestedCache{}}
 }
 
+// checkEvery returns the context's error on every k-th call (i counting
+// the calls): long loops outside pipelines (building a hash table,
+// evaluating sort keys, merging aggregates) call it per batch, so that
+// Ctrl-C and deadlines stop them within milliseconds at little cost.
+func (x *executor) checkEvery(i, k int) error {
+	if i%k != 0 {
+		return nil
+	}
+	return x.ctx.Err()
+}
+
 // debugPanics lets internal errors crash with a stack trace
 // (GPUSQL_DEBUG_PANICS=1) instead of becoming errors.
 var debugPanics = os.Getenv("GPUSQL_DEBUG_PANICS") != ""

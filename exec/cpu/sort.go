@@ -74,6 +74,9 @@ func (x *executor) evalColumn(r *rel, e sql.Expr) (*columnar.Column, error) {
 	var chunks []*chunk
 	types := []columnar.Type{e.Type()}
 	for off := 0; off < r.rows; off += batchSize {
+		if err := x.checkEvery(off/batchSize, 64); err != nil {
+			return nil, err
+		}
 		r.readBatch(b, vs, off, min(batchSize, r.rows-off))
 		v := ev.eval(b, b.sel)
 		ob := &batch{n: b.n, sel: b.sel, cols: []*vec{v}}

@@ -1,8 +1,6 @@
 package cpu
 
 import (
-	"slices"
-
 	"gpusql/planner"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
@@ -41,7 +39,14 @@ func (x *executor) runSortMergeJoin(n *planner.SortMergeJoin) (*rel, error) {
 	if err != nil {
 		return nil, err
 	}
-	lperm, rperm := sortedRows(lk, l.rows), sortedRows(rk, r.rows)
+	lperm, err := x.sortedRows(lk, l.rows)
+	if err != nil {
+		return nil, err
+	}
+	rperm, err := x.sortedRows(rk, r.rows)
+	if err != nil {
+		return nil, err
+	}
 	lo, hi := make([]int32, l.rows), make([]int32, l.rows)
 	for i, j := 0, 0; i < len(lperm) && j < len(rperm); {
 		c := cmpKeyRows(lk, lperm[i], rk, rperm[j])
@@ -105,15 +110,15 @@ func (x *executor) runSortMergeJoin(n *planner.SortMergeJoin) (*rel, error) {
 }
 
 // sortedRows returns the rows without NULL keys, sorted by key words.
-func sortedRows(k *relKeys, rows int) []int32 {
+func (x *executor) sortedRows(k *relKeys, rows int) ([]int32, error) {
 	perm := make([]int32, 0, rows)
 	for i := 0; i < rows; i++ {
 		if !k.anyNull[i] {
 			perm = append(perm, int32(i))
 		}
 	}
-	slices.SortStableFunc(perm, func(a, b int32) int { return cmpKeyRows(k, a, k, b) })
-	return perm
+	err := x.sortPerm(perm, func(a, b int32) int { return cmpKeyRows(k, a, k, b) })
+	return perm, err
 }
 
 func cmpKeyRows(a *relKeys, i int32, b *relKeys, j int32) int {
