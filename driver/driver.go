@@ -13,6 +13,12 @@
 //	          schema.sql with its LOAD statements; relative paths in it
 //	          resolve against its folder)
 //	join, groupby  force planner strategies (testing)
+//	memory_limit   bytes the queries may hold at once, as 2GB or 512MiB
+//	               (0: no limit; default 75% of RAM); past it a query
+//	               fails naming the operator, and the connection goes on
+//
+// A context deadline or cancellation stops a running query promptly; its
+// error then wraps the context's (context.DeadlineExceeded).
 //
 // All connections of one sql.DB share one database, so tables created on one
 // are seen by the others. Outside a transaction each statement commits on
@@ -117,8 +123,14 @@ func ParseDSN(dsn string) (Config, error) {
 			cfg.Options.Join = v
 		case "groupby":
 			cfg.Options.GroupBy = v
+		case "memory_limit":
+			n, err := engine.ParseMemoryLimit(v)
+			if err != nil {
+				return cfg, fmt.Errorf("gpusql: DSN memory_limit=%q: %v", v, err)
+			}
+			cfg.Options.MemoryLimit = n
 		default:
-			return cfg, fmt.Errorf("gpusql: unknown DSN key %q (want executor, check, data, join, groupby)", k)
+			return cfg, fmt.Errorf("gpusql: unknown DSN key %q (want executor, check, data, join, groupby, memory_limit)", k)
 		}
 	}
 	return cfg, nil

@@ -27,6 +27,11 @@ type Options struct {
 	// Join and GroupBy force the planner's algorithm choices ("" = cost
 	// based; Join "hash" | "merge"; GroupBy "dense" | "hash").
 	Join, GroupBy string
+	// MemoryLimit bounds the bytes the database's queries hold at once
+	// (hash tables, sorts, intermediate results): 0 is 75% of the
+	// machine's RAM, negative is no limit. A query that would pass it
+	// stops with an error naming the operator.
+	MemoryLimit int64
 }
 
 // DB is one database: a catalog of tables and the options queries run with.
@@ -41,12 +46,15 @@ type DB struct {
 	executor string
 	// conn is the connection Exec runs on (the REPL's, a script's).
 	conn *Conn
+	// mem accounts the memory of every query under the limit.
+	mem *exec.Memory
 }
 
 // Open returns an empty database. Asking for the GPU (or --check) where none
 // can be used fails here, naming the reason.
 func Open(opts Options) (*DB, error) {
-	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession()}
+	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil)}
+	db.SetMemoryLimit(opts.MemoryLimit)
 	db.conn = db.Conn()
 	switch opts.Executor {
 	case "", "auto":

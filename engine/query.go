@@ -33,6 +33,8 @@ func (db *DB) plan(q *sql.Query) (*planner.Physical, error) {
 // disagree (rows must also come in the same order when the query orders
 // them); plans the GPU does not support are then run on the CPU alone.
 func (db *DB) run(ctx context.Context, p *planner.Physical, executor string, inOrder bool) (*exec.Result, string, error) {
+	ctx, done := db.queryMemory(ctx)
+	defer done()
 	if db.opts.Check {
 		want, err := cpu.Run(ctx, p)
 		if err != nil {
@@ -107,6 +109,8 @@ func (db *DB) explain(ctx context.Context, s *sql.Explain) (*StatementResult, er
 	text := p.Explain()
 	executor := ""
 	if s.Analyze {
+		ctx, done := db.queryMemory(ctx)
+		defer done()
 		_, stats, err := cpu.RunAnalyze(ctx, p)
 		if err != nil {
 			return nil, err

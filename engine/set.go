@@ -29,8 +29,12 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 			if err := db.session.SetSQLMode(v.S); err != nil {
 				return nil, err
 			}
+		case "memory_limit":
+			if err := db.setMemoryLimit(v); err != nil {
+				return nil, err
+			}
 		default:
-			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode)", a.Name)
+			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit)", a.Name)
 		}
 	}
 	return message("variables set"), nil
@@ -43,6 +47,8 @@ func (db *DB) setValue(ctx context.Context, a sql.Assignment) (*sql.Const, error
 		switch a.Name {
 		case "sql_mode":
 			return &sql.Const{T: columnar.TString, S: sql.DefaultSQLMode}, nil
+		case "memory_limit":
+			return &sql.Const{T: columnar.TString, S: "default"}, nil
 		}
 		return nil, fmt.Errorf("unsupported: SET %s = DEFAULT", a.Name)
 	}
@@ -50,6 +56,8 @@ func (db *DB) setValue(ctx context.Context, a sql.Assignment) (*sql.Const, error
 	if err != nil {
 		return nil, err
 	}
+	ctx, done := db.queryMemory(ctx)
+	defer done()
 	res, err := cpu.Run(ctx, p)
 	if err != nil {
 		return nil, err

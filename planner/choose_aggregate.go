@@ -50,7 +50,8 @@ func (b *builder) buildAggregate(n *sql.Aggregate) (Node, error) {
 		s.Cols = append(s.Cols, unknownCol(a.T, s.Rows))
 	}
 	agg.Strategy, agg.DenseKeys = b.chooseAggStrategy(groups, keyStats, is.Rows)
-	return b.set(agg, s, b.cost(in)+is.Rows), nil
+	b.set(agg, s, b.cost(in)+is.Rows)
+	return b.planRangeJoinCount(agg), nil
 }
 
 // chooseAggStrategy returns AggDense with the key domains when every key has

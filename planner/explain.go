@@ -86,8 +86,8 @@ func explain(p *Physical, stats *OpStats) string {
 	for _, pl := range p.Pipelines {
 		fmt.Fprintf(&sb, "  P%d: %s", pl.ID, opName(pl.Source))
 		for _, op := range pl.Ops {
-			if hj, ok := op.(*HashJoin); ok {
-				fmt.Fprintf(&sb, " → probe %s", opName(hj))
+			if BuildInput(op) != nil {
+				fmt.Fprintf(&sb, " → probe %s", opName(op))
 			} else {
 				fmt.Fprintf(&sb, " → %s", opName(op))
 			}
@@ -125,6 +125,10 @@ func opName(n Node) string {
 	return fmt.Sprintf("%s#%d", kindName(n), n.Props().ID)
 }
 
+// OpName is n's name as EXPLAIN shows it ("HashJoin#3"): how errors about
+// an operator (the memory limit) name it.
+func OpName(n Node) string { return opName(n) }
+
 func kindName(n Node) string {
 	switch n.(type) {
 	case *TableScan:
@@ -139,6 +143,8 @@ func kindName(n Node) string {
 		return "SortMergeJoin"
 	case *NestedLoopJoin:
 		return "NestedLoopJoin"
+	case *RangeJoinCount:
+		return "RangeJoinCount"
 	case *HashAggregate:
 		return "HashAggregate"
 	case *Sort:
@@ -219,6 +225,8 @@ func describe(n Node) string {
 			s += " on " + exprString(n.Cond)
 		}
 		return s
+	case *RangeJoinCount:
+		return describeRangeJoinCount(head, n)
 	case *HashAggregate:
 		s := fmt.Sprintf("%s %s", head, n.Strategy)
 		if n.Strategy == AggDense && len(n.DenseKeys) > 0 {

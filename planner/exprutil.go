@@ -243,6 +243,14 @@ func nodeExprs(n Node) []sql.Expr {
 		return append(append(append([]sql.Expr{}, n.LeftKeys...), n.RightKeys...), n.Residual)
 	case *NestedLoopJoin:
 		return []sql.Expr{n.Cond}
+	case *RangeJoinCount:
+		out := []sql.Expr{n.Key, n.Ne}
+		for _, b := range []*RangeBound{n.Lo, n.Hi} {
+			if b != nil {
+				out = append(out, b.E)
+			}
+		}
+		return out
 	case *HashAggregate:
 		out := append([]sql.Expr{}, n.GroupBy...)
 		for _, a := range n.Aggs {

@@ -12,11 +12,18 @@ import "gpusql/sql"
 // Source is a TableScan or Values, or an operator whose result another
 // pipeline materializes (anything that is neither streaming nor a scan).
 // Ops are the streaming operators in the order rows pass them: Filter,
-// Projection, and HashJoin (this pipeline streams its probe input; the build
-// input is the sink of another pipeline). Sink consumes the rows: the
-// HashJoin whose build side this is (SinkRole "build"), a HashAggregate,
-// Sort, TopN, Limit, Distinct, SetOp, SortMergeJoin or NestedLoopJoin
-// ("input"), or nil for the pipeline producing the query result ("result").
+// Projection, HashJoin (this pipeline streams its probe input; the build
+// input is the sink of another pipeline) and NestedLoopJoin (it streams its
+// left input; the right one is materialized by another pipeline, the
+// "build", and each left batch is paired with all of it). Sink consumes the
+// rows: the HashJoin or NestedLoopJoin whose build side this is (SinkRole
+// "build"), a HashAggregate, Sort, TopN, Limit, Distinct, SetOp or
+// SortMergeJoin ("input"), or nil for the pipeline producing the query
+// result ("result").
+//
+// A nested-loop join streams so that a cross or theta join under an
+// aggregate, a TopN or a LIMIT never holds its pairs: they flow a batch at
+// a time into the sink, in memory bounded by the two inputs.
 type Pipeline struct {
 	ID     int
 	Source Node
@@ -33,7 +40,7 @@ type Pipeline struct {
 // to being a source or a sink).
 func Streaming(n Node) bool {
 	switch n.(type) {
-	case *Filter, *Projection, *HashJoin:
+	case *Filter, *Projection, *HashJoin, *NestedLoopJoin:
 		return true
 	}
 	return false
@@ -49,6 +56,21 @@ func StreamInput(n Node) Node {
 		return n.Input
 	case *HashJoin:
 		return n.Probe()
+	case *NestedLoopJoin:
+		return n.Left
+	}
+	return nil
+}
+
+// BuildInput returns the input a streaming join materializes before its
+// pipeline runs (the build side of a HashJoin, the right input of a
+// NestedLoopJoin), or nil.
+func BuildInput(n Node) Node {
+	switch n := n.(type) {
+	case *HashJoin:
+		return n.Build()
+	case *NestedLoopJoin:
+		return n.Right
 	}
 	return nil
 }
@@ -81,8 +103,8 @@ func (pc *pipeCutter) cut(top Node, sink Node, role string) int {
 	}
 	p := &Pipeline{Source: n, Ops: ops, Sink: sink, SinkRole: role}
 	for _, op := range ops {
-		if hj, ok := op.(*HashJoin); ok {
-			p.Deps = append(p.Deps, pc.cut(hj.Build(), hj, "build"))
+		if b := BuildInput(op); b != nil {
+			p.Deps = append(p.Deps, pc.cut(b, op, "build"))
 		}
 	}
 	if !isLeafSource(n) {
@@ -131,6 +153,9 @@ func (p *Pipeline) Star() (*StarPipeline, bool) {
 	}
 	s := &StarPipeline{Pipeline: p, Fact: fact, Aggregate: agg}
 	for _, op := range p.Ops {
+		if _, ok := op.(*NestedLoopJoin); ok {
+			return nil, false
+		}
 		if hj, ok := op.(*HashJoin); ok {
 			if hj.Kind != sql.JoinInner || hj.BuildSide != BuildRight {
 				return nil, false

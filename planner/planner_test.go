@@ -188,7 +188,8 @@ func TestLongChainJoin(t *testing.T) {
 // last, after the connected part is joined.
 func TestDisconnectedJoin(t *testing.T) {
 	e := starEnv(t)
-	p := e.plan(`select count(*) from fact, dim1, dim4 where fact.d1 = dim1.id and dim4.year = 1995`, planner.Options{})
+	// sum, not count(*): a count(*) of a cross join is a RangeJoinCount.
+	p := e.plan(`select sum(fact.d1) from fact, dim1, dim4 where fact.d1 = dim1.id and dim4.year = 1995`, planner.Options{})
 	nl := find[*planner.NestedLoopJoin](p)
 	if len(nl) != 1 || nl[0].Kind != sql.JoinCross {
 		t.Fatalf("want one cross join:\n%s", p.Explain())
@@ -329,6 +330,39 @@ func BenchmarkPlanChain12(b *testing.B) {
 	for b.Loop() {
 		if _, err := planner.Plan(q, planner.Options{}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestRangeJoinCount: COUNT(*) over one range (or <>) condition between the
+// sides of a join without equalities counts by sorting and searching, and
+// the plan says it runs on the CPU; any other aggregate keeps the pairs.
+func TestRangeJoinCount(t *testing.T) {
+	e := starEnv(t)
+	for _, q := range []string{
+		"select count(*) from fact a, fact b where a.d1 < b.d1",
+		"select count(*) from fact a, dim1 b where b.id between a.d1 and a.d1 + 10",
+		"select count(*), count(*) from fact a join fact b on a.d1 <> b.d1",
+		"select count(*) from fact a, dim1 b",
+	} {
+		p := e.plan(q, planner.Options{})
+		if count[*planner.RangeJoinCount](p) != 1 || count[*planner.NestedLoopJoin](p) != 0 {
+			t.Errorf("%s: want a RangeJoinCount:\n%s", q, p.Explain())
+		}
+		if !strings.Contains(p.CPUOnly, "RangeJoinCount#") || !strings.Contains(p.Explain(), "Executor: CPU only") {
+			t.Errorf("%s: plan not marked CPU-only: %q", q, p.CPUOnly)
+		}
+	}
+	for _, q := range []string{
+		"select sum(a.d1) from fact a, fact b where a.d1 < b.d1",
+		"select count(a.d1) from fact a, fact b where a.d1 < b.d1",
+		"select a.d1, count(*) from fact a, fact b where a.d1 < b.d1 group by a.d1",
+		"select count(*) from fact a, fact b where a.d1 < b.d1 or a.d1 > b.d2",
+		"select count(*) from fact a left join fact b on a.d1 < b.d1",
+	} {
+		p := e.plan(q, planner.Options{})
+		if count[*planner.RangeJoinCount](p) != 0 {
+			t.Errorf("%s: a RangeJoinCount cannot compute it:\n%s", q, p.Explain())
 		}
 	}
 }

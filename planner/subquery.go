@@ -118,6 +118,9 @@ func cpuOnlyReason(p *Physical) string {
 		if _, ok := n.(*Window); ok {
 			return "window functions in " + opName(n)
 		}
+		if _, ok := n.(*RangeJoinCount); ok {
+			return opName(n) + " is not implemented on the GPU"
+		}
 		for _, e := range nodeExprs(n) {
 			found := false
 			walkExpr(e, func(x sql.Expr) {

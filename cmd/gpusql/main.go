@@ -97,6 +97,7 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	timing := fs.Bool("timing", false, "print each statement's elapsed time")
 	join := fs.String("join", "", "force the join algorithm: hash or merge (testing)")
 	groupBy := fs.String("groupby", "", "force the group-by strategy: dense or hash (testing)")
+	memLimit := fs.String("memory-limit", "default", "bytes the queries may hold at once, as `SIZE` 2GB, 512MiB or 1.5GiB (0: no limit; default: 75% of RAM)")
 	interactive := fs.Bool("i", false, "open the REPL after running the -f and -c items (e.g. load a schema, then ask)")
 	fs.Usage = func() { usage(stderr); fs.PrintDefaults() }
 	if err := fs.Parse(args); err != nil {
@@ -109,7 +110,13 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gpusql: unexpected argument %q (scripts go after -f)\n", fs.Arg(0))
 		return 2
 	}
-	db, err := engine.Open(engine.Options{Executor: *executor, Check: *check, Join: *join, GroupBy: *groupBy})
+	limit, err := engine.ParseMemoryLimit(*memLimit)
+	if err != nil {
+		fmt.Fprintln(stderr, "gpusql: --memory-limit:", err)
+		return 2
+	}
+	db, err := engine.Open(engine.Options{Executor: *executor, Check: *check, Join: *join, GroupBy: *groupBy,
+		MemoryLimit: limit})
 	if err != nil {
 		fmt.Fprintln(stderr, "gpusql:", err)
 		return 1

@@ -31,7 +31,7 @@ func (x *executor) runAggregate(n *planner.HashAggregate) (*rel, error) {
 
 func (x *executor) aggregate(n planner.Node, input planner.Node, groups []sql.Expr, aggs []sql.AggExpr,
 	strategy planner.AggStrategy, dk []planner.DenseKey) (*rel, error) {
-	s := &aggSink{x: x, groups: groups, aggs: aggs, dense: strategy == planner.AggDense, dk: dk}
+	s := &aggSink{x: x, node: n, groups: groups, aggs: aggs, dense: strategy == planner.AggDense, dk: dk}
 	for _, a := range aggs {
 		s.hasDistinct = s.hasDistinct || a.Distinct
 	}
@@ -77,6 +77,32 @@ type aggState struct {
 	rowCount []int64
 	accs     []accumulator
 	gt       *groupTable
+	// charged is the bytes reserved for this state so far.
+	charged int64
+}
+
+// bytes estimates the state's size: per group slot its row count and
+// accumulators, and the group table's keys, hashes and slots.
+func (st *aggState) bytes() int64 {
+	n := int64(cap(st.rowCount)) * int64(8+16*len(st.accs))
+	if gt := st.gt; gt != nil {
+		n += int64(len(gt.slots))*4 + int64(cap(gt.hashes))*8
+		for _, w := range gt.words {
+			n += int64(cap(w)) * 9
+		}
+	}
+	return n
+}
+
+// charge reserves what the state has grown by since the last charge.
+func (s *aggSink) charge(st *aggState) error {
+	if d := st.bytes() - st.charged; d > 0 {
+		if err := s.x.reserve(s.node, d); err != nil {
+			return err
+		}
+		st.charged += d
+	}
+	return nil
 }
 
 func (st *aggState) grow(n int) {
@@ -92,6 +118,7 @@ func (st *aggState) grow(n int) {
 
 type aggSink struct {
 	x           *executor
+	node        planner.Node
 	groups      []sql.Expr
 	aggs        []sql.AggExpr
 	dense       bool
@@ -179,6 +206,9 @@ func (s *aggSink) local(w int) operator {
 	} else {
 		l.st = s.newState()
 	}
+	if err := s.charge(l.st); err != nil && l.err == nil {
+		l.err = err
+	}
 	s.locals = append(s.locals, l)
 	return l
 }
@@ -224,7 +254,7 @@ func (l *aggLocal) push(b *batch) error {
 		}
 		a.update(gids, v, sel)
 	}
-	return nil
+	return l.s.charge(st)
 }
 
 // denseSlots computes each row's slot: Σ offset_i × stride_i.
@@ -305,7 +335,11 @@ func (s *aggSink) finish() error {
 		}
 	}
 	s.result = s.output(st)
-	return nil
+	for _, l := range s.locals {
+		s.x.release(l.st.charged)
+		l.st.charged = 0
+	}
+	return s.x.own(s.node, s.result)
 }
 
 func (s *aggSink) mergeInto(dst, src *aggState) {
@@ -313,6 +347,11 @@ func (s *aggSink) mergeInto(dst, src *aggState) {
 	if !s.dense && len(s.groups) > 0 {
 		m = make([]int32, src.gt.n)
 		for g := 0; g < src.gt.n; g++ {
+			if g&(1<<16-1) == 0 {
+				if err := s.x.ctx.Err(); err != nil {
+					raise(err)
+				}
+			}
 			m[g] = dst.gt.findOrInsertGroup(src.gt, int32(g))
 		}
 		dst.n = dst.gt.n

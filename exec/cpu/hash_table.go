@@ -66,6 +66,9 @@ func (x *executor) buildJoinTable(hj *planner.HashJoin, r *rel) (*joinTable, err
 	b := &batch{}
 	nulls := make([]bool, batchSize)
 	for off := 0; off < r.rows; off += batchSize {
+		if err := x.checkEvery(off/batchSize, 64); err != nil {
+			return nil, err
+		}
 		n := min(batchSize, r.rows-off)
 		r.readBatch(b, vs, off, n)
 		for i, ev := range evs {

@@ -5,58 +5,73 @@ import (
 	"gpusql/sql"
 )
 
-// NestedLoopJoin pairs every left row with every right row and lets pairJoin
-// test the condition. For a NULL-aware anti join a pair whose condition is
-// NULL counts as a match (x NOT IN (..., NULL) is never TRUE).
-func (x *executor) runNestedLoopJoin(n *planner.NestedLoopJoin) (*rel, error) {
-	l, err := x.collect(n.Left, -1, n)
+// NestedLoopJoin is a streaming operator: its right input is materialized
+// once (the pipeline's build, charged to the join), and each batch of the
+// left input, as it streams past, is paired with every right row, the pairs
+// going through pairJoin (which tests the condition and applies the join
+// kind) a batch at a time into the rest of the pipeline. So a cross or
+// theta join under an aggregate, a TopN or a LIMIT never holds its pairs,
+// and the left input is split into morsels across the workers. For a
+// NULL-aware anti join a pair whose condition is NULL counts as a match
+// (x NOT IN (..., NULL) is never TRUE).
+
+// loopInput returns the (cached) materialized right input of a join.
+func (x *executor) loopInput(n *planner.NestedLoopJoin) (*rel, error) {
+	x.mu.Lock()
+	r, ok := x.loops[n]
+	x.mu.Unlock()
+	if ok {
+		return r, nil
+	}
+	r, err := x.materializeFor(n.Right, n)
 	if err != nil {
 		return nil, err
 	}
-	r, err := x.collect(n.Right, -1, n)
+	x.mu.Lock()
+	x.loops[n] = r
+	x.mu.Unlock()
+	return r, nil
+}
+
+// newLoopOp makes one worker's instance of a nested-loop join.
+func (x *executor) newLoopOp(cp *compiler, n *planner.NestedLoopJoin, next operator) (operator, error) {
+	r, err := x.loopInput(n)
 	if err != nil {
 		return nil, err
 	}
-	if n.NullAware && n.Kind == sql.JoinAnti && r.rows == 0 {
-		return l, nil
+	var res selector
+	if n.Cond != nil {
+		if n.NullAware {
+			ev, err := cp.compile(n.Cond)
+			if err != nil {
+				return nil, err
+			}
+			res = &trueOrNullSel{in: ev}
+		} else if res, err = cp.compileFilter(n.Cond); err != nil {
+			return nil, err
+		}
 	}
-	cs := &collectSink{types: typesOf(n.Out), limit: -1}
-	cp := &compiler{x: x}
-	gather := make([]bool, len(l.cols)+len(r.cols))
+	kind := n.Kind
+	if kind == sql.JoinCross {
+		kind = sql.JoinInner
+	}
+	nl := len(n.Left.Schema())
+	gather := make([]bool, nl+len(r.cols))
 	for i := range gather {
 		gather[i] = true
 	}
-	chain := func(w int, sink operator) (operator, error) {
-		var res selector
-		if n.Cond != nil {
-			if n.NullAware {
-				ev, err := cp.compile(n.Cond)
-				if err != nil {
-					return nil, err
-				}
-				res = &trueOrNullSel{in: ev}
-			} else if res, err = cp.compileFilter(n.Cond); err != nil {
-				return nil, err
-			}
-		}
-		kind := n.Kind
-		if kind == sql.JoinCross {
-			kind = sql.JoinInner
-		}
-		pj := newPairJoin(kind, true, l.types, r.types, r, gather, res, sink)
-		return &loopOp{rows: int32(r.rows), pj: pj,
-			semiShortcut: n.Cond == nil && (kind == sql.JoinSemi || kind == sql.JoinAnti)}, nil
-	}
-	if _, err := x.runRel(l, chain, cs, nil); err != nil {
-		return nil, err
-	}
-	if err := cs.finish(); err != nil {
-		return nil, err
-	}
-	return cs.result, nil
+	pj := newPairJoin(kind, true, typesOf(n.Left.Schema()), r.types, r, gather, res, next)
+	return &loopOp{x: x, rows: int32(r.rows), pj: pj,
+		semiShortcut: n.Cond == nil && (kind == sql.JoinSemi || kind == sql.JoinAnti)}, nil
 }
 
+// loopCheckPairs is how many pairs a loopOp forms between two looks at the
+// context: a left batch against a large right input is billions of pairs,
+// and cancellation must not wait for it (a few milliseconds of work).
+const loopCheckPairs = 1 << 18
+
 type loopOp struct {
+	x            *executor
 	rows         int32
 	pj           *pairJoin
 	semiShortcut bool
@@ -64,7 +79,14 @@ type loopOp struct {
 
 func (o *loopOp) push(b *batch) error {
 	o.pj.begin(b)
+	pairs := 0
 	for _, p := range b.sel {
+		if pairs += int(o.rows); pairs >= loopCheckPairs {
+			pairs = 0
+			if err := o.x.ctx.Err(); err != nil {
+				return err
+			}
+		}
 		for r := int32(0); r < o.rows; r++ {
 			if err := o.pj.add(b, p, r); err != nil {
 				return err

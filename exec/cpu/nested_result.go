@@ -183,3 +183,13 @@ func tupleEqual(a, b []*sql.Const) (eq, null bool) {
 	}
 	return !null, null
 }
+
+// bytes estimates what the result holds: the values of its set and tuples,
+// as map entries and constants (about 64 bytes each).
+func (r *nestedResult) bytes() int64 {
+	n := 64 + 64*int64(len(r.set))
+	for _, t := range r.tuples {
+		n += 64 * int64(len(t))
+	}
+	return n
+}

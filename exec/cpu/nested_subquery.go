@@ -28,6 +28,8 @@ const nestedCacheLimit = 1 << 14
 type nestedCache struct {
 	mu      sync.Mutex
 	results map[string]*nestedResult
+	// mem is the bytes reserved for the results.
+	mem int64
 }
 
 func (x *executor) nestedCache(s *planner.NestedSubquery) *nestedCache {
@@ -127,11 +129,18 @@ func (e *nestedEval) result(args []*vec, p int32) *nestedResult {
 	if err != nil {
 		raise(err)
 	}
+	n := r.bytes() + int64(len(e.key))
+	if err := e.x.mem.Reserve(n, "nested subquery cache of "+planner.OpName(e.s.Root)); err != nil {
+		raise(err)
+	}
 	c.mu.Lock()
 	if len(c.results) >= nestedCacheLimit {
 		c.results = map[string]*nestedResult{}
+		e.x.release(c.mem)
+		c.mem = 0
 	}
 	c.results[string(e.key)] = r
+	c.mem += n
 	c.mu.Unlock()
 	return r
 }
@@ -145,6 +154,8 @@ func (x *executor) runNested(s *planner.NestedSubquery, params map[int]*sql.Cons
 	if err != nil {
 		return nil, err
 	}
+	// The summary below is all that is kept.
+	defer child.free(rows)
 	r := &nestedResult{rows: rows.rows}
 	switch s.Mode {
 	case sql.SubqueryScalar:

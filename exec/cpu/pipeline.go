@@ -44,10 +44,16 @@ func (x *executor) runPipeline(top planner.Node, sf sinkFactory, sink planner.No
 	} else if src, err = x.materialize(n); err != nil {
 		return err
 	}
-	// Build every hash table this pipeline probes.
+	// Build every hash table this pipeline probes, materialize every
+	// nested-loop join's right input.
 	for _, op := range ops {
-		if hj, ok := op.(*planner.HashJoin); ok {
-			if _, err := x.joinTable(hj); err != nil {
+		switch op := op.(type) {
+		case *planner.HashJoin:
+			if _, err := x.joinTable(op); err != nil {
+				return err
+			}
+		case *planner.NestedLoopJoin:
+			if _, err := x.loopInput(op); err != nil {
 				return err
 			}
 		}
@@ -90,6 +96,8 @@ func (x *executor) runPipeline(top planner.Node, sf sinkFactory, sink planner.No
 	if err := sf.finish(); err != nil {
 		return err
 	}
+	// The materialized source has been read whole.
+	x.free(src)
 	if x.stats != nil {
 		x.recordPipeline(n, ops, timers, busy)
 		if sink != nil {
@@ -271,6 +279,8 @@ func (x *executor) newOperator(n planner.Node, next operator) (operator, error) 
 			return nil, err
 		}
 		return newHashJoinOp(cp, n, t, next)
+	case *planner.NestedLoopJoin:
+		return x.newLoopOp(cp, n, next)
 	}
 	return nil, fmt.Errorf("cpu: %T is not a streaming operator", n)
 }
@@ -278,7 +288,11 @@ func (x *executor) newOperator(n planner.Node, next operator) (operator, error) 
 // collect materializes top's rows; limit >= 0 stops once that many rows
 // are collected.
 func (x *executor) collect(top planner.Node, limit int64, sink planner.Node) (*rel, error) {
-	cs := &collectSink{types: typesOf(top.Schema()), limit: limit}
+	owner := sink
+	if owner == nil {
+		owner = top
+	}
+	cs := &collectSink{x: x, owner: owner, types: typesOf(top.Schema()), limit: limit}
 	if err := x.runPipeline(top, cs, sink); err != nil {
 		return nil, err
 	}
@@ -288,12 +302,16 @@ func (x *executor) collect(top planner.Node, limit int64, sink planner.Node) (*r
 // collectSink keeps each batch's selected rows; finish concatenates them in
 // morsel order.
 type collectSink struct {
-	types  []columnar.Type
-	limit  int64
-	count  atomic.Int64
-	mu     sync.Mutex
-	chunks []*chunk
-	result *rel
+	x *executor
+	// owner is the operator the rows are collected for, charged for them.
+	owner    planner.Node
+	chunkMem atomic.Int64
+	types    []columnar.Type
+	limit    int64
+	count    atomic.Int64
+	mu       sync.Mutex
+	chunks   []*chunk
+	result   *rel
 }
 
 type collectLocal struct {
@@ -308,6 +326,11 @@ func (c *collectLocal) push(b *batch) error {
 		return nil
 	}
 	ch := compact(b, c.s.types)
+	n := chunkBytes(ch)
+	if err := c.s.x.reserve(c.s.owner, n); err != nil {
+		return err
+	}
+	c.s.chunkMem.Add(n)
 	ch.seq = c.seq
 	c.seq++
 	c.s.mu.Lock()
@@ -319,8 +342,18 @@ func (c *collectLocal) push(b *batch) error {
 	return nil
 }
 
+// finish concatenates the chunks into the result, which is charged as
+// much again before it is allocated (both exist while it copies); the
+// chunks' bytes are given back after.
 func (s *collectSink) finish() error {
+	n := s.chunkMem.Load()
+	if err := s.x.reserve(s.owner, n); err != nil {
+		return err
+	}
 	s.result = concatChunks(s.chunks, s.types)
+	s.result.mem = n
+	s.chunks = nil
+	s.x.release(s.chunkMem.Swap(0))
 	return nil
 }
 
@@ -334,6 +367,11 @@ func (x *executor) joinTable(hj *planner.HashJoin) (*joinTable, error) {
 	}
 	r, err := x.materializeFor(hj.Build(), hj)
 	if err != nil {
+		return nil, err
+	}
+	// Key words, NULL flags, chains and (at most) two head slots per row;
+	// the table lives until the query ends.
+	if err := x.reserve(hj, int64(r.rows)*int64(8*len(hj.BuildKeys())+1+4+8)); err != nil {
 		return nil, err
 	}
 	t, err = x.buildJoinTable(hj, r)

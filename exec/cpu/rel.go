@@ -12,6 +12,8 @@ type rel struct {
 	types []columnar.Type
 	cols  []*columnar.Column
 	rows  int
+	// mem is the bytes reserved for r's columns (see memory.go).
+	mem int64
 }
 
 // chunk is one batch's selected rows, compacted: what a collecting sink

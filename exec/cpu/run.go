@@ -65,12 +65,14 @@ func run(ctx context.Context, p *planner.Physical, analyze bool) (res *exec.Resu
 // executor runs one plan.
 type executor struct {
 	ctx     context.Context
+	mem     *exec.Memory
 	workers int
 	stats   *planner.OpStats
 	mu      sync.Mutex
 	subq    map[*planner.Subquery]*sql.Const
 	frames  []time.Duration
 	tables  map[*planner.HashJoin]*joinTable
+	loops   map[*planner.NestedLoopJoin]*rel
 	// params are the values of the sql.Param leaves of a nested
 	// subquery's plan (this executor runs one evaluation of it); nested
 	// caches the results of the nested subqueries this plan holds.
@@ -79,9 +81,21 @@ type executor struct {
 }
 
 func newExecutor(ctx context.Context) *executor {
-	return &executor{ctx: ctx, workers: runtime.NumCPU(),
+	return &executor{ctx: ctx, mem: exec.MemoryFrom(ctx), workers: runtime.NumCPU(),
 		subq: map[*planner.Subquery]*sql.Const{}, tables: map[*planner.HashJoin]*joinTable{},
+		loops:  map[*planner.NestedLoopJoin]*rel{},
 		nested: map[*planner.NestedSubquery]*nestedCache{}}
+}
+
+// checkEvery returns the context's error on every k-th call (i counting
+// the calls): long loops outside pipelines (building a hash table,
+// evaluating sort keys, merging aggregates) call it per batch, so that
+// Ctrl-C and deadlines stop them within milliseconds at little cost.
+func (x *executor) checkEvery(i, k int) error {
+	if i%k != 0 {
+		return nil
+	}
+	return x.ctx.Err()
 }
 
 // debugPanics lets internal errors crash with a stack trace
@@ -127,8 +141,8 @@ func (x *executor) materializeFor(n planner.Node, consumer planner.Node) (*rel, 
 		r, err = x.runSetOp(n)
 	case *planner.SortMergeJoin:
 		r, err = x.runSortMergeJoin(n)
-	case *planner.NestedLoopJoin:
-		r, err = x.runNestedLoopJoin(n)
+	case *planner.RangeJoinCount:
+		r, err = x.runRangeJoinCount(n)
 	case *planner.Values:
 		r, err = x.runValues(n)
 	case *planner.Window:
@@ -146,7 +160,7 @@ func (x *executor) materializeFor(n planner.Node, consumer planner.Node) (*rel, 
 		switch n.(type) {
 		case *planner.TableScan:
 			x.stats.Add(n.Props().ID, int64(r.rows), own, 0)
-		case *planner.Filter, *planner.Projection, *planner.HashJoin:
+		case *planner.Filter, *planner.Projection, *planner.HashJoin, *planner.NestedLoopJoin:
 		default:
 			x.stats.Add(n.Props().ID, int64(r.rows), own, 1)
 		}

@@ -17,6 +17,12 @@ func (x *executor) runSort(n *planner.Sort) (*rel, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The evaluated keys, the permutation and the sorted copy.
+	work := int64(in.rows) * int64(8*len(n.Keys)+4)
+	if err := x.reserve(n, work+relBytes(in)); err != nil {
+		return nil, err
+	}
+	defer x.release(work)
 	keys, err := x.sortKeys(in, n.Keys)
 	if err != nil {
 		return nil, err
@@ -25,8 +31,30 @@ func (x *executor) runSort(n *planner.Sort) (*rel, error) {
 	for i := range perm {
 		perm[i] = int32(i)
 	}
-	slices.SortStableFunc(perm, keys.compare)
-	return gatherRel(in, perm), nil
+	if err := x.sortPerm(perm, keys.compare); err != nil {
+		return nil, err
+	}
+	out := gatherRel(in, perm)
+	out.mem = relBytes(in)
+	x.free(in)
+	return out, nil
+}
+
+// sortPerm sorts perm stably by cmp, checking for cancellation as it goes:
+// a sort of millions of rows takes seconds, and Ctrl-C must not wait for
+// it. The comparator checks the context every few thousand calls and
+// raises the error, which the executor's recover returns as the query's.
+func (x *executor) sortPerm(perm []int32, cmp func(a, b int32) int) error {
+	calls := 0
+	slices.SortStableFunc(perm, func(a, b int32) int {
+		if calls++; calls&(1<<14-1) == 0 {
+			if err := x.ctx.Err(); err != nil {
+				raise(err)
+			}
+		}
+		return cmp(a, b)
+	})
+	return x.ctx.Err()
 }
 
 // evalColumn evaluates e over every row of r.
@@ -46,6 +74,9 @@ func (x *executor) evalColumn(r *rel, e sql.Expr) (*columnar.Column, error) {
 	var chunks []*chunk
 	types := []columnar.Type{e.Type()}
 	for off := 0; off < r.rows; off += batchSize {
+		if err := x.checkEvery(off/batchSize, 64); err != nil {
+			return nil, err
+		}
 		r.readBatch(b, vs, off, min(batchSize, r.rows-off))
 		v := ev.eval(b, b.sel)
 		ob := &batch{n: b.n, sel: b.sel, cols: []*vec{v}}

@@ -1,8 +1,6 @@
 package cpu
 
 import (
-	"slices"
-
 	"gpusql/planner"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
@@ -26,6 +24,12 @@ func (x *executor) runSortMergeJoin(n *planner.SortMergeJoin) (*rel, error) {
 	for i := range types {
 		types[i] = sql.OperandType(n.LeftKeys[i].Type(), n.RightKeys[i].Type())
 	}
+	// Key words and the sort permutations of both sides, the runs per left row.
+	work := int64(l.rows+r.rows)*int64(8*len(types)+4) + 8*int64(l.rows)
+	if err := x.reserve(n, work); err != nil {
+		return nil, err
+	}
+	defer x.release(work)
 	ins := keyInterners(types)
 	lk, err := x.encodeRel(l, n.LeftKeys, ins, types)
 	if err != nil {
@@ -35,7 +39,14 @@ func (x *executor) runSortMergeJoin(n *planner.SortMergeJoin) (*rel, error) {
 	if err != nil {
 		return nil, err
 	}
-	lperm, rperm := sortedRows(lk, l.rows), sortedRows(rk, r.rows)
+	lperm, err := x.sortedRows(lk, l.rows)
+	if err != nil {
+		return nil, err
+	}
+	rperm, err := x.sortedRows(rk, r.rows)
+	if err != nil {
+		return nil, err
+	}
 	lo, hi := make([]int32, l.rows), make([]int32, l.rows)
 	for i, j := 0, 0; i < len(lperm) && j < len(rperm); {
 		c := cmpKeyRows(lk, lperm[i], rk, rperm[j])
@@ -68,7 +79,7 @@ func (x *executor) runSortMergeJoin(n *planner.SortMergeJoin) (*rel, error) {
 			return gatherRel(l, nil), nil
 		}
 	}
-	cs := &collectSink{types: typesOf(n.Out), limit: -1}
+	cs := &collectSink{x: x, owner: n, types: typesOf(n.Out), limit: -1}
 	cp := &compiler{x: x}
 	gather := make([]bool, len(l.cols)+len(r.cols))
 	for i := range gather {
@@ -93,19 +104,21 @@ func (x *executor) runSortMergeJoin(n *planner.SortMergeJoin) (*rel, error) {
 	if err := cs.finish(); err != nil {
 		return nil, err
 	}
+	x.free(l)
+	x.free(r)
 	return cs.result, nil
 }
 
 // sortedRows returns the rows without NULL keys, sorted by key words.
-func sortedRows(k *relKeys, rows int) []int32 {
+func (x *executor) sortedRows(k *relKeys, rows int) ([]int32, error) {
 	perm := make([]int32, 0, rows)
 	for i := 0; i < rows; i++ {
 		if !k.anyNull[i] {
 			perm = append(perm, int32(i))
 		}
 	}
-	slices.SortStableFunc(perm, func(a, b int32) int { return cmpKeyRows(k, a, k, b) })
-	return perm
+	err := x.sortPerm(perm, func(a, b int32) int { return cmpKeyRows(k, a, k, b) })
+	return perm, err
 }
 
 func cmpKeyRows(a *relKeys, i int32, b *relKeys, j int32) int {

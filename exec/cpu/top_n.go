@@ -1,7 +1,6 @@
 package cpu
 
 import (
-	"slices"
 	"sync"
 
 	"gpusql/planner"
@@ -49,6 +48,8 @@ type topNLocal struct {
 	chunks []*chunk
 	rows   int
 	seq    int
+	// mem is the bytes reserved for chunks (a huge LIMIT keeps many).
+	mem int64
 	// Threshold on the first key after a prune: rows strictly worse are
 	// dropped on arrival.
 	thrSet  bool
@@ -95,6 +96,11 @@ func (l *topNLocal) push(b *batch) error {
 	ob.n, ob.sel, ob.morsel = b.n, sel, b.morsel
 	ob.cols = append(append(ob.cols[:0], b.cols...), kv...)
 	ch := compact(ob, append(append([]columnar.Type{}, l.s.types...), l.s.keyTypes...))
+	n := chunkBytes(ch)
+	if err := l.s.x.reserve(l.s.n, n); err != nil {
+		return err
+	}
+	l.mem += n
 	ch.seq = l.seq
 	l.seq++
 	l.chunks = append(l.chunks, ch)
@@ -144,6 +150,9 @@ func (l *topNLocal) prune() {
 	r = gatherRel(r, perm)
 	l.chunks = []*chunk{relChunk(r)}
 	l.rows = r.rows
+	kept := chunkBytes(l.chunks[0])
+	l.s.x.release(l.mem - kept)
+	l.mem = kept
 	if r.rows == s.k && s.keyTypes[0].ID != columnar.String {
 		c := r.cols[len(s.types)]
 		last := r.rows - 1
@@ -167,7 +176,7 @@ func (s *topNSink) order(r *rel) []int32 {
 	for i := range perm {
 		perm[i] = int32(i)
 	}
-	slices.SortStableFunc(perm, keys.compare)
+	_ = s.x.sortPerm(perm, keys.compare) // a cancelled sort raises; runRel reports it
 	return perm
 }
 
@@ -184,8 +193,12 @@ func (s *topNSink) finish() error {
 	out := gatherRel(r, perm[lo:hi])
 	out.types = s.types
 	out.cols = out.cols[:len(s.types)]
+	for _, l := range s.locals {
+		s.x.release(l.mem)
+		l.mem = 0
+	}
 	s.result = out
-	return nil
+	return s.x.own(s.n, out)
 }
 
 // relChunk views a rel as one chunk.
