@@ -46,6 +46,7 @@ type arithEval struct {
 	sl, sr int // operand scales (decimal mode)
 	t      columnar.Type
 	out    *vec
+	expr   sql.Expr // named by the out-of-range error
 }
 
 func (c *compiler) compileArith(e *sql.Binary) (evaluator, error) {
@@ -58,7 +59,7 @@ func (c *compiler) compileArith(e *sql.Binary) (evaluator, error) {
 		return nil, err
 	}
 	lt, rt, t := e.L.Type(), e.R.Type(), e.T
-	a := &arithEval{op: e.Op, t: t, out: newVec(t)}
+	a := &arithEval{op: e.Op, t: t, out: newVec(t), expr: e}
 	switch {
 	case t.ID == columnar.Float64 || lt.ID == columnar.Float64 || rt.ID == columnar.Float64:
 		a.mode = arithFloat
@@ -109,8 +110,8 @@ func (e *arithEval) eval(b *batch, sel []int32) *vec {
 	default:
 		if lv.i32 != nil {
 			evalIntArith(e.op, out, b.n, sel, lv.i32, rv.i32, out.i32)
-		} else {
-			evalIntArith(e.op, out, b.n, sel, lv.i64, rv.i64, out.i64)
+		} else if checkedInt64Arith(e.op, out, b.n, sel, lv.i64, rv.i64, out.i64) {
+			raise(outOfRange("BIGINT", e.expr))
 		}
 	}
 	return out
@@ -264,28 +265,30 @@ func (e *arithEval) evalDecimal(b *batch, sel []int32, x, y []int64) {
 
 // negEval is arithmetic negation.
 type negEval struct {
-	in  evaluator
-	out *vec
+	in   evaluator
+	out  *vec
+	expr *sql.Neg // named by the out-of-range error
+	kind string   // BIGINT or DECIMAL
 }
 
 func (e *negEval) eval(b *batch, sel []int32) *vec {
 	v := e.in.eval(b, sel)
 	out := e.out
 	out.ensure(b.n)
+	mergeNulls(out, b.n, sel, v, nil)
 	switch {
 	case v.i32 != nil:
 		for _, p := range sel {
 			out.i32[p] = -v.i32[p]
 		}
 	case v.i64 != nil:
-		for _, p := range sel {
-			out.i64[p] = -v.i64[p]
+		if checkedNeg(out, sel, v.i64, out.i64) {
+			raise(outOfRange(e.kind, e.expr))
 		}
 	default:
 		for _, p := range sel {
 			out.f64[p] = -v.f64[p]
 		}
 	}
-	mergeNulls(out, b.n, sel, v, nil)
 	return out
 }
