@@ -195,10 +195,16 @@ extern "C" __global__ void __launch_bounds__(256) expr_vm(const ExprVMParams p) 
             ok = nn[a] && nn[b] && asf(r[b]) != 0.0;
             if (ok) v = fbits(fmod(asf(r[a]), asf(r[b])));
             break;
-          case VM_MULK: v = r[a] * in.imm; ok = nn[a]; break;
+          case VM_MULK:
+            ok = nn[a];
+            v = ok && in.imm2 ? mul_ck(r[a], in.imm) : (long long)((unsigned long long)r[a] * (unsigned long long)in.imm);
+            break;
           case VM_DIVROUNDK: ok = nn[a]; if (ok) v = div_round(r[a], in.imm); break;
           case VM_MULDIVROUND:
+            // Fails on a zero divisor (NULL) or a quotient beyond int64
+            // (an overflow when checked).
             ok = nn[a] && nn[b] && nn[c] && mul_div_round(r[a], r[b], r[c], &v);
+            if (!ok && in.imm2) note_overflow(nn[a] && nn[b] && nn[c] && r[c] != 0);
             break;
           case VM_INTDIVDEC:  // (a / b) * imm, NULL when b = 0 (decimal DIV)
             ok = nn[a] && nn[b] && r[b] != 0;

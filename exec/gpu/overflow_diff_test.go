@@ -66,8 +66,8 @@ func TestOverflowDifferential(t *testing.T) {
 	const n = 100_003
 	small := func(i int) int64 { return int64(i%1000) * 1_000_003 }
 	cases := []struct {
-		name   string
-		tab    *columnar.Table
+		name string
+		tab  *columnar.Table
 	}{
 		{"in-range", overflowTable(n, 7, small, func(i int) int64 { return int64(i%97) - 48 })},
 		{"last-row", overflowTable(n, 7, func(i int) int64 {
