@@ -37,6 +37,40 @@ __device__ __forceinline__ bool isvalid(const Col& c, long long i) {
   return c.valid == 0 || ((__ldg(c.valid + (i >> 6)) >> (i & 63)) & 1ULL);
 }
 
+// Integer overflow. MySQL never wraps a BIGINT: a result outside int64 is
+// an error. A kernel cannot return one, so it sets this module's
+// gpusql_overflow (a plain store of 1, racing stores all write 1) and
+// carries on with the wrapped value, which exec/gpu then never returns:
+// it clears the flag of every module before a query and fails the query
+// when one is set after it (exec/gpu/overflow.go). The *_ck helpers
+// compute in unsigned arithmetic (signed overflow is undefined in C++)
+// and test the sign bits, as exec/cpu/overflow.go does.
+__device__ unsigned int gpusql_overflow;
+
+__device__ __forceinline__ void note_overflow(bool bad) {
+  if (bad) gpusql_overflow = 1u;
+}
+
+__device__ __forceinline__ long long add_ck(long long a, long long b) {
+  long long s = (long long)((unsigned long long)a + (unsigned long long)b);
+  note_overflow(((a ^ s) & (b ^ s)) < 0);
+  return s;
+}
+
+__device__ __forceinline__ long long sub_ck(long long a, long long b) {
+  long long s = (long long)((unsigned long long)a - (unsigned long long)b);
+  note_overflow(((a ^ b) & (a ^ s)) < 0);
+  return s;
+}
+
+// mul_ck: the 128-bit product fits int64 when its high word is the sign
+// extension of its low word.
+__device__ __forceinline__ long long mul_ck(long long a, long long b) {
+  long long lo = (long long)((unsigned long long)a * (unsigned long long)b);
+  note_overflow(__mul64hi(a, b) != (lo >> 63));
+  return lo;
+}
+
 // Pred is one conjunct of a scan filter: an inclusive integer range (codes,
 // dates, scaled decimals), a code set (bitmap over dictionary codes: string
 // IN/LIKE/ranges compiled once on the dictionary), a float range, or a byte
@@ -175,7 +209,7 @@ __device__ __forceinline__ void agg_combine(const Agg& a, unsigned long long* sl
       break;
     case AGG_SUM:
       if (a.isFloat) atomicAdd((double*)slot, __longlong_as_double(v));
-      else atomicAdd(slot, v);
+      else add_ck((long long)atomicAdd(slot, v), (long long)v);  // a partial sum that wraps flags the query
       break;
     case AGG_MIN:
       if (a.isFloat) atomic_min_f64(slot, __longlong_as_double(v));
@@ -193,7 +227,7 @@ __device__ __forceinline__ unsigned long long agg_fold(const Agg& a, unsigned lo
   switch (a.fn) {
     case AGG_SUM:
       if (a.isFloat) return (unsigned long long)__double_as_longlong(__longlong_as_double(acc) + __longlong_as_double(v));
-      return acc + v;
+      return (unsigned long long)add_ck((long long)acc, (long long)v);
     case AGG_MIN:
       if (a.isFloat) return __longlong_as_double(v) < __longlong_as_double(acc) ? v : acc;
       return (long long)v < (long long)acc ? v : acc;
@@ -224,9 +258,9 @@ __device__ __forceinline__ bool agg_value(const Agg& a, long long i, unsigned lo
     *out = (unsigned long long)__double_as_longlong(x);
   } else {
     long long x = ldi(a.a, i);
-    if (a.op == EXPR_MUL) x *= ldi(a.b, i);
-    else if (a.op == EXPR_SUB) x -= ldi(a.b, i);
-    else if (a.op == EXPR_ADD) x += ldi(a.b, i);
+    if (a.op == EXPR_MUL) x = mul_ck(x, ldi(a.b, i));
+    else if (a.op == EXPR_SUB) x = sub_ck(x, ldi(a.b, i));
+    else if (a.op == EXPR_ADD) x = add_ck(x, ldi(a.b, i));
     *out = (unsigned long long)x;
   }
   return true;

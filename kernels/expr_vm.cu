@@ -9,7 +9,8 @@
 // propagates NULL the way exec/cpu does (MySQL semantics: NULL in, NULL
 // out; division by zero is NULL; AND/OR/NOT three-valued). CASE and
 // COALESCE evaluate all arms and select, which is safe because no op can
-// fail. String functions never run here: exec/gpu evaluates them once per
+// fail: an overflowing BIGINT only sets common.cuh's gpusql_overflow, and
+// exec/gpu fails the query then. String functions never run here: exec/gpu evaluates them once per
 // dictionary entry on the host and the program looks the result up by code
 // (VM_LOOKUP), so rows stay on the device.
 //
@@ -155,12 +156,24 @@ extern "C" __global__ void __launch_bounds__(256) expr_vm(const ExprVMParams p) 
           }
           case VM_CONST: v = in.imm; ok = b == 0; break;
           case VM_MOV: v = r[a]; ok = nn[a]; break;
-          case VM_IADD: v = r[a] + r[b]; ok = nn[a] && nn[b]; break;
-          case VM_ISUB: v = r[a] - r[b]; ok = nn[a] && nn[b]; break;
-          case VM_IMUL: v = r[a] * r[b]; ok = nn[a] && nn[b]; break;
+          // imm2 != 0 marks SQL arithmetic, whose overflow is an error
+          // (common.cuh's gpusql_overflow); the compiler's own offsets wrap.
+          case VM_IADD:
+            ok = nn[a] && nn[b];
+            v = ok && in.imm2 ? add_ck(r[a], r[b]) : (long long)((unsigned long long)r[a] + (unsigned long long)r[b]);
+            break;
+          case VM_ISUB:
+            ok = nn[a] && nn[b];
+            v = ok && in.imm2 ? sub_ck(r[a], r[b]) : (long long)((unsigned long long)r[a] - (unsigned long long)r[b]);
+            break;
+          case VM_IMUL:
+            ok = nn[a] && nn[b];
+            v = ok && in.imm2 ? mul_ck(r[a], r[b]) : (long long)((unsigned long long)r[a] * (unsigned long long)r[b]);
+            break;
           case VM_IDIV:
             ok = nn[a] && nn[b] && r[b] != 0;
-            if (ok) v = r[b] == -1 ? -r[a] : r[a] / r[b];
+            if (ok && in.imm2) note_overflow(r[b] == -1 && r[a] == (long long)0x8000000000000000ULL);
+            if (ok) v = r[b] == -1 ? (long long)(0ULL - (unsigned long long)r[a]) : r[a] / r[b];
             break;
           case VM_IMOD:
             ok = nn[a] && nn[b] && r[b] != 0;
@@ -182,10 +195,16 @@ extern "C" __global__ void __launch_bounds__(256) expr_vm(const ExprVMParams p) 
             ok = nn[a] && nn[b] && asf(r[b]) != 0.0;
             if (ok) v = fbits(fmod(asf(r[a]), asf(r[b])));
             break;
-          case VM_MULK: v = r[a] * in.imm; ok = nn[a]; break;
+          case VM_MULK:
+            ok = nn[a];
+            v = ok && in.imm2 ? mul_ck(r[a], in.imm) : (long long)((unsigned long long)r[a] * (unsigned long long)in.imm);
+            break;
           case VM_DIVROUNDK: ok = nn[a]; if (ok) v = div_round(r[a], in.imm); break;
           case VM_MULDIVROUND:
+            // Fails on a zero divisor (NULL) or a quotient beyond int64
+            // (an overflow when checked).
             ok = nn[a] && nn[b] && nn[c] && mul_div_round(r[a], r[b], r[c], &v);
+            if (!ok && in.imm2) note_overflow(nn[a] && nn[b] && nn[c] && r[c] != 0);
             break;
           case VM_INTDIVDEC:  // (a / b) * imm, NULL when b = 0 (decimal DIV)
             ok = nn[a] && nn[b] && r[b] != 0;
@@ -240,7 +259,11 @@ extern "C" __global__ void __launch_bounds__(256) expr_vm(const ExprVMParams p) 
           case VM_DEC2F: v = fbits((double)r[a] / asf(in.imm)); ok = nn[a]; break;
           case VM_INE0: v = r[a] != 0; ok = nn[a]; break;
           case VM_FNE0: v = asf(r[a]) != 0.0; ok = nn[a]; break;
-          case VM_INEG: v = -r[a]; ok = nn[a]; break;
+          case VM_INEG:
+            ok = nn[a];
+            if (ok && in.imm2) note_overflow(r[a] == (long long)0x8000000000000000ULL);
+            v = (long long)(0ULL - (unsigned long long)r[a]);
+            break;
           case VM_FNEG: v = fbits(-asf(r[a])); ok = nn[a]; break;
           case VM_IABS: v = r[a] < 0 ? -r[a] : r[a]; ok = nn[a]; break;
           case VM_FABS: v = fbits(fabs(asf(r[a]))); ok = nn[a]; break;

@@ -105,9 +105,10 @@ __device__ __forceinline__ void agg_items(const Agg& a, long long i0, bool full,
 #pragma unroll
   for (int k = 0; k < IT; k++) {
     long long r = x[k];
-    if (a.op == EXPR_MUL) r *= y[k];
-    else if (a.op == EXPR_SUB) r -= y[k];
-    else if (a.op == EXPR_ADD) r += y[k];
+    if (!ok[k]) r = 0;  // dead and NULL rows hold whatever was loaded
+    else if (a.op == EXPR_MUL) r = mul_ck(r, y[k]);
+    else if (a.op == EXPR_SUB) r = sub_ck(r, y[k]);
+    else if (a.op == EXPR_ADD) r = add_ck(r, y[k]);
     val[k] = (unsigned long long)r;
   }
 }

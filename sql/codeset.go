@@ -33,7 +33,7 @@ func strConst(e Expr) (string, bool) {
 
 func newCodeSet(col *ColRef, desc string, match func(s string) bool) *CodeSet {
 	d := col.Col.Dict
-	cs := &CodeSet{E: col, Match: make([]bool, d.Len()), Desc: desc}
+	cs := &CodeSet{E: col, Match: make([]bool, d.CodeSpace()), Desc: desc}
 	for i, s := range d.Values {
 		cs.Match[i] = match(s)
 	}

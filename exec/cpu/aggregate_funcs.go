@@ -2,6 +2,8 @@ package cpu
 
 import (
 	"math"
+	"math/big"
+	"math/bits"
 
 	"gpusql/sql"
 	"gpusql/storage/columnar"
@@ -33,7 +35,7 @@ func newAccumulator(a sql.AggExpr) accumulator {
 	case sql.AggCount:
 		acc = &countAcc{}
 	case sql.AggSum, sql.AggAvg:
-		acc = &sumAcc{avg: a.Func == sql.AggAvg, argT: argT, t: a.T, float: argT.Physical() == columnar.PhysFloat64}
+		acc = &sumAcc{avg: a.Func == sql.AggAvg, argT: argT, t: a.T, float: argT.Physical() == columnar.PhysFloat64, expr: a}
 	case sql.AggMin, sql.AggMax:
 		if argT.ID == columnar.String {
 			acc = &minMaxStrAcc{max: a.Func == sql.AggMax}
@@ -119,19 +121,24 @@ func (a *countAcc) result(groups []int32, rc []int64) *columnar.Column {
 	return col
 }
 
-// sumAcc is SUM or AVG: a sum per group (int64 in the argument's scale, or
-// double) and the count of NULL arguments, so that the non-NULL count is the
-// group's rows minus it.
+// sumAcc is SUM or AVG: a sum per group (a 128-bit integer in the
+// argument's scale — s the low word, hi the high — or a double) and the
+// count of NULL arguments, so that the non-NULL count is the group's rows
+// minus it. 128 bits hold the sum of 2^64 BIGINTs, so no sum wraps; a SUM
+// whose total leaves the result type's int64 is an out-of-range error
+// (MySQL widens SUM of integers to DECIMAL(65); gpusql's SUM is BIGINT, or
+// a decimal as a scaled int64), and AVG divides the exact total.
 type sumAcc struct {
 	avg, float bool
 	argT, t    columnar.Type
-	s          []int64
+	s, hi      []int64
 	f          []float64
 	nulls      []int64
 	// ownCount: count the values fed in (under DISTINCT they are not the
 	// group's rows).
 	ownCount bool
 	own      []int64
+	expr     sql.AggExpr // named by the out-of-range error
 }
 
 func (a *sumAcc) grow(n int) {
@@ -139,6 +146,7 @@ func (a *sumAcc) grow(n int) {
 		a.f = growTo(a.f, n)
 	} else {
 		a.s = growTo(a.s, n)
+		a.hi = growTo(a.hi, n)
 	}
 	a.nulls = growTo(a.nulls, n)
 	if a.ownCount {
@@ -171,39 +179,74 @@ func (a *sumAcc) update(gids []int32, v *vec, sel []int32) {
 	case v.f64 != nil:
 		sumKernel(a.f, gids, v.f64, v.nulls, sel)
 	case v.i64 != nil:
-		sumKernel(a.s, gids, v.i64, v.nulls, sel)
+		sum128Kernel(a.s, a.hi, gids, v.i64, v.nulls, sel)
 	case v.i32 != nil:
 		if gids == nil && v.nulls == nil {
+			// At most batchSize int32 values: the batch's total fits int64.
 			var t int64
 			for _, p := range sel {
 				t += int64(v.i32[p])
 			}
-			a.s[0] += t
+			add128(&a.s[0], &a.hi[0], t)
 			return
 		}
 		for k, p := range sel {
 			if v.nulls != nil && v.nulls[p] {
 				continue
 			}
-			if gids == nil {
-				a.s[0] += int64(v.i32[p])
-			} else {
-				a.s[gids[k]] += int64(v.i32[p])
+			g := int32(0)
+			if gids != nil {
+				g = gids[k]
+			}
+			add128(&a.s[g], &a.hi[g], int64(v.i32[p]))
+		}
+	}
+}
+
+// add128 adds v, sign-extended, to the 128-bit integer hi:lo.
+func add128(lo, hi *int64, v int64) {
+	l, c := bits.Add64(uint64(*lo), uint64(v), 0)
+	*lo = int64(l)
+	*hi += v>>63 + int64(c)
+}
+
+func sum128Kernel(lo, hi []int64, gids []int32, x []int64, nulls []bool, sel []int32) {
+	switch {
+	case gids == nil:
+		l, h := uint64(lo[0]), hi[0]
+		for _, p := range sel {
+			v := x[p]
+			if nulls != nil && nulls[p] {
+				v = 0
+			}
+			var c uint64
+			l, c = bits.Add64(l, uint64(v), 0)
+			h += v>>63 + int64(c)
+		}
+		lo[0], hi[0] = int64(l), h
+	case nulls == nil:
+		for k, p := range sel {
+			add128(&lo[gids[k]], &hi[gids[k]], x[p])
+		}
+	default:
+		for k, p := range sel {
+			if !nulls[p] {
+				add128(&lo[gids[k]], &hi[gids[k]], x[p])
 			}
 		}
 	}
 }
 
-func sumKernel[T int64 | float64](acc []T, gids []int32, x []T, nulls []bool, sel []int32) {
+func sumKernel(acc []float64, gids []int32, x []float64, nulls []bool, sel []int32) {
 	switch {
 	case gids == nil && nulls == nil:
-		var t T
+		var t float64
 		for _, p := range sel {
 			t += x[p]
 		}
 		acc[0] += t
 	case gids == nil:
-		var t T
+		var t float64
 		for _, p := range sel {
 			if !nulls[p] {
 				t += x[p]
@@ -231,7 +274,8 @@ func (a *sumAcc) merge(o accumulator, m []int32, n int) {
 		if a.float {
 			a.f[t] += b.f[g]
 		} else {
-			a.s[t] += b.s[g]
+			add128(&a.s[t], &a.hi[t], b.s[g])
+			a.hi[t] += b.hi[g]
 		}
 	}
 }
@@ -249,35 +293,86 @@ func (a *sumAcc) result(groups []int32, rc []int64) *columnar.Column {
 			continue
 		}
 		col.SetValid(i)
-		switch {
-		case a.avg && a.t.ID == columnar.Float64:
-			if a.float {
-				col.F64[i] = a.f[g] / float64(n)
-			} else {
-				col.F64[i] = float64(a.s[g]) / math.Pow10(s) / float64(n)
-			}
-		case a.avg:
-			v, ok := mulDivRound(a.s[g], pow10(a.t.Scale-s), n)
-			if a.t.Scale < s {
-				v, ok = mulDivRound(a.s[g], 1, n*pow10(s-a.t.Scale))
-			}
-			if !ok {
-				col.SetNull(i)
-			}
-			putColInt(col, i, v)
-		case a.t.ID == columnar.Float64:
-			if a.float {
-				col.F64[i] = a.f[g]
-			} else {
-				col.F64[i] = float64(a.s[g]) / math.Pow10(s)
-			}
-		case a.float:
-			putColInt(col, i, int64(math.Round(a.f[g])))
-		default:
-			putColInt(col, i, rescale(a.s[g], s, a.t.DecimalScale()))
+		if a.float {
+			a.floatResult(col, i, a.f[g], n)
+			continue
 		}
+		if a.t.ID == columnar.Float64 {
+			a.floatResult(col, i, float128(a.s[g], a.hi[g])/math.Pow10(s), n)
+			continue
+		}
+		v, ok := a.exactResult(a.s[g], a.hi[g], n, s)
+		if !ok {
+			kind := "BIGINT"
+			if a.t.ID == columnar.Decimal {
+				kind = "DECIMAL"
+			}
+			raise(outOfRange(kind, a.expr))
+		}
+		putColInt(col, i, v)
 	}
 	return dropValidity(col)
+}
+
+// floatResult stores a double sum f of n values: the sum, its average, or
+// (an integer SUM fed doubles) the sum rounded.
+func (a *sumAcc) floatResult(col *columnar.Column, i int, f float64, n int64) {
+	switch {
+	case a.avg:
+		f /= float64(n)
+	case a.t.ID != columnar.Float64:
+		putColInt(col, i, int64(math.Round(f)))
+		return
+	}
+	col.F64[i] = f
+}
+
+// exactResult is the SUM (rescaled from the argument's scale s to the
+// result's) or AVG of the 128-bit total hi:lo of n values, rounded half
+// away from zero; ok is false when it does not fit the result's int64.
+func (a *sumAcc) exactResult(lo, hi, n int64, s int) (int64, bool) {
+	ts := a.t.DecimalScale()
+	if !a.avg {
+		n = 1
+	}
+	if hi == lo>>63 && ts >= s {
+		return mulDivRound(lo, pow10(ts-s), n)
+	}
+	if hi == lo>>63 {
+		return mulDivRound(lo, 1, n*pow10(s-ts))
+	}
+	// The total left int64: rare, exact in big integers.
+	num := new(big.Int).Lsh(big.NewInt(hi), 64)
+	num.Add(num, new(big.Int).SetUint64(uint64(lo)))
+	den := big.NewInt(n)
+	if ts >= s {
+		num.Mul(num, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(ts-s)), nil))
+	} else {
+		den.Mul(den, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(s-ts)), nil))
+	}
+	q := bigDivRound(num, den)
+	if !q.IsInt64() {
+		return 0, false
+	}
+	return q.Int64(), true
+}
+
+// bigDivRound is num/den (den > 0) rounded half away from zero.
+func bigDivRound(num, den *big.Int) *big.Int {
+	q, r := new(big.Int).QuoRem(num, den, new(big.Int))
+	if r.Abs(r).Lsh(r, 1).Cmp(den) >= 0 {
+		if num.Sign() < 0 {
+			q.Sub(q, big.NewInt(1))
+		} else {
+			q.Add(q, big.NewInt(1))
+		}
+	}
+	return q
+}
+
+// float128 converts the 128-bit integer hi:lo to the nearest double.
+func float128(lo, hi int64) float64 {
+	return float64(hi)*(1<<64) + float64(uint64(lo))
 }
 
 func putColInt(col *columnar.Column, i int, v int64) {

@@ -76,7 +76,11 @@ func (c *compiler) compile(e sql.Expr) (evaluator, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &negEval{in: in, out: newVec(e.E.Type())}, nil
+		kind := "BIGINT"
+		if e.E.Type().ID == columnar.Decimal {
+			kind = "DECIMAL"
+		}
+		return &negEval{in: in, out: newVec(e.E.Type()), expr: e, kind: kind}, nil
 	case *sql.IsNull:
 		in, err := c.compile(e.E)
 		if err != nil {

@@ -46,6 +46,7 @@ type arithEval struct {
 	sl, sr int // operand scales (decimal mode)
 	t      columnar.Type
 	out    *vec
+	expr   sql.Expr // named by the out-of-range error
 }
 
 func (c *compiler) compileArith(e *sql.Binary) (evaluator, error) {
@@ -58,7 +59,7 @@ func (c *compiler) compileArith(e *sql.Binary) (evaluator, error) {
 		return nil, err
 	}
 	lt, rt, t := e.L.Type(), e.R.Type(), e.T
-	a := &arithEval{op: e.Op, t: t, out: newVec(t)}
+	a := &arithEval{op: e.Op, t: t, out: newVec(t), expr: e}
 	switch {
 	case t.ID == columnar.Float64 || lt.ID == columnar.Float64 || rt.ID == columnar.Float64:
 		a.mode = arithFloat
@@ -109,8 +110,8 @@ func (e *arithEval) eval(b *batch, sel []int32) *vec {
 	default:
 		if lv.i32 != nil {
 			evalIntArith(e.op, out, b.n, sel, lv.i32, rv.i32, out.i32)
-		} else {
-			evalIntArith(e.op, out, b.n, sel, lv.i64, rv.i64, out.i64)
+		} else if checkedInt64Arith(e.op, out, b.n, sel, lv.i64, rv.i64, out.i64) {
+			raise(outOfRange("BIGINT", e.expr))
 		}
 	}
 	return out
@@ -194,6 +195,9 @@ func (e *arithEval) evalFloat(b *batch, sel []int32, x, y []float64) {
 	}
 }
 
+// evalDecimal computes on scaled int64s. A result the int64 cannot hold
+// is MySQL's "DECIMAL value is out of range" (gpusql's decimals have at
+// most 18 digits where MySQL's have 65); division by zero is NULL.
 func (e *arithEval) evalDecimal(b *batch, sel []int32, x, y []int64) {
 	o := e.out.i64
 	st := e.t.Scale
@@ -201,43 +205,42 @@ func (e *arithEval) evalDecimal(b *batch, sel []int32, x, y []int64) {
 	switch e.op {
 	case sql.OpAdd, sql.OpSub:
 		s := max(sl, sr)
-		ml, mr := pow10(s-sl), pow10(s-sr)
-		neg := e.op == sql.OpSub
-		for _, p := range sel {
-			a, c := x[p]*ml, y[p]*mr
-			if neg {
-				c = -c
-			}
-			o[p] = rescale(a+c, s, st)
-		}
-	case sql.OpMul:
-		s := sl + sr
-		if s == st {
-			for _, p := range sel {
-				o[p] = x[p] * y[p]
+		if sl == sr && st == s {
+			// Equal scales: the BIGINT loop and its overflow test.
+			if checkedInt64Arith(e.op, e.out, b.n, sel, x, y, o) {
+				raise(outOfRange("DECIMAL", e.expr))
 			}
 			return
 		}
+		ml, mr := pow10(s-sl), pow10(s-sr)
 		for _, p := range sel {
-			if s > st {
-				v, ok := mulDivRound(x[p], y[p], pow10(s-st))
-				if !ok {
-					e.out.setNull(b.n, p)
-				}
-				o[p] = v
+			a, c := x[p]*ml, y[p]*mr
+			var v int64
+			if e.op == sql.OpSub {
+				v = a - c
 			} else {
-				o[p] = x[p] * y[p] * pow10(st-s)
+				v = a + c
 			}
+			if !e.out.isNull(p) && (mulOverflows(x[p], ml) || mulOverflows(y[p], mr) ||
+				e.op == sql.OpAdd && addOverflows(a, c) || e.op == sql.OpSub && subOverflows(a, c)) {
+				raise(outOfRange("DECIMAL", e.expr))
+			}
+			o[p] = rescale(v, s, st)
 		}
+	case sql.OpMul:
+		e.evalDecimalMul(b, sel, x, y, sl+sr, st)
 	case sql.OpDiv:
 		for _, p := range sel {
 			v, ok := decimalDiv(x[p], y[p], sl, sr, st)
 			if !ok {
+				if y[p] != 0 && !e.out.isNull(p) {
+					raise(outOfRange("DECIMAL", e.expr))
+				}
 				e.out.setNull(b.n, p)
 			}
 			o[p] = v
 		}
-	case sql.OpIntDiv:
+	case sql.OpIntDiv, sql.OpMod:
 		s := max(sl, sr)
 		ml, mr := pow10(s-sl), pow10(s-sr)
 		for _, p := range sel {
@@ -246,46 +249,78 @@ func (e *arithEval) evalDecimal(b *batch, sel []int32, x, y []int64) {
 				e.out.setNull(b.n, p)
 				continue
 			}
-			o[p] = (x[p] * ml / d) * pow10(st)
+			if !e.out.isNull(p) && (mulOverflows(x[p], ml) || mulOverflows(y[p], mr)) {
+				raise(outOfRange("DECIMAL", e.expr))
+			}
+			if e.op == sql.OpMod {
+				o[p] = rescale((x[p]*ml)%d, s, st)
+				continue
+			}
+			q := x[p] * ml / d
+			if !e.out.isNull(p) && mulOverflows(q, pow10(st)) {
+				raise(outOfRange("DECIMAL", e.expr))
+			}
+			o[p] = q * pow10(st)
 		}
-	case sql.OpMod:
-		s := max(sl, sr)
-		ml, mr := pow10(s-sl), pow10(s-sr)
+	}
+}
+
+// evalDecimalMul multiplies decimals whose product has scale s into the
+// result's scale st: exact when s = st, through a 128-bit product rounded
+// half away from zero when digits are dropped.
+func (e *arithEval) evalDecimalMul(b *batch, sel []int32, x, y []int64, s, st int) {
+	o := e.out.i64
+	switch {
+	case s == st:
+		if checkedInt64Arith(sql.OpMul, e.out, b.n, sel, x, y, o) {
+			raise(outOfRange("DECIMAL", e.expr))
+		}
+	case s > st:
 		for _, p := range sel {
-			d := y[p] * mr
-			if d == 0 {
-				e.out.setNull(b.n, p)
-				continue
+			v, ok := mulDivRound(x[p], y[p], pow10(s-st))
+			if !ok && !e.out.isNull(p) {
+				raise(outOfRange("DECIMAL", e.expr))
 			}
-			o[p] = rescale((x[p]*ml)%d, s, st)
+			o[p] = v
+		}
+	default:
+		m := pow10(st - s)
+		for _, p := range sel {
+			v := x[p] * y[p]
+			if !e.out.isNull(p) && (mulOverflows(x[p], y[p]) || mulOverflows(v, m)) {
+				raise(outOfRange("DECIMAL", e.expr))
+			}
+			o[p] = v * m
 		}
 	}
 }
 
 // negEval is arithmetic negation.
 type negEval struct {
-	in  evaluator
-	out *vec
+	in   evaluator
+	out  *vec
+	expr *sql.Neg // named by the out-of-range error
+	kind string   // BIGINT or DECIMAL
 }
 
 func (e *negEval) eval(b *batch, sel []int32) *vec {
 	v := e.in.eval(b, sel)
 	out := e.out
 	out.ensure(b.n)
+	mergeNulls(out, b.n, sel, v, nil)
 	switch {
 	case v.i32 != nil:
 		for _, p := range sel {
 			out.i32[p] = -v.i32[p]
 		}
 	case v.i64 != nil:
-		for _, p := range sel {
-			out.i64[p] = -v.i64[p]
+		if checkedNeg(out, sel, v.i64, out.i64) {
+			raise(outOfRange(e.kind, e.expr))
 		}
 	default:
 		for _, p := range sel {
 			out.f64[p] = -v.f64[p]
 		}
 	}
-	mergeNulls(out, b.n, sel, v, nil)
 	return out
 }

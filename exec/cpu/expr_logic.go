@@ -135,7 +135,7 @@ func (t *codeSetTranslator) matchFor(v *vec, match []bool, dict *columnar.Dictio
 	}
 	if t.from != v.dict {
 		t.from = v.dict
-		t.match = make([]bool, v.dict.Len())
+		t.match = make([]bool, v.dict.CodeSpace())
 		for i, s := range v.dict.Values {
 			if c, ok := dict.Lookup(s); ok && int(c) < len(match) {
 				t.match[i] = match[c]
@@ -262,7 +262,7 @@ func (e *inListEval) eval(b *batch, sel []int32) *vec {
 		case e.t.ID == columnar.String:
 			if e.strMemo.dict != v.dict {
 				e.strMemo.dict = v.dict
-				e.strMemo.hit = make([]bool, v.dict.Len())
+				e.strMemo.hit = make([]bool, v.dict.CodeSpace())
 				for i, s := range v.dict.Values {
 					j := sort.SearchStrings(e.strs, s)
 					e.strMemo.hit[i] = j < len(e.strs) && e.strs[j] == s
@@ -290,7 +290,9 @@ func (e *inListEval) eval(b *batch, sel []int32) *vec {
 		for _, it := range e.items {
 			iv := it.eval(b, sel)
 			for _, p := range sel {
-				if o[p] != 0 {
+				// A NULL left side is NULL whatever the items (set below);
+				// its code or value is not one to compare.
+				if o[p] != 0 || v.isNull(p) {
 					continue
 				}
 				if iv.isNull(p) {
@@ -360,7 +362,7 @@ func (e *likeEval) eval(b *batch, sel []int32) *vec {
 	out.ensure(b.n)
 	if v.dict != e.dict {
 		e.dict = v.dict
-		e.hit = make([]bool, v.dict.Len())
+		e.hit = make([]bool, v.dict.CodeSpace())
 		for i, s := range v.dict.Values {
 			e.hit[i] = sql.LikeMatch(s, e.pattern) != e.neg
 		}

@@ -68,7 +68,7 @@ type dictMap[T any] struct {
 func (m *dictMap[T]) get(d *columnar.Dictionary, fn func(s string) T) []T {
 	if m.dict != d || m.vals == nil {
 		m.dict = d
-		m.vals = make([]T, d.Len())
+		m.vals = make([]T, d.CodeSpace())
 		for i, s := range d.Values {
 			m.vals[i] = fn(s)
 		}

@@ -48,7 +48,7 @@ func (in *interner) mapDict(d *columnar.Dictionary, insert bool) []int32 {
 	if m, ok := in.dicts[d]; ok {
 		return m
 	}
-	m := make([]int32, d.Len())
+	m := make([]int32, d.CodeSpace())
 	for i, s := range d.Values {
 		id, ok := in.ids[s]
 		if !ok {

@@ -198,7 +198,7 @@ func unifyDicts(parts []*vec) (*columnar.Dictionary, map[*columnar.Dictionary][]
 	d := columnar.BuildDictionary(all)
 	remaps := map[*columnar.Dictionary][]int32{}
 	for pd := range seen {
-		m := make([]int32, pd.Len())
+		m := make([]int32, pd.CodeSpace())
 		for i, s := range pd.Values {
 			m[i], _ = d.Lookup(s)
 		}

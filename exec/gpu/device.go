@@ -29,11 +29,12 @@ type device struct {
 	peakGBs   float64
 	totalMem  int64
 
-	modules map[string]cu.Module
-	funcs   map[string]cu.Function
-	pool    *devPool
-	cache   *columnCache
-	pinned  *pinnedPool
+	modules  map[string]cu.Module
+	overflow []cu.DevicePtr // each module's gpusql_overflow flag (overflow.go)
+	funcs    map[string]cu.Function
+	pool     *devPool
+	cache    *columnCache
+	pinned   *pinnedPool
 
 	ev   [2]cu.Event  // brackets the last fact-table kernel
 	last kernelTiming // what ev measured
@@ -145,6 +146,7 @@ func (d *device) init() error {
 	if len(d.funcs) == 0 {
 		return errors.New("gpu: no kernels embedded (build with make, which runs make ptx)")
 	}
+	d.overflowFlags()
 	free, _, err := cu.MemInfo()
 	if err != nil {
 		return fmt.Errorf("gpu: cuMemGetInfo: %v", err)

@@ -162,6 +162,20 @@ func (c *vmCompiler) emit(op int, a, b, cc int32, imm, imm2 int64, t columnar.Ty
 	return reg{r: d, t: t}, nil
 }
 
+// vmChecked in imm2 of vmIAdd, vmISub, vmIMul, vmIDiv, vmINeg, vmMulK and
+// vmMulDivRound marks SQL arithmetic on int64 values (BIGINT, scaled
+// decimals), whose overflow the kernel reports (kernels/common.cuh's
+// gpusql_overflow, overflow.go) instead of wrapping; the compiler's own
+// offsets and DATE arithmetic in 32 bits stay unchecked.
+const vmChecked = 1
+
+func checkedIf(b bool) int64 {
+	if b {
+		return vmChecked
+	}
+	return 0
+}
+
 func fbits(f float64) int64 { return int64(math.Float64bits(f)) }
 
 // pow10 is exec/cpu's pow10: 10^n, MaxInt64 beyond 18.
@@ -223,7 +237,7 @@ func (c *vmCompiler) expr(e sql.Expr) (reg, error) {
 		case t.ID == columnar.String:
 			return reg{}, vmUnsupported(e, "negating a string")
 		}
-		r, err := c.emit(vmINeg, a.r, 0, 0, 0, 0, t)
+		r, err := c.emit(vmINeg, a.r, 0, 0, 0, checkedIf(t.Physical() == columnar.PhysInt64), t)
 		if err != nil {
 			return r, err
 		}
@@ -714,7 +728,7 @@ func (c *vmCompiler) arith(e *sql.Binary) (reg, error) {
 	}
 	op := map[sql.BinOp]int{sql.OpAdd: vmIAdd, sql.OpSub: vmISub, sql.OpMul: vmIMul, sql.OpDiv: vmIDiv,
 		sql.OpIntDiv: vmIDiv, sql.OpMod: vmIMod}[e.Op]
-	v, err := c.emit(op, l.r, r.r, 0, 0, 0, w)
+	v, err := c.emit(op, l.r, r.r, 0, 0, checkedIf(w.ID == columnar.Int64), w)
 	if err != nil {
 		return v, err
 	}
@@ -736,7 +750,7 @@ func (c *vmCompiler) decimal(op sql.BinOp, x, y reg, sl, sr, st int, t columnar.
 		if by == 0 {
 			return a, nil
 		}
-		return c.emit(vmMulK, a.r, 0, 0, pow10(by), 0, t)
+		return c.emit(vmMulK, a.r, 0, 0, pow10(by), vmChecked, t)
 	}
 	switch op {
 	case sql.OpAdd, sql.OpSub:
@@ -752,7 +766,7 @@ func (c *vmCompiler) decimal(op sql.BinOp, x, y reg, sl, sr, st int, t columnar.
 		if op == sql.OpSub {
 			o = vmISub
 		}
-		v, err := c.emit(o, a.r, b.r, 0, 0, 0, t)
+		v, err := c.emit(o, a.r, b.r, 0, 0, vmChecked, t)
 		if err != nil {
 			return v, err
 		}
@@ -761,19 +775,19 @@ func (c *vmCompiler) decimal(op sql.BinOp, x, y reg, sl, sr, st int, t columnar.
 		s := sl + sr
 		switch {
 		case s == st:
-			return c.emit(vmIMul, x.r, y.r, 0, 0, 0, t)
+			return c.emit(vmIMul, x.r, y.r, 0, 0, vmChecked, t)
 		case s > st:
 			d, err := c.emit(vmConst, 0, 0, 0, pow10(s-st), 0, t)
 			if err != nil {
 				return d, err
 			}
-			return c.emit(vmMulDivRound, x.r, y.r, d.r, 0, 0, t)
+			return c.emit(vmMulDivRound, x.r, y.r, d.r, 0, vmChecked, t)
 		}
-		v, err := c.emit(vmIMul, x.r, y.r, 0, 0, 0, t)
+		v, err := c.emit(vmIMul, x.r, y.r, 0, 0, vmChecked, t)
 		if err != nil {
 			return v, err
 		}
-		return c.emit(vmMulK, v.r, 0, 0, pow10(st-s), 0, t)
+		return c.emit(vmMulK, v.r, 0, 0, pow10(st-s), vmChecked, t)
 	case sql.OpDiv:
 		e := st - sl + sr
 		if e >= 0 {
@@ -781,17 +795,17 @@ func (c *vmCompiler) decimal(op sql.BinOp, x, y reg, sl, sr, st int, t columnar.
 			if err != nil {
 				return m, err
 			}
-			return c.emit(vmMulDivRound, x.r, m.r, y.r, 0, 0, t)
+			return c.emit(vmMulDivRound, x.r, m.r, y.r, 0, vmChecked, t)
 		}
 		one, err := c.emit(vmConst, 0, 0, 0, 1, 0, t)
 		if err != nil {
 			return one, err
 		}
-		d, err := c.emit(vmMulK, y.r, 0, 0, pow10(-e), 0, t)
+		d, err := c.emit(vmMulK, y.r, 0, 0, pow10(-e), vmChecked, t)
 		if err != nil {
 			return d, err
 		}
-		return c.emit(vmMulDivRound, x.r, one.r, d.r, 0, 0, t)
+		return c.emit(vmMulDivRound, x.r, one.r, d.r, 0, vmChecked, t)
 	case sql.OpIntDiv:
 		a, err := up(x, s-sl)
 		if err != nil {

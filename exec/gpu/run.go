@@ -39,9 +39,14 @@ func Run(ctx context.Context, p *planner.Physical) (*exec.Result, error) {
 	}
 	var res *exec.Result
 	err = d.do(func() error {
+		if err := d.clearOverflow(); err != nil {
+			return err
+		}
 		var err error
-		res, err = d.run(ctx, p)
-		return err
+		if res, err = d.run(ctx, p); err != nil {
+			return err
+		}
+		return d.checkOverflow()
 	})
 	if err != nil && traceUnsupported {
 		fmt.Fprintf(os.Stderr, "gpu-trace: %v\n", err)

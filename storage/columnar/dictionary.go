@@ -13,6 +13,13 @@ type Dictionary struct {
 // Len is the number of distinct strings.
 func (d *Dictionary) Len() int { return len(d.Values) }
 
+// CodeSpace is the length of a table indexed by the codes of a vector over
+// d (the per-entry tables of IN, LIKE, casts and key remaps). It is
+// Len() but at least 1: NULL rows carry code 0, also in a vector whose rows
+// are all NULL and whose dictionary is therefore empty, and evaluators look
+// codes up before the NULL flags decide the result.
+func (d *Dictionary) CodeSpace() int { return max(len(d.Values), 1) }
+
 // Lookup returns the code of s, or ok=false when s is not in the dictionary.
 func (d *Dictionary) Lookup(s string) (code int32, ok bool) {
 	i := sort.SearchStrings(d.Values, s)
