@@ -274,8 +274,10 @@ func (a *sumAcc) merge(o accumulator, m []int32, n int) {
 		if a.float {
 			a.f[t] += b.f[g]
 		} else {
-			add128(&a.s[t], &a.hi[t], b.s[g])
-			a.hi[t] += b.hi[g]
+			// b's low word is unsigned: its sign lives in b.hi.
+			l, c := bits.Add64(uint64(a.s[t]), uint64(b.s[g]), 0)
+			a.s[t] = int64(l)
+			a.hi[t] += b.hi[g] + int64(c)
 		}
 	}
 }
