@@ -200,7 +200,11 @@ func LoadParquet(t *Table, path string, opts ParquetOptions) (*Table, error) {
 			}
 		}
 		if first >= 0 {
-			return nil, fmt.Errorf("load %s row %d, column %d (%s): %v", path, rowsBefore+bad[first]+1, first+1, t.Fields[first].Name, errs[first])
+			row := rowsBefore + bad[first] + 1
+			if se, ok := errs[first].(*StringError); ok {
+				errs[first] = se.At(t.Fields[first].Name, row)
+			}
+			return nil, fmt.Errorf("load %s row %d, column %d (%s): %w", path, row, first+1, t.Fields[first].Name, errs[first])
 		}
 		rowsBefore += int(rec.NumRows())
 	}

@@ -18,12 +18,14 @@ const (
 	String                    // VARCHAR: int32 code into a sorted dictionary
 )
 
-// Type is a column type; Precision and Scale matter for Decimal, Width for String.
+// Type is a column type; Precision and Scale matter for Decimal, Width and
+// Binary for String (see FitString).
 type Type struct {
 	ID        TypeID
 	Precision int
 	Scale     int
-	Width     int
+	Width     int  // VARCHAR(n)/CHAR(n): at most n characters; 0: no limit
+	Binary    bool // BINARY, VARBINARY, BLOB: bytes, not UTF-8 text
 }
 
 // Physical is the Go element type a column of this type is stored as.
