@@ -114,10 +114,10 @@ func appendResult(old *columnar.Table, targets []int, res *exec.Result) (*column
 				return nil, fmt.Errorf("column %s of %s cannot be NULL", f.Name, old.Name)
 			}
 		}
-		c, err := appendColumn(old.Columns[j], old.Rows, src[j], n, f.Type, f.Name)
+		c, err := appendColumn(old.Columns[j], old.Rows, src[j], n, f.Type, old.Name, f.Name)
 		var se *columnar.StringError
 		if errors.As(err, &se) {
-			return nil, fmt.Errorf("insert into %s: %w", old.Name, err)
+			return nil, err // names table, column and row
 		} else if err != nil {
 			return nil, fmt.Errorf("column %s of %s: %w", f.Name, old.Name, err)
 		}
@@ -141,7 +141,7 @@ func hasNull(c *columnar.Column, n int) bool {
 
 // appendColumn builds a column of type t holding old's m rows followed by
 // src's n rows (src nil: n NULLs), converting src's values to t.
-func appendColumn(old *columnar.Column, m int, src *columnar.Column, n int, t columnar.Type, name string) (*columnar.Column, error) {
+func appendColumn(old *columnar.Column, m int, src *columnar.Column, n int, t columnar.Type, table, name string) (*columnar.Column, error) {
 	withValid := old.HasNulls() || (n > 0 && (src == nil || src.HasNulls()))
 	out := columnar.NewColumn(t, m+n, withValid)
 	switch t.Physical() {
@@ -165,7 +165,7 @@ func appendColumn(old *columnar.Column, m int, src *columnar.Column, n int, t co
 		}
 	}
 	if t.ID == columnar.String {
-		return out, appendStrings(out, old, m, src, n, name)
+		return out, appendStrings(out, old, m, src, n, table, name)
 	}
 	out.Dict = nil
 	if src == nil {
@@ -177,7 +177,7 @@ func appendColumn(old *columnar.Column, m int, src *columnar.Column, n int, t co
 // appendStrings fills the string codes of out: old's rows re-coded into the
 // merged dictionary, then src's rows. Only the strings src's rows use join
 // the dictionary (a result may carry a whole base-table dictionary).
-func appendStrings(out, old *columnar.Column, m int, src *columnar.Column, n int, name string) error {
+func appendStrings(out, old *columnar.Column, m int, src *columnar.Column, n int, table, name string) error {
 	oldDict := old.Dict
 	if oldDict == nil {
 		oldDict = &columnar.Dictionary{}
@@ -187,7 +187,7 @@ func appendStrings(out, old *columnar.Column, m int, src *columnar.Column, n int
 		copy(out.I32, old.I32[:m])
 		return nil
 	}
-	key, vals, err := storedStrings(src, n, out.Type, name)
+	key, vals, err := storedStrings(src, n, out.Type, table, name)
 	if err != nil {
 		return err
 	}
@@ -220,11 +220,11 @@ func appendStrings(out, old *columnar.Column, m int, src *columnar.Column, n int
 // index into vals. A string src is checked once per dictionary entry its
 // rows use; only an entry that fails is looked for among the rows, to name
 // the first (MySQL's "at row N", 1-based in the statement's rows).
-func storedStrings(src *columnar.Column, n int, t columnar.Type, name string) (key func(int) int32, vals []string, err error) {
+func storedStrings(src *columnar.Column, n int, t columnar.Type, table, name string) (key func(int) int32, vals []string, err error) {
 	fit := func(s string, row int) (string, error) {
 		v, err := t.FitString(s)
 		if se, ok := err.(*columnar.StringError); ok {
-			return "", se.At(name, row+1)
+			return "", se.At(table, name, row+1)
 		}
 		return v, err
 	}

@@ -116,7 +116,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 				}
 				if col.Type.ID == columnar.String && !v.Null {
 					if v.S, err = col.Type.FitString(v.S); err != nil {
-						return nil, b.errf(pos, "%v", err.(*columnar.StringError).At(col.Name, r+1))
+						return nil, b.errf(pos, "%v", err.(*columnar.StringError).At(t.Name, col.Name, r+1))
 					}
 				}
 				row[i] = v

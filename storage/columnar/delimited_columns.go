@@ -180,7 +180,7 @@ func (w *parseWorker) fitNew(c int, d *localDict, row int) error {
 	last := len(d.vals) - 1
 	v, err := w.ld.t.Fields[c].Type.FitString(d.vals[last])
 	if se, ok := err.(*StringError); ok {
-		return se.At(w.ld.t.Fields[c].Name, row-w.ld.t.Rows+1)
+		return se.At(w.ld.t.Name, w.ld.t.Fields[c].Name, row-w.ld.t.Rows+1)
 	}
 	d.vals[last] = v
 	return nil

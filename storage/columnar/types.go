@@ -80,10 +80,14 @@ func (t Type) String() string {
 	case Bool:
 		return "BOOLEAN"
 	case String:
-		if t.Width > 0 {
-			return fmt.Sprintf("VARCHAR(%d)", t.Width)
+		name := "VARCHAR"
+		if t.Binary {
+			name = "VARBINARY"
 		}
-		return "VARCHAR"
+		if t.Width > 0 {
+			return fmt.Sprintf("%s(%d)", name, t.Width)
+		}
+		return name
 	}
 	return "UNKNOWN"
 }

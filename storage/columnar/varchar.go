@@ -25,36 +25,44 @@ import (
 // eight ASCII bytes per step and a value of at most n bytes cannot have
 // more than n characters, so the rune count is skipped for nearly all.
 
-// StringError says why a string cannot be stored in a column. It carries no
-// column or row: At adds them in MySQL's words.
+// StringError says why a string cannot be stored in a column. FitString
+// leaves the place empty: At adds it.
 type StringError struct {
 	TooLong bool   // else invalid UTF-8
 	Value   string // the offending value
-	Width   int
-	Column  string // set by At
-	Row     int
+	Type    Type   // the column's
+	Table   string // set by At
+	Column  string
+	Row     int // 1-based
 }
 
-func (e *StringError) Error() string { return e.message(e.Column, e.Row) }
-
-// At is the error for the value at 1-based row of column col, worded as
+// At is the error for the value at 1-based row of table.col, worded as
 // MySQL's ER_DATA_TOO_LONG (1406) and ER_TRUNCATED_WRONG_VALUE_FOR_FIELD
-// (1366): "Data too long for column 'c' at row 2".
-func (e *StringError) At(col string, row int) error {
+// (1366), "Data too long for column 'c' at row 2", followed by the table,
+// the column type and the value's length.
+func (e *StringError) At(table, col string, row int) error {
 	at := *e
-	at.Column, at.Row = col, row
+	at.Table, at.Column, at.Row = table, col, row
 	return &at
 }
 
-func (e *StringError) message(col string, row int) string {
-	where := ""
-	if col != "" {
-		where = fmt.Sprintf(" for column '%s' at row %d", col, row)
+func (e *StringError) Error() string {
+	where, col := "", "the column"
+	if e.Column != "" {
+		where = fmt.Sprintf(" for column '%s' at row %d", e.Column, e.Row)
+		col = e.Column
+		if e.Table != "" {
+			col = e.Table + "." + e.Column
+		}
 	}
 	if e.TooLong {
-		return fmt.Sprintf("Data too long%s (%d characters, at most %d)", where, utf8.RuneCountInString(e.Value), e.Width)
+		n, unit := utf8.RuneCountInString(e.Value), "characters"
+		if e.Type.Binary {
+			n, unit = len(e.Value), "bytes"
+		}
+		return fmt.Sprintf("Data too long%s (%s is %s, the value has %d %s)", where, col, e.Type, n, unit)
 	}
-	return fmt.Sprintf("Incorrect string value: '%s'%s (not valid UTF-8)", printableBytes(e.Value), where)
+	return fmt.Sprintf("Incorrect string value: '%s'%s (not valid UTF-8; %s is %s)", printableBytes(e.Value), where, col, e.Type)
 }
 
 // FitString returns s as it is stored in a String column of type t: s
@@ -62,7 +70,7 @@ func (e *StringError) message(col string, row int) string {
 // *StringError when s is not valid UTF-8 or would lose other characters.
 func (t Type) FitString(s string) (string, error) {
 	if !t.Binary && !utf8.ValidString(s) {
-		return "", &StringError{Value: s}
+		return "", &StringError{Value: s, Type: t}
 	}
 	w := t.Width
 	if w <= 0 || len(s) <= w {
@@ -87,7 +95,7 @@ func (t Type) FitString(s string) (string, error) {
 	if strings.TrimRight(s[cut:], " ") == "" {
 		return s[:cut], nil
 	}
-	return "", &StringError{TooLong: true, Value: s, Width: w}
+	return "", &StringError{TooLong: true, Value: s, Type: t}
 }
 
 // printableBytes renders s from its first invalid UTF-8 byte as MySQL does
