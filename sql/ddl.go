@@ -18,7 +18,8 @@ import (
 //	FLOAT, REAL, DOUBLE                        → DOUBLE
 //	DECIMAL(p,s), NUMERIC(p,s)                 → DECIMAL(p,s), p ≤ 18; default (10,0)
 //	CHAR(n), VARCHAR(n), TEXT, BLOB, ...       → VARCHAR (dictionary-encoded), Width n
-//	                                             (CHAR alone: 1), Binary for BINARY/BLOB
+//	                                             (CHAR alone: 1), Binary for BINARY/BLOB,
+//	                                             Char for CHAR (trailing spaces cut)
 //	DATE                                       → DATE
 //
 // DATETIME, TIMESTAMP, TIME, YEAR, ENUM, SET, BIT and JSON are rejected.
@@ -57,7 +58,9 @@ func columnType(tp *types.FieldType) (columnar.Type, string) {
 		if w < 0 && tp.GetType() == mysql.TypeString {
 			w = 1 // CHAR is CHAR(1)
 		}
-		return columnar.Type{ID: columnar.String, Width: max(w, 0), Binary: isBinary(tp)}, ""
+		bin := isBinary(tp)
+		char := tp.GetType() == mysql.TypeString && !bin
+		return columnar.Type{ID: columnar.String, Width: max(w, 0), Binary: bin, Char: char}, ""
 	case mysql.TypeBlob, mysql.TypeTinyBlob, mysql.TypeMediumBlob, mysql.TypeLongBlob:
 		return columnar.Type{ID: columnar.String, Binary: isBinary(tp)}, ""
 	case mysql.TypeDate:

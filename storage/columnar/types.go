@@ -26,6 +26,7 @@ type Type struct {
 	Scale     int
 	Width     int  // VARCHAR(n)/CHAR(n): at most n characters; 0: no limit
 	Binary    bool // BINARY, VARBINARY, BLOB: bytes, not UTF-8 text
+	Char      bool // CHAR(n): trailing spaces are not kept
 }
 
 // Physical is the Go element type a column of this type is stored as.
@@ -81,8 +82,11 @@ func (t Type) String() string {
 		return "BOOLEAN"
 	case String:
 		name := "VARCHAR"
-		if t.Binary {
+		switch {
+		case t.Binary:
 			name = "VARBINARY"
+		case t.Char:
+			name = "CHAR"
 		}
 		if t.Width > 0 {
 			return fmt.Sprintf("%s(%d)", name, t.Width)

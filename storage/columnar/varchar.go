@@ -14,7 +14,10 @@ import (
 //   - it may hold at most n characters (runes, not bytes) — except that
 //     excess trailing spaces are cut silently, as MySQL does for CHAR and
 //     (with a note) for VARCHAR in every sql_mode ("Data too long" only when
-//     a character other than a space would be lost).
+//     a character other than a space would be lost);
+//   - a CHAR(n) value loses its trailing spaces: MySQL pads it to n on disk
+//     and strips the padding when reading it (PAD_CHAR_TO_FULL_LENGTH off),
+//     so no space at the end survives.
 //
 // Binary columns (BINARY, VARBINARY, BLOB) hold bytes: no UTF-8 check, and
 // n counts bytes. Width 0 (TEXT, BLOB) is no length limit.
@@ -66,11 +69,16 @@ func (e *StringError) Error() string {
 }
 
 // FitString returns s as it is stored in a String column of type t: s
-// itself, or s without the trailing spaces past the width. It returns a
+// itself, or s without the trailing spaces past the width (CHAR: without
+// any trailing spaces). It returns a
 // *StringError when s is not valid UTF-8 or would lose other characters.
 func (t Type) FitString(s string) (string, error) {
 	if !t.Binary && !utf8.ValidString(s) {
 		return "", &StringError{Value: s, Type: t}
+	}
+	orig := s
+	if t.Char {
+		s = strings.TrimRight(s, " ")
 	}
 	w := t.Width
 	if w <= 0 || len(s) <= w {
@@ -95,7 +103,7 @@ func (t Type) FitString(s string) (string, error) {
 	if strings.TrimRight(s[cut:], " ") == "" {
 		return s[:cut], nil
 	}
-	return "", &StringError{TooLong: true, Value: s, Type: t}
+	return "", &StringError{TooLong: true, Value: orig, Type: t}
 }
 
 // printableBytes renders s from its first invalid UTF-8 byte as MySQL does

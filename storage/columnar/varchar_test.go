@@ -35,6 +35,8 @@ func TestFitString(t *testing.T) {
 		{TString, "x\xf0\x9f\x98\x80 and \xff then more", "", `'\xFF then...'`},
 		{TString, "\xed\xa0\x80", "", `'\xED\xA0\x80'`}, // a UTF-16 surrogate is not utf8mb4
 		{TString, strings.Repeat("long ", 1000), strings.Repeat("long ", 1000), ""},
+		{Type{ID: String, Width: 3, Char: true}, "a  ", "a", ""}, // CHAR keeps no trailing spaces
+		{Type{ID: String, Width: 3, Char: true}, "a   \t ", "", "(t.c is CHAR(3), the value has 6 characters)"},
 		{b3, "a\xffb", "a\xffb", ""}, // binary: bytes, no UTF-8
 		{b3, "hé", "hé", ""},
 		{b3, "héé", "", "(t.c is VARBINARY(3), the value has 5 bytes)"},
