@@ -315,19 +315,26 @@ func appendArrowStrings(b *Builder, arr arrow.Array) (int, error) {
 		}
 		panic("columnar: unexpected string array " + a.DataType().String())
 	}
-	// id interns s; it fails only for a string not seen before.
+	// id interns s; it fails only for a string not seen before. A value
+	// that FitString cuts (trailing spaces) may equal one already stored:
+	// it takes that one's id, so the dictionary stays distinct.
 	id := func(s string) (int32, error) {
-		c, ok := b.ids[s]
-		if !ok {
-			v, err := b.typ.FitString(s)
-			if err != nil {
-				return 0, err
-			}
-			s = strings.Clone(s)
-			c = int32(len(b.vals))
-			b.ids[s] = c
-			b.vals = append(b.vals, s[:len(v)])
+		if c, ok := b.ids[s]; ok {
+			return c, nil
 		}
+		v, err := b.typ.FitString(s)
+		if err != nil {
+			return 0, err
+		}
+		s = strings.Clone(s)
+		v = s[:len(v)]
+		c, ok := b.ids[v]
+		if !ok {
+			c = int32(len(b.vals))
+			b.ids[v] = c
+			b.vals = append(b.vals, v)
+		}
+		b.ids[s] = c
 		return c, nil
 	}
 	if d, ok := arr.(*array.Dictionary); ok {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -104,6 +105,14 @@ func TestLoadDelimitedStringChecks(t *testing.T) {
 	if nt.Columns[1].Dict.Len() != 8 { // abc héé x yy 日本語 zz␠ ok lon
 		t.Errorf("dictionary %q", nt.Columns[1].Dict.Values)
 	}
+	// CHAR(3) cuts all trailing spaces; values that become equal share an
+	// entry of a still distinct dictionary.
+	fields[1].Type.Char = true
+	nt = mustLoad(t, NewEmptyTable("v", fields), writeFile(t, "e.tbl", "1|a|\n2|a  |\n3|b |\n4|a |\n5|b|\n"), tbl)
+	if d := nt.Columns[1].Dict.Values; !slices.Equal(d, []string{"a", "b"}) {
+		t.Errorf("CHAR(3): dictionary %q", d)
+	}
+	eqLines(t, rows(nt), []string{"1|a", "2|a", "3|b", "4|a", "5|b"})
 }
 
 // Parquet strings are checked once per dictionary entry (or, plain, once per
@@ -151,6 +160,16 @@ func TestLoadParquetStringChecks(t *testing.T) {
 		if want := `row 7, column 1 (c): Incorrect string value: '\xFF' for column 'c' at row 7`; err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want %s", dt, err, want)
 		}
+		// CHAR(3) cuts trailing spaces: "c" and "c  " are one entry.
+		ch := Type{ID: String, Width: 3, Char: true}
+		nt, err := LoadParquet(NewEmptyTable("p", []Field{{Name: "c", Type: ch, Nullable: true}}), write(dt, []string{"c  ", "ab", "c", "c ", "ab  "}), ParquetOptions{BatchSize: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := nt.Columns[0].Dict.Values; !slices.Equal(d, []string{"ab", "c"}) {
+			t.Errorf("%s CHAR(3): dictionary %q", dt, d)
+		}
+		eqLines(t, rows(nt), []string{"c", "ab", "c", "c", "ab"})
 		typ.Binary = true // VARBINARY(3): bytes, so 'héé' (5) is too long
 		_, err = LoadParquet(NewEmptyTable("p", []Field{{Name: "c", Type: typ, Nullable: true}}), write(dt, bad), ParquetOptions{BatchSize: 3})
 		if want := "row 6, column 1 (c): Data too long"; err == nil || !strings.Contains(err.Error(), want) {
