@@ -48,7 +48,8 @@ const maxBlock = 256 << 20
 // lines are skipped. NULLs: an unenclosed `\N` is NULL in every column; an
 // empty field is NULL except in VARCHAR columns, where it is the empty
 // string (as in MySQL's LOAD DATA). Text is checked against the column
-// types (see Builder.AppendText).
+// types (see Builder.AppendText); strings against VARCHAR(n) widths and
+// UTF-8 (FitString), once per distinct string of a block.
 //
 // Errors name the file, the physical line (1-based, counting ignored and
 // blank lines and line breaks inside quoted fields) and the field, both by

@@ -33,7 +33,8 @@ type ParquetOptions struct {
 // float and double to DOUBLE, integers and decimal128 to DECIMAL (rescaled, rounding
 // half away from zero, checked against the precision), date32/date64 to
 // DATE, boolean to BOOLEAN, and string, large_string, binary and
-// dictionary-encoded strings to VARCHAR. NULLs come from the Arrow
+// dictionary-encoded strings to VARCHAR (checked against the width and
+// UTF-8 once per distinct string, see FitString). NULLs come from the Arrow
 // validity. Errors name the file, the 1-based row and the column:
 //
 //	load lineorder.parquet row 17, column 9 (lo_quantity): 3000000000 is out of range for INT
@@ -200,7 +201,11 @@ func LoadParquet(t *Table, path string, opts ParquetOptions) (*Table, error) {
 			}
 		}
 		if first >= 0 {
-			return nil, fmt.Errorf("load %s row %d, column %d (%s): %v", path, rowsBefore+bad[first]+1, first+1, t.Fields[first].Name, errs[first])
+			row := rowsBefore + bad[first] + 1
+			if se, ok := errs[first].(*StringError); ok {
+				errs[first] = se.At(t.Name, t.Fields[first].Name, row)
+			}
+			return nil, fmt.Errorf("load %s row %d, column %d (%s): %w", path, row, first+1, t.Fields[first].Name, errs[first])
 		}
 		rowsBefore += int(rec.NumRows())
 	}
