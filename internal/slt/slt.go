@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -42,8 +43,19 @@ type Record struct {
 	Sort string
 	// Expected are the lines after "----" (a query's rows).
 	Expected []string
-	// SkipIf and OnlyIf name engines ("gpusql", "sqlite") the record is
-	// skipped on / restricted to.
+	// Label ties classic records that must give the same answer
+	// ("label-12"); kept for messages only.
+	Label string
+	// HashThreshold is the file's "hash-threshold N" in effect at this
+	// record: results of more than N values are written (and may be
+	// expected) as "V values hashing to MD5". 0 = never.
+	HashThreshold int
+	// OneValuePerLine: the expected block lists one value per line, never
+	// a row split by spaces (classic sqllogictest files, which say
+	// hash-threshold; their text values may hold spaces).
+	OneValuePerLine bool
+	// SkipIf and OnlyIf name engines ("gpusql", "sqlite", "mysql", ...)
+	// the record is skipped on / restricted to.
 	SkipIf, OnlyIf []string
 	// resultStart..resultEnd are the 0-based file lines of the expected
 	// block, header "----" included (resultStart = -1: none), for rewriting.
@@ -57,10 +69,13 @@ type File struct {
 	lines   []string
 }
 
-// Skipped reports whether the record does not apply to engine.
-func (r *Record) Skipped(engine string) bool {
+// Skipped reports whether the record does not apply to an engine known by
+// the given names: gpusql answers to "gpusql" and "mysql" (it follows MySQL
+// 8, so classic files' "onlyif mysql" records are its records), SQLite to
+// "sqlite".
+func (r *Record) Skipped(names ...string) bool {
 	for _, e := range r.SkipIf {
-		if e == engine {
+		if slices.Contains(names, e) {
 			return true
 		}
 	}
@@ -68,7 +83,7 @@ func (r *Record) Skipped(engine string) bool {
 		return false
 	}
 	for _, e := range r.OnlyIf {
-		if e == engine {
+		if slices.Contains(names, e) {
 			return false
 		}
 	}
@@ -96,6 +111,7 @@ func Parse(path, text string) (*File, error) {
 		return nil, err
 	}
 	var skipIf, onlyIf []string
+	threshold, classic := 0, false
 	lines := f.lines
 	for i := 0; i < len(lines); i++ {
 		line := strings.TrimSpace(lines[i])
@@ -114,7 +130,14 @@ func Parse(path, text string) (*File, error) {
 				onlyIf = append(onlyIf, fields[1])
 			}
 			continue
-		case "hash-threshold", "mode":
+		case "hash-threshold":
+			n, err := strconv.Atoi(strings.Join(fields[1:2], ""))
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("%s:%d: hash-threshold needs a count", path, i+1)
+			}
+			threshold, classic = n, true
+			continue
+		case "mode":
 			continue
 		case "halt":
 			f.Records = append(f.Records, &Record{Kind: Halt, Line: i + 1, SkipIf: skipIf, OnlyIf: onlyIf, resultStart: -1})
@@ -124,7 +147,8 @@ func Parse(path, text string) (*File, error) {
 		default:
 			return nil, fmt.Errorf("%s:%d: unknown directive %q", path, i+1, fields[0])
 		}
-		r := &Record{Line: i + 1, SkipIf: skipIf, OnlyIf: onlyIf, Sort: "nosort", resultStart: -1}
+		r := &Record{Line: i + 1, SkipIf: skipIf, OnlyIf: onlyIf, Sort: "nosort", resultStart: -1,
+			HashThreshold: threshold, OneValuePerLine: classic}
 		skipIf, onlyIf = nil, nil
 		if fields[0] == "statement" {
 			r.Kind = Statement
@@ -147,12 +171,19 @@ func Parse(path, text string) (*File, error) {
 					return nil, fmt.Errorf("%s:%d: column type %q is not I, R or T", path, i+1, c)
 				}
 			}
-			if len(fields) >= 3 {
-				switch fields[2] {
-				case "nosort", "rowsort", "valuesort":
-					r.Sort = fields[2]
+			// Then an optional sort mode and an optional label.
+			for _, w := range fields[2:] {
+				switch {
+				case w == "nosort" || w == "rowsort" || w == "valuesort":
+					r.Sort = w
+				case strings.HasPrefix(w, "label-"):
+					r.Label = w
+				case strings.HasPrefix(w, "#"):
 				default:
-					return nil, fmt.Errorf("%s:%d: unknown sort mode %q", path, i+1, fields[2])
+					return nil, fmt.Errorf("%s:%d: unknown sort mode %q", path, i+1, w)
+				}
+				if strings.HasPrefix(w, "#") {
+					break
 				}
 			}
 		}
@@ -289,7 +320,7 @@ func ExpectedRows(r *Record) []string {
 		switch {
 		case strings.Contains(line, "\t"):
 			vals = append(vals, strings.Split(line, "\t")...)
-		case n > 1 && len(strings.Fields(line)) == n:
+		case n > 1 && !r.OneValuePerLine && len(strings.Fields(line)) == n:
 			vals = append(vals, strings.Fields(line)...)
 		default:
 			vals = append(vals, line)
@@ -308,6 +339,14 @@ func ExpectedRows(r *Record) []string {
 // Diff compares actual lines (from Format) with the record's expectation and
 // describes the first difference; "" when they agree.
 func Diff(r *Record, actual []string) string {
+	if n, hash, ok := expectedHash(r); ok {
+		vals := values(r, actual)
+		if got := HashValues(vals); len(vals) != n || got != hash {
+			return fmt.Sprintf("%d values hashing to %s, want %d values hashing to %s; got %s",
+				len(vals), got, n, hash, preview(vals))
+		}
+		return ""
+	}
 	want := ExpectedRows(r)
 	for i := 0; i < max(len(want), len(actual)); i++ {
 		switch {
@@ -322,8 +361,14 @@ func Diff(r *Record, actual []string) string {
 	return ""
 }
 
-// SetResult replaces a query record's expected block (for -update).
-func (r *Record) SetResult(lines []string) { r.Expected = append([]string(nil), lines...) }
+// SetResult replaces a query record's expected block (for -update), as a
+// hash line where the result has more values than the record's threshold.
+func (r *Record) SetResult(lines []string) {
+	if vals := values(r, lines); r.HashThreshold > 0 && len(vals) > r.HashThreshold {
+		lines = []string{fmt.Sprintf("%d values hashing to %s", len(vals), HashValues(vals))}
+	}
+	r.Expected = append([]string(nil), lines...)
+}
 
 // Write rewrites the file with every query record's current Expected block,
 // keeping everything else as it was.

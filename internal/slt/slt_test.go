@@ -89,3 +89,51 @@ func TestWrite(t *testing.T) {
 		t.Errorf("rewritten file:\n%s\nwant:\n%s", b, want)
 	}
 }
+
+const classicSample = `hash-threshold 2
+
+onlyif mysql # DIV
+query II rowsort label-7
+SELECT a, b FROM t
+----
+4 values hashing to 87d06a601da8a77a7281310ce10e3012
+
+skipif mysql
+query T nosort
+SELECT c
+----
+y z
+
+onlyif oracle
+halt
+`
+
+func TestClassicHash(t *testing.T) {
+	f, err := Parse("c.test", classicSample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, txt, h := f.Records[0], f.Records[1], f.Records[2]
+	if q.Label != "label-7" || q.Sort != "rowsort" || q.HashThreshold != 2 {
+		t.Errorf("query header: %+v", q)
+	}
+	if q.Skipped("gpusql", "mysql") || !q.Skipped("sqlite") || !txt.Skipped("gpusql", "mysql") || !h.Skipped("gpusql", "mysql") {
+		t.Errorf("onlyif/skipif mysql applied wrongly")
+	}
+	// md5 of "1\n2\n3\nNULL\n", the rows (3, NULL), (1, 2) sorted.
+	rows := [][]Cell{{{Text: "3", Num: 3, IsNum: true}, {Null: true}}, {{Text: "1", Num: 1, IsNum: true}, {Text: "2", Num: 2, IsNum: true}}}
+	got, _ := Format(q, rows)
+	if d := Diff(q, got); d != "" {
+		t.Errorf("hash diff: %s", d)
+	}
+	if d := Diff(q, got[:1]); !strings.Contains(d, "2 values hashing to") {
+		t.Errorf("short result's diff: %q", d)
+	}
+	q.SetResult(got)
+	if len(q.Expected) != 1 || q.Expected[0] != "4 values hashing to 87d06a601da8a77a7281310ce10e3012" {
+		t.Errorf("-update writes %q", q.Expected)
+	}
+	if w := ExpectedRows(txt); len(w) != 1 || w[0] != "y z" {
+		t.Errorf("one value per line: %q", w)
+	}
+}

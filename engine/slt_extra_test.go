@@ -1,0 +1,125 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"gpusql/internal/slt"
+)
+
+// TestSLTExtra runs classic sqllogictest files (SQLite's public-domain
+// corpus: select1.test, evidence/in1.test, random/aggregates/...) from the
+// folder named by GPUSQL_SLT_EXTRA, or else the small classic-format
+// fixtures of testdata/slt-classic, and reports per file how many records
+// ran, passed and failed, with the first failures:
+//
+//	GPUSQL_SLT_EXTRA=/path/to/files go test ./engine -run TestSLTExtra -v
+//
+// GPUSQL_SLT_EXTRA_SHOW sets how many failures a file prints (default 10).
+// Such files are conformance measurements, not fixtures: they are read
+// where they lie and never copied into the repository. Each file runs once,
+// on the CPU executor with the planner's own strategy choices; a query gets
+// sltRecordTimeout, so a runaway cross join fails one record, not the run.
+func TestSLTExtra(t *testing.T) {
+	dir := os.Getenv("GPUSQL_SLT_EXTRA")
+	if dir == "" {
+		dir = "../testdata/slt-classic"
+	}
+	var files []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".test") {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no .test files under %s (%v)", dir, err)
+	}
+	show := 10
+	if n, err := strconv.Atoi(os.Getenv("GPUSQL_SLT_EXTRA_SHOW")); err == nil {
+		show = n
+	}
+	var sum sltTally
+	for _, path := range files {
+		t.Run(strings.TrimPrefix(path, dir+"/"), func(t *testing.T) {
+			f, err := slt.ParseFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tl := runSLTExtraFile(t, f, show)
+			sum.ran += tl.ran
+			sum.failed += tl.failed
+			t.Logf("%s: %s", path, tl)
+			if tl.failed > 0 {
+				t.Fail()
+			}
+		})
+	}
+	t.Logf("all %d files: %s", len(files), sum)
+}
+
+const sltRecordTimeout = 20 * time.Second
+
+type sltTally struct{ ran, failed int }
+
+func (tl sltTally) String() string {
+	pct := 100.0
+	if tl.ran > 0 {
+		pct = 100 * float64(tl.ran-tl.failed) / float64(tl.ran)
+	}
+	return fmt.Sprintf("%d records run, %d passed, %d failed (%.1f%% pass)", tl.ran, tl.ran-tl.failed, tl.failed, pct)
+}
+
+// runSLTExtraFile runs a classic file on a fresh database, logging its first
+// show failures with the SQL, what was expected and what came back.
+func runSLTExtraFile(t *testing.T, f *slt.File, show int) (tl sltTally) {
+	db, err := Open(Options{Executor: "cpu"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Dir(f.Path)
+	for _, r := range f.Records {
+		if r.Skipped(sltEngineNames...) {
+			continue
+		}
+		if r.Kind == slt.Halt {
+			return
+		}
+		tl.ran++
+		msg := runRecordGuarded(db, r, base)
+		if msg == "" {
+			continue
+		}
+		tl.failed++
+		if tl.failed <= show {
+			want := strings.Join(r.Expected, " | ")
+			if r.Kind == slt.Statement {
+				want = map[bool]string{true: "an error", false: "success"}[r.ExpectError]
+			}
+			t.Logf("%s:%d %s\n  SQL: %s\n  want: %s\n  %s", f.Path, r.Line, r.Label,
+				strings.ReplaceAll(r.SQL, "\n", " "), want, msg)
+		}
+	}
+	return
+}
+
+// runRecordGuarded runs a record under a deadline and turns a panic that
+// escaped the engine into a failure (a bug to report, not a crashed run).
+func runRecordGuarded(db *DB, r *slt.Record, base string) (msg string) {
+	ctx, cancel := context.WithTimeout(context.Background(), sltRecordTimeout)
+	defer cancel()
+	defer func() {
+		if p := recover(); p != nil {
+			msg = fmt.Sprintf("PANIC: %v", p)
+		}
+	}()
+	msg, _ = runRecord(ctx, db, r, base)
+	return msg
+}
