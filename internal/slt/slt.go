@@ -243,17 +243,79 @@ func Render(ty byte, c Cell) string {
 		}
 	case 'R':
 		if c.IsNum {
-			s := fmt.Sprintf("%.3f", c.Num)
-			if s == "-0.000" {
-				s = "0.000"
-			}
-			return s
+			return formatReal(c.Num)
 		}
 	}
 	if c.Text == "" {
 		return "(empty)"
 	}
 	return c.Text
+}
+
+func formatReal(f float64) string {
+	s := fmt.Sprintf("%.3f", f)
+	if s == "-0.000" {
+		s = "0.000"
+	}
+	return s
+}
+
+// RenderClassic prints a cell the way classic sqllogictest's drivers do
+// (sqlite3_column_int/_double/_text, ODBC's SQL_C_SLONG/DOUBLE/CHAR): I and
+// R convert text to the number its leading characters spell (0 when none),
+// so '12abc' in an I column reads 12, and T prints bytes outside ' '..'~'
+// as '@'. The repository's own files keep Render's stricter form, which
+// shows a text value in an I column as it is.
+func RenderClassic(ty byte, c Cell) string {
+	switch {
+	case c.Null || c.IsNum:
+	case ty == 'I':
+		return fmt.Sprintf("%d", int64(leadingNumber(c.Text, true)))
+	case ty == 'R':
+		return formatReal(leadingNumber(c.Text, false))
+	case ty == 'T':
+		return printable(Render(ty, c))
+	}
+	return Render(ty, c)
+}
+
+// leadingNumber reads the number at the start of s (after blanks), as C's
+// atol (integer) or atof do; 0 when s does not start with one.
+func leadingNumber(s string, integer bool) float64 {
+	s = strings.TrimLeft(s, " \t\n\r")
+	end := 0
+	if end < len(s) && (s[end] == '+' || s[end] == '-') {
+		end++
+	}
+	digits := func() {
+		for end < len(s) && s[end] >= '0' && s[end] <= '9' {
+			end++
+		}
+	}
+	digits()
+	if !integer {
+		if end < len(s) && s[end] == '.' {
+			end++
+			digits()
+		}
+		if e := end; e < len(s) && (s[e] == 'e' || s[e] == 'E') {
+			end++
+			if end < len(s) && (s[end] == '+' || s[end] == '-') {
+				end++
+			}
+			start := end
+			digits()
+			if end == start {
+				end = e
+			}
+		}
+	}
+	for ; end > 0; end-- {
+		if f, err := strconv.ParseFloat(s[:end], 64); err == nil {
+			return f
+		}
+	}
+	return 0
 }
 
 func isInteger(s string) bool {
@@ -279,11 +341,27 @@ func Format(r *Record, rows [][]Cell) ([]string, error) {
 		}
 		vals := make([]string, len(row))
 		for j, c := range row {
-			vals[j] = Render(r.Types[j], c)
+			if r.OneValuePerLine {
+				vals[j] = RenderClassic(r.Types[j], c)
+			} else {
+				vals[j] = Render(r.Types[j], c)
+			}
 		}
 		out = append(out, vals)
 	}
 	return order(r.Sort, out), nil
+}
+
+// printable replaces each byte outside ' '..'~' by '@', as classic
+// sqllogictest prints text (so a file stays 7-bit and one value per line).
+func printable(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c < ' ' || c > '~' {
+			b[i] = '@'
+		}
+	}
+	return string(b)
 }
 
 // order applies a sort mode to rendered rows and joins each row by tabs.

@@ -137,3 +137,28 @@ func TestClassicHash(t *testing.T) {
 		t.Errorf("one value per line: %q", w)
 	}
 }
+
+func TestRenderConversions(t *testing.T) {
+	for _, c := range []struct {
+		ty   byte
+		cell Cell
+		want string
+	}{
+		{'I', Cell{Text: "12abc"}, "12"},
+		{'I', Cell{Text: "abc"}, "0"},
+		{'I', Cell{Text: " -7.9"}, "-7"},
+		{'I', Cell{Text: "3.5000", Num: 3.5, IsNum: true}, "3"},
+		{'I', Cell{Text: "-3.5", Num: -3.5, IsNum: true}, "-3"},
+		{'R', Cell{Text: "2.5e1x"}, "25.000"},
+		{'R', Cell{Text: "1e"}, "1.000"},
+		{'R', Cell{Text: "x"}, "0.000"},
+		{'R', Cell{Text: "-0.0001", Num: -0.0001, IsNum: true}, "0.000"},
+	} {
+		if got := RenderClassic(c.ty, c.cell); got != c.want {
+			t.Errorf("RenderClassic(%c, %+v) = %q, want %q", c.ty, c.cell, got, c.want)
+		}
+	}
+	if got := printable("a\tb\u00e9"); got != "a@b@@" {
+		t.Errorf("printable: %q", got)
+	}
+}
