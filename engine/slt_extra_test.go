@@ -93,6 +93,11 @@ func runSLTExtraFile(t *testing.T, f *slt.File, show int) (tl sltTally) {
 			return
 		}
 		tl.ran++
+		if r.Kind == slt.Invalid {
+			tl.failed++
+			t.Logf("%s:%d: unknown record type %q: the file stops here, as in sqllogictest", f.Path, r.Line, r.SQL)
+			return
+		}
 		msg := runRecordGuarded(db, r, base)
 		if msg == "" {
 			continue

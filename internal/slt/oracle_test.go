@@ -79,6 +79,10 @@ func runOracle(t *testing.T, f *File) {
 			continue
 		}
 		where := fmt.Sprintf("%s:%d", f.Path, r.Line)
+		if r.Kind == Invalid {
+			t.Errorf("%s: unknown record type %q", where, r.SQL)
+			return
+		}
 		if r.Kind == Statement {
 			err := oracleExec(ctx, db, r.SQL, base)
 			switch {

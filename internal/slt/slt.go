@@ -23,6 +23,10 @@ const (
 	Statement Kind = iota + 1 // run SQL; expect success or an error
 	Query                     // run SQL; compare its rows
 	Halt                      // stop reading the file
+	// Invalid is a classic file's record of an unknown type, kept so a
+	// runner counts it as a failure and stops there, as sqllogictest does
+	// (a repository file with one does not parse).
+	Invalid
 )
 
 // Record is one test: a statement or a query with its expectation.
@@ -145,7 +149,15 @@ func Parse(path, text string) (*File, error) {
 			continue
 		case "statement", "query":
 		default:
-			return nil, fmt.Errorf("%s:%d: unknown directive %q", path, i+1, fields[0])
+			if !classic {
+				return nil, fmt.Errorf("%s:%d: unknown directive %q", path, i+1, fields[0])
+			}
+			f.Records = append(f.Records, &Record{Kind: Invalid, Line: i + 1, SQL: line,
+				SkipIf: skipIf, OnlyIf: onlyIf, resultStart: -1})
+			skipIf, onlyIf = nil, nil
+			for ; i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != ""; i++ {
+			}
+			continue
 		}
 		r := &Record{Line: i + 1, SkipIf: skipIf, OnlyIf: onlyIf, Sort: "nosort", resultStart: -1,
 			HashThreshold: threshold, OneValuePerLine: classic}

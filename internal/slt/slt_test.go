@@ -106,6 +106,9 @@ y z
 
 onlyif oracle
 halt
+
+skipif mssql
+DROP TABLE t
 `
 
 func TestClassicHash(t *testing.T) {
@@ -114,6 +117,12 @@ func TestClassicHash(t *testing.T) {
 		t.Fatal(err)
 	}
 	q, txt, h := f.Records[0], f.Records[1], f.Records[2]
+	if bad := f.Records[3]; bad.Kind != Invalid || bad.SQL != "DROP TABLE t" || !bad.Skipped("mssql") {
+		t.Errorf("unknown record type in a classic file: %+v", bad)
+	}
+	if _, err := Parse("r.test", "DROP TABLE t\n"); err == nil {
+		t.Errorf("a repository file with an unknown record type parsed")
+	}
 	if q.Label != "label-7" || q.Sort != "rowsort" || q.HashThreshold != 2 {
 		t.Errorf("query header: %+v", q)
 	}
