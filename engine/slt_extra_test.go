@@ -25,7 +25,9 @@ import (
 // GPUSQL_SLT_EXTRA_SHOW sets how many failures a file prints (default 10).
 // Such files are conformance measurements, not fixtures: they are read
 // where they lie and never copied into the repository. Each file runs once,
-// on the CPU executor with the planner's own strategy choices; a query gets
+// on the CPU executor with the planner's own strategy choices, or with
+// GPUSQL_SLT_EXTRA_ALL=1 under every strategy TestSLT uses (the GPU
+// executor, checked against the CPU, where a device answers); a query gets
 // sltRecordTimeout, so a runaway cross join fails one record, not the run.
 func TestSLTExtra(t *testing.T) {
 	dir := os.Getenv("GPUSQL_SLT_EXTRA")
@@ -53,12 +55,18 @@ func TestSLTExtra(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tl := runSLTExtraFile(t, f, show)
-			sum.ran += tl.ran
-			sum.failed += tl.failed
-			t.Logf("%s: %s", path, tl)
-			if tl.failed > 0 {
-				t.Fail()
+			sts := []strategy{{"cpu", Options{Executor: "cpu"}}}
+			if os.Getenv("GPUSQL_SLT_EXTRA_ALL") != "" {
+				sts = strategies()
+			}
+			for _, st := range sts {
+				tl := runSLTExtraFile(t, f, st.opts, show)
+				sum.ran += tl.ran
+				sum.failed += tl.failed
+				t.Logf("%s [%s]: %s", path, st.name, tl)
+				if tl.failed > 0 {
+					t.Fail()
+				}
 			}
 		})
 	}
@@ -79,8 +87,8 @@ func (tl sltTally) String() string {
 
 // runSLTExtraFile runs a classic file on a fresh database, logging its first
 // show failures with the SQL, what was expected and what came back.
-func runSLTExtraFile(t *testing.T, f *slt.File, show int) (tl sltTally) {
-	db, err := Open(Options{Executor: "cpu"})
+func runSLTExtraFile(t *testing.T, f *slt.File, opts Options, show int) (tl sltTally) {
+	db, err := Open(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
