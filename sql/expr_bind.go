@@ -689,11 +689,24 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 	case mysql.TypeDouble, mysql.TypeFloat:
 		t = columnar.TFloat64
 	case mysql.TypeVarString, mysql.TypeString, mysql.TypeVarchar, mysql.TypeBlob:
-		t = columnar.TString
+		return castToChars(e, n.Tp.GetFlen()), nil
 	case mysql.TypeDate:
 		t = columnar.TDate
 	default:
 		return nil, b.errf(pos, "unsupported: CAST to %s", n.Tp.String())
 	}
 	return castTo(e, t), nil
+}
+
+// castToChars is CAST(x AS CHAR(n)): MySQL keeps the first n characters
+// (CAST('12' AS CHAR(1)) is '1', with a truncation warning); plain CHAR
+// (no length) keeps them all.
+func castToChars(e Expr, n int) Expr {
+	s := castTo(e, columnar.TString)
+	if n < 0 {
+		return s
+	}
+	// The arguments typed as SUBSTRING's binder types them (BIGINT).
+	one, length := &Const{T: columnar.TInt64, I: 1}, &Const{T: columnar.TInt64, I: int64(n)}
+	return &Func{Name: "substring", Args: []Expr{s, one, length}, T: columnar.TString}
 }
