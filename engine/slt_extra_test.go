@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -29,6 +31,8 @@ import (
 // GPUSQL_SLT_EXTRA_ALL=1 under every strategy TestSLT uses (the GPU
 // executor, checked against the CPU, where a device answers); a query gets
 // sltRecordTimeout, so a runaway cross join fails one record, not the run.
+// The run ends with the failures tallied by cause (an error's text with
+// its line:column and quoted names cut, or "wrong result"), largest first.
 func TestSLTExtra(t *testing.T) {
 	dir := os.Getenv("GPUSQL_SLT_EXTRA")
 	if dir == "" {
@@ -61,8 +65,7 @@ func TestSLTExtra(t *testing.T) {
 			}
 			for _, st := range sts {
 				tl := runSLTExtraFile(t, f, st.opts, show)
-				sum.ran += tl.ran
-				sum.failed += tl.failed
+				sum.add(tl)
 				t.Logf("%s [%s]: %s", path, st.name, tl)
 				if tl.failed > 0 {
 					t.Fail()
@@ -71,11 +74,74 @@ func TestSLTExtra(t *testing.T) {
 		})
 	}
 	t.Logf("all %d files: %s", len(files), sum)
+	for _, c := range sum.topCauses() {
+		t.Logf("%6d  %s", c.n, c.cause)
+	}
 }
 
 const sltRecordTimeout = 20 * time.Second
 
-type sltTally struct{ ran, failed int }
+type sltTally struct {
+	ran, failed int
+	causes      map[string]int
+}
+
+func (tl *sltTally) fail(cause string) {
+	tl.failed++
+	if tl.causes == nil {
+		tl.causes = map[string]int{}
+	}
+	tl.causes[cause]++
+}
+
+func (tl *sltTally) add(o sltTally) {
+	tl.ran += o.ran
+	tl.failed += o.failed
+	for c, n := range o.causes {
+		if tl.causes == nil {
+			tl.causes = map[string]int{}
+		}
+		tl.causes[c] += n
+	}
+}
+
+type sltCause struct {
+	cause string
+	n     int
+}
+
+func (tl sltTally) topCauses() []sltCause {
+	var out []sltCause
+	for c, n := range tl.causes {
+		out = append(out, sltCause{c, n})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].n != out[j].n {
+			return out[i].n > out[j].n
+		}
+		return out[i].cause < out[j].cause
+	})
+	return out
+}
+
+var (
+	causePosition = regexp.MustCompile(`(statement at line \d+: )?line \d+:\d+: `)
+	causeQuoted   = regexp.MustCompile(`'[^']*'|"[^"]*"|-?\d+`)
+)
+
+// failureCause names the kind of a failure so that failures tally by cause:
+// positions, quoted names and numbers are cut from an error's text.
+func failureCause(msg string) string {
+	switch {
+	case strings.HasPrefix(msg, "query failed: "), strings.HasPrefix(msg, "statement failed: "),
+		strings.HasPrefix(msg, "PANIC: "):
+		msg = causePosition.ReplaceAllString(msg, "")
+		return causeQuoted.ReplaceAllString(msg, "_")
+	case strings.HasPrefix(msg, "statement succeeded"):
+		return msg
+	}
+	return "wrong result"
+}
 
 func (tl sltTally) String() string {
 	pct := 100.0
@@ -102,7 +168,7 @@ func runSLTExtraFile(t *testing.T, f *slt.File, opts Options, show int) (tl sltT
 		}
 		tl.ran++
 		if r.Kind == slt.Invalid {
-			tl.failed++
+			tl.fail("unknown record type")
 			t.Logf("%s:%d: unknown record type %q: the file stops here, as in sqllogictest", f.Path, r.Line, r.SQL)
 			return
 		}
@@ -110,7 +176,7 @@ func runSLTExtraFile(t *testing.T, f *slt.File, opts Options, show int) (tl sltT
 		if msg == "" {
 			continue
 		}
-		tl.failed++
+		tl.fail(failureCause(msg))
 		if tl.failed <= show {
 			want := strings.Join(r.Expected, " | ")
 			if r.Kind == slt.Statement {
