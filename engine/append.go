@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"unicode/utf8"
 
 	"gpusql/exec"
 	"gpusql/sql"
@@ -127,6 +128,9 @@ func appendResult(old *columnar.Table, targets []int, res *exec.Result) (*column
 			}
 		}
 		c, err := appendColumn(old.Columns[j], old.Rows, src[j], n, f.Type)
+		if tl, ok := err.(*tooLong); ok {
+			return nil, fmt.Errorf("%s: %w", old.Name, tl.describe(f, tl.row+1))
+		}
 		if err != nil {
 			return nil, fmt.Errorf("column %s of %s: %w", f.Name, old.Name, err)
 		}
@@ -200,6 +204,9 @@ func appendStrings(out, old *columnar.Column, m int, src *columnar.Column, n int
 	if err != nil {
 		return err
 	}
+	if err := checkWidth(out.Type.Width, vals, src, n); err != nil {
+		return err
+	}
 	added := columnar.BuildDictionary(vals)
 	merged, fromOld, fromNew := oldDict.Merge(added)
 	out.Dict = merged
@@ -217,6 +224,45 @@ func appendStrings(out, old *columnar.Column, m int, src *columnar.Column, n int
 		}
 		code, _ := added.Lookup(srcString(src, i))
 		out.I32[m+i] = fromNew[code]
+	}
+	return nil
+}
+
+// tooLong is row row of the values being stored, a string longer than its
+// VARCHAR(n) column holds: MySQL's strict mode fails the statement (error
+// 1406, "Data too long for column") rather than cut it.
+type tooLong struct {
+	row   int
+	value string
+}
+
+// describe says what was too long for field f at (1-based) row.
+func (e *tooLong) describe(f columnar.Field, row int) error {
+	return fmt.Errorf("Data too long for column '%s' at row %d: '%s' has %d characters, %s holds %d",
+		f.Name, row, e.value, utf8.RuneCountInString(e.value), f.Type, f.Type.Width)
+}
+
+func (e *tooLong) Error() string { return fmt.Sprintf("data too long at row %d", e.row+1) }
+
+// checkWidth finds the first of src's n rows whose string (one of vals, the
+// distinct strings stored) has more characters than width (0: no limit).
+func checkWidth(width int, vals []string, src *columnar.Column, n int) error {
+	if width <= 0 {
+		return nil
+	}
+	long := map[string]bool{}
+	for _, v := range vals {
+		if utf8.RuneCountInString(v) > width {
+			long[v] = true
+		}
+	}
+	if len(long) == 0 {
+		return nil
+	}
+	for i := 0; i < n; i++ {
+		if !src.IsNull(i) && long[srcString(src, i)] {
+			return &tooLong{row: i, value: srcString(src, i)}
+		}
 	}
 	return nil
 }

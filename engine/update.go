@@ -137,6 +137,9 @@ func setColumn(old *columnar.Column, ids []int, src *columnar.Column, f columnar
 		if re, ok := err.(*rowError); ok {
 			return nil, fmt.Errorf("out of range value %s for column '%s' %s at row %d", re.value, f.Name, f.Type, ids[re.row]+1)
 		}
+		if tl, ok := err.(*tooLong); ok {
+			return nil, tl.describe(f, ids[tl.row]+1)
+		}
 		return nil, fmt.Errorf("column '%s': %w", f.Name, err)
 	}
 	withValid := old.HasNulls() || conv.HasNulls()
