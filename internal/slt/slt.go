@@ -183,20 +183,32 @@ func Parse(path, text string) (*File, error) {
 					return nil, fmt.Errorf("%s:%d: column type %q is not I, R or T", path, i+1, c)
 				}
 			}
-			// Then an optional sort mode and an optional label.
-			for _, w := range fields[2:] {
-				switch {
-				case w == "nosort" || w == "rowsort" || w == "valuesort":
-					r.Sort = w
-				case strings.HasPrefix(w, "label-"):
-					r.Label = w
-				case strings.HasPrefix(w, "#"):
-				default:
-					return nil, fmt.Errorf("%s:%d: unknown sort mode %q", path, i+1, w)
-				}
+			// Then an optional sort mode and an optional label (any word
+			// after the sort mode, as sqllogictest reads its fourth
+			// token); "#" starts a comment.
+			words := fields[2:]
+			for k, w := range words {
 				if strings.HasPrefix(w, "#") {
+					words = words[:k]
 					break
 				}
+			}
+			if len(words) > 0 && strings.HasPrefix(words[0], "label-") {
+				words = append([]string{"nosort"}, words...)
+			}
+			if len(words) > 0 {
+				switch words[0] {
+				case "nosort", "rowsort", "valuesort":
+					r.Sort = words[0]
+				default:
+					return nil, fmt.Errorf("%s:%d: unknown sort mode %q", path, i+1, words[0])
+				}
+			}
+			if len(words) > 1 {
+				r.Label = words[1]
+			}
+			if len(words) > 2 {
+				return nil, fmt.Errorf("%s:%d: unexpected %q after the label", path, i+1, words[2])
 			}
 		}
 		// SQL runs to a blank line or "----".

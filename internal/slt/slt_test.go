@@ -171,3 +171,25 @@ func TestRenderConversions(t *testing.T) {
 		t.Errorf("printable: %q", got)
 	}
 }
+
+func TestQueryHeader(t *testing.T) {
+	for _, c := range []struct{ header, sort, label string }{
+		{"query I", "nosort", ""},
+		{"query I rowsort label-sum", "rowsort", "label-sum"},
+		{"query I valuesort mylabel # a comment", "valuesort", "mylabel"},
+		{"query I label-3", "nosort", "label-3"},
+		{"query I rowsort # comment words", "rowsort", ""},
+	} {
+		f, err := Parse("h.test", c.header+"\nSELECT 1\n")
+		if err != nil {
+			t.Errorf("%q: %v", c.header, err)
+			continue
+		}
+		if r := f.Records[0]; r.Sort != c.sort || r.Label != c.label {
+			t.Errorf("%q: sort %q label %q, want %q %q", c.header, r.Sort, r.Label, c.sort, c.label)
+		}
+	}
+	if _, err := Parse("h.test", "query I sideways\nSELECT 1\n"); err == nil {
+		t.Errorf("an unknown sort mode parsed")
+	}
+}
