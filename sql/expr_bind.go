@@ -162,7 +162,7 @@ func (b *binder) literal(n *driver.ValueExpr, pos int) (Expr, error) {
 	case driver.KindMysqlDecimal:
 		return decimalLiteral(n.GetMysqlDecimal().String()), nil
 	case driver.KindBinaryLiteral:
-		return nil, b.errf(pos, "unsupported: hexadecimal and bit literals")
+		return hexLiteral([]byte(n.GetBinaryLiteral())), nil
 	}
 	return nil, b.errf(pos, "unsupported: literal of this kind")
 }

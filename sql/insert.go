@@ -133,7 +133,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 // strictOK rejects lossy string conversions that convertConst accepts for
 // comparisons: '12abc' into an INT column.
 func strictOK(from, to *Const) bool {
-	if from.Null || from.T.ID != columnar.String || to.T.ID == columnar.String {
+	if from.Null || from.hex || from.T.ID != columnar.String || to.T.ID == columnar.String {
 		return true
 	}
 	s := strings.TrimSpace(from.S)
