@@ -289,6 +289,8 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.deleteRows(ctx, s)
 	case *sql.Load:
 		return db.load(s, baseDir)
+	case *sql.Copy:
+		return db.copyTo(ctx, s, baseDir)
 	case *sql.ShowTables:
 		return db.showTables(), nil
 	case *sql.Describe:

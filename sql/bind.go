@@ -70,6 +70,9 @@ func bind(cat *catalog.Catalog, sess *Session, p Parsed) (Statement, error) {
 	}
 	b.end = min(len(b.src), b.start+len(p.Text))
 	b.lastPos = b.start
+	if p.copy != nil {
+		return b.copyStatement(p)
+	}
 	if p.routine != "" {
 		return nil, b.errf(b.start, "unsupported: %s (triggers, stored procedures, functions and events are not supported)", p.routine)
 	}
@@ -91,7 +94,12 @@ func (b *binder) leave() { b.depth-- }
 
 func (b *binder) statement(n ast.StmtNode) (Statement, error) {
 	switch n := n.(type) {
-	case *ast.SelectStmt, *ast.SetOprStmt:
+	case *ast.SelectStmt:
+		if n.SelectIntoOpt != nil {
+			return b.intoOutfile(n)
+		}
+		return b.topQuery(n)
+	case *ast.SetOprStmt:
 		return b.topQuery(n)
 	case *ast.ExplainStmt:
 		return b.explain(n)

@@ -32,6 +32,9 @@ type Parsed struct {
 	// routine names a stored-program statement (CREATE TRIGGER, ...) that
 	// was cut out of the script unparsed (routines.go); Node is nil.
 	routine string
+	// copy is the COPY statement this one is (copy.go); Node is its inner
+	// query, or nil.
+	copy *copyStmt
 }
 
 // Parse splits text into statements and parses them with the TiDB parser
@@ -49,6 +52,7 @@ func Parse(text string) (stmts []Parsed, err error) {
 
 func parse(text string) ([]Parsed, error) {
 	blanked, routines := blankRoutines(text)
+	blanked, copies := blankCopies(blanked)
 	p := parser.New()
 	nodes, err := parseSQL(p, blanked)
 	if perr, ok := err.(*Error); ok {
@@ -57,9 +61,10 @@ func parse(text string) ([]Parsed, error) {
 	if err != nil {
 		perr := syntaxError(blanked, err)
 		before := parsedPrefix(p, blanked, perr)
-		return withRoutines(before, text, routines, offsetOf(blanked, perr.Line, perr.Col)), perr
+		limit := offsetOf(blanked, perr.Line, perr.Col)
+		return withRoutines(withCopies(before, text, copies, limit), text, routines, limit), perr
 	}
-	return withRoutines(splitParsed(blanked, nodes), text, routines, len(text)), nil
+	return withRoutines(withCopies(splitParsed(blanked, nodes), text, copies, len(text)), text, routines, len(text)), nil
 }
 
 // parseSQL runs the TiDB parser, turning its one known panic into an

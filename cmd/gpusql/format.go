@@ -11,6 +11,7 @@ import (
 
 	"gpusql/exec"
 	"gpusql/storage/columnar"
+	"gpusql/storage/export"
 )
 
 // Output formats (--format):
@@ -19,8 +20,9 @@ import (
 //     NULL printed as NULL, then "N rows in set".
 //   - csv: RFC 4180; a header line of column names, then one line per row.
 //     Numbers are exact (DECIMAL with its scale, no thousands separators),
-//     dates YYYY-MM-DD, booleans 1/0. NULL is an empty unquoted field and
-//     the empty string a quoted one (""), so the two stay distinct.
+//     dates YYYY-MM-DD, booleans 1/0. NULL is \N unquoted (as MySQL's
+//     INTO OUTFILE writes it and LOAD DATA reads it) and the empty string a
+//     quoted "", so the two stay distinct (the same text as COPY ... TO).
 //   - json: each result set is one JSON array of objects (keys in column
 //     order), one object per line; a script with several queries writes
 //     several arrays one after another (a JSON text sequence that jq reads).
@@ -112,36 +114,14 @@ func rowCount(n int) string {
 
 type csvPrinter struct{ w io.Writer }
 
+// rows writes COPY's CSV (export.DefaultCSV), so that what --format csv
+// prints loads back with LOAD DATA or read_csv to the same rows.
 func (p csvPrinter) rows(r *exec.Result) error {
 	bw := bufio.NewWriter(p.w)
-	for j, name := range r.Names {
-		if j > 0 {
-			bw.WriteByte(',')
-		}
-		bw.WriteString(csvField(name))
-	}
-	bw.WriteByte('\n')
-	for i := 0; i < r.Rows; i++ {
-		for j, c := range r.Columns {
-			if j > 0 {
-				bw.WriteByte(',')
-			}
-			if !c.IsNull(i) {
-				bw.WriteString(csvField(exec.FormatValue(c, i)))
-			}
-		}
-		bw.WriteByte('\n')
+	if err := export.WriteCSV(bw, r, export.DefaultCSV); err != nil {
+		return err
 	}
 	return bw.Flush()
-}
-
-// csvField quotes a field when RFC 4180 needs it, and always when it is
-// empty (an empty unquoted field means NULL).
-func csvField(s string) string {
-	if s != "" && !strings.ContainsAny(s, ",\"\r\n") && s[0] != ' ' && s[len(s)-1] != ' ' {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
 type jsonPrinter struct{ w io.Writer }

@@ -43,7 +43,7 @@ func TestTableFormat(t *testing.T) {
 func TestCSVFormat(t *testing.T) {
 	var b bytes.Buffer
 	csvPrinter{&b}.rows(sample())
-	want := "id,name,price,f\n1,\"a, \"\"b\"\"\",12.50,0.1\n22,\"\",,1e20\n"
+	want := "id,name,price,f\n1,\"a, \"\"b\"\"\",12.50,0.1\n22,\"\",\\N,1e20\n"
 	if b.String() != want {
 		t.Errorf("csv %q, want %q", b.String(), want)
 	}
