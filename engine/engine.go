@@ -207,6 +207,7 @@ func cancelled(err error) error {
 // transaction when one is open.
 func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*StatementResult, error) {
 	start := time.Now()
+	p.Dir = baseDir
 	db := c.view()
 	stmt, err := sql.BindSession(db.cat, db.session, p)
 	if err != nil {

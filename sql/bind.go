@@ -56,6 +56,10 @@ type binder struct {
 	// numbers Params within the statement.
 	capture   *paramCapture
 	nextParam int
+	// files are the statement's file sources; dir is where relative file
+	// names resolve.
+	files []fileSource
+	dir   string
 	// views are the views being expanded, outermost first (a view that
 	// reaches itself is an error, not a loop).
 	views []string
@@ -64,11 +68,11 @@ type binder struct {
 const maxDepth = 2000
 
 func bind(cat *catalog.Catalog, sess *Session, p Parsed) (Statement, error) {
-	b := &binder{cat: cat, session: sess, src: p.src, start: p.start}
+	b := &binder{cat: cat, session: sess, src: p.src, start: p.start, files: p.files, dir: p.Dir}
 	if b.src == "" {
 		b.src, b.start, b.lineBase = p.Text, 0, max(p.Line-1, 0)
 	}
-	b.end = min(len(b.src), b.start+len(p.Text))
+	b.end = min(len(b.src), max(b.start+len(p.Text), p.end))
 	b.lastPos = b.start
 	if p.copy != nil {
 		return b.copyStatement(p)
