@@ -95,3 +95,12 @@ func TestFilesInFromErrors(t *testing.T) {
 		t.Errorf("strings outside FROM: %s", got)
 	}
 }
+
+// FROM followed by a string outside a SELECT's FROM list is not a file.
+func TestFromStringsThatAreNotFiles(t *testing.T) {
+	db := open(t)
+	res := mustExec(t, db, "select extract(year from '2024-03-01'), trim(leading 'x' from 'xxab'), substring('abcd' from 2)", "")
+	if got := rowsText(res[0].Result); got != "2024,ab,bcd" {
+		t.Errorf("got %s", got)
+	}
+}

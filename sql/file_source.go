@@ -49,17 +49,22 @@ type fileSource struct {
 // source); clauseKeywords end it.
 var (
 	fromKeywords   = map[string]bool{"FROM": true, "JOIN": true}
-	clauseKeywords = map[string]bool{"SELECT": true, "WHERE": true, "GROUP": true, "HAVING": true, "ORDER": true,
+	clauseKeywords = map[string]bool{"WHERE": true, "GROUP": true, "HAVING": true, "ORDER": true,
 		"LIMIT": true, "UNION": true, "EXCEPT": true, "INTERSECT": true, "SET": true, "VALUES": true, "ON": true,
 		"USING": true, "WINDOW": true, "INTO": true, "WITH": true}
 )
+
+// fromState is what markFileSources knows of one parenthesis level: a
+// SELECT was seen (so FROM starts a FROM list: in EXTRACT(YEAR FROM 'd')
+// or TRIM(x FROM 's') it does not), and whether a FROM list is open.
+type fromState struct{ sel, inFrom bool }
 
 // markFileSources replaces the file sources of text by marker names.
 func markFileSources(text string) (string, []fileSource) {
 	var out []fileSource
 	var b []byte
 	sc := wordScanner{s: text}
-	inFrom := []bool{false} // per parenthesis depth
+	st := []fromState{{}}
 	prev := ""
 	for {
 		pos, w := sc.next()
@@ -67,8 +72,8 @@ func markFileSources(text string) (string, []fileSource) {
 			break
 		}
 		u := strings.ToUpper(w)
-		d := len(inFrom) - 1
-		atSource := fromKeywords[prev] || prev == "," && inFrom[d]
+		top := &st[len(st)-1]
+		atSource := top.sel && (fromKeywords[prev] || prev == "," && top.inFrom)
 		switch {
 		case atSource && (w[0] == '\'' || w[0] == '"'):
 			path, _ := unquoteStandard(w)
@@ -77,22 +82,23 @@ func markFileSources(text string) (string, []fileSource) {
 		case atSource && isFileFunction(u):
 			save := sc.pos
 			if _, p := sc.next(); p == "(" {
-				fs := readFileArgs(&sc, strings.ToLower(w), pos)
-				out = append(out, fs)
+				out = append(out, readFileArgs(&sc, strings.ToLower(w), pos))
 				b = markSource(b, text, pos, sc.pos, len(out)-1)
 			} else {
 				sc.pos = save
 			}
 		case w == "(":
-			inFrom = append(inFrom, false)
-		case w == ")" && d > 0:
-			inFrom = inFrom[:d]
+			st = append(st, fromState{})
+		case w == ")" && len(st) > 1:
+			st = st[:len(st)-1]
 		case w == ";":
-			inFrom = []bool{false}
+			st = []fromState{{}}
+		case u == "SELECT":
+			top.sel, top.inFrom = true, false
 		case fromKeywords[u]:
-			inFrom[d] = true
+			top.inFrom = true
 		case clauseKeywords[u]:
-			inFrom[d] = false
+			top.inFrom = false
 		}
 		prev = u
 	}
