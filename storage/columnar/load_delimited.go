@@ -22,6 +22,8 @@ type DelimitedOptions struct {
 	IgnoreLines int
 	// Workers is the number of parsing goroutines; 0 means runtime.NumCPU().
 	Workers int
+	// Alloc is where the new columns live; nil means the default allocator.
+	Alloc Allocator
 }
 
 // loadBlockSize is the size of the blocks the file is read and parsed in. A
@@ -102,7 +104,7 @@ func LoadDelimited(t *Table, path string, opts DelimitedOptions) (*Table, error)
 		workers = runtime.NumCPU()
 	}
 	ld := &delimitedLoad{
-		t: t, path: path, r: f, quote: quote, workers: workers,
+		t: t, path: path, r: f, quote: quote, workers: workers, alloc: opts.Alloc,
 		split: splitter{ncols: len(t.Fields), delim: delim, quote: quote},
 	}
 	if len(t.Fields) == 0 {
@@ -161,6 +163,7 @@ type delimitedLoad struct {
 	quote   byte
 	workers int
 	split   splitter // template: each worker copies it
+	alloc   Allocator
 
 	// out holds t's rows followed by the file's. Workers write disjoint
 	// row ranges under mu's read lock; growing the vectors (when the size
@@ -223,7 +226,7 @@ func (ld *delimitedLoad) run(ignoreLines int, size int64) (int, error) {
 	}
 	ld.out = make([]*Builder, len(ld.t.Fields))
 	for i, f := range ld.t.Fields {
-		ld.out[i] = NewBuilder(f.Type)
+		ld.out[i] = newBuilderIn(ld.alloc, f.Type)
 		ld.out[i].seed(ld.t.Columns[i], est)
 	}
 	ld.cap = ld.t.Rows + est

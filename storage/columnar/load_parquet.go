@@ -21,6 +21,8 @@ type ParquetOptions struct {
 	// BatchSize is the number of rows decoded per record batch; 0 means
 	// 4*ChunkRows (larger batches amortize pqarrow's per-batch buffers).
 	BatchSize int
+	// Alloc is where the new columns live; nil means the default allocator.
+	Alloc Allocator
 }
 
 // LoadParquet returns a new table holding t's rows followed by the rows of
@@ -125,7 +127,7 @@ func LoadParquet(t *Table, path string, opts ParquetOptions) (*Table, error) {
 
 	out := make([]*Builder, len(t.Fields))
 	for c, f := range t.Fields {
-		out[c] = NewBuilder(f.Type)
+		out[c] = newBuilderIn(opts.Alloc, f.Type)
 		out[c].seed(t.Columns[c], int(rdr.NumRows()))
 	}
 

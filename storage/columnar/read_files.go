@@ -17,7 +17,10 @@ import (
 // (read_csv, read_parquet, FROM 'f.csv'): the schema comes from the first
 // file (sniffed for CSV, the file's own for Parquet), and every file the
 // pattern names is loaded, in name order, through the same loaders as LOAD
-// DATA and IMPORT INTO, so executors see an ordinary table.
+// DATA and IMPORT INTO, so executors see an ordinary table. The table is
+// built on the Go heap, not in the default (on GPU builds pinned) memory:
+// it belongs to one statement, nothing frees columns explicitly, and the
+// garbage collector reclaims only heap memory.
 
 // Glob expands a path that may hold wildcards (*, ?, [...]) into the files
 // it names, sorted; a plain path is returned as it is.
@@ -48,7 +51,7 @@ func ReadCSV(name, pattern string, opts SniffOptions) (*Table, error) {
 	}
 	t := NewEmptyTable(name, d.Fields)
 	for _, p := range paths {
-		lo := DelimitedOptions{Delimiter: d.Delimiter, Enclosure: d.Quote}
+		lo := DelimitedOptions{Delimiter: d.Delimiter, Enclosure: d.Quote, Alloc: HeapAllocator}
 		if d.Header {
 			lo.IgnoreLines = 1
 		}
@@ -71,7 +74,7 @@ func ReadParquet(name, pattern string) (*Table, error) {
 	}
 	t := NewEmptyTable(name, fields)
 	for _, p := range paths {
-		if t, err = LoadParquet(t, p, ParquetOptions{}); err != nil {
+		if t, err = LoadParquet(t, p, ParquetOptions{Alloc: HeapAllocator}); err != nil {
 			return nil, err
 		}
 	}
