@@ -83,6 +83,13 @@ type session struct {
 	stderr  io.Writer
 	msgOut  io.Writer // messages: stdout for tables, stderr for csv/json
 	explain io.Writer
+	// resultOut is where results go: stdout, or the file of .output/.once
+	// (outFile; once: for one result).
+	resultOut io.Writer
+	outFile   *os.File
+	once      bool
+	// width and maxRows fit table results to the terminal (0: no limit).
+	width, maxRows int
 }
 
 func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -126,7 +133,13 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gpusql:", err)
 		return 2
 	}
-	s := &session{db: db, format: *format, timing: *timing, out: p, stdout: stdout, stderr: stderr, msgOut: stdout, explain: stdout}
+	s := &session{db: db, format: *format, timing: *timing, out: p, stdout: stdout, stderr: stderr, msgOut: stdout, explain: stdout, resultOut: stdout}
+	if jp, ok := p.(jsonPrinter); ok {
+		// A run writes one JSON document (see format.go).
+		jp.doc = &jsonDocument{}
+		s.out = jp
+		defer jp.finish()
+	}
 	if *format != "table" && *format != "" {
 		s.msgOut = stderr
 	}
@@ -188,9 +201,11 @@ func (s *session) print(r *engine.StatementResult) error {
 			return err
 		}
 		if s.format == "table" {
-			fmt.Fprintln(s.stdout, rowCount(r.Result.Rows)+s.elapsed(r))
+			fmt.Fprintln(s.resultOut, rowCount(r.Result.Rows)+s.elapsed(r))
+			s.afterResult()
 			return nil
 		}
+		s.afterResult()
 	default:
 		fmt.Fprintln(s.msgOut, r.Message+s.elapsed(r))
 		return nil
