@@ -127,8 +127,15 @@ func (p tablePrinter) rows(r *exec.Result) error {
 	if r.Rows > 0 {
 		rule()
 	}
-	if shown := len(cols) - boolInt(len(cols) < len(widths)); len(rows) < r.Rows || shown < len(widths) {
-		fmt.Fprintf(bw, "(%d of %d rows, %d of %d columns shown)\n", len(rows)-boolInt(len(rows) < r.Rows), r.Rows, shown, len(widths))
+	var cut []string
+	if shown := len(rows) - boolInt(len(rows) < r.Rows); shown < r.Rows {
+		cut = append(cut, fmt.Sprintf("%d of %d rows", shown, r.Rows))
+	}
+	if shown := len(cols) - boolInt(len(cols) < len(widths)); shown < len(widths) {
+		cut = append(cut, fmt.Sprintf("%d of %d columns", shown, len(widths)))
+	}
+	if len(cut) > 0 {
+		fmt.Fprintf(bw, "(%s shown)\n", strings.Join(cut, ", "))
 	}
 	return bw.Flush()
 }
