@@ -14,8 +14,12 @@ var ssbTables = []string{"lineorder", "customer", "supplier", "part", "date"}
 
 // genMain runs "gpusql gen ssb".
 func genMain(args []string, stdout, stderr io.Writer) int {
+	const usage = "usage: gpusql gen ssb --sf N --out DIR [--format tbl|csv|parquet] [--seed S] [--workers W]"
+	if len(args) > 0 && isHelp(args[0]) {
+		args = []string{"ssb", "--help"}
+	}
 	if len(args) == 0 || args[0] != "ssb" {
-		fmt.Fprintln(stderr, "usage: gpusql gen ssb --sf N --out DIR [--format tbl|csv|parquet] [--seed S] [--workers W]")
+		fmt.Fprintln(stderr, usage)
 		return 2
 	}
 	fs := flag.NewFlagSet("gen ssb", flag.ContinueOnError)
@@ -25,8 +29,8 @@ func genMain(args []string, stdout, stderr io.Writer) int {
 	format := fs.String("format", "tbl", "file format: tbl (dbgen's), csv or parquet")
 	seed := fs.Uint64("seed", 0, "random seed; the same SF and seed give the same files")
 	workers := fs.Int("workers", 0, "generating goroutines (0: one per CPU)")
-	if err := fs.Parse(args[1:]); err != nil {
-		return 2
+	if code, done := parseFlags(fs, args[1:], usage, stdout, stderr); done {
+		return code
 	}
 	if *out == "" {
 		fmt.Fprintln(stderr, "gpusql gen ssb: --out DIR is required")

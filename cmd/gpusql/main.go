@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 
 	"github.com/chzyer/readline"
 
@@ -37,8 +38,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case "bench":
 			return benchMain(args[1:], stdout, stderr)
 		case "help":
-			usage(stdout)
-			return 0
+			return shellMain([]string{"--help"}, stdin, stdout, stderr)
 		}
 	}
 	return shellMain(args, stdin, stdout, stderr)
@@ -54,6 +54,37 @@ func usage(w io.Writer) {
 
 flags:
 `)
+}
+
+// isHelp reports whether a subcommand's first argument asks for help.
+func isHelp(arg string) bool {
+	switch arg {
+	case "-h", "-help", "--help", "help":
+		return true
+	}
+	return false
+}
+
+// parseFlags parses a command's flags. -h / --help prints the usage line
+// and every flag to stdout and ends the command with status 0; a bad flag
+// prints the error, the usage and the flags to stderr and ends it with 2.
+func parseFlags(fs *flag.FlagSet, args []string, usage string, stdout, stderr io.Writer) (code int, done bool) {
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprintln(stdout, usage)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return 0, true
+	case err != nil:
+		fmt.Fprintf(stderr, "gpusql %s: %v\n%s\n", fs.Name(), err, usage)
+		fs.SetOutput(stderr)
+		fs.PrintDefaults()
+		return 2, true
+	}
+	fs.SetOutput(stderr)
+	return 0, false
 }
 
 // item is one -f or -c argument; they run in the order given.
@@ -106,12 +137,10 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	groupBy := fs.String("groupby", "", "force the group-by strategy: dense or hash (testing)")
 	memLimit := fs.String("memory-limit", "default", "bytes the queries may hold at once, as `SIZE` 2GB, 512MiB or 1.5GiB (0: no limit; default: 75% of RAM)")
 	interactive := fs.Bool("i", false, "open the REPL after running the -f and -c items (e.g. load a schema, then ask)")
-	fs.Usage = func() { usage(stderr); fs.PrintDefaults() }
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	var usageText strings.Builder
+	usage(&usageText)
+	if code, done := parseFlags(fs, args, strings.TrimSpace(usageText.String()), stdout, stderr); done {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "gpusql: unexpected argument %q (scripts go after -f)\n", fs.Arg(0))
