@@ -48,6 +48,10 @@ func TestCopyRoundTrip(t *testing.T) {
 		{"copy (select * from t) to 'd.out' (format parquet)", "import into %s from 'd.out' format 'parquet'"},
 		{"select * from t into outfile 'e.tsv' fields enclosed by '\"'", "load data infile 'e.tsv' into table %s fields enclosed by '\"'"},
 		{"select * from t into outfile 'f.tsv' fields terminated by ';' optionally enclosed by '\"'", "load data infile 'f.tsv' into table %s fields terminated by ';' enclosed by '\"'"},
+		{"copy t to 'g.csv'", "insert into %s select * from read_csv('g.csv')"},
+		{"copy t to 'h.txt' (null 'NA', delimiter '|')", "insert into %s select * from read_csv('h.txt', nullstr='NA', delim='|')"},
+		{"copy (select * from t order by id) to 'i.csv' (null 'NULL')", "insert into %s select * from 'i.csv'"},
+		{"copy t to 'j.parquet'", "insert into %s select * from 'j.parquet'"},
 	}
 	for i, c := range cases {
 		name := string(rune('a' + i))

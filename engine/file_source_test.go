@@ -77,7 +77,7 @@ func TestFilesInFromErrors(t *testing.T) {
 	for _, c := range []struct{ query, want string }{
 		{"select * from 'missing.csv'", "line 1:15: read "},
 		{"select *\n  from read_csv('a.csv', header=maybe)", "line 2:26: read_csv option header wants true or false"},
-		{"select * from read_csv('a.csv', nullstr='NA')", "line 1:33: unsupported: read_csv option nullstr"},
+		{"select * from read_csv('a.csv', skip=2)", "line 1:33: unsupported: read_csv option skip"},
 		{"select * from read_csv(a.csv)", "line 1:24: read_csv wants a quoted file name"},
 		{"select * from read_csv('a.csv', columns={'a': 'INT', 'b': 'INT'})", "columns names 2 columns, the file has 1"},
 		{"select * from read_csv('a.csv', columns={'a': 'DATETIME'})", "unsupported type"},

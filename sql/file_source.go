@@ -15,7 +15,7 @@ import (
 // Files in FROM, as in DuckDB:
 //
 //	SELECT ... FROM read_csv('f.csv' [, header=false, delim='|', quote='"',
-//	                columns={'a': 'INT', 'b': 'VARCHAR(10)'}])
+//	                nullstr='NA', columns={'a': 'INT', 'b': 'VARCHAR(10)'}])
 //	SELECT ... FROM read_parquet('data/*.parquet')
 //	SELECT ... FROM 'f.csv'          -- or "f.parquet": by the extension
 //
@@ -300,8 +300,13 @@ func (b *binder) sniffOptions(fs fileSource) (columnar.SniffOptions, error) {
 			so.Quote, err = b.oneChar(o.value, "read_csv option quote")
 		case "COLUMNS":
 			so.Columns, err = b.columnsOption(fs.columns, o.pos)
+		case "NULLSTR", "NULL":
+			if o.value == "" {
+				return so, b.errf(o.pos, "read_csv option nullstr wants a non-empty string")
+			}
+			so.Null = o.value
 		default:
-			return so, b.errf(o.pos, "unsupported: read_csv option %s (header, delim, quote and columns are supported)", strings.ToLower(o.name))
+			return so, b.errf(o.pos, "unsupported: read_csv option %s (header, delim, quote, nullstr and columns are supported)", strings.ToLower(o.name))
 		}
 		if err != nil {
 			return so, err

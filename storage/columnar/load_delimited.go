@@ -24,6 +24,10 @@ type DelimitedOptions struct {
 	Workers int
 	// Alloc is where the new columns live; nil means the default allocator.
 	Alloc Allocator
+	// Null is a spelling of NULL besides `\N` (read_csv's nullstr, such as
+	// NA): an unenclosed field equal to it is NULL in every column, an
+	// enclosed one is that string.
+	Null string
 }
 
 // loadBlockSize is the size of the blocks the file is read and parsed in. A
@@ -47,7 +51,7 @@ const maxBlock = 256 << 20
 // t's columns by position. A file whose first record has one field more
 // than t has columns, that field empty, is in dbgen's trailing-delimiter
 // form ("1|2|3|"), and then every line must end with the delimiter. Blank
-// lines are skipped. NULLs: an unenclosed `\N` is NULL in every column; an
+// lines are skipped. NULLs: an unenclosed `\N` (or opts.Null) is NULL in every column; an
 // empty field is NULL except in VARCHAR columns, where it is the empty
 // string (as in MySQL's LOAD DATA). Text is checked against the column
 // types (see Builder.AppendText).
@@ -105,7 +109,7 @@ func LoadDelimited(t *Table, path string, opts DelimitedOptions) (*Table, error)
 	}
 	ld := &delimitedLoad{
 		t: t, path: path, r: f, quote: quote, workers: workers, alloc: opts.Alloc,
-		split: splitter{ncols: len(t.Fields), delim: delim, quote: quote},
+		split: splitter{ncols: len(t.Fields), delim: delim, quote: quote, null: []byte(opts.Null)},
 	}
 	if len(t.Fields) == 0 {
 		return nil, fmt.Errorf("load %s: the table has no columns", path)

@@ -51,7 +51,7 @@ func ReadCSV(name, pattern string, opts SniffOptions) (*Table, error) {
 	}
 	t := NewEmptyTable(name, d.Fields)
 	for _, p := range paths {
-		lo := DelimitedOptions{Delimiter: d.Delimiter, Enclosure: d.Quote, Alloc: HeapAllocator}
+		lo := DelimitedOptions{Delimiter: d.Delimiter, Enclosure: d.Quote, Alloc: HeapAllocator, Null: d.Null}
 		if d.Header {
 			lo.IgnoreLines = 1
 		}

@@ -19,6 +19,9 @@ type CSVDialect struct {
 	Quote rune
 	// Header is whether the first line names the columns.
 	Header bool
+	// Null is the file's spelling of NULL besides `\N` and the empty field
+	// (NULL, NA, ...), or "".
+	Null string
 	// Fields are the columns, named from the header (or column0, column1,
 	// ... without one) and typed from the sample.
 	Fields []Field
@@ -32,7 +35,12 @@ type SniffOptions struct {
 	// Columns, when set, name and type the columns; only the dialect is
 	// detected (their number must match the file's).
 	Columns []Field
+	// Null, when set, is the spelling of NULL (not detected then).
+	Null string
 }
+
+// nullWords are the spellings of NULL the sniffer tries.
+var nullWords = []string{"NULL", "null", "NA", "N/A", "None", "nil"}
 
 // sniffBytes is the size of the sample read from the start of the file.
 const sniffBytes = 256 << 10
@@ -52,6 +60,8 @@ var sniffDelimiters = []rune{',', '|', ';', '\t'}
 //     (YYYY-MM-DD), BOOLEAN (true/false) and VARCHAR that holds them all;
 //     `\N` and the empty field are NULL (the loader's spellings), a column
 //     with no value is VARCHAR;
+//   - NULL spelling: one of nullWords when treating it as NULL turns a
+//     VARCHAR column into a typed one (a column of numbers and NA);
 //   - header: the first line is a header when one of its fields is text in
 //     a column whose other values are numbers, dates or booleans, or, when every column is VARCHAR, when its
 //     fields are distinct names that recur nowhere below them.
@@ -78,17 +88,21 @@ func SniffCSV(path string, opts SniffOptions) (CSVDialect, error) {
 		return CSVDialect{}, fmt.Errorf("read %s: the file is empty", path)
 	}
 	rows = dropTrailingEmpty(rows)
+	d.Null = opts.Null
+	if d.Null == "" {
+		d.Null = sniffNullWord(rows[1:])
+	}
 	types := make([]Type, len(rows[0]))
 	for c := range types {
-		types[c] = columnType(rows[1:], c)
+		types[c] = columnType(rows[1:], c, d.Null)
 	}
-	d.Header = looksLikeHeader(rows, types)
+	d.Header = looksLikeHeader(rows, types, d.Null)
 	if opts.Header != nil {
 		d.Header = *opts.Header
 	}
 	if !d.Header {
 		for c := range types {
-			types[c] = columnType(rows, c)
+			types[c] = columnType(rows, c, d.Null)
 		}
 	}
 	if opts.Columns != nil {
@@ -202,12 +216,42 @@ func dropTrailingEmpty(rows [][]string) [][]string {
 }
 
 // sniffNull reports whether a sampled value is NULL to the loader.
-func sniffNull(s string) bool { return s == "" || s == `\N` }
+func sniffNull(s, null string) bool { return s == "" || s == `\N` || null != "" && s == null }
+
+// sniffNullWord returns the word of nullWords that, read as NULL, types
+// the most VARCHAR columns, or "".
+func sniffNullWord(rows [][]string) string {
+	if len(rows) == 0 {
+		return ""
+	}
+	best, bestN := "", 0
+	for _, w := range nullWords {
+		n := 0
+		for c := range rows[0] {
+			if columnType(rows, c, "").ID == String && columnType(rows, c, w).ID != String && hasValue(rows, c, w) {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = w, n
+		}
+	}
+	return best
+}
+
+func hasValue(rows [][]string, c int, v string) bool {
+	for _, r := range rows {
+		if strings.TrimSpace(r[c]) == v {
+			return true
+		}
+	}
+	return false
+}
 
 // columnType is the narrowest type holding every non-NULL value of column
 // c of rows.
-func columnType(rows [][]string, c int) Type {
-	var g typeGuess
+func columnType(rows [][]string, c int, null string) Type {
+	g := typeGuess{null: null}
 	for _, r := range rows {
 		if g.add(r[c]); g.kind == String {
 			break
@@ -223,13 +267,14 @@ func columnType(rows [][]string, c int) Type {
 type typeGuess struct {
 	kind             TypeID // 0 until a non-NULL value is seen
 	intDigits, scale int    // of the INT and DECIMAL values seen
+	null             string // the extra NULL spelling
 }
 
 var numericRank = map[TypeID]int{Int32: 1, Int64: 2, Decimal: 3, Float64: 4}
 
 func (g *typeGuess) add(v string) {
 	v = strings.TrimSpace(v)
-	if sniffNull(v) || g.kind == String {
+	if sniffNull(v, g.null) || g.kind == String {
 		return
 	}
 	k := valueKind(v)
@@ -303,12 +348,12 @@ func decimalShape(v string) (p, s int, ok bool) {
 }
 
 // looksLikeHeader applies SniffCSV's header rule to the first record.
-func looksLikeHeader(rows [][]string, types []Type) bool {
+func looksLikeHeader(rows [][]string, types []Type, null string) bool {
 	first := rows[0]
 	allString := true
 	for c, t := range types {
 		v := strings.TrimSpace(first[c])
-		if sniffNull(v) {
+		if sniffNull(v, null) {
 			return false
 		}
 		if t.ID != String {

@@ -34,6 +34,8 @@ func TestSniffCSV(t *testing.T) {
 		{"all strings repeated first row", "x,y\nx,y\n", ',', 0, false, "column0:VARCHAR, column1:VARCHAR"},
 		{"single column", "v\n1\n2\n", ',', 0, true, "v:INT"},
 		{"empty column", "a,b\n1,\n2,\n", ',', 0, true, "a:INT, b:VARCHAR"},
+		{"NA is NULL", "a,b,c\n1,NA,x\nNA,2.5,NA\n", ',', 0, true, "a:INT, b:DECIMAL(2,1), c:VARCHAR"},
+		{"NULL word", "d|n\n2024-01-01|NULL\nNULL|7\n", '|', 0, true, "d:DATE, n:INT"},
 	}
 	dir := t.TempDir()
 	for _, c := range cases {
@@ -74,6 +76,17 @@ func TestSniffCSVErrors(t *testing.T) {
 	}
 	if _, err := ReadCSV("t", filepath.Join(dir, "missing.csv"), SniffOptions{}); err == nil || !strings.Contains(err.Error(), "missing.csv") {
 		t.Errorf("missing file: %v", err)
+	}
+	// A sniffed NULL word is NULL in every column when loaded, an enclosed
+	// one a string.
+	na := filepath.Join(dir, "na.csv")
+	os.WriteFile(na, []byte("a,s\n1,x\nNA,NA\n3,\"NA\"\n"), 0o644)
+	tb, err := ReadCSV("t", na, SniffOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tb.Columns[0].IsNull(1) || !tb.Columns[1].IsNull(1) || tb.Columns[1].IsNull(2) || tb.Columns[1].StringAt(2) != "NA" {
+		t.Errorf("NA: a null %v, s null %v, row 3 s null %v", tb.Columns[0].IsNull(1), tb.Columns[1].IsNull(1), tb.Columns[1].IsNull(2))
 	}
 	// A value past the sample that does not fit the sniffed type fails the
 	// load at its line.

@@ -23,7 +23,8 @@ type CSVOptions struct {
 	Quote rune
 	// QuoteAll encloses every field but NULL.
 	QuoteAll bool
-	// Null is how NULL is spelled, always unquoted.
+	// Null is how NULL is spelled, always unquoted. A string equal to it,
+	// or to `\N` (NULL to the loaders whatever the spelling), is quoted.
 	Null string
 }
 
@@ -90,12 +91,14 @@ func (fw *fieldWriter) raw(s string, j int) error {
 
 // field writes one non-NULL value, enclosed when asked or when it must be.
 func (fw *fieldWriter) field(s string, enclose bool, j int) error {
-	need := s == "" || s == fw.opts.Null || strings.ContainsAny(s, fw.special) ||
+	// `\N` is NULL to every reader here whatever opts.Null is.
+	isNull := s == fw.opts.Null || s == `\N`
+	need := s == "" || isNull || strings.ContainsAny(s, fw.special) ||
 		s[0] == ' ' || s[0] == '\t' || s[len(s)-1] == ' ' || s[len(s)-1] == '\t'
 	q := fw.opts.Quote
 	if q == 0 {
 		switch {
-		case s == fw.opts.Null:
+		case isNull:
 			return fmt.Errorf("the string %q would read back as NULL (add FIELDS ENCLOSED BY '\"')", s)
 		case strings.ContainsAny(s, fw.special):
 			return fmt.Errorf("the value %q holds the delimiter or a line break (add FIELDS ENCLOSED BY '\"')", s)
