@@ -107,6 +107,12 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 	runs := fs.Int("runs", 5, "warm runs per query (the median is reported)")
 	jsonOut := fs.String("json", "", "also write the results as JSON to `FILE`")
 	only := fs.String("queries", "", "comma-separated query names to run (e.g. Q1.1,Q3.2); default all 13")
+	chart := fs.String("chart", "", "also draw the times as grouped bars into `FILE` (.svg, .png or .pdf)")
+	var compare []string
+	fs.Func("compare", "add the figures of `FILE` to the chart: a bench --json report or {\"series\": {\"Q1.1\": ms}} (repeatable)", func(v string) error {
+		compare = append(compare, v)
+		return nil
+	})
 	if code, done := parseFlags(fs, args, "usage: gpusql bench ssb [flags]   time the 13 Star Schema Benchmark queries", stdout, stderr); done {
 		return code
 	}
@@ -177,6 +183,13 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 		report.Queries = append(report.Queries, qr)
 	}
 	printBench(stdout, report)
+	if *chart != "" {
+		if err := benchChart(*chart, report, compare); err != nil {
+			fmt.Fprintln(stderr, "gpusql bench: chart:", err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "wrote %s\n", *chart)
+	}
 	if *jsonOut != "" {
 		b, _ := json.MarshalIndent(report, "", "  ")
 		if err := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
