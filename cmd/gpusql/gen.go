@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"gpusql/engine"
 	"gpusql/storage/ssbgen"
 )
 
@@ -29,6 +30,7 @@ func genMain(args []string, stdout, stderr io.Writer) int {
 	format := fs.String("format", "tbl", "file format: tbl (dbgen's), csv or parquet")
 	seed := fs.Uint64("seed", 0, "random seed; the same SF and seed give the same files")
 	workers := fs.Int("workers", 0, "generating goroutines (0: one per CPU)")
+	noProgress := fs.Bool("no-progress", false, "do not show the elapsed time while generating (shown only when stderr is a terminal)")
 	if code, done := parseFlags(fs, args[1:], usage, stdout, stderr); done {
 		return code
 	}
@@ -37,7 +39,14 @@ func genMain(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	start := time.Now()
+	bar := newProgressBar(stderr, *noProgress)
+	if bar != nil {
+		bar.report(engine.Progress{Task: fmt.Sprintf("gen ssb --sf %g", *sf)})
+	}
 	counts, err := ssbgen.Generate(ssbgen.Options{SF: *sf, Out: *out, Format: ssbgen.Format(*format), Seed: *seed, Workers: *workers})
+	if bar != nil {
+		bar.report(engine.Progress{Finished: true})
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "gpusql:", err)
 		return 1

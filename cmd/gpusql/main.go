@@ -121,6 +121,8 @@ type session struct {
 	once      bool
 	// width and maxRows fit table results to the terminal (0: no limit).
 	width, maxRows int
+	// progress draws running statements on a terminal's stderr, or is nil.
+	progress *progressBar
 }
 
 func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -136,6 +138,7 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	join := fs.String("join", "", "force the join algorithm: hash or merge (testing)")
 	groupBy := fs.String("groupby", "", "force the group-by strategy: dense or hash (testing)")
 	memLimit := fs.String("memory-limit", "default", "bytes the queries may hold at once, as `SIZE` 2GB, 512MiB or 1.5GiB (0: no limit; default: 75% of RAM)")
+	noProgress := fs.Bool("no-progress", false, "do not draw a progress bar for long statements (it is drawn only when stderr is a terminal)")
 	interactive := fs.Bool("i", false, "open the REPL after running the -f and -c items (e.g. load a schema, then ask)")
 	var usageText strings.Builder
 	usage(&usageText)
@@ -172,6 +175,7 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *format != "table" && *format != "" {
 		s.msgOut = stderr
 	}
+	s.progress = newProgressBar(stderr, *noProgress)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if len(items) == 0 {
@@ -218,6 +222,9 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // exec runs text and prints each statement's output as it finishes.
 func (s *session) exec(ctx context.Context, text, dir string) error {
+	if s.progress != nil {
+		ctx = engine.WithProgress(ctx, s.progress.report)
+	}
 	return s.db.ExecStream(ctx, text, dir, s.print)
 }
 

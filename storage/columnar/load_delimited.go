@@ -24,6 +24,9 @@ type DelimitedOptions struct {
 	Workers int
 	// Alloc is where the new columns live; nil means the default allocator.
 	Alloc Allocator
+	// Progress, when set, is called from one goroutine as the file is read
+	// with the bytes read so far and the file's size.
+	Progress func(done, total int64)
 	// Null is a spelling of NULL besides `\N` (read_csv's nullstr, such as
 	// NA): an unenclosed field equal to it is NULL in every column, an
 	// enclosed one is that string.
@@ -107,8 +110,12 @@ func LoadDelimited(t *Table, path string, opts DelimitedOptions) (*Table, error)
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
+	var r io.Reader = f
+	if opts.Progress != nil {
+		r = &progressReader{r: f, total: size, report: opts.Progress}
+	}
 	ld := &delimitedLoad{
-		t: t, path: path, r: f, quote: quote, workers: workers, alloc: opts.Alloc,
+		t: t, path: path, r: r, quote: quote, workers: workers, alloc: opts.Alloc,
 		split: splitter{ncols: len(t.Fields), delim: delim, quote: quote, null: []byte(opts.Null)},
 	}
 	if len(t.Fields) == 0 {
@@ -441,4 +448,18 @@ func (ld *delimitedLoad) fieldErrorf(line int, e *fieldError) error {
 		return fmt.Errorf("load %s line %d, column %d (%s): %s", ld.path, line, e.col+1, ld.t.Fields[e.col].Name, e.msg)
 	}
 	return fmt.Errorf("load %s line %d, column %d: %s", ld.path, line, e.col+1, e.msg)
+}
+
+// progressReader reports the bytes read through it.
+type progressReader struct {
+	r           io.Reader
+	done, total int64
+	report      func(done, total int64)
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.done += int64(n)
+	p.report(p.done, p.total)
+	return n, err
 }

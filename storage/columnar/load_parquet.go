@@ -23,6 +23,9 @@ type ParquetOptions struct {
 	BatchSize int
 	// Alloc is where the new columns live; nil means the default allocator.
 	Alloc Allocator
+	// Progress, when set, is called from one goroutine after each row
+	// group is decoded with the rows read so far and the file's rows.
+	Progress func(done, total int64)
 }
 
 // LoadParquet returns a new table holding t's rows followed by the rows of
@@ -137,6 +140,7 @@ func LoadParquet(t *Table, path string, opts ParquetOptions) (*Table, error) {
 	var readErr error
 	go func() {
 		defer close(recs)
+		var done int64
 		for rg := 0; rg < rgs; rg++ {
 			rr, err := open(rg)
 			if err != nil {
@@ -158,6 +162,10 @@ func LoadParquet(t *Table, path string, opts ParquetOptions) (*Table, error) {
 				readErr = err
 			}
 			rr.Release()
+			if opts.Progress != nil {
+				done += rdr.MetaData().RowGroup(rg).NumRows()
+				opts.Progress(done, rdr.NumRows())
+			}
 			if readErr != nil {
 				return
 			}
