@@ -57,6 +57,11 @@ func TestFilesInFrom(t *testing.T) {
 			t.Errorf("%s: got %s, want %s", c.query, got, c.want)
 		}
 	}
+	// A view over a file reads it at each use.
+	mustExec(t, db, "create view v as select name from 'a.csv' f where f.id < 3", dir)
+	if got := rowsText(mustExec(t, db, "select * from v order by name", dir)[0].Result); got != "apple;pear, ripe" {
+		t.Errorf("view over a file: %s", got)
+	}
 	mustExec(t, db, "create table t as select * from read_csv('a.csv'); copy t to 't.parquet'", dir)
 	res := mustExec(t, db, "describe t; select id, name, price from read_parquet('t.parquet') order by id; select count(*) from 't.parquet'", dir)
 	if got := rowsText(res[0].Result); !strings.HasPrefix(got, "id,INT") || !strings.Contains(got, "price,DECIMAL(4,2)") {

@@ -37,6 +37,9 @@ const fileMarker = "\x01"
 type fileSource struct {
 	fn   string // "read_csv", "read_parquet" or "" for a bare path
 	path string
+	// text is the source as written (a view stores it in place of the
+	// marker).
+	text string
 	pos  int // offset of the source in the script
 	opts []copyOption
 	// columns are the name/type pairs of columns={...}, in order.
@@ -77,12 +80,14 @@ func markFileSources(text string) (string, []fileSource) {
 		switch {
 		case atSource && (w[0] == '\'' || w[0] == '"'):
 			path, _ := unquoteStandard(w)
-			out = append(out, fileSource{path: path, pos: pos})
+			out = append(out, fileSource{path: path, pos: pos, text: text[pos:sc.pos]})
 			b = markSource(b, text, pos, sc.pos, len(out)-1)
 		case atSource && isFileFunction(u):
 			save := sc.pos
 			if _, p := sc.next(); p == "(" {
-				out = append(out, readFileArgs(&sc, strings.ToLower(w), pos))
+				fs := readFileArgs(&sc, strings.ToLower(w), pos)
+				fs.text = text[pos:sc.pos]
+				out = append(out, fs)
 				b = markSource(b, text, pos, sc.pos, len(out)-1)
 			} else {
 				sc.pos = save
@@ -339,4 +344,14 @@ func (b *binder) columnsOption(cols [][2]string, pos int) ([]columnar.Field, err
 		fields[i] = columnar.Field{Name: cols[i][0], Type: t, Nullable: true}
 	}
 	return fields, nil
+}
+
+// unmarkFiles puts the file sources back in place of their markers in SQL
+// restored from an AST (a view's text), so that parsing it again reads the
+// same files.
+func (b *binder) unmarkFiles(sql string) string {
+	for n := len(b.files) - 1; n >= 0; n-- {
+		sql = strings.ReplaceAll(sql, "`"+fileMarker+strconv.Itoa(n)+"`", b.files[n].text)
+	}
+	return sql
 }
