@@ -3,6 +3,7 @@ package columnar
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -23,9 +24,10 @@ import (
 // garbage collector reclaims only heap memory.
 
 // Glob expands a path that may hold wildcards (*, ?, [...]) into the files
-// it names, sorted; a plain path is returned as it is.
+// it names, sorted; a plain path, or one naming an existing file (data[1].csv),
+// is returned as it is.
 func Glob(pattern string) ([]string, error) {
-	if !strings.ContainsAny(pattern, "*?[") {
+	if _, err := os.Stat(pattern); err == nil || !strings.ContainsAny(pattern, "*?[") {
 		return []string{pattern}, nil
 	}
 	paths, err := filepath.Glob(pattern)

@@ -74,6 +74,11 @@ func TestSniffCSVErrors(t *testing.T) {
 	if _, err := ReadCSV("t", filepath.Join(dir, "none*.csv"), SniffOptions{}); err == nil || !strings.Contains(err.Error(), "no file matches") {
 		t.Errorf("glob without match: %v", err)
 	}
+	bracket := filepath.Join(dir, "data[1].csv")
+	os.WriteFile(bracket, []byte("a\n1\n"), 0o644)
+	if tb, err := ReadCSV("t", bracket, SniffOptions{}); err != nil || tb.Rows != 1 {
+		t.Errorf("a file name with brackets: %v", err)
+	}
 	if _, err := ReadCSV("t", filepath.Join(dir, "missing.csv"), SniffOptions{}); err == nil || !strings.Contains(err.Error(), "missing.csv") {
 		t.Errorf("missing file: %v", err)
 	}
