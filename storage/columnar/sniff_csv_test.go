@@ -107,3 +107,21 @@ func TestSniffCSVErrors(t *testing.T) {
 		t.Errorf("late bad value: %v", err)
 	}
 }
+
+// FuzzReadCSV: any file is sniffed and loaded or refused with an error,
+// never a panic.
+//
+//	go test ./storage/columnar -run '^$' -fuzz FuzzReadCSV -fuzztime 60s
+func FuzzReadCSV(f *testing.F) {
+	for _, s := range []string{"a,b\n1,x\n", "1|2|\n3|4|\n", "\"q\"\"x\",1\n\"y\n\",2\n", "x\tNA\n1\t2.5\n", "\n\n,\n"} {
+		f.Add([]byte(s))
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, text []byte) {
+		path := filepath.Join(dir, "f.csv")
+		if err := os.WriteFile(path, text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ReadCSV("t", path, SniffOptions{})
+	})
+}
