@@ -3,11 +3,12 @@
 //	gpusql [flags]                       interactive shell (REPL)
 //	gpusql [flags] -f script.sql -c SQL  run scripts and statements in order
 //	gpusql gen ssb --sf N --out DIR      generate Star Schema Benchmark data
-//	gpusql bench ssb --sf N              time the 13 SSB queries
+//	gpusql bench ssb --sf N [--chart F]  time the 13 SSB queries
 //	gpusql bench load --sf N             time loading SSB data
 //
-// Flags: --format table|csv|json, --executor cpu|gpu|auto, --check (run each
-// query on both executors and compare), --timing.
+// Flags: --format table|csv|json|markdown|line, --executor cpu|gpu|auto,
+// --check (run each query on both executors and compare), --timing,
+// --no-progress; every command lists its own with --help.
 package main
 
 import (
@@ -49,7 +50,7 @@ func usage(w io.Writer) {
   gpusql [flags]                      interactive shell
   gpusql [flags] -f FILE -c SQL ...   run scripts (-f) and statements (-c) in order, then exit
   gpusql gen ssb --sf N --out DIR [--format tbl|csv|parquet] [--seed S]
-  gpusql bench ssb --sf N [--data DIR] [--executor cpu[,gpu]] [--runs R] [--json FILE]
+  gpusql bench ssb --sf N [--data DIR] [--executor cpu[,gpu]] [--runs R] [--json FILE] [--chart F.svg]
   gpusql bench load --sf N [--format tbl|csv|parquet]
 
 flags:
@@ -131,7 +132,7 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var items []item
 	fs.Var(itemsFlag{&items, true}, "f", "run the SQL script `FILE` (repeatable; relative paths in it resolve against its folder)")
 	fs.Var(itemsFlag{&items, false}, "c", "run the SQL statements `SQL` (repeatable)")
-	format := fs.String("format", "table", "output format: table, csv or json")
+	format := fs.String("format", "table", "output format: table, csv, json (one document per run), markdown or line")
 	executor := fs.String("executor", "auto", "executor: cpu, gpu or auto (GPU when available)")
 	check := fs.Bool("check", false, "run every query on both the GPU and CPU executors and fail on any difference")
 	timing := fs.Bool("timing", false, "print each statement's elapsed time")
