@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"gpusql/catalog"
@@ -171,7 +172,10 @@ func (c *Conn) ExecStream(ctx context.Context, text, baseDir string, emit func(*
 		if err := ctx.Err(); err != nil {
 			return &StatementError{Line: p.Line, Err: cancelled(err)}
 		}
+		prog := progressOf(ctx)
+		prog.begin(p.Line, taskOf(p))
 		r, err := c.execParsed(ctx, p, baseDir)
+		prog.end()
 		if err != nil {
 			if ctx.Err() != nil {
 				err = cancelled(ctx.Err())
@@ -193,6 +197,12 @@ func (c *Conn) ExecStream(ctx context.Context, text, baseDir string, emit func(*
 	return nil
 }
 
+// taskOf names a statement for progress reports by its first word.
+func taskOf(p sql.Parsed) string {
+	w, _, _ := strings.Cut(strings.TrimSpace(p.Text), " ")
+	return strings.ToLower(w)
+}
+
 // ErrCancelled is the error of a statement stopped by its context (Ctrl-C).
 var ErrCancelled = errors.New("query cancelled")
 
@@ -207,6 +217,7 @@ func cancelled(err error) error {
 // transaction when one is open.
 func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*StatementResult, error) {
 	start := time.Now()
+	p.Dir = baseDir
 	db := c.view()
 	stmt, err := sql.BindSession(db.cat, db.session, p)
 	if err != nil {
@@ -288,7 +299,9 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 	case *sql.Delete:
 		return db.deleteRows(ctx, s)
 	case *sql.Load:
-		return db.load(s, baseDir)
+		return db.load(ctx, s, baseDir)
+	case *sql.Copy:
+		return db.copyTo(ctx, s, baseDir)
 	case *sql.ShowTables:
 		return db.showTables(), nil
 	case *sql.Describe:

@@ -156,6 +156,9 @@ func (b *binder) tableSource(n *ast.TableSource) (Plan, []scopeCol, error) {
 	switch src := n.Source.(type) {
 	case *ast.TableName:
 		name := src.Name.O
+		if strings.HasPrefix(name, fileMarker) {
+			return b.fileTable(name, alias)
+		}
 		q := alias
 		if q == "" {
 			q = name

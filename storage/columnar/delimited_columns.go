@@ -94,7 +94,7 @@ func (w *parseWorker) parseColumn(c int, sink *Builder, data []byte, off, lo, hi
 	}
 	// slow parses record r into sink row off+r.
 	slow := func(r int, f []byte) *colError {
-		if len(f) == 2 && f[0] == '\\' && f[1] == 'N' && !w.quotedNull(r, c) {
+		if isNullText(f, w.sp.null) && !w.quotedNull(r, c) {
 			*nulls = append(*nulls, int32(r))
 			sink.setZero(off + r)
 			return nil
@@ -148,7 +148,7 @@ func (w *parseWorker) parseColumn(c int, sink *Builder, data []byte, off, lo, hi
 		dst := sink.i32[off:]
 		for r := lo; r < hi; r++ {
 			f := field(r)
-			if len(f) == 2 && f[0] == '\\' && f[1] == 'N' && !w.quotedNull(r, c) {
+			if isNullText(f, w.sp.null) && !w.quotedNull(r, c) {
 				*nulls = append(*nulls, int32(r))
 				dst[r] = 0
 				continue

@@ -21,6 +21,11 @@ type ParquetOptions struct {
 	// BatchSize is the number of rows decoded per record batch; 0 means
 	// 4*ChunkRows (larger batches amortize pqarrow's per-batch buffers).
 	BatchSize int
+	// Alloc is where the new columns live; nil means the default allocator.
+	Alloc Allocator
+	// Progress, when set, is called from one goroutine after each row
+	// group is decoded with the rows read so far and the file's rows.
+	Progress func(done, total int64)
 }
 
 // LoadParquet returns a new table holding t's rows followed by the rows of
@@ -126,7 +131,7 @@ func LoadParquet(t *Table, path string, opts ParquetOptions) (*Table, error) {
 
 	out := make([]*Builder, len(t.Fields))
 	for c, f := range t.Fields {
-		out[c] = NewBuilder(f.Type)
+		out[c] = newBuilderIn(opts.Alloc, f.Type)
 		out[c].seed(t.Columns[c], int(rdr.NumRows()))
 	}
 
@@ -136,6 +141,7 @@ func LoadParquet(t *Table, path string, opts ParquetOptions) (*Table, error) {
 	var readErr error
 	go func() {
 		defer close(recs)
+		var done int64
 		for rg := 0; rg < rgs; rg++ {
 			rr, err := open(rg)
 			if err != nil {
@@ -157,6 +163,10 @@ func LoadParquet(t *Table, path string, opts ParquetOptions) (*Table, error) {
 				readErr = err
 			}
 			rr.Release()
+			if opts.Progress != nil {
+				done += rdr.MetaData().RowGroup(rg).NumRows()
+				opts.Progress(done, rdr.NumRows())
+			}
 			if readErr != nil {
 				return
 			}
