@@ -118,6 +118,9 @@ func (s *Session) Variable(name string) (*Const, bool) {
 	case "div_precision_increment":
 		return &Const{T: columnar.TInt64, I: 4}, true
 	}
+	if v, ok := fixedVariables[name]; ok {
+		return v, true
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	v, ok := s.engine[name]
@@ -127,6 +130,9 @@ func (s *Session) Variable(name string) (*Const, bool) {
 // Variables lists the readable variables, for error messages.
 func (s *Session) Variables() []string {
 	names := []string{"sql_mode", "version", "version_comment", "div_precision_increment"}
+	for n := range fixedVariables {
+		names = append(names, n)
+	}
 	s.mu.RLock()
 	for n := range s.engine {
 		names = append(names, n)
