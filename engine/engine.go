@@ -53,6 +53,7 @@ type DB struct {
 	// fileRoot, when set, is the folder files must lie under (a server
 	// session's; load.go).
 	fileRoot string
+	noFiles  bool
 }
 
 // Open returns an empty database. Asking for the GPU (or --check) where none

@@ -55,6 +55,9 @@ func (db *DB) load(s *sql.Load, baseDir string) (*StatementResult, error) {
 // file, with every symbolic link on the way resolved, must lie inside it:
 // "../x" and a link pointing out are refused before anything is opened.
 func (db *DB) filePath(path, baseDir string) (string, error) {
+	if db.noFiles {
+		return "", &FileRootError{Path: path, NoRoot: true}
+	}
 	if db.fileRoot == "" {
 		if !filepath.IsAbs(path) && baseDir != "" {
 			path = filepath.Join(baseDir, path)
@@ -80,8 +83,14 @@ func (db *DB) filePath(path, baseDir string) (string, error) {
 
 // FileRootError is a file outside the server's file root (MySQL's error
 // 1290 under secure_file_priv).
-type FileRootError struct{ Path string }
+type FileRootError struct {
+	Path   string
+	NoRoot bool // the session reads no files at all
+}
 
 func (e *FileRootError) Error() string {
+	if e.NoRoot {
+		return fmt.Sprintf("file '%s': the server reads no files (start it with --file-root DIR to allow reading under DIR)", e.Path)
+	}
 	return fmt.Sprintf("file '%s' is outside the server's file root (--file-root): the server reads files only under it", e.Path)
 }

@@ -31,6 +31,8 @@ type SessionOptions struct {
 	// under (MySQL's secure_file_priv); paths that leave it through '..'
 	// or a symbolic link are refused.
 	FileRoot string
+	// NoFiles refuses every file access (a server without a file root).
+	NoFiles bool
 	// Kill runs KILL [QUERY] id for the session; nil: KILL is refused.
 	Kill func(k *sql.Kill) error
 }

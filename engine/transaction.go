@@ -102,7 +102,7 @@ func (c *Conn) view() *DB {
 		v.cat = c.tx.work
 	}
 	if c.session != nil {
-		v.session, v.mem, v.fileRoot = c.session, c.mem, c.opts.FileRoot
+		v.session, v.mem, v.fileRoot, v.noFiles = c.session, c.mem, c.opts.FileRoot, c.opts.NoFiles
 	}
 	return &v
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+
+	"gpusql/storage/columnar"
 )
 
 // Statements that MySQL clients and BI tools send when they connect: USE,
@@ -48,4 +50,31 @@ func (b *binder) showVariables(n *ast.ShowStmt) (Statement, error) {
 		st.Pattern = v.GetString()
 	}
 	return st, nil
+}
+
+// sessionFunc binds the functions that read the session: CONNECTION_ID()
+// (@@pseudo_thread_id, the server's connection id; 0 outside a server),
+// DATABASE() / SCHEMA(), VERSION() and USER() / CURRENT_USER().
+func (b *binder) sessionFunc(name string, nargs, pos int) (Expr, error) {
+	if nargs != 0 {
+		return nil, b.errf(pos, "wrong number of arguments to %s(): %d", name, nargs)
+	}
+	str := func(s string) *Const { return &Const{T: columnar.TString, S: s} }
+	switch name {
+	case "connection_id":
+		if v, ok := b.session.Variable("pseudo_thread_id"); ok {
+			c := *v
+			return &c, nil
+		}
+		return &Const{T: columnar.TInt64}, nil
+	case "database", "schema":
+		return str(DatabaseName), nil
+	case "version":
+		return str(serverVersion), nil
+	}
+	user := "gpusql"
+	if v, ok := b.session.Variable("gpusql_user"); ok && v.S != "" {
+		user = v.S
+	}
+	return str(user + "@%"), nil
 }

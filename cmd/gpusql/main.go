@@ -5,6 +5,7 @@
 //	gpusql gen ssb --sf N --out DIR      generate Star Schema Benchmark data
 //	gpusql bench ssb --sf N              time the 13 SSB queries
 //	gpusql bench load --sf N             time loading SSB data
+//	gpusql serve -f init.sql --mysql ADDR [--flight ADDR]  serve clients
 //
 // Flags: --format table|csv|json, --executor cpu|gpu|auto, --check (run each
 // query on both executors and compare), --timing.
@@ -36,6 +37,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return genMain(args[1:], stdout, stderr)
 		case "bench":
 			return benchMain(args[1:], stdout, stderr)
+		case "serve":
+			return serveMain(args[1:], stdout, stderr)
 		case "help":
 			usage(stdout)
 			return 0
@@ -51,6 +54,8 @@ func usage(w io.Writer) {
   gpusql gen ssb --sf N --out DIR [--format tbl|csv|parquet] [--seed S]
   gpusql bench ssb --sf N [--data DIR] [--executor cpu[,gpu]] [--runs R] [--json FILE]
   gpusql bench load --sf N [--format tbl|csv|parquet]
+  gpusql serve [-f init.sql] [--mysql 127.0.0.1:3306] [--flight ADDR] [--file-root DIR]
+               [--tls-cert FILE --tls-key FILE] [--insecure-no-auth]   (gpusql serve -h)
 
 flags:
 `)
