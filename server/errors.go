@@ -36,8 +36,13 @@ func errorCode(err error) uint16 {
 		user *engine.UserError
 		root *engine.FileRootError
 		kill *killError
+		syn  *syntaxError
 	)
 	switch {
+	case errors.As(err, &syn):
+		return mysql.ER_PARSE_ERROR
+	case errors.Is(err, errEmptyQuery):
+		return mysql.ER_EMPTY_QUERY
 	case errors.Is(err, engine.ErrCancelled):
 		return mysql.ER_QUERY_INTERRUPTED
 	case errors.As(err, &dup):
@@ -91,9 +96,4 @@ var messageCodes = []struct {
 	{"already exists", mysql.ER_TABLE_EXISTS_ERROR},
 	{"incorrect DATE value", mysql.ER_TRUNCATED_WRONG_VALUE},
 	{"unsupported", mysql.ER_NOT_SUPPORTED_YET},
-}
-
-// parseError is a syntax error (1064, SQLSTATE 42000).
-func parseError(err error) *mysql.MyError {
-	return mysql.NewError(mysql.ER_PARSE_ERROR, err.Error())
 }

@@ -107,21 +107,10 @@ func (h *mysqlHandler) HandleQuery(query string) (*mysql.Result, error) {
 // run parses and runs one statement, cancelled if the client goes away or
 // is killed meanwhile, and answers with rows (text or binary) or OK.
 func (h *mysqlHandler) run(query string, binaryRows bool) (*mysql.Result, error) {
-	stmts, err := sql.Parse(query)
-	if err != nil {
-		return nil, parseError(err)
-	}
-	switch len(stmts) {
-	case 0:
-		return nil, mysql.NewError(mysql.ER_EMPTY_QUERY, "Query was empty")
-	case 1:
-	default:
-		return nil, mysql.NewError(mysql.ER_NOT_SUPPORTED_YET, fmt.Sprintf("unsupported: %d statements in one query (send them one at a time)", len(stmts)))
-	}
 	ctx, end := h.sess.begin()
 	defer end()
 	stop := h.gc.watch(func() { h.sess.kill(true) })
-	r, err := h.sess.conn.ExecParsed(ctx, stmts[0], "")
+	r, err := runOne(ctx, h.sess.conn, query)
 	stop()
 	if err != nil {
 		return nil, mysqlError(err)
@@ -160,7 +149,7 @@ func (h *mysqlHandler) HandleFieldList(table, _ string) ([]*mysql.Field, error) 
 // column types may depend on its parameters' types).
 func (h *mysqlHandler) HandleStmtPrepare(query string) (params, columns int, ctx any, err error) {
 	if _, err := sql.Parse(query); err != nil {
-		return 0, 0, nil, parseError(err)
+		return 0, 0, nil, mysqlError(&syntaxError{err})
 	}
 	return sql.Placeholders(query), 0, query, nil
 }

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/apache/arrow/go/v15/arrow/flight"
+
 	"gpusql/engine"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
@@ -47,6 +49,7 @@ type Server struct {
 	mu        sync.Mutex
 	sessions  map[uint32]*session
 	listeners []net.Listener
+	flights   []flight.Server
 	closed    bool
 	wg        sync.WaitGroup
 }
@@ -95,10 +98,14 @@ func (s *Server) Close() error {
 	for _, l := range s.listeners {
 		l.Close()
 	}
+	flights := s.flights
 	for _, ss := range s.sessions {
 		ss.kill(false)
 	}
 	s.mu.Unlock()
+	for _, f := range flights {
+		f.Shutdown()
+	}
 	s.wg.Wait()
 	return nil
 }
@@ -144,11 +151,8 @@ func (ss *session) kill(query bool) {
 // newSession registers a connection under its id (the id KILL names).
 func (s *Server) newSession(id uint32, user string, closeConn func()) *session {
 	ss := &session{id: id, user: user, close: closeConn}
-	opts := engine.SessionOptions{User: user, FileRoot: s.cfg.FileRoot, Kill: func(k *sql.Kill) error { return s.kill(ss, k) }}
-	opts.NoFiles = s.cfg.FileRoot == ""
-	if u, ok := s.db.User(user); ok {
-		opts.ReadOnly = !u.Write
-	}
+	opts := s.sessionOptions(user)
+	opts.Kill = func(k *sql.Kill) error { return s.kill(ss, k) }
 	ss.conn = s.db.SessionConn(opts)
 	ss.conn.Session().SetEngineVariable("pseudo_thread_id", &sql.Const{T: columnar.TInt64, I: int64(id)})
 	ss.conn.Session().SetEngineVariable("gpusql_user", &sql.Const{T: columnar.TString, S: user})
