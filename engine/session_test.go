@@ -111,3 +111,34 @@ func TestFileRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestInformationSchema: TABLES and COLUMNS describe the catalog as MySQL
+// names things, with nothing in it too.
+func TestInformationSchema(t *testing.T) {
+	db, err := Open(Options{Executor: "cpu"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	res, err := db.Exec(ctx, "select count(*) from information_schema.tables", "")
+	if err != nil || res[0].Result.Row(0)[0] != "0" {
+		t.Fatalf("empty catalog: %v %v", res, err)
+	}
+	res, err = db.Exec(ctx, `create table t (id int not null, price decimal(10,2), name varchar(20));
+		create view v as select name from t;
+		select table_name, table_type from information_schema.tables order by table_name;
+		select column_type from information_schema.columns where table_schema = 'gpusql' order by table_name, ordinal_position`, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range res[2:] {
+		for i := 0; i < r.Result.Rows; i++ {
+			got = append(got, strings.Join(r.Result.Row(i), " "))
+		}
+	}
+	want := "t BASE TABLE|v VIEW|int|decimal(10,2)|varchar(20)|varchar(20)"
+	if strings.Join(got, "|") != want {
+		t.Errorf("got %q\nwant %q", strings.Join(got, "|"), want)
+	}
+}
