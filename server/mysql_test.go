@@ -340,7 +340,7 @@ func waitGone(t *testing.T, srv *Server, id uint32) {
 	t.Fatalf("session %d still there after its client went away", id)
 }
 
-// TestMySQLConcurrentSSB: many clients run the 13 SSB queries at once and
+// TestMySQLConcurrentSSB: 64 clients run the 13 SSB queries at once and
 // each gets the answers a single session gets.
 func TestMySQLConcurrentSSB(t *testing.T) {
 	script, dir := ssbScript(t)
@@ -355,9 +355,9 @@ func TestMySQLConcurrentSSB(t *testing.T) {
 	for i, q := range queries {
 		want[i] = queryText(t, c, q.SQL)
 	}
-	clients := 16
+	clients := 64
 	if testing.Short() {
-		clients = 4
+		clients = 8
 	}
 	c.SetMaxOpenConns(clients)
 	var wg sync.WaitGroup

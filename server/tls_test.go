@@ -1,0 +1,70 @@
+package server
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
+	"net"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// selfSigned writes a certificate for 127.0.0.1 and its key, as
+// --tls-cert/--tls-key take them.
+func selfSigned(t *testing.T) (certFile, keyFile string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1),
+		Subject:      pkix.Name{CommonName: "gpusql test"},
+		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(time.Hour),
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
+	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600)
+	return certFile, keyFile
+}
+
+// TestMySQLTLS: with a certificate the connection upgrades to TLS and
+// works.
+func TestMySQLTLS(t *testing.T) {
+	cert, key := selfSigned(t)
+	conf, err := LoadTLS(cert, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, addr := startServer(t, Config{TLS: conf}, `create table t (x int); insert into t values (7)`)
+	db := open(t, addr, "admin", "secret", "tls=skip-verify")
+	var x int
+	if err := db.QueryRow("select x from t").Scan(&x); err != nil || x != 7 {
+		t.Fatalf("over TLS: %d, %v", x, err)
+	}
+	// The same connection with TLS demanded by the client and none
+	// offered fails instead of falling back to clear text.
+	_, plain := startServer(t, Config{}, ``)
+	if err := open(t, plain, "admin", "secret", "tls=true").Ping(); err == nil {
+		t.Error("tls=true against a server without TLS connected")
+	}
+}
