@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bufio"
 	"errors"
 	"net"
 	"os"
@@ -19,10 +20,15 @@ import (
 //     send nothing while they wait for a result, so during a query a
 //     background read that ends in an error means the client is gone and
 //     the query is cancelled. A byte read there (a client that pipelines)
-//     is kept and handed to the next Read.
+//     is kept and handed to the next Read;
+//   - buffering what the server writes once the client is logged in: the
+//     library writes every row as its own packet, one system call each,
+//     which caps a large result at a few MB/s; the serving loop flushes
+//     after each command's answer.
 type guardedConn struct {
 	net.Conn
 	maxPacket int64
+	bw        *bufio.Writer // nil until buffered() (the handshake is not)
 
 	mu      sync.Mutex
 	read    int64  // bytes read since the last write
@@ -55,7 +61,20 @@ func (c *guardedConn) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	c.read = 0
 	c.mu.Unlock()
+	if c.bw != nil {
+		return c.bw.Write(p)
+	}
 	return c.Conn.Write(p)
+}
+
+// buffered starts buffering writes; flush sends them.
+func (c *guardedConn) buffered() { c.bw = bufio.NewWriterSize(c.Conn, 64<<10) }
+
+func (c *guardedConn) flush() error {
+	if c.bw == nil {
+		return nil
+	}
+	return c.bw.Flush()
 }
 
 // watch calls gone if the client closes the connection before stop is

@@ -72,8 +72,13 @@ func (s *Server) serveMySQLConn(proto *gms.Server, method string, nc net.Conn) {
 	h.gc = gc
 	defer s.endSession(h.sess)
 	defer nc.Close()
+	gc.buffered()
 	for !c.Closed() {
-		if err := c.HandleCommand(); err != nil {
+		err := c.HandleCommand()
+		if ferr := gc.flush(); err == nil {
+			err = ferr
+		}
+		if err != nil {
 			if errors.Is(err, errPacketTooLarge) {
 				s.cfg.Log.Printf("mysql: connection %d: closed: packet larger than max_allowed_packet (%d bytes)", h.sess.id, sql.MaxAllowedPacket)
 			}

@@ -26,9 +26,11 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 			return benchSSB(args[1:], stdout, stderr)
 		case "load":
 			return benchLoad(args[1:], stdout, stderr)
+		case "serve":
+			return benchServe(args[1:], stdout, stderr)
 		}
 	}
-	fmt.Fprintln(stderr, "usage: gpusql bench ssb|load --sf N ...")
+	fmt.Fprintln(stderr, "usage: gpusql bench ssb|load|serve --sf N ...")
 	return 2
 }
 

@@ -54,6 +54,7 @@ func usage(w io.Writer) {
   gpusql gen ssb --sf N --out DIR [--format tbl|csv|parquet] [--seed S]
   gpusql bench ssb --sf N [--data DIR] [--executor cpu[,gpu]] [--runs R] [--json FILE]
   gpusql bench load --sf N [--format tbl|csv|parquet]
+  gpusql bench serve --sf N [--clients 1,8,64] [--rounds R] [--stream-rows N]
   gpusql serve [-f init.sql] [--mysql 127.0.0.1:3306] [--flight ADDR] [--file-root DIR]
                [--tls-cert FILE --tls-key FILE] [--insecure-no-auth]   (gpusql serve -h)
 
