@@ -40,12 +40,44 @@ func (s *Server) ServeMySQL(l net.Listener) error {
 			}
 			return err
 		}
+		if !s.admit() {
+			refuse(nc, mysql.ER_CON_COUNT_ERROR, "Too many connections")
+			continue
+		}
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
+			defer s.leave()
 			s.serveMySQLConn(proto, method, nc)
 		}()
 	}
+}
+
+// admit counts a new connection in, unless MaxConnections are open.
+func (s *Server) admit() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.open >= s.cfg.MaxConnections {
+		return false
+	}
+	s.open++
+	return true
+}
+
+func (s *Server) leave() {
+	s.mu.Lock()
+	s.open--
+	s.mu.Unlock()
+}
+
+// refuse answers a connection with an error packet in place of the
+// greeting, as mysqld does when it is full, and closes it.
+func refuse(nc net.Conn, code uint16, msg string) {
+	payload := append([]byte{0xff, byte(code), byte(code >> 8)}, msg...)
+	pkt := append([]byte{byte(len(payload)), byte(len(payload) >> 8), byte(len(payload) >> 16), 0}, payload...)
+	_ = nc.SetWriteDeadline(time.Now().Add(time.Second))
+	_, _ = nc.Write(pkt)
+	nc.Close()
 }
 
 // serveMySQLConn logs a client in and runs its commands one by one until

@@ -456,3 +456,28 @@ func TestMySQLBadPackets(t *testing.T) {
 		t.Errorf("another connection after the bad packets: %v", err)
 	}
 }
+
+// TestMySQLMaxConnections: past MaxConnections a client gets error 1040
+// and the others keep their connections.
+func TestMySQLMaxConnections(t *testing.T) {
+	_, addr := startServer(t, Config{MaxConnections: 2}, ``)
+	db := open(t, addr, "admin", "secret", "")
+	db.SetMaxOpenConns(3)
+	ctx := context.Background()
+	a, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if _, err := db.Conn(ctx); mysqlCode(err) != 1040 {
+		t.Errorf("third connection: %v, want error 1040", err)
+	}
+	if err := a.PingContext(ctx); err != nil {
+		t.Errorf("first connection after the refusal: %v", err)
+	}
+}

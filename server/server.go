@@ -37,9 +37,14 @@ type Config struct {
 	// FileRoot, when set, is the only folder statements may read files
 	// under; when empty the server refuses file access altogether.
 	FileRoot string
+	// MaxConnections bounds the MySQL connections open at once (0:
+	// defaultMaxConnections); one more is refused with error 1040.
+	MaxConnections int
 	// Log receives one line per connection event; nil: log.Default.
 	Log *log.Logger
 }
+
+const defaultMaxConnections = 1000
 
 // Server serves one database.
 type Server struct {
@@ -52,6 +57,7 @@ type Server struct {
 	flights   []flight.Server
 	closed    bool
 	wg        sync.WaitGroup
+	open      int // MySQL connections open now
 }
 
 // New checks the configuration and returns a server that serves nothing
@@ -65,6 +71,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Log == nil {
 		cfg.Log = log.Default()
+	}
+	if cfg.MaxConnections <= 0 {
+		cfg.MaxConnections = defaultMaxConnections
 	}
 	return &Server{cfg: cfg, db: cfg.DB, sessions: map[uint32]*session{}}, nil
 }

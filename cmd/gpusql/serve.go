@@ -35,6 +35,7 @@ func serveMain(args []string, stdout, stderr io.Writer) int {
 	tlsKey := fs.String("tls-key", "", "TLS key `FILE` (PEM)")
 	fileRoot := fs.String("file-root", "", "clients' LOAD DATA / IMPORT read only under `DIR` (default: no file access)")
 	authMethod := fs.String("auth-method", "mysql_native_password", "MySQL authentication: mysql_native_password or caching_sha2_password")
+	maxConns := fs.Int("max-connections", 1000, "MySQL connections open at once; more are refused (error 1040)")
 	executor := fs.String("executor", "auto", "executor: cpu, gpu or auto")
 	memLimit := fs.String("memory-limit", "default", "bytes all queries may hold at once, as `SIZE` 8GB (0: no limit)")
 	if err := fs.Parse(args); err != nil {
@@ -64,7 +65,7 @@ func serveMain(args []string, stdout, stderr io.Writer) int {
 			return fail(fmt.Errorf("%s: %w", f, err))
 		}
 	}
-	cfg := server.Config{DB: db, InsecureNoAuth: *noAuth, AuthMethod: *authMethod, Log: log.New(stderr, "", log.LstdFlags)}
+	cfg := server.Config{DB: db, InsecureNoAuth: *noAuth, AuthMethod: *authMethod, MaxConnections: *maxConns, Log: log.New(stderr, "", log.LstdFlags)}
 	if *fileRoot != "" {
 		if cfg.FileRoot, err = filepath.Abs(*fileRoot); err != nil {
 			return fail(err)
