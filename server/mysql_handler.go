@@ -101,7 +101,7 @@ func (s *Server) serveMySQLConn(proto *gms.Server, method string, nc net.Conn) {
 	}
 	_ = nc.SetDeadline(time.Time{})
 	h.sess = s.newSession(c.ConnectionID(), c.GetUser(), func() { nc.Close() })
-	h.gc = gc
+	h.gc, h.conn = gc, c
 	defer s.endSession(h.sess)
 	defer nc.Close()
 	gc.buffered()
@@ -124,6 +124,7 @@ type mysqlHandler struct {
 	srv  *Server
 	sess *session
 	gc   *guardedConn
+	conn *gms.Conn // writes result sets (resultset.go)
 }
 
 var _ gms.Handler = (*mysqlHandler)(nil)
@@ -152,14 +153,14 @@ func (h *mysqlHandler) run(query string, binaryRows bool) (*mysql.Result, error)
 	if err != nil {
 		return nil, mysqlError(err)
 	}
-	if r.Kind == engine.KindRows {
-		return mysql.NewResult(resultset(r.Result, binaryRows)), nil
-	}
-	res := &mysql.Result{AffectedRows: uint64(max(r.RowsAffected, 0))}
+	status := uint16(mysql.SERVER_STATUS_AUTOCOMMIT)
 	if h.sess.conn.InTransaction() {
-		res.Status |= mysql.SERVER_STATUS_IN_TRANS
+		status |= mysql.SERVER_STATUS_IN_TRANS
 	}
-	return res, nil
+	if r.Kind == engine.KindRows {
+		return writeResult(h.conn, r.Result, binaryRows, status)
+	}
+	return &mysql.Result{AffectedRows: uint64(max(r.RowsAffected, 0)), Status: status}, nil
 }
 
 // HandleFieldList answers COM_FIELD_LIST (the mysql client's column-name

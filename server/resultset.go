@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
 
@@ -61,25 +62,48 @@ func fields(r *exec.Result) []*mysql.Field {
 	return fs
 }
 
-// resultset turns a result into the protocol's rows, text or binary.
-func resultset(r *exec.Result, binaryRows bool) *mysql.Resultset {
-	rs := &mysql.Resultset{Fields: fields(r), FieldNames: map[string]int{}}
-	for j, f := range rs.Fields {
-		rs.FieldNames[string(f.Name)] = j
+// packetWriter writes one protocol packet (4 bytes of header room
+// first); the library's connection is one.
+type packetWriter interface{ WritePacket([]byte) error }
+
+// writeResult sends a result set: the column count, the column
+// definitions, EOF, one packet per row (text or binary) and EOF. Rows are
+// formatted one at a time into one buffer, so a large result costs the
+// server no second copy (the library's own result set would hold every
+// row). The caller answers the library with sentResult.
+func writeResult(w packetWriter, r *exec.Result, binaryRows bool, status uint16) (*mysql.Result, error) {
+	fs := fields(r)
+	buf := append(make([]byte, 4, 1024), mysql.PutLengthEncodedInt(uint64(len(fs)))...)
+	if err := w.WritePacket(buf); err != nil {
+		return nil, err
 	}
-	rs.RowDatas = make([]mysql.RowData, r.Rows)
-	for i := 0; i < r.Rows; i++ {
-		if binaryRows {
-			rs.RowDatas[i] = binaryRow(r, i)
-		} else {
-			rs.RowDatas[i] = textRow(r, i)
+	for _, f := range fs {
+		if err := w.WritePacket(append(buf[:4], f.Dump()...)); err != nil {
+			return nil, err
 		}
 	}
-	return rs
+	eof := []byte{0, 0, 0, 0, mysql.EOF_HEADER, 0, 0, byte(status), byte(status >> 8)}
+	if err := w.WritePacket(slices.Clone(eof)); err != nil {
+		return nil, err
+	}
+	for i := 0; i < r.Rows; i++ {
+		if binaryRows {
+			buf = appendBinaryRow(buf[:4], r, i)
+		} else {
+			buf = appendTextRow(buf[:4], r, i)
+		}
+		if err := w.WritePacket(buf); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.WritePacket(eof); err != nil {
+		return nil, err
+	}
+	// A streamed result the library takes as sent: it writes nothing more.
+	return &mysql.Result{Resultset: &mysql.Resultset{Fields: fs, Streaming: mysql.StreamingMultiple, StreamingDone: true}}, nil
 }
 
-func textRow(r *exec.Result, i int) []byte {
-	var row []byte
+func appendTextRow(row []byte, r *exec.Result, i int) []byte {
 	for _, c := range r.Columns {
 		if c.IsNull(i) {
 			row = append(row, 0xfb)
@@ -90,14 +114,15 @@ func textRow(r *exec.Result, i int) []byte {
 	return row
 }
 
-// binaryRow is a binary protocol row: a 0 header, the NULL bitmap (bit
+// appendBinaryRow appends a binary protocol row: a 0 header, the NULL bitmap (bit
 // j+2 for column j), then each non-NULL value.
-func binaryRow(r *exec.Result, i int) []byte {
+func appendBinaryRow(row []byte, r *exec.Result, i int) []byte {
 	n := len(r.Columns)
-	row := make([]byte, 1+(n+7+2)/8)
+	start := len(row)
+	row = append(row, make([]byte, 1+(n+7+2)/8)...)
 	for j, c := range r.Columns {
 		if c.IsNull(i) {
-			row[1+(j+2)/8] |= 1 << ((j + 2) % 8)
+			row[start+1+(j+2)/8] |= 1 << ((j + 2) % 8)
 			continue
 		}
 		switch c.Type.ID {
