@@ -18,6 +18,7 @@ import (
 
 	"gpusql/engine"
 	"gpusql/exec"
+	"gpusql/storage/columnar"
 )
 
 // Arrow Flight SQL, on Arrow Go's flightsql server package. Flight SQL is
@@ -174,11 +175,15 @@ func stream(res *exec.Result) (*arrow.Schema, <-chan flight.StreamChunk) {
 	return rec.Schema(), ch
 }
 
+// rowsOf is a statement's rows; a statement without rows (DDL, INSERT run
+// through Execute, as DB-API cursors do) answers one row, rows_affected.
 func rowsOf(r *engine.StatementResult) (*exec.Result, error) {
-	if r.Kind != engine.KindRows {
-		return nil, status.Error(codes.InvalidArgument, "the statement returns no rows: run it as an update (ExecuteUpdate)")
+	if r.Kind == engine.KindRows {
+		return r.Result, nil
 	}
-	return r.Result, nil
+	c := columnar.NewColumn(columnar.TInt64, 1, false)
+	c.I64[0] = r.RowsAffected
+	return &exec.Result{Names: []string{"rows_affected"}, Columns: []*columnar.Column{c}, Rows: 1}, nil
 }
 
 func ticketInfo(desc *flight.FlightDescriptor, ticket []byte) *flight.FlightInfo {

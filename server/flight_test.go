@@ -99,6 +99,14 @@ func TestFlightSQL(t *testing.T) {
 	if n, err := c.ExecuteUpdate(ctx, "insert into t values (3, 1.00, '2000-01-01', 'fig')"); err != nil || n != 1 {
 		t.Errorf("ExecuteUpdate: %d, %v", n, err)
 	}
+	// DDL through Execute (as DB-API cursors send it): one row, rows_affected.
+	info, err = c.Execute(ctx, "create table u (x int)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, got := fetch(t, c, ctx, info); got != "0\n" {
+		t.Errorf("CREATE TABLE through Execute: %q", got)
+	}
 
 	// A prepared statement with a parameter bound as an Arrow batch.
 	prep, err := c.Prepare(ctx, "select name from t where id = ?")

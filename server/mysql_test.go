@@ -481,3 +481,55 @@ func TestMySQLMaxConnections(t *testing.T) {
 		t.Errorf("first connection after the refusal: %v", err)
 	}
 }
+
+// TestMySQLSessionMemoryLimit: SET memory_limit bounds that session's
+// queries (error 1041) and no other session's.
+func TestMySQLSessionMemoryLimit(t *testing.T) {
+	_, addr := startServer(t, Config{}, `create table t (x int); insert into t values (1), (2), (3), (4), (5), (6), (7), (8)`)
+	db := open(t, addr, "reader", "r3ad", "")
+	db.SetMaxOpenConns(2)
+	ctx := context.Background()
+	small, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := small.ExecContext(ctx, "set memory_limit = 1"); err != nil {
+		t.Fatal(err)
+	}
+	q := "select count(*) from t a, t b, t c, t d where a.x + b.x < c.x + d.x"
+	if _, err := small.ExecContext(ctx, q); mysqlCode(err) != 1041 {
+		t.Errorf("under a 1-byte session limit: %v, want error 1041", err)
+	}
+	var n int
+	if err := other.QueryRowContext(ctx, q).Scan(&n); err != nil || n == 0 {
+		t.Errorf("another session: %d, %v", n, err)
+	}
+}
+
+// TestMySQLKillConnection: KILL n closes another session of the same user;
+// a read-only user may not kill someone else's session.
+func TestMySQLKillConnection(t *testing.T) {
+	_, addr := startServer(t, Config{}, ``)
+	ctx := context.Background()
+	admin := open(t, addr, "admin", "secret", "")
+	victim, err := admin.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id int64
+	victim.QueryRowContext(ctx, "select connection_id()").Scan(&id)
+	reader := open(t, addr, "reader", "r3ad", "")
+	if _, err := reader.Exec(fmt.Sprintf("kill %d", id)); mysqlCode(err) != 1095 {
+		t.Errorf("reader killing admin's session: %v, want error 1095", err)
+	}
+	if _, err := admin.Exec(fmt.Sprintf("kill %d", id)); err != nil {
+		t.Fatal(err)
+	}
+	if err := victim.PingContext(ctx); err == nil {
+		t.Error("the killed connection still answers")
+	}
+}
