@@ -533,3 +533,23 @@ func TestMySQLKillConnection(t *testing.T) {
 		t.Error("the killed connection still answers")
 	}
 }
+
+// TestMySQLConnectQueries: what connectors and BI tools ask on connect.
+func TestMySQLConnectQueries(t *testing.T) {
+	_, addr := startServer(t, Config{}, `create table t (id int, name varchar(10))`)
+	db := open(t, addr, "reader", "r3ad", "")
+	for q, want := range map[string]string{
+		"select @@version_comment limit 1":                                  "gpusql\t\n",
+		"select user(), database()":                                         "reader@%\tgpusql\t\n",
+		"show databases":                                                    "information_schema\t\ngpusql\t\n",
+		"show variables like 'max_allowed_packet'":                          "max_allowed_packet\t67108864\t\n",
+		"select @@max_allowed_packet, @@autocommit, @@character_set_client": "67108864\t1\tutf8mb4\t\n",
+		"select table_name, table_type from information_schema.tables where table_schema = database()":                   "t\tBASE TABLE\t\n",
+		"select column_name, data_type from information_schema.columns where table_name = 't' order by ordinal_position": "id\tint\t\nname\tvarchar\t\n",
+	} {
+		got, err := queryTextErr(db, q)
+		if err != nil || got != want {
+			t.Errorf("%s: %q, %v; want %q", q, got, err, want)
+		}
+	}
+}

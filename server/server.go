@@ -164,7 +164,7 @@ func (s *Server) newSession(id uint32, user string, closeConn func()) *session {
 	opts.Kill = func(k *sql.Kill) error { return s.kill(ss, k) }
 	ss.conn = s.db.SessionConn(opts)
 	ss.conn.Session().SetEngineVariable("pseudo_thread_id", &sql.Const{T: columnar.TInt64, I: int64(id)})
-	ss.conn.Session().SetEngineVariable("gpusql_user", &sql.Const{T: columnar.TString, S: user})
+	ss.conn.Session().SetUser(user)
 	s.mu.Lock()
 	s.sessions[id] = ss
 	s.mu.Unlock()

@@ -72,9 +72,9 @@ func (b *binder) sessionFunc(name string, nargs, pos int) (Expr, error) {
 	case "version":
 		return str(serverVersion), nil
 	}
-	user := "gpusql"
-	if v, ok := b.session.Variable("gpusql_user"); ok && v.S != "" {
-		user = v.S
+	user := b.session.User()
+	if user == "" {
+		user = "gpusql"
 	}
 	return str(user + "@%"), nil
 }

@@ -18,6 +18,21 @@ type Session struct {
 	mu      sync.RWMutex
 	sqlMode []string
 	engine  map[string]*Const
+	user    string // USER(): who logged in to a server session
+}
+
+// SetUser records the user a server session runs as, for USER().
+func (s *Session) SetUser(name string) {
+	s.mu.Lock()
+	s.user = name
+	s.mu.Unlock()
+}
+
+// User is the session's user ("" outside a server).
+func (s *Session) User() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.user
 }
 
 // DefaultSQLMode is MySQL's mode without ONLY_FULL_GROUP_BY, which is how
