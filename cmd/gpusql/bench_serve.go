@@ -5,6 +5,7 @@ import (
 	dbsql "database/sql"
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"log"
 	"net"
@@ -85,10 +86,15 @@ func benchServe(args []string, stdout, stderr io.Writer) int {
 	defer my.db.Close()
 	defer fl.c.Close()
 	fmt.Fprintf(stdout, "SSB over the server (executor %s, %d rounds of 13 queries per client, loopback)\n", db.Executor(), *rounds)
+	fmt.Fprintf(stdout, "every answer is checked equal to a single session's\n")
 	fmt.Fprintf(stdout, "%-8s %8s %10s %10s %10s\n", "protocol", "clients", "QPS", "p50 ms", "p99 ms")
 	for _, p := range []benchProtocol{my, fl} {
+		want, err := baseline(p)
+		if err != nil {
+			return fail(fmt.Errorf("%s: %w", p.name(), err))
+		}
 		for _, n := range clients {
-			lat, wall, err := runClients(p, n, *rounds)
+			lat, wall, err := runClients(p, n, *rounds, want)
 			if err != nil {
 				return fail(fmt.Errorf("%s, %d clients: %w", p.name(), n, err))
 			}
@@ -101,7 +107,7 @@ func benchServe(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "streaming %d rows of 7 columns:\n", rows)
 	for _, p := range []benchProtocol{my, fl} {
 		start := time.Now()
-		n, bytes, err := p.stream(q)
+		n, bytes, _, err := p.stream(q)
 		if err != nil {
 			return fail(err)
 		}
@@ -136,9 +142,9 @@ func listenBoth(srv *server.Server) (string, string, error) {
 // benchProtocol is one protocol's client side.
 type benchProtocol interface {
 	name() string
-	query(q string) error
-	// stream runs q and counts rows and payload bytes received.
-	stream(q string) (rows, bytes int64, err error)
+	// stream runs q and counts rows and payload bytes received; the
+	// digest fingerprints the rows (in order) to compare answers.
+	stream(q string) (rows, bytes int64, digest uint64, err error)
 }
 
 type mysqlBench struct{ db *dbsql.DB }
@@ -169,15 +175,10 @@ func benchClients(myAddr, flAddr string, conns int) (*mysqlBench, *flightBench, 
 
 func (m *mysqlBench) name() string { return "mysql" }
 
-func (m *mysqlBench) query(q string) error {
-	_, _, err := m.stream(q)
-	return err
-}
-
-func (m *mysqlBench) stream(q string) (int64, int64, error) {
+func (m *mysqlBench) stream(q string) (int64, int64, uint64, error) {
 	rows, err := m.db.Query(q)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	defer rows.Close()
 	cols, _ := rows.Columns()
@@ -187,39 +188,46 @@ func (m *mysqlBench) stream(q string) (int64, int64, error) {
 		ptrs[i] = &vals[i]
 	}
 	var n, bytes int64
+	h := fnv.New64a()
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 		n++
 		for _, v := range vals {
 			bytes += int64(len(v))
+			h.Write(v)
+			h.Write([]byte{0})
 		}
 	}
-	return n, bytes, rows.Err()
+	return n, bytes, h.Sum64(), rows.Err()
 }
 
 func (f *flightBench) name() string { return "flight" }
 
-func (f *flightBench) query(q string) error {
-	_, _, err := f.stream(q)
-	return err
-}
-
-func (f *flightBench) stream(q string) (int64, int64, error) {
+func (f *flightBench) stream(q string) (int64, int64, uint64, error) {
 	info, err := f.c.Execute(f.ctx, q)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	var n, bytes int64
+	h := fnv.New64a()
 	for _, ep := range info.Endpoint {
 		rdr, err := f.c.DoGet(f.ctx, ep.Ticket)
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 		for rdr.Next() {
 			rec := rdr.Record()
 			n += rec.NumRows()
+			if rec.NumRows() <= 1000 { // query answers; not the streamed result
+				for i := 0; i < int(rec.NumRows()); i++ {
+					for _, col := range rec.Columns() {
+						h.Write([]byte(col.ValueStr(i)))
+						h.Write([]byte{0})
+					}
+				}
+			}
 			for _, col := range rec.Columns() {
 				for _, b := range col.Data().Buffers() {
 					if b != nil {
@@ -231,15 +239,29 @@ func (f *flightBench) stream(q string) (int64, int64, error) {
 		err = rdr.Err()
 		rdr.Release()
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 	}
-	return n, bytes, nil
+	return n, bytes, h.Sum64(), nil
+}
+
+// baseline is each SSB query's answer digest from one session alone.
+func baseline(p benchProtocol) (map[string]uint64, error) {
+	want := map[string]uint64{}
+	for _, q := range ssbgen.Queries() {
+		_, _, d, err := p.stream(q.SQL)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", q.Name, err)
+		}
+		want[q.Name] = d
+	}
+	return want, nil
 }
 
 // runClients runs n clients, each the 13 SSB queries rounds times, and
-// returns every query's latency and the wall time.
-func runClients(p benchProtocol, n, rounds int) ([]time.Duration, time.Duration, error) {
+// returns every query's latency and the wall time. An error, or an answer
+// that differs from a single session's (want), fails the run.
+func runClients(p benchProtocol, n, rounds int, want map[string]uint64) ([]time.Duration, time.Duration, error) {
 	queries := ssbgen.Queries()
 	var mu sync.Mutex
 	var lat []time.Duration
@@ -254,8 +276,11 @@ func runClients(p benchProtocol, n, rounds int) ([]time.Duration, time.Duration,
 				for j := range queries {
 					q := queries[(j+k)%len(queries)]
 					t0 := time.Now()
-					err := p.query(q.SQL)
+					_, _, digest, err := p.stream(q.SQL)
 					d := time.Since(t0)
+					if err == nil && digest != want[q.Name] {
+						err = fmt.Errorf("client %d: answer differs from a single session's", k)
+					}
 					mu.Lock()
 					if err != nil && firstErr == nil {
 						firstErr = fmt.Errorf("%s: %w", q.Name, err)
