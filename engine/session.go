@@ -45,7 +45,13 @@ func (db *DB) SessionConn(opts SessionOptions) *Conn {
 		panic(err) // the DB's mode was accepted once already
 	}
 	c := &Conn{db: db, session: s, mem: exec.NewMemory(0, db.mem), opts: opts}
-	c.view().SetMemoryLimit(-1) // bounded by the database's limit alone
+	// The session starts at the database's limit (which bounds it anyway)
+	// and may lower it with SET memory_limit.
+	limit := db.MemoryLimit()
+	if limit == 0 {
+		limit = -1 // unlimited
+	}
+	c.view().SetMemoryLimit(limit)
 	return c
 }
 
