@@ -35,7 +35,7 @@ const flightBatchRows = 64 << 10
 
 // ServeFlight serves Arrow Flight SQL on l until the server is closed.
 func (s *Server) ServeFlight(l net.Listener) error {
-	if err := s.checkListener(l); err != nil {
+	if err := s.CheckListener(l); err != nil {
 		return err
 	}
 	var opts []grpc.ServerOption

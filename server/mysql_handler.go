@@ -19,7 +19,7 @@ import (
 // ServeMySQL accepts MySQL protocol connections on l until the server is
 // closed (it then returns nil) or accepting fails.
 func (s *Server) ServeMySQL(l net.Listener) error {
-	if err := s.checkListener(l); err != nil {
+	if err := s.CheckListener(l); err != nil {
 		return err
 	}
 	proto, method, err := s.protocolServer()

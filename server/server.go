@@ -78,8 +78,8 @@ func New(cfg Config) (*Server, error) {
 	return &Server{cfg: cfg, db: cfg.DB, sessions: map[uint32]*session{}}, nil
 }
 
-// checkListener refuses serving without authentication beyond loopback.
-func (s *Server) checkListener(l net.Listener) error {
+// CheckListener refuses serving without authentication beyond loopback.
+func (s *Server) CheckListener(l net.Listener) error {
 	if !s.cfg.InsecureNoAuth {
 		return nil
 	}

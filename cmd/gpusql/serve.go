@@ -93,6 +93,10 @@ func serveUntilSignal(srv *server.Server, mysqlAddr, flightAddr string, stdout i
 		if err != nil {
 			return err
 		}
+		if err := srv.CheckListener(l); err != nil {
+			l.Close()
+			return err
+		}
 		fmt.Fprintf(stdout, "gpusql: serving %s on %s\n", what, l.Addr())
 		go func() { errc <- serve(l) }()
 		return nil

@@ -3,6 +3,7 @@ package main
 import (
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -25,5 +26,20 @@ func TestE2EMySQLClient(t *testing.T) {
 	t.Logf("%s", out)
 	if err != nil {
 		t.Fatalf("e2e-mysql-client.sh: %v", err)
+	}
+}
+
+// TestServeRefuses: no users without --insecure-no-auth, and no
+// unauthenticated serving beyond loopback.
+func TestServeRefuses(t *testing.T) {
+	for _, args := range [][]string{
+		{"serve", "--mysql", "127.0.0.1:0"},
+		{"serve", "--mysql", "0.0.0.0:0", "--insecure-no-auth"},
+		{"serve", "--mysql", "", "--flight", "", "--insecure-no-auth"},
+	} {
+		var out, errOut strings.Builder
+		if rc := run(args, strings.NewReader(""), &out, &errOut); rc == 0 {
+			t.Errorf("%v: served (rc 0); stderr %q", args, errOut.String())
+		}
 	}
 }
