@@ -79,19 +79,27 @@ func (c *guardedConn) flush() error {
 
 // watch calls gone if the client closes the connection before stop is
 // called; stop ends the watch and returns once the background read has.
+// Bytes that arrive meanwhile (a pipelined command, a TLS alert before
+// the close) are kept for the next Read and the watch goes on; more than
+// a packet's worth of them is a client to drop.
 func (c *guardedConn) watch(gone func()) (stop func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		var b [1]byte
-		n, err := c.Conn.Read(b[:])
-		if n > 0 {
+		buf := make([]byte, 4096)
+		for {
+			n, err := c.Conn.Read(buf)
 			c.mu.Lock()
-			c.pending = append(c.pending, b[0])
+			c.pending = append(c.pending, buf[:n]...)
+			flood := int64(len(c.pending)) > c.maxPacket
 			c.mu.Unlock()
-		}
-		if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
-			gone()
+			if flood || err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+				gone()
+				return
+			}
+			if err != nil {
+				return // stopped
+			}
 		}
 	}()
 	return func() {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -13,6 +14,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"gpusql/engine"
 )
 
 // selfSigned writes a certificate for 127.0.0.1 and its key, as
@@ -55,12 +58,35 @@ func TestMySQLTLS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, addr := startServer(t, Config{TLS: conf}, `create table t (x int); insert into t values (7)`)
+	script, dir := ssbScript(t)
+	edb, _ := engine.Open(engine.Options{Executor: "cpu"})
+	if _, err := edb.Exec(context.Background(), script, dir); err != nil {
+		t.Fatal(err)
+	}
+	srv, addr := startServer(t, Config{DB: edb, TLS: conf}, `create table t (x int); insert into t values (7)`)
 	db := open(t, addr, "admin", "secret", "tls=skip-verify")
 	var x int
 	if err := db.QueryRow("select x from t").Scan(&x); err != nil || x != 7 {
 		t.Fatalf("over TLS: %d, %v", x, err)
 	}
+	// A TLS client that goes away mid-query: the query is cancelled (the
+	// session could not end while it ran: it runs for minutes).
+	ctx, cancel := context.WithCancel(context.Background())
+	c, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id int64
+	c.QueryRowContext(ctx, "select connection_id()").Scan(&id)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := c.ExecContext(ctx, slowQuery)
+		errc <- err
+	}()
+	waitRunning(t, srv, uint32(id))
+	cancel()
+	<-errc
+	waitGone(t, srv, uint32(id))
 	// The same connection with TLS demanded by the client and none
 	// offered fails instead of falling back to clear text.
 	_, plain := startServer(t, Config{}, ``)
