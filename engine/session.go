@@ -155,3 +155,28 @@ func (c *Conn) ExecParsed(ctx context.Context, p sql.Parsed, baseDir string) (*S
 
 // Session is the connection's session variables.
 func (c *Conn) Session() *sql.Session { return c.view().session }
+
+// ResultColumns binds a one-statement query without running it and
+// returns its result's column names and types (nil for a statement that
+// returns no rows): what a client asks before fetching (Flight SQL's
+// FlightInfo schema).
+func (c *Conn) ResultColumns(text string) ([]string, []columnar.Type, error) {
+	stmts, err := sql.Parse(text)
+	if err != nil || len(stmts) != 1 {
+		return nil, nil, err
+	}
+	db := c.view()
+	stmt, err := sql.BindSession(db.cat, db.session, stmts[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	q, ok := stmt.(*sql.Query)
+	if !ok {
+		return nil, nil, nil
+	}
+	var types []columnar.Type
+	for _, col := range q.Plan.Schema() {
+		types = append(types, col.Type)
+	}
+	return q.Names, types, nil
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/flight"
 	"github.com/apache/arrow/go/v15/arrow/flight/flightsql"
+	"github.com/apache/arrow/go/v15/arrow/memory"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
@@ -18,6 +19,7 @@ import (
 
 	"gpusql/engine"
 	"gpusql/exec"
+	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
 
@@ -195,12 +197,30 @@ func ticketInfo(desc *flight.FlightDescriptor, ticket []byte) *flight.FlightInfo
 	}
 }
 
-func (f *flightSQL) GetFlightInfoStatement(_ context.Context, cmd flightsql.StatementQuery, desc *flight.FlightDescriptor) (*flight.FlightInfo, error) {
+// GetFlightInfoStatement binds the query (without running it) for the
+// schema clients read before fetching; the ticket carries the text.
+func (f *flightSQL) GetFlightInfoStatement(ctx context.Context, cmd flightsql.StatementQuery, desc *flight.FlightDescriptor) (*flight.FlightInfo, error) {
 	tkt, err := flightsql.CreateStatementQueryTicket([]byte(cmd.GetQuery()))
 	if err != nil {
 		return nil, err
 	}
-	return ticketInfo(desc, tkt), nil
+	info := ticketInfo(desc, tkt)
+	if _, err := sql.Parse(cmd.GetQuery()); err != nil {
+		return nil, flightError(&syntaxError{err})
+	}
+	conn := f.srv.db.SessionConn(f.srv.sessionOptions(flightUser(ctx)))
+	names, types, err := conn.ResultColumns(cmd.GetQuery())
+	if err != nil {
+		return nil, flightError(err)
+	}
+	if names != nil {
+		fields := make([]arrow.Field, len(names))
+		for i, n := range names {
+			fields[i] = arrow.Field{Name: n, Type: exec.ArrowType(types[i]), Nullable: true}
+		}
+		info.Schema = flight.SerializeSchema(arrow.NewSchema(fields, nil), memory.DefaultAllocator)
+	}
+	return info, nil
 }
 
 func (f *flightSQL) DoGetStatement(ctx context.Context, cmd flightsql.StatementQueryTicket) (*arrow.Schema, <-chan flight.StreamChunk, error) {

@@ -15,6 +15,9 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
+
+	"gpusql/engine"
+	"gpusql/storage/ssbgen"
 )
 
 // startFlight serves srv over Flight SQL on a loopback port and returns a
@@ -90,6 +93,9 @@ func TestFlightSQL(t *testing.T) {
 		t.Fatal(err)
 	}
 	schema, got := fetch(t, c, ctx, info)
+	if announced, err := flight.DeserializeSchema(info.Schema, memory.DefaultAllocator); err != nil || !announced.Equal(schema) {
+		t.Errorf("FlightInfo schema %v (%v), stream schema %v", announced, err, schema)
+	}
 	if want := "1 12.50 2024-02-29 apple\n2 NULL 1999-12-31 pear\n"; got != want {
 		t.Errorf("rows:\n%s\nwant:\n%s", got, want)
 	}
@@ -192,5 +198,28 @@ func TestFlightSQLAuth(t *testing.T) {
 	}
 	if _, got := fetch(t, c, ctx, info); got != "0\n" {
 		t.Errorf("reader count: %q", got)
+	}
+}
+
+// TestFlightSQLSSBSchemas: for every SSB query the schema FlightInfo
+// announces is the schema of the batches that come.
+func TestFlightSQLSSBSchemas(t *testing.T) {
+	script, dir := ssbScript(t)
+	db, _ := engine.Open(engine.Options{Executor: "cpu"})
+	if _, err := db.Exec(context.Background(), script, dir); err != nil {
+		t.Fatal(err)
+	}
+	srv, _ := startServer(t, Config{DB: db}, "")
+	c, ctx := startFlight(t, srv, "reader", "r3ad")
+	for _, q := range ssbgen.Queries() {
+		info, err := c.Execute(ctx, q.SQL)
+		if err != nil {
+			t.Fatalf("%s: %v", q.Name, err)
+		}
+		schema, _ := fetch(t, c, ctx, info)
+		announced, err := flight.DeserializeSchema(info.Schema, memory.DefaultAllocator)
+		if err != nil || !announced.Equal(schema) {
+			t.Errorf("%s: announced %v (%v), sent %v", q.Name, announced, err, schema)
+		}
 	}
 }
