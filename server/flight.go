@@ -214,13 +214,19 @@ func (f *flightSQL) GetFlightInfoStatement(ctx context.Context, cmd flightsql.St
 		return nil, flightError(err)
 	}
 	if names != nil {
-		fields := make([]arrow.Field, len(names))
-		for i, n := range names {
-			fields[i] = arrow.Field{Name: n, Type: exec.ArrowType(types[i]), Nullable: true}
-		}
-		info.Schema = flight.SerializeSchema(arrow.NewSchema(fields, nil), memory.DefaultAllocator)
+		info.Schema = flight.SerializeSchema(arrowSchema(names, types), memory.DefaultAllocator)
 	}
 	return info, nil
+}
+
+// arrowSchema is the schema of result columns as the executors' Arrow
+// results have it (exec.Result.Schema).
+func arrowSchema(names []string, types []columnar.Type) *arrow.Schema {
+	fields := make([]arrow.Field, len(names))
+	for i, n := range names {
+		fields[i] = arrow.Field{Name: n, Type: exec.ArrowType(types[i]), Nullable: true}
+	}
+	return arrow.NewSchema(fields, nil)
 }
 
 func (f *flightSQL) DoGetStatement(ctx context.Context, cmd flightsql.StatementQueryTicket) (*arrow.Schema, <-chan flight.StreamChunk, error) {

@@ -28,7 +28,25 @@ func (f *flightSQL) CreatePreparedStatement(ctx context.Context, req flightsql.A
 	handle := []byte(rand.Text())
 	f.prepared.Store(string(handle), &flightPrepared{user: flightUser(ctx), query: req.GetQuery()})
 	res.Handle = handle
+	res.DatasetSchema = f.preparedSchema(ctx, req.GetQuery())
 	return res, nil
+}
+
+// preparedSchema is the result schema of a prepared query, found by
+// binding it with NULL for every parameter; nil when that does not bind
+// (a parameter whose type decides a result column's) or it has no rows.
+func (f *flightSQL) preparedSchema(ctx context.Context, query string) *arrow.Schema {
+	nulls := make([]any, sql.Placeholders(query))
+	text, err := sql.SubstituteParams(query, nulls)
+	if err != nil {
+		return nil
+	}
+	conn := f.srv.db.SessionConn(f.srv.sessionOptions(flightUser(ctx)))
+	names, types, err := conn.ResultColumns(text)
+	if err != nil || names == nil {
+		return nil
+	}
+	return arrowSchema(names, types)
 }
 
 func (f *flightSQL) ClosePreparedStatement(_ context.Context, req flightsql.ActionClosePreparedStatementRequest) error {

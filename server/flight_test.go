@@ -119,6 +119,9 @@ func TestFlightSQL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if ds := prep.DatasetSchema(); ds == nil || ds.NumFields() != 1 || ds.Field(0).Type.ID() != arrow.STRING {
+		t.Errorf("prepared dataset schema %v", ds)
+	}
 	for id, want := range map[int64]string{1: "apple\n", 3: "fig\n"} {
 		b := array.NewRecordBuilder(memory.DefaultAllocator, arrow.NewSchema([]arrow.Field{{Name: "p", Type: arrow.PrimitiveTypes.Int64}}, nil))
 		b.Field(0).(*array.Int64Builder).Append(id)
