@@ -45,6 +45,10 @@ var fixedVariables = map[string]*Const{
 	"license":                  {T: columnar.TString, S: "GPL"},
 	"have_ssl":                 {T: columnar.TString, S: "YES"},
 	"performance_schema":       {T: columnar.TInt64, I: 0},
+	"query_cache_size":         {T: columnar.TInt64, I: 0},
+	"query_cache_type":         {T: columnar.TString, S: "OFF"},
+	"net_buffer_length":        {T: columnar.TInt64, I: 16384},
+	"sql_auto_is_null":         {T: columnar.TInt64, I: 0},
 }
 
 // MaxAllowedPacket is the largest packet a server client may send (the
