@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
@@ -14,6 +15,10 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/apache/arrow/go/v15/arrow/flight/flightsql"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
 
 	"gpusql/engine"
 )
@@ -92,5 +97,37 @@ func TestMySQLTLS(t *testing.T) {
 	_, plain := startServer(t, Config{}, ``)
 	if err := open(t, plain, "admin", "secret", "tls=true").Ping(); err == nil {
 		t.Error("tls=true against a server without TLS connected")
+	}
+}
+
+// TestFlightSQLTLS: with a certificate Flight SQL is served over TLS.
+func TestFlightSQLTLS(t *testing.T) {
+	cert, key := selfSigned(t)
+	conf, err := LoadTLS(cert, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, _ := startServer(t, Config{TLS: conf}, `create table t (x int); insert into t values (7)`)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.ServeFlight(l)
+	creds := credentials.NewTLS(&tls.Config{InsecureSkipVerify: true})
+	c, err := flightsql.NewClient(l.Addr().String(), nil, nil, grpc.WithTransportCredentials(creds))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, err := c.Client.AuthenticateBasicToken(context.Background(), "reader", "r3ad")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := c.Execute(ctx, "select x from t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, got := fetch(t, c, ctx, info); got != "7\n" {
+		t.Errorf("over TLS: %q", got)
 	}
 }
