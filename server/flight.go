@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"sync"
+	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/flight"
@@ -76,11 +77,20 @@ func (s *Server) ServeFlight(l net.Listener) error {
 	return fs.Serve()
 }
 
-// flightAuth checks basic-auth passwords and hands out bearer tokens.
+// flightAuth checks basic-auth passwords and hands out bearer tokens,
+// each valid for tokenLifetime (a client logs in again after that).
 type flightAuth struct {
 	srv    *Server
-	tokens sync.Map // token → user name
+	mu     sync.Mutex
+	tokens map[string]flightToken
 }
+
+type flightToken struct {
+	user    string
+	expires time.Time
+}
+
+const tokenLifetime = 12 * time.Hour
 
 func (a *flightAuth) Validate(user, password string) (string, error) {
 	u, ok := a.srv.db.User(user)
@@ -88,14 +98,29 @@ func (a *flightAuth) Validate(user, password string) (string, error) {
 		return "", status.Errorf(codes.Unauthenticated, "access denied for user '%s'", user)
 	}
 	token := rand.Text()
-	a.tokens.Store(token, user)
+	now := time.Now()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.tokens == nil {
+		a.tokens = map[string]flightToken{}
+	}
+	for t, v := range a.tokens { // forget expired tokens as new ones come
+		if now.After(v.expires) {
+			delete(a.tokens, t)
+		}
+	}
+	a.tokens[token] = flightToken{user: user, expires: now.Add(tokenLifetime)}
 	return token, nil
 }
 
+// IsValid names the user of a live token whose user still exists.
 func (a *flightAuth) IsValid(token string) (any, error) {
-	if user, ok := a.tokens.Load(token); ok {
-		if _, exists := a.srv.db.User(user.(string)); exists {
-			return user, nil
+	a.mu.Lock()
+	t, ok := a.tokens[token]
+	a.mu.Unlock()
+	if ok && time.Now().Before(t.expires) {
+		if _, exists := a.srv.db.User(t.user); exists {
+			return t.user, nil
 		}
 	}
 	return nil, status.Error(codes.Unauthenticated, "invalid or expired token: authenticate again")
