@@ -298,6 +298,8 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.analyze(s.Tables), nil
 	case *sql.ShowIndex:
 		return db.showIndex(s.Table)
+	case *sql.ShowCreateTable:
+		return db.showCreateTable(s.Table)
 	case *sql.Update:
 		return db.update(ctx, s)
 	case *sql.Delete:

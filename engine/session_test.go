@@ -142,3 +142,31 @@ func TestInformationSchema(t *testing.T) {
 		t.Errorf("got %q\nwant %q", strings.Join(got, "|"), want)
 	}
 }
+
+// TestShowCreateTable: the definition SHOW CREATE TABLE prints creates the
+// same table again.
+func TestShowCreateTable(t *testing.T) {
+	db, err := Open(Options{Executor: "cpu"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	show := func() string {
+		t.Helper()
+		res, err := db.Exec(ctx, "show create table t", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res[0].Result.Row(0)[1]
+	}
+	if _, err := db.Exec(ctx, "create table t (id int primary key, name varchar(20) not null, p decimal(10,2), d date, unique key u (name)); create index k on t (p, d)", ""); err != nil {
+		t.Fatal(err)
+	}
+	ddl := show()
+	if _, err := db.Exec(ctx, "drop table t; "+ddl, ""); err != nil {
+		t.Fatalf("re-running %s: %v", ddl, err)
+	}
+	if again := show(); again != ddl {
+		t.Errorf("after a round trip:\n%s\nwas\n%s", again, ddl)
+	}
+}

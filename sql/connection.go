@@ -26,9 +26,14 @@ type ShowDatabases struct{}
 // (LIKE syntax; "" = all).
 type ShowVariables struct{ Pattern string }
 
-func (*Use) statement()           {}
-func (*ShowDatabases) statement() {}
-func (*ShowVariables) statement() {}
+// ShowCreateTable gives the CREATE TABLE statement of a table (SHOW
+// CREATE TABLE, which dump tools and GUI clients read).
+type ShowCreateTable struct{ Table string }
+
+func (*ShowCreateTable) statement() {}
+func (*Use) statement()             {}
+func (*ShowDatabases) statement()   {}
+func (*ShowVariables) statement()   {}
 
 func (b *binder) use(n *ast.UseStmt) (Statement, error) {
 	if !strings.EqualFold(n.DBName, DatabaseName) && !strings.EqualFold(n.DBName, "information_schema") {
