@@ -445,10 +445,13 @@ func TestMySQLBadPackets(t *testing.T) {
 	}
 	raw.Close()
 
-	big := open(t, addr, "admin", "secret", "maxAllowedPacket=134217728")
-	big.SetMaxOpenConns(1)
+	big, err := open(t, addr, "admin", "secret", "maxAllowedPacket=134217728").Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer big.Close()
 	q := "select '" + strings.Repeat("x", 65<<20) + "'"
-	if _, err := big.Exec(q); err == nil {
+	if _, err := big.ExecContext(context.Background(), q); err == nil {
 		t.Error("a 65 MiB query was accepted past max_allowed_packet")
 	}
 	var one int
