@@ -49,12 +49,18 @@ type DB struct {
 	conn *Conn
 	// mem accounts the memory of every query under the limit.
 	mem *exec.Memory
+	// users are the server's accounts (users.go).
+	users *users
+	// fileRoot, when set, is the folder files must lie under (a server
+	// session's; load.go).
+	fileRoot string
+	noFiles  bool
 }
 
 // Open returns an empty database. Asking for the GPU (or --check) where none
 // can be used fails here, naming the reason.
 func Open(opts Options) (*DB, error) {
-	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil)}
+	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil), users: &users{}}
 	db.SetMemoryLimit(opts.MemoryLimit)
 	db.conn = db.Conn()
 	switch opts.Executor {
@@ -223,9 +229,18 @@ func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*S
 	if err != nil {
 		return nil, err
 	}
-	r, handled, err := c.transactionStatement(stmt)
+	if err := c.checkRights(stmt); err != nil {
+		return nil, err
+	}
+	r, handled, err := c.sessionStatement(db, stmt)
 	if err != nil {
 		return nil, err
+	}
+	if !handled {
+		r, handled, err = c.transactionStatement(stmt)
+		if err != nil {
+			return nil, err
+		}
 	}
 	if !handled {
 		// A DDL statement may just have committed the transaction.
@@ -294,6 +309,8 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.analyze(s.Tables), nil
 	case *sql.ShowIndex:
 		return db.showIndex(s.Table)
+	case *sql.ShowCreateTable:
+		return db.showCreateTable(s.Table)
 	case *sql.Update:
 		return db.update(ctx, s)
 	case *sql.Delete:
@@ -308,6 +325,12 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.describe(s.Table)
 	case *sql.Set:
 		return db.set(ctx, s)
+	case *sql.CreateUser:
+		return db.createUser(s)
+	case *sql.DropUser:
+		return db.dropUser(s)
+	case *sql.Grant:
+		return db.grant(s)
 	}
 	return nil, fmt.Errorf("statement %T is not supported", stmt)
 }

@@ -141,6 +141,18 @@ func (b *binder) statement(n ast.StmtNode) (Statement, error) {
 		return b.commit(n)
 	case *ast.RollbackStmt:
 		return b.rollback(n)
+	case *ast.CreateUserStmt:
+		return b.createUser(n)
+	case *ast.DropUserStmt:
+		return b.dropUser(n)
+	case *ast.GrantStmt:
+		return b.grant(n.Privs, n.Level, n.Users, false)
+	case *ast.RevokeStmt:
+		return b.grant(n.Privs, n.Level, n.Users, true)
+	case *ast.KillStmt:
+		return b.kill(n)
+	case *ast.UseStmt:
+		return b.use(n)
 	}
 	return nil, b.errf(b.start, "unsupported statement: %s", firstWords(b.src[b.start:b.end]))
 }

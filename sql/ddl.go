@@ -187,6 +187,16 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 			return nil, b.errf(b.wordPos(name, -1), "unknown table '%s'", name)
 		}
 		return &Describe{Table: t.Name}, nil
+	case ast.ShowDatabases:
+		return &ShowDatabases{}, nil
+	case ast.ShowCreateTable:
+		t, err := b.table(n.Table)
+		if err != nil {
+			return nil, err
+		}
+		return &ShowCreateTable{Table: t.Name}, nil
+	case ast.ShowVariables:
+		return b.showVariables(n)
 	case ast.ShowIndex:
 		if n.Table == nil {
 			return nil, b.errf(-1, "SHOW INDEX needs a table")
@@ -197,7 +207,7 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		}
 		return &ShowIndex{Table: t.Name}, nil
 	}
-	return nil, b.errf(b.start, "unsupported statement: %s (SHOW TABLES, SHOW COLUMNS and SHOW INDEX are supported)", strings.ToUpper(firstN(b.src[b.start:b.end], 2)))
+	return nil, b.errf(b.start, "unsupported statement: %s (SHOW TABLES, SHOW COLUMNS, SHOW INDEX, SHOW CREATE TABLE, SHOW DATABASES and SHOW VARIABLES are supported)", strings.ToUpper(firstN(b.src[b.start:b.end], 2)))
 }
 
 // table returns a catalog table for a DML statement, or an error at its name.

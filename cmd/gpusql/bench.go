@@ -26,6 +26,8 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 			return benchSSB(args[1:], stdout, stderr)
 		case "load":
 			return benchLoad(args[1:], stdout, stderr)
+		case "serve":
+			return benchServe(args[1:], stdout, stderr)
 		}
 		if isHelp(args[0]) {
 			benchSSB([]string{"--help"}, stdout, stderr)
@@ -33,7 +35,7 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 			return benchLoad([]string{"--help"}, stdout, stderr)
 		}
 	}
-	fmt.Fprintln(stderr, "usage: gpusql bench ssb|load --sf N ... (gpusql bench --help lists the flags)")
+	fmt.Fprintln(stderr, "usage: gpusql bench ssb|load|serve --sf N ... (gpusql bench --help lists the flags)")
 	return 2
 }
 

@@ -5,6 +5,7 @@
 //	gpusql gen ssb --sf N --out DIR      generate Star Schema Benchmark data
 //	gpusql bench ssb --sf N [--chart F]  time the 13 SSB queries
 //	gpusql bench load --sf N             time loading SSB data
+//	gpusql serve -f init.sql --mysql ADDR [--flight ADDR]  serve clients
 //
 // Flags: --format table|csv|json|markdown|line, --executor cpu|gpu|auto,
 // --check (run each query on both executors and compare), --timing,
@@ -38,6 +39,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return genMain(args[1:], stdout, stderr)
 		case "bench":
 			return benchMain(args[1:], stdout, stderr)
+		case "serve":
+			return serveMain(args[1:], stdout, stderr)
 		case "help":
 			return shellMain([]string{"--help"}, stdin, stdout, stderr)
 		}
@@ -52,6 +55,9 @@ func usage(w io.Writer) {
   gpusql gen ssb --sf N --out DIR [--format tbl|csv|parquet] [--seed S]
   gpusql bench ssb --sf N [--data DIR] [--executor cpu[,gpu]] [--runs R] [--json FILE] [--chart F.svg]
   gpusql bench load --sf N [--format tbl|csv|parquet]
+  gpusql bench serve --sf N [--clients 1,8,64] [--rounds R] [--stream-rows N]
+  gpusql serve [-f init.sql] [--mysql 127.0.0.1:3306] [--flight ADDR] [--file-root DIR]
+               [--tls-cert FILE --tls-key FILE] [--insecure-no-auth]   (gpusql serve -h)
 
 flags:
 `)
