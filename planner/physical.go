@@ -57,6 +57,9 @@ type Physical struct {
 	// e.g. a nested subquery): the GPU executor refuses it and the engine
 	// runs it on the CPU, as EXPLAIN shows.
 	CPUOnly string
+	// GPU is the GPU planning pass's result (gpu_plan.go): set when the
+	// plan was made for a GPU (Options.GPU), nil otherwise.
+	GPU *GPUPlan
 }
 
 // Options steer algorithm choices, chiefly so tests can run every query under
@@ -68,6 +71,9 @@ type Options struct {
 	// GroupBy is "" (cost-based), "dense" (wherever the keys allow it) or
 	// "hash".
 	GroupBy string
+	// GPU, when set, makes the planner plan the GPU's part for this
+	// device profile too (Physical.GPU), so EXPLAIN shows it.
+	GPU *GPUProfile
 }
 
 // Walk calls fn on n and its descendants in pre-order (children in order).
