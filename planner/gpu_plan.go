@@ -71,14 +71,14 @@ const (
 // results must be sorted or limited on the device.
 const HostTailLimit = 1 << 16
 
-// PlanGPU makes p's GPU plan for profile prof and stores it in p.GPU
-// (scalar subquery plans are planned when the executor runs them).
+// PlanGPU makes p's GPU plan for profile prof (Plan stores it in p.GPU
+// when Options.GPU is set; the executor plans scalar subqueries' plans
+// and plans made without a profile itself, with the device's profile).
 func PlanGPU(p *Physical, prof *GPUProfile) *GPUPlan {
 	if prof == nil {
 		prof = DefaultGPUProfile()
 	}
 	g := &GPUPlan{Profile: prof}
-	p.GPU = g
 	if p.CPUOnly != "" {
 		g.Refused = "the planner put it on the CPU: " + p.CPUOnly
 		return g

@@ -35,7 +35,7 @@ func Plan(q *sql.Query, opts Options) (*Physical, error) {
 	p.Pipelines = Pipelines(p.Root)
 	p.CPUOnly = cpuOnlyReason(p)
 	if opts.GPU != nil {
-		PlanGPU(p, opts.GPU)
+		p.GPU = PlanGPU(p, opts.GPU)
 	}
 	return p, nil
 }

@@ -18,7 +18,7 @@ import (
 )
 
 // maxGroupTable bounds the global group table of a star pipeline.
-const maxGroupTable = 512 << 20
+const maxGroupTable = planner.GPUMaxGroupTable
 
 // dimRun is one dimension's build state.
 type dimRun struct {
@@ -155,7 +155,7 @@ func (r *queryRun) compilePreds(preds map[baseCol][]sql.Expr, t *columnar.Table,
 func grid1D(n int64, block int) int { return int((n + int64(block) - 1) / int64(block)) }
 
 // runStar executes a star pipeline and returns the aggregate's output.
-func (d *device) runStar(ctx context.Context, q *starQuery, outs []starOutput) (*exec.Result, error) {
+func (d *device) runStar(ctx context.Context, q *starQuery, outs []starOutput, prof *planner.GPUProfile) (*exec.Result, error) {
 	r := d.newQueryRun()
 	r.ctx = ctx
 	defer r.close()
@@ -212,7 +212,7 @@ func (d *device) runStar(ctx context.Context, q *starQuery, outs []starOutput) (
 		for j := len(dm.gcols) - 1; j >= 0; j-- {
 			p.GCols[j].Stride = dr.domain
 			dr.domain *= dr.sizes[j]
-			if dr.domain > 1<<24 {
+			if dr.domain > planner.GPUMaxDimGroupDomain {
 				return nil, fmt.Errorf("gpu: group keys of %s span %d values, more than the GPU's dense limit", t.Name, dr.domain)
 			}
 		}
@@ -285,7 +285,7 @@ func (d *device) runStar(ctx context.Context, q *starQuery, outs []starOutput) (
 			lo, span = 0, 1
 		}
 		dp := dimParam{Stride: strideAcc}
-		if span <= max(4*p.N, 1<<20) {
+		if dm.build.Direct {
 			mp, err := r.s.alloc(4 * span)
 			if err != nil {
 				return nil, err
@@ -404,7 +404,7 @@ func (d *device) runStar(ctx context.Context, q *starQuery, outs []starOutput) (
 	W := int64(1 + len(q.aggs))
 	slots := ngroups * W
 	if slots*8 > maxGroupTable {
-		return nil, fmt.Errorf("gpu: a group table of %d groups exceeds the GPU's %d MiB limit", ngroups, maxGroupTable>>20)
+		return nil, unsupported(q.agg, fmt.Sprintf("a group table of %d groups exceeds the GPU's %d MiB limit", ngroups, maxGroupTable>>20))
 	}
 	sp.NGroups = ngroups
 	table, err := r.s.alloc(slots * 8)
@@ -429,15 +429,12 @@ func (d *device) runStar(ctx context.Context, q *starQuery, outs []starOutput) (
 		kname = fmt.Sprintf("%s_scalar_%d", family, it)
 		shmem = block * (1 + maxAggs) * 8
 	} else {
+		// The plan's layout rule, on the groups that survived the
+		// dimension filters.
 		sp.ReplicaStride = slots | 1
-		rb := sp.ReplicaStride * 8
-		switch {
-		case rb <= 32<<10:
-			sp.SharedReplicas = int32(min(32, (32<<10)/rb))
-		case rb <= int64(min(d.maxShared, 96<<10)):
-			sp.SharedReplicas = 1
-		}
-		shmem = int(int64(sp.SharedReplicas) * rb)
+		_, replicas := planner.GroupLayoutFor(prof, ngroups, W)
+		sp.SharedReplicas = int32(replicas)
+		shmem = int(int64(sp.SharedReplicas) * sp.ReplicaStride * 8)
 	}
 	kern, err := d.fn(kname)
 	if err != nil {
