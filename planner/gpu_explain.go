@@ -24,6 +24,9 @@ func explainGPU(sb *strings.Builder, g *GPUPlan) {
 	if s := g.Star; s != nil {
 		explainStar(sb, s)
 	}
+	for _, op := range g.Ops {
+		fmt.Fprintf(sb, "    %s: %s\n", opName(op.Node), op.How)
+	}
 	if len(g.Tail) > 0 {
 		names := make([]string, len(g.Tail))
 		for i := range g.Tail {

@@ -34,6 +34,9 @@ type GPUPlan struct {
 	Star *GPUStar
 	// NotStar says why an aggregate is not a star pipeline.
 	NotStar string
+	// Ops are the operators' device algorithms when Shape is
+	// GPUOperatorsShape.
+	Ops []GPUOp
 	// Columns says where each base-table column the GPU reads lives.
 	Columns []GPUColumn
 	// Refused, when set, is why the GPU executor cannot run the plan.
@@ -105,6 +108,9 @@ func PlanGPU(p *Physical, prof *GPUProfile) *GPUPlan {
 		if isFilteredScan(g.Body) {
 			g.Shape = GPUSelectShape
 		}
+	}
+	if g.Shape == GPUOperatorsShape {
+		g.Ops = planGPUOps(g.Body)
 	}
 	g.TailOn = tailPlace(g.Tail)
 	if why := tailRefusal(g.Tail); why != "" {
