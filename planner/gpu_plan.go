@@ -77,11 +77,18 @@ const HostTailLimit = 1 << 16
 // PlanGPU makes p's GPU plan for profile prof (Plan stores it in p.GPU
 // when Options.GPU is set; the executor plans scalar subqueries' plans
 // and plans made without a profile itself, with the device's profile).
-func PlanGPU(p *Physical, prof *GPUProfile) *GPUPlan {
+func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 	if prof == nil {
 		prof = DefaultGPUProfile()
 	}
-	g := &GPUPlan{Profile: prof}
+	g = &GPUPlan{Profile: prof}
+	defer func() {
+		// A plan shape this pass mishandles must cost the GPU the
+		// query, not crash it.
+		if r := recover(); r != nil {
+			g = &GPUPlan{Profile: prof, Refused: fmt.Sprintf("internal error in GPU planning: %v", r)}
+		}
+	}()
 	if p.CPUOnly != "" {
 		g.Refused = "the planner put it on the CPU: " + p.CPUOnly
 		return g
