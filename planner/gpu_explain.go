@@ -69,6 +69,12 @@ func explainStar(sb *strings.Builder, s *GPUStar) {
 	if g.Layout == GroupSharedReplicated {
 		fmt.Fprintf(sb, " (%d replicas)", g.Replicas)
 	}
+	switch g.Layout {
+	case GroupGlobal:
+		fmt.Fprintf(sb, ", est %.2f same-word atomics per warp in L2 (uniform keys)", g.EstRounds)
+	case GroupShared, GroupSharedReplicated:
+		fmt.Fprintf(sb, ", est %.2f bank rounds per warp (uniform keys)", g.EstRounds)
+	}
 	if len(s.Dims) > 0 && g.Layout != GroupRegisters {
 		sb.WriteString("; chosen again on the groups that survive the dimension filters")
 	}

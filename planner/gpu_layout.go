@@ -83,9 +83,11 @@ type GPUGroupTable struct {
 	// Width is the 8-byte words per group: a row count and one per
 	// kernel aggregate.
 	Width int64
-	// Layout and Replicas are the choice for EstGroups.
-	Layout   GPUGroupLayout
-	Replicas int
+	// Layout and Replicas are the choice for EstGroups; EstRounds the
+	// serialization rounds per warp its atomics are estimated to take.
+	Layout    GPUGroupLayout
+	Replicas  int
+	EstRounds float64
 }
 
 // Limits of the dense star group table.
@@ -149,6 +151,7 @@ func planGroupTable(q *GPUStar, prof *GPUProfile) GPUGroupTable {
 	}
 	g := GPUGroupTable{EstGroups: int64(math.Min(groups, math.MaxInt64/2)), Width: int64(1 + len(q.Aggs))}
 	g.Layout, g.Replicas = GroupLayoutFor(prof, g.EstGroups, g.Width)
+	g.EstRounds = estRounds(prof, g.EstGroups, g.Width, g.Layout, g.Replicas)
 	return g
 }
 
