@@ -4,7 +4,12 @@
 // cardinalities from table statistics, orders joins by dynamic programming
 // over connected subgraphs, picks each operator's algorithm (hash or
 // sort-merge join, direct-array or hash-table build, dense or hash
-// aggregation) and cuts the plan into pipelines.
+// aggregation) and cuts the plan into pipelines. For a GPU it then plans
+// the GPU's part (gpu_plan.go) for a device profile (gpu_profile.go): the
+// fused star pipeline with each join's build structure and probe order,
+// the group table's layout, where the tail above the GPU's part runs and
+// where each column lives; exec/gpu executes that plan, and EXPLAIN shows
+// it, on any machine.
 //
 // The operator names are the ones exec/cpu, exec/gpu and kernels use, so one
 // concept can be followed through every layer by its name.
