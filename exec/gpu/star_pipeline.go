@@ -121,7 +121,13 @@ func starFromPlan(s *planner.GPUStar) (*starQuery, []starOutput, error) {
 	}
 	for _, x := range s.ExprPreds {
 		if _, err := compileVM(x.E, x.ColOf, true); err != nil {
-			return nil, nil, unsupported(x.Node, err.Error())
+			var op planner.Node = s.Aggregate
+			for _, f := range s.Filters {
+				if f.Input == x.Node {
+					op = f
+				}
+			}
+			return nil, nil, unsupported(op, err.Error())
 		}
 		q.vmPreds = append(q.vmPreds, scanExpr{e: x.E, node: x.Node, scan: x.Scan})
 	}
