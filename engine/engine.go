@@ -14,6 +14,7 @@ import (
 
 	"gpusql/catalog"
 	"gpusql/exec"
+	"gpusql/planner"
 	"gpusql/sql"
 )
 
@@ -33,6 +34,11 @@ type Options struct {
 	// machine's RAM, negative is no limit. A query that would pass it
 	// stops with an error naming the operator.
 	MemoryLimit int64
+	// GPUProfile names the GPU to plan for ("h100", "h200"; "" = the
+	// device's own profile when a GPU is used). With it, executor "gpu"
+	// opens without a GPU: EXPLAIN shows the GPU plan, queries say they
+	// need a GPU.
+	GPUProfile string
 }
 
 // DB is one database: a catalog of tables and the options queries run with.
@@ -55,6 +61,9 @@ type DB struct {
 	// session's; load.go).
 	fileRoot string
 	noFiles  bool
+	// gpuProfile is the GPU plans are made for (nil: plans for the CPU
+	// executor only).
+	gpuProfile *planner.GPUProfile
 }
 
 // Open returns an empty database. Asking for the GPU (or --check) where none
@@ -73,7 +82,7 @@ func Open(opts Options) (*DB, error) {
 	case "cpu":
 		db.executor = "cpu"
 	case "gpu":
-		if err := gpuStatus(); err != nil {
+		if err := gpuStatus(); err != nil && opts.GPUProfile == "" {
 			return nil, err
 		}
 		db.executor = "gpu"
@@ -95,7 +104,10 @@ func Open(opts Options) (*DB, error) {
 	default:
 		return nil, fmt.Errorf("unknown group-by strategy %q (want dense or hash)", opts.GroupBy)
 	}
-	if db.executor == "gpu" || opts.Check {
+	if err := db.chooseGPUProfile(); err != nil {
+		return nil, err
+	}
+	if (db.executor == "gpu" || opts.Check) && gpuStatus() == nil {
 		usePinnedMemory()
 	}
 	return db, nil
