@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -59,6 +60,8 @@ type binder struct {
 	// views are the views being expanded, outermost first (a view that
 	// reaches itself is an error, not a loop).
 	views []string
+	// now is the statement's clock (stmtNow), read once.
+	now time.Time
 }
 
 const maxDepth = 2000

@@ -1,0 +1,388 @@
+package sql
+
+import (
+	"math"
+	"time"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"gpusql/storage/columnar"
+)
+
+// The wider function library (MySQL 8 names). Like functions.go, the binder
+// emits Func{Name, Args, T} with the arguments cast as listed; exec/cpu
+// evaluates them row by row (exec/cpu/expr_rowfunc.go) and exec/gpu refuses
+// them by name, so `--executor auto` answers on the CPU. NULL in any
+// argument gives NULL unless said otherwise.
+//
+//	name          args (after casts)                  result
+//	concat_ws     sep, s1..sn VARCHAR                 VARCHAR; NULL sep gives NULL, NULL si are skipped
+//	lpad, rpad    s VARCHAR, n BIGINT, pad VARCHAR    VARCHAR of n characters (s cut to n); n < 0, or
+//	                                                  pad '' with padding needed, gives NULL
+//	reverse       s                                   VARCHAR, by character
+//	left, right   s, n BIGINT                         VARCHAR, first / last n characters
+//	repeat        s, n BIGINT                         VARCHAR; n <= 0 gives ''
+//	space         n BIGINT                            VARCHAR of n spaces
+//	locate        sub, s [, pos BIGINT]               BIGINT, 1-based character position of sub in s
+//	                                                  from pos, 0 if absent (INSTR(s,sub), POSITION)
+//	field         x, x1..xn (common type)             BIGINT index of the first xi = x, 0 if none or x
+//	                                                  NULL; never NULL
+//	elt           n BIGINT, s1..sn VARCHAR            VARCHAR sn, NULL when n is out of range
+//	ascii         s                                   BIGINT, the first byte (0 for '')
+//	strcmp        a, b VARCHAR                        BIGINT -1, 0, 1 (binary order)
+//	greatest,     x1..xn (common type)                the largest / smallest; NULL if any is NULL
+//	least
+//	sign          x (numeric)                         BIGINT -1, 0, 1
+//	truncate      x, d BIGINT const                   as round, toward zero
+//	pow, sqrt, exp, ln, log, log2, log10, sin, cos, tan, asin, acos, atan, atan2, cot,
+//	degrees, radians   DOUBLE args                    DOUBLE; outside the domain (sqrt(-1), ln(0),
+//	                                                  asin(2)) NULL as in MySQL; a result out of
+//	                                                  DOUBLE's range is an error
+//	dayofweek     d DATE                              INT 1 = Sunday .. 7
+//	weekday       d DATE                              INT 0 = Monday .. 6
+//	dayofyear     d DATE                              INT 1..366
+//	quarter       d DATE                              INT 1..4
+//	last_day      d DATE                              DATE, the last day of d's month
+//	dayname,      d DATE                              VARCHAR ('Monday', 'January')
+//	monthname
+//	to_days       d DATE                              BIGINT days since year 0 (MySQL's calendar)
+//	from_days     n BIGINT                            DATE
+//	makedate      y BIGINT, doy BIGINT                DATE; doy <= 0 gives NULL
+//	unix_timestamp d DATE                             BIGINT seconds since 1970-01-01 00:00 UTC
+//	date_format   d DATE, fmt VARCHAR                 VARCHAR; MySQL's % specifiers, time parts 0
+//	str_to_date   s VARCHAR, fmt VARCHAR              DATE; NULL when s does not match fmt
+//	timestampdiff unit VARCHAR const, a, b DATE       BIGINT whole units from a to b (DAY, WEEK,
+//	                                                  MONTH, QUARTER, YEAR)
+//
+// Folded here, once per statement as MySQL fixes them at the statement's
+// start: CURDATE()/CURRENT_DATE (DATE), NOW()/CURRENT_TIMESTAMP/LOCALTIME/
+// SYSDATE (a VARCHAR 'YYYY-MM-DD HH:MM:SS': gpusql has no DATETIME type),
+// UNIX_TIMESTAMP() (BIGINT), PI(). Times are UTC.
+var moreFuncs = map[string]bool{}
+
+func init() {
+	for _, n := range []string{"concat_ws", "lpad", "rpad", "reverse", "left", "right", "repeat", "space",
+		"locate", "field", "elt", "ascii", "strcmp", "greatest", "least", "sign", "truncate",
+		"pow", "sqrt", "exp", "ln", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos",
+		"atan", "atan2", "cot", "degrees", "radians", "dayofweek", "weekday", "dayofyear", "quarter",
+		"last_day", "dayname", "monthname", "to_days", "from_days", "makedate", "unix_timestamp",
+		"date_format", "str_to_date", "timestampdiff"} {
+		moreFuncs[n] = true
+	}
+}
+
+// IsRowFunc reports whether exec/cpu evaluates the function row by row
+// (the library above).
+func IsRowFunc(name string) bool { return moreFuncs[name] || regexpFuncs[name] }
+
+// doubleFuncs take and return DOUBLE, with their arity.
+var doubleFuncs = map[string][2]int{"pow": {2, 2}, "power": {2, 2}, "sqrt": {1, 1}, "exp": {1, 1},
+	"ln": {1, 1}, "log": {1, 2}, "log2": {1, 1}, "log10": {1, 1}, "sin": {1, 1}, "cos": {1, 1},
+	"tan": {1, 1}, "asin": {1, 1}, "acos": {1, 1}, "atan": {1, 2}, "atan2": {2, 2}, "cot": {1, 1},
+	"degrees": {1, 1}, "radians": {1, 1}}
+
+// dateFuncs take one DATE and return the given type.
+var dateFuncs = map[string]columnar.Type{"dayofweek": columnar.TInt32, "weekday": columnar.TInt32,
+	"dayofyear": columnar.TInt32, "quarter": columnar.TInt32, "last_day": columnar.TDate,
+	"dayname": columnar.TString, "monthname": columnar.TString, "to_days": columnar.TInt64,
+	"unix_timestamp": columnar.TInt64}
+
+// stmtNow is the statement's clock: the first call in a statement reads it,
+// later ones see the same instant.
+func (b *binder) stmtNow() time.Time {
+	if b.now.IsZero() {
+		b.now = time.Now().UTC()
+	}
+	return b.now
+}
+
+// moreFunc binds the library above; ok is false for names it does not know.
+func (b *binder) moreFunc(name string, args []Expr, pos int) (e Expr, ok bool, err error) {
+	arity := func(lo, hi int) error {
+		if len(args) < lo || (hi >= 0 && len(args) > hi) {
+			return b.errf(pos, "wrong number of arguments to %s(): %d", name, len(args))
+		}
+		return nil
+	}
+	str := func(e Expr) Expr { return castTo(e, columnar.TString) }
+	integer := func(e Expr) (Expr, error) {
+		if _, ok := numericType(e.Type()); !ok && !isNullConst(e) {
+			return nil, b.errf(pos, "type mismatch: %s() of %s (a number is required)", name, e.Type())
+		}
+		return castTo(e, columnar.TInt64), nil
+	}
+	date := func(e Expr) (Expr, error) {
+		switch {
+		case e.Type().ID == columnar.Date:
+			return e, nil
+		case isNullConst(e):
+			return nullConst(columnar.TDate), nil
+		case e.Type().ID == columnar.String:
+			return b.castConst(e, columnar.TDate, pos)
+		}
+		return nil, b.errf(pos, "type mismatch: %s() of %s (a DATE is required)", name, e.Type())
+	}
+	fn := func(t columnar.Type, as ...Expr) (Expr, bool, error) {
+		return &Func{Name: name, Args: as, T: t}, true, nil
+	}
+	if r, ok := doubleFuncs[name]; ok {
+		if err := arity(r[0], r[1]); err != nil {
+			return nil, true, err
+		}
+		for i, a := range args {
+			if _, ok := numericType(a.Type()); !ok && !isNullConst(a) {
+				return nil, true, b.errf(pos, "type mismatch: %s() of %s", name, a.Type())
+			}
+			args[i] = castTo(a, columnar.TFloat64)
+		}
+		switch {
+		case name == "power":
+			name = "pow"
+		case name == "atan" && len(args) == 2:
+			name = "atan2"
+		}
+		return fn(columnar.TFloat64, args...)
+	}
+	if t, ok := dateFuncs[name]; ok {
+		if name == "unix_timestamp" && len(args) == 0 {
+			return &Const{T: columnar.TInt64, I: b.stmtNow().Unix()}, true, nil
+		}
+		if err := arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		d, err := date(args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		return fn(t, d)
+	}
+	switch name {
+	case "curdate", "current_date", "utc_date":
+		if err := arity(0, 0); err != nil {
+			return nil, true, err
+		}
+		now := b.stmtNow()
+		return &Const{T: columnar.TDate, I: now.Unix() / 86400}, true, nil
+	case "now", "current_timestamp", "localtime", "localtimestamp", "sysdate", "utc_timestamp":
+		if len(args) > 1 {
+			return nil, true, arity(0, 1)
+		}
+		return &Const{T: columnar.TString, S: b.stmtNow().Format("2006-01-02 15:04:05")}, true, nil
+	case "pi":
+		if err := arity(0, 0); err != nil {
+			return nil, true, err
+		}
+		return &Const{T: columnar.TFloat64, F: math.Pi}, true, nil
+	case "concat_ws":
+		if err := arity(2, -1); err != nil {
+			return nil, true, err
+		}
+		for i := range args {
+			args[i] = str(args[i])
+		}
+		return fn(columnar.TString, args...)
+	case "lpad", "rpad":
+		if err := arity(3, 3); err != nil {
+			return nil, true, err
+		}
+		n, err := integer(args[1])
+		if err != nil {
+			return nil, true, err
+		}
+		return fn(columnar.TString, str(args[0]), n, str(args[2]))
+	case "reverse", "ascii":
+		if err := arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		t := columnar.TString
+		if name == "ascii" {
+			t = columnar.TInt64
+		}
+		return fn(t, str(args[0]))
+	case "left", "right", "repeat":
+		if err := arity(2, 2); err != nil {
+			return nil, true, err
+		}
+		n, err := integer(args[1])
+		if err != nil {
+			return nil, true, err
+		}
+		return fn(columnar.TString, str(args[0]), n)
+	case "space":
+		if err := arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		n, err := integer(args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		return fn(columnar.TString, n)
+	case "locate", "instr", "position":
+		if name == "instr" {
+			if err := arity(2, 2); err != nil {
+				return nil, true, err
+			}
+			args[0], args[1] = args[1], args[0]
+		} else if err := arity(2, 3); err != nil {
+			return nil, true, err
+		}
+		name = "locate"
+		out := []Expr{str(args[0]), str(args[1])}
+		if len(args) == 3 {
+			p, err := integer(args[2])
+			if err != nil {
+				return nil, true, err
+			}
+			out = append(out, p)
+		}
+		return fn(columnar.TInt64, out...)
+	case "strcmp":
+		if err := arity(2, 2); err != nil {
+			return nil, true, err
+		}
+		return fn(columnar.TInt64, str(args[0]), str(args[1]))
+	case "elt":
+		if err := arity(2, -1); err != nil {
+			return nil, true, err
+		}
+		n, err := integer(args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		out := []Expr{n}
+		for _, a := range args[1:] {
+			out = append(out, str(a))
+		}
+		return fn(columnar.TString, out...)
+	case "field", "greatest", "least":
+		lo := 2
+		if name == "field" {
+			lo = 1
+		}
+		if err := arity(lo, -1); err != nil {
+			return nil, true, err
+		}
+		t, err := resultType(args)
+		if err != nil {
+			return nil, true, b.errf(pos, "%s(): %v", name, err)
+		}
+		for i := range args {
+			args[i] = castTo(args[i], t)
+		}
+		if name == "field" {
+			return fn(columnar.TInt64, args...)
+		}
+		return fn(t, args...)
+	case "sign":
+		if err := arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		if _, ok := numericType(args[0].Type()); !ok && !isNullConst(args[0]) {
+			return nil, true, b.errf(pos, "type mismatch: sign() of %s", args[0].Type())
+		}
+		return fn(columnar.TInt64, args[0])
+	case "truncate":
+		return b.truncateFunc(args, pos)
+	case "from_days":
+		if err := arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		n, err := integer(args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		return fn(columnar.TDate, n)
+	case "makedate":
+		if err := arity(2, 2); err != nil {
+			return nil, true, err
+		}
+		y, err := integer(args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		d, err := integer(args[1])
+		if err != nil {
+			return nil, true, err
+		}
+		return fn(columnar.TDate, y, d)
+	case "date_format":
+		if err := arity(2, 2); err != nil {
+			return nil, true, err
+		}
+		d, err := date(args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		return fn(columnar.TString, d, str(args[1]))
+	case "str_to_date":
+		if err := arity(2, 2); err != nil {
+			return nil, true, err
+		}
+		return fn(columnar.TDate, str(args[0]), str(args[1]))
+	}
+	if regexpFuncs[name] {
+		e, err := b.regexpFunc(name, args, pos)
+		return e, true, err
+	}
+	return nil, false, nil
+}
+
+// truncateFunc types TRUNCATE(x, d) as round: DECIMAL(p, min(s, max(d,0))).
+func (b *binder) truncateFunc(args []Expr, pos int) (Expr, bool, error) {
+	if len(args) != 2 {
+		return nil, true, b.errf(pos, "wrong number of arguments to truncate(): %d", len(args))
+	}
+	t, ok := numericType(args[0].Type())
+	if !ok {
+		return nil, true, b.errf(pos, "type mismatch: truncate() of %s", args[0].Type())
+	}
+	if t.ID == columnar.Int32 {
+		t = columnar.TInt64
+	}
+	c, ok := args[1].(*Const)
+	if !ok || c.Null || !c.T.IsInteger() {
+		return nil, true, b.errf(pos, "unsupported: truncate() with a non-constant or non-integer number of digits")
+	}
+	x := castTo(args[0], t)
+	if t.ID == columnar.Decimal {
+		t = columnar.TDecimal(t.Precision, min(t.Scale, int(max(c.I, 0))))
+	}
+	return &Func{Name: "truncate", Args: []Expr{x, &Const{T: columnar.TInt64, I: c.I}}, T: t}, true, nil
+}
+
+// timestampDiff binds TIMESTAMPDIFF(unit, a, b) over dates.
+func (b *binder) timestampDiff(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {
+	if len(n.Args) != 3 {
+		return nil, b.errf(pos, "wrong number of arguments to timestampdiff()")
+	}
+	u, ok := n.Args[0].(*ast.TimeUnitExpr)
+	if !ok {
+		return nil, b.errf(pos, "timestampdiff() needs a unit")
+	}
+	unit, ok := diffUnits[u.Unit]
+	if !ok {
+		return nil, b.errf(pos, "unsupported: TIMESTAMPDIFF unit %s (DAY, WEEK, MONTH, QUARTER and YEAR are supported: gpusql has no time of day)", u.Unit.String())
+	}
+	var ds []Expr
+	for _, a := range n.Args[1:] {
+		e, err := b.expr(a, sc)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case isNullConst(e):
+			e = nullConst(columnar.TDate)
+		case e.Type().ID == columnar.String:
+			if e, err = b.castConst(e, columnar.TDate, pos); err != nil {
+				return nil, err
+			}
+		case e.Type().ID != columnar.Date:
+			return nil, b.errf(pos, "type mismatch: timestampdiff() of %s (a DATE is required)", e.Type())
+		}
+		ds = append(ds, e)
+	}
+	return &Func{Name: "timestampdiff", Args: []Expr{&Const{T: columnar.TString, S: unit}, ds[0], ds[1]}, T: columnar.TInt64}, nil
+}
+
+var diffUnits = map[ast.TimeUnitType]string{ast.TimeUnitDay: "day", ast.TimeUnitWeek: "week",
+	ast.TimeUnitMonth: "month", ast.TimeUnitQuarter: "quarter", ast.TimeUnitYear: "year"}
