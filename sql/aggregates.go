@@ -315,6 +315,9 @@ func (b *binder) matchAggregated(n ast.ExprNode, sc *scope) (Expr, bool, error) 
 func (b *binder) aggCall(n *ast.AggregateFuncExpr, sc *scope) (AggExpr, error) {
 	pos := b.posOr(n, -1)
 	f := strings.ToLower(n.F)
+	if ae, ok, err := b.aggCallMore(n, f, sc, pos); ok {
+		return ae, err
+	}
 	if n.Order != nil {
 		return AggExpr{}, b.errf(pos, "unsupported: ORDER BY inside %s()", f)
 	}

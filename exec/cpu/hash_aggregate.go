@@ -159,6 +159,8 @@ type aggLocal struct {
 	lock  bool
 	keys  []evaluator
 	args  []evaluator
+	// order are GROUP_CONCAT's ORDER BY evaluators, per aggregate.
+	order [][]evaluator
 	enc   []keyEncoder
 	kw    [][]int64
 	kn    [][]bool
@@ -194,6 +196,15 @@ func (s *aggSink) local(w int) operator {
 			}
 		}
 		l.args = append(l.args, ev)
+		var ord []evaluator
+		for _, k := range a.Order {
+			ev, err := cp.compile(k.Expr)
+			if err != nil {
+				l.err = err
+			}
+			ord = append(ord, ev)
+		}
+		l.order = append(l.order, ord)
 	}
 	l.gids = make([]int32, batchSize)
 	s.mu.Lock()
@@ -251,6 +262,13 @@ func (l *aggLocal) push(b *batch) error {
 		var v *vec
 		if l.args[i] != nil {
 			v = l.args[i].eval(b, sel)
+		}
+		if k, ok := a.(keyedAccumulator); ok {
+			var keys []*vec
+			for _, ev := range l.order[i] {
+				keys = append(keys, ev.eval(b, sel))
+			}
+			k.setKeys(keys, b.morsel)
 		}
 		a.update(gids, v, sel)
 	}
