@@ -208,7 +208,7 @@ func cancelled(err error) error {
 func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*StatementResult, error) {
 	start := time.Now()
 	db := c.view()
-	stmt, err := sql.BindSession(db.cat, db.session, p)
+	stmt, err := sql.BindConn(db.cat, db.session, c.vars, p)
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,10 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 		if err != nil {
 			return nil, err
 		}
+		if a.User {
+			s.Vars.Set(a.Name, v)
+			continue
+		}
 		switch a.Name {
 		case "sql_mode":
 			if v.T.ID != columnar.String && !v.Null {

@@ -28,6 +28,8 @@ type Conn struct {
 	db *DB
 	mu sync.Mutex
 	tx *transaction
+	// vars are the connection's user variables (@name).
+	vars *sql.UserVars
 }
 
 type transaction struct {
@@ -37,7 +39,7 @@ type transaction struct {
 }
 
 // Conn returns a new connection to db, with no transaction open.
-func (db *DB) Conn() *Conn { return &Conn{db: db} }
+func (db *DB) Conn() *Conn { return &Conn{db: db, vars: sql.NewUserVars()} }
 
 // ErrReadOnlyTransaction is a write inside START TRANSACTION READ ONLY.
 var ErrReadOnlyTransaction = errors.New("cannot change tables in a READ ONLY transaction")

@@ -23,6 +23,12 @@ func Bind(cat *catalog.Catalog, p Parsed) (Statement, error) {
 
 // BindSession is Bind under a session's variables (SQL mode, @@ values).
 func BindSession(cat *catalog.Catalog, sess *Session, p Parsed) (st Statement, err error) {
+	return BindConn(cat, sess, nil, p)
+}
+
+// BindConn is BindSession for a connection whose user variables (@name)
+// are vars (nil: user variables are refused).
+func BindConn(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed) (st Statement, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			line := max(p.Line, 1)
@@ -32,7 +38,7 @@ func BindSession(cat *catalog.Catalog, sess *Session, p Parsed) (st Statement, e
 			st, err = nil, &Error{Line: max(p.Line, 1), Col: 1, Msg: err.Error()}
 		}
 	}()
-	return bind(cat, sess, p)
+	return bind(cat, sess, vars, p)
 }
 
 // binder holds the state of binding one statement.
@@ -60,14 +66,16 @@ type binder struct {
 	// views are the views being expanded, outermost first (a view that
 	// reaches itself is an error, not a loop).
 	views []string
+	// vars are the connection's user variables (nil: none).
+	vars *UserVars
 	// now is the statement's clock (stmtNow), read once.
 	now time.Time
 }
 
 const maxDepth = 2000
 
-func bind(cat *catalog.Catalog, sess *Session, p Parsed) (Statement, error) {
-	b := &binder{cat: cat, session: sess, src: p.src, start: p.start}
+func bind(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed) (Statement, error) {
+	b := &binder{cat: cat, session: sess, vars: vars, src: p.src, start: p.start}
 	if b.src == "" {
 		b.src, b.start, b.lineBase = p.Text, 0, max(p.Line-1, 0)
 	}

@@ -92,7 +92,7 @@ func (b *binder) bindView(v catalog.View, pos int) (Plan, []string, error) {
 	if err != nil {
 		return nil, nil, b.errf(pos, "view '%s' cannot be parsed: %v", v.Name, err)
 	}
-	vb := &binder{cat: b.cat, session: b.session, src: v.SQL, end: len(v.SQL), depth: b.depth,
+	vb := &binder{cat: b.cat, session: b.session, vars: b.vars, src: v.SQL, end: len(v.SQL), depth: b.depth,
 		nextParam: b.nextParam, views: append(append([]string(nil), b.views...), v.Name)}
 	blk, err := vb.query(node, nil)
 	b.nextParam = vb.nextParam
