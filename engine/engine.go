@@ -295,6 +295,12 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.describe(s.Table)
 	case *sql.Set:
 		return db.set(ctx, s)
+	case *sql.AlterColumns:
+		return db.alterColumns(ctx, s)
+	case *sql.TruncateTable:
+		return db.truncate(s)
+	case *sql.RenameTable:
+		return db.renameTables(s)
 	}
 	return nil, fmt.Errorf("statement %T is not supported", stmt)
 }

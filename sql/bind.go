@@ -120,6 +120,10 @@ func (b *binder) statement(n ast.StmtNode) (Statement, error) {
 		return b.dropIndex(n)
 	case *ast.AlterTableStmt:
 		return b.alterTable(n)
+	case *ast.RenameTableStmt:
+		return b.renameTable(n)
+	case *ast.TruncateTableStmt:
+		return b.truncateTable(n)
 	case *ast.InsertStmt:
 		return b.insert(n)
 	case *ast.UpdateStmt:
