@@ -68,6 +68,9 @@ type binder struct {
 	views []string
 	// vars are the connection's user variables (nil: none).
 	vars *UserVars
+	// recursive are the WITH RECURSIVE definitions bound so far; the top
+	// query takes them (Query.Recursive).
+	recursive []*RecursiveCTE
 	// now is the statement's clock (stmtNow), read once.
 	now time.Time
 }
@@ -87,7 +90,11 @@ func bind(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed) (Statem
 	if p.Node == nil {
 		return nil, b.errf(b.start, "empty statement")
 	}
-	return b.statement(p.Node)
+	st, err := b.statement(p.Node)
+	if err == nil && len(b.recursive) > 0 {
+		return nil, b.errf(b.start, "unsupported: WITH RECURSIVE in this statement (SELECT, EXPLAIN and CREATE TABLE ... AS SELECT are supported)")
+	}
+	return st, err
 }
 
 func (b *binder) enter() error {
@@ -164,7 +171,9 @@ func (b *binder) topQuery(n ast.Node) (*Query, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Query{Plan: blk.plan, Names: blk.names}, nil
+	q := &Query{Plan: blk.plan, Names: blk.names, Recursive: b.recursive}
+	b.recursive = nil
+	return q, nil
 }
 
 func (b *binder) explain(n *ast.ExplainStmt) (Statement, error) {

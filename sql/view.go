@@ -96,6 +96,7 @@ func (b *binder) bindView(v catalog.View, pos int) (Plan, []string, error) {
 		nextParam: b.nextParam, views: append(append([]string(nil), b.views...), v.Name)}
 	blk, err := vb.query(node, nil)
 	b.nextParam = vb.nextParam
+	b.recursive = append(b.recursive, vb.recursive...)
 	if err != nil {
 		var se *Error
 		if errors.As(err, &se) {
