@@ -67,6 +67,8 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		return b.dateAdd(n, sc, pos)
 	case "timestampdiff":
 		return b.timestampDiff(n, sc, pos)
+	case "grouping":
+		return b.grouping(n, sc, pos)
 	}
 	args := make([]Expr, len(n.Args))
 	for i, a := range n.Args {
