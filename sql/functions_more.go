@@ -53,6 +53,20 @@ import (
 //	str_to_date   s VARCHAR, fmt VARCHAR              DATE; NULL when s does not match fmt
 //	timestampdiff unit VARCHAR const, a, b DATE       BIGINT whole units from a to b (DAY, WEEK,
 //	                                                  MONTH, QUARTER, YEAR)
+//	week          d DATE, mode BIGINT (0 if absent)   INT, MySQL's WEEK modes 0-7 (WEEKOFYEAR = mode 3)
+//	yearweek      d DATE, mode BIGINT (0 if absent)   INT year*100 + week
+//	substring_index s, delim VARCHAR, n BIGINT        VARCHAR before the n-th delim (n < 0: after the
+//	                                                  n-th from the end)
+//	insert        s, pos BIGINT, len BIGINT, new      VARCHAR; s with len characters at pos replaced
+//	                                                  (pos out of range: s)
+//	format        x DOUBLE|DECIMAL|BIGINT, d BIGINT   VARCHAR '1,234.50' (half away from zero)
+//	hex           x BIGINT | s VARCHAR                VARCHAR, upper-case hex of the number or bytes
+//	md5, sha1     s                                   VARCHAR, lower-case hex digest
+//	sha2          s, bits BIGINT                      VARCHAR; bits 224, 256 (or 0), 384, 512, else NULL
+//	crc32         s                                   BIGINT
+//	bit_count     n BIGINT                            BIGINT, set bits of the 64-bit pattern
+//	to_base64,    s                                   VARCHAR; FROM_BASE64 of invalid input is NULL
+//	from_base64
 //
 // Folded here, once per statement as MySQL fixes them at the statement's
 // start: CURDATE()/CURRENT_DATE (DATE), NOW()/CURRENT_TIMESTAMP/LOCALTIME/
@@ -66,7 +80,8 @@ func init() {
 		"pow", "sqrt", "exp", "ln", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos",
 		"atan", "atan2", "cot", "degrees", "radians", "dayofweek", "weekday", "dayofyear", "quarter",
 		"last_day", "dayname", "monthname", "to_days", "from_days", "makedate", "unix_timestamp",
-		"date_format", "str_to_date", "timestampdiff"} {
+		"date_format", "str_to_date", "timestampdiff", "week", "yearweek", "substring_index", "insert",
+		"format", "hex", "md5", "sha1", "sha2", "crc32", "bit_count", "to_base64", "from_base64"} {
 		moreFuncs[n] = true
 	}
 }
@@ -314,6 +329,112 @@ func (b *binder) moreFunc(name string, args []Expr, pos int) (e Expr, ok bool, e
 			return nil, true, err
 		}
 		return fn(columnar.TString, d, str(args[1]))
+	case "week", "yearweek", "weekofyear":
+		if name == "weekofyear" {
+			if err := arity(1, 1); err != nil {
+				return nil, true, err
+			}
+			args = append(args, &Const{T: columnar.TInt64, I: 3})
+			name = "week"
+		} else if err := arity(1, 2); err != nil {
+			return nil, true, err
+		}
+		d, err := date(args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		mode := Expr(&Const{T: columnar.TInt64})
+		if len(args) == 2 {
+			if mode, err = integer(args[1]); err != nil {
+				return nil, true, err
+			}
+		}
+		return fn(columnar.TInt32, d, mode)
+	case "substring_index":
+		if err := arity(3, 3); err != nil {
+			return nil, true, err
+		}
+		n, err := integer(args[2])
+		if err != nil {
+			return nil, true, err
+		}
+		return fn(columnar.TString, str(args[0]), str(args[1]), n)
+	case "insert", "insert_func":
+		if err := arity(4, 4); err != nil {
+			return nil, true, err
+		}
+		p, err := integer(args[1])
+		if err != nil {
+			return nil, true, err
+		}
+		l, err := integer(args[2])
+		if err != nil {
+			return nil, true, err
+		}
+		name = "insert"
+		return fn(columnar.TString, str(args[0]), p, l, str(args[3]))
+	case "format":
+		if err := arity(2, 3); err != nil {
+			return nil, true, err
+		}
+		if _, ok := numericType(args[0].Type()); !ok && !isNullConst(args[0]) {
+			return nil, true, b.errf(pos, "type mismatch: format() of %s", args[0].Type())
+		}
+		x := args[0]
+		if t, _ := numericType(x.Type()); t.ID != columnar.Decimal && t.ID != columnar.Float64 {
+			x = castTo(x, columnar.TInt64)
+		} else {
+			x = castTo(x, t)
+		}
+		d, err := integer(args[1])
+		if err != nil {
+			return nil, true, err
+		}
+		return fn(columnar.TString, x, d) // a locale argument is accepted and ignored (en_US)
+	case "hex":
+		if err := arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		if args[0].Type().ID == columnar.String {
+			return fn(columnar.TString, args[0])
+		}
+		n, err := integer(args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		return fn(columnar.TString, n)
+	case "md5", "sha1", "to_base64", "from_base64", "crc32":
+		if err := arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		t := columnar.TString
+		if name == "crc32" {
+			t = columnar.TInt64
+		}
+		return fn(t, str(args[0]))
+	case "sha2":
+		if err := arity(2, 2); err != nil {
+			return nil, true, err
+		}
+		n, err := integer(args[1])
+		if err != nil {
+			return nil, true, err
+		}
+		return fn(columnar.TString, str(args[0]), n)
+	case "bit_count":
+		if err := arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		n, err := integer(args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		return fn(columnar.TInt64, n)
+	case "isnull":
+		if err := arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		return &IsNull{E: args[0]}, true, nil
 	case "str_to_date":
 		if err := arity(2, 2); err != nil {
 			return nil, true, err
