@@ -154,11 +154,11 @@ func (s *aggSink) newState() *aggState {
 }
 
 type aggLocal struct {
-	s     *aggSink
-	st    *aggState
-	lock  bool
-	keys  []evaluator
-	args  []evaluator
+	s    *aggSink
+	st   *aggState
+	lock bool
+	keys []evaluator
+	args []evaluator
 	// order are GROUP_CONCAT's ORDER BY evaluators, per aggregate.
 	order [][]evaluator
 	enc   []keyEncoder

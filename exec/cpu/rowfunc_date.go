@@ -46,7 +46,7 @@ var dateBodies = map[string]func(f *rowFunc, a []val) val{
 		return checkedDate(daysFromCivil(a[0].i, 1, 1) + a[1].i - 1)
 	},
 	"unix_timestamp": func(f *rowFunc, a []val) val { return iv(max(a[0].i, 0) * 86400) },
-	"date_format": func(f *rowFunc, a []val) val { return sv(dateFormat(a[0].i, a[1].s)) },
+	"date_format":    func(f *rowFunc, a []val) val { return sv(dateFormat(a[0].i, a[1].s)) },
 	"str_to_date": func(f *rowFunc, a []val) val {
 		d, ok := strToDate(a[0].s, a[1].s)
 		if !ok {

@@ -233,4 +233,3 @@ func calcWeekday(daynr int64, sundayFirst bool) int64 {
 	}
 	return (daynr + 5) % 7
 }
-
