@@ -14,7 +14,7 @@ import (
 // materializeCTEs computes the WITH RECURSIVE tables a query reads, in
 // order, on the CPU executor (see sql.RecursiveCTE): the anchor's rows,
 // then rounds of the step over the previous round's rows until a round
-// adds none. More than sql.MaxRecursionDepth rounds is MySQL's error.
+// adds none. More than @@cte_max_recursion_depth rounds is MySQL's error.
 func (db *DB) materializeCTEs(ctx context.Context, q *sql.Query) error {
 	for _, rc := range q.Recursive {
 		if err := db.materializeCTE(ctx, rc); err != nil {
@@ -44,7 +44,7 @@ func (db *DB) materializeCTE(ctx context.Context, rc *sql.RecursiveCTE) error {
 		return err
 	}
 	for round := 1; res.Rows > 0; round++ {
-		if round > sql.MaxRecursionDepth {
+		if int64(round) > rc.MaxDepth {
 			return fmt.Errorf("Recursive query aborted after %d iterations. Try increasing @@cte_max_recursion_depth to a larger value", round)
 		}
 		if err := ctx.Err(); err != nil {

@@ -21,14 +21,11 @@ import (
 //	GROUP_CONCAT([DISTINCT] x1 [, x2...] [ORDER BY k [DESC], ...] [SEPARATOR s])
 //	    VARCHAR: the group's CONCAT(x1, x2...) values that are not NULL, in
 //	    the ORDER BY order (input order otherwise), joined by s (default ',');
-//	    NULL when there are none. The result is cut to group_concat_max_len
-//	    bytes (1024), as MySQL does.
+//	    NULL when there are none. The result is cut to @@group_concat_max_len
+//	    bytes (1024 unless SET), as MySQL does.
 var moreAggs = map[string]AggFunc{"var_pop": AggVarPop, "variance": AggVarPop, "var_samp": AggVarSamp,
 	"stddev_pop": AggStddevPop, "stddev": AggStddevPop, "std": AggStddevPop, "stddev_samp": AggStddevSamp,
 	"bit_and": AggBitAnd, "bit_or": AggBitOr, "bit_xor": AggBitXor}
-
-// GroupConcatMaxLen is MySQL's default group_concat_max_len.
-const GroupConcatMaxLen = 1024
 
 func (b *binder) aggCallMore(n *ast.AggregateFuncExpr, f string, sc *scope, pos int) (AggExpr, bool, error) {
 	if f == "group_concat" {
@@ -69,7 +66,8 @@ func (b *binder) groupConcat(n *ast.AggregateFuncExpr, sc *scope, pos int) (AggE
 	if len(n.Args) < 2 {
 		return AggExpr{}, b.errf(pos, "wrong number of arguments to group_concat()")
 	}
-	ae := AggExpr{Func: AggGroupConcat, Distinct: n.Distinct, T: columnar.TString, Sep: ","}
+	ae := AggExpr{Func: AggGroupConcat, Distinct: n.Distinct, T: columnar.TString, Sep: ",",
+		MaxLen: b.session.Limit("group_concat_max_len")}
 	if v, ok := n.Args[len(n.Args)-1].(*driver.ValueExpr); ok {
 		ae.Sep = v.GetString()
 	}

@@ -226,8 +226,9 @@ type AggExpr struct {
 	T        columnar.Type
 	// GROUP_CONCAT only: the ORDER BY inside the call (over the
 	// pre-aggregation input, like Arg) and the SEPARATOR.
-	Order []SortKey
-	Sep   string
+	Order  []SortKey
+	Sep    string
+	MaxLen int64 // @@group_concat_max_len when bound
 }
 
 // Exprs are the expressions an aggregate reads: Arg and its ORDER BY keys.

@@ -14,8 +14,8 @@ import (
 // that reads it (MySQL's algorithm): Result = anchor rows; then while the
 // last round produced rows, Work = those rows and the step runs again,
 // its new rows (under UNION DISTINCT, the ones not already in Result)
-// added to Result. MySQL's cte_max_recursion_depth (1000) bounds the
-// rounds. Work and Result are tables the binder's scans read; the engine
+// added to Result. @@cte_max_recursion_depth (1000 unless SET) bounds
+// the rounds. Work and Result are tables the binder's scans read; the engine
 // fills them. Column types are the anchor's; the step's values are cast
 // to them.
 type RecursiveCTE struct {
@@ -23,10 +23,9 @@ type RecursiveCTE struct {
 	Anchor, Step *Query
 	Work, Result *columnar.Table
 	Distinct     bool
+	// MaxDepth is @@cte_max_recursion_depth when bound.
+	MaxDepth int64
 }
-
-// MaxRecursionDepth is MySQL's default cte_max_recursion_depth.
-const MaxRecursionDepth = 1000
 
 // refersTo reports whether n names table name (unqualified) anywhere.
 func refersTo(n ast.Node, name string) bool {
@@ -105,6 +104,7 @@ func (b *binder) bindRecursive(def *cteDef) error {
 		return b.errf(pos, "recursive WITH %s: the recursive query returns %d columns, the anchor %d", def.name, len(sb.names), len(fields))
 	}
 	def.rec = &RecursiveCTE{Name: def.name, Work: work, Result: result, Distinct: distinct,
+		MaxDepth: b.session.Limit("cte_max_recursion_depth"),
 		Anchor: &Query{Plan: castPlan(ab.plan, fields), Names: names},
 		Step:   &Query{Plan: castPlan(sb.plan, fields), Names: names}}
 	b.recursive = append(b.recursive, def.rec)

@@ -225,13 +225,13 @@ func (a *groupConcatAcc) result(groups []int32, rc []int64) *columnar.Column {
 				sb.WriteString(a.e.Sep)
 			}
 			sb.WriteString(it.s)
-			if sb.Len() >= sql.GroupConcatMaxLen {
+			if int64(sb.Len()) >= a.e.MaxLen {
 				break
 			}
 		}
 		s := sb.String()
-		if len(s) > sql.GroupConcatMaxLen {
-			s = s[:sql.GroupConcatMaxLen]
+		if int64(len(s)) > a.e.MaxLen {
+			s = s[:a.e.MaxLen]
 		}
 		out[i], has[i] = s, true
 	}
