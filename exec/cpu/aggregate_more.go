@@ -158,7 +158,12 @@ type groupConcatAcc struct {
 	items  [][]gcItem
 	keys   []*vec
 	morsel int
+	// held is the bytes the items hold, charged to the query's memory
+	// limit with the rest of the aggregate's state.
+	held int64
 }
+
+func (a *groupConcatAcc) heldBytes() int64 { return a.held }
 
 type gcItem struct {
 	s      string
@@ -187,6 +192,7 @@ func (a *groupConcatAcc) update(gids []int32, v *vec, sel []int32) {
 			it.keys = append(it.keys, readVal(kv, a.e.Order[i].Expr.Type(), p))
 		}
 		a.items[g] = append(a.items[g], it)
+		a.held += int64(len(it.s)) + 64 + 40*int64(len(it.keys))
 	}
 }
 
@@ -208,6 +214,7 @@ func (a *groupConcatAcc) merge(o accumulator, m []int32, n int) {
 		t := mapGroup(m, g)
 		a.items[t] = append(a.items[t], b.items[g]...)
 	}
+	a.held += b.held
 }
 
 func (a *groupConcatAcc) result(groups []int32, rc []int64) *columnar.Column {

@@ -91,6 +91,11 @@ func (st *aggState) bytes() int64 {
 			n += int64(cap(w)) * 9
 		}
 	}
+	for _, a := range st.accs {
+		if h, ok := a.(interface{ heldBytes() int64 }); ok {
+			n += h.heldBytes()
+		}
+	}
 	return n
 }
 
