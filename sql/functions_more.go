@@ -111,339 +111,385 @@ func (b *binder) stmtNow() time.Time {
 	return b.now
 }
 
+// call is one function call being bound: its name, its bound arguments
+// and where it is, with the argument conversions the library uses.
+type call struct {
+	b    *binder
+	name string
+	args []Expr
+	pos  int
+}
+
+func (c *call) arity(lo, hi int) error {
+	if len(c.args) < lo || (hi >= 0 && len(c.args) > hi) {
+		return c.b.errf(c.pos, "wrong number of arguments to %s(): %d", c.name, len(c.args))
+	}
+	return nil
+}
+
+func (c *call) str(e Expr) Expr { return castTo(e, columnar.TString) }
+
+func (c *call) integer(e Expr) (Expr, error) {
+	if _, ok := numericType(e.Type()); !ok && !isNullConst(e) {
+		return nil, c.b.errf(c.pos, "type mismatch: %s() of %s (a number is required)", c.name, e.Type())
+	}
+	return castTo(e, columnar.TInt64), nil
+}
+
+func (c *call) date(e Expr) (Expr, error) {
+	switch {
+	case e.Type().ID == columnar.Date:
+		return e, nil
+	case isNullConst(e):
+		return nullConst(columnar.TDate), nil
+	case e.Type().ID == columnar.String:
+		return c.b.castConst(e, columnar.TDate, c.pos)
+	}
+	return nil, c.b.errf(c.pos, "type mismatch: %s() of %s (a DATE is required)", c.name, e.Type())
+}
+
+func (c *call) fn(t columnar.Type, as ...Expr) (Expr, bool, error) {
+	return &Func{Name: c.name, Args: as, T: t}, true, nil
+}
+
 // moreFunc binds the library above; ok is false for names it does not know.
-func (b *binder) moreFunc(name string, args []Expr, pos int) (e Expr, ok bool, err error) {
-	arity := func(lo, hi int) error {
-		if len(args) < lo || (hi >= 0 && len(args) > hi) {
-			return b.errf(pos, "wrong number of arguments to %s(): %d", name, len(args))
+func (b *binder) moreFunc(name string, args []Expr, pos int) (Expr, bool, error) {
+	c := &call{b: b, name: name, args: args, pos: pos}
+	for _, family := range []func() (Expr, bool, error){c.numberFunc, c.dateFunc, c.stringFunc, c.codecFunc} {
+		if e, ok, err := family(); ok {
+			return e, true, err
 		}
-		return nil
 	}
-	str := func(e Expr) Expr { return castTo(e, columnar.TString) }
-	integer := func(e Expr) (Expr, error) {
-		if _, ok := numericType(e.Type()); !ok && !isNullConst(e) {
-			return nil, b.errf(pos, "type mismatch: %s() of %s (a number is required)", name, e.Type())
-		}
-		return castTo(e, columnar.TInt64), nil
+	if regexpFuncs[name] {
+		e, err := b.regexpFunc(name, args, pos)
+		return e, true, err
 	}
-	date := func(e Expr) (Expr, error) {
-		switch {
-		case e.Type().ID == columnar.Date:
-			return e, nil
-		case isNullConst(e):
-			return nullConst(columnar.TDate), nil
-		case e.Type().ID == columnar.String:
-			return b.castConst(e, columnar.TDate, pos)
-		}
-		return nil, b.errf(pos, "type mismatch: %s() of %s (a DATE is required)", name, e.Type())
-	}
-	fn := func(t columnar.Type, as ...Expr) (Expr, bool, error) {
-		return &Func{Name: name, Args: as, T: t}, true, nil
-	}
-	if r, ok := doubleFuncs[name]; ok {
-		if err := arity(r[0], r[1]); err != nil {
+	return nil, false, nil
+}
+
+// numberFunc binds the DOUBLE functions and SIGN, TRUNCATE, FORMAT, BIT_COUNT, PI.
+func (c *call) numberFunc() (Expr, bool, error) {
+	if r, ok := doubleFuncs[c.name]; ok {
+		if err := c.arity(r[0], r[1]); err != nil {
 			return nil, true, err
 		}
-		for i, a := range args {
+		for i, a := range c.args {
 			if _, ok := numericType(a.Type()); !ok && !isNullConst(a) {
-				return nil, true, b.errf(pos, "type mismatch: %s() of %s", name, a.Type())
+				return nil, true, c.b.errf(c.pos, "type mismatch: %s() of %s", c.name, a.Type())
 			}
-			args[i] = castTo(a, columnar.TFloat64)
+			c.args[i] = castTo(a, columnar.TFloat64)
 		}
 		switch {
-		case name == "power":
-			name = "pow"
-		case name == "atan" && len(args) == 2:
-			name = "atan2"
+		case c.name == "power":
+			c.name = "pow"
+		case c.name == "atan" && len(c.args) == 2:
+			c.name = "atan2"
 		}
-		return fn(columnar.TFloat64, args...)
+		return c.fn(columnar.TFloat64, c.args...)
 	}
-	if t, ok := dateFuncs[name]; ok {
-		if name == "unix_timestamp" && len(args) == 0 {
-			return &Const{T: columnar.TInt64, I: b.stmtNow().Unix()}, true, nil
-		}
-		if err := arity(1, 1); err != nil {
-			return nil, true, err
-		}
-		d, err := date(args[0])
-		if err != nil {
-			return nil, true, err
-		}
-		return fn(t, d)
-	}
-	switch name {
-	case "curdate", "current_date", "utc_date":
-		if err := arity(0, 0); err != nil {
-			return nil, true, err
-		}
-		now := b.stmtNow()
-		return &Const{T: columnar.TDate, I: now.Unix() / 86400}, true, nil
-	case "now", "current_timestamp", "localtime", "localtimestamp", "sysdate", "utc_timestamp":
-		if len(args) > 1 {
-			return nil, true, arity(0, 1)
-		}
-		return &Const{T: columnar.TString, S: b.stmtNow().Format("2006-01-02 15:04:05")}, true, nil
+	switch c.name {
 	case "pi":
-		if err := arity(0, 0); err != nil {
+		if err := c.arity(0, 0); err != nil {
 			return nil, true, err
 		}
 		return &Const{T: columnar.TFloat64, F: math.Pi}, true, nil
-	case "concat_ws":
-		if err := arity(2, -1); err != nil {
-			return nil, true, err
-		}
-		for i := range args {
-			args[i] = str(args[i])
-		}
-		return fn(columnar.TString, args...)
-	case "lpad", "rpad":
-		if err := arity(3, 3); err != nil {
-			return nil, true, err
-		}
-		n, err := integer(args[1])
-		if err != nil {
-			return nil, true, err
-		}
-		return fn(columnar.TString, str(args[0]), n, str(args[2]))
-	case "reverse", "ascii":
-		if err := arity(1, 1); err != nil {
-			return nil, true, err
-		}
-		t := columnar.TString
-		if name == "ascii" {
-			t = columnar.TInt64
-		}
-		return fn(t, str(args[0]))
-	case "left", "right", "repeat":
-		if err := arity(2, 2); err != nil {
-			return nil, true, err
-		}
-		n, err := integer(args[1])
-		if err != nil {
-			return nil, true, err
-		}
-		return fn(columnar.TString, str(args[0]), n)
-	case "space":
-		if err := arity(1, 1); err != nil {
-			return nil, true, err
-		}
-		n, err := integer(args[0])
-		if err != nil {
-			return nil, true, err
-		}
-		return fn(columnar.TString, n)
-	case "locate", "instr", "position":
-		if name == "instr" {
-			if err := arity(2, 2); err != nil {
-				return nil, true, err
-			}
-			args[0], args[1] = args[1], args[0]
-		} else if err := arity(2, 3); err != nil {
-			return nil, true, err
-		}
-		name = "locate"
-		out := []Expr{str(args[0]), str(args[1])}
-		if len(args) == 3 {
-			p, err := integer(args[2])
-			if err != nil {
-				return nil, true, err
-			}
-			out = append(out, p)
-		}
-		return fn(columnar.TInt64, out...)
-	case "strcmp":
-		if err := arity(2, 2); err != nil {
-			return nil, true, err
-		}
-		return fn(columnar.TInt64, str(args[0]), str(args[1]))
-	case "elt":
-		if err := arity(2, -1); err != nil {
-			return nil, true, err
-		}
-		n, err := integer(args[0])
-		if err != nil {
-			return nil, true, err
-		}
-		out := []Expr{n}
-		for _, a := range args[1:] {
-			out = append(out, str(a))
-		}
-		return fn(columnar.TString, out...)
-	case "field", "greatest", "least":
-		lo := 2
-		if name == "field" {
-			lo = 1
-		}
-		if err := arity(lo, -1); err != nil {
-			return nil, true, err
-		}
-		t, err := resultType(args)
-		if err != nil {
-			return nil, true, b.errf(pos, "%s(): %v", name, err)
-		}
-		for i := range args {
-			args[i] = castTo(args[i], t)
-		}
-		if name == "field" {
-			return fn(columnar.TInt64, args...)
-		}
-		return fn(t, args...)
 	case "sign":
-		if err := arity(1, 1); err != nil {
+		if err := c.arity(1, 1); err != nil {
 			return nil, true, err
 		}
-		if _, ok := numericType(args[0].Type()); !ok && !isNullConst(args[0]) {
-			return nil, true, b.errf(pos, "type mismatch: sign() of %s", args[0].Type())
+		if _, ok := numericType(c.args[0].Type()); !ok && !isNullConst(c.args[0]) {
+			return nil, true, c.b.errf(c.pos, "type mismatch: sign() of %s", c.args[0].Type())
 		}
-		return fn(columnar.TInt64, args[0])
+		return c.fn(columnar.TInt64, c.args[0])
 	case "truncate":
-		return b.truncateFunc(args, pos)
-	case "from_days":
-		if err := arity(1, 1); err != nil {
-			return nil, true, err
-		}
-		n, err := integer(args[0])
-		if err != nil {
-			return nil, true, err
-		}
-		return fn(columnar.TDate, n)
-	case "makedate":
-		if err := arity(2, 2); err != nil {
-			return nil, true, err
-		}
-		y, err := integer(args[0])
-		if err != nil {
-			return nil, true, err
-		}
-		d, err := integer(args[1])
-		if err != nil {
-			return nil, true, err
-		}
-		return fn(columnar.TDate, y, d)
-	case "date_format":
-		if err := arity(2, 2); err != nil {
-			return nil, true, err
-		}
-		d, err := date(args[0])
-		if err != nil {
-			return nil, true, err
-		}
-		return fn(columnar.TString, d, str(args[1]))
-	case "week", "yearweek", "weekofyear":
-		if name == "weekofyear" {
-			if err := arity(1, 1); err != nil {
-				return nil, true, err
-			}
-			args = append(args, &Const{T: columnar.TInt64, I: 3})
-			name = "week"
-		} else if err := arity(1, 2); err != nil {
-			return nil, true, err
-		}
-		d, err := date(args[0])
-		if err != nil {
-			return nil, true, err
-		}
-		mode := Expr(&Const{T: columnar.TInt64})
-		if len(args) == 2 {
-			if mode, err = integer(args[1]); err != nil {
-				return nil, true, err
-			}
-		}
-		return fn(columnar.TInt32, d, mode)
-	case "substring_index":
-		if err := arity(3, 3); err != nil {
-			return nil, true, err
-		}
-		n, err := integer(args[2])
-		if err != nil {
-			return nil, true, err
-		}
-		return fn(columnar.TString, str(args[0]), str(args[1]), n)
-	case "insert", "insert_func":
-		if err := arity(4, 4); err != nil {
-			return nil, true, err
-		}
-		p, err := integer(args[1])
-		if err != nil {
-			return nil, true, err
-		}
-		l, err := integer(args[2])
-		if err != nil {
-			return nil, true, err
-		}
-		name = "insert"
-		return fn(columnar.TString, str(args[0]), p, l, str(args[3]))
+		return c.b.truncateFunc(c.args, c.pos)
 	case "format":
-		if err := arity(2, 3); err != nil {
+		if err := c.arity(2, 3); err != nil {
 			return nil, true, err
 		}
-		if _, ok := numericType(args[0].Type()); !ok && !isNullConst(args[0]) {
-			return nil, true, b.errf(pos, "type mismatch: format() of %s", args[0].Type())
+		if _, ok := numericType(c.args[0].Type()); !ok && !isNullConst(c.args[0]) {
+			return nil, true, c.b.errf(c.pos, "type mismatch: format() of %s", c.args[0].Type())
 		}
-		x := args[0]
+		x := c.args[0]
 		if t, _ := numericType(x.Type()); t.ID != columnar.Decimal && t.ID != columnar.Float64 {
 			x = castTo(x, columnar.TInt64)
 		} else {
 			x = castTo(x, t)
 		}
-		d, err := integer(args[1])
+		d, err := c.integer(c.args[1])
 		if err != nil {
 			return nil, true, err
 		}
-		return fn(columnar.TString, x, d) // a locale argument is accepted and ignored (en_US)
-	case "hex":
-		if err := arity(1, 1); err != nil {
+		return c.fn(columnar.TString, x, d) // a locale argument is accepted and ignored (en_US)
+	case "bit_count":
+		if err := c.arity(1, 1); err != nil {
 			return nil, true, err
 		}
-		if args[0].Type().ID == columnar.String {
-			return fn(columnar.TString, args[0])
-		}
-		n, err := integer(args[0])
+		n, err := c.integer(c.args[0])
 		if err != nil {
 			return nil, true, err
 		}
-		return fn(columnar.TString, n)
-	case "md5", "sha1", "to_base64", "from_base64", "crc32":
-		if err := arity(1, 1); err != nil {
+		return c.fn(columnar.TInt64, n)
+	}
+	return nil, false, nil
+}
+
+// dateFunc binds the date functions and the statement clock (CURDATE, NOW).
+func (c *call) dateFunc() (Expr, bool, error) {
+	if t, ok := dateFuncs[c.name]; ok {
+		if c.name == "unix_timestamp" && len(c.args) == 0 {
+			return &Const{T: columnar.TInt64, I: c.b.stmtNow().Unix()}, true, nil
+		}
+		if err := c.arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		d, err := c.date(c.args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(t, d)
+	}
+	switch c.name {
+	case "curdate", "current_date", "utc_date":
+		if err := c.arity(0, 0); err != nil {
+			return nil, true, err
+		}
+		now := c.b.stmtNow()
+		return &Const{T: columnar.TDate, I: now.Unix() / 86400}, true, nil
+	case "now", "current_timestamp", "localtime", "localtimestamp", "sysdate", "utc_timestamp":
+		if len(c.args) > 1 {
+			return nil, true, c.arity(0, 1)
+		}
+		return &Const{T: columnar.TString, S: c.b.stmtNow().Format("2006-01-02 15:04:05")}, true, nil
+	case "from_days":
+		if err := c.arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		n, err := c.integer(c.args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TDate, n)
+	case "makedate":
+		if err := c.arity(2, 2); err != nil {
+			return nil, true, err
+		}
+		y, err := c.integer(c.args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		d, err := c.integer(c.args[1])
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TDate, y, d)
+	case "date_format":
+		if err := c.arity(2, 2); err != nil {
+			return nil, true, err
+		}
+		d, err := c.date(c.args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TString, d, c.str(c.args[1]))
+	case "week", "yearweek", "weekofyear":
+		if c.name == "weekofyear" {
+			if err := c.arity(1, 1); err != nil {
+				return nil, true, err
+			}
+			c.args = append(c.args, &Const{T: columnar.TInt64, I: 3})
+			c.name = "week"
+		} else if err := c.arity(1, 2); err != nil {
+			return nil, true, err
+		}
+		d, err := c.date(c.args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		mode := Expr(&Const{T: columnar.TInt64})
+		if len(c.args) == 2 {
+			if mode, err = c.integer(c.args[1]); err != nil {
+				return nil, true, err
+			}
+		}
+		return c.fn(columnar.TInt32, d, mode)
+	case "str_to_date":
+		if err := c.arity(2, 2); err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TDate, c.str(c.args[0]), c.str(c.args[1]))
+	}
+	return nil, false, nil
+}
+
+// stringFunc binds the string functions.
+func (c *call) stringFunc() (Expr, bool, error) {
+	switch c.name {
+	case "concat_ws":
+		if err := c.arity(2, -1); err != nil {
+			return nil, true, err
+		}
+		for i := range c.args {
+			c.args[i] = c.str(c.args[i])
+		}
+		return c.fn(columnar.TString, c.args...)
+	case "lpad", "rpad":
+		if err := c.arity(3, 3); err != nil {
+			return nil, true, err
+		}
+		n, err := c.integer(c.args[1])
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TString, c.str(c.args[0]), n, c.str(c.args[2]))
+	case "reverse", "ascii":
+		if err := c.arity(1, 1); err != nil {
 			return nil, true, err
 		}
 		t := columnar.TString
-		if name == "crc32" {
+		if c.name == "ascii" {
 			t = columnar.TInt64
 		}
-		return fn(t, str(args[0]))
-	case "sha2":
-		if err := arity(2, 2); err != nil {
+		return c.fn(t, c.str(c.args[0]))
+	case "left", "right", "repeat":
+		if err := c.arity(2, 2); err != nil {
 			return nil, true, err
 		}
-		n, err := integer(args[1])
+		n, err := c.integer(c.args[1])
 		if err != nil {
 			return nil, true, err
 		}
-		return fn(columnar.TString, str(args[0]), n)
-	case "bit_count":
-		if err := arity(1, 1); err != nil {
+		return c.fn(columnar.TString, c.str(c.args[0]), n)
+	case "space":
+		if err := c.arity(1, 1); err != nil {
 			return nil, true, err
 		}
-		n, err := integer(args[0])
+		n, err := c.integer(c.args[0])
 		if err != nil {
 			return nil, true, err
 		}
-		return fn(columnar.TInt64, n)
-	case "isnull":
-		if err := arity(1, 1); err != nil {
+		return c.fn(columnar.TString, n)
+	case "locate", "instr", "position":
+		if c.name == "instr" {
+			if err := c.arity(2, 2); err != nil {
+				return nil, true, err
+			}
+			c.args[0], c.args[1] = c.args[1], c.args[0]
+		} else if err := c.arity(2, 3); err != nil {
 			return nil, true, err
 		}
-		return &IsNull{E: args[0]}, true, nil
-	case "str_to_date":
-		if err := arity(2, 2); err != nil {
+		c.name = "locate"
+		out := []Expr{c.str(c.args[0]), c.str(c.args[1])}
+		if len(c.args) == 3 {
+			p, err := c.integer(c.args[2])
+			if err != nil {
+				return nil, true, err
+			}
+			out = append(out, p)
+		}
+		return c.fn(columnar.TInt64, out...)
+	case "strcmp":
+		if err := c.arity(2, 2); err != nil {
 			return nil, true, err
 		}
-		return fn(columnar.TDate, str(args[0]), str(args[1]))
+		return c.fn(columnar.TInt64, c.str(c.args[0]), c.str(c.args[1]))
+	case "elt":
+		if err := c.arity(2, -1); err != nil {
+			return nil, true, err
+		}
+		n, err := c.integer(c.args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		out := []Expr{n}
+		for _, a := range c.args[1:] {
+			out = append(out, c.str(a))
+		}
+		return c.fn(columnar.TString, out...)
+	case "field", "greatest", "least":
+		lo := 2
+		if c.name == "field" {
+			lo = 1
+		}
+		if err := c.arity(lo, -1); err != nil {
+			return nil, true, err
+		}
+		t, err := resultType(c.args)
+		if err != nil {
+			return nil, true, c.b.errf(c.pos, "%s(): %v", c.name, err)
+		}
+		for i := range c.args {
+			c.args[i] = castTo(c.args[i], t)
+		}
+		if c.name == "field" {
+			return c.fn(columnar.TInt64, c.args...)
+		}
+		return c.fn(t, c.args...)
+	case "substring_index":
+		if err := c.arity(3, 3); err != nil {
+			return nil, true, err
+		}
+		n, err := c.integer(c.args[2])
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TString, c.str(c.args[0]), c.str(c.args[1]), n)
+	case "insert", "insert_func":
+		if err := c.arity(4, 4); err != nil {
+			return nil, true, err
+		}
+		p, err := c.integer(c.args[1])
+		if err != nil {
+			return nil, true, err
+		}
+		l, err := c.integer(c.args[2])
+		if err != nil {
+			return nil, true, err
+		}
+		c.name = "insert"
+		return c.fn(columnar.TString, c.str(c.args[0]), p, l, c.str(c.args[3]))
 	}
-	if regexpFuncs[name] {
-		e, err := b.regexpFunc(name, args, pos)
-		return e, true, err
+	return nil, false, nil
+}
+
+// codecFunc binds HEX, the digests, base64 and ISNULL.
+func (c *call) codecFunc() (Expr, bool, error) {
+	switch c.name {
+	case "hex":
+		if err := c.arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		if c.args[0].Type().ID == columnar.String {
+			return c.fn(columnar.TString, c.args[0])
+		}
+		n, err := c.integer(c.args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TString, n)
+	case "md5", "sha1", "to_base64", "from_base64", "crc32":
+		if err := c.arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		t := columnar.TString
+		if c.name == "crc32" {
+			t = columnar.TInt64
+		}
+		return c.fn(t, c.str(c.args[0]))
+	case "sha2":
+		if err := c.arity(2, 2); err != nil {
+			return nil, true, err
+		}
+		n, err := c.integer(c.args[1])
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TString, c.str(c.args[0]), n)
+	case "isnull":
+		if err := c.arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		return &IsNull{E: c.args[0]}, true, nil
 	}
 	return nil, false, nil
 }
