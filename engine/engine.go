@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"gpusql/catalog"
@@ -48,12 +49,18 @@ type DB struct {
 	conn *Conn
 	// mem accounts the memory of every query under the limit.
 	mem *exec.Memory
+	// users are the server's accounts (users.go).
+	users *users
+	// fileRoot, when set, is the folder files must lie under (a server
+	// session's; load.go).
+	fileRoot string
+	noFiles  bool
 }
 
 // Open returns an empty database. Asking for the GPU (or --check) where none
 // can be used fails here, naming the reason.
 func Open(opts Options) (*DB, error) {
-	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil)}
+	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil), users: &users{}}
 	db.SetMemoryLimit(opts.MemoryLimit)
 	db.conn = db.Conn()
 	switch opts.Executor {
@@ -171,7 +178,10 @@ func (c *Conn) ExecStream(ctx context.Context, text, baseDir string, emit func(*
 		if err := ctx.Err(); err != nil {
 			return &StatementError{Line: p.Line, Err: cancelled(err)}
 		}
+		prog := progressOf(ctx)
+		prog.begin(p.Line, taskOf(p))
 		r, err := c.execParsed(ctx, p, baseDir)
+		prog.end()
 		if err != nil {
 			if ctx.Err() != nil {
 				err = cancelled(ctx.Err())
@@ -193,6 +203,12 @@ func (c *Conn) ExecStream(ctx context.Context, text, baseDir string, emit func(*
 	return nil
 }
 
+// taskOf names a statement for progress reports by its first word.
+func taskOf(p sql.Parsed) string {
+	w, _, _ := strings.Cut(strings.TrimSpace(p.Text), " ")
+	return strings.ToLower(w)
+}
+
 // ErrCancelled is the error of a statement stopped by its context (Ctrl-C).
 var ErrCancelled = errors.New("query cancelled")
 
@@ -207,14 +223,24 @@ func cancelled(err error) error {
 // transaction when one is open.
 func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*StatementResult, error) {
 	start := time.Now()
+	p.Dir = baseDir
 	db := c.view()
 	stmt, err := sql.BindConn(db.cat, db.session, c.vars, p)
 	if err != nil {
 		return nil, err
 	}
-	r, handled, err := c.transactionStatement(stmt)
+	if err := c.checkRights(stmt); err != nil {
+		return nil, err
+	}
+	r, handled, err := c.sessionStatement(db, stmt)
 	if err != nil {
 		return nil, err
+	}
+	if !handled {
+		r, handled, err = c.transactionStatement(stmt)
+		if err != nil {
+			return nil, err
+		}
 	}
 	if !handled {
 		// A DDL statement may just have committed the transaction.
@@ -283,12 +309,16 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.analyze(s.Tables), nil
 	case *sql.ShowIndex:
 		return db.showIndex(s.Table)
+	case *sql.ShowCreateTable:
+		return db.showCreateTable(s.Table)
 	case *sql.Update:
 		return db.update(ctx, s)
 	case *sql.Delete:
 		return db.deleteRows(ctx, s)
 	case *sql.Load:
-		return db.load(s, baseDir)
+		return db.load(ctx, s, baseDir)
+	case *sql.Copy:
+		return db.copyTo(ctx, s, baseDir)
 	case *sql.ShowTables:
 		return db.showTables(), nil
 	case *sql.Describe:
@@ -301,6 +331,12 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.truncate(s)
 	case *sql.RenameTable:
 		return db.renameTables(s)
+	case *sql.CreateUser:
+		return db.createUser(s)
+	case *sql.DropUser:
+		return db.dropUser(s)
+	case *sql.Grant:
+		return db.grant(s)
 	}
 	return nil, fmt.Errorf("statement %T is not supported", stmt)
 }

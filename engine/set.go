@@ -44,6 +44,12 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 				return nil, err
 			}
 		default:
+			if handled, err := sql.SetFixed(a.Name, v); handled {
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
 			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit, cte_max_recursion_depth, group_concat_max_len)", a.Name)
 		}
 	}
@@ -62,6 +68,9 @@ func (db *DB) setValue(ctx context.Context, a sql.Assignment) (*sql.Const, error
 		}
 		if d, ok := sql.LimitDefault(a.Name); ok {
 			return &sql.Const{T: columnar.TInt64, I: d}, nil
+		}
+		if v, ok := db.session.Variable(a.Name); ok {
+			return v, nil // a connect-time variable: its one value
 		}
 		return nil, fmt.Errorf("unsupported: SET %s = DEFAULT", a.Name)
 	}

@@ -105,8 +105,8 @@ func (b *binder) bindRecursive(def *cteDef) error {
 	}
 	def.rec = &RecursiveCTE{Name: def.name, Work: work, Result: result, Distinct: distinct,
 		MaxDepth: b.session.Limit("cte_max_recursion_depth"),
-		Anchor: &Query{Plan: castPlan(ab.plan, fields), Names: names},
-		Step:   &Query{Plan: castPlan(sb.plan, fields), Names: names}}
+		Anchor:   &Query{Plan: castPlan(ab.plan, fields), Names: names},
+		Step:     &Query{Plan: castPlan(sb.plan, fields), Names: names}}
 	b.recursive = append(b.recursive, def.rec)
 	return nil
 }

@@ -21,6 +21,21 @@ type Session struct {
 	// limits are MySQL's integer limits gpusql honours
 	// (cte_max_recursion_depth, group_concat_max_len).
 	limits map[string]int64
+	user   string // USER(): who logged in to a server session
+}
+
+// SetUser records the user a server session runs as, for USER().
+func (s *Session) SetUser(name string) {
+	s.mu.Lock()
+	s.user = name
+	s.mu.Unlock()
+}
+
+// User is the session's user ("" outside a server).
+func (s *Session) User() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.user
 }
 
 // limitVariables are the settable integer limits, their defaults and
@@ -164,6 +179,9 @@ func (s *Session) Variable(name string) (*Const, bool) {
 	if _, ok := limitVariables[name]; ok {
 		return &Const{T: columnar.TInt64, I: s.Limit(name)}, true
 	}
+	if v, ok := fixedVariables[name]; ok {
+		return v, true
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	v, ok := s.engine[name]
@@ -174,6 +192,9 @@ func (s *Session) Variable(name string) (*Const, bool) {
 func (s *Session) Variables() []string {
 	names := []string{"sql_mode", "version", "version_comment", "div_precision_increment"}
 	for n := range limitVariables {
+		names = append(names, n)
+	}
+	for n := range fixedVariables {
 		names = append(names, n)
 	}
 	s.mu.RLock()
