@@ -237,7 +237,7 @@ func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*S
 	start := time.Now()
 	p.Dir = baseDir
 	db := c.view()
-	stmt, err := sql.BindSession(db.cat, db.session, p)
+	stmt, err := sql.BindConn(db.cat, db.session, c.vars, p)
 	if err != nil {
 		return nil, err
 	}
@@ -337,6 +337,12 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.describe(s.Table)
 	case *sql.Set:
 		return db.set(ctx, s)
+	case *sql.AlterColumns:
+		return db.alterColumns(ctx, s)
+	case *sql.TruncateTable:
+		return db.truncate(s)
+	case *sql.RenameTable:
+		return db.renameTables(s)
 	case *sql.CreateUser:
 		return db.createUser(s)
 	case *sql.DropUser:

@@ -15,6 +15,9 @@ import (
 // query plans and runs a SELECT on the database's executor and says which
 // executor ran it.
 func (db *DB) query(ctx context.Context, q *sql.Query) (*exec.Result, string, error) {
+	if err := db.materializeCTEs(ctx, q); err != nil {
+		return nil, "", err
+	}
 	p, err := db.plan(q)
 	if err != nil {
 		return nil, "", err
@@ -23,7 +26,13 @@ func (db *DB) query(ctx context.Context, q *sql.Query) (*exec.Result, string, er
 }
 
 func (db *DB) plan(q *sql.Query) (*planner.Physical, error) {
-	return planner.Plan(q, planner.Options{Join: db.opts.Join, GroupBy: db.opts.GroupBy, GPU: db.gpuProfile})
+	p, err := planner.Plan(q, planner.Options{Join: db.opts.Join, GroupBy: db.opts.GroupBy, GPU: db.gpuProfile})
+	if err == nil && len(q.Recursive) > 0 && p.CPUOnly == "" {
+		// The recursive tables are computed by the engine between plans
+		// and read as host tables the GPU column cache does not know.
+		p.CPUOnly = "WITH RECURSIVE " + q.Recursive[0].Name + " is computed on the CPU"
+	}
+	return p, err
 }
 
 // run executes a physical plan on executor ("cpu" or "gpu") and returns the
@@ -102,6 +111,11 @@ func ordered(p sql.Plan) bool {
 // executor (the one that reports per-operator statistics) and adds the
 // actual rows and times.
 func (db *DB) explain(ctx context.Context, s *sql.Explain) (*StatementResult, error) {
+	if s.Analyze {
+		if err := db.materializeCTEs(ctx, s.Query); err != nil {
+			return nil, err
+		}
+	}
 	p, err := db.plan(s.Query)
 	if err != nil {
 		return nil, err

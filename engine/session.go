@@ -44,7 +44,7 @@ func (db *DB) SessionConn(opts SessionOptions) *Conn {
 	if err := s.SetSQLMode(db.session.SQLMode()); err != nil {
 		panic(err) // the DB's mode was accepted once already
 	}
-	c := &Conn{db: db, session: s, mem: exec.NewMemory(0, db.mem), opts: opts}
+	c := &Conn{db: db, session: s, mem: exec.NewMemory(0, db.mem), opts: opts, vars: sql.NewUserVars()}
 	// The session starts at the database's limit (which bounds it anyway)
 	// and may lower it with SET memory_limit.
 	limit := db.MemoryLimit()
@@ -90,7 +90,7 @@ func commandName(stmt sql.Statement) string {
 		return "DELETE"
 	case *sql.CreateTable, *sql.CreateTableAs, *sql.CreateView, *sql.CreateIndex:
 		return "CREATE"
-	case *sql.DropTable, *sql.DropView, *sql.DropIndex:
+	case *sql.DropTable, *sql.DropView, *sql.DropIndex, *sql.TruncateTable:
 		return "DROP"
 	case *sql.CreateUser, *sql.DropUser, *sql.Grant:
 		return "CREATE USER"
@@ -166,7 +166,7 @@ func (c *Conn) ResultColumns(text string) ([]string, []columnar.Type, error) {
 		return nil, nil, err
 	}
 	db := c.view()
-	stmt, err := sql.BindSession(db.cat, db.session, stmts[0])
+	stmt, err := sql.BindConn(db.cat, db.session, c.vars, stmts[0])
 	if err != nil {
 		return nil, nil, err
 	}

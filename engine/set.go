@@ -18,6 +18,16 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 		if err != nil {
 			return nil, err
 		}
+		if a.User {
+			s.Vars.Set(a.Name, v)
+			continue
+		}
+		if ok, err := setLimit(db.session, a.Name, v); ok {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
 		switch a.Name {
 		case "sql_mode":
 			if v.T.ID != columnar.String && !v.Null {
@@ -40,7 +50,7 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 				}
 				continue
 			}
-			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit)", a.Name)
+			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit, cte_max_recursion_depth, group_concat_max_len)", a.Name)
 		}
 	}
 	return message("variables set"), nil
@@ -55,6 +65,9 @@ func (db *DB) setValue(ctx context.Context, a sql.Assignment) (*sql.Const, error
 			return &sql.Const{T: columnar.TString, S: sql.DefaultSQLMode}, nil
 		case "memory_limit":
 			return &sql.Const{T: columnar.TString, S: "default"}, nil
+		}
+		if d, ok := sql.LimitDefault(a.Name); ok {
+			return &sql.Const{T: columnar.TInt64, I: d}, nil
 		}
 		if v, ok := db.session.Variable(a.Name); ok {
 			return v, nil // a connect-time variable: its one value
@@ -84,4 +97,17 @@ func (db *DB) setValue(ctx context.Context, a sql.Assignment) (*sql.Const, error
 		k.I = c.Int64At(0)
 	}
 	return k, nil
+}
+
+// setLimit applies SET of an integer limit variable; it reports whether
+// name is one.
+func setLimit(s *sql.Session, name string, v *sql.Const) (bool, error) {
+	if _, ok := sql.LimitDefault(name); !ok {
+		return false, nil
+	}
+	if v.Null || !v.T.IsInteger() {
+		return true, fmt.Errorf("variable '%s' takes an integer, got %s", name, v)
+	}
+	s.SetLimit(name, v.I)
+	return true, nil
 }

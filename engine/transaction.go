@@ -29,6 +29,8 @@ type Conn struct {
 	db *DB
 	mu sync.Mutex
 	tx *transaction
+	// vars are the connection's user variables (@name).
+	vars *sql.UserVars
 
 	// A session connection's own variables, memory accountant and
 	// options (session.go); nil / zero on the DB's shared ones.
@@ -44,7 +46,7 @@ type transaction struct {
 }
 
 // Conn returns a new connection to db, with no transaction open.
-func (db *DB) Conn() *Conn { return &Conn{db: db} }
+func (db *DB) Conn() *Conn { return &Conn{db: db, vars: sql.NewUserVars()} }
 
 // ErrReadOnlyTransaction is a write inside START TRANSACTION READ ONLY.
 var ErrReadOnlyTransaction = errors.New("cannot change tables in a READ ONLY transaction")
@@ -125,7 +127,7 @@ func (c *Conn) transactionStatement(stmt sql.Statement) (r *StatementResult, han
 	case *sql.Rollback:
 		c.Rollback()
 		return message("rolled back"), true, nil
-	case *sql.CreateTable, *sql.CreateTableAs, *sql.DropTable:
+	case *sql.CreateTable, *sql.CreateTableAs, *sql.DropTable, *sql.AlterColumns, *sql.TruncateTable, *sql.RenameTable:
 		return nil, false, c.Commit()
 	case *sql.Insert, *sql.Load:
 		c.mu.Lock()

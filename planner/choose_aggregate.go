@@ -29,8 +29,11 @@ func (b *builder) buildAggregate(n *sql.Aggregate) (Node, error) {
 	aggs := make([]sql.AggExpr, len(n.Aggs))
 	for i, a := range n.Aggs {
 		aggs[i] = a
-		if aggs[i].Arg, err = b.expr(a.Arg); err != nil {
-			return nil, err
+		aggs[i].CopyOrder()
+		for _, e := range aggs[i].Exprs() {
+			if *e, err = b.expr(*e); err != nil {
+				return nil, err
+			}
 		}
 	}
 	is := b.stats[in]

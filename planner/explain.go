@@ -305,8 +305,7 @@ func sortKeysString(keys []sql.SortKey) string {
 }
 
 func aggString(a sql.AggExpr) string {
-	name := map[sql.AggFunc]string{sql.AggCountStar: "count", sql.AggCount: "count", sql.AggSum: "sum",
-		sql.AggAvg: "avg", sql.AggMin: "min", sql.AggMax: "max"}[a.Func]
+	name := sql.AggName(a.Func)
 	if a.Func == sql.AggCountStar {
 		return "count(*)"
 	}
@@ -314,7 +313,22 @@ func aggString(a sql.AggExpr) string {
 	if a.Distinct {
 		d = "DISTINCT "
 	}
-	return name + "(" + d + exprString(a.Arg) + ")"
+	s := name + "(" + d + exprString(a.Arg)
+	for i, k := range a.Order {
+		if i == 0 {
+			s += " ORDER BY "
+		} else {
+			s += ", "
+		}
+		s += exprString(k.Expr)
+		if k.Desc {
+			s += " DESC"
+		}
+	}
+	if a.Func == sql.AggGroupConcat {
+		s += fmt.Sprintf(" SEPARATOR %q", a.Sep)
+	}
+	return s + ")"
 }
 
 func fmtRows(r float64) string {

@@ -254,7 +254,9 @@ func nodeExprs(n Node) []sql.Expr {
 	case *HashAggregate:
 		out := append([]sql.Expr{}, n.GroupBy...)
 		for _, a := range n.Aggs {
-			out = append(out, a.Arg)
+			for _, e := range a.Exprs() {
+				out = append(out, *e)
+			}
 		}
 		return out
 	case *Sort:

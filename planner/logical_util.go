@@ -52,8 +52,9 @@ func mapPlanExprs(p sql.Plan, fn func(sql.Expr) sql.Expr) sql.Plan {
 		a.Aggs = make([]sql.AggExpr, len(n.Aggs))
 		for i, ag := range n.Aggs {
 			a.Aggs[i] = ag
-			if ag.Arg != nil {
-				a.Aggs[i].Arg = fn(ag.Arg)
+			a.Aggs[i].CopyOrder()
+			for _, e := range a.Aggs[i].Exprs() {
+				*e = fn(*e)
 			}
 		}
 		return &a

@@ -40,7 +40,9 @@ func markNeeded(n Node, req []bool) {
 			markCols(cr, g)
 		}
 		for _, a := range n.Aggs {
-			markCols(cr, a.Arg)
+			for _, e := range a.Exprs() {
+				markCols(cr, *e)
+			}
 		}
 		markNeeded(n.Input, cr)
 	case *Sort:

@@ -117,8 +117,8 @@ func prune(p sql.Plan, req []bool) (sql.Plan, []int) {
 			if req[ng+i] {
 				m[ng+i] = ng + len(keep)
 				keep = append(keep, i)
-				if a.Arg != nil {
-					markCols(cr, a.Arg)
+				for _, e := range a.Exprs() {
+					markCols(cr, *e)
 				}
 			}
 		}
@@ -126,7 +126,10 @@ func prune(p sql.Plan, req []bool) (sql.Plan, []int) {
 		a := &sql.Aggregate{Input: in, GroupBy: remapListBy(n.GroupBy, cm), Out: append(sql.Schema{}, n.Out[:ng]...)}
 		for _, i := range keep {
 			ag := n.Aggs[i]
-			ag.Arg = remapBy(ag.Arg, cm)
+			ag.CopyOrder()
+			for _, e := range ag.Exprs() {
+				*e = remapBy(*e, cm)
+			}
 			a.Aggs = append(a.Aggs, ag)
 			a.Out = append(a.Out, n.Out[ng+i])
 		}

@@ -121,6 +121,13 @@ func cpuOnlyReason(p *Physical) string {
 		if _, ok := n.(*RangeJoinCount); ok {
 			return opName(n) + " is not implemented on the GPU"
 		}
+		if a, ok := n.(*HashAggregate); ok {
+			for _, ae := range a.Aggs {
+				if ae.Func > sql.AggMax {
+					return sql.AggName(ae.Func) + "() is not implemented on the GPU"
+				}
+			}
+		}
 		for _, e := range nodeExprs(n) {
 			found := false
 			walkExpr(e, func(x sql.Expr) {

@@ -24,6 +24,9 @@ type aggScope struct {
 	// exprKey) to the aggregate standing for it when ONLY_FULL_GROUP_BY is
 	// off; see bareColumns.
 	anyValue map[string]int
+	// rollupFlags is the index of the first GROUPING flag column in a
+	// query WITH ROLLUP (rollup.go), 0 otherwise.
+	rollupFlags int
 }
 
 // group maps an expression over the pre-aggregation input to its group
@@ -57,9 +60,6 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 		groups = append(groups, e)
 	}
 	if s.GroupBy != nil {
-		if s.GroupBy.Rollup {
-			return nil, b.errf(-1, "unsupported: GROUP BY ... WITH ROLLUP")
-		}
 		for _, by := range s.GroupBy.Items {
 			node := by.Expr
 			pos := b.posOr(node, -1)
@@ -179,6 +179,12 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 	}
 	agg := &Aggregate{Input: sc.plan, GroupBy: groups, Aggs: a.aggFuncs, Out: out}
 	post := &scope{plan: agg, parent: sc.parent, corr: sc.corr, agg: a}
+	if s.GroupBy != nil && s.GroupBy.Rollup {
+		if len(blk.outerKeys) > 0 {
+			return nil, b.errf(-1, "unsupported: WITH ROLLUP in a correlated subquery")
+		}
+		post.plan = b.rollup(agg, a, len(orderBy) > 0)
+	}
 	if s.Having != nil {
 		post.aliases = aliasMap(items)
 		_, err := b.filter(s.Having.Expr, post, false)
@@ -315,6 +321,9 @@ func (b *binder) matchAggregated(n ast.ExprNode, sc *scope) (Expr, bool, error) 
 func (b *binder) aggCall(n *ast.AggregateFuncExpr, sc *scope) (AggExpr, error) {
 	pos := b.posOr(n, -1)
 	f := strings.ToLower(n.F)
+	if ae, ok, err := b.aggCallMore(n, f, sc, pos); ok {
+		return ae, err
+	}
 	if n.Order != nil {
 		return AggExpr{}, b.errf(pos, "unsupported: ORDER BY inside %s()", f)
 	}

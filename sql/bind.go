@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -22,6 +23,12 @@ func Bind(cat *catalog.Catalog, p Parsed) (Statement, error) {
 
 // BindSession is Bind under a session's variables (SQL mode, @@ values).
 func BindSession(cat *catalog.Catalog, sess *Session, p Parsed) (st Statement, err error) {
+	return BindConn(cat, sess, nil, p)
+}
+
+// BindConn is BindSession for a connection whose user variables (@name)
+// are vars (nil: user variables are refused).
+func BindConn(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed) (st Statement, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			line := max(p.Line, 1)
@@ -31,7 +38,7 @@ func BindSession(cat *catalog.Catalog, sess *Session, p Parsed) (st Statement, e
 			st, err = nil, &Error{Line: max(p.Line, 1), Col: 1, Msg: err.Error()}
 		}
 	}()
-	return bind(cat, sess, p)
+	return bind(cat, sess, vars, p)
 }
 
 // binder holds the state of binding one statement.
@@ -63,12 +70,19 @@ type binder struct {
 	// views are the views being expanded, outermost first (a view that
 	// reaches itself is an error, not a loop).
 	views []string
+	// vars are the connection's user variables (nil: none).
+	vars *UserVars
+	// recursive are the WITH RECURSIVE definitions bound so far; the top
+	// query takes them (Query.Recursive).
+	recursive []*RecursiveCTE
+	// now is the statement's clock (stmtNow), read once.
+	now time.Time
 }
 
 const maxDepth = 2000
 
-func bind(cat *catalog.Catalog, sess *Session, p Parsed) (Statement, error) {
-	b := &binder{cat: cat, session: sess, src: p.src, start: p.start, files: p.files, dir: p.Dir}
+func bind(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed) (Statement, error) {
+	b := &binder{cat: cat, session: sess, vars: vars, src: p.src, start: p.start, files: p.files, dir: p.Dir}
 	if b.src == "" {
 		b.src, b.start, b.lineBase = p.Text, 0, max(p.Line-1, 0)
 	}
@@ -83,7 +97,11 @@ func bind(cat *catalog.Catalog, sess *Session, p Parsed) (Statement, error) {
 	if p.Node == nil {
 		return nil, b.errf(b.start, "empty statement")
 	}
-	return b.statement(p.Node)
+	st, err := b.statement(p.Node)
+	if err == nil && len(b.recursive) > 0 {
+		return nil, b.errf(b.start, "unsupported: WITH RECURSIVE in this statement (SELECT, EXPLAIN and CREATE TABLE ... AS SELECT are supported)")
+	}
+	return st, err
 }
 
 func (b *binder) enter() error {
@@ -121,6 +139,10 @@ func (b *binder) statement(n ast.StmtNode) (Statement, error) {
 		return b.dropIndex(n)
 	case *ast.AlterTableStmt:
 		return b.alterTable(n)
+	case *ast.RenameTableStmt:
+		return b.renameTable(n)
+	case *ast.TruncateTableStmt:
+		return b.truncateTable(n)
 	case *ast.InsertStmt:
 		return b.insert(n)
 	case *ast.UpdateStmt:
@@ -173,7 +195,9 @@ func (b *binder) topQuery(n ast.Node) (*Query, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Query{Plan: blk.plan, Names: blk.names}, nil
+	q := &Query{Plan: blk.plan, Names: blk.names, Recursive: b.recursive}
+	b.recursive = nil
+	return q, nil
 }
 
 func (b *binder) explain(n *ast.ExplainStmt) (Statement, error) {

@@ -207,6 +207,15 @@ const (
 	AggAvg
 	AggMin
 	AggMax
+	// The statistical, bitwise and string aggregates of aggregates_more.go.
+	AggVarPop
+	AggVarSamp
+	AggStddevPop
+	AggStddevSamp
+	AggBitAnd
+	AggBitOr
+	AggBitXor
+	AggGroupConcat
 )
 
 // AggExpr is one aggregate of an Aggregate node. Result types follow MySQL:
@@ -219,4 +228,25 @@ type AggExpr struct {
 	Arg      Expr // nil for COUNT(*)
 	Distinct bool
 	T        columnar.Type
+	// GROUP_CONCAT only: the ORDER BY inside the call (over the
+	// pre-aggregation input, like Arg) and the SEPARATOR.
+	Order  []SortKey
+	Sep    string
+	MaxLen int64 // @@group_concat_max_len when bound
 }
+
+// Exprs are the expressions an aggregate reads: Arg and its ORDER BY keys.
+func (a *AggExpr) Exprs() []*Expr {
+	var out []*Expr
+	if a.Arg != nil {
+		out = append(out, &a.Arg)
+	}
+	for i := range a.Order {
+		out = append(out, &a.Order[i].Expr)
+	}
+	return out
+}
+
+// CopyOrder gives a its own ORDER BY slice, so rewriting a copy's keys
+// leaves the original's alone.
+func (a *AggExpr) CopyOrder() { a.Order = append([]SortKey(nil), a.Order...) }

@@ -87,7 +87,7 @@ func (b *binder) expr(n ast.ExprNode, sc *scope) (Expr, error) {
 	case ast.ParamMarkerExpr:
 		return nil, b.errf(pos, "unsupported: parameter markers (?)")
 	case *ast.PatternRegexpExpr:
-		return nil, b.errf(pos, "unsupported: REGEXP")
+		return b.regexpOp(n, sc, pos)
 	case *ast.TimeUnitExpr, *ast.TrimDirectionExpr:
 		return nil, b.errf(pos, "unsupported: %s here", constructName(n))
 	}

@@ -36,7 +36,12 @@ func exprKey(e Expr) string { return render(e, true) }
 
 func aggKey(a AggExpr) string { return renderAgg(a, true) }
 
-var aggNames = map[AggFunc]string{AggCountStar: "count", AggCount: "count", AggSum: "sum", AggAvg: "avg", AggMin: "min", AggMax: "max"}
+var aggNames = map[AggFunc]string{AggCountStar: "count", AggCount: "count", AggSum: "sum", AggAvg: "avg", AggMin: "min", AggMax: "max",
+	AggVarPop: "var_pop", AggVarSamp: "var_samp", AggStddevPop: "stddev_pop", AggStddevSamp: "stddev_samp",
+	AggBitAnd: "bit_and", AggBitOr: "bit_or", AggBitXor: "bit_xor", AggGroupConcat: "group_concat"}
+
+// AggName is an aggregate function's SQL name.
+func AggName(f AggFunc) string { return aggNames[f] }
 
 func renderAgg(a AggExpr, keys bool) string {
 	if a.Func == AggCountStar {
@@ -46,7 +51,22 @@ func renderAgg(a AggExpr, keys bool) string {
 	if a.Distinct {
 		d = "DISTINCT "
 	}
-	return aggNames[a.Func] + "(" + d + render(a.Arg, keys) + ")"
+	s := aggNames[a.Func] + "(" + d + render(a.Arg, keys)
+	for i, k := range a.Order {
+		if i == 0 {
+			s += " ORDER BY "
+		} else {
+			s += ", "
+		}
+		s += render(k.Expr, keys)
+		if k.Desc {
+			s += " DESC"
+		}
+	}
+	if a.Func == AggGroupConcat && a.Sep != "," {
+		s += " SEPARATOR " + quoteString(a.Sep)
+	}
+	return s + ")"
 }
 
 // String is the SQL spelling of the operator.

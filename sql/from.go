@@ -165,6 +165,9 @@ func (b *binder) tableSource(n *ast.TableSource) (Plan, []scopeCol, error) {
 		}
 		if src.Schema.O == "" {
 			if def := b.findCTE(name); def != nil {
+				if def.recursive || def.table != nil {
+					return b.cteTableScan(def, q)
+				}
 				p, names, err := b.bindCTE(def)
 				if err != nil {
 					return nil, nil, err
@@ -241,6 +244,12 @@ type cteDef struct {
 	cols    []string
 	query   ast.ResultSetNode
 	visible []*cteDef
+	// recursive: the definition reads itself (WITH RECURSIVE); rec is its
+	// binding, shared by every reference. table: the name reads this
+	// table (a recursive definition's work table, inside its step).
+	recursive bool
+	rec       *RecursiveCTE
+	table     *columnar.Table
 }
 
 func (b *binder) pushCTEs(w *ast.WithClause) (func(), error) {
@@ -248,15 +257,13 @@ func (b *binder) pushCTEs(w *ast.WithClause) (func(), error) {
 	if w == nil {
 		return func() {}, nil
 	}
-	if w.IsRecursive {
-		return nil, b.errf(-1, "unsupported: WITH RECURSIVE")
-	}
 	ctes := append([]*cteDef(nil), b.ctes...)
 	for _, c := range w.CTEs {
 		if c.Query == nil {
 			return nil, b.errf(-1, "WITH %s has no query", c.Name.O)
 		}
 		def := &cteDef{name: c.Name.O, query: c.Query.Query, visible: append([]*cteDef(nil), ctes...)}
+		def.recursive = w.IsRecursive && refersTo(c.Query.Query, def.name)
 		for _, cn := range c.ColNameList {
 			def.cols = append(def.cols, cn.O)
 		}

@@ -65,6 +65,10 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		return b.trim(n, sc, pos)
 	case "date_add", "date_sub", "adddate", "subdate":
 		return b.dateAdd(n, sc, pos)
+	case "timestampdiff":
+		return b.timestampDiff(n, sc, pos)
+	case "grouping":
+		return b.grouping(n, sc, pos)
 	case "connection_id", "database", "schema", "version", "user", "current_user", "session_user", "system_user":
 		return b.sessionFunc(name, len(n.Args), pos)
 	}
@@ -281,10 +285,19 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		}
 		return &Func{Name: "datediff", Args: []Expr{a, d}, T: columnar.TInt64}, nil
 	}
+	if e, ok, err := b.moreFunc(name, args, pos); ok {
+		return e, err
+	}
 	return nil, b.errf(pos, "unsupported: function %s()", name)
 }
 
 func funcNullable(f *Func) bool {
+	if f.Name == "field" {
+		return false
+	}
+	if IsRowFunc(f.Name) {
+		return true // many give NULL on non-NULL input (lpad, sqrt, elt...)
+	}
 	if f.Name == "coalesce" {
 		for _, a := range f.Args {
 			if !nullable(a) {
@@ -315,7 +328,8 @@ func (b *binder) dateLiteral(n *ast.FuncCallExpr, pos int) (Expr, error) {
 	return nil, b.errf(pos, "incorrect DATE literal")
 }
 
-var extractUnits = map[ast.TimeUnitType]string{ast.TimeUnitYear: "year", ast.TimeUnitMonth: "month", ast.TimeUnitDay: "day"}
+var extractUnits = map[ast.TimeUnitType]string{ast.TimeUnitYear: "year", ast.TimeUnitMonth: "month", ast.TimeUnitDay: "day",
+	ast.TimeUnitQuarter: "quarter"}
 
 func (b *binder) extract(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {
 	if len(n.Args) != 2 {
@@ -327,7 +341,7 @@ func (b *binder) extract(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) 
 	}
 	fn, ok := extractUnits[u.Unit]
 	if !ok {
-		return nil, b.errf(pos, "unsupported: EXTRACT(%s FROM ...); YEAR, MONTH and DAY are supported", u.Unit.String())
+		return nil, b.errf(pos, "unsupported: EXTRACT(%s FROM ...); YEAR, QUARTER, MONTH and DAY are supported", u.Unit.String())
 	}
 	call := &ast.FuncCallExpr{FnName: ast.NewCIStr(fn), Args: n.Args[1:]}
 	return b.funcCall(call, sc, pos)

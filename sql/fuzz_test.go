@@ -31,7 +31,7 @@ func FuzzBind(f *testing.F) {
 			}
 		}
 		for _, p := range ps {
-			st, err := bind(cat, NewSession(), p)
+			st, err := bind(cat, NewSession(), nil, p)
 			if err != nil {
 				if _, ok := err.(*Error); !ok {
 					t.Fatalf("bind error of type %T: %v", err, err)

@@ -211,6 +211,12 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 		return nil, b.errf(b.start, "unsupported: ALTER TABLE with %d changes (give one per statement)", len(n.Specs))
 	}
 	spec := n.Specs[0]
+	switch {
+	case isColumnChange(spec.Tp):
+		return b.alterColumns(t, spec)
+	case spec.Tp == ast.AlterTableRenameTable:
+		return &RenameTable{From: []string{t.Name}, To: []string{spec.NewTable.Name.O}}, nil
+	}
 	switch spec.Tp {
 	case ast.AlterTableAddConstraint:
 		ix, ok, err := b.constraintIndex(t.Fields, spec.Constraint, b.usedIndexNames(t))
@@ -233,5 +239,5 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 	case ast.AlterTableDropPrimaryKey:
 		return &DropIndex{Table: t.Name, Name: catalog.PrimaryName}, nil
 	}
-	return nil, b.errf(b.start, "unsupported: this ALTER TABLE change (ADD/DROP INDEX, UNIQUE and PRIMARY KEY are supported)")
+	return nil, b.errf(b.start, "unsupported: this ALTER TABLE change (ADD/DROP/RENAME/MODIFY/CHANGE COLUMN, RENAME TO, ADD/DROP INDEX, UNIQUE and PRIMARY KEY are supported)")
 }

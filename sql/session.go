@@ -18,7 +18,10 @@ type Session struct {
 	mu      sync.RWMutex
 	sqlMode []string
 	engine  map[string]*Const
-	user    string // USER(): who logged in to a server session
+	// limits are MySQL's integer limits gpusql honours
+	// (cte_max_recursion_depth, group_concat_max_len).
+	limits map[string]int64
+	user   string // USER(): who logged in to a server session
 }
 
 // SetUser records the user a server session runs as, for USER().
@@ -33,6 +36,46 @@ func (s *Session) User() string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.user
+}
+
+// limitVariables are the settable integer limits, their defaults and
+// least values (MySQL's).
+var limitVariables = map[string][2]int64{
+	"cte_max_recursion_depth": {1000, 0},
+	"group_concat_max_len":    {1024, 4},
+}
+
+// LimitDefault is a limit variable's default; ok is false for other names.
+func LimitDefault(name string) (int64, bool) {
+	d, ok := limitVariables[name]
+	return d[0], ok
+}
+
+// Limit is the current value of a limit variable.
+func (s *Session) Limit(name string) int64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if v, ok := s.limits[name]; ok {
+		return v
+	}
+	return limitVariables[name][0]
+}
+
+// SetLimit sets a limit variable (SET cte_max_recursion_depth = n); ok is
+// false for a name that is not one. Values under the least are raised to
+// it, as MySQL does.
+func (s *Session) SetLimit(name string, v int64) bool {
+	d, ok := limitVariables[name]
+	if !ok {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.limits == nil {
+		s.limits = map[string]int64{}
+	}
+	s.limits[name] = max(v, d[1])
+	return true
 }
 
 // DefaultSQLMode is MySQL's mode without ONLY_FULL_GROUP_BY, which is how
@@ -133,6 +176,9 @@ func (s *Session) Variable(name string) (*Const, bool) {
 	case "div_precision_increment":
 		return &Const{T: columnar.TInt64, I: 4}, true
 	}
+	if _, ok := limitVariables[name]; ok {
+		return &Const{T: columnar.TInt64, I: s.Limit(name)}, true
+	}
 	if v, ok := fixedVariables[name]; ok {
 		return v, true
 	}
@@ -145,6 +191,9 @@ func (s *Session) Variable(name string) (*Const, bool) {
 // Variables lists the readable variables, for error messages.
 func (s *Session) Variables() []string {
 	names := []string{"sql_mode", "version", "version_comment", "div_precision_increment"}
+	for n := range limitVariables {
+		names = append(names, n)
+	}
 	for n := range fixedVariables {
 		names = append(names, n)
 	}

@@ -13,19 +13,23 @@ import (
 // engine runs it and applies the assignments in order.
 type Set struct {
 	Assignments []Assignment
+	// Vars receive the user variable assignments (SET @x = ...).
+	Vars *UserVars
 }
 
 // Assignment is one name = value of SET. Default is SET name = DEFAULT.
+// User marks a user variable (@name).
 type Assignment struct {
 	Name    string // lower case
 	Value   *Query
 	Default bool
+	User    bool
 }
 
 func (*Set) statement() {}
 
 func (b *binder) set(n *ast.SetStmt) (Statement, error) {
-	st := &Set{}
+	st := &Set{Vars: b.vars}
 	for _, v := range n.Variables {
 		switch {
 		case v.Name == ast.SetNames || v.Name == ast.SetCharset:
@@ -39,11 +43,13 @@ func (b *binder) set(n *ast.SetStmt) (Statement, error) {
 				continue
 			}
 			return nil, b.errf(b.start, "unsupported: character set '%s' (gpusql uses utf8mb4)", cs)
-		case !v.IsSystem:
-			return nil, b.errf(b.start, "unsupported: user variables (@%s)", v.Name)
+		case !v.IsSystem && b.vars == nil:
+			return nil, b.errf(b.start, "unsupported: user variables (@%s) outside a connection", v.Name)
 		}
-		a := Assignment{Name: strings.ToLower(v.Name)}
-		if _, ok := v.Value.(*ast.DefaultExpr); ok {
+		a := Assignment{Name: strings.ToLower(v.Name), User: !v.IsSystem}
+		if _, ok := v.Value.(*ast.DefaultExpr); ok && a.User {
+			return nil, b.errf(b.start, "a user variable cannot be SET to DEFAULT (@%s)", v.Name)
+		} else if ok {
 			a.Default = true
 		} else {
 			e, err := b.expr(v.Value, &scope{plan: &Values{Rows: [][]Expr{{}}}})
@@ -60,7 +66,7 @@ func (b *binder) set(n *ast.SetStmt) (Statement, error) {
 // variable binds @@name (SESSION and GLOBAL alike) to its current value.
 func (b *binder) variable(n *ast.VariableExpr, pos int) (Expr, error) {
 	if !n.IsSystem {
-		return nil, b.errf(pos, "unsupported: user variables (@%s)", n.Name)
+		return b.userVariable(n, pos)
 	}
 	v, ok := b.session.Variable(n.Name)
 	if !ok {

@@ -13,6 +13,9 @@ type Query struct {
 	Plan Plan
 	// Names are the user-visible column names (aliases) of the result.
 	Names []string
+	// Recursive are the WITH RECURSIVE tables Plan reads, in the order
+	// the engine must compute them (sql/recursive_cte.go).
+	Recursive []*RecursiveCTE
 }
 
 // Explain shows the physical plan of Query; Analyze runs it and adds actual

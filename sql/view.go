@@ -96,11 +96,12 @@ func (b *binder) bindView(v catalog.View, pos int) (Plan, []string, error) {
 		return nil, nil, b.errf(pos, "view '%s' cannot be parsed: %v", v.Name, err)
 	}
 	node := ps[0].Node
-	vb := &binder{cat: b.cat, session: b.session, src: ps[0].src, end: len(ps[0].src), depth: b.depth,
+	vb := &binder{cat: b.cat, session: b.session, vars: b.vars, src: ps[0].src, end: len(ps[0].src), depth: b.depth,
 		nextParam: b.nextParam, views: append(append([]string(nil), b.views...), v.Name),
 		files: ps[0].files, dir: b.dir}
 	blk, err := vb.query(node, nil)
 	b.nextParam = vb.nextParam
+	b.recursive = append(b.recursive, vb.recursive...)
 	if err != nil {
 		var se *Error
 		if errors.As(err, &se) {

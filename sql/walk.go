@@ -159,8 +159,8 @@ func planExprs(p Plan, f func(Expr)) {
 			f(e)
 		}
 		for _, a := range p.Aggs {
-			if a.Arg != nil {
-				f(a.Arg)
+			for _, e := range a.Exprs() {
+				f(*e)
 			}
 		}
 	case *Sort:

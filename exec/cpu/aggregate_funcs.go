@@ -48,6 +48,8 @@ func newAccumulator(a sql.AggExpr) accumulator {
 		} else {
 			acc = &minMaxAcc{max: a.Func == sql.AggMax, t: argT, float: argT.Physical() == columnar.PhysFloat64}
 		}
+	default:
+		acc = newMoreAccumulator(a)
 	}
 	if a.Distinct && a.Func != sql.AggCountStar {
 		if s, ok := acc.(*sumAcc); ok {
@@ -592,6 +594,19 @@ type distinctKey struct {
 }
 
 func (a *distinctAcc) grow(n int) { a.inner.grow(n) }
+
+// setKeys passes GROUP_CONCAT's ORDER BY keys through.
+func (a *distinctAcc) setKeys(keys []*vec, morsel int) {
+	if k, ok := a.inner.(keyedAccumulator); ok {
+		k.setKeys(keys, morsel)
+	}
+}
+
+// keyedAccumulator is an accumulator that reads more than its argument
+// (GROUP_CONCAT's ORDER BY keys, and where each row came from).
+type keyedAccumulator interface {
+	setKeys(keys []*vec, morsel int)
+}
 
 func (a *distinctAcc) update(gids []int32, v *vec, sel []int32) {
 	gs, ss := a.gbuf[:0], a.sbuf[:0]

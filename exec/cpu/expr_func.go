@@ -33,6 +33,9 @@ type funcEval struct {
 }
 
 func (c *compiler) compileFunc(e *sql.Func) (evaluator, error) {
+	if sql.IsRowFunc(e.Name) {
+		return c.compileRowFunc(e)
+	}
 	f := &funcEval{name: e.Name, t: e.T, out: newVec(e.T)}
 	for _, a := range e.Args {
 		ev, err := c.compile(a)

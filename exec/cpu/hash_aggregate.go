@@ -91,6 +91,11 @@ func (st *aggState) bytes() int64 {
 			n += int64(cap(w)) * 9
 		}
 	}
+	for _, a := range st.accs {
+		if h, ok := a.(interface{ heldBytes() int64 }); ok {
+			n += h.heldBytes()
+		}
+	}
 	return n
 }
 
@@ -154,11 +159,13 @@ func (s *aggSink) newState() *aggState {
 }
 
 type aggLocal struct {
-	s     *aggSink
-	st    *aggState
-	lock  bool
-	keys  []evaluator
-	args  []evaluator
+	s    *aggSink
+	st   *aggState
+	lock bool
+	keys []evaluator
+	args []evaluator
+	// order are GROUP_CONCAT's ORDER BY evaluators, per aggregate.
+	order [][]evaluator
 	enc   []keyEncoder
 	kw    [][]int64
 	kn    [][]bool
@@ -194,6 +201,15 @@ func (s *aggSink) local(w int) operator {
 			}
 		}
 		l.args = append(l.args, ev)
+		var ord []evaluator
+		for _, k := range a.Order {
+			ev, err := cp.compile(k.Expr)
+			if err != nil {
+				l.err = err
+			}
+			ord = append(ord, ev)
+		}
+		l.order = append(l.order, ord)
 	}
 	l.gids = make([]int32, batchSize)
 	s.mu.Lock()
@@ -251,6 +267,13 @@ func (l *aggLocal) push(b *batch) error {
 		var v *vec
 		if l.args[i] != nil {
 			v = l.args[i].eval(b, sel)
+		}
+		if k, ok := a.(keyedAccumulator); ok {
+			var keys []*vec
+			for _, ev := range l.order[i] {
+				keys = append(keys, ev.eval(b, sel))
+			}
+			k.setKeys(keys, b.morsel)
 		}
 		a.update(gids, v, sel)
 	}

@@ -1,0 +1,84 @@
+package catalog
+
+import (
+	"fmt"
+
+	"gpusql/storage/columnar"
+)
+
+// Rename renames tables pair by pair (RENAME TABLE a TO b, c TO d). The
+// pairs apply in order, so a TO tmp, b TO a, tmp TO b swaps two tables;
+// if any pair fails (a missing source, a taken target) nothing changes.
+func (c *Catalog) Rename(from, to []string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	tables := map[string]*columnar.Table{}
+	for k, t := range c.tables {
+		tables[k] = t
+	}
+	for i := range from {
+		t, ok := tables[key(from[i])]
+		if !ok {
+			return fmt.Errorf("table %s does not exist", from[i])
+		}
+		if _, taken := tables[key(to[i])]; taken {
+			return fmt.Errorf("table %s already exists", to[i])
+		}
+		if _, taken := c.views[key(to[i])]; taken {
+			return fmt.Errorf("a view named %s already exists", to[i])
+		}
+		delete(tables, key(from[i]))
+		nt := *t
+		nt.Name = to[i]
+		tables[key(to[i])] = &nt
+	}
+	// Move writer locks and indexes along the same path.
+	for i := range from {
+		f, t := key(from[i]), key(to[i])
+		if f == t {
+			continue
+		}
+		c.writers[t], c.indexes[t] = c.writers[f], c.indexes[f]
+		delete(c.writers, f)
+		delete(c.indexes, f)
+	}
+	c.tables = tables
+	c.version++
+	return nil
+}
+
+// Alter replaces a table's snapshot by next, a rewrite of snapshot with
+// other columns (ALTER TABLE ... COLUMN); colMap[i] is old column i's new
+// position (-1: dropped). Indexes follow their columns; an index that
+// loses a column loses it from its key, and goes when it has none left
+// (as MySQL does). It fails if the table changed since snapshot was read.
+func (c *Catalog) Alter(name string, snapshot, next *columnar.Table, colMap []int) error {
+	return c.withWriter(name, func() error {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.tables[key(name)] != snapshot {
+			return fmt.Errorf("table %s changed during ALTER TABLE; run it again", name)
+		}
+		var kept []Index
+		for _, ix := range c.indexes[key(name)] {
+			var cols []int
+			for _, col := range ix.Columns {
+				if colMap[col] >= 0 {
+					cols = append(cols, colMap[col])
+				}
+			}
+			if len(cols) == 0 {
+				continue
+			}
+			ix.Columns = cols
+			kept = append(kept, ix)
+		}
+		if err := checkUnique(next, kept); err != nil {
+			return err
+		}
+		c.tables[key(name)] = next
+		c.indexes[key(name)] = kept
+		c.version++
+		return nil
+	})
+}

@@ -1,0 +1,52 @@
+package engine
+
+import (
+	"context"
+
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// alterColumns rewrites a table into its new columns (sql.AlterColumns):
+// the query casts every value, appendResult enforces NOT NULL, and the
+// catalog swaps the snapshot and moves the indexes in one step, so a
+// failure anywhere leaves the table as it was.
+func (db *DB) alterColumns(ctx context.Context, s *sql.AlterColumns) (*StatementResult, error) {
+	res, _, err := db.query(ctx, s.Query)
+	if err != nil {
+		return nil, err
+	}
+	targets := make([]int, len(s.Fields))
+	for i := range targets {
+		targets[i] = i
+	}
+	next, err := appendResult(columnar.NewEmptyTable(s.Snapshot.Name, s.Fields), targets, res)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.cat.Alter(s.Table, s.Snapshot, next, s.ColMap); err != nil {
+		return nil, err
+	}
+	return message("altered table %s", s.Table), nil
+}
+
+// truncate empties a table, keeping its schema and indexes.
+func (db *DB) truncate(s *sql.TruncateTable) (*StatementResult, error) {
+	err := db.cat.Update(s.Table, func(old *columnar.Table) (*columnar.Table, error) {
+		return columnar.NewEmptyTable(old.Name, old.Fields), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return message("truncated table %s", s.Table), nil
+}
+
+func (db *DB) renameTables(s *sql.RenameTable) (*StatementResult, error) {
+	if err := db.cat.Rename(s.From, s.To); err != nil {
+		return nil, err
+	}
+	if len(s.From) == 1 {
+		return message("renamed table %s to %s", s.From[0], s.To[0]), nil
+	}
+	return message("renamed %d tables", len(s.From)), nil
+}

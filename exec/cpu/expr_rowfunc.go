@@ -1,0 +1,122 @@
+package cpu
+
+import (
+	"regexp"
+
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// rowFunc evaluates the wider function library of sql/functions_more.go and
+// sql/regexp.go row by row: each argument's value at a row is read into a
+// val, and the function's Go body computes the result. These functions are
+// rarely on a query's hot path (they format and clean values), so clarity
+// wins over a vectorized kernel per function.
+type rowFunc struct {
+	name  string
+	args  []evaluator
+	types []columnar.Type
+	t     columnar.Type
+	out   *vec
+	sb    stringBuilder
+	body  func(f *rowFunc, a []val) val
+	vals  []val
+	// nullSafe bodies see NULL arguments (concat_ws, field); the others
+	// give NULL when any argument is NULL without being called.
+	nullSafe bool
+	// re caches the last compiled regular expression (patterns are
+	// almost always constants).
+	re     *regexp.Regexp
+	reKey  [2]string
+	reUsed bool
+}
+
+// val is one argument or result value: i for integers, dates, booleans and
+// decimals (scaled), f for doubles, s for strings.
+type val struct {
+	i    int64
+	f    float64
+	s    string
+	null bool
+}
+
+var nullVal = val{null: true}
+
+func (c *compiler) compileRowFunc(e *sql.Func) (evaluator, error) {
+	f := &rowFunc{name: e.Name, t: e.T, out: newVec(e.T)}
+	for _, a := range e.Args {
+		ev, err := c.compile(a)
+		if err != nil {
+			return nil, err
+		}
+		f.args = append(f.args, ev)
+		f.types = append(f.types, a.Type())
+	}
+	f.vals = make([]val, len(f.args))
+	var ok bool
+	if f.body, ok = stringBodies[e.Name]; ok {
+		f.nullSafe = e.Name == "concat_ws" || e.Name == "field"
+	} else if f.body, ok = mathBodies[e.Name]; ok {
+	} else if f.body, ok = dateBodies[e.Name]; ok {
+	} else if f.body, ok = regexpBodies[e.Name]; !ok {
+		return nil, errUnsupportedFunc(e.Name)
+	}
+	return f, nil
+}
+
+func (f *rowFunc) eval(b *batch, sel []int32) *vec {
+	out := f.out
+	out.ensure(b.n)
+	args := make([]*vec, len(f.args))
+	for i, a := range f.args {
+		args[i] = a.eval(b, sel)
+	}
+	isStr := f.t.ID == columnar.String
+	if isStr {
+		f.sb.reset(b.n)
+	}
+	for _, p := range sel {
+		r := f.row(args, p)
+		if r.null {
+			out.setNull(b.n, p)
+			if isStr {
+				f.sb.setNull(p)
+			}
+			continue
+		}
+		switch {
+		case isStr:
+			f.sb.set(p, r.s)
+		case out.f64 != nil:
+			out.f64[p] = r.f
+		default:
+			putInt(out, p, r.i)
+		}
+	}
+	if isStr {
+		f.sb.finish(out, sel)
+	}
+	return out
+}
+
+// row reads the arguments at p and applies the body.
+func (f *rowFunc) row(args []*vec, p int32) val {
+	for i, a := range args {
+		v := val{}
+		switch {
+		case a.isNull(p):
+			if !f.nullSafe {
+				return nullVal
+			}
+			v.null = true
+		case f.types[i].ID == columnar.String:
+			v.s = a.stringAt(p)
+		case a.f64 != nil:
+			v.f = a.f64[p]
+		default:
+			v.i = a.int64At(p)
+		}
+		f.vals[i] = v
+	}
+	return f.body(f, f.vals)
+}

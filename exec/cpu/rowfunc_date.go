@@ -1,0 +1,94 @@
+package cpu
+
+import (
+	"time"
+)
+
+// mysqlDayZero is TO_DAYS('1970-01-01'): MySQL counts days from year 0.
+const mysqlDayZero = 719528
+
+// weekdayOf is 0 = Monday .. 6 = Sunday (1970-01-01 was a Thursday).
+func weekdayOf(days int64) int64 { return ((days+3)%7 + 7) % 7 }
+
+func yearDay(days int64) int64 {
+	y, _, _ := civilFromDays(days)
+	return days - daysFromCivil(y, 1, 1) + 1
+}
+
+// dateBodies are the date functions of sql/functions_more.go.
+var dateBodies = map[string]func(f *rowFunc, a []val) val{
+	"dayofweek": func(f *rowFunc, a []val) val { return iv((weekdayOf(a[0].i)+1)%7 + 1) },
+	"weekday":   func(f *rowFunc, a []val) val { return iv(weekdayOf(a[0].i)) },
+	"dayofyear": func(f *rowFunc, a []val) val { return iv(yearDay(a[0].i)) },
+	"quarter": func(f *rowFunc, a []val) val {
+		_, m, _ := civilFromDays(a[0].i)
+		return iv((m + 2) / 3)
+	},
+	"last_day": func(f *rowFunc, a []val) val {
+		y, m, _ := civilFromDays(a[0].i)
+		return iv(daysFromCivil(y, m, daysInMonth(y, m)))
+	},
+	"dayname": func(f *rowFunc, a []val) val {
+		return sv(time.Weekday((weekdayOf(a[0].i) + 1) % 7).String())
+	},
+	"monthname": func(f *rowFunc, a []val) val {
+		_, m, _ := civilFromDays(a[0].i)
+		return sv(time.Month(m).String())
+	},
+	"to_days": func(f *rowFunc, a []val) val { return iv(a[0].i + mysqlDayZero) },
+	"from_days": func(f *rowFunc, a []val) val {
+		return checkedDate(a[0].i - mysqlDayZero)
+	},
+	"makedate": func(f *rowFunc, a []val) val {
+		if a[1].i <= 0 || a[0].i < 0 || a[0].i > 9999 || a[1].i > 366*10000 {
+			return nullVal
+		}
+		return checkedDate(daysFromCivil(a[0].i, 1, 1) + a[1].i - 1)
+	},
+	"unix_timestamp": func(f *rowFunc, a []val) val { return iv(max(a[0].i, 0) * 86400) },
+	"date_format":    func(f *rowFunc, a []val) val { return sv(dateFormat(a[0].i, a[1].s)) },
+	"str_to_date": func(f *rowFunc, a []val) val {
+		d, ok := strToDate(a[0].s, a[1].s)
+		if !ok {
+			return nullVal
+		}
+		return iv(d)
+	},
+	"timestampdiff": func(f *rowFunc, a []val) val { return iv(dateDiff(a[0].s, a[1].i, a[2].i)) },
+}
+
+// checkedDate is NULL outside DATE's range (years 0..9999).
+func checkedDate(days int64) val {
+	y, m, d := civilFromDays(days)
+	if !validDate(y, m, d) {
+		return nullVal
+	}
+	return iv(days)
+}
+
+// dateDiff is TIMESTAMPDIFF: whole units from a to b. Months count only
+// when the day of month has been reached (2024-01-31 to 2024-02-29 is 0
+// months), as MySQL does.
+func dateDiff(unit string, a, b int64) int64 {
+	switch unit {
+	case "day":
+		return b - a
+	case "week":
+		return (b - a) / 7
+	}
+	ay, am, ad := civilFromDays(a)
+	by, bm, bd := civilFromDays(b)
+	months := (by*12 + bm) - (ay*12 + am)
+	if months > 0 && bd < ad {
+		months--
+	} else if months < 0 && bd > ad {
+		months++
+	}
+	switch unit {
+	case "quarter":
+		return months / 3
+	case "year":
+		return months / 12
+	}
+	return months
+}

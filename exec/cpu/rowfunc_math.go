@@ -1,0 +1,116 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+
+	"gpusql/storage/columnar"
+)
+
+func fv(x float64) val { return val{f: x} }
+
+// double wraps a DOUBLE function: a NaN result (outside the domain) is
+// NULL as in MySQL; an infinite one is MySQL's out-of-range error.
+func double(name string, fn func(a []val) float64) func(f *rowFunc, a []val) val {
+	return func(f *rowFunc, a []val) val {
+		r := fn(a)
+		switch {
+		case math.IsNaN(r):
+			return nullVal
+		case math.IsInf(r, 0):
+			raise(fmt.Errorf("DOUBLE value is out of range in '%s()'", name))
+		}
+		return fv(r)
+	}
+}
+
+// positive is fn(x) for x > 0 and NaN (NULL) otherwise, as MySQL's LN/LOG.
+func positive(fn func(float64) float64) func(a []val) float64 {
+	return func(a []val) float64 {
+		if a[0].f <= 0 {
+			return math.NaN()
+		}
+		return fn(a[0].f)
+	}
+}
+
+func unary(fn func(float64) float64) func(a []val) float64 {
+	return func(a []val) float64 { return fn(a[0].f) }
+}
+
+// mathBodies are the numeric functions of sql/functions_more.go.
+var mathBodies = map[string]func(f *rowFunc, a []val) val{
+	"pow": double("pow", func(a []val) float64 { return math.Pow(a[0].f, a[1].f) }),
+	"sqrt": double("sqrt", func(a []val) float64 {
+		if a[0].f < 0 {
+			return math.NaN()
+		}
+		return math.Sqrt(a[0].f)
+	}),
+	"exp":   double("exp", unary(math.Exp)),
+	"ln":    double("ln", positive(math.Log)),
+	"log2":  double("log2", positive(math.Log2)),
+	"log10": double("log10", positive(math.Log10)),
+	"log": double("log", func(a []val) float64 {
+		if len(a) == 1 {
+			return positive(math.Log)(a)
+		}
+		if a[0].f <= 0 || a[0].f == 1 || a[1].f <= 0 {
+			return math.NaN()
+		}
+		return math.Log(a[1].f) / math.Log(a[0].f)
+	}),
+	"sin":     double("sin", unary(math.Sin)),
+	"cos":     double("cos", unary(math.Cos)),
+	"tan":     double("tan", unary(math.Tan)),
+	"asin":    double("asin", unary(math.Asin)),
+	"acos":    double("acos", unary(math.Acos)),
+	"atan":    double("atan", unary(math.Atan)),
+	"atan2":   double("atan2", func(a []val) float64 { return math.Atan2(a[0].f, a[1].f) }),
+	"cot":     double("cot", func(a []val) float64 { return 1 / math.Tan(a[0].f) }),
+	"degrees": double("degrees", func(a []val) float64 { return a[0].f * 180 / math.Pi }),
+	"radians": double("radians", func(a []val) float64 { return a[0].f * math.Pi / 180 }),
+	"sign": func(f *rowFunc, a []val) val {
+		if f.types[0].ID == columnar.Float64 {
+			return iv(int64(cmpOrdered(a[0].f, 0)))
+		}
+		return iv(int64(cmpOrdered(a[0].i, 0)))
+	},
+	"truncate": truncateBody,
+}
+
+// truncateBody is TRUNCATE(x, d): round toward zero at d fraction digits
+// (d < 0 zeroes digits left of the point).
+func truncateBody(f *rowFunc, a []val) val {
+	d := a[1].i
+	if f.types[0].ID == columnar.Float64 {
+		if d > 300 {
+			return fv(a[0].f)
+		}
+		m := math.Pow(10, float64(max(d, -300)))
+		return fv(math.Trunc(a[0].f*m) / m)
+	}
+	v, s := a[0].i, int64(f.types[0].DecimalScale())
+	drop := s - d // digits to drop from v
+	var r int64
+	switch {
+	case drop <= 0:
+		r = v
+	case drop > 18:
+		r = 0
+	default:
+		q := pow10(int(drop))
+		r = v / q * q // Go's / truncates toward zero
+	}
+	// r is at scale s; the result's scale is f.t's.
+	return iv(rescaleTrunc(r, int(s), f.t.DecimalScale()))
+}
+
+// rescaleTrunc moves a value from scale from to scale to (to <= from drops
+// digits already zeroed; to > from cannot happen for TRUNCATE).
+func rescaleTrunc(v int64, from, to int) int64 {
+	if from > to {
+		return v / pow10(from-to)
+	}
+	return v
+}

@@ -1,0 +1,170 @@
+package cpu
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"gpusql/storage/columnar"
+)
+
+// maxStringResult bounds the strings REPEAT, LPAD, RPAD and SPACE build
+// (MySQL's max_allowed_packet default, 64 MiB): past it MySQL returns NULL.
+const maxStringResult = 64 << 20
+
+func errUnsupportedFunc(name string) error { return fmt.Errorf("cpu: unsupported function %s()", name) }
+
+func sv(s string) val { return val{s: s} }
+func iv(i int64) val  { return val{i: i} }
+
+// stringBodies are the string functions of sql/functions_more.go.
+var stringBodies = map[string]func(f *rowFunc, a []val) val{
+	"concat_ws": func(f *rowFunc, a []val) val {
+		if a[0].null {
+			return nullVal
+		}
+		var parts []string
+		for _, x := range a[1:] {
+			if !x.null {
+				parts = append(parts, x.s)
+			}
+		}
+		return sv(strings.Join(parts, a[0].s))
+	},
+	"lpad": func(f *rowFunc, a []val) val { return pad(a[0].s, a[1].i, a[2].s, true) },
+	"rpad": func(f *rowFunc, a []val) val { return pad(a[0].s, a[1].i, a[2].s, false) },
+	"reverse": func(f *rowFunc, a []val) val {
+		r := []rune(a[0].s)
+		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+			r[i], r[j] = r[j], r[i]
+		}
+		return sv(string(r))
+	},
+	"left": func(f *rowFunc, a []val) val {
+		r := []rune(a[0].s)
+		return sv(string(r[:clampLen(a[1].i, len(r))]))
+	},
+	"right": func(f *rowFunc, a []val) val {
+		r := []rune(a[0].s)
+		return sv(string(r[len(r)-clampLen(a[1].i, len(r)):]))
+	},
+	"repeat": func(f *rowFunc, a []val) val {
+		if a[1].i <= 0 || a[0].s == "" {
+			return sv("")
+		}
+		if a[1].i > maxStringResult/int64(len(a[0].s)) {
+			return nullVal
+		}
+		return sv(strings.Repeat(a[0].s, int(a[1].i)))
+	},
+	"space": func(f *rowFunc, a []val) val {
+		if a[0].i > maxStringResult {
+			return nullVal
+		}
+		return sv(strings.Repeat(" ", int(max(a[0].i, 0))))
+	},
+	"locate": func(f *rowFunc, a []val) val {
+		start := int64(1)
+		if len(a) > 2 {
+			start = a[2].i
+		}
+		return iv(locate(a[0].s, a[1].s, start))
+	},
+	"ascii": func(f *rowFunc, a []val) val {
+		if a[0].s == "" {
+			return iv(0)
+		}
+		return iv(int64(a[0].s[0]))
+	},
+	"strcmp": func(f *rowFunc, a []val) val { return iv(int64(strings.Compare(a[0].s, a[1].s))) },
+	"elt": func(f *rowFunc, a []val) val {
+		if a[0].i < 1 || a[0].i >= int64(len(a)) {
+			return nullVal
+		}
+		return a[a[0].i]
+	},
+	"field": func(f *rowFunc, a []val) val {
+		if a[0].null {
+			return iv(0)
+		}
+		for i, x := range a[1:] {
+			if !x.null && x == a[0] {
+				return iv(int64(i + 1))
+			}
+		}
+		return iv(0)
+	},
+	"greatest": func(f *rowFunc, a []val) val { return extreme(f, a, 1) },
+	"least":    func(f *rowFunc, a []val) val { return extreme(f, a, -1) },
+}
+
+func clampLen(n int64, l int) int {
+	if n < 0 {
+		return 0
+	}
+	return int(min(n, int64(l)))
+}
+
+// pad is LPAD/RPAD: s cut or padded with repetitions of p to n characters.
+func pad(s string, n int64, p string, left bool) val {
+	if n < 0 || n > maxStringResult {
+		return nullVal
+	}
+	r := []rune(s)
+	if int64(len(r)) >= n {
+		return sv(string(r[:n]))
+	}
+	if p == "" {
+		return nullVal
+	}
+	need := int(n) - len(r)
+	pr := []rune(strings.Repeat(p, need/utf8.RuneCountInString(p)+1))[:need]
+	if left {
+		return sv(string(pr) + s)
+	}
+	return sv(s + string(pr))
+}
+
+// locate is the 1-based character position of sub in s at or after
+// character start, 0 if none (MySQL: start < 1 finds nothing).
+func locate(sub, s string, start int64) int64 {
+	r := []rune(s)
+	if start < 1 || start > int64(len(r))+1 {
+		return 0
+	}
+	i := strings.Index(string(r[start-1:]), sub)
+	if i < 0 {
+		return 0
+	}
+	return start + int64(utf8.RuneCountInString(string(r[start-1:])[:i]))
+}
+
+// extreme is GREATEST (dir 1) or LEAST (dir -1) of values of one type.
+func extreme(f *rowFunc, a []val, dir int) val {
+	best := a[0]
+	for _, x := range a[1:] {
+		var c int
+		switch f.t.ID {
+		case columnar.String:
+			c = strings.Compare(x.s, best.s)
+		case columnar.Float64:
+			c = cmpOrdered(x.f, best.f)
+		default:
+			c = cmpOrdered(x.i, best.i)
+		}
+		if c*dir > 0 {
+			best = x
+		}
+	}
+	return best
+}
+
+func cmpOrdered[T int64 | float64](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,99 @@
+package sql
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+
+	"gpusql/storage/columnar"
+)
+
+// The statistical, bitwise and string aggregates (MySQL 8). exec/cpu
+// computes them (exec/cpu/aggregate_more.go); the planner keeps plans that
+// use them on the CPU (planner/subquery.go cpuOnlyReason).
+//
+//	VAR_POP, VARIANCE, VAR_SAMP, STD, STDDEV, STDDEV_POP, STDDEV_SAMP (x numeric)
+//	    DOUBLE; NULL for no rows, and the sample forms for one row.
+//	BIT_AND, BIT_OR, BIT_XOR (x integer; DECIMAL and DOUBLE round to one)
+//	    BIGINT over the 64-bit two's complement pattern; never NULL: no rows
+//	    give BIT_AND all ones and BIT_OR/BIT_XOR 0. MySQL's result is BIGINT
+//	    UNSIGNED, so a result with the top bit set (BIT_AND of no rows,
+//	    anything over negative numbers) is an error rather than a wrong sign.
+//	GROUP_CONCAT([DISTINCT] x1 [, x2...] [ORDER BY k [DESC], ...] [SEPARATOR s])
+//	    VARCHAR: the group's CONCAT(x1, x2...) values that are not NULL, in
+//	    the ORDER BY order (input order otherwise), joined by s (default ',');
+//	    NULL when there are none. The result is cut to @@group_concat_max_len
+//	    bytes (1024 unless SET), as MySQL does.
+var moreAggs = map[string]AggFunc{"var_pop": AggVarPop, "variance": AggVarPop, "var_samp": AggVarSamp,
+	"stddev_pop": AggStddevPop, "stddev": AggStddevPop, "std": AggStddevPop, "stddev_samp": AggStddevSamp,
+	"bit_and": AggBitAnd, "bit_or": AggBitOr, "bit_xor": AggBitXor}
+
+func (b *binder) aggCallMore(n *ast.AggregateFuncExpr, f string, sc *scope, pos int) (AggExpr, bool, error) {
+	if f == "group_concat" {
+		ae, err := b.groupConcat(n, sc, pos)
+		return ae, true, err
+	}
+	fn, ok := moreAggs[f]
+	if !ok {
+		return AggExpr{}, false, nil
+	}
+	if n.Order != nil {
+		return AggExpr{}, true, b.errf(pos, "ORDER BY is only allowed inside GROUP_CONCAT(), not %s()", f)
+	}
+	if len(n.Args) != 1 {
+		return AggExpr{}, true, b.errf(pos, "wrong number of arguments to %s(): %d", f, len(n.Args))
+	}
+	arg, err := b.expr(n.Args[0], sc)
+	if err != nil {
+		return AggExpr{}, true, err
+	}
+	if _, ok := numericType(arg.Type()); !ok && !isNullConst(arg) {
+		return AggExpr{}, true, b.errf(pos, "type mismatch: %s() of %s", f, arg.Type())
+	}
+	ae := AggExpr{Func: fn, Distinct: n.Distinct, T: columnar.TFloat64}
+	switch fn {
+	case AggBitAnd, AggBitOr, AggBitXor:
+		ae.T = columnar.TInt64
+		ae.Arg = castTo(arg, columnar.TInt64)
+	default:
+		ae.Arg = castTo(arg, columnar.TFloat64)
+	}
+	return ae, true, nil
+}
+
+// groupConcat binds GROUP_CONCAT: the parser passes the separator as the
+// last argument.
+func (b *binder) groupConcat(n *ast.AggregateFuncExpr, sc *scope, pos int) (AggExpr, error) {
+	if len(n.Args) < 2 {
+		return AggExpr{}, b.errf(pos, "wrong number of arguments to group_concat()")
+	}
+	ae := AggExpr{Func: AggGroupConcat, Distinct: n.Distinct, T: columnar.TString, Sep: ",",
+		MaxLen: b.session.Limit("group_concat_max_len")}
+	if v, ok := n.Args[len(n.Args)-1].(*driver.ValueExpr); ok {
+		ae.Sep = v.GetString()
+	}
+	var parts []Expr
+	for _, a := range n.Args[:len(n.Args)-1] {
+		e, err := b.expr(a, sc)
+		if err != nil {
+			return AggExpr{}, err
+		}
+		parts = append(parts, castTo(e, columnar.TString))
+	}
+	ae.Arg = parts[0]
+	if len(parts) > 1 {
+		ae.Arg = &Func{Name: "concat", Args: parts, T: columnar.TString}
+	}
+	if n.Order != nil {
+		for _, by := range n.Order.Items {
+			if p, ok := by.Expr.(*ast.PositionExpr); ok {
+				return AggExpr{}, b.errf(pos, "unsupported: ORDER BY position %d inside group_concat()", p.N)
+			}
+			e, err := b.expr(by.Expr, sc)
+			if err != nil {
+				return AggExpr{}, err
+			}
+			ae.Order = append(ae.Order, SortKey{Expr: e, Desc: by.Desc})
+		}
+	}
+	return ae, nil
+}

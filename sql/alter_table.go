@@ -1,0 +1,257 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"gpusql/storage/columnar"
+)
+
+// AlterColumns is ALTER TABLE ADD / DROP / RENAME / MODIFY / CHANGE
+// COLUMN: the table is rewritten as Query (one output column per new
+// field: the old values as they are, or cast when the new type is a
+// string; an added column is NULL), and the engine stores the values as
+// INSERT does, so a value the new type cannot hold fails the statement
+// and nothing changes. ColMap maps each old column to its new position
+// (-1: dropped), for the table's indexes. Snapshot is the table the query
+// reads; a change committed in between fails the statement.
+type AlterColumns struct {
+	Table    string
+	Fields   []columnar.Field
+	Query    *Query
+	ColMap   []int
+	Snapshot *columnar.Table
+}
+
+// RenameTable is RENAME TABLE a TO b [, c TO d] and ALTER TABLE a RENAME
+// [TO] b; the pairs apply in order, all or none.
+type RenameTable struct {
+	From, To []string
+}
+
+// TruncateTable is TRUNCATE [TABLE] t: every row goes, the schema and
+// indexes stay.
+type TruncateTable struct {
+	Table string
+}
+
+func (*AlterColumns) statement()  {}
+func (*RenameTable) statement()   {}
+func (*TruncateTable) statement() {}
+
+func (b *binder) renameTable(n *ast.RenameTableStmt) (Statement, error) {
+	st := &RenameTable{}
+	made := map[string]bool{} // names earlier pairs create
+	for _, t := range n.TableToTables {
+		if !made[strings.ToLower(t.OldTable.Name.O)] {
+			if _, err := b.table(t.OldTable); err != nil {
+				return nil, err
+			}
+		}
+		made[strings.ToLower(t.NewTable.Name.O)] = true
+		st.From = append(st.From, t.OldTable.Name.O)
+		st.To = append(st.To, t.NewTable.Name.O)
+	}
+	return st, nil
+}
+
+func (b *binder) truncateTable(n *ast.TruncateTableStmt) (Statement, error) {
+	t, err := b.table(n.Table)
+	if err != nil {
+		return nil, err
+	}
+	return &TruncateTable{Table: t.Name}, nil
+}
+
+// isColumnChange reports whether an ALTER TABLE spec changes columns.
+func isColumnChange(tp ast.AlterTableType) bool {
+	switch tp {
+	case ast.AlterTableAddColumns, ast.AlterTableDropColumn, ast.AlterTableRenameColumn,
+		ast.AlterTableModifyColumn, ast.AlterTableChangeColumn:
+		return true
+	}
+	return false
+}
+
+// alterColumns binds one column change of ALTER TABLE.
+func (b *binder) alterColumns(t *columnar.Table, spec *ast.AlterTableSpec) (Statement, error) {
+	fields := append([]columnar.Field(nil), t.Fields...)
+	src := make([]int, len(fields)) // new field i reads old column src[i] (-1: NULL)
+	for i := range src {
+		src[i] = i
+	}
+	find := func(name string) (int, error) {
+		for i, f := range fields {
+			if strings.EqualFold(f.Name, name) {
+				return i, nil
+			}
+		}
+		return -1, b.errf(b.wordPos(name, -1), "unknown column '%s' in table '%s'", name, t.Name)
+	}
+	var err error
+	switch spec.Tp {
+	case ast.AlterTableAddColumns:
+		if len(spec.NewColumns) != 1 {
+			return nil, b.errf(b.start, "unsupported: ADD of %d columns in one change (add one per ALTER TABLE)", len(spec.NewColumns))
+		}
+		f, err := b.columnDef(spec.NewColumns[0], t.Rows > 0)
+		if err != nil {
+			return nil, err
+		}
+		at, err := b.columnPosition(spec.Position, fields, len(fields))
+		if err != nil {
+			return nil, err
+		}
+		fields = append(fields[:at], append([]columnar.Field{f}, fields[at:]...)...)
+		src = append(src[:at], append([]int{-1}, src[at:]...)...)
+	case ast.AlterTableDropColumn:
+		i, err := find(spec.OldColumnName.Name.O)
+		if err != nil {
+			return nil, err
+		}
+		if len(fields) == 1 {
+			return nil, b.errf(b.start, "cannot drop the only column of '%s' (use DROP TABLE)", t.Name)
+		}
+		fields = append(fields[:i], fields[i+1:]...)
+		src = append(src[:i], src[i+1:]...)
+	case ast.AlterTableRenameColumn:
+		i, err := find(spec.OldColumnName.Name.O)
+		if err != nil {
+			return nil, err
+		}
+		fields[i].Name = spec.NewColumnName.Name.O
+	case ast.AlterTableModifyColumn, ast.AlterTableChangeColumn:
+		old := spec.NewColumns[0].Name.Name.O
+		if spec.Tp == ast.AlterTableChangeColumn {
+			old = spec.OldColumnName.Name.O
+		}
+		i, err := find(old)
+		if err != nil {
+			return nil, err
+		}
+		f, err := b.columnDef(spec.NewColumns[0], false)
+		if err != nil {
+			return nil, err
+		}
+		at, err := b.columnPosition(spec.Position, append(fields[:i:i], fields[i+1:]...), i)
+		if err != nil {
+			return nil, err
+		}
+		fields = append(fields[:i], fields[i+1:]...)
+		from := src[i]
+		src = append(src[:i], src[i+1:]...)
+		fields = append(fields[:at], append([]columnar.Field{f}, fields[at:]...)...)
+		src = append(src[:at], append([]int{from}, src[at:]...)...)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return b.rewriteTable(t, fields, src)
+}
+
+// rewriteTable builds the query that reads t into the new fields.
+func (b *binder) rewriteTable(t *columnar.Table, fields []columnar.Field, src []int) (Statement, error) {
+	seen := map[string]bool{}
+	for _, f := range fields {
+		if seen[strings.ToLower(f.Name)] {
+			return nil, b.errf(b.wordPos(f.Name, -1), "duplicate column name '%s'", f.Name)
+		}
+		seen[strings.ToLower(f.Name)] = true
+	}
+	scan := newScan(t, t.Name)
+	sc := &scope{plan: scan}
+	exprs := make([]Expr, len(fields))
+	names := make([]string, len(fields))
+	colMap := make([]int, len(t.Fields))
+	for i := range colMap {
+		colMap[i] = -1
+	}
+	for i, f := range fields {
+		names[i] = f.Name
+		if src[i] < 0 {
+			exprs[i] = nullConst(f.Type)
+			continue
+		}
+		colMap[src[i]] = i
+		from := t.Fields[src[i]].Type
+		e := Expr(sc.colRef(src[i]))
+		if !alterableType(from, f.Type) {
+			return nil, b.errf(b.wordPos(f.Name, -1), "unsupported: changing column '%s' from %s to %s (numbers change to numbers or strings, dates to dates or strings)", f.Name, from, f.Type)
+		}
+		// Numbers and dates reach the engine as they are and are stored
+		// as INSERT stores them (range checked, rounded half away from
+		// zero); only conversions to strings are computed here.
+		if f.Type.ID == columnar.String {
+			e = castTo(e, f.Type)
+		}
+		exprs[i] = e
+	}
+	q := &Query{Plan: newProject(scan, exprs, names), Names: names}
+	return &AlterColumns{Table: t.Name, Fields: fields, Query: q, ColMap: colMap, Snapshot: t}, nil
+}
+
+// alterableType reports whether MODIFY/CHANGE converts from to to: a
+// string becomes a number only through CAST, which reads 'x' as 0 where
+// MySQL's strict ALTER fails, so gpusql refuses it rather than lose data.
+func alterableType(from, to columnar.Type) bool {
+	switch {
+	case to.ID == columnar.String:
+		return true
+	case from.ID == columnar.String:
+		return false
+	case from.ID == columnar.Date || to.ID == columnar.Date:
+		return from.ID == to.ID
+	}
+	return true
+}
+
+// columnDef types a column definition of ALTER TABLE. A NOT NULL column
+// added to a table with rows would need a DEFAULT, which gpusql does not
+// keep.
+func (b *binder) columnDef(c *ast.ColumnDef, hasRows bool) (columnar.Field, error) {
+	name := c.Name.Name.O
+	pos := b.wordPos(name, -1)
+	t, bad := columnType(c.Tp)
+	if bad != "" {
+		return columnar.Field{}, b.errf(pos, "unsupported: %s (column '%s')", bad, name)
+	}
+	f := columnar.Field{Name: name, Type: t, Nullable: true}
+	for _, o := range c.Options {
+		switch o.Tp {
+		case ast.ColumnOptionNotNull:
+			f.Nullable = false
+		case ast.ColumnOptionNull, ast.ColumnOptionComment, ast.ColumnOptionCollate, ast.ColumnOptionNoOption:
+		case ast.ColumnOptionDefaultValue:
+			if v, ok := o.Expr.(ast.ValueExpr); !ok || v.GetValue() != nil {
+				return columnar.Field{}, b.errf(pos, "unsupported: DEFAULT values (column '%s'); columns left out of an INSERT are NULL", name)
+			}
+		default:
+			return columnar.Field{}, b.errf(pos, "unsupported: this column option in ALTER TABLE (column '%s'); NULL, NOT NULL and COMMENT are supported", name)
+		}
+	}
+	if !f.Nullable && hasRows {
+		return columnar.Field{}, b.errf(pos, "cannot add NOT NULL column '%s' to a table with rows: gpusql has no DEFAULT values (add it nullable, UPDATE it, then MODIFY it NOT NULL)", name)
+	}
+	return f, nil
+}
+
+// columnPosition is where FIRST / AFTER c puts a column among fields
+// (def when neither is given).
+func (b *binder) columnPosition(p *ast.ColumnPosition, fields []columnar.Field, def int) (int, error) {
+	if p == nil {
+		return def, nil
+	}
+	switch p.Tp {
+	case ast.ColumnPositionFirst:
+		return 0, nil
+	case ast.ColumnPositionAfter:
+		for i, f := range fields {
+			if strings.EqualFold(f.Name, p.RelativeColumn.Name.O) {
+				return i + 1, nil
+			}
+		}
+		return 0, b.errf(b.wordPos(p.RelativeColumn.Name.O, -1), "unknown column '%s' in AFTER", p.RelativeColumn.Name.O)
+	}
+	return def, nil
+}

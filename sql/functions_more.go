@@ -1,0 +1,555 @@
+package sql
+
+import (
+	"math"
+	"time"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"gpusql/storage/columnar"
+)
+
+// The wider function library (MySQL 8 names). Like functions.go, the binder
+// emits Func{Name, Args, T} with the arguments cast as listed; exec/cpu
+// evaluates them row by row (exec/cpu/expr_rowfunc.go) and exec/gpu refuses
+// them by name, so `--executor auto` answers on the CPU. NULL in any
+// argument gives NULL unless said otherwise.
+//
+//	name          args (after casts)                  result
+//	concat_ws     sep, s1..sn VARCHAR                 VARCHAR; NULL sep gives NULL, NULL si are skipped
+//	lpad, rpad    s VARCHAR, n BIGINT, pad VARCHAR    VARCHAR of n characters (s cut to n); n < 0, or
+//	                                                  pad '' with padding needed, gives NULL
+//	reverse       s                                   VARCHAR, by character
+//	left, right   s, n BIGINT                         VARCHAR, first / last n characters
+//	repeat        s, n BIGINT                         VARCHAR; n <= 0 gives ''
+//	space         n BIGINT                            VARCHAR of n spaces
+//	locate        sub, s [, pos BIGINT]               BIGINT, 1-based character position of sub in s
+//	                                                  from pos, 0 if absent (INSTR(s,sub), POSITION)
+//	field         x, x1..xn (common type)             BIGINT index of the first xi = x, 0 if none or x
+//	                                                  NULL; never NULL
+//	elt           n BIGINT, s1..sn VARCHAR            VARCHAR sn, NULL when n is out of range
+//	ascii         s                                   BIGINT, the first byte (0 for '')
+//	strcmp        a, b VARCHAR                        BIGINT -1, 0, 1 (binary order)
+//	greatest,     x1..xn (common type)                the largest / smallest; NULL if any is NULL
+//	least
+//	sign          x (numeric)                         BIGINT -1, 0, 1
+//	truncate      x, d BIGINT const                   as round, toward zero
+//	pow, sqrt, exp, ln, log, log2, log10, sin, cos, tan, asin, acos, atan, atan2, cot,
+//	degrees, radians   DOUBLE args                    DOUBLE; outside the domain (sqrt(-1), ln(0),
+//	                                                  asin(2)) NULL as in MySQL; a result out of
+//	                                                  DOUBLE's range is an error
+//	dayofweek     d DATE                              INT 1 = Sunday .. 7
+//	weekday       d DATE                              INT 0 = Monday .. 6
+//	dayofyear     d DATE                              INT 1..366
+//	quarter       d DATE                              INT 1..4
+//	last_day      d DATE                              DATE, the last day of d's month
+//	dayname,      d DATE                              VARCHAR ('Monday', 'January')
+//	monthname
+//	to_days       d DATE                              BIGINT days since year 0 (MySQL's calendar)
+//	from_days     n BIGINT                            DATE
+//	makedate      y BIGINT, doy BIGINT                DATE; doy <= 0 gives NULL
+//	unix_timestamp d DATE                             BIGINT seconds since 1970-01-01 00:00 UTC
+//	date_format   d DATE, fmt VARCHAR                 VARCHAR; MySQL's % specifiers, time parts 0
+//	str_to_date   s VARCHAR, fmt VARCHAR              DATE; NULL when s does not match fmt
+//	timestampdiff unit VARCHAR const, a, b DATE       BIGINT whole units from a to b (DAY, WEEK,
+//	                                                  MONTH, QUARTER, YEAR)
+//	week          d DATE, mode BIGINT (0 if absent)   INT, MySQL's WEEK modes 0-7 (WEEKOFYEAR = mode 3)
+//	yearweek      d DATE, mode BIGINT (0 if absent)   INT year*100 + week
+//	substring_index s, delim VARCHAR, n BIGINT        VARCHAR before the n-th delim (n < 0: after the
+//	                                                  n-th from the end)
+//	insert        s, pos BIGINT, len BIGINT, new      VARCHAR; s with len characters at pos replaced
+//	                                                  (pos out of range: s)
+//	format        x DOUBLE|DECIMAL|BIGINT, d BIGINT   VARCHAR '1,234.50' (half away from zero)
+//	hex           x BIGINT | s VARCHAR                VARCHAR, upper-case hex of the number or bytes
+//	md5, sha1     s                                   VARCHAR, lower-case hex digest
+//	sha2          s, bits BIGINT                      VARCHAR; bits 224, 256 (or 0), 384, 512, else NULL
+//	crc32         s                                   BIGINT
+//	bit_count     n BIGINT                            BIGINT, set bits of the 64-bit pattern
+//	to_base64,    s                                   VARCHAR; FROM_BASE64 of invalid input is NULL
+//	from_base64
+//
+// Folded here, once per statement as MySQL fixes them at the statement's
+// start: CURDATE()/CURRENT_DATE (DATE), NOW()/CURRENT_TIMESTAMP/LOCALTIME/
+// SYSDATE (a VARCHAR 'YYYY-MM-DD HH:MM:SS': gpusql has no DATETIME type),
+// UNIX_TIMESTAMP() (BIGINT), PI(). Times are UTC.
+var moreFuncs = map[string]bool{}
+
+func init() {
+	for _, n := range []string{"concat_ws", "lpad", "rpad", "reverse", "left", "right", "repeat", "space",
+		"locate", "field", "elt", "ascii", "strcmp", "greatest", "least", "sign", "truncate",
+		"pow", "sqrt", "exp", "ln", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos",
+		"atan", "atan2", "cot", "degrees", "radians", "dayofweek", "weekday", "dayofyear", "quarter",
+		"last_day", "dayname", "monthname", "to_days", "from_days", "makedate", "unix_timestamp",
+		"date_format", "str_to_date", "timestampdiff", "week", "yearweek", "substring_index", "insert",
+		"format", "hex", "md5", "sha1", "sha2", "crc32", "bit_count", "to_base64", "from_base64"} {
+		moreFuncs[n] = true
+	}
+}
+
+// IsRowFunc reports whether exec/cpu evaluates the function row by row
+// (the library above).
+func IsRowFunc(name string) bool { return moreFuncs[name] || regexpFuncs[name] }
+
+// doubleFuncs take and return DOUBLE, with their arity.
+var doubleFuncs = map[string][2]int{"pow": {2, 2}, "power": {2, 2}, "sqrt": {1, 1}, "exp": {1, 1},
+	"ln": {1, 1}, "log": {1, 2}, "log2": {1, 1}, "log10": {1, 1}, "sin": {1, 1}, "cos": {1, 1},
+	"tan": {1, 1}, "asin": {1, 1}, "acos": {1, 1}, "atan": {1, 2}, "atan2": {2, 2}, "cot": {1, 1},
+	"degrees": {1, 1}, "radians": {1, 1}}
+
+// dateFuncs take one DATE and return the given type.
+var dateFuncs = map[string]columnar.Type{"dayofweek": columnar.TInt32, "weekday": columnar.TInt32,
+	"dayofyear": columnar.TInt32, "quarter": columnar.TInt32, "last_day": columnar.TDate,
+	"dayname": columnar.TString, "monthname": columnar.TString, "to_days": columnar.TInt64,
+	"unix_timestamp": columnar.TInt64}
+
+// stmtNow is the statement's clock: the first call in a statement reads it,
+// later ones see the same instant.
+func (b *binder) stmtNow() time.Time {
+	if b.now.IsZero() {
+		b.now = time.Now().UTC()
+	}
+	return b.now
+}
+
+// call is one function call being bound: its name, its bound arguments
+// and where it is, with the argument conversions the library uses.
+type call struct {
+	b    *binder
+	name string
+	args []Expr
+	pos  int
+}
+
+func (c *call) arity(lo, hi int) error {
+	if len(c.args) < lo || (hi >= 0 && len(c.args) > hi) {
+		return c.b.errf(c.pos, "wrong number of arguments to %s(): %d", c.name, len(c.args))
+	}
+	return nil
+}
+
+func (c *call) str(e Expr) Expr { return castTo(e, columnar.TString) }
+
+func (c *call) integer(e Expr) (Expr, error) {
+	if _, ok := numericType(e.Type()); !ok && !isNullConst(e) {
+		return nil, c.b.errf(c.pos, "type mismatch: %s() of %s (a number is required)", c.name, e.Type())
+	}
+	return castTo(e, columnar.TInt64), nil
+}
+
+func (c *call) date(e Expr) (Expr, error) {
+	switch {
+	case e.Type().ID == columnar.Date:
+		return e, nil
+	case isNullConst(e):
+		return nullConst(columnar.TDate), nil
+	case e.Type().ID == columnar.String:
+		return c.b.castConst(e, columnar.TDate, c.pos)
+	}
+	return nil, c.b.errf(c.pos, "type mismatch: %s() of %s (a DATE is required)", c.name, e.Type())
+}
+
+func (c *call) fn(t columnar.Type, as ...Expr) (Expr, bool, error) {
+	return &Func{Name: c.name, Args: as, T: t}, true, nil
+}
+
+// moreFunc binds the library above; ok is false for names it does not know.
+func (b *binder) moreFunc(name string, args []Expr, pos int) (Expr, bool, error) {
+	c := &call{b: b, name: name, args: args, pos: pos}
+	for _, family := range []func() (Expr, bool, error){c.numberFunc, c.dateFunc, c.stringFunc, c.codecFunc} {
+		if e, ok, err := family(); ok {
+			return e, true, err
+		}
+	}
+	if regexpFuncs[name] {
+		e, err := b.regexpFunc(name, args, pos)
+		return e, true, err
+	}
+	return nil, false, nil
+}
+
+// numberFunc binds the DOUBLE functions and SIGN, TRUNCATE, FORMAT, BIT_COUNT, PI.
+func (c *call) numberFunc() (Expr, bool, error) {
+	if r, ok := doubleFuncs[c.name]; ok {
+		if err := c.arity(r[0], r[1]); err != nil {
+			return nil, true, err
+		}
+		for i, a := range c.args {
+			if _, ok := numericType(a.Type()); !ok && !isNullConst(a) {
+				return nil, true, c.b.errf(c.pos, "type mismatch: %s() of %s", c.name, a.Type())
+			}
+			c.args[i] = castTo(a, columnar.TFloat64)
+		}
+		switch {
+		case c.name == "power":
+			c.name = "pow"
+		case c.name == "atan" && len(c.args) == 2:
+			c.name = "atan2"
+		}
+		return c.fn(columnar.TFloat64, c.args...)
+	}
+	switch c.name {
+	case "pi":
+		if err := c.arity(0, 0); err != nil {
+			return nil, true, err
+		}
+		return &Const{T: columnar.TFloat64, F: math.Pi}, true, nil
+	case "sign":
+		if err := c.arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		if _, ok := numericType(c.args[0].Type()); !ok && !isNullConst(c.args[0]) {
+			return nil, true, c.b.errf(c.pos, "type mismatch: sign() of %s", c.args[0].Type())
+		}
+		return c.fn(columnar.TInt64, c.args[0])
+	case "truncate":
+		return c.b.truncateFunc(c.args, c.pos)
+	case "format":
+		if err := c.arity(2, 3); err != nil {
+			return nil, true, err
+		}
+		if _, ok := numericType(c.args[0].Type()); !ok && !isNullConst(c.args[0]) {
+			return nil, true, c.b.errf(c.pos, "type mismatch: format() of %s", c.args[0].Type())
+		}
+		x := c.args[0]
+		if t, _ := numericType(x.Type()); t.ID != columnar.Decimal && t.ID != columnar.Float64 {
+			x = castTo(x, columnar.TInt64)
+		} else {
+			x = castTo(x, t)
+		}
+		d, err := c.integer(c.args[1])
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TString, x, d) // a locale argument is accepted and ignored (en_US)
+	case "bit_count":
+		if err := c.arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		n, err := c.integer(c.args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TInt64, n)
+	}
+	return nil, false, nil
+}
+
+// dateFunc binds the date functions and the statement clock (CURDATE, NOW).
+func (c *call) dateFunc() (Expr, bool, error) {
+	if t, ok := dateFuncs[c.name]; ok {
+		if c.name == "unix_timestamp" && len(c.args) == 0 {
+			return &Const{T: columnar.TInt64, I: c.b.stmtNow().Unix()}, true, nil
+		}
+		if err := c.arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		d, err := c.date(c.args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(t, d)
+	}
+	switch c.name {
+	case "curdate", "current_date", "utc_date":
+		if err := c.arity(0, 0); err != nil {
+			return nil, true, err
+		}
+		now := c.b.stmtNow()
+		return &Const{T: columnar.TDate, I: now.Unix() / 86400}, true, nil
+	case "now", "current_timestamp", "localtime", "localtimestamp", "sysdate", "utc_timestamp":
+		if len(c.args) > 1 {
+			return nil, true, c.arity(0, 1)
+		}
+		return &Const{T: columnar.TString, S: c.b.stmtNow().Format("2006-01-02 15:04:05")}, true, nil
+	case "from_days":
+		if err := c.arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		n, err := c.integer(c.args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TDate, n)
+	case "makedate":
+		if err := c.arity(2, 2); err != nil {
+			return nil, true, err
+		}
+		y, err := c.integer(c.args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		d, err := c.integer(c.args[1])
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TDate, y, d)
+	case "date_format":
+		if err := c.arity(2, 2); err != nil {
+			return nil, true, err
+		}
+		d, err := c.date(c.args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TString, d, c.str(c.args[1]))
+	case "week", "yearweek", "weekofyear":
+		if c.name == "weekofyear" {
+			if err := c.arity(1, 1); err != nil {
+				return nil, true, err
+			}
+			c.args = append(c.args, &Const{T: columnar.TInt64, I: 3})
+			c.name = "week"
+		} else if err := c.arity(1, 2); err != nil {
+			return nil, true, err
+		}
+		d, err := c.date(c.args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		mode := Expr(&Const{T: columnar.TInt64})
+		if len(c.args) == 2 {
+			if mode, err = c.integer(c.args[1]); err != nil {
+				return nil, true, err
+			}
+		}
+		return c.fn(columnar.TInt32, d, mode)
+	case "str_to_date":
+		if err := c.arity(2, 2); err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TDate, c.str(c.args[0]), c.str(c.args[1]))
+	}
+	return nil, false, nil
+}
+
+// stringFunc binds the string functions.
+func (c *call) stringFunc() (Expr, bool, error) {
+	switch c.name {
+	case "concat_ws":
+		if err := c.arity(2, -1); err != nil {
+			return nil, true, err
+		}
+		for i := range c.args {
+			c.args[i] = c.str(c.args[i])
+		}
+		return c.fn(columnar.TString, c.args...)
+	case "lpad", "rpad":
+		if err := c.arity(3, 3); err != nil {
+			return nil, true, err
+		}
+		n, err := c.integer(c.args[1])
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TString, c.str(c.args[0]), n, c.str(c.args[2]))
+	case "reverse", "ascii":
+		if err := c.arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		t := columnar.TString
+		if c.name == "ascii" {
+			t = columnar.TInt64
+		}
+		return c.fn(t, c.str(c.args[0]))
+	case "left", "right", "repeat":
+		if err := c.arity(2, 2); err != nil {
+			return nil, true, err
+		}
+		n, err := c.integer(c.args[1])
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TString, c.str(c.args[0]), n)
+	case "space":
+		if err := c.arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		n, err := c.integer(c.args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TString, n)
+	case "locate", "instr", "position":
+		if c.name == "instr" {
+			if err := c.arity(2, 2); err != nil {
+				return nil, true, err
+			}
+			c.args[0], c.args[1] = c.args[1], c.args[0]
+		} else if err := c.arity(2, 3); err != nil {
+			return nil, true, err
+		}
+		c.name = "locate"
+		out := []Expr{c.str(c.args[0]), c.str(c.args[1])}
+		if len(c.args) == 3 {
+			p, err := c.integer(c.args[2])
+			if err != nil {
+				return nil, true, err
+			}
+			out = append(out, p)
+		}
+		return c.fn(columnar.TInt64, out...)
+	case "strcmp":
+		if err := c.arity(2, 2); err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TInt64, c.str(c.args[0]), c.str(c.args[1]))
+	case "elt":
+		if err := c.arity(2, -1); err != nil {
+			return nil, true, err
+		}
+		n, err := c.integer(c.args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		out := []Expr{n}
+		for _, a := range c.args[1:] {
+			out = append(out, c.str(a))
+		}
+		return c.fn(columnar.TString, out...)
+	case "field", "greatest", "least":
+		lo := 2
+		if c.name == "field" {
+			lo = 1
+		}
+		if err := c.arity(lo, -1); err != nil {
+			return nil, true, err
+		}
+		t, err := resultType(c.args)
+		if err != nil {
+			return nil, true, c.b.errf(c.pos, "%s(): %v", c.name, err)
+		}
+		for i := range c.args {
+			c.args[i] = castTo(c.args[i], t)
+		}
+		if c.name == "field" {
+			return c.fn(columnar.TInt64, c.args...)
+		}
+		return c.fn(t, c.args...)
+	case "substring_index":
+		if err := c.arity(3, 3); err != nil {
+			return nil, true, err
+		}
+		n, err := c.integer(c.args[2])
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TString, c.str(c.args[0]), c.str(c.args[1]), n)
+	case "insert", "insert_func":
+		if err := c.arity(4, 4); err != nil {
+			return nil, true, err
+		}
+		p, err := c.integer(c.args[1])
+		if err != nil {
+			return nil, true, err
+		}
+		l, err := c.integer(c.args[2])
+		if err != nil {
+			return nil, true, err
+		}
+		c.name = "insert"
+		return c.fn(columnar.TString, c.str(c.args[0]), p, l, c.str(c.args[3]))
+	}
+	return nil, false, nil
+}
+
+// codecFunc binds HEX, the digests, base64 and ISNULL.
+func (c *call) codecFunc() (Expr, bool, error) {
+	switch c.name {
+	case "hex":
+		if err := c.arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		if c.args[0].Type().ID == columnar.String {
+			return c.fn(columnar.TString, c.args[0])
+		}
+		n, err := c.integer(c.args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TString, n)
+	case "md5", "sha1", "to_base64", "from_base64", "crc32":
+		if err := c.arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		t := columnar.TString
+		if c.name == "crc32" {
+			t = columnar.TInt64
+		}
+		return c.fn(t, c.str(c.args[0]))
+	case "sha2":
+		if err := c.arity(2, 2); err != nil {
+			return nil, true, err
+		}
+		n, err := c.integer(c.args[1])
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TString, c.str(c.args[0]), n)
+	case "isnull":
+		if err := c.arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		return &IsNull{E: c.args[0]}, true, nil
+	}
+	return nil, false, nil
+}
+
+// truncateFunc types TRUNCATE(x, d) as round: DECIMAL(p, min(s, max(d,0))).
+func (b *binder) truncateFunc(args []Expr, pos int) (Expr, bool, error) {
+	if len(args) != 2 {
+		return nil, true, b.errf(pos, "wrong number of arguments to truncate(): %d", len(args))
+	}
+	t, ok := numericType(args[0].Type())
+	if !ok {
+		return nil, true, b.errf(pos, "type mismatch: truncate() of %s", args[0].Type())
+	}
+	if t.ID == columnar.Int32 {
+		t = columnar.TInt64
+	}
+	c, ok := args[1].(*Const)
+	if !ok || c.Null || !c.T.IsInteger() {
+		return nil, true, b.errf(pos, "unsupported: truncate() with a non-constant or non-integer number of digits")
+	}
+	x := castTo(args[0], t)
+	if t.ID == columnar.Decimal {
+		t = columnar.TDecimal(t.Precision, min(t.Scale, int(max(c.I, 0))))
+	}
+	return &Func{Name: "truncate", Args: []Expr{x, &Const{T: columnar.TInt64, I: c.I}}, T: t}, true, nil
+}
+
+// timestampDiff binds TIMESTAMPDIFF(unit, a, b) over dates.
+func (b *binder) timestampDiff(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {
+	if len(n.Args) != 3 {
+		return nil, b.errf(pos, "wrong number of arguments to timestampdiff()")
+	}
+	u, ok := n.Args[0].(*ast.TimeUnitExpr)
+	if !ok {
+		return nil, b.errf(pos, "timestampdiff() needs a unit")
+	}
+	unit, ok := diffUnits[u.Unit]
+	if !ok {
+		return nil, b.errf(pos, "unsupported: TIMESTAMPDIFF unit %s (DAY, WEEK, MONTH, QUARTER and YEAR are supported: gpusql has no time of day)", u.Unit.String())
+	}
+	var ds []Expr
+	for _, a := range n.Args[1:] {
+		e, err := b.expr(a, sc)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case isNullConst(e):
+			e = nullConst(columnar.TDate)
+		case e.Type().ID == columnar.String:
+			if e, err = b.castConst(e, columnar.TDate, pos); err != nil {
+				return nil, err
+			}
+		case e.Type().ID != columnar.Date:
+			return nil, b.errf(pos, "type mismatch: timestampdiff() of %s (a DATE is required)", e.Type())
+		}
+		ds = append(ds, e)
+	}
+	return &Func{Name: "timestampdiff", Args: []Expr{&Const{T: columnar.TString, S: unit}, ds[0], ds[1]}, T: columnar.TInt64}, nil
+}
+
+var diffUnits = map[ast.TimeUnitType]string{ast.TimeUnitDay: "day", ast.TimeUnitWeek: "week",
+	ast.TimeUnitMonth: "month", ast.TimeUnitQuarter: "quarter", ast.TimeUnitYear: "year"}

@@ -1,0 +1,156 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"gpusql/storage/columnar"
+)
+
+// RecursiveCTE is a WITH RECURSIVE definition that refers to itself:
+// anchor UNION [ALL] step, where step reads the rows the previous round
+// produced from Work. The engine runs it to a fixpoint before the query
+// that reads it (MySQL's algorithm): Result = anchor rows; then while the
+// last round produced rows, Work = those rows and the step runs again,
+// its new rows (under UNION DISTINCT, the ones not already in Result)
+// added to Result. @@cte_max_recursion_depth (1000 unless SET) bounds
+// the rounds. Work and Result are tables the binder's scans read; the engine
+// fills them. Column types are the anchor's; the step's values are cast
+// to them.
+type RecursiveCTE struct {
+	Name         string
+	Anchor, Step *Query
+	Work, Result *columnar.Table
+	Distinct     bool
+	// MaxDepth is @@cte_max_recursion_depth when bound.
+	MaxDepth int64
+}
+
+// refersTo reports whether n names table name (unqualified) anywhere.
+func refersTo(n ast.Node, name string) bool {
+	found := false
+	walkAST(n, func(x ast.Node) bool {
+		if t, ok := x.(*ast.TableName); ok && t.Schema.O == "" && strings.EqualFold(t.Name.O, name) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// bindRecursive binds a self-referencing WITH RECURSIVE definition once.
+func (b *binder) bindRecursive(def *cteDef) error {
+	if def.rec != nil {
+		return nil
+	}
+	pos := b.wordPos(def.name, -1)
+	so, ok := def.query.(*ast.SetOprStmt)
+	if !ok || so.SelectList == nil {
+		return b.errf(pos, "recursive WITH %s must be an anchor query UNION [ALL] a query that reads %s", def.name, def.name)
+	}
+	if so.OrderBy != nil || so.Limit != nil {
+		return b.errf(pos, "unsupported: ORDER BY or LIMIT over the UNION of recursive WITH %s", def.name)
+	}
+	sel := so.SelectList.Selects
+	k := 0
+	for k < len(sel) && !refersTo(sel[k], def.name) {
+		k++
+	}
+	switch {
+	case k == 0:
+		return b.errf(pos, "recursive WITH %s: its first query must not read %s (it is the anchor)", def.name, def.name)
+	case k != len(sel)-1:
+		return b.errf(pos, "unsupported: recursive WITH %s with several recursive queries (write one, combining them with OR)", def.name)
+	}
+	distinct := false
+	for _, s := range sel[1:] {
+		if op := setOprOf(s); op != nil && *op == ast.Union {
+			distinct = true
+		} else if op != nil && *op != ast.UnionAll {
+			return b.errf(pos, "recursive WITH %s must combine its queries with UNION or UNION ALL", def.name)
+		}
+	}
+	saved := b.ctes
+	defer func() { b.ctes = saved }()
+	b.ctes = def.visible
+	var anchor ast.Node = sel[0]
+	if k > 1 {
+		anchor = &ast.SetOprStmt{SelectList: &ast.SetOprSelectList{Selects: sel[:k]}}
+	}
+	ab, err := b.query(anchor, nil)
+	if err != nil {
+		return err
+	}
+	names := ab.names
+	if len(def.cols) > 0 {
+		if len(def.cols) != len(names) {
+			return b.errf(pos, "WITH %s names %d columns but its query returns %d", def.name, len(def.cols), len(names))
+		}
+		names = def.cols
+	}
+	fields := make([]columnar.Field, len(names))
+	for i, c := range ab.plan.Schema() {
+		fields[i] = columnar.Field{Name: names[i], Type: c.Type, Nullable: true}
+	}
+	work := columnar.NewEmptyTable(def.name, fields)
+	result := columnar.NewEmptyTable(def.name, fields)
+	b.ctes = append(def.visible[:len(def.visible):len(def.visible)], &cteDef{name: def.name, cols: names, table: work})
+	sb, err := b.query(sel[k], nil)
+	if err != nil {
+		return err
+	}
+	if len(sb.names) != len(fields) {
+		return b.errf(pos, "recursive WITH %s: the recursive query returns %d columns, the anchor %d", def.name, len(sb.names), len(fields))
+	}
+	def.rec = &RecursiveCTE{Name: def.name, Work: work, Result: result, Distinct: distinct,
+		MaxDepth: b.session.Limit("cte_max_recursion_depth"),
+		Anchor:   &Query{Plan: castPlan(ab.plan, fields), Names: names},
+		Step:     &Query{Plan: castPlan(sb.plan, fields), Names: names}}
+	b.recursive = append(b.recursive, def.rec)
+	return nil
+}
+
+// cteTableScan reads a recursive definition's result (or, inside its
+// step, its work table).
+func (b *binder) cteTableScan(def *cteDef, alias string) (Plan, []scopeCol, error) {
+	t := def.table
+	if t == nil {
+		if err := b.bindRecursive(def); err != nil {
+			return nil, nil, err
+		}
+		t = def.rec.Result
+	}
+	scan := newScan(t, alias)
+	names := make([]string, len(scan.Out))
+	for i, c := range scan.Out {
+		names[i] = c.Name
+		// The rows come later: no string predicate may be compiled
+		// against today's (empty) dictionary.
+		scan.Out[i].Dict = nil
+	}
+	return scan, qualify(names, alias), nil
+}
+
+// castPlan projects p's columns to the fields' types.
+func castPlan(p Plan, fields []columnar.Field) Plan {
+	sch := p.Schema()
+	exprs := make([]Expr, len(fields))
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		exprs[i] = castTo(&ColRef{Index: i, Col: sch[i]}, f.Type)
+		names[i] = f.Name
+	}
+	return newProject(p, exprs, names)
+}
+
+// setOprOf is the set operator in front of a UNION member.
+func setOprOf(n ast.Node) *ast.SetOprType {
+	switch s := n.(type) {
+	case *ast.SelectStmt:
+		return s.AfterSetOperator
+	case *ast.SetOprSelectList:
+		return s.AfterSetOperator
+	}
+	return nil
+}

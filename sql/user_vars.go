@@ -1,0 +1,63 @@
+package sql
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"gpusql/storage/columnar"
+)
+
+// UserVars are one connection's user-defined variables (@name): SET @x =
+// expr stores a value, and @x in any later statement of the connection
+// reads it (NULL when never set). Names are case-insensitive, as in MySQL.
+//
+// A statement reads each variable's value as it was when the statement
+// started: @x is bound as a constant. So SET @a = 1, @b = @a + 1 gives @b
+// the old @a plus one (MySQL assigns left to right; write two SETs), and
+// assignment inside expressions (SELECT @x := ...) is not supported.
+type UserVars struct {
+	mu sync.Mutex
+	m  map[string]*Const
+}
+
+// NewUserVars returns an empty set of variables.
+func NewUserVars() *UserVars { return &UserVars{m: map[string]*Const{}} }
+
+// Get returns a copy of @name's value.
+func (u *UserVars) Get(name string) (*Const, bool) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	v, ok := u.m[strings.ToLower(name)]
+	if !ok {
+		return nil, false
+	}
+	c := *v
+	return &c, true
+}
+
+// Set stores @name's value.
+func (u *UserVars) Set(name string, v *Const) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	c := *v
+	u.m[strings.ToLower(name)] = &c
+}
+
+// userVariable binds @name to the value it has now.
+func (b *binder) userVariable(n *ast.VariableExpr, pos int) (Expr, error) {
+	if n.Value != nil {
+		return nil, b.errf(pos, "unsupported: assigning a user variable inside an expression (@%s := ...); use SET @%s = ...", n.Name, n.Name)
+	}
+	if b.vars == nil {
+		return nil, b.errf(pos, "unsupported: user variables (@%s) outside a connection", n.Name)
+	}
+	if len(b.views) > 0 {
+		return nil, b.errf(pos, "a view's SELECT cannot contain a user variable (@%s)", n.Name)
+	}
+	if v, ok := b.vars.Get(n.Name); ok {
+		return v, nil
+	}
+	return nullConst(columnar.TString), nil
+}
