@@ -32,6 +32,9 @@ type Options struct {
 	// machine's RAM, negative is no limit. A query that would pass it
 	// stops with an error naming the operator.
 	MemoryLimit int64
+	// Path is the database directory (created when absent); "" keeps the
+	// database in memory. See persist.go and docs/storage-format.md.
+	Path string
 }
 
 // DB is one database: a catalog of tables and the options queries run with.
@@ -48,6 +51,9 @@ type DB struct {
 	conn *Conn
 	// mem accounts the memory of every query under the limit.
 	mem *exec.Memory
+	// durable keeps the catalog in the directory of Options.Path; nil
+	// for an in-memory database.
+	durable *durable
 }
 
 // Open returns an empty database. Asking for the GPU (or --check) where none
@@ -90,6 +96,13 @@ func Open(opts Options) (*DB, error) {
 	}
 	if db.executor == "gpu" || opts.Check {
 		usePinnedMemory()
+	}
+	if opts.Path != "" {
+		d, err := openDurable(opts.Path, db.cat)
+		if err != nil {
+			return nil, err
+		}
+		db.durable = d
 	}
 	return db, nil
 }
@@ -212,19 +225,32 @@ func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*S
 	if err != nil {
 		return nil, err
 	}
-	r, handled, err := c.transactionStatement(stmt)
+	var r *StatementResult
+	if d := c.db.durable; d != nil && mayChange(stmt) {
+		d.mu.Lock()
+		r, err = c.execBound(ctx, stmt, baseDir)
+		err = d.settle(c.db.cat, err)
+		d.mu.Unlock()
+	} else {
+		r, err = c.execBound(ctx, stmt, baseDir)
+	}
 	if err != nil {
 		return nil, err
-	}
-	if !handled {
-		// A DDL statement may just have committed the transaction.
-		if r, err = c.view().execStatement(ctx, stmt, baseDir); err != nil {
-			return nil, err
-		}
 	}
 	r.Elapsed = time.Since(start)
 	r.Line = p.Line
 	return r, nil
+}
+
+// execBound runs a bound statement: a transaction statement, or any other
+// inside the connection's transaction when one is open.
+func (c *Conn) execBound(ctx context.Context, stmt sql.Statement, baseDir string) (*StatementResult, error) {
+	r, handled, err := c.transactionStatement(stmt)
+	if err != nil || handled {
+		return r, err
+	}
+	// A DDL statement may just have committed the transaction.
+	return c.view().execStatement(ctx, stmt, baseDir)
 }
 
 // execStatement runs a bound statement.

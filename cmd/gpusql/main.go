@@ -1,6 +1,6 @@
 // Command gpusql is the gpusql SQL shell and tool.
 //
-//	gpusql [flags]                       interactive shell (REPL)
+//	gpusql [PATH] [flags]                interactive shell (REPL)
 //	gpusql [flags] -f script.sql -c SQL  run scripts and statements in order
 //	gpusql gen ssb --sf N --out DIR      generate Star Schema Benchmark data
 //	gpusql bench ssb --sf N              time the 13 SSB queries
@@ -46,8 +46,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
-  gpusql [flags]                      interactive shell
-  gpusql [flags] -f FILE -c SQL ...   run scripts (-f) and statements (-c) in order, then exit
+  gpusql [PATH] [flags]               interactive shell on the database directory PATH
+                                      (created when absent; without PATH: in memory)
+  gpusql [PATH] [flags] -f FILE -c SQL ...   run scripts (-f) and statements (-c) in order, then exit
   gpusql gen ssb --sf N --out DIR [--format tbl|csv|parquet] [--seed S]
   gpusql bench ssb --sf N [--data DIR] [--executor cpu[,gpu]] [--runs R] [--json FILE]
   gpusql bench load --sf N [--format tbl|csv|parquet]
@@ -98,6 +99,7 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	join := fs.String("join", "", "force the join algorithm: hash or merge (testing)")
 	groupBy := fs.String("groupby", "", "force the group-by strategy: dense or hash (testing)")
 	memLimit := fs.String("memory-limit", "default", "bytes the queries may hold at once, as `SIZE` 2GB, 512MiB or 1.5GiB (0: no limit; default: 75% of RAM)")
+	dbPath := fs.String("db", "", "open (or create) the database directory `PATH`; also given as the first argument (default: in memory)")
 	interactive := fs.Bool("i", false, "open the REPL after running the -f and -c items (e.g. load a schema, then ask)")
 	fs.Usage = func() { usage(stderr); fs.PrintDefaults() }
 	if err := fs.Parse(args); err != nil {
@@ -105,6 +107,14 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 0
 		}
 		return 2
+	}
+	// gpusql PATH [flags]: the database comes first, as in sqlite3 and
+	// duckdb; flags may follow it.
+	if fs.NArg() > 0 && *dbPath == "" {
+		*dbPath = fs.Arg(0)
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return 2
+		}
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "gpusql: unexpected argument %q (scripts go after -f)\n", fs.Arg(0))
@@ -116,11 +126,12 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	db, err := engine.Open(engine.Options{Executor: *executor, Check: *check, Join: *join, GroupBy: *groupBy,
-		MemoryLimit: limit})
+		MemoryLimit: limit, Path: *dbPath})
 	if err != nil {
 		fmt.Fprintln(stderr, "gpusql:", err)
 		return 1
 	}
+	defer db.Close()
 	p, err := newPrinter(*format, stdout)
 	if err != nil {
 		fmt.Fprintln(stderr, "gpusql:", err)

@@ -1,0 +1,124 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func openAt(t *testing.T, dir string) *DB {
+	t.Helper()
+	db, err := Open(Options{Executor: "cpu", Path: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func mustExec(t *testing.T, db *DB, text string) []*StatementResult {
+	t.Helper()
+	rs, err := db.Exec(context.Background(), text, "")
+	if err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+	return rs
+}
+
+// rowsText renders a query's rows as "a|b;a|b".
+func rowsText(t *testing.T, db *DB, q string) string {
+	t.Helper()
+	rs := mustExec(t, db, q)
+	res := rs[len(rs)-1].Result
+	var rows []string
+	for i := 0; i < res.Rows; i++ {
+		rows = append(rows, strings.Join(res.Row(i), "|"))
+	}
+	return strings.Join(rows, ";")
+}
+
+func TestPersistReopen(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	db := openAt(t, dir)
+	mustExec(t, db, `CREATE TABLE t (a INT PRIMARY KEY, s VARCHAR(10), d DECIMAL(10,2), f DOUBLE, x DATE);
+		INSERT INTO t VALUES (1,'x',1.5,0.25,'2020-01-02'),(2,NULL,2.25,NULL,NULL),(3,'abc',NULL,-1,'1999-12-31');
+		CREATE VIEW v AS SELECT a FROM t WHERE a > 1;
+		CREATE TABLE e (k BIGINT);
+		UPDATE t SET s = 'y' WHERE a = 1;
+		DELETE FROM t WHERE a = 3;
+		BEGIN; INSERT INTO t VALUES (4,'z',4,4,'2021-01-01'); COMMIT;
+		BEGIN; INSERT INTO t VALUES (5,'w',5,5,'2021-01-01'); ROLLBACK;`)
+	want := rowsText(t, db, "SELECT a, s, d, f, x FROM t ORDER BY a")
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = openAt(t, dir)
+	defer db.Close()
+	if got := rowsText(t, db, "SELECT a, s, d, f, x FROM t ORDER BY a"); got != want {
+		t.Errorf("after reopen: %s, want %s", got, want)
+	}
+	if got := rowsText(t, db, "SELECT * FROM v ORDER BY a"); got != "2;4" {
+		t.Errorf("view after reopen: %s", got)
+	}
+	if got := rowsText(t, db, "SELECT count(*) FROM e"); got != "0" {
+		t.Errorf("empty table after reopen: %s", got)
+	}
+	if _, err := db.Exec(context.Background(), "INSERT INTO t VALUES (1,'dup',0,0,NULL)", ""); err == nil ||
+		!strings.Contains(err.Error(), "Duplicate") && !strings.Contains(err.Error(), "duplicate") {
+		t.Errorf("primary key not kept across reopen: %v", err)
+	}
+}
+
+func TestPersistLocked(t *testing.T) {
+	dir := t.TempDir()
+	db := openAt(t, dir)
+	_, err := Open(Options{Executor: "cpu", Path: dir})
+	if err == nil || !strings.Contains(err.Error(), "is locked by process "+strconv.Itoa(os.Getpid())) {
+		t.Errorf("second open: %v", err)
+	}
+	db.Close()
+	openAt(t, dir).Close()
+}
+
+func TestPersistNewerFormat(t *testing.T) {
+	dir := t.TempDir()
+	db := openAt(t, dir)
+	mustExec(t, db, "CREATE TABLE t (a INT)")
+	db.Close()
+	m := filepath.Join(dir, "MANIFEST")
+	b, _ := os.ReadFile(m)
+	os.WriteFile(m, []byte(strings.Replace(string(b), "gpusql-database 1 ", "gpusql-database 99 ", 1)), 0o644)
+	_, err := Open(Options{Executor: "cpu", Path: dir})
+	if err == nil || !strings.Contains(err.Error(), "format version 99") {
+		t.Errorf("newer format: %v", err)
+	}
+}
+
+// A flipped byte in a column's values is the error of the first query that
+// reads the column, naming table and column, never a wrong answer.
+func TestPersistFlippedByte(t *testing.T) {
+	dir := t.TempDir()
+	db := openAt(t, dir)
+	mustExec(t, db, "CREATE TABLE t (a INT, b INT); INSERT INTO t VALUES (1, 10), (2, 20), (3, 30)")
+	db.Close()
+	files, _ := filepath.Glob(filepath.Join(dir, "*-c0001.col"))
+	if len(files) != 1 {
+		t.Fatalf("column files of b: %v", files)
+	}
+	b, _ := os.ReadFile(files[0])
+	b[64] ^= 0x04 // the first value (sections start at 64)
+	os.WriteFile(files[0], b, 0o644)
+	db = openAt(t, dir)
+	defer db.Close()
+	if got := rowsText(t, db, "SELECT count(*), sum(a) FROM t"); got != "3|6" {
+		t.Errorf("undamaged column: %s", got)
+	}
+	for _, q := range []string{"SELECT sum(b) FROM t", "SELECT a FROM t WHERE a IN (SELECT b FROM t)", "UPDATE t SET a = 0"} {
+		_, err := db.Exec(context.Background(), q, "")
+		if err == nil || !strings.Contains(err.Error(), "table t column b") || !strings.Contains(err.Error(), "checksum") {
+			t.Errorf("%s: %v, want a checksum error naming t.b", q, err)
+		}
+	}
+}
