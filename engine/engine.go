@@ -35,6 +35,9 @@ type Options struct {
 	// Path is the database directory (created when absent); "" keeps the
 	// database in memory. See persist.go and docs/storage-format.md.
 	Path string
+	// NoSync skips fsync when writing the database: statements then
+	// survive the process being killed but not a power loss (tests).
+	NoSync bool
 }
 
 // DB is one database: a catalog of tables and the options queries run with.
@@ -98,7 +101,7 @@ func Open(opts Options) (*DB, error) {
 		usePinnedMemory()
 	}
 	if opts.Path != "" {
-		d, err := openDurable(opts.Path, db.cat)
+		d, err := openDurable(opts.Path, opts.NoSync, db.cat)
 		if err != nil {
 			return nil, err
 		}

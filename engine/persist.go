@@ -25,8 +25,8 @@ type durable struct {
 
 // openDurable opens (or creates) the database directory and fills cat
 // from it.
-func openDurable(path string, cat *catalog.Catalog) (*durable, error) {
-	store, state, err := disk.Open(path)
+func openDurable(path string, noSync bool, cat *catalog.Catalog) (*durable, error) {
+	store, state, err := disk.Open(path, noSync)
 	if err != nil {
 		return nil, err
 	}

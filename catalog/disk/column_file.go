@@ -27,8 +27,8 @@ type columnWriter struct {
 }
 
 // writeColumn writes column c (with its chunk statistics) to dir/name,
-// fsyncs it and returns where its sections lie.
-func writeColumn(dir, name string, c *columnar.Column, stats []columnar.ChunkStats) (columnMeta, error) {
+// fsyncs it (when sync) and returns where its sections lie.
+func writeColumn(dir, name string, c *columnar.Column, stats []columnar.ChunkStats, sync bool) (columnMeta, error) {
 	f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return columnMeta{}, err
@@ -74,6 +74,9 @@ func writeColumn(dir, name string, c *columnar.Column, stats []columnar.ChunkSta
 		return m, err
 	}
 	m.Size = cw.off
+	if !sync {
+		return m, nil
+	}
 	return m, f.Sync()
 }
 

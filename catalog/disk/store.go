@@ -29,11 +29,15 @@ type Store struct {
 	current manifest
 	tables  map[string]*columnar.Table
 	files   map[*columnar.Column]columnMeta
+	// noSync skips fsync: a commit then survives the process being killed
+	// (the page cache holds it) but not a power loss. For tests.
+	noSync bool
 }
 
 // Open opens the database directory at dir, creating it when absent, and
-// returns the catalog state it holds.
-func Open(dir string) (*Store, catalog.State, error) {
+// returns the catalog state it holds. noSync skips every fsync (tests: safe
+// against a killed process, not against a power loss).
+func Open(dir string, noSync bool) (*Store, catalog.State, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, catalog.State{}, fmt.Errorf("database %s: %w", dir, err)
 	}
@@ -44,7 +48,7 @@ func Open(dir string) (*Store, catalog.State, error) {
 	if err != nil {
 		return nil, catalog.State{}, err
 	}
-	s := &Store{dir: dir, lock: lk, tables: map[string]*columnar.Table{}, files: map[*columnar.Column]columnMeta{}}
+	s := &Store{dir: dir, lock: lk, tables: map[string]*columnar.Table{}, files: map[*columnar.Column]columnMeta{}, noSync: noSync}
 	state, err := s.load()
 	if err != nil {
 		lk.Close()
@@ -180,7 +184,7 @@ func (s *Store) Commit(state catalog.State) error {
 					stats = t.Stats[j]
 				}
 				var err error
-				if cm, err = writeColumn(s.dir, name, c, stats); err != nil {
+				if cm, err = writeColumn(s.dir, name, c, stats, !s.noSync); err != nil {
 					return fmt.Errorf("database %s: writing table %s column %s: %w", s.dir, t.Name, t.Fields[j].Name, err)
 				}
 			}
@@ -197,7 +201,7 @@ func (s *Store) Commit(state catalog.State) error {
 	for _, k := range vkeys {
 		next.Views = append(next.Views, state.Views[k])
 	}
-	if err := writeManifest(s.dir, next); err != nil {
+	if err := writeManifest(s.dir, next, !s.noSync); err != nil {
 		return fmt.Errorf("database %s: %w", s.dir, err)
 	}
 	s.current, s.files, s.tables = next, files, state.Tables
@@ -205,7 +209,7 @@ func (s *Store) Commit(state catalog.State) error {
 	return nil
 }
 
-func writeManifest(dir string, m manifest) error {
+func writeManifest(dir string, m manifest, sync bool) error {
 	body, err := json.MarshalIndent(m, "", " ")
 	if err != nil {
 		return err
@@ -217,7 +221,7 @@ func writeManifest(dir string, m manifest) error {
 		return err
 	}
 	_, err = f.Write(append([]byte(head), body...))
-	if err == nil {
+	if err == nil && sync {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
@@ -227,7 +231,7 @@ func writeManifest(dir string, m manifest) error {
 		os.Remove(tmp)
 		return err
 	}
-	if err := os.Rename(tmp, filepath.Join(dir, manifestName)); err != nil {
+	if err := os.Rename(tmp, filepath.Join(dir, manifestName)); err != nil || !sync {
 		return err
 	}
 	return syncDir(dir)
