@@ -324,6 +324,16 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.describe(s.Table)
 	case *sql.Set:
 		return db.set(ctx, s)
+	case *sql.Checkpoint:
+		return db.checkpoint(), nil
+	case *sql.CheckDatabase:
+		return db.checkDatabase(), nil
+	case *sql.ShowTableStatus:
+		return db.showTableStatus(), nil
+	case *sql.ExportDatabase:
+		return db.exportDatabase(resolve(baseDir, s.Dir))
+	case *sql.ImportDatabase:
+		return db.importDatabase(ctx, resolve(baseDir, s.Dir))
 	}
 	return nil, fmt.Errorf("statement %T is not supported", stmt)
 }

@@ -39,7 +39,8 @@ func openDurable(path string, noSync bool, cat *catalog.Catalog) (*durable, erro
 func mayChange(stmt sql.Statement) bool {
 	switch stmt.(type) {
 	case *sql.Query, *sql.Explain, *sql.ShowTables, *sql.Describe, *sql.ShowIndex,
-		*sql.Set, *sql.Rollback, *sql.AnalyzeTable:
+		*sql.Set, *sql.Rollback, *sql.AnalyzeTable, *sql.ShowTableStatus, *sql.CheckDatabase,
+		*sql.ExportDatabase, *sql.Checkpoint:
 		return false
 	}
 	return true

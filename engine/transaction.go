@@ -113,7 +113,7 @@ func (c *Conn) transactionStatement(stmt sql.Statement) (r *StatementResult, han
 	case *sql.Rollback:
 		c.Rollback()
 		return message("rolled back"), true, nil
-	case *sql.CreateTable, *sql.CreateTableAs, *sql.DropTable:
+	case *sql.CreateTable, *sql.CreateTableAs, *sql.DropTable, *sql.ImportDatabase:
 		return nil, false, c.Commit()
 	case *sql.Insert, *sql.Load:
 		c.mu.Lock()

@@ -70,6 +70,9 @@ func bind(cat *catalog.Catalog, sess *Session, p Parsed) (Statement, error) {
 	}
 	b.end = min(len(b.src), b.start+len(p.Text))
 	b.lastPos = b.start
+	if databaseCommands[p.routine] {
+		return b.bindDatabaseCommand(p.routine, p.Text)
+	}
 	if p.routine != "" {
 		return nil, b.errf(b.start, "unsupported: %s (triggers, stored procedures, functions and events are not supported)", p.routine)
 	}
