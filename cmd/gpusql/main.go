@@ -5,6 +5,7 @@
 //	gpusql gen ssb --sf N --out DIR      generate Star Schema Benchmark data
 //	gpusql bench ssb --sf N              time the 13 SSB queries
 //	gpusql bench load --sf N             time loading SSB data
+//	gpusql bench open --sf N             time opening SSB from a database vs loading text
 //
 // Flags: --format table|csv|json, --executor cpu|gpu|auto, --check (run each
 // query on both executors and compare), --timing.
@@ -51,7 +52,10 @@ func usage(w io.Writer) {
   gpusql [PATH] [flags] -f FILE -c SQL ...   run scripts (-f) and statements (-c) in order, then exit
   gpusql gen ssb --sf N --out DIR [--format tbl|csv|parquet] [--seed S]
   gpusql bench ssb --sf N [--data DIR] [--executor cpu[,gpu]] [--runs R] [--json FILE]
+  gpusql bench ssb --sf N --db PATH   the same on a database: generated once, opened on later runs
   gpusql bench load --sf N [--format tbl|csv|parquet]
+  gpusql bench open --sf N [--format tbl|csv|parquet] [--db PATH]
+                                      load-from-text time vs open time, size on disk vs text
 
 flags:
 `)
