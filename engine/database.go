@@ -21,14 +21,21 @@ import (
 // Statements about the whole database: CHECKPOINT, CHECK DATABASE,
 // SHOW TABLE STATUS, EXPORT and IMPORT DATABASE.
 
-// checkpoint answers CHECKPOINT / VACUUM: every statement is already in
-// the database files when it returns and replaced files are deleted at
-// once, so there is no log to fold and nothing to reclaim.
-func (db *DB) checkpoint() *StatementResult {
-	if db.durable == nil {
-		return message("checkpoint: the database is in memory (open one with gpusql PATH)")
+// checkpoint answers CHECKPOINT / VACUUM: columns that INSERT and LOAD
+// extended by appended runs are rewritten as one file each, so the next
+// open maps them instead of copying the runs together. Every statement is
+// already durable; replaced files are already deleted.
+func (db *DB) checkpoint() (*StatementResult, error) {
+	d := db.durable
+	if d == nil {
+		return message("checkpoint: the database is in memory (open one with gpusql PATH)"), nil
 	}
-	return message("checkpoint: %s is up to date (every statement is written when it returns)", db.durable.store.Dir())
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.store.Checkpoint(d.last); err != nil {
+		return nil, err
+	}
+	return message("checkpoint: %s folded", d.store.Dir()), nil
 }
 
 // checkDatabase verifies every file of the database against its checksums,

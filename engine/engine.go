@@ -325,7 +325,7 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 	case *sql.Set:
 		return db.set(ctx, s)
 	case *sql.Checkpoint:
-		return db.checkpoint(), nil
+		return db.checkpoint()
 	case *sql.CheckDatabase:
 		return db.checkDatabase(), nil
 	case *sql.ShowTableStatus:

@@ -38,40 +38,37 @@ func (s *Store) Check() ([]Problem, int) {
 	return out, n
 }
 
-// checkFile verifies each section of a column file, streaming it.
+// checkFile verifies each section of a column's files, streaming them.
 func checkFile(dir string, c columnMeta) error {
-	f, err := os.Open(filepath.Join(dir, c.File))
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	names := []string{"values", "NULL bitmap", "statistics", "dictionary offsets", "dictionary"}
-	for i, s := range []*section{&c.Values, c.Valid, &c.Stats, c.DictOffsets, c.DictBytes} {
-		if s == nil {
-			continue
-		}
-		h := crc32.New(castagnoli)
-		if _, err := io.Copy(h, io.NewSectionReader(f, s.Off, s.Len)); err != nil {
-			return fmt.Errorf("file %s: %s: %w", c.File, names[i], err)
-		}
-		if got, err := h.Sum32(), sectionShort(f, s); err != nil || got != s.CRC {
-			if err != nil {
-				return fmt.Errorf("file %s: %s: %w", c.File, names[i], err)
-			}
-			return fmt.Errorf("file %s: checksum mismatch in its %s", c.File, names[i])
+	names, secs := c.sections()
+	for i, s := range secs {
+		file := c.fileOf(s)
+		if err := checkSection(filepath.Join(dir, file), s); err != nil {
+			return fmt.Errorf("file %s: %s: %w", file, names[i], err)
 		}
 	}
 	return nil
 }
 
-// sectionShort reports a file too short to hold section s (truncated).
-func sectionShort(f *os.File, s *section) error {
+func checkSection(path string, s section) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
 		return err
 	}
 	if st.Size() < s.Off+s.Len {
 		return fmt.Errorf("file truncated to %d bytes, the section ends at %d", st.Size(), s.Off+s.Len)
+	}
+	h := crc32.New(castagnoli)
+	if _, err := io.Copy(h, io.NewSectionReader(f, s.Off, s.Len)); err != nil {
+		return err
+	}
+	if h.Sum32() != s.CRC {
+		return fmt.Errorf("checksum mismatch")
 	}
 	return nil
 }

@@ -27,8 +27,11 @@ type columnWriter struct {
 }
 
 // writeColumn writes column c (with its chunk statistics) to dir/name,
-// fsyncs it (when sync) and returns where its sections lie.
-func writeColumn(dir, name string, c *columnar.Column, stats []columnar.ChunkStats, sync bool) (columnMeta, error) {
+// fsyncs it (when sync) and returns where its sections lie. The values
+// section holds rows from fromRow on (the earlier ones are in the files
+// of an earlier statement); the bitmap, statistics and dictionary are
+// always whole.
+func writeColumn(dir, name string, c *columnar.Column, stats []columnar.ChunkStats, fromRow int, sync bool) (columnMeta, error) {
 	f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return columnMeta{}, err
@@ -45,7 +48,8 @@ func writeColumn(dir, name string, c *columnar.Column, stats []columnar.ChunkSta
 	}
 	cw.off = headerSize
 	m := columnMeta{File: name}
-	if m.Values, err = cw.section(c.Data()[:valueBytes(c)]); err != nil {
+	w := width(c.Type)
+	if m.Values, err = cw.section(c.Data()[fromRow*w : valueBytes(c)]); err != nil {
 		return m, err
 	}
 	if c.Valid != nil {
@@ -121,51 +125,64 @@ func encodeDict(d *columnar.Dictionary) (offs, blob []byte) {
 	return offs, blob
 }
 
-// mapColumn maps a column file and returns the column over the map: the
-// value vector and validity bitmap are the mapped bytes themselves (no
+// mapColumn maps a column's files and returns the column over the map:
+// the value vector and validity bitmap are the mapped bytes themselves (no
 // decode, no copy); statistics and the dictionary are checked and decoded
 // now (they are small, and the planner reads them before any value); the
-// values and bitmap are checked on first use (Column.Verify). what names
-// the column in errors ("table t column c").
+// values and bitmap are checked on first use (Column.Verify). A column
+// with appended runs (Tail) is copied into one vector instead, checked as
+// it is copied, until CHECKPOINT folds it. what names the column in errors
+// ("table t column c").
 func mapColumn(dir string, m columnMeta, f columnar.Field, rows int, what string) (*columnar.Column, []columnar.ChunkStats, error) {
-	path := filepath.Join(dir, m.File)
-	data, err := mapFile(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", what, err)
+	bad := func(file, format string, args ...any) error {
+		return fmt.Errorf("%s: file %s is damaged: %s (run CHECK DATABASE; restore from a backup or EXPORT DATABASE)", what, file, fmt.Sprintf(format, args...))
 	}
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%s: file %s is damaged: %s (run CHECK DATABASE; restore from a backup or EXPORT DATABASE)", what, m.File, fmt.Sprintf(format, args...))
+	maps := map[string][]byte{}
+	names, secs := m.sections()
+	for i, s := range secs {
+		file := m.fileOf(s)
+		data, ok := maps[file]
+		if !ok {
+			var err error
+			if data, err = mapFile(filepath.Join(dir, file)); err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", what, err)
+			}
+			if len(data) < headerSize || string(data[:8]) != fileMagic {
+				return nil, nil, bad(file, "%d bytes without a gpusql header", len(data))
+			}
+			maps[file] = data
+		}
+		if s.Off < headerSize || s.Len < 0 || s.Off+s.Len > int64(len(data)) {
+			return nil, nil, bad(file, "its %s lies outside the file (%d bytes)", names[i], len(data))
+		}
 	}
-	if int64(len(data)) < m.Size || len(data) < headerSize || string(data[:8]) != fileMagic {
-		return nil, nil, bad("%d bytes, want %d with a gpusql header", len(data), m.Size)
+	if got := binary.LittleEndian.Uint64(maps[m.File][16:]); got != uint64(rows) {
+		return nil, nil, bad(m.File, "holds %d rows, the manifest says %d", got, rows)
 	}
-	if got := binary.LittleEndian.Uint64(data[16:]); got != uint64(rows) {
-		return nil, nil, bad("holds %d rows, the manifest says %d", got, rows)
-	}
-	get := func(s section) []byte { return data[s.Off : s.Off+s.Len] }
+	get := func(s section) []byte { return maps[m.fileOf(s)][s.Off : s.Off+s.Len] }
 	check := func(name string, s section) error {
 		if crc32.Checksum(get(s), castagnoli) != s.CRC {
-			return bad("checksum mismatch in its %s", name)
+			return bad(m.fileOf(s), "checksum mismatch in its %s", name)
 		}
 		return nil
-	}
-	for _, s := range []*section{&m.Values, m.Valid, &m.Stats, m.DictOffsets, m.DictBytes} {
-		if s != nil && (s.Off < headerSize || s.Len < 0 || s.Off+s.Len > int64(len(data))) {
-			return nil, nil, bad("a section lies outside the file")
-		}
 	}
 	if err := check("statistics", m.Stats); err != nil {
 		return nil, nil, err
 	}
 	stats, err := decodeStats(get(m.Stats))
 	if err != nil {
-		return nil, nil, bad("%v", err)
+		return nil, nil, bad(m.File, "%v", err)
+	}
+	if m.valueBytes() != int64(rows)*int64(width(f.Type)) {
+		return nil, nil, bad(m.File, "%d bytes of values for %d rows", m.valueBytes(), rows)
+	}
+	vals := get(m.Values)
+	if len(m.Tail) > 0 {
+		if vals, err = gatherValues(m, get, check); err != nil {
+			return nil, nil, err
+		}
 	}
 	c := &columnar.Column{Type: f.Type, Len: rows}
-	vals := get(m.Values)
-	if int64(len(vals)) != int64(rows)*int64(width(f.Type)) {
-		return nil, nil, bad("value vector of %d bytes for %d rows", len(vals), rows)
-	}
 	switch f.Type.Physical() {
 	case columnar.PhysInt32:
 		c.I32 = castSlice[int32](vals)
@@ -187,13 +204,15 @@ func mapColumn(dir string, m columnMeta, f columnar.Field, rows int, what string
 				return nil, nil, err
 			}
 			if c.Dict, err = decodeDict(get(*m.DictOffsets), get(*m.DictBytes)); err != nil {
-				return nil, nil, bad("%v", err)
+				return nil, nil, bad(m.File, "%v", err)
 			}
 		}
 	}
 	c.SetCheck(func() error {
-		if err := check("values", m.Values); err != nil {
-			return err
+		if len(m.Tail) == 0 {
+			if err := check("values", m.Values); err != nil {
+				return err
+			}
 		}
 		if m.Valid != nil {
 			return check("NULL bitmap", *m.Valid)
@@ -201,6 +220,21 @@ func mapColumn(dir string, m columnMeta, f columnar.Field, rows int, what string
 		return nil
 	})
 	return c, stats, nil
+}
+
+// gatherValues copies a column's value runs into one 8-byte-aligned
+// vector, checking each run's checksum.
+func gatherValues(m columnMeta, get func(section) []byte, check func(string, section) error) ([]byte, error) {
+	words := make([]uint64, (m.valueBytes()+7)/8)
+	out := asBytes(words)[:m.valueBytes()]
+	off := 0
+	for i, s := range append([]section{m.Values}, m.Tail...) {
+		if err := check(fmt.Sprintf("values (run %d)", i+1), s); err != nil {
+			return nil, err
+		}
+		off += copy(out[off:], get(s))
+	}
+	return out, nil
 }
 
 // decodeDict copies the dictionary's strings into the Go heap (one

@@ -58,20 +58,85 @@ type columnMeta struct {
 	// float64, little-endian), Valid the validity bitmap (absent when the
 	// column has none), Stats the chunk statistics, DictOffsets and
 	// DictBytes the dictionary of a string column.
-	Values      section  `json:"values"`
-	Valid       *section `json:"valid,omitempty"`
-	Stats       section  `json:"stats"`
-	DictOffsets *section `json:"dict_offsets,omitempty"`
-	DictBytes   *section `json:"dict_bytes,omitempty"`
+	Values section `json:"values"`
+	// Tail is values appended by later statements (INSERT, LOAD), each
+	// run in its own file, in row order; nil once folded (CHECKPOINT,
+	// or when a column gathers maxTail runs).
+	Tail        []section `json:"tail,omitempty"`
+	Valid       *section  `json:"valid,omitempty"`
+	Stats       section   `json:"stats"`
+	DictOffsets *section  `json:"dict_offsets,omitempty"`
+	DictBytes   *section  `json:"dict_bytes,omitempty"`
 	// Size is the file's size in bytes.
 	Size int64 `json:"size"`
 }
 
 // section is a byte range of a column file and the CRC32C of its bytes.
 type section struct {
-	Off int64  `json:"off"`
-	Len int64  `json:"len"`
-	CRC uint32 `json:"crc"`
+	// File is the file holding the section when it is not the column's
+	// File (values written by an earlier statement).
+	File string `json:"file,omitempty"`
+	Off  int64  `json:"off"`
+	Len  int64  `json:"len"`
+	CRC  uint32 `json:"crc"`
+}
+
+// maxTail is the number of appended runs a column gathers before a
+// statement rewrites it whole: opening a column with runs copies them
+// into one vector, so they must not pile up.
+const maxTail = 8
+
+// in returns s naming file when it names none.
+func (s section) in(file string) section {
+	if s.File == "" {
+		s.File = file
+	}
+	return s
+}
+
+// fileOf is the file holding section s of column m.
+func (m *columnMeta) fileOf(s section) string {
+	if s.File != "" {
+		return s.File
+	}
+	return m.File
+}
+
+// sections lists m's sections with their names, nil ones left out.
+func (m *columnMeta) sections() (names []string, secs []section) {
+	add := func(n string, s *section) {
+		if s != nil {
+			names, secs = append(names, n), append(secs, *s)
+		}
+	}
+	add("values", &m.Values)
+	for i := range m.Tail {
+		add(fmt.Sprintf("appended values %d", i+1), &m.Tail[i])
+	}
+	add("NULL bitmap", m.Valid)
+	add("statistics", &m.Stats)
+	add("dictionary offsets", m.DictOffsets)
+	add("dictionary", m.DictBytes)
+	return names, secs
+}
+
+// valueBytes is the length of all of m's values.
+func (m *columnMeta) valueBytes() int64 {
+	n := m.Values.Len
+	for _, t := range m.Tail {
+		n += t.Len
+	}
+	return n
+}
+
+// bytes is the data m's sections hold (its share of the disk).
+func (m *columnMeta) bytes() int64 {
+	var n int64
+	_, secs := m.sections()
+	for _, s := range secs {
+		n += s.Len
+	}
+	return n
 }
 
 func encodeStats(stats []columnar.ChunkStats) []byte {

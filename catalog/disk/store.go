@@ -159,7 +159,13 @@ func readManifest(dir string) (manifest, error) {
 // old manifest (and some unreferenced files, removed at the next open); a
 // crash after it, the new one. When Commit fails the old state stays on
 // disk and the caller must put it back in memory.
-func (s *Store) Commit(state catalog.State) error {
+func (s *Store) Commit(state catalog.State) error { return s.commit(state, false) }
+
+// Checkpoint rewrites every column that has appended runs as one file
+// (then mapped whole at the next open), under a new manifest.
+func (s *Store) Checkpoint(state catalog.State) error { return s.commit(state, true) }
+
+func (s *Store) commit(state catalog.State, fold bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.lock == nil {
@@ -177,14 +183,10 @@ func (s *Store) Commit(state catalog.State) error {
 		tm := tableMeta{Name: t.Name, Rows: t.Rows, Fields: t.Fields, Indexes: state.Indexes[k]}
 		for j, c := range t.Columns {
 			cm, ok := s.files[c]
-			if !ok || cm.Values.Len != int64(t.Rows)*int64(width(c.Type)) {
+			if !ok || cm.valueBytes() != int64(t.Rows)*int64(width(c.Type)) || (fold && len(cm.Tail) > 0) {
 				name := fmt.Sprintf("g%08d-t%04d-c%04d.col", next.Generation, ti, j)
-				var stats []columnar.ChunkStats
-				if j < len(t.Stats) {
-					stats = t.Stats[j]
-				}
 				var err error
-				if cm, err = writeColumn(s.dir, name, c, stats, !s.noSync); err != nil {
+				if cm, err = s.writeColumn(name, k, j, c, t, fold); err != nil {
 					return fmt.Errorf("database %s: writing table %s column %s: %w", s.dir, t.Name, t.Fields[j].Name, err)
 				}
 			}
@@ -207,6 +209,48 @@ func (s *Store) Commit(state catalog.State) error {
 	s.current, s.files, s.tables = next, files, state.Tables
 	s.removeUnreferenced()
 	return nil
+}
+
+// writeColumn writes column j of table t (key k) to the file name. When
+// the column holds the previous snapshot's column followed by new rows (an
+// INSERT or LOAD appended them; the bytes say so, whatever the statement),
+// only the new rows are written and the column keeps the earlier files'
+// values: a small INSERT into a big table writes a small file.
+func (s *Store) writeColumn(name, k string, j int, c *columnar.Column, t *columnar.Table, fold bool) (columnMeta, error) {
+	var stats []columnar.ChunkStats
+	if j < len(t.Stats) {
+		stats = t.Stats[j]
+	}
+	if prev, pm, ok := s.appendBase(k, j, c); ok && !fold {
+		m, err := writeColumn(s.dir, name, c, stats, prev.Len, !s.noSync)
+		if err != nil {
+			return m, err
+		}
+		tail := append([]section(nil), pm.Tail...)
+		m.Tail = append(tail, m.Values.in(name))
+		m.Values = pm.Values.in(pm.File)
+		return m, nil
+	}
+	return writeColumn(s.dir, name, c, stats, 0, !s.noSync)
+}
+
+// appendBase returns the previous snapshot's column j of table k and its
+// files when c begins with exactly its values and may take one more run.
+func (s *Store) appendBase(k string, j int, c *columnar.Column) (*columnar.Column, columnMeta, bool) {
+	prevT := s.tables[k]
+	if prevT == nil || j >= len(prevT.Columns) {
+		return nil, columnMeta{}, false
+	}
+	prev := prevT.Columns[j]
+	pm, ok := s.files[prev]
+	if !ok || prev.Type != c.Type || prev.Len == 0 || c.Len <= prev.Len || len(pm.Tail) >= maxTail {
+		return nil, columnMeta{}, false
+	}
+	n := prev.Len * width(c.Type)
+	if !bytes.Equal(c.Data()[:n], prev.Data()[:n]) {
+		return nil, columnMeta{}, false
+	}
+	return prev, pm, true
 }
 
 func writeManifest(dir string, m manifest, sync bool) error {
@@ -253,7 +297,10 @@ func (s *Store) removeUnreferenced() {
 	keep := map[string]bool{}
 	for _, t := range s.current.Tables {
 		for _, c := range t.Columns {
-			keep[c.File] = true
+			_, secs := c.sections()
+			for _, sec := range secs {
+				keep[c.fileOf(sec)] = true
+			}
 		}
 	}
 	entries, err := os.ReadDir(s.dir)
@@ -277,7 +324,7 @@ func (s *Store) Size(table string) int64 {
 	for _, t := range s.current.Tables {
 		if strings.EqualFold(t.Name, table) {
 			for _, c := range t.Columns {
-				n += c.Size
+				n += c.bytes() + headerSize
 			}
 		}
 	}
