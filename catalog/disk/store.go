@@ -38,11 +38,11 @@ type Store struct {
 // returns the catalog state it holds. noSync skips every fsync (tests: safe
 // against a killed process, not against a power loss).
 func Open(dir string, noSync bool) (*Store, catalog.State, error) {
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return nil, catalog.State{}, fmt.Errorf("database %s is a file, not a database directory (to run a script: gpusql -f %s)", dir, dir)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, catalog.State{}, fmt.Errorf("database %s: %w", dir, err)
-	}
-	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
-		return nil, catalog.State{}, fmt.Errorf("database %s is not a directory", dir)
 	}
 	lk, err := lock(dir)
 	if err != nil {
