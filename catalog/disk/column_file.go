@@ -237,23 +237,25 @@ func gatherValues(m columnMeta, get func(section) []byte, check func(string, sec
 	return out, nil
 }
 
-// decodeDict copies the dictionary's strings into the Go heap (one
-// allocation, the entries sharing it): strings reach query results and
-// the driver's callers, who may keep them after the map is gone.
+// decodeDict builds the dictionary's string headers over the map: the
+// strings' bytes stay in the mapped file (never unmapped while the process
+// runs, so strings that reach query results or the driver's callers stay
+// valid), and opening costs one header per entry, not a copy.
 func decodeDict(offs, blob []byte) (*columnar.Dictionary, error) {
 	n := len(offs)/8 - 1
 	if n < 0 || len(offs)%8 != 0 {
 		return nil, fmt.Errorf("dictionary offsets of %d bytes", len(offs))
 	}
-	all := string(blob)
 	vals := make([]string, n)
 	prev := uint64(0)
 	for i := range vals {
 		end := binary.LittleEndian.Uint64(offs[8*(i+1):])
-		if end < prev || end > uint64(len(all)) {
+		if end < prev || end > uint64(len(blob)) {
 			return nil, fmt.Errorf("dictionary entry %d out of range", i)
 		}
-		vals[i] = all[prev:end]
+		if end > prev {
+			vals[i] = unsafe.String(&blob[prev], end-prev)
+		}
 		prev = end
 	}
 	return &columnar.Dictionary{Values: vals}, nil
