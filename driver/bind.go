@@ -3,119 +3,21 @@ package driver
 import (
 	"database/sql/driver"
 	"fmt"
-	"strconv"
-	"strings"
-	"time"
+
+	"gpusql/sql"
 )
 
 // bind substitutes '?' placeholders by the arguments written as SQL
-// literals (the engine has no server-side parameters). A '?' inside a
-// string or quoted identifier ('…', "…", `…`) or a comment (-- and # to the
-// end of the line, /* … */) is text, neither counted nor replaced.
+// literals (the engine has no server-side parameters; sql.SubstituteParams
+// says how).
 func bind(query string, args []driver.NamedValue) (string, error) {
-	if len(args) == 0 {
-		return query, nil
+	vals := make([]any, len(args))
+	for i, a := range args {
+		vals[i] = a.Value
 	}
-	var b strings.Builder
-	n := 0
-	for i := 0; i < len(query); {
-		if end := skipText(query, i); end > i {
-			b.WriteString(query[i:end])
-			i = end
-			continue
-		}
-		if query[i] != '?' {
-			b.WriteByte(query[i])
-			i++
-			continue
-		}
-		if n >= len(args) {
-			return "", fmt.Errorf("gpusql: query has more '?' placeholders than the %d arguments", len(args))
-		}
-		lit, err := literal(args[n].Value)
-		if err != nil {
-			return "", fmt.Errorf("gpusql: argument %d: %w", n+1, err)
-		}
-		b.WriteString(lit)
-		n++
-		i++
+	s, err := sql.SubstituteParams(query, vals)
+	if err != nil {
+		return "", fmt.Errorf("gpusql: %w", err)
 	}
-	if n != len(args) {
-		return "", fmt.Errorf("gpusql: %d arguments for %d '?' placeholders", len(args), n)
-	}
-	return b.String(), nil
-}
-
-// skipText returns the end of the quoted string, quoted identifier or
-// comment starting at query[i], or i when none starts there. Unterminated
-// ones run to the end of the query (the parser then reports them).
-func skipText(query string, i int) int {
-	rest := query[i:]
-	switch c := query[i]; {
-	case c == '\'' || c == '"' || c == '`':
-		j := i + 1
-		for ; j < len(query); j++ {
-			if query[j] == '\\' && c != '`' {
-				j++ // MySQL's backslash escapes (not in identifiers)
-				continue
-			}
-			if query[j] == c {
-				if j+1 < len(query) && query[j+1] == c {
-					j++ // a doubled quote is the quote itself
-					continue
-				}
-				return j + 1
-			}
-		}
-		return len(query)
-	case c == '#', isDashComment(rest):
-		if k := strings.IndexByte(rest, '\n'); k >= 0 {
-			return i + k
-		}
-		return len(query)
-	case strings.HasPrefix(rest, "/*"):
-		if k := strings.Index(rest[2:], "*/"); k >= 0 {
-			return i + 2 + k + 2
-		}
-		return len(query)
-	}
-	return i
-}
-
-// isDashComment reports whether s starts a -- comment: MySQL wants the
-// dashes followed by a space or control character (or the end), so that
-// 1--1 stays arithmetic.
-func isDashComment(s string) bool {
-	return strings.HasPrefix(s, "--") && (len(s) == 2 || s[2] <= ' ')
-}
-
-// literal writes a Go value as a SQL literal.
-func literal(v any) (string, error) {
-	switch v := v.(type) {
-	case nil:
-		return "NULL", nil
-	case int64:
-		return strconv.FormatInt(v, 10), nil
-	case float64:
-		// An exponent makes the literal a DOUBLE rather than a DECIMAL.
-		s := strconv.FormatFloat(v, 'e', -1, 64)
-		return s, nil
-	case bool:
-		if v {
-			return "TRUE", nil
-		}
-		return "FALSE", nil
-	case []byte:
-		return quote(string(v)), nil
-	case string:
-		return quote(v), nil
-	case time.Time:
-		return "DATE '" + v.Format("2006-01-02") + "'", nil
-	}
-	return "", fmt.Errorf("unsupported type %T", v)
-}
-
-func quote(s string) string {
-	s = strings.ReplaceAll(s, `\`, `\\`)
-	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	return s, nil
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -126,8 +127,11 @@ func appendResult(old *columnar.Table, targets []int, res *exec.Result) (*column
 				return nil, fmt.Errorf("column %s of %s cannot be NULL", f.Name, old.Name)
 			}
 		}
-		c, err := appendColumn(old.Columns[j], old.Rows, src[j], n, f.Type)
-		if err != nil {
+		c, err := appendColumn(old.Columns[j], old.Rows, src[j], n, f.Type, old.Name, f.Name)
+		var se *columnar.StringError
+		if errors.As(err, &se) {
+			return nil, err // names table, column and row
+		} else if err != nil {
 			return nil, fmt.Errorf("column %s of %s: %w", f.Name, old.Name, err)
 		}
 		t.Columns[j] = c
@@ -150,7 +154,7 @@ func hasNull(c *columnar.Column, n int) bool {
 
 // appendColumn builds a column of type t holding old's m rows followed by
 // src's n rows (src nil: n NULLs), converting src's values to t.
-func appendColumn(old *columnar.Column, m int, src *columnar.Column, n int, t columnar.Type) (*columnar.Column, error) {
+func appendColumn(old *columnar.Column, m int, src *columnar.Column, n int, t columnar.Type, table, name string) (*columnar.Column, error) {
 	withValid := old.HasNulls() || (n > 0 && (src == nil || src.HasNulls()))
 	out := columnar.NewColumn(t, m+n, withValid)
 	switch t.Physical() {
@@ -174,7 +178,7 @@ func appendColumn(old *columnar.Column, m int, src *columnar.Column, n int, t co
 		}
 	}
 	if t.ID == columnar.String {
-		return out, appendStrings(out, old, m, src, n)
+		return out, appendStrings(out, old, m, src, n, table, name)
 	}
 	out.Dict = nil
 	if src == nil {
@@ -186,7 +190,7 @@ func appendColumn(old *columnar.Column, m int, src *columnar.Column, n int, t co
 // appendStrings fills the string codes of out: old's rows re-coded into the
 // merged dictionary, then src's rows. Only the strings src's rows use join
 // the dictionary (a result may carry a whole base-table dictionary).
-func appendStrings(out, old *columnar.Column, m int, src *columnar.Column, n int) error {
+func appendStrings(out, old *columnar.Column, m int, src *columnar.Column, n int, table, name string) error {
 	oldDict := old.Dict
 	if oldDict == nil {
 		oldDict = &columnar.Dictionary{}
@@ -196,7 +200,7 @@ func appendStrings(out, old *columnar.Column, m int, src *columnar.Column, n int
 		copy(out.I32, old.I32[:m])
 		return nil
 	}
-	vals, err := usedStrings(src, n)
+	key, vals, err := storedStrings(src, n, out.Type, table, name)
 	if err != nil {
 		return err
 	}
@@ -211,48 +215,82 @@ func appendStrings(out, old *columnar.Column, m int, src *columnar.Column, n int
 		}
 		out.I32[i] = c
 	}
+	codes := make([]int32, len(vals))
+	for k, v := range vals {
+		c, _ := added.Lookup(v)
+		codes[k] = fromNew[c]
+	}
 	for i := 0; i < n; i++ {
-		if src.IsNull(i) {
-			continue
+		if !src.IsNull(i) {
+			out.I32[m+i] = codes[key(i)]
 		}
-		code, _ := added.Lookup(srcString(src, i))
-		out.I32[m+i] = fromNew[code]
 	}
 	return nil
 }
 
-// usedStrings lists the strings of src's non-NULL rows.
-func usedStrings(src *columnar.Column, n int) ([]string, error) {
+// storedStrings lists the values src's non-NULL rows store in a column of
+// type t (FitString: valid UTF-8, within the width), and key(i), row i's
+// index into vals. A string src is checked once per dictionary entry its
+// rows use; only an entry that fails is looked for among the rows, to name
+// the first (MySQL's "at row N", 1-based in the statement's rows).
+func storedStrings(src *columnar.Column, n int, t columnar.Type, table, name string) (key func(int) int32, vals []string, err error) {
+	fit := func(s string, row int) (string, error) {
+		v, err := t.FitString(s)
+		if se, ok := err.(*columnar.StringError); ok {
+			return "", se.At(table, name, row+1)
+		}
+		return v, err
+	}
 	if src.Type.ID != columnar.String {
-		vals := make([]string, 0, n)
+		keys := make([]int32, n)
 		for i := 0; i < n; i++ {
 			if !src.IsNull(i) {
-				vals = append(vals, srcString(src, i))
+				v, err := fit(srcString(src, i), i)
+				if err != nil {
+					return nil, nil, err
+				}
+				keys[i] = int32(len(vals))
+				vals = append(vals, v)
 			}
 		}
-		return vals, nil
+		return func(i int) int32 { return keys[i] }, vals, nil
 	}
 	if src.Dict == nil {
-		return nil, fmt.Errorf("string column without a dictionary")
+		return nil, nil, fmt.Errorf("string column without a dictionary")
 	}
-	used := make([]bool, src.Dict.Len())
+	idx := make([]int32, src.Dict.Len()) // code -> index into vals + 1
 	for i := 0; i < n; i++ {
 		if src.IsNull(i) {
 			continue
 		}
 		c := src.I32[i]
-		if c < 0 || int(c) >= len(used) {
-			return nil, fmt.Errorf("string code %d outside its dictionary of %d", c, len(used))
+		if c < 0 || int(c) >= len(idx) {
+			return nil, nil, fmt.Errorf("string code %d outside its dictionary of %d", c, len(idx))
 		}
-		used[c] = true
+		idx[c] = 1
 	}
-	var vals []string
-	for c, u := range used {
-		if u {
-			vals = append(vals, src.Dict.Values[c])
+	for c, used := range idx {
+		if used == 0 {
+			continue
+		}
+		v, err := t.FitString(src.Dict.Values[c])
+		if err != nil {
+			_, err = fit(src.Dict.Values[c], firstRowWithCode(src, n, int32(c)))
+			return nil, nil, err
+		}
+		vals = append(vals, v)
+		idx[c] = int32(len(vals))
+	}
+	return func(i int) int32 { return idx[src.I32[i]] - 1 }, vals, nil
+}
+
+func firstRowWithCode(src *columnar.Column, n int, c int32) int {
+	for i := 0; i < n; i++ {
+		if src.I32[i] == c && !src.IsNull(i) {
+			return i
 		}
 	}
-	return vals, nil
+	return 0
 }
 
 // srcString is row i of src as text (the binder casts inserted values to the

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"gpusql/catalog"
@@ -57,12 +58,18 @@ type DB struct {
 	// durable keeps the catalog in the directory of Options.Path; nil
 	// for an in-memory database.
 	durable *durable
+	// users are the server's accounts (users.go).
+	users *users
+	// fileRoot, when set, is the folder files must lie under (a server
+	// session's; load.go).
+	fileRoot string
+	noFiles  bool
 }
 
 // Open returns an empty database. Asking for the GPU (or --check) where none
 // can be used fails here, naming the reason.
 func Open(opts Options) (*DB, error) {
-	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil)}
+	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil), users: &users{}}
 	db.SetMemoryLimit(opts.MemoryLimit)
 	db.conn = db.Conn()
 	switch opts.Executor {
@@ -187,7 +194,10 @@ func (c *Conn) ExecStream(ctx context.Context, text, baseDir string, emit func(*
 		if err := ctx.Err(); err != nil {
 			return &StatementError{Line: p.Line, Err: cancelled(err)}
 		}
+		prog := progressOf(ctx)
+		prog.begin(p.Line, taskOf(p))
 		r, err := c.execParsed(ctx, p, baseDir)
+		prog.end()
 		if err != nil {
 			if ctx.Err() != nil {
 				err = cancelled(ctx.Err())
@@ -209,6 +219,12 @@ func (c *Conn) ExecStream(ctx context.Context, text, baseDir string, emit func(*
 	return nil
 }
 
+// taskOf names a statement for progress reports by its first word.
+func taskOf(p sql.Parsed) string {
+	w, _, _ := strings.Cut(strings.TrimSpace(p.Text), " ")
+	return strings.ToLower(w)
+}
+
 // ErrCancelled is the error of a statement stopped by its context (Ctrl-C).
 var ErrCancelled = errors.New("query cancelled")
 
@@ -223,9 +239,13 @@ func cancelled(err error) error {
 // transaction when one is open.
 func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*StatementResult, error) {
 	start := time.Now()
+	p.Dir = baseDir
 	db := c.view()
 	stmt, err := sql.BindSession(db.cat, db.session, p)
 	if err != nil {
+		return nil, err
+	}
+	if err := c.checkRights(stmt); err != nil {
 		return nil, err
 	}
 	var r *StatementResult
@@ -248,7 +268,11 @@ func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*S
 // execBound runs a bound statement: a transaction statement, or any other
 // inside the connection's transaction when one is open.
 func (c *Conn) execBound(ctx context.Context, stmt sql.Statement, baseDir string) (*StatementResult, error) {
-	r, handled, err := c.transactionStatement(stmt)
+	r, handled, err := c.sessionStatement(c.view(), stmt)
+	if err != nil || handled {
+		return r, err
+	}
+	r, handled, err = c.transactionStatement(stmt)
 	if err != nil || handled {
 		return r, err
 	}
@@ -312,12 +336,16 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.analyze(s.Tables), nil
 	case *sql.ShowIndex:
 		return db.showIndex(s.Table)
+	case *sql.ShowCreateTable:
+		return db.showCreateTable(s.Table)
 	case *sql.Update:
 		return db.update(ctx, s)
 	case *sql.Delete:
 		return db.deleteRows(ctx, s)
 	case *sql.Load:
-		return db.load(s, baseDir)
+		return db.load(ctx, s, baseDir)
+	case *sql.Copy:
+		return db.copyTo(ctx, s, baseDir)
 	case *sql.ShowTables:
 		return db.showTables(), nil
 	case *sql.Describe:
@@ -334,6 +362,12 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.exportDatabase(resolve(baseDir, s.Dir))
 	case *sql.ImportDatabase:
 		return db.importDatabase(ctx, resolve(baseDir, s.Dir))
+	case *sql.CreateUser:
+		return db.createUser(s)
+	case *sql.DropUser:
+		return db.dropUser(s)
+	case *sql.Grant:
+		return db.grant(s)
 	}
 	return nil, fmt.Errorf("statement %T is not supported", stmt)
 }

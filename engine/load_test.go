@@ -55,3 +55,24 @@ load data infile 'good.tbl' into table f fields terminated by '|';`, dir); err !
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// A load reports its progress in bytes to the context's ProgressFunc,
+// between the statement's start and end reports.
+func TestLoadProgress(t *testing.T) {
+	dir := t.TempDir()
+	text := strings.Repeat("1|apple|\n", 1000)
+	os.WriteFile(filepath.Join(dir, "f.tbl"), []byte(text), 0o644)
+	db := open(t)
+	var got []Progress
+	ctx := WithProgress(context.Background(), func(p Progress) { got = append(got, p) })
+	if _, err := db.Exec(ctx, "create table f (id int, name varchar(10));\nload data infile 'f.tbl' into table f fields terminated by '|'", dir); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) < 5 || got[0].Task != "create" || !got[1].Finished || got[2].Task != "load" || got[2].Line != 2 || !got[len(got)-1].Finished {
+		t.Fatalf("reports %+v", got)
+	}
+	last := got[len(got)-2]
+	if last.Task != "load f.tbl" || last.Unit != "bytes" || last.Done != int64(len(text)) || last.Total != int64(len(text)) {
+		t.Errorf("last load report %+v", last)
+	}
+}

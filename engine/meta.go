@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"gpusql/exec"
 	"gpusql/storage/columnar"
@@ -98,4 +100,41 @@ func stringColumn(vals []string) *columnar.Column {
 		c.I32[i] = code
 	}
 	return c
+}
+
+// showCreateTable writes a table's definition back as MySQL prints it:
+// columns with their types and NOT NULL, then the keys.
+func (db *DB) showCreateTable(name string) (*StatementResult, error) {
+	t, ok := db.cat.Table(name)
+	if !ok {
+		return nil, errNoTable(name)
+	}
+	var lines []string
+	for _, f := range t.Fields {
+		null := " DEFAULT NULL"
+		if !f.Nullable {
+			null = " NOT NULL"
+		}
+		lines = append(lines, fmt.Sprintf("  `%s` %s%s", f.Name, strings.ToLower(f.Type.String()), null))
+	}
+	for _, ix := range db.cat.Indexes(name) {
+		cols := make([]string, len(ix.Columns))
+		for i, c := range ix.Columns {
+			cols[i] = "`" + t.Fields[c].Name + "`"
+		}
+		switch {
+		case ix.Primary:
+			lines = append(lines, fmt.Sprintf("  PRIMARY KEY (%s)", strings.Join(cols, ",")))
+		case ix.Unique:
+			lines = append(lines, fmt.Sprintf("  UNIQUE KEY `%s` (%s)", ix.Name, strings.Join(cols, ",")))
+		default:
+			lines = append(lines, fmt.Sprintf("  KEY `%s` (%s)", ix.Name, strings.Join(cols, ",")))
+		}
+	}
+	ddl := fmt.Sprintf("CREATE TABLE `%s` (\n%s\n)", t.Name, strings.Join(lines, ",\n"))
+	return &StatementResult{Kind: KindRows, Result: &exec.Result{
+		Names:   []string{"Table", "Create Table"},
+		Columns: []*columnar.Column{stringColumn([]string{t.Name}), stringColumn([]string{ddl})},
+		Rows:    1,
+	}}, nil
 }

@@ -34,6 +34,12 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 				return nil, err
 			}
 		default:
+			if handled, err := sql.SetFixed(a.Name, v); handled {
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
 			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit)", a.Name)
 		}
 	}
@@ -49,6 +55,9 @@ func (db *DB) setValue(ctx context.Context, a sql.Assignment) (*sql.Const, error
 			return &sql.Const{T: columnar.TString, S: sql.DefaultSQLMode}, nil
 		case "memory_limit":
 			return &sql.Const{T: columnar.TString, S: "default"}, nil
+		}
+		if v, ok := db.session.Variable(a.Name); ok {
+			return v, nil // a connect-time variable: its one value
 		}
 		return nil, fmt.Errorf("unsupported: SET %s = DEFAULT", a.Name)
 	}

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"gpusql/catalog"
+	"gpusql/exec"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -28,6 +29,12 @@ type Conn struct {
 	db *DB
 	mu sync.Mutex
 	tx *transaction
+
+	// A session connection's own variables, memory accountant and
+	// options (session.go); nil / zero on the DB's shared ones.
+	session *sql.Session
+	mem     *exec.Memory
+	opts    SessionOptions
 }
 
 type transaction struct {
@@ -87,11 +94,16 @@ func (c *Conn) Rollback() {
 func (c *Conn) view() *DB {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.tx == nil {
+	if c.tx == nil && c.session == nil {
 		return c.db
 	}
 	v := *c.db
-	v.cat = c.tx.work
+	if c.tx != nil {
+		v.cat = c.tx.work
+	}
+	if c.session != nil {
+		v.session, v.mem, v.fileRoot, v.noFiles = c.session, c.mem, c.opts.FileRoot, c.opts.NoFiles
+	}
 	return &v
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -132,10 +133,15 @@ func setColumn(old *columnar.Column, ids []int, src *columnar.Column, f columnar
 			}
 		}
 	}
-	conv, err := appendColumn(columnar.NewColumn(f.Type, 0, false), 0, src, n, f.Type)
+	conv, err := appendColumn(columnar.NewColumn(f.Type, 0, false), 0, src, n, f.Type, "", f.Name)
 	if err != nil {
 		if re, ok := err.(*rowError); ok {
 			return nil, fmt.Errorf("out of range value %s for column '%s' %s at row %d", re.value, f.Name, f.Type, ids[re.row]+1)
+		}
+		var se *columnar.StringError
+		if errors.As(err, &se) {
+			// Name the table's row, not the position among updated rows.
+			return nil, se.At("", f.Name, ids[se.Row-1]+1)
 		}
 		return nil, fmt.Errorf("column '%s': %w", f.Name, err)
 	}

@@ -38,17 +38,18 @@ __device__ __forceinline__ bool isvalid(const Col& c, long long i) {
 }
 
 // Integer overflow. MySQL never wraps a BIGINT: a result outside int64 is
-// an error. A kernel cannot return one, so it sets this module's
-// gpusql_overflow (a plain store of 1, racing stores all write 1) and
-// carries on with the wrapped value, which exec/gpu then never returns:
-// it clears the flag of every module before a query and fails the query
-// when one is set after it (exec/gpu/overflow.go). The *_ck helpers
-// compute in unsigned arithmetic (signed overflow is undefined in C++)
-// and test the sign bits, as exec/cpu/overflow.go does.
-__device__ unsigned int gpusql_overflow;
+// an error. A kernel cannot return one, so it sets the flag
+// gpusql_overflow points to (a plain store of 1, racing stores all write
+// 1) and carries on with the wrapped value, which exec/gpu then never
+// returns. The flag is one word of pinned, device-mapped host memory that
+// every module points to (exec/gpu/overflow.go): the host clears and
+// reads it directly, so a query pays no copy or memset for it. The *_ck
+// helpers compute in unsigned arithmetic (signed overflow is undefined in
+// C++) and test the sign bits, as exec/cpu/overflow.go does.
+__device__ unsigned int* gpusql_overflow;
 
 __device__ __forceinline__ void note_overflow(bool bad) {
-  if (bad) gpusql_overflow = 1u;
+  if (bad) *gpusql_overflow = 1u;
 }
 
 __device__ __forceinline__ long long add_ck(long long a, long long b) {

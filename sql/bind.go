@@ -56,6 +56,10 @@ type binder struct {
 	// numbers Params within the statement.
 	capture   *paramCapture
 	nextParam int
+	// files are the statement's file sources; dir is where relative file
+	// names resolve.
+	files []fileSource
+	dir   string
 	// views are the views being expanded, outermost first (a view that
 	// reaches itself is an error, not a loop).
 	views []string
@@ -64,14 +68,17 @@ type binder struct {
 const maxDepth = 2000
 
 func bind(cat *catalog.Catalog, sess *Session, p Parsed) (Statement, error) {
-	b := &binder{cat: cat, session: sess, src: p.src, start: p.start}
+	b := &binder{cat: cat, session: sess, src: p.src, start: p.start, files: p.files, dir: p.Dir}
 	if b.src == "" {
 		b.src, b.start, b.lineBase = p.Text, 0, max(p.Line-1, 0)
 	}
-	b.end = min(len(b.src), b.start+len(p.Text))
+	b.end = min(len(b.src), max(b.start+len(p.Text), p.end))
 	b.lastPos = b.start
 	if databaseCommands[p.routine] {
 		return b.bindDatabaseCommand(p.routine, p.Text)
+	}
+	if p.copy != nil {
+		return b.copyStatement(p)
 	}
 	if p.routine != "" {
 		return nil, b.errf(b.start, "unsupported: %s (triggers, stored procedures, functions and events are not supported)", p.routine)
@@ -94,7 +101,12 @@ func (b *binder) leave() { b.depth-- }
 
 func (b *binder) statement(n ast.StmtNode) (Statement, error) {
 	switch n := n.(type) {
-	case *ast.SelectStmt, *ast.SetOprStmt:
+	case *ast.SelectStmt:
+		if n.SelectIntoOpt != nil {
+			return b.intoOutfile(n)
+		}
+		return b.topQuery(n)
+	case *ast.SetOprStmt:
 		return b.topQuery(n)
 	case *ast.ExplainStmt:
 		return b.explain(n)
@@ -132,6 +144,18 @@ func (b *binder) statement(n ast.StmtNode) (Statement, error) {
 		return b.commit(n)
 	case *ast.RollbackStmt:
 		return b.rollback(n)
+	case *ast.CreateUserStmt:
+		return b.createUser(n)
+	case *ast.DropUserStmt:
+		return b.dropUser(n)
+	case *ast.GrantStmt:
+		return b.grant(n.Privs, n.Level, n.Users, false)
+	case *ast.RevokeStmt:
+		return b.grant(n.Privs, n.Level, n.Users, true)
+	case *ast.KillStmt:
+		return b.kill(n)
+	case *ast.UseStmt:
+		return b.use(n)
 	}
 	return nil, b.errf(b.start, "unsupported statement: %s", firstWords(b.src[b.start:b.end]))
 }

@@ -215,6 +215,9 @@ func convertConst(c *Const, t columnar.Type) (*Const, bool) {
 			v = int64(math.Round(c.F))
 		case columnar.String:
 			n, ok := parseIntPrefix(c.S)
+			if c.hex {
+				n, ok = hexInt(c.S)
+			}
 			if !ok {
 				return nil, false
 			}
@@ -243,6 +246,9 @@ func convertConst(c *Const, t columnar.Type) (*Const, bool) {
 			out.F = c.F
 		case columnar.String:
 			f, ok := parseFloatPrefix(c.S)
+			if c.hex {
+				f, ok = hexFloat(c.S), true
+			}
 			if !ok {
 				return nil, false
 			}
@@ -276,6 +282,12 @@ func convertConst(c *Const, t columnar.Type) (*Const, bool) {
 			out.I = int64(f)
 		case columnar.String:
 			v, ok := ParseDecimal(strings.TrimSpace(c.S), t.Scale)
+			if c.hex {
+				var n int64
+				if n, ok = hexInt(c.S); ok {
+					v, ok = mulPow10(n, t.Scale)
+				}
+			}
 			if !ok {
 				return nil, false
 			}

@@ -18,6 +18,8 @@ import (
 //	FLOAT, REAL, DOUBLE                        → DOUBLE
 //	DECIMAL(p,s), NUMERIC(p,s)                 → DECIMAL(p,s), p ≤ 18; default (10,0)
 //	CHAR(n), VARCHAR(n), TEXT, BLOB, ...       → VARCHAR (dictionary-encoded), Width n
+//	                                             (CHAR alone: 1), Binary for BINARY/BLOB,
+//	                                             Char for CHAR (trailing spaces cut)
 //	DATE                                       → DATE
 //
 // DATETIME, TIMESTAMP, TIME, YEAR, ENUM, SET, BIT and JSON are rejected.
@@ -52,14 +54,24 @@ func columnType(tp *types.FieldType) (columnar.Type, string) {
 		}
 		return columnar.TDecimal(p, s), ""
 	case mysql.TypeVarchar, mysql.TypeVarString, mysql.TypeString:
-		return columnar.Type{ID: columnar.String, Width: max(tp.GetFlen(), 0)}, ""
+		w := tp.GetFlen()
+		if w < 0 && tp.GetType() == mysql.TypeString {
+			w = 1 // CHAR is CHAR(1)
+		}
+		bin := isBinary(tp)
+		char := tp.GetType() == mysql.TypeString && !bin
+		return columnar.Type{ID: columnar.String, Width: max(w, 0), Binary: bin, Char: char}, ""
 	case mysql.TypeBlob, mysql.TypeTinyBlob, mysql.TypeMediumBlob, mysql.TypeLongBlob:
-		return columnar.TString, ""
+		return columnar.Type{ID: columnar.String, Binary: isBinary(tp)}, ""
 	case mysql.TypeDate:
 		return columnar.TDate, ""
 	}
 	return columnar.Type{}, "column type " + strings.ToUpper(types.TypeToStr(tp.GetType(), tp.GetCharset()))
 }
+
+// isBinary reports a byte-string column (BINARY, VARBINARY, BLOB), whose
+// values need not be UTF-8 and whose length counts bytes.
+func isBinary(tp *types.FieldType) bool { return tp.GetCharset() == "binary" }
 
 func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 	name := n.Table.Name.O
@@ -180,6 +192,16 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 			return nil, b.errf(b.wordPos(name, -1), "unknown table '%s'", name)
 		}
 		return &Describe{Table: t.Name}, nil
+	case ast.ShowDatabases:
+		return &ShowDatabases{}, nil
+	case ast.ShowCreateTable:
+		t, err := b.table(n.Table)
+		if err != nil {
+			return nil, err
+		}
+		return &ShowCreateTable{Table: t.Name}, nil
+	case ast.ShowVariables:
+		return b.showVariables(n)
 	case ast.ShowIndex:
 		if n.Table == nil {
 			return nil, b.errf(-1, "SHOW INDEX needs a table")
@@ -190,7 +212,7 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		}
 		return &ShowIndex{Table: t.Name}, nil
 	}
-	return nil, b.errf(b.start, "unsupported statement: %s (SHOW TABLES, SHOW COLUMNS and SHOW INDEX are supported)", strings.ToUpper(firstN(b.src[b.start:b.end], 2)))
+	return nil, b.errf(b.start, "unsupported statement: %s (SHOW TABLES, SHOW COLUMNS, SHOW INDEX, SHOW CREATE TABLE, SHOW DATABASES and SHOW VARIABLES are supported)", strings.ToUpper(firstN(b.src[b.start:b.end], 2)))
 }
 
 // table returns a catalog table for a DML statement, or an error at its name.

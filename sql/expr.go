@@ -25,6 +25,10 @@ type Const struct {
 	I    int64
 	F    float64
 	S    string
+	// hex marks a hexadecimal or bit literal (x'41', 0x41, b'1000001'): a
+	// binary string S that reads as the unsigned big-endian number of its
+	// bytes, not of its text, in a numeric context (see hexLiteral).
+	hex bool
 }
 
 // BinOp is an arithmetic, comparison or logical operator.

@@ -156,6 +156,9 @@ func (b *binder) tableSource(n *ast.TableSource) (Plan, []scopeCol, error) {
 	switch src := n.Source.(type) {
 	case *ast.TableName:
 		name := src.Name.O
+		if strings.HasPrefix(name, fileMarker) {
+			return b.fileTable(name, alias)
+		}
 		q := alias
 		if q == "" {
 			q = name
@@ -168,6 +171,13 @@ func (b *binder) tableSource(n *ast.TableSource) (Plan, []scopeCol, error) {
 				}
 				return p, qualify(names, q), nil
 			}
+		}
+		if strings.EqualFold(src.Schema.O, "information_schema") {
+			p, names, err := b.informationSchema(name, b.wordPos(name, -1))
+			if err != nil {
+				return nil, nil, err
+			}
+			return p, qualify(names, q), nil
 		}
 		if v, ok := b.cat.View(name); ok && src.Schema.O == "" {
 			p, names, err := b.bindView(v, b.wordPos(name, -1))

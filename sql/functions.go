@@ -65,6 +65,8 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		return b.trim(n, sc, pos)
 	case "date_add", "date_sub", "adddate", "subdate":
 		return b.dateAdd(n, sc, pos)
+	case "connection_id", "database", "schema", "version", "user", "current_user", "session_user", "system_user":
+		return b.sessionFunc(name, len(n.Args), pos)
 	}
 	args := make([]Expr, len(n.Args))
 	for i, a := range n.Args {

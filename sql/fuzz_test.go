@@ -18,6 +18,10 @@ func FuzzBind(f *testing.F) {
 	for _, q := range ssbgen.Queries() {
 		f.Add(q.SQL)
 	}
+	// The pre-parse recognizers: COPY and files in FROM.
+	f.Add("copy (select a from t where b = 'x') to 'o.csv' with (format csv, header false, delimiter '|', null 'NA');\nselect 1;")
+	f.Add("copy t to 'o.parquet'; select * from read_csv('missing.csv', header=true, columns={'a': 'INT'}) x join 'y.parquet' on 1")
+	f.Add("select * from t into outfile 'o.tsv' fields terminated by ',' optionally enclosed by '\"'")
 	cat := testCatalog(f)
 	f.Fuzz(func(t *testing.T, text string) {
 		ps, err := parse(text)

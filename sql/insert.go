@@ -112,6 +112,11 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 				if !ok || !strictOK(c, v) {
 					return nil, b.errf(pos, "incorrect %s value %s for column '%s' at row %d", col.Type, constString(c), col.Name, r+1)
 				}
+				if col.Type.ID == columnar.String && !v.Null {
+					if v.S, err = col.Type.FitString(v.S); err != nil {
+						return nil, b.errf(pos, "%v", err.(*columnar.StringError).At(t.Name, col.Name, r+1))
+					}
+				}
 				row[i] = v
 				continue
 			}
@@ -128,7 +133,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 // strictOK rejects lossy string conversions that convertConst accepts for
 // comparisons: '12abc' into an INT column.
 func strictOK(from, to *Const) bool {
-	if from.Null || from.T.ID != columnar.String || to.T.ID == columnar.String {
+	if from.Null || from.hex || from.T.ID != columnar.String || to.T.ID == columnar.String {
 		return true
 	}
 	s := strings.TrimSpace(from.S)

@@ -27,11 +27,22 @@ type Parsed struct {
 	// src is the whole text given to Parse: AST offsets are positions in it,
 	// so errors can name absolute lines and columns.
 	src string
-	// start is the byte offset of Text in src.
-	start int
+	// start is the byte offset of Text in src; end is where the statement
+	// ends in src, its ';' and blanks included (Text may stop earlier: a
+	// file source's marker is followed by blanks).
+	start, end int
 	// routine names a stored-program statement (CREATE TRIGGER, ...) that
 	// was cut out of the script unparsed (routines.go); Node is nil.
 	routine string
+	// Dir is the folder relative file names in the statement resolve
+	// against (read_csv('f.csv')); the engine sets it to the script's.
+	Dir string
+	// files are the script's file sources (file_source.go), which marker
+	// table names in Node index.
+	files []fileSource
+	// copy is the COPY statement this one is (copy.go); Node is its inner
+	// query, or nil.
+	copy *copyStmt
 }
 
 // Parse splits text into statements and parses them with the TiDB parser
@@ -49,6 +60,8 @@ func Parse(text string) (stmts []Parsed, err error) {
 
 func parse(text string) ([]Parsed, error) {
 	blanked, routines := blankRoutines(text)
+	blanked, copies := blankCopies(blanked)
+	blanked, files := markFileSources(blanked)
 	p := parser.New()
 	nodes, err := parseSQL(p, blanked)
 	if perr, ok := err.(*Error); ok {
@@ -57,9 +70,27 @@ func parse(text string) ([]Parsed, error) {
 	if err != nil {
 		perr := syntaxError(blanked, err)
 		before := parsedPrefix(p, blanked, perr)
-		return withRoutines(before, text, routines, offsetOf(blanked, perr.Line, perr.Col)), perr
+		limit := offsetOf(blanked, perr.Line, perr.Col)
+		return withFiles(withRoutines(withCopies(before, text, copies, limit), text, routines, limit), text, files), perr
 	}
-	return withRoutines(splitParsed(blanked, nodes), text, routines, len(text)), nil
+	return withFiles(withRoutines(withCopies(splitParsed(blanked, nodes), text, copies, len(text)), text, routines, len(text)), text, files), nil
+}
+
+// withFiles gives every statement the script's file sources, and those
+// that read files their text as written rather than with markers.
+func withFiles(stmts []Parsed, text string, files []fileSource) []Parsed {
+	if len(files) == 0 {
+		return stmts
+	}
+	for i := range stmts {
+		p := &stmts[i]
+		p.files = files
+		if p.end > p.start && p.end <= len(text) {
+			body := strings.TrimRightFunc(text[p.start:p.end], isSpace)
+			p.Text = strings.TrimRightFunc(strings.TrimSuffix(body, ";"), isSpace)
+		}
+	}
+	return stmts
 }
 
 // parseSQL runs the TiDB parser, turning its one known panic into an
@@ -110,7 +141,7 @@ func splitParsed(src string, nodes []ast.StmtNode) []Parsed {
 		body := strings.TrimRightFunc(txt[lead:], isSpace)
 		body = strings.TrimRightFunc(strings.TrimSuffix(body, ";"), isSpace)
 		line, _ := lineCol(src, start+lead)
-		out = append(out, Parsed{Node: n, Text: body, Line: line, src: src, start: start + lead})
+		out = append(out, Parsed{Node: n, Text: body, Line: line, src: src, start: start + lead, end: start + len(txt)})
 	}
 	return out
 }

@@ -18,6 +18,21 @@ type Session struct {
 	mu      sync.RWMutex
 	sqlMode []string
 	engine  map[string]*Const
+	user    string // USER(): who logged in to a server session
+}
+
+// SetUser records the user a server session runs as, for USER().
+func (s *Session) SetUser(name string) {
+	s.mu.Lock()
+	s.user = name
+	s.mu.Unlock()
+}
+
+// User is the session's user ("" outside a server).
+func (s *Session) User() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.user
 }
 
 // DefaultSQLMode is MySQL's mode without ONLY_FULL_GROUP_BY, which is how
@@ -118,6 +133,9 @@ func (s *Session) Variable(name string) (*Const, bool) {
 	case "div_precision_increment":
 		return &Const{T: columnar.TInt64, I: 4}, true
 	}
+	if v, ok := fixedVariables[name]; ok {
+		return v, true
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	v, ok := s.engine[name]
@@ -127,6 +145,9 @@ func (s *Session) Variable(name string) (*Const, bool) {
 // Variables lists the readable variables, for error messages.
 func (s *Session) Variables() []string {
 	names := []string{"sql_mode", "version", "version_comment", "div_precision_increment"}
+	for n := range fixedVariables {
+		names = append(names, n)
+	}
 	s.mu.RLock()
 	for n := range s.engine {
 		names = append(names, n)

@@ -121,6 +121,9 @@ func (b *binder) deleteStmt(n *ast.DeleteStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := b.selfReference(t.Name, n.Where); err != nil {
+		return nil, err
+	}
 	id := len(sc.cols) - 1
 	src := newProject(sc.plan, []Expr{sc.colRef(id)}, []string{RowIDColumn})
 	return &Delete{Table: t.Name, Snapshot: t, Source: src}, nil
@@ -144,6 +147,13 @@ func (b *binder) update(n *ast.UpdateStmt) (Statement, error) {
 	}
 	t, sc, err := b.dmlTable("UPDATE", n.TableRefs, n.Where)
 	if err != nil {
+		return nil, err
+	}
+	self := []ast.Node{n.Where}
+	for _, a := range n.List {
+		self = append(self, a.Expr)
+	}
+	if err := b.selfReference(t.Name, self...); err != nil {
 		return nil, err
 	}
 	width := len(sc.cols) // table columns and the row number

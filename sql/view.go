@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/format"
 
@@ -67,7 +66,7 @@ func (b *binder) createView(n *ast.CreateViewStmt) (Statement, error) {
 	if err := n.Select.Restore(format.NewRestoreCtx(format.DefaultRestoreFlags, &sb)); err != nil {
 		return nil, b.errf(b.start, "cannot store view '%s': %v", name, err)
 	}
-	v.SQL = sb.String()
+	v.SQL = b.unmarkFiles(sb.String())
 	return &CreateView{View: v, OrReplace: n.OrReplace}, nil
 }
 
@@ -88,12 +87,18 @@ func (b *binder) bindView(v catalog.View, pos int) (Plan, []string, error) {
 			return nil, nil, b.errf(pos, "view '%s' references itself", v.Name)
 		}
 	}
-	node, err := parser.New().ParseOneStmt(v.SQL, "", "")
+	// Parse, not the TiDB parser alone: the text may read files in FROM.
+	ps, err := Parse(v.SQL)
+	if err == nil && (len(ps) != 1 || ps[0].Node == nil) {
+		err = errors.New("not one query")
+	}
 	if err != nil {
 		return nil, nil, b.errf(pos, "view '%s' cannot be parsed: %v", v.Name, err)
 	}
-	vb := &binder{cat: b.cat, session: b.session, src: v.SQL, end: len(v.SQL), depth: b.depth,
-		nextParam: b.nextParam, views: append(append([]string(nil), b.views...), v.Name)}
+	node := ps[0].Node
+	vb := &binder{cat: b.cat, session: b.session, src: ps[0].src, end: len(ps[0].src), depth: b.depth,
+		nextParam: b.nextParam, views: append(append([]string(nil), b.views...), v.Name),
+		files: ps[0].files, dir: b.dir}
 	blk, err := vb.query(node, nil)
 	b.nextParam = vb.nextParam
 	if err != nil {

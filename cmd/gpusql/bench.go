@@ -28,9 +28,18 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 			return benchLoad(args[1:], stdout, stderr)
 		case "open":
 			return benchOpen(args[1:], stdout, stderr)
+		case "serve":
+			return benchServe(args[1:], stdout, stderr)
+		}
+		if isHelp(args[0]) {
+			benchSSB([]string{"--help"}, stdout, stderr)
+			fmt.Fprintln(stdout)
+			benchOpen([]string{"--help"}, stdout, stderr)
+			fmt.Fprintln(stdout)
+			return benchLoad([]string{"--help"}, stdout, stderr)
 		}
 	}
-	fmt.Fprintln(stderr, "usage: gpusql bench ssb|load|open --sf N ...")
+	fmt.Fprintln(stderr, "usage: gpusql bench ssb|load|open|serve --sf N ... (gpusql bench --help lists the flags)")
 	return 2
 }
 
@@ -105,8 +114,14 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 	jsonOut := fs.String("json", "", "also write the results as JSON to `FILE`")
 	only := fs.String("queries", "", "comma-separated query names to run (e.g. Q1.1,Q3.2); default all 13")
 	dbPath := fs.String("db", "", "keep the data in the database directory `PATH`: generated and loaded on the first run, opened on the next ones")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	chart := fs.String("chart", "", "also draw the times as grouped bars into `FILE` (.svg, .png or .pdf)")
+	var compare []string
+	fs.Func("compare", "add the figures of `FILE` to the chart: a bench --json report or {\"series\": {\"Q1.1\": ms}} (repeatable)", func(v string) error {
+		compare = append(compare, v)
+		return nil
+	})
+	if code, done := parseFlags(fs, args, "usage: gpusql bench ssb [flags]   time the 13 Star Schema Benchmark queries", stdout, stderr); done {
+		return code
 	}
 	if *dbPath != "" && *data != "" {
 		fmt.Fprintln(stderr, "gpusql bench: give --data or --db, not both")
@@ -169,6 +184,13 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 		report.Queries = append(report.Queries, qr)
 	}
 	printBench(stdout, report)
+	if *chart != "" {
+		if err := benchChart(*chart, report, compare); err != nil {
+			fmt.Fprintln(stderr, "gpusql bench: chart:", err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "wrote %s\n", *chart)
+	}
 	if *jsonOut != "" {
 		b, _ := json.MarshalIndent(report, "", "  ")
 		if err := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
@@ -290,8 +312,8 @@ func benchLoad(args []string, stdout, stderr io.Writer) int {
 	sf := fs.Float64("sf", 1, "scale factor to generate")
 	data := fs.String("data", "", "folder with schema.sql and the table files (default: generate)")
 	format := fs.String("format", "tbl", "file format to generate: tbl, csv or parquet")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, done := parseFlags(fs, args, "usage: gpusql bench load [flags]   time loading SSB data, table by table", stdout, stderr); done {
+		return code
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -73,8 +73,8 @@ func benchOpen(args []string, stdout, stderr io.Writer) int {
 	sf := fset.Float64("sf", 1, "scale factor to generate")
 	format := fset.String("format", "tbl", "text format to generate and load: tbl, csv or parquet")
 	dbPath := fset.String("db", "", "database directory to write (default: a temporary one, removed after)")
-	if err := fset.Parse(args); err != nil {
-		return 2
+	if code, done := parseFlags(fset, args, "usage: gpusql bench open [flags]   load-from-text time vs open time, size on disk vs text", stdout, stderr); done {
+		return code
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -27,7 +27,7 @@ func sample() *exec.Result {
 
 func TestTableFormat(t *testing.T) {
 	var b bytes.Buffer
-	tablePrinter{&b}.rows(sample())
+	tablePrinter{w: &b}.rows(sample())
 	want := `+----+--------+-------+------+
 | id | name   | price | f    |
 +----+--------+-------+------+
@@ -43,7 +43,7 @@ func TestTableFormat(t *testing.T) {
 func TestCSVFormat(t *testing.T) {
 	var b bytes.Buffer
 	csvPrinter{&b}.rows(sample())
-	want := "id,name,price,f\n1,\"a, \"\"b\"\"\",12.50,0.1\n22,\"\",,1e20\n"
+	want := "id,name,price,f\n1,\"a, \"\"b\"\"\",12.50,0.1\n22,\"\",\\N,1e20\n"
 	if b.String() != want {
 		t.Errorf("csv %q, want %q", b.String(), want)
 	}
@@ -51,7 +51,7 @@ func TestCSVFormat(t *testing.T) {
 
 func TestJSONFormat(t *testing.T) {
 	var b bytes.Buffer
-	jsonPrinter{&b}.rows(sample())
+	jsonPrinter{w: &b}.rows(sample())
 	want := "[\n{\"id\":1,\"name\":\"a, \\\"b\\\"\",\"price\":12.50,\"f\":0.1},\n{\"id\":22,\"name\":\"\",\"price\":null,\"f\":100000000000000000000}\n]\n"
 	if b.String() != want {
 		t.Errorf("json %q, want %q", b.String(), want)
@@ -61,7 +61,7 @@ func TestJSONFormat(t *testing.T) {
 		t.Errorf("not valid JSON: %v", err)
 	}
 	b.Reset()
-	jsonPrinter{&b}.rows(&exec.Result{Names: []string{"x"}, Columns: []*columnar.Column{columnar.NewColumn(columnar.TInt32, 0, false)}})
+	jsonPrinter{w: &b}.rows(&exec.Result{Names: []string{"x"}, Columns: []*columnar.Column{columnar.NewColumn(columnar.TInt32, 0, false)}})
 	if b.String() != "[]\n" {
 		t.Errorf("empty json %q", b.String())
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"gpusql/engine"
 	"gpusql/storage/ssbgen"
 )
 
@@ -14,8 +15,12 @@ var ssbTables = []string{"lineorder", "customer", "supplier", "part", "date"}
 
 // genMain runs "gpusql gen ssb".
 func genMain(args []string, stdout, stderr io.Writer) int {
+	const usage = "usage: gpusql gen ssb --sf N --out DIR [--format tbl|csv|parquet] [--seed S] [--workers W]"
+	if len(args) > 0 && isHelp(args[0]) {
+		args = []string{"ssb", "--help"}
+	}
 	if len(args) == 0 || args[0] != "ssb" {
-		fmt.Fprintln(stderr, "usage: gpusql gen ssb --sf N --out DIR [--format tbl|csv|parquet] [--seed S] [--workers W]")
+		fmt.Fprintln(stderr, usage)
 		return 2
 	}
 	fs := flag.NewFlagSet("gen ssb", flag.ContinueOnError)
@@ -25,15 +30,23 @@ func genMain(args []string, stdout, stderr io.Writer) int {
 	format := fs.String("format", "tbl", "file format: tbl (dbgen's), csv or parquet")
 	seed := fs.Uint64("seed", 0, "random seed; the same SF and seed give the same files")
 	workers := fs.Int("workers", 0, "generating goroutines (0: one per CPU)")
-	if err := fs.Parse(args[1:]); err != nil {
-		return 2
+	noProgress := fs.Bool("no-progress", false, "do not show the elapsed time while generating (shown only when stderr is a terminal)")
+	if code, done := parseFlags(fs, args[1:], usage, stdout, stderr); done {
+		return code
 	}
 	if *out == "" {
 		fmt.Fprintln(stderr, "gpusql gen ssb: --out DIR is required")
 		return 2
 	}
 	start := time.Now()
+	bar := newProgressBar(stderr, *noProgress)
+	if bar != nil {
+		bar.report(engine.Progress{Task: fmt.Sprintf("gen ssb --sf %g", *sf)})
+	}
 	counts, err := ssbgen.Generate(ssbgen.Options{SF: *sf, Out: *out, Format: ssbgen.Format(*format), Seed: *seed, Workers: *workers})
+	if bar != nil {
+		bar.report(engine.Progress{Finished: true})
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "gpusql:", err)
 		return 1

@@ -3,12 +3,14 @@
 //	gpusql [PATH] [flags]                interactive shell (REPL)
 //	gpusql [flags] -f script.sql -c SQL  run scripts and statements in order
 //	gpusql gen ssb --sf N --out DIR      generate Star Schema Benchmark data
-//	gpusql bench ssb --sf N              time the 13 SSB queries
+//	gpusql bench ssb --sf N [--chart F]  time the 13 SSB queries
 //	gpusql bench load --sf N             time loading SSB data
 //	gpusql bench open --sf N             time opening SSB from a database vs loading text
+//	gpusql serve -f init.sql --mysql ADDR [--flight ADDR]  serve clients
 //
-// Flags: --format table|csv|json, --executor cpu|gpu|auto, --check (run each
-// query on both executors and compare), --timing.
+// Flags: --format table|csv|json|markdown|line, --executor cpu|gpu|auto,
+// --check (run each query on both executors and compare), --timing,
+// --no-progress; every command lists its own with --help.
 package main
 
 import (
@@ -20,6 +22,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 
 	"github.com/chzyer/readline"
 
@@ -37,9 +40,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return genMain(args[1:], stdout, stderr)
 		case "bench":
 			return benchMain(args[1:], stdout, stderr)
+		case "serve":
+			return serveMain(args[1:], stdout, stderr)
 		case "help":
-			usage(stdout)
-			return 0
+			return shellMain([]string{"--help"}, stdin, stdout, stderr)
 		}
 	}
 	return shellMain(args, stdin, stdout, stderr)
@@ -51,14 +55,48 @@ func usage(w io.Writer) {
                                       (created when absent; without PATH: in memory)
   gpusql [PATH] [flags] -f FILE -c SQL ...   run scripts (-f) and statements (-c) in order, then exit
   gpusql gen ssb --sf N --out DIR [--format tbl|csv|parquet] [--seed S]
-  gpusql bench ssb --sf N [--data DIR] [--executor cpu[,gpu]] [--runs R] [--json FILE]
+  gpusql bench ssb --sf N [--data DIR] [--executor cpu[,gpu]] [--runs R] [--json FILE] [--chart F.svg]
   gpusql bench ssb --sf N --db PATH   the same on a database: generated once, opened on later runs
   gpusql bench load --sf N [--format tbl|csv|parquet]
   gpusql bench open --sf N [--format tbl|csv|parquet] [--db PATH]
                                       load-from-text time vs open time, size on disk vs text
+  gpusql bench serve --sf N [--clients 1,8,64] [--rounds R] [--stream-rows N]
+  gpusql serve [-f init.sql] [--mysql 127.0.0.1:3306] [--flight ADDR] [--file-root DIR]
+               [--tls-cert FILE --tls-key FILE] [--insecure-no-auth]   (gpusql serve -h)
 
 flags:
 `)
+}
+
+// isHelp reports whether a subcommand's first argument asks for help.
+func isHelp(arg string) bool {
+	switch arg {
+	case "-h", "-help", "--help", "help":
+		return true
+	}
+	return false
+}
+
+// parseFlags parses a command's flags. -h / --help prints the usage line
+// and every flag to stdout and ends the command with status 0; a bad flag
+// prints the error, the usage and the flags to stderr and ends it with 2.
+func parseFlags(fs *flag.FlagSet, args []string, usage string, stdout, stderr io.Writer) (code int, done bool) {
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprintln(stdout, usage)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return 0, true
+	case err != nil:
+		fmt.Fprintf(stderr, "gpusql %s: %v\n%s\n", fs.Name(), err, usage)
+		fs.SetOutput(stderr)
+		fs.PrintDefaults()
+		return 2, true
+	}
+	fs.SetOutput(stderr)
+	return 0, false
 }
 
 // item is one -f or -c argument; they run in the order given.
@@ -88,6 +126,15 @@ type session struct {
 	stderr  io.Writer
 	msgOut  io.Writer // messages: stdout for tables, stderr for csv/json
 	explain io.Writer
+	// resultOut is where results go: stdout, or the file of .output/.once
+	// (outFile; once: for one result).
+	resultOut io.Writer
+	outFile   *os.File
+	once      bool
+	// width and maxRows fit table results to the terminal (0: no limit).
+	width, maxRows int
+	// progress draws running statements on a terminal's stderr, or is nil.
+	progress *progressBar
 }
 
 func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -96,7 +143,7 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var items []item
 	fs.Var(itemsFlag{&items, true}, "f", "run the SQL script `FILE` (repeatable; relative paths in it resolve against its folder)")
 	fs.Var(itemsFlag{&items, false}, "c", "run the SQL statements `SQL` (repeatable)")
-	format := fs.String("format", "table", "output format: table, csv or json")
+	format := fs.String("format", "table", "output format: table, csv, json (one document per run), markdown or line")
 	executor := fs.String("executor", "auto", "executor: cpu, gpu or auto (GPU when available)")
 	check := fs.Bool("check", false, "run every query on both the GPU and CPU executors and fail on any difference")
 	timing := fs.Bool("timing", false, "print each statement's elapsed time")
@@ -104,20 +151,19 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	groupBy := fs.String("groupby", "", "force the group-by strategy: dense or hash (testing)")
 	memLimit := fs.String("memory-limit", "default", "bytes the queries may hold at once, as `SIZE` 2GB, 512MiB or 1.5GiB (0: no limit; default: 75% of RAM)")
 	dbPath := fs.String("db", "", "open (or create) the database directory `PATH`; also given as the first argument (default: in memory)")
+	noProgress := fs.Bool("no-progress", false, "do not draw a progress bar for long statements (it is drawn only when stderr is a terminal)")
 	interactive := fs.Bool("i", false, "open the REPL after running the -f and -c items (e.g. load a schema, then ask)")
-	fs.Usage = func() { usage(stderr); fs.PrintDefaults() }
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	var usageText strings.Builder
+	usage(&usageText)
+	if code, done := parseFlags(fs, args, strings.TrimSpace(usageText.String()), stdout, stderr); done {
+		return code
 	}
 	// gpusql PATH [flags]: the database comes first, as in sqlite3 and
 	// duckdb; flags may follow it.
 	if fs.NArg() > 0 && *dbPath == "" {
 		*dbPath = fs.Arg(0)
-		if err := fs.Parse(fs.Args()[1:]); err != nil {
-			return 2
+		if code, done := parseFlags(fs, fs.Args()[1:], strings.TrimSpace(usageText.String()), stdout, stderr); done {
+			return code
 		}
 	}
 	if fs.NArg() > 0 {
@@ -141,10 +187,17 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gpusql:", err)
 		return 2
 	}
-	s := &session{db: db, format: *format, timing: *timing, out: p, stdout: stdout, stderr: stderr, msgOut: stdout, explain: stdout}
+	s := &session{db: db, format: *format, timing: *timing, out: p, stdout: stdout, stderr: stderr, msgOut: stdout, explain: stdout, resultOut: stdout}
+	if jp, ok := p.(jsonPrinter); ok {
+		// A run writes one JSON document (see format.go).
+		jp.doc = &jsonDocument{}
+		s.out = jp
+		defer jp.finish()
+	}
 	if *format != "table" && *format != "" {
 		s.msgOut = stderr
 	}
+	s.progress = newProgressBar(stderr, *noProgress)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if len(items) == 0 {
@@ -191,6 +244,9 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // exec runs text and prints each statement's output as it finishes.
 func (s *session) exec(ctx context.Context, text, dir string) error {
+	if s.progress != nil {
+		ctx = engine.WithProgress(ctx, s.progress.report)
+	}
 	return s.db.ExecStream(ctx, text, dir, s.print)
 }
 
@@ -203,9 +259,11 @@ func (s *session) print(r *engine.StatementResult) error {
 			return err
 		}
 		if s.format == "table" {
-			fmt.Fprintln(s.stdout, rowCount(r.Result.Rows)+s.elapsed(r))
+			fmt.Fprintln(s.resultOut, rowCount(r.Result.Rows)+s.elapsed(r))
+			s.afterResult()
 			return nil
 		}
+		s.afterResult()
 	default:
 		fmt.Fprintln(s.msgOut, r.Message+s.elapsed(r))
 		return nil

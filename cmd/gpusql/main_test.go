@@ -74,3 +74,34 @@ func TestDatabasePath(t *testing.T) {
 		t.Errorf("second run: %q", out.String())
 	}
 }
+
+// --help on every command exits 0 and lists its flags on stdout.
+func TestHelpEverywhere(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--help"}, []string{"usage:", "-format", "-executor", "-memory-limit"}},
+		{[]string{"-h"}, []string{"-format"}},
+		{[]string{"help"}, []string{"usage:", "-format"}},
+		{[]string{"gen", "--help"}, []string{"gen ssb", "-sf", "-out"}},
+		{[]string{"gen", "ssb", "--help"}, []string{"-sf", "-workers"}},
+		{[]string{"bench", "--help"}, []string{"bench ssb", "bench load", "-runs", "-queries", "-format"}},
+		{[]string{"bench", "ssb", "-h"}, []string{"-runs", "-json"}},
+		{[]string{"bench", "load", "--help"}, []string{"-sf", "-format"}},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(c.args, nil, &out, &errb); code != 0 {
+			t.Errorf("%v: exit %d: %s", c.args, code, errb.String())
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("%v: stdout lacks %q:\n%s", c.args, w, out.String())
+			}
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"bench", "ssb", "--bogus"}, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "-runs") {
+		t.Errorf("bad flag: exit %d, stderr %q", code, errb.String())
+	}
+}

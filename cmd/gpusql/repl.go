@@ -21,17 +21,6 @@ const (
 	contPrompt = "    -> "
 )
 
-const replHelp = `Statements end with ';' and may span lines. Besides SQL:
-  \timing        toggle printing each statement's elapsed time
-  \help, \?      this help
-  \i FILE, source FILE   run a script (paths in it resolve against its folder)
-  \q, exit, quit leave (Ctrl-D too)
-  SHOW TABLES;   list tables          DESCRIBE t;  a table's columns
-  EXPLAIN [ANALYZE] SELECT ...;       the physical plan (with actual rows and times)
-  LOAD DATA INFILE 'f.tbl' INTO TABLE t FIELDS TERMINATED BY '|';
-Ctrl-C cancels the running statement (or clears the line being typed).
-`
-
 // repl reads statements interactively. Errors are printed and the session
 // goes on; Ctrl-C cancels the running statement only.
 func (s *session) repl(stdin io.Reader) int {
@@ -46,6 +35,7 @@ func (s *session) repl(stdin io.Reader) int {
 		EOFPrompt:              "exit",
 		DisableAutoSaveHistory: true,
 		HistorySearchFold:      true,
+		AutoComplete:           &completer{db: s.db},
 	}
 	if stdin != os.Stdin {
 		cfg.Stdin = io.NopCloser(stdin)
@@ -62,8 +52,12 @@ func (s *session) repl(stdin io.Reader) int {
 	} else {
 		s.msgOut = s.stderr
 	}
-	p, _ := newPrinter(s.format, s.stdout)
-	s.out = p
+	if onTerminal(stdin) {
+		// Fit results to the screen, as duckdb does.
+		s.width, s.maxRows = readline.GetScreenWidth(), 40
+	}
+	s.rebuildPrinter()
+	defer s.closeOutput()
 	fmt.Fprintf(s.stdout, "gpusql (executor %s). End statements with ';'. \\help for help, \\q to quit.\n", s.db.Executor())
 
 	// While a statement runs the terminal is not in raw mode, so Ctrl-C is
@@ -83,6 +77,13 @@ func (s *session) repl(stdin io.Reader) int {
 		}
 	}()
 
+	// run runs SQL text; "" dir is the working directory.
+	run := func(text, dir string) {
+		if dir == "" {
+			dir, _ = os.Getwd()
+		}
+		s.runCancellable(text, dir, &mu, &cancel)
+	}
 	var buf strings.Builder
 	for {
 		if buf.Len() == 0 {
@@ -99,30 +100,14 @@ func (s *session) repl(stdin io.Reader) int {
 			return 0
 		}
 		if buf.Len() == 0 {
-			if strings.HasPrefix(strings.TrimSpace(line), `\`) {
-				rl.SaveHistory(strings.TrimSpace(line))
+			if c := strings.TrimSpace(line); strings.HasPrefix(c, `\`) || strings.HasPrefix(c, ".") {
+				rl.SaveHistory(c)
 			}
-			switch cmd := strings.TrimSuffix(strings.TrimSpace(line), ";"); strings.ToLower(cmd) {
-			case "":
-				continue
-			case `\q`, "exit", "quit":
+			switch s.command(line, run) {
+			case quit:
 				return 0
-			case `\timing`:
-				s.timing = !s.timing
-				fmt.Fprintf(s.stdout, "Timing is %s.\n", map[bool]string{true: "on", false: "off"}[s.timing])
+			case handled:
 				continue
-			case `\help`, `\?`, "help":
-				fmt.Fprint(s.stdout, replHelp)
-				continue
-			default:
-				if file, ok := sourceFile(cmd); ok {
-					s.source(file, &mu, &cancel)
-					continue
-				}
-				if strings.HasPrefix(cmd, `\`) {
-					fmt.Fprintf(s.stderr, "unknown command %s (\\help lists them)\n", cmd)
-					continue
-				}
 			}
 		}
 		buf.WriteString(line)
@@ -134,8 +119,7 @@ func (s *session) repl(stdin io.Reader) int {
 		buf.Reset()
 		saveHistory(rl, text)
 
-		dir, _ := os.Getwd()
-		s.runCancellable(text, dir, &mu, &cancel)
+		run(text, "")
 	}
 }
 
@@ -181,22 +165,8 @@ func (s *session) runCancellable(text, dir string, mu *sync.Mutex, cancel *conte
 	}
 }
 
-// sourceFile recognizes "\i FILE" and "source FILE".
-func sourceFile(cmd string) (string, bool) {
-	for _, p := range []string{`\i `, "source ", "SOURCE "} {
-		if strings.HasPrefix(cmd, p) {
-			return strings.Trim(strings.TrimSpace(cmd[len(p):]), `'"`), true
-		}
-	}
-	return "", false
-}
-
-// source runs a script file; its relative paths resolve against its folder.
-func (s *session) source(file string, mu *sync.Mutex, cancel *context.CancelFunc) {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		fmt.Fprintln(s.stderr, "ERROR:", err)
-		return
-	}
-	s.runCancellable(string(b), filepath.Dir(file), mu, cancel)
+// onTerminal reports whether r is a terminal.
+func onTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && readline.IsTerminal(int(f.Fd()))
 }

@@ -23,6 +23,12 @@ type accumulator interface {
 	result(groups []int32, rowCount []int64) *columnar.Column
 }
 
+// slotMerger is an accumulator that can fold just the listed groups of o
+// into the same groups of the receiver (a sparse merge of dense tables).
+type slotMerger interface {
+	mergeSlots(o accumulator, slots []int32)
+}
+
 func newAccumulator(a sql.AggExpr) accumulator {
 	var argT columnar.Type
 	if a.Arg != nil {
@@ -106,6 +112,16 @@ func (a *countAcc) merge(o accumulator, m []int32, n int) {
 	}
 	for g := 0; g < n; g++ {
 		a.n[mapGroup(m, g)] += b.n[g]
+	}
+}
+
+func (a *countAcc) mergeSlots(o accumulator, slots []int32) {
+	b := o.(*countAcc)
+	if a.star {
+		return
+	}
+	for _, g := range slots {
+		a.n[g] += b.n[g]
 	}
 }
 
@@ -274,9 +290,28 @@ func (a *sumAcc) merge(o accumulator, m []int32, n int) {
 		if a.float {
 			a.f[t] += b.f[g]
 		} else {
-			add128(&a.s[t], &a.hi[t], b.s[g])
-			a.hi[t] += b.hi[g]
+			// b's low word is unsigned: its sign lives in b.hi.
+			l, c := bits.Add64(uint64(a.s[t]), uint64(b.s[g]), 0)
+			a.s[t] = int64(l)
+			a.hi[t] += b.hi[g] + int64(c)
 		}
+	}
+}
+
+func (a *sumAcc) mergeSlots(o accumulator, slots []int32) {
+	b := o.(*sumAcc)
+	for _, g := range slots {
+		a.nulls[g] += b.nulls[g]
+		if a.ownCount {
+			a.own[g] += b.own[g]
+		}
+		if a.float {
+			a.f[g] += b.f[g]
+			continue
+		}
+		l, c := bits.Add64(uint64(a.s[g]), uint64(b.s[g]), 0)
+		a.s[g] = int64(l)
+		a.hi[g] += b.hi[g] + int64(c)
 	}
 }
 

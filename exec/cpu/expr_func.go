@@ -316,9 +316,11 @@ func (f *funcEval) stringFunc(b *batch, sel []int32, args []*vec) {
 	for _, a := range args {
 		mergeNulls(out, b.n, sel, a, out)
 	}
+	// A NULL literal makes every row NULL (mergeNulls above) and has no
+	// value the per-entry memo could read, so it takes the row loop.
 	litRest := true
 	for i := 1; i < len(f.args); i++ {
-		if _, ok := isConst(f.args[i]); !ok {
+		if c, ok := isConst(f.args[i]); !ok || c.Null {
 			litRest = false
 		}
 	}

@@ -357,11 +357,36 @@ func (s *aggSink) mergeInto(dst, src *aggState) {
 		dst.n = dst.gt.n
 		dst.grow(dst.n)
 	}
+	if s.dense && len(s.groups) > 0 {
+		s.mergeDense(dst, src)
+		return
+	}
 	for g := 0; g < src.n; g++ {
 		dst.rowCount[mapGroup(m, g)] += src.rowCount[g]
 	}
 	for i, a := range dst.accs {
 		a.merge(src.accs[i], m, src.n)
+	}
+}
+
+// mergeDense folds a dense table into another slot by slot, touching only
+// the slots src saw rows in: a dense key space (Q3.2's cities × cities ×
+// years) is far larger than what one morsel fills, and walking every slot
+// of every local dominated the query.
+func (s *aggSink) mergeDense(dst, src *aggState) {
+	var slots []int32
+	for g, c := range src.rowCount[:src.n] {
+		if c != 0 {
+			dst.rowCount[g] += c
+			slots = append(slots, int32(g))
+		}
+	}
+	for i, a := range dst.accs {
+		if sm, ok := a.(slotMerger); ok {
+			sm.mergeSlots(src.accs[i], slots)
+		} else {
+			a.merge(src.accs[i], nil, src.n)
+		}
 	}
 }
 

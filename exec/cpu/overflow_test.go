@@ -116,3 +116,29 @@ func TestSum128(t *testing.T) {
 		t.Fatalf("sum = %d (%v), want 5", v, ok)
 	}
 }
+
+// TestSumMergeNegative merges partial 128-bit totals of mixed sign, as the
+// parallel aggregation does: a negative partial's low word has its top bit
+// set and must be added unsigned, its sign carried by the high word only.
+func TestSumMergeNegative(t *testing.T) {
+	parts := [][]int64{{-5, 3}, {-48, -1}, {40}, {math.MinInt64 + 10, 7}, {math.MaxInt64, -9}}
+	total := &sumAcc{argT: columnar.TInt64, t: columnar.TInt64}
+	total.grow(1)
+	want := new(big.Int)
+	for _, xs := range parts {
+		p := &sumAcc{argT: columnar.TInt64, t: columnar.TInt64}
+		p.grow(1)
+		sel := make([]int32, len(xs))
+		for i, x := range xs {
+			sel[i] = int32(i)
+			want.Add(want, big.NewInt(x))
+		}
+		sum128Kernel(p.s, p.hi, nil, xs, nil, sel)
+		total.merge(p, nil, 1)
+	}
+	got := new(big.Int).Lsh(big.NewInt(total.hi[0]), 64)
+	got.Add(got, new(big.Int).SetUint64(uint64(total.s[0])))
+	if got.Cmp(want) != 0 {
+		t.Fatalf("merged sum = %v, want %v", got, want)
+	}
+}

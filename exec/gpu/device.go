@@ -30,7 +30,7 @@ type device struct {
 	totalMem  int64
 
 	modules  map[string]cu.Module
-	overflow []cu.DevicePtr // each module's gpusql_overflow flag (overflow.go)
+	overflow *uint32 // the mapped host word kernels flag overflow in (overflow.go)
 	funcs    map[string]cu.Function
 	pool     *devPool
 	cache    *columnCache
@@ -146,7 +146,9 @@ func (d *device) init() error {
 	if len(d.funcs) == 0 {
 		return errors.New("gpu: no kernels embedded (build with make, which runs make ptx)")
 	}
-	d.overflowFlags()
+	if err := d.overflowFlags(); err != nil {
+		return err
+	}
 	free, _, err := cu.MemInfo()
 	if err != nil {
 		return fmt.Errorf("gpu: cuMemGetInfo: %v", err)

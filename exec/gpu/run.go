@@ -39,9 +39,7 @@ func Run(ctx context.Context, p *planner.Physical) (*exec.Result, error) {
 	}
 	var res *exec.Result
 	err = d.do(func() error {
-		if err := d.clearOverflow(); err != nil {
-			return err
-		}
+		d.clearOverflow()
 		var err error
 		if res, err = d.run(ctx, p); err != nil {
 			return err

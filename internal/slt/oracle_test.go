@@ -31,8 +31,14 @@ var oracleUpdate = flag.Bool("oracle-update", false, "rewrite expected rows of t
 
 const sltDir = "../../testdata/slt"
 
+// classicDir holds the classic-format fixtures of the engine's TestSLTExtra;
+// the oracle checks their answers too.
+const classicDir = "../../testdata/slt-classic"
+
 func TestSQLiteOracle(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(sltDir, "*.test"))
+	classic, _ := filepath.Glob(filepath.Join(classicDir, "*.test"))
+	files = append(files, classic...)
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no test files in %s (%v)", sltDir, err)
 	}
@@ -73,6 +79,10 @@ func runOracle(t *testing.T, f *File) {
 			continue
 		}
 		where := fmt.Sprintf("%s:%d", f.Path, r.Line)
+		if r.Kind == Invalid {
+			t.Errorf("%s: unknown record type %q", where, r.SQL)
+			return
+		}
 		if r.Kind == Statement {
 			err := oracleExec(ctx, db, r.SQL, base)
 			switch {

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -22,6 +23,10 @@ const (
 	Statement Kind = iota + 1 // run SQL; expect success or an error
 	Query                     // run SQL; compare its rows
 	Halt                      // stop reading the file
+	// Invalid is a classic file's record of an unknown type, kept so a
+	// runner counts it as a failure and stops there, as sqllogictest does
+	// (a repository file with one does not parse).
+	Invalid
 )
 
 // Record is one test: a statement or a query with its expectation.
@@ -42,8 +47,19 @@ type Record struct {
 	Sort string
 	// Expected are the lines after "----" (a query's rows).
 	Expected []string
-	// SkipIf and OnlyIf name engines ("gpusql", "sqlite") the record is
-	// skipped on / restricted to.
+	// Label ties classic records that must give the same answer
+	// ("label-12"); kept for messages only.
+	Label string
+	// HashThreshold is the file's "hash-threshold N" in effect at this
+	// record: results of more than N values are written (and may be
+	// expected) as "V values hashing to MD5". 0 = never.
+	HashThreshold int
+	// OneValuePerLine: the expected block lists one value per line, never
+	// a row split by spaces (classic sqllogictest files, which say
+	// hash-threshold; their text values may hold spaces).
+	OneValuePerLine bool
+	// SkipIf and OnlyIf name engines ("gpusql", "sqlite", "mysql", ...)
+	// the record is skipped on / restricted to.
 	SkipIf, OnlyIf []string
 	// resultStart..resultEnd are the 0-based file lines of the expected
 	// block, header "----" included (resultStart = -1: none), for rewriting.
@@ -57,10 +73,13 @@ type File struct {
 	lines   []string
 }
 
-// Skipped reports whether the record does not apply to engine.
-func (r *Record) Skipped(engine string) bool {
+// Skipped reports whether the record does not apply to an engine known by
+// the given names: gpusql answers to "gpusql" and "mysql" (it follows MySQL
+// 8, so classic files' "onlyif mysql" records are its records), SQLite to
+// "sqlite".
+func (r *Record) Skipped(names ...string) bool {
 	for _, e := range r.SkipIf {
-		if e == engine {
+		if slices.Contains(names, e) {
 			return true
 		}
 	}
@@ -68,7 +87,7 @@ func (r *Record) Skipped(engine string) bool {
 		return false
 	}
 	for _, e := range r.OnlyIf {
-		if e == engine {
+		if slices.Contains(names, e) {
 			return false
 		}
 	}
@@ -96,6 +115,7 @@ func Parse(path, text string) (*File, error) {
 		return nil, err
 	}
 	var skipIf, onlyIf []string
+	threshold, classic := 0, false
 	lines := f.lines
 	for i := 0; i < len(lines); i++ {
 		line := strings.TrimSpace(lines[i])
@@ -114,7 +134,14 @@ func Parse(path, text string) (*File, error) {
 				onlyIf = append(onlyIf, fields[1])
 			}
 			continue
-		case "hash-threshold", "mode":
+		case "hash-threshold":
+			n, err := strconv.Atoi(strings.Join(fields[1:2], ""))
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("%s:%d: hash-threshold needs a count", path, i+1)
+			}
+			threshold, classic = n, true
+			continue
+		case "mode":
 			continue
 		case "halt":
 			f.Records = append(f.Records, &Record{Kind: Halt, Line: i + 1, SkipIf: skipIf, OnlyIf: onlyIf, resultStart: -1})
@@ -122,9 +149,18 @@ func Parse(path, text string) (*File, error) {
 			continue
 		case "statement", "query":
 		default:
-			return nil, fmt.Errorf("%s:%d: unknown directive %q", path, i+1, fields[0])
+			if !classic {
+				return nil, fmt.Errorf("%s:%d: unknown directive %q", path, i+1, fields[0])
+			}
+			f.Records = append(f.Records, &Record{Kind: Invalid, Line: i + 1, SQL: line,
+				SkipIf: skipIf, OnlyIf: onlyIf, resultStart: -1})
+			skipIf, onlyIf = nil, nil
+			for ; i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != ""; i++ {
+			}
+			continue
 		}
-		r := &Record{Line: i + 1, SkipIf: skipIf, OnlyIf: onlyIf, Sort: "nosort", resultStart: -1}
+		r := &Record{Line: i + 1, SkipIf: skipIf, OnlyIf: onlyIf, Sort: "nosort", resultStart: -1,
+			HashThreshold: threshold, OneValuePerLine: classic}
 		skipIf, onlyIf = nil, nil
 		if fields[0] == "statement" {
 			r.Kind = Statement
@@ -147,13 +183,32 @@ func Parse(path, text string) (*File, error) {
 					return nil, fmt.Errorf("%s:%d: column type %q is not I, R or T", path, i+1, c)
 				}
 			}
-			if len(fields) >= 3 {
-				switch fields[2] {
-				case "nosort", "rowsort", "valuesort":
-					r.Sort = fields[2]
-				default:
-					return nil, fmt.Errorf("%s:%d: unknown sort mode %q", path, i+1, fields[2])
+			// Then an optional sort mode and an optional label (any word
+			// after the sort mode, as sqllogictest reads its fourth
+			// token); "#" starts a comment.
+			words := fields[2:]
+			for k, w := range words {
+				if strings.HasPrefix(w, "#") {
+					words = words[:k]
+					break
 				}
+			}
+			if len(words) > 0 && strings.HasPrefix(words[0], "label-") {
+				words = append([]string{"nosort"}, words...)
+			}
+			if len(words) > 0 {
+				switch words[0] {
+				case "nosort", "rowsort", "valuesort":
+					r.Sort = words[0]
+				default:
+					return nil, fmt.Errorf("%s:%d: unknown sort mode %q", path, i+1, words[0])
+				}
+			}
+			if len(words) > 1 {
+				r.Label = words[1]
+			}
+			if len(words) > 2 {
+				return nil, fmt.Errorf("%s:%d: unexpected %q after the label", path, i+1, words[2])
 			}
 		}
 		// SQL runs to a blank line or "----".
@@ -212,17 +267,79 @@ func Render(ty byte, c Cell) string {
 		}
 	case 'R':
 		if c.IsNum {
-			s := fmt.Sprintf("%.3f", c.Num)
-			if s == "-0.000" {
-				s = "0.000"
-			}
-			return s
+			return formatReal(c.Num)
 		}
 	}
 	if c.Text == "" {
 		return "(empty)"
 	}
 	return c.Text
+}
+
+func formatReal(f float64) string {
+	s := fmt.Sprintf("%.3f", f)
+	if s == "-0.000" {
+		s = "0.000"
+	}
+	return s
+}
+
+// RenderClassic prints a cell the way classic sqllogictest's drivers do
+// (sqlite3_column_int/_double/_text, ODBC's SQL_C_SLONG/DOUBLE/CHAR): I and
+// R convert text to the number its leading characters spell (0 when none),
+// so '12abc' in an I column reads 12, and T prints bytes outside ' '..'~'
+// as '@'. The repository's own files keep Render's stricter form, which
+// shows a text value in an I column as it is.
+func RenderClassic(ty byte, c Cell) string {
+	switch {
+	case c.Null || c.IsNum:
+	case ty == 'I':
+		return fmt.Sprintf("%d", int64(leadingNumber(c.Text, true)))
+	case ty == 'R':
+		return formatReal(leadingNumber(c.Text, false))
+	case ty == 'T':
+		return printable(Render(ty, c))
+	}
+	return Render(ty, c)
+}
+
+// leadingNumber reads the number at the start of s (after blanks), as C's
+// atol (integer) or atof do; 0 when s does not start with one.
+func leadingNumber(s string, integer bool) float64 {
+	s = strings.TrimLeft(s, " \t\n\r")
+	end := 0
+	if end < len(s) && (s[end] == '+' || s[end] == '-') {
+		end++
+	}
+	digits := func() {
+		for end < len(s) && s[end] >= '0' && s[end] <= '9' {
+			end++
+		}
+	}
+	digits()
+	if !integer {
+		if end < len(s) && s[end] == '.' {
+			end++
+			digits()
+		}
+		if e := end; e < len(s) && (s[e] == 'e' || s[e] == 'E') {
+			end++
+			if end < len(s) && (s[end] == '+' || s[end] == '-') {
+				end++
+			}
+			start := end
+			digits()
+			if end == start {
+				end = e
+			}
+		}
+	}
+	for ; end > 0; end-- {
+		if f, err := strconv.ParseFloat(s[:end], 64); err == nil {
+			return f
+		}
+	}
+	return 0
 }
 
 func isInteger(s string) bool {
@@ -248,11 +365,27 @@ func Format(r *Record, rows [][]Cell) ([]string, error) {
 		}
 		vals := make([]string, len(row))
 		for j, c := range row {
-			vals[j] = Render(r.Types[j], c)
+			if r.OneValuePerLine {
+				vals[j] = RenderClassic(r.Types[j], c)
+			} else {
+				vals[j] = Render(r.Types[j], c)
+			}
 		}
 		out = append(out, vals)
 	}
 	return order(r.Sort, out), nil
+}
+
+// printable replaces each byte outside ' '..'~' by '@', as classic
+// sqllogictest prints text (so a file stays 7-bit and one value per line).
+func printable(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c < ' ' || c > '~' {
+			b[i] = '@'
+		}
+	}
+	return string(b)
 }
 
 // order applies a sort mode to rendered rows and joins each row by tabs.
@@ -289,7 +422,7 @@ func ExpectedRows(r *Record) []string {
 		switch {
 		case strings.Contains(line, "\t"):
 			vals = append(vals, strings.Split(line, "\t")...)
-		case n > 1 && len(strings.Fields(line)) == n:
+		case n > 1 && !r.OneValuePerLine && len(strings.Fields(line)) == n:
 			vals = append(vals, strings.Fields(line)...)
 		default:
 			vals = append(vals, line)
@@ -308,6 +441,14 @@ func ExpectedRows(r *Record) []string {
 // Diff compares actual lines (from Format) with the record's expectation and
 // describes the first difference; "" when they agree.
 func Diff(r *Record, actual []string) string {
+	if n, hash, ok := expectedHash(r); ok {
+		vals := values(r, actual)
+		if got := HashValues(vals); len(vals) != n || got != hash {
+			return fmt.Sprintf("%d values hashing to %s, want %d values hashing to %s; got %s",
+				len(vals), got, n, hash, preview(vals))
+		}
+		return ""
+	}
 	want := ExpectedRows(r)
 	for i := 0; i < max(len(want), len(actual)); i++ {
 		switch {
@@ -322,8 +463,14 @@ func Diff(r *Record, actual []string) string {
 	return ""
 }
 
-// SetResult replaces a query record's expected block (for -update).
-func (r *Record) SetResult(lines []string) { r.Expected = append([]string(nil), lines...) }
+// SetResult replaces a query record's expected block (for -update), as a
+// hash line where the result has more values than the record's threshold.
+func (r *Record) SetResult(lines []string) {
+	if vals := values(r, lines); r.HashThreshold > 0 && len(vals) > r.HashThreshold {
+		lines = []string{fmt.Sprintf("%d values hashing to %s", len(vals), HashValues(vals))}
+	}
+	r.Expected = append([]string(nil), lines...)
+}
 
 // Write rewrites the file with every query record's current Expected block,
 // keeping everything else as it was.

@@ -100,7 +100,7 @@ func appendArrow(b *Builder, arr arrow.Array) (int, error) {
 			}
 		}
 	case String:
-		appendArrowStrings(b, arr)
+		bad, err = appendArrowStrings(b, arr)
 	default:
 		err = errors.New("unsupported column type " + b.typ.String())
 	}
@@ -295,8 +295,11 @@ func rescaleDecimal128(v decimal128.Num, from, to int32, maxAbs int64) (int64, b
 // encoded, to a String builder (rows [b.n, b.n+arr.Len()), b.n not
 // advanced). Dictionary arrays cost one map lookup per dictionary entry.
 // Arrow strings view buffers released with the record: a string is cloned
-// when it first enters the builder.
-func appendArrowStrings(b *Builder, arr arrow.Array) {
+// when it first enters the builder. Each distinct string is checked once
+// against the column's width and UTF-8 (FitString) as it first enters the
+// builder or, for dictionary arrays, per entry; on a failure the first row
+// holding the value is returned with a *StringError.
+func appendArrowStrings(b *Builder, arr arrow.Array) (int, error) {
 	start, n := b.n, arr.Len()
 	dst := b.i32[start : start+n]
 	value := func(a arrow.Array) func(int) string {
@@ -312,15 +315,27 @@ func appendArrowStrings(b *Builder, arr arrow.Array) {
 		}
 		panic("columnar: unexpected string array " + a.DataType().String())
 	}
-	id := func(s string) int32 {
-		c, ok := b.ids[s]
-		if !ok {
-			s = strings.Clone(s)
-			c = int32(len(b.vals))
-			b.ids[s] = c
-			b.vals = append(b.vals, s)
+	// id interns s; it fails only for a string not seen before. A value
+	// that FitString cuts (trailing spaces) may equal one already stored:
+	// it takes that one's id, so the dictionary stays distinct.
+	id := func(s string) (int32, error) {
+		if c, ok := b.ids[s]; ok {
+			return c, nil
 		}
-		return c
+		v, err := b.typ.FitString(s)
+		if err != nil {
+			return 0, err
+		}
+		s = strings.Clone(s)
+		v = s[:len(v)]
+		c, ok := b.ids[v]
+		if !ok {
+			c = int32(len(b.vals))
+			b.ids[v] = c
+			b.vals = append(b.vals, v)
+		}
+		b.ids[s] = c
+		return c, nil
 	}
 	if d, ok := arr.(*array.Dictionary); ok {
 		dict := d.Dictionary()
@@ -328,7 +343,13 @@ func appendArrowStrings(b *Builder, arr arrow.Array) {
 		trans := make([]int32, dict.Len())
 		for j := range trans {
 			if dict.IsValid(j) {
-				trans[j] = id(get(j))
+				var err error
+				if trans[j], err = id(get(j)); err != nil {
+					// An entry no row uses does no harm.
+					if i := firstRowWithIndex(d, j); i >= 0 {
+						return i, err
+					}
+				}
 			}
 		}
 		if idx, ok := d.Indices().(*array.Int32); ok {
@@ -338,7 +359,7 @@ func appendArrowStrings(b *Builder, arr arrow.Array) {
 					dst[i] = trans[k]
 				}
 			}
-			return
+			return 0, nil
 		}
 		for i := range dst {
 			dst[i] = 0
@@ -346,13 +367,28 @@ func appendArrowStrings(b *Builder, arr arrow.Array) {
 				dst[i] = trans[d.GetValueIndex(i)]
 			}
 		}
-		return
+		return 0, nil
 	}
 	get := value(arr)
 	for i := range dst {
 		dst[i] = 0
 		if arr.IsValid(i) {
-			dst[i] = id(get(i))
+			var err error
+			if dst[i], err = id(get(i)); err != nil {
+				return i, err
+			}
 		}
 	}
+	return 0, nil
+}
+
+// firstRowWithIndex is the first non-NULL row of d using dictionary entry
+// j, or -1.
+func firstRowWithIndex(d *array.Dictionary, j int) int {
+	for i := 0; i < d.Len(); i++ {
+		if d.IsValid(i) && d.GetValueIndex(i) == j {
+			return i
+		}
+	}
+	return -1
 }

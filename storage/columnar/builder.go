@@ -41,8 +41,14 @@ type Builder struct {
 
 // NewBuilder returns an empty builder for a column of type t whose vectors
 // come from the default allocator.
-func NewBuilder(t Type) *Builder {
-	b := &Builder{typ: t, alloc: defaultAllocator}
+func NewBuilder(t Type) *Builder { return newBuilderIn(nil, t) }
+
+// newBuilderIn is NewBuilder in allocator a (nil: the default).
+func newBuilderIn(a Allocator, t Type) *Builder {
+	if a == nil {
+		a = defaultAllocator
+	}
+	b := &Builder{typ: t, alloc: a}
 	if t.ID == String {
 		b.ids = map[string]int32{}
 	}

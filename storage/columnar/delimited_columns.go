@@ -94,7 +94,7 @@ func (w *parseWorker) parseColumn(c int, sink *Builder, data []byte, off, lo, hi
 	}
 	// slow parses record r into sink row off+r.
 	slow := func(r int, f []byte) *colError {
-		if len(f) == 2 && f[0] == '\\' && f[1] == 'N' && !w.quotedNull(r, c) {
+		if isNullText(f, w.sp.null) && !w.quotedNull(r, c) {
 			*nulls = append(*nulls, int32(r))
 			sink.setZero(off + r)
 			return nil
@@ -148,12 +148,18 @@ func (w *parseWorker) parseColumn(c int, sink *Builder, data []byte, off, lo, hi
 		dst := sink.i32[off:]
 		for r := lo; r < hi; r++ {
 			f := field(r)
-			if len(f) == 2 && f[0] == '\\' && f[1] == 'N' && !w.quotedNull(r, c) {
+			if isNullText(f, w.sp.null) && !w.quotedNull(r, c) {
 				*nulls = append(*nulls, int32(r))
 				dst[r] = 0
 				continue
 			}
+			seen := len(d.vals)
 			dst[r] = d.id(f)
+			if len(d.vals) > seen {
+				if e := w.fitNew(c, d, off+r); e != nil {
+					return &colError{r, e.Error()}
+				}
+			}
 		}
 	default:
 		for r := lo; r < hi; r++ {
@@ -162,6 +168,21 @@ func (w *parseWorker) parseColumn(c int, sink *Builder, data []byte, off, lo, hi
 			}
 		}
 	}
+	return nil
+}
+
+// fitNew checks the string just added to d, the first in the block at
+// table row row, against the column's width and UTF-8 (see FitString): each
+// distinct string of a block is checked once, and the row it was first seen
+// at is the first that holds it. A value with excess trailing spaces is
+// stored cut.
+func (w *parseWorker) fitNew(c int, d *localDict, row int) error {
+	last := len(d.vals) - 1
+	v, err := w.ld.t.Fields[c].Type.FitString(d.vals[last])
+	if se, ok := err.(*StringError); ok {
+		return se.At(w.ld.t.Name, w.ld.t.Fields[c].Name, row-w.ld.t.Rows+1)
+	}
+	d.vals[last] = v
 	return nil
 }
 

@@ -30,8 +30,10 @@ type splitter struct {
 	// complete).
 	err *fieldError
 	// quotedNulls lists (record<<16 | column) of enclosed fields that read
-	// `\N`, which are strings, not NULL (in file order).
+	// `\N` or null, which are strings, not NULL (in file order).
 	quotedNulls []uint64
+	// null is the extra spelling of NULL (DelimitedOptions.Null), or empty.
+	null []byte
 }
 
 // fieldError is a bad field: line counts the block's physical lines from
@@ -219,7 +221,7 @@ func (s *splitter) splitQuoted(data []byte) {
 					fail(line, min(c, ncols), "unexpected %q after the closing quote", data[i])
 					return
 				}
-				if w-start == 2 && data[start] == '\\' && data[start+1] == 'N' {
+				if isNullText(data[start:w], s.null) {
 					s.quotedNulls = append(s.quotedNulls, uint64(s.rows)<<16|uint64(c))
 				}
 			} else {
@@ -337,4 +339,10 @@ func firstRecordFields(b []byte, delim, quote byte) (n int, lastEmpty bool) {
 		}
 	}
 	return n, fieldStart == len(b)
+}
+
+// isNullText reports whether an unenclosed field is NULL: `\N`, or null
+// when it is set.
+func isNullText(f, null []byte) bool {
+	return len(f) == 2 && f[0] == '\\' && f[1] == 'N' || len(null) > 0 && bytes.Equal(f, null)
 }

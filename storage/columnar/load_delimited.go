@@ -22,6 +22,15 @@ type DelimitedOptions struct {
 	IgnoreLines int
 	// Workers is the number of parsing goroutines; 0 means runtime.NumCPU().
 	Workers int
+	// Alloc is where the new columns live; nil means the default allocator.
+	Alloc Allocator
+	// Progress, when set, is called from one goroutine as the file is read
+	// with the bytes read so far and the file's size.
+	Progress func(done, total int64)
+	// Null is a spelling of NULL besides `\N` (read_csv's nullstr, such as
+	// NA): an unenclosed field equal to it is NULL in every column, an
+	// enclosed one is that string.
+	Null string
 }
 
 // loadBlockSize is the size of the blocks the file is read and parsed in. A
@@ -45,10 +54,11 @@ const maxBlock = 256 << 20
 // t's columns by position. A file whose first record has one field more
 // than t has columns, that field empty, is in dbgen's trailing-delimiter
 // form ("1|2|3|"), and then every line must end with the delimiter. Blank
-// lines are skipped. NULLs: an unenclosed `\N` is NULL in every column; an
+// lines are skipped. NULLs: an unenclosed `\N` (or opts.Null) is NULL in every column; an
 // empty field is NULL except in VARCHAR columns, where it is the empty
 // string (as in MySQL's LOAD DATA). Text is checked against the column
-// types (see Builder.AppendText).
+// types (see Builder.AppendText); strings against VARCHAR(n) widths and
+// UTF-8 (FitString), once per distinct string of a block.
 //
 // Errors name the file, the physical line (1-based, counting ignored and
 // blank lines and line breaks inside quoted fields) and the field, both by
@@ -101,9 +111,13 @@ func LoadDelimited(t *Table, path string, opts DelimitedOptions) (*Table, error)
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
+	var r io.Reader = f
+	if opts.Progress != nil {
+		r = &progressReader{r: f, total: size, report: opts.Progress}
+	}
 	ld := &delimitedLoad{
-		t: t, path: path, r: f, quote: quote, workers: workers,
-		split: splitter{ncols: len(t.Fields), delim: delim, quote: quote},
+		t: t, path: path, r: r, quote: quote, workers: workers, alloc: opts.Alloc,
+		split: splitter{ncols: len(t.Fields), delim: delim, quote: quote, null: []byte(opts.Null)},
 	}
 	if len(t.Fields) == 0 {
 		return nil, fmt.Errorf("load %s: the table has no columns", path)
@@ -161,6 +175,7 @@ type delimitedLoad struct {
 	quote   byte
 	workers int
 	split   splitter // template: each worker copies it
+	alloc   Allocator
 
 	// out holds t's rows followed by the file's. Workers write disjoint
 	// row ranges under mu's read lock; growing the vectors (when the size
@@ -223,7 +238,7 @@ func (ld *delimitedLoad) run(ignoreLines int, size int64) (int, error) {
 	}
 	ld.out = make([]*Builder, len(ld.t.Fields))
 	for i, f := range ld.t.Fields {
-		ld.out[i] = NewBuilder(f.Type)
+		ld.out[i] = newBuilderIn(ld.alloc, f.Type)
 		ld.out[i].seed(ld.t.Columns[i], est)
 	}
 	ld.cap = ld.t.Rows + est
@@ -434,4 +449,18 @@ func (ld *delimitedLoad) fieldErrorf(line int, e *fieldError) error {
 		return fmt.Errorf("load %s line %d, column %d (%s): %s", ld.path, line, e.col+1, ld.t.Fields[e.col].Name, e.msg)
 	}
 	return fmt.Errorf("load %s line %d, column %d: %s", ld.path, line, e.col+1, e.msg)
+}
+
+// progressReader reports the bytes read through it.
+type progressReader struct {
+	r           io.Reader
+	done, total int64
+	report      func(done, total int64)
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.done += int64(n)
+	p.report(p.done, p.total)
+	return n, err
 }

@@ -21,6 +21,11 @@ type ParquetOptions struct {
 	// BatchSize is the number of rows decoded per record batch; 0 means
 	// 4*ChunkRows (larger batches amortize pqarrow's per-batch buffers).
 	BatchSize int
+	// Alloc is where the new columns live; nil means the default allocator.
+	Alloc Allocator
+	// Progress, when set, is called from one goroutine after each row
+	// group is decoded with the rows read so far and the file's rows.
+	Progress func(done, total int64)
 }
 
 // LoadParquet returns a new table holding t's rows followed by the rows of
@@ -33,7 +38,8 @@ type ParquetOptions struct {
 // float and double to DOUBLE, integers and decimal128 to DECIMAL (rescaled, rounding
 // half away from zero, checked against the precision), date32/date64 to
 // DATE, boolean to BOOLEAN, and string, large_string, binary and
-// dictionary-encoded strings to VARCHAR. NULLs come from the Arrow
+// dictionary-encoded strings to VARCHAR (checked against the width and
+// UTF-8 once per distinct string, see FitString). NULLs come from the Arrow
 // validity. Errors name the file, the 1-based row and the column:
 //
 //	load lineorder.parquet row 17, column 9 (lo_quantity): 3000000000 is out of range for INT
@@ -125,7 +131,7 @@ func LoadParquet(t *Table, path string, opts ParquetOptions) (*Table, error) {
 
 	out := make([]*Builder, len(t.Fields))
 	for c, f := range t.Fields {
-		out[c] = NewBuilder(f.Type)
+		out[c] = newBuilderIn(opts.Alloc, f.Type)
 		out[c].seed(t.Columns[c], int(rdr.NumRows()))
 	}
 
@@ -135,6 +141,7 @@ func LoadParquet(t *Table, path string, opts ParquetOptions) (*Table, error) {
 	var readErr error
 	go func() {
 		defer close(recs)
+		var done int64
 		for rg := 0; rg < rgs; rg++ {
 			rr, err := open(rg)
 			if err != nil {
@@ -156,6 +163,10 @@ func LoadParquet(t *Table, path string, opts ParquetOptions) (*Table, error) {
 				readErr = err
 			}
 			rr.Release()
+			if opts.Progress != nil {
+				done += rdr.MetaData().RowGroup(rg).NumRows()
+				opts.Progress(done, rdr.NumRows())
+			}
 			if readErr != nil {
 				return
 			}
@@ -200,7 +211,11 @@ func LoadParquet(t *Table, path string, opts ParquetOptions) (*Table, error) {
 			}
 		}
 		if first >= 0 {
-			return nil, fmt.Errorf("load %s row %d, column %d (%s): %v", path, rowsBefore+bad[first]+1, first+1, t.Fields[first].Name, errs[first])
+			row := rowsBefore + bad[first] + 1
+			if se, ok := errs[first].(*StringError); ok {
+				errs[first] = se.At(t.Name, t.Fields[first].Name, row)
+			}
+			return nil, fmt.Errorf("load %s row %d, column %d (%s): %w", path, row, first+1, t.Fields[first].Name, errs[first])
 		}
 		rowsBefore += int(rec.NumRows())
 	}

@@ -62,8 +62,8 @@ func lineorderFields() []Field {
 	names := []string{"lo_orderkey", "lo_linenumber", "lo_custkey", "lo_partkey", "lo_suppkey",
 		"lo_orderdate", "lo_orderpriority", "lo_shippriority", "lo_quantity", "lo_extendedprice",
 		"lo_ordtotalprice", "lo_discount", "lo_revenue", "lo_supplycost", "lo_tax", "lo_commitdate", "lo_shipmode"}
-	types := []Type{TInt64, TInt32, TInt32, TInt32, TInt32, TInt32, TString, TString, TInt32,
-		TInt64, TInt64, TInt32, TInt64, TInt64, TInt32, TInt32, TString}
+	types := []Type{TInt64, TInt32, TInt32, TInt32, TInt32, TInt32, {ID: String, Width: 15}, {ID: String, Width: 1}, TInt32,
+		TInt64, TInt64, TInt32, TInt64, TInt64, TInt32, TInt32, {ID: String, Width: 10}}
 	f := make([]Field, len(names))
 	for i := range names {
 		f[i] = Field{Name: names[i], Type: types[i], Nullable: true}

@@ -18,12 +18,15 @@ const (
 	String                    // VARCHAR: int32 code into a sorted dictionary
 )
 
-// Type is a column type; Precision and Scale matter for Decimal, Width for String.
+// Type is a column type; Precision and Scale matter for Decimal, Width and
+// Binary for String (see FitString).
 type Type struct {
 	ID        TypeID
 	Precision int
 	Scale     int
-	Width     int
+	Width     int  // VARCHAR(n)/CHAR(n): at most n characters; 0: no limit
+	Binary    bool // BINARY, VARBINARY, BLOB: bytes, not UTF-8 text
+	Char      bool // CHAR(n): trailing spaces are not kept
 }
 
 // Physical is the Go element type a column of this type is stored as.
@@ -78,10 +81,17 @@ func (t Type) String() string {
 	case Bool:
 		return "BOOLEAN"
 	case String:
-		if t.Width > 0 {
-			return fmt.Sprintf("VARCHAR(%d)", t.Width)
+		name := "VARCHAR"
+		switch {
+		case t.Binary:
+			name = "VARBINARY"
+		case t.Char:
+			name = "CHAR"
 		}
-		return "VARCHAR"
+		if t.Width > 0 {
+			return fmt.Sprintf("%s(%d)", name, t.Width)
+		}
+		return name
 	}
 	return "UNKNOWN"
 }

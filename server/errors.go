@@ -1,0 +1,99 @@
+package server
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/go-mysql-org/go-mysql/mysql"
+
+	"gpusql/catalog"
+	"gpusql/engine"
+	"gpusql/exec"
+	"gpusql/sql"
+)
+
+// mysqlError gives an engine error the MySQL error code (and, through the
+// library's table, the SQLSTATE) that a MySQL 8 server gives the same
+// failure, so client libraries that branch on codes (retry on 1213, report
+// 1146 as a missing table) behave. Typed errors map by type; the binder's
+// errors carry their meaning in their text, which is stable and tested, so
+// those map by its leading words. The message stays gpusql's, with the
+// line:column it names.
+func mysqlError(err error) *mysql.MyError {
+	var my *mysql.MyError
+	if errors.As(err, &my) {
+		return my
+	}
+	return mysql.NewError(errorCode(err), err.Error())
+}
+
+func errorCode(err error) uint16 {
+	var (
+		dup  *catalog.DuplicateKeyError
+		conf *catalog.ConflictError
+		mem  *exec.MemoryLimitError
+		priv *engine.PrivilegeError
+		user *engine.UserError
+		root *engine.FileRootError
+		kill *killError
+		syn  *syntaxError
+	)
+	switch {
+	case errors.As(err, &syn):
+		return mysql.ER_PARSE_ERROR
+	case errors.Is(err, errEmptyQuery):
+		return mysql.ER_EMPTY_QUERY
+	case errors.Is(err, engine.ErrCancelled):
+		return mysql.ER_QUERY_INTERRUPTED
+	case errors.As(err, &dup):
+		return mysql.ER_DUP_ENTRY
+	case errors.As(err, &conf):
+		return mysql.ER_LOCK_DEADLOCK
+	case errors.As(err, &mem):
+		return mysql.ER_OUT_OF_RESOURCES
+	case errors.As(err, &priv):
+		if priv.Command == "CREATE USER" {
+			return mysql.ER_SPECIFIC_ACCESS_DENIED_ERROR
+		}
+		return mysql.ER_TABLEACCESS_DENIED_ERROR
+	case errors.As(err, &user):
+		return mysql.ER_CANNOT_USER
+	case errors.As(err, &root):
+		return mysql.ER_OPTION_PREVENTS_STATEMENT
+	case errors.As(err, &kill):
+		if kill.denied {
+			return mysql.ER_KILL_DENIED_ERROR
+		}
+		return mysql.ER_NO_SUCH_THREAD
+	}
+	msg := err.Error()
+	var se *sql.Error
+	if errors.As(err, &se) {
+		msg = se.Msg
+	}
+	for _, m := range messageCodes {
+		if strings.Contains(msg, m.text) {
+			return m.code
+		}
+	}
+	return mysql.ER_UNKNOWN_ERROR
+}
+
+// messageCodes map the binder's and executors' messages to codes, most
+// specific first.
+var messageCodes = []struct {
+	text string
+	code uint16
+}{
+	{"unknown table", mysql.ER_NO_SUCH_TABLE},
+	{"unknown column", mysql.ER_BAD_FIELD_ERROR},
+	{"unknown database", mysql.ER_BAD_DB_ERROR},
+	{"unknown system variable", mysql.ER_UNKNOWN_SYSTEM_VARIABLE},
+	{"can't be set to the value", mysql.ER_WRONG_VALUE_FOR_VAR},
+	{"out of range value", mysql.ER_WARN_DATA_OUT_OF_RANGE},
+	{"value is out of range", mysql.ER_DATA_OUT_OF_RANGE},
+	{"out of range", mysql.ER_DATA_OUT_OF_RANGE},
+	{"already exists", mysql.ER_TABLE_EXISTS_ERROR},
+	{"incorrect DATE value", mysql.ER_TRUNCATED_WRONG_VALUE},
+	{"unsupported", mysql.ER_NOT_SUPPORTED_YET},
+}

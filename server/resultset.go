@@ -1,0 +1,147 @@
+package server
+
+import (
+	"encoding/binary"
+	"math"
+	"slices"
+
+	"github.com/go-mysql-org/go-mysql/mysql"
+
+	"gpusql/exec"
+	"gpusql/storage/columnar"
+)
+
+// Column metadata and rows in MySQL's two row formats: the text protocol
+// (COM_QUERY: every value as its text) and the binary protocol (prepared
+// statements: numbers in their binary form). Types follow what MySQL 8
+// reports for the same column:
+//
+//	INT      LONG (11)           BIGINT  LONGLONG (20)
+//	DOUBLE   DOUBLE (22)         DECIMAL(p,s) NEWDECIMAL (p+2, s decimals)
+//	DATE     DATE (10)           BOOLEAN TINY (1), as TINYINT(1)
+//	VARCHAR(n) VAR_STRING (4n bytes of utf8mb4)
+
+const (
+	charsetBinary  = 63  // numbers and dates
+	charsetUTF8MB4 = 255 // utf8mb4_0900_ai_ci
+)
+
+// fields describes the result's columns.
+func fields(r *exec.Result) []*mysql.Field {
+	fs := make([]*mysql.Field, len(r.Columns))
+	for j, c := range r.Columns {
+		name := ""
+		if j < len(r.Names) {
+			name = r.Names[j]
+		}
+		f := &mysql.Field{Name: []byte(name), OrgName: []byte(name), Charset: charsetBinary, Flag: mysql.BINARY_FLAG}
+		t := c.Type
+		switch t.ID {
+		case columnar.Int32:
+			f.Type, f.ColumnLength, f.Flag = mysql.MYSQL_TYPE_LONG, 11, mysql.BINARY_FLAG|mysql.NUM_FLAG
+		case columnar.Int64:
+			f.Type, f.ColumnLength, f.Flag = mysql.MYSQL_TYPE_LONGLONG, 20, mysql.BINARY_FLAG|mysql.NUM_FLAG
+		case columnar.Float64:
+			f.Type, f.ColumnLength, f.Decimal, f.Flag = mysql.MYSQL_TYPE_DOUBLE, 22, 31, mysql.BINARY_FLAG|mysql.NUM_FLAG
+		case columnar.Decimal:
+			f.Type, f.ColumnLength, f.Decimal = mysql.MYSQL_TYPE_NEWDECIMAL, uint32(t.Precision+2), uint8(t.Scale)
+			f.Flag = mysql.BINARY_FLAG | mysql.NUM_FLAG
+		case columnar.Date:
+			f.Type, f.ColumnLength = mysql.MYSQL_TYPE_DATE, 10
+		case columnar.Bool:
+			f.Type, f.ColumnLength, f.Flag = mysql.MYSQL_TYPE_TINY, 1, mysql.BINARY_FLAG|mysql.NUM_FLAG
+		default:
+			width := t.Width
+			if width <= 0 {
+				width = 16383 // VARCHAR without a length: the most utf8mb4 allows
+			}
+			f.Type, f.ColumnLength, f.Charset, f.Flag = mysql.MYSQL_TYPE_VAR_STRING, uint32(4*width), charsetUTF8MB4, 0
+		}
+		fs[j] = f
+	}
+	return fs
+}
+
+// packetWriter writes one protocol packet (4 bytes of header room
+// first); the library's connection is one.
+type packetWriter interface{ WritePacket([]byte) error }
+
+// writeResult sends a result set: the column count, the column
+// definitions, EOF, one packet per row (text or binary) and EOF. Rows are
+// formatted one at a time into one buffer, so a large result costs the
+// server no second copy (the library's own result set would hold every
+// row). The caller answers the library with sentResult.
+func writeResult(w packetWriter, r *exec.Result, binaryRows bool, status uint16) (*mysql.Result, error) {
+	fs := fields(r)
+	buf := append(make([]byte, 4, 1024), mysql.PutLengthEncodedInt(uint64(len(fs)))...)
+	if err := w.WritePacket(buf); err != nil {
+		return nil, err
+	}
+	for _, f := range fs {
+		if err := w.WritePacket(append(buf[:4], f.Dump()...)); err != nil {
+			return nil, err
+		}
+	}
+	eof := []byte{0, 0, 0, 0, mysql.EOF_HEADER, 0, 0, byte(status), byte(status >> 8)}
+	if err := w.WritePacket(slices.Clone(eof)); err != nil {
+		return nil, err
+	}
+	for i := 0; i < r.Rows; i++ {
+		if binaryRows {
+			buf = appendBinaryRow(buf[:4], r, i)
+		} else {
+			buf = appendTextRow(buf[:4], r, i)
+		}
+		if err := w.WritePacket(buf); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.WritePacket(eof); err != nil {
+		return nil, err
+	}
+	// A streamed result the library takes as sent: it writes nothing more.
+	return &mysql.Result{Resultset: &mysql.Resultset{Fields: fs, Streaming: mysql.StreamingMultiple, StreamingDone: true}}, nil
+}
+
+func appendTextRow(row []byte, r *exec.Result, i int) []byte {
+	for _, c := range r.Columns {
+		if c.IsNull(i) {
+			row = append(row, 0xfb)
+			continue
+		}
+		row = append(row, mysql.PutLengthEncodedString([]byte(exec.FormatValue(c, i)))...)
+	}
+	return row
+}
+
+// appendBinaryRow appends a binary protocol row: a 0 header, the NULL bitmap (bit
+// j+2 for column j), then each non-NULL value.
+func appendBinaryRow(row []byte, r *exec.Result, i int) []byte {
+	n := len(r.Columns)
+	start := len(row)
+	row = append(row, make([]byte, 1+(n+7+2)/8)...)
+	for j, c := range r.Columns {
+		if c.IsNull(i) {
+			row[start+1+(j+2)/8] |= 1 << ((j + 2) % 8)
+			continue
+		}
+		switch c.Type.ID {
+		case columnar.Int32:
+			row = binary.LittleEndian.AppendUint32(row, uint32(c.I32[i]))
+		case columnar.Int64:
+			row = binary.LittleEndian.AppendUint64(row, uint64(c.I64[i]))
+		case columnar.Float64:
+			row = binary.LittleEndian.AppendUint64(row, math.Float64bits(c.F64[i]))
+		case columnar.Bool:
+			row = append(row, byte(c.I32[i]))
+		case columnar.Date:
+			d := exec.DateTime(c.I32[i])
+			row = append(row, 4)
+			row = binary.LittleEndian.AppendUint16(row, uint16(d.Year()))
+			row = append(row, byte(d.Month()), byte(d.Day()))
+		default: // DECIMAL and VARCHAR: length-encoded text
+			row = append(row, mysql.PutLengthEncodedString([]byte(exec.FormatValue(c, i)))...)
+		}
+	}
+	return row
+}

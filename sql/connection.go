@@ -1,0 +1,85 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+
+	"gpusql/storage/columnar"
+)
+
+// Statements that MySQL clients and BI tools send when they connect: USE,
+// SHOW DATABASES, SHOW VARIABLES [LIKE '...']. gpusql has one schema,
+// DatabaseName; answering them plausibly lets those clients get on to the
+// queries.
+
+// Use selects the current database; only DatabaseName (and
+// information_schema, whose tables are always named with their schema)
+// exist.
+type Use struct{ Database string }
+
+// ShowDatabases lists DatabaseName and information_schema.
+type ShowDatabases struct{}
+
+// ShowVariables lists the session's variables whose names match Pattern
+// (LIKE syntax; "" = all).
+type ShowVariables struct{ Pattern string }
+
+// ShowCreateTable gives the CREATE TABLE statement of a table (SHOW
+// CREATE TABLE, which dump tools and GUI clients read).
+type ShowCreateTable struct{ Table string }
+
+func (*ShowCreateTable) statement() {}
+func (*Use) statement()             {}
+func (*ShowDatabases) statement()   {}
+func (*ShowVariables) statement()   {}
+
+func (b *binder) use(n *ast.UseStmt) (Statement, error) {
+	if !strings.EqualFold(n.DBName, DatabaseName) && !strings.EqualFold(n.DBName, "information_schema") {
+		return nil, b.errf(b.start, "unknown database '%s' (gpusql has one: %s)", n.DBName, DatabaseName)
+	}
+	return &Use{Database: n.DBName}, nil
+}
+
+func (b *binder) showVariables(n *ast.ShowStmt) (Statement, error) {
+	if n.Where != nil {
+		return nil, b.errf(-1, "unsupported: SHOW VARIABLES WHERE (use LIKE)")
+	}
+	st := &ShowVariables{}
+	if n.Pattern != nil {
+		v, ok := n.Pattern.Pattern.(*driver.ValueExpr)
+		if !ok {
+			return nil, b.errf(-1, "SHOW VARIABLES LIKE needs a string")
+		}
+		st.Pattern = v.GetString()
+	}
+	return st, nil
+}
+
+// sessionFunc binds the functions that read the session: CONNECTION_ID()
+// (@@pseudo_thread_id, the server's connection id; 0 outside a server),
+// DATABASE() / SCHEMA(), VERSION() and USER() / CURRENT_USER().
+func (b *binder) sessionFunc(name string, nargs, pos int) (Expr, error) {
+	if nargs != 0 {
+		return nil, b.errf(pos, "wrong number of arguments to %s(): %d", name, nargs)
+	}
+	str := func(s string) *Const { return &Const{T: columnar.TString, S: s} }
+	switch name {
+	case "connection_id":
+		if v, ok := b.session.Variable("pseudo_thread_id"); ok {
+			c := *v
+			return &c, nil
+		}
+		return &Const{T: columnar.TInt64}, nil
+	case "database", "schema":
+		return str(DatabaseName), nil
+	case "version":
+		return str(serverVersion), nil
+	}
+	user := b.session.User()
+	if user == "" {
+		user = "gpusql"
+	}
+	return str(user + "@%"), nil
+}

@@ -1,0 +1,138 @@
+package sql
+
+import (
+	"sort"
+	"strings"
+
+	"gpusql/storage/columnar"
+)
+
+// information_schema: the tables BI tools and connectors read to discover
+// what a database holds (SCHEMATA, TABLES, COLUMNS), with MySQL 8's column
+// names. Each is bound as a VALUES plan over the catalog as the statement
+// sees it, so WHERE, ORDER BY and joins on them work as on any table.
+
+// infoColumn is one column of an information_schema table.
+type infoColumn struct {
+	name string
+	t    columnar.Type
+}
+
+var (
+	infoSchemata = []infoColumn{{"CATALOG_NAME", columnar.TString}, {"SCHEMA_NAME", columnar.TString},
+		{"DEFAULT_CHARACTER_SET_NAME", columnar.TString}, {"DEFAULT_COLLATION_NAME", columnar.TString}}
+	infoTables = []infoColumn{{"TABLE_CATALOG", columnar.TString}, {"TABLE_SCHEMA", columnar.TString},
+		{"TABLE_NAME", columnar.TString}, {"TABLE_TYPE", columnar.TString}, {"ENGINE", columnar.TString},
+		{"TABLE_ROWS", columnar.TInt64}, {"TABLE_COMMENT", columnar.TString}}
+	infoColumns = []infoColumn{{"TABLE_CATALOG", columnar.TString}, {"TABLE_SCHEMA", columnar.TString},
+		{"TABLE_NAME", columnar.TString}, {"COLUMN_NAME", columnar.TString}, {"ORDINAL_POSITION", columnar.TInt64},
+		{"COLUMN_DEFAULT", columnar.TString}, {"IS_NULLABLE", columnar.TString}, {"DATA_TYPE", columnar.TString},
+		{"CHARACTER_MAXIMUM_LENGTH", columnar.TInt64}, {"NUMERIC_PRECISION", columnar.TInt64},
+		{"NUMERIC_SCALE", columnar.TInt64}, {"COLUMN_TYPE", columnar.TString}, {"COLUMN_KEY", columnar.TString},
+		{"EXTRA", columnar.TString}, {"COLUMN_COMMENT", columnar.TString}}
+)
+
+// informationSchema binds information_schema.name.
+func (b *binder) informationSchema(name string, pos int) (Plan, []string, error) {
+	var cols []infoColumn
+	var rows [][]Expr
+	switch strings.ToLower(name) {
+	case "schemata":
+		cols = infoSchemata
+		for _, s := range []string{"information_schema", DatabaseName} {
+			rows = append(rows, []Expr{infoStr("def"), infoStr(s), infoStr("utf8mb4"), infoStr("utf8mb4_0900_ai_ci")})
+		}
+	case "tables":
+		cols = infoTables
+		for _, e := range b.relations() {
+			kind, rowCount := "VIEW", infoNull(columnar.TInt64)
+			if t, ok := b.cat.Table(e); ok {
+				kind, rowCount = "BASE TABLE", &Const{T: columnar.TInt64, I: int64(t.Rows)}
+			}
+			rows = append(rows, []Expr{infoStr("def"), infoStr(DatabaseName), infoStr(e), infoStr(kind), infoStr("gpusql"), rowCount, infoStr("")})
+		}
+	case "columns":
+		cols = infoColumns
+		for _, e := range b.relations() {
+			fields, err := b.relationFields(e, pos)
+			if err != nil {
+				return nil, nil, err
+			}
+			for i, f := range fields {
+				rows = append(rows, columnRow(e, i, f))
+			}
+		}
+	default:
+		return nil, nil, b.errf(pos, "unknown table 'information_schema.%s' (gpusql has SCHEMATA, TABLES and COLUMNS)", name)
+	}
+	out := make(Schema, len(cols))
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = Column{Name: c.name, Type: c.t, Nullable: true}
+		names[i] = c.name
+	}
+	return &Values{Rows: rows, Out: out}, names, nil
+}
+
+// relations are the table and view names, sorted.
+func (b *binder) relations() []string {
+	names := append(b.cat.Names(), b.cat.ViewNames()...)
+	sort.Strings(names)
+	return names
+}
+
+// relationFields are a table's fields or a view's result columns.
+func (b *binder) relationFields(name string, pos int) ([]columnar.Field, error) {
+	if t, ok := b.cat.Table(name); ok {
+		return t.Fields, nil
+	}
+	v, _ := b.cat.View(name)
+	p, names, err := b.bindView(v, pos)
+	if err != nil {
+		return nil, err
+	}
+	fields := make([]columnar.Field, len(names))
+	for i, c := range p.Schema() {
+		fields[i] = columnar.Field{Name: names[i], Type: c.Type, Nullable: c.Nullable}
+	}
+	return fields, nil
+}
+
+// columnRow is a COLUMNS row: MySQL's DATA_TYPE names and sizes.
+func columnRow(table string, i int, f columnar.Field) []Expr {
+	nullable := "NO"
+	if f.Nullable {
+		nullable = "YES"
+	}
+	i64 := func(v int) Expr { return &Const{T: columnar.TInt64, I: int64(v)} }
+	charLen, prec, scale := infoNull(columnar.TInt64), infoNull(columnar.TInt64), infoNull(columnar.TInt64)
+	dataType := strings.ToLower(f.Type.String())
+	switch f.Type.ID {
+	case columnar.Int32:
+		dataType, prec, scale = "int", i64(10), i64(0)
+	case columnar.Int64:
+		dataType, prec, scale = "bigint", i64(19), i64(0)
+	case columnar.Float64:
+		dataType, prec = "double", i64(22)
+	case columnar.Decimal:
+		dataType, prec, scale = "decimal", i64(f.Type.Precision), i64(f.Type.Scale)
+	case columnar.Bool:
+		dataType, prec, scale = "tinyint", i64(3), i64(0)
+	case columnar.String:
+		dataType, charLen = "varchar", i64(max(f.Type.Width, 0))
+		if f.Type.Width <= 0 {
+			charLen = i64(16383)
+		}
+	}
+	colType := strings.ToLower(f.Type.String())
+	if f.Type.ID == columnar.Bool {
+		colType = "tinyint(1)"
+	} else if f.Type.ID == columnar.String && f.Type.Width <= 0 {
+		colType = "varchar(16383)"
+	}
+	return []Expr{infoStr("def"), infoStr(DatabaseName), infoStr(table), infoStr(f.Name), i64(i + 1), infoNull(columnar.TString),
+		infoStr(nullable), infoStr(dataType), charLen, prec, scale, infoStr(colType), infoStr(""), infoStr(""), infoStr("")}
+}
+
+func infoStr(s string) Expr         { return &Const{T: columnar.TString, S: s} }
+func infoNull(t columnar.Type) Expr { return &Const{T: t, Null: true} }

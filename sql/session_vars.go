@@ -1,0 +1,101 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+
+	"gpusql/storage/columnar"
+)
+
+// Connect-time variables. MySQL connectors and BI tools read and set a
+// handful of variables when they connect (the mysql client reads
+// @@version_comment, JDBC reads @@max_allowed_packet and the character
+// sets, many set autocommit and net_write_timeout). gpusql's behaviour does
+// not depend on them, so each has the one value gpusql behaves by: reading
+// gives it, setting it to that value (or to a value that changes nothing
+// here, as a timeout) is accepted, and setting anything else is an error
+// saying why.
+
+// fixedVariables are the connect-time variables and their values.
+var fixedVariables = map[string]*Const{
+	"autocommit":               {T: columnar.TInt64, I: 1},
+	"auto_increment_increment": {T: columnar.TInt64, I: 1},
+	"max_allowed_packet":       {T: columnar.TInt64, I: MaxAllowedPacket},
+	"character_set_client":     {T: columnar.TString, S: "utf8mb4"},
+	"character_set_connection": {T: columnar.TString, S: "utf8mb4"},
+	"character_set_results":    {T: columnar.TString, S: "utf8mb4"},
+	"character_set_server":     {T: columnar.TString, S: "utf8mb4"},
+	"character_set_database":   {T: columnar.TString, S: "utf8mb4"},
+	"collation_connection":     {T: columnar.TString, S: "utf8mb4_0900_ai_ci"},
+	"collation_server":         {T: columnar.TString, S: "utf8mb4_0900_ai_ci"},
+	"collation_database":       {T: columnar.TString, S: "utf8mb4_0900_ai_ci"},
+	"transaction_isolation":    {T: columnar.TString, S: "REPEATABLE-READ"},
+	"tx_isolation":             {T: columnar.TString, S: "REPEATABLE-READ"},
+	"transaction_read_only":    {T: columnar.TInt64, I: 0},
+	"time_zone":                {T: columnar.TString, S: "+00:00"},
+	"system_time_zone":         {T: columnar.TString, S: "UTC"},
+	"lower_case_table_names":   {T: columnar.TInt64, I: 0},
+	"wait_timeout":             {T: columnar.TInt64, I: 28800},
+	"interactive_timeout":      {T: columnar.TInt64, I: 28800},
+	"net_write_timeout":        {T: columnar.TInt64, I: 60},
+	"net_read_timeout":         {T: columnar.TInt64, I: 30},
+	"sql_select_limit":         {T: columnar.TInt64, I: 1<<63 - 1},
+	"version_compile_os":       {T: columnar.TString, S: "Linux"},
+	"init_connect":             {T: columnar.TString, S: ""},
+	"license":                  {T: columnar.TString, S: "GPL"},
+	"have_ssl":                 {T: columnar.TString, S: "YES"},
+	"performance_schema":       {T: columnar.TInt64, I: 0},
+	"query_cache_size":         {T: columnar.TInt64, I: 0},
+	"query_cache_type":         {T: columnar.TString, S: "OFF"},
+	"net_buffer_length":        {T: columnar.TInt64, I: 16384},
+	"sql_auto_is_null":         {T: columnar.TInt64, I: 0},
+}
+
+// MaxAllowedPacket is the largest packet a server client may send (the
+// server closes a connection that sends more) and @@max_allowed_packet.
+const MaxAllowedPacket = 64 << 20
+
+// ignoredWhenSet are variables a client may set to anything: they tune
+// what gpusql does not have (timeouts of a server that never times a
+// client out, result character set conversion it does not do).
+var ignoredWhenSet = map[string]bool{
+	"wait_timeout": true, "interactive_timeout": true, "net_write_timeout": true,
+	"net_read_timeout": true, "character_set_results": true, "sql_select_limit": true,
+	"auto_increment_increment": true, "max_allowed_packet": true,
+}
+
+// utf8Names are the character sets and collations gpusql's UTF-8 is.
+func utf8Name(s string) bool {
+	s = strings.ToLower(s)
+	return strings.HasPrefix(s, "utf8") || s == "ascii" || s == "binary" || s == "latin1"
+}
+
+// SetFixed applies SET name = v for a connect-time variable: handled false
+// when name is none of them.
+func SetFixed(name string, v *Const) (handled bool, err error) {
+	cur, ok := fixedVariables[name]
+	if !ok {
+		return false, nil
+	}
+	switch {
+	case ignoredWhenSet[name]:
+		return true, nil
+	case strings.HasPrefix(name, "character_set_") || strings.HasPrefix(name, "collation_"):
+		if v.Null || v.T.ID == columnar.String && utf8Name(v.S) {
+			return true, nil
+		}
+	case name == "time_zone":
+		if s := strings.ToUpper(v.S); s == "+00:00" || s == "UTC" || s == "SYSTEM" {
+			return true, nil
+		}
+	case cur.T.ID == columnar.String:
+		if !v.Null && strings.EqualFold(v.S, cur.S) {
+			return true, nil
+		}
+	default:
+		if !v.Null && v.T.IsInteger() && v.I == cur.I {
+			return true, nil
+		}
+	}
+	return true, fmt.Errorf("unsupported: SET %s = %s (gpusql runs with %s = %s)", name, v, name, cur)
+}
