@@ -14,6 +14,7 @@ import (
 
 	"gpusql/catalog"
 	"gpusql/exec"
+	"gpusql/planner"
 	"gpusql/sql"
 )
 
@@ -39,6 +40,11 @@ type Options struct {
 	// NoSync skips fsync when writing the database: statements then
 	// survive the process being killed but not a power loss (tests).
 	NoSync bool
+	// GPUProfile names the GPU to plan for ("h100", "h200"; "" = the
+	// device's own profile when a GPU is used). With it, executor "gpu"
+	// opens without a GPU: EXPLAIN shows the GPU plan, queries say they
+	// need a GPU.
+	GPUProfile string
 }
 
 // DB is one database: a catalog of tables and the options queries run with.
@@ -64,6 +70,9 @@ type DB struct {
 	// session's; load.go).
 	fileRoot string
 	noFiles  bool
+	// gpuProfile is the GPU plans are made for (nil: plans for the CPU
+	// executor only).
+	gpuProfile *planner.GPUProfile
 }
 
 // Open returns an empty database. Asking for the GPU (or --check) where none
@@ -82,7 +91,7 @@ func Open(opts Options) (*DB, error) {
 	case "cpu":
 		db.executor = "cpu"
 	case "gpu":
-		if err := gpuStatus(); err != nil {
+		if err := gpuStatus(); err != nil && opts.GPUProfile == "" {
 			return nil, err
 		}
 		db.executor = "gpu"
@@ -104,7 +113,10 @@ func Open(opts Options) (*DB, error) {
 	default:
 		return nil, fmt.Errorf("unknown group-by strategy %q (want dense or hash)", opts.GroupBy)
 	}
-	if db.executor == "gpu" || opts.Check {
+	if err := db.chooseGPUProfile(); err != nil {
+		return nil, err
+	}
+	if (db.executor == "gpu" || opts.Check) && gpuStatus() == nil {
 		usePinnedMemory()
 	}
 	if opts.Path != "" {

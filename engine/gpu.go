@@ -14,8 +14,10 @@ import (
 // it through these hooks, which gpu_cuda.go sets when the tag is on. Without
 // it the engine still builds and runs everything on the CPU.
 var (
-	gpuRunner    func(ctx context.Context, p *planner.Physical) (*exec.Result, error)
-	gpuAvailable func() (bool, string)
+	gpuRunner func(ctx context.Context, p *planner.Physical) (*exec.Result, error)
+	// gpuDeviceProfile describes the GPU in use.
+	gpuDeviceProfile func() (*planner.GPUProfile, error)
+	gpuAvailable     func() (bool, string)
 	// gpuDropCache empties the device column cache.
 	gpuDropCache func() error
 	// gpuPinned hands out pinned, device-mapped host memory for columns.
@@ -52,7 +54,7 @@ func gpuStatus() error {
 	}
 	if gpuAvailable != nil {
 		if ok, why := gpuAvailable(); !ok {
-			return fmt.Errorf("no usable GPU: %s", why)
+			return fmt.Errorf("no usable GPU: %s (a --gpu-profile plans for a GPU without one, for EXPLAIN; queries need the GPU)", why)
 		}
 	}
 	return nil
@@ -73,4 +75,25 @@ func DropGPUCache() error {
 		return err
 	}
 	return gpuDropCache()
+}
+
+// chooseGPUProfile sets the profile plans are made for: the named one, else
+// the device's when queries run on the GPU (or are checked against it).
+func (db *DB) chooseGPUProfile() error {
+	if name := db.opts.GPUProfile; name != "" {
+		p, err := planner.LookupGPUProfile(name)
+		if err != nil {
+			return fmt.Errorf("--gpu-profile: %w", err)
+		}
+		db.gpuProfile = p
+		return nil
+	}
+	if (db.executor == "gpu" || db.opts.Check) && gpuDeviceProfile != nil {
+		p, err := gpuDeviceProfile()
+		if err != nil {
+			return err
+		}
+		db.gpuProfile = p
+	}
+	return nil
 }

@@ -23,7 +23,7 @@ func (db *DB) query(ctx context.Context, q *sql.Query) (*exec.Result, string, er
 }
 
 func (db *DB) plan(q *sql.Query) (*planner.Physical, error) {
-	return planner.Plan(q, planner.Options{Join: db.opts.Join, GroupBy: db.opts.GroupBy})
+	return planner.Plan(q, planner.Options{Join: db.opts.Join, GroupBy: db.opts.GroupBy, GPU: db.gpuProfile})
 }
 
 // run executes a physical plan on executor ("cpu" or "gpu") and returns the

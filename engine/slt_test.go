@@ -41,7 +41,13 @@ func strategies() []strategy {
 	for _, j := range []string{"", "hash", "merge"} {
 		for _, g := range []string{"", "dense", "hash"} {
 			name := fmt.Sprintf("cpu-join=%s-groupby=%s", or(j, "auto"), or(g, "auto"))
-			out = append(out, strategy{name, Options{Executor: "cpu", Join: j, GroupBy: g}})
+			opts := Options{Executor: "cpu", Join: j, GroupBy: g}
+			if j == "" && g == "" {
+				// Every query is also planned for the GPU (no GPU needed),
+				// so the GPU planning pass sees the whole corpus.
+				opts.GPUProfile = "h100"
+			}
+			out = append(out, strategy{name, opts})
 		}
 	}
 	// On a database directory (Path set per file by runSLTFile), reopened

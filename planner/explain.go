@@ -114,6 +114,8 @@ func explain(p *Physical, stats *OpStats) string {
 	}
 	if p.CPUOnly != "" {
 		fmt.Fprintf(&sb, "Executor: CPU only (%s)\n", p.CPUOnly)
+	} else if p.GPU != nil {
+		explainGPU(&sb, p.GPU)
 	}
 	if stats != nil {
 		fmt.Fprintf(&sb, "Total: %s\n", fmtDur(stats.Total))

@@ -25,16 +25,30 @@ const (
 // statistics of generated SF 0.1 data) with testdata/explain/ssb_*.txt;
 // go test ./planner -update rewrites them.
 func TestSSBExplainGolden(t *testing.T) {
+	checkSSBGolden(t, planner.Options{}, "ssb_")
+}
+
+// TestSSBGPUExplainGolden is the same for the GPU plans made for the h100
+// profile (no GPU needed): testdata/explain/gpu_h100_ssb_*.txt.
+func TestSSBGPUExplainGolden(t *testing.T) {
+	prof, err := planner.LookupGPUProfile("h100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSSBGolden(t, planner.Options{GPU: prof}, "gpu_h100_ssb_")
+}
+
+func checkSSBGolden(t *testing.T, opts planner.Options, prefix string) {
 	cat := ssbtest.Catalog(t, goldenSF, columnar.HeapAllocator)
 	queries := ssbgen.Queries()
 	for i, q := range ssbtest.Queries(t, cat) {
 		name := q.Name
-		phys, err := planner.Plan(q.Query, planner.Options{})
+		phys, err := planner.Plan(q.Query, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
 		got := "-- " + name + "\n" + strings.TrimSpace(queries[i].SQL) + "\n\n" + phys.Explain()
-		path := filepath.Join(goldenDir, "ssb_"+name+".txt")
+		path := filepath.Join(goldenDir, prefix+name+".txt")
 		if *update {
 			if err := os.MkdirAll(goldenDir, 0o755); err != nil {
 				t.Fatal(err)

@@ -4,7 +4,12 @@
 // cardinalities from table statistics, orders joins by dynamic programming
 // over connected subgraphs, picks each operator's algorithm (hash or
 // sort-merge join, direct-array or hash-table build, dense or hash
-// aggregation) and cuts the plan into pipelines.
+// aggregation) and cuts the plan into pipelines. For a GPU it then plans
+// the GPU's part (gpu_plan.go) for a device profile (gpu_profile.go): the
+// fused star pipeline with each join's build structure and probe order,
+// the group table's layout, where the tail above the GPU's part runs and
+// where each column lives; exec/gpu executes that plan, and EXPLAIN shows
+// it, on any machine.
 //
 // The operator names are the ones exec/cpu, exec/gpu and kernels use, so one
 // concept can be followed through every layer by its name.
@@ -57,6 +62,9 @@ type Physical struct {
 	// e.g. a nested subquery): the GPU executor refuses it and the engine
 	// runs it on the CPU, as EXPLAIN shows.
 	CPUOnly string
+	// GPU is the GPU planning pass's result (gpu_plan.go): set when the
+	// plan was made for a GPU (Options.GPU), nil otherwise.
+	GPU *GPUPlan
 }
 
 // Options steer algorithm choices, chiefly so tests can run every query under
@@ -68,6 +76,9 @@ type Options struct {
 	// GroupBy is "" (cost-based), "dense" (wherever the keys allow it) or
 	// "hash".
 	GroupBy string
+	// GPU, when set, makes the planner plan the GPU's part for this
+	// device profile too (Physical.GPU), so EXPLAIN shows it.
+	GPU *GPUProfile
 }
 
 // Walk calls fn on n and its descendants in pre-order (children in order).

@@ -34,6 +34,9 @@ func Plan(q *sql.Query, opts Options) (*Physical, error) {
 	}
 	p.Pipelines = Pipelines(p.Root)
 	p.CPUOnly = cpuOnlyReason(p)
+	if opts.GPU != nil {
+		p.GPU = PlanGPU(p, opts.GPU)
+	}
 	return p, nil
 }
 

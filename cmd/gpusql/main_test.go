@@ -105,3 +105,41 @@ func TestHelpEverywhere(t *testing.T) {
 		t.Errorf("bad flag: exit %d, stderr %q", code, errb.String())
 	}
 }
+
+// --gpu-profile plans for a named GPU on any machine: EXPLAIN shows the GPU
+// plan; a query still needs a GPU and says so.
+func TestGPUProfileExplainWithoutGPU(t *testing.T) {
+	if ok, _ := engine.GPUStatus(); ok {
+		t.Skip("this build has a usable GPU")
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "f.tbl"), []byte("1|10|\n2|20|\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "d.tbl"), []byte("1|7|\n2|8|\n"), 0o644)
+	script := filepath.Join(dir, "schema.sql")
+	os.WriteFile(script, []byte(`create table f (k int, v bigint); create table d (dk int, g int);
+load data infile 'f.tbl' into table f fields terminated by '|';
+load data infile 'd.tbl' into table d fields terminated by '|';
+`), 0o644)
+	var out, errb bytes.Buffer
+	code := run([]string{"--executor", "gpu", "--gpu-profile", "h100", "-f", script,
+		"-c", "explain select g, sum(v) from f, d where k = dk group by g order by g"}, nil, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"GPU plan (h100: 132 SMs", "fused star pipeline", "direct array [1..2]", "then on the host: Projection#2 → Sort#1"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("EXPLAIN lacks %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"--executor", "gpu", "--gpu-profile", "h100", "-c", "select 1"}, nil, &out, &errb); code == 0 {
+		t.Fatal("a query with --gpu-profile and no GPU exited 0")
+	}
+	if !strings.Contains(errb.String(), "queries need the GPU") && !strings.Contains(errb.String(), "without CUDA") {
+		t.Errorf("stderr %q", errb.String())
+	}
+	if code := run([]string{"--gpu-profile", "nosuch", "-c", "select 1"}, nil, &out, &errb); code == 0 {
+		t.Fatal("an unknown profile was accepted")
+	}
+}

@@ -91,19 +91,11 @@ func benchDB(b *testing.B) (synthDB, map[string]*planner.Physical) {
 
 // factBytes is the fact-table bytes the star kernel of p reads at least.
 func factBytes(d *device, p *planner.Physical) int64 {
-	n := p.Root
-	for {
-		if s, ok := n.(*planner.Sort); ok {
-			n = s.Input
-			continue
-		}
-		break
-	}
-	a, ok := n.(*planner.HashAggregate)
-	if !ok {
+	g := planner.PlanGPU(p, d.profile)
+	if g.Star == nil {
 		return 0
 	}
-	q, _, err := matchStar(a)
+	q, _, err := starFromPlan(g.Star)
 	if err != nil {
 		return 0
 	}

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 
 	"gorgonia.org/cu"
 
 	"gpusql/kernels"
+	"gpusql/planner"
 )
 
 // device owns the process's one CUDA context. A context is current per OS
@@ -28,6 +30,8 @@ type device struct {
 	maxShared int // opt-in dynamic shared memory per block
 	peakGBs   float64
 	totalMem  int64
+	// profile describes the device to the planner (DeviceProfile).
+	profile *planner.GPUProfile
 
 	modules  map[string]cu.Module
 	overflow *uint32 // the mapped host word kernels flag overflow in (overflow.go)
@@ -129,6 +133,7 @@ func (d *device) init() error {
 	bus, _ := dev.Attribute(cu.GlobalMemoryBusWidth)
 	d.peakGBs = 2 * float64(clk) * 1e3 * float64(bus) / 8 / 1e9
 	d.totalMem, _ = dev.TotalMem()
+	d.profile = deviceProfile(dev, d)
 	for _, m := range kernels.Names() {
 		mod, err := cu.LoadData(string(kernels.PTX(m)))
 		if err != nil {
@@ -200,4 +205,38 @@ func (d *device) sync() error {
 		return fmt.Errorf("gpu: kernel failed: %v", err)
 	}
 	return nil
+}
+
+// deviceProfile reads the planner's profile from the device's attributes.
+// Bandwidths are not attributes: they come from the built-in profile of
+// the same GPU (its name says H100 or H200), else from the memory clock
+// and bus width (nominal) with the H100's measured fractions.
+func deviceProfile(dev cu.Device, d *device) *planner.GPUProfile {
+	p := planner.DefaultGPUProfile()
+	if strings.Contains(d.name, "H200") {
+		p, _ = planner.LookupGPUProfile("h200")
+	} else if !strings.Contains(d.name, "H100") && d.peakGBs > 0 {
+		p.NominalHBMGBs, p.HBMGBs = d.peakGBs, d.peakGBs*p.HBMGBs/p.NominalHBMGBs
+	}
+	p.Name = d.name
+	p.GlobalMemory = d.totalMem
+	p.SMs = d.sms
+	p.SharedPerBlock = int64(d.maxShared)
+	if v, err := dev.Attribute(cu.MaxSharedMemoryPerMultiprocessor); err == nil && v > 0 {
+		p.SharedPerSM = int64(v)
+	}
+	if v, err := dev.Attribute(cu.WarpSize); err == nil && v > 0 {
+		p.WarpSize = v
+	}
+	return p
+}
+
+// DeviceProfile is the planner's profile of the GPU in use.
+func DeviceProfile() (*planner.GPUProfile, error) {
+	d, err := getDevice()
+	if err != nil {
+		return nil, err
+	}
+	p := *d.profile
+	return &p, nil
 }

@@ -14,37 +14,22 @@ import (
 	"gpusql/storage/columnar"
 )
 
-// runTail applies the tail operators (root first) to the aggregate's
-// result. Column reorders, sorts on columns and limits run here; a tail
-// with expressions (computed projections, HAVING, sort keys that are
-// expressions) runs through exec/cpu over a scan of the aggregate's rows.
-// Either way at most hostTailLimit rows, and never a subquery (which would
-// read base tables on the CPU).
-func runTail(ctx context.Context, tail []planner.Node, schema sql.Schema, res *exec.Result, names []string) (*exec.Result, error) {
+// runTail applies the GPU plan's tail (root first) to the body's result:
+// on the host, column reorders, sorts on columns and limits (TailHost);
+// a tail that computes (expression projections, HAVING, sort keys that
+// are expressions) runs where the plan hands it, on the CPU executor, over
+// a scan of the result (the plan's explicit split, CPUTailPlan). Either way
+// at most planner.HostTailLimit rows unless the tail only limits and
+// reorders.
+func runTail(ctx context.Context, g *planner.GPUPlan, res *exec.Result, names []string) (*exec.Result, error) {
+	tail := g.Tail
 	if len(tail) == 0 {
 		return res, nil
 	}
-	simple := true
-	for _, n := range tail {
-		if !simpleTail(n) {
-			simple = false
-		}
-		for _, e := range tailExprs(n) {
-			bad := false
-			walkExpr(e, func(x sql.Expr) {
-				if _, ok := x.(*planner.Subquery); ok {
-					bad = true
-				}
-			})
-			if bad {
-				return nil, unsupported(n, "subqueries above the aggregate")
-			}
-		}
+	if res.Rows > planner.HostTailLimit && !planner.CheapTail(tail) {
+		return nil, unsupported(tail[len(tail)-1], fmt.Sprintf("on the host over %d rows (limit %d)", res.Rows, planner.HostTailLimit))
 	}
-	if res.Rows > hostTailLimit && !cheapTail(tail) {
-		return nil, unsupported(tail[len(tail)-1], fmt.Sprintf("on the host over %d rows (limit %d)", res.Rows, hostTailLimit))
-	}
-	if simple {
+	if g.TailOn == planner.TailHost {
 		var err error
 		for i := len(tail) - 1; i >= 0; i-- {
 			if res, err = hostTail(tail[i], res); err != nil {
@@ -53,116 +38,16 @@ func runTail(ctx context.Context, tail []planner.Node, schema sql.Schema, res *e
 		}
 		return res, nil
 	}
-	t := &columnar.Table{Name: "gpu_result", Rows: res.Rows, Columns: res.Columns, Stats: make([][]columnar.ChunkStats, len(res.Columns))}
-	scan := &planner.TableScan{Table: t, Out: schema}
-	for i, c := range schema {
-		t.Fields = append(t.Fields, columnar.Field{Name: c.Name, Type: c.Type, Nullable: true})
-		scan.Columns = append(scan.Columns, i)
-	}
-	var child planner.Node = scan
-	for i := len(tail) - 1; i >= 0; i-- {
-		child = withInput(tail[i], child)
-	}
-	out, err := cpu.Run(ctx, &planner.Physical{Root: child, Names: names})
+	cp, err := g.CPUTailPlan(res.Rows, res.Columns, names)
 	if err != nil {
-		return nil, fmt.Errorf("gpu: host tail: %w", err)
+		return nil, err
+	}
+	out, err := cpu.Run(ctx, cp)
+	if err != nil {
+		return nil, fmt.Errorf("gpu: tail on the CPU executor: %w", err)
 	}
 	return out, nil
 }
-
-// cheapTail reports whether the tail only limits and reorders columns, work
-// proportional to its output, which the host may do over any input size.
-func cheapTail(tail []planner.Node) bool {
-	for _, n := range tail {
-		switch x := n.(type) {
-		case *planner.Limit:
-		case *planner.Projection:
-			if !x.IsPassThrough() {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-func simpleTail(n planner.Node) bool {
-	switch x := n.(type) {
-	case *planner.Projection:
-		return x.IsPassThrough()
-	case *planner.Sort:
-		return colKeys(x.Keys)
-	case *planner.TopN:
-		return colKeys(x.Keys)
-	case *planner.Limit:
-		return true
-	}
-	return false
-}
-
-func colKeys(ks []sql.SortKey) bool {
-	for _, k := range ks {
-		if _, ok := k.Expr.(*sql.ColRef); !ok {
-			return false
-		}
-	}
-	return true
-}
-
-func tailExprs(n planner.Node) []sql.Expr {
-	switch x := n.(type) {
-	case *planner.Projection:
-		return x.Exprs
-	case *planner.Filter:
-		return []sql.Expr{x.Cond}
-	case *planner.Sort:
-		return sortExprs(x.Keys)
-	case *planner.TopN:
-		return sortExprs(x.Keys)
-	}
-	return nil
-}
-
-func sortExprs(ks []sql.SortKey) []sql.Expr {
-	var out []sql.Expr
-	for _, k := range ks {
-		out = append(out, k.Expr)
-	}
-	return out
-}
-
-// withInput is a copy of tail operator n reading from child.
-func withInput(n planner.Node, child planner.Node) planner.Node {
-	switch x := n.(type) {
-	case *planner.Projection:
-		c := *x
-		c.Input = child
-		return &c
-	case *planner.Sort:
-		c := *x
-		c.Input = child
-		return &c
-	case *planner.TopN:
-		c := *x
-		c.Input = child
-		return &c
-	case *planner.Limit:
-		c := *x
-		c.Input = child
-		return &c
-	case *planner.Filter:
-		c := *x
-		c.Input = child
-		return &c
-	}
-	panic("gpu: withInput: " + opName(n))
-}
-
-// hostTailLimit bounds the rows the host tail handles: the output of a
-// GPU aggregate (SSB's largest is 800 groups). Anything larger must be
-// sorted or limited on the device.
-const hostTailLimit = 1 << 16
 
 // hostTail applies one operator above the GPU part to its (small) result:
 // column-reordering projections, stable sorts on column keys (NULLs first
@@ -292,6 +177,14 @@ func gather(in *exec.Result, idx []int) *exec.Result {
 			}
 		}
 		out.Columns = append(out.Columns, nc)
+	}
+	return out
+}
+
+func sortExprs(ks []sql.SortKey) []sql.Expr {
+	var out []sql.Expr
+	for _, k := range ks {
+		out = append(out, k.Expr)
 	}
 	return out
 }

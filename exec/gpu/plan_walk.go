@@ -18,58 +18,10 @@ type baseCol struct {
 }
 
 // resolve follows output column pos of n down to the scan column it passes
-// through unchanged, across filters, column-reference projections and inner
-// and semi joins.
+// through unchanged (planner.ResolveScanColumn).
 func resolve(n planner.Node, pos int) (baseCol, bool) {
-	switch x := n.(type) {
-	case *planner.TableScan:
-		if pos < 0 || pos >= len(x.Columns) {
-			return baseCol{}, false
-		}
-		return baseCol{x, x.Columns[pos]}, true
-	case *planner.Filter:
-		return resolve(x.Input, pos)
-	case *planner.Projection:
-		if pos >= 0 && pos < len(x.Exprs) {
-			if r, ok := x.Exprs[pos].(*sql.ColRef); ok {
-				return resolve(x.Input, r.Index)
-			}
-		}
-	case *planner.HashJoin:
-		nl := len(x.Left.Schema())
-		if pos < nl {
-			return resolve(x.Left, pos)
-		}
-		if x.Kind == sql.JoinInner {
-			return resolve(x.Right, pos-nl)
-		}
-	}
-	return baseCol{}, false
-}
-
-// columnsOf returns the distinct scan columns e reads (e over n's output),
-// or ok=false when some reference does not resolve to a scan column.
-func columnsOf(e sql.Expr, n planner.Node) (cols []baseCol, ok bool) {
-	ok = true
-	walkExpr(e, func(x sql.Expr) {
-		switch r := x.(type) {
-		case *sql.ColRef:
-			b, found := resolve(n, r.Index)
-			if !found {
-				ok = false
-				return
-			}
-			for _, c := range cols {
-				if c == b {
-					return
-				}
-			}
-			cols = append(cols, b)
-		case *planner.Subquery:
-			ok = false
-		}
-	})
-	return cols, ok
+	b, ok := planner.ResolveScanColumn(n, pos)
+	return baseCol{b.Scan, b.Col}, ok
 }
 
 // conjuncts splits e at top-level ANDs.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"gpusql/planner"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -234,18 +235,7 @@ func isPlainColumn(e sql.Expr) bool {
 	}
 }
 
-func valuePreservingCast(from, to columnar.Type) bool {
-	switch to.ID {
-	case columnar.Int32, columnar.Int64:
-		return from.ID == columnar.Int32 || from.ID == columnar.Int64 || from.ID == columnar.Bool
-	case columnar.Decimal:
-		return (from.ID == columnar.Int32 || from.ID == columnar.Int64) && to.Scale == 0 ||
-			from.ID == columnar.Decimal && from.Scale == to.Scale
-	case columnar.Float64:
-		return from.ID == columnar.Float64
-	}
-	return from.ID == to.ID
-}
+func valuePreservingCast(from, to columnar.Type) bool { return planner.ValuePreservingCast(from, to) }
 
 // hval is a host-side scalar for evaluating a one-column predicate over the
 // column's domain: an integer (codes, dates, scaled decimals), a double, or

@@ -28,10 +28,13 @@ import (
 //   - ORDER BY and TopN without an aggregate below run on the device
 //     (radix sort, sort.go), whatever the row count; above an aggregate, a
 //     host tail of ORDER BY / TopN / LIMIT / projections / HAVING runs on
-//     the host over at most hostTailLimit rows (host_tail.go).
+//     the host over at most planner.HostTailLimit rows (host_tail.go).
 //
-// A plan with any other shape fails with an error naming the operator; the
-// GPU executor never falls back to the CPU silently.
+// Which of these a plan takes is the GPU plan's choice (p.GPU, made by
+// planner.PlanGPU; made here with the device's profile when the plan came
+// without one), as EXPLAIN shows it. A plan with any other shape fails
+// with an error naming the operator; the GPU executor never falls back to
+// the CPU silently.
 func Run(ctx context.Context, p *planner.Physical) (*exec.Result, error) {
 	d, err := getDevice()
 	if err != nil {
@@ -60,52 +63,18 @@ func (d *device) run(ctx context.Context, p *planner.Physical) (*exec.Result, er
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if p.CPUOnly != "" {
-		return nil, fmt.Errorf("gpu: plan %w: the planner put it on the CPU: %s", ErrUnsupported, p.CPUOnly)
+	g := p.GPU
+	if g == nil {
+		g = planner.PlanGPU(p, d.profile)
 	}
-	tail, body := splitTail(p.Root, true)
-	var res *exec.Result
-	if agg, ok := body.(*planner.HashAggregate); ok {
-		q, outs, err := matchStar(agg)
-		if err != nil {
-			// Not a star: hash group-by on the materializing executor.
-			if err2 := checkRel(agg); err2 != nil {
-				return nil, err2
-			}
-			if res, err = d.runRel(ctx, agg); err != nil {
-				return nil, err
-			}
-		} else if res, err = d.runStar(ctx, q, outs); err != nil {
-			// The data can refuse the star (duplicate dimension keys, too
-			// many dense groups): the general operators take it then.
-			if !errors.Is(err, ErrUnsupported) || checkRel(agg) != nil {
-				return nil, err
-			}
-			if res, err = d.runRel(ctx, agg); err != nil {
-				return nil, err
-			}
-		}
-	} else {
-		// No aggregate: filters stay on the GPU, only the ordering and
-		// limiting operators above them may run on the host.
-		tail, body = sortCut(splitTail(p.Root, false))
-		if q, err := matchSelect(body); err == nil {
-			if res, err = d.runSelect(ctx, q); err != nil {
-				return nil, err
-			}
-		} else {
-			// Joins and anything else without an aggregate: the
-			// materializing executor (relation.go).
-			if err := checkRel(body); err != nil {
-				return nil, err
-			}
-			if res, err = d.runRel(ctx, body); err != nil {
-				return nil, err
-			}
-		}
+	if g.Refused != "" {
+		return nil, fmt.Errorf("gpu: plan %w: %s", ErrUnsupported, g.Refused)
 	}
-	res, err := runTail(ctx, tail, body.Schema(), res, p.Names)
+	res, err := d.runBody(ctx, g)
 	if err != nil {
+		return nil, err
+	}
+	if res, err = runTail(ctx, g, res, p.Names); err != nil {
 		return nil, err
 	}
 	if len(p.Names) == len(res.Columns) {
@@ -114,45 +83,32 @@ func (d *device) run(ctx context.Context, p *planner.Physical) (*exec.Result, er
 	return res, nil
 }
 
-// splitTail separates the operators the host may run over a small result
-// (ORDER BY, TopN, LIMIT, projections, HAVING filters; root first) from the
-// plan body below them. They run on the host only above an aggregate.
-func splitTail(n planner.Node, aboveAggregate bool) (tail []planner.Node, body planner.Node) {
-	for {
-		switch x := n.(type) {
-		case *planner.Projection:
-			if !aboveAggregate && !x.IsPassThrough() {
-				return tail, n
+// runBody runs the GPU plan's body in the shape the plan says. A star the
+// data refuse (duplicate dimension keys, too many surviving groups) or the
+// expression VM cannot compile runs operator at a time, the plan's
+// fallback; so does a filtered scan whose expressions the VM refuses.
+func (d *device) runBody(ctx context.Context, g *planner.GPUPlan) (*exec.Result, error) {
+	switch g.Shape {
+	case planner.GPUStarShape:
+		q, outs, err := starFromPlan(g.Star)
+		var res *exec.Result
+		if err == nil {
+			if res, err = d.runStar(ctx, q, outs, g.Profile); err == nil {
+				return res, nil
 			}
-			tail, n = append(tail, x), x.Input
-		case *planner.Sort:
-			tail, n = append(tail, x), x.Input
-		case *planner.TopN:
-			tail, n = append(tail, x), x.Input
-		case *planner.Limit:
-			tail, n = append(tail, x), x.Input
-		case *planner.Filter:
-			if !aboveAggregate {
-				return tail, n
-			}
-			tail, n = append(tail, x), x.Input
-		default:
-			return tail, n
+		}
+		if !errors.Is(err, ErrUnsupported) || checkRel(g.Body) != nil {
+			return nil, err
+		}
+	case planner.GPUSelectShape:
+		if q, err := matchSelect(g.Body); err == nil {
+			return d.runSelect(ctx, q)
 		}
 	}
-}
-
-// sortCut moves the root-most Sort or TopN of a tail (and everything below
-// it) into the body, so that it runs on the device over any number of rows;
-// only the limits and column reorders above it stay on the host.
-func sortCut(tail []planner.Node, body planner.Node) ([]planner.Node, planner.Node) {
-	for i, n := range tail {
-		switch n.(type) {
-		case *planner.Sort, *planner.TopN:
-			return tail[:i], n
-		}
+	if err := checkRel(g.Body); err != nil {
+		return nil, err
 	}
-	return tail, body
+	return d.runRel(ctx, g.Body)
 }
 
 // Supports reports, without touching the device, whether the GPU executor
@@ -161,26 +117,22 @@ func sortCut(tail []planner.Node, body planner.Node) ([]planner.Node, planner.No
 // when the data decide (a predicate over too wide a domain, duplicate
 // dimension keys).
 func Supports(p *planner.Physical) error {
-	if p.CPUOnly != "" {
-		return fmt.Errorf("gpu: plan %w: the planner put it on the CPU: %s", ErrUnsupported, p.CPUOnly)
+	g := p.GPU
+	if g == nil {
+		g = planner.PlanGPU(p, planner.DefaultGPUProfile())
 	}
-	tail, body := splitTail(p.Root, true)
-	if agg, ok := body.(*planner.HashAggregate); ok {
-		if _, _, err := matchStar(agg); err != nil {
-			return checkRel(agg)
+	if g.Refused != "" {
+		return fmt.Errorf("gpu: plan %w: %s", ErrUnsupported, g.Refused)
+	}
+	switch g.Shape {
+	case planner.GPUStarShape:
+		if _, _, err := starFromPlan(g.Star); err == nil {
+			return nil
 		}
-		return nil
-	}
-	tail, body = sortCut(splitTail(p.Root, false))
-	if _, err := matchSelect(body); err != nil {
-		if err := checkRel(body); err != nil {
-			return err
-		}
-	}
-	for _, n := range tail {
-		if !cheapTail([]planner.Node{n}) && !simpleTail(n) {
-			return unsupported(n, "expressions above a filtered scan")
+	case planner.GPUSelectShape:
+		if _, err := matchSelect(g.Body); err == nil {
+			return nil
 		}
 	}
-	return nil
+	return checkRel(g.Body)
 }

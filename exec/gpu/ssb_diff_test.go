@@ -37,13 +37,12 @@ func TestMatchSSBPlans(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, body := splitTail(p.Root, true)
-			agg, ok := body.(*planner.HashAggregate)
-			if !ok {
-				t.Errorf("%s %+v: body is %s\n%s", q.Name, o, opName(body), p.Explain())
+			g := planner.PlanGPU(p, nil)
+			if g.Star == nil {
+				t.Errorf("%s %+v: not a star: %s\n%s", q.Name, o, g.NotStar, p.Explain())
 				continue
 			}
-			if _, _, err := matchStar(agg); err != nil {
+			if _, _, err := starFromPlan(g.Star); err != nil {
 				t.Errorf("%s %+v: %v\n%s", q.Name, o, err, p.Explain())
 			}
 		}

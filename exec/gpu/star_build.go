@@ -1,0 +1,194 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"fmt"
+	"math"
+	"unsafe"
+
+	"gorgonia.org/cu"
+
+	"gpusql/planner"
+)
+
+// The star pipeline's dimension side (kernels/hash_build.cu): per dimension
+// a mark kernel applies its filters and flags the group values of the rows
+// that survive; the host ranks the flagged values densely (the dimension's
+// digit of the group index); a build kernel fills the join table the plan
+// chose (direct array or hash table) with each surviving row's rank.
+
+// markDims applies each dimension's filters and flags its surviving group
+// values. status gets one word per dimension: bit 0 duplicate keys, bit 1
+// a key outside the statistics range.
+func (r *queryRun) markDims(q *starQuery) ([]*dimRun, cu.DevicePtr, error) {
+	dims := make([]*dimRun, len(q.dims))
+	status, err := r.s.alloc(int64(4 * max(len(q.dims), 1)))
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := cu.MemsetD32(status, 0, int64(max(len(q.dims), 1))); err != nil {
+		return nil, 0, err
+	}
+	mark, err := r.d.fn("dim_mark")
+	if err != nil {
+		return nil, 0, err
+	}
+	for i, dm := range q.dims {
+		t := dm.scan.Table
+		dr := &dimRun{domain: 1, k: 1}
+		dims[i] = dr
+		p := &dr.p
+		p.N = int64(t.Rows)
+		preds, err := r.tablePreds(q, t, func(b baseCol) bool { return b.scan == dm.scan })
+		if err != nil {
+			return nil, 0, err
+		}
+		p.NPreds = int32(len(preds))
+		copy(p.Preds[:], preds)
+		if len(dm.gcols) > maxGCols {
+			return nil, 0, fmt.Errorf("gpu: %d group keys from %s exceed the kernel's %d", len(dm.gcols), t.Name, maxGCols)
+		}
+		// Inner strides: the last group column varies fastest.
+		for j, c := range dm.gcols {
+			dc, err := r.col(t, c)
+			if err != nil {
+				return nil, 0, err
+			}
+			if dc.isFloat {
+				return nil, 0, fmt.Errorf("gpu: DOUBLE group key %s.%s is not supported on the GPU yet", t.Name, t.Fields[c].Name)
+			}
+			lo, size := dc.min, dc.max-dc.min+1
+			if dc.max < dc.min {
+				lo, size = 0, 0
+			}
+			nullable := t.Columns[c].Valid != nil
+			if nullable {
+				size++
+			}
+			size = max(size, 1)
+			dr.sizes, dr.mins, dr.nullable = append(dr.sizes, size), append(dr.mins, lo), append(dr.nullable, nullable)
+			p.GCols[j] = gcolParam{Col: dc.view(), Min: lo, NullSlot: size - 1}
+		}
+		for j := len(dm.gcols) - 1; j >= 0; j-- {
+			p.GCols[j].Stride = dr.domain
+			dr.domain *= dr.sizes[j]
+			if dr.domain > planner.GPUMaxDimGroupDomain {
+				return nil, 0, fmt.Errorf("gpu: group keys of %s span %d values, more than the GPU's dense limit", t.Name, dr.domain)
+			}
+		}
+		p.NGCols = int32(len(dm.gcols))
+		kc, err := r.col(t, dm.key)
+		if err != nil {
+			return nil, 0, err
+		}
+		if kc.isFloat {
+			return nil, 0, fmt.Errorf("gpu: DOUBLE join key %s.%s is not supported on the GPU yet", t.Name, t.Fields[dm.key].Name)
+		}
+		p.Key = kc.view()
+		p.Status = uint64(status) + uint64(4*i)
+		if len(dm.gcols) > 0 {
+			if dr.flags, err = r.s.alloc(dr.domain); err != nil {
+				return nil, 0, err
+			}
+			if err := cu.MemsetD8(dr.flags, 0, dr.domain); err != nil {
+				return nil, 0, err
+			}
+			p.Flags = uint64(dr.flags)
+			if err := launch(mark, grid1D(p.N, threads), threads, 0, unsafe.Pointer(p), unsafe.Sizeof(*p)); err != nil {
+				return nil, 0, err
+			}
+		}
+	}
+	return dims, status, nil
+}
+
+// rankGroups numbers each dimension's surviving group values densely and
+// uploads the value → rank map the build kernel reads.
+func (r *queryRun) rankGroups(dims []*dimRun) error {
+	for _, dr := range dims {
+		if dr.flags == 0 {
+			dr.ranks = []int64{0}
+			continue
+		}
+		flags := make([]byte, dr.domain)
+		if err := cu.MemcpyDtoH(unsafe.Pointer(&flags[0]), dr.flags, dr.domain); err != nil {
+			return fmt.Errorf("gpu: dimension build failed: %v", err)
+		}
+		rank := make([]int32, dr.domain)
+		dr.ranks = dr.ranks[:0]
+		for g, f := range flags {
+			rank[g] = -1
+			if f != 0 {
+				rank[g] = int32(len(dr.ranks))
+				dr.ranks = append(dr.ranks, int64(g))
+			}
+		}
+		dr.k = max(int64(len(dr.ranks)), 1)
+		ptr, err := r.upload(bytesOf(rank))
+		if err != nil {
+			return err
+		}
+		dr.p.Rank = uint64(ptr)
+	}
+	return nil
+}
+
+// buildJoinTables builds each dimension's join table, as the plan chose
+// it, and fills the fact kernel's probe parameters. It returns the group
+// index stride past the dimensions' digits.
+func (r *queryRun) buildJoinTables(q *starQuery, dims []*dimRun, sp *starParams) (int64, error) {
+	build, err := r.d.fn("dim_build")
+	if err != nil {
+		return 0, err
+	}
+	strideAcc := int64(1)
+	for i, dm := range q.dims {
+		dr := dims[i]
+		p := &dr.p
+		kc, _ := r.col(dm.scan.Table, dm.key)
+		lo, span := kc.min, kc.max-kc.min+1
+		if kc.max < kc.min {
+			lo, span = 0, 1
+		}
+		dp := dimParam{Stride: strideAcc}
+		if dm.build.Direct {
+			mp, err := r.s.alloc(4 * span)
+			if err != nil {
+				return 0, err
+			}
+			if err := cu.MemsetD32(mp, math.MaxUint32, span); err != nil {
+				return 0, err
+			}
+			p.Map, p.KeyMin, p.MapLen = uint64(mp), lo, span
+			dp.Map, dp.KeyMin, dp.MapLen = uint64(mp), lo, span
+		} else {
+			capacity := dm.build.Capacity
+			mp, err := r.s.alloc(4 * capacity)
+			if err != nil {
+				return 0, err
+			}
+			hk, err := r.s.alloc(8 * capacity)
+			if err != nil {
+				return 0, err
+			}
+			if err := r.fillI64(hk, math.MinInt64, capacity); err != nil { // EMPTY_KEY
+				return 0, err
+			}
+			p.Map, p.HKeys, p.HMask = uint64(mp), uint64(hk), capacity-1
+			dp.Map, dp.HKeys, dp.HMask = uint64(mp), uint64(hk), capacity-1
+		}
+		if err := launch(build, grid1D(p.N, threads), threads, 0, unsafe.Pointer(p), unsafe.Sizeof(*p)); err != nil {
+			return 0, err
+		}
+		fk, err := r.col(q.fact.Table, dm.probe.col)
+		if err != nil {
+			return 0, err
+		}
+		dp.Key = fk.view()
+		sp.Dims[i] = dp
+		strideAcc *= dr.k
+	}
+	sp.NDims = int32(len(q.dims))
+	return strideAcc, nil
+}

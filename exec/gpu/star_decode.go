@@ -1,0 +1,176 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"math"
+	"math/big"
+
+	"gpusql/exec"
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// factKey is the dense domain of a fact-table group column.
+type factKey struct {
+	lo, size int64
+	nullable bool
+}
+
+// decodeStar turns the group table into the aggregate's output: one row
+// per non-empty group (exactly one without GROUP BY), group columns first.
+func decodeStar(q *starQuery, outs []starOutput, dims []*dimRun, fkeys []factKey, host []uint64, W int64) (*exec.Result, error) {
+	ngroups := int64(len(host)) / W
+	var groups []int64
+	if len(q.keys) == 0 {
+		groups = []int64{0}
+	} else {
+		for g := int64(0); g < ngroups; g++ {
+			if host[g*W] != 0 {
+				groups = append(groups, g)
+			}
+		}
+	}
+	n := len(groups)
+	res := &exec.Result{Rows: n}
+	schema := q.agg.Out
+	for _, c := range schema {
+		res.Names = append(res.Names, c.Name)
+	}
+	// Group keys.
+	sizes := make([]int64, 0, len(dims)+len(fkeys))
+	for _, dr := range dims {
+		sizes = append(sizes, dr.k)
+	}
+	for _, fk := range fkeys {
+		sizes = append(sizes, fk.size)
+	}
+	for ki, k := range q.keys {
+		var src *columnar.Column
+		if k.dim >= 0 {
+			dm := q.dims[k.dim]
+			src = dm.scan.Table.Columns[dm.gcols[k.j]]
+		} else {
+			src = q.fact.Table.Columns[q.nFact[k.j]]
+		}
+		col := columnar.NewColumnIn(columnar.HeapAllocator, schema[ki].Type, n, src.Valid != nil)
+		col.Dict = src.Dict
+		for row, g := range groups {
+			var comp int64 // component index of this key in the group index
+			if k.dim >= 0 {
+				comp = int64(k.dim)
+			} else {
+				comp = int64(len(dims) + k.j)
+			}
+			digit := g
+			for c := int64(0); c < comp; c++ {
+				digit /= sizes[c]
+			}
+			digit %= sizes[comp]
+			var v int64
+			var null bool
+			if k.dim >= 0 {
+				dr := dims[k.dim]
+				raw := dr.ranks[digit]
+				inner := int64(1)
+				for j := len(dr.sizes) - 1; j > k.j; j-- {
+					inner *= dr.sizes[j]
+				}
+				dj := raw / inner % dr.sizes[k.j]
+				null = dr.nullable[k.j] && dj == dr.sizes[k.j]-1
+				v = dr.mins[k.j] + dj
+			} else {
+				fk := fkeys[k.j]
+				null = fk.nullable && digit == fk.size-1
+				v = fk.lo + digit
+			}
+			if null {
+				col.SetNull(row)
+				continue
+			}
+			if col.Valid != nil {
+				col.SetValid(row)
+			}
+			setInt(col, row, v)
+		}
+		res.Columns = append(res.Columns, col)
+	}
+	// Aggregates.
+	for oi, o := range outs {
+		t := schema[len(q.keys)+oi].Type
+		col := columnar.NewColumnIn(columnar.HeapAllocator, t, n, true)
+		if o.ae.Arg != nil {
+			if r, ok := colRefUnder(o.ae.Arg); ok && t.ID == columnar.String {
+				col.Dict = r.Col.Dict
+			}
+		}
+		a := q.aggs[o.slot]
+		for row, g := range groups {
+			base := g * W
+			cnt := host[base]
+			if o.countSlot >= 0 {
+				cnt = host[base+1+int64(o.countSlot)]
+			}
+			v := host[base+1+int64(o.slot)]
+			switch {
+			case o.ae.Func == sql.AggCountStar || o.ae.Func == sql.AggCount:
+				setInt(col, row, int64(v))
+			case cnt == 0:
+				col.SetNull(row)
+				continue
+			case o.ae.Func == sql.AggAvg:
+				if a.isFloat || t.ID == columnar.Float64 {
+					sum := math.Float64frombits(v)
+					if !a.isFloat {
+						sum = float64(int64(v))
+					}
+					col.F64[row] = sum / float64(cnt)
+				} else {
+					argScale := 0
+					if o.ae.Arg.Type().ID == columnar.Decimal {
+						argScale = o.ae.Arg.Type().Scale
+					}
+					setInt(col, row, avgScaled(int64(v), int64(cnt), t.Scale-argScale))
+				}
+			case a.isFloat:
+				col.F64[row] = math.Float64frombits(v)
+			default:
+				setInt(col, row, int64(v))
+			}
+			col.SetValid(row)
+		}
+		res.Columns = append(res.Columns, col)
+	}
+	return res, nil
+}
+
+// avgScaled is sum/count scaled up by 10^up, rounded half away from zero.
+func avgScaled(sum, count int64, up int) int64 {
+	num := big.NewInt(sum)
+	if up > 0 {
+		num.Mul(num, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(up)), nil))
+	}
+	den := big.NewInt(count)
+	q, m := new(big.Int).QuoRem(num, den, new(big.Int))
+	m.Abs(m).Lsh(m, 1)
+	if m.Cmp(den) >= 0 {
+		if num.Sign() < 0 {
+			q.Sub(q, big.NewInt(1))
+		} else {
+			q.Add(q, big.NewInt(1))
+		}
+	}
+	return q.Int64()
+}
+
+// setInt stores v into row i of an integer-physical column.
+func setInt(c *columnar.Column, i int, v int64) {
+	switch {
+	case c.I32 != nil:
+		c.I32[i] = int32(v)
+	case c.I64 != nil:
+		c.I64[i] = v
+	case c.F64 != nil:
+		c.F64[i] = float64(v)
+	}
+}

@@ -1,0 +1,263 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"fmt"
+	"math"
+	"unsafe"
+
+	"gorgonia.org/cu"
+
+	"gpusql/planner"
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// The star pipeline's fact side (kernels/star_pipeline.cu): the fact
+// table's predicates, group columns and aggregates become the kernel's
+// parameters, and one launch scans the fact table into the group table,
+// laid out as the plan's rule says for the groups that survived.
+
+// factParams fills the fact table's predicates and group columns and
+// returns the fact keys' domains and the number of groups.
+func (r *queryRun) factParams(q *starQuery, sp *starParams, strideAcc int64) ([]factKey, int64, error) {
+	preds, err := r.tablePreds(q, q.fact.Table, func(b baseCol) bool { return b.scan == q.fact })
+	if err != nil {
+		return nil, 0, err
+	}
+	sp.NPreds = int32(len(preds))
+	copy(sp.Preds[:], preds)
+	fkeys := make([]factKey, len(q.nFact))
+	for j, c := range q.nFact {
+		dc, err := r.col(q.fact.Table, c)
+		if err != nil {
+			return nil, 0, err
+		}
+		if dc.isFloat {
+			return nil, 0, fmt.Errorf("gpu: DOUBLE group key %s is not supported on the GPU yet", q.fact.Table.Fields[c].Name)
+		}
+		lo, size := dc.min, dc.max-dc.min+1
+		if dc.max < dc.min {
+			lo, size = 0, 0
+		}
+		nullable := q.fact.Table.Columns[c].Valid != nil
+		if nullable {
+			size++
+		}
+		size = max(size, 1)
+		fkeys[j] = factKey{lo, size, nullable}
+		sp.GCols[j] = gcolParam{Col: dc.view(), Min: lo, Stride: strideAcc, NullSlot: size - 1}
+		if size > maxGroupTable || strideAcc > maxGroupTable/size {
+			return nil, 0, fmt.Errorf("gpu: %d x %d groups exceed the GPU's dense group table", strideAcc, size)
+		}
+		strideAcc *= size
+	}
+	sp.NGCols = int32(len(q.nFact))
+	return fkeys, strideAcc, nil
+}
+
+// aggParams fills the kernel's aggregates; arguments that are expressions
+// are computed by the expression VM into columns first.
+func (r *queryRun) aggParams(q *starQuery, sp *starParams) error {
+	vmArgs := map[sql.Expr]colView{}
+	for i, a := range q.aggs {
+		ap := aggParam{Fn: a.fn, Op: a.op, IsFloat: b2i(a.isFloat)}
+		if a.expr != nil {
+			v, ok := vmArgs[a.expr]
+			if !ok {
+				x := scanExpr{e: a.expr, node: q.agg.Input, scan: q.fact}
+				prog, err := r.compile(a.expr, x.colOf)
+				if err != nil {
+					return fmt.Errorf("gpu: aggregate argument %w: %v", ErrUnsupported, err)
+				}
+				kind := vmOutI64
+				if a.expr.Type().ID == columnar.Float64 {
+					kind = vmOutF64
+				}
+				data, valid, err := r.evalVM(prog, int64(q.fact.Table.Rows), 0, kind)
+				if err != nil {
+					return err
+				}
+				v = colView{Data: uint64(data), Valid: uint64(valid), Width: 8, IsFloat: b2i(kind == vmOutF64)}
+				vmArgs[a.expr] = v
+			}
+			ap.A = v
+		}
+		if a.a >= 0 {
+			dc, err := r.col(q.fact.Table, a.a)
+			if err != nil {
+				return err
+			}
+			ap.A = dc.view()
+		}
+		if a.b >= 0 {
+			dc, err := r.col(q.fact.Table, a.b)
+			if err != nil {
+				return err
+			}
+			ap.B = dc.view()
+		}
+		sp.Aggs[i] = ap
+	}
+	sp.NAggs = int32(len(q.aggs))
+	return nil
+}
+
+// launchStar allocates the group table, launches the fused kernel and
+// copies the table back: slots of W words per group.
+func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof *planner.GPUProfile) ([]uint64, int64, error) {
+	d := r.d
+	W := int64(1 + len(q.aggs))
+	slots := ngroups * W
+	if slots*8 > maxGroupTable {
+		return nil, 0, unsupported(q.agg, fmt.Sprintf("a group table of %d groups exceeds the GPU's %d MiB limit", ngroups, maxGroupTable>>20))
+	}
+	sp.NGroups = ngroups
+	table, err := r.s.alloc(slots * 8)
+	if err != nil {
+		return nil, 0, err
+	}
+	sp.Table = uint64(table)
+	if sp.N >= 1<<31 {
+		return nil, 0, fmt.Errorf("gpu: fact tables of 2^31 rows or more are not supported on the GPU yet (%s has %d)", q.fact.Table.Name, sp.N)
+	}
+	block, it := starTuning.block, starTuning.items
+	family := "star_pipeline"
+	if starTuning.fast && fastEligible(sp) {
+		family = "star_fast"
+	} else {
+		it = min(it, 8)
+	}
+	kname := fmt.Sprintf("%s_%d", family, it)
+	shmem := 0
+	if ngroups == 1 {
+		// Per-thread accumulators live in shared memory.
+		kname = fmt.Sprintf("%s_scalar_%d", family, it)
+		shmem = block * (1 + maxAggs) * 8
+	} else {
+		// The plan's layout rule, on the groups that survived the
+		// dimension filters.
+		sp.ReplicaStride = slots | 1
+		_, replicas := planner.GroupLayoutFor(prof, ngroups, W)
+		sp.SharedReplicas = int32(replicas)
+		shmem = int(int64(sp.SharedReplicas) * sp.ReplicaStride * 8)
+	}
+	kern, err := d.fn(kname)
+	if err != nil {
+		return nil, 0, err
+	}
+	if shmem > 48<<10 {
+		if err := setMaxDynamicShared(kern, shmem); err != nil {
+			return nil, 0, err
+		}
+	}
+	blocksPerSM := 2
+	if occ, err := kern.MaxActiveBlocksPerMultiProcessor(block, int64(shmem)); err == nil && occ > 0 {
+		blocksPerSM = occ
+	}
+	initK, err := d.fn("group_init")
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := launch(initK, min(grid1D(slots, threads), d.sms*8), threads, 0, unsafe.Pointer(sp), unsafe.Sizeof(*sp)); err != nil {
+		return nil, 0, err
+	}
+	tiles := grid1D(sp.N, block*it)
+	d.ev[0].Record(cu.Stream{})
+	if err := launch(kern, min(tiles, d.sms*blocksPerSM), block, shmem, unsafe.Pointer(sp), unsafe.Sizeof(*sp)); err != nil {
+		return nil, 0, err
+	}
+	d.ev[1].Record(cu.Stream{})
+	host := make([]uint64, slots)
+	if err := cu.MemcpyDtoH(unsafe.Pointer(&host[0]), table, slots*8); err != nil {
+		return nil, 0, fmt.Errorf("gpu: star pipeline failed: %v", err)
+	}
+	if ms, err := d.ev[0].Elapsed(d.ev[1]); err == nil {
+		d.last = kernelTiming{name: "star_pipeline", ms: ms, rows: sp.N, groups: ngroups, replicas: int(sp.SharedReplicas)}
+	}
+	return host, W, nil
+}
+
+// checkDimStatus reports what the build kernels found: duplicate keys in
+// a dimension that is not a semi-join (the star needs unique dimension
+// keys; the plan's fallback runs the aggregate operator at a time), or a
+// key outside its statistics range (a bug).
+func checkDimStatus(q *starQuery, status cu.DevicePtr) error {
+	st := make([]int32, max(len(q.dims), 1))
+	if err := cu.MemcpyDtoH(unsafe.Pointer(&st[0]), status, int64(4*len(st))); err != nil {
+		return err
+	}
+	for i, s := range st[:len(q.dims)] {
+		if s&1 != 0 && !q.dims[i].semi {
+			return unsupported(q.dims[i].join, fmt.Sprintf("duplicate keys in the build side %s (the star pipeline needs a unique dimension key)", q.dims[i].scan.Table.Name))
+		}
+		if s&2 != 0 {
+			return fmt.Errorf("gpu: internal error: join key of %s outside its statistics range", q.dims[i].scan.Table.Name)
+		}
+	}
+	return nil
+}
+
+// starTuning is the fact kernel's launch shape: threads per block, rows per
+// thread (kernels *_4, *_8, and *_16 for the fast path) and whether the fast
+// path may be used. Benchmarks sweep it; tests run every shape.
+var starTuning = tuning{block: 256, items: 8, fast: true}
+
+type tuning struct {
+	block, items int
+	fast         bool
+}
+
+// fastEligible reports whether the star_fast kernels apply: every fact
+// column read is 4 bytes wide without NULLs, predicates are integer ranges
+// or sets (ranges clamped to the 32-bit domain, which loses nothing on
+// 32-bit values), aggregates are integer.
+func fastEligible(sp *starParams) bool {
+	col := func(c colView) bool { return c.Width == 4 && c.Valid == 0 && c.IsFloat == 0 }
+	for i := 0; i < int(sp.NPreds); i++ {
+		p := &sp.Preds[i]
+		if !col(p.Col) || (p.Kind != predRange && p.Kind != predSet) || p.NullPass != 0 {
+			return false
+		}
+		if p.Kind == predSet && (p.Lo < math.MinInt32 || p.Lo > math.MaxInt32) {
+			return false
+		}
+	}
+	for i := 0; i < int(sp.NDims); i++ {
+		if !col(sp.Dims[i].Key) || sp.Dims[i].KeyMin < math.MinInt32 || sp.Dims[i].KeyMin > math.MaxInt32 {
+			return false
+		}
+	}
+	for i := 0; i < int(sp.NGCols); i++ {
+		if !col(sp.GCols[i].Col) {
+			return false
+		}
+	}
+	for i := 0; i < int(sp.NAggs); i++ {
+		a := &sp.Aggs[i]
+		if a.IsFloat != 0 || a.Fn != aggCountStar && !col(a.A) || a.Op != exprA && !col(a.B) {
+			return false
+		}
+	}
+	for i := 0; i < int(sp.NPreds); i++ {
+		p := &sp.Preds[i]
+		p.Lo, p.Hi = max(p.Lo, math.MinInt32), min(p.Hi, math.MaxInt32)
+		if p.Lo > p.Hi && p.Kind == predRange {
+			p.Lo, p.Hi = 1, 0
+		}
+	}
+	return true
+}
+
+func (r *queryRun) fillI64(p cu.DevicePtr, v int64, n int64) error {
+	f, err := r.d.fn("fill_i64")
+	if err != nil {
+		return err
+	}
+	a := struct {
+		P    uint64
+		V, N int64
+	}{uint64(p), v, n}
+	return launch(f, min(grid1D(n, threads), r.d.sms*8), threads, 0, unsafe.Pointer(&a), unsafe.Sizeof(a))
+}

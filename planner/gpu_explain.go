@@ -1,0 +1,112 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+)
+
+// explainGPU renders the GPU plan: the profile, how the body runs (for a
+// star: which operators fuse into the kernel, each join's build structure
+// in probe order, the group table's layout), where the tail runs and
+// where each column lives.
+func explainGPU(sb *strings.Builder, g *GPUPlan) {
+	pr := g.Profile
+	fmt.Fprintf(sb, "GPU plan (%s: %d SMs, %s shared memory per block, %s, %.0f GB/s):\n",
+		pr.Name, pr.SMs, fmtBytes(pr.SharedPerBlock), fmtBytes(pr.GlobalMemory), pr.HBMGBs)
+	if g.Refused != "" {
+		fmt.Fprintf(sb, "  not on the GPU: %s\n", g.Refused)
+		return
+	}
+	fmt.Fprintf(sb, "  %s: %s\n", opName(g.Body), g.Shape)
+	if g.NotStar != "" {
+		fmt.Fprintf(sb, "    not a star pipeline: %s\n", g.NotStar)
+	}
+	if s := g.Star; s != nil {
+		explainStar(sb, s)
+	}
+	for _, op := range g.Ops {
+		fmt.Fprintf(sb, "    %s: %s\n", opName(op.Node), op.How)
+	}
+	if len(g.Tail) > 0 {
+		names := make([]string, len(g.Tail))
+		for i := range g.Tail {
+			names[i] = opName(g.Tail[len(g.Tail)-1-i])
+		}
+		fmt.Fprintf(sb, "  then on the %s: %s\n", g.TailOn, strings.Join(names, " → "))
+	}
+	parts := make([]string, len(g.Columns))
+	for i, c := range g.Columns {
+		parts[i] = fmt.Sprintf("%s.%s %s (%s)", c.Table, c.Column, c.Place, fmtBytes(c.Bytes))
+	}
+	fmt.Fprintf(sb, "  columns: %s\n", strings.Join(parts, ", "))
+}
+
+func explainStar(sb *strings.Builder, s *GPUStar) {
+	for i, d := range s.Dims {
+		var side []string
+		Walk(d.Join.Children()[dimChild(d)], func(n Node) { side = append(side, opName(n)) })
+		fmt.Fprintf(sb, "    build %d: %s %s.%s → %s (sel %.3g", i+1, strings.Join(side, " ← "),
+			d.Scan.Table.Name, d.Scan.Table.Fields[d.Key].Name, d.Build, d.Sel)
+		if d.Swapped {
+			sb.WriteString(", the CPU plan builds the other side")
+		}
+		sb.WriteString(")\n")
+	}
+	path := []string{opName(s.Aggregate)}
+	for n := s.Aggregate.Input; n != nil; n = factChild(n, s.Fact) {
+		path = append(path, opName(n))
+	}
+	fmt.Fprintf(sb, "    fused kernel: %s\n", strings.Join(path, " ← "))
+	probes := make([]string, len(s.Dims))
+	for i, d := range s.Dims {
+		probes[i] = fmt.Sprintf("%s (%s.%s)", opName(d.Join), s.Fact.Table.Name, s.Fact.Table.Fields[d.Probe.Col].Name)
+	}
+	if len(probes) > 0 {
+		fmt.Fprintf(sb, "    probe order: %s\n", strings.Join(probes, ", "))
+	}
+	g := s.Groups
+	fmt.Fprintf(sb, "    group table: est %d groups × %d words, %s", g.EstGroups, g.Width, g.Layout)
+	if g.Layout == GroupSharedReplicated {
+		fmt.Fprintf(sb, " (%d replicas)", g.Replicas)
+	}
+	switch g.Layout {
+	case GroupGlobal:
+		fmt.Fprintf(sb, ", est %.2f same-word atomics per warp in L2 (uniform keys)", g.EstRounds)
+	case GroupShared, GroupSharedReplicated:
+		fmt.Fprintf(sb, ", est %.2f bank rounds per warp (uniform keys)", g.EstRounds)
+	}
+	if len(s.Dims) > 0 && g.Layout != GroupRegisters {
+		sb.WriteString("; chosen again on the groups that survive the dimension filters")
+	}
+	sb.WriteString("\n")
+}
+
+// dimChild is the index of the join child that is d's dimension side.
+func dimChild(d *GPUStarDim) int {
+	if contains(d.Join.Left, d.Scan) {
+		return 0
+	}
+	return 1
+}
+
+// factChild is the child of n on the path to the fact scan (nil at it).
+func factChild(n Node, fact *TableScan) Node {
+	for _, c := range n.Children() {
+		if contains(c, fact) {
+			return c
+		}
+	}
+	return nil
+}
+
+func fmtBytes(b int64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.3g GiB", float64(b)/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.3g MiB", float64(b)/(1<<20))
+	case b >= 1<<10:
+		return fmt.Sprintf("%.3g KiB", float64(b)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", b)
+}

@@ -1,0 +1,81 @@
+package planner
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// GPUProfile describes the GPU a plan is made for: what bounds the choices
+// of the GPU planning pass (gpu_plan.go). The GPU executor fills one from
+// the device (cuDeviceGetAttribute, cuMemGetInfo) when a GPU is present;
+// --gpu-profile names a built-in one so that GPU plans can be made, shown
+// and tested on a machine without a GPU.
+type GPUProfile struct {
+	// Name is the profile's name ("h100") or the device's name.
+	Name string
+	// GlobalMemory is the device memory in bytes.
+	GlobalMemory int64
+	// SharedPerBlock is the most dynamic shared memory one block may opt
+	// into; SharedPerSM what one SM has in all.
+	SharedPerBlock, SharedPerSM int64
+	// SMs is the number of streaming multiprocessors.
+	SMs int
+	// WarpSize is the threads of a warp; Banks the shared-memory banks
+	// (4 bytes wide), which a warp's accesses conflict on.
+	WarpSize, Banks int
+	// HBMGBs is the measured device-memory read bandwidth (GB/s),
+	// NominalHBMGBs the datasheet's.
+	HBMGBs, NominalHBMGBs float64
+	// PinnedCopyGBs is host-to-device copy bandwidth from pinned memory;
+	// ZeroCopyGBs what kernels reading pinned host memory in place over
+	// unified virtual addressing get.
+	PinnedCopyGBs, ZeroCopyGBs float64
+}
+
+// builtinGPUProfiles are the GPUs gpusql runs on. The H100 numbers are
+// measured on the project's H100 SXM (kernels/bandwidth_probe.cu: device
+// reads; pinned copies; zero-copy reads); the H200's bandwidths are scaled
+// from its datasheet (4.8 TB/s nominal) by the H100's measured fraction.
+var builtinGPUProfiles = map[string]GPUProfile{
+	"h100": {
+		Name: "h100", GlobalMemory: 80 << 30,
+		SharedPerBlock: 227 << 10, SharedPerSM: 228 << 10, SMs: 132,
+		WarpSize: 32, Banks: 32,
+		HBMGBs: 2900, NominalHBMGBs: 3350, PinnedCopyGBs: 55, ZeroCopyGBs: 51,
+	},
+	"h200": {
+		Name: "h200", GlobalMemory: 141 << 30,
+		SharedPerBlock: 227 << 10, SharedPerSM: 228 << 10, SMs: 132,
+		WarpSize: 32, Banks: 32,
+		HBMGBs: 4000, NominalHBMGBs: 4800, PinnedCopyGBs: 55, ZeroCopyGBs: 51,
+	},
+}
+
+// LookupGPUProfile returns the built-in profile called name (case
+// insensitive), or an error listing the ones there are.
+func LookupGPUProfile(name string) (*GPUProfile, error) {
+	p, ok := builtinGPUProfiles[strings.ToLower(name)]
+	if !ok {
+		return nil, fmt.Errorf("unknown GPU profile %q (want one of %s)", name, strings.Join(GPUProfileNames(), ", "))
+	}
+	return &p, nil
+}
+
+// GPUProfileNames lists the built-in profiles.
+func GPUProfileNames() []string {
+	var names []string
+	for n := range builtinGPUProfiles {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// DefaultGPUProfile is what plans made without a device or a named profile
+// (tests building plans by hand, scalar subqueries run by the executor)
+// assume: the H100.
+func DefaultGPUProfile() *GPUProfile {
+	p := builtinGPUProfiles["h100"]
+	return &p
+}
