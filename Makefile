@@ -26,12 +26,15 @@ bin/gpusql: $(if $(HAVE_CUDA),$(PTX),) FORCE
 
 FORCE:
 
-# The main job on the embedded default: SSB data generated in memory at
-# DEMO_SF, the 13 queries on the GPU (when one is usable) and the CPU, results
-# checked equal across executors, per-query times and GB/s.
+# The main job on the embedded default: SSB data at DEMO_SF, the 13 queries
+# on the GPU (when one is usable) and the CPU, results checked equal across
+# executors, per-query times and GB/s. The data is generated into the
+# database DEMO_DB on the first run and opened from it on the next ones
+# (delete it to generate again).
 DEMO_SF ?= 1
+DEMO_DB ?= ssb-data/ssb-sf$(DEMO_SF).gpusql
 demo: bin/gpusql
-	bin/gpusql bench ssb --sf $(DEMO_SF) --runs 3
+	bin/gpusql bench ssb --sf $(DEMO_SF) --runs 3 --db $(DEMO_DB)
 
 vet: $(if $(HAVE_CUDA),$(PTX),)
 	$(GO) vet ./...

@@ -139,6 +139,12 @@ func (c *Catalog) Update(name string, change func(old *columnar.Table) (*columna
 	if !ok {
 		return fmt.Errorf("table %s does not exist", name)
 	}
+	// A change copies the old rows into the new snapshot: a column of a
+	// database file that fails its checksum must stop it, not be written
+	// back under a fresh checksum.
+	if err := old.Verify(); err != nil {
+		return err
+	}
 	next, err := change(old)
 	if err != nil {
 		return err

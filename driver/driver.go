@@ -13,6 +13,9 @@
 //	          schema.sql with its LOAD statements; relative paths in it
 //	          resolve against its folder)
 //	join, groupby  force planner strategies (testing)
+//	db        a database directory to open (created when absent; see
+//	          docs/storage-format.md); without it the database is in
+//	          memory. sql.DB.Close releases it for other processes.
 //	memory_limit   bytes the queries may hold at once, as 2GB or 512MiB
 //	               (0: no limit; default 75% of RAM); past it a query
 //	               fails naming the operator, and the connection goes on
@@ -84,9 +87,11 @@ func (d *Driver) OpenConnector(dsn string) (driver.Connector, error) {
 	if cfg.Data != "" {
 		b, err := os.ReadFile(cfg.Data)
 		if err != nil {
+			db.Close()
 			return nil, fmt.Errorf("gpusql: data script: %w", err)
 		}
 		if _, err := db.Exec(context.Background(), string(b), filepath.Dir(cfg.Data)); err != nil {
+			db.Close()
 			return nil, fmt.Errorf("gpusql: %s: %w", cfg.Data, err)
 		}
 	}
@@ -119,6 +124,8 @@ func ParseDSN(dsn string) (Config, error) {
 			cfg.Options.Check = b
 		case "data":
 			cfg.Data = v
+		case "db":
+			cfg.Options.Path = v
 		case "join":
 			cfg.Options.Join = v
 		case "groupby":
@@ -130,7 +137,7 @@ func ParseDSN(dsn string) (Config, error) {
 			}
 			cfg.Options.MemoryLimit = n
 		default:
-			return cfg, fmt.Errorf("gpusql: unknown DSN key %q (want executor, check, data, join, groupby, memory_limit)", k)
+			return cfg, fmt.Errorf("gpusql: unknown DSN key %q (want executor, check, data, db, join, groupby, memory_limit)", k)
 		}
 	}
 	return cfg, nil
@@ -149,6 +156,10 @@ func (c *Connector) Connect(context.Context) (driver.Conn, error) {
 
 // Driver returns the driver.
 func (c *Connector) Driver() driver.Driver { return c.drv }
+
+// Close releases the database (its directory's lock); sql.DB.Close calls
+// it.
+func (c *Connector) Close() error { return c.db.Close() }
 
 // DB is the engine database behind the connector.
 func (c *Connector) DB() *engine.DB { return c.db }

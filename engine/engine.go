@@ -34,6 +34,12 @@ type Options struct {
 	// machine's RAM, negative is no limit. A query that would pass it
 	// stops with an error naming the operator.
 	MemoryLimit int64
+	// Path is the database directory (created when absent); "" keeps the
+	// database in memory. See persist.go and docs/storage-format.md.
+	Path string
+	// NoSync skips fsync when writing the database: statements then
+	// survive the process being killed but not a power loss (tests).
+	NoSync bool
 	// GPUProfile names the GPU to plan for ("h100", "h200"; "" = the
 	// device's own profile when a GPU is used). With it, executor "gpu"
 	// opens without a GPU: EXPLAIN shows the GPU plan, queries say they
@@ -55,6 +61,9 @@ type DB struct {
 	conn *Conn
 	// mem accounts the memory of every query under the limit.
 	mem *exec.Memory
+	// durable keeps the catalog in the directory of Options.Path; nil
+	// for an in-memory database.
+	durable *durable
 	// users are the server's accounts (users.go).
 	users *users
 	// fileRoot, when set, is the folder files must lie under (a server
@@ -109,6 +118,13 @@ func Open(opts Options) (*DB, error) {
 	}
 	if (db.executor == "gpu" || opts.Check) && gpuStatus() == nil {
 		usePinnedMemory()
+	}
+	if opts.Path != "" {
+		d, err := openDurable(opts.Path, opts.NoSync, db.cat)
+		if err != nil {
+			return nil, err
+		}
+		db.durable = d
 	}
 	return db, nil
 }
@@ -244,25 +260,36 @@ func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*S
 	if err := c.checkRights(stmt); err != nil {
 		return nil, err
 	}
-	r, handled, err := c.sessionStatement(db, stmt)
+	var r *StatementResult
+	if d := c.db.durable; d != nil && mayChange(stmt) {
+		d.mu.Lock()
+		r, err = c.execBound(ctx, stmt, baseDir)
+		err = d.settle(c.db.cat, err)
+		d.mu.Unlock()
+	} else {
+		r, err = c.execBound(ctx, stmt, baseDir)
+	}
 	if err != nil {
 		return nil, err
-	}
-	if !handled {
-		r, handled, err = c.transactionStatement(stmt)
-		if err != nil {
-			return nil, err
-		}
-	}
-	if !handled {
-		// A DDL statement may just have committed the transaction.
-		if r, err = c.view().execStatement(ctx, stmt, baseDir); err != nil {
-			return nil, err
-		}
 	}
 	r.Elapsed = time.Since(start)
 	r.Line = p.Line
 	return r, nil
+}
+
+// execBound runs a bound statement: a transaction statement, or any other
+// inside the connection's transaction when one is open.
+func (c *Conn) execBound(ctx context.Context, stmt sql.Statement, baseDir string) (*StatementResult, error) {
+	r, handled, err := c.sessionStatement(c.view(), stmt)
+	if err != nil || handled {
+		return r, err
+	}
+	r, handled, err = c.transactionStatement(stmt)
+	if err != nil || handled {
+		return r, err
+	}
+	// A DDL statement may just have committed the transaction.
+	return c.view().execStatement(ctx, stmt, baseDir)
 }
 
 // execStatement runs a bound statement.
@@ -343,6 +370,16 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.truncate(s)
 	case *sql.RenameTable:
 		return db.renameTables(s)
+	case *sql.Checkpoint:
+		return db.checkpoint()
+	case *sql.CheckDatabase:
+		return db.checkDatabase(), nil
+	case *sql.ShowTableStatus:
+		return db.showTableStatus(), nil
+	case *sql.ExportDatabase:
+		return db.exportDatabase(resolve(baseDir, s.Dir))
+	case *sql.ImportDatabase:
+		return db.importDatabase(ctx, resolve(baseDir, s.Dir))
 	case *sql.CreateUser:
 		return db.createUser(s)
 	case *sql.DropUser:

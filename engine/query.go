@@ -42,6 +42,9 @@ func (db *DB) plan(q *sql.Query) (*planner.Physical, error) {
 // disagree (rows must also come in the same order when the query orders
 // them); plans the GPU does not support are then run on the CPU alone.
 func (db *DB) run(ctx context.Context, p *planner.Physical, executor string, inOrder bool) (*exec.Result, string, error) {
+	if err := verifyScans(p); err != nil {
+		return nil, "", err
+	}
 	ctx, done := db.queryMemory(ctx)
 	defer done()
 	if db.opts.Check {
@@ -211,4 +214,20 @@ func (p *Prepared) ScannedBytes() int64 {
 		}
 	}
 	return n
+}
+
+// verifyScans runs the deferred checksum of every column the plan scans
+// (columns mapped from a database file are verified on first use, so a
+// damaged file is the query's error, never a wrong answer).
+func verifyScans(p *planner.Physical) error {
+	for _, node := range p.Nodes() {
+		if scan, ok := node.(*planner.TableScan); ok {
+			for _, c := range scan.Columns {
+				if err := scan.Table.Columns[c].Verify(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }

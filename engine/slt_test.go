@@ -50,6 +50,10 @@ func strategies() []strategy {
 			out = append(out, strategy{name, opts})
 		}
 	}
+	// On a database directory (Path set per file by runSLTFile), reopened
+	// after every statement: later queries read the columns as mapped
+	// from the files.
+	out = append(out, strategy{persistentSLT, Options{Executor: "cpu", NoSync: true}})
 	if ok, _ := GPUStatus(); ok {
 		// Auto runs each query on the GPU where its executor supports the
 		// plan (the CPU otherwise) and Check compares it with the CPU.
@@ -61,6 +65,8 @@ func strategies() []strategy {
 	}
 	return out
 }
+
+const persistentSLT = "cpu-persistent-reopened"
 
 func or(s, def string) string {
 	if s == "" {
@@ -113,10 +119,18 @@ func runSLTFile(t *testing.T, f *slt.File, opts Options) (ran, failed int) {
 			t.Logf("%d of %d records ran on the GPU (checked against the CPU)", onGPU, ran)
 		}
 	}()
+	// Session state (SET, an open transaction) does not survive a
+	// reopen: files that use it run on the directory without reopening.
+	reopen := false
+	if opts.NoSync {
+		opts.Path = filepath.Join(t.TempDir(), "db")
+		reopen = !usesSessionState(f)
+	}
 	db, err := Open(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer func() { db.Close() }()
 	ctx := context.Background()
 	base := filepath.Dir(f.Path)
 	for _, r := range f.Records {
@@ -135,6 +149,12 @@ func runSLTFile(t *testing.T, f *slt.File, opts Options) (ran, failed int) {
 		if msg != "" {
 			failed++
 			t.Errorf("%s: %s\n%s", where, msg, r.SQL)
+		}
+		if reopen && r.Kind == slt.Statement {
+			db.Close()
+			if db, err = Open(opts); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	return
@@ -216,4 +236,18 @@ func TestStatementErrorLine(t *testing.T) {
 	if !strings.HasPrefix(err.Error(), "statement at line 4: line 5:") {
 		t.Errorf("error %q should start with 'statement at line 4: line 5:'", err)
 	}
+}
+
+// usesSessionState reports whether a file's SQL sets session variables or
+// opens transactions.
+func usesSessionState(f *slt.File) bool {
+	for _, r := range f.Records {
+		u := strings.ToUpper(strings.TrimSpace(r.SQL))
+		for _, p := range []string{"SET ", "BEGIN", "START TRANSACTION"} {
+			if strings.HasPrefix(u, p) || strings.Contains(u, ";\n"+p) || strings.Contains(u, "; "+p) {
+				return true
+			}
+		}
+	}
+	return false
 }

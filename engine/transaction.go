@@ -127,7 +127,7 @@ func (c *Conn) transactionStatement(stmt sql.Statement) (r *StatementResult, han
 	case *sql.Rollback:
 		c.Rollback()
 		return message("rolled back"), true, nil
-	case *sql.CreateTable, *sql.CreateTableAs, *sql.DropTable, *sql.AlterColumns, *sql.TruncateTable, *sql.RenameTable:
+	case *sql.CreateTable, *sql.CreateTableAs, *sql.DropTable, *sql.AlterColumns, *sql.TruncateTable, *sql.RenameTable, *sql.ImportDatabase:
 		return nil, false, c.Commit()
 	case *sql.Insert, *sql.Load:
 		c.mu.Lock()

@@ -88,6 +88,9 @@ func bind(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed) (Statem
 	}
 	b.end = min(len(b.src), max(b.start+len(p.Text), p.end))
 	b.lastPos = b.start
+	if databaseCommands[p.routine] {
+		return b.bindDatabaseCommand(p.routine, p.Text)
+	}
 	if p.copy != nil {
 		return b.copyStatement(p)
 	}

@@ -177,6 +177,11 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 			return nil, b.errf(-1, "unsupported: SHOW TABLES LIKE/WHERE")
 		}
 		return &ShowTables{}, nil
+	case ast.ShowTableStatus:
+		if n.Pattern != nil || n.Where != nil {
+			return nil, b.errf(-1, "unsupported: SHOW TABLE STATUS LIKE/WHERE")
+		}
+		return &ShowTableStatus{}, nil
 	case ast.ShowColumns:
 		if n.Table == nil {
 			return nil, b.errf(-1, "SHOW COLUMNS needs a table")

@@ -36,8 +36,11 @@ func blankRoutines(text string) (string, []routine) {
 		if w == ";" {
 			continue
 		}
-		kind := ""
+		kind, command := "", ""
 		switch {
+		case databaseCommand(w, &sc) != "":
+			sc.pos = start + len(w)
+			command = databaseCommand(w, &sc)
 		case strings.EqualFold(w, "CREATE"):
 			kind = routineKind(&sc)
 		case strings.EqualFold(w, "DROP"):
@@ -51,6 +54,11 @@ func blankRoutines(text string) (string, []routine) {
 		end, open := sc.statementEnd(kind != "")
 		if kind != "" {
 			out = append(out, routine{kind: kind, start: start, end: end, open: open})
+		}
+		if command != "" {
+			// Database statements (database.go) end at their ';' as any
+			// other: never "open".
+			out = append(out, routine{kind: command, start: start, end: end})
 		}
 	}
 	if len(out) == 0 {

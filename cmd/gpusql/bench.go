@@ -26,16 +26,20 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 			return benchSSB(args[1:], stdout, stderr)
 		case "load":
 			return benchLoad(args[1:], stdout, stderr)
+		case "open":
+			return benchOpen(args[1:], stdout, stderr)
 		case "serve":
 			return benchServe(args[1:], stdout, stderr)
 		}
 		if isHelp(args[0]) {
 			benchSSB([]string{"--help"}, stdout, stderr)
 			fmt.Fprintln(stdout)
+			benchOpen([]string{"--help"}, stdout, stderr)
+			fmt.Fprintln(stdout)
 			return benchLoad([]string{"--help"}, stdout, stderr)
 		}
 	}
-	fmt.Fprintln(stderr, "usage: gpusql bench ssb|load|serve --sf N ... (gpusql bench --help lists the flags)")
+	fmt.Fprintln(stderr, "usage: gpusql bench ssb|load|open|serve --sf N ... (gpusql bench --help lists the flags)")
 	return 2
 }
 
@@ -109,6 +113,7 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 	runs := fs.Int("runs", 5, "warm runs per query (the median is reported)")
 	jsonOut := fs.String("json", "", "also write the results as JSON to `FILE`")
 	only := fs.String("queries", "", "comma-separated query names to run (e.g. Q1.1,Q3.2); default all 13")
+	dbPath := fs.String("db", "", "keep the data in the database directory `PATH`: generated and loaded on the first run, opened on the next ones")
 	chart := fs.String("chart", "", "also draw the times as grouped bars into `FILE` (.svg, .png or .pdf)")
 	var compare []string
 	fs.Func("compare", "add the figures of `FILE` to the chart: a bench --json report or {\"series\": {\"Q1.1\": ms}} (repeatable)", func(v string) error {
@@ -117,6 +122,10 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 	})
 	if code, done := parseFlags(fs, args, "usage: gpusql bench ssb [flags]   time the 13 Star Schema Benchmark queries", stdout, stderr); done {
 		return code
+	}
+	if *dbPath != "" && *data != "" {
+		fmt.Fprintln(stderr, "gpusql bench: give --data or --db, not both")
+		return 2
 	}
 	if *executors == "auto" {
 		*executors = "cpu"
@@ -144,29 +153,19 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
-	dir, cleanup, err := dataDir(*data, *sf, "tbl", stderr)
-	if err != nil {
-		fmt.Fprintln(stderr, "gpusql bench:", err)
-		return 1
-	}
-	defer cleanup()
 	// Opening for the GPU puts the loaded columns in pinned host memory, so
 	// the cold runs measure copies at PCIe speed, as a GPU session sees them.
+	// (Columns opened from a database are mapped pageable memory instead.)
 	primary := "cpu"
 	if slices.Contains(exes, "gpu") {
 		primary = "gpu"
 	}
-	db, err := engine.Open(engine.Options{Executor: primary})
+	db, err := benchDB(ctx, *dbPath, *data, *sf, primary, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "gpusql bench:", err)
 		return 1
 	}
-	start := time.Now()
-	if err := loadSchema(ctx, db, dir, func(*engine.StatementResult) {}); err != nil {
-		fmt.Fprintln(stderr, "gpusql bench: load:", err)
-		return 1
-	}
-	fmt.Fprintf(stderr, "loaded %s in %.2f s\n", dir, time.Since(start).Seconds())
+	defer db.Close()
 
 	if *data != "" {
 		*sf = 0 // the data's scale factor is whatever generated it
@@ -200,6 +199,30 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// benchDB is the database bench ssb times: the one at dbPath (reused, or
+// generated into once), or a new in-memory one loaded from data (or from
+// data generated at sf).
+func benchDB(ctx context.Context, dbPath, data string, sf float64, executor string, stderr io.Writer) (*engine.DB, error) {
+	if dbPath != "" {
+		return openSSB(ctx, dbPath, sf, executor, stderr)
+	}
+	dir, cleanup, err := dataDir(data, sf, "tbl", stderr)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	db, err := engine.Open(engine.Options{Executor: executor})
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	if err := loadSchema(ctx, db, dir, func(*engine.StatementResult) {}); err != nil {
+		return nil, fmt.Errorf("load: %w", err)
+	}
+	fmt.Fprintf(stderr, "loaded %s in %.2f s\n", dir, time.Since(start).Seconds())
+	return db, nil
 }
 
 // benchQuery plans q once and times it on every executor: a cold first run,

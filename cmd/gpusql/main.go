@@ -1,10 +1,11 @@
 // Command gpusql is the gpusql SQL shell and tool.
 //
-//	gpusql [flags]                       interactive shell (REPL)
+//	gpusql [PATH] [flags]                interactive shell (REPL)
 //	gpusql [flags] -f script.sql -c SQL  run scripts and statements in order
 //	gpusql gen ssb --sf N --out DIR      generate Star Schema Benchmark data
 //	gpusql bench ssb --sf N [--chart F]  time the 13 SSB queries
 //	gpusql bench load --sf N             time loading SSB data
+//	gpusql bench open --sf N             time opening SSB from a database vs loading text
 //	gpusql serve -f init.sql --mysql ADDR [--flight ADDR]  serve clients
 //
 // Flags: --format table|csv|json|markdown|line, --executor cpu|gpu|auto,
@@ -50,11 +51,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
-  gpusql [flags]                      interactive shell
-  gpusql [flags] -f FILE -c SQL ...   run scripts (-f) and statements (-c) in order, then exit
+  gpusql [PATH] [flags]               interactive shell on the database directory PATH
+                                      (created when absent; without PATH: in memory)
+  gpusql [PATH] [flags] -f FILE -c SQL ...   run scripts (-f) and statements (-c) in order, then exit
   gpusql gen ssb --sf N --out DIR [--format tbl|csv|parquet] [--seed S]
   gpusql bench ssb --sf N [--data DIR] [--executor cpu[,gpu]] [--runs R] [--json FILE] [--chart F.svg]
+  gpusql bench ssb --sf N --db PATH   the same on a database: generated once, opened on later runs
   gpusql bench load --sf N [--format tbl|csv|parquet]
+  gpusql bench open --sf N [--format tbl|csv|parquet] [--db PATH]
+                                      load-from-text time vs open time, size on disk vs text
   gpusql bench serve --sf N [--clients 1,8,64] [--rounds R] [--stream-rows N]
   gpusql serve [-f init.sql] [--mysql 127.0.0.1:3306] [--flight ADDR] [--file-root DIR]
                [--tls-cert FILE --tls-key FILE] [--insecure-no-auth]   (gpusql serve -h)
@@ -145,6 +150,7 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	join := fs.String("join", "", "force the join algorithm: hash or merge (testing)")
 	groupBy := fs.String("groupby", "", "force the group-by strategy: dense or hash (testing)")
 	memLimit := fs.String("memory-limit", "default", "bytes the queries may hold at once, as `SIZE` 2GB, 512MiB or 1.5GiB (0: no limit; default: 75% of RAM)")
+	dbPath := fs.String("db", "", "open (or create) the database directory `PATH`; also given as the first argument (default: in memory)")
 	noProgress := fs.Bool("no-progress", false, "do not draw a progress bar for long statements (it is drawn only when stderr is a terminal)")
 	gpuProfile := fs.String("gpu-profile", "", "plan for this GPU (`NAME`: h100, h200) instead of the device's own profile; with --executor gpu, EXPLAIN shows GPU plans without a GPU")
 	interactive := fs.Bool("i", false, "open the REPL after running the -f and -c items (e.g. load a schema, then ask)")
@@ -152,6 +158,14 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	usage(&usageText)
 	if code, done := parseFlags(fs, args, strings.TrimSpace(usageText.String()), stdout, stderr); done {
 		return code
+	}
+	// gpusql PATH [flags]: the database comes first, as in sqlite3 and
+	// duckdb; flags may follow it.
+	if fs.NArg() > 0 && *dbPath == "" {
+		*dbPath = fs.Arg(0)
+		if code, done := parseFlags(fs, fs.Args()[1:], strings.TrimSpace(usageText.String()), stdout, stderr); done {
+			return code
+		}
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "gpusql: unexpected argument %q (scripts go after -f)\n", fs.Arg(0))
@@ -163,11 +177,12 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	db, err := engine.Open(engine.Options{Executor: *executor, Check: *check, Join: *join, GroupBy: *groupBy,
-		MemoryLimit: limit, GPUProfile: *gpuProfile})
+		MemoryLimit: limit, Path: *dbPath, GPUProfile: *gpuProfile})
 	if err != nil {
 		fmt.Fprintln(stderr, "gpusql:", err)
 		return 1
 	}
+	defer db.Close()
 	p, err := newPrinter(*format, stdout)
 	if err != nil {
 		fmt.Fprintln(stderr, "gpusql:", err)

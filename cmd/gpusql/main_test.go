@@ -59,6 +59,22 @@ func TestGPUUnavailable(t *testing.T) {
 	}
 }
 
+// gpusql PATH (and --db PATH) keep tables between runs.
+func TestDatabasePath(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "my.gpusql")
+	var out, errb bytes.Buffer
+	if code := run([]string{db, "--executor", "cpu", "-c", "create table t (a int); insert into t values (1), (2)"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	out.Reset()
+	if code := run([]string{"--db", db, "--executor", "cpu", "--format", "csv", "-c", "select sum(a) as s from t"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if out.String() != "s\n3\n" {
+		t.Errorf("second run: %q", out.String())
+	}
+}
+
 // --help on every command exits 0 and lists its flags on stdout.
 func TestHelpEverywhere(t *testing.T) {
 	for _, c := range []struct {

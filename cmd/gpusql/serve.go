@@ -38,6 +38,7 @@ func serveMain(args []string, stdout, stderr io.Writer) int {
 	maxConns := fs.Int("max-connections", 1000, "MySQL connections open at once; more are refused (error 1040)")
 	executor := fs.String("executor", "auto", "executor: cpu, gpu or auto")
 	memLimit := fs.String("memory-limit", "default", "bytes all queries may hold at once, as `SIZE` 8GB (0: no limit)")
+	dbPath := fs.String("db", "", "serve the database directory `PATH` (created when absent; default: in memory)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -52,10 +53,11 @@ func serveMain(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	db, err := engine.Open(engine.Options{Executor: *executor, MemoryLimit: limit})
+	db, err := engine.Open(engine.Options{Executor: *executor, MemoryLimit: limit, Path: *dbPath})
 	if err != nil {
 		return fail(err)
 	}
+	defer db.Close()
 	for _, f := range scripts {
 		b, err := os.ReadFile(f)
 		if err != nil {

@@ -15,6 +15,12 @@ import (
 func scanRel(s *planner.TableScan) *rel {
 	r := &rel{types: typesOf(s.Out), rows: s.Table.Rows}
 	for _, c := range s.Columns {
+		// A column mapped from a database file is checksummed on its first
+		// scan (engine checks the plan's scans up front; this catches the
+		// scans of subqueries planned while the query runs).
+		if err := s.Table.Columns[c].Verify(); err != nil {
+			raise(err)
+		}
 		r.cols = append(r.cols, s.Table.Columns[c])
 	}
 	return r

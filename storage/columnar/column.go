@@ -19,6 +19,8 @@ type Column struct {
 	Dict *Dictionary
 	// alloc is where the vectors came from, so Free can return them.
 	alloc Allocator
+	// check verifies a mapped column's bytes on first use (check.go).
+	check *deferredCheck
 }
 
 // IsNull reports whether row i is NULL.

@@ -1,0 +1,61 @@
+package catalog
+
+import (
+	"sync"
+
+	"gpusql/storage/columnar"
+)
+
+// State is everything a catalog holds, taken at one instant: what a
+// persistent database writes to disk after a statement, and what it puts
+// back (Restore) when writing fails, so memory never runs ahead of disk.
+type State struct {
+	// Tables, Indexes and Views are keyed by lower-cased name.
+	Tables  map[string]*columnar.Table
+	Indexes map[string][]Index
+	Views   map[string]View
+	// Version is the catalog's Version when the state was taken.
+	Version uint64
+}
+
+// State returns a consistent copy of the catalog's contents (the tables
+// are shared, immutable snapshots).
+func (c *Catalog) State() State {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	s := State{Tables: map[string]*columnar.Table{}, Indexes: map[string][]Index{}, Views: map[string]View{}, Version: c.version}
+	for k, t := range c.tables {
+		s.Tables[k] = t
+	}
+	for k, ix := range c.indexes {
+		s.Indexes[k] = append([]Index(nil), ix...)
+	}
+	for k, v := range c.views {
+		s.Views[k] = v
+	}
+	return s
+}
+
+// Restore replaces the catalog's contents with s (a database opened from
+// disk, or the last state written when writing a newer one failed). The
+// version moves on, so caches keyed by it see a change.
+func (c *Catalog) Restore(s State) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.tables = map[string]*columnar.Table{}
+	c.indexes = map[string][]Index{}
+	c.views = map[string]View{}
+	for k, t := range s.Tables {
+		c.tables[k] = t
+		if _, ok := c.writers[k]; !ok {
+			c.writers[k] = &sync.Mutex{}
+		}
+	}
+	for k, ix := range s.Indexes {
+		c.indexes[k] = append([]Index(nil), ix...)
+	}
+	for k, v := range s.Views {
+		c.views[k] = v
+	}
+	c.version++
+}

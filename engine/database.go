@@ -1,0 +1,237 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/apache/arrow/go/v15/parquet"
+	"github.com/apache/arrow/go/v15/parquet/compress"
+	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+
+	"gpusql/catalog"
+	"gpusql/exec"
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// Statements about the whole database: CHECKPOINT, CHECK DATABASE,
+// SHOW TABLE STATUS, EXPORT and IMPORT DATABASE.
+
+// checkpoint answers CHECKPOINT / VACUUM: columns that INSERT and LOAD
+// extended by appended runs are rewritten as one file each, so the next
+// open maps them instead of copying the runs together. Every statement is
+// already durable; replaced files are already deleted.
+func (db *DB) checkpoint() (*StatementResult, error) {
+	d := db.durable
+	if d == nil {
+		return message("checkpoint: the database is in memory (open one with gpusql PATH)"), nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.store.Checkpoint(d.last); err != nil {
+		return nil, err
+	}
+	return message("checkpoint: %s folded", d.store.Dir()), nil
+}
+
+// checkDatabase verifies every file of the database against its checksums,
+// one row per damaged column, or one "ok" row.
+func (db *DB) checkDatabase() *StatementResult {
+	var tables, cols, msgs []string
+	if db.durable == nil {
+		tables, cols, msgs = []string{""}, []string{""}, []string{"ok (in-memory database: no files to check)"}
+	} else {
+		problems, n := db.durable.store.Check()
+		for _, p := range problems {
+			tables, cols, msgs = append(tables, p.Table), append(cols, p.Column), append(msgs, p.Msg)
+		}
+		if len(problems) == 0 {
+			tables, cols, msgs = []string{""}, []string{""}, []string{fmt.Sprintf("ok (%d column files verified)", n)}
+		}
+	}
+	res := &exec.Result{Names: []string{"table", "column", "integrity_check"},
+		Columns: []*columnar.Column{stringColumn(tables), stringColumn(cols), stringColumn(msgs)}, Rows: len(msgs)}
+	return &StatementResult{Kind: KindRows, Result: res}
+}
+
+// showTableStatus lists every table with its rows, bytes in memory and
+// bytes on disk (0 in memory), as a subset of MySQL's SHOW TABLE STATUS.
+func (db *DB) showTableStatus() *StatementResult {
+	names := db.cat.Names()
+	rows := columnar.NewColumn(columnar.TInt64, len(names), false)
+	mem := columnar.NewColumn(columnar.TInt64, len(names), false)
+	disk := columnar.NewColumn(columnar.TInt64, len(names), false)
+	engines := make([]string, len(names))
+	for i, n := range names {
+		t, _ := db.cat.Table(n)
+		rows.I64[i] = int64(t.Rows)
+		for _, c := range t.Columns {
+			mem.I64[i] += c.Bytes()
+		}
+		engines[i] = "memory"
+		if db.durable != nil {
+			disk.I64[i] = db.durable.store.Size(n)
+			engines[i] = "gpusql"
+		}
+	}
+	res := &exec.Result{Names: []string{"Name", "Engine", "Rows", "Data_length", "Disk_length"},
+		Columns: []*columnar.Column{stringColumn(names), stringColumn(engines), rows, mem, disk}, Rows: len(names)}
+	return &StatementResult{Kind: KindRows, Result: res}
+}
+
+// exportDatabase writes dir/schema.sql (CREATE TABLE with keys, IMPORT
+// INTO of each table's Parquet file, CREATE VIEW) and dir/<table>.parquet:
+// a form any gpusql version reads back with IMPORT DATABASE, and other
+// tools read too.
+func (db *DB) exportDatabase(dir string) (*StatementResult, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("EXPORT DATABASE: %w", err)
+	}
+	var script strings.Builder
+	names := db.cat.Names()
+	for _, n := range names {
+		t, _ := db.cat.Table(n)
+		if err := t.Verify(); err != nil {
+			return nil, err
+		}
+		script.WriteString(createTableSQL(t, db.cat.Indexes(n)))
+		file := n + ".parquet"
+		if err := writeParquet(filepath.Join(dir, file), t); err != nil {
+			return nil, fmt.Errorf("EXPORT DATABASE: table %s: %w", t.Name, err)
+		}
+		fmt.Fprintf(&script, "IMPORT INTO %s FROM '%s' FORMAT 'parquet';\n\n", quoteIdent(t.Name), file)
+	}
+	for _, v := range db.cat.ViewNames() {
+		vw, _ := db.cat.View(v)
+		cols := ""
+		if len(vw.Columns) > 0 {
+			q := make([]string, len(vw.Columns))
+			for i, c := range vw.Columns {
+				q[i] = quoteIdent(c)
+			}
+			cols = " (" + strings.Join(q, ", ") + ")"
+		}
+		fmt.Fprintf(&script, "CREATE VIEW %s%s AS %s;\n", quoteIdent(vw.Name), cols, vw.SQL)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "schema.sql"), []byte(script.String()), 0o644); err != nil {
+		return nil, fmt.Errorf("EXPORT DATABASE: %w", err)
+	}
+	return message("exported %d %s to %s", len(names), plural(len(names), "table"), dir), nil
+}
+
+func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
+
+// createTableSQL is the CREATE TABLE statement of t with its keys.
+func createTableSQL(t *columnar.Table, indexes []catalog.Index) string {
+	var defs []string
+	for _, f := range t.Fields {
+		typ := f.Type.String()
+		if f.Type.ID == columnar.String && f.Type.Width == 0 {
+			typ = "TEXT"
+		}
+		d := quoteIdent(f.Name) + " " + typ
+		if !f.Nullable {
+			d += " NOT NULL"
+		}
+		defs = append(defs, d)
+	}
+	sorted := append([]catalog.Index(nil), indexes...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Primary && !sorted[j].Primary })
+	for _, ix := range sorted {
+		cols := make([]string, len(ix.Columns))
+		for i, c := range ix.Columns {
+			cols[i] = quoteIdent(t.Fields[c].Name)
+		}
+		list := "(" + strings.Join(cols, ", ") + ")"
+		switch {
+		case ix.Primary:
+			defs = append(defs, "PRIMARY KEY "+list)
+		case ix.Unique:
+			defs = append(defs, "UNIQUE KEY "+quoteIdent(ix.Name)+" "+list)
+		default:
+			defs = append(defs, "KEY "+quoteIdent(ix.Name)+" "+list)
+		}
+	}
+	return fmt.Sprintf("CREATE TABLE %s (\n  %s\n);\n", quoteIdent(t.Name), strings.Join(defs, ",\n  "))
+}
+
+// writeParquet writes t as one Parquet file (Snappy), a row group per
+// million rows.
+func writeParquet(path string, t *columnar.Table) error {
+	res := &exec.Result{Columns: t.Columns, Rows: t.Rows}
+	for _, f := range t.Fields {
+		res.Names = append(res.Names, f.Name)
+	}
+	rec := res.Record()
+	defer rec.Release()
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Snappy))
+	w, err := pqarrow.NewFileWriter(rec.Schema(), f, props, pqarrow.DefaultWriterProps())
+	if err != nil {
+		f.Close()
+		return err
+	}
+	for off := int64(0); off < rec.NumRows() || off == 0; off += 1 << 20 {
+		part := rec.NewSlice(off, min(off+1<<20, rec.NumRows()))
+		err = w.WriteBuffered(part)
+		part.Release()
+		if err != nil || rec.NumRows() == 0 {
+			break
+		}
+	}
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// importDatabase runs dir/schema.sql (as EXPORT DATABASE writes it) as one
+// statement: when any part fails, the catalog is put back as it was, so a
+// persistent database either gains everything or nothing.
+func (db *DB) importDatabase(ctx context.Context, dir string) (*StatementResult, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "schema.sql"))
+	if err != nil {
+		return nil, fmt.Errorf("IMPORT DATABASE: %w", err)
+	}
+	before := db.cat.State()
+	stmts, err := sql.Parse(string(b))
+	if err != nil {
+		return nil, fmt.Errorf("IMPORT DATABASE %s/schema.sql: %w", dir, err)
+	}
+	tables := 0
+	for _, p := range stmts {
+		st, err := sql.BindSession(db.cat, db.session, p)
+		if err == nil {
+			switch st.(type) {
+			case *sql.CreateTable, *sql.CreateView, *sql.Load, *sql.Insert, *sql.CreateIndex:
+				_, err = db.execStatement(ctx, st, dir)
+			default:
+				err = fmt.Errorf("unexpected statement (schema.sql holds CREATE, IMPORT INTO and LOAD DATA only)")
+			}
+			if _, ok := st.(*sql.CreateTable); ok {
+				tables++
+			}
+		}
+		if err != nil {
+			db.cat.Restore(before)
+			return nil, fmt.Errorf("IMPORT DATABASE %s/schema.sql line %d: %w (nothing was imported)", dir, p.Line, err)
+		}
+	}
+	return message("imported %d %s from %s", tables, plural(tables, "table"), dir), nil
+}
+
+// resolve makes a relative path relative to the script's folder (as LOAD
+// DATA paths are).
+func resolve(baseDir, path string) string {
+	if !filepath.IsAbs(path) && baseDir != "" {
+		return filepath.Join(baseDir, path)
+	}
+	return path
+}
