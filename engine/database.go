@@ -133,11 +133,7 @@ func createTableSQL(t *columnar.Table, indexes []catalog.Index) string {
 		if f.Type.ID == columnar.String && f.Type.Width == 0 {
 			typ = "TEXT"
 		}
-		d := quoteIdent(f.Name) + " " + typ
-		if !f.Nullable {
-			d += " NOT NULL"
-		}
-		defs = append(defs, d)
+		defs = append(defs, quoteIdent(f.Name)+" "+typ+nullAndDefault(f))
 	}
 	sorted := append([]catalog.Index(nil), indexes...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Primary && !sorted[j].Primary })

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gpusql/catalog"
 	"gpusql/exec"
 	"gpusql/storage/columnar"
 )
@@ -18,29 +19,61 @@ func (db *DB) showTables() *StatementResult {
 	return &StatementResult{Kind: KindRows, Result: stringsResult("table", names)}
 }
 
-// describe lists a table's columns as MySQL's DESCRIBE does (Field, Type,
-// Null).
+// describe lists a table's columns as MySQL's DESCRIBE does: Field, Type,
+// Null, Key (PRI, UNI or MUL: see columnKeys), Default (NULL when the
+// column has none) and Extra (always empty: gpusql has no AUTO_INCREMENT
+// or generated columns).
 func (db *DB) describe(name string) (*StatementResult, error) {
 	t, ok := db.cat.Table(name)
 	if !ok {
 		return nil, errNoTable(name)
 	}
-	var names, types, nulls []string
+	keys := columnKeys(len(t.Fields), db.cat.Indexes(name))
+	var names, types, nulls, defaults, extra []string
+	var noDefault []bool
 	for _, f := range t.Fields {
 		names = append(names, f.Name)
 		types = append(types, f.Type.String())
-		if f.Nullable {
-			nulls = append(nulls, "YES")
-		} else {
-			nulls = append(nulls, "NO")
-		}
+		nulls = append(nulls, map[bool]string{true: "YES", false: "NO"}[f.Nullable])
+		defaults = append(defaults, f.Default)
+		noDefault = append(noDefault, !f.HasDefault)
+		extra = append(extra, "")
 	}
 	res := &exec.Result{
-		Names:   []string{"Field", "Type", "Null"},
-		Columns: []*columnar.Column{stringColumn(names), stringColumn(types), stringColumn(nulls)},
-		Rows:    len(names),
+		Names: []string{"Field", "Type", "Null", "Key", "Default", "Extra"},
+		Columns: []*columnar.Column{stringColumn(names), stringColumn(types), stringColumn(nulls),
+			stringColumn(keys), nullableStringColumn(defaults, noDefault), stringColumn(extra)},
+		Rows: len(names),
 	}
 	return &StatementResult{Kind: KindRows, Result: res}, nil
+}
+
+// columnKeys is DESCRIBE's Key of each column, as MySQL documents it: PRI
+// for a column of the primary key, UNI for the column of a one-column
+// UNIQUE index, MUL for the first column of any other index (a non-unique
+// one, or a composite UNIQUE one, whose first column may repeat); the
+// first of these that applies, in that order.
+func columnKeys(n int, indexes []catalog.Index) []string {
+	rank := map[string]int{"": 0, "MUL": 1, "UNI": 2, "PRI": 3}
+	keys := make([]string, n)
+	set := func(c int, k string) {
+		if rank[k] > rank[keys[c]] {
+			keys[c] = k
+		}
+	}
+	for _, ix := range indexes {
+		switch {
+		case ix.Primary:
+			for _, c := range ix.Columns {
+				set(c, "PRI")
+			}
+		case ix.Unique && len(ix.Columns) == 1:
+			set(ix.Columns[0], "UNI")
+		default:
+			set(ix.Columns[0], "MUL")
+		}
+	}
+	return keys
 }
 
 // showIndex lists a table's indexes as MySQL's SHOW INDEX does, one row
@@ -102,6 +135,18 @@ func stringColumn(vals []string) *columnar.Column {
 	return c
 }
 
+// nullableStringColumn is stringColumn with row i NULL where null[i].
+func nullableStringColumn(vals []string, null []bool) *columnar.Column {
+	c := stringColumn(vals)
+	c.Valid = make([]uint64, (len(vals)+63)/64)
+	for i, n := range null {
+		if !n {
+			c.Valid[i>>6] |= 1 << (uint(i) & 63)
+		}
+	}
+	return c
+}
+
 // showCreateTable writes a table's definition back as MySQL prints it:
 // columns with their types and NOT NULL, then the keys.
 func (db *DB) showCreateTable(name string) (*StatementResult, error) {
@@ -111,11 +156,7 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 	}
 	var lines []string
 	for _, f := range t.Fields {
-		null := " DEFAULT NULL"
-		if !f.Nullable {
-			null = " NOT NULL"
-		}
-		lines = append(lines, fmt.Sprintf("  `%s` %s%s", f.Name, strings.ToLower(f.Type.String()), null))
+		lines = append(lines, fmt.Sprintf("  `%s` %s%s", f.Name, strings.ToLower(f.Type.String()), nullAndDefault(f)))
 	}
 	for _, ix := range db.cat.Indexes(name) {
 		cols := make([]string, len(ix.Columns))
@@ -137,4 +178,22 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 		Columns: []*columnar.Column{stringColumn([]string{t.Name}), stringColumn([]string{ddl})},
 		Rows:    1,
 	}}, nil
+}
+
+// nullAndDefault is the NOT NULL and DEFAULT part of a column in SHOW
+// CREATE TABLE and EXPORT DATABASE, as MySQL 8 writes it: every default
+// quoted as a string ("DEFAULT '5'"), which reads back as the same value
+// in every column type; a nullable column without one is DEFAULT NULL.
+func nullAndDefault(f columnar.Field) string {
+	s := ""
+	if !f.Nullable {
+		s = " NOT NULL"
+	}
+	switch {
+	case f.HasDefault:
+		s += " DEFAULT '" + strings.ReplaceAll(f.Default, "'", "''") + "'"
+	case f.Nullable:
+		s += " DEFAULT NULL"
+	}
+	return s
 }

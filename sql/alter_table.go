@@ -8,10 +8,10 @@ import (
 	"gpusql/storage/columnar"
 )
 
-// AlterColumns is ALTER TABLE ADD / DROP / RENAME / MODIFY / CHANGE
-// COLUMN: the table is rewritten as Query (one output column per new
+// AlterColumns is ALTER TABLE ADD / DROP / RENAME / MODIFY / CHANGE /
+// ALTER COLUMN: the table is rewritten as Query (one output column per new
 // field: the old values as they are, or cast when the new type is a
-// string; an added column is NULL), and the engine stores the values as
+// string; an added column is its default or NULL), and the engine stores the values as
 // INSERT does, so a value the new type cannot hold fails the statement
 // and nothing changes. ColMap maps each old column to its new position
 // (-1: dropped), for the table's indexes. Snapshot is the table the query
@@ -68,7 +68,7 @@ func (b *binder) truncateTable(n *ast.TruncateTableStmt) (Statement, error) {
 func isColumnChange(tp ast.AlterTableType) bool {
 	switch tp {
 	case ast.AlterTableAddColumns, ast.AlterTableDropColumn, ast.AlterTableRenameColumn,
-		ast.AlterTableModifyColumn, ast.AlterTableChangeColumn:
+		ast.AlterTableModifyColumn, ast.AlterTableChangeColumn, ast.AlterTableAlterColumn:
 		return true
 	}
 	return false
@@ -121,6 +121,22 @@ func (b *binder) alterColumns(t *columnar.Table, spec *ast.AlterTableSpec) (Stat
 			return nil, err
 		}
 		fields[i].Name = spec.NewColumnName.Name.O
+	case ast.AlterTableAlterColumn:
+		// SET DEFAULT v / DROP DEFAULT: only the field changes; the
+		// rows are read back unchanged.
+		c := spec.NewColumns[0]
+		i, err := find(c.Name.Name.O)
+		if err != nil {
+			return nil, err
+		}
+		fields[i].HasDefault, fields[i].Default = false, ""
+		for _, o := range c.Options {
+			if o.Expr != nil { // the parser leaves SET DEFAULT's option untyped
+				if err := b.columnDefault(&fields[i], o.Expr, b.wordPos(c.Name.Name.O, -1)); err != nil {
+					return nil, err
+				}
+			}
+		}
 	case ast.AlterTableModifyColumn, ast.AlterTableChangeColumn:
 		old := spec.NewColumns[0].Name.Name.O
 		if spec.Tp == ast.AlterTableChangeColumn {
@@ -170,7 +186,16 @@ func (b *binder) rewriteTable(t *columnar.Table, fields []columnar.Field, src []
 	for i, f := range fields {
 		names[i] = f.Name
 		if src[i] < 0 {
+			// An added column: existing rows get its default, as in MySQL.
+			// (columnDef refused NOT NULL without one if there are rows).
 			exprs[i] = nullConst(f.Type)
+			if f.HasDefault {
+				c, err := b.defaultConst(f, b.wordPos(f.Name, -1))
+				if err != nil {
+					return nil, err
+				}
+				exprs[i] = c
+			}
 			continue
 		}
 		colMap[src[i]] = i
@@ -207,8 +232,7 @@ func alterableType(from, to columnar.Type) bool {
 }
 
 // columnDef types a column definition of ALTER TABLE. A NOT NULL column
-// added to a table with rows would need a DEFAULT, which gpusql does not
-// keep.
+// added to a table with rows needs a DEFAULT to fill them with.
 func (b *binder) columnDef(c *ast.ColumnDef, hasRows bool) (columnar.Field, error) {
 	name := c.Name.Name.O
 	pos := b.wordPos(name, -1)
@@ -217,21 +241,25 @@ func (b *binder) columnDef(c *ast.ColumnDef, hasRows bool) (columnar.Field, erro
 		return columnar.Field{}, b.errf(pos, "unsupported: %s (column '%s')", bad, name)
 	}
 	f := columnar.Field{Name: name, Type: t, Nullable: true}
+	var def ast.ExprNode
 	for _, o := range c.Options {
 		switch o.Tp {
 		case ast.ColumnOptionNotNull:
 			f.Nullable = false
 		case ast.ColumnOptionNull, ast.ColumnOptionComment, ast.ColumnOptionCollate, ast.ColumnOptionNoOption:
 		case ast.ColumnOptionDefaultValue:
-			if v, ok := o.Expr.(ast.ValueExpr); !ok || v.GetValue() != nil {
-				return columnar.Field{}, b.errf(pos, "unsupported: DEFAULT values (column '%s'); columns left out of an INSERT are NULL", name)
-			}
+			def = o.Expr
 		default:
-			return columnar.Field{}, b.errf(pos, "unsupported: this column option in ALTER TABLE (column '%s'); NULL, NOT NULL and COMMENT are supported", name)
+			return columnar.Field{}, b.errf(pos, "unsupported: this column option in ALTER TABLE (column '%s'); NULL, NOT NULL, DEFAULT and COMMENT are supported", name)
 		}
 	}
-	if !f.Nullable && hasRows {
-		return columnar.Field{}, b.errf(pos, "cannot add NOT NULL column '%s' to a table with rows: gpusql has no DEFAULT values (add it nullable, UPDATE it, then MODIFY it NOT NULL)", name)
+	if def != nil {
+		if err := b.columnDefault(&f, def, pos); err != nil {
+			return columnar.Field{}, err
+		}
+	}
+	if !f.Nullable && !f.HasDefault && hasRows {
+		return columnar.Field{}, b.errf(pos, "cannot add NOT NULL column '%s' without a DEFAULT to a table with rows (give it a DEFAULT, or add it nullable, UPDATE it, then MODIFY it NOT NULL)", name)
 	}
 	return f, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"gpusql/catalog"
+	"gpusql/storage/columnar"
 )
 
 // Bind resolves names against the catalog, types every expression and
@@ -77,6 +78,9 @@ type binder struct {
 	recursive []*RecursiveCTE
 	// now is the statement's clock (stmtNow), read once.
 	now time.Time
+	// target is the table whose rows INSERT or UPDATE writes: DEFAULT(col)
+	// in their values names its columns (nil elsewhere).
+	target *columnar.Table
 }
 
 const maxDepth = 2000

@@ -125,6 +125,7 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 			return nil, b.errf(pos, "unsupported: %s (column '%s')", bad, cname)
 		}
 		f := columnar.Field{Name: cname, Type: t, Nullable: true}
+		var def ast.ExprNode
 		for _, o := range c.Options {
 			switch o.Tp {
 			case ast.ColumnOptionNotNull, ast.ColumnOptionPrimaryKey:
@@ -138,15 +139,18 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 				// Constraints the engine does not enforce; accepted so
 				// MySQL DDL loads unchanged.
 			case ast.ColumnOptionDefaultValue:
-				if v, ok := o.Expr.(ast.ValueExpr); !ok || v.GetValue() != nil {
-					return nil, b.errf(pos, "unsupported: DEFAULT values (column '%s'); columns left out of an INSERT are NULL", cname)
-				}
+				def = o.Expr // bound below, once NOT NULL is known
 			case ast.ColumnOptionAutoIncrement:
 				return nil, b.errf(pos, "unsupported: AUTO_INCREMENT (column '%s')", cname)
 			case ast.ColumnOptionGenerated:
 				return nil, b.errf(pos, "unsupported: generated columns (column '%s')", cname)
 			default:
 				return nil, b.errf(pos, "unsupported: column option on '%s'", cname)
+			}
+		}
+		if def != nil {
+			if err := b.columnDefault(&f, def, pos); err != nil {
+				return nil, err
 			}
 		}
 		index[strings.ToLower(cname)] = len(fields)

@@ -79,7 +79,10 @@ func (b *binder) expr(n ast.ExprNode, sc *scope) (Expr, error) {
 	case *ast.RowExpr:
 		return nil, b.errf(pos, "unsupported: row constructor (a, b) outside IN (subquery)")
 	case *ast.DefaultExpr:
-		return nil, b.errf(pos, "unsupported: DEFAULT outside INSERT ... VALUES")
+		if n.Name == nil || b.target == nil {
+			return nil, b.errf(pos, "unsupported: DEFAULT here (it is a value of INSERT ... VALUES and UPDATE ... SET; DEFAULT(col) names a column of the table they write)")
+		}
+		return b.defaultOf(n, b.target, columnar.Field{}, pos)
 	case *ast.VariableExpr:
 		return b.variable(n, pos)
 	case *ast.PositionExpr:

@@ -239,5 +239,5 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 	case ast.AlterTableDropPrimaryKey:
 		return &DropIndex{Table: t.Name, Name: catalog.PrimaryName}, nil
 	}
-	return nil, b.errf(b.start, "unsupported: this ALTER TABLE change (ADD/DROP/RENAME/MODIFY/CHANGE COLUMN, RENAME TO, ADD/DROP INDEX, UNIQUE and PRIMARY KEY are supported)")
+	return nil, b.errf(b.start, "unsupported: this ALTER TABLE change (ADD/DROP/RENAME/MODIFY/CHANGE COLUMN, ALTER COLUMN SET/DROP DEFAULT, RENAME TO, ADD/DROP INDEX, UNIQUE and PRIMARY KEY are supported)")
 }

@@ -57,11 +57,21 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 			targets = append(targets, i)
 		}
 	}
+	// Columns left out take their defaults: they become targets whose
+	// value is a constant appended to every row.
+	var defaults []Expr
 	for i, f := range t.Fields {
-		if !f.Nullable && !containsInt(targets, i) {
-			return nil, b.errf(-1, "column '%s' cannot be NULL: it must be given a value", f.Name)
+		if containsInt(targets, i) || f.Nullable && !f.HasDefault {
+			continue
 		}
+		c, err := b.defaultConst(f, b.start)
+		if err != nil {
+			return nil, err
+		}
+		targets = append(targets, i)
+		defaults = append(defaults, c)
 	}
+	given := len(targets) - len(defaults)
 	out := make(Schema, len(targets))
 	for i, k := range targets {
 		f := t.Fields[k]
@@ -72,35 +82,46 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(blk.names) != len(targets) {
-			return nil, b.errf(-1, "column count doesn't match: %d target columns, the SELECT returns %d", len(targets), len(blk.names))
+		if len(blk.names) != given {
+			return nil, b.errf(-1, "column count doesn't match: %d target columns, the SELECT returns %d", given, len(blk.names))
 		}
 		sch := blk.plan.Schema()
-		for i, c := range out {
+		for i, c := range out[:given] {
 			if !castable(sch[i].Type, c.Type) {
 				return nil, b.errf(-1, "type mismatch: cannot insert %s into column '%s' %s", sch[i].Type, c.Name, c.Type)
 			}
 		}
-		return &Insert{Table: t.Name, Targets: targets, Source: castColumns(blk.plan, names(out), out), Replace: n.IsReplace}, nil
+		src := castColumns(blk.plan, names(out[:given]), out[:given])
+		if len(defaults) > 0 {
+			sc := &scope{plan: src}
+			exprs := make([]Expr, 0, len(targets))
+			for i := 0; i < given; i++ {
+				exprs = append(exprs, sc.colRef(i))
+			}
+			src = newProject(src, append(exprs, defaults...), names(out))
+		}
+		return &Insert{Table: t.Name, Targets: targets, Source: src, Replace: n.IsReplace}, nil
 	}
+	b.target = t // DEFAULT(col) in VALUES names t's columns
+	defer func() { b.target = nil }()
 	vals := &Values{Out: out}
 	empty := &scope{plan: &Values{Rows: [][]Expr{{}}}}
 	for r, list := range n.Lists {
-		if len(list) != len(targets) {
-			return nil, b.errf(b.posOr(firstNode(list), -1), "column count doesn't match value count at row %d: %d columns, %d values", r+1, len(targets), len(list))
+		if len(list) != given {
+			return nil, b.errf(b.posOr(firstNode(list), -1), "column count doesn't match value count at row %d: %d columns, %d values", r+1, given, len(list))
 		}
-		row := make([]Expr, len(list))
+		row := make([]Expr, len(targets))
+		copy(row[given:], defaults)
 		for i, v := range list {
 			col := out[i]
 			pos := b.posOr(v, -1)
-			if _, ok := v.(*ast.DefaultExpr); ok {
-				if !col.Nullable {
-					return nil, b.errf(pos, "column '%s' has no default value", col.Name)
-				}
-				row[i] = nullConst(col.Type)
-				continue
+			var e Expr
+			var err error
+			if d, ok := v.(*ast.DefaultExpr); ok {
+				e, err = b.defaultOf(d, t, t.Fields[targets[i]], pos)
+			} else {
+				e, err = b.expr(v, empty)
 			}
-			e, err := b.expr(v, empty)
 			if err != nil {
 				return nil, err
 			}

@@ -164,7 +164,7 @@ func (b *binder) update(n *ast.UpdateStmt) (Statement, error) {
 		if err != nil {
 			return nil, err
 		}
-		e, err := b.assignValue(t.Fields[k], a.Expr, sc)
+		e, err := b.assignValue(t, t.Fields[k], a.Expr, sc)
 		if err != nil {
 			return nil, err
 		}
@@ -216,16 +216,15 @@ func (b *binder) assignTarget(t *columnar.Table, qual string, c *ast.ColumnName)
 	return 0, b.errf(pos, "unknown column '%s' in 'field list'", c.Name.O)
 }
 
-// assignValue binds the value of SET c = v. DEFAULT is NULL (columns have
-// no other default); a NULL constant into a NOT NULL column fails here, at
+// assignValue binds the value of SET c = v. DEFAULT is the column's
+// default (or NULL); a NULL constant into a NOT NULL column fails here, at
 // its position, and the engine checks computed values.
-func (b *binder) assignValue(f columnar.Field, v ast.ExprNode, sc *scope) (Expr, error) {
+func (b *binder) assignValue(t *columnar.Table, f columnar.Field, v ast.ExprNode, sc *scope) (Expr, error) {
 	pos := b.posOr(v, b.wordPos(f.Name, -1))
-	if _, ok := v.(*ast.DefaultExpr); ok {
-		if !f.Nullable {
-			return nil, b.errf(pos, "column '%s' has no default value", f.Name)
-		}
-		return nullConst(f.Type), nil
+	b.target = t
+	defer func() { b.target = nil }()
+	if d, ok := v.(*ast.DefaultExpr); ok {
+		return b.defaultOf(d, t, f, pos)
 	}
 	e, err := b.expr(v, sc)
 	if err != nil {

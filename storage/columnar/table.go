@@ -15,6 +15,13 @@ type Field struct {
 	Name     string
 	Type     Type
 	Nullable bool
+	// HasDefault marks a column DEFAULT: Default is the value as text in
+	// the column's type (what DESCRIBE shows; 'x' is x, DATE '2024-01-02'
+	// is 2024-01-02), read back by the binder for columns an INSERT
+	// leaves out. A column without one defaults to NULL. Both are omitted
+	// from manifests when unset, so older manifests read unchanged.
+	HasDefault bool   `json:",omitempty"`
+	Default    string `json:",omitempty"`
 }
 
 // ChunkStats describes one chunk of one column. Min and Max are in the

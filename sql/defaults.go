@@ -1,0 +1,127 @@
+package sql
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
+
+	"gpusql/storage/columnar"
+)
+
+// Column defaults are catalog metadata (columnar.Field.HasDefault and
+// Default): the binder reads them wherever MySQL does — columns an INSERT
+// leaves out, DEFAULT and DEFAULT(col) in VALUES and UPDATE ... SET, the
+// column ALTER TABLE ADD COLUMN fills existing rows with — and turns them
+// into constants, so no executor knows defaults exist. Only constant
+// defaults are kept: a default such as CURRENT_TIMESTAMP would have to be
+// evaluated per statement, which gpusql refuses with a clear error.
+
+// columnDefault binds DEFAULT expr of column f's definition into f. The
+// value is converted as strict INSERT converts it, once, here: a default
+// that does not fit its column fails the CREATE/ALTER, as in MySQL.
+// DEFAULT NULL keeps no default (the column's default is NULL anyway) and
+// is refused on a NOT NULL column.
+func (b *binder) columnDefault(f *columnar.Field, e ast.ExprNode, pos int) error {
+	if !isLiteral(e) {
+		return b.errf(pos, "unsupported: non-constant DEFAULT for column '%s' (only literal defaults such as 0, -1.5, 'x' and '2024-01-31' are supported)", f.Name)
+	}
+	v, err := b.expr(e, &scope{plan: &Values{Rows: [][]Expr{{}}}})
+	if err != nil {
+		return err
+	}
+	c, ok := v.(*Const)
+	if !ok {
+		return b.errf(pos, "unsupported: non-constant DEFAULT for column '%s'", f.Name)
+	}
+	if c.Null {
+		if !f.Nullable {
+			return b.errf(pos, "invalid default value for '%s': NULL in a NOT NULL column", f.Name)
+		}
+		f.HasDefault, f.Default = false, ""
+		return nil
+	}
+	out, ok := convertConst(c, f.Type)
+	if !ok || !strictOK(c, out) {
+		return b.errf(pos, "invalid default value for '%s': %s is not a %s", f.Name, constString(c), f.Type)
+	}
+	if f.Type.ID == columnar.String {
+		if out.S, err = f.Type.FitString(out.S); err != nil {
+			return b.errf(pos, "invalid default value for '%s': %v", f.Name, err)
+		}
+	}
+	f.HasDefault, f.Default = true, valueText(out)
+	return nil
+}
+
+// isLiteral reports whether a DEFAULT is a literal, maybe signed or in
+// parentheses. Anything else is refused even when it folds to a constant:
+// CURRENT_DATE binds to the statement's date, but MySQL evaluates such a
+// default at each INSERT.
+func isLiteral(e ast.ExprNode) bool {
+	switch n := e.(type) {
+	case ast.ValueExpr:
+		return true
+	case *ast.ParenthesesExpr:
+		return isLiteral(n.Expr)
+	case *ast.UnaryOperationExpr:
+		return (n.Op == opcode.Minus || n.Op == opcode.Plus) && isLiteral(n.V)
+	case *ast.FuncCallExpr:
+		// DATE '2024-01-31' and TIMESTAMP '...' literals parse as calls.
+		switch n.FnName.L {
+		case ast.DateLiteral, ast.TimestampLiteral:
+			return len(n.Args) == 1 && isLiteral(n.Args[0])
+		}
+	}
+	return false
+}
+
+// valueText writes a non-NULL constant as the text DESCRIBE shows and
+// defaultConst reads back (plain digits, dates as YYYY-MM-DD, strings
+// unquoted; doubles keep every bit).
+func valueText(c *Const) string {
+	switch c.T.ID {
+	case columnar.Int32, columnar.Int64, columnar.Bool:
+		return strconv.FormatInt(c.I, 10)
+	case columnar.Float64:
+		return strconv.FormatFloat(c.F, 'g', -1, 64)
+	case columnar.Decimal:
+		return FormatDecimal(c.I, c.T.Scale)
+	case columnar.Date:
+		return FormatDate(int32(c.I))
+	}
+	return c.S
+}
+
+// defaultConst is the value column f takes when a statement gives none:
+// its default, or NULL. A NOT NULL column without a default has none,
+// which is MySQL's error "Field 'c' doesn't have a default value".
+func (b *binder) defaultConst(f columnar.Field, pos int) (*Const, error) {
+	if !f.HasDefault {
+		if !f.Nullable {
+			return nil, b.errf(pos, "Field '%s' doesn't have a default value", f.Name)
+		}
+		return nullConst(f.Type), nil
+	}
+	c, ok := convertConst(&Const{T: columnar.TString, S: f.Default}, f.Type)
+	if !ok {
+		// The text was written by valueText from a value of this type.
+		return nil, b.errf(pos, "corrupt default %q of column '%s'", f.Default, f.Name)
+	}
+	return c, nil
+}
+
+// defaultOf binds DEFAULT (the default of column f, where the value goes)
+// and DEFAULT(col) (the default of col of table t).
+func (b *binder) defaultOf(n *ast.DefaultExpr, t *columnar.Table, f columnar.Field, pos int) (*Const, error) {
+	if n.Name == nil {
+		return b.defaultConst(f, pos)
+	}
+	for _, g := range t.Fields {
+		if strings.EqualFold(g.Name, n.Name.Name.O) {
+			return b.defaultConst(g, pos)
+		}
+	}
+	return nil, b.errf(pos, "unknown column '%s' in DEFAULT()", n.Name.Name.O)
+}
