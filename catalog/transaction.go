@@ -37,6 +37,19 @@ func Clone(tables map[string]*columnar.Table) *Catalog {
 	return c
 }
 
+// CopyIndexes gives c's tables the indexes src has for them, so a
+// transaction's clone enforces the same keys (and INSERT ... ON DUPLICATE
+// KEY UPDATE and REPLACE find the same conflicts) as the shared catalog.
+func (c *Catalog) CopyIndexes(src *Catalog) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k := range c.tables {
+		if ix := src.Indexes(k); len(ix) > 0 {
+			c.indexes[k] = ix
+		}
+	}
+}
+
 // ConflictError is a COMMIT that lost to another session's change of a
 // table both changed.
 type ConflictError struct{ Table string }

@@ -33,6 +33,9 @@ func (db *DB) insert(ctx context.Context, s *sql.Insert) (*StatementResult, erro
 	if err != nil {
 		return nil, err
 	}
+	if s.OnDuplicate != nil {
+		return db.insertOnDuplicate(ctx, s, res)
+	}
 	replaced := 0
 	err = db.cat.Update(s.Table, func(old *columnar.Table) (*columnar.Table, error) {
 		t, err := appendResult(old, s.Targets, res)

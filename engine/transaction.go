@@ -65,7 +65,9 @@ func (c *Conn) Begin(readOnly bool) error {
 	}
 	base := c.db.cat.Tables()
 	c.mu.Lock()
-	c.tx = &transaction{base: base, work: catalog.Clone(base), readOnly: readOnly}
+	work := catalog.Clone(base)
+	work.CopyIndexes(c.db.cat)
+	c.tx = &transaction{base: base, work: work, readOnly: readOnly}
 	c.mu.Unlock()
 	return nil
 }

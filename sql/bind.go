@@ -81,6 +81,9 @@ type binder struct {
 	// target is the table whose rows INSERT or UPDATE writes: DEFAULT(col)
 	// in their values names its columns (nil elsewhere).
 	target *columnar.Table
+	// values is set while ON DUPLICATE KEY UPDATE is bound: VALUES(col)
+	// reads the proposed row.
+	values *valuesRow
 }
 
 const maxDepth = 2000

@@ -78,6 +78,8 @@ func (b *binder) expr(n ast.ExprNode, sc *scope) (Expr, error) {
 		return b.compareSubqueryExpr(n, sc, pos)
 	case *ast.RowExpr:
 		return nil, b.errf(pos, "unsupported: row constructor (a, b) outside IN (subquery)")
+	case *ast.ValuesExpr:
+		return b.valuesRef(n, sc, pos)
 	case *ast.DefaultExpr:
 		if n.Name == nil || b.target == nil {
 			return nil, b.errf(pos, "unsupported: DEFAULT here (it is a value of INSERT ... VALUES and UPDATE ... SET; DEFAULT(col) names a column of the table they write)")

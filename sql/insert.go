@@ -14,8 +14,6 @@ import (
 // its column is an error naming the row and column.
 func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 	switch {
-	case len(n.OnDuplicate) > 0:
-		return nil, b.errf(-1, "unsupported: ON DUPLICATE KEY UPDATE")
 	case n.Setlist:
 		return nil, b.errf(-1, "unsupported: INSERT ... SET (use VALUES)")
 	case n.Table == nil || n.Table.TableRefs == nil:
@@ -100,7 +98,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 			}
 			src = newProject(src, append(exprs, defaults...), names(out))
 		}
-		return &Insert{Table: t.Name, Targets: targets, Source: src, Replace: n.IsReplace}, nil
+		return b.finishInsert(n, &Insert{Table: t.Name, Targets: targets, Source: src, Replace: n.IsReplace}, t)
 	}
 	b.target = t // DEFAULT(col) in VALUES names t's columns
 	defer func() { b.target = nil }()
@@ -148,7 +146,26 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 		}
 		vals.Rows = append(vals.Rows, row)
 	}
-	return &Insert{Table: t.Name, Targets: targets, Source: vals, Replace: n.IsReplace}, nil
+	return b.finishInsert(n, &Insert{Table: t.Name, Targets: targets, Source: vals, Replace: n.IsReplace}, t)
+}
+
+// finishInsert binds ON DUPLICATE KEY UPDATE, if given, into ins.
+func (b *binder) finishInsert(n *ast.InsertStmt, ins *Insert, t *columnar.Table) (Statement, error) {
+	if len(n.OnDuplicate) == 0 {
+		return ins, nil
+	}
+	var unique [][]int
+	for _, ix := range b.cat.Indexes(t.Name) {
+		if ix.Unique {
+			unique = append(unique, ix.Columns)
+		}
+	}
+	od, err := b.onDuplicate(t, n.OnDuplicate, unique)
+	if err != nil {
+		return nil, err
+	}
+	ins.OnDuplicate = od
+	return ins, nil
 }
 
 // strictOK rejects lossy string conversions that convertConst accepts for

@@ -55,6 +55,8 @@ type Insert struct {
 	Targets []int
 	Source  Plan
 	Replace bool
+	// OnDuplicate is set by ON DUPLICATE KEY UPDATE (on_duplicate.go).
+	OnDuplicate *OnDuplicate
 }
 
 // Load appends a file to a table: LOAD DATA INFILE (Format "csv", with the

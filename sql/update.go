@@ -157,16 +157,40 @@ func (b *binder) update(n *ast.UpdateStmt) (Statement, error) {
 		return nil, err
 	}
 	width := len(sc.cols) // table columns and the row number
+	sc, targets, raw, err := b.assignments(t, sc.cols[0].table, n.List, sc)
+	if err != nil {
+		return nil, err
+	}
+	out := []Expr{sc.colRef(width - 1)}
+	outNames := []string{RowIDColumn}
+	for _, k := range targets {
+		var e Expr = sc.colRef(raw[k])
+		if e.Type().ID == columnar.String && t.Fields[k].Type.ID != columnar.String {
+			e = castTo(e, t.Fields[k].Type) // the engine stores numbers, not text
+		}
+		out = append(out, e)
+		outNames = append(outNames, t.Fields[k].Name)
+	}
+	src := newProject(sc.plan, out, outNames)
+	return &Update{Table: t.Name, Snapshot: t, Targets: targets, Source: src}, nil
+}
+
+// assignments binds SET a = e, ... over sc, whose first columns are t's,
+// left to right as MySQL does: each assignment sees the values the earlier
+// ones set (SET a = a + 1, b = a gives b the new a). It returns the scope
+// after the last one, the columns assigned (in first-assigned order) and,
+// for each, the scope index of its final value.
+func (b *binder) assignments(t *columnar.Table, qual string, list []*ast.Assignment, sc *scope) (*scope, []int, map[int]int, error) {
 	var targets []int
 	raw := map[int]int{} // table column → scope index of its latest raw value
-	for _, a := range n.List {
-		k, err := b.assignTarget(t, sc.cols[0].table, a.Column)
+	for _, a := range list {
+		k, err := b.assignTarget(t, qual, a.Column)
 		if err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 		e, err := b.assignValue(t, t.Fields[k], a.Expr, sc)
 		if err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 		// Only the named columns go on: a scalar subquery may have
 		// appended join columns after them.
@@ -187,18 +211,7 @@ func (b *binder) update(n *ast.UpdateStmt) (Statement, error) {
 		}
 		raw[k] = len(exprs) - 1
 	}
-	out := []Expr{sc.colRef(width - 1)}
-	outNames := []string{RowIDColumn}
-	for _, k := range targets {
-		var e Expr = sc.colRef(raw[k])
-		if e.Type().ID == columnar.String && t.Fields[k].Type.ID != columnar.String {
-			e = castTo(e, t.Fields[k].Type) // the engine stores numbers, not text
-		}
-		out = append(out, e)
-		outNames = append(outNames, t.Fields[k].Name)
-	}
-	src := newProject(sc.plan, out, outNames)
-	return &Update{Table: t.Name, Snapshot: t, Targets: targets, Source: src}, nil
+	return sc, targets, raw, nil
 }
 
 // assignTarget finds the column a SET assignment names (optionally
