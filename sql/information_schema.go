@@ -130,7 +130,11 @@ func columnRow(table string, i int, f columnar.Field) []Expr {
 	} else if f.Type.ID == columnar.String && f.Type.Width <= 0 {
 		colType = "varchar(16383)"
 	}
-	return []Expr{infoStr("def"), infoStr(DatabaseName), infoStr(table), infoStr(f.Name), i64(i + 1), infoNull(columnar.TString),
+	def := infoNull(columnar.TString)
+	if f.HasDefault {
+		def = infoStr(f.Default)
+	}
+	return []Expr{infoStr("def"), infoStr(DatabaseName), infoStr(table), infoStr(f.Name), i64(i + 1), def,
 		infoStr(nullable), infoStr(dataType), charLen, prec, scale, infoStr(colType), infoStr(""), infoStr(""), infoStr("")}
 }
 

@@ -32,7 +32,12 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 		return nil, err
 	}
 	var targets []int
-	if len(n.Columns) == 0 {
+	// VALUES () inserts a row of defaults (MySQL): no column is given.
+	allDefaults := n.Select == nil && len(n.Lists) > 0
+	for _, l := range n.Lists {
+		allDefaults = allDefaults && len(l) == 0
+	}
+	if len(n.Columns) == 0 && !allDefaults {
 		for i := range t.Fields {
 			targets = append(targets, i)
 		}
@@ -59,7 +64,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 	// value is a constant appended to every row.
 	var defaults []Expr
 	for i, f := range t.Fields {
-		if containsInt(targets, i) || f.Nullable && !f.HasDefault {
+		if containsInt(targets, i) || f.Nullable && !f.HasDefault && !allDefaults {
 			continue
 		}
 		c, err := b.defaultConst(f, b.start)
