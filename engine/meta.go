@@ -191,9 +191,13 @@ func nullAndDefault(f columnar.Field) string {
 	}
 	switch {
 	case f.HasDefault:
-		s += " DEFAULT '" + strings.ReplaceAll(f.Default, "'", "''") + "'"
+		s += " DEFAULT '" + defaultQuoter.Replace(f.Default) + "'"
 	case f.Nullable:
 		s += " DEFAULT NULL"
 	}
 	return s
 }
+
+// defaultQuoter escapes a default for a quoted SQL string that the parser
+// reads back as the same text (backslash is an escape in MySQL strings).
+var defaultQuoter = strings.NewReplacer(`\`, `\\`, "'", "''")

@@ -159,7 +159,7 @@ func TestShowCreateTable(t *testing.T) {
 		}
 		return res[0].Result.Row(0)[1]
 	}
-	if _, err := db.Exec(ctx, "create table t (id int primary key, name varchar(20) not null, p decimal(10,2), d date, unique key u (name)); create index k on t (p, d)", ""); err != nil {
+	if _, err := db.Exec(ctx, `create table t (id int primary key, name varchar(20) not null default 'it''s a\\b', p decimal(10,2) default -1.5, d date default '2024-02-29', f double default 1e300, unique key u (name)); create index k on t (p, d)`, ""); err != nil {
 		t.Fatal(err)
 	}
 	ddl := show()
