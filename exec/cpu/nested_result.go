@@ -73,7 +73,6 @@ func compareConst(a, b *sql.Const) int {
 	return 0
 }
 
-
 // compare is row op ANY (rows) (all false) or row op ALL (rows) (all true)
 // in three-valued logic: ANY is true when the comparison holds for some
 // row, ALL false when it fails for some row; otherwise a NULL on either
