@@ -454,14 +454,21 @@ func anyAgg(items []selItem, having *ast.HavingClause, orderBy []*ast.ByItem) bo
 }
 
 func hasAgg(n ast.Node) bool {
+	return containsOutsideSubqueries(n, func(x ast.Node) bool {
+		_, ok := x.(*ast.AggregateFuncExpr)
+		return ok
+	})
+}
+
+// containsOutsideSubqueries reports whether some node of n that is not
+// inside a subquery (which is its own SELECT block) satisfies match.
+func containsOutsideSubqueries(n ast.Node, match func(ast.Node) bool) bool {
 	found := false
 	walkAST(n, func(x ast.Node) bool {
-		switch x.(type) {
-		case *ast.SubqueryExpr:
+		if _, sub := x.(*ast.SubqueryExpr); sub {
 			return false
-		case *ast.AggregateFuncExpr:
-			found = true
 		}
+		found = found || match(x)
 		return !found
 	})
 	return found

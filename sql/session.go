@@ -106,7 +106,7 @@ var sqlModes = map[string]bool{
 }
 
 // SetSQLMode sets sql_mode from a comma-separated list of mode names
-// (case-insensitive; '' clears it). An unknown name is MySQL's error 1231
+// (case-insensitive; the empty string clears it). An unknown name is MySQL's error 1231
 // and changes nothing.
 func (s *Session) SetSQLMode(v string) error {
 	var modes []string

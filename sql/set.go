@@ -9,7 +9,7 @@ import (
 
 // Set assigns system variables: SET [SESSION|GLOBAL] name = value, ...
 // Each Value is a one-row query computing the new value (a literal, or an
-// expression such as REPLACE(@@sql_mode, 'ONLY_FULL_GROUP_BY', '')); the
+// expression such as REPLACE(@@sql_mode, 'ONLY_FULL_GROUP_BY', "")); the
 // engine runs it and applies the assignments in order.
 type Set struct {
 	Assignments []Assignment

@@ -139,17 +139,10 @@ func anyWindow(items []selItem, orderBy []*ast.ByItem) bool {
 }
 
 func hasWindow(n ast.Node) bool {
-	found := false
-	walkAST(n, func(x ast.Node) bool {
-		switch x.(type) {
-		case *ast.SubqueryExpr:
-			return false
-		case *ast.WindowFuncExpr:
-			found = true
-		}
-		return !found
+	return containsOutsideSubqueries(n, func(x ast.Node) bool {
+		_, ok := x.(*ast.WindowFuncExpr)
+		return ok
 	})
-	return found
 }
 
 // windowCall binds one window function call over sc.

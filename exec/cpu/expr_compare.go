@@ -84,6 +84,7 @@ func b2i(b bool) int32 {
 	return 0
 }
 
+// cmpResult reports whether c (the sign of a comparison) satisfies op.
 func cmpResult(op sql.BinOp, c int) bool {
 	switch op {
 	case sql.OpEQ:

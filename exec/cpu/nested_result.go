@@ -73,23 +73,6 @@ func compareConst(a, b *sql.Const) int {
 	return 0
 }
 
-// holds reports whether c (the sign of x compared with s) satisfies op.
-func holds(op sql.BinOp, c int) bool {
-	switch op {
-	case sql.OpEQ:
-		return c == 0
-	case sql.OpNE:
-		return c != 0
-	case sql.OpLT:
-		return c < 0
-	case sql.OpLE:
-		return c <= 0
-	case sql.OpGT:
-		return c > 0
-	}
-	return c >= 0
-}
-
 // compare is row op ANY (rows) (all false) or row op ALL (rows) (all true)
 // in three-valued logic: ANY is true when the comparison holds for some
 // row, ALL false when it fails for some row; otherwise a NULL on either
@@ -117,9 +100,9 @@ func (r *nestedResult) compare(all bool, op sql.BinOp, row []*sql.Const) *sql.Co
 	case sql.OpNE:
 		decided = len(r.set) > 1 || len(r.set) == 1 && !in
 	case sql.OpLT, sql.OpLE:
-		decided = r.max != nil && holds(op, compareConst(x, r.max))
+		decided = r.max != nil && cmpResult(op, compareConst(x, r.max))
 	default:
-		decided = r.min != nil && holds(op, compareConst(x, r.min))
+		decided = r.min != nil && cmpResult(op, compareConst(x, r.min))
 	}
 	switch {
 	case decided:
