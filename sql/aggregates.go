@@ -328,8 +328,8 @@ func (b *binder) aggCall(n *ast.AggregateFuncExpr, sc *scope) (AggExpr, error) {
 		return AggExpr{}, b.errf(pos, "unsupported: ORDER BY inside %s()", f)
 	}
 	if len(n.Args) != 1 {
-		if f == "count" && n.Distinct {
-			return AggExpr{}, b.errf(pos, "unsupported: COUNT(DISTINCT) of several expressions")
+		if f == "count" && n.Distinct && len(n.Args) > 1 {
+			return b.countDistinctTuple(n.Args, sc)
 		}
 		return AggExpr{}, b.errf(pos, "unsupported: aggregate %s() with %d arguments", f, len(n.Args))
 	}

@@ -97,3 +97,26 @@ func (b *binder) groupConcat(n *ast.AggregateFuncExpr, sc *scope, pos int) (AggE
 	}
 	return ae, nil
 }
+
+// countDistinctTuple binds COUNT(DISTINCT a, b, ...) as COUNT(DISTINCT key)
+// of one string per row that two rows share only when every argument is
+// equal: each argument's text prefixed by its length, so that ('ab','c')
+// and ('a','bc') stay apart. CONCAT is NULL when any argument is, and MySQL
+// skips a row with any NULL argument.
+func (b *binder) countDistinctTuple(args []ast.ExprNode, sc *scope) (AggExpr, error) {
+	var parts []Expr
+	for _, a := range args {
+		e, err := b.expr(a, sc)
+		if err != nil {
+			return AggExpr{}, err
+		}
+		text := castTo(e, columnar.TString)
+		parts = append(parts, &Func{Name: "length", Args: []Expr{text}, T: columnar.TInt64},
+			&Const{T: columnar.TString, S: ":"}, text)
+	}
+	for i, p := range parts {
+		parts[i] = castTo(p, columnar.TString)
+	}
+	key := &Func{Name: "concat", Args: parts, T: columnar.TString}
+	return AggExpr{Func: AggCount, Distinct: true, Arg: key, T: columnar.TInt64}, nil
+}
