@@ -325,6 +325,9 @@ func (b *binder) binaryOp(n *ast.BinaryOperationExpr, sc *scope, pos int) (Expr,
 	case opcode.Plus, opcode.Minus, opcode.Mul, opcode.Div, opcode.IntDiv, opcode.Mod:
 		return b.arith(arithOps[n.Op], l, r, pos)
 	}
+	if name, ok := bitOpFuncs[n.Op]; ok {
+		return b.bitBinary(name, l, r, pos)
+	}
 	return nil, b.errf(pos, "unsupported: operator %s", n.Op)
 }
 
@@ -448,6 +451,8 @@ func (b *binder) unaryOp(n *ast.UnaryOperationExpr, sc *scope, pos int) (Expr, e
 			return nil, err
 		}
 		return &Not{E: c}, nil
+	case opcode.BitNeg:
+		return b.bitNegate(e, pos)
 	}
 	return nil, b.errf(pos, "unsupported: unary operator %s", n.Op)
 }
