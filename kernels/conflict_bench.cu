@@ -19,8 +19,11 @@
 //   conflict_group  grouped SUM: per row, one 32-bit shared-memory atomicAdd
 //                   of the row's measure into its slot (write conflicts:
 //                   lanes on one bank serialize, lanes on one word too);
-//                   at the end each block adds its non-zero slots into the
-//                   global per-value sums out[value] (8-byte atomics).
+//                   at the end each block sums each value's copies (its
+//                   replicas, or its remapped slots listed by copyStart /
+//                   copySlots) and adds the non-zero sums into the global
+//                   per-value sums out[value]: one 8-byte atomic per value
+//                   and block, as in the plain layout, however many copies.
 //                   Reads 8 B per row (key and measure).
 //   conflict_join   foreign-key join: per row, the 4-byte payload of the
 //                   row's dimension entry gathered from shared memory (read
@@ -46,12 +49,14 @@ struct ConflictParams {
   const int* measure;              // per row: the value conflict_group sums
   const int* payload;              // per value: conflict_join's dimension payload
   const int* slotValue;            // remapped: per slot its value (-1 unused); else null
+  const int* copyStart;            // remapped: value v's slots are copySlots[copyStart[v] .. copyStart[v+1])
+  const int* copySlots;
   unsigned long long* out;         // group: per-value sums; join: out[0] the payload sum
   long long n;
   int entries;                     // values (plain, replicated) or slots (remapped)
   int replicas;                    // copies of the table (1: plain or remapped)
   int stride;                      // words from one copy to the next (odd; entries when replicas is 1)
-  int pad;
+  int distinct;                    // values
 };
 
 extern "C" __global__ void conflict_params_size(long long* out) { *out = sizeof(ConflictParams); }
@@ -82,10 +87,14 @@ extern "C" __global__ void __launch_bounds__(256) conflict_group(const ConflictP
       if (key[k] >= 0) atomicAdd(tab + key[k], (unsigned int)m[k]);
   }
   __syncthreads();
-  for (int s = threadIdx.x; s < words; s += blockDim.x) {
-    unsigned int sum = cb_sh[s];
-    int v = cb_value(p, s % p.stride);
-    if (sum != 0u && v >= 0) atomicAdd(p.out + v, (unsigned long long)sum);
+  for (int v = threadIdx.x; v < p.distinct; v += blockDim.x) {
+    unsigned long long sum = 0;
+    if (p.copyStart) {
+      for (int c = __ldg(p.copyStart + v); c < __ldg(p.copyStart + v + 1); c++) sum += cb_sh[__ldg(p.copySlots + c)];
+    } else {
+      for (int r = 0; r < p.replicas; r++) sum += cb_sh[r * p.stride + v];
+    }
+    if (sum != 0) atomicAdd(p.out + v, sum);
   }
 }
 

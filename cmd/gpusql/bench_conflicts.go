@@ -91,11 +91,23 @@ func benchConflicts(args []string, stdout, stderr io.Writer) int {
 	for v := range payload {
 		payload[v] = int32(v*7919%10007 + 1)
 	}
+	// Every θ's column and remaps first, the remaps of all θ built at once
+	// (one core each); then the kernels, one at a time.
+	var layouts []conflictLayout
 	for _, theta := range f.thetas {
 		start := time.Now()
 		vals := ssbgen.ZipfColumn(f.rows, f.distinct, theta, 1)
 		fmt.Fprintf(stderr, "θ=%g: generated %d rows in %.2f s\n", theta, f.rows, time.Since(start).Seconds())
-		rows, err := conflictTheta(f, theta, vals, measure, payload, gpuOK, prof)
+		layouts = append(layouts, conflictLayouts(f, theta, vals, prof)...)
+	}
+	start := time.Now()
+	if err := buildRemaps(layouts, f.distinct, prof.Banks, prof.WarpSize); err != nil {
+		fmt.Fprintln(stderr, "gpusql bench conflicts:", err)
+		return 1
+	}
+	fmt.Fprintf(stderr, "built the remaps in %.2f s on %d cores\n", time.Since(start).Seconds(), runtime.GOMAXPROCS(0))
+	for _, theta := range f.thetas {
+		rows, err := conflictTheta(f, theta, layouts, measure, payload, gpuOK, prof)
 		if err != nil {
 			fmt.Fprintf(stderr, "gpusql bench conflicts: θ=%g: %v\n", theta, err)
 			return 1
@@ -157,31 +169,33 @@ func parseList[T any](s string, parse func(string) (T, error)) ([]T, error) {
 	return out, nil
 }
 
-// conflictLayout is one table layout of one operation, with the keys the
-// kernel reads.
+// conflictLayout is one table layout of one operation on one θ's column
+// (values), with the keys the kernel reads.
 type conflictLayout struct {
 	row       conflictRow
+	values    []int32
 	keys      []int32
 	slotValue []int32
 }
 
-// conflictTheta runs one θ: builds the remaps (in parallel, each timed on
-// its own core), estimates rounds, then times every layout on the GPU and
-// checks each result against the brute-force one.
-func conflictTheta(f *conflictFlags, theta float64, vals, measure, payload []int32, gpuOK bool, prof *planner.GPUProfile) ([]conflictRow, error) {
-	layouts, err := conflictLayouts(f, theta, vals, prof)
-	if err != nil {
-		return nil, err
+// conflictTheta times θ's layouts on the GPU, checking each result against
+// the brute-force one.
+func conflictTheta(f *conflictFlags, theta float64, all []conflictLayout, measure, payload []int32, gpuOK bool, prof *planner.GPUProfile) ([]conflictRow, error) {
+	var layouts []conflictLayout
+	for _, l := range all {
+		if l.row.Theta == theta {
+			layouts = append(layouts, l)
+		}
 	}
-	if !gpuOK {
-		var out []conflictRow
+	var out []conflictRow
+	if !gpuOK || len(layouts) == 0 {
 		for _, l := range layouts {
 			out = append(out, l.row)
 		}
 		return out, nil
 	}
+	vals := layouts[0].values
 	wantSums, wantJoin := bruteConflict(vals, measure, payload, f.distinct)
-	var out []conflictRow
 	for _, l := range layouts {
 		join := l.row.Op == "join"
 		res, err := gpu.RunConflictKernel(gpu.ConflictRun{Join: join, Keys: l.keys, SlotValue: l.slotValue,
@@ -217,8 +231,8 @@ func replicasOf(l conflictLayout) int {
 
 // conflictLayouts lists, for the SUM and the join, the plain and
 // lane-replicated layouts and one remapped layout per window and budget
-// (windows apply to atomics only), the remaps built in parallel.
-func conflictLayouts(f *conflictFlags, theta float64, vals []int32, prof *planner.GPUProfile) ([]conflictLayout, error) {
+// (windows apply to atomics only), the remaps still to build.
+func conflictLayouts(f *conflictFlags, theta float64, vals []int32, prof *planner.GPUProfile) []conflictLayout {
 	banks, warp := max(prof.Banks, 1), max(prof.WarpSize, 1)
 	var out []conflictLayout
 	for _, op := range []string{"sum", "join"} {
@@ -229,7 +243,7 @@ func conflictLayouts(f *conflictFlags, theta float64, vals []int32, prof *planne
 		plain.Rounds = columnar.LayoutRounds(vals, 1, f.distinct, banks, warp, atomic)
 		repl.Layout, repl.Copies = "replicated", float64(f.replicas)
 		repl.Rounds = columnar.LayoutRounds(vals, f.replicas, f.distinct|1, banks, warp, atomic)
-		out = append(out, conflictLayout{row: plain, keys: vals}, conflictLayout{row: repl, keys: vals})
+		out = append(out, conflictLayout{row: plain, values: vals, keys: vals}, conflictLayout{row: repl, values: vals, keys: vals})
 		windows := f.windows
 		if !atomic {
 			windows = []int{0}
@@ -238,16 +252,17 @@ func conflictLayouts(f *conflictFlags, theta float64, vals []int32, prof *planne
 			for _, b := range f.budgets {
 				r := base
 				r.Layout, r.Window, r.Budget = "remapped", w, b
-				out = append(out, conflictLayout{row: r})
+				out = append(out, conflictLayout{row: r, values: vals})
 			}
 		}
 	}
-	return out, buildRemaps(out, vals, f.distinct, banks, warp)
+	return out
 }
 
 // buildRemaps fills the remapped layouts, one goroutine per remap (at most
 // one per core, so that each build time is one core's).
-func buildRemaps(layouts []conflictLayout, vals []int32, distinct, banks, warp int) error {
+func buildRemaps(layouts []conflictLayout, distinct, banks, warp int) error {
+	banks, warp = max(banks, 1), max(warp, 1)
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	errs := make([]error, len(layouts))
 	var wg sync.WaitGroup
@@ -263,6 +278,7 @@ func buildRemaps(layouts []conflictLayout, vals []int32, distinct, banks, warp i
 			defer func() { <-sem }()
 			o := columnar.RemapOptions{Banks: banks, Chunk: warp, Atomic: l.row.Op == "sum", Window: l.row.Window, Budget: l.row.Budget}
 			start := time.Now()
+			vals := l.values
 			rm, err := columnar.BuildRemap(vals, distinct, o)
 			if err != nil {
 				errs[i] = err

@@ -12,9 +12,10 @@ import (
 
 // conflictParams mirrors kernels/conflict_bench.cu's ConflictParams.
 type conflictParams struct {
-	Keys, Measure, Payload, SlotValue, Out uint64
-	N                                      int64
-	Entries, Replicas, Stride, Pad         int32
+	Keys, Measure, Payload, SlotValue   uint64
+	CopyStart, CopySlots, Out           uint64
+	N                                   int64
+	Entries, Replicas, Stride, Distinct int32
 }
 
 // RunConflictKernel times one layout of kernels/conflict_bench.cu on the
@@ -68,12 +69,14 @@ func (d *device) conflictKernel(r ConflictRun) (*ConflictResult, error) {
 	if r.Replicas > 1 {
 		stride = entries | 1
 	}
-	p := conflictParams{N: int64(len(r.Keys)), Entries: int32(entries), Replicas: int32(max(r.Replicas, 1)), Stride: int32(max(stride, 1))}
+	p := conflictParams{N: int64(len(r.Keys)), Entries: int32(entries), Replicas: int32(max(r.Replicas, 1)), Stride: int32(max(stride, 1)), Distinct: int32(r.Distinct)}
+	copyStart, copySlots := copyLists(r.SlotValue, r.Distinct)
 	var err error
 	for _, c := range []struct {
 		dst  *uint64
 		vals []int32
-	}{{&p.Keys, r.Keys}, {&p.SlotValue, r.SlotValue}, {&p.Measure, r.Measure}, {&p.Payload, r.Payload}} {
+	}{{&p.Keys, r.Keys}, {&p.SlotValue, r.SlotValue}, {&p.Measure, r.Measure}, {&p.Payload, r.Payload},
+		{&p.CopyStart, copyStart}, {&p.CopySlots, copySlots}} {
 		if !r.Join || c.dst != &p.Measure {
 			if *c.dst, err = deviceInts(c.vals, &owned); err != nil {
 				return nil, err
@@ -134,4 +137,30 @@ func (d *device) conflictKernel(r ConflictRun) (*ConflictResult, error) {
 		res.Sums = res.Sums[:1]
 	}
 	return res, nil
+}
+
+// copyLists lists each value's slots of a remapped table (nil for the
+// others): value v's are slots[start[v]:start[v+1]].
+func copyLists(slotValue []int32, distinct int) (start, slots []int32) {
+	if slotValue == nil {
+		return nil, nil
+	}
+	start = make([]int32, distinct+1)
+	for _, v := range slotValue {
+		if v >= 0 {
+			start[v+1]++
+		}
+	}
+	for v := range distinct {
+		start[v+1] += start[v]
+	}
+	slots = make([]int32, start[distinct])
+	next := slices.Clone(start[:distinct])
+	for s, v := range slotValue {
+		if v >= 0 {
+			slots[next[v]] = int32(s)
+			next[v]++
+		}
+	}
+	return start, slots
 }

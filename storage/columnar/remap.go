@@ -87,6 +87,8 @@ type remapper struct {
 	// Per chunk: the row occupying each bank (-1 free) and each row's slot.
 	bankRow []int
 	rowSlot []int32
+	// bankMask is Banks-1 when Banks is a power of two, else -1.
+	bankMask int
 	// bankLoad counts the chunk's rows placed in each bank so far.
 	bankLoad []int
 	// scratch and queue are reused by the searches.
@@ -101,6 +103,10 @@ func BuildRemap(values []int32, distinct int, o RemapOptions) (*Remap, error) {
 	}
 	m := &remapper{o: o, copies: make([][]int32, distinct), bankSlots: make([]int, o.Banks),
 		bankRow: make([]int, o.Banks), rowSlot: make([]int32, o.Chunk), bankLoad: make([]int, o.Banks), scratch: make([]bool, o.Banks)}
+	m.bankMask = -1
+	if o.Banks&(o.Banks-1) == 0 {
+		m.bankMask = o.Banks - 1
+	}
 	out := &Remap{Slots: make([]int32, len(values))}
 	for i, v := range values {
 		if v < 0 || int(v) >= distinct {
@@ -155,7 +161,7 @@ func (m *remapper) placeChunk(chunk []int32, id int64) {
 	clear(m.bankLoad)
 	for i, v := range chunk {
 		m.rowSlot[i] = m.place(chunk, i, v, id)
-		m.bankLoad[int(m.rowSlot[i])%m.o.Banks]++
+		m.bankLoad[m.bank(m.rowSlot[i])]++
 	}
 	for i := range chunk {
 		m.lastUse[m.rowSlot[i]] = id
@@ -164,7 +170,6 @@ func (m *remapper) placeChunk(chunk []int32, id int64) {
 
 // place finds row i (value v) a slot for this chunk.
 func (m *remapper) place(chunk []int32, i int, v int32, id int64) int32 {
-	bank := func(s int32) int { return int(s) % m.o.Banks }
 	if !m.o.Atomic {
 		// Reads of one value share its copy.
 		for j := 0; j < i; j++ {
@@ -174,11 +179,11 @@ func (m *remapper) place(chunk []int32, i int, v int32, id int64) int32 {
 		}
 	}
 	if s, ok := m.firstFit(v, id); ok {
-		m.bankRow[bank(s)] = i
+		m.bankRow[m.bank(s)] = i
 		return s
 	}
 	if s, ok := m.relocate(chunk, i, v, id); ok {
-		m.bankRow[bank(s)] = i
+		m.bankRow[m.bank(s)] = i
 		return s
 	}
 	if len(m.copies[v]) < m.o.Budget {
@@ -202,7 +207,7 @@ func (m *remapper) place(chunk []int32, i int, v int32, id int64) int32 {
 func (m *remapper) leastLoaded(v int32) int32 {
 	best, bestLoad := int32(-1), 0
 	for _, s := range m.copies[v] {
-		load := m.bankLoad[int(s)%m.o.Banks]
+		load := m.bankLoad[m.bank(s)]
 		if best < 0 || load < bestLoad || load == bestLoad && m.lastUse[s] < m.lastUse[best] {
 			best, bestLoad = s, load
 		}
@@ -210,10 +215,18 @@ func (m *remapper) leastLoaded(v int32) int32 {
 	return best
 }
 
+// bank is slot s's bank: s mod Banks (a mask for the usual 32).
+func (m *remapper) bank(s int32) int {
+	if m.bankMask >= 0 {
+		return int(s) & m.bankMask
+	}
+	return int(s) % m.o.Banks
+}
+
 // usable reports whether slot s may serve a row of this chunk: its bank is
 // free and, for atomics, it was not used in the last Window chunks.
 func (m *remapper) usable(s int32, id int64) bool {
-	return m.bankRow[int(s)%m.o.Banks] < 0 && m.fresh(s, id)
+	return m.bankRow[m.bank(s)] < 0 && m.fresh(s, id)
 }
 
 // firstFit is the least recently used usable copy of v.
@@ -247,7 +260,7 @@ func (m *remapper) relocate(chunk []int32, upto int, v int32, id int64) (int32, 
 	seen := m.scratch[:m.o.Banks]
 	clear(seen)
 	for _, s := range m.copies[v] {
-		b := int(s) % m.o.Banks
+		b := m.bank(s)
 		if !seen[b] && m.bankRow[b] >= 0 && m.fresh(s, id) {
 			seen[b] = true
 			queue = append(queue, moveStep{b, -1, s})
@@ -256,7 +269,7 @@ func (m *remapper) relocate(chunk []int32, upto int, v int32, id int64) (int32, 
 	for q := 0; q < len(queue); q++ {
 		u := chunk[m.bankRow[queue[q].bank]]
 		for _, s := range m.copies[u] {
-			b := int(s) % m.o.Banks
+			b := m.bank(s)
 			if seen[b] || !m.fresh(s, id) {
 				continue
 			}
@@ -283,12 +296,12 @@ func (m *remapper) applyMoves(queue []moveStep, q int, to int32, upto int) {
 		for j := 0; j < upto; j++ {
 			if m.rowSlot[j] == from {
 				m.rowSlot[j] = to
-				m.bankLoad[int(from)%m.o.Banks]--
-				m.bankLoad[int(to)%m.o.Banks]++
+				m.bankLoad[m.bank(from)]--
+				m.bankLoad[m.bank(to)]++
 			}
 		}
 		m.bankRow[queue[q].bank] = -1
-		m.bankRow[int(to)%m.o.Banks] = holder
+		m.bankRow[m.bank(to)] = holder
 		to = queue[q].slot
 		q = queue[q].via
 	}
@@ -306,7 +319,7 @@ func (m *remapper) emptiestFreeBank(v int32) (int, bool) {
 	has := m.scratch[:m.o.Banks]
 	clear(has)
 	for _, s := range m.copies[v] {
-		has[int(s)%m.o.Banks] = true
+		has[m.bank(s)] = true
 	}
 	best := -1
 	for b := range m.bankRow {
