@@ -45,6 +45,12 @@ type Options struct {
 	// opens without a GPU: EXPLAIN shows the GPU plan, queries say they
 	// need a GPU.
 	GPUProfile string
+	// Remap says when columns get a replica-remapped twin (remap.go):
+	// "" or "analyze" on ANALYZE TABLE, "load" also after each LOAD and
+	// when a database directory opens, "off" never. RemapMinRows is the
+	// least rows of a table whose columns are remapped (0: 1 Mi rows).
+	Remap        string
+	RemapMinRows int
 }
 
 // DB is one database: a catalog of tables and the options queries run with.
@@ -113,6 +119,9 @@ func Open(opts Options) (*DB, error) {
 	default:
 		return nil, fmt.Errorf("unknown group-by strategy %q (want dense or hash)", opts.GroupBy)
 	}
+	if !remapModes[opts.Remap] {
+		return nil, fmt.Errorf("unknown remap mode %q (want analyze, load or off)", opts.Remap)
+	}
 	if err := db.chooseGPUProfile(); err != nil {
 		return nil, err
 	}
@@ -125,6 +134,11 @@ func Open(opts Options) (*DB, error) {
 			return nil, err
 		}
 		db.durable = d
+		if opts.Remap == "load" {
+			for _, name := range db.cat.Names() {
+				db.buildRemaps(name)
+			}
+		}
 	}
 	return db, nil
 }
