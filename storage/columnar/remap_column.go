@@ -2,6 +2,7 @@ package columnar
 
 import (
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -48,6 +49,17 @@ type ColumnRemap struct {
 	*Remap
 	Options RemapOptions
 	Elapsed time.Duration
+
+	slotOnce sync.Once
+	slotCol  *Column
+}
+
+// SlotColumn is Slots as an INT column, the same object on every call, so
+// that executors caching columns by identity (the GPU's column cache) copy
+// it once.
+func (r *ColumnRemap) SlotColumn() *Column {
+	r.slotOnce.Do(func() { r.slotCol = &Column{Type: TInt32, Len: len(r.Slots), I32: r.Slots} })
+	return r.slotCol
 }
 
 // Matches reports whether r was built from column c of t as it is now.
