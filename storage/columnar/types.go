@@ -16,10 +16,11 @@ const (
 	Date                      // DATE: int32 days since 1970-01-01
 	Bool                      // BOOLEAN: int32 0 or 1
 	String                    // VARCHAR: int32 code into a sorted dictionary
+	Vector                    // VECTOR(n): n float32 per row (vector.go)
 )
 
 // Type is a column type; Precision and Scale matter for Decimal, Width and
-// Binary for String (see FitString).
+// Binary for String (see FitString), Dim for Vector.
 type Type struct {
 	ID        TypeID
 	Precision int
@@ -27,6 +28,7 @@ type Type struct {
 	Width     int  // VARCHAR(n)/CHAR(n): at most n characters; 0: no limit
 	Binary    bool // BINARY, VARBINARY, BLOB: bytes, not UTF-8 text
 	Char      bool // CHAR(n): trailing spaces are not kept
+	Dim       int  // VECTOR(n): every value has n elements; 0: any number
 }
 
 // Physical is the Go element type a column of this type is stored as.
@@ -36,10 +38,13 @@ const (
 	PhysInt32 Physical = iota + 1
 	PhysInt64
 	PhysFloat64
+	PhysVector // float32 elements, Type.Dim per row or by offsets (vector.go)
 )
 
 func (t Type) Physical() Physical {
 	switch t.ID {
+	case Vector:
+		return PhysVector
 	case Int64, Decimal:
 		return PhysInt64
 	case Float64:
@@ -92,6 +97,11 @@ func (t Type) String() string {
 			return fmt.Sprintf("%s(%d)", name, t.Width)
 		}
 		return name
+	case Vector:
+		if t.Dim > 0 {
+			return fmt.Sprintf("VECTOR(%d)", t.Dim)
+		}
+		return "VECTOR"
 	}
 	return "UNKNOWN"
 }
