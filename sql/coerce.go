@@ -39,8 +39,12 @@ func sameType(a, b columnar.Type) bool {
 	if a.ID != b.ID {
 		return false
 	}
-	if a.ID == columnar.Decimal {
+	switch a.ID {
+	case columnar.Decimal:
 		return a.Scale == b.Scale
+	case columnar.Vector:
+		// Into VECTOR(n) a vector of another dimension needs a check.
+		return b.Dim == 0 || a.Dim == b.Dim
 	}
 	return true
 }
@@ -102,6 +106,8 @@ func compareType(l, r Expr) (columnar.Type, error) {
 		return b, nil
 	case isNullConst(r):
 		return a, nil
+	case a.ID == columnar.Vector || b.ID == columnar.Vector:
+		return vectorCompareType(a, b)
 	case a.ID == b.ID && a.ID != columnar.Decimal:
 		return a, nil
 	case a.ID == columnar.Date && b.ID == columnar.String, a.ID == columnar.String && b.ID == columnar.Date:
@@ -174,6 +180,8 @@ func resultType(es []Expr) (columnar.Type, error) {
 // land in one column.
 func unionType(a, b columnar.Type) (columnar.Type, error) {
 	switch {
+	case a.ID == columnar.Vector || b.ID == columnar.Vector:
+		return vectorUnionType(a, b)
 	case a.ID == b.ID && a.ID != columnar.Decimal:
 		if a.ID == columnar.String {
 			return columnar.Type{ID: columnar.String, Width: max(a.Width, b.Width)}, nil
@@ -198,6 +206,9 @@ func unionType(a, b columnar.Type) (columnar.Type, error) {
 func convertConst(c *Const, t columnar.Type) (*Const, bool) {
 	if c.Null {
 		return nullConst(t), true
+	}
+	if t.ID == columnar.Vector || c.T.ID == columnar.Vector {
+		return convertVectorConst(c, t)
 	}
 	out := &Const{T: t}
 	switch t.ID {

@@ -705,6 +705,20 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 		t = columnar.TString
 	case mysql.TypeDate:
 		t = columnar.TDate
+	case mysql.TypeTiDBVectorFloat32:
+		vt, bad := vectorType(n.Tp.GetFlen())
+		if bad != "" {
+			return nil, b.errf(pos, "unsupported: %s", bad)
+		}
+		if !castable(e.Type(), vt) {
+			return nil, b.errf(pos, "type mismatch: cannot cast %s to %s", e.Type(), vt)
+		}
+		if c, ok := e.(*Const); ok {
+			if err := vectorConstError(c, vt); err != nil {
+				return nil, b.errf(pos, "%v", err)
+			}
+		}
+		t = vt
 	default:
 		return nil, b.errf(pos, "unsupported: CAST to %s", n.Tp.String())
 	}

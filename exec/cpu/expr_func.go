@@ -36,6 +36,9 @@ func (c *compiler) compileFunc(e *sql.Func) (evaluator, error) {
 	if sql.IsRowFunc(e.Name) {
 		return c.compileRowFunc(e)
 	}
+	if sql.IsVectorFunc(e.Name) {
+		return c.compileVectorFunc(e)
+	}
 	f := &funcEval{name: e.Name, t: e.T, out: newVec(e.T)}
 	for _, a := range e.Args {
 		ev, err := c.compile(a)
