@@ -35,10 +35,10 @@ var identSel = func() []int32 {
 // meaningful. Vectors either borrow storage (a slice of a table column) or
 // own it (an operator's output buffer, reused from batch to batch).
 type vec struct {
-	t     columnar.Type
-	i32   []int32
-	i64   []int64
-	f64   []float64
+	t   columnar.Type
+	i32 []int32
+	i64 []int64
+	f64 []float64
 	// vecs holds a VECTOR value per position: slices of the table
 	// column (borrowed) or of an operator's own results.
 	vecs  [][]float32
