@@ -209,6 +209,8 @@ func (f *funcEval) coalesce(b *batch, sel []int32) {
 				out.i32[p] = v.i32[p]
 			case out.i64 != nil:
 				out.i64[p] = v.i64[p]
+			case out.vecs != nil:
+				out.vecs[p] = v.vecs[p]
 			default:
 				out.f64[p] = v.f64[p]
 			}

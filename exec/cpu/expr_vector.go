@@ -39,7 +39,8 @@ func (c *compiler) compileVectorFunc(e *sql.Func) (evaluator, error) {
 	case "vec_cosine_distance":
 		f.dist = cosineDistance
 	case "vec_negative_inner_product":
-		f.dist = func(a, b []float32) float64 { return -float64(innerProduct(a, b)) }
+		// 0 - x, not -x: a zero product is 0, not -0.
+		f.dist = func(a, b []float32) float64 { return 0 - float64(innerProduct(a, b)) }
 	case "vec_l1_distance":
 		f.dist = l1Distance
 	case "vec_dims", "vec_l2_norm":
@@ -184,4 +185,56 @@ func cmpVectors(op sql.BinOp, a, b *vec, sel []int32, out []int32) {
 		}
 		out[p] = b2i(cmpResult(op, columnar.CompareVectors(a.vecs[p], b.vecs[p])))
 	}
+}
+
+// vectorInEval is v [NOT] IN (list) over vectors, with MySQL's NULLs: no
+// match and a NULL item give NULL.
+type vectorInEval struct {
+	in    evaluator
+	items []evaluator
+	neg   bool
+	out   *vec
+}
+
+func (c *compiler) compileVectorIn(e *sql.InList, in evaluator, t columnar.Type) (evaluator, error) {
+	ev := &vectorInEval{in: in, neg: e.Negated, out: newVec(columnar.TBool)}
+	for _, it := range e.List {
+		ie, err := c.compile(it)
+		if err != nil {
+			return nil, err
+		}
+		ev.items = append(ev.items, castTo(ie, it.Type(), t))
+	}
+	return ev, nil
+}
+
+func (e *vectorInEval) eval(b *batch, sel []int32) *vec {
+	out := e.out
+	out.ensure(b.n)
+	v := e.in.eval(b, sel)
+	items := make([]*vec, len(e.items))
+	for i, it := range e.items {
+		items[i] = it.eval(b, sel)
+	}
+	for _, p := range sel {
+		if v.isNull(p) {
+			out.setNull(b.n, p)
+			continue
+		}
+		found, null := false, false
+		for _, it := range items {
+			if it.isNull(p) {
+				null = true
+			} else if columnar.CompareVectors(v.vecs[p], it.vecs[p]) == 0 {
+				found = true
+				break
+			}
+		}
+		if !found && null {
+			out.setNull(b.n, p)
+			continue
+		}
+		out.i32[p] = b2i(found != e.neg)
+	}
+	return out
 }

@@ -86,3 +86,19 @@ func (b *Builder) finishVectors(c *Column, keep bool) {
 	}
 	b.rows = nil
 }
+
+// GatherVectors returns a new Vector column of c's rows at the given
+// positions (a negative position is NULL).
+func GatherVectors(c *Column, rows []int) *Column {
+	b := NewBuilder(c.Type)
+	b.Reserve(len(rows))
+	for _, r := range rows {
+		if r < 0 || c.IsNull(r) {
+			b.AppendNull()
+			continue
+		}
+		// Rows of c fit c's own type.
+		_ = b.AppendVector(c.VectorAt(r))
+	}
+	return b.Column()
+}
