@@ -30,6 +30,7 @@ import (
 //     cast between INT columns), DATE vs string → DATE (constant strings are
 //     parsed at bind time), string vs number → DOUBLE, string vs string →
 //     compared by value (binary collation). DATE vs number is an error.
+//     DATETIME: see datetimes.go.
 //   - NULL literals take the type their context asks for.
 
 // maxDecimalPrecision is the largest DECIMAL precision a scaled int64 holds.
@@ -39,7 +40,7 @@ func sameType(a, b columnar.Type) bool {
 	if a.ID != b.ID {
 		return false
 	}
-	if a.ID == columnar.Decimal {
+	if a.ID == columnar.Decimal || a.ID == columnar.Datetime {
 		return a.Scale == b.Scale
 	}
 	return true
@@ -74,6 +75,8 @@ func numericType(t columnar.Type) (columnar.Type, bool) {
 		return columnar.TInt32, true
 	case columnar.String:
 		return columnar.TFloat64, true
+	case columnar.Datetime:
+		return datetimeNumeric(t), true
 	}
 	return t, false
 }
@@ -102,6 +105,11 @@ func compareType(l, r Expr) (columnar.Type, error) {
 		return b, nil
 	case isNullConst(r):
 		return a, nil
+	}
+	if t, ok := datetimeCompareType(a, b); ok {
+		return t, nil
+	}
+	switch {
 	case a.ID == b.ID && a.ID != columnar.Decimal:
 		return a, nil
 	case a.ID == columnar.Date && b.ID == columnar.String, a.ID == columnar.String && b.ID == columnar.Date:
@@ -173,6 +181,9 @@ func resultType(es []Expr) (columnar.Type, error) {
 // unionType is the type a value of either type is converted to when both
 // land in one column.
 func unionType(a, b columnar.Type) (columnar.Type, error) {
+	if t, ok := datetimeUnionType(a, b); ok {
+		return t, nil
+	}
 	switch {
 	case a.ID == b.ID && a.ID != columnar.Decimal:
 		if a.ID == columnar.String {
@@ -200,6 +211,14 @@ func convertConst(c *Const, t columnar.Type) (*Const, bool) {
 		return nullConst(t), true
 	}
 	out := &Const{T: t}
+	switch {
+	case t.ID == columnar.Datetime:
+		v, ok := convertToDatetime(c, t)
+		out.I = v
+		return out, ok
+	case c.T.ID == columnar.Datetime:
+		return out, convertFromDatetime(c, out)
+	}
 	switch t.ID {
 	case columnar.Int32, columnar.Int64, columnar.Bool:
 		var v int64

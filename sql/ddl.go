@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -21,8 +22,9 @@ import (
 //	                                             (CHAR alone: 1), Binary for BINARY/BLOB,
 //	                                             Char for CHAR (trailing spaces cut)
 //	DATE                                       → DATE
+//	DATETIME[(fsp)], TIMESTAMP[(fsp)]          → DATETIME (Timestamp marks TIMESTAMP), Scale fsp
 //
-// DATETIME, TIMESTAMP, TIME, YEAR, ENUM, SET, BIT and JSON are rejected.
+// TIME, YEAR, ENUM, SET, BIT and JSON are rejected.
 func columnType(tp *types.FieldType) (columnar.Type, string) {
 	switch tp.GetType() {
 	case mysql.TypeTiny:
@@ -65,6 +67,15 @@ func columnType(tp *types.FieldType) (columnar.Type, string) {
 		return columnar.Type{ID: columnar.String, Binary: isBinary(tp)}, ""
 	case mysql.TypeDate:
 		return columnar.TDate, ""
+	case mysql.TypeDatetime, mysql.TypeTimestamp:
+		fsp := tp.GetDecimal()
+		if fsp < 0 {
+			fsp = 0
+		}
+		if fsp > columnar.MaxFsp {
+			return columnar.Type{}, "fractional seconds precision " + strconv.Itoa(fsp) + " (0 to 6)"
+		}
+		return columnar.Type{ID: columnar.Datetime, Scale: fsp, Timestamp: tp.GetType() == mysql.TypeTimestamp}, ""
 	}
 	return columnar.Type{}, "column type " + strings.ToUpper(types.TypeToStr(tp.GetType(), tp.GetCharset()))
 }
@@ -144,6 +155,8 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 				return nil, b.errf(pos, "unsupported: AUTO_INCREMENT (column '%s')", cname)
 			case ast.ColumnOptionGenerated:
 				return nil, b.errf(pos, "unsupported: generated columns (column '%s')", cname)
+			case ast.ColumnOptionOnUpdate:
+				return nil, b.errf(pos, "unsupported: ON UPDATE CURRENT_TIMESTAMP (column '%s'); set the column in the UPDATE statement instead (SET %s = NOW())", cname, cname)
 			default:
 				return nil, b.errf(pos, "unsupported: column option on '%s'", cname)
 			}

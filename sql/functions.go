@@ -55,8 +55,11 @@ import (
 
 func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {
 	name := n.FnName.L
-	if name == ast.DateLiteral {
+	switch name {
+	case ast.DateLiteral:
 		return b.dateLiteral(n, pos)
+	case ast.TimestampLiteral:
+		return b.timestampLiteral(n, pos)
 	}
 	switch name {
 	case "extract":

@@ -18,6 +18,11 @@ const (
 	String                    // VARCHAR: int32 code into a sorted dictionary
 )
 
+// Datetime is DATETIME(fsp) and TIMESTAMP(fsp): int64 microseconds since
+// 1970-01-01 00:00:00, the session time zone being UTC (see datetime.go).
+const Datetime TypeID = 64
+
+
 // Type is a column type; Precision and Scale matter for Decimal, Width and
 // Binary for String (see FitString).
 type Type struct {
@@ -27,6 +32,9 @@ type Type struct {
 	Width     int  // VARCHAR(n)/CHAR(n): at most n characters; 0: no limit
 	Binary    bool // BINARY, VARBINARY, BLOB: bytes, not UTF-8 text
 	Char      bool // CHAR(n): trailing spaces are not kept
+	// Timestamp marks TIMESTAMP(fsp) (Scale is fsp for Datetime): stored
+	// as DATETIME is, named and range-checked as MySQL's TIMESTAMP.
+	Timestamp bool `json:",omitempty"`
 }
 
 // Physical is the Go element type a column of this type is stored as.
@@ -40,7 +48,7 @@ const (
 
 func (t Type) Physical() Physical {
 	switch t.ID {
-	case Int64, Decimal:
+	case Int64, Decimal, Datetime:
 		return PhysInt64
 	case Float64:
 		return PhysFloat64
@@ -80,6 +88,15 @@ func (t Type) String() string {
 		return "DATE"
 	case Bool:
 		return "BOOLEAN"
+	case Datetime:
+		name := "DATETIME"
+		if t.Timestamp {
+			name = "TIMESTAMP"
+		}
+		if t.Scale > 0 {
+			return fmt.Sprintf("%s(%d)", name, t.Scale)
+		}
+		return name
 	case String:
 		name := "VARCHAR"
 		switch {
@@ -104,6 +121,9 @@ var (
 	TBool    = Type{ID: Bool}
 	TString  = Type{ID: String}
 )
+
+// TDatetime returns DATETIME(fsp).
+func TDatetime(fsp int) Type { return Type{ID: Datetime, Scale: fsp} }
 
 // TDecimal returns DECIMAL(p,s).
 func TDecimal(p, s int) Type { return Type{ID: Decimal, Precision: p, Scale: s} }
