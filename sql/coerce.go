@@ -139,7 +139,7 @@ func compareType(l, r Expr) (columnar.Type, error) {
 // castTo converts e to t: constants are folded, other expressions get a Cast
 // node unless the physical representation is already t's.
 func castTo(e Expr, t columnar.Type) Expr {
-	if sameType(e.Type(), t) {
+	if sameType(e.Type(), t) || widensFsp(e, t) {
 		if c, ok := e.(*Const); ok && c.Null {
 			return nullConst(t)
 		}

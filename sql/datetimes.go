@@ -26,6 +26,17 @@ import (
 //     (columnar.ParseDatetime, DatetimeFromNumber); DATETIME(n) → DATETIME(m)
 //     rounds to m digits.
 
+// widensFsp reports a non-constant DATETIME(n) cast to DATETIME(m >= n):
+// the values stay as they are, so no Cast is needed (comparisons with a
+// string constant are made at fsp 6 without touching the column).
+func widensFsp(e Expr, t columnar.Type) bool {
+	from := e.Type()
+	if _, isConst := e.(*Const); isConst || from.ID != columnar.Datetime || t.ID != columnar.Datetime {
+		return false
+	}
+	return t.Scale >= from.Scale
+}
+
 // datetimeNumeric is the number type a DATETIME(fsp) converts to.
 func datetimeNumeric(t columnar.Type) columnar.Type {
 	if t.Scale == 0 {

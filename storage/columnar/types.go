@@ -22,7 +22,6 @@ const (
 // 1970-01-01 00:00:00, the session time zone being UTC (see datetime.go).
 const Datetime TypeID = 64
 
-
 // Type is a column type; Precision and Scale matter for Decimal, Width and
 // Binary for String (see FitString).
 type Type struct {
