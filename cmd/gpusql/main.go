@@ -61,6 +61,8 @@ func usage(w io.Writer) {
   gpusql bench open --sf N [--format tbl|csv|parquet] [--db PATH]
                                       load-from-text time vs open time, size on disk vs text
   gpusql bench serve --sf N [--clients 1,8,64] [--rounds R] [--stream-rows N]
+  gpusql bench simjoin [--points N] [--dims 16,32,64] [--uniform-dims 2,6] [--eps E,...]
+                                      ε-similarity self-join: GPU vs CPU vs brute force
   gpusql serve [-f init.sql] [--mysql 127.0.0.1:3306] [--flight ADDR] [--file-root DIR]
                [--tls-cert FILE --tls-key FILE] [--insecure-no-auth]   (gpusql serve -h)
 
