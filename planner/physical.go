@@ -70,8 +70,10 @@ type Physical struct {
 // Options steer algorithm choices, chiefly so tests can run every query under
 // every strategy and compare the results.
 type Options struct {
-	// Join is "" (cost-based), "hash" or "merge": the algorithm of every
-	// equi-join.
+	// Join is "" (cost-based), "hash", "merge" or "bitmap": the algorithm
+	// of every equi-join ("bitmap" where a bitmap can index the build side,
+	// bucketed when the key domain is large; the others say in EXPLAIN why
+	// they fall back).
 	Join string
 	// GroupBy is "" (cost-based), "dense" (wherever the keys allow it) or
 	// "hash".
