@@ -12,7 +12,7 @@ import (
 // join_algorithm take: "auto" (or "") lets the planner choose by cost; the
 // others force one algorithm on every equi-join so that tests can run the
 // whole corpus under each (EXPLAIN says where one does not apply).
-var joinAlgorithms = []string{"auto", "hash", "merge", "bitmap"}
+var joinAlgorithms = []string{"auto", "hash", "merge", "bitmap", "twopass"}
 
 // checkJoinAlgorithm refuses a name that is not a join algorithm.
 func checkJoinAlgorithm(name string) error {

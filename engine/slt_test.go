@@ -53,6 +53,8 @@ func strategies() []strategy {
 	// Every equi-join forced to a bitmap where one applies (bucketed for
 	// wide domains); the others fall back to a hash table.
 	out = append(out, strategy{"cpu-join=bitmap-groupby=auto", Options{Executor: "cpu", Join: "bitmap"}})
+	// Every equi-join run by two-pass bucketing on the CPU.
+	out = append(out, strategy{"cpu-join=twopass-groupby=auto", Options{Executor: "cpu", Join: "twopass"}})
 	// On a database directory (Path set per file by runSLTFile), reopened
 	// after every statement: later queries read the columns as mapped
 	// from the files.

@@ -83,6 +83,7 @@ func (b *builder) makeJoin(kind sql.JoinKind, l, r Node, lk, rk []sql.Expr, resi
 	hj := &HashJoin{Kind: kind, Left: l, Right: r, LeftKeys: lk, RightKeys: rk,
 		Residual: residual, NullAware: nullAware, BuildSide: BuildRight, Out: out}
 	b.chooseBuild(hj, rs, rows/math.Max(ls.Rows, 1))
+	hj.TwoPass = b.useTwoPass(hj, ls, rs)
 	return b.set(hj, st, base+2*rs.Rows)
 }
 
@@ -92,7 +93,7 @@ func (b *builder) useMerge(ls, rs *relStats, rk []sql.Expr) bool {
 	switch b.opts.Join {
 	case "merge":
 		return true
-	case "hash", "bitmap":
+	case "hash", "bitmap", "twopass":
 		return false
 	}
 	if rs.Rows < mergeMinBuildRows || ls.Rows < mergeMinBuildRows {
@@ -103,4 +104,24 @@ func (b *builder) useMerge(ls, rs *relStats, rk []sql.Expr) bool {
 		d *= keyDistinct(k, rs)
 	}
 	return rs.Rows/math.Max(d, 1) >= mergeMinDupFactor
+}
+
+// twoPassMinBuildRows: below this the build's hash table stays in the
+// caches and the streaming probe needs no partitioning.
+const twoPassMinBuildRows = 1 << 22
+
+// useTwoPass decides whether the CPU runs hj by two-pass bucketing: when
+// forced, or when the hash table (not a direct array or bitmap, whose
+// probes are cheap anyway) would leave the caches and the probe side is at
+// least as large, so that partitioning both sides into cache-sized buckets
+// pays for writing them once more.
+func (b *builder) useTwoPass(hj *HashJoin, ls, rs *relStats) bool {
+	switch b.opts.Join {
+	case "twopass":
+		hj.Strategy = HashTable // each bucket gets its own small table
+		return true
+	case "":
+		return hj.Strategy == HashTable && rs.Rows >= twoPassMinBuildRows && ls.Rows >= rs.Rows
+	}
+	return false
 }

@@ -201,6 +201,9 @@ func describe(n Node) string {
 		case BucketedBitmap:
 			s += fmt.Sprintf("[%d..%d]/2^%d", n.KeyMin, n.KeyMax, n.BucketBits)
 		}
+		if n.TwoPass {
+			s += " two-pass"
+		}
 		if n.Fallback != "" {
 			s += " (bitmap not applicable: " + n.Fallback + ")"
 		}

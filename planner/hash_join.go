@@ -85,6 +85,14 @@ type HashJoin struct {
 	// BucketBits is log2 of the values one bucket of a BucketedBitmap
 	// covers (its bitmap is 2^BucketBits bits).
 	BucketBits int
+	// TwoPass makes the CPU executor run the join as a blocking operator by
+	// two-pass bucketing (Kruliš & Yaghob): both inputs are scattered by key
+	// hash into a workers × buckets matrix, then each worker builds and
+	// probes the small tables of its own buckets, with no locks or atomics.
+	// The join is then not a streaming probe but the source of the
+	// pipeline above it. (The GPU executor runs it as a materializing
+	// hash join.)
+	TwoPass bool
 	// Fallback, when set, says why the algorithm a test forced (--join,
 	// SET join_algorithm) does not apply to this join, which then uses
 	// Strategy; EXPLAIN shows it.

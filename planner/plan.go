@@ -12,9 +12,9 @@ import (
 // pipelines.
 func Plan(q *sql.Query, opts Options) (*Physical, error) {
 	switch opts.Join {
-	case "", "hash", "merge", "bitmap":
+	case "", "hash", "merge", "bitmap", "twopass":
 	default:
-		return nil, fmt.Errorf("planner: join strategy %q: want \"\", \"hash\", \"merge\" or \"bitmap\"", opts.Join)
+		return nil, fmt.Errorf("planner: join strategy %q: want \"\", \"hash\", \"merge\", \"bitmap\" or \"twopass\"", opts.Join)
 	}
 	switch opts.GroupBy {
 	case "", "dense", "hash":

@@ -147,7 +147,7 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	executor := fs.String("executor", "auto", "executor: cpu, gpu or auto (GPU when available)")
 	check := fs.Bool("check", false, "run every query on both the GPU and CPU executors and fail on any difference")
 	timing := fs.Bool("timing", false, "print each statement's elapsed time")
-	join := fs.String("join", "", "force the join algorithm: hash, merge, bitmap or auto (testing)")
+	join := fs.String("join", "", "force the join algorithm: hash, merge, bitmap, twopass or auto (testing)")
 	groupBy := fs.String("groupby", "", "force the group-by strategy: dense or hash (testing)")
 	memLimit := fs.String("memory-limit", "default", "bytes the queries may hold at once, as `SIZE` 2GB, 512MiB or 1.5GiB (0: no limit; default: 75% of RAM)")
 	dbPath := fs.String("db", "", "open (or create) the database directory `PATH`; also given as the first argument (default: in memory)")

@@ -10,7 +10,7 @@ import (
 )
 
 // TestBitmapJoinOracle: semi, anti, NOT IN, inner and left joins forced to
-// a bitmap (one bitmap over a small domain; buckets over a 2^31 domain that
+// two-pass bucketing, and to a bitmap (one bitmap over a small domain; buckets over a 2^31 domain that
 // the build keys touch sparsely and in clusters) give SQLite's rows, with
 // NULL keys on both sides, duplicates, and probe keys outside the build's
 // range.
@@ -53,14 +53,17 @@ func TestBitmapJoinOracle(t *testing.T) {
 		"select v from pn where k in (select k from bw)",
 	}
 	for _, q := range queries {
-		p := d.plan(q, planner.Options{Join: "bitmap"})
-		if !strings.Contains(p.Explain(), "Bitmap[") {
-			t.Errorf("%s: no bitmap join:\n%s", q, p.Explain())
-		}
-		got := sortedRows(normalize(d.run(q, planner.Options{Join: "bitmap"})))
 		want := sortedRows(normalize(d.oracleRows(q)))
-		if strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Errorf("%s: got %d rows, SQLite %d\n%s", q, len(got), len(want), p.Explain())
+		for algo, mark := range map[string]string{"bitmap": "Bitmap[", "twopass": "two-pass"} {
+			opts := planner.Options{Join: algo}
+			p := d.plan(q, opts)
+			if !strings.Contains(p.Explain(), mark) {
+				t.Errorf("%s: no %s join:\n%s", q, algo, p.Explain())
+			}
+			got := sortedRows(normalize(d.run(q, opts)))
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("%s (%s): got %d rows, SQLite %d\n%s", q, algo, len(got), len(want), p.Explain())
+			}
 		}
 	}
 }

@@ -331,4 +331,5 @@ var allOptions = []planner.Options{
 	{Join: "merge", GroupBy: "hash"},
 	{Join: "merge", GroupBy: "dense"},
 	{Join: "bitmap"},
+	{Join: "twopass"},
 }

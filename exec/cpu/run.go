@@ -141,6 +141,12 @@ func (x *executor) materializeFor(n planner.Node, consumer planner.Node) (*rel, 
 		r, err = x.runSetOp(n)
 	case *planner.SortMergeJoin:
 		r, err = x.runSortMergeJoin(n)
+	case *planner.HashJoin:
+		if n.TwoPass { // a blocking join, not a streaming probe
+			r, err = x.runTwoPassJoin(n)
+		} else {
+			r, err = x.collect(n, -1, consumer)
+		}
 	case *planner.RangeJoinCount:
 		r, err = x.runRangeJoinCount(n)
 	case *planner.Values:

@@ -33,7 +33,7 @@ func TestBitmapJoinDifferential(t *testing.T) {
 			return int64(i*7) % 150000
 		}))
 		cat.Put(joinTable(fmt.Sprintf("u%d", n), n, func(i int) int64 { return int64(2 * i) })) // unique, every other key
-		cat.Put(joinTable(fmt.Sprintf("d%d", n), n, func(i int) int64 {                      // duplicates and a NULL
+		cat.Put(joinTable(fmt.Sprintf("d%d", n), n, func(i int) int64 {                         // duplicates and a NULL
 			if i == n/2 {
 				return -1
 			}
