@@ -61,6 +61,7 @@ func usage(w io.Writer) {
   gpusql bench open --sf N [--format tbl|csv|parquet] [--db PATH]
                                       load-from-text time vs open time, size on disk vs text
   gpusql bench serve --sf N [--clients 1,8,64] [--rounds R] [--stream-rows N]
+  gpusql bench join [--sizes 4M,16M,64M] [--huge] [--dist uniform,zipf] [--executor cpu,gpu]
   gpusql serve [-f init.sql] [--mysql 127.0.0.1:3306] [--flight ADDR] [--file-root DIR]
                [--tls-cert FILE --tls-key FILE] [--insecure-no-auth]   (gpusql serve -h)
 
