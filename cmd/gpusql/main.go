@@ -63,6 +63,7 @@ func usage(w io.Writer) {
   gpusql bench serve --sf N [--clients 1,8,64] [--rounds R] [--stream-rows N]
   gpusql bench simjoin [--points N] [--dims 16,32,64] [--uniform-dims 2,6] [--eps E,...]
                                       ε-similarity self-join: GPU vs CPU vs brute force
+  gpusql bench join [--sizes 4M,16M,64M] [--huge] [--dist uniform,zipf] [--executor cpu,gpu]
   gpusql serve [-f init.sql] [--mysql 127.0.0.1:3306] [--flight ADDR] [--file-root DIR]
                [--tls-cert FILE --tls-key FILE] [--insecure-no-auth]   (gpusql serve -h)
 
@@ -149,7 +150,7 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	executor := fs.String("executor", "auto", "executor: cpu, gpu or auto (GPU when available)")
 	check := fs.Bool("check", false, "run every query on both the GPU and CPU executors and fail on any difference")
 	timing := fs.Bool("timing", false, "print each statement's elapsed time")
-	join := fs.String("join", "", "force the join algorithm: hash or merge (testing)")
+	join := fs.String("join", "", "force the join algorithm: hash, merge, bitmap, twopass or auto (testing)")
 	groupBy := fs.String("groupby", "", "force the group-by strategy: dense or hash (testing)")
 	memLimit := fs.String("memory-limit", "default", "bytes the queries may hold at once, as `SIZE` 2GB, 512MiB or 1.5GiB (0: no limit; default: 75% of RAM)")
 	dbPath := fs.String("db", "", "open (or create) the database directory `PATH`; also given as the first argument (default: in memory)")
