@@ -34,6 +34,8 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 			return benchSimjoin(args[1:], stdout, stderr)
 		case "join":
 			return benchJoin(args[1:], stdout, stderr)
+		case "conflicts":
+			return benchConflicts(args[1:], stdout, stderr)
 		}
 		if isHelp(args[0]) {
 			benchSSB([]string{"--help"}, stdout, stderr)

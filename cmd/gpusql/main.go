@@ -6,6 +6,7 @@
 //	gpusql bench ssb --sf N [--chart F]  time the 13 SSB queries
 //	gpusql bench load --sf N             time loading SSB data
 //	gpusql bench open --sf N             time opening SSB from a database vs loading text
+//	gpusql bench conflicts               shared-memory conflicts: plain, replicated, remapped
 //	gpusql serve -f init.sql --mysql ADDR [--flight ADDR]  serve clients
 //
 // Flags: --format table|csv|json|markdown|line, --executor cpu|gpu|auto,
@@ -64,6 +65,8 @@ func usage(w io.Writer) {
   gpusql bench simjoin [--points N] [--dims 16,32,64] [--uniform-dims 2,6] [--eps E,...]
                                       ε-similarity self-join: GPU vs CPU vs brute force
   gpusql bench join [--sizes 4M,16M,64M] [--huge] [--dist uniform,zipf] [--executor cpu,gpu]
+  gpusql bench conflicts [--rows N] [--distinct C] [--theta 0,1,2] [--window 0,2] [--budget 4,8] [--chart F.svg]
+                                      shared-memory conflicts under skew: plain, lane-replicated, remapped
   gpusql serve [-f init.sql] [--mysql 127.0.0.1:3306] [--flight ADDR] [--file-root DIR]
                [--tls-cert FILE --tls-key FILE] [--insecure-no-auth]   (gpusql serve -h)
 
