@@ -30,6 +30,8 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 			return benchOpen(args[1:], stdout, stderr)
 		case "serve":
 			return benchServe(args[1:], stdout, stderr)
+		case "uva":
+			return benchUVA(args[1:], stdout, stderr)
 		}
 		if isHelp(args[0]) {
 			benchSSB([]string{"--help"}, stdout, stderr)
@@ -39,7 +41,7 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 			return benchLoad([]string{"--help"}, stdout, stderr)
 		}
 	}
-	fmt.Fprintln(stderr, "usage: gpusql bench ssb|load|open|serve --sf N ... (gpusql bench --help lists the flags)")
+	fmt.Fprintln(stderr, "usage: gpusql bench ssb|load|open|serve|uva --sf N ... (gpusql bench --help lists the flags)")
 	return 2
 }
 
