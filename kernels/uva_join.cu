@@ -17,6 +17,8 @@
 #define UVA_ITEMS 4         // tuples per thread per round: 4 loads in flight
 #define UVA_CACHE 2048      // result-cache entries per block (16 KB of shared)
 
+// Parameters are all 8 bytes wide, so the Go structs that carry them
+// (exec/gpu/uva_join.go) have no trailing padding the launch would reject.
 __device__ __forceinline__ unsigned uva_slot(int key, int bits) {
   return (unsigned)(((unsigned)key * 2654435769u) >> (32 - bits));
 }
@@ -28,7 +30,7 @@ __device__ __forceinline__ unsigned uva_slot(int key, int bits) {
 // round, so 256 KB of loads in flight per SM, enough to cover PCIe
 // latency), grid-stride. Bound: the input link (PCIe ~51-55 GB/s on an
 // H100) when reading host memory; device atomics otherwise.
-extern "C" __global__ void __launch_bounds__(256) uva_build(const int2* r, long long n, int2* table, int bits) {
+extern "C" __global__ void __launch_bounds__(256) uva_build(const int2* r, long long n, int2* table, long long bits) {
   const unsigned mask = (1u << bits) - 1;
   const long long step = (long long)gridDim.x * blockDim.x * UVA_ITEMS;
   for (long long base = (long long)blockIdx.x * blockDim.x * UVA_ITEMS + threadIdx.x; base < n; base += step) {
@@ -63,8 +65,9 @@ extern "C" __global__ void __launch_bounds__(256) uva_build(const int2* r, long 
 // SM, grid-stride, 4 tuples per thread per round. Bound: the input link
 // when reading host memory (zero-copy or chunk copies), else the table's
 // random reads.
-extern "C" __global__ void __launch_bounds__(256) uva_probe(const int2* s, long long n, const int2* table, int bits,
-                                                            int2* out, unsigned long long* count, int cache) {
+extern "C" __global__ void __launch_bounds__(256) uva_probe(const int2* s, long long n, const int2* table,
+                                                            long long bits, int2* out, unsigned long long* count,
+                                                            long long cache) {
   __shared__ int2 buf[UVA_CACHE];
   __shared__ unsigned fill;
   __shared__ unsigned long long at;

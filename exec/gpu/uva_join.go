@@ -102,24 +102,24 @@ func (j *uvaJoin) reset(table bool) error {
 	return j.d.sync()
 }
 
+// uvaBuildArgs and uvaProbeArgs are the kernels' parameters, all 8 bytes
+// wide: a parameter buffer longer than the kernel's parameters (trailing
+// padding) fails the launch.
 type uvaBuildArgs struct {
 	In    uint64
 	N     int64
 	Table uint64
-	Bits  int32
-	_     int32
+	Bits  int64
 }
 
 type uvaProbeArgs struct {
 	In    uint64
 	N     int64
 	Table uint64
-	Bits  int32
-	_     int32
+	Bits  int64
 	Out   uint64
 	Count uint64
-	Cache int32
-	_     int32
+	Cache int64
 }
 
 // build inserts the build table, reaching it as mode says, and waits.
@@ -129,7 +129,7 @@ func (j *uvaJoin) build(mode string) error {
 		return err
 	}
 	run := func(st cu.Stream, in cu.DevicePtr, n int64) error {
-		a := uvaBuildArgs{In: uint64(in), N: n, Table: uint64(j.table), Bits: int32(j.bits)}
+		a := uvaBuildArgs{In: uint64(in), N: n, Table: uint64(j.table), Bits: int64(j.bits)}
 		return launchOn(st, f, j.gridFor(n), j.block, 0, unsafe.Pointer(&a), unsafe.Sizeof(a))
 	}
 	return j.each(mode, j.r, j.rDev, j.rCopy, run)
@@ -143,8 +143,8 @@ func (j *uvaJoin) probe(mode string, cache bool) error {
 		return err
 	}
 	run := func(st cu.Stream, in cu.DevicePtr, n int64) error {
-		a := uvaProbeArgs{In: uint64(in), N: n, Table: uint64(j.table), Bits: int32(j.bits),
-			Out: uint64(j.out), Count: uint64(j.count), Cache: b2i(cache)}
+		a := uvaProbeArgs{In: uint64(in), N: n, Table: uint64(j.table), Bits: int64(j.bits),
+			Out: uint64(j.out), Count: uint64(j.count), Cache: b2i64(cache)}
 		return launchOn(st, f, j.gridFor(n), j.block, 0, unsafe.Pointer(&a), unsafe.Sizeof(a))
 	}
 	return j.each(mode, j.s, j.sDev, j.sCopy, run)

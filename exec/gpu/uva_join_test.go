@@ -5,7 +5,11 @@ package gpu
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+	"unsafe"
+
+	"gpusql/kernels"
 )
 
 // TestUVAJoin runs bench uva's join in every mode, with and without the
@@ -86,4 +90,24 @@ func cmpTuple(a, b UVATuple) int {
 		return int(a[0]) - int(b[0])
 	}
 	return int(a[1]) - int(b[1])
+}
+
+// TestUVAParamSizes checks that each uva kernel's Go parameter struct is
+// exactly as long as the kernel's parameters in the PTX (a longer buffer
+// fails the launch with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES).
+func TestUVAParamSizes(t *testing.T) {
+	ptx := string(kernels.PTX("uva_join"))
+	for name, size := range map[string]uintptr{
+		"uva_build": unsafe.Sizeof(uvaBuildArgs{}),
+		"uva_probe": unsafe.Sizeof(uvaProbeArgs{}),
+	} {
+		i := strings.Index(ptx, ".entry "+name+"(")
+		if i < 0 {
+			t.Fatalf("kernel %s not in uva_join.ptx", name)
+		}
+		params := ptx[i : i+strings.Index(ptx[i:], ")")]
+		if n := uintptr(strings.Count(params, ".param .u64")); 8*n != size || strings.Count(params, ".param") != int(n) {
+			t.Errorf("%s: Go struct of %d bytes, PTX parameters %q", name, size, params)
+		}
+	}
 }
