@@ -121,6 +121,13 @@ func planColumns(g *GPUPlan, prof *GPUProfile) []GPUColumn {
 		return cols
 	}
 	avail := m.Budget - m.Working
+	if f := prof.ForcePlace; f == PlaceZeroCopy || f == PlaceStreamed && g.Star != nil {
+		for i := range cols {
+			if f == PlaceZeroCopy || cols[i].Fact {
+				cols[i].Place = f
+			}
+		}
+	}
 	order := evictionOrder(cols)
 	for i := 0; ; i++ {
 		m.Resident, m.Stream = 0, nil
@@ -147,8 +154,9 @@ func planColumns(g *GPUPlan, prof *GPUProfile) []GPUColumn {
 				fmtBytes(m.Resident+streamBytes(m.Stream)), fmtBytes(m.Budget), fmtBytes(m.Working))
 			return cols
 		}
-		c := &cols[order[i]]
-		c.Place = offDevicePlace(c, g.Star != nil, prof)
+		if c := &cols[order[i]]; c.Place == PlaceResident {
+			c.Place = offDevicePlace(c, g.Star != nil, prof)
+		}
 	}
 }
 

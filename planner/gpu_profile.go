@@ -35,9 +35,9 @@ type GPUProfile struct {
 	// working tables together (--gpu-memory, DSN gpu_memory=, SET
 	// gpu_memory); 0 is Budget's default.
 	MemoryBudget int64
-	// ForcePlace, for tests, makes every column that cannot stay resident
-	// take this place (streamed applies to a star's fact columns only)
-	// instead of the cheaper one.
+	// ForcePlace, for tests, puts every column (zero-copy) or a star's
+	// fact columns (streamed) in this place whatever the budget, and every
+	// other column that cannot stay resident too where it applies.
 	ForcePlace ColumnPlace
 }
 
