@@ -194,7 +194,7 @@ func (r *epsRun) launchBatch(s *epsSlot, b epsBatch, bufPairs int64) error {
 	if err := cu.MemsetD32Async(s.devCount, 0, 2, s.stream); err != nil {
 		return err
 	}
-	if err := launchOn(s.stream, f, r.blocks(p.QCount), epsThreads, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
+	if err := launchOn(s.stream, f, r.blocks(p.QCount), epsThreads, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
 		return err
 	}
 	if err := cu.MemcpyDtoHAsync(s.hostCount, s.devCount, 8, s.stream); err != nil {
