@@ -196,6 +196,8 @@ func nullAndDefault(f columnar.Field) string {
 		s = " NOT NULL"
 	}
 	switch {
+	case f.HasDefault && f.Type.ID == columnar.Datetime && f.Default == columnar.DefaultNow:
+		s += " DEFAULT CURRENT_TIMESTAMP"
 	case f.HasDefault:
 		s += " DEFAULT '" + defaultQuoter.Replace(f.Default) + "'"
 	case f.Nullable:

@@ -19,11 +19,10 @@ import (
 // dimensions' shared memory (sp.DimSh counts them until launchStar places
 // them past the group table).
 func (r *queryRun) remapParams(dp *dimParam, rm *columnar.ColumnRemap, sp *starParams) error {
-	sc, err := r.d.cache.get(rm.SlotColumn())
+	sc, err := r.column(rm.SlotColumn(), false)
 	if err != nil {
 		return fmt.Errorf("remap of %s: %w", rm.Column, err)
 	}
-	r.pinned = append(r.pinned, sc)
 	sv, err := r.upload(bytesOf(rm.SlotValue))
 	if err != nil {
 		return err
