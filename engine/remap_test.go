@@ -115,3 +115,60 @@ func TestRemapRebuiltOnOpen(t *testing.T) {
 		t.Errorf("reopened in mode load: remaps %v, want k's", got)
 	}
 }
+
+// End to end without a GPU: EXPLAIN for the h100 profile shows the star
+// reading d's payload in f.k's remapped layout once ANALYZE TABLE built
+// the remap (40 keys, 4 copies at most), and not after a write to f.
+func TestExplainRemappedPayload(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 0; i < 5000; i++ {
+		fmt.Fprintf(&b, "%d,%d\n", 1+i%40, i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f.csv"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "d.csv"), []byte("1,a\n2,b\n3,a\n40,c\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(Options{Executor: "gpu", GPUProfile: "h100", RemapMinRows: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	setup := "create table f (k int, v int); load data infile 'f.csv' into table f fields terminated by ',';" +
+		"create table d (dk int, name varchar(10)); load data infile 'd.csv' into table d fields terminated by ','"
+	if _, err := db.Exec(ctx, setup, dir); err != nil {
+		t.Fatal(err)
+	}
+	explain := func() string {
+		t.Helper()
+		res, err := db.Exec(ctx, "explain select d.name, sum(f.v) from f join d on f.k = d.dk group by d.name", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sb strings.Builder
+		r := res[len(res)-1].Result
+		for i := 0; i < r.Rows; i++ {
+			sb.WriteString(r.Columns[0].Dict.Values[r.Columns[0].I32[i]] + "\n")
+		}
+		return sb.String()
+	}
+	const want = "payload: shared memory, remapped by f.k (160 slots, 3.80 copies per key"
+	if got := explain(); strings.Contains(got, "payload:") {
+		t.Errorf("EXPLAIN before ANALYZE shows a payload choice:\n%s", got)
+	}
+	if _, err := db.Exec(ctx, "analyze table f", ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := explain(); !strings.Contains(got, want) {
+		t.Errorf("EXPLAIN after ANALYZE lacks %q:\n%s", want, got)
+	}
+	// (UPDATE would need the GPU; a LOAD appending rows writes f.k too.)
+	if _, err := db.Exec(ctx, "load data infile 'f.csv' into table f fields terminated by ','", dir); err != nil {
+		t.Fatal(err)
+	}
+	if got := explain(); strings.Contains(got, "payload:") {
+		t.Errorf("EXPLAIN after a write to f.k still reads a remap:\n%s", got)
+	}
+}

@@ -78,8 +78,8 @@ func planDimPayloads(q *GPUStar, lookup RemapLookup) {
 func explainPayload(p GPUDimPayload, fact string) string {
 	switch {
 	case p.Layout == PayloadSharedRemapped:
-		return fmt.Sprintf("payload: %s by %s.%s (%d slots, %.2f copies per key, est %.2f bank rounds per warp vs %.2f plain)",
-			p.Layout, fact, p.Remap.Column, len(p.Remap.SlotValue), p.Remap.CopiesPerValue(), p.EstRounds, p.PlainRounds)
+		return fmt.Sprintf("payload: %s by %s.%s (%d slots, %.2f copies per key, est %.2f bank rounds per warp vs %.2f plain; the kernel reads its slot column, %s resident)",
+			p.Layout, fact, p.Remap.Column, len(p.Remap.SlotValue), p.Remap.CopiesPerValue(), p.EstRounds, p.PlainRounds, fmtBytes(int64(4*len(p.Remap.Slots))))
 	case p.Why != "":
 		return fmt.Sprintf("payload: %s (a remap exists, but %s)", p.Layout, p.Why)
 	}
