@@ -28,7 +28,7 @@ type Type struct {
 	Width     int  // VARCHAR(n)/CHAR(n): at most n characters; 0: no limit
 	Binary    bool // BINARY, VARBINARY, BLOB: bytes, not UTF-8 text
 	Char      bool // CHAR(n): trailing spaces are not kept
-	Dim       int  // VECTOR(n): every value has n elements; 0: any number
+	Dim       int  `json:",omitempty"` // VECTOR(n): every value has n elements; 0: any number
 }
 
 // Physical is the Go element type a column of this type is stored as.
