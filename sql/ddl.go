@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -24,8 +25,9 @@ import (
 //	DATE                                       → DATE
 //	VECTOR(n), VECTOR<FLOAT>(n), VECTOR         → VECTOR: n float32 per row (any n
 //	                                             without a length)
+//	DATETIME[(fsp)], TIMESTAMP[(fsp)]          → DATETIME (Timestamp marks TIMESTAMP), Scale fsp
 //
-// DATETIME, TIMESTAMP, TIME, YEAR, ENUM, SET, BIT and JSON are rejected.
+// TIME, YEAR, ENUM, SET, BIT and JSON are rejected.
 func columnType(tp *types.FieldType) (columnar.Type, string) {
 	switch tp.GetType() {
 	case mysql.TypeTiny:
@@ -70,6 +72,15 @@ func columnType(tp *types.FieldType) (columnar.Type, string) {
 		return columnar.TDate, ""
 	case mysql.TypeTiDBVectorFloat32:
 		return vectorType(tp.GetFlen())
+	case mysql.TypeDatetime, mysql.TypeTimestamp:
+		fsp := tp.GetDecimal()
+		if fsp < 0 {
+			fsp = 0
+		}
+		if fsp > columnar.MaxFsp {
+			return columnar.Type{}, "fractional seconds precision " + strconv.Itoa(fsp) + " (0 to 6)"
+		}
+		return columnar.Type{ID: columnar.Datetime, Scale: fsp, Timestamp: tp.GetType() == mysql.TypeTimestamp}, ""
 	}
 	return columnar.Type{}, "column type " + strings.ToUpper(types.TypeToStr(tp.GetType(), tp.GetCharset()))
 }
@@ -149,6 +160,8 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 				return nil, b.errf(pos, "unsupported: AUTO_INCREMENT (column '%s')", cname)
 			case ast.ColumnOptionGenerated:
 				return nil, b.errf(pos, "unsupported: generated columns (column '%s')", cname)
+			case ast.ColumnOptionOnUpdate:
+				return nil, b.errf(pos, "unsupported: ON UPDATE CURRENT_TIMESTAMP (column '%s'); set the column in the UPDATE statement instead (SET %s = NOW())", cname, cname)
 			default:
 				return nil, b.errf(pos, "unsupported: column option on '%s'", cname)
 			}

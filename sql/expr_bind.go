@@ -373,6 +373,11 @@ func (b *binder) castConst(e Expr, t columnar.Type, pos int) (Expr, error) {
 			return nil, b.errf(pos, "incorrect DATE value: '%s'", c.S)
 		}
 	}
+	if c, ok := e.(*Const); ok && !c.Null && t.ID == columnar.Datetime && c.T.ID == columnar.String {
+		if _, ok := columnar.ParseDatetime(c.S, columnar.MaxFsp); !ok {
+			return nil, b.errf(pos, "Incorrect datetime value: '%s'", c.S)
+		}
+	}
 	return castTo(e, t), nil
 }
 
@@ -719,6 +724,12 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 			}
 		}
 		t = vt
+	case mysql.TypeDatetime, mysql.TypeTimestamp:
+		fsp := n.Tp.GetDecimal()
+		if fsp > columnar.MaxFsp {
+			return nil, b.errf(pos, "too big precision %d for CAST to DATETIME (at most 6)", fsp)
+		}
+		t = columnar.TDatetime(max(fsp, 0))
 	default:
 		return nil, b.errf(pos, "unsupported: CAST to %s", n.Tp.String())
 	}

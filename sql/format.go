@@ -242,6 +242,8 @@ func constString(c *Const) string {
 		return FormatDecimal(c.I, c.T.Scale)
 	case columnar.Date:
 		return "DATE '" + FormatDate(int32(c.I)) + "'"
+	case columnar.Datetime:
+		return "TIMESTAMP '" + columnar.FormatDatetime(c.I, c.T.Scale) + "'"
 	case columnar.Bool:
 		if c.I != 0 {
 			return "TRUE"

@@ -136,6 +136,9 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 					return nil, b.errf(pos, "%v for column '%s' at row %d", err, col.Name, r+1)
 				}
 				v, ok := convertConst(c, col.Type)
+				if col.Type.ID == columnar.Datetime && !v.Null && (!ok || !col.Type.InDatetimeRange(v.I)) {
+					return nil, b.errf(pos, "%s", incorrectDatetime(c, col.Name, r+1))
+				}
 				if !ok || !strictOK(c, v) {
 					return nil, b.errf(pos, "incorrect %s value %s for column '%s' at row %d", col.Type, constString(c), col.Name, r+1)
 				}
@@ -207,6 +210,9 @@ func castable(from, to columnar.Type) bool {
 	}
 	if from.ID == to.ID || to.ID == columnar.String || from.ID == columnar.String {
 		return true
+	}
+	if to.ID == columnar.Datetime || from.ID == columnar.Datetime {
+		return to.ID != columnar.Bool && from.ID != columnar.Bool
 	}
 	if to.ID == columnar.Date || from.ID == columnar.Date {
 		return (from.IsInteger() || to.IsInteger()) && from.ID != columnar.Bool && to.ID != columnar.Bool

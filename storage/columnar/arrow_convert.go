@@ -26,6 +26,8 @@ func parquetConvertible(dt arrow.DataType, t Type) bool {
 		return isArrowInt(dt) || dt.ID() == arrow.DECIMAL128
 	case Date:
 		return dt.ID() == arrow.DATE32 || dt.ID() == arrow.DATE64
+	case Datetime:
+		return dt.ID() == arrow.TIMESTAMP || dt.ID() == arrow.DATE32 || dt.ID() == arrow.DATE64
 	case Bool:
 		return dt.ID() == arrow.BOOL
 	case Vector:
@@ -92,6 +94,8 @@ func appendArrow(b *Builder, arr arrow.Array) (int, error) {
 				dst[i] = int32(d)
 			}
 		}
+	case Datetime:
+		bad, err = appendArrowDatetimes(b, arr)
 	case Bool:
 		a := arr.(*array.Boolean)
 		dst := b.i32[start : start+n]

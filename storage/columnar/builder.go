@@ -297,6 +297,15 @@ func (b *Builder) parseText(i int, f []byte) (null bool, err error) {
 			return false, errNotValid(f, b.typ)
 		}
 		b.i32[i] = v
+	case Datetime:
+		v, ok := ParseDatetime(viewString(f), b.typ.Scale)
+		if !ok {
+			return false, errNotValid(f, b.typ)
+		}
+		if !b.typ.InDatetimeRange(v) {
+			return false, errOutOfRange(f, b.typ)
+		}
+		b.i64[i] = v
 	case Bool:
 		v, ok := parseBool(f)
 		if !ok {

@@ -136,6 +136,14 @@ func typeOfArrow(dt arrow.DataType) (Type, bool) {
 		return TDecimal(int(d.Precision), int(d.Scale)), true
 	case arrow.DATE32, arrow.DATE64:
 		return TDate, true
+	case arrow.TIMESTAMP:
+		// Every unit loads as DATETIME: seconds keep no fraction digits,
+		// milliseconds three, micro- and nanoseconds six (nanoseconds round).
+		fsp := map[arrow.TimeUnit]int{arrow.Second: 0, arrow.Millisecond: 3}[dt.(*arrow.TimestampType).Unit]
+		if u := dt.(*arrow.TimestampType).Unit; u == arrow.Microsecond || u == arrow.Nanosecond {
+			fsp = MaxFsp
+		}
+		return TDatetime(fsp), true
 	case arrow.BOOL:
 		return TBool, true
 	case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY:

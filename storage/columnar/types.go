@@ -19,6 +19,10 @@ const (
 	Vector                    // VECTOR(n): n float32 per row (vector.go)
 )
 
+// Datetime is DATETIME(fsp) and TIMESTAMP(fsp): int64 microseconds since
+// 1970-01-01 00:00:00, the session time zone being UTC (see datetime.go).
+const Datetime TypeID = 64
+
 // Type is a column type; Precision and Scale matter for Decimal, Width and
 // Binary for String (see FitString), Dim for Vector.
 type Type struct {
@@ -29,6 +33,9 @@ type Type struct {
 	Binary    bool // BINARY, VARBINARY, BLOB: bytes, not UTF-8 text
 	Char      bool // CHAR(n): trailing spaces are not kept
 	Dim       int  `json:",omitempty"` // VECTOR(n): every value has n elements; 0: any number
+	// Timestamp marks TIMESTAMP(fsp) (Scale is fsp for Datetime): stored
+	// as DATETIME is, named and range-checked as MySQL's TIMESTAMP.
+	Timestamp bool `json:",omitempty"`
 }
 
 // Physical is the Go element type a column of this type is stored as.
@@ -45,7 +52,7 @@ func (t Type) Physical() Physical {
 	switch t.ID {
 	case Vector:
 		return PhysVector
-	case Int64, Decimal:
+	case Int64, Decimal, Datetime:
 		return PhysInt64
 	case Float64:
 		return PhysFloat64
@@ -85,6 +92,15 @@ func (t Type) String() string {
 		return "DATE"
 	case Bool:
 		return "BOOLEAN"
+	case Datetime:
+		name := "DATETIME"
+		if t.Timestamp {
+			name = "TIMESTAMP"
+		}
+		if t.Scale > 0 {
+			return fmt.Sprintf("%s(%d)", name, t.Scale)
+		}
+		return name
 	case String:
 		name := "VARCHAR"
 		switch {
@@ -114,6 +130,9 @@ var (
 	TBool    = Type{ID: Bool}
 	TString  = Type{ID: String}
 )
+
+// TDatetime returns DATETIME(fsp).
+func TDatetime(fsp int) Type { return Type{ID: Datetime, Scale: fsp} }
 
 // TDecimal returns DECIMAL(p,s).
 func TDecimal(p, s int) Type { return Type{ID: Decimal, Precision: p, Scale: s} }
