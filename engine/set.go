@@ -91,6 +91,8 @@ func (db *DB) setValue(ctx context.Context, a sql.Assignment) (*sql.Const, error
 		k.Null = true
 	case c.Type.ID == columnar.String:
 		k.S = c.StringAt(0)
+	case c.Type.ID == columnar.Vector:
+		k.V = append([]float32{}, c.VectorAt(0)...)
 	case c.F64 != nil:
 		k.F = c.F64[0]
 	default:

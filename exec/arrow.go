@@ -23,7 +23,10 @@ import (
 
 // ArrowType is the Arrow type a column of type t is returned as. DECIMAL
 // keeps its scale (precision 38 where the binder left it unknown), so a
-// client sees exact values.
+// client sees exact values. VECTOR is a string in TiDB's text form
+// '[0.5,1,2]': every client (MySQL wire, Flight SQL, database/sql, CSV)
+// reads it as it is, and VEC_FROM_TEXT or an INSERT turns it back into the
+// same float32 values.
 func ArrowType(t columnar.Type) arrow.DataType {
 	switch t.ID {
 	case columnar.Int32:
@@ -136,9 +139,12 @@ func arrowArray(mem memory.Allocator, c *columnar.Column, n int) arrow.Array {
 		defer b.Release()
 		b.Reserve(n)
 		for i := 0; i < n; i++ {
-			if c.IsNull(i) {
+			switch {
+			case c.IsNull(i):
 				b.AppendNull()
-			} else {
+			case c.Type.ID == columnar.Vector:
+				b.Append(columnar.VectorText(c.VectorAt(i)))
+			default:
 				b.Append(c.StringAt(i))
 			}
 		}
@@ -185,6 +191,8 @@ func FormatValue(c *columnar.Column, i int) string {
 		return "0"
 	case columnar.String:
 		return c.StringAt(i)
+	case columnar.Vector:
+		return columnar.VectorText(c.VectorAt(i))
 	}
 	return "?"
 }
@@ -212,6 +220,8 @@ func Value(c *columnar.Column, i int) any {
 		return DatetimeTime(c.I64[i])
 	case columnar.Bool:
 		return c.I32[i] != 0
+	case columnar.Vector:
+		return columnar.VectorText(c.VectorAt(i))
 	default:
 		return c.StringAt(i)
 	}

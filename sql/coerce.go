@@ -40,8 +40,12 @@ func sameType(a, b columnar.Type) bool {
 	if a.ID != b.ID {
 		return false
 	}
-	if a.ID == columnar.Decimal || a.ID == columnar.Datetime {
+	switch a.ID {
+	case columnar.Decimal, columnar.Datetime:
 		return a.Scale == b.Scale
+	case columnar.Vector:
+		// Into VECTOR(n) a vector of another dimension needs a check.
+		return b.Dim == 0 || a.Dim == b.Dim
 	}
 	return true
 }
@@ -105,6 +109,8 @@ func compareType(l, r Expr) (columnar.Type, error) {
 		return b, nil
 	case isNullConst(r):
 		return a, nil
+	case a.ID == columnar.Vector || b.ID == columnar.Vector:
+		return vectorCompareType(a, b)
 	}
 	if t, ok := datetimeCompareType(a, b); ok {
 		return t, nil
@@ -185,6 +191,8 @@ func unionType(a, b columnar.Type) (columnar.Type, error) {
 		return t, nil
 	}
 	switch {
+	case a.ID == columnar.Vector || b.ID == columnar.Vector:
+		return vectorUnionType(a, b)
 	case a.ID == b.ID && a.ID != columnar.Decimal:
 		if a.ID == columnar.String {
 			return columnar.Type{ID: columnar.String, Width: max(a.Width, b.Width)}, nil
@@ -209,6 +217,9 @@ func unionType(a, b columnar.Type) (columnar.Type, error) {
 func convertConst(c *Const, t columnar.Type) (*Const, bool) {
 	if c.Null {
 		return nullConst(t), true
+	}
+	if t.ID == columnar.Vector || c.T.ID == columnar.Vector {
+		return convertVectorConst(c, t)
 	}
 	out := &Const{T: t}
 	switch {

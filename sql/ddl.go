@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -23,6 +24,8 @@ import (
 //	                                             Char for CHAR (trailing spaces cut)
 //	DATE                                       → DATE
 //	DATETIME[(fsp)], TIMESTAMP[(fsp)]          → DATETIME (Timestamp marks TIMESTAMP), Scale fsp
+//	VECTOR(n), VECTOR<FLOAT>(n), VECTOR         → VECTOR: n float32 per row (any n
+//	                                             without a length)
 //
 // TIME, YEAR, ENUM, SET, BIT and JSON are rejected.
 func columnType(tp *types.FieldType) (columnar.Type, string) {
@@ -76,6 +79,8 @@ func columnType(tp *types.FieldType) (columnar.Type, string) {
 			return columnar.Type{}, "fractional seconds precision " + strconv.Itoa(fsp) + " (0 to 6)"
 		}
 		return columnar.Type{ID: columnar.Datetime, Scale: fsp, Timestamp: tp.GetType() == mysql.TypeTimestamp}, ""
+	case mysql.TypeTiDBVectorFloat32:
+		return vectorType(tp.GetFlen())
 	}
 	return columnar.Type{}, "column type " + strings.ToUpper(types.TypeToStr(tp.GetType(), tp.GetCharset()))
 }
@@ -242,4 +247,18 @@ func (b *binder) table(tn *ast.TableName) (*columnar.Table, error) {
 		return nil, b.errf(b.wordPos(tn.Name.O, -1), "unknown table '%s'", tn.Name.O)
 	}
 	return t, nil
+}
+
+// vectorType is VECTOR(n) (flen n) or VECTOR (flen unspecified: any
+// length), or why it is not allowed.
+func vectorType(flen int) (columnar.Type, string) {
+	switch {
+	case flen == types.UnspecifiedLength:
+		return columnar.Type{ID: columnar.Vector}, ""
+	case flen < 1:
+		return columnar.Type{}, "VECTOR(0): a vector column needs at least 1 dimension"
+	case flen > columnar.MaxVectorDim:
+		return columnar.Type{}, fmt.Sprintf("VECTOR(%d): at most %d dimensions", flen, columnar.MaxVectorDim)
+	}
+	return columnar.Type{ID: columnar.Vector, Dim: flen}, ""
 }

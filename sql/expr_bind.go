@@ -716,6 +716,20 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 			return nil, b.errf(pos, "too big precision %d for CAST to DATETIME (at most 6)", fsp)
 		}
 		t = columnar.TDatetime(max(fsp, 0))
+	case mysql.TypeTiDBVectorFloat32:
+		vt, bad := vectorType(n.Tp.GetFlen())
+		if bad != "" {
+			return nil, b.errf(pos, "unsupported: %s", bad)
+		}
+		if !castable(e.Type(), vt) {
+			return nil, b.errf(pos, "type mismatch: cannot cast %s to %s", e.Type(), vt)
+		}
+		if c, ok := e.(*Const); ok {
+			if err := vectorConstError(c, vt); err != nil {
+				return nil, b.errf(pos, "%v", err)
+			}
+		}
+		t = vt
 	default:
 		return nil, b.errf(pos, "unsupported: CAST to %s", n.Tp.String())
 	}

@@ -251,6 +251,8 @@ func constString(c *Const) string {
 		return "FALSE"
 	case columnar.String:
 		return quoteString(c.S)
+	case columnar.Vector:
+		return quoteString(columnar.VectorText(c.V))
 	}
 	return "?"
 }

@@ -300,7 +300,7 @@ func funcNullable(f *Func) bool {
 	if f.Name == "field" {
 		return false
 	}
-	if IsRowFunc(f.Name) {
+	if IsRowFunc(f.Name) || IsVectorFunc(f.Name) {
 		return true // many give NULL on non-NULL input (lpad, sqrt, elt...)
 	}
 	if f.Name == "coalesce" {

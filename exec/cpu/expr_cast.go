@@ -13,6 +13,9 @@ func sameType(a, b columnar.Type) bool {
 	if a.ID != b.ID {
 		return false
 	}
+	if a.ID == columnar.Vector {
+		return b.Dim == 0 || a.Dim == b.Dim
+	}
 	return (a.ID != columnar.Decimal && a.ID != columnar.Datetime) || a.Scale == b.Scale
 }
 
@@ -31,6 +34,8 @@ func castTo(ev evaluator, from, to columnar.Type) evaluator {
 			switch {
 			case to.ID == columnar.String:
 				lit.S = v.stringAt(0)
+			case to.ID == columnar.Vector:
+				lit.V = v.vecs[0]
 			case v.f64 != nil:
 				lit.F = v.f64[0]
 			default:
@@ -65,6 +70,9 @@ func (e *castEval) eval(b *batch, sel []int32) *vec {
 	out.ensure(b.n)
 	mergeNulls(out, b.n, sel, v, nil)
 	from, to := e.from, e.to
+	if from.ID == columnar.Vector || to.ID == columnar.Vector {
+		return e.vectorCast(b, sel, v)
+	}
 	if from.ID == columnar.String {
 		if to.ID == columnar.String {
 			return v

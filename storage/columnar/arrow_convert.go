@@ -30,6 +30,8 @@ func parquetConvertible(dt arrow.DataType, t Type) bool {
 		return dt.ID() == arrow.TIMESTAMP || dt.ID() == arrow.DATE32 || dt.ID() == arrow.DATE64
 	case Bool:
 		return dt.ID() == arrow.BOOL
+	case Vector:
+		return isArrowFloatList(dt)
 	case String:
 		if d, ok := dt.(*arrow.DictionaryType); ok {
 			dt = d.ValueType
@@ -105,6 +107,8 @@ func appendArrow(b *Builder, arr arrow.Array) (int, error) {
 		}
 	case String:
 		bad, err = appendArrowStrings(b, arr)
+	case Vector:
+		bad, err = appendArrowVectors(b, arr)
 	default:
 		err = errors.New("unsupported column type " + b.typ.String())
 	}
