@@ -314,6 +314,9 @@ func convertInto(out *columnar.Column, m int, src *columnar.Column, n int) error
 	if st.ID == columnar.String {
 		return fmt.Errorf("cannot store %s values in a %s column", st, t)
 	}
+	if t.ID == columnar.Datetime || st.ID == columnar.Datetime {
+		return convertDatetimeInto(out, m, src, n)
+	}
 	narrower := t.ID == columnar.Decimal && (st.ID != columnar.Decimal || st.Precision > t.Precision)
 	if t.Physical() == st.Physical() && t.DecimalScale() == st.DecimalScale() && !narrower {
 		switch t.Physical() {
