@@ -46,3 +46,23 @@ func convertDatetimeInto(out *columnar.Column, m int, src *columnar.Column, n in
 	}
 	return nil
 }
+
+// parseDatetimesInto stores strings into a DATETIME or TIMESTAMP column,
+// parsing each as MySQL does (rounded to the column's fsp); a string that
+// is not a datetime, or lies outside the column's range, fails the
+// statement (strict mode), naming it and its row.
+func parseDatetimesInto(out *columnar.Column, m int, src *columnar.Column, n int) error {
+	t := out.Type
+	for i := 0; i < n; i++ {
+		if src.IsNull(i) {
+			continue
+		}
+		s := src.StringAt(i)
+		us, ok := columnar.ParseDatetime(s, t.Scale)
+		if !ok || !t.InDatetimeRange(us) {
+			return &rowError{row: i, value: s, typ: t}
+		}
+		out.I64[m+i] = us
+	}
+	return nil
+}

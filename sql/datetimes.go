@@ -227,3 +227,29 @@ func ConvertDatetimeValue(i int64, f float64, from, to columnar.Type) (ri int64,
 	}
 	return out.I, out.F, true
 }
+
+// storeCast is castTo for a value stored into a column of type t, except
+// that a string stays a string where t is DATETIME: the engine parses it
+// as it stores it, so an invalid one is MySQL's strict-mode error
+// ("Incorrect datetime value: 'x' for column 'c' at row n") rather than
+// the NULL a cast gives.
+func storeCast(e Expr, t columnar.Type) Expr {
+	if t.ID == columnar.Datetime && e.Type().ID == columnar.String {
+		if _, isConst := e.(*Const); !isConst {
+			return e
+		}
+	}
+	return castTo(e, t)
+}
+
+// storeSchema is the schema INSERT ... SELECT casts its rows to: the target
+// columns' types, with storeCast's exception for strings into DATETIME.
+func storeSchema(from, to Schema) Schema {
+	out := append(Schema(nil), to...)
+	for i := range out {
+		if i < len(from) && out[i].Type.ID == columnar.Datetime && from[i].Type.ID == columnar.String {
+			out[i].Type = from[i].Type
+		}
+	}
+	return out
+}
