@@ -23,9 +23,9 @@ import (
 //	                                             (CHAR alone: 1), Binary for BINARY/BLOB,
 //	                                             Char for CHAR (trailing spaces cut)
 //	DATE                                       → DATE
-//	DATETIME[(fsp)], TIMESTAMP[(fsp)]          → DATETIME (Timestamp marks TIMESTAMP), Scale fsp
 //	VECTOR(n), VECTOR<FLOAT>(n), VECTOR         → VECTOR: n float32 per row (any n
 //	                                             without a length)
+//	DATETIME[(fsp)], TIMESTAMP[(fsp)]          → DATETIME (Timestamp marks TIMESTAMP), Scale fsp
 //
 // TIME, YEAR, ENUM, SET, BIT and JSON are rejected.
 func columnType(tp *types.FieldType) (columnar.Type, string) {
@@ -70,6 +70,8 @@ func columnType(tp *types.FieldType) (columnar.Type, string) {
 		return columnar.Type{ID: columnar.String, Binary: isBinary(tp)}, ""
 	case mysql.TypeDate:
 		return columnar.TDate, ""
+	case mysql.TypeTiDBVectorFloat32:
+		return vectorType(tp.GetFlen())
 	case mysql.TypeDatetime, mysql.TypeTimestamp:
 		fsp := tp.GetDecimal()
 		if fsp < 0 {
@@ -79,8 +81,6 @@ func columnType(tp *types.FieldType) (columnar.Type, string) {
 			return columnar.Type{}, "fractional seconds precision " + strconv.Itoa(fsp) + " (0 to 6)"
 		}
 		return columnar.Type{ID: columnar.Datetime, Scale: fsp, Timestamp: tp.GetType() == mysql.TypeTimestamp}, ""
-	case mysql.TypeTiDBVectorFloat32:
-		return vectorType(tp.GetFlen())
 	}
 	return columnar.Type{}, "column type " + strings.ToUpper(types.TypeToStr(tp.GetType(), tp.GetCharset()))
 }

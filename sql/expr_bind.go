@@ -712,12 +712,6 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 		t = columnar.TString
 	case mysql.TypeDate:
 		t = columnar.TDate
-	case mysql.TypeDatetime, mysql.TypeTimestamp:
-		fsp := n.Tp.GetDecimal()
-		if fsp > columnar.MaxFsp {
-			return nil, b.errf(pos, "too big precision %d for CAST to DATETIME (at most 6)", fsp)
-		}
-		t = columnar.TDatetime(max(fsp, 0))
 	case mysql.TypeTiDBVectorFloat32:
 		vt, bad := vectorType(n.Tp.GetFlen())
 		if bad != "" {
@@ -732,6 +726,12 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 			}
 		}
 		t = vt
+	case mysql.TypeDatetime, mysql.TypeTimestamp:
+		fsp := n.Tp.GetDecimal()
+		if fsp > columnar.MaxFsp {
+			return nil, b.errf(pos, "too big precision %d for CAST to DATETIME (at most 6)", fsp)
+		}
+		t = columnar.TDatetime(max(fsp, 0))
 	default:
 		return nil, b.errf(pos, "unsupported: CAST to %s", n.Tp.String())
 	}
