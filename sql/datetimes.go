@@ -253,3 +253,23 @@ func storeSchema(from, to Schema) Schema {
 	}
 	return out
 }
+
+// storeValuesSchema is the schema of INSERT ... VALUES rows: where a row
+// gives a DATETIME column a computed string (storeCast left it a string),
+// the column carries strings, so the engine parses every row's value as
+// it stores it (constant rows print their already-checked value).
+func storeValuesSchema(v *Values) Schema {
+	out := append(Schema(nil), v.Out...)
+	for i, c := range out {
+		if c.Type.ID != columnar.Datetime {
+			continue
+		}
+		for _, row := range v.Rows {
+			if i < len(row) && row[i] != nil && row[i].Type().ID == columnar.String {
+				out[i].Type = columnar.TString
+				break
+			}
+		}
+	}
+	return out
+}

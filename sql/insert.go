@@ -157,6 +157,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 		}
 		vals.Rows = append(vals.Rows, row)
 	}
+	vals.Out = storeValuesSchema(vals)
 	return b.finishInsert(n, &Insert{Table: t.Name, Targets: targets, Source: vals, Replace: n.IsReplace}, t)
 }
 
