@@ -157,8 +157,9 @@ __device__ __forceinline__ int bucket_of(const BitmapParams& p, const Col& c, lo
 
 // bucket_hist counts the rows of one side (side 0 build, 1 probe) per
 // bucket into start[1..]; a build key outside the domain raises flags[0],
-// a NULL one flags[2].
-extern "C" __global__ void bucket_hist(const BitmapParams p, int side) {
+// a NULL one flags[2]. (It takes bucket_scatter's parameters, cursor
+// unused, so that both launch from one parameter buffer.)
+extern "C" __global__ void bucket_hist(const BitmapParams p, int side, unsigned long long* cursor) {
   const Col& c = side == 0 ? p.build : p.probe;
   unsigned long long* start = side == 0 ? p.bStart : p.pStart;
   long long n = side == 0 ? p.nBuild : p.nProbe;

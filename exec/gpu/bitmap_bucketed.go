@@ -10,7 +10,8 @@ import (
 
 // bucketSideParams is the parameter buffer of bucket_hist and
 // bucket_scatter: BitmapParams, the side (0 build, 1 probe) and the
-// scatter's cursors.
+// scatter's cursors. The buffer must be exactly the kernel's parameters:
+// a longer one fails the launch (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES).
 type bucketSideParams struct {
 	P      bitmapParams
 	Side   int32
