@@ -19,6 +19,8 @@
 //	memory_limit   bytes the queries may hold at once, as 2GB or 512MiB
 //	               (0: no limit; default 75% of RAM); past it a query
 //	               fails naming the operator, and the connection goes on
+//	gpu_memory     device memory a query's plan may use, as 8GB or 256MB
+//	               (default: 75% of the device's free memory)
 //
 // A context deadline or cancellation stops a running query promptly; its
 // error then wraps the context's (context.DeadlineExceeded).
@@ -34,7 +36,8 @@
 // isolation; see engine.Conn).
 //
 // Column values scan as: INT int32, BIGINT int64, DOUBLE float64, VARCHAR
-// string, DATE time.Time (UTC midnight), BOOLEAN bool, DECIMAL string (its
+// string, DATE time.Time (UTC midnight), DATETIME and TIMESTAMP time.Time
+// (UTC, the session's zone), BOOLEAN bool, DECIMAL string (its
 // exact text, e.g. "12.50"; scan it into a float64 if that is close enough:
 // database/sql converts), NULL nil. Query arguments ('?' placeholders) are
 // substituted as SQL literals on the client side.
@@ -136,8 +139,14 @@ func ParseDSN(dsn string) (Config, error) {
 				return cfg, fmt.Errorf("gpusql: DSN memory_limit=%q: %v", v, err)
 			}
 			cfg.Options.MemoryLimit = n
+		case "gpu_memory":
+			n, err := engine.ParseGPUMemory(v)
+			if err != nil {
+				return cfg, fmt.Errorf("gpusql: DSN gpu_memory=%q: %v", v, err)
+			}
+			cfg.Options.GPUMemory = n
 		default:
-			return cfg, fmt.Errorf("gpusql: unknown DSN key %q (want executor, check, data, db, join, groupby, memory_limit)", k)
+			return cfg, fmt.Errorf("gpusql: unknown DSN key %q (want executor, check, data, db, join, groupby, memory_limit, gpu_memory)", k)
 		}
 	}
 	return cfg, nil
@@ -344,7 +353,7 @@ func (r *rows) ColumnTypeScanType(j int) reflect.Type {
 		return reflect.TypeOf(int64(0))
 	case columnar.Float64:
 		return reflect.TypeOf(float64(0))
-	case columnar.Date:
+	case columnar.Date, columnar.Datetime:
 		return reflect.TypeOf(time.Time{})
 	case columnar.Bool:
 		return reflect.TypeOf(false)
