@@ -23,9 +23,10 @@ const epsilonMorsel = 512
 // handing them to the sink.
 const EpsilonPairBuffer = 1 << 16
 
-// EpsilonSink receives pairs as original rows: outer[i] is within ε of
-// inner[i]. Calls are serialized; the slices are reused after it returns.
-type EpsilonSink func(outer, inner []int32) error
+// EpsilonSink receives pairs as original rows, interleaved: pairs[2i] (an
+// outer row) is within ε of pairs[2i+1] (an inner row). Calls are
+// serialized; the slice is reused after it returns.
+type EpsilonSink func(pairs []int32) error
 
 // neighbourOffsets lists the 3^k offset vectors, k per entry.
 func neighbourOffsets(k int) []int32 {
@@ -175,21 +176,21 @@ func EpsilonJoinPairs(g *EpsilonGrid, q *EpsilonQueries, workers int, sink Epsil
 	var total atomic.Int64
 	p := &epsilonProbe{g: g, offsets: neighbourOffsets(g.K)}
 	n, k := g.Dims, g.K
-	outs, ins := make([][]int32, workers), make([][]int32, workers)
+	bufs := make([][]int32, workers)
 	flush := func(w int) error {
-		if len(outs[w]) == 0 {
+		if len(bufs[w]) == 0 {
 			return nil
 		}
-		total.Add(int64(len(outs[w])))
+		total.Add(int64(len(bufs[w]) / 2))
 		mu.Lock()
-		err := sink(outs[w], ins[w])
+		err := sink(bufs[w])
 		mu.Unlock()
-		outs[w], ins[w] = outs[w][:0], ins[w][:0]
+		bufs[w] = bufs[w][:0]
 		return err
 	}
 	err := forEachQuery(q, workers, func(w, lo, hi int) error {
-		if outs[w] == nil {
-			outs[w], ins[w] = make([]int32, 0, EpsilonPairBuffer), make([]int32, 0, EpsilonPairBuffer)
+		if bufs[w] == nil {
+			bufs[w] = make([]int32, 0, 2*EpsilonPairBuffer)
 		}
 		var err error
 		for i := lo; i < hi && err == nil; i++ {
@@ -199,8 +200,8 @@ func EpsilonJoinPairs(g *EpsilonGrid, q *EpsilonQueries, workers int, sink Epsil
 					if !g.Test.Within(qp, g.Data[j*n:j*n+n]) {
 						continue
 					}
-					outs[w], ins[w] = append(outs[w], row), append(ins[w], g.Rows[j])
-					if len(outs[w]) == EpsilonPairBuffer {
+					bufs[w] = append(bufs[w], row, g.Rows[j])
+					if len(bufs[w]) == 2*EpsilonPairBuffer {
 						err = flush(w)
 					}
 				}
