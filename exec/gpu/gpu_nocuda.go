@@ -30,3 +30,4 @@ func PinnedAllocator() columnar.Allocator { return columnar.HeapAllocator }
 
 // DropColumnCache reports that this build has no GPU.
 func DropColumnCache() error { return errNoCUDA }
+
