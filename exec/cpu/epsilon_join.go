@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"fmt"
 	"runtime"
 	"slices"
 	"sync"
@@ -218,4 +219,42 @@ func EpsilonJoinPairs(g *EpsilonGrid, q *EpsilonQueries, workers int, sink Epsil
 		}
 	}
 	return total.Load(), nil
+}
+
+// EpsilonProber finds the inner points within ε of one query point at a
+// time: the SQL operator streams its outer rows through one per worker.
+type EpsilonProber struct {
+	g      *EpsilonGrid
+	probe  epsilonProbe
+	q      []float32
+	coords []int32
+}
+
+// NewProber returns a prober over g (not safe for concurrent use).
+func (g *EpsilonGrid) NewProber() *EpsilonProber {
+	return &EpsilonProber{g: g, probe: epsilonProbe{g: g, offsets: neighbourOffsets(g.K)},
+		q: make([]float32, g.Dims), coords: make([]int32, g.K)}
+}
+
+// Probe calls emit with the original row of every inner point within ε of
+// point (in its original dimension order).
+func (pr *EpsilonProber) Probe(point []float32, emit func(row int32) error) error {
+	g := pr.g
+	if len(point) != g.Dims {
+		return fmt.Errorf("epsilon join: vectors of %d and %d dimensions cannot be compared", len(point), g.Dims)
+	}
+	for j, d := range g.Perm {
+		pr.q[j] = point[d]
+	}
+	g.coords(pr.q, pr.coords)
+	n := g.Dims
+	var err error
+	pr.probe.candidates(pr.q, pr.coords, func(a, b int) {
+		for j := a; j < b && err == nil; j++ {
+			if g.Test.Within(pr.q, g.Data[j*n:j*n+n]) {
+				err = emit(g.Rows[j])
+			}
+		}
+	})
+	return err
 }
