@@ -114,10 +114,11 @@ func planColumns(g *GPUPlan, prof *GPUProfile) []GPUColumn {
 	m := &g.Memory
 	m.Budget = prof.Budget()
 	var op string
-	m.Working, op = workingBytes(g)
+	var opBytes int64
+	m.Working, op, opBytes = workingBytes(g)
 	if m.Working > m.Budget {
-		m.NoFit = fmt.Sprintf("%s needs %s of device memory, more than the GPU memory budget of %s (raise --gpu-memory or SET gpu_memory)",
-			op, fmtBytes(m.Working), fmtBytes(m.Budget))
+		m.NoFit = fmt.Sprintf("the plan's working tables need %s of device memory (the largest: %s, %s), more than the GPU memory budget of %s (raise --gpu-memory or SET gpu_memory)",
+			fmtBytes(m.Working), op, fmtBytes(opBytes), fmtBytes(m.Budget))
 		return cols
 	}
 	avail := m.Budget - m.Working
@@ -267,12 +268,12 @@ func validityBytes(c *columnar.Column) int64 { return 8 * int64(len(c.Valid)) }
 // and each dimension's join table (a slot of 8 bytes per key in its range,
 // or twice its rows hashed) with its flags. Other shapes' intermediate
 // relations are sized by the executor as they run.
-func workingBytes(g *GPUPlan) (int64, string) {
+func workingBytes(g *GPUPlan) (total int64, largest string, largestBytes int64) {
 	if g.Star == nil {
-		return 0, ""
+		return 0, "", 0
 	}
 	q := g.Star
-	total := min(q.Groups.EstGroups, GPUMaxGroupTable) * q.Groups.Width * 8
+	total = min(q.Groups.EstGroups, GPUMaxGroupTable) * q.Groups.Width * 8
 	biggest, name := total, fmt.Sprintf("the group table of %s (%d groups)", opName(q.Aggregate), q.Groups.EstGroups)
 	for _, d := range q.Dims {
 		t := d.Scan.Table
@@ -285,7 +286,7 @@ func workingBytes(g *GPUPlan) (int64, string) {
 			biggest, name = b, fmt.Sprintf("the join table of %s over %s (%d rows)", opName(d.Join), t.Name, t.Rows)
 		}
 	}
-	return total, name
+	return total, name, biggest
 }
 
 // deviceBytes is a column's size on the device: 4 bytes a value for
