@@ -164,6 +164,9 @@ func KeyOf(t *columnar.Table, cols []int, r int) (string, bool) {
 			s := c.StringAt(r)
 			b = binary.AppendUvarint(b, uint64(len(s)))
 			b = append(b, s...)
+		case c.Type.ID == columnar.Vector:
+			b = columnar.FormatVector(b, c.VectorAt(r))
+			b = append(b, 0)
 		case c.F64 != nil:
 			f := c.F64[r]
 			if f == 0 {

@@ -36,7 +36,8 @@
 // isolation; see engine.Conn).
 //
 // Column values scan as: INT int32, BIGINT int64, DOUBLE float64, VARCHAR
-// string, DATE time.Time (UTC midnight), BOOLEAN bool, DECIMAL string (its
+// string, DATE time.Time (UTC midnight), DATETIME and TIMESTAMP time.Time
+// (UTC, the session's zone), BOOLEAN bool, DECIMAL string (its
 // exact text, e.g. "12.50"; scan it into a float64 if that is close enough:
 // database/sql converts), NULL nil. Query arguments ('?' placeholders) are
 // substituted as SQL literals on the client side.
@@ -352,7 +353,7 @@ func (r *rows) ColumnTypeScanType(j int) reflect.Type {
 		return reflect.TypeOf(int64(0))
 	case columnar.Float64:
 		return reflect.TypeOf(float64(0))
-	case columnar.Date:
+	case columnar.Date, columnar.Datetime:
 		return reflect.TypeOf(time.Time{})
 	case columnar.Bool:
 		return reflect.TypeOf(false)

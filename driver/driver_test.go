@@ -4,8 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -309,5 +311,48 @@ func TestDSNDatabaseConcurrentWriters(t *testing.T) {
 		if err := db.QueryRow("SELECT count(*), sum(v) FROM "+tb).Scan(&n, &sum); err != nil || n != 20 || sum != 210 {
 			t.Errorf("%s after reopen: %d rows, sum %d, %v", tb, n, sum, err)
 		}
+	}
+}
+
+// TestDatetimeValues: DATETIME and TIMESTAMP columns scan as time.Time in
+// UTC, and a time.Time argument with a time of day binds as a TIMESTAMP
+// literal to the microsecond.
+func TestDatetimeValues(t *testing.T) {
+	db, err := sql.Open("gpusql", "executor=cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	if _, err := db.ExecContext(ctx, "create table e (id int, at datetime(6), ts timestamp)"); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2024, 2, 29, 13, 14, 15, 123456000, time.FixedZone("x", 3600))
+	if _, err := db.ExecContext(ctx, "insert into e values (1, ?, ?), (2, NULL, '2024-01-05 10:20:30')", at, at); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.QueryContext(ctx, "select at, ts from e order by id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	types, _ := rows.ColumnTypes()
+	if types[0].DatabaseTypeName() != "DATETIME" || types[1].DatabaseTypeName() != "TIMESTAMP" ||
+		types[0].ScanType() != reflect.TypeOf(time.Time{}) {
+		t.Errorf("types %s %s %v", types[0].DatabaseTypeName(), types[1].DatabaseTypeName(), types[0].ScanType())
+	}
+	var got []string
+	for rows.Next() {
+		var a, b sql.NullTime
+		if err := rows.Scan(&a, &b); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprint(a.Valid, " ", a.Time.Format(time.RFC3339Nano), " ", b.Time.Format(time.RFC3339Nano)))
+	}
+	// The +01:00 instant is stored as its UTC wall-clock time; TIMESTAMP
+	// (fsp 0) rounds the fraction.
+	want := "true 2024-02-29T12:14:15.123456Z 2024-02-29T12:14:15Z|false 0001-01-01T00:00:00Z 2024-01-05T10:20:30Z"
+	if strings.Join(got, "|") != want {
+		t.Errorf("rows %q\nwant %q", strings.Join(got, "|"), want)
 	}
 }

@@ -158,6 +158,9 @@ func hasNull(c *columnar.Column, n int) bool {
 // appendColumn builds a column of type t holding old's m rows followed by
 // src's n rows (src nil: n NULLs), converting src's values to t.
 func appendColumn(old *columnar.Column, m int, src *columnar.Column, n int, t columnar.Type, table, name string) (*columnar.Column, error) {
+	if t.ID == columnar.Vector {
+		return appendVectors(old, m, src, n, t)
+	}
 	withValid := old.HasNulls() || (n > 0 && (src == nil || src.HasNulls()))
 	out := columnar.NewColumn(t, m+n, withValid)
 	switch t.Physical() {
@@ -412,4 +415,32 @@ func asScaled(c *columnar.Column, i int, scale int) (int64, error) {
 		}
 		return q, nil
 	}
+}
+
+// appendVectors is appendColumn for a VECTOR column: old's m rows, then
+// src's n (nil: NULLs), each checked against t's dimension.
+func appendVectors(old *columnar.Column, m int, src *columnar.Column, n int, t columnar.Type) (*columnar.Column, error) {
+	b := columnar.NewBuilder(t)
+	b.Reserve(m + n)
+	add := func(c *columnar.Column, i, row int) error {
+		if c == nil || c.IsNull(i) {
+			b.AppendNull()
+			return nil
+		}
+		if err := b.AppendVector(c.VectorAt(i)); err != nil {
+			return fmt.Errorf("row %d: %w", row, err)
+		}
+		return nil
+	}
+	for i := range m {
+		if err := add(old, i, i+1); err != nil {
+			return nil, err
+		}
+	}
+	for i := range n {
+		if err := add(src, i, m+i+1); err != nil {
+			return nil, err
+		}
+	}
+	return b.Column(), nil
 }

@@ -89,6 +89,8 @@ func sameValue(a *columnar.Column, i int, b *columnar.Column, j int) bool {
 		return math.Abs(x-y) <= 1e-9*math.Max(math.Abs(x), math.Abs(y))
 	case columnar.String:
 		return a.StringAt(i) == b.StringAt(j)
+	case columnar.Vector:
+		return columnar.CompareVectors(a.VectorAt(i), b.VectorAt(j)) == 0
 	default:
 		return a.Int64At(i) == b.Int64At(j)
 	}

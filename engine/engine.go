@@ -108,10 +108,8 @@ func Open(opts Options) (*DB, error) {
 			return nil, fmt.Errorf("check compares the GPU executor with the CPU one: %w", err)
 		}
 	}
-	switch opts.Join {
-	case "", "hash", "merge":
-	default:
-		return nil, fmt.Errorf("unknown join strategy %q (want hash or merge)", opts.Join)
+	if err := checkJoinAlgorithm(opts.Join); err != nil {
+		return nil, err
 	}
 	switch opts.GroupBy {
 	case "", "dense", "hash":

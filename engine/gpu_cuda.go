@@ -12,4 +12,12 @@ func init() {
 	gpuPinned = gpu.PinnedAllocator
 	gpuDropCache = gpu.DropColumnCache
 	errGPUUnsupported = gpu.ErrUnsupported
+	gpuIntersect = func(r, s []int64, algos []string, bucketBits, runs int) ([]IntersectTiming, error) {
+		ts, err := gpu.BenchIntersect(r, s, algos, bucketBits, runs)
+		out := make([]IntersectTiming, len(ts))
+		for i, t := range ts {
+			out[i] = IntersectTiming(t)
+		}
+		return out, err
+	}
 }

@@ -190,6 +190,8 @@ func nullAndDefault(f columnar.Field) string {
 		s = " NOT NULL"
 	}
 	switch {
+	case f.HasDefault && f.Type.ID == columnar.Datetime && f.Default == columnar.DefaultNow:
+		s += " DEFAULT CURRENT_TIMESTAMP"
 	case f.HasDefault:
 		s += " DEFAULT '" + defaultQuoter.Replace(f.Default) + "'"
 	case f.Nullable:

@@ -119,6 +119,9 @@ func newRows(res *exec.Result, seen map[string]bool) *exec.Result {
 
 // gatherRows is c's rows at the given positions.
 func gatherRows(c *columnar.Column, rows []int) *columnar.Column {
+	if c.Type.ID == columnar.Vector {
+		return columnar.GatherVectors(c, rows)
+	}
 	out := columnar.NewColumn(c.Type, len(rows), c.HasNulls())
 	out.Dict = c.Dict
 	for i, r := range rows {

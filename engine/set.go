@@ -43,6 +43,10 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 			if err := db.setMemoryLimit(v); err != nil {
 				return nil, err
 			}
+		case "join_algorithm":
+			if err := db.setJoinAlgorithm(v); err != nil {
+				return nil, err
+			}
 		case "gpu_memory":
 			if err := db.setGPUMemory(v); err != nil {
 				return nil, err
@@ -54,7 +58,7 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 				}
 				continue
 			}
-			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit, gpu_memory, cte_max_recursion_depth, group_concat_max_len)", a.Name)
+			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit, gpu_memory, join_algorithm, cte_max_recursion_depth, group_concat_max_len)", a.Name)
 		}
 	}
 	return message("variables set"), nil
@@ -69,6 +73,8 @@ func (db *DB) setValue(ctx context.Context, a sql.Assignment) (*sql.Const, error
 			return &sql.Const{T: columnar.TString, S: sql.DefaultSQLMode}, nil
 		case "memory_limit", "gpu_memory":
 			return &sql.Const{T: columnar.TString, S: "default"}, nil
+		case "join_algorithm":
+			return &sql.Const{T: columnar.TString, S: defaultJoinAlgorithm(db.opts.Join)}, nil
 		}
 		if d, ok := sql.LimitDefault(a.Name); ok {
 			return &sql.Const{T: columnar.TInt64, I: d}, nil
@@ -95,6 +101,8 @@ func (db *DB) setValue(ctx context.Context, a sql.Assignment) (*sql.Const, error
 		k.Null = true
 	case c.Type.ID == columnar.String:
 		k.S = c.StringAt(0)
+	case c.Type.ID == columnar.Vector:
+		k.V = append([]float32{}, c.VectorAt(0)...)
 	case c.F64 != nil:
 		k.F = c.F64[0]
 	default:

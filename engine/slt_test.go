@@ -50,6 +50,11 @@ func strategies() []strategy {
 			out = append(out, strategy{name, opts})
 		}
 	}
+	// Every equi-join forced to a bitmap where one applies (bucketed for
+	// wide domains); the others fall back to a hash table.
+	out = append(out, strategy{"cpu-join=bitmap-groupby=auto", Options{Executor: "cpu", Join: "bitmap"}})
+	// Every equi-join run by two-pass bucketing on the CPU.
+	out = append(out, strategy{"cpu-join=twopass-groupby=auto", Options{Executor: "cpu", Join: "twopass"}})
 	// On a database directory (Path set per file by runSLTFile), reopened
 	// after every statement: later queries read the columns as mapped
 	// from the files.
@@ -62,6 +67,7 @@ func strategies() []strategy {
 			out = append(out, strategy{name, Options{Executor: "auto", Check: true, GroupBy: g}})
 		}
 		out = append(out, strategy{"gpu-check-join=merge", Options{Executor: "auto", Check: true, Join: "merge"}})
+		out = append(out, strategy{"gpu-check-join=bitmap", Options{Executor: "auto", Check: true, Join: "bitmap"}})
 	}
 	return out
 }

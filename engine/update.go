@@ -145,6 +145,9 @@ func setColumn(old *columnar.Column, ids []int, src *columnar.Column, f columnar
 		}
 		return nil, fmt.Errorf("column '%s': %w", f.Name, err)
 	}
+	if f.Type.ID == columnar.Vector {
+		return setVectors(old, ids, conv, f.Type, diff)
+	}
 	withValid := old.HasNulls() || conv.HasNulls()
 	out := columnar.NewColumn(f.Type, old.Len, withValid)
 	copy(out.I32, old.I32)
@@ -253,6 +256,9 @@ func gatherTable(t *columnar.Table, keep []int) *columnar.Table {
 
 // gatherColumn copies rows keep of c; string dictionaries are compacted.
 func gatherColumn(c *columnar.Column, keep []int) *columnar.Column {
+	if c.Type.ID == columnar.Vector {
+		return columnar.GatherVectors(c, keep)
+	}
 	out := columnar.NewColumn(c.Type, len(keep), c.HasNulls())
 	for i, r := range keep {
 		switch {
@@ -272,4 +278,30 @@ func gatherColumn(c *columnar.Column, keep []int) *columnar.Column {
 		compactStrings(out)
 	}
 	return out
+}
+
+// setVectors is setColumn for a VECTOR column: the rows are rebuilt, the
+// updated ones from conv (already checked against the column's dimension).
+func setVectors(old *columnar.Column, ids []int, conv *columnar.Column, t columnar.Type, diff []bool) (*columnar.Column, error) {
+	from := make(map[int]int, len(ids))
+	for i, id := range ids {
+		from[id] = i
+		before, null := old.IsNull(id), conv.IsNull(i)
+		diff[i] = diff[i] || before != null ||
+			(!null && columnar.CompareVectors(old.VectorAt(id), conv.VectorAt(i)) != 0)
+	}
+	b := columnar.NewBuilder(t)
+	b.Reserve(old.Len)
+	for r := range old.Len {
+		src, row := old, r
+		if i, ok := from[r]; ok {
+			src, row = conv, i
+		}
+		if src.IsNull(row) {
+			b.AppendNull()
+		} else if err := b.AppendVector(src.VectorAt(row)); err != nil {
+			return nil, err
+		}
+	}
+	return b.Column(), nil
 }

@@ -23,7 +23,10 @@ import (
 
 // ArrowType is the Arrow type a column of type t is returned as. DECIMAL
 // keeps its scale (precision 38 where the binder left it unknown), so a
-// client sees exact values.
+// client sees exact values. VECTOR is a string in TiDB's text form
+// '[0.5,1,2]': every client (MySQL wire, Flight SQL, database/sql, CSV)
+// reads it as it is, and VEC_FROM_TEXT or an INSERT turns it back into the
+// same float32 values.
 func ArrowType(t columnar.Type) arrow.DataType {
 	switch t.ID {
 	case columnar.Int32:
@@ -40,6 +43,10 @@ func ArrowType(t columnar.Type) arrow.DataType {
 		return &arrow.Decimal128Type{Precision: int32(p), Scale: int32(t.Scale)}
 	case columnar.Date:
 		return arrow.FixedWidthTypes.Date32
+	case columnar.Datetime:
+		// No time zone: DATETIME is wall-clock time, and TIMESTAMP is shown
+		// in the session's zone, which is UTC.
+		return &arrow.TimestampType{Unit: arrow.Microsecond}
 	case columnar.Bool:
 		return arrow.FixedWidthTypes.Boolean
 	default:
@@ -84,6 +91,8 @@ func arrowArray(mem memory.Allocator, c *columnar.Column, n int) arrow.Array {
 		defer b.Release()
 		b.AppendValues(c.I64[:n], validBools(c, n))
 		return b.NewArray()
+	case columnar.Datetime:
+		return TimestampArray(mem, c, 0, n)
 	case columnar.Float64:
 		b := array.NewFloat64Builder(mem)
 		defer b.Release()
@@ -130,9 +139,12 @@ func arrowArray(mem memory.Allocator, c *columnar.Column, n int) arrow.Array {
 		defer b.Release()
 		b.Reserve(n)
 		for i := 0; i < n; i++ {
-			if c.IsNull(i) {
+			switch {
+			case c.IsNull(i):
 				b.AppendNull()
-			} else {
+			case c.Type.ID == columnar.Vector:
+				b.Append(columnar.VectorText(c.VectorAt(i)))
+			default:
 				b.Append(c.StringAt(i))
 			}
 		}
@@ -170,6 +182,8 @@ func FormatValue(c *columnar.Column, i int) string {
 		return FormatDecimal(c.I64[i], c.Type.Scale)
 	case columnar.Date:
 		return FormatDate(c.I32[i])
+	case columnar.Datetime:
+		return columnar.FormatDatetime(c.I64[i], c.Type.Scale)
 	case columnar.Bool:
 		if c.I32[i] != 0 {
 			return "1"
@@ -177,13 +191,16 @@ func FormatValue(c *columnar.Column, i int) string {
 		return "0"
 	case columnar.String:
 		return c.StringAt(i)
+	case columnar.Vector:
+		return columnar.VectorText(c.VectorAt(i))
 	}
 	return "?"
 }
 
 // Value is row i of c as a Go value: nil for NULL, int32 (INT), int64
 // (BIGINT), float64 (DOUBLE), string (VARCHAR, and DECIMAL as its exact
-// text), time.Time at UTC midnight (DATE) or bool (BOOLEAN).
+// text), time.Time at UTC midnight (DATE), time.Time in UTC (DATETIME,
+// TIMESTAMP) or bool (BOOLEAN).
 func Value(c *columnar.Column, i int) any {
 	if c.IsNull(i) {
 		return nil
@@ -199,8 +216,12 @@ func Value(c *columnar.Column, i int) any {
 		return FormatDecimal(c.I64[i], c.Type.Scale)
 	case columnar.Date:
 		return DateTime(c.I32[i])
+	case columnar.Datetime:
+		return DatetimeTime(c.I64[i])
 	case columnar.Bool:
 		return c.I32[i] != 0
+	case columnar.Vector:
+		return columnar.VectorText(c.VectorAt(i))
 	default:
 		return c.StringAt(i)
 	}
@@ -242,6 +263,24 @@ func FormatDecimal(v int64, scale int) string {
 // DateTime is the time.Time (UTC midnight) of a day number.
 func DateTime(days int32) time.Time {
 	return time.Unix(int64(days)*86400, 0).UTC()
+}
+
+// DatetimeTime is the time.Time (UTC) of a DATETIME value.
+func DatetimeTime(us int64) time.Time { return time.UnixMicro(us).UTC() }
+
+// TimestampArray is rows [lo, hi) of a DATETIME column as timestamp[us].
+func TimestampArray(mem memory.Allocator, c *columnar.Column, lo, hi int) arrow.Array {
+	b := array.NewTimestampBuilder(mem, ArrowType(c.Type).(*arrow.TimestampType))
+	defer b.Release()
+	b.Reserve(hi - lo)
+	for i := lo; i < hi; i++ {
+		if c.IsNull(i) {
+			b.AppendNull()
+		} else {
+			b.Append(arrow.Timestamp(c.I64[i]))
+		}
+	}
+	return b.NewArray()
 }
 
 // FormatDate prints a day number as YYYY-MM-DD.

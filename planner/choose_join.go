@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"gpusql/sql"
-	"gpusql/storage/columnar"
 )
 
 // Build strategy and algorithm limits.
@@ -83,7 +82,8 @@ func (b *builder) makeJoin(kind sql.JoinKind, l, r Node, lk, rk []sql.Expr, resi
 	}
 	hj := &HashJoin{Kind: kind, Left: l, Right: r, LeftKeys: lk, RightKeys: rk,
 		Residual: residual, NullAware: nullAware, BuildSide: BuildRight, Out: out}
-	b.chooseBuild(hj, rs)
+	b.chooseBuild(hj, rs, rows/math.Max(ls.Rows, 1))
+	hj.TwoPass = b.useTwoPass(hj, ls, rs)
 	return b.set(hj, st, base+2*rs.Rows)
 }
 
@@ -93,7 +93,7 @@ func (b *builder) useMerge(ls, rs *relStats, rk []sql.Expr) bool {
 	switch b.opts.Join {
 	case "merge":
 		return true
-	case "hash":
+	case "hash", "bitmap", "twopass":
 		return false
 	}
 	if rs.Rows < mergeMinBuildRows || ls.Rows < mergeMinBuildRows {
@@ -106,22 +106,22 @@ func (b *builder) useMerge(ls, rs *relStats, rk []sql.Expr) bool {
 	return rs.Rows/math.Max(d, 1) >= mergeMinDupFactor
 }
 
-// chooseBuild picks DirectArray when the join has one integer key whose build
-// values have exact, dense enough bounds; HashTable otherwise.
-func (b *builder) chooseBuild(hj *HashJoin, bs *relStats) {
-	keys := hj.BuildKeys()
-	hj.Strategy = HashTable
-	if len(keys) == 1 {
-		ks := exprStat(keys[0], bs, keys[0].Type())
-		hj.UniqueBuild = ks.Distinct >= bs.Rows*0.99
-		t := keys[0].Type()
-		if t.ID == columnar.String || t.Physical() == columnar.PhysFloat64 || !ks.Exact || !ks.HasRange {
-			return
-		}
-		span := ks.Max - ks.Min + 1
-		if span <= directArraySmall || span <= directArrayRatio*bs.Rows {
-			hj.Strategy = DirectArray
-			hj.KeyMin, hj.KeyMax = int64(ks.Min), int64(ks.Max)
-		}
+// twoPassMinBuildRows: below this the build's hash table stays in the
+// caches and the streaming probe needs no partitioning.
+const twoPassMinBuildRows = 1 << 22
+
+// useTwoPass decides whether the CPU runs hj by two-pass bucketing: when
+// forced, or when the hash table (not a direct array or bitmap, whose
+// probes are cheap anyway) would leave the caches and the probe side is at
+// least as large, so that partitioning both sides into cache-sized buckets
+// pays for writing them once more.
+func (b *builder) useTwoPass(hj *HashJoin, ls, rs *relStats) bool {
+	switch b.opts.Join {
+	case "twopass":
+		hj.Strategy = HashTable // each bucket gets its own small table
+		return true
+	case "":
+		return hj.Strategy == HashTable && rs.Rows >= twoPassMinBuildRows && ls.Rows >= rs.Rows
 	}
+	return false
 }

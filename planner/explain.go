@@ -195,8 +195,17 @@ func describe(n Node) string {
 		return s
 	case *HashJoin:
 		s := fmt.Sprintf("%s %s build=%s %s", head, joinKindName(n.Kind, n.NullAware), n.BuildSide, n.Strategy)
-		if n.Strategy == DirectArray {
+		switch n.Strategy {
+		case DirectArray, Bitmap:
 			s += fmt.Sprintf("[%d..%d]", n.KeyMin, n.KeyMax)
+		case BucketedBitmap:
+			s += fmt.Sprintf("[%d..%d]/2^%d", n.KeyMin, n.KeyMax, n.BucketBits)
+		}
+		if n.TwoPass {
+			s += " two-pass"
+		}
+		if n.Fallback != "" {
+			s += " (bitmap not applicable: " + n.Fallback + ")"
 		}
 		if n.UniqueBuild {
 			s += " unique"

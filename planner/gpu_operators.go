@@ -43,6 +43,16 @@ func gpuOpHow(n Node) string {
 		if x.Kind == sql.JoinInner && x.BuildSide == BuildLeft {
 			side = "left"
 		}
+		switch x.Strategy {
+		case Bitmap:
+			how := "global bitmap (atomicOr) on the " + side + " input, one bit test per probe row"
+			if x.Kind == sql.JoinInner || x.Kind == sql.JoinLeft {
+				how += " then the direct array of build rows"
+			}
+			return how + ", kept rows through per-block result caches"
+		case BucketedBitmap:
+			return fmt.Sprintf("histogram and scatter both inputs by key bucket, per bucket a 2^%d-bit bitmap in shared memory filled then probed by one block", x.BucketBits)
+		}
 		return fmt.Sprintf("global hash table on the %s input, pairs through per-block result caches", side)
 	case *SortMergeJoin:
 		return "radix sort both inputs, merge-path join (Diamos et al.)"

@@ -32,11 +32,33 @@ const (
 	// hash), so a probe is one bounds check and one load. Dimension keys of a
 	// star schema (dense surrogate keys) take this path.
 	DirectArray
+	// Bitmap: one integer key whose build values lie in [KeyMin, KeyMax]:
+	// the build side is one bit per value of the domain (Kruliš & Yaghob,
+	// "Revision of relational joins for multi-core and many-core
+	// architectures"), so a semi or anti join probes with one bit test and
+	// the table is 1/32 of a direct array. Inner and left joins, which need
+	// the build row, add a direct array behind the bitmap: the bit test
+	// rejects the probe rows without a match from a table small enough to
+	// stay in cache, and only the matches load the array.
+	Bitmap
+	// BucketedBitmap: semi and anti joins whose key domain is too large for
+	// one bitmap: keys are split into buckets of 2^BucketBits values by their
+	// top bits, each bucket's bitmap small enough for a GPU block's shared
+	// memory (or a CPU core's L1/L2). The GPU histograms and scatters both
+	// sides by bucket and fills then probes each bucket's bitmap in one
+	// block; the CPU keeps one bitmap per bucket that holds a build key, so
+	// a sparse 32-bit domain costs only the buckets it touches.
+	BucketedBitmap
 )
 
 func (s BuildStrategy) String() string {
-	if s == DirectArray {
+	switch s {
+	case DirectArray:
 		return "DirectArray"
+	case Bitmap:
+		return "Bitmap"
+	case BucketedBitmap:
+		return "BucketedBitmap"
 	}
 	return "HashTable"
 }
@@ -56,10 +78,25 @@ type HashJoin struct {
 	NullAware           bool
 	BuildSide           BuildSide
 	Strategy            BuildStrategy
-	// KeyMin and KeyMax bound the build key for DirectArray (from the build
-	// column's statistics; the executors check each key and fall back to a
-	// hash table if the data disagrees).
+	// KeyMin and KeyMax bound the build key for DirectArray, Bitmap and
+	// BucketedBitmap (from the build column's statistics; the executors
+	// check each key and fall back to a hash table if the data disagrees).
 	KeyMin, KeyMax int64
+	// BucketBits is log2 of the values one bucket of a BucketedBitmap
+	// covers (its bitmap is 2^BucketBits bits).
+	BucketBits int
+	// TwoPass makes the CPU executor run the join as a blocking operator by
+	// two-pass bucketing (Kruliš & Yaghob): both inputs are scattered by key
+	// hash into a workers × buckets matrix, then each worker builds and
+	// probes the small tables of its own buckets, with no locks or atomics.
+	// The join is then not a streaming probe but the source of the
+	// pipeline above it. (The GPU executor runs it as a materializing
+	// hash join.)
+	TwoPass bool
+	// Fallback, when set, says why the algorithm a test forced (--join,
+	// SET join_algorithm) does not apply to this join, which then uses
+	// Strategy; EXPLAIN shows it.
+	Fallback string
 	// UniqueBuild is true when the build keys are expected to be unique (a
 	// dimension's primary key), so that a probe row meets at most one build
 	// row and the join never multiplies rows.

@@ -70,8 +70,11 @@ type Physical struct {
 // Options steer algorithm choices, chiefly so tests can run every query under
 // every strategy and compare the results.
 type Options struct {
-	// Join is "" (cost-based), "hash" or "merge": the algorithm of every
-	// equi-join.
+	// Join is "" (cost-based), "hash", "merge", "bitmap" or "twopass": the
+	// algorithm of every equi-join ("bitmap" where a bitmap can index the
+	// build side, bucketed when the key domain is large, the others saying
+	// in EXPLAIN why they fall back; "twopass" a hash join the CPU runs by
+	// two-pass bucketing).
 	Join string
 	// GroupBy is "" (cost-based), "dense" (wherever the keys allow it) or
 	// "hash".

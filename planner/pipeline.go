@@ -39,9 +39,11 @@ type Pipeline struct {
 // Streaming reports whether n passes rows through in a pipeline (as opposed
 // to being a source or a sink).
 func Streaming(n Node) bool {
-	switch n.(type) {
-	case *Filter, *Projection, *HashJoin, *NestedLoopJoin:
+	switch n := n.(type) {
+	case *Filter, *Projection, *NestedLoopJoin:
 		return true
+	case *HashJoin:
+		return !n.TwoPass
 	}
 	return false
 }

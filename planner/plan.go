@@ -12,9 +12,9 @@ import (
 // pipelines.
 func Plan(q *sql.Query, opts Options) (*Physical, error) {
 	switch opts.Join {
-	case "", "hash", "merge":
+	case "", "hash", "merge", "bitmap", "twopass":
 	default:
-		return nil, fmt.Errorf("planner: join strategy %q: want \"\", \"hash\" or \"merge\"", opts.Join)
+		return nil, fmt.Errorf("planner: join strategy %q: want \"\", \"hash\", \"merge\", \"bitmap\" or \"twopass\"", opts.Join)
 	}
 	switch opts.GroupBy {
 	case "", "dense", "hash":

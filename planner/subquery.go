@@ -114,6 +114,9 @@ func (b *builder) planNested(sq *sql.NestedSubquery) (*NestedSubquery, error) {
 // subqueries re-run a plan per distinct argument tuple, which the GPU
 // executor's fused kernels do not do. "" when the GPU may take the plan.
 func cpuOnlyReason(p *Physical) string {
+	if why := vectorOnCPU(p); why != "" {
+		return why
+	}
 	for _, n := range p.Nodes() {
 		if _, ok := n.(*Window); ok {
 			return "window functions in " + opName(n)

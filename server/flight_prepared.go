@@ -158,6 +158,8 @@ func scalarValue(sc scalar.Scalar) (any, error) {
 		return string(v.Value.Bytes()), nil
 	case scalar.DateScalar:
 		return v.ToTime(), nil
+	case *scalar.Timestamp:
+		return v.ToTime(), nil // a TIMESTAMP literal of its UTC time (sql.Literal)
 	case *scalar.DenseUnion:
 		return scalarValue(v.Value) // a client that binds through a union
 	}

@@ -18,8 +18,8 @@ import (
 )
 
 func TestMySQLQueries(t *testing.T) {
-	_, addr := startServer(t, Config{}, `create table t (id int primary key, price decimal(10,2), d date, name varchar(20));
-		insert into t values (1, 12.50, '2024-02-29', 'apple'), (2, NULL, '1999-12-31', 'pear');`)
+	_, addr := startServer(t, Config{}, `create table t (id int primary key, price decimal(10,2), d date, name varchar(20), at timestamp);
+		insert into t values (1, 12.50, '2024-02-29', 'apple', '2024-02-29 13:14:15'), (2, NULL, '1999-12-31', 'pear', NULL);`)
 	db := open(t, addr, "admin", "secret", "")
 	var comment string
 	if err := db.QueryRow("select @@version_comment").Scan(&comment); err != nil || comment != "gpusql" {
@@ -30,12 +30,12 @@ func TestMySQLQueries(t *testing.T) {
 			t.Errorf("%s: %v", q, err)
 		}
 	}
-	rows, err := db.Query("select id, price, d, name from t order by id")
+	rows, err := db.Query("select id, price, d, name, at from t order by id")
 	if err != nil {
 		t.Fatal(err)
 	}
 	types, _ := rows.ColumnTypes()
-	want := []string{"INT", "DECIMAL", "DATE", "VARCHAR"}
+	want := []string{"INT", "DECIMAL", "DATE", "VARCHAR", "TIMESTAMP"}
 	for i, ct := range types {
 		if ct.DatabaseTypeName() != want[i] {
 			t.Errorf("column %s: type %s, want %s", ct.Name(), ct.DatabaseTypeName(), want[i])
@@ -49,15 +49,16 @@ func TestMySQLQueries(t *testing.T) {
 		var id int
 		var price sql.NullString
 		var d, name string
-		if err := rows.Scan(&id, &price, &d, &name); err != nil {
+		var at sql.NullString
+		if err := rows.Scan(&id, &price, &d, &name, &at); err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, strings.Join([]string{price.String, d, name}, " "))
+		got = append(got, strings.Join([]string{price.String, d, name, at.String}, " "))
 	}
-	if strings.Join(got, "|") != "12.50 2024-02-29 apple| 1999-12-31 pear" {
+	if strings.Join(got, "|") != "12.50 2024-02-29 apple 2024-02-29 13:14:15| 1999-12-31 pear " {
 		t.Errorf("rows = %q", got)
 	}
-	res, err := db.Exec("insert into t values (3, 1.00, '2000-01-01', 'fig'), (4, 2.00, '2000-01-02', 'kiwi')")
+	res, err := db.Exec("insert into t values (3, 1.00, '2000-01-01', 'fig', NULL), (4, 2.00, '2000-01-02', 'kiwi', NULL)")
 	if n, _ := res.RowsAffected(); err != nil || n != 2 {
 		t.Errorf("insert: %d rows, %v", n, err)
 	}
@@ -66,10 +67,10 @@ func TestMySQLQueries(t *testing.T) {
 // TestMySQLPrepared: the binary protocol with '?' parameters of each type,
 // and binary rows of each column type.
 func TestMySQLPrepared(t *testing.T) {
-	_, addr := startServer(t, Config{}, `create table t (id int, big bigint, x double, price decimal(10,2), d date, ok boolean, name varchar(20));
-		insert into t values (1, 10000000000, 0.5, 12.50, '2024-02-29', true, 'apple'), (2, -3, NULL, 0.01, '1999-12-31', false, 'pear');`)
+	_, addr := startServer(t, Config{}, `create table t (id int, big bigint, x double, price decimal(10,2), d date, ok boolean, name varchar(20), at datetime(3));
+		insert into t values (1, 10000000000, 0.5, 12.50, '2024-02-29', true, 'apple', '2024-02-29 13:14:15.125'), (2, -3, NULL, 0.01, '1999-12-31', false, 'pear', '1999-12-31 23:59:59');`)
 	db := open(t, addr, "admin", "secret", "interpolateParams=false&parseTime=true")
-	st, err := db.Prepare("select id, big, x, price, d, ok, name from t where name = ? or id = ? order by id")
+	st, err := db.Prepare("select id, big, x, price, d, ok, name, at from t where name = ? or id = ? order by id")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,12 +88,13 @@ func TestMySQLPrepared(t *testing.T) {
 		var d time.Time
 		var ok bool
 		var name string
-		if err := rows.Scan(&id, &big, &x, &price, &d, &ok, &name); err != nil {
+		var at time.Time
+		if err := rows.Scan(&id, &big, &x, &price, &d, &ok, &name, &at); err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, fmt.Sprint(id, " ", big, " ", ftoa(x), " ", price, " ", d.Format("2006-01-02"), " ", btoa(ok), " ", name))
+		got = append(got, fmt.Sprint(id, " ", big, " ", ftoa(x), " ", price, " ", d.Format("2006-01-02"), " ", btoa(ok), " ", name, " ", at.Format("2006-01-02T15:04:05.000")))
 	}
-	want := "1 10000000000 0.5 12.50 2024-02-29 1 apple|2 -3 NULL 0.01 1999-12-31 0 pear"
+	want := "1 10000000000 0.5 12.50 2024-02-29 1 apple 2024-02-29T13:14:15.125|2 -3 NULL 0.01 1999-12-31 0 pear 1999-12-31T23:59:59.000"
 	if strings.Join(got, "|") != want {
 		t.Errorf("rows = %q\nwant %q", strings.Join(got, "|"), want)
 	}

@@ -48,6 +48,14 @@ func fields(r *exec.Result) []*mysql.Field {
 			f.Flag = mysql.BINARY_FLAG | mysql.NUM_FLAG
 		case columnar.Date:
 			f.Type, f.ColumnLength = mysql.MYSQL_TYPE_DATE, 10
+		case columnar.Datetime:
+			f.Type, f.ColumnLength, f.Decimal = mysql.MYSQL_TYPE_DATETIME, 19, uint8(t.Scale)
+			if t.Timestamp {
+				f.Type = mysql.MYSQL_TYPE_TIMESTAMP
+			}
+			if t.Scale > 0 {
+				f.ColumnLength += uint32(t.Scale + 1)
+			}
 		case columnar.Bool:
 			f.Type, f.ColumnLength, f.Flag = mysql.MYSQL_TYPE_TINY, 1, mysql.BINARY_FLAG|mysql.NUM_FLAG
 		default:
@@ -139,9 +147,28 @@ func appendBinaryRow(row []byte, r *exec.Result, i int) []byte {
 			row = append(row, 4)
 			row = binary.LittleEndian.AppendUint16(row, uint16(d.Year()))
 			row = append(row, byte(d.Month()), byte(d.Day()))
+		case columnar.Datetime:
+			row = appendBinaryDatetime(row, c.I64[i])
 		default: // DECIMAL and VARCHAR: length-encoded text
 			row = append(row, mysql.PutLengthEncodedString([]byte(exec.FormatValue(c, i)))...)
 		}
+	}
+	return row
+}
+
+// appendBinaryDatetime writes a DATETIME/TIMESTAMP in the binary protocol:
+// length 7 (date and time) or 11 (with microseconds).
+func appendBinaryDatetime(row []byte, us int64) []byte {
+	y, mo, d, h, mi, s, micro := columnar.DatetimeParts(us)
+	n := byte(7)
+	if micro != 0 {
+		n = 11
+	}
+	row = append(row, n)
+	row = binary.LittleEndian.AppendUint16(row, uint16(y))
+	row = append(row, byte(mo), byte(d), byte(h), byte(mi), byte(s))
+	if micro != 0 {
+		row = binary.LittleEndian.AppendUint32(row, uint32(micro))
 	}
 	return row
 }

@@ -30,6 +30,7 @@ import (
 //     cast between INT columns), DATE vs string → DATE (constant strings are
 //     parsed at bind time), string vs number → DOUBLE, string vs string →
 //     compared by value (binary collation). DATE vs number is an error.
+//     DATETIME: see datetimes.go.
 //   - NULL literals take the type their context asks for.
 
 // maxDecimalPrecision is the largest DECIMAL precision a scaled int64 holds.
@@ -39,8 +40,12 @@ func sameType(a, b columnar.Type) bool {
 	if a.ID != b.ID {
 		return false
 	}
-	if a.ID == columnar.Decimal {
+	switch a.ID {
+	case columnar.Decimal, columnar.Datetime:
 		return a.Scale == b.Scale
+	case columnar.Vector:
+		// Into VECTOR(n) a vector of another dimension needs a check.
+		return b.Dim == 0 || a.Dim == b.Dim
 	}
 	return true
 }
@@ -74,6 +79,8 @@ func numericType(t columnar.Type) (columnar.Type, bool) {
 		return columnar.TInt32, true
 	case columnar.String:
 		return columnar.TFloat64, true
+	case columnar.Datetime:
+		return datetimeNumeric(t), true
 	}
 	return t, false
 }
@@ -102,6 +109,13 @@ func compareType(l, r Expr) (columnar.Type, error) {
 		return b, nil
 	case isNullConst(r):
 		return a, nil
+	case a.ID == columnar.Vector || b.ID == columnar.Vector:
+		return vectorCompareType(a, b)
+	}
+	if t, ok := datetimeCompareType(a, b); ok {
+		return t, nil
+	}
+	switch {
 	case a.ID == b.ID && a.ID != columnar.Decimal:
 		return a, nil
 	case a.ID == columnar.Date && b.ID == columnar.String, a.ID == columnar.String && b.ID == columnar.Date:
@@ -131,7 +145,7 @@ func compareType(l, r Expr) (columnar.Type, error) {
 // castTo converts e to t: constants are folded, other expressions get a Cast
 // node unless the physical representation is already t's.
 func castTo(e Expr, t columnar.Type) Expr {
-	if sameType(e.Type(), t) {
+	if sameType(e.Type(), t) || widensFsp(e, t) {
 		if c, ok := e.(*Const); ok && c.Null {
 			return nullConst(t)
 		}
@@ -173,7 +187,12 @@ func resultType(es []Expr) (columnar.Type, error) {
 // unionType is the type a value of either type is converted to when both
 // land in one column.
 func unionType(a, b columnar.Type) (columnar.Type, error) {
+	if t, ok := datetimeUnionType(a, b); ok {
+		return t, nil
+	}
 	switch {
+	case a.ID == columnar.Vector || b.ID == columnar.Vector:
+		return vectorUnionType(a, b)
 	case a.ID == b.ID && a.ID != columnar.Decimal:
 		if a.ID == columnar.String {
 			return columnar.Type{ID: columnar.String, Width: max(a.Width, b.Width)}, nil
@@ -199,7 +218,18 @@ func convertConst(c *Const, t columnar.Type) (*Const, bool) {
 	if c.Null {
 		return nullConst(t), true
 	}
+	if t.ID == columnar.Vector || c.T.ID == columnar.Vector {
+		return convertVectorConst(c, t)
+	}
 	out := &Const{T: t}
+	switch {
+	case t.ID == columnar.Datetime:
+		v, ok := convertToDatetime(c, t)
+		out.I = v
+		return out, ok
+	case c.T.ID == columnar.Datetime:
+		return out, convertFromDatetime(c, out)
+	}
 	switch t.ID {
 	case columnar.Int32, columnar.Int64, columnar.Bool:
 		var v int64

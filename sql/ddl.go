@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -21,8 +23,11 @@ import (
 //	                                             (CHAR alone: 1), Binary for BINARY/BLOB,
 //	                                             Char for CHAR (trailing spaces cut)
 //	DATE                                       → DATE
+//	VECTOR(n), VECTOR<FLOAT>(n), VECTOR         → VECTOR: n float32 per row (any n
+//	                                             without a length)
+//	DATETIME[(fsp)], TIMESTAMP[(fsp)]          → DATETIME (Timestamp marks TIMESTAMP), Scale fsp
 //
-// DATETIME, TIMESTAMP, TIME, YEAR, ENUM, SET, BIT and JSON are rejected.
+// TIME, YEAR, ENUM, SET, BIT and JSON are rejected.
 func columnType(tp *types.FieldType) (columnar.Type, string) {
 	switch tp.GetType() {
 	case mysql.TypeTiny:
@@ -65,6 +70,17 @@ func columnType(tp *types.FieldType) (columnar.Type, string) {
 		return columnar.Type{ID: columnar.String, Binary: isBinary(tp)}, ""
 	case mysql.TypeDate:
 		return columnar.TDate, ""
+	case mysql.TypeTiDBVectorFloat32:
+		return vectorType(tp.GetFlen())
+	case mysql.TypeDatetime, mysql.TypeTimestamp:
+		fsp := tp.GetDecimal()
+		if fsp < 0 {
+			fsp = 0
+		}
+		if fsp > columnar.MaxFsp {
+			return columnar.Type{}, "fractional seconds precision " + strconv.Itoa(fsp) + " (0 to 6)"
+		}
+		return columnar.Type{ID: columnar.Datetime, Scale: fsp, Timestamp: tp.GetType() == mysql.TypeTimestamp}, ""
 	}
 	return columnar.Type{}, "column type " + strings.ToUpper(types.TypeToStr(tp.GetType(), tp.GetCharset()))
 }
@@ -144,6 +160,8 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 				return nil, b.errf(pos, "unsupported: AUTO_INCREMENT (column '%s')", cname)
 			case ast.ColumnOptionGenerated:
 				return nil, b.errf(pos, "unsupported: generated columns (column '%s')", cname)
+			case ast.ColumnOptionOnUpdate:
+				return nil, b.errf(pos, "unsupported: ON UPDATE CURRENT_TIMESTAMP (column '%s'); set the column in the UPDATE statement instead (SET %s = NOW())", cname, cname)
 			default:
 				return nil, b.errf(pos, "unsupported: column option on '%s'", cname)
 			}
@@ -229,4 +247,18 @@ func (b *binder) table(tn *ast.TableName) (*columnar.Table, error) {
 		return nil, b.errf(b.wordPos(tn.Name.O, -1), "unknown table '%s'", tn.Name.O)
 	}
 	return t, nil
+}
+
+// vectorType is VECTOR(n) (flen n) or VECTOR (flen unspecified: any
+// length), or why it is not allowed.
+func vectorType(flen int) (columnar.Type, string) {
+	switch {
+	case flen == types.UnspecifiedLength:
+		return columnar.Type{ID: columnar.Vector}, ""
+	case flen < 1:
+		return columnar.Type{}, "VECTOR(0): a vector column needs at least 1 dimension"
+	case flen > columnar.MaxVectorDim:
+		return columnar.Type{}, fmt.Sprintf("VECTOR(%d): at most %d dimensions", flen, columnar.MaxVectorDim)
+	}
+	return columnar.Type{ID: columnar.Vector, Dim: flen}, ""
 }

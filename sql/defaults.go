@@ -15,8 +15,9 @@ import (
 // leaves out, DEFAULT and DEFAULT(col) in VALUES and UPDATE ... SET, the
 // column ALTER TABLE ADD COLUMN fills existing rows with — and turns them
 // into constants, so no executor knows defaults exist. Only constant
-// defaults are kept: a default such as CURRENT_TIMESTAMP would have to be
-// evaluated per statement, which gpusql refuses with a clear error.
+// defaults are kept, and CURRENT_TIMESTAMP on DATETIME and TIMESTAMP
+// columns (Default is then columnar.DefaultNow), which becomes the
+// statement's clock wherever the default is read.
 
 // columnDefault binds DEFAULT expr of column f's definition into f. The
 // value is converted as strict INSERT converts it, once, here: a default
@@ -24,6 +25,13 @@ import (
 // DEFAULT NULL keeps no default (the column's default is NULL anyway) and
 // is refused on a NOT NULL column.
 func (b *binder) columnDefault(f *columnar.Field, e ast.ExprNode, pos int) error {
+	if isCurrentTimestamp(e) {
+		if f.Type.ID != columnar.Datetime {
+			return b.errf(pos, "invalid default value for '%s': CURRENT_TIMESTAMP is a default only of DATETIME and TIMESTAMP columns", f.Name)
+		}
+		f.HasDefault, f.Default = true, columnar.DefaultNow
+		return nil
+	}
 	if !isLiteral(e) {
 		return b.errf(pos, "unsupported: non-constant DEFAULT for column '%s' (only literal defaults such as 0, -1.5, 'x' and '2024-01-31' are supported)", f.Name)
 	}
@@ -77,6 +85,20 @@ func isLiteral(e ast.ExprNode) bool {
 	return false
 }
 
+// isCurrentTimestamp reports DEFAULT CURRENT_TIMESTAMP[(fsp)] and its
+// synonyms NOW(), LOCALTIME, LOCALTIMESTAMP.
+func isCurrentTimestamp(e ast.ExprNode) bool {
+	n, ok := e.(*ast.FuncCallExpr)
+	if !ok {
+		return false
+	}
+	switch n.FnName.L {
+	case "current_timestamp", "now", "localtime", "localtimestamp":
+		return true
+	}
+	return false
+}
+
 // valueText writes a non-NULL constant as the text DESCRIBE shows and
 // defaultConst reads back (plain digits, dates as YYYY-MM-DD, strings
 // unquoted; doubles keep every bit).
@@ -90,6 +112,8 @@ func valueText(c *Const) string {
 		return FormatDecimal(c.I, c.T.Scale)
 	case columnar.Date:
 		return FormatDate(int32(c.I))
+	case columnar.Datetime:
+		return columnar.FormatDatetime(c.I, c.T.Scale)
 	}
 	return c.S
 }
@@ -103,6 +127,9 @@ func (b *binder) defaultConst(f columnar.Field, pos int) (*Const, error) {
 			return nil, b.errf(pos, "Field '%s' doesn't have a default value", f.Name)
 		}
 		return nullConst(f.Type), nil
+	}
+	if f.Type.ID == columnar.Datetime && f.Default == columnar.DefaultNow {
+		return &Const{T: f.Type, I: b.stmtMicros(f.Type.Scale)}, nil
 	}
 	c, ok := convertConst(&Const{T: columnar.TString, S: f.Default}, f.Type)
 	if !ok {

@@ -25,6 +25,7 @@ type Const struct {
 	I    int64
 	F    float64
 	S    string
+	V    []float32 // VECTOR values
 	// hex marks a hexadecimal or bit literal (x'41', 0x41, b'1000001'): a
 	// binary string S that reads as the unsigned big-endian number of its
 	// bytes, not of its text, in a numeric context (see hexLiteral).

@@ -373,6 +373,11 @@ func (b *binder) castConst(e Expr, t columnar.Type, pos int) (Expr, error) {
 			return nil, b.errf(pos, "incorrect DATE value: '%s'", c.S)
 		}
 	}
+	if c, ok := e.(*Const); ok && !c.Null && t.ID == columnar.Datetime && c.T.ID == columnar.String {
+		if _, ok := columnar.ParseDatetime(c.S, columnar.MaxFsp); !ok {
+			return nil, b.errf(pos, "Incorrect datetime value: '%s'", c.S)
+		}
+	}
 	return castTo(e, t), nil
 }
 
@@ -705,6 +710,26 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 		t = columnar.TString
 	case mysql.TypeDate:
 		t = columnar.TDate
+	case mysql.TypeTiDBVectorFloat32:
+		vt, bad := vectorType(n.Tp.GetFlen())
+		if bad != "" {
+			return nil, b.errf(pos, "unsupported: %s", bad)
+		}
+		if !castable(e.Type(), vt) {
+			return nil, b.errf(pos, "type mismatch: cannot cast %s to %s", e.Type(), vt)
+		}
+		if c, ok := e.(*Const); ok {
+			if err := vectorConstError(c, vt); err != nil {
+				return nil, b.errf(pos, "%v", err)
+			}
+		}
+		t = vt
+	case mysql.TypeDatetime, mysql.TypeTimestamp:
+		fsp := n.Tp.GetDecimal()
+		if fsp > columnar.MaxFsp {
+			return nil, b.errf(pos, "too big precision %d for CAST to DATETIME (at most 6)", fsp)
+		}
+		t = columnar.TDatetime(max(fsp, 0))
 	default:
 		return nil, b.errf(pos, "unsupported: CAST to %s", n.Tp.String())
 	}

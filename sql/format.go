@@ -242,6 +242,8 @@ func constString(c *Const) string {
 		return FormatDecimal(c.I, c.T.Scale)
 	case columnar.Date:
 		return "DATE '" + FormatDate(int32(c.I)) + "'"
+	case columnar.Datetime:
+		return "TIMESTAMP '" + columnar.FormatDatetime(c.I, c.T.Scale) + "'"
 	case columnar.Bool:
 		if c.I != 0 {
 			return "TRUE"
@@ -249,6 +251,8 @@ func constString(c *Const) string {
 		return "FALSE"
 	case columnar.String:
 		return quoteString(c.S)
+	case columnar.Vector:
+		return quoteString(columnar.VectorText(c.V))
 	}
 	return "?"
 }

@@ -55,15 +55,18 @@ import (
 
 func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {
 	name := n.FnName.L
-	if name == ast.DateLiteral {
+	switch name {
+	case ast.DateLiteral:
 		return b.dateLiteral(n, pos)
+	case ast.TimestampLiteral:
+		return b.timestampLiteral(n, pos)
 	}
 	switch name {
 	case "extract":
 		return b.extract(n, sc, pos)
 	case "trim", "ltrim", "rtrim":
 		return b.trim(n, sc, pos)
-	case "date_add", "date_sub", "adddate", "subdate":
+	case "date_add", "date_sub", "adddate", "subdate", "timestampadd":
 		return b.dateAdd(n, sc, pos)
 	case "timestampdiff":
 		return b.timestampDiff(n, sc, pos)
@@ -102,6 +105,8 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		switch e.Type().ID {
 		case columnar.Date:
 			return e, nil
+		case columnar.Datetime:
+			return castTo(e, columnar.TDate), nil
 		case columnar.String:
 			return b.castConst(e, columnar.TDate, b.posOr(n.Args[i], pos))
 		}
@@ -295,7 +300,7 @@ func funcNullable(f *Func) bool {
 	if f.Name == "field" {
 		return false
 	}
-	if IsRowFunc(f.Name) {
+	if IsRowFunc(f.Name) || IsVectorFunc(f.Name) {
 		return true // many give NULL on non-NULL input (lpad, sqrt, elt...)
 	}
 	if f.Name == "coalesce" {
@@ -329,7 +334,8 @@ func (b *binder) dateLiteral(n *ast.FuncCallExpr, pos int) (Expr, error) {
 }
 
 var extractUnits = map[ast.TimeUnitType]string{ast.TimeUnitYear: "year", ast.TimeUnitMonth: "month", ast.TimeUnitDay: "day",
-	ast.TimeUnitQuarter: "quarter"}
+	ast.TimeUnitQuarter: "quarter", ast.TimeUnitWeek: "week", ast.TimeUnitHour: "hour", ast.TimeUnitMinute: "minute",
+	ast.TimeUnitSecond: "second", ast.TimeUnitMicrosecond: "microsecond"}
 
 func (b *binder) extract(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {
 	if len(n.Args) != 2 {
@@ -341,7 +347,7 @@ func (b *binder) extract(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) 
 	}
 	fn, ok := extractUnits[u.Unit]
 	if !ok {
-		return nil, b.errf(pos, "unsupported: EXTRACT(%s FROM ...); YEAR, QUARTER, MONTH and DAY are supported", u.Unit.String())
+		return nil, b.errf(pos, "unsupported: EXTRACT(%s FROM ...); YEAR, QUARTER, MONTH, WEEK, DAY, HOUR, MINUTE, SECOND and MICROSECOND are supported", u.Unit.String())
 	}
 	call := &ast.FuncCallExpr{FnName: ast.NewCIStr(fn), Args: n.Args[1:]}
 	return b.funcCall(call, sc, pos)
@@ -379,18 +385,38 @@ func (b *binder) trim(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {
 	return &Func{Name: name, Args: args, T: columnar.TString}, nil
 }
 
-var dateAddUnits = map[ast.TimeUnitType]string{ast.TimeUnitDay: "day", ast.TimeUnitWeek: "day", ast.TimeUnitMonth: "month",
-	ast.TimeUnitQuarter: "month", ast.TimeUnitYear: "year"}
-
 func (b *binder) dateAdd(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {
 	name := n.FnName.L
 	if len(n.Args) != 3 {
 		return nil, b.errf(pos, "unsupported: %s() without an INTERVAL", name)
 	}
-	d, err := b.expr(n.Args[0], sc)
+	dArg, kArg := n.Args[0], n.Args[1]
+	if name == "timestampadd" { // TIMESTAMPADD(unit, n, d)
+		dArg, kArg = n.Args[2], n.Args[1]
+	}
+	d, err := b.expr(dArg, sc)
 	if err != nil {
 		return nil, err
 	}
+	unitExpr := n.Args[2]
+	if name == "timestampadd" {
+		unitExpr = n.Args[0]
+	}
+	u, ok := unitExpr.(*ast.TimeUnitExpr)
+	if !ok {
+		return nil, b.errf(pos, "unsupported: %s() unit", name)
+	}
+	k, err := b.expr(kArg, sc)
+	if err != nil {
+		return nil, err
+	}
+	return b.addInterval(name, d, k, u.Unit, pos)
+}
+
+// addDays binds DATE + INTERVAL k unit for units of a day or longer: a
+// DATE result (date_add), folded when both are constants.
+func (b *binder) addDays(name string, d, k Expr, unit string, pos int) (Expr, error) {
+	var err error
 	switch {
 	case d.Type().ID == columnar.String:
 		if d, err = b.castConst(d, columnar.TDate, pos); err != nil {
@@ -400,39 +426,6 @@ func (b *binder) dateAdd(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) 
 		d = nullConst(columnar.TDate)
 	case d.Type().ID != columnar.Date:
 		return nil, b.errf(pos, "type mismatch: %s() of %s (a DATE is required)", name, d.Type())
-	}
-	u, ok := n.Args[2].(*ast.TimeUnitExpr)
-	if !ok {
-		return nil, b.errf(pos, "unsupported: %s() unit", name)
-	}
-	unit, ok := dateAddUnits[u.Unit]
-	if !ok {
-		return nil, b.errf(pos, "unsupported: INTERVAL unit %s (DAY, WEEK, MONTH, QUARTER and YEAR are supported)", u.Unit.String())
-	}
-	k, err := b.expr(n.Args[1], sc)
-	if err != nil {
-		return nil, err
-	}
-	if _, ok := numericType(k.Type()); !ok {
-		return nil, b.errf(pos, "type mismatch: INTERVAL of %s", k.Type())
-	}
-	k = castTo(k, columnar.TInt64)
-	mult := int64(1)
-	switch u.Unit {
-	case ast.TimeUnitWeek:
-		mult = 7
-	case ast.TimeUnitQuarter:
-		mult = 3
-	}
-	if name == "date_sub" || name == "subdate" {
-		mult = -mult
-	}
-	if mult != 1 {
-		if c, ok := k.(*Const); ok && !c.Null {
-			k = &Const{T: columnar.TInt64, I: c.I * mult}
-		} else {
-			k = &Binary{Op: OpMul, L: k, R: &Const{T: columnar.TInt64, I: mult}, T: columnar.TInt64}
-		}
 	}
 	dc, ok1 := d.(*Const)
 	kc, ok2 := k.(*Const)

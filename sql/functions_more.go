@@ -69,9 +69,8 @@ import (
 //	from_base64
 //
 // Folded here, once per statement as MySQL fixes them at the statement's
-// start: CURDATE()/CURRENT_DATE (DATE), NOW()/CURRENT_TIMESTAMP/LOCALTIME/
-// SYSDATE (a VARCHAR 'YYYY-MM-DD HH:MM:SS': gpusql has no DATETIME type),
-// UNIX_TIMESTAMP() (BIGINT), PI(). Times are UTC.
+// start: CURDATE()/CURRENT_DATE (DATE), UNIX_TIMESTAMP() (BIGINT), PI();
+// NOW() and the other clocks in functions_datetime.go. Times are UTC.
 var moreFuncs = map[string]bool{}
 
 func init() {
@@ -140,6 +139,8 @@ func (c *call) date(e Expr) (Expr, error) {
 	switch {
 	case e.Type().ID == columnar.Date:
 		return e, nil
+	case e.Type().ID == columnar.Datetime:
+		return castTo(e, columnar.TDate), nil
 	case isNullConst(e):
 		return nullConst(columnar.TDate), nil
 	case e.Type().ID == columnar.String:
@@ -155,7 +156,7 @@ func (c *call) fn(t columnar.Type, as ...Expr) (Expr, bool, error) {
 // moreFunc binds the library above; ok is false for names it does not know.
 func (b *binder) moreFunc(name string, args []Expr, pos int) (Expr, bool, error) {
 	c := &call{b: b, name: name, args: args, pos: pos}
-	for _, family := range []func() (Expr, bool, error){c.numberFunc, c.dateFunc, c.stringFunc, c.codecFunc} {
+	for _, family := range []func() (Expr, bool, error){c.numberFunc, c.datetimeFunc, c.dateFunc, c.stringFunc, c.codecFunc, c.vectorFunc} {
 		if e, ok, err := family(); ok {
 			return e, true, err
 		}
@@ -243,6 +244,14 @@ func (c *call) dateFunc() (Expr, bool, error) {
 		if err := c.arity(1, 1); err != nil {
 			return nil, true, err
 		}
+		if c.name == "unix_timestamp" {
+			if dt, err := c.datetimeFirstArg(); dt != nil || err != nil {
+				if err != nil {
+					return nil, true, err
+				}
+				return c.fn(unixTimestampType(dt.Type()), dt)
+			}
+		}
 		d, err := c.date(c.args[0])
 		if err != nil {
 			return nil, true, err
@@ -256,11 +265,6 @@ func (c *call) dateFunc() (Expr, bool, error) {
 		}
 		now := c.b.stmtNow()
 		return &Const{T: columnar.TDate, I: now.Unix() / 86400}, true, nil
-	case "now", "current_timestamp", "localtime", "localtimestamp", "sysdate", "utc_timestamp":
-		if len(c.args) > 1 {
-			return nil, true, c.arity(0, 1)
-		}
-		return &Const{T: columnar.TString, S: c.b.stmtNow().Format("2006-01-02 15:04:05")}, true, nil
 	case "from_days":
 		if err := c.arity(1, 1); err != nil {
 			return nil, true, err
@@ -286,6 +290,12 @@ func (c *call) dateFunc() (Expr, bool, error) {
 	case "date_format":
 		if err := c.arity(2, 2); err != nil {
 			return nil, true, err
+		}
+		if dt, err := c.datetimeFirstArg(); dt != nil || err != nil {
+			if err != nil {
+				return nil, true, err
+			}
+			return c.fn(columnar.TString, dt, c.str(c.args[1]))
 		}
 		d, err := c.date(c.args[0])
 		if err != nil {
@@ -317,7 +327,8 @@ func (c *call) dateFunc() (Expr, bool, error) {
 		if err := c.arity(2, 2); err != nil {
 			return nil, true, err
 		}
-		return c.fn(columnar.TDate, c.str(c.args[0]), c.str(c.args[1]))
+		format := c.str(c.args[1])
+		return c.fn(strToDateType(format), c.str(c.args[0]), format)
 	}
 	return nil, false, nil
 }
@@ -517,7 +528,9 @@ func (b *binder) truncateFunc(args []Expr, pos int) (Expr, bool, error) {
 	return &Func{Name: "truncate", Args: []Expr{x, &Const{T: columnar.TInt64, I: c.I}}, T: t}, true, nil
 }
 
-// timestampDiff binds TIMESTAMPDIFF(unit, a, b) over dates.
+// timestampDiff binds TIMESTAMPDIFF(unit, a, b): over dates, or over
+// datetimes when either argument is one (or a string with a time) or the
+// unit is finer than a day.
 func (b *binder) timestampDiff(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {
 	if len(n.Args) != 3 {
 		return nil, b.errf(pos, "wrong number of arguments to timestampdiff()")
@@ -528,28 +541,38 @@ func (b *binder) timestampDiff(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, e
 	}
 	unit, ok := diffUnits[u.Unit]
 	if !ok {
-		return nil, b.errf(pos, "unsupported: TIMESTAMPDIFF unit %s (DAY, WEEK, MONTH, QUARTER and YEAR are supported: gpusql has no time of day)", u.Unit.String())
+		return nil, b.errf(pos, "unsupported: TIMESTAMPDIFF unit %s (MICROSECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER and YEAR are supported)", u.Unit.String())
 	}
-	var ds []Expr
-	for _, a := range n.Args[1:] {
+	ds := make([]Expr, 2)
+	asDatetime := timeUnits[unit]
+	for i, a := range n.Args[1:] {
 		e, err := b.expr(a, sc)
 		if err != nil {
 			return nil, err
 		}
+		ds[i] = e
+		asDatetime = asDatetime || e.Type().ID == columnar.Datetime || hasTimePart(e)
+	}
+	for i, e := range ds {
+		var err error
 		switch {
+		case asDatetime:
+			ds[i], err = b.datetimeArg(e, "timestampdiff", pos)
 		case isNullConst(e):
-			e = nullConst(columnar.TDate)
+			ds[i] = nullConst(columnar.TDate)
 		case e.Type().ID == columnar.String:
-			if e, err = b.castConst(e, columnar.TDate, pos); err != nil {
-				return nil, err
-			}
+			ds[i], err = b.castConst(e, columnar.TDate, pos)
 		case e.Type().ID != columnar.Date:
-			return nil, b.errf(pos, "type mismatch: timestampdiff() of %s (a DATE is required)", e.Type())
+			err = b.errf(pos, "type mismatch: timestampdiff() of %s (a DATE or DATETIME is required)", e.Type())
 		}
-		ds = append(ds, e)
+		if err != nil {
+			return nil, err
+		}
 	}
 	return &Func{Name: "timestampdiff", Args: []Expr{&Const{T: columnar.TString, S: unit}, ds[0], ds[1]}, T: columnar.TInt64}, nil
 }
 
 var diffUnits = map[ast.TimeUnitType]string{ast.TimeUnitDay: "day", ast.TimeUnitWeek: "week",
-	ast.TimeUnitMonth: "month", ast.TimeUnitQuarter: "quarter", ast.TimeUnitYear: "year"}
+	ast.TimeUnitMonth: "month", ast.TimeUnitQuarter: "quarter", ast.TimeUnitYear: "year",
+	ast.TimeUnitMicrosecond: "microsecond", ast.TimeUnitSecond: "second", ast.TimeUnitMinute: "minute",
+	ast.TimeUnitHour: "hour"}

@@ -132,7 +132,13 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 				if c.Null && !col.Nullable {
 					return nil, b.errf(pos, "column '%s' cannot be NULL", col.Name)
 				}
+				if err := vectorConstError(c, col.Type); err != nil {
+					return nil, b.errf(pos, "%v for column '%s' at row %d", err, col.Name, r+1)
+				}
 				v, ok := convertConst(c, col.Type)
+				if col.Type.ID == columnar.Datetime && !v.Null && (!ok || !col.Type.InDatetimeRange(v.I)) {
+					return nil, b.errf(pos, "%s", incorrectDatetime(c, col.Name, r+1))
+				}
 				if !ok || !strictOK(c, v) {
 					return nil, b.errf(pos, "incorrect %s value %s for column '%s' at row %d", col.Type, constString(c), col.Name, r+1)
 				}
@@ -199,8 +205,14 @@ func strictOK(from, to *Const) bool {
 
 // castable reports whether a Cast from one type to another is defined.
 func castable(from, to columnar.Type) bool {
+	if from.ID == columnar.Vector || to.ID == columnar.Vector {
+		return from.ID == to.ID || from.ID == columnar.String || to.ID == columnar.String
+	}
 	if from.ID == to.ID || to.ID == columnar.String || from.ID == columnar.String {
 		return true
+	}
+	if to.ID == columnar.Datetime || from.ID == columnar.Datetime {
+		return to.ID != columnar.Bool && from.ID != columnar.Bool
 	}
 	if to.ID == columnar.Date || from.ID == columnar.Date {
 		return (from.IsInteger() || to.IsInteger()) && from.ID != columnar.Bool && to.ID != columnar.Bool

@@ -25,6 +25,8 @@ func (op BinOp) Flip() BinOp {
 // binder left with unequal operand types (decimal * and /, folded casts).
 func OperandType(a, b columnar.Type) columnar.Type {
 	switch {
+	case a.ID == columnar.Vector && b.ID == columnar.Vector:
+		return columnar.Type{ID: columnar.Vector} // any dimension: compared element-wise
 	case a.ID == columnar.String && b.ID == columnar.String:
 		return columnar.TString
 	case a.ID == columnar.Float64 || b.ID == columnar.Float64:

@@ -113,7 +113,8 @@ func isDashComment(s string) bool {
 }
 
 // Literal writes a Go value as an SQL literal: nil, integers, floats,
-// bool, string, []byte (a string) and time.Time (a DATE).
+// bool, string, []byte (a string) and time.Time (a DATE at UTC midnight,
+// else a TIMESTAMP literal of its UTC wall-clock time to the microsecond).
 func Literal(v any) (string, error) {
 	switch v := v.(type) {
 	case nil:
@@ -144,7 +145,11 @@ func Literal(v any) (string, error) {
 	case string:
 		return quote(v), nil
 	case time.Time:
-		return "DATE '" + v.Format("2006-01-02") + "'", nil
+		v = v.UTC()
+		if v.Hour() == 0 && v.Minute() == 0 && v.Second() == 0 && v.Nanosecond() == 0 {
+			return "DATE '" + v.Format("2006-01-02") + "'", nil
+		}
+		return "TIMESTAMP '" + v.Format("2006-01-02 15:04:05.999999") + "'", nil
 	}
 	return "", fmt.Errorf("unsupported type %T", v)
 }

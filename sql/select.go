@@ -516,7 +516,7 @@ func nullable(e Expr) bool {
 		}
 		return nullable(e.Else)
 	case *Cast:
-		if e.T.ID == columnar.Date && e.E.Type().ID != columnar.Date {
+		if isTemporal(e.T) && e.E.Type().ID != columnar.Date && e.E.Type().ID != columnar.Datetime {
 			return true // invalid dates become NULL
 		}
 		return nullable(e.E)

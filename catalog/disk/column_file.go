@@ -62,6 +62,13 @@ func writeColumn(dir, name string, c *columnar.Column, stats []columnar.ChunkSta
 	if m.Stats, err = cw.section(encodeStats(stats)); err != nil {
 		return m, err
 	}
+	if c.Offsets != nil {
+		s, err := cw.section(asBytes(c.Offsets[:c.Len+1]))
+		if err != nil {
+			return m, err
+		}
+		m.VectorOffsets = &s
+	}
 	if c.Type.ID == columnar.String && c.Dict != nil {
 		offs, blob := encodeDict(c.Dict)
 		o, err := cw.section(offs)
@@ -103,10 +110,10 @@ func (cw *columnWriter) section(b []byte) (section, error) {
 // valueBytes is the length of the value vector in bytes (Len rows; the
 // slices may be longer than Len).
 func valueBytes(c *columnar.Column) int {
-	if c.Type.Physical() == columnar.PhysInt32 {
-		return c.Len * 4
+	if c.Offsets != nil {
+		return int(c.Offsets[c.Len]) * 4
 	}
-	return c.Len * 8
+	return c.Len * width(c.Type)
 }
 
 // encodeDict lays a dictionary out as n+1 little-endian uint64 offsets into
@@ -173,7 +180,7 @@ func mapColumn(dir string, m columnMeta, f columnar.Field, rows int, what string
 	if err != nil {
 		return nil, nil, bad(m.File, "%v", err)
 	}
-	if m.valueBytes() != int64(rows)*int64(width(f.Type)) {
+	if !isVarVector(f.Type) && m.valueBytes() != int64(rows)*int64(width(f.Type)) {
 		return nil, nil, bad(m.File, "%d bytes of values for %d rows", m.valueBytes(), rows)
 	}
 	vals := get(m.Values)
@@ -188,6 +195,13 @@ func mapColumn(dir string, m columnMeta, f columnar.Field, rows int, what string
 		c.I32 = castSlice[int32](vals)
 	case columnar.PhysInt64:
 		c.I64 = castSlice[int64](vals)
+	case columnar.PhysVector:
+		c.F32 = castSlice[float32](vals)
+		if isVarVector(f.Type) {
+			if c.Offsets, err = vectorOffsets(m, get, check, rows, len(c.F32)); err != nil {
+				return nil, nil, bad(m.File, "%v", err)
+			}
+		}
 	default:
 		c.F64 = castSlice[float64](vals)
 	}
@@ -261,11 +275,43 @@ func decodeDict(offs, blob []byte) (*columnar.Dictionary, error) {
 	return &columnar.Dictionary{Values: vals}, nil
 }
 
+// width is the bytes a row's value takes: 4 per element of a VECTOR(n)
+// (0 for a VECTOR without dimension, whose rows vary: see isVarVector).
 func width(t columnar.Type) int {
-	if t.Physical() == columnar.PhysInt32 {
+	switch t.Physical() {
+	case columnar.PhysInt32:
 		return 4
+	case columnar.PhysVector:
+		return 4 * t.Dim
 	}
 	return 8
+}
+
+// isVarVector reports a VECTOR column without a dimension: its values are
+// the elements of all rows, and the vector offsets section says where each
+// row starts. Such a column is rewritten whole by each change (no
+// appended runs): its rows have no fixed width to place a run by.
+func isVarVector(t columnar.Type) bool { return t.ID == columnar.Vector && t.Dim == 0 }
+
+// vectorOffsets reads and checks a VECTOR column's row offsets: rows+1
+// non-decreasing offsets from 0 to the number of elements.
+func vectorOffsets(m columnMeta, get func(section) []byte, check func(string, section) error, rows, elems int) ([]int64, error) {
+	if m.VectorOffsets == nil {
+		return nil, fmt.Errorf("no vector offsets")
+	}
+	if err := check("vector offsets", *m.VectorOffsets); err != nil {
+		return nil, err
+	}
+	offs := castSlice[int64](get(*m.VectorOffsets))
+	if len(offs) != rows+1 || offs[0] != 0 || offs[rows] != int64(elems) {
+		return nil, fmt.Errorf("vector offsets do not match %d rows of %d elements", rows, elems)
+	}
+	for i := range rows {
+		if offs[i+1] < offs[i] {
+			return nil, fmt.Errorf("vector offset %d decreases", i+1)
+		}
+	}
+	return offs, nil
 }
 
 // mapFile maps a whole file privately: reads come from the page cache
@@ -291,7 +337,7 @@ func mapFile(path string) ([]byte, error) {
 
 // castSlice views b as a vector of T; an empty b gives an empty, non-nil
 // vector (a column's physical type is told by which vector is non-nil).
-func castSlice[T int32 | int64 | float64 | uint64](b []byte) []T {
+func castSlice[T int32 | int64 | float64 | uint64 | float32](b []byte) []T {
 	var zero T
 	n := len(b) / int(unsafe.Sizeof(zero))
 	if n == 0 {
@@ -300,7 +346,7 @@ func castSlice[T int32 | int64 | float64 | uint64](b []byte) []T {
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
 }
 
-func asBytes[T int32 | int64 | float64 | uint64](s []T) []byte {
+func asBytes[T int32 | int64 | float64 | uint64 | float32](s []T) []byte {
 	if len(s) == 0 {
 		return nil
 	}

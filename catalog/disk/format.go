@@ -67,6 +67,9 @@ type columnMeta struct {
 	Stats       section   `json:"stats"`
 	DictOffsets *section  `json:"dict_offsets,omitempty"`
 	DictBytes   *section  `json:"dict_bytes,omitempty"`
+	// VectorOffsets holds a VECTOR column's Rows+1 int64 element offsets
+	// (a VECTOR without a dimension; VECTOR(n) rows are n float32 each).
+	VectorOffsets *section `json:"vector_offsets,omitempty"`
 	// Size is the file's size in bytes.
 	Size int64 `json:"size"`
 }
@@ -117,6 +120,7 @@ func (m *columnMeta) sections() (names []string, secs []section) {
 	add("statistics", &m.Stats)
 	add("dictionary offsets", m.DictOffsets)
 	add("dictionary", m.DictBytes)
+	add("vector offsets", m.VectorOffsets)
 	return names, secs
 }
 

@@ -183,7 +183,7 @@ func (s *Store) commit(state catalog.State, fold bool) error {
 		tm := tableMeta{Name: t.Name, Rows: t.Rows, Fields: t.Fields, Indexes: state.Indexes[k]}
 		for j, c := range t.Columns {
 			cm, ok := s.files[c]
-			if !ok || cm.valueBytes() != int64(t.Rows)*int64(width(c.Type)) || (fold && len(cm.Tail) > 0) {
+			if !ok || cm.valueBytes() != int64(valueBytes(c)) || (fold && len(cm.Tail) > 0) {
 				name := fmt.Sprintf("g%08d-t%04d-c%04d.col", next.Generation, ti, j)
 				var err error
 				if cm, err = s.writeColumn(name, k, j, c, t, fold); err != nil {
@@ -243,7 +243,7 @@ func (s *Store) appendBase(k string, j int, c *columnar.Column) (*columnar.Colum
 	}
 	prev := prevT.Columns[j]
 	pm, ok := s.files[prev]
-	if !ok || prev.Type != c.Type || prev.Len == 0 || c.Len <= prev.Len || len(pm.Tail) >= maxTail {
+	if !ok || prev.Type != c.Type || prev.Len == 0 || c.Len <= prev.Len || len(pm.Tail) >= maxTail || isVarVector(c.Type) {
 		return nil, columnMeta{}, false
 	}
 	n := prev.Len * width(c.Type)

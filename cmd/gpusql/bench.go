@@ -30,6 +30,12 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 			return benchOpen(args[1:], stdout, stderr)
 		case "serve":
 			return benchServe(args[1:], stdout, stderr)
+		case "simjoin":
+			return benchSimjoin(args[1:], stdout, stderr)
+		case "join":
+			return benchJoin(args[1:], stdout, stderr)
+		case "conflicts":
+			return benchConflicts(args[1:], stdout, stderr)
 		case "uva":
 			return benchUVA(args[1:], stdout, stderr)
 		}
@@ -41,7 +47,7 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 			return benchLoad([]string{"--help"}, stdout, stderr)
 		}
 	}
-	fmt.Fprintln(stderr, "usage: gpusql bench ssb|load|open|serve|uva --sf N ... (gpusql bench --help lists the flags)")
+	fmt.Fprintln(stderr, "usage: gpusql bench ssb|load|open|serve|simjoin|join|conflicts|uva ... (gpusql bench NAME --help lists the flags)")
 	return 2
 }
 

@@ -68,9 +68,15 @@ func readCompare(path string) ([]chartSeries, error) {
 // writeChart draws grouped bars, one group per query and one bar per
 // series, and saves them to path (SVG, PNG or PDF by the extension).
 func writeChart(path, title string, queries []string, series []chartSeries) error {
+	return writeBarChart(path, title, "time (ms)", queries, series)
+}
+
+// writeBarChart draws grouped bars of any quantity (yLabel): one group per
+// name in queries, one bar per series (chartSeries.ms holds the values).
+func writeBarChart(path, title, yLabel string, queries []string, series []chartSeries) error {
 	p := plot.New()
 	p.Title.Text = title
-	p.Y.Label.Text = "time (ms)"
+	p.Y.Label.Text = yLabel
 	top := 0.0
 	for _, s := range series {
 		for _, q := range queries {

@@ -6,6 +6,7 @@
 //	gpusql bench ssb --sf N [--chart F]  time the 13 SSB queries
 //	gpusql bench load --sf N             time loading SSB data
 //	gpusql bench open --sf N             time opening SSB from a database vs loading text
+//	gpusql bench conflicts               shared-memory conflicts: plain, replicated, remapped
 //	gpusql serve -f init.sql --mysql ADDR [--flight ADDR]  serve clients
 //
 // Flags: --format table|csv|json|markdown|line, --executor cpu|gpu|auto,
@@ -61,6 +62,11 @@ func usage(w io.Writer) {
   gpusql bench open --sf N [--format tbl|csv|parquet] [--db PATH]
                                       load-from-text time vs open time, size on disk vs text
   gpusql bench serve --sf N [--clients 1,8,64] [--rounds R] [--stream-rows N]
+  gpusql bench simjoin [--points N] [--dims 16,32,64] [--uniform-dims 2,6] [--eps E,...]
+                                      ε-similarity self-join: GPU vs CPU vs brute force
+  gpusql bench join [--sizes 4M,16M,64M] [--huge] [--dist uniform,zipf] [--executor cpu,gpu]
+  gpusql bench conflicts [--rows N] [--distinct C] [--theta 0,1,2] [--window 0,2] [--budget 4,8] [--chart F.svg]
+                                      shared-memory conflicts under skew: plain, lane-replicated, remapped
   gpusql serve [-f init.sql] [--mysql 127.0.0.1:3306] [--flight ADDR] [--file-root DIR]
                [--tls-cert FILE --tls-key FILE] [--insecure-no-auth]   (gpusql serve -h)
 
@@ -147,7 +153,7 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	executor := fs.String("executor", "auto", "executor: cpu, gpu or auto (GPU when available)")
 	check := fs.Bool("check", false, "run every query on both the GPU and CPU executors and fail on any difference")
 	timing := fs.Bool("timing", false, "print each statement's elapsed time")
-	join := fs.String("join", "", "force the join algorithm: hash or merge (testing)")
+	join := fs.String("join", "", "force the join algorithm: hash, merge, bitmap, twopass or auto (testing)")
 	groupBy := fs.String("groupby", "", "force the group-by strategy: dense or hash (testing)")
 	memLimit := fs.String("memory-limit", "default", "bytes the queries may hold at once, as `SIZE` 2GB, 512MiB or 1.5GiB (0: no limit; default: 75% of RAM)")
 	dbPath := fs.String("db", "", "open (or create) the database directory `PATH`; also given as the first argument (default: in memory)")

@@ -4,11 +4,21 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"gpusql/storage/columnar"
 )
 
-// dateFormat is MySQL's DATE_FORMAT for a DATE: time-of-day specifiers
-// read midnight. An unknown specifier %x prints x, as MySQL does.
-func dateFormat(days int64, format string) string {
+// datetimeFormat is MySQL's DATE_FORMAT of a datetime (microseconds since
+// the epoch; a DATE is its midnight). An unknown specifier %x prints x, as
+// MySQL does.
+func datetimeFormat(us int64, format string) string {
+	days := columnar.DatetimeDays(us)
+	_, _, _, hh, mi, ss, micro := columnar.DatetimeParts(us)
+	h12 := (hh+11)%12 + 1
+	ampm := "AM"
+	if hh >= 12 {
+		ampm = "PM"
+	}
 	y, m, d := civilFromDays(days)
 	wd := weekdayOf(days) // 0 = Monday
 	yd := yearDay(days)
@@ -59,22 +69,26 @@ func dateFormat(days int64, format string) string {
 			} else {
 				fmt.Fprintf(&sb, "%04d", iy)
 			}
-		case 'H', 'i', 's', 'S':
-			sb.WriteString("00")
+		case 'H':
+			fmt.Fprintf(&sb, "%02d", hh)
 		case 'k':
-			sb.WriteString("0")
+			fmt.Fprintf(&sb, "%d", hh)
 		case 'h', 'I':
-			sb.WriteString("12")
+			fmt.Fprintf(&sb, "%02d", h12)
 		case 'l':
-			sb.WriteString("12")
+			fmt.Fprintf(&sb, "%d", h12)
+		case 'i':
+			fmt.Fprintf(&sb, "%02d", mi)
+		case 's', 'S':
+			fmt.Fprintf(&sb, "%02d", ss)
 		case 'p':
-			sb.WriteString("AM")
+			sb.WriteString(ampm)
 		case 'f':
-			sb.WriteString("000000")
+			fmt.Fprintf(&sb, "%06d", micro)
 		case 'T':
-			sb.WriteString("00:00:00")
+			fmt.Fprintf(&sb, "%02d:%02d:%02d", hh, mi, ss)
 		case 'r':
-			sb.WriteString("12:00:00 AM")
+			fmt.Fprintf(&sb, "%02d:%02d:%02d %s", h12, mi, ss, ampm)
 		default:
 			sb.WriteByte(format[i])
 		}
@@ -111,83 +125,155 @@ func mondayWeek(y, yd int64) int64 {
 	return (yd-1-start)/7 + 1
 }
 
-// strToDate is STR_TO_DATE for a DATE result: literal characters must
-// match, numbers take up to their field's width of digits, time-of-day
-// fields are read and ignored, and trailing text is ignored. ok is false
-// when s does not match or the date does not exist.
-func strToDate(s, format string) (int64, bool) {
-	y, m, d := int64(0), int64(1), int64(1)
-	yearDay := int64(0)
-	i := 0
-	num := func(width int) (int64, bool) {
-		j := i
-		for j < len(s) && j-i < width && s[j] >= '0' && s[j] <= '9' {
-			j++
-		}
-		if j == i {
-			return 0, false
-		}
-		var v int64
-		for _, c := range s[i:j] {
-			v = v*10 + int64(c-'0')
-		}
-		i = j
-		return v, true
-	}
+// strToDatetime is STR_TO_DATE: literal characters must match, numbers
+// take up to their field's width of digits, %p (AM/PM) adjusts a 12-hour
+// clock, and trailing text is ignored. ok is false when s does not match
+// or the date or time does not exist. The result is microseconds since the
+// epoch (a DATE result takes its day).
+func strToDatetime(s, format string) (int64, bool) {
+	p := strToDateParser{s: s, m: 1, d: 1}
 	for k := 0; k < len(format); k++ {
 		c := format[k]
 		if c != '%' || k+1 == len(format) {
-			if i >= len(s) || s[i] != c {
+			if p.i >= len(p.s) || p.s[p.i] != c {
 				return 0, false
 			}
-			i++
+			p.i++
 			continue
 		}
 		k++
-		var ok bool
-		switch format[k] {
-		case 'Y':
-			y, ok = num(4)
-		case 'y':
-			if y, ok = num(2); y < 70 {
-				y += 2000
-			} else {
-				y += 1900
-			}
-		case 'm', 'c':
-			m, ok = num(2)
-		case 'd', 'e':
-			d, ok = num(2)
-		case 'j':
-			yearDay, ok = num(3)
-		case 'H', 'k', 'h', 'I', 'l', 'i', 's', 'S':
-			_, ok = num(2)
-		case 'f':
-			_, ok = num(6)
-		case 'M', 'b':
-			m, ok = monthName(s, &i, format[k] == 'b')
-		case 'p':
-			if ok = i+2 <= len(s); ok {
-				i += 2
-			}
-		case '%':
-			if ok = i < len(s) && s[i] == '%'; ok {
-				i++
-			}
-		default:
-			return 0, false
-		}
-		if !ok {
+		if !p.field(format[k]) {
 			return 0, false
 		}
 	}
-	if yearDay > 0 {
-		return daysFromCivil(y, 1, 1) + yearDay - 1, y >= 0 && y <= 9999 && yearDay <= 366
+	return p.result()
+}
+
+type strToDateParser struct {
+	s                         string
+	i                         int
+	y, m, d, yearDay          int64
+	h, mi, sec, micro         int64
+	pm, twelveHour, hasAMorPM bool
+}
+
+// num reads up to width digits.
+func (p *strToDateParser) num(width int) (int64, bool) {
+	j := p.i
+	for j < len(p.s) && j-p.i < width && p.s[j] >= '0' && p.s[j] <= '9' {
+		j++
 	}
-	if !validDate(y, m, d) {
+	if j == p.i {
 		return 0, false
 	}
-	return daysFromCivil(y, m, d), true
+	var v int64
+	for _, c := range p.s[p.i:j] {
+		v = v*10 + int64(c-'0')
+	}
+	p.i = j
+	return v, true
+}
+
+// field reads one % specifier's value.
+func (p *strToDateParser) field(spec byte) bool {
+	var ok bool
+	switch spec {
+	case 'Y':
+		p.y, ok = p.num(4)
+	case 'y':
+		if p.y, ok = p.num(2); p.y < 70 {
+			p.y += 2000
+		} else {
+			p.y += 1900
+		}
+	case 'm', 'c':
+		p.m, ok = p.num(2)
+	case 'd', 'e':
+		p.d, ok = p.num(2)
+	case 'j':
+		p.yearDay, ok = p.num(3)
+	case 'H', 'k':
+		p.h, ok = p.num(2)
+	case 'h', 'I', 'l':
+		p.h, ok = p.num(2)
+		p.twelveHour = true
+	case 'i':
+		p.mi, ok = p.num(2)
+	case 's', 'S':
+		p.sec, ok = p.num(2)
+	case 'f':
+		start := p.i
+		if p.micro, ok = p.num(6); ok {
+			p.micro *= pow10(6 - (p.i - start))
+		}
+	case 'M', 'b':
+		p.m, ok = monthName(p.s, &p.i, spec == 'b')
+	case 'p':
+		ok = p.ampm()
+	case 'T':
+		return p.field('H') && p.lit(':') && p.field('i') && p.lit(':') && p.field('s')
+	case 'r':
+		return p.field('h') && p.lit(':') && p.field('i') && p.lit(':') && p.field('s') && p.skipSpaces() && p.field('p')
+	case '%':
+		ok = p.lit('%')
+	}
+	return ok
+}
+
+func (p *strToDateParser) lit(c byte) bool {
+	if p.i < len(p.s) && p.s[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *strToDateParser) skipSpaces() bool {
+	for p.i < len(p.s) && p.s[p.i] == ' ' {
+		p.i++
+	}
+	return true
+}
+
+func (p *strToDateParser) ampm() bool {
+	if p.i+2 > len(p.s) {
+		return false
+	}
+	switch strings.ToUpper(p.s[p.i : p.i+2]) {
+	case "AM":
+	case "PM":
+		p.pm = true
+	default:
+		return false
+	}
+	p.i += 2
+	p.hasAMorPM = true
+	return true
+}
+
+func (p *strToDateParser) result() (int64, bool) {
+	h := p.h
+	if p.twelveHour || p.hasAMorPM {
+		if h < 1 || h > 12 {
+			return 0, false
+		}
+		h %= 12
+		if p.pm {
+			h += 12
+		}
+	}
+	if h > 23 || p.mi > 59 || p.sec > 59 {
+		return 0, false
+	}
+	tod := (h*3600+p.mi*60+p.sec)*columnar.MicrosPerSecond + p.micro
+	if p.yearDay > 0 {
+		ok := p.y >= 0 && p.y <= 9999 && p.yearDay <= 366
+		return (daysFromCivil(p.y, 1, 1)+p.yearDay-1)*columnar.MicrosPerDay + tod, ok
+	}
+	if !validDate(p.y, p.m, p.d) {
+		return 0, false
+	}
+	return daysFromCivil(p.y, p.m, p.d)*columnar.MicrosPerDay + tod, true
 }
 
 // monthName reads a month's English name (or its first three letters) at

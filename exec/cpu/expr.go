@@ -188,6 +188,10 @@ func newConstEval(k *sql.Const) *constEval {
 		}
 	case k.T.ID == columnar.String:
 		v.dict = &columnar.Dictionary{Values: []string{k.S}}
+	case k.T.ID == columnar.Vector:
+		for i := range v.vecs {
+			v.vecs[i] = k.V
+		}
 	case v.i32 != nil:
 		for i := range v.i32 {
 			v.i32[i] = int32(k.I)

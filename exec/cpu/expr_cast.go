@@ -13,7 +13,10 @@ func sameType(a, b columnar.Type) bool {
 	if a.ID != b.ID {
 		return false
 	}
-	return a.ID != columnar.Decimal || a.Scale == b.Scale
+	if a.ID == columnar.Vector {
+		return b.Dim == 0 || a.Dim == b.Dim
+	}
+	return (a.ID != columnar.Decimal && a.ID != columnar.Datetime) || a.Scale == b.Scale
 }
 
 // castTo converts ev's values from type from to type to (MySQL semantics);
@@ -31,6 +34,8 @@ func castTo(ev evaluator, from, to columnar.Type) evaluator {
 			switch {
 			case to.ID == columnar.String:
 				lit.S = v.stringAt(0)
+			case to.ID == columnar.Vector:
+				lit.V = v.vecs[0]
 			case v.f64 != nil:
 				lit.F = v.f64[0]
 			default:
@@ -65,6 +70,9 @@ func (e *castEval) eval(b *batch, sel []int32) *vec {
 	out.ensure(b.n)
 	mergeNulls(out, b.n, sel, v, nil)
 	from, to := e.from, e.to
+	if from.ID == columnar.Vector || to.ID == columnar.Vector {
+		return e.vectorCast(b, sel, v)
+	}
 	if from.ID == columnar.String {
 		if to.ID == columnar.String {
 			return v
@@ -130,6 +138,9 @@ func convertNum(v *vec, p int32, from, to columnar.Type) (numVal, bool) {
 	} else {
 		i = v.int64At(p)
 	}
+	if from.ID == columnar.Datetime || to.ID == columnar.Datetime {
+		return convertDatetime(i, f, from, to)
+	}
 	// Dates convert through their YYYYMMDD number.
 	if from.ID == columnar.Date && to.ID != columnar.Date {
 		i = dateToNumber(i)
@@ -189,6 +200,9 @@ func parseAs(s string, t columnar.Type) numVal {
 	case columnar.Date:
 		d, ok := parseDate(s)
 		return numVal{i: d, null: !ok}
+	case columnar.Datetime:
+		us, ok := columnar.ParseDatetime(s, t.Scale)
+		return numVal{i: us, null: !ok}
 	case columnar.Float64:
 		f, _ := strconv.ParseFloat(numericPrefix(s, true), 64)
 		return numVal{f: f}
@@ -289,6 +303,8 @@ func formatValue(v *vec, p int32, t columnar.Type) string {
 		return formatDecimal(v.i64[p], t.Scale)
 	case columnar.Date:
 		return formatDate(v.int64At(p))
+	case columnar.Datetime:
+		return columnar.FormatDatetime(v.i64[p], t.Scale)
 	}
 	return strconv.FormatInt(v.int64At(p), 10)
 }
@@ -316,4 +332,20 @@ func formatDecimal(v int64, scale int) string {
 		s = "-" + s
 	}
 	return s
+}
+
+// convertDatetime converts one value to or from DATETIME: DATE and
+// DATETIME with each other inline (comparisons of a DATE column with a
+// DATETIME convert every row), everything else as the binder folds it.
+func convertDatetime(i int64, f float64, from, to columnar.Type) (numVal, bool) {
+	switch {
+	case from.ID == columnar.Date && to.ID == columnar.Datetime:
+		return numVal{i: i * columnar.MicrosPerDay}, true
+	case from.ID == columnar.Datetime && to.ID == columnar.Date:
+		return numVal{i: columnar.DatetimeDays(i)}, true
+	case from.ID == columnar.Datetime && to.ID == columnar.Datetime:
+		return numVal{i: columnar.RoundDatetime(i, to.Scale)}, true
+	}
+	ri, rf, ok := sql.ConvertDatetimeValue(i, f, from, to)
+	return numVal{i: ri, f: rf}, ok
 }

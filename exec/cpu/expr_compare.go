@@ -35,6 +35,8 @@ func (e *cmpEval) eval(b *batch, sel []int32) *vec {
 	out := e.out
 	out.ensure(b.n)
 	switch {
+	case e.t.ID == columnar.Vector:
+		cmpVectors(e.op, lv, rv, sel, out.i32)
 	case e.t.ID == columnar.String:
 		cmpStrings(e.op, lv, rv, sel, out.i32)
 	case lv.i32 != nil:
@@ -153,7 +155,7 @@ func (s *cmpSel) filter(b *batch, sel []int32) []int32 {
 		sel = dropNulls(lv, sel, &s.nn)
 	}
 	out := s.buf[:0]
-	if s.k != nil && s.t.ID != columnar.String {
+	if s.k != nil && s.t.ID != columnar.String && s.t.ID != columnar.Vector {
 		switch {
 		case lv.i32 != nil:
 			out = selKernelC(s.op, lv.i32, int32(s.k.I), sel, out)
@@ -170,6 +172,12 @@ func (s *cmpSel) filter(b *batch, sel []int32) []int32 {
 		sel = dropNulls(rv, sel, &s.nn)
 	}
 	switch {
+	case s.t.ID == columnar.Vector:
+		for _, p := range sel {
+			if cmpResult(s.op, columnar.CompareVectors(lv.vecs[p], rv.vecs[p])) {
+				out = append(out, p)
+			}
+		}
 	case s.t.ID == columnar.String && lv.dict != rv.dict:
 		for _, p := range sel {
 			if cmpResult(s.op, strings.Compare(lv.stringAt(p), rv.stringAt(p))) {

@@ -36,6 +36,9 @@ func (c *compiler) compileFunc(e *sql.Func) (evaluator, error) {
 	if sql.IsRowFunc(e.Name) {
 		return c.compileRowFunc(e)
 	}
+	if sql.IsVectorFunc(e.Name) {
+		return c.compileVectorFunc(e)
+	}
 	f := &funcEval{name: e.Name, t: e.T, out: newVec(e.T)}
 	for _, a := range e.Args {
 		ev, err := c.compile(a)
@@ -206,6 +209,8 @@ func (f *funcEval) coalesce(b *batch, sel []int32) {
 				out.i32[p] = v.i32[p]
 			case out.i64 != nil:
 				out.i64[p] = v.i64[p]
+			case out.vecs != nil:
+				out.vecs[p] = v.vecs[p]
 			default:
 				out.f64[p] = v.f64[p]
 			}

@@ -218,6 +218,9 @@ func (c *compiler) compileInList(e *sql.InList) (evaluator, error) {
 	for _, it := range e.List {
 		t = sql.OperandType(t, it.Type())
 	}
+	if t.ID == columnar.Vector {
+		return c.compileVectorIn(e, castTo(in, e.E.Type(), t), t)
+	}
 	ev := &inListEval{in: castTo(in, e.E.Type(), t), neg: e.Negated, t: t, out: newVec(columnar.TBool)}
 	allConst := true
 	for _, it := range e.List {
@@ -437,6 +440,8 @@ func (e *caseEval) eval(b *batch, sel []int32) *vec {
 				out.i32[p] = v.i32[p]
 			case out.i64 != nil:
 				out.i64[p] = v.i64[p]
+			case out.vecs != nil:
+				out.vecs[p] = v.vecs[p]
 			default:
 				out.f64[p] = v.f64[p]
 			}

@@ -58,6 +58,7 @@ func (c *compiler) compileRowFunc(e *sql.Func) (evaluator, error) {
 		f.nullSafe = e.Name == "concat_ws" || e.Name == "field"
 	} else if f.body, ok = mathBodies[e.Name]; ok {
 	} else if f.body, ok = dateBodies[e.Name]; ok {
+	} else if f.body, ok = datetimeBodies[e.Name]; ok {
 	} else if f.body, ok = regexpBodies[e.Name]; !ok {
 		return nil, errUnsupportedFunc(e.Name)
 	}

@@ -7,7 +7,7 @@ import "gpusql/storage/columnar"
 func prepare(dst *vec, t columnar.Type, d *columnar.Dictionary, n int) {
 	if dst.t != t {
 		dst.t = t
-		dst.i32, dst.i64, dst.f64 = nil, nil, nil
+		dst.i32, dst.i64, dst.f64, dst.vecs = nil, nil, nil, nil
 	}
 	dst.ensure(n)
 	dst.dict = d
@@ -46,6 +46,14 @@ func gatherColAt(dst *vec, col *columnar.Column, idx []int32, sel []int32, n int
 				miss = true
 			}
 		}
+	case col.F32 != nil:
+		for _, p := range sel {
+			if r := idx[p]; r >= 0 {
+				dst.vecs[p] = col.VectorAt(int(r))
+			} else {
+				miss = true
+			}
+		}
 	}
 	if miss || col.Valid != nil {
 		for _, p := range sel {
@@ -79,6 +87,12 @@ func gatherColDense(dst *vec, col *columnar.Column, idx []int32) {
 				dst.f64[k] = col.F64[r]
 			}
 		}
+	case col.F32 != nil:
+		for k, r := range idx {
+			if r >= 0 {
+				dst.vecs[k] = col.VectorAt(int(r))
+			}
+		}
 	}
 	for k, r := range idx {
 		if r < 0 || (col.Valid != nil && col.IsNull(int(r))) {
@@ -103,6 +117,10 @@ func gatherVecDense(dst *vec, src *vec, idx []int32) {
 	case src.f64 != nil:
 		for k, p := range idx {
 			dst.f64[k] = src.f64[p]
+		}
+	case src.vecs != nil:
+		for k, p := range idx {
+			dst.vecs[k] = src.vecs[p]
 		}
 	}
 	if src.nulls != nil {

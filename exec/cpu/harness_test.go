@@ -330,4 +330,6 @@ var allOptions = []planner.Options{
 	{Join: "hash", GroupBy: "dense"},
 	{Join: "merge", GroupBy: "hash"},
 	{Join: "merge", GroupBy: "dense"},
+	{Join: "bitmap"},
+	{Join: "twopass"},
 }

@@ -112,6 +112,9 @@ func (op *hashJoinOp) push(b *batch) error {
 	anyNull := false
 	for i, ev := range op.keys {
 		v := ev.eval(b, sel)
+		if i == 0 && op.fast && t.bitmap != nil && v.f64 == nil {
+			return op.probeBitmap(b, v)
+		}
 		if i == 0 && op.fast && t.direct && len(op.keys) == 1 && v.nulls == nil && v.f64 == nil &&
 			op.enc[0].t.ID != columnar.String {
 			return op.probeDirect(b, v)

@@ -22,6 +22,7 @@ type joinTable struct {
 	keyNull    []bool    // build row has a NULL key (never matches)
 	hasNullKey bool
 	direct     bool
+	bitmap     *joinBitmap // Bitmap, BucketedBitmap
 	min        int64
 	heads      []int32
 	next       []int32
@@ -85,6 +86,15 @@ func (x *executor) buildJoinTable(hj *planner.HashJoin, r *rel) (*joinTable, err
 		}
 	}
 	t.next = make([]int32, r.rows)
+	if (hj.Strategy == planner.Bitmap || hj.Strategy == planner.BucketedBitmap) && len(keys) == 1 &&
+		keys[0].Type().ID != columnar.String && keys[0].Type().Physical() != columnar.PhysFloat64 {
+		if ok, err := x.buildBitmap(hj, t); ok || err != nil {
+			return t, err
+		}
+		t.direct, t.heads = false, nil
+		clear(t.next)
+		t.unique = true
+	}
 	if hj.Strategy == planner.DirectArray && len(keys) == 1 && keys[0].Type().ID != columnar.String &&
 		keys[0].Type().Physical() != columnar.PhysFloat64 {
 		if t.buildDirect() {

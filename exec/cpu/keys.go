@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"errors"
 	"math"
 	"sync"
 
@@ -88,6 +89,8 @@ type keyEncoder struct {
 // it returns true for when any selected value is NULL).
 func (k *keyEncoder) encode(v *vec, sel []int32, out []int64, nulls []bool) bool {
 	switch {
+	case k.t.ID == columnar.Vector:
+		raise(errors.New("unsupported: VECTOR values as grouping, DISTINCT, join or set-operation keys (VEC_AS_TEXT gives a comparable text)"))
 	case k.t.ID == columnar.String:
 		if v.dict != k.last || k.last == nil {
 			k.last, k.lastM = v.dict, k.in.mapDict(v.dict, k.insert)

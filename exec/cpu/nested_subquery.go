@@ -206,6 +206,8 @@ func columnConst(c *columnar.Column, i int) *sql.Const {
 		k.Null = true
 	case c.Type.ID == columnar.String:
 		k.S = c.StringAt(i)
+	case c.Type.ID == columnar.Vector:
+		k.V = c.VectorAt(i)
 	case c.F64 != nil:
 		k.F = c.F64[i]
 	default:
@@ -222,6 +224,8 @@ func constAt(v *vec, p int32) *sql.Const {
 		k.Null = true
 	case v.t.ID == columnar.String:
 		k.S = v.stringAt(p)
+	case v.t.ID == columnar.Vector:
+		k.V = v.vecs[p]
 	case v.f64 != nil:
 		k.F = v.f64[p]
 	default:
@@ -251,6 +255,8 @@ func appendKey(key []byte, k *sql.Const) []byte {
 		return append(key, k.S...)
 	case k.T.Physical() == columnar.PhysFloat64:
 		return binary.LittleEndian.AppendUint64(key, math.Float64bits(k.F))
+	case k.T.ID == columnar.Vector:
+		return append(columnar.FormatVector(key, k.V), 0)
 	}
 	return binary.LittleEndian.AppendUint64(key, uint64(k.I))
 }
@@ -286,6 +292,8 @@ func fillVec(out *vec, n int, sel []int32, values []*sql.Const) {
 				out.i32[p] = int32(k.I)
 			case out.i64 != nil:
 				out.i64[p] = k.I
+			case out.vecs != nil:
+				out.vecs[p] = k.V
 			default:
 				out.f64[p] = k.F
 			}

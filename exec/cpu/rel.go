@@ -59,12 +59,19 @@ func gatherVec(v *vec, idx []int32) *vec {
 		for k, p := range idx {
 			o.f64[k] = v.f64[p]
 		}
+	case v.vecs != nil:
+		o.vecs = make([][]float32, n)
+		for k, p := range idx {
+			o.vecs[k] = v.vecs[p]
+		}
 	default:
 		switch v.t.Physical() {
 		case columnar.PhysInt32:
 			o.i32 = make([]int32, n)
 		case columnar.PhysInt64:
 			o.i64 = make([]int64, n)
+		case columnar.PhysVector:
+			o.vecs = make([][]float32, n)
 		default:
 			o.f64 = make([]float64, n)
 		}
@@ -116,6 +123,9 @@ func concatVecs(t columnar.Type, parts []*vec, lens []int, rows int) *columnar.C
 			hasNulls = true
 			break
 		}
+	}
+	if t.ID == columnar.Vector {
+		return concatVectors(t, parts, lens, rows)
 	}
 	col := newColumn(t, rows, hasNulls)
 	var remaps map[*columnar.Dictionary][]int32
@@ -229,6 +239,9 @@ func gatherColumn(col *columnar.Column, idx []int32) *columnar.Column {
 				break
 			}
 		}
+	}
+	if col.Type.ID == columnar.Vector {
+		return gatherVectors(col, idx)
 	}
 	o := newColumn(col.Type, len(idx), nullable)
 	o.Dict = col.Dict

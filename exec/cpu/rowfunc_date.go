@@ -2,6 +2,9 @@ package cpu
 
 import (
 	"time"
+
+	"gpusql/sql"
+	"gpusql/storage/columnar"
 )
 
 // mysqlDayZero is TO_DAYS('1970-01-01'): MySQL counts days from year 0.
@@ -45,16 +48,29 @@ var dateBodies = map[string]func(f *rowFunc, a []val) val{
 		}
 		return checkedDate(daysFromCivil(a[0].i, 1, 1) + a[1].i - 1)
 	},
-	"unix_timestamp": func(f *rowFunc, a []val) val { return iv(max(a[0].i, 0) * 86400) },
-	"date_format":    func(f *rowFunc, a []val) val { return sv(dateFormat(a[0].i, a[1].s)) },
-	"str_to_date": func(f *rowFunc, a []val) val {
-		d, ok := strToDate(a[0].s, a[1].s)
-		if !ok {
-			return nullVal
+	"unix_timestamp": unixTimestamp,
+	"date_format": func(f *rowFunc, a []val) val {
+		if f.types[0].ID == columnar.Datetime {
+			return sv(datetimeFormat(a[0].i, a[1].s))
 		}
-		return iv(d)
+		return sv(datetimeFormat(a[0].i*columnar.MicrosPerDay, a[1].s))
 	},
-	"timestampdiff": func(f *rowFunc, a []val) val { return iv(dateDiff(a[0].s, a[1].i, a[2].i)) },
+	"str_to_date": func(f *rowFunc, a []val) val {
+		us, ok := strToDatetime(a[0].s, a[1].s)
+		switch {
+		case !ok:
+			return nullVal
+		case f.t.ID == columnar.Datetime:
+			return iv(columnar.RoundDatetime(us, f.t.Scale))
+		}
+		return iv(columnar.DatetimeDays(us))
+	},
+	"timestampdiff": func(f *rowFunc, a []val) val {
+		if f.types[1].ID == columnar.Datetime {
+			return iv(sql.DatetimeDiff(a[0].s, a[1].i, a[2].i))
+		}
+		return iv(dateDiff(a[0].s, a[1].i, a[2].i))
+	},
 }
 
 // checkedDate is NULL outside DATE's range (years 0..9999).

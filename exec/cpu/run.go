@@ -80,8 +80,10 @@ type executor struct {
 	nested map[*planner.NestedSubquery]*nestedCache
 }
 
+// newExecutor uses as many workers as Go runs threads (GOMAXPROCS: the
+// CPUs by default, fewer where a container or `bench join` limits them).
 func newExecutor(ctx context.Context) *executor {
-	return &executor{ctx: ctx, mem: exec.MemoryFrom(ctx), workers: runtime.NumCPU(),
+	return &executor{ctx: ctx, mem: exec.MemoryFrom(ctx), workers: runtime.GOMAXPROCS(0),
 		subq: map[*planner.Subquery]*sql.Const{}, tables: map[*planner.HashJoin]*joinTable{},
 		loops:  map[*planner.NestedLoopJoin]*rel{},
 		nested: map[*planner.NestedSubquery]*nestedCache{}}
@@ -141,6 +143,12 @@ func (x *executor) materializeFor(n planner.Node, consumer planner.Node) (*rel, 
 		r, err = x.runSetOp(n)
 	case *planner.SortMergeJoin:
 		r, err = x.runSortMergeJoin(n)
+	case *planner.HashJoin:
+		if n.TwoPass { // a blocking join, not a streaming probe
+			r, err = x.runTwoPassJoin(n)
+		} else {
+			r, err = x.collect(n, -1, consumer)
+		}
 	case *planner.RangeJoinCount:
 		r, err = x.runRangeJoinCount(n)
 	case *planner.Values:

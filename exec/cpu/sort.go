@@ -122,6 +122,8 @@ func (k *sortKeyCols) compare(a, b int32) int {
 			r = cmp3(c.I32[a], c.I32[b])
 		case c.I64 != nil:
 			r = cmp3(c.I64[a], c.I64[b])
+		case c.F32 != nil:
+			r = columnar.CompareVectors(c.VectorAt(int(a)), c.VectorAt(int(b)))
 		default:
 			r = cmp3(c.F64[a], c.F64[b])
 		}

@@ -79,7 +79,16 @@ func (x *executor) runSortMergeJoin(n *planner.SortMergeJoin) (*rel, error) {
 			return gatherRel(l, nil), nil
 		}
 	}
-	cs := &collectSink{x: x, owner: n, types: typesOf(n.Out), limit: -1}
+	return x.streamRuns(n.Kind, n.Residual, n.NullAware, n.Out, l, r, lk.anyNull, lo, hi, rperm, n)
+}
+
+// streamRuns streams the left rows (morsel-parallel) through pairJoin with
+// left row i's candidates the right rows runs[lo[i]:hi[i]], which gives
+// the join's output by kind and residual; lnull marks left rows with a
+// NULL key.
+func (x *executor) streamRuns(kind sql.JoinKind, residual sql.Expr, nullAware bool, out sql.Schema,
+	l, r *rel, lnull []bool, lo, hi, runs []int32, owner planner.Node) (*rel, error) {
+	cs := &collectSink{x: x, owner: owner, types: typesOf(out), limit: -1}
 	cp := &compiler{x: x}
 	gather := make([]bool, len(l.cols)+len(r.cols))
 	for i := range gather {
@@ -87,16 +96,16 @@ func (x *executor) runSortMergeJoin(n *planner.SortMergeJoin) (*rel, error) {
 	}
 	chain := func(w int, sink operator) (operator, error) {
 		var res selector
-		if n.Residual != nil {
+		if residual != nil {
 			var err error
-			if res, err = cp.compileFilter(n.Residual); err != nil {
+			if res, err = cp.compileFilter(residual); err != nil {
 				return nil, err
 			}
 		}
-		pj := newPairJoin(n.Kind, true, l.types, r.types, r, gather, res, sink)
-		return &mergeProbeOp{lo: lo, hi: hi, rperm: rperm, lnull: lk.anyNull, pj: pj,
-			nullAware: n.NullAware, semiShortcut: n.Residual == nil &&
-				(n.Kind == sql.JoinSemi || n.Kind == sql.JoinAnti)}, nil
+		pj := newPairJoin(kind, true, l.types, r.types, r, gather, res, sink)
+		return &mergeProbeOp{lo: lo, hi: hi, rperm: runs, lnull: lnull, pj: pj,
+			nullAware: nullAware, semiShortcut: residual == nil &&
+				(kind == sql.JoinSemi || kind == sql.JoinAnti)}, nil
 	}
 	if _, err := x.runRel(l, chain, cs, nil); err != nil {
 		return nil, err

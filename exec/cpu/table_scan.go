@@ -39,7 +39,7 @@ func (r *rel) readBatch(b *batch, vs []*vec, off, n int) {
 			continue
 		}
 		v.t, v.dict = c.Type, c.Dict
-		v.i32, v.i64, v.f64, v.nulls = nil, nil, nil, nil
+		v.i32, v.i64, v.f64, v.vecs, v.nulls = nil, nil, nil, nil, nil
 		switch {
 		case c.I32 != nil:
 			v.i32 = c.I32[off : off+n]
@@ -47,6 +47,8 @@ func (r *rel) readBatch(b *batch, vs []*vec, off, n int) {
 			v.i64 = c.I64[off : off+n]
 		case c.F64 != nil:
 			v.f64 = c.F64[off : off+n]
+		case c.F32 != nil:
+			v.vecs = vectorRows(v.vecs, c, off, n)
 		}
 		if c.Valid != nil {
 			nl := v.nullsFor(n)

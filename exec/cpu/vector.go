@@ -35,10 +35,13 @@ var identSel = func() []int32 {
 // meaningful. Vectors either borrow storage (a slice of a table column) or
 // own it (an operator's output buffer, reused from batch to batch).
 type vec struct {
-	t     columnar.Type
-	i32   []int32
-	i64   []int64
-	f64   []float64
+	t   columnar.Type
+	i32 []int32
+	i64 []int64
+	f64 []float64
+	// vecs holds a VECTOR value per position: slices of the table
+	// column (borrowed) or of an operator's own results.
+	vecs  [][]float32
 	nulls []bool
 	dict  *columnar.Dictionary
 
@@ -66,6 +69,11 @@ func (v *vec) ensure(n int) {
 			v.f64 = make([]float64, max(n, batchSize))
 		}
 		v.f64 = v.f64[:cap(v.f64)]
+	case columnar.PhysVector:
+		if cap(v.vecs) < n {
+			v.vecs = make([][]float32, max(n, batchSize))
+		}
+		v.vecs = v.vecs[:cap(v.vecs)]
 	}
 	v.nulls = nil
 }

@@ -330,19 +330,21 @@ func sameType(a, b columnar.Type) bool {
 	if a.ID != b.ID {
 		return false
 	}
-	return a.ID != columnar.Decimal || a.Scale == b.Scale
+	return (a.ID != columnar.Decimal && a.ID != columnar.Datetime) || a.Scale == b.Scale
 }
 
 // cast converts a from type from to type to as exec/cpu's castTo does.
 func (c *vmCompiler) cast(a reg, from, to columnar.Type, e sql.Expr) (reg, error) {
-	if sameType(from, to) {
+	if sameType(from, to) || (from.ID == columnar.Datetime && to.ID == columnar.Datetime && to.Scale >= from.Scale) {
 		a.t = to
 		return a, nil
 	}
 	if from.ID == columnar.String || to.ID == columnar.String {
 		return reg{}, vmUnsupported(e, fmt.Sprintf("cast from %v to %v outside a dictionary", from, to))
 	}
-	if from.ID == columnar.Date || to.ID == columnar.Date {
+	if from.ID == columnar.Date || to.ID == columnar.Date || from.ID == columnar.Datetime || to.ID == columnar.Datetime {
+		// DATETIME compares, joins, groups and sorts on the GPU as its
+		// int64 microseconds; conversions to and from it run on the CPU.
 		return reg{}, vmUnsupported(e, fmt.Sprintf("cast from %v to %v", from, to))
 	}
 	isF := from.ID == columnar.Float64

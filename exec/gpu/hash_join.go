@@ -108,6 +108,11 @@ func (r *queryRun) hashJoin(ctx context.Context, x *planner.HashJoin) (*relation
 	if err != nil {
 		return nil, err
 	}
+	if x.Strategy == planner.Bitmap || x.Strategy == planner.BucketedBitmap {
+		if out, ok, err := r.bitmapJoin(L, R, x); ok || err != nil {
+			return out, err
+		}
+	}
 	if len(x.LeftKeys) == 0 || len(x.LeftKeys) > maxJoinKeys || len(x.LeftKeys) != len(x.RightKeys) {
 		return nil, unsupported(x, fmt.Sprintf("%d join keys", len(x.LeftKeys)))
 	}

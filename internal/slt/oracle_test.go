@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	_ "modernc.org/sqlite"
 )
@@ -123,6 +124,10 @@ func oracleQuery(ctx context.Context, db *dbsql.DB, query string) ([][]Cell, err
 	if err != nil {
 		return nil, err
 	}
+	colTypes, err := rows.ColumnTypes()
+	if err != nil {
+		return nil, err
+	}
 	var out [][]Cell
 	for rows.Next() {
 		vals := make([]any, len(cols))
@@ -135,6 +140,15 @@ func oracleQuery(ctx context.Context, db *dbsql.DB, query string) ([][]Cell, err
 		}
 		row := make([]Cell, len(cols))
 		for i, v := range vals {
+			if t, ok := v.(time.Time); ok {
+				// The driver reads the text of DATE/DATETIME/TIMESTAMP
+				// columns as time.Time; print it back as SQLite stored
+				// it (and as MySQL prints a DATE or DATETIME(0)).
+				v = t.UTC().Format("2006-01-02 15:04:05")
+				if colTypes[i].DatabaseTypeName() == "DATE" {
+					v = t.UTC().Format("2006-01-02")
+				}
+			}
 			row[i] = sqliteCell(v)
 		}
 		out = append(out, row)

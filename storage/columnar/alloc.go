@@ -29,7 +29,7 @@ func SetDefaultAllocator(a Allocator) { defaultAllocator = a }
 // DefaultAllocator returns the allocator new columns use.
 func DefaultAllocator() Allocator { return defaultAllocator }
 
-func allocSlice[T int32 | int64 | float64 | uint64](a Allocator, n int) []T {
+func allocSlice[T int32 | int64 | float64 | uint64 | float32](a Allocator, n int) []T {
 	if n == 0 {
 		return nil
 	}
@@ -38,7 +38,7 @@ func allocSlice[T int32 | int64 | float64 | uint64](a Allocator, n int) []T {
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(buf))), n)
 }
 
-func asBytes[T int32 | int64 | float64 | uint64](s []T) []byte {
+func asBytes[T int32 | int64 | float64 | uint64 | float32](s []T) []byte {
 	if len(s) == 0 {
 		return nil
 	}

@@ -26,8 +26,12 @@ func parquetConvertible(dt arrow.DataType, t Type) bool {
 		return isArrowInt(dt) || dt.ID() == arrow.DECIMAL128
 	case Date:
 		return dt.ID() == arrow.DATE32 || dt.ID() == arrow.DATE64
+	case Datetime:
+		return dt.ID() == arrow.TIMESTAMP || dt.ID() == arrow.DATE32 || dt.ID() == arrow.DATE64
 	case Bool:
 		return dt.ID() == arrow.BOOL
+	case Vector:
+		return isArrowFloatList(dt)
 	case String:
 		if d, ok := dt.(*arrow.DictionaryType); ok {
 			dt = d.ValueType
@@ -90,6 +94,8 @@ func appendArrow(b *Builder, arr arrow.Array) (int, error) {
 				dst[i] = int32(d)
 			}
 		}
+	case Datetime:
+		bad, err = appendArrowDatetimes(b, arr)
 	case Bool:
 		a := arr.(*array.Boolean)
 		dst := b.i32[start : start+n]
@@ -101,6 +107,8 @@ func appendArrow(b *Builder, arr arrow.Array) (int, error) {
 		}
 	case String:
 		bad, err = appendArrowStrings(b, arr)
+	case Vector:
+		bad, err = appendArrowVectors(b, arr)
 	default:
 		err = errors.New("unsupported column type " + b.typ.String())
 	}

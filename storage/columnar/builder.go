@@ -24,6 +24,11 @@ type Builder struct {
 	i32 []int32
 	i64 []int64
 	f64 []float64
+	// Vector columns: f32 holds Dim elements per row of capacity (VECTOR(n));
+	// rows holds each row's elements (VECTOR of any length), flattened by
+	// finish. Both let the parallel loader fill rows out of order.
+	f32  []float32
+	rows [][]float32
 	// valid is allocated at the first NULL with every bit set, so appending
 	// a value never touches it; AppendNull clears the row's bit.
 	valid []uint64
@@ -67,6 +72,11 @@ func (b *Builder) capacity() int {
 		return len(b.i64)
 	case PhysFloat64:
 		return len(b.f64)
+	case PhysVector:
+		if d := b.typ.Dim; d > 0 {
+			return len(b.f32) / d
+		}
+		return len(b.rows)
 	}
 	return len(b.i32)
 }
@@ -87,6 +97,14 @@ func (b *Builder) resize(c int) {
 		b.i64 = realloc(b.alloc, b.i64, c)
 	case PhysFloat64:
 		b.f64 = realloc(b.alloc, b.f64, c)
+	case PhysVector:
+		if d := b.typ.Dim; d > 0 {
+			b.f32 = realloc(b.alloc, b.f32, c*d)
+		} else {
+			rows := make([][]float32, c)
+			copy(rows, b.rows)
+			b.rows = rows
+		}
 	default:
 		b.i32 = realloc(b.alloc, b.i32, c)
 	}
@@ -103,7 +121,7 @@ func (b *Builder) resize(c int) {
 
 // realloc moves s into a new vector of c elements. It copies all of s, not
 // only the rows appended: the delimited loader writes rows past n.
-func realloc[T int32 | int64 | float64 | uint64](a Allocator, s []T, c int) []T {
+func realloc[T int32 | int64 | float64 | uint64 | float32](a Allocator, s []T, c int) []T {
 	out := allocSlice[T](a, c)
 	copy(out, s)
 	if s != nil {
@@ -128,14 +146,7 @@ func (b *Builder) AppendNull() {
 	if b.n == b.capacity() {
 		b.grow()
 	}
-	switch b.typ.Physical() {
-	case PhysInt64:
-		b.i64[b.n] = 0
-	case PhysFloat64:
-		b.f64[b.n] = 0
-	default:
-		b.i32[b.n] = 0
-	}
+	b.setZero(b.n)
 	b.ensureValid()
 	b.valid[b.n>>6] &^= 1 << (uint(b.n) & 63)
 	b.nulls++
@@ -223,6 +234,12 @@ func (b *Builder) setZero(i int) {
 		b.i64[i] = 0
 	case PhysFloat64:
 		b.f64[i] = 0
+	case PhysVector:
+		if d := b.typ.Dim; d > 0 {
+			clear(b.f32[i*d : (i+1)*d])
+		} else {
+			b.rows[i] = nil
+		}
 	default:
 		b.i32[i] = 0
 	}
@@ -280,12 +297,23 @@ func (b *Builder) parseText(i int, f []byte) (null bool, err error) {
 			return false, errNotValid(f, b.typ)
 		}
 		b.i32[i] = v
+	case Datetime:
+		v, ok := ParseDatetime(viewString(f), b.typ.Scale)
+		if !ok {
+			return false, errNotValid(f, b.typ)
+		}
+		if !b.typ.InDatetimeRange(v) {
+			return false, errOutOfRange(f, b.typ)
+		}
+		b.i64[i] = v
 	case Bool:
 		v, ok := parseBool(f)
 		if !ok {
 			return false, errNotValid(f, b.typ)
 		}
 		b.i32[i] = v
+	case Vector:
+		return false, b.parseVector(i, f)
 	default:
 		return false, errors.New("cannot parse text into " + b.typ.String())
 	}
@@ -301,6 +329,8 @@ func (b *Builder) AppendInt64(v int64) error {
 		b.appendI64(v)
 	case PhysFloat64:
 		b.appendF64(float64(v))
+	case PhysVector:
+		return errors.New("AppendInt64 on a VECTOR column")
 	default:
 		if b.typ.ID == String {
 			return errors.New("AppendInt64 on a VARCHAR column")
@@ -325,6 +355,8 @@ func (b *Builder) seed(old *Column, extra int) {
 		copy(b.i64, old.I64[:old.Len])
 	case PhysFloat64:
 		copy(b.f64, old.F64[:old.Len])
+	case PhysVector:
+		b.seedVectors(old)
 	default:
 		copy(b.i32, old.I32[:old.Len])
 	}
@@ -377,6 +409,8 @@ func (b *Builder) finish() (c *Column, baseRemap []int32) {
 		c.I64 = fit(b.alloc, b.i64, n, keep)
 	case PhysFloat64:
 		c.F64 = fit(b.alloc, b.f64, n, keep)
+	case PhysVector:
+		b.finishVectors(c, keep)
 	default:
 		c.I32 = fit(b.alloc, b.i32, n, keep)
 	}
@@ -402,7 +436,7 @@ func (b *Builder) finish() (c *Column, baseRemap []int32) {
 // fit returns s[:n], or a copy of exactly n elements (freeing s) when keep
 // is false. The result is never nil, so a column's vector identifies its
 // physical type even with zero rows.
-func fit[T int32 | int64 | float64 | uint64](a Allocator, s []T, n int, keep bool) []T {
+func fit[T int32 | int64 | float64 | uint64 | float32](a Allocator, s []T, n int, keep bool) []T {
 	if keep && s != nil {
 		return s[:n]
 	}

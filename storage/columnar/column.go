@@ -1,8 +1,10 @@
 package columnar
 
 // Column is one column of a table: a contiguous vector of Len values of the
-// physical type of Type (exactly one of I32, I64, F64 is set), an optional
-// validity bitmap and, for strings, the dictionary the codes index.
+// physical type of Type (exactly one of I32, I64, F64, F32 is set), an
+// optional validity bitmap and, for strings, the dictionary the codes index.
+// Vector columns keep their elements in F32 (and, without a fixed
+// dimension, row boundaries in Offsets): see vector.go and VectorAt.
 //
 // Columns are immutable once a table is published in the catalog: loads and
 // inserts build new columns and swap the table, so readers never see a partial
@@ -13,6 +15,10 @@ type Column struct {
 	I32  []int32
 	I64  []int64
 	F64  []float64
+	// F32 holds a Vector column's elements, row after row: Type.Dim per
+	// row, or Offsets[i]..Offsets[i+1] when Type.Dim is 0.
+	F32     []float32
+	Offsets []int64
 	// Valid has bit i set when row i is not NULL; nil means no NULLs.
 	Valid []uint64
 	// Dict maps codes to strings for String columns.
@@ -63,7 +69,7 @@ func (c *Column) StringAt(i int) string { return c.Dict.Values[c.I32[i]] }
 // Bytes is the size of the value vector plus the validity bitmap.
 func (c *Column) Bytes() int64 {
 	n := int64(len(c.I32))*4 + int64(len(c.I64))*8 + int64(len(c.F64))*8 + int64(len(c.Valid))*8
-	return n
+	return n + int64(len(c.F32))*4 + int64(len(c.Offsets))*8
 }
 
 // NewColumn allocates a zeroed column of n rows from the default allocator.
@@ -89,6 +95,15 @@ func NewColumnIn(a Allocator, t Type, n int, withValidity bool) *Column {
 		c.F64 = allocSlice[float64](a, n)
 		if c.F64 == nil {
 			c.F64 = []float64{}
+		}
+	case PhysVector:
+		// Fixed dimension: n rows of zeros. Any dimension: n empty rows.
+		c.F32 = allocSlice[float32](a, n*t.Dim)
+		if c.F32 == nil {
+			c.F32 = []float32{}
+		}
+		if t.Dim == 0 {
+			c.Offsets = make([]int64, n+1)
 		}
 	}
 	if withValidity {
@@ -119,7 +134,8 @@ func (c *Column) Free() {
 	c.alloc.Free(asBytes(c.I64))
 	c.alloc.Free(asBytes(c.F64))
 	c.alloc.Free(asBytes(c.Valid))
-	c.I32, c.I64, c.F64, c.Valid = nil, nil, nil, nil
+	c.alloc.Free(asBytes(c.F32))
+	c.I32, c.I64, c.F64, c.F32, c.Offsets, c.Valid = nil, nil, nil, nil, nil, nil
 }
 
 // Pointer identifies the value vector (for caches keyed by column identity).
@@ -129,6 +145,8 @@ func (c *Column) Data() []byte {
 		return asBytes(c.I32)
 	case c.I64 != nil:
 		return asBytes(c.I64)
+	case c.F32 != nil:
+		return asBytes(c.F32)
 	default:
 		return asBytes(c.F64)
 	}

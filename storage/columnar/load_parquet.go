@@ -92,11 +92,12 @@ func LoadParquet(t *Table, path string, opts ParquetOptions) (*Table, error) {
 			return fail(fmt.Errorf("column %d (%s): the file has several columns of that name", c+1, f.Name))
 		}
 		sf := probe.Manifest.Fields[i]
-		if !sf.IsLeaf() || !parquetConvertible(sf.Field.Type, f.Type) {
+		leaf := leafOf(sf)
+		if !leaf.IsLeaf() || !parquetConvertible(sf.Field.Type, f.Type) {
 			return fail(fmt.Errorf("column %d (%s): cannot load Parquet type %s into %s", c+1, f.Name, sf.Field.Type, f.Type))
 		}
-		leaves[c] = sf.ColIndex
-		leafCol[sf.ColIndex] = c
+		leaves[c] = leaf.ColIndex
+		leafCol[leaf.ColIndex] = c
 		if f.Type.ID == String {
 			props.SetReadDict(sf.ColIndex, true)
 		}
@@ -124,7 +125,7 @@ func LoadParquet(t *Table, path string, opts ParquetOptions) (*Table, error) {
 		recCol = make([]int, len(t.Fields))
 		for j, f := range rr.Schema().Fields() {
 			i := byName[strings.ToLower(f.Name)]
-			recCol[leafCol[probe.Manifest.Fields[i].ColIndex]] = j
+			recCol[leafCol[leafOf(probe.Manifest.Fields[i]).ColIndex]] = j
 		}
 		rr.Release()
 	}
@@ -231,4 +232,13 @@ func fieldNames(m *pqarrow.SchemaManifest) string {
 		names[i] = f.Field.Name
 	}
 	return strings.Join(names, ", ")
+}
+
+// leafOf is the leaf column that reads field sf: sf itself, or the one
+// leaf of a list (a VECTOR's elements).
+func leafOf(sf pqarrow.SchemaField) pqarrow.SchemaField {
+	if len(sf.Children) == 1 && sf.Children[0].IsLeaf() {
+		return sf.Children[0]
+	}
+	return sf
 }

@@ -213,6 +213,10 @@ func parseFloat(b []byte) (float64, error) {
 	return strconv.ParseFloat(unsafe.String(unsafe.SliceData(b), len(b)), 64)
 }
 
+// viewString is b as a string without copying, for parsers that keep
+// nothing of their input.
+func viewString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
 // trimSpace drops ASCII blanks around a numeric field (" 42 " is 42).
 func trimSpace(b []byte) []byte {
 	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
@@ -236,6 +240,9 @@ func quoteField(b []byte) string {
 func errNotValid(b []byte, t Type) error {
 	if t.ID == Date {
 		return fmt.Errorf("%s is not a valid DATE (want YYYY-MM-DD)", quoteField(b))
+	}
+	if t.ID == Datetime {
+		return fmt.Errorf("%s is not a valid %s (want YYYY-MM-DD HH:MM:SS[.ffffff])", quoteField(b), t)
 	}
 	return fmt.Errorf("%s is not a valid %s", quoteField(b), t)
 }

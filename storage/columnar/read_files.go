@@ -98,7 +98,7 @@ func ParquetFields(path string) ([]Field, error) {
 	var fields []Field
 	for i, f := range fr.Manifest.Fields {
 		t, ok := typeOfArrow(f.Field.Type)
-		if !ok || !f.IsLeaf() {
+		if leaf := leafOf(f); !ok || !leaf.IsLeaf() {
 			return fail(fmt.Errorf("column %d (%s): Parquet type %s is not supported", i+1, f.Field.Name, f.Field.Type))
 		}
 		fields = append(fields, Field{Name: f.Field.Name, Type: t, Nullable: true})
@@ -113,6 +113,13 @@ func ParquetFields(path string) ([]Field, error) {
 func typeOfArrow(dt arrow.DataType) (Type, bool) {
 	if d, ok := dt.(*arrow.DictionaryType); ok {
 		dt = d.ValueType
+	}
+	if isArrowFloatList(dt) {
+		// A list of floats is a vector: of its fixed size when it has one.
+		if l, ok := dt.(*arrow.FixedSizeListType); ok && l.Len() <= MaxVectorDim {
+			return Type{ID: Vector, Dim: int(l.Len())}, true
+		}
+		return Type{ID: Vector}, true
 	}
 	switch dt.ID() {
 	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.UINT8, arrow.UINT16:
@@ -129,6 +136,14 @@ func typeOfArrow(dt arrow.DataType) (Type, bool) {
 		return TDecimal(int(d.Precision), int(d.Scale)), true
 	case arrow.DATE32, arrow.DATE64:
 		return TDate, true
+	case arrow.TIMESTAMP:
+		// Every unit loads as DATETIME: seconds keep no fraction digits,
+		// milliseconds three, micro- and nanoseconds six (nanoseconds round).
+		fsp := map[arrow.TimeUnit]int{arrow.Second: 0, arrow.Millisecond: 3}[dt.(*arrow.TimestampType).Unit]
+		if u := dt.(*arrow.TimestampType).Unit; u == arrow.Microsecond || u == arrow.Nanosecond {
+			fsp = MaxFsp
+		}
+		return TDatetime(fsp), true
 	case arrow.BOOL:
 		return TBool, true
 	case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY:

@@ -1,6 +1,9 @@
 package columnar
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Replica-remapped columns, after Sitaridi and Ross, "Ameliorating Memory
 // Contention of OLAP Operators on GPU Processors" (DaMoN 2012).
@@ -59,9 +62,19 @@ type Remap struct {
 	Chunks              int64
 }
 
-// CopiesPerValue is the slots per distinct value the remap took.
-func (r *Remap) CopiesPerValue(distinct int) float64 {
-	return float64(len(r.SlotValue)) / float64(max(distinct, 1))
+// CopiesPerValue is the copies per value the remap made: slots holding a
+// value over the values that occur (each has one copy at least). Slots
+// left unused by the bank-level layout count in len(SlotValue), the table's
+// size, but not here.
+func (r *Remap) CopiesPerValue() float64 {
+	used, values := 0, map[int32]bool{}
+	for _, v := range r.SlotValue {
+		if v >= 0 {
+			used++
+			values[v] = true
+		}
+	}
+	return float64(used) / float64(max(len(values), 1))
 }
 
 // remapper is BuildRemap's state.
@@ -74,6 +87,10 @@ type remapper struct {
 	// Per chunk: the row occupying each bank (-1 free) and each row's slot.
 	bankRow []int
 	rowSlot []int32
+	// bankMask is Banks-1 when Banks is a power of two, else -1.
+	bankMask int
+	// bankLoad counts the chunk's rows placed in each bank so far.
+	bankLoad []int
 	// scratch and queue are reused by the searches.
 	scratch []bool
 	queue   []moveStep
@@ -85,7 +102,11 @@ func BuildRemap(values []int32, distinct int, o RemapOptions) (*Remap, error) {
 		return nil, fmt.Errorf("remap: banks, chunk and budget must be positive (got %d, %d, %d)", o.Banks, o.Chunk, o.Budget)
 	}
 	m := &remapper{o: o, copies: make([][]int32, distinct), bankSlots: make([]int, o.Banks),
-		bankRow: make([]int, o.Banks), rowSlot: make([]int32, o.Chunk), scratch: make([]bool, o.Banks)}
+		bankRow: make([]int, o.Banks), rowSlot: make([]int32, o.Chunk), bankLoad: make([]int, o.Banks), scratch: make([]bool, o.Banks)}
+	m.bankMask = -1
+	if o.Banks&(o.Banks-1) == 0 {
+		m.bankMask = o.Banks - 1
+	}
 	out := &Remap{Slots: make([]int32, len(values))}
 	for i, v := range values {
 		if v < 0 || int(v) >= distinct {
@@ -104,48 +125,43 @@ func BuildRemap(values []int32, distinct int, o RemapOptions) (*Remap, error) {
 	return out, nil
 }
 
-// rounds is the serialization of one chunk accessing slots: per bank the
-// distinct words (reads) or the accesses (atomics); the worst bank counts.
+// rounds is the serialization of one chunk accessing slots (ChunkRounds).
 func rounds(slots []int32, o RemapOptions) int64 {
-	worst := 0
-	for i, s := range slots {
-		// Count i's bank once, at its first access.
-		first, n := true, 0
-		for j, t := range slots {
-			if int(t)%o.Banks != int(s)%o.Banks {
-				continue
-			}
-			if j < i {
-				first = false
-				break
-			}
-			if o.Atomic || !seenBefore(slots[i:j], t, o.Banks) {
-				n++
-			}
-		}
-		if first {
-			worst = max(worst, n)
-		}
-	}
-	return int64(worst)
+	return int64(ChunkRounds(slots, o.Banks, o.Atomic))
 }
 
-// seenBefore reports whether slot t occurs in prev.
-func seenBefore(prev []int32, t int32, banks int) bool {
-	for _, p := range prev {
-		if p == t {
-			return true
-		}
+// ChunkRounds is the serialization rounds of one warp accessing the 4-byte
+// words words of shared memory (word w in bank w mod banks): per bank the
+// distinct words it serves (reads of one word broadcast) or, for atomics,
+// every access; the busiest bank sets the rounds. 1 is conflict-free.
+func ChunkRounds(words []int32, banks int, atomic bool) int {
+	var perBank [64]int
+	count := perBank[:0]
+	if banks <= len(perBank) {
+		count = perBank[:banks]
+	} else {
+		count = make([]int, banks)
 	}
-	return false
+	worst := 0
+	for i, w := range words {
+		if !atomic && slices.Contains(words[:i], w) {
+			continue
+		}
+		b := int(w) % banks
+		count[b]++
+		worst = max(worst, count[b])
+	}
+	return worst
 }
 
 func (m *remapper) placeChunk(chunk []int32, id int64) {
 	for b := range m.bankRow {
 		m.bankRow[b] = -1
 	}
+	clear(m.bankLoad)
 	for i, v := range chunk {
 		m.rowSlot[i] = m.place(chunk, i, v, id)
+		m.bankLoad[m.bank(m.rowSlot[i])]++
 	}
 	for i := range chunk {
 		m.lastUse[m.rowSlot[i]] = id
@@ -154,7 +170,6 @@ func (m *remapper) placeChunk(chunk []int32, id int64) {
 
 // place finds row i (value v) a slot for this chunk.
 func (m *remapper) place(chunk []int32, i int, v int32, id int64) int32 {
-	bank := func(s int32) int { return int(s) % m.o.Banks }
 	if !m.o.Atomic {
 		// Reads of one value share its copy.
 		for j := 0; j < i; j++ {
@@ -164,11 +179,11 @@ func (m *remapper) place(chunk []int32, i int, v int32, id int64) int32 {
 		}
 	}
 	if s, ok := m.firstFit(v, id); ok {
-		m.bankRow[bank(s)] = i
+		m.bankRow[m.bank(s)] = i
 		return s
 	}
 	if s, ok := m.relocate(chunk, i, v, id); ok {
-		m.bankRow[bank(s)] = i
+		m.bankRow[m.bank(s)] = i
 		return s
 	}
 	if len(m.copies[v]) < m.o.Budget {
@@ -178,17 +193,40 @@ func (m *remapper) place(chunk []int32, i int, v int32, id int64) int32 {
 			return s
 		}
 	}
-	// A conflict: the least recently used copy (or a first copy).
+	// A conflict: the copy whose bank serves the fewest rows of this chunk
+	// so far (or a first copy), so that the rows that must conflict spread
+	// over the value's copies instead of piling onto one.
 	if len(m.copies[v]) == 0 {
 		return m.newSlot(v, m.emptiestBank())
 	}
-	return m.lru(v)
+	return m.leastLoaded(v)
+}
+
+// leastLoaded is v's copy in the bank the chunk's rows placed so far use
+// least, the least recently used among equals.
+func (m *remapper) leastLoaded(v int32) int32 {
+	best, bestLoad := int32(-1), 0
+	for _, s := range m.copies[v] {
+		load := m.bankLoad[m.bank(s)]
+		if best < 0 || load < bestLoad || load == bestLoad && m.lastUse[s] < m.lastUse[best] {
+			best, bestLoad = s, load
+		}
+	}
+	return best
+}
+
+// bank is slot s's bank: s mod Banks (a mask for the usual 32).
+func (m *remapper) bank(s int32) int {
+	if m.bankMask >= 0 {
+		return int(s) & m.bankMask
+	}
+	return int(s) % m.o.Banks
 }
 
 // usable reports whether slot s may serve a row of this chunk: its bank is
 // free and, for atomics, it was not used in the last Window chunks.
 func (m *remapper) usable(s int32, id int64) bool {
-	return m.bankRow[int(s)%m.o.Banks] < 0 && m.fresh(s, id)
+	return m.bankRow[m.bank(s)] < 0 && m.fresh(s, id)
 }
 
 // firstFit is the least recently used usable copy of v.
@@ -200,16 +238,6 @@ func (m *remapper) firstFit(v int32, id int64) (int32, bool) {
 		}
 	}
 	return best, found
-}
-
-func (m *remapper) lru(v int32) int32 {
-	best := m.copies[v][0]
-	for _, s := range m.copies[v] {
-		if m.lastUse[s] < m.lastUse[best] {
-			best = s
-		}
-	}
-	return best
 }
 
 // moveStep is a node of relocate's search: the chunk's rows on the copy
@@ -232,7 +260,7 @@ func (m *remapper) relocate(chunk []int32, upto int, v int32, id int64) (int32, 
 	seen := m.scratch[:m.o.Banks]
 	clear(seen)
 	for _, s := range m.copies[v] {
-		b := int(s) % m.o.Banks
+		b := m.bank(s)
 		if !seen[b] && m.bankRow[b] >= 0 && m.fresh(s, id) {
 			seen[b] = true
 			queue = append(queue, moveStep{b, -1, s})
@@ -241,7 +269,7 @@ func (m *remapper) relocate(chunk []int32, upto int, v int32, id int64) (int32, 
 	for q := 0; q < len(queue); q++ {
 		u := chunk[m.bankRow[queue[q].bank]]
 		for _, s := range m.copies[u] {
-			b := int(s) % m.o.Banks
+			b := m.bank(s)
 			if seen[b] || !m.fresh(s, id) {
 				continue
 			}
@@ -268,10 +296,12 @@ func (m *remapper) applyMoves(queue []moveStep, q int, to int32, upto int) {
 		for j := 0; j < upto; j++ {
 			if m.rowSlot[j] == from {
 				m.rowSlot[j] = to
+				m.bankLoad[m.bank(from)]--
+				m.bankLoad[m.bank(to)]++
 			}
 		}
 		m.bankRow[queue[q].bank] = -1
-		m.bankRow[int(to)%m.o.Banks] = holder
+		m.bankRow[m.bank(to)] = holder
 		to = queue[q].slot
 		q = queue[q].via
 	}
@@ -289,7 +319,7 @@ func (m *remapper) emptiestFreeBank(v int32) (int, bool) {
 	has := m.scratch[:m.o.Banks]
 	clear(has)
 	for _, s := range m.copies[v] {
-		has[int(s)%m.o.Banks] = true
+		has[m.bank(s)] = true
 	}
 	best := -1
 	for b := range m.bankRow {

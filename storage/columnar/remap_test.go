@@ -87,7 +87,7 @@ func TestRemap(t *testing.T) {
 			plain := float64(r.PlainRounds) / float64(r.Chunks)
 			remapped := float64(r.Rounds) / float64(r.Chunks)
 			t.Logf("atomic=%v theta=%.1f: rounds per warp plain %.2f, remapped %.2f, %.2f copies per value",
-				atomic, theta, plain, remapped, r.CopiesPerValue(1024))
+				atomic, theta, plain, remapped, r.CopiesPerValue())
 			if remapped > plain {
 				t.Errorf("atomic=%v theta=%.1f: remapped %.2f rounds > plain %.2f", atomic, theta, remapped, plain)
 			}
@@ -152,5 +152,35 @@ func BenchmarkBuildRemap(b *testing.B) {
 			}
 			b.ReportMetric(float64(len(vals))*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 		})
+	}
+}
+
+// LayoutRounds by brute force on tiny columns: one warp of one value is 32
+// rounds of atomics in the plain layout, 32/R with R replicas, 1 for reads.
+func TestLayoutRounds(t *testing.T) {
+	same := make([]int32, 32)
+	for _, c := range []struct {
+		replicas int
+		atomic   bool
+		want     float64
+	}{{1, true, 32}, {4, true, 8}, {32, true, 1}, {1, false, 1}, {4, false, 1}} {
+		if got := LayoutRounds(same, c.replicas, 33, 32, 32, c.atomic); got != c.want {
+			t.Errorf("replicas %d atomic %v: %v rounds, want %v", c.replicas, c.atomic, got, c.want)
+		}
+	}
+	// Values 0, 32, 64, ...: one bank, distinct words: 32 rounds either way
+	// in the plain layout; stride 33 replicas move copy r to bank r.
+	oneBank := make([]int32, 40)
+	for i := range oneBank {
+		oneBank[i] = int32(32 * i)
+	}
+	if got := LayoutRounds(oneBank, 1, 0, 32, 32, false); got != (32+8)/2.0 {
+		t.Errorf("one bank, plain: %v rounds, want 20 (32 and 8 over two chunks)", got)
+	}
+	if got := LayoutRounds(oneBank, 32, 1281, 32, 32, false); got != 1 {
+		t.Errorf("one bank, 32 replicas of stride 1281: %v rounds, want 1", got)
+	}
+	if got := LayoutRounds(nil, 1, 0, 32, 32, true); got != 0 {
+		t.Errorf("no rows: %v rounds", got)
 	}
 }

@@ -262,11 +262,13 @@ func columnType(rows [][]string, c int, null string) Type {
 
 // typeGuess accumulates the type of a column's values. Numbers widen along
 // INT < BIGINT < DECIMAL < DOUBLE (a DECIMAL wider than 18 digits is a
-// DOUBLE); DATE and BOOLEAN (true/false) hold only themselves; any other
-// mix is VARCHAR.
+// DOUBLE); DATE widens to DATETIME ('YYYY-MM-DD HH:MM:SS[.ffffff]', fsp the
+// most fraction digits seen); BOOLEAN (true/false) holds only itself; any
+// other mix is VARCHAR.
 type typeGuess struct {
 	kind             TypeID // 0 until a non-NULL value is seen
 	intDigits, scale int    // of the INT and DECIMAL values seen
+	fsp              int    // fraction digits of the DATETIME values seen
 	null             string // the extra NULL spelling
 }
 
@@ -282,9 +284,14 @@ func (g *typeGuess) add(v string) {
 		p, s, _ := decimalShape(v)
 		g.intDigits, g.scale = max(g.intDigits, p-s), max(g.scale, s)
 	}
+	if k == Datetime {
+		g.fsp = max(g.fsp, datetimeFractionDigits(v))
+	}
 	switch {
 	case g.kind == 0 || g.kind == k:
 		g.kind = k
+	case (g.kind == Date || g.kind == Datetime) && (k == Date || k == Datetime):
+		g.kind = Datetime // a date alone reads as its midnight
 	case numericRank[g.kind] > 0 && numericRank[k] > 0:
 		if numericRank[k] > numericRank[g.kind] {
 			g.kind = k
@@ -303,6 +310,8 @@ func (g *typeGuess) typ() Type {
 			return TFloat64
 		}
 		return TDecimal(max(g.intDigits+g.scale, 1), g.scale)
+	case Datetime:
+		return TDatetime(g.fsp)
 	}
 	return Type{ID: g.kind}
 }
@@ -325,10 +334,33 @@ func valueKind(v string) TypeID {
 	if _, ok := parseDate(b); ok {
 		return Date
 	}
+	if sniffDatetime(v) {
+		return Datetime
+	}
 	if strings.EqualFold(v, "true") || strings.EqualFold(v, "false") {
 		return Bool
 	}
 	return String
+}
+
+// sniffDatetime accepts only the unambiguous shape 'YYYY-MM-DD HH:MM:SS'
+// (or a 'T' separator) with an optional fraction, inside DATETIME's range.
+func sniffDatetime(v string) bool {
+	if len(v) < 19 || (v[10] != ' ' && v[10] != 'T') || v[13] != ':' || v[16] != ':' {
+		return false
+	}
+	if _, ok := parseDate([]byte(v[:10])); !ok {
+		return false
+	}
+	us, ok := ParseDatetime(v, MaxFsp)
+	return ok && us >= MinDatetime && us <= MaxDatetime
+}
+
+func datetimeFractionDigits(v string) int {
+	if i := strings.LastIndexByte(v, '.'); i > 0 {
+		return min(len(v)-i-1, MaxFsp)
+	}
+	return 0
 }
 
 func isDigitsOnly(s string) bool {

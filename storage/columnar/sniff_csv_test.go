@@ -36,6 +36,8 @@ func TestSniffCSV(t *testing.T) {
 		{"empty column", "a,b\n1,\n2,\n", ',', 0, true, "a:INT, b:VARCHAR"},
 		{"NA is NULL", "a,b,c\n1,NA,x\nNA,2.5,NA\n", ',', 0, true, "a:INT, b:DECIMAL(2,1), c:VARCHAR"},
 		{"NULL word", "d|n\n2024-01-01|NULL\nNULL|7\n", '|', 0, true, "d:DATE, n:INT"},
+		{"datetimes", "at,d\n2024-01-05 10:20:30,2024-01-05\n2024-01-06T00:00:00.25,2024-01-06 01:00:00\n", ',', 0, true, "at:DATETIME(2), d:DATETIME"},
+		{"bad datetime is varchar", "at\n2024-01-05 10:20:30\n2024-01-05 25:00:00\n", ',', 0, true, "at:VARCHAR"},
 	}
 	dir := t.TempDir()
 	for _, c := range cases {

@@ -92,6 +92,9 @@ func chunkStats(col *Column, lo, hi int, sc *statsScratch) ChunkStats {
 		st.Min, st.Max, st.Distinct = intStats(col.I64, valid, lo, hi, false, sc)
 	case col.F64 != nil:
 		st.MinF, st.MaxF, st.Distinct = floatStats(col.F64, valid, lo, hi, sc)
+	case col.F32 != nil:
+		// Vectors have no order worth a min/max; count them as distinct.
+		st.Distinct = (hi - lo) - st.NullCount
 	}
 	return st
 }

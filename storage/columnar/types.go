@@ -16,10 +16,15 @@ const (
 	Date                      // DATE: int32 days since 1970-01-01
 	Bool                      // BOOLEAN: int32 0 or 1
 	String                    // VARCHAR: int32 code into a sorted dictionary
+	Vector                    // VECTOR(n): n float32 per row (vector.go)
 )
 
+// Datetime is DATETIME(fsp) and TIMESTAMP(fsp): int64 microseconds since
+// 1970-01-01 00:00:00, the session time zone being UTC (see datetime.go).
+const Datetime TypeID = 64
+
 // Type is a column type; Precision and Scale matter for Decimal, Width and
-// Binary for String (see FitString).
+// Binary for String (see FitString), Dim for Vector.
 type Type struct {
 	ID        TypeID
 	Precision int
@@ -27,6 +32,10 @@ type Type struct {
 	Width     int  // VARCHAR(n)/CHAR(n): at most n characters; 0: no limit
 	Binary    bool // BINARY, VARBINARY, BLOB: bytes, not UTF-8 text
 	Char      bool // CHAR(n): trailing spaces are not kept
+	Dim       int  // VECTOR(n): every value has n elements; 0: any number
+	// Timestamp marks TIMESTAMP(fsp) (Scale is fsp for Datetime): stored
+	// as DATETIME is, named and range-checked as MySQL's TIMESTAMP.
+	Timestamp bool `json:",omitempty"`
 }
 
 // Physical is the Go element type a column of this type is stored as.
@@ -36,11 +45,14 @@ const (
 	PhysInt32 Physical = iota + 1
 	PhysInt64
 	PhysFloat64
+	PhysVector // float32 elements, Type.Dim per row or by offsets (vector.go)
 )
 
 func (t Type) Physical() Physical {
 	switch t.ID {
-	case Int64, Decimal:
+	case Vector:
+		return PhysVector
+	case Int64, Decimal, Datetime:
 		return PhysInt64
 	case Float64:
 		return PhysFloat64
@@ -80,6 +92,15 @@ func (t Type) String() string {
 		return "DATE"
 	case Bool:
 		return "BOOLEAN"
+	case Datetime:
+		name := "DATETIME"
+		if t.Timestamp {
+			name = "TIMESTAMP"
+		}
+		if t.Scale > 0 {
+			return fmt.Sprintf("%s(%d)", name, t.Scale)
+		}
+		return name
 	case String:
 		name := "VARCHAR"
 		switch {
@@ -92,6 +113,11 @@ func (t Type) String() string {
 			return fmt.Sprintf("%s(%d)", name, t.Width)
 		}
 		return name
+	case Vector:
+		if t.Dim > 0 {
+			return fmt.Sprintf("VECTOR(%d)", t.Dim)
+		}
+		return "VECTOR"
 	}
 	return "UNKNOWN"
 }
@@ -104,6 +130,9 @@ var (
 	TBool    = Type{ID: Bool}
 	TString  = Type{ID: String}
 )
+
+// TDatetime returns DATETIME(fsp).
+func TDatetime(fsp int) Type { return Type{ID: Datetime, Scale: fsp} }
 
 // TDecimal returns DECIMAL(p,s).
 func TDecimal(p, s int) Type { return Type{ID: Decimal, Precision: p, Scale: s} }

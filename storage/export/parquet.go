@@ -28,6 +28,8 @@ var rowGroupRows = 1 << 20
 // strings are never decoded per row and the file's pages stay
 // dictionary-encoded; the Arrow schema is stored in the file, so Arrow
 // readers (and LOAD/read_parquet here) get dictionary columns back.
+// VECTOR columns are lists of float32 (Parquet LIST of FLOAT), which is
+// what embedding tools write and what the Parquet loader reads back.
 func WriteParquet(w io.Writer, r *exec.Result) error {
 	fields := make([]arrow.Field, len(r.Columns))
 	for i, c := range r.Columns {
@@ -69,8 +71,11 @@ func WriteParquet(w io.Writer, r *exec.Result) error {
 }
 
 func parquetType(t columnar.Type) arrow.DataType {
-	if t.ID == columnar.String {
+	switch t.ID {
+	case columnar.String:
 		return &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+	case columnar.Vector:
+		return arrow.ListOf(arrow.PrimitiveTypes.Float32)
 	}
 	return exec.ArrowType(t)
 }
@@ -120,6 +125,8 @@ func columnArray(c *columnar.Column, lo, hi int) arrow.Array {
 			}
 		}
 		return b.NewArray()
+	case columnar.Datetime:
+		return exec.TimestampArray(mem, c, lo, hi)
 	case columnar.Bool:
 		b := array.NewBooleanBuilder(mem)
 		defer b.Release()
@@ -127,6 +134,20 @@ func columnArray(c *columnar.Column, lo, hi int) arrow.Array {
 		for i := 0; i < n; i++ {
 			if valid(i) {
 				b.Append(c.I32[lo+i] != 0)
+			} else {
+				b.AppendNull()
+			}
+		}
+		return b.NewArray()
+	case columnar.Vector:
+		b := array.NewListBuilder(mem, arrow.PrimitiveTypes.Float32)
+		defer b.Release()
+		vb := b.ValueBuilder().(*array.Float32Builder)
+		b.Reserve(n)
+		for i := 0; i < n; i++ {
+			if valid(i) {
+				b.Append(true)
+				vb.AppendValues(c.VectorAt(lo+i), nil)
 			} else {
 				b.AppendNull()
 			}

@@ -20,6 +20,7 @@ const (
 	streamPart
 	streamLineorder
 	streamLineCount
+	streamZipf
 )
 
 func mix64(z uint64) uint64 {

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"gpusql/exec/cpu"
+	"gpusql/exec/gpu"
+)
+
+// simjoinResult is one timed join.
+type simjoinResult struct {
+	k       int
+	buildMs float64 // grid on the host (shared by both executors)
+	joinMs  float64 // GPU: upload, estimate, batches, pairs to the sink; CPU: the join
+	pairs   int64
+	counts  []int32 // pairs per row, counted by the sink
+	stats   gpu.EpsilonStats
+}
+
+func simjoinRun(exe string, p cpu.EpsilonPoints, opt cpu.EpsilonOptions) (simjoinResult, error) {
+	var r simjoinResult
+	t0 := time.Now()
+	g, err := cpu.BuildEpsilonGrid(p, opt)
+	if err != nil {
+		return r, err
+	}
+	q := g.SelfQueries()
+	r.k, r.buildMs = g.K, msSince(t0)
+	r.counts = make([]int32, p.N())
+	sink := func(outer, _ []int32) error {
+		for _, o := range outer {
+			r.counts[o]++
+		}
+		return nil
+	}
+	t1 := time.Now()
+	if exe == "gpu" {
+		r.stats, err = gpu.EpsilonJoinPairs(g, q, opt, sink)
+		r.pairs = r.stats.Pairs
+	} else {
+		r.pairs, err = cpu.EpsilonJoinPairs(g, q, opt.Workers, sink)
+	}
+	r.joinMs = msSince(t1)
+	return r, err
+}
+
+// simjoinBrute counts the neighbours of sampled rows by brute force; ms is
+// the time extrapolated to every row.
+func simjoinBrute(p cpu.EpsilonPoints, eps float32, sample int) (rows []int, counts []int32, ms float64) {
+	n, N := p.Dims, p.N()
+	sample = min(sample, N)
+	rows = make([]int, sample)
+	counts = make([]int32, sample)
+	for i := range rows {
+		rows[i] = i * N / sample
+	}
+	t := time.Now()
+	parallelFor(sample, func(i int) {
+		q := p.Data[rows[i]*n:][:n]
+		c := int32(0)
+		for j := range N {
+			if cpu.EpsilonWithin(cpu.EpsilonL2, eps, false, q, p.Data[j*n:j*n+n]) {
+				c++
+			}
+		}
+		counts[i] = c
+	})
+	if sample == 0 {
+		return rows, counts, 0
+	}
+	return rows, counts, msSince(t) * float64(N) / float64(sample)
+}
+
+func simjoinSetBench(w io.Writer, s simjoinSet, f simjoinFlags) error {
+	t := time.Now()
+	p := simjoinPoints(f.points, s, f.seed)
+	eps := f.eps
+	if len(eps) == 0 {
+		eps = simjoinEpsilons(p, f.targets)
+	}
+	fmt.Fprintf(w, "\n%s: %d points × %d dims (generated and ε chosen in %.0f ms)\n", s.name, p.N(), s.dims, msSince(t))
+	fmt.Fprintf(w, "%-10s %2s %12s %8s %9s %9s %10s %10s %7s %12s %s\n", "ε", "k", "pairs", "pairs/pt", "grid ms", "GPU ms", "CPU ms", "CPU/GPU", "batches", "brute ms*", "check")
+	for _, e := range eps {
+		opt := cpu.DefaultEpsilonOptions(cpu.EpsilonL2, float32(e))
+		opt.Workers = f.workers
+		res := map[string]simjoinResult{}
+		for _, exe := range f.executors {
+			r, err := simjoinRun(exe, p, opt)
+			if err != nil {
+				return fmt.Errorf("%s join at ε=%g: %w", exe, e, err)
+			}
+			res[exe] = r
+		}
+		rows, want, bruteMs := simjoinBrute(p, float32(e), f.bruteQ)
+		check := "ok"
+		var any simjoinResult
+		for exe, r := range res {
+			any = r
+			for i, row := range rows {
+				if r.counts[row] != want[i] {
+					check = fmt.Sprintf("%s WRONG at row %d: %d, brute force %d", exe, row, r.counts[row], want[i])
+				}
+			}
+		}
+		if g, c := res["gpu"], res["cpu"]; len(res) == 2 && g.pairs != c.pairs {
+			check = fmt.Sprintf("GPU %d pairs, CPU %d", g.pairs, c.pairs)
+		}
+		fmt.Fprintf(w, "%-10.4g %2d %12d %8.1f %9.0f %9s %10s %10s %7s %12.0f %s\n", e, any.k, any.pairs,
+			float64(any.pairs)/float64(max(1, p.N())), any.buildMs, msOf(res, "gpu"), msOf(res, "cpu"),
+			ratio(res), batchesOf(res), bruteMs, check)
+	}
+	if f.ablate && len(eps) > 0 {
+		return simjoinAblate(w, p, eps[len(eps)/2], f)
+	}
+	return nil
+}
+
+func msOf(res map[string]simjoinResult, exe string) string {
+	r, ok := res[exe]
+	if !ok {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", r.joinMs)
+}
+
+func ratio(res map[string]simjoinResult) string {
+	g, okg := res["gpu"]
+	c, okc := res["cpu"]
+	if !okg || !okc || g.joinMs == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f×", c.joinMs/g.joinMs)
+}
+
+func batchesOf(res map[string]simjoinResult) string {
+	g, ok := res["gpu"]
+	if !ok {
+		return "-"
+	}
+	return fmt.Sprintf("%d/%d", g.stats.Batches, g.stats.Reruns)
+}
+
+// simjoinAblate times the join at ε with each optimization off in turn on
+// the first executor (the GPU when present).
+func simjoinAblate(w io.Writer, p cpu.EpsilonPoints, eps float64, f simjoinFlags) error {
+	exe := f.executors[0]
+	base := cpu.DefaultEpsilonOptions(cpu.EpsilonL2, float32(eps))
+	base.Workers = f.workers
+	variants := []struct {
+		name string
+		off  func(*cpu.EpsilonOptions)
+	}{
+		{"all on", func(*cpu.EpsilonOptions) {}},
+		{"REORDER off", func(o *cpu.EpsilonOptions) { o.Reorder = false }},
+		{"SORTIDU off", func(o *cpu.EpsilonOptions) { o.SortIDU = false }},
+		{"SHORTC off", func(o *cpu.EpsilonOptions) { o.ShortC = false }},
+	}
+	if exe == "gpu" {
+		variants = append(variants, struct {
+			name string
+			off  func(*cpu.EpsilonOptions)
+		}{"batching off", func(o *cpu.EpsilonOptions) { o.Batching = false }})
+	}
+	var parts []string
+	var on float64
+	for i, v := range variants {
+		opt := base
+		v.off(&opt)
+		r, err := simjoinRun(exe, p, opt)
+		if err != nil {
+			return fmt.Errorf("%s with %s: %w", exe, v.name, err)
+		}
+		if i == 0 {
+			on = r.joinMs
+			parts = append(parts, fmt.Sprintf("all on %.1f ms (k=%d)", on, r.k))
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %.1f ms (k=%d; it buys %.2f×)", v.name, r.joinMs, r.k, r.joinMs/on))
+	}
+	fmt.Fprintf(w, "  ablation on the %s at ε=%.4g: %s\n", strings.ToUpper(exe), eps, strings.Join(parts, "; "))
+	return nil
+}

@@ -1,0 +1,220 @@
+package cpu
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// The ε-similarity join on the CPU: every query point looks up the 3^k
+// grid cells around its own (binary search over the non-empty cell ids),
+// narrows each cell to the SORTIDU window (points sorted by the first
+// unindexed dimension, searched then scanned within ε) and tests the
+// candidates with EpsilonTest (SHORTC). Queries are split into morsels
+// that the workers take in turn; a worker's pairs collect in a local
+// buffer handed to the sink when full, so memory stays bounded whatever
+// the number of pairs. Same grid, same predicate, same pairs as the GPU.
+
+// epsilonMorsel is the number of queries a worker takes at a time.
+const epsilonMorsel = 512
+
+// EpsilonPairBuffer is the number of pairs a worker buffers before
+// handing them to the sink.
+const EpsilonPairBuffer = 1 << 16
+
+// EpsilonSink receives pairs as original rows: outer[i] is within ε of
+// inner[i]. Calls are serialized; the slices are reused after it returns.
+type EpsilonSink func(outer, inner []int32) error
+
+// neighbourOffsets lists the 3^k offset vectors, k per entry.
+func neighbourOffsets(k int) []int32 {
+	total := 1
+	for range k {
+		total *= 3
+	}
+	out := make([]int32, total*k)
+	for t := range total {
+		v := t
+		for d := k - 1; d >= 0; d-- {
+			out[t*k+d] = int32(v%3) - 1
+			v /= 3
+		}
+	}
+	return out
+}
+
+// epsilonProbe visits, for one query, the candidate points of the grid.
+type epsilonProbe struct {
+	g       *EpsilonGrid
+	offsets []int32
+}
+
+// candidates calls f with each candidate range lo..hi of grid points for
+// query point q (stored order) at cell coordinates coords.
+func (p *epsilonProbe) candidates(q []float32, coords []int32, f func(lo, hi int)) {
+	g, k := p.g, p.g.K
+	for o := 0; o < len(p.offsets); o += k {
+		id, inside := uint64(0), true
+		for d := range k {
+			c := coords[d] + p.offsets[o+d]
+			if c < 0 || c >= g.Cells[d] {
+				inside = false
+				break
+			}
+			id += uint64(c) * g.Stride[d]
+		}
+		if !inside {
+			continue
+		}
+		cell, ok := slices.BinarySearch(g.CellIDs, id)
+		if !ok {
+			continue
+		}
+		lo, hi := int(g.CellStart[cell]), int(g.CellStart[cell+1])
+		if g.SortDim >= 0 {
+			lo, hi = p.window(q, lo, hi)
+		}
+		if lo < hi {
+			f(lo, hi)
+		}
+	}
+}
+
+// window narrows a cell's range to the points whose SORTIDU coordinate
+// lies within the reach of the query's.
+func (p *epsilonProbe) window(q []float32, lo, hi int) (int, int) {
+	g := p.g
+	n, u := g.Dims, g.SortDim
+	from, to := float64(q[u])-g.Reach, float64(q[u])+g.Reach
+	a, b := lo, hi
+	for a < b { // first point with coordinate ≥ from
+		m := int(uint(a+b) >> 1)
+		if float64(g.Data[m*n+u]) < from {
+			a = m + 1
+		} else {
+			b = m
+		}
+	}
+	end := a
+	for end < hi && float64(g.Data[end*n+u]) <= to {
+		end++
+	}
+	return a, end
+}
+
+// forEachQuery runs work over the queries in morsels on all workers.
+func forEachQuery(q *EpsilonQueries, workers int, work func(w, lo, hi int) error) error {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make([]error, workers)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				lo := int(next.Add(epsilonMorsel)) - epsilonMorsel
+				if lo >= q.N() {
+					return
+				}
+				if err := work(w, lo, min(lo+epsilonMorsel, q.N())); err != nil {
+					errs[w] = err
+					next.Store(int64(q.N()))
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// EpsilonJoinCount counts, for every outer row, the inner points within
+// ε; the pairs are never materialized. counts is indexed by outer row.
+func EpsilonJoinCount(g *EpsilonGrid, q *EpsilonQueries, workers int) (counts []int32, total int64) {
+	counts = make([]int32, q.N())
+	var sum atomic.Int64
+	p := &epsilonProbe{g: g, offsets: neighbourOffsets(g.K)}
+	n, k := g.Dims, g.K
+	forEachQuery(q, workers, func(_, lo, hi int) error {
+		var local int64
+		for i := lo; i < hi; i++ {
+			qp := q.Data[i*n : i*n+n]
+			c := int32(0)
+			p.candidates(qp, q.Coords[i*k:i*k+k], func(a, b int) {
+				for j := a; j < b; j++ {
+					if g.Test.Within(qp, g.Data[j*n:j*n+n]) {
+						c++
+					}
+				}
+			})
+			counts[q.Rows[i]] = c
+			local += int64(c)
+		}
+		sum.Add(local)
+		return nil
+	})
+	return counts, sum.Load()
+}
+
+// EpsilonJoinPairs finds every pair within ε and hands them to sink in
+// batches of at most EpsilonPairBuffer; it returns the number of pairs.
+func EpsilonJoinPairs(g *EpsilonGrid, q *EpsilonQueries, workers int, sink EpsilonSink) (int64, error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var mu sync.Mutex
+	var total atomic.Int64
+	p := &epsilonProbe{g: g, offsets: neighbourOffsets(g.K)}
+	n, k := g.Dims, g.K
+	outs, ins := make([][]int32, workers), make([][]int32, workers)
+	flush := func(w int) error {
+		if len(outs[w]) == 0 {
+			return nil
+		}
+		total.Add(int64(len(outs[w])))
+		mu.Lock()
+		err := sink(outs[w], ins[w])
+		mu.Unlock()
+		outs[w], ins[w] = outs[w][:0], ins[w][:0]
+		return err
+	}
+	err := forEachQuery(q, workers, func(w, lo, hi int) error {
+		if outs[w] == nil {
+			outs[w], ins[w] = make([]int32, 0, EpsilonPairBuffer), make([]int32, 0, EpsilonPairBuffer)
+		}
+		var err error
+		for i := lo; i < hi && err == nil; i++ {
+			qp, row := q.Data[i*n:i*n+n], q.Rows[i]
+			p.candidates(qp, q.Coords[i*k:i*k+k], func(a, b int) {
+				for j := a; j < b && err == nil; j++ {
+					if !g.Test.Within(qp, g.Data[j*n:j*n+n]) {
+						continue
+					}
+					outs[w], ins[w] = append(outs[w], row), append(ins[w], g.Rows[j])
+					if len(outs[w]) == EpsilonPairBuffer {
+						err = flush(w)
+					}
+				}
+			})
+		}
+		return err
+	})
+	if err != nil {
+		return total.Load(), err
+	}
+	for w := range workers {
+		if err := flush(w); err != nil {
+			return total.Load(), err
+		}
+	}
+	return total.Load(), nil
+}

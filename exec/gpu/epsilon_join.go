@@ -1,0 +1,205 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"fmt"
+	"time"
+	"unsafe"
+
+	"gorgonia.org/cu"
+
+	"gpusql/exec/cpu"
+)
+
+// The ε-similarity join on the GPU (kernels/epsilon_join.cu). The grid is
+// built on the host (exec/cpu/epsilon_grid.go, shared with the CPU path
+// so both see the same cells) and made resident with the query points; a
+// self-join uploads the points once. Counting runs one kernel writing a
+// count per query. Pairs run in batches (epsilon_batches.go).
+
+// epsParams is the twin of EpsParams in kernels/epsilon_join.cu.
+type epsParams struct {
+	Grid, CellIDs, CellStart, Queries, Coords, Inv uint64
+	Counts, Pairs, PairCount                       uint64
+	NumCells, QOffset, QStride, QCount, Capacity   int64
+	Reach                                          float64
+	Stride                                         [cpu.EpsilonMaxK]uint64
+	Cells                                          [cpu.EpsilonMaxK]int32
+	Dims, K, SortDim, Metric, Strict, ShortC       int32
+	Exact                                          int32
+	Limit, Lo, Hi                                  float32
+}
+
+const epsThreads = 256
+
+// epsRun holds one join's resident data.
+type epsRun struct {
+	d  *device
+	s  scratch
+	p  epsParams // batch fields filled per launch
+	q  *cpu.EpsilonQueries
+	g  *cpu.EpsilonGrid
+	nq int64
+}
+
+func (d *device) epsUpload(g *cpu.EpsilonGrid, q *cpu.EpsilonQueries) (*epsRun, error) {
+	r := &epsRun{d: d, s: scratch{d: d}, g: g, q: q, nq: int64(q.N())}
+	up := func(b []byte) (uint64, error) {
+		p, err := r.s.alloc(int64(max(len(b), 8)))
+		if err == nil && len(b) > 0 {
+			err = cu.MemcpyHtoD(p, unsafe.Pointer(unsafe.SliceData(b)), int64(len(b)))
+		}
+		return uint64(p), err
+	}
+	p := &r.p
+	var err error
+	for _, u := range []struct {
+		dst *uint64
+		b   []byte
+	}{
+		{&p.Grid, bytesOf(g.Data)}, {&p.CellIDs, bytesOf(g.CellIDs)}, {&p.CellStart, bytesOf(g.CellStart)},
+		{&p.Coords, bytesOf(q.Coords)}, {&p.Inv, bytesOf(g.Test.Inv)},
+	} {
+		if *u.dst, err = up(u.b); err != nil {
+			r.s.release()
+			return nil, fmt.Errorf("epsilon join: uploading the grid: %w", err)
+		}
+	}
+	p.Queries = p.Grid
+	if len(q.Data) > 0 && (len(g.Data) == 0 || &q.Data[0] != &g.Data[0]) {
+		if p.Queries, err = up(bytesOf(q.Data)); err != nil {
+			r.s.release()
+			return nil, fmt.Errorf("epsilon join: uploading the queries: %w", err)
+		}
+	}
+	pc, err := r.s.alloc(8)
+	if err != nil {
+		r.s.release()
+		return nil, err
+	}
+	p.PairCount = uint64(pc)
+	p.NumCells = int64(len(g.CellIDs))
+	p.Reach = g.Reach
+	for i := range g.K {
+		p.Stride[i], p.Cells[i] = g.Stride[i], g.Cells[i]
+	}
+	p.Dims, p.K, p.SortDim, p.Metric = int32(g.Dims), int32(g.K), int32(g.SortDim), int32(g.Test.Metric)
+	p.Strict, p.ShortC, p.Exact = b32(g.Test.Strict), b32(g.Test.ShortC), b32(g.Test.Exact)
+	p.Limit, p.Lo, p.Hi = g.Test.Limit, g.Test.Lo, g.Test.Hi
+	return r, nil
+}
+
+func b32(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// blocks is the grid size for n queries: one thread each up to 16 blocks
+// per SM, grid-stride beyond.
+func (r *epsRun) blocks(n int64) int {
+	return int(min((n+epsThreads-1)/epsThreads, int64(r.d.sms*16)))
+}
+
+// countBatch runs epsilon_count over queries off, off+stride, ... on the
+// NULL stream and returns their total; counts (device, per query) may be 0.
+func (r *epsRun) countBatch(off, stride int64, counts cu.DevicePtr) (int64, error) {
+	f, err := r.d.fn("epsilon_count")
+	if err != nil {
+		return 0, err
+	}
+	p := r.p
+	p.QOffset, p.QStride, p.QCount = off, stride, (r.nq-off+stride-1)/stride
+	p.Counts = uint64(counts)
+	if err := cu.MemsetD32(cu.DevicePtr(p.PairCount), 0, 2); err != nil {
+		return 0, err
+	}
+	if err := launch(f, r.blocks(p.QCount), epsThreads, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
+		return 0, err
+	}
+	var total uint64
+	if err := cu.MemcpyDtoH(unsafe.Pointer(&total), cu.DevicePtr(p.PairCount), 8); err != nil {
+		return 0, fmt.Errorf("epsilon join: count kernel: %w", err)
+	}
+	return int64(total), nil
+}
+
+// EpsilonJoinCount counts, per outer row, the inner points within ε on
+// the GPU (counts indexed by outer row, as cpu.EpsilonJoinCount).
+func EpsilonJoinCount(g *cpu.EpsilonGrid, q *cpu.EpsilonQueries) (counts []int32, total int64, err error) {
+	d, err := getDevice()
+	if err != nil {
+		return nil, 0, err
+	}
+	err = d.do(func() error {
+		r, err := d.epsUpload(g, q)
+		if err != nil {
+			return err
+		}
+		defer r.s.release()
+		dc, err := r.s.alloc(max(4*r.nq, 8))
+		if err != nil {
+			return err
+		}
+		if total, err = r.countBatch(0, 1, dc); err != nil || r.nq == 0 {
+			return err
+		}
+		byQuery := make([]int32, r.nq)
+		if err := cu.MemcpyDtoH(unsafe.Pointer(&byQuery[0]), dc, 4*r.nq); err != nil {
+			return err
+		}
+		counts = make([]int32, r.nq)
+		for i, c := range byQuery {
+			counts[q.Rows[i]] = c
+		}
+		return nil
+	})
+	return counts, total, err
+}
+
+// estimate predicts the number of pairs from a strided sample of the
+// queries (1 %, at least 1,000), counted on the GPU.
+func (r *epsRun) estimate() (int64, error) {
+	stride := max(1, min(100, r.nq/1000))
+	n, err := r.countBatch(0, stride, 0)
+	sampled := (r.nq + stride - 1) / stride
+	if err != nil || sampled == 0 {
+		return 0, err
+	}
+	return n * r.nq / sampled, nil
+}
+
+// EpsilonJoinPairs finds every pair within ε on the GPU and hands them to
+// sink (as original rows, in batches) on the device goroutine.
+func EpsilonJoinPairs(g *cpu.EpsilonGrid, q *cpu.EpsilonQueries, opt cpu.EpsilonOptions, sink cpu.EpsilonSink) (EpsilonStats, error) {
+	var st EpsilonStats
+	d, err := getDevice()
+	if err != nil {
+		return st, err
+	}
+	err = d.do(func() error {
+		t0 := time.Now()
+		r, err := d.epsUpload(g, q)
+		if err != nil {
+			return err
+		}
+		defer r.s.release()
+		if err := d.sync(); err != nil {
+			return err
+		}
+		t1 := time.Now()
+		if st.Estimated, err = r.estimate(); err != nil {
+			return err
+		}
+		t2 := time.Now()
+		err = r.runBatches(opt.Batching, sink, &st)
+		st.UploadMs, st.EstimateMs = epsMs(t1.Sub(t0)), epsMs(t2.Sub(t1))
+		st.JoinMs = epsMs(time.Since(t2))
+		return err
+	})
+	return st, err
+}
+
+func epsMs(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }

@@ -1,0 +1,331 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"gpusql/storage/columnar"
+)
+
+// Functions over DATETIME (see datetimes.go for the type). Like
+// functions_more.go, exec/cpu evaluates these row by row and exec/gpu
+// refuses them by name:
+//
+//	name          args (after casts)                  result
+//	hour, minute, dt DATETIME                         INT
+//	second, microsecond
+//	time          dt DATETIME                         VARCHAR 'HH:MM:SS[.ffffff]' (gpusql has no TIME)
+//	datetime_add  dt DATETIME, n BIGINT, unit const   DATETIME; unit microsecond, second, minute,
+//	                                                  hour, day, month or year (WEEK is 7 days,
+//	                                                  QUARTER 3 months, *_SUB negates n); months
+//	                                                  clamp the day as date_add does; NULL past
+//	                                                  year 9999 or before year 0
+//	from_unixtime n DECIMAL(18,6)                     DATETIME (fsp of n's literal, at most 6): UTC
+//	                                                  wall-clock time of n seconds; NULL when n < 0
+//
+// Functions of functions.go and functions_more.go that take a DATETIME
+// where they take a DATE: every date function reads a DATETIME's date
+// (the binder casts it to DATE), except date_format (the time specifiers
+// print the time), unix_timestamp (seconds, DECIMAL(18,fsp) when the
+// argument has fractional digits), timestampdiff (args DATETIME when
+// either is one or the unit is a time unit; whole units from a to b,
+// months counting the day and time of day) and str_to_date (DATETIME(fsp)
+// when the constant format reads a time: %H %k %h %I %l %i %s %S %f %p %r %T;
+// fsp 6 with %f).
+//
+// Folded here: NOW()/CURRENT_TIMESTAMP/LOCALTIME/LOCALTIMESTAMP/SYSDATE/
+// UTC_TIMESTAMP([fsp]) are the statement's clock as DATETIME(fsp) (SYSDATE
+// too: MySQL's differs only within a statement); CURTIME/CURRENT_TIME/
+// UTC_TIME([fsp]) its time of day as 'HH:MM:SS'. Times are UTC.
+
+func init() {
+	for _, n := range []string{"hour", "minute", "second", "microsecond", "time", "datetime_add", "from_unixtime"} {
+		moreFuncs[n] = true
+	}
+}
+
+// timeUnits are the INTERVAL and TIMESTAMPDIFF units finer than a day.
+var timeUnits = map[string]bool{"microsecond": true, "second": true, "minute": true, "hour": true}
+
+// hasTimePart reports a string constant written with a time of day.
+func hasTimePart(e Expr) bool {
+	c, ok := e.(*Const)
+	if !ok || c.Null || c.T.ID != columnar.String {
+		return false
+	}
+	s := strings.TrimSpace(c.S)
+	return strings.ContainsAny(s, ":") || (len(s) >= 12 && allDigits(strings.SplitN(s, ".", 2)[0]))
+}
+
+// datetimeArg converts a function argument to DATETIME: a DATETIME as it
+// is, a DATE as its midnight, a string constant parsed (fsp its fraction
+// digits; an invalid one is an error naming it), another string parsed
+// per row (fsp 6, NULL when invalid), NULL as a NULL DATETIME.
+func (b *binder) datetimeArg(e Expr, name string, pos int) (Expr, error) {
+	switch t := e.Type(); {
+	case isNullConst(e):
+		return nullConst(columnar.TDatetime(0)), nil
+	case t.ID == columnar.Datetime:
+		return e, nil
+	case t.ID == columnar.Date:
+		return castTo(e, columnar.TDatetime(0)), nil
+	case t.ID == columnar.String:
+		if c, ok := e.(*Const); ok {
+			fsp := literalFsp(c.S)
+			us, ok := columnar.ParseDatetime(c.S, fsp)
+			if !ok {
+				return nil, b.errf(pos, "Incorrect datetime value: '%s'", c.S)
+			}
+			return &Const{T: columnar.TDatetime(fsp), I: us}, nil
+		}
+		return castTo(e, columnar.TDatetime(columnar.MaxFsp)), nil
+	}
+	return nil, b.errf(pos, "type mismatch: %s() of %s (a DATETIME is required)", name, e.Type())
+}
+
+// literalFsp is the number of fraction digits a datetime string carries.
+func literalFsp(s string) int {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '.'); i >= 0 && (strings.ContainsAny(s, " T") || allDigits(s[:i])) {
+		return min(len(s)-i-1, columnar.MaxFsp)
+	}
+	return 0
+}
+
+// datetimeFunc binds the functions above and the clock; ok is false for
+// names it does not know.
+func (c *call) datetimeFunc() (Expr, bool, error) {
+	switch c.name {
+	case "now", "current_timestamp", "localtime", "localtimestamp", "sysdate", "utc_timestamp":
+		fsp, err := c.fspArg()
+		if err != nil {
+			return nil, true, err
+		}
+		return &Const{T: columnar.TDatetime(fsp), I: c.b.stmtMicros(fsp)}, true, nil
+	case "curtime", "current_time", "utc_time":
+		fsp, err := c.fspArg()
+		if err != nil {
+			return nil, true, err
+		}
+		s := columnar.FormatDatetime(c.b.stmtMicros(fsp), fsp)
+		return &Const{T: columnar.TString, S: s[11:]}, true, nil
+	case "hour", "minute", "second", "microsecond", "time":
+		if err := c.arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		d, err := c.b.datetimeArg(c.args[0], c.name, c.pos)
+		if err != nil {
+			return nil, true, err
+		}
+		if c.name == "time" {
+			return c.fn(columnar.TString, d)
+		}
+		return c.fn(columnar.TInt32, d)
+	case "from_unixtime":
+		return c.fromUnixtime()
+	}
+	return nil, false, nil
+}
+
+// fspArg reads the optional fractional-seconds precision of NOW(fsp).
+func (c *call) fspArg() (int, error) {
+	if err := c.arity(0, 1); err != nil {
+		return 0, err
+	}
+	if len(c.args) == 0 {
+		return 0, nil
+	}
+	k, ok := c.args[0].(*Const)
+	if !ok || k.Null || !k.T.IsInteger() || k.I < 0 || k.I > columnar.MaxFsp {
+		return 0, c.b.errf(c.pos, "%s() precision must be an integer from 0 to 6", c.name)
+	}
+	return int(k.I), nil
+}
+
+// fromUnixtime binds FROM_UNIXTIME(n[, format]); the format form is
+// date_format of the datetime.
+func (c *call) fromUnixtime() (Expr, bool, error) {
+	if err := c.arity(1, 2); err != nil {
+		return nil, true, err
+	}
+	n := c.args[0]
+	nt, ok := numericType(n.Type())
+	if !ok && !isNullConst(n) {
+		return nil, true, c.b.errf(c.pos, "type mismatch: from_unixtime() of %s (a number is required)", n.Type())
+	}
+	fsp := 0
+	switch nt.ID {
+	case columnar.Decimal:
+		fsp = min(nt.Scale, columnar.MaxFsp)
+	case columnar.Float64:
+		fsp = columnar.MaxFsp
+	}
+	dt := Expr(&Func{Name: "from_unixtime", Args: []Expr{castTo(n, columnar.TDecimal(18, columnar.MaxFsp))}, T: columnar.TDatetime(fsp)})
+	if len(c.args) == 1 {
+		return dt, true, nil
+	}
+	return &Func{Name: "date_format", Args: []Expr{dt, c.str(c.args[1])}, T: columnar.TString}, true, nil
+}
+
+// datetimeFirstArg is the first argument of date_format and
+// unix_timestamp: DATETIME when it is one or a string constant with a
+// time, else nil (the DATE form applies).
+func (c *call) datetimeFirstArg() (Expr, error) {
+	if len(c.args) == 0 || (c.args[0].Type().ID != columnar.Datetime && !hasTimePart(c.args[0])) {
+		return nil, nil
+	}
+	return c.b.datetimeArg(c.args[0], c.name, c.pos)
+}
+
+// strToDateType is STR_TO_DATE's result type for a constant format.
+func strToDateType(format Expr) columnar.Type {
+	f, ok := format.(*Const)
+	if !ok || f.Null || f.T.ID != columnar.String {
+		return columnar.TDate
+	}
+	t := columnar.TDate
+	for i := 0; i+1 < len(f.S); i++ {
+		if f.S[i] != '%' {
+			continue
+		}
+		i++
+		switch f.S[i] {
+		case 'H', 'k', 'h', 'I', 'l', 'i', 's', 'S', 'p', 'r', 'T':
+			if t.ID != columnar.Datetime {
+				t = columnar.TDatetime(0)
+			}
+		case 'f':
+			t = columnar.TDatetime(columnar.MaxFsp)
+		}
+	}
+	return t
+}
+
+var intervalUnits = map[ast.TimeUnitType]struct {
+	name string
+	mult int64
+}{ast.TimeUnitMicrosecond: {"microsecond", 1}, ast.TimeUnitSecond: {"second", 1},
+	ast.TimeUnitMinute: {"minute", 1}, ast.TimeUnitHour: {"hour", 1}, ast.TimeUnitDay: {"day", 1},
+	ast.TimeUnitWeek: {"day", 7}, ast.TimeUnitMonth: {"month", 1}, ast.TimeUnitQuarter: {"month", 3},
+	ast.TimeUnitYear: {"year", 1}}
+
+// addInterval binds d + INTERVAL k unit (DATE_ADD, DATE_SUB, ADDDATE,
+// SUBDATE, TIMESTAMPADD). A DATE with a day-or-longer unit stays a DATE
+// (date_add); a DATETIME, a string with a time, or a unit finer than a day
+// gives a DATETIME (datetime_add), as MySQL does.
+func (b *binder) addInterval(name string, d, k Expr, unitType ast.TimeUnitType, pos int) (Expr, error) {
+	u, ok := intervalUnits[unitType]
+	if !ok {
+		return nil, b.errf(pos, "unsupported: INTERVAL unit %s (MICROSECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER and YEAR are supported)", unitType.String())
+	}
+	if _, ok := numericType(k.Type()); !ok && !isNullConst(k) {
+		return nil, b.errf(pos, "type mismatch: INTERVAL of %s", k.Type())
+	}
+	k = castTo(k, columnar.TInt64)
+	mult := u.mult
+	if name == "date_sub" || name == "subdate" {
+		mult = -mult
+	}
+	if mult != 1 {
+		if c, ok := k.(*Const); ok && !c.Null {
+			k = &Const{T: columnar.TInt64, I: c.I * mult}
+		} else {
+			k = &Binary{Op: OpMul, L: k, R: &Const{T: columnar.TInt64, I: mult}, T: columnar.TInt64}
+		}
+	}
+	if d.Type().ID != columnar.Datetime && !timeUnits[u.name] && !hasTimePart(d) {
+		return b.addDays(name, d, k, u.name, pos)
+	}
+	d, err := b.datetimeArg(d, name, pos)
+	if err != nil {
+		return nil, err
+	}
+	t := columnar.TDatetime(d.Type().Scale)
+	if u.name == "microsecond" {
+		t.Scale = columnar.MaxFsp
+	}
+	dc, ok1 := d.(*Const)
+	kc, ok2 := k.(*Const)
+	if ok1 && ok2 {
+		if dc.Null || kc.Null {
+			return nullConst(t), nil
+		}
+		v, ok := AddDatetime(dc.I, kc.I, u.name)
+		if !ok {
+			return nullConst(t), nil
+		}
+		return &Const{T: t, I: v}, nil
+	}
+	return &Func{Name: "datetime_add", Args: []Expr{d, k, &Const{T: columnar.TString, S: u.name}}, T: t}, nil
+}
+
+// AddDatetime adds n units to a datetime (microseconds); month and year
+// arithmetic keeps the time of day and clamps the day as AddDate does. ok
+// is false when the result leaves years 0..9999 (MySQL's NULL).
+func AddDatetime(us, n int64, unit string) (int64, bool) {
+	per := map[string]int64{"microsecond": 1, "second": columnar.MicrosPerSecond,
+		"minute": 60 * columnar.MicrosPerSecond, "hour": 3600 * columnar.MicrosPerSecond, "day": columnar.MicrosPerDay}
+	lo := columnar.DaysFromCivil(0, 1, 1) * columnar.MicrosPerDay
+	if p, ok := per[unit]; ok {
+		const span = 1 << 62 // beyond any year 0..9999 distance
+		if n > span/p || n < -span/p {
+			return 0, false
+		}
+		v := us + n*p
+		return v, v >= lo && v <= columnar.MaxDatetime
+	}
+	if n > 1_000_000 || n < -1_000_000 {
+		return 0, false
+	}
+	days := columnar.DatetimeDays(us)
+	tod := us - days*columnar.MicrosPerDay
+	y, m, d := columnar.CivilFromDays(days)
+	months := int64(y)*12 + int64(m-1) + n
+	if unit == "year" {
+		months += n * 11
+	}
+	if months < 0 || months > 9999*12+11 {
+		return 0, false
+	}
+	ny, nm := int(months/12), int(months%12)+1
+	return columnar.DaysFromCivil(ny, nm, min(d, daysIn(ny, nm)))*columnar.MicrosPerDay + tod, true
+}
+
+// DatetimeDiff is TIMESTAMPDIFF over datetimes: whole units from a to b,
+// truncated toward zero. Months count only when b's day and time of day
+// have reached a's (MySQL).
+func DatetimeDiff(unit string, a, b int64) int64 {
+	per := map[string]int64{"microsecond": 1, "second": columnar.MicrosPerSecond,
+		"minute": 60 * columnar.MicrosPerSecond, "hour": 3600 * columnar.MicrosPerSecond,
+		"day": columnar.MicrosPerDay, "week": 7 * columnar.MicrosPerDay}
+	if p, ok := per[unit]; ok {
+		return (b - a) / p
+	}
+	ay, am, ad, _, _, _, _ := columnar.DatetimeParts(a)
+	by, bm, bd, _, _, _, _ := columnar.DatetimeParts(b)
+	aRest := int64(ad)*columnar.MicrosPerDay + (a - columnar.DatetimeDays(a)*columnar.MicrosPerDay)
+	bRest := int64(bd)*columnar.MicrosPerDay + (b - columnar.DatetimeDays(b)*columnar.MicrosPerDay)
+	months := int64(by*12+bm) - int64(ay*12+am)
+	if months > 0 && bRest < aRest {
+		months--
+	} else if months < 0 && bRest > aRest {
+		months++
+	}
+	switch unit {
+	case "quarter":
+		return months / 3
+	case "year":
+		return months / 12
+	}
+	return months
+}
+
+// unixTimestampType is UNIX_TIMESTAMP(dt)'s type: seconds, with dt's
+// fraction digits.
+func unixTimestampType(t columnar.Type) columnar.Type {
+	if t.Scale == 0 {
+		return columnar.TInt64
+	}
+	return columnar.TDecimal(18, t.Scale)
+}
