@@ -38,6 +38,18 @@ func TestSSBGPUExplainGolden(t *testing.T) {
 	checkSSBGolden(t, planner.Options{GPU: prof}, "gpu_h100_ssb_")
 }
 
+// TestSSBGPUStreamedExplainGolden: the h100 plans under an 8 MiB GPU
+// memory budget, where the fact columns that do not fit stream in chunks
+// (testdata/explain/gpu_h100_8MB_ssb_*.txt).
+func TestSSBGPUStreamedExplainGolden(t *testing.T) {
+	prof, err := planner.LookupGPUProfile("h100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prof.MemoryBudget = 8 << 20
+	checkSSBGolden(t, planner.Options{GPU: prof}, "gpu_h100_8MB_ssb_")
+}
+
 func checkSSBGolden(t *testing.T, opts planner.Options, prefix string) {
 	cat := ssbtest.Catalog(t, goldenSF, columnar.HeapAllocator)
 	queries := ssbgen.Queries()

@@ -79,6 +79,8 @@ type Options struct {
 	// GroupBy is "" (cost-based), "dense" (wherever the keys allow it) or
 	// "hash".
 	GroupBy string
+	// Epsilon switches the ε-similarity join and its optimizations.
+	Epsilon EpsilonOptions
 	// GPU, when set, makes the planner plan the GPU's part for this
 	// device profile too (Physical.GPU), so EXPLAIN shows it.
 	GPU *GPUProfile
