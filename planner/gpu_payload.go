@@ -89,3 +89,32 @@ func explainPayload(p GPUDimPayload, fact string) string {
 	}
 	return ""
 }
+
+// remapBytes is the device memory a remapped payload adds to the plan:
+// the fact rows' slot column (resident, 4 B a row) and the slot map.
+func remapBytes(p GPUDimPayload) int64 {
+	if p.Layout != PayloadSharedRemapped {
+		return 0
+	}
+	return 4 * int64(len(p.Remap.Slots)+len(p.Remap.SlotValue))
+}
+
+// keepRemapsOnDevice reverts remapped payloads to global memory when the
+// fact table does not stay on the device (a column streamed or read
+// zero-copy, or no fit at all): the slot column, read like a resident
+// fact column, would not fit either. It reports whether it reverted any,
+// so that the columns are placed again without them.
+func keepRemapsOnDevice(g *GPUPlan) bool {
+	offDevice := g.Memory.NoFit != ""
+	for _, c := range g.Columns {
+		offDevice = offDevice || c.Fact && c.Place != PlaceResident
+	}
+	reverted := false
+	for _, d := range g.Star.Dims {
+		if offDevice && d.Payload.Layout == PayloadSharedRemapped {
+			d.Payload = GPUDimPayload{Layout: PayloadGlobal, Why: "a remap exists, but the fact table does not stay on the device, nor would its slot column"}
+			reverted = true
+		}
+	}
+	return reverted
+}

@@ -299,6 +299,7 @@ func workingBytes(g *GPUPlan) (total int64, largest string, largestBytes int64) 
 		if b > biggest {
 			biggest, name = b, fmt.Sprintf("the join table of %s over %s (%d rows)", opName(d.Join), t.Name, t.Rows)
 		}
+		total += remapBytes(d.Payload)
 	}
 	return total, name, biggest
 }
