@@ -92,6 +92,9 @@ type GPUStreaming struct {
 // queued: triple buffering), chunks of 4 M rows (16 MB of a 4-byte column:
 // long enough that a copy's ~10 µs setup is noise at 55 GB/s).
 const (
+	// GPUMaxLaunchRows bounds the rows of one kernel launch over the fact
+	// table (exec/gpu refuses more): longer fact tables stream.
+	GPUMaxLaunchRows = 1 << 31
 	GPUStreams       = 3
 	GPUChunkRows     = 4 << 20
 	gpuMinChunkRows  = 64
@@ -127,6 +130,15 @@ func planColumns(g *GPUPlan, prof *GPUProfile) []GPUColumn {
 		for i := range cols {
 			if f == PlaceZeroCopy || cols[i].Fact {
 				cols[i].Place = f
+			}
+		}
+	}
+	if g.Star != nil && g.Star.Fact.Table.Rows >= GPUMaxLaunchRows {
+		// One launch of the fused kernel covers fewer rows (32-bit tile
+		// counts): a fact table this long runs in chunks whatever fits.
+		for i := range cols {
+			if cols[i].Fact {
+				cols[i].Place = PlaceStreamed
 			}
 		}
 	}
