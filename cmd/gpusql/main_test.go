@@ -182,3 +182,26 @@ load data infile 'd.tbl' into table d fields terminated by '|';
 		t.Errorf("bad --gpu-memory: exit %d, stderr %q", code, errb.String())
 	}
 }
+
+// bench uva checks its flags before it needs a GPU, and says so when
+// there is none.
+func TestBenchUVAFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"--match", "0.5,2"},
+		{"--build-rows", "3G"},
+		{"--chunk-rows", "0"},
+		{"--build-rows", "lots"},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(append([]string{"bench", "uva"}, args...), nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "bench uva:") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errb.String())
+		}
+	}
+	if ok, _ := engine.GPUStatus(); ok {
+		return
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"bench", "uva", "--build-rows", "1K"}, nil, &out, &errb); code != 1 || !strings.Contains(errb.String(), "CUDA") && !strings.Contains(errb.String(), "device") {
+		t.Errorf("no GPU: exit %d, stderr %q", code, errb.String())
+	}
+}
