@@ -177,6 +177,11 @@ func (cc *columnCache) load(col *columnar.Column) (*devColumn, error) {
 			fmt.Fprintf(os.Stderr, "gpu cache: load %d rows, %d host bytes in %.3f ms (%.1f GB/s)\n", col.Len, b, s*1e3, float64(b)/s/1e9)
 		}()
 	}
+	if col.Type.ID == columnar.Vector {
+		// The planner keeps plans that read vectors on the CPU
+		// (planner/vector.go); this is the backstop.
+		return nil, fmt.Errorf("gpu: %w: VECTOR columns", ErrUnsupported)
+	}
 	e := &devColumn{col: col, host: hostPtr(col), n: col.Len, min: math.MaxInt64, max: math.MinInt64}
 	src := col.Data()
 	srcWidth := 4
