@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
 
@@ -290,10 +291,13 @@ func chunking(free, wire int64) *GPUStreaming {
 func validityBytes(c *columnar.Column) int64 { return 8 * int64(len(c.Valid)) }
 
 // workingBytes estimates the device memory the plan's own tables take
-// beside its columns, and names the largest: for a star, the group table
-// and each dimension's join table (a slot of 8 bytes per key in its range,
-// or twice its rows hashed) with its flags. Other shapes' intermediate
-// relations are sized by the executor as they run.
+// beside its columns, and names the largest: for a star, the group table,
+// each dimension's join table (a slot of 8 bytes per key in its range, or
+// twice its rows hashed) with its flags, and the expression VM's results
+// over the fact table (a flag byte a row per multi-column predicate, 8
+// bytes and a validity bit a row per computed aggregate argument), which
+// stay whole on the device even when the fact table streams. Other
+// shapes' intermediate relations are sized by the executor as they run.
 func workingBytes(g *GPUPlan) (total int64, largest string, largestBytes int64) {
 	if g.Star == nil {
 		return 0, "", 0
@@ -311,6 +315,24 @@ func workingBytes(g *GPUPlan) (total int64, largest string, largestBytes int64) 
 		if b > biggest {
 			biggest, name = b, fmt.Sprintf("the join table of %s over %s (%d rows)", opName(d.Join), t.Name, t.Rows)
 		}
+	}
+	rows := int64(q.Fact.Table.Rows)
+	var vm int64
+	for _, x := range q.ExprPreds {
+		if x.Scan == q.Fact {
+			vm += rows
+		}
+	}
+	exprs := map[sql.Expr]bool{}
+	for _, a := range q.Aggs {
+		if a.Expr != nil && !exprs[a.Expr] {
+			exprs[a.Expr] = true
+			vm += 8*rows + (rows+63)/64*8
+		}
+	}
+	total += vm
+	if vm > biggest {
+		biggest, name = vm, fmt.Sprintf("the expression results of %s over %s (%d rows)", opName(q.Aggregate), q.Fact.Table.Name, rows)
 	}
 	return total, name, biggest
 }
