@@ -87,6 +87,12 @@ func TestGPUPlacement(t *testing.T) {
 		t.Errorf("forced zero-copy: %+v %+v", c, g.Memory)
 	}
 
+	// Room for the working tables but not for 3 chunks of 64 rows.
+	w := plan(0, "").GPU.Memory.Working
+	if nf := plan(w+100, "").GPU.Memory.NoFit; !strings.Contains(nf, "even streamed") {
+		t.Errorf("budget of the working tables + 100 B: NoFit %q", nf)
+	}
+
 	p = plan(1024, "")
 	if nf := p.GPU.Memory.NoFit; !strings.Contains(nf, "HashJoin") && !strings.Contains(nf, "HashAggregate") || !strings.Contains(nf, "gpu_memory") {
 		t.Errorf("1 KiB budget: NoFit %q\n%s", nf, p.Explain())
