@@ -300,7 +300,7 @@ func validityBytes(c *columnar.Column) int64 { return 8 * int64(len(c.Valid)) }
 // shapes' intermediate relations are sized by the executor as they run.
 func workingBytes(g *GPUPlan) (total int64, largest string, largestBytes int64) {
 	if g.Star == nil {
-		return 0, "", 0
+		return opsWorkingBytes(g)
 	}
 	q := g.Star
 	total = min(q.Groups.EstGroups, GPUMaxGroupTable) * q.Groups.Width * 8
@@ -335,6 +335,30 @@ func workingBytes(g *GPUPlan) (total int64, largest string, largestBytes int64) 
 		biggest, name = vm, fmt.Sprintf("the expression results of %s over %s (%d rows)", opName(q.Aggregate), q.Fact.Table.Name, rows)
 	}
 	return total, name, biggest
+}
+
+// opsWorkingBytes is, for an operator-at-a-time body, the largest global
+// hash table of its hash joins (they run one after another): twice the
+// estimated build rows, 16 bytes a slot (an 8-byte normalized key and a
+// row number). Intermediate relations are sized as they run.
+func opsWorkingBytes(g *GPUPlan) (int64, string, int64) {
+	var most int64
+	var name string
+	for _, op := range g.Ops {
+		j, ok := op.Node.(*HashJoin)
+		if !ok || j.Strategy == Bitmap || j.Strategy == BucketedBitmap {
+			continue
+		}
+		build := j.Right
+		if j.Kind == sql.JoinInner && j.BuildSide == BuildLeft {
+			build = j.Left
+		}
+		rows := build.Props().EstRows
+		if b := int64(min(32*rows, math.MaxInt64/2)); b > most {
+			most, name = b, fmt.Sprintf("the hash table of %s (est %.0f build rows)", opName(j), rows)
+		}
+	}
+	return most, name, most
 }
 
 // deviceBytes is a column's size on the device: 4 bytes a value for

@@ -160,3 +160,33 @@ func TestGPUPlacementPast2to31Rows(t *testing.T) {
 		t.Errorf("memory plan %+v\n%s", g.Memory, p.Explain())
 	}
 }
+
+// An operator-at-a-time join whose hash table passes the budget says so,
+// naming the join and its estimated build rows.
+func TestGPUPlacementJoinNoFit(t *testing.T) {
+	cat := ssbtest.Catalog(t, 0.01, columnar.HeapAllocator)
+	ps, err := sql.Parse("select c_name, lo_revenue from lineorder join customer on lo_custkey = c_custkey where lo_discount = 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := sql.Bind(cat, ps[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, budget := range []int64{0, 4 << 10} {
+		prof := h100(t)
+		prof.MemoryBudget = budget
+		p, err := planner.Plan(st.(*sql.Query), planner.Options{Join: "hash", GPU: prof})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := p.GPU
+		if g.Shape != planner.GPUOperatorsShape {
+			t.Fatalf("shape %s\n%s", g.Shape, p.Explain())
+		}
+		nf := g.Memory.NoFit
+		if budget == 0 && nf != "" || budget > 0 && !strings.Contains(nf, "the hash table of HashJoin") {
+			t.Errorf("budget %d: NoFit %q\n%s", budget, nf, p.Explain())
+		}
+	}
+}
