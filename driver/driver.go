@@ -19,6 +19,8 @@
 //	memory_limit   bytes the queries may hold at once, as 2GB or 512MiB
 //	               (0: no limit; default 75% of RAM); past it a query
 //	               fails naming the operator, and the connection goes on
+//	gpu_memory     device memory a query's plan may use, as 8GB or 256MB
+//	               (default: 75% of the device's free memory)
 //
 // A context deadline or cancellation stops a running query promptly; its
 // error then wraps the context's (context.DeadlineExceeded).
@@ -137,8 +139,14 @@ func ParseDSN(dsn string) (Config, error) {
 				return cfg, fmt.Errorf("gpusql: DSN memory_limit=%q: %v", v, err)
 			}
 			cfg.Options.MemoryLimit = n
+		case "gpu_memory":
+			n, err := engine.ParseGPUMemory(v)
+			if err != nil {
+				return cfg, fmt.Errorf("gpusql: DSN gpu_memory=%q: %v", v, err)
+			}
+			cfg.Options.GPUMemory = n
 		default:
-			return cfg, fmt.Errorf("gpusql: unknown DSN key %q (want executor, check, data, db, join, groupby, memory_limit)", k)
+			return cfg, fmt.Errorf("gpusql: unknown DSN key %q (want executor, check, data, db, join, groupby, memory_limit, gpu_memory)", k)
 		}
 	}
 	return cfg, nil

@@ -45,6 +45,9 @@ type Options struct {
 	// opens without a GPU: EXPLAIN shows the GPU plan, queries say they
 	// need a GPU.
 	GPUProfile string
+	// GPUMemory is the device memory budget of a query's plan in bytes
+	// (0: most of the device's free memory); see gpu_memory.go.
+	GPUMemory int64
 }
 
 // DB is one database: a catalog of tables and the options queries run with.
@@ -73,12 +76,14 @@ type DB struct {
 	// gpuProfile is the GPU plans are made for (nil: plans for the CPU
 	// executor only).
 	gpuProfile *planner.GPUProfile
+	// gpuMem is the GPU memory budget (gpu_memory.go).
+	gpuMem *gpuBudget
 }
 
 // Open returns an empty database. Asking for the GPU (or --check) where none
 // can be used fails here, naming the reason.
 func Open(opts Options) (*DB, error) {
-	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil), users: &users{}}
+	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil), users: &users{}, gpuMem: &gpuBudget{}}
 	db.SetMemoryLimit(opts.MemoryLimit)
 	db.conn = db.Conn()
 	switch opts.Executor {
@@ -114,6 +119,7 @@ func Open(opts Options) (*DB, error) {
 	if err := db.chooseGPUProfile(); err != nil {
 		return nil, err
 	}
+	db.SetGPUMemory(opts.GPUMemory)
 	if (db.executor == "gpu" || opts.Check) && gpuStatus() == nil {
 		usePinnedMemory()
 	}

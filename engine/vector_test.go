@@ -2,9 +2,14 @@ package engine
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gpusql/exec"
 )
 
 const vectorRows = "1|[1,2,3]|[1];2|NULL|[1,2];3|[0.5,0,-1]|NULL;4|[3,0,4]|[]"
@@ -72,4 +77,29 @@ func TestVectorPersist(t *testing.T) {
 		t.Errorf("nearest neighbour after reopening: %s", got)
 	}
 	mustRun(t, db, "CHECK DATABASE")
+}
+
+// Vectors count in full against the memory limit: sorting 4096 rows of
+// VECTOR(256) (4 MiB of elements) stops under 1 MiB, naming the operator.
+func TestVectorMemoryLimit(t *testing.T) {
+	dir := t.TempDir()
+	var sb strings.Builder
+	for i := range 4096 {
+		fmt.Fprintf(&sb, "%d|[%s%d]\n", i, strings.Repeat("0.5,", 255), i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "v.tbl"), []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := open(t)
+	mustExec(t, db, "CREATE TABLE big (id INT, v VECTOR(256)); LOAD DATA INFILE 'v.tbl' INTO TABLE big FIELDS TERMINATED BY '|'", dir)
+	db.SetMemoryLimit(1 << 20)
+	_, err := db.Exec(context.Background(), "SELECT id, v FROM big ORDER BY id DESC", "")
+	var me *exec.MemoryLimitError
+	if !errors.As(err, &me) || !strings.Contains(err.Error(), "memory limit of 1.0 MiB exceeded") {
+		t.Fatalf("sorting 4 MiB of vectors under 1 MiB: %v", err)
+	}
+	db.SetMemoryLimit(-1)
+	if got := tableText(t, db, "SELECT id, vec_dims(v) FROM big ORDER BY id DESC LIMIT 1"); got != "4095|256" {
+		t.Errorf("after the error: %s", got)
+	}
 }

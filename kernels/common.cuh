@@ -23,8 +23,13 @@ struct Col {
   int isFloat;
 };
 
+// Widths 1 and 2 are a streamed fact column's chunk, sent narrowed
+// (exec/gpu/streaming.go): signed values, as the planner's wire width
+// holds them.
 __device__ __forceinline__ long long ldi(const Col& c, long long i) {
   if (c.width == 4) return (long long)__ldg((const int*)c.data + i);
+  if (c.width == 2) return (long long)__ldg((const short*)c.data + i);
+  if (c.width == 1) return (long long)__ldg((const signed char*)c.data + i);
   return __ldg((const long long*)c.data + i);
 }
 
@@ -290,6 +295,11 @@ __device__ __forceinline__ void load_i(const Col& c, long long i0, bool full, co
 #pragma unroll
   for (int k = 0; k < IT; k++) v[k] = 0;
   if (!any_alive<IT>(alive)) return;
+  if (c.width < 4) {  // a narrowed streamed chunk: the link, not loads, bounds it
+#pragma unroll
+    for (int k = 0; k < IT; k++) v[k] = alive[k] ? ldi(c, i0 + k) : 0;
+    return;
+  }
   if (c.width == 4) {
     const int* d = (const int*)c.data + i0;
     if (full) {

@@ -8,6 +8,7 @@ import "testing"
 // entry points the executor launches.
 func TestEmbeddedPTX(t *testing.T) {
 	want := map[string][]string{
+		"uva_join":        {"uva_build", "uva_probe", "uva_read_rate"},
 		"star_pipeline":   {"star_pipeline_4", "star_pipeline_8", "star_pipeline_scalar_4", "star_pipeline_scalar_8", "star_fast_4", "star_fast_8", "star_fast_16", "star_fast_scalar_4", "star_fast_scalar_8", "star_fast_scalar_16", "group_init"},
 		"bandwidth_probe": {"probe_sum_i32"},
 		"hash_build":      {"dim_mark", "dim_build", "fill_i64"},

@@ -37,8 +37,33 @@ func explainGPU(sb *strings.Builder, g *GPUPlan) {
 	parts := make([]string, len(g.Columns))
 	for i, c := range g.Columns {
 		parts[i] = fmt.Sprintf("%s.%s %s (%s)", c.Table, c.Column, c.Place, fmtBytes(c.Bytes))
+		if c.Place == PlaceStreamed {
+			parts[i] = fmt.Sprintf("%s.%s %s (%s, sent as %d B a value)", c.Table, c.Column, c.Place, fmtBytes(c.Bytes), c.WireWidth)
+		}
 	}
 	fmt.Fprintf(sb, "  columns: %s\n", strings.Join(parts, ", "))
+	explainMemory(sb, g)
+}
+
+// explainMemory prints the device memory plan when something does not
+// stay resident (all-resident plans say so in their columns line).
+func explainMemory(sb *strings.Builder, g *GPUPlan) {
+	m := g.Memory
+	off := m.NoFit != ""
+	for _, c := range g.Columns {
+		off = off || c.Place != PlaceResident
+	}
+	if !off {
+		return
+	}
+	fmt.Fprintf(sb, "  device memory: budget %s, working tables %s, resident %s", fmtBytes(m.Budget), fmtBytes(m.Working), fmtBytes(m.Resident))
+	if s := m.Stream; s != nil {
+		fmt.Fprintf(sb, "; fact table streamed in chunks of %d rows on %d streams (buffers %s)", s.ChunkRows, s.Streams, fmtBytes(s.BufferBytes))
+	}
+	sb.WriteString("\n")
+	if m.NoFit != "" {
+		fmt.Fprintf(sb, "  does not fit: %s\n", m.NoFit)
+	}
 }
 
 func explainStar(sb *strings.Builder, s *GPUStar) {

@@ -3,7 +3,6 @@ package planner
 import (
 	"fmt"
 	"math"
-	"sort"
 
 	"gpusql/storage/columnar"
 )
@@ -167,87 +166,6 @@ func groupDomain(t *columnar.Table, c int) int64 {
 		size++
 	}
 	return max(size, 1)
-}
-
-// GPUColumn is where one base-table column the GPU reads lives during the
-// query.
-type GPUColumn struct {
-	Table  string
-	Column string
-	Bytes  int64
-	Place  ColumnPlace
-}
-
-// ColumnPlace is where a column lives for the GPU.
-type ColumnPlace string
-
-const (
-	// PlaceResident: copied once into the device column cache and read at
-	// HBM bandwidth by this and later queries.
-	PlaceResident ColumnPlace = "resident"
-	// PlaceZeroCopy: read in place from pinned host memory over UVA, at
-	// PCIe bandwidth, when the query's columns do not fit the cache.
-	PlaceZeroCopy ColumnPlace = "zero-copy"
-)
-
-// cacheFraction is the part of device memory the column cache may hold
-// (exec/gpu's columnCache budget).
-const cacheFraction = 0.75
-
-// planColumns places the columns body reads: all resident when they fit
-// the column cache; otherwise the largest are read zero-copy until the
-// rest fit.
-func planColumns(body Node, prof *GPUProfile) []GPUColumn {
-	var cols []GPUColumn
-	seen := map[*columnar.Column]bool{}
-	Walk(body, func(n Node) {
-		s, ok := n.(*TableScan)
-		if !ok {
-			return
-		}
-		for _, c := range s.Columns {
-			col := s.Table.Columns[c]
-			if seen[col] {
-				continue
-			}
-			seen[col] = true
-			cols = append(cols, GPUColumn{Table: s.Table.Name, Column: s.Table.Fields[c].Name,
-				Bytes: deviceBytes(s.Table, c), Place: PlaceResident})
-		}
-	})
-	var total int64
-	for _, c := range cols {
-		total += c.Bytes
-	}
-	budget := int64(cacheFraction * float64(prof.GlobalMemory))
-	order := make([]int, len(cols))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return cols[order[a]].Bytes > cols[order[b]].Bytes })
-	for _, i := range order {
-		if total <= budget {
-			break
-		}
-		cols[i].Place = PlaceZeroCopy
-		total -= cols[i].Bytes
-	}
-	return cols
-}
-
-// deviceBytes is a column's size on the device: 4 bytes a value for
-// 32-bit types and integers whose values fit 32 bits (the cache narrows
-// them), else 8.
-func deviceBytes(t *columnar.Table, c int) int64 {
-	w := int64(8)
-	if t.Fields[c].Type.Physical() == columnar.PhysInt32 {
-		w = 4
-	} else if t.Fields[c].Type.Physical() != columnar.PhysFloat64 {
-		if lo, hi, ok := intRange(t, c); ok && lo >= math.MinInt32 && hi <= math.MaxInt32 {
-			w = 4
-		}
-	}
-	return w * int64(t.Rows)
 }
 
 // checkStarDomains refuses stars the dense kernels cannot hold: DOUBLE

@@ -37,8 +37,10 @@ type GPUPlan struct {
 	// Ops are the operators' device algorithms when Shape is
 	// GPUOperatorsShape.
 	Ops []GPUOp
-	// Columns says where each base-table column the GPU reads lives.
+	// Columns says where each base-table column the GPU reads lives;
+	// Memory what the plan takes of the device memory budget.
 	Columns []GPUColumn
+	Memory  GPUMemoryPlan
 	// Refused, when set, is why the GPU executor cannot run the plan.
 	Refused string
 }
@@ -123,7 +125,7 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 	if why := tailRefusal(g.Tail); why != "" {
 		g.Refused = why
 	}
-	g.Columns = planColumns(g.Body, prof)
+	g.Columns = planColumns(g, prof)
 	return g
 }
 

@@ -31,6 +31,14 @@ type GPUProfile struct {
 	// ZeroCopyGBs what kernels reading pinned host memory in place over
 	// unified virtual addressing get.
 	PinnedCopyGBs, ZeroCopyGBs float64
+	// MemoryBudget is the device memory a plan may use, columns and
+	// working tables together (--gpu-memory, DSN gpu_memory=, SET
+	// gpu_memory); 0 is Budget's default.
+	MemoryBudget int64
+	// ForcePlace, for tests, puts every column (zero-copy) or a star's
+	// fact columns (streamed) in this place whatever the budget, and every
+	// other column that cannot stay resident too where it applies.
+	ForcePlace ColumnPlace
 }
 
 // builtinGPUProfiles are the GPUs gpusql runs on. The H100 numbers are

@@ -136,9 +136,6 @@ func cpuOnlyReason(p *Physical) string {
 				}
 			}
 		}
-		if why := vectorReason(n); why != "" {
-			return why
-		}
 		for _, e := range nodeExprs(n) {
 			found := false
 			walkExpr(e, func(x sql.Expr) {

@@ -8,10 +8,10 @@ import (
 	"gpusql/planner"
 )
 
-// Plans that read, compute or return VECTOR values stay on the CPU
-// executor (the GPU has no vector columns), and EXPLAIN says why; a plan
-// over the same table that never reads the vector column stays eligible
-// for the GPU.
+// Under the h100 profile, plans that read, compute or return VECTOR
+// values are refused by the GPU plan (vectorOnCPU), and EXPLAIN says why;
+// a plan over the same table that never reads the vector column stays
+// eligible for the GPU.
 func TestVectorPlansStayOnCPU(t *testing.T) {
 	e := newEnv(t)
 	e.table("create table emb (id int, v vector(3))", 50, func(i int) string {
@@ -24,7 +24,7 @@ func TestVectorPlansStayOnCPU(t *testing.T) {
 		"select count(*) from emb where v = '[1,1,1]'",
 	} {
 		p := e.plan(q, planner.Options{GPU: h100(t)})
-		if !strings.Contains(p.CPUOnly, "vectors are not implemented on the GPU") {
+		if !strings.Contains(p.CPUOnly, "VECTOR values are computed on the CPU") {
 			t.Errorf("%s: CPUOnly = %q", q, p.CPUOnly)
 		}
 		if !strings.Contains(p.Explain(), "Executor: CPU only (VECTOR") {

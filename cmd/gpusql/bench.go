@@ -36,6 +36,8 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 			return benchJoin(args[1:], stdout, stderr)
 		case "conflicts":
 			return benchConflicts(args[1:], stdout, stderr)
+		case "uva":
+			return benchUVA(args[1:], stdout, stderr)
 		}
 		if isHelp(args[0]) {
 			benchSSB([]string{"--help"}, stdout, stderr)

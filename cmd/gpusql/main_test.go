@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -141,5 +142,43 @@ load data infile 'd.tbl' into table d fields terminated by '|';
 	}
 	if code := run([]string{"--gpu-profile", "nosuch", "-c", "select 1"}, nil, &out, &errb); code == 0 {
 		t.Fatal("an unknown profile was accepted")
+	}
+}
+
+// --gpu-memory and SET gpu_memory steer the placement EXPLAIN shows: a
+// budget below the fact table's columns streams them; one below the
+// working tables says the plan does not fit; a bad size is refused.
+func TestGPUMemoryExplain(t *testing.T) {
+	dir := t.TempDir()
+	var rows strings.Builder
+	for i := 0; i < 5000; i++ {
+		fmt.Fprintf(&rows, "%d|%d|\n", i%2+1, i)
+	}
+	os.WriteFile(filepath.Join(dir, "f.tbl"), []byte(rows.String()), 0o644)
+	os.WriteFile(filepath.Join(dir, "d.tbl"), []byte("1|7|\n2|8|\n"), 0o644)
+	script := filepath.Join(dir, "schema.sql")
+	os.WriteFile(script, []byte(`create table f (k int, v bigint); create table d (dk int, g int);
+load data infile 'f.tbl' into table f fields terminated by '|';
+load data infile 'd.tbl' into table d fields terminated by '|';
+`), 0o644)
+	q := "explain select g, sum(v) from f, d where k = dk group by g"
+	var out, errb bytes.Buffer
+	code := run([]string{"--executor", "gpu", "--gpu-profile", "h100", "--gpu-memory", "30KB", "-f", script, "-c", q,
+		"-c", "set gpu_memory = '100B'", "-c", q, "-c", "set gpu_memory = default", "-c", q}, nil, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	s := out.String()
+	for _, want := range []string{"f.v streamed (19.5 KiB, sent as 2 B a value)", "budget 30 KiB", "does not fit: ", "gpu_memory"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %q:\n%s", want, s)
+		}
+	}
+	if last := s[strings.LastIndex(s, "GPU plan"):]; strings.Contains(last, "streamed") || !strings.Contains(last, "f.v resident") {
+		t.Errorf("SET gpu_memory = default did not restore residency:\n%s", last)
+	}
+	errb.Reset()
+	if code := run([]string{"--gpu-memory", "lots", "-c", "select 1"}, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--gpu-memory") {
+		t.Errorf("bad --gpu-memory: exit %d, stderr %q", code, errb.String())
 	}
 }

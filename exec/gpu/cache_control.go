@@ -12,6 +12,7 @@ func DropColumnCache() error {
 	}
 	return d.do(func() error {
 		d.cache.clear()
+		d.dropNarrowed()
 		return nil
 	})
 }

@@ -12,6 +12,7 @@ import (
 
 	"gorgonia.org/cu"
 
+	"gpusql/planner"
 	"gpusql/storage/columnar"
 )
 
@@ -28,8 +29,11 @@ type devColumn struct {
 	min, max int64 // of the non-NULL integer values (codes, dates, ints)
 	bytes    int64 // device bytes owned (0 for zero-copy)
 	zeroCopy bool
-	pins     int
-	elem     *list.Element
+	// pinnedCopy is the pinned host copy a zero-copy column owns when its
+	// vector was not in pinned memory (zero_copy.go).
+	pinnedCopy unsafe.Pointer
+	pins       int
+	elem       *list.Element
 }
 
 // view is the kernel's Col of the column.
@@ -71,15 +75,36 @@ func hostPtr(c *columnar.Column) uintptr {
 
 // get makes col resident and pins it until unpinAll.
 func (cc *columnCache) get(col *columnar.Column) (*devColumn, error) {
+	return cc.getAs(col, false, nil)
+}
+
+// getAs returns col resident, or (zeroCopy) read in place from pinned host
+// memory with its validity bitmap on the device, pinned until unpin. A
+// zero-copy column takes its value range from the plan's statistics (in)
+// when they have one, instead of reading it across PCIe once more. A
+// cached entry of the other kind is replaced.
+func (cc *columnCache) getAs(col *columnar.Column, zeroCopy bool, in *planner.GPUColumn) (*devColumn, error) {
+	// An empty vector has nothing to read in place: its 8-byte stand-in
+	// lives on the device.
+	zeroCopy = zeroCopy && len(col.Data()) > 0
 	if e, ok := cc.m[col]; ok {
-		if e.host == hostPtr(col) && e.n == col.Len {
+		if e.host == hostPtr(col) && e.n == col.Len && e.zeroCopy == zeroCopy {
 			cc.lru.MoveToFront(e.elem)
 			e.pins++
 			return e, nil
 		}
+		if e.pins > 0 {
+			return nil, fmt.Errorf("gpu: internal error: column wanted resident and zero-copy in one query")
+		}
 		cc.drop(e)
 	}
-	e, err := cc.load(col)
+	var e *devColumn
+	var err error
+	if zeroCopy {
+		e, err = cc.loadZeroCopy(col, in)
+	} else {
+		e, err = cc.load(col)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -98,9 +123,12 @@ func (cc *columnCache) unpin(e *devColumn) {
 func (cc *columnCache) drop(e *devColumn) {
 	if !e.zeroCopy {
 		cu.MemFree(e.data)
-		if e.valid != 0 {
-			cu.MemFree(e.valid)
-		}
+	}
+	if e.valid != 0 {
+		cu.MemFree(e.valid)
+	}
+	if e.pinnedCopy != nil {
+		hostFree(e.pinnedCopy)
 	}
 	cc.used -= e.bytes
 	cc.lru.Remove(e.elem)
@@ -171,7 +199,12 @@ func (cc *columnCache) load(col *columnar.Column) (*devColumn, error) {
 		e.width = 4 // until the values say otherwise
 	}
 	if !cc.reserve(n*int64(e.width) + vbytes) {
-		return cc.inPlace(e, hostDev, pinned)
+		// The cache is full of this query's own columns (the plan's
+		// budget is more than the device has free): read this one in
+		// place rather than fail the query.
+		if len(src) > 0 {
+			return cc.loadZeroCopy(col, nil)
+		}
 	}
 	var err error
 	if vbytes > 0 {
@@ -274,25 +307,6 @@ func (cc *columnCache) loadInt64(e *devColumn, src []byte, hostDev cu.DevicePtr,
 		return fmt.Errorf("gpu: copying a column to the device: %v", err)
 	}
 	return cc.d.sync()
-}
-
-// inPlace serves a column that does not fit the cache from pinned host
-// memory, read by the kernels over UVA.
-func (cc *columnCache) inPlace(e *devColumn, hostDev cu.DevicePtr, pinned bool) (*devColumn, error) {
-	need := int64(e.n) * int64(e.width)
-	if !pinned || e.col.Valid != nil {
-		return nil, fmt.Errorf("gpu: column of %d bytes does not fit the device cache (%d of %d bytes in use) and is not in pinned host memory",
-			need, cc.used, cc.budget)
-	}
-	e.width = len(e.col.Data()) / max(e.n, 1)
-	e.data, e.zeroCopy = hostDev, true
-	if !e.isFloat {
-		var err error
-		if e.min, e.max, err = cc.scan(hostDev, int64(e.width), 0, 0, int64(e.n)); err != nil {
-			return nil, err
-		}
-	}
-	return e, nil
 }
 
 // free releases what a failed load allocated.

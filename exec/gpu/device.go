@@ -13,6 +13,7 @@ import (
 
 	"gpusql/kernels"
 	"gpusql/planner"
+	"gpusql/storage/columnar"
 )
 
 // device owns the process's one CUDA context. A context is current per OS
@@ -39,6 +40,16 @@ type device struct {
 	pool     *devPool
 	cache    *columnCache
 	pinned   *pinnedPool
+	// cacheMax is the column cache's budget when a plan does not set one
+	// (most of the free memory at start-up).
+	cacheMax int64
+	// place is the running plan's column placement (placement.go).
+	place *placement
+	// streams run a streamed fact table's chunks (streaming.go); narrow
+	// keeps the narrowed host copies they send (narrow.go).
+	streams     []cu.Stream
+	narrow      map[*columnar.Column]*narrowCol
+	narrowBytes int64
 
 	ev   [2]cu.Event  // brackets the last fact-table kernel
 	last kernelTiming // what ev measured
@@ -167,7 +178,11 @@ func (d *device) init() error {
 	d.pinned = newPinnedPool()
 	// Columns may take 75% of what is free now; the rest is for per-query
 	// hash tables, group tables and the pool's slack.
-	d.cache = newColumnCache(d, free/4*3)
+	d.cacheMax = free / 4 * 3
+	d.cache = newColumnCache(d, d.cacheMax)
+	// Plans made for this device default to the same budget, for columns
+	// and working tables together.
+	d.profile.MemoryBudget = d.cacheMax
 	return nil
 }
 

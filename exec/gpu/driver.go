@@ -45,9 +45,9 @@ static const char* gpusql_error_name(CUresult r) {
 	return s;
 }
 
-static CUresult gpusql_launch(CUfunction f, unsigned gx, unsigned bx, unsigned shmem, void* params, size_t size) {
+static CUresult gpusql_launch(CUfunction f, unsigned gx, unsigned bx, unsigned shmem, CUstream st, void* params, size_t size) {
 	void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, params, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END};
-	return cuLaunchKernel(f, gx, 1, 1, bx, 1, 1, shmem, NULL, NULL, extra);
+	return cuLaunchKernel(f, gx, 1, 1, bx, 1, 1, shmem, st, NULL, extra);
 }
 
 static CUresult gpusql_set_max_shared(CUfunction f, int bytes) {
@@ -90,9 +90,17 @@ func threadID() int64 { return int64(C.gpusql_tid()) }
 
 func cfunc(f cu.Function) C.CUfunction { return *(*C.CUfunction)(unsafe.Pointer(&f)) }
 
+// cstream is st's driver handle (cu.Stream wraps exactly one CUstream).
+func cstream(st cu.Stream) C.CUstream { return *(*C.CUstream)(unsafe.Pointer(&st)) }
+
 // launch starts f on a 1-D grid with params (a struct of the kernel's
 // parameter layout, without Go pointers) as its parameter buffer.
 func launch(f cu.Function, grid, block, shmem int, params unsafe.Pointer, size uintptr) error {
+	return launchOn(cu.Stream{}, f, grid, block, shmem, params, size)
+}
+
+// launchOn is launch on stream st (the zero Stream is the default stream).
+func launchOn(st cu.Stream, f cu.Function, grid, block, shmem int, params unsafe.Pointer, size uintptr) error {
 	if grid == 0 {
 		return nil
 	}
@@ -101,7 +109,7 @@ func launch(f cu.Function, grid, block, shmem int, params unsafe.Pointer, size u
 	buf := C.malloc(C.size_t(size))
 	defer C.free(buf)
 	copy(unsafe.Slice((*byte)(buf), size), unsafe.Slice((*byte)(params), size))
-	if r := C.gpusql_launch(cfunc(f), C.uint(grid), C.uint(block), C.uint(shmem), buf, C.size_t(size)); r != C.CUDA_SUCCESS {
+	if r := C.gpusql_launch(cfunc(f), C.uint(grid), C.uint(block), C.uint(shmem), cstream(st), buf, C.size_t(size)); r != C.CUDA_SUCCESS {
 		return driverError("cuLaunchKernel", r)
 	}
 	return nil

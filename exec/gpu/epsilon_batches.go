@@ -231,7 +231,7 @@ func (r *epsRun) launchBatch(s *epsSlot, b epsBatch, bufPairs int64) error {
 	}
 	var blocks int
 	p.Tpq, blocks = r.shape(p.QCount)
-	if err := launchOn(s.stream, f, blocks, epsThreads, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
+	if err := launchOn(s.stream, f, blocks, epsThreads, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
 		return err
 	}
 	if err := cu.MemcpyDtoHAsync(s.hostCount.host, s.devCount, 8, s.stream); err != nil {

@@ -31,3 +31,7 @@ func PinnedAllocator() columnar.Allocator { return columnar.HeapAllocator }
 // DropColumnCache reports that this build has no GPU.
 func DropColumnCache() error { return errNoCUDA }
 
+// BenchUVA needs a GPU.
+func BenchUVA(ctx context.Context, opt UVABenchOptions, progress func(UVAResult)) (*UVAReport, error) {
+	return nil, errNoCUDA
+}

@@ -70,6 +70,11 @@ func (d *device) run(ctx context.Context, p *planner.Physical) (*exec.Result, er
 	if g.Refused != "" {
 		return nil, fmt.Errorf("gpu: plan %w: %s", ErrUnsupported, g.Refused)
 	}
+	end, err := d.begin(g)
+	if err != nil {
+		return nil, err
+	}
+	defer end()
 	res, err := d.runBody(ctx, g)
 	if err != nil {
 		return nil, err

@@ -324,10 +324,5 @@ func (r *queryRun) gather(src *columnar.Column, rowids cu.DevicePtr, m int64, t 
 
 // col0 is col for a column known only by identity.
 func (r *queryRun) col0(c *columnar.Column) (*devColumn, error) {
-	dc, err := r.d.cache.get(c)
-	if err != nil {
-		return nil, err
-	}
-	r.pinned = append(r.pinned, dc)
-	return dc, nil
+	return r.column(c, false)
 }

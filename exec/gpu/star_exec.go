@@ -41,6 +41,9 @@ type queryRun struct {
 	// ctx and subq: the query's context and its scalar subqueries' values.
 	ctx  context.Context
 	subq map[*planner.Subquery]sql.Expr
+	// streamed are the fact columns the star kernel reads chunk by chunk
+	// (streaming.go).
+	streamed []streamedCol
 }
 
 func (d *device) newQueryRun() *queryRun { return &queryRun{d: d, s: scratch{d: d}} }
@@ -53,11 +56,10 @@ func (r *queryRun) close() {
 }
 
 func (r *queryRun) col(t *columnar.Table, c int) (*devColumn, error) {
-	dc, err := r.d.cache.get(t.Columns[c])
+	dc, err := r.column(t.Columns[c], true)
 	if err != nil {
 		return nil, fmt.Errorf("%s.%s: %w", t.Name, t.Fields[c].Name, err)
 	}
-	r.pinned = append(r.pinned, dc)
 	return dc, nil
 }
 

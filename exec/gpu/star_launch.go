@@ -119,7 +119,7 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 		return nil, 0, err
 	}
 	sp.Table = uint64(table)
-	if sp.N >= 1<<31 {
+	if sp.N >= 1<<31 && len(r.streamed) == 0 {
 		return nil, 0, fmt.Errorf("gpu: fact tables of 2^31 rows or more are not supported on the GPU yet (%s has %d)", q.fact.Table.Name, sp.N)
 	}
 	block, it := starTuning.block, starTuning.items
@@ -163,9 +163,8 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 	if err := launch(initK, min(grid1D(slots, threads), d.sms*8), threads, 0, unsafe.Pointer(sp), unsafe.Sizeof(*sp)); err != nil {
 		return nil, 0, err
 	}
-	tiles := grid1D(sp.N, block*it)
 	d.ev[0].Record(cu.Stream{})
-	if err := launch(kern, min(tiles, d.sms*blocksPerSM), block, shmem, unsafe.Pointer(sp), unsafe.Sizeof(*sp)); err != nil {
+	if err := r.launchFact(kern, block*it, d.sms*blocksPerSM, block, shmem, sp); err != nil {
 		return nil, 0, err
 	}
 	d.ev[1].Record(cu.Stream{})

@@ -1,0 +1,69 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"unsafe"
+
+	"gpusql/storage/columnar"
+)
+
+// narrowKeep bounds the host bytes of narrowed column copies kept for
+// later queries; past it the cache starts over.
+const narrowKeep = 8 << 30
+
+// narrowCol is a column's values in a narrower width, in pinned host
+// memory: what a streamed column sends over the link.
+type narrowCol struct {
+	host  uintptr // the column vector it was made from (staleness check)
+	width int
+	buf   []byte
+}
+
+// narrowed returns col's values in width bytes each (the plan's wire
+// width, which holds every value): the column's own vector when it is
+// that wide, else a copy narrowed once in parallel into pinned host memory
+// and kept for later queries. Only the device goroutine calls it.
+func (d *device) narrowed(col *columnar.Column, width int) ([]byte, error) {
+	src := col.Data()
+	if len(src) == 0 || len(src) == width*col.Len {
+		return src, nil
+	}
+	if nc, ok := d.narrow[col]; ok && nc.host == hostPtr(col) && nc.width == width {
+		return nc.buf, nil
+	}
+	need := int64(width * col.Len)
+	if d.narrowBytes+need > narrowKeep {
+		d.dropNarrowed()
+	}
+	buf := pinnedAllocator{d}.Alloc(int(need))
+	n := int64(col.Len)
+	parallelRange(n, func(lo, hi int64) {
+		for i := lo; i < hi; i++ {
+			v := col.Int64At(int(i))
+			switch width {
+			case 1:
+				buf[i] = byte(int8(v))
+			case 2:
+				*(*int16)(unsafe.Pointer(&buf[2*i])) = int16(v)
+			case 4:
+				*(*int32)(unsafe.Pointer(&buf[4*i])) = int32(v)
+			}
+		}
+	})
+	if d.narrow == nil {
+		d.narrow = map[*columnar.Column]*narrowCol{}
+	}
+	d.narrow[col] = &narrowCol{host: hostPtr(col), width: width, buf: buf}
+	d.narrowBytes += need
+	return buf, nil
+}
+
+// dropNarrowed frees every narrowed copy.
+func (d *device) dropNarrowed() {
+	for c, nc := range d.narrow {
+		pinnedAllocator{d}.Free(nc.buf)
+		delete(d.narrow, c)
+	}
+	d.narrowBytes = 0
+}

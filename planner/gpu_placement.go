@@ -1,0 +1,304 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"gpusql/storage/columnar"
+)
+
+// Where each base-table column the GPU reads lives is a plan decision
+// (issue 13), made here by cost from the columns' sizes, the profile's
+// HBM and PCIe bandwidths and the device memory budget (--gpu-memory,
+// SET gpu_memory), shown by EXPLAIN and obeyed by exec/gpu:
+//
+//   - resident: copied once into the device column cache and read at HBM
+//     bandwidth by this query and later ones. Preferred while the
+//     columns fit the budget beside the query's working tables: a later
+//     query reads them some 50 times faster than across PCIe.
+//   - streamed: the star pipeline's fact columns cut into chunks, copied
+//     into double/triple-buffered device buffers on several streams while
+//     earlier chunks run through the fused kernel, in the smallest width
+//     that holds their values (dictionary codes often 1 or 2 bytes), so
+//     the effective input rate can pass the link's.
+//   - zero-copy: read in place from pinned host memory over unified
+//     virtual addressing (Kaldewey et al.: ~98% of the PCIe rate for
+//     sequential reads), no device memory; for the columns of plans that
+//     do not stream.
+//
+// Off-device columns are chosen largest first among the fact table's,
+// then the others', until the rest fit: each byte kept resident saves the
+// same link time per query, and the fact table's columns are the ones the
+// kernels read sequentially, which is what streaming and zero-copy do at
+// the link's full rate.
+
+// GPUColumn is where one base-table column the GPU reads lives during the
+// query.
+type GPUColumn struct {
+	Table  string
+	Column string
+	// Col is the column itself: the executor's key.
+	Col *columnar.Column
+	// Fact: a column of the star pipeline's fact table.
+	Fact bool
+	// Bytes is the column's size on the device when resident; HostBytes
+	// what zero-copy reads of it.
+	Bytes, HostBytes int64
+	Place            ColumnPlace
+	// WireWidth is the bytes per value a streamed column is sent in: 1, 2
+	// or 4 when its values fit that signed width, else 8.
+	WireWidth int
+	// Min and Max bound the values (statistics; HasRange false when the
+	// column has none): the executor sizes kernels over a streamed column
+	// from them without reading it first.
+	Min, Max int64
+	HasRange bool
+}
+
+// ColumnPlace is where a column lives for the GPU.
+type ColumnPlace string
+
+const (
+	PlaceResident ColumnPlace = "resident"
+	PlaceZeroCopy ColumnPlace = "zero-copy"
+	PlaceStreamed ColumnPlace = "streamed"
+)
+
+// GPUMemoryPlan is the plan's device memory: the budget it was made for,
+// what its working tables and resident columns take, the chunk buffers of
+// a streamed fact table, and NoFit when nothing fits.
+type GPUMemoryPlan struct {
+	Budget   int64
+	Working  int64
+	Resident int64
+	Stream   *GPUStreaming
+	// NoFit says why no placement fits the budget (the executor stops
+	// with it: the CPU is never used in the GPU's place silently).
+	NoFit string
+}
+
+// GPUStreaming shapes a streamed fact table: chunks of ChunkRows rows (a
+// multiple of 64, so a chunk's validity bits start on a word), one device
+// buffer per stream and streamed column.
+type GPUStreaming struct {
+	ChunkRows   int64
+	Streams     int
+	BufferBytes int64
+}
+
+// Streaming defaults: 3 streams (one chunk copying, one running, one
+// queued: triple buffering), chunks of 4 M rows (16 MB of a 4-byte column:
+// long enough that a copy's ~10 µs setup is noise at 55 GB/s).
+const (
+	GPUStreams       = 3
+	GPUChunkRows     = 4 << 20
+	gpuMinChunkRows  = 64
+	defaultBudgetPct = 0.75
+)
+
+// Budget is the device memory plans for this profile may use: the
+// MemoryBudget set by --gpu-memory, else 75% of the device memory (the
+// device's profile sets it from the free memory at start-up).
+func (p *GPUProfile) Budget() int64 {
+	if p.MemoryBudget > 0 {
+		return p.MemoryBudget
+	}
+	return int64(defaultBudgetPct * float64(p.GlobalMemory))
+}
+
+// planColumns places the columns g.Body reads (see the top of this file)
+// and fills g.Memory.
+func planColumns(g *GPUPlan, prof *GPUProfile) []GPUColumn {
+	cols := gpuColumns(g)
+	m := &g.Memory
+	m.Budget = prof.Budget()
+	var op string
+	m.Working, op = workingBytes(g)
+	if m.Working > m.Budget {
+		m.NoFit = fmt.Sprintf("%s needs %s of device memory, more than the GPU memory budget of %s (raise --gpu-memory or SET gpu_memory)",
+			op, fmtBytes(m.Working), fmtBytes(m.Budget))
+		return cols
+	}
+	avail := m.Budget - m.Working
+	if f := prof.ForcePlace; f == PlaceZeroCopy || f == PlaceStreamed && g.Star != nil {
+		for i := range cols {
+			if f == PlaceZeroCopy || cols[i].Fact {
+				cols[i].Place = f
+			}
+		}
+	}
+	order := evictionOrder(cols)
+	for i := 0; ; i++ {
+		m.Resident, m.Stream = 0, nil
+		var wire int64
+		for _, c := range cols {
+			switch c.Place {
+			case PlaceResident:
+				m.Resident += c.Bytes
+			case PlaceStreamed:
+				wire += int64(c.WireWidth)
+			}
+			if c.Place != PlaceResident && c.Col.Valid != nil {
+				m.Resident += validityBytes(c.Col) // bitmaps stay on the device
+			}
+		}
+		if wire > 0 {
+			m.Stream = chunking(avail-m.Resident, wire)
+		}
+		if m.Resident <= avail && (m.Stream == nil || m.Stream.BufferBytes <= avail-m.Resident) {
+			return cols
+		}
+		if i == len(order) {
+			m.NoFit = fmt.Sprintf("the columns read need %s of device memory even streamed, more than the GPU memory budget of %s less %s of working tables (raise --gpu-memory or SET gpu_memory)",
+				fmtBytes(m.Resident+streamBytes(m.Stream)), fmtBytes(m.Budget), fmtBytes(m.Working))
+			return cols
+		}
+		if c := &cols[order[i]]; c.Place == PlaceResident {
+			c.Place = offDevicePlace(c, g.Star != nil, prof)
+		}
+	}
+}
+
+func streamBytes(s *GPUStreaming) int64 {
+	if s == nil {
+		return 0
+	}
+	return s.BufferBytes
+}
+
+// gpuColumns lists the base-table columns body reads, all resident, with
+// their sizes, widths and ranges.
+func gpuColumns(g *GPUPlan) []GPUColumn {
+	var cols []GPUColumn
+	seen := map[*columnar.Column]bool{}
+	Walk(g.Body, func(n Node) {
+		s, ok := n.(*TableScan)
+		if !ok {
+			return
+		}
+		for _, c := range s.Columns {
+			col := s.Table.Columns[c]
+			if seen[col] {
+				continue
+			}
+			seen[col] = true
+			gc := GPUColumn{Table: s.Table.Name, Column: s.Table.Fields[c].Name, Col: col,
+				Fact: g.Star != nil && s.Table == g.Star.Fact.Table, Bytes: deviceBytes(s.Table, c),
+				HostBytes: int64(len(col.Data())), Place: PlaceResident, WireWidth: 8}
+			gc.Min, gc.Max, gc.HasRange = intRange(s.Table, c)
+			if s.Table.Fields[c].Type.Physical() != columnar.PhysFloat64 {
+				gc.WireWidth = wireWidth(gc.Min, gc.Max, gc.HasRange)
+			}
+			cols = append(cols, gc)
+		}
+	})
+	return cols
+}
+
+// wireWidth is the smallest signed width holding [lo, hi].
+func wireWidth(lo, hi int64, ok bool) int {
+	switch {
+	case !ok:
+		return 1 // no non-NULL values
+	case lo >= math.MinInt8 && hi <= math.MaxInt8:
+		return 1
+	case lo >= math.MinInt16 && hi <= math.MaxInt16:
+		return 2
+	case lo >= math.MinInt32 && hi <= math.MaxInt32:
+		return 4
+	}
+	return 8
+}
+
+// evictionOrder lists cols in the order they leave the device: the fact
+// table's largest first, then the others' largest first.
+func evictionOrder(cols []GPUColumn) []int {
+	order := make([]int, len(cols))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		x, y := cols[order[a]], cols[order[b]]
+		if x.Fact != y.Fact {
+			return x.Fact
+		}
+		return x.Bytes > y.Bytes
+	})
+	return order
+}
+
+// offDevicePlace is the cheaper way to read a column that does not stay
+// resident: streamed (its wire bytes at the pinned copy rate) or zero-copy
+// (its host bytes at the zero-copy read rate). Only a star pipeline's fact
+// columns stream (the chunked launch is the fused kernel's).
+func offDevicePlace(c *GPUColumn, star bool, prof *GPUProfile) ColumnPlace {
+	if prof.ForcePlace != "" && prof.ForcePlace != PlaceResident && (c.Fact || prof.ForcePlace == PlaceZeroCopy) {
+		return prof.ForcePlace
+	}
+	if !star || !c.Fact {
+		return PlaceZeroCopy
+	}
+	rows := float64(c.Col.Len)
+	streamed := rows * float64(c.WireWidth) / prof.PinnedCopyGBs
+	zeroCopy := float64(c.HostBytes) / prof.ZeroCopyGBs
+	if streamed <= zeroCopy {
+		return PlaceStreamed
+	}
+	return PlaceZeroCopy
+}
+
+// chunking sizes the chunk buffers of wire bytes per row into free bytes:
+// the default chunk when it fits, else the largest multiple of 64 rows
+// that does (at least 64).
+func chunking(free, wire int64) *GPUStreaming {
+	s := &GPUStreaming{Streams: GPUStreams, ChunkRows: GPUChunkRows}
+	if fit := free / (int64(s.Streams) * wire) / 64 * 64; fit < s.ChunkRows {
+		s.ChunkRows = max(fit, gpuMinChunkRows)
+	}
+	s.BufferBytes = int64(s.Streams) * s.ChunkRows * wire
+	return s
+}
+
+func validityBytes(c *columnar.Column) int64 { return 8 * int64(len(c.Valid)) }
+
+// workingBytes estimates the device memory the plan's own tables take
+// beside its columns, and names the largest: for a star, the group table
+// and each dimension's join table (a slot of 8 bytes per key in its range,
+// or twice its rows hashed) with its flags. Other shapes' intermediate
+// relations are sized by the executor as they run.
+func workingBytes(g *GPUPlan) (int64, string) {
+	if g.Star == nil {
+		return 0, ""
+	}
+	q := g.Star
+	total := min(q.Groups.EstGroups, GPUMaxGroupTable) * q.Groups.Width * 8
+	biggest, name := total, fmt.Sprintf("the group table of %s (%d groups)", opName(q.Aggregate), q.Groups.EstGroups)
+	for _, d := range q.Dims {
+		t := d.Scan.Table
+		b := 16 * int64(t.Rows)
+		if lo, hi, ok := intRange(t, d.Key); ok && hi-lo < 4*int64(t.Rows)+64 {
+			b = 8*(hi-lo+1) + 8*int64(t.Rows)
+		}
+		total += b
+		if b > biggest {
+			biggest, name = b, fmt.Sprintf("the join table of %s over %s (%d rows)", opName(d.Join), t.Name, t.Rows)
+		}
+	}
+	return total, name
+}
+
+// deviceBytes is a column's size on the device: 4 bytes a value for
+// 32-bit types and integers whose values fit 32 bits (the cache narrows
+// them), else 8.
+func deviceBytes(t *columnar.Table, c int) int64 {
+	w := int64(8)
+	if t.Fields[c].Type.Physical() == columnar.PhysInt32 {
+		w = 4
+	} else if t.Fields[c].Type.Physical() != columnar.PhysFloat64 {
+		if lo, hi, ok := intRange(t, c); ok && lo >= math.MinInt32 && hi <= math.MaxInt32 {
+			w = 4
+		}
+	}
+	return w * int64(t.Rows)
+}
