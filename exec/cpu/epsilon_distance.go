@@ -130,9 +130,9 @@ func (t *EpsilonTest) originalSum(a, b []float32) float32 {
 	return s
 }
 
-// EpsilonWithin is the predicate on points in their original dimension
-// order: what a brute-force join compares (tests, the bench's sample).
-func EpsilonWithin(metric EpsilonMetric, eps float32, strict bool, a, b []float32) bool {
+// EpsilonSum is the float32 sum the predicate compares, over points in
+// their original dimension order: Σ fl(d²) for L2, Σ |d| for L1.
+func EpsilonSum(metric EpsilonMetric, a, b []float32) float32 {
 	var s float32
 	for i, v := range a {
 		d := v - b[i]
@@ -142,6 +142,13 @@ func EpsilonWithin(metric EpsilonMetric, eps float32, strict bool, a, b []float3
 			s += float32(d * d)
 		}
 	}
+	return s
+}
+
+// EpsilonWithin is the predicate on points in their original dimension
+// order: what a brute-force join compares (tests, the bench's sample).
+func EpsilonWithin(metric EpsilonMetric, eps float32, strict bool, a, b []float32) bool {
+	s := EpsilonSum(metric, a, b)
 	limit := eps
 	if metric == EpsilonL2 {
 		limit = float32(eps * eps)
