@@ -180,20 +180,30 @@ func simjoinEpsilons(p cpu.EpsilonPoints, targets []float64) []float64 {
 	sample := min(64, rows)
 	kth := make([][]float64, len(targets))
 	var mu sync.Mutex
+	top := 1
+	for _, target := range targets {
+		top = max(top, int(target))
+	}
 	parallelFor(sample, func(i int) {
 		q := p.Data[(i*rows/sample)*n:][:n]
-		d := make([]float64, rows)
+		near := make([]float64, 0, top+1) // the top smallest squared distances, ascending
 		for j := range rows {
 			var s float64
 			for x, v := range p.Data[j*n : j*n+n] {
 				s += float64(v-q[x]) * float64(v-q[x])
 			}
-			d[j] = s
+			if len(near) == top && s >= near[top-1] {
+				continue
+			}
+			k, _ := slices.BinarySearch(near, s)
+			near = slices.Insert(near, k, s)
+			if len(near) > top {
+				near = near[:top]
+			}
 		}
-		slices.Sort(d)
 		mu.Lock()
 		for t, target := range targets {
-			kth[t] = append(kth[t], math.Sqrt(d[min(rows-1, max(0, int(target)-1))]))
+			kth[t] = append(kth[t], math.Sqrt(near[min(len(near)-1, max(0, int(target)-1))]))
 		}
 		mu.Unlock()
 	})

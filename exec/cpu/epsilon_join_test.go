@@ -272,3 +272,58 @@ func TestEpsilonCostModelChoosesK(t *testing.T) {
 		t.Errorf("ε larger than the data: k=%d, want 1", g.K)
 	}
 }
+
+// The parallel sample sort orders the grid's keys as one sort does,
+// including many equal cell ids and coordinates (skew).
+func TestSortCellKeys(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	for _, n := range []int{0, 1, 1000, 200_000} {
+		keys := make([]cellKey, n)
+		for i := range keys {
+			id := uint64(rng.Intn(50))
+			if rng.Intn(4) == 0 {
+				id = 7 // a crowded cell
+			}
+			keys[i] = cellKey{id: id, u: float32(rng.Intn(100)) / 8, row: int32(i)}
+		}
+		want := slices.Clone(keys)
+		slices.SortFunc(want, compareCellKeys)
+		if got := sortCellKeys(keys, 5); !slices.Equal(got, want) {
+			t.Fatalf("n=%d: the sample sort's order differs", n)
+		}
+	}
+}
+
+// BenchmarkEpsilonGrid builds the grid over 1 M uniform 2-D points
+// (points/s reported): the host-side step both executors start with.
+func BenchmarkEpsilonGrid(b *testing.B) {
+	rng := rand.New(rand.NewSource(1))
+	p := randomPoints(rng, 1<<20, 2, func() float32 { return rng.Float32() })
+	opt := DefaultEpsilonOptions(EpsilonL2, 0.001)
+	b.ResetTimer()
+	for range b.N {
+		if _, err := BuildEpsilonGrid(p, opt); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(p.N())*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mpoints/s")
+}
+
+// BenchmarkEpsilonJoinCPU counts the self-join of 1 M uniform 2-D points
+// at about 5 neighbours each on all cores (pairs/s reported).
+func BenchmarkEpsilonJoinCPU(b *testing.B) {
+	rng := rand.New(rand.NewSource(1))
+	p := randomPoints(rng, 1<<20, 2, func() float32 { return rng.Float32() })
+	g, err := BuildEpsilonGrid(p, DefaultEpsilonOptions(EpsilonL2, 0.0012))
+	if err != nil {
+		b.Fatal(err)
+	}
+	q := g.SelfQueries()
+	b.ResetTimer()
+	var pairs int64
+	for range b.N {
+		_, n := EpsilonJoinCount(g, q, 0)
+		pairs += n
+	}
+	b.ReportMetric(float64(pairs)/b.Elapsed().Seconds()/1e6, "Mpairs/s")
+}
