@@ -47,12 +47,12 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 			if err := db.setJoinAlgorithm(v); err != nil {
 				return nil, err
 			}
-		case "epsilon_join":
-			if err := db.setEpsilonJoin(v); err != nil {
-				return nil, err
-			}
 		case "gpu_memory":
 			if err := db.setGPUMemory(v); err != nil {
+				return nil, err
+			}
+		case "epsilon_join":
+			if err := db.setEpsilonJoin(v); err != nil {
 				return nil, err
 			}
 		default:

@@ -84,6 +84,9 @@ type Options struct {
 	// GPU, when set, makes the planner plan the GPU's part for this
 	// device profile too (Physical.GPU), so EXPLAIN shows it.
 	GPU *GPUProfile
+	// Remaps finds the remapped twins of fact columns, which the GPU plan
+	// may read dimension payloads by (gpu_payload.go); nil: none.
+	Remaps RemapLookup
 }
 
 // Walk calls fn on n and its descendants in pre-order (children in order).
