@@ -206,3 +206,14 @@ func (r *queryRun) freeUnadopted() {
 	}
 	r.unadopted = nil
 }
+
+// allCached reports whether every dimension build came from the cache
+// (the query then has no build status to read back).
+func allCached(dims []*dimRun) bool {
+	for _, dr := range dims {
+		if dr.cached == nil {
+			return false
+		}
+	}
+	return true
+}
