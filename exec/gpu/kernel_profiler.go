@@ -23,6 +23,8 @@ type kernelProfiler struct {
 	used    int
 	stats   []KernelStat
 	columns map[*columnar.Column]int64
+	// dimsCached and dimsMade count star dimension builds.
+	dimsCached, dimsMade int
 }
 
 // kprof is the running query's profiler; nil when not profiling.
@@ -102,6 +104,7 @@ func (p *kernelProfiler) finish(out *QueryProfile) error {
 		out.KernelMs += ms
 	}
 	out.Kernels = p.stats
+	out.DimBuildsCached, out.DimBuildsMade = p.dimsCached, p.dimsMade
 	for _, b := range p.columns {
 		out.ColumnBytes += b
 	}
@@ -143,4 +146,15 @@ func RunProfiled(ctx context.Context, p *planner.Physical) (*exec.Result, *Query
 	}
 	prof.HostMs = max(prof.WallMs-prof.KernelMs, 0)
 	return res, prof, nil
+}
+
+// countDimBuild counts a dimension build taken from the cache or made.
+func countDimBuild(cached bool) {
+	switch {
+	case kprof == nil:
+	case cached:
+		kprof.dimsCached++
+	default:
+		kprof.dimsMade++
+	}
 }

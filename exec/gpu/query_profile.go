@@ -32,6 +32,9 @@ type QueryProfile struct {
 	// ColumnBytes is the bytes of the columns the query read, as stored on
 	// the device (each column once, validity bitmaps included).
 	ColumnBytes int64
+	// DimBuildsCached and DimBuildsMade count the star dimension builds
+	// found in the device's build cache and made by this run.
+	DimBuildsCached, DimBuildsMade int
 	// HBMGBs is the device profile's measured HBM read rate, the limit
 	// each kernel's GB/s is compared with.
 	HBMGBs float64
@@ -72,5 +75,8 @@ func (p *QueryProfile) Table() string {
 	}
 	fmt.Fprintf(&b, "  %d kernels: %.4f ms on the device, %.4f ms host time (wall %.4f ms); columns read %.2f MB at device width",
 		len(p.Kernels), p.KernelMs, p.HostMs, p.WallMs, float64(p.ColumnBytes)/1e6)
+	if p.DimBuildsCached+p.DimBuildsMade > 0 {
+		fmt.Fprintf(&b, "; dimension builds: %d cached, %d made", p.DimBuildsCached, p.DimBuildsMade)
+	}
 	return b.String()
 }

@@ -39,8 +39,10 @@ func (r *queryRun) markDims(q *starQuery) ([]*dimRun, cu.DevicePtr, error) {
 		key, cols := r.dimBuildKey(q, i)
 		if b := r.d.dims.lookup(key); key != "" && b != nil {
 			dims[i] = b.cachedRun()
+			countDimBuild(true)
 			continue
 		}
+		countDimBuild(false)
 		dr := &dimRun{domain: 1, k: 1, cacheKey: key, cols: cols}
 		dims[i] = dr
 		p := &dr.p
