@@ -149,17 +149,9 @@ func (e *castEval) vectorCast(b *batch, sel []int32, v *vec) *vec {
 		e.sb.finish(out, sel)
 	case e.from.ID == columnar.String:
 		for _, p := range sel {
-			if v.isNull(p) {
-				continue
+			if !v.isNull(p) {
+				out.vecs[p] = e.strVec.get(v.dict, v.i32[p], e.to)
 			}
-			x, err := columnar.ParseVector(nil, []byte(v.stringAt(p)))
-			if err == nil {
-				err = columnar.CheckVectorDim(len(x), e.to)
-			}
-			if err != nil {
-				raise(err)
-			}
-			out.vecs[p] = x
 		}
 	case e.from.ID == columnar.Vector:
 		for _, p := range sel {
@@ -298,4 +290,30 @@ func (e *vectorArithEval) eval(b *batch, sel []int32) *vec {
 		out.vecs[p] = arena[start:len(arena):len(arena)]
 	}
 	return out
+}
+
+// textVectors caches the vectors a string column's dictionary entries
+// parse to, each parsed when a row first needs it (a text that is not a
+// vector is an error only if a selected row holds it).
+type textVectors struct {
+	dict *columnar.Dictionary
+	vecs [][]float32
+	done []bool
+}
+
+func (c *textVectors) get(d *columnar.Dictionary, code int32, t columnar.Type) []float32 {
+	if c.dict != d {
+		c.dict, c.vecs, c.done = d, make([][]float32, d.CodeSpace()), make([]bool, d.CodeSpace())
+	}
+	if !c.done[code] {
+		x, err := columnar.ParseVector(nil, []byte(d.Values[code]))
+		if err == nil {
+			err = columnar.CheckVectorDim(len(x), t)
+		}
+		if err != nil {
+			raise(err)
+		}
+		c.vecs[code], c.done[code] = x, true
+	}
+	return c.vecs[code]
 }
