@@ -132,7 +132,8 @@ func appendResult(old *columnar.Table, targets []int, res *exec.Result) (*column
 		}
 		c, err := appendColumn(old.Columns[j], old.Rows, src[j], n, f.Type, old.Name, f.Name)
 		var se *columnar.StringError
-		if errors.As(err, &se) {
+		var re *rowError
+		if errors.As(err, &se) || errors.As(err, &re) && f.Type.ID == columnar.Datetime {
 			return nil, err // names table, column and row
 		} else if err != nil {
 			return nil, fmt.Errorf("column %s of %s: %w", f.Name, old.Name, err)
@@ -190,7 +191,16 @@ func appendColumn(old *columnar.Column, m int, src *columnar.Column, n int, t co
 	if src == nil {
 		return out, nil
 	}
-	return out, convertInto(out, m, src, n)
+	var err error
+	if t.ID == columnar.Datetime && src.Type.ID == columnar.String {
+		err = parseDatetimesInto(out, m, src, n)
+	} else {
+		err = convertInto(out, m, src, n)
+	}
+	if re, ok := err.(*rowError); ok {
+		re.column = name
+	}
+	return out, err
 }
 
 // appendStrings fills the string codes of out: old's rows re-coded into the
@@ -314,6 +324,9 @@ func convertInto(out *columnar.Column, m int, src *columnar.Column, n int) error
 	if st.ID == columnar.String {
 		return fmt.Errorf("cannot store %s values in a %s column", st, t)
 	}
+	if t.ID == columnar.Datetime || st.ID == columnar.Datetime {
+		return convertDatetimeInto(out, m, src, n)
+	}
 	narrower := t.ID == columnar.Decimal && (st.ID != columnar.Decimal || st.Precision > t.Precision)
 	if t.Physical() == st.Physical() && t.DecimalScale() == st.DecimalScale() && !narrower {
 		switch t.Physical() {
@@ -354,12 +367,16 @@ func convertInto(out *columnar.Column, m int, src *columnar.Column, n int) error
 // rowError is a value of row row (0-based, of the values being stored) that
 // its column cannot hold; UPDATE names the table row instead.
 type rowError struct {
-	row   int
-	value string
-	typ   columnar.Type
+	row    int
+	value  string
+	typ    columnar.Type
+	column string
 }
 
 func (e *rowError) Error() string {
+	if e.typ.ID == columnar.Datetime { // MySQL's strict-mode text
+		return fmt.Sprintf("Incorrect datetime value: '%s' for column '%s' at row %d", e.value, e.column, e.row+1)
+	}
 	return fmt.Sprintf("out of range value %s for %s at row %d", e.value, e.typ, e.row+1)
 }
 

@@ -135,6 +135,10 @@ func setColumn(old *columnar.Column, ids []int, src *columnar.Column, f columnar
 	}
 	conv, err := appendColumn(columnar.NewColumn(f.Type, 0, false), 0, src, n, f.Type, "", f.Name)
 	if err != nil {
+		if re, ok := err.(*rowError); ok && f.Type.ID == columnar.Datetime {
+			re.row = ids[re.row] // the table's row, as MySQL names it
+			return nil, re
+		}
 		if re, ok := err.(*rowError); ok {
 			return nil, fmt.Errorf("out of range value %s for column '%s' %s at row %d", re.value, f.Name, f.Type, ids[re.row]+1)
 		}

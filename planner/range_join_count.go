@@ -205,7 +205,8 @@ func stripWidening(e sql.Expr) sql.Expr {
 		from, to := c.E.Type(), c.T
 		switch {
 		case from.ID == columnar.String || to.ID == columnar.String || from.ID == columnar.Bool ||
-			(from.ID == columnar.Date) != (to.ID == columnar.Date):
+			(from.ID == columnar.Date) != (to.ID == columnar.Date),
+			(from.ID == columnar.Datetime) != (to.ID == columnar.Datetime):
 			return e
 		case from.Physical() == columnar.PhysFloat64 && to.Physical() != columnar.PhysFloat64:
 			return e

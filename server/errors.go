@@ -95,5 +95,6 @@ var messageCodes = []struct {
 	{"out of range", mysql.ER_DATA_OUT_OF_RANGE},
 	{"already exists", mysql.ER_TABLE_EXISTS_ERROR},
 	{"incorrect DATE value", mysql.ER_TRUNCATED_WRONG_VALUE},
+	{"Incorrect datetime value", mysql.ER_TRUNCATED_WRONG_VALUE},
 	{"unsupported", mysql.ER_NOT_SUPPORTED_YET},
 }

@@ -225,8 +225,9 @@ func alterableType(from, to columnar.Type) bool {
 		return true
 	case from.ID == columnar.String:
 		return false
-	case from.ID == columnar.Date || to.ID == columnar.Date:
-		return from.ID == to.ID
+	case isTemporal(from) || isTemporal(to):
+		// DATE and DATETIME convert into each other (midnight; the date).
+		return isTemporal(from) && isTemporal(to)
 	}
 	return true
 }

@@ -227,3 +227,49 @@ func ConvertDatetimeValue(i int64, f float64, from, to columnar.Type) (ri int64,
 	}
 	return out.I, out.F, true
 }
+
+// storeCast is castTo for a value stored into a column of type t, except
+// that a string stays a string where t is DATETIME: the engine parses it
+// as it stores it, so an invalid one is MySQL's strict-mode error
+// ("Incorrect datetime value: 'x' for column 'c' at row n") rather than
+// the NULL a cast gives.
+func storeCast(e Expr, t columnar.Type) Expr {
+	if t.ID == columnar.Datetime && e.Type().ID == columnar.String {
+		if _, isConst := e.(*Const); !isConst {
+			return e
+		}
+	}
+	return castTo(e, t)
+}
+
+// storeSchema is the schema INSERT ... SELECT casts its rows to: the target
+// columns' types, with storeCast's exception for strings into DATETIME.
+func storeSchema(from, to Schema) Schema {
+	out := append(Schema(nil), to...)
+	for i := range out {
+		if i < len(from) && out[i].Type.ID == columnar.Datetime && from[i].Type.ID == columnar.String {
+			out[i].Type = from[i].Type
+		}
+	}
+	return out
+}
+
+// storeValuesSchema is the schema of INSERT ... VALUES rows: where a row
+// gives a DATETIME column a computed string (storeCast left it a string),
+// the column carries strings, so the engine parses every row's value as
+// it stores it (constant rows print their already-checked value).
+func storeValuesSchema(v *Values) Schema {
+	out := append(Schema(nil), v.Out...)
+	for i, c := range out {
+		if c.Type.ID != columnar.Datetime {
+			continue
+		}
+		for _, row := range v.Rows {
+			if i < len(row) && row[i] != nil && row[i].Type().ID == columnar.String {
+				out[i].Type = columnar.TString
+				break
+			}
+		}
+	}
+	return out
+}

@@ -574,6 +574,8 @@ func (b *binder) inList(n *ast.PatternInExpr, sc *scope, pos int) (Expr, error) 
 				t = ct
 			}
 		case sameType(t, ct):
+		case t.ID == columnar.Datetime && ct.ID == columnar.Datetime:
+			t.Scale = max(t.Scale, ct.Scale)
 		case t.IsNumeric() && ct.IsNumeric():
 			t = commonNumeric(t, ct)
 		default:

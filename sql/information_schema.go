@@ -118,6 +118,11 @@ func columnRow(table string, i int, f columnar.Field) []Expr {
 		dataType, prec, scale = "decimal", i64(f.Type.Precision), i64(f.Type.Scale)
 	case columnar.Bool:
 		dataType, prec, scale = "tinyint", i64(3), i64(0)
+	case columnar.Datetime:
+		dataType = "datetime"
+		if f.Type.Timestamp {
+			dataType = "timestamp"
+		}
 	case columnar.String:
 		dataType, charLen = "varchar", i64(max(f.Type.Width, 0))
 		if f.Type.Width <= 0 {

@@ -94,7 +94,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 				return nil, b.errf(-1, "type mismatch: cannot insert %s into column '%s' %s", sch[i].Type, c.Name, c.Type)
 			}
 		}
-		src := castColumns(blk.plan, names(out[:given]), out[:given])
+		src := castColumns(blk.plan, names(out[:given]), storeSchema(sch, out[:given]))
 		if len(defaults) > 0 {
 			sc := &scope{plan: src}
 			exprs := make([]Expr, 0, len(targets))
@@ -153,10 +153,11 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 			if !castable(e.Type(), col.Type) {
 				return nil, b.errf(pos, "type mismatch: cannot insert %s into column '%s' %s", e.Type(), col.Name, col.Type)
 			}
-			row[i] = castTo(e, col.Type)
+			row[i] = storeCast(e, col.Type)
 		}
 		vals.Rows = append(vals.Rows, row)
 	}
+	vals.Out = storeValuesSchema(vals)
 	return b.finishInsert(n, &Insert{Table: t.Name, Targets: targets, Source: vals, Replace: n.IsReplace}, t)
 }
 

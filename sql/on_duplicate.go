@@ -92,7 +92,7 @@ func (b *binder) bindOnDuplicate(t *columnar.Table, list []*ast.Assignment, pair
 	for i, k := range targets {
 		var e Expr = sc.colRef(raw[k])
 		if e.Type().ID == columnar.String && t.Fields[k].Type.ID != columnar.String {
-			e = castTo(e, t.Fields[k].Type) // the engine stores numbers, not text
+			e = storeCast(e, t.Fields[k].Type) // the engine stores numbers, not text
 		}
 		out[i], outNames[i] = e, t.Fields[k].Name
 	}

@@ -33,6 +33,11 @@ func OperandType(a, b columnar.Type) columnar.Type {
 		return columnar.TFloat64
 	case a.ID == columnar.Decimal || b.ID == columnar.Decimal:
 		return columnar.TDecimal(38, max(a.DecimalScale(), b.DecimalScale()))
+	case a.ID == columnar.Datetime && b.ID == columnar.Datetime:
+		if b.Scale > a.Scale {
+			return b // the finer fsp: nothing rounds
+		}
+		return a
 	case a.ID == b.ID:
 		return a
 	case a.Physical() == columnar.PhysInt32 && b.Physical() == columnar.PhysInt32 &&

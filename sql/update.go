@@ -166,7 +166,7 @@ func (b *binder) update(n *ast.UpdateStmt) (Statement, error) {
 	for _, k := range targets {
 		var e Expr = sc.colRef(raw[k])
 		if e.Type().ID == columnar.String && t.Fields[k].Type.ID != columnar.String {
-			e = castTo(e, t.Fields[k].Type) // the engine stores numbers, not text
+			e = storeCast(e, t.Fields[k].Type) // the engine stores numbers, not text
 		}
 		out = append(out, e)
 		outNames = append(outNames, t.Fields[k].Name)

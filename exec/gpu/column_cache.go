@@ -88,13 +88,13 @@ func (cc *columnCache) getAs(col *columnar.Column, zeroCopy bool, in *planner.GP
 	// lives on the device.
 	zeroCopy = zeroCopy && len(col.Data()) > 0
 	if e, ok := cc.m[col]; ok {
-		if e.host == hostPtr(col) && e.n == col.Len && e.zeroCopy == zeroCopy {
+		// A pinned entry serves the query that pinned it as it is: a
+		// column that did not fit the cache and is read zero-copy stays
+		// so for the whole query.
+		if e.host == hostPtr(col) && e.n == col.Len && (e.zeroCopy == zeroCopy || e.pins > 0) {
 			cc.lru.MoveToFront(e.elem)
 			e.pins++
 			return e, nil
-		}
-		if e.pins > 0 {
-			return nil, fmt.Errorf("gpu: internal error: column wanted resident and zero-copy in one query")
 		}
 		cc.drop(e)
 	}

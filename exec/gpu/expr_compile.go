@@ -342,9 +342,15 @@ func (c *vmCompiler) cast(a reg, from, to columnar.Type, e sql.Expr) (reg, error
 	if from.ID == columnar.String || to.ID == columnar.String {
 		return reg{}, vmUnsupported(e, fmt.Sprintf("cast from %v to %v outside a dictionary", from, to))
 	}
+	if from.ID == columnar.Date && to.ID == columnar.Datetime {
+		// A DATE compares with a DATETIME as its midnight: days * µs per day
+		// (at most 2.9e17 for year 9999, no overflow).
+		return c.emit(vmMulK, a.r, 0, 0, columnar.MicrosPerDay, 0, to)
+	}
 	if from.ID == columnar.Date || to.ID == columnar.Date || from.ID == columnar.Datetime || to.ID == columnar.Datetime {
 		// DATETIME compares, joins, groups and sorts on the GPU as its
-		// int64 microseconds; conversions to and from it run on the CPU.
+		// int64 microseconds; other conversions to and from it (rounding,
+		// calendar parts, numbers) run on the CPU.
 		return reg{}, vmUnsupported(e, fmt.Sprintf("cast from %v to %v", from, to))
 	}
 	isF := from.ID == columnar.Float64

@@ -9,19 +9,16 @@ import "fmt"
 type TypeID uint8
 
 const (
-	Int32   TypeID = iota + 1 // INT: int32
-	Int64                     // BIGINT: int64
-	Float64                   // DOUBLE: float64
-	Decimal                   // DECIMAL(p,s): int64 scaled by 10^s
-	Date                      // DATE: int32 days since 1970-01-01
-	Bool                      // BOOLEAN: int32 0 or 1
-	String                    // VARCHAR: int32 code into a sorted dictionary
-	Vector                    // VECTOR(n): n float32 per row (vector.go)
+	Int32    TypeID = iota + 1 // INT: int32
+	Int64                      // BIGINT: int64
+	Float64                    // DOUBLE: float64
+	Decimal                    // DECIMAL(p,s): int64 scaled by 10^s
+	Date                       // DATE: int32 days since 1970-01-01
+	Bool                       // BOOLEAN: int32 0 or 1
+	String                     // VARCHAR: int32 code into a sorted dictionary
+	Vector                     // VECTOR(n): n float32 per row (vector.go)
+	Datetime                   // DATETIME(fsp), TIMESTAMP(fsp): int64 µs since 1970-01-01 00:00:00 UTC (datetime.go)
 )
-
-// Datetime is DATETIME(fsp) and TIMESTAMP(fsp): int64 microseconds since
-// 1970-01-01 00:00:00, the session time zone being UTC (see datetime.go).
-const Datetime TypeID = 64
 
 // Type is a column type; Precision and Scale matter for Decimal, Width and
 // Binary for String (see FitString), Dim for Vector.
