@@ -11,6 +11,8 @@ import (
 
 	"gorgonia.org/cu"
 
+	"gpusql/planner"
+	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
 
@@ -110,8 +112,8 @@ func (c *dimCache) clear() {
 	}
 }
 
-// dimBuildKey names dimension i's build: its table's columns the build
-// reads (by identity, host vector and length), its filters as SQL, its
+// dimBuildKey names dimension i's build: its table's columns (by
+// identity, host vector and length), its filters as SQL, its key and
 // group columns and the planned structure. "" when the build must not be
 // cached: scalar subquery values substituted into its filters are not in
 // their text.
@@ -122,42 +124,60 @@ func (r *queryRun) dimBuildKey(q *starQuery, i int) (string, []*columnar.Column)
 	dm := q.dims[i]
 	t := dm.scan.Table
 	var b strings.Builder
-	var cols []*columnar.Column
-	colKey := func(c int) {
-		col := t.Columns[c]
-		cols = append(cols, col)
-		fmt.Fprintf(&b, "%d:%p:%x:%d;", c, col, hostPtr(col), col.Len)
+	// Every column of the table, not only those the build reads: a filter
+	// the expression VM evaluates may read any of them.
+	fmt.Fprintf(&b, "%d rows:", t.Rows)
+	for c, col := range t.Columns {
+		fmt.Fprintf(&b, " %d:%p:%x:%d", c, col, hostPtr(col), col.Len)
 	}
-	fmt.Fprintf(&b, "%p rows %d key ", t, t.Rows)
-	colKey(dm.key)
-	b.WriteString("group ")
-	for _, c := range dm.gcols {
-		colKey(c)
-	}
-	fmt.Fprintf(&b, "build %v %d semi %v filters ", dm.build.Direct, dm.build.Capacity, dm.semi)
+	fmt.Fprintf(&b, "; key %d group %v build %v %d semi %v filters ", dm.key, dm.gcols, dm.build.Direct, dm.build.Capacity, dm.semi)
 	var filters []string
 	for bc, cs := range q.preds {
 		if bc.scan != dm.scan {
 			continue
 		}
-		colKey(bc.col) // sorted below with its text
 		var f []string
 		for _, e := range cs {
+			if !sameEveryRun(e) {
+				return "", nil
+			}
 			f = append(f, e.String())
 		}
 		filters = append(filters, fmt.Sprintf("%d:%s", bc.col, strings.Join(f, " AND ")))
 	}
 	for _, x := range q.vmPreds {
 		if x.scan == dm.scan {
+			if !sameEveryRun(x.e) {
+				return "", nil
+			}
 			filters = append(filters, "vm:"+x.e.String())
 		}
 	}
-	slices.Sort(filters)
+	slices.Sort(filters) // q.preds is a map
 	b.WriteString(strings.Join(filters, " | "))
-	// Columns a multi-column filter reads are named by its text; they
-	// belong to the same snapshot as the key column (a write makes a new
-	// table), which the key names already.
-	return b.String(), cols
+	return b.String(), slices.Clone(t.Columns)
+}
+
+// sameEveryRun reports whether e's text determines its value on a row:
+// no subquery (its value is computed when the query runs and prints as
+// "(subquery)"), no parameter, no function of the clock or of chance.
+func sameEveryRun(e sql.Expr) bool {
+	same := true
+	sql.WalkExpr(e, func(x sql.Expr) bool {
+		switch x := x.(type) {
+		case *planner.Subquery, *planner.NestedSubquery, *sql.ScalarSubquery, *sql.NestedSubquery, *sql.Param:
+			same = false
+		case *sql.Func:
+			switch strings.ToLower(x.Name) {
+			case "rand", "uuid", "uuid_short", "now", "sysdate", "current_timestamp", "localtime", "localtimestamp",
+				"utc_timestamp", "curdate", "current_date", "curtime", "current_time", "utc_date", "utc_time",
+				"unix_timestamp", "connection_id", "last_insert_id", "database", "user", "current_user":
+				same = false
+			}
+		}
+		return same
+	})
+	return same
 }
 
 // cachedRun is the dimRun of a cached build.
