@@ -68,13 +68,17 @@ func (c *dimCache) lookup(key string) *dimBuild {
 }
 
 // add adopts b's allocations if the column cache's budget has room for
-// them (evicting unpinned columns and older builds); otherwise it frees
-// them and keeps nothing.
+// them; otherwise it frees them and keeps nothing.
 func (c *dimCache) add(b *dimBuild) {
 	if old := c.m[b.key]; old != nil {
 		c.drop(old)
 	}
-	if !c.d.cache.reserve(b.bytes) {
+	// Columns come first: a build takes what the budget has left, evicting
+	// only older builds.
+	cc := c.d.cache
+	for cc.used+b.bytes > cc.budget && c.evictOldest() {
+	}
+	if cc.used+b.bytes > cc.budget {
 		c.free(b)
 		return
 	}
