@@ -22,8 +22,8 @@ func sameType(a, b columnar.Type) bool {
 // castTo converts ev's values from type from to type to (MySQL semantics);
 // literals are converted once, here.
 func castTo(ev evaluator, from, to columnar.Type) evaluator {
-	if sameType(from, to) {
-		return ev
+	if sameType(from, to) || from.ID == columnar.Datetime && to.ID == columnar.Datetime && to.Scale >= from.Scale {
+		return ev // a finer fsp keeps every DATETIME value as it is
 	}
 	ce := &castEval{in: ev, from: from, to: to, out: newVec(to)}
 	if _, ok := isConst(ev); ok {
