@@ -23,6 +23,15 @@ import (
 //	                                                  year 9999 or before year 0
 //	from_unixtime n DECIMAL(18,6)                     DATETIME (fsp of n's literal, at most 6): UTC
 //	                                                  wall-clock time of n seconds; NULL when n < 0
+//	to_seconds    dt DATETIME                         BIGINT seconds since year 0 (MySQL's calendar)
+//	convert_tz    dt DATETIME, from, to VARCHAR       DATETIME: dt read in zone from, shown in zone to;
+//	                                                  zones are '+HH:MM' offsets or IANA names
+//	                                                  ('Europe/Paris', 'UTC', 'SYSTEM' is UTC);
+//	                                                  NULL for an unknown zone (MySQL without its
+//	                                                  time zone tables does the same for names)
+//
+// TIMESTAMP(x) binds as x converted to DATETIME, TIMESTAMP(x, 'HH:MM:SS')
+// as datetime_add of the constant time in microseconds.
 //
 // Functions of functions.go and functions_more.go that take a DATETIME
 // where they take a DATE: every date function reads a DATETIME's date
@@ -40,7 +49,8 @@ import (
 // UTC_TIME([fsp]) its time of day as 'HH:MM:SS'. Times are UTC.
 
 func init() {
-	for _, n := range []string{"hour", "minute", "second", "microsecond", "time", "datetime_add", "from_unixtime"} {
+	for _, n := range []string{"hour", "minute", "second", "microsecond", "time", "datetime_add", "from_unixtime",
+		"to_seconds", "convert_tz"} {
 		moreFuncs[n] = true
 	}
 }
@@ -124,8 +134,101 @@ func (c *call) datetimeFunc() (Expr, bool, error) {
 		return c.fn(columnar.TInt32, d)
 	case "from_unixtime":
 		return c.fromUnixtime()
+	case "timestamp":
+		return c.timestampFunc()
+	case "to_seconds":
+		if err := c.arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		d, err := c.b.datetimeArg(c.args[0], c.name, c.pos)
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TInt64, d)
+	case "convert_tz":
+		if err := c.arity(3, 3); err != nil {
+			return nil, true, err
+		}
+		d, err := c.b.datetimeArg(c.args[0], c.name, c.pos)
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TDatetime(d.Type().Scale), d, c.str(c.args[1]), c.str(c.args[2]))
 	}
 	return nil, false, nil
+}
+
+// timestampFunc binds TIMESTAMP(x) (x as a DATETIME) and TIMESTAMP(x, t)
+// with t a constant time of day '[-]HH:MM[:SS[.ffffff]]' added to x.
+func (c *call) timestampFunc() (Expr, bool, error) {
+	if err := c.arity(1, 2); err != nil {
+		return nil, true, err
+	}
+	d, err := c.b.datetimeArg(c.args[0], c.name, c.pos)
+	if err != nil || len(c.args) == 1 {
+		return d, true, err
+	}
+	k, ok := c.args[1].(*Const)
+	if ok && k.Null {
+		return nullConst(d.Type()), true, nil
+	}
+	if !ok || k.T.ID != columnar.String {
+		return nil, true, c.b.errf(c.pos, "unsupported: timestamp() with a second argument that is not a constant time such as '01:30:00'")
+	}
+	us, ok := parseTimeOfDay(k.S)
+	if !ok {
+		return nil, true, c.b.errf(c.pos, "Incorrect time value: '%s'", k.S)
+	}
+	e, err := c.b.addInterval("timestamp", d, &Const{T: columnar.TInt64, I: us}, ast.TimeUnitMicrosecond, c.pos)
+	// The result keeps the larger fsp of the two arguments (MySQL).
+	fsp := d.Type().Scale
+	if _, f, ok := strings.Cut(strings.TrimSpace(k.S), "."); ok {
+		fsp = max(fsp, min(len(f), columnar.MaxFsp))
+	}
+	switch x := e.(type) {
+	case *Func:
+		x.T.Scale = fsp
+	case *Const:
+		x.T.Scale = fsp
+	}
+	return e, true, err
+}
+
+// parseTimeOfDay reads '[-]H:M[:S[.f]]' as microseconds.
+func parseTimeOfDay(s string) (int64, bool) {
+	s = strings.TrimSpace(s)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	frac := ""
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		s, frac = s[:i], s[i+1:]
+	}
+	parts := strings.Split(s, ":")
+	if len(parts) < 2 || len(parts) > 3 || (frac != "" && !allDigits(frac)) {
+		return 0, false
+	}
+	var v [3]int64
+	for i, p := range parts {
+		if !allDigits(p) || len(p) > 3 {
+			return 0, false
+		}
+		v[i] = int64(atoi(p))
+	}
+	if v[1] > 59 || v[2] > 59 {
+		return 0, false
+	}
+	us := (v[0]*3600 + v[1]*60 + v[2]) * columnar.MicrosPerSecond
+	for i := 0; i < columnar.MaxFsp; i++ {
+		d := int64(0)
+		if i < len(frac) {
+			d = int64(frac[i] - '0')
+		}
+		us += d * columnar.Pow10[columnar.MaxFsp-1-i]
+	}
+	if neg {
+		us = -us
+	}
+	return us, true
 }
 
 // fspArg reads the optional fractional-seconds precision of NOW(fsp).
