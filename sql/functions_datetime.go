@@ -29,6 +29,13 @@ import (
 //	                                                  ('Europe/Paris', 'UTC', 'SYSTEM' is UTC);
 //	                                                  NULL for an unknown zone (MySQL without its
 //	                                                  time zone tables does the same for names)
+//	timediff      a, b DATETIME, fsp BIGINT const     VARCHAR a - b as MySQL prints a TIME
+//	                                                  '[-]HH:MM:SS[.f]' (fsp digits), clamped to
+//	                                                  ±838:59:59 as TIME is
+//	time_to_sec   t VARCHAR '[-]H:MM[:SS]'            BIGINT seconds (fraction dropped); a
+//	                                                  DATETIME's time of day via TIME(); NULL
+//	                                                  when t is not a time
+//	sec_to_time   n BIGINT                            VARCHAR '[-]HH:MM:SS', clamped as timediff
 //
 // TIMESTAMP(x) binds as x converted to DATETIME, TIMESTAMP(x, 'HH:MM:SS')
 // as datetime_add of the constant time in microseconds.
@@ -50,7 +57,7 @@ import (
 
 func init() {
 	for _, n := range []string{"hour", "minute", "second", "microsecond", "time", "datetime_add", "from_unixtime",
-		"to_seconds", "convert_tz"} {
+		"to_seconds", "convert_tz", "timediff", "time_to_sec", "sec_to_time"} {
 		moreFuncs[n] = true
 	}
 }
@@ -145,6 +152,36 @@ func (c *call) datetimeFunc() (Expr, bool, error) {
 			return nil, true, err
 		}
 		return c.fn(columnar.TInt64, d)
+	case "timediff":
+		if err := c.arity(2, 2); err != nil {
+			return nil, true, err
+		}
+		a, err := c.b.datetimeArg(c.args[0], c.name, c.pos)
+		if err != nil {
+			return nil, true, err
+		}
+		b, err := c.b.datetimeArg(c.args[1], c.name, c.pos)
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TString, a, b, &Const{T: columnar.TInt64, I: int64(max(a.Type().Scale, b.Type().Scale))})
+	case "time_to_sec":
+		if err := c.arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		if t := c.args[0].Type(); t.ID == columnar.Datetime || t.ID == columnar.Date {
+			c.args[0] = c.b.timeOfDayText(c.args[0])
+		}
+		return c.fn(columnar.TInt64, c.str(c.args[0]))
+	case "sec_to_time":
+		if err := c.arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		n, err := c.integer(c.args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TString, n)
 	case "convert_tz":
 		if err := c.arity(3, 3); err != nil {
 			return nil, true, err
@@ -431,4 +468,10 @@ func unixTimestampType(t columnar.Type) columnar.Type {
 		return columnar.TInt64
 	}
 	return columnar.TDecimal(18, t.Scale)
+}
+
+// timeOfDayText is TIME(x) of a DATE or DATETIME: its 'HH:MM:SS[.f]'.
+func (b *binder) timeOfDayText(e Expr) Expr {
+	d, _ := b.datetimeArg(e, "time", 0)
+	return &Func{Name: "time", Args: []Expr{d}, T: columnar.TString}
 }
