@@ -78,6 +78,7 @@ func (c *Catalog) Alter(name string, snapshot, next *columnar.Table, colMap []in
 		}
 		c.tables[key(name)] = next
 		c.indexes[key(name)] = kept
+		c.dropRemaps(name, next)
 		c.version++
 		return nil
 	})

@@ -22,7 +22,9 @@ type Catalog struct {
 	// indexes are each table's indexes (index.go).
 	indexes map[string][]Index
 	// views are the named queries (view.go).
-	views   map[string]View
+	views map[string]View
+	// remaps are remapped columns, per table and column (remap.go).
+	remaps  map[string]map[string]*columnar.ColumnRemap
 	version uint64
 }
 
@@ -102,6 +104,7 @@ func (c *Catalog) Put(t *columnar.Table) {
 	}
 	c.tables[key(t.Name)] = t
 	delete(c.indexes, key(t.Name))
+	c.dropRemaps(t.Name, nil)
 	c.version++
 }
 
@@ -118,6 +121,7 @@ func (c *Catalog) Drop(name string, ifExists bool) error {
 	delete(c.tables, key(name))
 	delete(c.writers, key(name))
 	delete(c.indexes, key(name))
+	c.dropRemaps(name, nil)
 	c.version++
 	return nil
 }
@@ -158,6 +162,7 @@ func (c *Catalog) Update(name string, change func(old *columnar.Table) (*columna
 		return fmt.Errorf("table %s was dropped or replaced during the statement", name)
 	}
 	c.tables[key(name)] = next
+	c.dropRemaps(name, next)
 	c.version++
 	return nil
 }

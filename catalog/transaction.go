@@ -92,6 +92,7 @@ func (c *Catalog) Publish(base map[string]*columnar.Table, work *Catalog) error 
 	for k := range changed {
 		if t, ok := after[k]; ok {
 			c.tables[k] = t
+			c.dropRemaps(k, t)
 			if _, ok := c.writers[k]; !ok {
 				c.writers[k] = &sync.Mutex{}
 			}

@@ -45,6 +45,12 @@ type Options struct {
 	// opens without a GPU: EXPLAIN shows the GPU plan, queries say they
 	// need a GPU.
 	GPUProfile string
+	// Remap says when columns get a replica-remapped twin (remap.go):
+	// "" or "analyze" on ANALYZE TABLE, "load" also after each LOAD and
+	// when a database directory opens, "off" never. RemapMinRows is the
+	// least rows of a table whose columns are remapped (0: 1 Mi rows).
+	Remap        string
+	RemapMinRows int
 	// GPUMemory is the device memory budget of a query's plan in bytes
 	// (0: most of the device's free memory); see gpu_memory.go.
 	GPUMemory int64
@@ -116,6 +122,9 @@ func Open(opts Options) (*DB, error) {
 	default:
 		return nil, fmt.Errorf("unknown group-by strategy %q (want dense or hash)", opts.GroupBy)
 	}
+	if !remapModes[opts.Remap] {
+		return nil, fmt.Errorf("unknown remap mode %q (want analyze, load or off)", opts.Remap)
+	}
 	if err := db.chooseGPUProfile(); err != nil {
 		return nil, err
 	}
@@ -129,6 +138,11 @@ func Open(opts Options) (*DB, error) {
 			return nil, err
 		}
 		db.durable = d
+		if opts.Remap == "load" {
+			for _, name := range db.cat.Names() {
+				db.buildRemaps(name)
+			}
+		}
 	}
 	return db, nil
 }

@@ -51,6 +51,9 @@ func (db *DB) load(ctx context.Context, s *sql.Load, baseDir string) (*Statement
 	}
 	r := message("loaded %d %s into %s", added, plural(added, "row"), s.Table)
 	r.RowsAffected = int64(added)
+	if db.opts.Remap == "load" {
+		db.buildRemaps(s.Table)
+	}
 	return r, nil
 }
 

@@ -105,16 +105,22 @@ func (db *DB) showIndex(name string) (*StatementResult, error) {
 }
 
 // analyze answers ANALYZE TABLE as MySQL does, one status row per table
-// (statistics are already current: every change recomputes them).
+// (statistics are already current: every change recomputes them), after
+// a note row per column it remapped (engine/remap.go).
 func (db *DB) analyze(tables []string) *StatementResult {
-	var ops, types, msgs []string
-	for range tables {
-		ops, types, msgs = append(ops, "analyze"), append(types, "status"), append(msgs, "OK")
+	var names, ops, types, msgs []string
+	for _, t := range tables {
+		// Statistics are current already; the remaps are (re)built here,
+		// one note row per remapped column.
+		for _, n := range db.buildRemaps(t) {
+			names, ops, types, msgs = append(names, t), append(ops, "analyze"), append(types, "note"), append(msgs, n.text)
+		}
+		names, ops, types, msgs = append(names, t), append(ops, "analyze"), append(types, "status"), append(msgs, "OK")
 	}
 	res := &exec.Result{
 		Names:   []string{"Table", "Op", "Msg_type", "Msg_text"},
-		Columns: []*columnar.Column{stringColumn(tables), stringColumn(ops), stringColumn(types), stringColumn(msgs)},
-		Rows:    len(tables),
+		Columns: []*columnar.Column{stringColumn(names), stringColumn(ops), stringColumn(types), stringColumn(msgs)},
+		Rows:    len(names),
 	}
 	return &StatementResult{Kind: KindRows, Result: res}
 }

@@ -26,7 +26,7 @@ func (db *DB) query(ctx context.Context, q *sql.Query) (*exec.Result, string, er
 }
 
 func (db *DB) plan(q *sql.Query) (*planner.Physical, error) {
-	p, err := planner.Plan(q, planner.Options{Join: db.joinAlgorithm(), GroupBy: db.opts.GroupBy, GPU: db.planProfile()})
+	p, err := planner.Plan(q, planner.Options{Join: db.joinAlgorithm(), GroupBy: db.opts.GroupBy, Epsilon: db.epsilonOptions(), GPU: db.planProfile(), Remaps: db.cat.Remap})
 	if err == nil && len(q.Recursive) > 0 && p.CPUOnly == "" {
 		// The recursive tables are computed by the engine between plans
 		// and read as host tables the GPU column cache does not know.

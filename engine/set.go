@@ -51,6 +51,10 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 			if err := db.setGPUMemory(v); err != nil {
 				return nil, err
 			}
+		case "epsilon_join":
+			if err := db.setEpsilonJoin(v); err != nil {
+				return nil, err
+			}
 		default:
 			if handled, err := sql.SetFixed(a.Name, v); handled {
 				if err != nil {
@@ -58,7 +62,7 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 				}
 				continue
 			}
-			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit, gpu_memory, join_algorithm, cte_max_recursion_depth, group_concat_max_len)", a.Name)
+			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit, gpu_memory, join_algorithm, epsilon_join, cte_max_recursion_depth, group_concat_max_len)", a.Name)
 		}
 	}
 	return message("variables set"), nil
@@ -75,6 +79,8 @@ func (db *DB) setValue(ctx context.Context, a sql.Assignment) (*sql.Const, error
 			return &sql.Const{T: columnar.TString, S: "default"}, nil
 		case "join_algorithm":
 			return &sql.Const{T: columnar.TString, S: defaultJoinAlgorithm(db.opts.Join)}, nil
+		case "epsilon_join":
+			return &sql.Const{T: columnar.TString, S: "on"}, nil
 		}
 		if d, ok := sql.LimitDefault(a.Name); ok {
 			return &sql.Const{T: columnar.TInt64, I: d}, nil

@@ -18,7 +18,7 @@
 //   bucket_scatter bitmap: both sides are histogrammed by the key's top bits
 //                  (bucket = (key - min) >> shift; NULL keys and keys
 //                  outside the domain get two extra buckets), offsets are
-//                  scanned, and each row's low bits and row number are
+//                  scanned on the device, and each row's low bits and row number are
 //                  scattered into its bucket.
 //   bitmap_bucket_join  one block per bucket: fill the bucket's bitmap
 //                  (2^shift bits) in shared memory from its build keys,
@@ -156,9 +156,11 @@ __device__ __forceinline__ int bucket_of(const BitmapParams& p, const Col& c, lo
 }
 
 // bucket_hist counts the rows of one side (side 0 build, 1 probe) per
-// bucket into start[1..]; a build key outside the domain raises flags[0],
-// a NULL one flags[2].
-extern "C" __global__ void bucket_hist(const BitmapParams p, int side) {
+// bucket into start[k] (scan_exclusive_i64 then turns the counts into
+// offsets on the device, no host round trip); a build key outside the domain raises flags[0],
+// a NULL one flags[2]. (It takes bucket_scatter's parameters, cursor
+// unused, so that both launch from one parameter buffer.)
+extern "C" __global__ void bucket_hist(const BitmapParams p, int side, unsigned long long* cursor) {
   const Col& c = side == 0 ? p.build : p.probe;
   unsigned long long* start = side == 0 ? p.bStart : p.pStart;
   long long n = side == 0 ? p.nBuild : p.nProbe;
@@ -169,7 +171,7 @@ extern "C" __global__ void bucket_hist(const BitmapParams p, int side) {
       p.flags[k == p.nBuckets ? 0 : 2] = 1u;
       continue;
     }
-    atomicAdd(start + k + 1, 1ULL);
+    atomicAdd(start + k, 1ULL);
   }
 }
 

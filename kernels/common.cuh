@@ -145,13 +145,22 @@ __device__ __forceinline__ unsigned long long hash64(long long k) {
 // open-addressing table (linear probing, EMPTY_KEY marks free slots) whose
 // map[slot] is the payload.
 struct Dim {
-  Col key;
+  Col key;  // the fact key column; with a remap, the fact rows' slots (4 B, no NULLs)
   const int* map;
   long long keyMin;
   long long mapLen;
   long long stride;
   const long long* hkeys;
   long long hmask;
+  // A payload read from shared memory in the fact key's remapped layout
+  // (planner/gpu_payload.go): slot s holds the payload of the key whose
+  // code (key - remapMin) slotValue[s] is; 0 without a remap.
+  const int* slotValue;
+  long long remapMin;
+  int nslots;
+  int nullCode;  // the code of NULL (-1: none); its slots hold -1
+  int shOffset;  // the table's first int in the dimensions' shared memory
+  int pad;
 };
 
 __device__ __forceinline__ int dim_probe(const Dim& d, long long key) {

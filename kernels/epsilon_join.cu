@@ -16,7 +16,10 @@
 // shared-memory buffer flushed with one global atomic per flush.
 //
 // Launch: 256 threads per block, grid-stride over the batch's queries
-// (query qOffset + t·qStride, t < qCount).
+// (query qOffset + t·qStride, t < qCount). When a batch has too few
+// queries to fill the GPU, tpq consecutive threads share a query, each
+// taking every tpq-th neighbour cell, so that the threads stay busy and a
+// query with crowded neighbour cells does not hold back a whole warp.
 #include "common.cuh"
 
 #define EPS_MAX_K 6
@@ -32,15 +35,19 @@ struct EpsParams {
   const float* queries;                   // query points, dims each
   const int* coords;                      // k cell coordinates per query
   const int* inv;                         // original dim d at stored position inv[d]
-  int* counts;                            // count mode: per query (may be 0)
-  unsigned int* pairs;                    // pair mode: (query, grid point) per pair
+  const int* qRows;                       // original row of each query
+  const int* gRows;                       // original row of each grid point
+  int* counts;                            // count mode: per outer row, zeroed (may be 0)
+  int* pairs;                             // pair mode: (outer row, inner row) per pair
   unsigned long long* pairCount;          // pairs found (counted past capacity too)
   long long numCells, qOffset, qStride, qCount, capacity;
   double reach;                           // per-dimension reach (ε plus slack)
   unsigned long long stride[EPS_MAX_K];   // id = Σ coord·stride
   int cells[EPS_MAX_K];                   // cells per indexed dimension
   int dims, k, sortDim, metric, strict, shortc, exact;
+  int tpq;                                // threads per query (a power of two ≤ 32)
   float limit, lo, hi;
+  int pad;
 };
 
 extern "C" __global__ void epsilon_param_size(long long* out) { *out = sizeof(EpsParams); }
@@ -74,7 +81,7 @@ __device__ bool eps_within(const EpsParams& p, const float* a, const float* b) {
 struct EpsCursor {
   long long q;  // query index, -1 when the thread has no more
   long long t;  // position in the batch
-  int nb, numNb;
+  int nb, numNb, lane;  // next neighbour cell; lane of the query's tpq threads
   int j, end;
   float u;      // the query's SORTIDU coordinate
 };
@@ -82,7 +89,7 @@ struct EpsCursor {
 __device__ void eps_start(const EpsParams& p, EpsCursor& c, long long t) {
   c.t = t;
   c.q = t < p.qCount ? p.qOffset + t * p.qStride : -1;
-  c.nb = 0;
+  c.nb = c.lane;
   c.j = c.end = 0;
   if (c.q >= 0 && p.sortDim >= 0) c.u = p.queries[c.q * p.dims + p.sortDim];
 }
@@ -92,7 +99,8 @@ __device__ void eps_start(const EpsParams& p, EpsCursor& c, long long t) {
 __device__ bool eps_next_cell(const EpsParams& p, EpsCursor& c) {
   const int* qc = p.coords + c.q * p.k;
   while (c.nb < c.numNb) {
-    int v = c.nb++;
+    int v = c.nb;
+    c.nb += p.tpq;
     unsigned long long id = 0;
     bool inside = true;
     for (int d = p.k - 1; d >= 0; d--) {
@@ -145,45 +153,50 @@ __device__ int eps_num_neighbours(int k) {
   return n;
 }
 
-// epsilon_count: per query, the number of grid points within ε (counts
-// written when given) and the batch total in *pairCount. No pair is stored.
+// epsilon_count: per outer row, the number of grid points within ε (added
+// to counts when given) and the batch total in *pairCount. No pair is
+// stored.
 extern "C" __global__ void epsilon_count(EpsParams p) {
-  long long threads = (long long)gridDim.x * blockDim.x;
+  long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  long long threads = (long long)gridDim.x * blockDim.x / p.tpq;
   EpsCursor c;
   c.numNb = eps_num_neighbours(p.k);
-  eps_start(p, c, (long long)blockIdx.x * blockDim.x + threadIdx.x);
+  c.lane = (int)(tid % p.tpq);
+  eps_start(p, c, tid / p.tpq);
   unsigned long long total = 0;
   while (c.q >= 0) {
     long long q = c.q;
     int n = 0;
     while (c.q == q) n += eps_step(p, c, threads) >= 0;
-    if (p.counts) p.counts[q] = n;
+    if (p.counts && n) atomicAdd(p.counts + __ldg(p.qRows + q), n);
     total += n;
   }
   if (total) atomicAdd(p.pairCount, total);
 }
 
-// epsilon_pairs: every pair (query index, grid point index) within ε.
+// epsilon_pairs: every pair (outer row, inner row) within ε.
 // Threads run in rounds of EPS_STEPS candidates; matches go to the block's
 // shared buffer, which cannot overflow within a round (it is flushed once
 // less than a round's worth of room is left). A flush reserves space with
 // one atomicAdd and writes the buffer coalesced; pairs past capacity are
 // counted, not written, and the host reruns that batch split in two.
 extern "C" __global__ void __launch_bounds__(EPS_THREADS) epsilon_pairs(EpsParams p) {
-  __shared__ uint2 buf[EPS_BUF];
+  __shared__ int2 buf[EPS_BUF];
   __shared__ int nbuf;
   __shared__ unsigned long long base;
-  long long threads = (long long)gridDim.x * blockDim.x;
+  long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  long long threads = (long long)gridDim.x * blockDim.x / p.tpq;
   EpsCursor c;
   c.numNb = eps_num_neighbours(p.k);
-  eps_start(p, c, (long long)blockIdx.x * blockDim.x + threadIdx.x);
+  c.lane = (int)(tid % p.tpq);
+  eps_start(p, c, tid / p.tpq);
   if (threadIdx.x == 0) nbuf = 0;
   __syncthreads();
   while (__syncthreads_or(c.q >= 0)) {
     for (int s = 0; s < EPS_STEPS && c.q >= 0; s++) {
       long long q = c.q;
       int j = eps_step(p, c, threads);
-      if (j >= 0) buf[atomicAdd(&nbuf, 1)] = make_uint2((unsigned)q, (unsigned)j);
+      if (j >= 0) buf[atomicAdd(&nbuf, 1)] = make_int2(__ldg(p.qRows + q), __ldg(p.gRows + j));
     }
     __syncthreads();
     int n = nbuf;
@@ -191,7 +204,7 @@ extern "C" __global__ void __launch_bounds__(EPS_THREADS) epsilon_pairs(EpsParam
     if (threadIdx.x == 0) base = atomicAdd(p.pairCount, (unsigned long long)n);
     __syncthreads();
     for (int i = threadIdx.x; i < n; i += blockDim.x)
-      if (base + i < (unsigned long long)p.capacity) ((uint2*)p.pairs)[base + i] = buf[i];
+      if (base + i < (unsigned long long)p.capacity) ((int2*)p.pairs)[base + i] = buf[i];
     __syncthreads();
     if (threadIdx.x == 0) nbuf = 0;
   }
@@ -200,5 +213,5 @@ extern "C" __global__ void __launch_bounds__(EPS_THREADS) epsilon_pairs(EpsParam
   if (threadIdx.x == 0) base = atomicAdd(p.pairCount, (unsigned long long)n);
   __syncthreads();
   for (int i = threadIdx.x; i < n; i += blockDim.x)
-    if (base + i < (unsigned long long)p.capacity) ((uint2*)p.pairs)[base + i] = buf[i];
+    if (base + i < (unsigned long long)p.capacity) ((int2*)p.pairs)[base + i] = buf[i];
 }

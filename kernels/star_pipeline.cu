@@ -29,6 +29,13 @@
 // Many groups → global atomics straight into the table (L2-resident for
 // tables up to tens of MB).
 //
+// Remapped dimension payloads (planner/gpu_payload.go): for a dimension
+// whose fact key has a replica-remapped twin (storage/columnar/remap.go),
+// the kernel reads the fact rows' slots instead of their keys and the
+// payloads from a per-block shared-memory table in the remap's layout
+// (load_remapped_dims), so the 32 rows of a warp hit distinct banks
+// instead of random words of the L2-resident map.
+//
 // Bound: device memory bandwidth for the columns read (H100 SXM HBM3: 3.35
 // TB/s peak, 2.7 TB/s measured by bandwidth_probe.cu; SSB Q1.x reads at most
 // 4 columns x 4 B per row = 0.96 GB at SF10 → ~0.35 ms, less with sectors
@@ -50,10 +57,31 @@ struct StarParams {
   long long ngroups;
   long long replicaStride;    // slots between shared replicas (odd, to spread banks)
   int sharedReplicas;         // 0: aggregate with global atomics
-  int pad;
+  int dimSh;                  // first int of the remapped dimension payloads in shared memory
 };
 
 extern "C" __global__ void star_params_size(long long* out) { *out = sizeof(StarParams); }
+
+// load_remapped_dims copies the payload of each remapped dimension into
+// its shared-memory table, slot by slot (a key whose row the dimension's
+// filters removed, or that has none, reads -1, like the global map), so
+// that the probes index it by the fact row's slot. Each block loads a
+// few KB once; the rows it scans then hit distinct banks (Sitaridi &
+// Ross). p.dimSh is past the group table or the per-thread accumulators.
+__device__ __forceinline__ void load_remapped_dims(const StarParams& p, int* dsh) {
+  bool any = false;
+  for (int d = 0; d < p.ndims; d++) {
+    const Dim& dm = p.dims[d];
+    if (dm.slotValue == 0) continue;
+    any = true;
+    for (int s = threadIdx.x; s < dm.nslots; s += blockDim.x) {
+      int code = __ldg(dm.slotValue + s);
+      long long o = (long long)code + dm.remapMin - dm.keyMin;
+      dsh[dm.shOffset + s] = code >= 0 && code != dm.nullCode && o >= 0 && o < dm.mapLen ? __ldg(dm.map + o) : -1;
+    }
+  }
+  if (any) __syncthreads();
+}
 
 __device__ __forceinline__ unsigned long long slot_identity(const StarParams& p, int w) {
   return w == 0 ? 0ULL : agg_identity(p.aggs[w - 1]);
@@ -173,6 +201,8 @@ __device__ __forceinline__ void star_body(const StarParams& p) {
     __syncthreads();
   }
   unsigned long long* tab = R > 0 ? sh + (long long)(lane % R) * p.replicaStride : p.table;
+  int* dsh = (int*)sh + p.dimSh;
+  load_remapped_dims(p, dsh);
 
   // One group: each thread folds into its own accumulators, kept in shared
   // memory (indexed by aggregate at run time, which registers cannot be).
@@ -201,7 +231,10 @@ __device__ __forceinline__ void star_body(const StarParams& p) {
       load_valid<IT>(dm.key, i0, alive, nn);
       load_i<IT>(dm.key, i0, full, alive, key);
       int v[IT];
-      if (dm.hkeys == 0) {
+      if (dm.slotValue) {
+#pragma unroll
+        for (int k = 0; k < IT; k++) v[k] = alive[k] ? dsh[dm.shOffset + (int)key[k]] : -1;
+      } else if (dm.hkeys == 0) {
 #pragma unroll
         for (int k = 0; k < IT; k++) {
           long long o = key[k] - dm.keyMin;
@@ -322,6 +355,8 @@ __device__ __forceinline__ void star_fast_body(const StarParams& p) {
   }
   unsigned long long* tab = R > 0 ? sh + (long long)(lane % R) * p.replicaStride : p.table;
   unsigned long long* acc = sh + threadIdx.x * (1 + MAX_AGGS);
+  int* dsh = (int*)sh + p.dimSh;
+  load_remapped_dims(p, dsh);
   if (SINGLE)
     for (int w = 0; w <= p.naggs; w++) acc[w] = w == 0 ? 0ULL : agg_identity(p.aggs[w - 1]);
 
@@ -363,7 +398,10 @@ __device__ __forceinline__ void star_fast_body(const StarParams& p) {
       int key[IT];
       load32<IT>(dm.key, i0, full, alive, key);
       int v[IT];
-      if (dm.hkeys == 0) {
+      if (dm.slotValue) {
+#pragma unroll
+        for (int k = 0; k < IT; k++) v[k] = alive[k] ? dsh[dm.shOffset + key[k]] : -1;
+      } else if (dm.hkeys == 0) {
         const int kmin = (int)dm.keyMin;
 #pragma unroll
         for (int k = 0; k < IT; k++) {

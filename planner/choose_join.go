@@ -71,6 +71,11 @@ func (b *builder) makeJoin(kind sql.JoinKind, l, r Node, lk, rk []sql.Expr, resi
 		if kind == sql.JoinInner && residual == nil {
 			kind = sql.JoinCross
 		}
+		if ej, ok := b.epsilonJoin(kind, l, r, residual, out); ok {
+			// Grid build and sort, then per left row 3^k lookups and the
+			// candidates: charged as a few passes over each input.
+			return b.set(ej, st, base+8*(ls.Rows+rs.Rows))
+		}
 		nl := &NestedLoopJoin{Kind: kind, Left: l, Right: r, Cond: residual, NullAware: nullAware, Out: out}
 		return b.set(nl, st, base+ls.Rows*rs.Rows)
 	}

@@ -145,6 +145,8 @@ func kindName(n Node) string {
 		return "SortMergeJoin"
 	case *NestedLoopJoin:
 		return "NestedLoopJoin"
+	case *EpsilonJoin:
+		return "EpsilonJoin"
 	case *RangeJoinCount:
 		return "RangeJoinCount"
 	case *HashAggregate:
@@ -238,6 +240,8 @@ func describe(n Node) string {
 		return s
 	case *RangeJoinCount:
 		return describeRangeJoinCount(head, n)
+	case *EpsilonJoin:
+		return describeEpsilonJoin(head, n)
 	case *HashAggregate:
 		s := fmt.Sprintf("%s %s", head, n.Strategy)
 		if n.Strategy == AggDense && len(n.DenseKeys) > 0 {

@@ -38,6 +38,18 @@ func TestSSBGPUExplainGolden(t *testing.T) {
 	checkSSBGolden(t, planner.Options{GPU: prof}, "gpu_h100_ssb_")
 }
 
+// TestSSBGPUStreamedExplainGolden: the h100 plans under an 8 MiB GPU
+// memory budget, where the fact columns that do not fit stream in chunks
+// (testdata/explain/gpu_h100_8MB_ssb_*.txt).
+func TestSSBGPUStreamedExplainGolden(t *testing.T) {
+	prof, err := planner.LookupGPUProfile("h100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prof.MemoryBudget = 8 << 20
+	checkSSBGolden(t, planner.Options{GPU: prof}, "gpu_h100_8MB_ssb_")
+}
+
 func checkSSBGolden(t *testing.T, opts planner.Options, prefix string) {
 	cat := ssbtest.Catalog(t, goldenSF, columnar.HeapAllocator)
 	queries := ssbgen.Queries()
@@ -66,4 +78,37 @@ func checkSSBGolden(t *testing.T, opts planner.Options, prefix string) {
 			t.Errorf("%s plan changed:\n%s\nwant:\n%s", name, got, want)
 		}
 	}
+}
+
+// TestSSBGPURemapExplainGolden is TestSSBGPUExplainGolden with the fact
+// table's small-domain columns remapped (at SF 0.1, lo_suppkey's 200 keys
+// among them): the plans read the supplier payloads from shared memory in
+// the remapped layout, and say so: testdata/explain/gpu_h100_remap_ssb_*.txt.
+func TestSSBGPURemapExplainGolden(t *testing.T) {
+	prof, err := planner.LookupGPUProfile("h100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := ssbtest.Catalog(t, goldenSF, columnar.HeapAllocator)
+	lo, _ := cat.Table("lineorder")
+	remaps := map[int]*columnar.ColumnRemap{}
+	for c := range lo.Fields {
+		if min, codes, ok := columnar.RemapCandidate(lo, c, 1); ok {
+			r, err := columnar.BuildColumnRemap(lo, c, min, codes, columnar.DefaultColumnRemapOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			remaps[c] = r
+		}
+	}
+	if remaps[lo.ColumnIndex("lo_suppkey")] == nil {
+		t.Fatal("lo_suppkey is no remap candidate at SF 0.1")
+	}
+	lookup := func(t *columnar.Table, c int) *columnar.ColumnRemap {
+		if r := remaps[c]; r != nil && r.Matches(t, c) {
+			return r
+		}
+		return nil
+	}
+	checkSSBGolden(t, planner.Options{GPU: prof, Remaps: lookup}, "gpu_h100_remap_ssb_")
 }

@@ -243,6 +243,8 @@ func nodeExprs(n Node) []sql.Expr {
 		return append(append(append([]sql.Expr{}, n.LeftKeys...), n.RightKeys...), n.Residual)
 	case *NestedLoopJoin:
 		return []sql.Expr{n.Cond}
+	case *EpsilonJoin:
+		return []sql.Expr{n.LeftVec, n.RightVec, n.Filter}
 	case *RangeJoinCount:
 		out := []sql.Expr{n.Key, n.Ne}
 		for _, b := range []*RangeBound{n.Lo, n.Hi} {

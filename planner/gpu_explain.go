@@ -76,6 +76,9 @@ func explainStar(sb *strings.Builder, s *GPUStar) {
 			sb.WriteString(", the CPU plan builds the other side")
 		}
 		sb.WriteString(")\n")
+		if text := explainPayload(d.Payload, s.Fact.Table.Name); text != "" {
+			fmt.Fprintf(sb, "      %s\n", text)
+		}
 	}
 	path := []string{opName(s.Aggregate)}
 	for n := s.Aggregate.Input; n != nil; n = factChild(n, s.Fact) {

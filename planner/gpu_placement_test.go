@@ -61,6 +61,11 @@ func TestGPUPlacement(t *testing.T) {
 	if m["lineorder.lo_orderdate"].Place != planner.PlaceStreamed || m["date.d_year"].Place != planner.PlaceResident {
 		t.Errorf("half budget: %+v\n%s", g.Columns, p.Explain())
 	}
+	// The 1-byte codes stream first: they free 4 device bytes a row for
+	// 1 byte a row of link time.
+	if m["lineorder.lo_quantity"].Place != planner.PlaceStreamed || m["lineorder.lo_discount"].Place != planner.PlaceStreamed {
+		t.Errorf("half budget: the 1-byte columns are not the first streamed: %+v", g.Columns)
+	}
 	if w := m["lineorder.lo_discount"].WireWidth; w != 1 {
 		t.Errorf("lo_discount (0..10) sent in %d bytes", w)
 	}

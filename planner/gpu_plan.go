@@ -110,6 +110,7 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 			for _, d := range star.Dims {
 				d.Build = planDimBuild(d)
 			}
+			planDimPayloads(star, p.Options.Remaps)
 		}
 	} else {
 		g.Tail, g.Body = sortCut(splitTail(p.Root, false))

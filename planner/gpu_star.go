@@ -65,6 +65,8 @@ type GPUStarDim struct {
 	Sel float64
 	// Build is the join table's structure.
 	Build GPUBuild
+	// Payload is where the kernel reads the join's payload from.
+	Payload GPUDimPayload
 }
 
 // GPUStarKey locates GROUP BY key i: dimension Dim's GroupCols[J], or

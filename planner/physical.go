@@ -79,9 +79,14 @@ type Options struct {
 	// GroupBy is "" (cost-based), "dense" (wherever the keys allow it) or
 	// "hash".
 	GroupBy string
+	// Epsilon switches the ε-similarity join and its optimizations.
+	Epsilon EpsilonOptions
 	// GPU, when set, makes the planner plan the GPU's part for this
 	// device profile too (Physical.GPU), so EXPLAIN shows it.
 	GPU *GPUProfile
+	// Remaps finds the remapped twins of fact columns, which the GPU plan
+	// may read dimension payloads by (gpu_payload.go); nil: none.
+	Remaps RemapLookup
 }
 
 // Walk calls fn on n and its descendants in pre-order (children in order).

@@ -40,7 +40,7 @@ type Pipeline struct {
 // to being a source or a sink).
 func Streaming(n Node) bool {
 	switch n := n.(type) {
-	case *Filter, *Projection, *NestedLoopJoin:
+	case *Filter, *Projection, *NestedLoopJoin, *EpsilonJoin:
 		return true
 	case *HashJoin:
 		return !n.TwoPass
@@ -60,6 +60,8 @@ func StreamInput(n Node) Node {
 		return n.Probe()
 	case *NestedLoopJoin:
 		return n.Left
+	case *EpsilonJoin:
+		return n.Left
 	}
 	return nil
 }
@@ -72,6 +74,8 @@ func BuildInput(n Node) Node {
 	case *HashJoin:
 		return n.Build()
 	case *NestedLoopJoin:
+		return n.Right
+	case *EpsilonJoin:
 		return n.Right
 	}
 	return nil

@@ -66,6 +66,11 @@ func tableColumnStat(t *columnar.Table, c int) colStat {
 	if t.Rows == 0 {
 		return colStat{Distinct: 1, Integral: col.Type.Physical() != columnar.PhysFloat64}
 	}
+	if col.Type.ID == columnar.Vector {
+		// Vectors have no range to plan dense tables or bitmaps over;
+		// count them as distinct.
+		return colStat{Distinct: rows}
+	}
 	var s columnar.Summary
 	if c < len(t.Stats) && len(t.Stats[c]) == t.NumChunks() && t.NumChunks() > 0 {
 		s = t.ColumnSummary(c)

@@ -114,6 +114,11 @@ func (b *builder) planNested(sq *sql.NestedSubquery) (*NestedSubquery, error) {
 // subqueries re-run a plan per distinct argument tuple, which the GPU
 // executor's fused kernels do not do. "" when the GPU may take the plan.
 func cpuOnlyReason(p *Physical) string {
+	for _, n := range p.Nodes() {
+		if _, ok := n.(*EpsilonJoin); ok {
+			return opName(n) + " runs on the CPU: the GPU executor has no VECTOR columns yet (the GPU ε-join runs through bench simjoin)"
+		}
+	}
 	if why := vectorOnCPU(p); why != "" {
 		return why
 	}

@@ -92,9 +92,6 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 			if err != nil {
 				return nil, err
 			}
-			if e.Type().ID == columnar.Vector {
-				return nil, b.errf(pos, "unsupported: GROUP BY a VECTOR (group by VEC_AS_TEXT(...) instead)")
-			}
 			addGroup(e)
 		}
 	}
@@ -361,7 +358,7 @@ func (b *binder) aggCall(n *ast.AggregateFuncExpr, sc *scope) (AggExpr, error) {
 		return AggExpr{}, err
 	}
 	t := arg.Type()
-	if t.ID == columnar.Vector && (ae.Distinct || ae.Func != AggCount) {
+	if t.ID == columnar.Vector && ae.Func != AggCount {
 		return AggExpr{}, b.errf(pos, "unsupported: %s() of a VECTOR (VEC_AS_TEXT gives its text)", f)
 	}
 	switch ae.Func {

@@ -122,6 +122,7 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 	jsonOut := fs.String("json", "", "also write the results as JSON to `FILE`")
 	only := fs.String("queries", "", "comma-separated query names to run (e.g. Q1.1,Q3.2); default all 13")
 	dbPath := fs.String("db", "", "keep the data in the database directory `PATH`: generated and loaded on the first run, opened on the next ones")
+	gpuMemory := fs.String("gpu-memory", "default", "GPU memory budget of each query's plan, as `SIZE` 256MB: a fact table that does not fit streams in chunks (see EXPLAIN)")
 	chart := fs.String("chart", "", "also draw the times as grouped bars into `FILE` (.svg, .png or .pdf)")
 	var compare []string
 	fs.Func("compare", "add the figures of `FILE` to the chart: a bench --json report or {\"series\": {\"Q1.1\": ms}} (repeatable)", func(v string) error {
@@ -158,6 +159,11 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 	if *runs < 1 {
 		*runs = 1
 	}
+	gpuMem, err := engine.ParseGPUMemory(*gpuMemory)
+	if err != nil {
+		fmt.Fprintln(stderr, "gpusql bench: --gpu-memory:", err)
+		return 2
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
@@ -174,6 +180,7 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer db.Close()
+	db.SetGPUMemory(gpuMem)
 
 	if *data != "" {
 		*sf = 0 // the data's scale factor is whatever generated it

@@ -169,7 +169,7 @@ func simjoinWarmUp() {
 	p := cpu.EpsilonPoints{Data: []float32{0, 0, 1, 1}, Dims: 2}
 	opt := cpu.DefaultEpsilonOptions(cpu.EpsilonL2, 1)
 	if g, err := cpu.BuildEpsilonGrid(p, opt); err == nil {
-		gpu.EpsilonJoinPairs(g, g.SelfQueries(), opt, func(_, _ []int32) error { return nil })
+		gpu.EpsilonJoinPairs(g, g.SelfQueries(), opt, func([]int32) error { return nil })
 	}
 }
 

@@ -15,7 +15,7 @@ var ssbTables = []string{"lineorder", "customer", "supplier", "part", "date"}
 
 // genMain runs "gpusql gen ssb".
 func genMain(args []string, stdout, stderr io.Writer) int {
-	const usage = "usage: gpusql gen ssb --sf N --out DIR [--format tbl|csv|parquet] [--seed S] [--workers W]"
+	const usage = "usage: gpusql gen ssb --sf N --out DIR [--format tbl|csv|parquet] [--seed S] [--workers W] [--skew THETA]"
 	if len(args) > 0 && isHelp(args[0]) {
 		args = []string{"ssb", "--help"}
 	}
@@ -30,6 +30,7 @@ func genMain(args []string, stdout, stderr io.Writer) int {
 	format := fs.String("format", "tbl", "file format: tbl (dbgen's), csv or parquet")
 	seed := fs.Uint64("seed", 0, "random seed; the same SF and seed give the same files")
 	workers := fs.Int("workers", 0, "generating goroutines (0: one per CPU)")
+	skew := fs.Float64("skew", 0, "draw lo_custkey and lo_partkey under Zipf skew `THETA` (0: uniform, as dbgen)")
 	noProgress := fs.Bool("no-progress", false, "do not show the elapsed time while generating (shown only when stderr is a terminal)")
 	if code, done := parseFlags(fs, args[1:], usage, stdout, stderr); done {
 		return code
@@ -43,7 +44,7 @@ func genMain(args []string, stdout, stderr io.Writer) int {
 	if bar != nil {
 		bar.report(engine.Progress{Task: fmt.Sprintf("gen ssb --sf %g", *sf)})
 	}
-	counts, err := ssbgen.Generate(ssbgen.Options{SF: *sf, Out: *out, Format: ssbgen.Format(*format), Seed: *seed, Workers: *workers})
+	counts, err := ssbgen.Generate(ssbgen.Options{SF: *sf, Out: *out, Format: ssbgen.Format(*format), Seed: *seed, Workers: *workers, Skew: *skew})
 	if bar != nil {
 		bar.report(engine.Progress{Finished: true})
 	}

@@ -158,6 +158,7 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	memLimit := fs.String("memory-limit", "default", "bytes the queries may hold at once, as `SIZE` 2GB, 512MiB or 1.5GiB (0: no limit; default: 75% of RAM)")
 	dbPath := fs.String("db", "", "open (or create) the database directory `PATH`; also given as the first argument (default: in memory)")
 	noProgress := fs.Bool("no-progress", false, "do not draw a progress bar for long statements (it is drawn only when stderr is a terminal)")
+	remap := fs.String("remap", "analyze", "when fact columns of small domains get a replica-remapped twin: `MODE` analyze (on ANALYZE TABLE), load (also after LOAD and on opening a database), off")
 	gpuMemory := fs.String("gpu-memory", "default", "device memory a query's plan may use, as `SIZE` 8GB or 256MB: columns that do not fit stay in pinned host memory, streamed or read zero-copy (default: 75% of the device's free memory)")
 	gpuProfile := fs.String("gpu-profile", "", "plan for this GPU (`NAME`: h100, h200) instead of the device's own profile; with --executor gpu, EXPLAIN shows GPU plans without a GPU")
 	interactive := fs.Bool("i", false, "open the REPL after running the -f and -c items (e.g. load a schema, then ask)")
@@ -189,7 +190,7 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	db, err := engine.Open(engine.Options{Executor: *executor, Check: *check, Join: *join, GroupBy: *groupBy,
-		MemoryLimit: limit, Path: *dbPath, GPUProfile: *gpuProfile, GPUMemory: gpuMem})
+		MemoryLimit: limit, Path: *dbPath, GPUProfile: *gpuProfile, GPUMemory: gpuMem, Remap: *remap})
 	if err != nil {
 		fmt.Fprintln(stderr, "gpusql:", err)
 		return 1

@@ -621,6 +621,8 @@ func (a *distinctAcc) update(gids []int32, v *vec, sel []int32) {
 		switch {
 		case v.t.ID == columnar.String:
 			key.s = v.stringAt(p)
+		case v.t.ID == columnar.Vector:
+			key.s = vectorKeyText(v.vecs[p])
 		case v.f64 != nil:
 			key.w = floatKey(v.f64[p])
 		default:

@@ -33,6 +33,9 @@ func newEpsilonTest(opt EpsilonOptions, perm []int32) EpsilonTest {
 	if opt.Metric == EpsilonL2 {
 		t.Limit = float32(opt.Eps * opt.Eps)
 	}
+	if opt.LimitSet {
+		t.Limit, t.Strict = opt.Limit, false
+	}
 	t.Inv = make([]int32, len(perm))
 	for j, d := range perm {
 		t.Inv[d] = int32(j)

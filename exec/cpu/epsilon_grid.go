@@ -50,6 +50,59 @@ type EpsilonOptions struct {
 	Batching bool // GPU: result batches on several streams (else one)
 	K        int  // indexed dimensions; 0 = the sampled cost model
 	Workers  int  // CPU goroutines; 0 = all cores
+
+	// Limit, when LimitSet, replaces Eps and Strict: a pair is in when its
+	// float32 sum (of squares for L2, of absolute differences for L1) is
+	// ≤ Limit. SQL's comparison of the DOUBLE distance with ε is one such
+	// bound (SQLEpsilonLimit), so the join returns what the nested loop would.
+	Limit    float32
+	LimitSet bool
+}
+
+// SQLEpsilonLimit is the largest float32 sum s whose SQL distance
+// (sqrt(s) widened to DOUBLE for VEC_L2_DISTANCE, s for VEC_L1_DISTANCE)
+// compares ≤ eps (< eps when strict); ok is false when no sum does (a
+// negative ε), and the join is empty.
+func SQLEpsilonLimit(metric EpsilonMetric, eps float64, strict bool) (limit float32, ok bool) {
+	in := func(s float32) bool {
+		d := float64(s)
+		if metric == EpsilonL2 {
+			d = math.Sqrt(d)
+		}
+		if strict {
+			return d < eps
+		}
+		return d <= eps
+	}
+	if !in(0) {
+		return 0, false
+	}
+	if inf := float32(math.Inf(1)); in(inf) {
+		return inf, true
+	}
+	s := float32(math.Min(eps, math.MaxFloat32))
+	if metric == EpsilonL2 {
+		s = float32(math.Min(eps*eps, math.MaxFloat32))
+	}
+	for s > 0 && !in(s) {
+		s = math.Nextafter32(s, 0)
+	}
+	for s < math.MaxFloat32 && in(math.Nextafter32(s, math.MaxFloat32)) {
+		s = math.Nextafter32(s, math.MaxFloat32)
+	}
+	return s, true
+}
+
+// reach is the per-dimension reach of a neighbour under opt.
+func (opt EpsilonOptions) reach() float64 {
+	if !opt.LimitSet {
+		return epsilonReach(opt.Eps)
+	}
+	l := math.Max(float64(opt.Limit), 0)
+	if opt.Metric == EpsilonL2 {
+		l = math.Sqrt(l)
+	}
+	return math.Max(l*(1+1.0/1024), 1e-18)
 }
 
 // DefaultEpsilonOptions turns every optimization on.
@@ -123,7 +176,7 @@ func BuildEpsilonGrid(inner EpsilonPoints, opt EpsilonOptions) (*EpsilonGrid, er
 		return nil, err
 	}
 	n := inner.Dims
-	g := &EpsilonGrid{Dims: n, Reach: epsilonReach(opt.Eps), SortDim: -1}
+	g := &EpsilonGrid{Dims: n, Reach: opt.reach(), SortDim: -1}
 	g.Perm = identityPerm(n)
 	if opt.Reorder {
 		g.Perm = varianceOrder(inner)
@@ -152,7 +205,7 @@ func checkEpsilonInput(p EpsilonPoints, opt EpsilonOptions) error {
 	if p.N() > math.MaxInt32 {
 		return fmt.Errorf("epsilon join: %d points exceed the 2^31 the index addresses", p.N())
 	}
-	if e := float64(opt.Eps); math.IsNaN(e) || math.IsInf(e, 0) || e < 0 {
+	if e := float64(opt.Eps); !opt.LimitSet && (math.IsNaN(e) || math.IsInf(e, 0) || e < 0) {
 		return fmt.Errorf("epsilon join: ε must be a finite number ≥ 0, not %v", opt.Eps)
 	}
 	for i, v := range p.Data {

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"fmt"
 	"runtime"
 	"slices"
 	"sync"
@@ -23,9 +24,10 @@ const epsilonMorsel = 512
 // handing them to the sink.
 const EpsilonPairBuffer = 1 << 16
 
-// EpsilonSink receives pairs as original rows: outer[i] is within ε of
-// inner[i]. Calls are serialized; the slices are reused after it returns.
-type EpsilonSink func(outer, inner []int32) error
+// EpsilonSink receives pairs as original rows, interleaved: pairs[2i] (an
+// outer row) is within ε of pairs[2i+1] (an inner row). Calls are
+// serialized; the slice is reused after it returns.
+type EpsilonSink func(pairs []int32) error
 
 // neighbourOffsets lists the 3^k offset vectors, k per entry.
 func neighbourOffsets(k int) []int32 {
@@ -175,21 +177,21 @@ func EpsilonJoinPairs(g *EpsilonGrid, q *EpsilonQueries, workers int, sink Epsil
 	var total atomic.Int64
 	p := &epsilonProbe{g: g, offsets: neighbourOffsets(g.K)}
 	n, k := g.Dims, g.K
-	outs, ins := make([][]int32, workers), make([][]int32, workers)
+	bufs := make([][]int32, workers)
 	flush := func(w int) error {
-		if len(outs[w]) == 0 {
+		if len(bufs[w]) == 0 {
 			return nil
 		}
-		total.Add(int64(len(outs[w])))
+		total.Add(int64(len(bufs[w]) / 2))
 		mu.Lock()
-		err := sink(outs[w], ins[w])
+		err := sink(bufs[w])
 		mu.Unlock()
-		outs[w], ins[w] = outs[w][:0], ins[w][:0]
+		bufs[w] = bufs[w][:0]
 		return err
 	}
 	err := forEachQuery(q, workers, func(w, lo, hi int) error {
-		if outs[w] == nil {
-			outs[w], ins[w] = make([]int32, 0, EpsilonPairBuffer), make([]int32, 0, EpsilonPairBuffer)
+		if bufs[w] == nil {
+			bufs[w] = make([]int32, 0, 2*EpsilonPairBuffer)
 		}
 		var err error
 		for i := lo; i < hi && err == nil; i++ {
@@ -199,8 +201,8 @@ func EpsilonJoinPairs(g *EpsilonGrid, q *EpsilonQueries, workers int, sink Epsil
 					if !g.Test.Within(qp, g.Data[j*n:j*n+n]) {
 						continue
 					}
-					outs[w], ins[w] = append(outs[w], row), append(ins[w], g.Rows[j])
-					if len(outs[w]) == EpsilonPairBuffer {
+					bufs[w] = append(bufs[w], row, g.Rows[j])
+					if len(bufs[w]) == 2*EpsilonPairBuffer {
 						err = flush(w)
 					}
 				}
@@ -217,4 +219,42 @@ func EpsilonJoinPairs(g *EpsilonGrid, q *EpsilonQueries, workers int, sink Epsil
 		}
 	}
 	return total.Load(), nil
+}
+
+// EpsilonProber finds the inner points within ε of one query point at a
+// time: the SQL operator streams its outer rows through one per worker.
+type EpsilonProber struct {
+	g      *EpsilonGrid
+	probe  epsilonProbe
+	q      []float32
+	coords []int32
+}
+
+// NewProber returns a prober over g (not safe for concurrent use).
+func (g *EpsilonGrid) NewProber() *EpsilonProber {
+	return &EpsilonProber{g: g, probe: epsilonProbe{g: g, offsets: neighbourOffsets(g.K)},
+		q: make([]float32, g.Dims), coords: make([]int32, g.K)}
+}
+
+// Probe calls emit with the original row of every inner point within ε of
+// point (in its original dimension order).
+func (pr *EpsilonProber) Probe(point []float32, emit func(row int32) error) error {
+	g := pr.g
+	if len(point) != g.Dims {
+		return fmt.Errorf("epsilon join: vectors of %d and %d dimensions cannot be compared", len(point), g.Dims)
+	}
+	for j, d := range g.Perm {
+		pr.q[j] = point[d]
+	}
+	g.coords(pr.q, pr.coords)
+	n := g.Dims
+	var err error
+	pr.probe.candidates(pr.q, pr.coords, func(a, b int) {
+		for j := a; j < b && err == nil; j++ {
+			if g.Test.Within(pr.q, g.Data[j*n:j*n+n]) {
+				err = emit(g.Rows[j])
+			}
+		}
+	})
+	return err
 }

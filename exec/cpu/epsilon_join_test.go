@@ -139,9 +139,9 @@ func checkEpsilonJoin(t *testing.T, inner, outer EpsilonPoints, opt EpsilonOptio
 		}
 	}
 	var got []epsilonPair
-	n, err := EpsilonJoinPairs(g, q, 3, func(o, i []int32) error {
-		for x := range o {
-			got = append(got, epsilonPair{o[x], i[x]})
+	n, err := EpsilonJoinPairs(g, q, 3, func(pairs []int32) error {
+		for x := 0; x < len(pairs); x += 2 {
+			got = append(got, epsilonPair{pairs[x], pairs[x+1]})
 		}
 		return nil
 	})

@@ -56,7 +56,7 @@ func (x *executor) aggregate(n planner.Node, input planner.Node, groups []sql.Ex
 	} else {
 		s.interners = make([]*interner, len(groups))
 		for i, g := range groups {
-			if g.Type().ID == columnar.String {
+			if g.Type().ID == columnar.String || isVectorKey(g.Type()) {
 				var base *columnar.Dictionary
 				if c, ok := g.(*sql.ColRef); ok {
 					base = c.Col.Dict

@@ -284,6 +284,8 @@ func keyDomain(t columnar.Type) int {
 		return -1
 	case columnar.Float64:
 		return -2
+	case columnar.Vector:
+		return -3
 	case columnar.Decimal:
 		return t.Scale
 	}

@@ -50,7 +50,7 @@ func (x *executor) buildJoinTable(hj *planner.HashJoin, r *rel) (*joinTable, err
 		}
 		evs[i] = ev
 		t.keys[i] = make([]int64, r.rows)
-		if k.Type().ID == columnar.String {
+		if k.Type().ID == columnar.String || isVectorKey(k.Type()) {
 			var base *columnar.Dictionary
 			if c, ok := k.(*sql.ColRef); ok && c.Index < len(r.cols) && r.cols[c.Index] != nil {
 				base = r.cols[c.Index].Dict

@@ -1,7 +1,6 @@
 package cpu
 
 import (
-	"errors"
 	"math"
 	"sync"
 
@@ -90,7 +89,7 @@ type keyEncoder struct {
 func (k *keyEncoder) encode(v *vec, sel []int32, out []int64, nulls []bool) bool {
 	switch {
 	case k.t.ID == columnar.Vector:
-		raise(errors.New("unsupported: VECTOR values as grouping, DISTINCT, join or set-operation keys (VEC_AS_TEXT gives a comparable text)"))
+		k.encodeVectors(v, sel, out)
 	case k.t.ID == columnar.String:
 		if v.dict != k.last || k.last == nil {
 			k.last, k.lastM = v.dict, k.in.mapDict(v.dict, k.insert)
@@ -145,6 +144,9 @@ func decodeKey(t columnar.Type, words []int64, nulls []bool, in *interner) *colu
 	hasNull := false
 	for _, x := range nulls {
 		hasNull = hasNull || x
+	}
+	if t.ID == columnar.Vector {
+		return decodeVectorKey(t, words, nulls, in)
 	}
 	col := newColumn(t, n, hasNull)
 	switch {

@@ -43,17 +43,34 @@ func (x *executor) own(n planner.Node, r *rel) error {
 	return nil
 }
 
-// valueBytes is the width of one value of type t in a vector or column.
+// valueBytes is the width of one value of type t in a vector or column
+// (for VECTOR, its fixed dimension's elements; vectorBytes counts the
+// elements a VECTOR column or batch actually holds).
 func valueBytes(t columnar.Type) int64 {
-	if t.Physical() == columnar.PhysInt32 {
+	switch t.Physical() {
+	case columnar.PhysInt32:
 		return 4
+	case columnar.PhysVector:
+		return 4 * int64(t.Dim)
 	}
 	return 8
 }
 
+// vectorBytes is what a collected vector batch holds beyond valueBytes:
+// a slice header per row and, without a fixed dimension, the elements.
+func vectorBytes(v *vec, rows int) int64 {
+	b := int64(24 * rows)
+	if v.t.Dim == 0 {
+		for _, x := range v.vecs[:min(rows, len(v.vecs))] {
+			b += 4 * int64(len(x))
+		}
+	}
+	return b
+}
+
 // relBytes estimates the bytes of r's columns: values plus validity.
 func relBytes(r *rel) int64 {
-	var w int64
+	var w, extra int64
 	for i, c := range r.cols {
 		if c == nil {
 			continue
@@ -62,13 +79,16 @@ func relBytes(r *rel) int64 {
 		if c.Valid != nil {
 			w++
 		}
+		if c.Offsets != nil {
+			extra += 4*int64(len(c.F32)) + 8*int64(len(c.Offsets))
+		}
 	}
-	return w * int64(r.rows)
+	return w*int64(r.rows) + extra
 }
 
 // chunkBytes estimates the bytes of a collected chunk.
 func chunkBytes(ch *chunk) int64 {
-	var w int64
+	var w, extra int64
 	for _, v := range ch.cols {
 		if v == nil {
 			continue
@@ -77,6 +97,9 @@ func chunkBytes(ch *chunk) int64 {
 		if v.nulls != nil {
 			w++
 		}
+		if v.vecs != nil {
+			extra += vectorBytes(v, ch.rows)
+		}
 	}
-	return w * int64(ch.rows)
+	return w*int64(ch.rows) + extra
 }

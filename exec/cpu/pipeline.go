@@ -56,6 +56,10 @@ func (x *executor) runPipeline(top planner.Node, sf sinkFactory, sink planner.No
 			if _, err := x.loopInput(op); err != nil {
 				return err
 			}
+		case *planner.EpsilonJoin:
+			if _, err := x.epsilonIndexFor(op); err != nil {
+				return err
+			}
 		}
 	}
 	var timers [][]*timedOp
@@ -281,6 +285,8 @@ func (x *executor) newOperator(n planner.Node, next operator) (operator, error) 
 		return newHashJoinOp(cp, n, t, next)
 	case *planner.NestedLoopJoin:
 		return x.newLoopOp(cp, n, next)
+	case *planner.EpsilonJoin:
+		return x.newEpsilonOp(cp, n, next)
 	}
 	return nil, fmt.Errorf("cpu: %T is not a streaming operator", n)
 }

@@ -66,7 +66,7 @@ func colRefs(s []columnar.Type) []sql.Expr {
 func keyInterners(types []columnar.Type) []*interner {
 	out := make([]*interner, len(types))
 	for i, t := range types {
-		if t.ID == columnar.String {
+		if t.ID == columnar.String || isVectorKey(t) {
 			out[i] = newInterner(nil)
 		}
 	}

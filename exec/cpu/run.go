@@ -73,6 +73,7 @@ type executor struct {
 	frames  []time.Duration
 	tables  map[*planner.HashJoin]*joinTable
 	loops   map[*planner.NestedLoopJoin]*rel
+	epsilon map[*planner.EpsilonJoin]*epsilonIndex // made on first use
 	// params are the values of the sql.Param leaves of a nested
 	// subquery's plan (this executor runs one evaluation of it); nested
 	// caches the results of the nested subqueries this plan holds.

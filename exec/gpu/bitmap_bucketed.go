@@ -10,7 +10,8 @@ import (
 
 // bucketSideParams is the parameter buffer of bucket_hist and
 // bucket_scatter: BitmapParams, the side (0 build, 1 probe) and the
-// scatter's cursors.
+// scatter's cursors. The buffer must be exactly the kernel's parameters:
+// a longer one fails the launch (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES).
 type bucketSideParams struct {
 	P      bitmapParams
 	Side   int32
@@ -98,18 +99,12 @@ func (r *queryRun) bucketArrays(n int64) (uint64, uint64, error) {
 	return uint64(k), uint64(rows), err
 }
 
-// scanBucketOffsets turns the histogram in start[1..nb+2] into offsets
-// (start[k] = rows in buckets before k) and returns a copy to use as the
-// scatter's cursors. The scan runs on the host: nb+3 words, a few KB.
+// scanBucketOffsets turns the histogram in start[0..nb+2) into offsets
+// (start[k] = rows in buckets before k, start[nb+2] = all) on the device
+// (sort.cu's one-block scan: nb+2 words) and returns a copy to use as the
+// scatter's cursors.
 func (r *queryRun) scanBucketOffsets(start cu.DevicePtr, nb int64) (cu.DevicePtr, error) {
-	h := make([]uint64, nb+3)
-	if err := cu.MemcpyDtoH(unsafe.Pointer(&h[0]), start, 8*(nb+3)); err != nil {
-		return 0, err
-	}
-	for k := 1; k < len(h); k++ {
-		h[k] += h[k-1]
-	}
-	if err := cu.MemcpyHtoD(start, unsafe.Pointer(&h[0]), 8*(nb+3)); err != nil {
+	if err := r.scanInPlace(start, nb+2, start+cu.DevicePtr(8*(nb+2))); err != nil {
 		return 0, err
 	}
 	cursor, err := r.s.alloc(8 * (nb + 3))

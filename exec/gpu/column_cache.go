@@ -88,13 +88,13 @@ func (cc *columnCache) getAs(col *columnar.Column, zeroCopy bool, in *planner.GP
 	// lives on the device.
 	zeroCopy = zeroCopy && len(col.Data()) > 0
 	if e, ok := cc.m[col]; ok {
-		if e.host == hostPtr(col) && e.n == col.Len && e.zeroCopy == zeroCopy {
+		// A pinned entry serves the query that pinned it as it is: a
+		// column that did not fit the cache and is read zero-copy stays
+		// so for the whole query.
+		if e.host == hostPtr(col) && e.n == col.Len && (e.zeroCopy == zeroCopy || e.pins > 0) {
 			cc.lru.MoveToFront(e.elem)
 			e.pins++
 			return e, nil
-		}
-		if e.pins > 0 {
-			return nil, fmt.Errorf("gpu: internal error: column wanted resident and zero-copy in one query")
 		}
 		cc.drop(e)
 	}
@@ -176,6 +176,11 @@ func (cc *columnCache) load(col *columnar.Column) (*devColumn, error) {
 			b := len(col.Data()) + 8*len(col.Valid)
 			fmt.Fprintf(os.Stderr, "gpu cache: load %d rows, %d host bytes in %.3f ms (%.1f GB/s)\n", col.Len, b, s*1e3, float64(b)/s/1e9)
 		}()
+	}
+	if col.Type.ID == columnar.Vector {
+		// The planner keeps plans that read vectors on the CPU
+		// (planner/vector.go); this is the backstop.
+		return nil, fmt.Errorf("gpu: %w: VECTOR columns", ErrUnsupported)
 	}
 	e := &devColumn{col: col, host: hostPtr(col), n: col.Len, min: math.MaxInt64, max: math.MinInt64}
 	src := col.Data()

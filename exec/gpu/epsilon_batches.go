@@ -45,8 +45,8 @@ type epsSlot struct {
 	stream    cu.Stream
 	devPairs  cu.DevicePtr
 	devCount  cu.DevicePtr
-	hostPairs unsafe.Pointer
-	hostCount unsafe.Pointer // 8 B, pinned
+	hostPairs pinnedBuf
+	hostCount pinnedBuf // 8 B used
 	batch     epsBatch
 	state     int // epsIdle, epsRunning (kernel + count copy queued), epsCopying
 	n         int64
@@ -101,7 +101,6 @@ func (r *epsRun) runBatches(batching bool, sink cpu.EpsilonSink, st *EpsilonStat
 		}
 		slots[i] = s
 	}
-	c := &epsConsumer{g: r.g, q: r.q, sink: sink}
 	var fifo []*epsSlot
 	next := 0
 	for {
@@ -116,7 +115,7 @@ func (r *epsRun) runBatches(batching bool, sink cpu.EpsilonSink, st *EpsilonStat
 			}
 		}
 		if len(fifo) == 0 {
-			return c.flush()
+			return nil
 		}
 		s := fifo[0]
 		if err := s.stream.Synchronize(); err != nil {
@@ -124,7 +123,7 @@ func (r *epsRun) runBatches(batching bool, sink cpu.EpsilonSink, st *EpsilonStat
 		}
 		switch s.state {
 		case epsRunning:
-			s.n = int64(*(*uint64)(s.hostCount))
+			s.n = int64(*(*uint64)(s.hostCount.host))
 			if s.n > bufPairs { // overflow: split, run again
 				b := s.batch
 				queue = append(queue, epsBatch{b.off, 2 * b.stride, b.device}, epsBatch{b.off + b.stride, 2 * b.stride, b.device})
@@ -134,14 +133,14 @@ func (r *epsRun) runBatches(batching bool, sink cpu.EpsilonSink, st *EpsilonStat
 				continue
 			}
 			if s.n > 0 {
-				if err := cu.MemcpyDtoHAsync(s.hostPairs, s.devPairs, 8*s.n, s.stream); err != nil {
+				if err := cu.MemcpyDtoHAsync(s.hostPairs.host, s.devPairs, 8*s.n, s.stream); err != nil {
 					return err
 				}
 			}
 			s.state = epsCopying
 		case epsCopying:
 			st.Pairs += s.n
-			if err := c.consume(unsafe.Slice((*uint32)(s.hostPairs), 2*s.n)); err != nil {
+			if err := consumePairs(unsafe.Slice((*int32)(s.hostPairs.host), 2*s.n), sink); err != nil {
 				return err
 			}
 			s.state = epsIdle
@@ -162,21 +161,57 @@ func (r *epsRun) newSlot(bufPairs int64) (*epsSlot, error) {
 	if s.devCount, err = r.s.alloc(8); err != nil {
 		return s, err
 	}
-	if s.hostPairs, _, err = hostAlloc(int(8 * bufPairs)); err != nil {
+	if s.hostPairs, err = epsPinnedGet(8 * bufPairs); err != nil {
 		return s, err
 	}
-	s.hostCount, _, err = hostAlloc(8)
+	s.hostCount, err = epsPinnedGet(8)
 	return s, err
+}
+
+// epsPinned keeps pinned result buffers between joins: pinning hundreds
+// of megabytes costs more than a small join. Device goroutine only.
+var epsPinned []pinnedBuf
+
+const epsPinnedKeep = 8 // buffers kept (at most 8 × 512 MB)
+
+func epsPinnedGet(n int64) (pinnedBuf, error) {
+	best := -1
+	for i, b := range epsPinned {
+		if b.size >= n && (best < 0 || b.size < epsPinned[best].size) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		b := epsPinned[best]
+		epsPinned = append(epsPinned[:best], epsPinned[best+1:]...)
+		return b, nil
+	}
+	c := sizeClass(n)
+	h, d, err := hostAlloc(int(c))
+	return pinnedBuf{h, d, c}, err
+}
+
+func epsPinnedPut(b pinnedBuf) {
+	if b.host == nil {
+		return
+	}
+	epsPinned = append(epsPinned, b)
+	if len(epsPinned) > epsPinnedKeep { // free the smallest
+		small := 0
+		for i, k := range epsPinned {
+			if k.size < epsPinned[small].size {
+				small = i
+			}
+		}
+		hostFree(epsPinned[small].host)
+		epsPinned = append(epsPinned[:small], epsPinned[small+1:]...)
+	}
 }
 
 func (r *epsRun) freeSlot(s *epsSlot) {
 	s.stream.Synchronize()
-	if s.hostPairs != nil {
-		hostFree(s.hostPairs)
-	}
-	if s.hostCount != nil {
-		hostFree(s.hostCount)
-	}
+	epsPinnedPut(s.hostPairs)
+	epsPinnedPut(s.hostCount)
 	s.stream.Destroy()
 }
 
@@ -194,46 +229,27 @@ func (r *epsRun) launchBatch(s *epsSlot, b epsBatch, bufPairs int64) error {
 	if err := cu.MemsetD32Async(s.devCount, 0, 2, s.stream); err != nil {
 		return err
 	}
-	if err := launchOn(s.stream, f, r.blocks(p.QCount), epsThreads, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
+	var blocks int
+	p.Tpq, blocks = r.shape(p.QCount)
+	if err := launchOn(s.stream, f, blocks, epsThreads, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
 		return err
 	}
-	if err := cu.MemcpyDtoHAsync(s.hostCount, s.devCount, 8, s.stream); err != nil {
+	if err := cu.MemcpyDtoHAsync(s.hostCount.host, s.devCount, 8, s.stream); err != nil {
 		return err
 	}
 	s.batch, s.state = b, epsRunning
 	return nil
 }
 
-// epsConsumer maps (query, grid point) indexes to original rows and hands
-// them to the sink in chunks.
-type epsConsumer struct {
-	g         *cpu.EpsilonGrid
-	q         *cpu.EpsilonQueries
-	sink      cpu.EpsilonSink
-	outer, in []int32
-}
-
-func (c *epsConsumer) consume(pairs []uint32) error {
-	if c.outer == nil {
-		c.outer, c.in = make([]int32, 0, cpu.EpsilonPairBuffer), make([]int32, 0, cpu.EpsilonPairBuffer)
-	}
-	for i := 0; i < len(pairs); i += 2 {
-		c.outer = append(c.outer, c.q.Rows[pairs[i]])
-		c.in = append(c.in, c.g.Rows[pairs[i+1]])
-		if len(c.outer) == cpu.EpsilonPairBuffer {
-			if err := c.flush(); err != nil {
-				return err
-			}
+// consumePairs hands a batch's pairs (in pinned memory, already original
+// rows) to the sink in chunks of at most cpu.EpsilonPairBuffer pairs.
+func consumePairs(pairs []int32, sink cpu.EpsilonSink) error {
+	for len(pairs) > 0 {
+		n := min(len(pairs), 2*cpu.EpsilonPairBuffer)
+		if err := sink(pairs[:n]); err != nil {
+			return err
 		}
+		pairs = pairs[n:]
 	}
 	return nil
-}
-
-func (c *epsConsumer) flush() error {
-	if len(c.outer) == 0 {
-		return nil
-	}
-	err := c.sink(c.outer, c.in)
-	c.outer, c.in = c.outer[:0], c.in[:0]
-	return err
 }

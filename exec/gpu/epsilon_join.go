@@ -21,14 +21,15 @@ import (
 // epsParams is the twin of EpsParams in kernels/epsilon_join.cu.
 type epsParams struct {
 	Grid, CellIDs, CellStart, Queries, Coords, Inv uint64
-	Counts, Pairs, PairCount                       uint64
+	QRows, GRows, Counts, Pairs, PairCount         uint64
 	NumCells, QOffset, QStride, QCount, Capacity   int64
 	Reach                                          float64
 	Stride                                         [cpu.EpsilonMaxK]uint64
 	Cells                                          [cpu.EpsilonMaxK]int32
 	Dims, K, SortDim, Metric, Strict, ShortC       int32
-	Exact                                          int32
+	Exact, Tpq                                     int32
 	Limit, Lo, Hi                                  float32
+	Pad                                            int32
 }
 
 const epsThreads = 256
@@ -59,16 +60,19 @@ func (d *device) epsUpload(g *cpu.EpsilonGrid, q *cpu.EpsilonQueries) (*epsRun, 
 		b   []byte
 	}{
 		{&p.Grid, bytesOf(g.Data)}, {&p.CellIDs, bytesOf(g.CellIDs)}, {&p.CellStart, bytesOf(g.CellStart)},
-		{&p.Coords, bytesOf(q.Coords)}, {&p.Inv, bytesOf(g.Test.Inv)},
+		{&p.Coords, bytesOf(q.Coords)}, {&p.Inv, bytesOf(g.Test.Inv)}, {&p.GRows, bytesOf(g.Rows)},
 	} {
 		if *u.dst, err = up(u.b); err != nil {
 			r.s.release()
 			return nil, fmt.Errorf("epsilon join: uploading the grid: %w", err)
 		}
 	}
-	p.Queries = p.Grid
+	p.Queries, p.QRows = p.Grid, p.GRows
 	if len(q.Data) > 0 && (len(g.Data) == 0 || &q.Data[0] != &g.Data[0]) {
-		if p.Queries, err = up(bytesOf(q.Data)); err != nil {
+		if p.Queries, err = up(bytesOf(q.Data)); err == nil {
+			p.QRows, err = up(bytesOf(q.Rows))
+		}
+		if err != nil {
 			r.s.release()
 			return nil, fmt.Errorf("epsilon join: uploading the queries: %w", err)
 		}
@@ -97,10 +101,16 @@ func b32(b bool) int32 {
 	return 0
 }
 
-// blocks is the grid size for n queries: one thread each up to 16 blocks
-// per SM, grid-stride beyond.
-func (r *epsRun) blocks(n int64) int {
-	return int(min((n+epsThreads-1)/epsThreads, int64(r.d.sms*16)))
+// shape returns threads per query and blocks for a batch of n queries:
+// enough threads to fill the GPU (2,048 per SM), up to 32 on one query
+// when the queries are few; 16 blocks per SM at most, grid-stride beyond.
+func (r *epsRun) shape(n int64) (tpq int32, blocks int) {
+	full := int64(r.d.sms) * 2048
+	tpq = 1
+	for tpq < 32 && n*int64(tpq) < full {
+		tpq *= 2
+	}
+	return tpq, int(min((n*int64(tpq)+epsThreads-1)/epsThreads, int64(r.d.sms*16)))
 }
 
 // countBatch runs epsilon_count over queries off, off+stride, ... on the
@@ -116,7 +126,9 @@ func (r *epsRun) countBatch(off, stride int64, counts cu.DevicePtr) (int64, erro
 	if err := cu.MemsetD32(cu.DevicePtr(p.PairCount), 0, 2); err != nil {
 		return 0, err
 	}
-	if err := launch(f, r.blocks(p.QCount), epsThreads, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
+	var blocks int
+	p.Tpq, blocks = r.shape(p.QCount)
+	if err := launch(f, blocks, epsThreads, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
 		return 0, err
 	}
 	var total uint64
@@ -143,18 +155,14 @@ func EpsilonJoinCount(g *cpu.EpsilonGrid, q *cpu.EpsilonQueries) (counts []int32
 		if err != nil {
 			return err
 		}
+		if err := cu.MemsetD32(dc, 0, max(r.nq, 1)); err != nil {
+			return err
+		}
 		if total, err = r.countBatch(0, 1, dc); err != nil || r.nq == 0 {
 			return err
 		}
-		byQuery := make([]int32, r.nq)
-		if err := cu.MemcpyDtoH(unsafe.Pointer(&byQuery[0]), dc, 4*r.nq); err != nil {
-			return err
-		}
 		counts = make([]int32, r.nq)
-		for i, c := range byQuery {
-			counts[q.Rows[i]] = c
-		}
-		return nil
+		return cu.MemcpyDtoH(unsafe.Pointer(&counts[0]), dc, 4*r.nq)
 	})
 	return counts, total, err
 }

@@ -81,6 +81,15 @@ func epsBrute(outer, inner cpu.EpsilonPoints, opt cpu.EpsilonOptions) []epsPair 
 	return out
 }
 
+func epsCollect(got *[]epsPair) cpu.EpsilonSink {
+	return func(pairs []int32) error {
+		for x := 0; x < len(pairs); x += 2 {
+			*got = append(*got, epsPair{pairs[x], pairs[x+1]})
+		}
+		return nil
+	}
+}
+
 func epsOptionSets(metric cpu.EpsilonMetric, eps float32) map[string]cpu.EpsilonOptions {
 	all := cpu.DefaultEpsilonOptions(metric, eps)
 	sets := map[string]cpu.EpsilonOptions{"all": all}
@@ -123,12 +132,7 @@ func TestEpsilonJoinGPUMatchesCPUAndBruteForce(t *testing.T) {
 					g, q, outer := epsPrepare(t, c, opt)
 					want := epsBrute(outer, c.inner, opt)
 					var got []epsPair
-					st, err := EpsilonJoinPairs(g, q, opt, func(o, i []int32) error {
-						for x := range o {
-							got = append(got, epsPair{o[x], i[x]})
-						}
-						return nil
-					})
+					st, err := EpsilonJoinPairs(g, q, opt, epsCollect(&got))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -169,12 +173,7 @@ func TestEpsilonJoinGPUOverflowReruns(t *testing.T) {
 			return err
 		}
 		defer r.s.release()
-		return r.runBatches(true, func(o, i []int32) error {
-			for x := range o {
-				got = append(got, epsPair{o[x], i[x]})
-			}
-			return nil
-		}, &st)
+		return r.runBatches(true, epsCollect(&got), &st)
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -58,6 +58,12 @@ type dimParam struct {
 	Stride int64
 	HKeys  uint64
 	HMask  int64
+	// A payload in shared memory in the fact key's remapped layout
+	// (remapParams): Key is then the fact rows' slot column.
+	SlotValue          uint64
+	RemapMin           int64
+	NSlots, NullCode   int32
+	ShOffset, RemapPad int32
 }
 
 const (
@@ -92,7 +98,7 @@ type starParams struct {
 	NGroups                      int64
 	ReplicaStride                int64
 	SharedReplicas               int32
-	Pad                          int32
+	DimSh                        int32
 }
 
 type dimBuildParams struct {

@@ -102,7 +102,7 @@ func TestPlacementNoFit(t *testing.T) {
 	prof.MemoryBudget = 100
 	p.GPU = planner.PlanGPU(p, prof)
 	_, err = Run(context.Background(), p)
-	if err == nil || errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "gpu_memory") || !strings.Contains(err.Error(), "needs") {
+	if err == nil || errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "gpu_memory") || !strings.Contains(err.Error(), "need ") {
 		t.Errorf("100-byte budget: %v", err)
 	}
 }

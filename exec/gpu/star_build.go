@@ -186,6 +186,11 @@ func (r *queryRun) buildJoinTables(q *starQuery, dims []*dimRun, sp *starParams)
 			return 0, err
 		}
 		dp.Key = fk.view()
+		if dm.payload.Layout == planner.PayloadSharedRemapped {
+			if err := r.remapParams(&dp, dm.payload.Remap, sp); err != nil {
+				return 0, err
+			}
+		}
 		sp.Dims[i] = dp
 		strideAcc *= dr.k
 	}

@@ -143,9 +143,13 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 		sp.SharedReplicas = int32(replicas)
 		shmem = int(int64(sp.SharedReplicas) * sp.ReplicaStride * 8)
 	}
+	shmem = placeRemappedDims(sp, shmem)
 	kern, err := d.fn(kname)
 	if err != nil {
 		return nil, 0, err
+	}
+	if shmem > d.maxShared {
+		return nil, 0, unsupported(q.agg, fmt.Sprintf("the kernel's shared memory (%d KiB) exceeds the device's %d KiB per block", shmem>>10, d.maxShared>>10))
 	}
 	if shmem > 48<<10 {
 		if err := setMaxDynamicShared(kern, shmem); err != nil {

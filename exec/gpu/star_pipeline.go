@@ -65,6 +65,8 @@ type starDim struct {
 	sel float64
 	// build is the join table's structure, as planned.
 	build planner.GPUBuild
+	// payload is where the kernel reads the join's payload, as planned.
+	payload planner.GPUDimPayload
 }
 
 // starKey locates GROUP BY key i: dimension dim's gcols[j], or (dim = -1)
@@ -133,7 +135,7 @@ func starFromPlan(s *planner.GPUStar) (*starQuery, []starOutput, error) {
 	}
 	for _, d := range s.Dims {
 		q.dims = append(q.dims, &starDim{join: d.Join, scan: d.Scan, key: d.Key, probe: baseCol{d.Probe.Scan, d.Probe.Col},
-			semi: d.Semi, gcols: d.GroupCols, sel: d.Sel, build: d.Build})
+			semi: d.Semi, gcols: d.GroupCols, sel: d.Sel, build: d.Build, payload: d.Payload})
 	}
 	for _, k := range s.Keys {
 		q.keys = append(q.keys, starKey{k.Dim, k.J})

@@ -29,6 +29,8 @@ func cell(t *Table, c, r int) string {
 	switch col.Type.ID {
 	case String:
 		return col.StringAt(r)
+	case Vector:
+		return VectorText(col.VectorAt(r))
 	case Float64:
 		return fmt.Sprint(col.F64[r])
 	case Date:
@@ -105,6 +107,8 @@ func image(t *Table) tableImage {
 		cp.I32 = append([]int32(nil), c.I32...)
 		cp.I64 = append([]int64(nil), c.I64...)
 		cp.F64 = append([]float64(nil), c.F64...)
+		cp.F32 = append([]float32(nil), c.F32...)
+		cp.Offsets = append([]int64(nil), c.Offsets...)
 		cp.Valid = append([]uint64(nil), c.Valid...)
 		cp.Dict = nil
 		im.Cols = append(im.Cols, cp)

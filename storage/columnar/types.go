@@ -29,7 +29,7 @@ type Type struct {
 	Width     int  // VARCHAR(n)/CHAR(n): at most n characters; 0: no limit
 	Binary    bool // BINARY, VARBINARY, BLOB: bytes, not UTF-8 text
 	Char      bool // CHAR(n): trailing spaces are not kept
-	Dim       int  // VECTOR(n): every value has n elements; 0: any number
+	Dim       int  `json:",omitempty"` // VECTOR(n): every value has n elements; 0: any number
 	// Timestamp marks TIMESTAMP(fsp) (Scale is fsp for Datetime): stored
 	// as DATETIME is, named and range-checked as MySQL's TIMESTAMP.
 	Timestamp bool `json:",omitempty"`

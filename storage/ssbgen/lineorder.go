@@ -52,13 +52,22 @@ func fillLineorder(bt *batch, seed uint64, sz sizes, first, last int64) {
 	for i := first; i <= last; i++ {
 		n := lineCount(i)
 		r := newRNG(seed, streamLineorder, i)
-		cust := custKey(&r, sz.customers)
+		cust := int64(0)
+		if sz.custKeys != nil {
+			cust = sz.custKeys.draw(&r)
+		} else {
+			cust = custKey(&r, sz.customers)
+		}
 		day := r.intn(orderDays)
 		prio := priorities[r.intn(len(priorities))]
 		var total int64
 		for l := range lines[:n] {
 			ln := &lines[l]
-			ln.part = 1 + r.intn(int(sz.parts))
+			if sz.partKeys != nil {
+				ln.part = int(sz.partKeys.draw(&r))
+			} else {
+				ln.part = 1 + r.intn(int(sz.parts))
+			}
 			ln.supp = 1 + r.intn(int(sz.suppliers))
 			ln.qty = r.between(1, 50)
 			ln.disc = r.between(0, 10)

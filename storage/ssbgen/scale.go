@@ -29,6 +29,8 @@ func partCount(sf float64) int64 {
 // scale factor; they fix the key domains of lineorder's foreign keys.
 type sizes struct {
 	customers, suppliers, parts, orders int64
+	// custKeys and partKeys draw skewed keys (Options.Skew); nil: uniform.
+	custKeys, partKeys *zipfKeys
 }
 
 func sizesFor(sf float64) sizes {

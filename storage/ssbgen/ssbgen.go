@@ -29,6 +29,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -64,6 +65,9 @@ type Options struct {
 	// Workers is the number of generating goroutines; <= 0 means
 	// runtime.NumCPU(). It does not change the output.
 	Workers int
+	// Skew, when positive, draws lo_custkey and lo_partkey under Zipf
+	// skew θ = Skew instead of uniformly (skew.go); 0 is dbgen's data.
+	Skew float64
 }
 
 // Counts maps a table name to its number of rows.
@@ -86,8 +90,11 @@ type table struct {
 	fill  func(bt *batch, first, last int64)
 }
 
-func tables(sf float64, seed uint64) []table {
+func tables(sf float64, seed uint64, skew float64) []table {
 	sz := sizesFor(sf)
+	if skew > 0 {
+		sz.custKeys, sz.partKeys = newZipfKeys(sz.customers, skew), newZipfKeys(sz.parts, skew)
+	}
 	return []table{
 		{"date", dateSpecs, 1, 1, func(bt *batch, _, _ int64) { fillDate(bt) }},
 		{"customer", customerSpecs, sz.customers, dimBlock, func(bt *batch, a, b int64) { fillCustomer(bt, seed, a, b) }},
@@ -150,6 +157,9 @@ func Generate(opts Options) (Counts, error) {
 	if opts.Out == "" {
 		return nil, errors.New("ssbgen: no output folder")
 	}
+	if !(opts.Skew >= 0) || math.IsInf(opts.Skew, 0) {
+		return nil, fmt.Errorf("ssbgen: skew %v must be 0 (uniform) or a positive Zipf θ", opts.Skew)
+	}
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.NumCPU()
 	}
@@ -161,7 +171,7 @@ func Generate(opts Options) (Counts, error) {
 		return nil, fmt.Errorf("ssbgen: %w", err)
 	}
 	counts := Counts{}
-	for _, t := range tables(opts.SF, opts.Seed) {
+	for _, t := range tables(opts.SF, opts.Seed, opts.Skew) {
 		n, err := writeTable(t, opts)
 		if err != nil {
 			return nil, fmt.Errorf("ssbgen: %s: %w", t.name, err)

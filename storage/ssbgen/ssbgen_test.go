@@ -311,7 +311,7 @@ func TestFormatsAgree(t *testing.T) {
 }
 
 func tableSpecs(name string) []colSpec {
-	for _, t := range tables(1, 0) {
+	for _, t := range tables(1, 0, 0) {
 		if t.name == name {
 			return t.specs
 		}

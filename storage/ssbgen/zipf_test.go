@@ -39,3 +39,44 @@ func TestZipfColumn(t *testing.T) {
 		t.Errorf("empty column has %d rows", len(got))
 	}
 }
+
+// With Skew, lo_custkey and lo_partkey follow Zipf θ: every key is in
+// range, the top key takes about 1/H(n, θ) of the rows; without it the
+// draws are dbgen's (no customer key a multiple of 3).
+func TestSkewedKeys(t *testing.T) {
+	const seed, theta = 3, 1.5
+	sz := sizesFor(0.01)
+	sz.custKeys, sz.partKeys = newZipfKeys(sz.customers, theta), newZipfKeys(sz.parts, theta)
+	lo := fillAll(lineorderSpecs, sz.orders, orderBlock, func(bt *batch, a, b int64) { fillLineorder(bt, seed, sz, a, b) })
+	for _, c := range []struct {
+		col string
+		n   int64
+	}{{"lo_custkey", sz.customers}, {"lo_partkey", sz.parts}} {
+		count := map[int64]int{}
+		for _, v := range lo.cols[colIndex(lo.specs, c.col)].ints {
+			if v < 1 || v > c.n {
+				t.Fatalf("%s %d outside 1..%d", c.col, v, c.n)
+			}
+			count[v]++
+		}
+		top := 0
+		for _, k := range count {
+			top = max(top, k)
+		}
+		h := 0.0
+		for k := int64(1); k <= c.n; k++ {
+			h += 1 / math.Pow(float64(k), theta)
+		}
+		want := float64(lo.rows) / h
+		if math.Abs(float64(top)-want) > 5*math.Sqrt(want) {
+			t.Errorf("%s: top key has %d of %d rows, want about %.0f", c.col, top, lo.rows, want)
+		}
+	}
+	plain := sizesFor(0.01)
+	uni := fillAll(lineorderSpecs, plain.orders, orderBlock, func(bt *batch, a, b int64) { fillLineorder(bt, seed, plain, a, b) })
+	for _, v := range uni.cols[colIndex(uni.specs, "lo_custkey")].ints {
+		if v%3 == 0 {
+			t.Fatalf("uniform lo_custkey %d is a multiple of 3", v)
+		}
+	}
+}

@@ -1,0 +1,174 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// remapDB is a database whose table f (k: 40 values, skewed; v: distinct
+// per row) passes the remap row minimum.
+func remapDB(t *testing.T, mode string) (*DB, string) {
+	t.Helper()
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 0; i < 5000; i++ {
+		k := i % 40
+		if i%3 != 0 {
+			k = 7 // the hot value
+		}
+		fmt.Fprintf(&b, "%d,%d\n", k, i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f.csv"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(Options{Executor: "cpu", Remap: mode, RemapMinRows: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(context.Background(), "create table f (k int, v int); load data infile 'f.csv' into table f fields terminated by ','", dir); err != nil {
+		t.Fatal(err)
+	}
+	return db, dir
+}
+
+func analyzeRows(t *testing.T, db *DB) []string {
+	t.Helper()
+	res, err := db.Exec(context.Background(), "analyze table f", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	r := res[0].Result
+	for i := 0; i < r.Rows; i++ {
+		out = append(out, r.Columns[2].Dict.Values[r.Columns[2].I32[i]]+": "+r.Columns[3].Dict.Values[r.Columns[3].I32[i]])
+	}
+	return out
+}
+
+// ANALYZE TABLE remaps the small-domain column k (not v, whose 5,000
+// values do not fit shared memory), says so in a note row, and a write
+// to k drops the remap until the next ANALYZE.
+func TestAnalyzeBuildsRemaps(t *testing.T) {
+	db, _ := remapDB(t, "")
+	if got := db.Catalog().Remaps("f"); len(got) != 0 {
+		t.Fatalf("LOAD built %d remaps in the default (analyze) mode", len(got))
+	}
+	rows := analyzeRows(t, db)
+	if len(rows) != 2 || !strings.HasPrefix(rows[0], "note: k remapped: 40 values") || rows[1] != "status: OK" {
+		t.Fatalf("ANALYZE rows %q", rows)
+	}
+	rs := db.Catalog().Remaps("f")
+	if len(rs) != 1 || rs[0].Column != "k" || rs[0].MeanRounds() >= rs[0].MeanPlainRounds() {
+		t.Fatalf("remaps after ANALYZE: %+v", rs)
+	}
+	if _, err := db.Exec(context.Background(), "update f set k = 8 where v = 3", ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := db.Catalog().Remaps("f"); len(got) != 0 {
+		t.Errorf("an UPDATE of k left %d remaps", len(got))
+	}
+	if rows := analyzeRows(t, db); len(rows) != 2 || len(db.Catalog().Remaps("f")) != 1 {
+		t.Errorf("ANALYZE after the UPDATE: %q", rows)
+	}
+}
+
+// Mode load remaps right after LOAD; mode off never, ANALYZE included.
+func TestRemapModes(t *testing.T) {
+	db, _ := remapDB(t, "load")
+	if got := db.Catalog().Remaps("f"); len(got) != 1 {
+		t.Errorf("mode load: %d remaps after LOAD, want 1", len(got))
+	}
+	db, _ = remapDB(t, "off")
+	if rows := analyzeRows(t, db); len(rows) != 1 || len(db.Catalog().Remaps("f")) != 0 {
+		t.Errorf("mode off: ANALYZE rows %q, %d remaps", rows, len(db.Catalog().Remaps("f")))
+	}
+	if _, err := Open(Options{Remap: "always"}); err == nil {
+		t.Error("Open accepted remap mode always")
+	}
+}
+
+// Remaps are not persisted: mode load rebuilds them when a database
+// directory opens.
+func TestRemapRebuiltOnOpen(t *testing.T) {
+	_, dir := remapDB(t, "")
+	path := filepath.Join(t.TempDir(), "db")
+	db, err := Open(Options{Executor: "cpu", Path: path, NoSync: true, Remap: "off"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(context.Background(), "create table f (k int, v int); load data infile 'f.csv' into table f fields terminated by ','", dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = Open(Options{Executor: "cpu", Path: path, NoSync: true, Remap: "load", RemapMinRows: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got := db.Catalog().Remaps("f"); len(got) != 1 || got[0].Column != "k" {
+		t.Errorf("reopened in mode load: remaps %v, want k's", got)
+	}
+}
+
+// End to end without a GPU: EXPLAIN for the h100 profile shows the star
+// reading d's payload in f.k's remapped layout once ANALYZE TABLE built
+// the remap (40 keys, 4 copies at most), and not after a write to f.
+func TestExplainRemappedPayload(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 0; i < 5000; i++ {
+		fmt.Fprintf(&b, "%d,%d\n", 1+i%40, i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f.csv"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "d.csv"), []byte("1,a\n2,b\n3,a\n40,c\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(Options{Executor: "gpu", GPUProfile: "h100", RemapMinRows: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	setup := "create table f (k int, v int); load data infile 'f.csv' into table f fields terminated by ',';" +
+		"create table d (dk int, name varchar(10)); load data infile 'd.csv' into table d fields terminated by ','"
+	if _, err := db.Exec(ctx, setup, dir); err != nil {
+		t.Fatal(err)
+	}
+	explain := func() string {
+		t.Helper()
+		res, err := db.Exec(ctx, "explain select d.name, sum(f.v) from f join d on f.k = d.dk group by d.name", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sb strings.Builder
+		r := res[len(res)-1].Result
+		for i := 0; i < r.Rows; i++ {
+			sb.WriteString(r.Columns[0].Dict.Values[r.Columns[0].I32[i]] + "\n")
+		}
+		return sb.String()
+	}
+	const want = "payload: shared memory, remapped by f.k (160 slots, 3.80 copies per key"
+	if got := explain(); strings.Contains(got, "payload:") {
+		t.Errorf("EXPLAIN before ANALYZE shows a payload choice:\n%s", got)
+	}
+	if _, err := db.Exec(ctx, "analyze table f", ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := explain(); !strings.Contains(got, want) {
+		t.Errorf("EXPLAIN after ANALYZE lacks %q:\n%s", want, got)
+	}
+	// (UPDATE would need the GPU; a LOAD appending rows writes f.k too.)
+	if _, err := db.Exec(ctx, "load data infile 'f.csv' into table f fields terminated by ','", dir); err != nil {
+		t.Fatal(err)
+	}
+	if got := explain(); strings.Contains(got, "payload:") {
+		t.Errorf("EXPLAIN after a write to f.k still reads a remap:\n%s", got)
+	}
+}
