@@ -38,7 +38,8 @@ import (
 //	sec_to_time   n BIGINT                            VARCHAR '[-]HH:MM:SS', clamped as timediff
 //
 // TIMESTAMP(x) binds as x converted to DATETIME, TIMESTAMP(x, 'HH:MM:SS')
-// as datetime_add of the constant time in microseconds.
+// and ADDTIME / SUBTIME(x, 'HH:MM:SS') as datetime_add of the constant time
+// in microseconds (x a DATETIME; MySQL's TIME forms of ADDTIME are not).
 //
 // Functions of functions.go and functions_more.go that take a DATETIME
 // where they take a DATE: every date function reads a DATETIME's date
@@ -141,7 +142,7 @@ func (c *call) datetimeFunc() (Expr, bool, error) {
 		return c.fn(columnar.TInt32, d)
 	case "from_unixtime":
 		return c.fromUnixtime()
-	case "timestamp":
+	case "timestamp", "addtime", "subtime":
 		return c.timestampFunc()
 	case "to_seconds":
 		if err := c.arity(1, 1); err != nil {
@@ -195,10 +196,15 @@ func (c *call) datetimeFunc() (Expr, bool, error) {
 	return nil, false, nil
 }
 
-// timestampFunc binds TIMESTAMP(x) (x as a DATETIME) and TIMESTAMP(x, t)
-// with t a constant time of day '[-]HH:MM[:SS[.ffffff]]' added to x.
+// timestampFunc binds TIMESTAMP(x) (x as a DATETIME), and TIMESTAMP(x, t),
+// ADDTIME(x, t), SUBTIME(x, t) with t a constant time '[-]HH:MM[:SS[.f]]'
+// added to (subtracted from) x.
 func (c *call) timestampFunc() (Expr, bool, error) {
-	if err := c.arity(1, 2); err != nil {
+	lo := 1
+	if c.name != "timestamp" { // ADDTIME(x, t), SUBTIME(x, t)
+		lo = 2
+	}
+	if err := c.arity(lo, 2); err != nil {
 		return nil, true, err
 	}
 	d, err := c.b.datetimeArg(c.args[0], c.name, c.pos)
@@ -215,6 +221,9 @@ func (c *call) timestampFunc() (Expr, bool, error) {
 	us, ok := parseTimeOfDay(k.S)
 	if !ok {
 		return nil, true, c.b.errf(c.pos, "Incorrect time value: '%s'", k.S)
+	}
+	if c.name == "subtime" {
+		us = -us
 	}
 	e, err := c.b.addInterval("timestamp", d, &Const{T: columnar.TInt64, I: us}, ast.TimeUnitMicrosecond, c.pos)
 	// The result keeps the larger fsp of the two arguments (MySQL).
