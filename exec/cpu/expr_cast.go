@@ -345,6 +345,11 @@ func convertDatetime(i int64, f float64, from, to columnar.Type) (numVal, bool) 
 		return numVal{i: columnar.DatetimeDays(i)}, true
 	case from.ID == columnar.Datetime && to.ID == columnar.Datetime:
 		return numVal{i: columnar.RoundDatetime(i, to.Scale)}, true
+	case from.ID == columnar.Datetime && to.ID == columnar.Int64:
+		return numVal{i: columnar.DatetimeToNumber(columnar.RoundDatetime(i, 0))}, true
+	case from.ID == columnar.Datetime && to.ID == columnar.Decimal:
+		v, ok := sql.DatetimeDecimal(i, to.Scale)
+		return numVal{i: v}, ok && (to.Precision <= 0 || to.Precision >= 19 || uabs(v) < uint64(pow10(to.Precision)))
 	}
 	ri, rf, ok := sql.ConvertDatetimeValue(i, f, from, to)
 	return numVal{i: ri, f: rf}, ok
