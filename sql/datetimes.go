@@ -203,10 +203,7 @@ func (b *binder) timestampLiteral(n *ast.FuncCallExpr, pos int) (Expr, error) {
 	if len(n.Args) == 1 {
 		if e, err := b.expr(n.Args[0], &scope{plan: &Values{}}); err == nil {
 			if c, ok := e.(*Const); ok && c.T.ID == columnar.String {
-				fsp := 0
-				if i := strings.LastIndexByte(c.S, '.'); i >= 0 && strings.ContainsAny(c.S, " T") {
-					fsp = min(len(strings.TrimSpace(c.S[i+1:])), columnar.MaxFsp)
-				}
+				fsp := literalFsp(c.S)
 				if us, ok := columnar.ParseDatetime(c.S, fsp); ok {
 					return &Const{T: columnar.TDatetime(fsp), I: us}, nil
 				}

@@ -102,13 +102,15 @@ func (b *binder) datetimeArg(e Expr, name string, pos int) (Expr, error) {
 	return nil, b.errf(pos, "type mismatch: %s() of %s (a DATETIME is required)", name, e.Type())
 }
 
-// literalFsp is the number of fraction digits a datetime string carries.
+// literalFsp is the number of fraction digits a datetime string carries
+// (a date alone has none; a zone offset after them does not count).
 func literalFsp(s string) int {
 	s = strings.TrimSpace(s)
-	if i := strings.LastIndexByte(s, '.'); i >= 0 && (strings.ContainsAny(s, " T") || allDigits(s[:i])) {
-		return min(len(s)-i-1, columnar.MaxFsp)
+	i := strings.LastIndexByte(s, '.')
+	if i < 0 || !(strings.ContainsAny(s, " T") || allDigits(s[:i])) {
+		return 0
 	}
-	return 0
+	return min(columnar.FractionDigits(s[i+1:]), columnar.MaxFsp)
 }
 
 // datetimeFunc binds the functions above and the clock; ok is false for
