@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -366,9 +367,12 @@ var intervalUnits = map[ast.TimeUnitType]struct {
 // (date_add); a DATETIME, a string with a time, or a unit finer than a day
 // gives a DATETIME (datetime_add), as MySQL does.
 func (b *binder) addInterval(name string, d, k Expr, unitType ast.TimeUnitType, pos int) (Expr, error) {
+	if cu, ok := compositeUnits[unitType]; ok {
+		return b.addComposite(name, d, k, cu, pos)
+	}
 	u, ok := intervalUnits[unitType]
 	if !ok {
-		return nil, b.errf(pos, "unsupported: INTERVAL unit %s (MICROSECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER and YEAR are supported)", unitType.String())
+		return nil, b.errf(pos, "unsupported: INTERVAL unit %s (MICROSECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR, YEAR_MONTH, DAY_HOUR, DAY_MINUTE, DAY_SECOND, HOUR_MINUTE, HOUR_SECOND and MINUTE_SECOND are supported)", unitType.String())
 	}
 	if _, ok := numericType(k.Type()); !ok && !isNullConst(k) {
 		return nil, b.errf(pos, "type mismatch: INTERVAL of %s", k.Type())
@@ -485,4 +489,81 @@ func unixTimestampType(t columnar.Type) columnar.Type {
 func (b *binder) timeOfDayText(e Expr) Expr {
 	d, _ := b.datetimeArg(e, "time", 0)
 	return &Func{Name: "time", Args: []Expr{d}, T: columnar.TString}
+}
+
+// compositeUnits are the INTERVAL units written as one string of several
+// fields ('1 2:30' DAY_MINUTE): each field's size, in months for
+// YEAR_MONTH and in microseconds for the others. (The *_MICROSECOND units
+// are not supported.)
+var compositeUnits = map[ast.TimeUnitType][]int64{
+	ast.TimeUnitYearMonth:    {12, 1},
+	ast.TimeUnitDayHour:      {columnar.MicrosPerDay, 3600 * columnar.MicrosPerSecond},
+	ast.TimeUnitDayMinute:    {columnar.MicrosPerDay, 3600 * columnar.MicrosPerSecond, 60 * columnar.MicrosPerSecond},
+	ast.TimeUnitDaySecond:    {columnar.MicrosPerDay, 3600 * columnar.MicrosPerSecond, 60 * columnar.MicrosPerSecond, columnar.MicrosPerSecond},
+	ast.TimeUnitHourMinute:   {3600 * columnar.MicrosPerSecond, 60 * columnar.MicrosPerSecond},
+	ast.TimeUnitHourSecond:   {3600 * columnar.MicrosPerSecond, 60 * columnar.MicrosPerSecond, columnar.MicrosPerSecond},
+	ast.TimeUnitMinuteSecond: {60 * columnar.MicrosPerSecond, columnar.MicrosPerSecond},
+}
+
+// addComposite binds d + INTERVAL 'text' unit for a composite unit: the
+// constant text's fields (split at any non-digit; a leading '-' negates
+// them all) are right-aligned to the unit's, as MySQL reads a value that
+// leaves out the leftmost parts ('1:30' DAY_SECOND is 1 minute 30
+// seconds), and summed into months or microseconds.
+func (b *binder) addComposite(name string, d, k Expr, sizes []int64, pos int) (Expr, error) {
+	c, ok := k.(*Const)
+	if !ok {
+		return nil, b.errf(pos, "unsupported: a composite INTERVAL unit with a value that is not a constant")
+	}
+	if c.Null {
+		return b.addInterval(name, d, nullConst(columnar.TInt64), ast.TimeUnitMicrosecond, pos)
+	}
+	text := strings.TrimSpace(constText(c))
+	neg := strings.HasPrefix(text, "-")
+	fields := strings.FieldsFunc(strings.TrimPrefix(text, "-"), func(r rune) bool { return r < '0' || r > '9' })
+	if len(fields) == 0 || len(fields) > len(sizes) {
+		return nil, b.errf(pos, "Incorrect INTERVAL value: '%s'", text)
+	}
+	total := int64(0)
+	for i, f := range fields {
+		v, err := strconv.ParseInt(f, 10, 64)
+		size := sizes[len(sizes)-len(fields)+i]
+		if err != nil || v > (1<<62)/size {
+			return nil, b.errf(pos, "Incorrect INTERVAL value: '%s'", text)
+		}
+		total += v * size
+	}
+	if neg {
+		total = -total
+	}
+	unit := ast.TimeUnitMicrosecond
+	if sizes[len(sizes)-1] == 1 { // YEAR_MONTH counts months
+		unit = ast.TimeUnitMonth
+	}
+	e, err := b.addInterval(name, d, &Const{T: columnar.TInt64, I: total}, unit, pos)
+	if err != nil || unit == ast.TimeUnitMonth {
+		return e, err
+	}
+	// Whole seconds: the result keeps d's fsp, not MICROSECOND's 6.
+	fsp := 0
+	if dt := d.Type(); dt.ID == columnar.Datetime {
+		fsp = dt.Scale
+	} else if hasTimePart(d) {
+		fsp = literalFsp(d.(*Const).S)
+	}
+	switch x := e.(type) {
+	case *Func:
+		x.T.Scale = fsp
+	case *Const:
+		x.T.Scale = fsp
+	}
+	return e, nil
+}
+
+// constText is a constant's text as MySQL reads an INTERVAL value.
+func constText(c *Const) string {
+	if c.T.ID == columnar.String {
+		return c.S
+	}
+	return strings.Trim(constString(c), "'")
 }
