@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand"
@@ -105,5 +106,31 @@ func TestEpsilonJoinNotPlannedElsewhere(t *testing.T) {
 		if strings.Contains(res.Explain, "EpsilonJoin") {
 			t.Errorf("%s: planned as an EpsilonJoin:\n%s", q, res.Explain)
 		}
+	}
+}
+
+// The grid is charged to the query's memory accountant before it is
+// built: past the limit the query stops with an error naming the
+// EpsilonJoin, and the session goes on.
+func TestEpsilonJoinMemoryLimit(t *testing.T) {
+	db := open(t)
+	var rows []string
+	for i := range 4000 {
+		v := make([]string, 32)
+		for d := range v {
+			v[d] = fmt.Sprint((i*7 + d) % 11)
+		}
+		rows = append(rows, fmt.Sprintf("(%d, '[%s]')", i, strings.Join(v, ",")))
+	}
+	mustExec(t, db, "CREATE TABLE big (id INT, v VECTOR(32)); INSERT INTO big VALUES "+strings.Join(rows, ","), "")
+	q := "SELECT count(*) FROM big a JOIN big b ON VEC_L2_DISTANCE(a.v, b.v) <= 1"
+	db.SetMemoryLimit(1 << 20)
+	_, err := db.Exec(context.Background(), q, "")
+	if err == nil || !strings.Contains(err.Error(), "EpsilonJoin") {
+		t.Fatalf("a 1 MiB limit: %v, want an error naming the EpsilonJoin", err)
+	}
+	db.SetMemoryLimit(-1)
+	if n := queryInt(t, db, q); n < 4000 {
+		t.Errorf("without a limit: %d pairs, want at least one per row", n)
 	}
 }

@@ -198,6 +198,27 @@ func (p *Prepared) Ordered() bool { return ordered(p.Query.Plan) }
 // ScannedBytes is the size of the base-table columns the plan reads: for
 // each column a scan keeps after pruning, rows × value width. Dividing it by
 // a run's time gives the effective scan bandwidth.
+// LinkBytes is what the GPU plan reads across the host link on every run:
+// its streamed columns in their wire width and its zero-copy columns in
+// their host width (0 when every column is resident, or without a GPU
+// plan).
+func (p *Prepared) LinkBytes() int64 {
+	g := p.Physical.GPU
+	if g == nil {
+		return 0
+	}
+	var n int64
+	for _, c := range g.Columns {
+		switch c.Place {
+		case planner.PlaceStreamed:
+			n += int64(c.WireWidth) * int64(c.Col.Len)
+		case planner.PlaceZeroCopy:
+			n += c.HostBytes
+		}
+	}
+	return n
+}
+
 func (p *Prepared) ScannedBytes() int64 {
 	var n int64
 	for _, node := range p.Physical.Nodes() {

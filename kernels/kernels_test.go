@@ -13,6 +13,7 @@ func TestEmbeddedPTX(t *testing.T) {
 		"bandwidth_probe": {"probe_sum_i32"},
 		"hash_build":      {"dim_mark", "dim_build", "fill_i64"},
 		"column_cache":    {"narrow_i64_i32"},
+		"epsilon_join":    {"epsilon_count", "epsilon_pairs", "epsilon_param_size"},
 	}
 	for mod, fns := range want {
 		if PTX(mod) == nil {

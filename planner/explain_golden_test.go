@@ -89,6 +89,12 @@ func TestSSBGPURemapExplainGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkSSBGolden(t, planner.Options{GPU: prof, Remaps: lineorderRemaps(t)}, "gpu_h100_remap_ssb_")
+}
+
+// lineorderRemaps remaps the small-domain columns of the golden SF's
+// lineorder (lo_suppkey's 200 keys among them).
+func lineorderRemaps(t *testing.T) planner.RemapLookup {
 	cat := ssbtest.Catalog(t, goldenSF, columnar.HeapAllocator)
 	lo, _ := cat.Table("lineorder")
 	remaps := map[int]*columnar.ColumnRemap{}
@@ -104,11 +110,47 @@ func TestSSBGPURemapExplainGolden(t *testing.T) {
 	if remaps[lo.ColumnIndex("lo_suppkey")] == nil {
 		t.Fatal("lo_suppkey is no remap candidate at SF 0.1")
 	}
-	lookup := func(t *columnar.Table, c int) *columnar.ColumnRemap {
+	return func(t *columnar.Table, c int) *columnar.ColumnRemap {
 		if r := remaps[c]; r != nil && r.Matches(t, c) {
 			return r
 		}
 		return nil
 	}
-	checkSSBGolden(t, planner.Options{GPU: prof, Remaps: lookup}, "gpu_h100_remap_ssb_")
+}
+
+// A remapped payload needs the fact table on the device (its slot column
+// is read like a resident fact column): under an 8 MiB budget, where
+// lineorder streams, Q2.1's supplier payload goes back to global memory
+// and says why; under the full budget it is remapped.
+func TestRemapNeedsFactOnDevice(t *testing.T) {
+	cat := ssbtest.Catalog(t, goldenSF, columnar.HeapAllocator)
+	lookup := lineorderRemaps(t)
+	for _, c := range []struct {
+		budget int64
+		want   planner.GPUPayloadLayout
+		why    string
+	}{{0, planner.PayloadSharedRemapped, ""}, {8 << 20, planner.PayloadGlobal, "does not stay on the device"}} {
+		prof, err := planner.LookupGPUProfile("h100")
+		if err != nil {
+			t.Fatal(err)
+		}
+		prof.MemoryBudget = c.budget
+		q := ssbtest.Queries(t, cat)[3] // Q2.1
+		p, err := planner.Plan(q.Query, planner.Options{GPU: prof, Remaps: lookup})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.GPU.Star == nil {
+			t.Fatalf("%s: no star plan", q.Name)
+		}
+		var sup *planner.GPUStarDim
+		for _, d := range p.GPU.Star.Dims {
+			if d.Scan.Table.Name == "supplier" {
+				sup = d
+			}
+		}
+		if sup == nil || sup.Payload.Layout != c.want || !strings.Contains(sup.Payload.Why, c.why) {
+			t.Errorf("budget %d: supplier payload %+v, want %s (%q)\n%s", c.budget, sup.Payload, c.want, c.why, p.Explain())
+		}
+	}
 }

@@ -39,8 +39,8 @@ type GPUDimPayload struct {
 	// layout and of one plain copy in shared memory, as the remap
 	// measured them on the column.
 	EstRounds, PlainRounds float64
-	// Why says why the payload stays in global memory ("" when no remap
-	// exists: there was nothing to choose).
+	// Why says why the payload stays in global memory ("" when the fact
+	// key is no remap candidate: there was nothing to choose).
 	Why string
 }
 
@@ -58,14 +58,18 @@ func planDimPayloads(q *GPUStar, lookup RemapLookup) {
 		}
 		r := lookup(q.Fact.Table, d.Probe.Col)
 		if r == nil {
+			if _, _, ok := columnar.RemapCandidate(q.Fact.Table, d.Probe.Col, columnar.RemapMinRows); ok {
+				d.Payload.Why = fmt.Sprintf("%s.%s has no remap yet: ANALYZE TABLE %s builds one", q.Fact.Table.Name,
+					q.Fact.Table.Fields[d.Probe.Col].Name, q.Fact.Table.Name)
+			}
 			continue
 		}
 		bytes := int64(4 * len(r.SlotValue))
 		switch {
 		case !d.Build.Direct:
-			d.Payload.Why = "the join table is a hash table"
+			d.Payload.Why = "a remap exists, but the join table is a hash table"
 		case used+bytes > dimSharedBudget:
-			d.Payload.Why = fmt.Sprintf("the remapped table (%s) passes the %s left of the payloads' shared memory", fmtBytes(bytes), fmtBytes(dimSharedBudget-used))
+			d.Payload.Why = fmt.Sprintf("a remap exists, but its table (%s) passes the %s left of the payloads' shared memory", fmtBytes(bytes), fmtBytes(dimSharedBudget-used))
 		default:
 			used += bytes
 			d.Payload = GPUDimPayload{Layout: PayloadSharedRemapped, Remap: r, EstRounds: r.MeanRounds(), PlainRounds: r.MeanPlainRounds()}
@@ -81,7 +85,36 @@ func explainPayload(p GPUDimPayload, fact string) string {
 		return fmt.Sprintf("payload: %s by %s.%s (%d slots, %.2f copies per key, est %.2f bank rounds per warp vs %.2f plain; the kernel reads its slot column, %s resident)",
 			p.Layout, fact, p.Remap.Column, len(p.Remap.SlotValue), p.Remap.CopiesPerValue(), p.EstRounds, p.PlainRounds, fmtBytes(int64(4*len(p.Remap.Slots))))
 	case p.Why != "":
-		return fmt.Sprintf("payload: %s (a remap exists, but %s)", p.Layout, p.Why)
+		return fmt.Sprintf("payload: %s (%s)", p.Layout, p.Why)
 	}
 	return ""
+}
+
+// remapBytes is the device memory a remapped payload adds to the plan:
+// the fact rows' slot column (resident, 4 B a row) and the slot map.
+func remapBytes(p GPUDimPayload) int64 {
+	if p.Layout != PayloadSharedRemapped {
+		return 0
+	}
+	return 4 * int64(len(p.Remap.Slots)+len(p.Remap.SlotValue))
+}
+
+// keepRemapsOnDevice reverts remapped payloads to global memory when the
+// fact table does not stay on the device (a column streamed or read
+// zero-copy, or no fit at all): the slot column, read like a resident
+// fact column, would not fit either. It reports whether it reverted any,
+// so that the columns are placed again without them.
+func keepRemapsOnDevice(g *GPUPlan) bool {
+	offDevice := g.Memory.NoFit != ""
+	for _, c := range g.Columns {
+		offDevice = offDevice || c.Fact && c.Place != PlaceResident
+	}
+	reverted := false
+	for _, d := range g.Star.Dims {
+		if offDevice && d.Payload.Layout == PayloadSharedRemapped {
+			d.Payload = GPUDimPayload{Layout: PayloadGlobal, Why: "a remap exists, but the fact table does not stay on the device, nor would its slot column"}
+			reverted = true
+		}
+	}
+	return reverted
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
 
@@ -92,6 +93,9 @@ type GPUStreaming struct {
 // queued: triple buffering), chunks of 4 M rows (16 MB of a 4-byte column:
 // long enough that a copy's ~10 µs setup is noise at 55 GB/s).
 const (
+	// GPUMaxLaunchRows bounds the rows of one kernel launch over the fact
+	// table (exec/gpu refuses more): longer fact tables stream.
+	GPUMaxLaunchRows = 1 << 31
 	GPUStreams       = 3
 	GPUChunkRows     = 4 << 20
 	gpuMinChunkRows  = 64
@@ -127,6 +131,15 @@ func planColumns(g *GPUPlan, prof *GPUProfile) []GPUColumn {
 		for i := range cols {
 			if f == PlaceZeroCopy || cols[i].Fact {
 				cols[i].Place = f
+			}
+		}
+	}
+	if g.Star != nil && g.Star.Fact.Table.Rows >= GPUMaxLaunchRows {
+		// One launch of the fused kernel covers fewer rows (32-bit tile
+		// counts): a fact table this long runs in chunks whatever fits.
+		for i := range cols {
+			if cols[i].Fact {
+				cols[i].Place = PlaceStreamed
 			}
 		}
 	}
@@ -278,13 +291,16 @@ func chunking(free, wire int64) *GPUStreaming {
 func validityBytes(c *columnar.Column) int64 { return 8 * int64(len(c.Valid)) }
 
 // workingBytes estimates the device memory the plan's own tables take
-// beside its columns, and names the largest: for a star, the group table
-// and each dimension's join table (a slot of 8 bytes per key in its range,
-// or twice its rows hashed) with its flags. Other shapes' intermediate
-// relations are sized by the executor as they run.
+// beside its columns, and names the largest: for a star, the group table,
+// each dimension's join table (a slot of 8 bytes per key in its range, or
+// twice its rows hashed) with its flags, and the expression VM's results
+// over the fact table (a flag byte a row per multi-column predicate, 8
+// bytes and a validity bit a row per computed aggregate argument), which
+// stay whole on the device even when the fact table streams. Other
+// shapes' intermediate relations are sized by the executor as they run.
 func workingBytes(g *GPUPlan) (total int64, largest string, largestBytes int64) {
 	if g.Star == nil {
-		return 0, "", 0
+		return opsWorkingBytes(g)
 	}
 	q := g.Star
 	total = min(q.Groups.EstGroups, GPUMaxGroupTable) * q.Groups.Width * 8
@@ -299,8 +315,51 @@ func workingBytes(g *GPUPlan) (total int64, largest string, largestBytes int64) 
 		if b > biggest {
 			biggest, name = b, fmt.Sprintf("the join table of %s over %s (%d rows)", opName(d.Join), t.Name, t.Rows)
 		}
+		total += remapBytes(d.Payload)
+	}
+	rows := int64(q.Fact.Table.Rows)
+	var vm int64
+	for _, x := range q.ExprPreds {
+		if x.Scan == q.Fact {
+			vm += rows
+		}
+	}
+	exprs := map[sql.Expr]bool{}
+	for _, a := range q.Aggs {
+		if a.Expr != nil && !exprs[a.Expr] {
+			exprs[a.Expr] = true
+			vm += 8*rows + (rows+63)/64*8
+		}
+	}
+	total += vm
+	if vm > biggest {
+		biggest, name = vm, fmt.Sprintf("the expression results of %s over %s (%d rows)", opName(q.Aggregate), q.Fact.Table.Name, rows)
 	}
 	return total, name, biggest
+}
+
+// opsWorkingBytes is, for an operator-at-a-time body, the largest global
+// hash table of its hash joins (they run one after another): twice the
+// estimated build rows, 16 bytes a slot (an 8-byte normalized key and a
+// row number). Intermediate relations are sized as they run.
+func opsWorkingBytes(g *GPUPlan) (int64, string, int64) {
+	var most int64
+	var name string
+	for _, op := range g.Ops {
+		j, ok := op.Node.(*HashJoin)
+		if !ok || j.Strategy == Bitmap || j.Strategy == BucketedBitmap {
+			continue
+		}
+		build := j.Right
+		if j.Kind == sql.JoinInner && j.BuildSide == BuildLeft {
+			build = j.Left
+		}
+		rows := build.Props().EstRows
+		if b := int64(min(32*rows, math.MaxInt64/2)); b > most {
+			most, name = b, fmt.Sprintf("the hash table of %s (est %.0f build rows)", opName(j), rows)
+		}
+	}
+	return most, name, most
 }
 
 // deviceBytes is a column's size on the device: 4 bytes a value for

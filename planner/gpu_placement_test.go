@@ -4,8 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"gpusql/catalog"
 	"gpusql/internal/ssbtest"
 	"gpusql/planner"
+	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
 
@@ -85,11 +87,106 @@ func TestGPUPlacement(t *testing.T) {
 		t.Errorf("forced zero-copy: %+v %+v", c, g.Memory)
 	}
 
+	// Room for the working tables but not for 3 chunks of 64 rows.
+	w := plan(0, "").GPU.Memory.Working
+	if nf := plan(w+100, "").GPU.Memory.NoFit; !strings.Contains(nf, "even streamed") {
+		t.Errorf("budget of the working tables + 100 B: NoFit %q", nf)
+	}
+
 	p = plan(1024, "")
 	if nf := p.GPU.Memory.NoFit; !strings.Contains(nf, "HashJoin") && !strings.Contains(nf, "HashAggregate") || !strings.Contains(nf, "gpu_memory") {
 		t.Errorf("1 KiB budget: NoFit %q\n%s", nf, p.Explain())
 	}
 	if !strings.Contains(p.Explain(), "does not fit:") {
 		t.Errorf("EXPLAIN does not say it does not fit:\n%s", p.Explain())
+	}
+}
+
+// A fact table of 2^31 rows or more streams in chunks whatever the budget
+// (one launch covers fewer rows). The 3 G-row table here has statistics
+// and no values: planning reads only the statistics.
+func TestGPUPlacementPast2to31Rows(t *testing.T) {
+	const rows = 3 << 30
+	cat := catalog.New()
+	fact := &columnar.Table{Name: "f", Rows: rows,
+		Fields: []columnar.Field{{Name: "k", Type: columnar.TInt32}, {Name: "v", Type: columnar.TInt32}}}
+	for c := range fact.Fields {
+		fact.Columns = append(fact.Columns, &columnar.Column{Type: columnar.TInt32, Len: rows, I32: []int32{}})
+		stats := make([]columnar.ChunkStats, fact.NumChunks())
+		for k := range stats {
+			stats[k] = columnar.ChunkStats{Min: 1, Max: int64(100 * (c + 1)), Distinct: 100}
+		}
+		fact.Stats = append(fact.Stats, stats)
+	}
+	dim := &columnar.Table{Name: "d", Rows: 100,
+		Fields: []columnar.Field{{Name: "id", Type: columnar.TInt32}, {Name: "g", Type: columnar.TInt32}}}
+	for range dim.Fields {
+		c := columnar.NewColumnIn(columnar.HeapAllocator, columnar.TInt32, 100, false)
+		for i := range c.I32 {
+			c.I32[i] = int32(i + 1)
+		}
+		dim.Columns = append(dim.Columns, c)
+	}
+	for _, tb := range []*columnar.Table{fact, dim} {
+		if err := cat.Create(tb.Name, tb.Fields, false); err != nil {
+			t.Fatal(err)
+		}
+		if err := cat.Update(tb.Name, func(*columnar.Table) (*columnar.Table, error) { return tb, nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ps, err := sql.Parse("select g, sum(v) from f, d where k = id group by g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := sql.Bind(cat, ps[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := planner.Plan(st.(*sql.Query), planner.Options{GPU: h100(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := p.GPU
+	if g.Star == nil {
+		t.Fatalf("not a star: %s\n%s", g.NotStar, p.Explain())
+	}
+	for _, c := range g.Columns {
+		if want := c.Table == "f"; (c.Place == planner.PlaceStreamed) != want {
+			t.Errorf("%s.%s %s", c.Table, c.Column, c.Place)
+		}
+	}
+	if s := g.Memory.Stream; s == nil || s.ChunkRows >= planner.GPUMaxLaunchRows || g.Memory.NoFit != "" {
+		t.Errorf("memory plan %+v\n%s", g.Memory, p.Explain())
+	}
+}
+
+// An operator-at-a-time join whose hash table passes the budget says so,
+// naming the join and its estimated build rows.
+func TestGPUPlacementJoinNoFit(t *testing.T) {
+	cat := ssbtest.Catalog(t, 0.01, columnar.HeapAllocator)
+	ps, err := sql.Parse("select c_name, lo_revenue from lineorder join customer on lo_custkey = c_custkey where lo_discount = 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := sql.Bind(cat, ps[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, budget := range []int64{0, 4 << 10} {
+		prof := h100(t)
+		prof.MemoryBudget = budget
+		p, err := planner.Plan(st.(*sql.Query), planner.Options{Join: "hash", GPU: prof})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := p.GPU
+		if g.Shape != planner.GPUOperatorsShape {
+			t.Fatalf("shape %s\n%s", g.Shape, p.Explain())
+		}
+		nf := g.Memory.NoFit
+		if budget == 0 && nf != "" || budget > 0 && !strings.Contains(nf, "the hash table of HashJoin") {
+			t.Errorf("budget %d: NoFit %q\n%s", budget, nf, p.Explain())
+		}
 	}
 }

@@ -127,6 +127,9 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 		g.Refused = why
 	}
 	g.Columns = planColumns(g, prof)
+	if g.Star != nil && keepRemapsOnDevice(g) {
+		g.Columns = planColumns(g, prof)
+	}
 	return g
 }
 

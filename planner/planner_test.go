@@ -251,6 +251,31 @@ func TestForcedStrategies(t *testing.T) {
 	}
 }
 
+// TestForcedBitmapAndTwoPass: a forced bitmap indexes a one-integer-key
+// build side by a bitmap and says in EXPLAIN why it cannot where it does
+// not apply (two keys, a string key); a forced two-pass join is a hash
+// table the CPU partitions, and becomes a pipeline source.
+func TestForcedBitmapAndTwoPass(t *testing.T) {
+	e := starEnv(t)
+	p := e.plan(`select count(*) from fact where d1 in (select id from dim1 where cat = 2)`, planner.Options{Join: "bitmap"})
+	if hj := find[*planner.HashJoin](p); len(hj) != 1 || hj[0].Strategy != planner.Bitmap || hj[0].Fallback != "" {
+		t.Errorf("want a bitmap semi join:\n%s", p.Explain())
+	}
+	p = e.plan(`select count(*) from fact, dim1 where fact.d1 = dim1.id and fact.d2 = dim1.cat`, planner.Options{Join: "bitmap"})
+	if !strings.Contains(p.Explain(), "HashTable (bitmap not applicable: 2 join keys)") {
+		t.Errorf("want the fallback named:\n%s", p.Explain())
+	}
+	p = e.plan(`select count(*) from dim2, dim3 where dim2.region = dim3.city`, planner.Options{Join: "bitmap"})
+	if !strings.Contains(p.Explain(), "bitmap not applicable: the key is not an integer with known bounds") {
+		t.Errorf("want the fallback named:\n%s", p.Explain())
+	}
+	p = e.plan(`select count(*) from fact, dim1 where fact.d1 = dim1.id`, planner.Options{Join: "twopass"})
+	hj := find[*planner.HashJoin](p)
+	if len(hj) != 1 || !hj[0].TwoPass || hj[0].Strategy != planner.HashTable || planner.Streaming(hj[0]) {
+		t.Errorf("want a two-pass hash join:\n%s", p.Explain())
+	}
+}
+
 // TestBuildStrategy: a sparse key range gets a hash table, a dense one a
 // direct array.
 func TestBuildStrategy(t *testing.T) {

@@ -97,9 +97,12 @@ type queryTiming struct {
 }
 
 type queryReport struct {
-	Name      string                  `json:"query"`
-	Rows      int                     `json:"rows"`
-	Bytes     int64                   `json:"bytes_scanned"`
+	Name  string `json:"query"`
+	Rows  int    `json:"rows"`
+	Bytes int64  `json:"bytes_scanned"`
+	// LinkBytes is what the GPU plan reads across the host link each run
+	// (streamed and zero-copy columns; 0 when all are resident).
+	LinkBytes int64                   `json:"link_bytes,omitempty"`
 	Executors map[string]*queryTiming `json:"executors"`
 }
 
@@ -249,6 +252,9 @@ func benchQuery(ctx context.Context, db *engine.DB, q ssbgen.Query, exes []strin
 		return nil, err
 	}
 	qr := &queryReport{Name: q.Name, Bytes: prep.ScannedBytes(), Executors: map[string]*queryTiming{}}
+	if slices.Contains(exes, "gpu") {
+		qr.LinkBytes = prep.LinkBytes()
+	}
 	var first *exec.Result
 	for _, e := range exes {
 		t := &queryTiming{}
@@ -295,9 +301,18 @@ func benchQuery(ctx context.Context, db *engine.DB, q ssbgen.Query, exes []strin
 }
 
 func printBench(w io.Writer, r *benchReport) {
+	link := false
+	for _, q := range r.Queries {
+		link = link || q.LinkBytes > 0
+	}
 	fmt.Fprintf(w, "%-6s %8s %10s", "query", "rows", "MB")
 	for _, e := range r.Executors {
 		fmt.Fprintf(w, " | %4s %9s %7s %9s %7s", e, "cold ms", "GB/s", "warm ms", "GB/s")
+	}
+	if link {
+		// A plan under --gpu-memory reads some columns across the link on
+		// every run: its bytes there and their rate over the GPU's warm time.
+		fmt.Fprintf(w, " | %8s %9s", "link MB", "link GB/s")
 	}
 	fmt.Fprintln(w)
 	for _, q := range r.Queries {
@@ -306,6 +321,9 @@ func printBench(w io.Writer, r *benchReport) {
 			t := q.Executors[e]
 			fmt.Fprintf(w, " | %4s %9.2f %7.2f %9.2f %7.2f", "", t.ColdMs, t.ColdGBps, t.WarmMs, t.GBps)
 			r.TotalWarm[e] += t.WarmMs / 1000
+		}
+		if t := q.Executors["gpu"]; link && t != nil && t.WarmMs > 0 {
+			fmt.Fprintf(w, " | %8.1f %9.1f", float64(q.LinkBytes)/1e6, float64(q.LinkBytes)/t.WarmMs/1e6)
 		}
 		fmt.Fprintln(w)
 	}

@@ -19,7 +19,7 @@ import (
 // benchJoin runs the join experiments of Kruliš & Yaghob and Diamos et al.
 // side by side: two sets of n unique 32-bit keys (half of each in the
 // other), drawn uniformly or clustered by a Zipf law over 2^14 buckets of
-// the domain, intersected by each algorithm on the GPU (kernel time with
+// the domain (or dense: a permutation of [0, 1.5n)), intersected by each algorithm on the GPU (kernel time with
 // the keys resident, and total time with copying them) and on the CPU
 // executor (SELECT count(*) ... IN (subquery) under each join algorithm,
 // on one core and on all). Every run's count must be n/2.
@@ -28,7 +28,7 @@ func benchJoin(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	sizes := fs.String("sizes", "4M,16M,64M", "comma-separated key-set sizes (K, M suffixes)")
 	huge := fs.Bool("huge", false, "also run 256M keys per set")
-	dists := fs.String("dist", "uniform,zipf", "key distributions: uniform, zipf")
+	dists := fs.String("dist", "uniform,zipf", "key distributions: uniform, zipf, dense (a permutation of [0, 1.5n))")
 	executors := fs.String("executor", "auto", "cpu, gpu or both (auto: gpu,cpu when a GPU is usable)")
 	cpuAlgos := fs.String("cpu-algos", "hash,bitmap,twopass,merge", "CPU join algorithms (SET join_algorithm names)")
 	gpuAlgos := fs.String("gpu-algos", strings.Join(engine.GPUIntersectAlgorithms, ","), "GPU intersection algorithms")
@@ -125,8 +125,15 @@ func joinKeySets(n int, dist string) (r, s []int64, err error) {
 		}
 	case "zipf":
 		zipfKeys(keys)
+	case "dense":
+		// A permutation of [0, 1.5n): the domain a direct array or one
+		// bitmap covers.
+		rng := rand.New(rand.NewPCG(42, 2))
+		for i, v := range rng.Perm(m) {
+			keys[i] = int64(v)
+		}
 	default:
-		return nil, nil, fmt.Errorf("bench join --dist: %q (want uniform or zipf)", dist)
+		return nil, nil, fmt.Errorf("bench join --dist: %q (want uniform, zipf or dense)", dist)
 	}
 	return keys[:n], keys[n/2 : n/2+n], nil
 }

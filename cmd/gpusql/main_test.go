@@ -182,3 +182,46 @@ load data infile 'd.tbl' into table d fields terminated by '|';
 		t.Errorf("bad --gpu-memory: exit %d, stderr %q", code, errb.String())
 	}
 }
+
+// bench uva checks its flags before it needs a GPU, and says so when
+// there is none.
+func TestBenchUVAFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"--match", "0.5,2"},
+		{"--build-rows", "3G"},
+		{"--chunk-rows", "0"},
+		{"--build-rows", "lots"},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(append([]string{"bench", "uva"}, args...), nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "bench uva:") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errb.String())
+		}
+	}
+	if ok, _ := engine.GPUStatus(); ok {
+		return
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"bench", "uva", "--build-rows", "1K"}, nil, &out, &errb); code != 1 || !strings.Contains(errb.String(), "CUDA") && !strings.Contains(errb.String(), "device") {
+		t.Errorf("no GPU: exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// bench ssb prints the bytes a GPU plan reads across the link and their
+// rate over the warm time, only when some query reads any.
+func TestPrintBenchLink(t *testing.T) {
+	r := &benchReport{Executors: []string{"gpu"}, TotalWarm: map[string]float64{}, Queries: []*queryReport{
+		{Name: "Q1.1", Bytes: 48e6, LinkBytes: 30e6, Executors: map[string]*queryTiming{"gpu": {WarmMs: 1.5}}},
+		{Name: "Q1.2", Bytes: 48e6, Executors: map[string]*queryTiming{"gpu": {WarmMs: 0.2}}},
+	}}
+	var b bytes.Buffer
+	printBench(&b, r)
+	if s := b.String(); !strings.Contains(s, "link GB/s") || !strings.Contains(s, "30.0      20.0") {
+		t.Errorf("link columns missing or wrong:\n%s", s)
+	}
+	r.Queries[0].LinkBytes = 0
+	b.Reset()
+	printBench(&b, r)
+	if strings.Contains(b.String(), "link") {
+		t.Errorf("link columns without link bytes:\n%s", b.String())
+	}
+}

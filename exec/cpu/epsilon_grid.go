@@ -328,37 +328,18 @@ func (g *EpsilonGrid) cellID(point []float32, k int) uint64 {
 // dimension) and records each non-empty cell's range.
 func (g *EpsilonGrid) sortIntoCells(workers int) {
 	n, rows := g.Dims, len(g.Data)/max(g.Dims, 1)
-	type keyed struct {
-		id  uint64
-		u   float32
-		row int32
-	}
-	keys := make([]keyed, rows)
+	keys := make([]cellKey, rows)
 	parallelRanges(rows, workers, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			p := g.Data[r*n : r*n+n]
-			k := keyed{id: g.cellID(p, g.K), row: int32(r)}
+			k := cellKey{id: g.cellID(p, g.K), row: int32(r)}
 			if g.SortDim >= 0 {
 				k.u = p[g.SortDim]
 			}
 			keys[r] = k
 		}
 	})
-	slices.SortFunc(keys, func(a, b keyed) int {
-		if a.id != b.id {
-			if a.id < b.id {
-				return -1
-			}
-			return 1
-		}
-		if a.u != b.u {
-			if a.u < b.u {
-				return -1
-			}
-			return 1
-		}
-		return int(a.row - b.row)
-	})
+	keys = sortCellKeys(keys, workers)
 	sorted := make([]float32, len(g.Data))
 	g.Rows = make([]int32, rows)
 	parallelRanges(rows, workers, func(lo, hi int) {

@@ -48,18 +48,33 @@ func neighbourOffsets(k int) []int32 {
 
 // epsilonProbe visits, for one query, the candidate points of the grid.
 type epsilonProbe struct {
-	g       *EpsilonGrid
-	offsets []int32
+	g        *EpsilonGrid
+	offsets  []int32 // the 3^(k-1) offset vectors of the first k-1 dimensions
+	prefixes int     // their number
+}
+
+func newEpsilonProbe(g *EpsilonGrid) epsilonProbe {
+	off := neighbourOffsets(g.K - 1)
+	return epsilonProbe{g: g, offsets: off, prefixes: max(1, len(off)/max(1, g.K-1))}
 }
 
 // candidates calls f with each candidate range lo..hi of grid points for
-// query point q (stored order) at cell coordinates coords.
+// query point q (stored order) at cell coordinates coords. The three
+// neighbours along the last indexed dimension have consecutive ids, so
+// one binary search finds the first of them and the others follow it in
+// CellIDs: 3^(k-1) searches per query instead of the paper's 3^k.
 func (p *epsilonProbe) candidates(q []float32, coords []int32, f func(lo, hi int)) {
 	g, k := p.g, p.g.K
-	for o := 0; o < len(p.offsets); o += k {
+	last := k - 1
+	lo := max(coords[last]-1, 0)
+	hi := min(coords[last]+1, g.Cells[last]-1)
+	if lo > hi {
+		return
+	}
+	for t := range p.prefixes {
 		id, inside := uint64(0), true
-		for d := range k {
-			c := coords[d] + p.offsets[o+d]
+		for d := range last {
+			c := coords[d] + p.offsets[t*last+d]
 			if c < 0 || c >= g.Cells[d] {
 				inside = false
 				break
@@ -69,16 +84,16 @@ func (p *epsilonProbe) candidates(q []float32, coords []int32, f func(lo, hi int
 		if !inside {
 			continue
 		}
-		cell, ok := slices.BinarySearch(g.CellIDs, id)
-		if !ok {
-			continue
-		}
-		lo, hi := int(g.CellStart[cell]), int(g.CellStart[cell+1])
-		if g.SortDim >= 0 {
-			lo, hi = p.window(q, lo, hi)
-		}
-		if lo < hi {
-			f(lo, hi)
+		first, end := id+uint64(lo), id+uint64(hi)
+		cell, _ := slices.BinarySearch(g.CellIDs, first)
+		for ; cell < len(g.CellIDs) && g.CellIDs[cell] <= end; cell++ {
+			a, b := int(g.CellStart[cell]), int(g.CellStart[cell+1])
+			if g.SortDim >= 0 {
+				a, b = p.window(q, a, b)
+			}
+			if a < b {
+				f(a, b)
+			}
 		}
 	}
 }
@@ -144,7 +159,8 @@ func forEachQuery(q *EpsilonQueries, workers int, work func(w, lo, hi int) error
 func EpsilonJoinCount(g *EpsilonGrid, q *EpsilonQueries, workers int) (counts []int32, total int64) {
 	counts = make([]int32, q.N())
 	var sum atomic.Int64
-	p := &epsilonProbe{g: g, offsets: neighbourOffsets(g.K)}
+	p := new(epsilonProbe)
+	*p = newEpsilonProbe(g)
 	n, k := g.Dims, g.K
 	forEachQuery(q, workers, func(_, lo, hi int) error {
 		var local int64
@@ -175,7 +191,8 @@ func EpsilonJoinPairs(g *EpsilonGrid, q *EpsilonQueries, workers int, sink Epsil
 	}
 	var mu sync.Mutex
 	var total atomic.Int64
-	p := &epsilonProbe{g: g, offsets: neighbourOffsets(g.K)}
+	p := new(epsilonProbe)
+	*p = newEpsilonProbe(g)
 	n, k := g.Dims, g.K
 	bufs := make([][]int32, workers)
 	flush := func(w int) error {
@@ -232,7 +249,7 @@ type EpsilonProber struct {
 
 // NewProber returns a prober over g (not safe for concurrent use).
 func (g *EpsilonGrid) NewProber() *EpsilonProber {
-	return &EpsilonProber{g: g, probe: epsilonProbe{g: g, offsets: neighbourOffsets(g.K)},
+	return &EpsilonProber{g: g, probe: newEpsilonProbe(g),
 		q: make([]float32, g.Dims), coords: make([]int32, g.K)}
 }
 

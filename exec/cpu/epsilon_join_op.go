@@ -53,6 +53,11 @@ func (x *executor) epsilonIndexFor(n *planner.EpsilonJoin) (*epsilonIndex, error
 	if err != nil {
 		return nil, err
 	}
+	// The points, their permuted copy and the sorted grid, with a row
+	// number and a sort key per point, reserved before they are made.
+	if err := x.reserve(n, 12*int64(len(col.F32))+16*int64(r.rows)); err != nil {
+		return nil, err
+	}
 	var data []float32
 	dims := -1
 	for i := range r.rows {
@@ -69,10 +74,6 @@ func (x *executor) epsilonIndexFor(n *planner.EpsilonJoin) (*epsilonIndex, error
 	}
 	opt, any := epsilonOptions(n)
 	if any && dims > 0 {
-		// The points, their permuted copy and the sorted grid.
-		if err := x.reserve(n, 12*int64(len(data))+16*int64(len(idx.rowOf))); err != nil {
-			return nil, err
-		}
 		if idx.grid, err = BuildEpsilonGrid(EpsilonPoints{Data: data, Dims: dims}, opt); err != nil {
 			return nil, fmt.Errorf("%s: %w", planner.OpName(n), err)
 		}

@@ -79,6 +79,58 @@ func bruteForcePairs(outer, inner EpsilonPoints, metric EpsilonMetric, eps float
 	return out
 }
 
+// bruteForceLimit compares every pair's sum with a SQL-derived limit.
+func bruteForceLimit(outer, inner EpsilonPoints, metric EpsilonMetric, limit float32) []epsilonPair {
+	var out []epsilonPair
+	n := inner.Dims
+	for i := range outer.N() {
+		for j := range inner.N() {
+			if EpsilonSum(metric, outer.Data[i*n:i*n+n], inner.Data[j*n:j*n+n]) <= limit {
+				out = append(out, epsilonPair{int32(i), int32(j)})
+			}
+		}
+	}
+	return out
+}
+
+// SQL's comparison of the DOUBLE distance with ε and the float32 limit
+// SQLEpsilonLimit derives agree on every sum near the bound.
+func TestSQLEpsilonLimit(t *testing.T) {
+	for _, eps := range []float64{0, 1e-30, 0.3, 1, 1.4142135623730951, 2.5, 1e19, 3e38} {
+		for _, metric := range []EpsilonMetric{EpsilonL2, EpsilonL1} {
+			for _, strict := range []bool{false, true} {
+				limit, ok := SQLEpsilonLimit(metric, eps, strict)
+				sqlIn := func(s float32) bool {
+					d := float64(s)
+					if metric == EpsilonL2 {
+						d = math.Sqrt(d)
+					}
+					return d < eps || (!strict && d == eps)
+				}
+				if !ok {
+					if sqlIn(0) {
+						t.Errorf("ε=%g %s strict=%v: no limit, but 0 is within", eps, metric, strict)
+					}
+					continue
+				}
+				s := limit
+				for range 50 { // the sums around the limit, on both sides
+					s = math.Nextafter32(s, 0)
+				}
+				for range 100 {
+					if sqlIn(s) != (s <= limit) {
+						t.Fatalf("ε=%g %s strict=%v: sum %g: SQL says %v, limit %g says %v", eps, metric, strict, s, sqlIn(s), limit, s <= limit)
+					}
+					s = math.Nextafter32(s, float32(math.Inf(1)))
+				}
+			}
+		}
+	}
+	if _, ok := SQLEpsilonLimit(EpsilonL2, -1, false); ok {
+		t.Error("a negative ε has a limit")
+	}
+}
+
 func sortPairs(p []epsilonPair) {
 	slices.SortFunc(p, func(x, y epsilonPair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
 }
@@ -106,6 +158,10 @@ func epsilonOptionSets(metric EpsilonMetric, eps float32) map[string]EpsilonOpti
 	o.K = EpsilonMaxK
 	o.Strict = true
 	sets["k=max strict"] = o
+	o = all
+	o.Limit, _ = SQLEpsilonLimit(metric, float64(eps), true)
+	o.LimitSet = true
+	sets["sql limit"] = o
 	return sets
 }
 
@@ -119,6 +175,9 @@ func TestEpsilonJoinMatchesBruteForce(t *testing.T) {
 			for name, opt := range epsilonOptionSets(metric, c.eps) {
 				t.Run(fmt.Sprintf("%s/%s/%s", c.name, metric, name), func(t *testing.T) {
 					want := bruteForcePairs(outer, c.inner, metric, c.eps, opt.Strict)
+					if opt.LimitSet {
+						want = bruteForceLimit(outer, c.inner, metric, opt.Limit)
+					}
 					checkEpsilonJoin(t, c.inner, c.outr, opt, want)
 				})
 			}
@@ -212,4 +271,59 @@ func TestEpsilonCostModelChoosesK(t *testing.T) {
 	if g.K != 1 {
 		t.Errorf("ε larger than the data: k=%d, want 1", g.K)
 	}
+}
+
+// The parallel sample sort orders the grid's keys as one sort does,
+// including many equal cell ids and coordinates (skew).
+func TestSortCellKeys(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	for _, n := range []int{0, 1, 1000, 200_000} {
+		keys := make([]cellKey, n)
+		for i := range keys {
+			id := uint64(rng.Intn(50))
+			if rng.Intn(4) == 0 {
+				id = 7 // a crowded cell
+			}
+			keys[i] = cellKey{id: id, u: float32(rng.Intn(100)) / 8, row: int32(i)}
+		}
+		want := slices.Clone(keys)
+		slices.SortFunc(want, compareCellKeys)
+		if got := sortCellKeys(keys, 5); !slices.Equal(got, want) {
+			t.Fatalf("n=%d: the sample sort's order differs", n)
+		}
+	}
+}
+
+// BenchmarkEpsilonGrid builds the grid over 1 M uniform 2-D points
+// (points/s reported): the host-side step both executors start with.
+func BenchmarkEpsilonGrid(b *testing.B) {
+	rng := rand.New(rand.NewSource(1))
+	p := randomPoints(rng, 1<<20, 2, func() float32 { return rng.Float32() })
+	opt := DefaultEpsilonOptions(EpsilonL2, 0.001)
+	b.ResetTimer()
+	for range b.N {
+		if _, err := BuildEpsilonGrid(p, opt); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(p.N())*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mpoints/s")
+}
+
+// BenchmarkEpsilonJoinCPU counts the self-join of 1 M uniform 2-D points
+// at about 5 neighbours each on all cores (pairs/s reported).
+func BenchmarkEpsilonJoinCPU(b *testing.B) {
+	rng := rand.New(rand.NewSource(1))
+	p := randomPoints(rng, 1<<20, 2, func() float32 { return rng.Float32() })
+	g, err := BuildEpsilonGrid(p, DefaultEpsilonOptions(EpsilonL2, 0.0012))
+	if err != nil {
+		b.Fatal(err)
+	}
+	q := g.SelfQueries()
+	b.ResetTimer()
+	var pairs int64
+	for range b.N {
+		_, n := EpsilonJoinCount(g, q, 0)
+		pairs += n
+	}
+	b.ReportMetric(float64(pairs)/b.Elapsed().Seconds()/1e6, "Mpairs/s")
 }

@@ -54,10 +54,6 @@ func (x *executor) runTwoPassJoin(n *planner.HashJoin) (*rel, error) {
 		return nil, err
 	}
 	w := max(1, min(x.workers, (l.rows+r.rows)/4096))
-	nb := twoPassBuckets(r.rows, w)
-	bp := bucketRows(rk, r.rows, w, nb)
-	pp := bucketRows(lk, l.rows, w, nb)
-	lo, hi, runs := twoPassMatch(lk, rk, bp, pp, l.rows, w, nb)
 	rightHasNull := false
 	for _, a := range rk.anyNull {
 		rightHasNull = rightHasNull || a
@@ -70,6 +66,16 @@ func (x *executor) runTwoPassJoin(n *planner.HashJoin) (*rel, error) {
 			return gatherRel(l, nil), nil
 		}
 	}
+	if semiAntiBitmap(n, types) {
+		if matched, ok := twoPassBitmap(lk, rk, l.rows, r.rows, w); ok {
+			x.free(r)
+			return x.keepMatched(n, l, lk.anyNull, matched)
+		}
+	}
+	nb := twoPassBuckets(r.rows, w)
+	bp := hashBuckets(rk, r.rows, w, nb)
+	pp := hashBuckets(lk, l.rows, w, nb)
+	lo, hi, runs := twoPassMatch(lk, rk, bp, pp, l.rows, w, nb)
 	return x.streamRuns(n.Kind, n.Residual, n.NullAware, n.Out, l, r, lk.anyNull, lo, hi, runs, n)
 }
 
@@ -85,7 +91,7 @@ func twoPassBuckets(buildRows, workers int) int {
 type bucketed struct {
 	rows  []int32
 	start []int
-	hash  []uint64 // per row of the side
+	hash  []uint64 // per row of the side (hash buckets)
 }
 
 func keyHash(k *relKeys, r int) uint64 {
@@ -96,24 +102,41 @@ func keyHash(k *relKeys, r int) uint64 {
 	return h
 }
 
-// bucketRows is the two-pass scatter of one side's rows by hash bucket:
-// pass 1 counts into each worker's row of the W × B matrix, the matrix is
-// scanned bucket-major, pass 2 writes each worker's rows at its own
-// offsets. No two workers write the same slot.
-func bucketRows(k *relKeys, rows, w, nb int) *bucketed {
+// hashBuckets scatters one side's rows by the top bits of their key hash.
+func hashBuckets(k *relKeys, rows, w, nb int) *bucketed {
+	hash := make([]uint64, rows)
+	parallelShares(rows, w, func(_, lo, hi int) {
+		for r := lo; r < hi; r++ {
+			if !k.anyNull[r] {
+				hash[r] = keyHash(k, r)
+			}
+		}
+	})
 	shift := uint(64 - bits.TrailingZeros(uint(nb))) // 64 for one bucket: h>>64 == 0
-	bucketOf := func(h uint64) int { return int(h >> shift) }
-	out := &bucketed{hash: make([]uint64, rows), start: make([]int, nb+1)}
+	out := bucketRows(rows, w, nb, func(r int) int {
+		if k.anyNull[r] {
+			return -1
+		}
+		return int(hash[r] >> shift)
+	})
+	out.hash = hash
+	return out
+}
+
+// bucketRows is the two-pass scatter of one side's rows into buckets
+// (bucketOf: a row's bucket, -1 for none): pass 1 counts into each
+// worker's row of the W × B matrix, the matrix is scanned bucket-major,
+// pass 2 writes each worker's rows at its own offsets. No two workers
+// write the same slot.
+func bucketRows(rows, w, nb int, bucketOf func(r int) int) *bucketed {
+	out := &bucketed{start: make([]int, nb+1)}
 	count := make([][]int, w)
 	parallelShares(rows, w, func(i, lo, hi int) {
 		c := make([]int, nb)
 		for r := lo; r < hi; r++ {
-			if k.anyNull[r] {
-				continue
+			if b := bucketOf(r); b >= 0 {
+				c[b]++
 			}
-			h := keyHash(k, r)
-			out.hash[r] = h
-			c[bucketOf(h)]++
 		}
 		count[i] = c
 	})
@@ -132,12 +155,10 @@ func bucketRows(k *relKeys, rows, w, nb int) *bucketed {
 	parallelShares(rows, w, func(i, lo, hi int) {
 		at := count[i]
 		for r := lo; r < hi; r++ {
-			if k.anyNull[r] {
-				continue
+			if b := bucketOf(r); b >= 0 {
+				out.rows[at[b]] = int32(r)
+				at[b]++
 			}
-			b := bucketOf(out.hash[r])
-			out.rows[at[b]] = int32(r)
-			at[b]++
 		}
 	})
 	return out

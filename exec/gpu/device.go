@@ -48,6 +48,7 @@ type device struct {
 	// streams run a streamed fact table's chunks (streaming.go); narrow
 	// keeps the narrowed host copies they send (narrow.go).
 	streams     []cu.Stream
+	chunks      int // chunked launches of the last query's fact kernel (tests)
 	narrow      map[*columnar.Column]*narrowCol
 	narrowBytes int64
 

@@ -172,7 +172,11 @@ func (r *epsRun) newSlot(bufPairs int64) (*epsSlot, error) {
 // of megabytes costs more than a small join. Device goroutine only.
 var epsPinned []pinnedBuf
 
-const epsPinnedKeep = 8 // buffers kept (at most 8 × 512 MB)
+// At most epsPinnedKeep buffers and epsPinnedKeepBytes are kept.
+const (
+	epsPinnedKeep      = 8
+	epsPinnedKeepBytes = 3 * 8 * epsMaxBufPairs // three full result buffers
+)
 
 func epsPinnedGet(n int64) (pinnedBuf, error) {
 	best := -1
@@ -196,14 +200,19 @@ func epsPinnedPut(b pinnedBuf) {
 		return
 	}
 	epsPinned = append(epsPinned, b)
-	if len(epsPinned) > epsPinnedKeep { // free the smallest
+	for {
+		var total int64
 		small := 0
 		for i, k := range epsPinned {
+			total += k.size
 			if k.size < epsPinned[small].size {
 				small = i
 			}
 		}
-		hostFree(epsPinned[small].host)
+		if len(epsPinned) <= epsPinnedKeep && total <= epsPinnedKeepBytes {
+			return
+		}
+		hostFree(epsPinned[small].host) // the smallest costs least to pin again
 		epsPinned = append(epsPinned[:small], epsPinned[small+1:]...)
 	}
 }

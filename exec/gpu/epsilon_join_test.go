@@ -81,6 +81,20 @@ func epsBrute(outer, inner cpu.EpsilonPoints, opt cpu.EpsilonOptions) []epsPair 
 	return out
 }
 
+// epsCPU is the CPU path's pairs, sorted.
+func epsCPU(t *testing.T, g *cpu.EpsilonGrid, q *cpu.EpsilonQueries) []epsPair {
+	var got []epsPair
+	if _, err := cpu.EpsilonJoinPairs(g, q, 2, epsCollect(&got)); err != nil {
+		t.Fatal(err)
+	}
+	epsSort(got)
+	return got
+}
+
+func epsSort(p []epsPair) {
+	slices.SortFunc(p, func(x, y epsPair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
+}
+
 func epsCollect(got *[]epsPair) cpu.EpsilonSink {
 	return func(pairs []int32) error {
 		for x := 0; x < len(pairs); x += 2 {
@@ -99,6 +113,12 @@ func epsOptionSets(metric cpu.EpsilonMetric, eps float32) map[string]cpu.Epsilon
 		"no shortc":    func(o *cpu.EpsilonOptions) { o.ShortC = false },
 		"no batching":  func(o *cpu.EpsilonOptions) { o.Batching = false },
 		"k=max strict": func(o *cpu.EpsilonOptions) { o.K, o.Strict = cpu.EpsilonMaxK, true },
+		// The bound SQL's VEC_*_DISTANCE(a, b) < ε becomes (checked there
+		// against the nested loop): here GPU = CPU.
+		"sql limit": func(o *cpu.EpsilonOptions) {
+			o.Limit, _ = cpu.SQLEpsilonLimit(o.Metric, float64(o.Eps), true)
+			o.LimitSet = true
+		},
 	} {
 		o := all
 		off(&o)
@@ -131,6 +151,9 @@ func TestEpsilonJoinGPUMatchesCPUAndBruteForce(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/%s/%s", c.name, metric, name), func(t *testing.T) {
 					g, q, outer := epsPrepare(t, c, opt)
 					want := epsBrute(outer, c.inner, opt)
+					if opt.LimitSet {
+						want = epsCPU(t, g, q)
+					}
 					var got []epsPair
 					st, err := EpsilonJoinPairs(g, q, opt, epsCollect(&got))
 					if err != nil {

@@ -2,11 +2,7 @@
 
 package gpu
 
-import (
-	"unsafe"
-
-	"gpusql/storage/columnar"
-)
+import "gpusql/storage/columnar"
 
 // narrowKeep bounds the host bytes of narrowed column copies kept for
 // later queries; past it the cache starts over.
@@ -37,20 +33,7 @@ func (d *device) narrowed(col *columnar.Column, width int) ([]byte, error) {
 		d.dropNarrowed()
 	}
 	buf := pinnedAllocator{d}.Alloc(int(need))
-	n := int64(col.Len)
-	parallelRange(n, func(lo, hi int64) {
-		for i := lo; i < hi; i++ {
-			v := col.Int64At(int(i))
-			switch width {
-			case 1:
-				buf[i] = byte(int8(v))
-			case 2:
-				*(*int16)(unsafe.Pointer(&buf[2*i])) = int16(v)
-			case 4:
-				*(*int32)(unsafe.Pointer(&buf[4*i])) = int32(v)
-			}
-		}
-	})
+	narrowValues(buf, col, width)
 	if d.narrow == nil {
 		d.narrow = map[*columnar.Column]*narrowCol{}
 	}

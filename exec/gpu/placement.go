@@ -51,7 +51,7 @@ func (d *device) begin(g *planner.GPUPlan) (func(), error) {
 		return nil, fmt.Errorf("gpu: %s", g.Memory.NoFit)
 	}
 	prev, prevBudget := d.place, d.cache.budget
-	d.place = newPlacement(g)
+	d.place, d.chunks = newPlacement(g), 0
 	if m := g.Memory; m.Budget > 0 {
 		cols := m.Budget - m.Working
 		if m.Stream != nil {

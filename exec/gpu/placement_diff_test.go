@@ -34,7 +34,7 @@ var placementQueries = []string{
 }
 
 func TestPlacementDifferential(t *testing.T) {
-	needGPU(t)
+	dev := needGPU(t)
 	cat := placementCatalog(t, 10_037)
 	for _, text := range placementQueries {
 		ps, err := sql.Parse(text)
@@ -79,6 +79,14 @@ func TestPlacementDifferential(t *testing.T) {
 			}
 			if d := diffResults(sorted(got), sorted(want)); d != "" {
 				t.Errorf("%s %s: %s\n%s", text, place, d, explain)
+			}
+			// A streamed star ran chunk by chunk, not as the operator-at-a-
+			// time fallback.
+			if s := g.Memory.Stream; place == planner.PlaceStreamed && s != nil {
+				rows := int64(g.Star.Fact.Table.Rows)
+				if want := int((rows + s.ChunkRows - 1) / s.ChunkRows); dev.chunks != want {
+					t.Errorf("%s: %d chunked launches, want %d", text, dev.chunks, want)
+				}
 			}
 		}
 	}

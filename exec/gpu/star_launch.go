@@ -119,8 +119,8 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 		return nil, 0, err
 	}
 	sp.Table = uint64(table)
-	if sp.N >= 1<<31 && len(r.streamed) == 0 {
-		return nil, 0, fmt.Errorf("gpu: fact tables of 2^31 rows or more are not supported on the GPU yet (%s has %d)", q.fact.Table.Name, sp.N)
+	if sp.N >= planner.GPUMaxLaunchRows && len(r.streamed) == 0 {
+		return nil, 0, fmt.Errorf("gpu: internal error: the plan did not stream %s's %d rows (2^31 rows or more run in chunks)", q.fact.Table.Name, sp.N)
 	}
 	block, it := starTuning.block, starTuning.items
 	family := "star_pipeline"

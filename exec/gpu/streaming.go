@@ -111,6 +111,7 @@ func (r *queryRun) launchFact(kern cu.Function, rowsPerBlock, maxGrid, block, sh
 		if err := launchOn(streams[k], kern, min(grid1D(rows, rowsPerBlock), maxGrid), block, shmem, unsafe.Pointer(&cp), unsafe.Sizeof(cp)); err != nil {
 			return err
 		}
+		r.d.chunks++
 	}
 	return nil
 }
