@@ -16,6 +16,10 @@ import (
 //	hour, minute, dt DATETIME                         INT
 //	second, microsecond
 //	time          dt DATETIME                         VARCHAR 'HH:MM:SS[.ffffff]' (gpusql has no TIME)
+//	date_part     dt DATETIME                         DATE, the date dt falls on (DATE(dt), and what
+//	                                                  YEAR(dt) ... read): no rounding, where CAST(dt
+//	                                                  AS DATE) rounds the fraction first (MySQL:
+//	                                                  '23:59:59.5' converts to the next day)
 //	datetime_add  dt DATETIME, n BIGINT, unit const   DATETIME; unit microsecond, second, minute,
 //	                                                  hour, day, month or year (WEEK is 7 days,
 //	                                                  QUARTER 3 months, *_SUB negates n); months
@@ -57,10 +61,22 @@ import (
 // UTC_TIME([fsp]) its time of day as 'HH:MM:SS'. Times are UTC.
 
 func init() {
-	for _, n := range []string{"hour", "minute", "second", "microsecond", "time", "datetime_add", "from_unixtime",
+	for _, n := range []string{"hour", "minute", "second", "microsecond", "time", "date_part", "datetime_add", "from_unixtime",
 		"to_seconds", "convert_tz", "timediff", "time_to_sec", "sec_to_time"} {
 		moreFuncs[n] = true
 	}
+}
+
+// datePartOf is the date a DATETIME falls on (DATE(dt) and the date
+// functions' argument): a date_part call, folded for a constant.
+func datePartOf(e Expr) Expr {
+	if c, ok := e.(*Const); ok {
+		if c.Null {
+			return nullConst(columnar.TDate)
+		}
+		return &Const{T: columnar.TDate, I: columnar.DatetimeDays(c.I)}
+	}
+	return &Func{Name: "date_part", Args: []Expr{e}, T: columnar.TDate}
 }
 
 // timeUnits are the INTERVAL and TIMESTAMPDIFF units finer than a day.

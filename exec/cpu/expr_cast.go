@@ -342,7 +342,7 @@ func convertDatetime(i int64, f float64, from, to columnar.Type) (numVal, bool) 
 	case from.ID == columnar.Date && to.ID == columnar.Datetime:
 		return numVal{i: i * columnar.MicrosPerDay}, true
 	case from.ID == columnar.Datetime && to.ID == columnar.Date:
-		return numVal{i: columnar.DatetimeDays(i)}, true
+		return numVal{i: columnar.DatetimeDays(columnar.RoundDatetime(i, 0))}, true // MySQL rounds first
 	case from.ID == columnar.Datetime && to.ID == columnar.Datetime:
 		return numVal{i: columnar.RoundDatetime(i, to.Scale)}, true
 	case from.ID == columnar.Datetime && to.ID == columnar.Int64:

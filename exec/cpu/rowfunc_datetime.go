@@ -31,6 +31,7 @@ var datetimeBodies = map[string]func(f *rowFunc, a []val) val{
 		_, _, _, _, _, _, us := columnar.DatetimeParts(a[0].i)
 		return iv(int64(us))
 	},
+	"date_part": func(f *rowFunc, a []val) val { return iv(columnar.DatetimeDays(a[0].i)) },
 	"time": func(f *rowFunc, a []val) val {
 		return sv(columnar.FormatDatetime(a[0].i, f.types[0].Scale)[11:])
 	},
