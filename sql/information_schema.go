@@ -123,6 +123,8 @@ func columnRow(table string, i int, f columnar.Field) []Expr {
 		if f.Type.Timestamp {
 			dataType = "timestamp"
 		}
+	case columnar.Vector:
+		dataType = "vector"
 	case columnar.String:
 		dataType, charLen = "varchar", i64(max(f.Type.Width, 0))
 		if f.Type.Width <= 0 {

@@ -54,6 +54,7 @@ type castEval struct {
 	sb       stringBuilder
 	// Conversions of a string column run once per dictionary entry.
 	strNum dictMap[numVal]
+	strVec textVectors
 }
 
 // numVal is a string parsed as a number or date: i in the target's integer

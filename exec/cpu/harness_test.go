@@ -189,6 +189,8 @@ func formatCell(col *columnar.Column, r int) string {
 	switch col.Type.ID {
 	case columnar.String:
 		return col.StringAt(r)
+	case columnar.Vector:
+		return columnar.VectorText(col.VectorAt(r))
 	case columnar.Float64:
 		return strconv.FormatFloat(col.F64[r], 'g', 10, 64)
 	case columnar.Decimal:
