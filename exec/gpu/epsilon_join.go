@@ -45,14 +45,23 @@ type epsRun struct {
 }
 
 func (d *device) epsUpload(g *cpu.EpsilonGrid, q *cpu.EpsilonQueries) (*epsRun, error) {
-	r := &epsRun{d: d, s: scratch{d: d}, g: g, q: q, nq: int64(q.N())}
-	up := func(b []byte) (uint64, error) {
-		p, err := r.s.alloc(int64(max(len(b), 8)))
-		if err == nil && len(b) > 0 {
-			err = cu.MemcpyHtoD(p, unsafe.Pointer(unsafe.SliceData(b)), int64(len(b)))
-		}
-		return uint64(p), err
+	grid, err := d.epsUploadGrid(g)
+	if err != nil {
+		return nil, err
 	}
+	r, err := grid.withQueries(q)
+	if err != nil {
+		grid.s.release()
+		return nil, err
+	}
+	r.s.ptrs = append(r.s.ptrs, grid.s.ptrs...) // one release frees both
+	return r, nil
+}
+
+// epsUploadGrid makes the grid resident (the fields of p that do not
+// depend on the queries).
+func (d *device) epsUploadGrid(g *cpu.EpsilonGrid) (*epsRun, error) {
+	r := &epsRun{d: d, s: scratch{d: d}, g: g}
 	p := &r.p
 	var err error
 	for _, u := range []struct {
@@ -60,17 +69,39 @@ func (d *device) epsUpload(g *cpu.EpsilonGrid, q *cpu.EpsilonQueries) (*epsRun, 
 		b   []byte
 	}{
 		{&p.Grid, bytesOf(g.Data)}, {&p.CellIDs, bytesOf(g.CellIDs)}, {&p.CellStart, bytesOf(g.CellStart)},
-		{&p.Coords, bytesOf(q.Coords)}, {&p.Inv, bytesOf(g.Test.Inv)}, {&p.GRows, bytesOf(g.Rows)},
+		{&p.Inv, bytesOf(g.Test.Inv)}, {&p.GRows, bytesOf(g.Rows)},
 	} {
-		if *u.dst, err = up(u.b); err != nil {
+		if *u.dst, err = r.s.upload(u.b); err != nil {
 			r.s.release()
 			return nil, fmt.Errorf("epsilon join: uploading the grid: %w", err)
 		}
 	}
+	p.NumCells = int64(len(g.CellIDs))
+	p.Reach = g.Reach
+	for i := range g.K {
+		p.Stride[i], p.Cells[i] = g.Stride[i], g.Cells[i]
+	}
+	p.Dims, p.K, p.SortDim, p.Metric = int32(g.Dims), int32(g.K), int32(g.SortDim), int32(g.Test.Metric)
+	p.Strict, p.ShortC, p.Exact = b32(g.Test.Strict), b32(g.Test.ShortC), b32(g.Test.Exact)
+	p.Limit, p.Lo, p.Hi = g.Test.Limit, g.Test.Lo, g.Test.Hi
+	return r, nil
+}
+
+// withQueries is a run of the resident grid against q, in its own scratch
+// (release it alone; the grid's stays): the queries' coordinates, their
+// points unless they are the grid's own (a self-join), a pair counter.
+func (grid *epsRun) withQueries(q *cpu.EpsilonQueries) (*epsRun, error) {
+	r := &epsRun{d: grid.d, s: scratch{d: grid.d}, p: grid.p, g: grid.g, q: q, nq: int64(q.N())}
+	p, g := &r.p, grid.g
+	var err error
+	if p.Coords, err = r.s.upload(bytesOf(q.Coords)); err != nil {
+		r.s.release()
+		return nil, fmt.Errorf("epsilon join: uploading the queries: %w", err)
+	}
 	p.Queries, p.QRows = p.Grid, p.GRows
 	if len(q.Data) > 0 && (len(g.Data) == 0 || &q.Data[0] != &g.Data[0]) {
-		if p.Queries, err = up(bytesOf(q.Data)); err == nil {
-			p.QRows, err = up(bytesOf(q.Rows))
+		if p.Queries, err = r.s.upload(bytesOf(q.Data)); err == nil {
+			p.QRows, err = r.s.upload(bytesOf(q.Rows))
 		}
 		if err != nil {
 			r.s.release()
@@ -83,15 +114,17 @@ func (d *device) epsUpload(g *cpu.EpsilonGrid, q *cpu.EpsilonQueries) (*epsRun, 
 		return nil, err
 	}
 	p.PairCount = uint64(pc)
-	p.NumCells = int64(len(g.CellIDs))
-	p.Reach = g.Reach
-	for i := range g.K {
-		p.Stride[i], p.Cells[i] = g.Stride[i], g.Cells[i]
-	}
-	p.Dims, p.K, p.SortDim, p.Metric = int32(g.Dims), int32(g.K), int32(g.SortDim), int32(g.Test.Metric)
-	p.Strict, p.ShortC, p.Exact = b32(g.Test.Strict), b32(g.Test.ShortC), b32(g.Test.Exact)
-	p.Limit, p.Lo, p.Hi = g.Test.Limit, g.Test.Lo, g.Test.Hi
 	return r, nil
+}
+
+// upload copies b into a new allocation of the scratch (8 bytes at least,
+// so that an empty array is still a valid pointer).
+func (s *scratch) upload(b []byte) (uint64, error) {
+	p, err := s.alloc(int64(max(len(b), 8)))
+	if err == nil && len(b) > 0 {
+		err = cu.MemcpyHtoD(p, unsafe.Pointer(unsafe.SliceData(b)), int64(len(b)))
+	}
+	return uint64(p), err
 }
 
 func b32(b bool) int32 {
