@@ -42,6 +42,8 @@ type epsRun struct {
 	q  *cpu.EpsilonQueries
 	g  *cpu.EpsilonGrid
 	nq int64
+	// inFlight is how many batches run at once (runBatches).
+	inFlight int
 }
 
 func (d *device) epsUpload(g *cpu.EpsilonGrid, q *cpu.EpsilonQueries) (*epsRun, error) {
@@ -134,16 +136,25 @@ func b32(b bool) int32 {
 	return 0
 }
 
-// shape returns threads per query and blocks for a batch of n queries:
+// shape returns threads per query and blocks for a kernel over n queries
+// (the queries of every batch that runs at the same time, on any stream):
 // enough threads to fill the GPU (2,048 per SM), up to 32 on one query
 // when the queries are few; 16 blocks per SM at most, grid-stride beyond.
-func (r *epsRun) shape(n int64) (tpq int32, blocks int) {
+// A query's lanes take every tpq-th of its 3^k neighbour cells, so tpq
+// stays within 3^k: beyond it lanes would idle and one lane would still
+// scan each crowded cell alone (what made batches 2× slower in 16-D, where
+// k is 1 or 2 and three batches each took 32 lanes a query).
+func (r *epsRun) shape(n, batchQueries int64) (tpq int32, blocks int) {
 	full := int64(r.d.sms) * 2048
+	cells := int64(1)
+	for range r.p.K {
+		cells *= 3
+	}
 	tpq = 1
-	for tpq < 32 && n*int64(tpq) < full {
+	for tpq < 32 && 2*int64(tpq) <= cells && n*int64(tpq) < full {
 		tpq *= 2
 	}
-	return tpq, int(min((n*int64(tpq)+epsThreads-1)/epsThreads, int64(r.d.sms*16)))
+	return tpq, int(min((batchQueries*int64(tpq)+epsThreads-1)/epsThreads, int64(r.d.sms*16)))
 }
 
 // countBatch runs epsilon_count over queries off, off+stride, ... on the
@@ -160,7 +171,7 @@ func (r *epsRun) countBatch(off, stride int64, counts cu.DevicePtr) (int64, erro
 		return 0, err
 	}
 	var blocks int
-	p.Tpq, blocks = r.shape(p.QCount)
+	p.Tpq, blocks = r.shape(p.QCount, p.QCount)
 	if err := launch(f, blocks, epsThreads, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
 		return 0, err
 	}
