@@ -44,16 +44,22 @@ func (r *fakeOnDevice) Counts(q *cpu.EpsilonQueries) ([]int32, error) {
 
 func (r *fakeOnDevice) Release() { r.f.released.Add(1) }
 
-// epsilonSQLTable makes rows of "id|grp|[v]" lines: points on a coarse
-// lattice (many distances exactly ε, duplicates), every 13th vector NULL.
-func epsilonSQLTable(rng *rand.Rand, rows, dims int) []string {
+// epsilonSQLTable makes rows of "id|grp|[v]" lines: points on a lattice of
+// step 1/4 with side values a dimension (many distances exactly ε,
+// duplicates), every 13th vector NULL; skew puts 9 in 10 points in one
+// corner cell.
+func epsilonSQLTable(rng *rand.Rand, rows, dims, side int, skew bool) []string {
 	lines := make([]string, rows)
 	for i := range lines {
 		v := `\N`
 		if i%13 != 5 {
 			xs := make([]string, dims)
 			for d := range xs {
-				xs[d] = fmt.Sprint(float32(rng.Intn(12)) / 4)
+				x := float32(rng.Intn(side)) / 4
+				if skew && i%10 != 0 {
+					x = float32(rng.Intn(2)) / 64
+				}
+				xs[d] = fmt.Sprint(x)
 			}
 			v = "[" + strings.Join(xs, ",") + "]"
 		}
@@ -92,18 +98,28 @@ func TestEpsilonJoinOnDevicePlumbing(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
 	var pairCalls, countCalls int64
 	d := newTestDB(t, false)
-	for _, dims := range []int{1, 2, 3, 16} {
-		name := fmt.Sprintf("p%d", dims)
+	sets := []struct {
+		dims, rows, side int
+		eps              float64
+		skew             bool
+	}{{1, 5001, 1000, 0.5, false}, {2, 4099, 100, 0.5, false}, {2, 501, 40, 0.1, true},
+		{3, 2999, 30, 0.5, false}, {16, 1537, 12, 2.5, false}, {64, 777, 4, 3, false}}
+	for i, s := range sets {
+		name := fmt.Sprintf("p%d_%d", s.dims, i)
 		for _, tb := range []struct {
 			name string
 			rows int
-		}{{name, 4097 + 3*dims}, {name + "_one", 1}, {name + "_none", 0}} {
-			d.create(fmt.Sprintf("create table %s (id int, grp int, v vector(%d))", tb.name, dims))
-			d.load(tb.name, epsilonSQLTable(rng, tb.rows, dims))
+			skew bool
+		}{{name, s.rows, s.skew}, {name + "_one", 1, false}, {name + "_none", 0, false}} {
+			d.create(fmt.Sprintf("create table %s (id int, grp int, v vector(%d))", tb.name, s.dims))
+			d.load(tb.name, epsilonSQLTable(rng, tb.rows, s.dims, s.side, tb.skew))
 		}
-		eps := map[int]float64{1: 0.25, 2: 0.5, 3: 0.5, 16: 2.5}[dims]
-		for _, q := range epsilonSQLQueries(name, name+"_one", name+"_none", eps) {
+		eps := s.eps
+		for qi, q := range epsilonSQLQueries(name, name+"_one", name+"_none", eps) {
 			want := sortedRows(d.run(q, planner.Options{}))
+			if qi == 0 {
+				t.Logf("%s: %d pairs", name, len(want))
+			}
 			p := d.plan(q, planner.Options{GPU: h100})
 			dev := &fakeEpsilonDevice{}
 			res, err := cpu.Run(cpu.WithEpsilonDevice(context.Background(), dev), p)

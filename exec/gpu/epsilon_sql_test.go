@@ -27,16 +27,18 @@ import (
 // dims 1, 2, 3, 16, 64, row counts that are not multiples of the block
 // (256) or of the CPU's 4,096-row batch, and each optimization off.
 
-// epsSQLLines are "id|grp|[v]" rows on a lattice of step 1/4, every 13th
-// vector NULL; skew puts 9 in 10 points in one corner cell.
-func epsSQLLines(rng *rand.Rand, rows, dims int, skew bool) []string {
+// epsSQLLines are "id|grp|[v]" rows on a lattice of step 1/4 with side
+// values a dimension, every 13th vector NULL; skew puts 9 in 10 points in
+// one corner cell. The sets below keep the pairs to some 10^5 a query:
+// the comparison renders every row.
+func epsSQLLines(rng *rand.Rand, rows, dims, side int, skew bool) []string {
 	lines := make([]string, rows)
 	for i := range lines {
 		v := `\N`
 		if i%13 != 5 {
 			xs := make([]string, dims)
 			for d := range xs {
-				x := float32(rng.Intn(12)) / 4
+				x := float32(rng.Intn(side)) / 4
 				if skew && i%10 != 0 {
 					x = float32(rng.Intn(2)) / 64
 				}
@@ -103,17 +105,17 @@ func TestEpsilonJoinSQLDifferential(t *testing.T) {
 	rng := rand.New(rand.NewSource(11))
 	cat := catalog.New()
 	type set struct {
-		dims, rows int
-		eps        float64
-		skew       bool
+		dims, rows, side int
+		eps              float64
+		skew             bool
 	}
-	sets := []set{{1, 5001, 0.25, false}, {2, 4099, 0.5, false}, {2, 3001, 0.1, true}, {3, 2999, 0.5, false},
-		{16, 1537, 2.5, false}, {64, 777, 6, false}}
+	sets := []set{{1, 5001, 1000, 0.5, false}, {2, 4099, 100, 0.5, false}, {2, 501, 40, 0.1, true},
+		{3, 2999, 30, 0.5, false}, {16, 1537, 12, 2.5, false}, {64, 777, 4, 3, false}}
 	opts := []planner.EpsilonOptions{{}, {NoReorder: true, NoSortIDU: true}, {NoShortC: true, NoBatching: true}, {K: 1}}
 	for i, s := range sets {
 		name := fmt.Sprintf("p%d_%d", s.dims, i)
-		epsSQLTable(t, cat, name, s.dims, epsSQLLines(rng, s.rows, s.dims, s.skew))
-		epsSQLTable(t, cat, name+"_one", s.dims, epsSQLLines(rng, 1, s.dims, false))
+		epsSQLTable(t, cat, name, s.dims, epsSQLLines(rng, s.rows, s.dims, s.side, s.skew))
+		epsSQLTable(t, cat, name+"_one", s.dims, epsSQLLines(rng, 1, s.dims, s.side, false))
 		epsSQLTable(t, cat, name+"_none", s.dims, nil)
 		for qi, text := range epsSQLQueries(name, name+"_one", name+"_none", s.eps) {
 			ps, err := sql.Parse(text)
