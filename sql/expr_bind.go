@@ -712,6 +712,8 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 		t = columnar.TString
 	case mysql.TypeDate:
 		t = columnar.TDate
+	case mysql.TypeJSON:
+		t = columnar.TJSON
 	case mysql.TypeTiDBVectorFloat32:
 		vt, bad := vectorType(n.Tp.GetFlen())
 		if bad != "" {
