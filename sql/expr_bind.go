@@ -347,6 +347,9 @@ func and(l, r Expr) Expr {
 // compare builds l op r: a CodeSet when one side is a dictionary column and
 // the other a string constant, else a Binary over a common type.
 func (b *binder) compare(op BinOp, l, r Expr, pos int) (Expr, error) {
+	if isJSON(l) || isJSON(r) {
+		return nil, b.errf(pos, "%s", jsonCompareError("comparison"))
+	}
 	if cs := codeSetCompare(op, l, r); cs != nil {
 		return cs, nil
 	}

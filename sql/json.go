@@ -1,6 +1,10 @@
 package sql
 
-import "gpusql/storage/columnar"
+import (
+	"fmt"
+
+	"gpusql/storage/columnar"
+)
 
 // JSON values and functions, as MySQL 8 computes them. A JSON value is
 // text in MySQL's normalized form (internal/mysqljson) typed
@@ -22,7 +26,7 @@ import "gpusql/storage/columnar"
 //	json_unquote(s)                   VARCHAR: a JSON string's characters, other text as is
 //	json_quote(s)                     VARCHAR: s as a JSON string literal
 //	json_object(k, v, ...)            JSON object (NULL key: error)
-//	json_array(v, ...)                JSON array
+//	json_array(v, ...)                JSON array (a DECIMAL member becomes a double: see mysqljson.Value)
 //	json_type(doc)                    VARCHAR: OBJECT, ARRAY, INTEGER, DOUBLE, STRING...
 //	json_valid(s)                     BIGINT 1/0
 //	json_length(doc[, path])          BIGINT; json_depth(doc) BIGINT
@@ -191,8 +195,14 @@ func castToJSON(e Expr) Expr {
 
 // jsonCompareError refuses comparing or ordering a JSON value.
 func jsonCompareError(what string) string {
-	return "unsupported: " + what + " of a JSON value (MySQL's JSON ordering is not implemented): compare j->>'$.key' as text, or CAST it to a number"
+	return "unsupported: " + what + " of a JSON value (MySQL's JSON ordering is not implemented): use the text, j->>'$.key', or a number, CAST(j->>'$.key' AS SIGNED)"
 }
 
 // isJSON reports a JSON-typed expression.
 func isJSON(e Expr) bool { return e != nil && e.Type().JSON }
+
+// jsonStoreError is MySQL's refusal of a non-string constant stored into
+// a JSON column: only text (or a JSON value) is JSON.
+func jsonStoreError(table, col string, row int) string {
+	return fmt.Sprintf("Invalid JSON text: \"not a JSON text, may need CAST\" at position 0 in value for column '%s.%s' at row %d", table, col, row)
+}

@@ -82,8 +82,6 @@ func scalarText(v Value) string {
 		return strconv.FormatUint(x, 10)
 	case float64:
 		return FormatDouble(x)
-	case Decimal:
-		return string(x)
 	case string:
 		return Quote(x)
 	}

@@ -13,16 +13,15 @@ package mysqljson
 import (
 	"math"
 	"sort"
-	"strconv"
 )
 
 // A Value is one of: nil (JSON null), bool, int64, uint64 (integers above
-// int64's range), float64, Decimal, string, []Value (array) or *Object.
+// int64's range), float64, string, []Value (array) or *Object.
+//
+// MySQL's binary JSON also keeps DECIMAL, DATE and DATETIME scalars; here
+// a document is stored as text, so an SQL DECIMAL becomes a double (1.50
+// prints as 1.5, JSON_TYPE says DOUBLE) and a date its quoted text.
 type Value = any
-
-// Decimal is a number that came from an SQL DECIMAL: MySQL keeps its
-// digits (JSON_TYPE says DECIMAL and 1.50 prints as 1.50).
-type Decimal string
 
 // Object is a JSON object with unique keys kept in MySQL's order: shorter
 // keys first, then by bytes.
@@ -90,8 +89,6 @@ func TypeName(v Value) string {
 		return "UNSIGNED INTEGER"
 	case float64:
 		return "DOUBLE"
-	case Decimal:
-		return "DECIMAL"
 	case string:
 		return "STRING"
 	case []Value:
@@ -127,8 +124,7 @@ func Length(v Value) int64 {
 	return 1
 }
 
-// number reads a numeric value as a float64 and, when exact, as an
-// integer class (for comparing 1 with 1.0 and 2^63 with 2^63.0).
+// number reads a numeric value as a float64.
 func number(v Value) (float64, bool) {
 	switch x := v.(type) {
 	case int64:
@@ -137,15 +133,12 @@ func number(v Value) (float64, bool) {
 		return float64(x), true
 	case float64:
 		return x, true
-	case Decimal:
-		f, err := strconv.ParseFloat(string(x), 64)
-		return f, err == nil
 	}
 	return 0, false
 }
 
 // Equal is MySQL's JSON equality: numbers compare by value across
-// integer, unsigned, double and decimal; arrays element by element;
+// integer, unsigned and double; arrays element by element;
 // objects key by key; other kinds only with their own kind.
 func Equal(a, b Value) bool {
 	if fa, ok := number(a); ok {
