@@ -73,9 +73,10 @@ func init() {
 }
 
 // IsJSONNullSafe reports the JSON functions whose bodies see NULL
-// arguments: a NULL member becomes null, a NULL key is an error.
+// arguments: a NULL member becomes null, a NULL key is an error, and
+// JSON_SEARCH's NULL escape character is the default '\'.
 func IsJSONNullSafe(name string) bool {
-	return name == "json_value" || name == "json_object"
+	return name == "json_value" || name == "json_object" || name == "json_search"
 }
 
 // jsonFunc binds the functions above.

@@ -214,9 +214,14 @@ func (f *rowFunc) jsonSet(a []val, mode mysqljson.SetMode) val {
 // jsonSearch is JSON_SEARCH(doc, one|all, pattern[, escape[, path...]]):
 // the paths of the strings that match the LIKE pattern.
 func jsonSearch(f *rowFunc, a []val) val {
+	for i := range a {
+		if a[i].null && i != 3 {
+			return nullVal
+		}
+	}
 	doc, one := f.jsonDoc(a, 0), f.oneOrAll(a[1].s)
 	pattern := a[2].s
-	if len(a) > 3 {
+	if len(a) > 3 && !a[3].null {
 		pattern = likeWithEscape(pattern, a[3].s)
 	}
 	var matches []mysqljson.Match
