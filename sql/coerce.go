@@ -119,6 +119,13 @@ func compareType(l, r Expr) (columnar.Type, error) {
 	case a.ID == b.ID && a.ID != columnar.Decimal:
 		return a, nil
 	case a.ID == columnar.Date && b.ID == columnar.String, a.ID == columnar.String && b.ID == columnar.Date:
+		// A constant with a time of day makes it a DATETIME comparison,
+		// the date as its midnight (MySQL): d = '2024-01-05 10:00' is false.
+		for _, e := range []Expr{l, r} {
+			if c, ok := e.(*Const); ok && hasTimePart(c) {
+				return columnar.TDatetime(literalFsp(c.S)), nil
+			}
+		}
 		return columnar.TDate, nil
 	case a.ID == columnar.Date || b.ID == columnar.Date:
 		return a, fmt.Errorf("type mismatch: cannot compare %s with %s", a, b)

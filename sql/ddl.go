@@ -166,7 +166,10 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 			case ast.ColumnOptionGenerated:
 				return nil, b.errf(pos, "unsupported: generated columns (column '%s')", cname)
 			case ast.ColumnOptionOnUpdate:
-				return nil, b.errf(pos, "unsupported: ON UPDATE CURRENT_TIMESTAMP (column '%s'); set the column in the UPDATE statement instead (SET %s = NOW())", cname, cname)
+				if t.ID != columnar.Datetime || !isCurrentTimestamp(o.Expr) {
+					return nil, b.errf(pos, "invalid ON UPDATE clause for '%s' column (only DATETIME and TIMESTAMP columns take ON UPDATE CURRENT_TIMESTAMP)", cname)
+				}
+				f.OnUpdateNow = true
 			default:
 				return nil, b.errf(pos, "unsupported: column option on '%s'", cname)
 			}

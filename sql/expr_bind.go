@@ -386,6 +386,9 @@ func (b *binder) castConst(e Expr, t columnar.Type, pos int) (Expr, error) {
 
 // arith types l op r by the rules in coerce.go and inserts the casts.
 func (b *binder) arith(op BinOp, l, r Expr, pos int) (Expr, error) {
+	if l.Type().ID == columnar.Vector || r.Type().ID == columnar.Vector {
+		return b.vectorArith(op, l, r, pos)
+	}
 	lt, lok := numericType(l.Type())
 	rt, rok := numericType(r.Type())
 	if isNullConst(l) && rok {

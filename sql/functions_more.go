@@ -140,7 +140,7 @@ func (c *call) date(e Expr) (Expr, error) {
 	case e.Type().ID == columnar.Date:
 		return e, nil
 	case e.Type().ID == columnar.Datetime:
-		return castTo(e, columnar.TDate), nil
+		return datePartOf(e), nil
 	case isNullConst(e):
 		return nullConst(columnar.TDate), nil
 	case e.Type().ID == columnar.String:

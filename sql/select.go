@@ -528,3 +528,7 @@ func nullable(e Expr) bool {
 	}
 	return true
 }
+
+// Nullable reports whether e can be NULL (false only when certain), for the
+// planner's rewrites that are safe only over non-NULL values.
+func Nullable(e Expr) bool { return nullable(e) }
