@@ -119,7 +119,9 @@ func (c *call) jsonArgs() error {
 		case 'v':
 			c.args[i] = jsonValue(c.args[i])
 		default:
-			c.args[i] = c.str(c.args[i])
+			if !isJSON(c.args[i]) { // JSON text is read as the string it is
+				c.args[i] = c.str(c.args[i])
+			}
 		}
 	}
 	switch c.name {
@@ -197,6 +199,17 @@ func castToJSON(e Expr) Expr {
 // jsonCompareError refuses comparing or ordering a JSON value.
 func jsonCompareError(what string) string {
 	return "unsupported: " + what + " of a JSON value (MySQL's JSON ordering is not implemented): use the text, j->>'$.key', or a number, CAST(j->>'$.key' AS SIGNED)"
+}
+
+// refuseJSONCompare is the error for comparing any JSON-typed es (=, <,
+// IN, BETWEEN).
+func (b *binder) refuseJSONCompare(pos int, es ...Expr) error {
+	for _, e := range es {
+		if isJSON(e) {
+			return b.errf(pos, "%s", jsonCompareError("comparison"))
+		}
+	}
+	return nil
 }
 
 // isJSON reports a JSON-typed expression.
