@@ -205,6 +205,9 @@ func unionType(a, b columnar.Type) (columnar.Type, error) {
 		return vectorUnionType(a, b)
 	case a.ID == b.ID && a.ID != columnar.Decimal:
 		if a.ID == columnar.String {
+			if a.JSON && b.JSON {
+				return columnar.TJSON, nil // JSON with text is text, as in MySQL
+			}
 			return columnar.Type{ID: columnar.String, Width: max(a.Width, b.Width)}, nil
 		}
 		return a, nil
