@@ -225,3 +225,47 @@ func TestPretty(t *testing.T) {
 		t.Errorf("pretty object: %q", got)
 	}
 }
+
+// FuzzNormalize: whatever Parse accepts prints as text that parses back
+// to an equal value and prints the same (normalizing is idempotent), and
+// never panics on any input.
+func FuzzNormalize(f *testing.F) {
+	for _, s := range []string{`{"b": 1, "a": [1, 2.5, "x"]}`, `[]`, `"\u00e9\n"`, `18446744073709551616`, `-0`, `[1e308, -1e-320]`, `{"a":{"a":{}}}`, `nul`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := Parse(s)
+		if err != nil {
+			return
+		}
+		text := Format(v)
+		w, err := Parse(text)
+		if err != nil {
+			t.Fatalf("%q printed as %q, which does not parse: %v", s, text, err)
+		}
+		if !Equal(v, w) || Format(w) != text {
+			t.Fatalf("%q: %q reparsed as %q", s, text, Format(w))
+		}
+	})
+}
+
+// FuzzPath: any path text either parses or is an error, and a parsed path
+// seeks, sets and removes in a document without panicking.
+func FuzzPath(f *testing.F) {
+	for _, s := range []string{`$`, `$.a[1]`, `$**.b`, `$[last-1 to last]`, `$."x y".*`, `$[*][0]`, `$[2 to 1]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := ParsePath(s)
+		if err != nil {
+			return
+		}
+		doc, _ := Parse(`{"a": [1, {"b": 2}], "b": {"b": [3]}, "x y": 4}`)
+		p.Seek(doc)
+		if !p.HasWildcard() && !p.IsRoot() {
+			doc = Set(doc, p, int64(5), ModeSet)
+			doc = ArrayAppend(doc, p, int64(6))
+			Remove(doc, p)
+		}
+	})
+}
