@@ -27,7 +27,10 @@ import (
 //	                                             without a length)
 //	DATETIME[(fsp)], TIMESTAMP[(fsp)]          → DATETIME (Timestamp marks TIMESTAMP), Scale fsp
 //
-// TIME, YEAR, ENUM, SET, BIT and JSON are rejected.
+//	JSON                                       → JSON: normalized JSON text in a String
+//	                                             column (Type.JSON), see sql/json.go
+//
+// TIME, YEAR, ENUM, SET and BIT are rejected.
 func columnType(tp *types.FieldType) (columnar.Type, string) {
 	switch tp.GetType() {
 	case mysql.TypeTiny:
@@ -72,6 +75,8 @@ func columnType(tp *types.FieldType) (columnar.Type, string) {
 		return columnar.TDate, ""
 	case mysql.TypeTiDBVectorFloat32:
 		return vectorType(tp.GetFlen())
+	case mysql.TypeJSON:
+		return columnar.TJSON, ""
 	case mysql.TypeDatetime, mysql.TypeTimestamp:
 		fsp := tp.GetDecimal()
 		if fsp < 0 {
