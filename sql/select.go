@@ -212,6 +212,9 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 			idx = len(exprs) + len(hidden)
 			hidden = append(hidden, e)
 		}
+		if key := e; (idx < len(exprs) && isJSON(exprs[idx])) || (idx >= len(exprs) && isJSON(key)) {
+			return nil, b.errf(b.posOr(by.Expr, -1), "%s", jsonCompareError("ORDER BY"))
+		}
 		keys = append(keys, SortKey{Expr: &ColRef{Index: idx}, Desc: by.Desc})
 	}
 	blk.input, blk.exprs = out.plan, exprs
