@@ -40,9 +40,9 @@ import (
 //	v MEMBER OF(doc)                  BIGINT (json_memberof); json_overlaps(a, b) BIGINT
 //	CAST(x AS JSON)                   JSON (cast_as_json): a string must be JSON text
 //
-// Comparisons and ORDER BY of JSON values are refused (MySQL orders JSON
-// by its own type precedence, which gpusql does not implement): compare
-// j->>'$.k' as text or CAST it to a number.
+// Comparisons (=, <, <=>...) with a JSON side follow MySQL's JSON ordering
+// (jsonCompare); IN and BETWEEN over JSON, which MySQL does not define,
+// are refused, as are ORDER BY and MIN / MAX of JSON.
 var jsonFuncs = map[string]bool{}
 
 // jsonResult is each function's result type, with its argument count
@@ -64,6 +64,7 @@ var jsonResult = map[string]struct {
 	"json_pretty": {columnar.TString, 1, 1}, "json_memberof": {columnar.TInt64, 2, 2},
 	"json_overlaps": {columnar.TInt64, 2, 2},
 	"cast_as_json":  {columnar.TJSON, 1, 1}, "json_value": {columnar.TJSON, 1, 1},
+	"json_compare": {columnar.TInt64, 2, 2},
 }
 
 func init() {
@@ -85,7 +86,7 @@ func (c *call) jsonFunc() (Expr, bool, error) {
 		c.name = "json_merge_preserve"
 	}
 	r, ok := jsonResult[c.name]
-	if !ok || c.name == "json_value" || c.name == "cast_as_json" {
+	if !ok || c.name == "json_value" || c.name == "cast_as_json" || c.name == "json_compare" {
 		return nil, false, nil
 	}
 	if err := c.arity(r.lo, r.hi); err != nil {
@@ -196,17 +197,33 @@ func castToJSON(e Expr) Expr {
 	return &Func{Name: "cast_as_json", Args: []Expr{e}, T: columnar.TJSON}
 }
 
-// jsonCompareError refuses comparing or ordering a JSON value.
-func jsonCompareError(what string) string {
-	return "unsupported: " + what + " of a JSON value (MySQL's JSON ordering is not implemented): use the text, j->>'$.key', or a number, CAST(j->>'$.key' AS SIGNED)"
+// jsonCompare is l op r where either side is JSON, as MySQL compares
+// JSON: the other side becomes JSON as a value argument does (a string is
+// a JSON string, so j->'$.name' = 'ann' holds), then the two are ordered
+// by mysqljson.Compare (type precedence, then value). json_compare gives
+// -1, 0 or 1, NULL when either side is SQL NULL.
+func (b *binder) jsonCompare(op BinOp, l, r Expr, pos int) (Expr, error) {
+	for _, e := range []Expr{l, r} {
+		if e.Type().ID == columnar.Vector {
+			return nil, b.errf(pos, "type mismatch: comparison of JSON and %s", e.Type())
+		}
+	}
+	cmp := &Func{Name: "json_compare", Args: []Expr{l, r}, T: columnar.TInt64}
+	return &Binary{Op: op, L: cmp, R: &Const{T: columnar.TInt64}, T: columnar.TBool}, nil
 }
 
-// refuseJSONCompare is the error for comparing any JSON-typed es (=, <,
-// IN, BETWEEN).
-func (b *binder) refuseJSONCompare(pos int, es ...Expr) error {
+// jsonCompareError refuses what MySQL does not define for JSON values.
+func jsonCompareError(what string) string {
+	return "unsupported: " + what + " of a JSON value: use the text, j->>'$.key', or a number, CAST(j->>'$.key' AS SIGNED)"
+}
+
+// refuseJSONCompare is the error for IN or BETWEEN over JSON values,
+// which MySQL's manual lists as not supported for JSON (its answers there
+// are not JSON comparisons).
+func (b *binder) refuseJSONCompare(pos int, what string, es ...Expr) error {
 	for _, e := range es {
 		if isJSON(e) {
-			return b.errf(pos, "%s", jsonCompareError("comparison"))
+			return b.errf(pos, "%s", jsonCompareError(what))
 		}
 	}
 	return nil

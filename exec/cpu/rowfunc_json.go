@@ -131,6 +131,27 @@ var jsonBodies = map[string]func(f *rowFunc, a []val) val{
 		return sv(sqlToJSON(a[0], f.types[0]))
 	},
 	"json_value": func(f *rowFunc, a []val) val { return sv(sqlToJSON(a[0], f.types[0])) },
+	"json_compare": func(f *rowFunc, a []val) val {
+		return iv(int64(mysqljson.Compare(f.jsonOperand(a, 0), f.jsonOperand(a, 1))))
+	},
+}
+
+// jsonOperand is a comparison's side i as JSON: a JSON value parsed, any
+// other SQL value converted as a member value is (a string is a JSON
+// string).
+func (f *rowFunc) jsonOperand(a []val, i int) mysqljson.Value {
+	t := f.types[i]
+	switch {
+	case t.JSON:
+		return f.jsonDoc(a, i)
+	case t.ID == columnar.String:
+		return a[i].s
+	}
+	v, err := mysqljson.Parse(sqlToJSON(a[i], t))
+	if err != nil {
+		raise(err)
+	}
+	return v
 }
 
 func jsonVal(v mysqljson.Value) val { return sv(mysqljson.Format(v)) }

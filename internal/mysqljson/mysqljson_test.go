@@ -269,3 +269,21 @@ func FuzzPath(f *testing.F) {
 		}
 	})
 }
+
+// TestCompare: MySQL's JSON ordering, one pair per rule, and the order of
+// a list covering every type.
+func TestCompare(t *testing.T) {
+	ordered := []string{`null`, `-5`, `1`, `1.5`, `9223372036854775807`, `18446744073709551615`, `""`, `"a"`, `"ab"`, `"b"`,
+		`{}`, `{"a": 1}`, `[]`, `[1]`, `[1, 2]`, `[2]`, `false`, `true`}
+	for i := range ordered {
+		for j := range ordered {
+			got := Compare(mustParse(t, ordered[i]), mustParse(t, ordered[j]))
+			if want := cmp3(i, j); got != want {
+				t.Errorf("Compare(%s, %s) = %d, want %d", ordered[i], ordered[j], got, want)
+			}
+		}
+	}
+	if Compare(int64(1), 1.0) != 0 || Compare(mustParse(t, `{"a": 1, "b": [1]}`), mustParse(t, `{"b": [1.0], "a": 1}`)) != 0 {
+		t.Error("equal values of different spelling compare unequal")
+	}
+}
