@@ -41,8 +41,8 @@ import (
 //	CAST(x AS JSON)                   JSON (cast_as_json): a string must be JSON text
 //
 // Comparisons (=, <, <=>...) with a JSON side follow MySQL's JSON ordering
-// (jsonCompare); IN and BETWEEN over JSON, which MySQL does not define,
-// are refused, as are ORDER BY and MIN / MAX of JSON.
+// (jsonCompare), and so does ORDER BY (orderKey); IN and BETWEEN over
+// JSON, which MySQL does not define, are refused, as are MIN / MAX.
 var jsonFuncs = map[string]bool{}
 
 // jsonResult is each function's result type, with its argument count
@@ -64,7 +64,7 @@ var jsonResult = map[string]struct {
 	"json_pretty": {columnar.TString, 1, 1}, "json_memberof": {columnar.TInt64, 2, 2},
 	"json_overlaps": {columnar.TInt64, 2, 2},
 	"cast_as_json":  {columnar.TJSON, 1, 1}, "json_value": {columnar.TJSON, 1, 1},
-	"json_compare": {columnar.TInt64, 2, 2},
+	"json_compare": {columnar.TInt64, 2, 2}, "json_sort_key": {columnar.TString, 1, 1},
 }
 
 func init() {
@@ -86,7 +86,7 @@ func (c *call) jsonFunc() (Expr, bool, error) {
 		c.name = "json_merge_preserve"
 	}
 	r, ok := jsonResult[c.name]
-	if !ok || c.name == "json_value" || c.name == "cast_as_json" || c.name == "json_compare" {
+	if !ok || c.name == "json_value" || c.name == "cast_as_json" || c.name == "json_compare" || c.name == "json_sort_key" {
 		return nil, false, nil
 	}
 	if err := c.arity(r.lo, r.hi); err != nil {
@@ -210,6 +210,15 @@ func (b *binder) jsonCompare(op BinOp, l, r Expr, pos int) (Expr, error) {
 	}
 	cmp := &Func{Name: "json_compare", Args: []Expr{l, r}, T: columnar.TInt64}
 	return &Binary{Op: op, L: cmp, R: &Const{T: columnar.TInt64}, T: columnar.TBool}, nil
+}
+
+// orderKey is what an ORDER BY of e sorts: e itself, or for a JSON value
+// its mysqljson.SortKey, whose byte order is MySQL's JSON ordering.
+func orderKey(e Expr) Expr {
+	if !isJSON(e) {
+		return e
+	}
+	return &Func{Name: "json_sort_key", Args: []Expr{e}, T: columnar.TString}
 }
 
 // jsonCompareError refuses what MySQL does not define for JSON values.

@@ -313,7 +313,7 @@ func (b *binder) windowSpec(w *WindowFunc, spec *ast.WindowSpec, sc *scope, name
 			if err != nil {
 				return err
 			}
-			w.Order = append(w.Order, SortKey{Expr: e, Desc: it.Desc})
+			w.Order = append(w.Order, SortKey{Expr: orderKey(e), Desc: it.Desc})
 		}
 	}
 	w.Frame = DefaultFrame

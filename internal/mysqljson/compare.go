@@ -116,3 +116,69 @@ func compareNumbers(a, b Value) int {
 	}
 	return cmp3(fa, fb)
 }
+
+// SortKey is bytes whose order (as strings) is Compare's order, so an
+// ORDER BY of JSON values sorts a string key. Each value is self-
+// delimiting: a type byte (precedence + 1, above the 0 that ends an array
+// or string), then numbers as 8 order-preserving bytes of their double,
+// strings with 0x00 escaped as 00 FF and ended by 00 00, arrays their
+// elements then 00, objects their size then (key length, key, value)
+// pairs, booleans one byte. Integers beyond 2^53 that round to the same
+// double get the same key (ORDER BY keeps such ties in input order).
+func SortKey(v Value) string {
+	var b []byte
+	return string(appendKey(b, v))
+}
+
+func appendKey(b []byte, v Value) []byte {
+	b = append(b, byte(rank(v)+1))
+	switch x := v.(type) {
+	case nil:
+	case bool:
+		b = append(b, byte(boolRank(x)))
+	case string:
+		b = appendEscaped(b, x)
+	case []Value:
+		for _, e := range x {
+			b = appendKey(b, e)
+		}
+		b = append(b, 0)
+	case *Object:
+		b = appendUint32(b, uint32(len(x.Keys)))
+		for i, k := range x.Keys {
+			b = appendUint32(b, uint32(len(k)))
+			b = append(b, k...)
+			b = appendKey(b, x.Vals[i])
+		}
+	default:
+		f, _ := number(v)
+		bits := math.Float64bits(f)
+		if f == 0 {
+			bits = 0 // -0 and 0 are one value
+		}
+		if bits>>63 == 1 {
+			bits = ^bits
+		} else {
+			bits |= 1 << 63
+		}
+		for s := 56; s >= 0; s -= 8 {
+			b = append(b, byte(bits>>s))
+		}
+	}
+	return b
+}
+
+func appendEscaped(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0 {
+			b = append(b, 0, 0xFF)
+			continue
+		}
+		b = append(b, s[i])
+	}
+	return append(b, 0, 0)
+}
+
+func appendUint32(b []byte, n uint32) []byte {
+	return append(b, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
+}

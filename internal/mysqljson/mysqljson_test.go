@@ -283,7 +283,31 @@ func TestCompare(t *testing.T) {
 			}
 		}
 	}
+	for i := range ordered {
+		for j := range ordered {
+			a, b := SortKey(mustParse(t, ordered[i])), SortKey(mustParse(t, ordered[j]))
+			if got, want := strings.Compare(a, b), cmp3(i, j); got != want {
+				t.Errorf("SortKey order of %s, %s = %d, want %d", ordered[i], ordered[j], got, want)
+			}
+		}
+	}
 	if Compare(int64(1), 1.0) != 0 || Compare(mustParse(t, `{"a": 1, "b": [1]}`), mustParse(t, `{"b": [1.0], "a": 1}`)) != 0 {
 		t.Error("equal values of different spelling compare unequal")
 	}
+}
+
+// FuzzSortKey: the keys of two documents order as Compare orders them.
+func FuzzSortKey(f *testing.F) {
+	f.Add(`[1, "a\u0000b", {"k": [true]}]`, `[1, "a", {"k": [false, null]}]`)
+	f.Add(`{"a": -0.0}`, `{"a": 0}`)
+	f.Fuzz(func(t *testing.T, x, y string) {
+		a, err1 := Parse(x)
+		b, err2 := Parse(y)
+		if err1 != nil || err2 != nil {
+			return
+		}
+		if got, want := strings.Compare(SortKey(a), SortKey(b)), Compare(a, b); got != want {
+			t.Fatalf("%s vs %s: keys order %d, Compare %d", x, y, got, want)
+		}
+	})
 }
