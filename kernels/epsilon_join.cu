@@ -13,7 +13,11 @@
 // points are read by the neighbouring queries of a warp) and the query's
 // (L1-resident). Bound: L1/L2 bandwidth and the distance arithmetic, not
 // HBM; the output (8 B per pair) is written coalesced through a per-block
-// shared-memory buffer flushed with one global atomic per flush.
+// shared-memory buffer flushed with one global atomic per flush. The cell
+// lookups are dependent loads (latency, not bandwidth, bounds a 2-D join):
+// only a query's first cell is found by a full binary search, the next
+// ones by galloping forward from the last (in 2-D, three cells of a row
+// are adjacent ids).
 //
 // Launch: 256 threads per block, grid-stride over the batch's queries
 // (query qOffset + t·qStride, t < qCount). When a batch has too few
@@ -84,6 +88,12 @@ struct EpsCursor {
   int nb, numNb, lane;  // next neighbour cell; lane of the query's tpq threads
   int j, end;
   float u;      // the query's SORTIDU coordinate
+  // The previous cell looked up: its id and the lower bound of it among
+  // the cell ids. A query's neighbour cells come in ascending id order
+  // (row-major ids, the last indexed dimension varying fastest, as the
+  // neighbour index does), so the next lookup gallops forward from there.
+  unsigned long long lastId;
+  long long lastLo;  // -1: none yet
 };
 
 __device__ void eps_start(const EpsParams& p, EpsCursor& c, long long t) {
@@ -91,6 +101,7 @@ __device__ void eps_start(const EpsParams& p, EpsCursor& c, long long t) {
   c.q = t < p.qCount ? p.qOffset + t * p.qStride : -1;
   c.nb = c.lane;
   c.j = c.end = 0;
+  c.lastLo = -1;
   if (c.q >= 0 && p.sortDim >= 0) c.u = p.queries[c.q * p.dims + p.sortDim];
 }
 
@@ -111,10 +122,26 @@ __device__ bool eps_next_cell(const EpsParams& p, EpsCursor& c) {
     }
     if (!inside) continue;
     long long lo = 0, hi = p.numCells;
+    if (c.lastLo >= 0 && id > c.lastId) {
+      // Gallop from the previous lower bound: the cell beside the
+      // previous one (most lookups) costs one or two loads instead of
+      // log2(cells) dependent ones.
+      lo = c.lastLo;
+      long long step = 1;
+      hi = lo;
+      while (hi < p.numCells && __ldg(p.cellIds + hi) < id) {
+        lo = hi + 1;
+        hi = c.lastLo + step;
+        step *= 2;
+      }
+      hi = hi < p.numCells ? hi : p.numCells;
+    }
     while (lo < hi) {
       long long m = (lo + hi) >> 1;
       if (__ldg(p.cellIds + m) < id) lo = m + 1; else hi = m;
     }
+    c.lastId = id;
+    c.lastLo = lo;
     if (lo == p.numCells || __ldg(p.cellIds + lo) != id) continue;
     int a = __ldg(p.cellStart + lo), b = __ldg(p.cellStart + lo + 1);
     if (p.sortDim >= 0) {

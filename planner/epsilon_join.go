@@ -32,8 +32,27 @@ type EpsilonJoin struct {
 	Strict            bool     // distance < ε (else ≤ ε)
 	Filter            sql.Expr // the other conjuncts, over left++right; nil: none
 	Options           EpsilonOptions
-	Out               sql.Schema
+	// PairsOn is where the GPU executor finds the pairs (PairsGPU when
+	// the plan is made for a GPU, Options.GPU; PairsCPU otherwise) and
+	// PairsWhy says why. The CPU executor, running any plan, always
+	// finds them with its own grid.
+	PairsOn  PairsPlace
+	PairsWhy string
+	// CountOnly says the operator above needs only how many right rows
+	// each left row pairs with (count(*), GROUP BY left columns with
+	// count(*), and no filter), so the GPU counts per left row on the
+	// device and never returns the pairs.
+	CountOnly bool
+	Out       sql.Schema
 }
+
+// PairsPlace is where an EpsilonJoin's pairs are found.
+type PairsPlace string
+
+const (
+	PairsCPU PairsPlace = "CPU"
+	PairsGPU PairsPlace = "GPU"
+)
 
 func (n *EpsilonJoin) Schema() sql.Schema { return n.Out }
 func (n *EpsilonJoin) Children() []Node   { return []Node{n.Left, n.Right} }
@@ -184,6 +203,12 @@ func describeEpsilonJoin(head string, n *EpsilonJoin) string {
 		exprString(n.LeftVec), exprString(n.RightVec), op, n.Eps, n.Options)
 	if n.Filter != nil {
 		s += " filter " + exprString(n.Filter)
+	}
+	if n.PairsOn != "" {
+		s += fmt.Sprintf(" pairs on %s (%s)", n.PairsOn, n.PairsWhy)
+	}
+	if n.CountOnly {
+		s += " counts per left row"
 	}
 	return s
 }

@@ -21,6 +21,11 @@ func TestEpsilonJoinExplainGolden(t *testing.T) {
 	e.table("create table qs (qid int, w vector(3))", 20, func(i int) string {
 		return fmt.Sprintf("%d|[%d,1,2]", i, i)
 	})
+	h100, err := planner.LookupGPUProfile("h100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gpu := planner.Options{GPU: h100}
 	queries := []struct {
 		name, sql string
 		opts      planner.Options
@@ -31,6 +36,10 @@ func TestEpsilonJoinExplainGolden(t *testing.T) {
 		{"two tables, options", "select qid, id from qs join pts on vec_l2_distance(pts.v, qs.w) <= 0.5",
 			planner.Options{Epsilon: planner.EpsilonOptions{NoReorder: true, NoShortC: true, K: 2}}},
 		{"off", "select count(*) from pts a join pts b on vec_l2_distance(a.v, b.v) <= 1", planner.Options{Epsilon: planner.EpsilonOptions{Off: true}}},
+		{"GPU: pairs with a filter", "select a.id, b.id from pts a join pts b on vec_l2_distance(a.v, b.v) <= 1.5 and a.grp = 1", gpu},
+		{"GPU: count(*) counted on the device", "select count(*) from pts a, pts b where 2 > vec_l1_distance(b.v, a.v)", gpu},
+		{"GPU: neighbour table counted on the device", "select a.id, count(*) from pts a join pts b on vec_l2_distance(a.v, b.v) < 1 group by a.id", gpu},
+		{"GPU: a right key needs the pairs", "select b.grp, count(*) from pts a join pts b on vec_l2_distance(a.v, b.v) < 1 group by b.grp", gpu},
 	}
 	var out strings.Builder
 	for _, q := range queries {

@@ -27,6 +27,9 @@ func explainGPU(sb *strings.Builder, g *GPUPlan) {
 	for _, op := range g.Ops {
 		fmt.Fprintf(sb, "    %s: %s\n", opName(op.Node), op.How)
 	}
+	if g.Shape == GPUEpsilonShape {
+		return // no base column lives on the device; the grid is per query
+	}
 	if len(g.Tail) > 0 {
 		names := make([]string, len(g.Tail))
 		for i := range g.Tail {

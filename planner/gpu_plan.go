@@ -95,6 +95,9 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 		g.Refused = "the planner put it on the CPU: " + p.CPUOnly
 		return g
 	}
+	if planGPUEpsilon(p, g) {
+		return g
+	}
 	tail, body := splitTail(p.Root, true)
 	if agg, ok := body.(*HashAggregate); ok {
 		g.Body, g.Tail, g.Shape = agg, tail, GPUOperatorsShape

@@ -33,6 +33,7 @@ func Plan(q *sql.Query, opts Options) (*Physical, error) {
 		n.Props().ID = id
 	}
 	p.Pipelines = Pipelines(p.Root)
+	placeEpsilonJoins(p)
 	p.CPUOnly = cpuOnlyReason(p)
 	if opts.GPU != nil {
 		p.GPU = PlanGPU(p, opts.GPU)

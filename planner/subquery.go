@@ -115,8 +115,13 @@ func (b *builder) planNested(sq *sql.NestedSubquery) (*NestedSubquery, error) {
 // executor's fused kernels do not do. "" when the GPU may take the plan.
 func cpuOnlyReason(p *Physical) string {
 	for _, n := range p.Nodes() {
-		if _, ok := n.(*EpsilonJoin); ok {
-			return opName(n) + " runs on the CPU: the GPU executor has no VECTOR columns yet (the GPU ε-join runs through bench simjoin)"
+		if ej, ok := n.(*EpsilonJoin); ok {
+			if ej.PairsOn != PairsGPU {
+				return opName(n) + " finds its pairs on the CPU: " + ej.PairsWhy
+			}
+			// The GPU finds the pairs and the CPU executor runs the
+			// rest, VECTOR values included (gpu_epsilon.go).
+			return ""
 		}
 	}
 	if why := vectorOnCPU(p); why != "" {

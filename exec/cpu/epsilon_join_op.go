@@ -18,9 +18,10 @@ import (
 // epsilonIndex is the indexed right input of an EpsilonJoin.
 type epsilonIndex struct {
 	right *rel
-	grid  *EpsilonGrid // nil: no right row can match
-	rowOf []int32      // right row of each indexed point
-	fname string       // the distance function, for errors
+	grid  *EpsilonGrid    // nil: no right row can match
+	rowOf []int32         // right row of each indexed point
+	fname string          // the distance function, for errors
+	dev   EpsilonOnDevice // the grid on the GPU when the plan puts the pairs there
 }
 
 // epsilonOptions turns the plan's options into the grid's.
@@ -78,6 +79,9 @@ func (x *executor) epsilonIndexFor(n *planner.EpsilonJoin) (*epsilonIndex, error
 			return nil, fmt.Errorf("%s: %w", planner.OpName(n), err)
 		}
 	}
+	if err := x.loadEpsilonDevice(n, idx); err != nil {
+		return nil, err
+	}
 	x.mu.Lock()
 	if x.epsilon == nil {
 		x.epsilon = map[*planner.EpsilonJoin]*epsilonIndex{}
@@ -108,8 +112,9 @@ func (x *executor) newEpsilonOp(cp *compiler, n *planner.EpsilonJoin, next opera
 	for i := range gather {
 		gather[i] = true
 	}
-	op := &epsilonOp{x: x, idx: idx, vec: vec,
+	op := &epsilonOp{x: x, idx: idx, vec: vec, next: next, countOnly: n.CountOnly,
 		pj: newPairJoin(sql.JoinInner, true, typesOf(n.Left.Schema()), r.types, r, gather, res, next)}
+	op.opt, _ = epsilonOptions(n)
 	if idx.grid != nil {
 		op.prober = idx.grid.NewProber()
 	}
@@ -122,6 +127,14 @@ type epsilonOp struct {
 	vec    evaluator
 	pj     *pairJoin
 	prober *EpsilonProber
+	// The device path (epsilon_device.go): the grid's options, the
+	// batch's query points and their positions, per-row weights.
+	next      operator
+	opt       EpsilonOptions
+	countOnly bool
+	data      []float32
+	pos       []int32
+	weight    []int64
 }
 
 func (o *epsilonOp) push(b *batch) error {
@@ -130,6 +143,9 @@ func (o *epsilonOp) push(b *batch) error {
 	}
 	if err := o.x.ctx.Err(); err != nil {
 		return err
+	}
+	if o.idx.dev != nil {
+		return o.pushDevice(b)
 	}
 	o.pj.begin(b)
 	v := o.vec.eval(b, b.sel)

@@ -255,9 +255,18 @@ func (l *aggLocal) push(b *batch) error {
 			return err
 		}
 	}
-	if gids == nil {
+	switch {
+	case b.weight != nil:
+		for k, p := range sel {
+			g := int32(0)
+			if gids != nil {
+				g = gids[k]
+			}
+			st.rowCount[g] += b.weight[p]
+		}
+	case gids == nil:
 		st.rowCount[0] += int64(len(sel))
-	} else {
+	default:
 		rc := st.rowCount
 		for _, g := range gids {
 			rc[g]++

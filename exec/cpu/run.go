@@ -44,6 +44,7 @@ func run(ctx context.Context, p *planner.Physical, analyze bool) (res *exec.Resu
 			err = fmt.Errorf("cpu executor: internal error: %v", r)
 		}
 	}()
+	defer x.releaseEpsilonDevices()
 	start := time.Now()
 	r, err := x.materialize(p.Root)
 	if err != nil {

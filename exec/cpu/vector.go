@@ -121,6 +121,10 @@ type batch struct {
 	// off is the source row of position 0 (for operators indexing
 	// per-source-row state).
 	off int
+	// weight, when set, makes the row at position p count as weight[p]
+	// rows for count(*): an EpsilonJoin counted on the GPU (CountOnly)
+	// hands each left row on once with its number of pairs.
+	weight []int64
 }
 
 // mergeNulls sets out's NULL flags at sel to a OR b (either may be nil).

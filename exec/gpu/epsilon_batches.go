@@ -86,6 +86,9 @@ func (r *epsRun) runBatches(batching bool, sink cpu.EpsilonSink, st *EpsilonStat
 		nslots = epsStreams
 	}
 	st.BufferPairs, st.Streams = bufPairs, nslots
+	// Batches on different streams run at once: each is shaped for the
+	// queries of all of them together.
+	r.inFlight = min(nslots, len(queue))
 	slots := make([]*epsSlot, nslots)
 	defer func() {
 		for _, s := range slots {
@@ -137,7 +140,11 @@ func (r *epsRun) runBatches(batching bool, sink cpu.EpsilonSink, st *EpsilonStat
 					return err
 				}
 			}
+			// To the back of the queue: the next batch's kernel is
+			// waited for while this copy runs, and the copies of all
+			// finished batches overlap the sink's work on the first.
 			s.state = epsCopying
+			fifo = append(fifo[1:], s)
 		case epsCopying:
 			st.Pairs += s.n
 			if err := consumePairs(unsafe.Slice((*int32)(s.hostPairs.host), 2*s.n), sink); err != nil {
@@ -239,7 +246,7 @@ func (r *epsRun) launchBatch(s *epsSlot, b epsBatch, bufPairs int64) error {
 		return err
 	}
 	var blocks int
-	p.Tpq, blocks = r.shape(p.QCount)
+	p.Tpq, blocks = r.shape(p.QCount*int64(r.inFlight), p.QCount)
 	if err := launchOn(s.stream, f, blocks, epsThreads, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
 		return err
 	}

@@ -42,17 +42,28 @@ type epsRun struct {
 	q  *cpu.EpsilonQueries
 	g  *cpu.EpsilonGrid
 	nq int64
+	// inFlight is how many batches run at once (runBatches).
+	inFlight int
 }
 
 func (d *device) epsUpload(g *cpu.EpsilonGrid, q *cpu.EpsilonQueries) (*epsRun, error) {
-	r := &epsRun{d: d, s: scratch{d: d}, g: g, q: q, nq: int64(q.N())}
-	up := func(b []byte) (uint64, error) {
-		p, err := r.s.alloc(int64(max(len(b), 8)))
-		if err == nil && len(b) > 0 {
-			err = cu.MemcpyHtoD(p, unsafe.Pointer(unsafe.SliceData(b)), int64(len(b)))
-		}
-		return uint64(p), err
+	grid, err := d.epsUploadGrid(g)
+	if err != nil {
+		return nil, err
 	}
+	r, err := grid.withQueries(q)
+	if err != nil {
+		grid.s.release()
+		return nil, err
+	}
+	r.s.ptrs = append(r.s.ptrs, grid.s.ptrs...) // one release frees both
+	return r, nil
+}
+
+// epsUploadGrid makes the grid resident (the fields of p that do not
+// depend on the queries).
+func (d *device) epsUploadGrid(g *cpu.EpsilonGrid) (*epsRun, error) {
+	r := &epsRun{d: d, s: scratch{d: d}, g: g}
 	p := &r.p
 	var err error
 	for _, u := range []struct {
@@ -60,17 +71,39 @@ func (d *device) epsUpload(g *cpu.EpsilonGrid, q *cpu.EpsilonQueries) (*epsRun, 
 		b   []byte
 	}{
 		{&p.Grid, bytesOf(g.Data)}, {&p.CellIDs, bytesOf(g.CellIDs)}, {&p.CellStart, bytesOf(g.CellStart)},
-		{&p.Coords, bytesOf(q.Coords)}, {&p.Inv, bytesOf(g.Test.Inv)}, {&p.GRows, bytesOf(g.Rows)},
+		{&p.Inv, bytesOf(g.Test.Inv)}, {&p.GRows, bytesOf(g.Rows)},
 	} {
-		if *u.dst, err = up(u.b); err != nil {
+		if *u.dst, err = r.s.upload(u.b); err != nil {
 			r.s.release()
 			return nil, fmt.Errorf("epsilon join: uploading the grid: %w", err)
 		}
 	}
+	p.NumCells = int64(len(g.CellIDs))
+	p.Reach = g.Reach
+	for i := range g.K {
+		p.Stride[i], p.Cells[i] = g.Stride[i], g.Cells[i]
+	}
+	p.Dims, p.K, p.SortDim, p.Metric = int32(g.Dims), int32(g.K), int32(g.SortDim), int32(g.Test.Metric)
+	p.Strict, p.ShortC, p.Exact = b32(g.Test.Strict), b32(g.Test.ShortC), b32(g.Test.Exact)
+	p.Limit, p.Lo, p.Hi = g.Test.Limit, g.Test.Lo, g.Test.Hi
+	return r, nil
+}
+
+// withQueries is a run of the resident grid against q, in its own scratch
+// (release it alone; the grid's stays): the queries' coordinates, their
+// points unless they are the grid's own (a self-join), a pair counter.
+func (grid *epsRun) withQueries(q *cpu.EpsilonQueries) (*epsRun, error) {
+	r := &epsRun{d: grid.d, s: scratch{d: grid.d}, p: grid.p, g: grid.g, q: q, nq: int64(q.N())}
+	p, g := &r.p, grid.g
+	var err error
+	if p.Coords, err = r.s.upload(bytesOf(q.Coords)); err != nil {
+		r.s.release()
+		return nil, fmt.Errorf("epsilon join: uploading the queries: %w", err)
+	}
 	p.Queries, p.QRows = p.Grid, p.GRows
 	if len(q.Data) > 0 && (len(g.Data) == 0 || &q.Data[0] != &g.Data[0]) {
-		if p.Queries, err = up(bytesOf(q.Data)); err == nil {
-			p.QRows, err = up(bytesOf(q.Rows))
+		if p.Queries, err = r.s.upload(bytesOf(q.Data)); err == nil {
+			p.QRows, err = r.s.upload(bytesOf(q.Rows))
 		}
 		if err != nil {
 			r.s.release()
@@ -83,15 +116,17 @@ func (d *device) epsUpload(g *cpu.EpsilonGrid, q *cpu.EpsilonQueries) (*epsRun, 
 		return nil, err
 	}
 	p.PairCount = uint64(pc)
-	p.NumCells = int64(len(g.CellIDs))
-	p.Reach = g.Reach
-	for i := range g.K {
-		p.Stride[i], p.Cells[i] = g.Stride[i], g.Cells[i]
-	}
-	p.Dims, p.K, p.SortDim, p.Metric = int32(g.Dims), int32(g.K), int32(g.SortDim), int32(g.Test.Metric)
-	p.Strict, p.ShortC, p.Exact = b32(g.Test.Strict), b32(g.Test.ShortC), b32(g.Test.Exact)
-	p.Limit, p.Lo, p.Hi = g.Test.Limit, g.Test.Lo, g.Test.Hi
 	return r, nil
+}
+
+// upload copies b into a new allocation of the scratch (8 bytes at least,
+// so that an empty array is still a valid pointer).
+func (s *scratch) upload(b []byte) (uint64, error) {
+	p, err := s.alloc(int64(max(len(b), 8)))
+	if err == nil && len(b) > 0 {
+		err = cu.MemcpyHtoD(p, unsafe.Pointer(unsafe.SliceData(b)), int64(len(b)))
+	}
+	return uint64(p), err
 }
 
 func b32(b bool) int32 {
@@ -101,16 +136,25 @@ func b32(b bool) int32 {
 	return 0
 }
 
-// shape returns threads per query and blocks for a batch of n queries:
+// shape returns threads per query and blocks for a kernel over n queries
+// (the queries of every batch that runs at the same time, on any stream):
 // enough threads to fill the GPU (2,048 per SM), up to 32 on one query
 // when the queries are few; 16 blocks per SM at most, grid-stride beyond.
-func (r *epsRun) shape(n int64) (tpq int32, blocks int) {
+// A query's lanes take every tpq-th of its 3^k neighbour cells, so tpq
+// stays within 3^k: beyond it lanes would idle and one lane would still
+// scan each crowded cell alone (what made batches 2× slower in 16-D, where
+// k is 1 or 2 and three batches each took 32 lanes a query).
+func (r *epsRun) shape(n, batchQueries int64) (tpq int32, blocks int) {
 	full := int64(r.d.sms) * 2048
+	cells := int64(1)
+	for range r.p.K {
+		cells *= 3
+	}
 	tpq = 1
-	for tpq < 32 && n*int64(tpq) < full {
+	for tpq < 32 && 2*int64(tpq) <= cells && n*int64(tpq) < full {
 		tpq *= 2
 	}
-	return tpq, int(min((n*int64(tpq)+epsThreads-1)/epsThreads, int64(r.d.sms*16)))
+	return tpq, int(min((batchQueries*int64(tpq)+epsThreads-1)/epsThreads, int64(r.d.sms*16)))
 }
 
 // countBatch runs epsilon_count over queries off, off+stride, ... on the
@@ -127,7 +171,7 @@ func (r *epsRun) countBatch(off, stride int64, counts cu.DevicePtr) (int64, erro
 		return 0, err
 	}
 	var blocks int
-	p.Tpq, blocks = r.shape(p.QCount)
+	p.Tpq, blocks = r.shape(p.QCount, p.QCount)
 	if err := launch(f, blocks, epsThreads, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
 		return 0, err
 	}

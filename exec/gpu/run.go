@@ -36,6 +36,11 @@ import (
 // with an error naming the operator; the GPU executor never falls back to
 // the CPU silently.
 func Run(ctx context.Context, p *planner.Physical) (*exec.Result, error) {
+	if g := p.GPU; g != nil && g.Shape == planner.GPUEpsilonShape {
+		// Outside the device goroutine: the CPU executor's workers call
+		// the device per batch.
+		return runEpsilonPlan(ctx, p)
+	}
 	d, err := getDevice()
 	if err != nil {
 		return nil, fmt.Errorf("gpu: no GPU available: %v", err)
@@ -130,6 +135,8 @@ func Supports(p *planner.Physical) error {
 		return fmt.Errorf("gpu: plan %w: %s", ErrUnsupported, g.Refused)
 	}
 	switch g.Shape {
+	case planner.GPUEpsilonShape:
+		return nil
 	case planner.GPUStarShape:
 		if _, _, err := starFromPlan(g.Star); err == nil {
 			return nil
