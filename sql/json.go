@@ -92,6 +92,10 @@ func (c *call) jsonFunc() (Expr, bool, error) {
 	if err := c.arity(r.lo, r.hi); err != nil {
 		return nil, true, err
 	}
+	if a := c.args; c.name == "json_valid" && !isNullConst(a[0]) && a[0].Type().ID != columnar.String {
+		// MySQL: only text or JSON can be JSON text; a number is 0 (even NULL).
+		return &Const{T: columnar.TInt64}, true, nil
+	}
 	if err := c.jsonArgs(); err != nil {
 		return nil, true, err
 	}
