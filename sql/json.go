@@ -18,7 +18,7 @@ import (
 // A value argument (JSON_OBJECT/JSON_ARRAY members, what JSON_SET writes,
 // the left of MEMBER OF) becomes JSON as MySQL converts SQL values:
 // strings become JSON strings, numbers keep their kind, BOOLEAN is
-// true/false, DATE and DATETIME their text, NULL null (json_value below).
+// true/false, DATE and DATETIME their text, NULL null (to_json below).
 //
 //	json_extract(doc, path...)        JSON; with one wildcard-free path the value, else an
 //	                                  array of every match (NULL when none). j->'p' is
@@ -63,9 +63,13 @@ var jsonResult = map[string]struct {
 	"json_merge_patch": {columnar.TJSON, 2, -1}, "json_merge_preserve": {columnar.TJSON, 2, -1},
 	"json_pretty": {columnar.TString, 1, 1}, "json_memberof": {columnar.TInt64, 2, 2},
 	"json_overlaps": {columnar.TInt64, 2, 2},
-	"cast_as_json":  {columnar.TJSON, 1, 1}, "json_value": {columnar.TJSON, 1, 1},
+	"cast_as_json":  {columnar.TJSON, 1, 1}, "to_json": {columnar.TJSON, 1, 1},
 	"json_compare": {columnar.TInt64, 2, 2}, "json_sort_key": {columnar.TString, 1, 1},
 }
+
+// internalJSONFuncs are bound by the binder itself (value conversion,
+// CAST, comparisons, ORDER BY keys), not callable by name.
+var internalJSONFuncs = map[string]bool{"to_json": true, "cast_as_json": true, "json_compare": true, "json_sort_key": true}
 
 func init() {
 	for n := range jsonResult {
@@ -77,7 +81,7 @@ func init() {
 // arguments: a NULL member becomes null, a NULL key is an error, and
 // JSON_SEARCH's NULL escape character is the default '\'.
 func IsJSONNullSafe(name string) bool {
-	return name == "json_value" || name == "json_object" || name == "json_search"
+	return name == "to_json" || name == "json_object" || name == "json_search"
 }
 
 // jsonFunc binds the functions above.
@@ -86,7 +90,7 @@ func (c *call) jsonFunc() (Expr, bool, error) {
 		c.name = "json_merge_preserve"
 	}
 	r, ok := jsonResult[c.name]
-	if !ok || c.name == "json_value" || c.name == "cast_as_json" || c.name == "json_compare" || c.name == "json_sort_key" {
+	if !ok || internalJSONFuncs[c.name] {
 		return nil, false, nil
 	}
 	if err := c.arity(r.lo, r.hi); err != nil {
@@ -184,12 +188,12 @@ func (c *call) jsonDoc(i int) (Expr, error) {
 	return nil, c.b.errf(c.pos, "Invalid data type for JSON data in argument %d to function %s; a JSON string or JSON type is required.", i+1, c.name)
 }
 
-// jsonValue is e as a JSON member value (json_value): never NULL.
+// jsonValue is e as a JSON member value (to_json): never NULL.
 func jsonValue(e Expr) Expr {
 	if e.Type().JSON {
 		return e
 	}
-	return &Func{Name: "json_value", Args: []Expr{e}, T: columnar.TJSON}
+	return &Func{Name: "to_json", Args: []Expr{e}, T: columnar.TJSON}
 }
 
 // castToJSON is CAST(e AS JSON) and every conversion of a non-JSON value

@@ -130,7 +130,7 @@ var jsonBodies = map[string]func(f *rowFunc, a []val) val{
 		}
 		return sv(sqlToJSON(a[0], f.types[0]))
 	},
-	"json_value":    func(f *rowFunc, a []val) val { return sv(sqlToJSON(a[0], f.types[0])) },
+	"to_json":       func(f *rowFunc, a []val) val { return sv(sqlToJSON(a[0], f.types[0])) },
 	"json_sort_key": func(f *rowFunc, a []val) val { return sv(mysqljson.SortKey(f.jsonDoc(a, 0))) },
 	"json_compare": func(f *rowFunc, a []val) val {
 		return iv(int64(mysqljson.Compare(f.jsonOperand(a, 0), f.jsonOperand(a, 1))))
