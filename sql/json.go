@@ -34,7 +34,10 @@ import (
 //	json_contains(doc, cand[, path])  BIGINT; json_contains_path(doc, 'one'|'all', path...)
 //	json_search(doc, 'one'|'all', pattern[, escape[, path...]])  JSON path(s) of the LIKE matches
 //	json_set, json_insert, json_replace (doc, path, v, ...), json_remove(doc, path...),
-//	json_array_append(doc, path, v, ...)    JSON
+//	json_array_append, json_array_insert (doc, path, v, ...)    JSON
+//	json_value(doc, path)             VARCHAR: the scalar at path unquoted, NULL for none or
+//	                                  an object or array (MySQL's default NULL ON ERROR;
+//	                                  RETURNING is not supported)
 //	json_merge_patch, json_merge_preserve (json_merge) (doc, doc, ...)   JSON
 //	json_pretty(doc)                  VARCHAR, one member per line
 //	v MEMBER OF(doc)                  BIGINT (json_memberof); json_overlaps(a, b) BIGINT
@@ -60,6 +63,7 @@ var jsonResult = map[string]struct {
 	"json_search": {columnar.TJSON, 3, -1}, "json_set": {columnar.TJSON, 3, -1},
 	"json_insert": {columnar.TJSON, 3, -1}, "json_replace": {columnar.TJSON, 3, -1},
 	"json_remove": {columnar.TJSON, 2, -1}, "json_array_append": {columnar.TJSON, 3, -1},
+	"json_array_insert": {columnar.TJSON, 3, -1}, "json_value": {columnar.TString, 2, 2},
 	"json_merge_patch": {columnar.TJSON, 2, -1}, "json_merge_preserve": {columnar.TJSON, 2, -1},
 	"json_pretty": {columnar.TString, 1, 1}, "json_memberof": {columnar.TInt64, 2, 2},
 	"json_overlaps": {columnar.TInt64, 2, 2},
@@ -136,7 +140,7 @@ func (c *call) jsonArgs() error {
 	switch c.name {
 	case "json_object":
 		return pairs(0)
-	case "json_set", "json_insert", "json_replace", "json_array_append":
+	case "json_set", "json_insert", "json_replace", "json_array_append", "json_array_insert":
 		return pairs(1)
 	}
 	return nil
@@ -153,7 +157,7 @@ func (c *call) jsonArgKind(i int) byte {
 		return 's'
 	case "json_array":
 		return 'v'
-	case "json_set", "json_insert", "json_replace", "json_array_append":
+	case "json_set", "json_insert", "json_replace", "json_array_append", "json_array_insert":
 		if i > 0 && i%2 == 0 {
 			return 'v'
 		}

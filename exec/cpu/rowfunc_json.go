@@ -104,6 +104,27 @@ var jsonBodies = map[string]func(f *rowFunc, a []val) val{
 		}
 		return jsonVal(doc)
 	},
+	"json_array_insert": func(f *rowFunc, a []val) val {
+		doc := f.jsonDoc(a, 0)
+		for i := 1; i < len(a); i += 2 {
+			var ok bool
+			if doc, ok = mysqljson.ArrayInsert(doc, f.jsonPath(a, i, false), f.jsonDoc(a, i+1)); !ok {
+				raise(errors.New("A path expression is not a path to a cell in an array."))
+			}
+		}
+		return jsonVal(doc)
+	},
+	"json_value": func(f *rowFunc, a []val) val {
+		m := f.jsonPath(a, 1, false).Seek(f.jsonDoc(a, 0))
+		if len(m) == 0 {
+			return nullVal
+		}
+		switch m[0].Val.(type) {
+		case nil, []mysqljson.Value, *mysqljson.Object:
+			return nullVal // JSON null, or not a scalar: NULL ON ERROR
+		}
+		return sv(mysqljson.Unquote(m[0].Val))
+	},
 	"json_merge_patch": func(f *rowFunc, a []val) val {
 		doc := f.jsonDoc(a, 0)
 		for i := 1; i < len(a); i++ {

@@ -151,6 +151,22 @@ func TestModify(t *testing.T) {
 			t.Errorf("append %s %s = %s, want %s", c.doc, c.path, got, c.want)
 		}
 	}
+	ins := `["a", {"b": [1, 2]}, [3, 4]]`
+	for _, c := range []struct{ path, want string }{
+		{`$[1]`, `["a", "x", {"b": [1, 2]}, [3, 4]]`},
+		{`$[100]`, `["a", {"b": [1, 2]}, [3, 4], "x"]`},
+		{`$[1].b[0]`, `["a", {"b": ["x", 1, 2]}, [3, 4]]`},
+		{`$[2][1]`, `["a", {"b": [1, 2]}, [3, "x", 4]]`},
+		{`$[1][0]`, ins},
+	} {
+		got, ok := ArrayInsert(mustParse(t, ins), mustPath(t, c.path), "x")
+		if !ok || Format(got) != c.want {
+			t.Errorf("array insert %s = %s, want %s", c.path, Format(got), c.want)
+		}
+	}
+	if _, ok := ArrayInsert(mustParse(t, ins), mustPath(t, "$.a"), "x"); ok {
+		t.Error("array insert at a member path")
+	}
 	if got := Format(Remove(mustParse(t, arr), mustPath(t, "$[1]"))); got != `["a", "d"]` {
 		t.Errorf("remove: %s", got)
 	}
