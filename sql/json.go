@@ -28,7 +28,7 @@ import (
 //	json_object(k, v, ...)            JSON object (NULL key: error)
 //	json_array(v, ...)                JSON array (a DECIMAL member becomes a double: see mysqljson.Value)
 //	json_type(doc)                    VARCHAR: OBJECT, ARRAY, INTEGER, DOUBLE, STRING...
-//	json_valid(s)                     BIGINT 1/0
+//	json_valid(s)                     BIGINT 1/0 (0 for a value that is not text)
 //	json_length(doc[, path])          BIGINT; json_depth(doc) BIGINT
 //	json_keys(doc[, path])            JSON array of an object's keys (NULL otherwise)
 //	json_contains(doc, cand[, path])  BIGINT; json_contains_path(doc, 'one'|'all', path...)
@@ -44,8 +44,10 @@ import (
 //	CAST(x AS JSON)                   JSON (cast_as_json): a string must be JSON text
 //
 // Comparisons (=, <, <=>...) with a JSON side follow MySQL's JSON ordering
-// (jsonCompare), and so does ORDER BY (orderKey); IN and BETWEEN over
-// JSON, which MySQL does not define, are refused, as are MIN / MAX.
+// (jsonCompare), and so do ORDER BY (orderKey) and MIN / MAX
+// (exec/cpu/aggregate_json.go); IN and BETWEEN over JSON, which MySQL
+// does not define, are refused. GROUP BY and DISTINCT compare the
+// normalized text, so 1 and 1.0 stay apart where MySQL joins them.
 var jsonFuncs = map[string]bool{}
 
 // jsonResult is each function's result type, with its argument count
