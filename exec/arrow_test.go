@@ -133,3 +133,20 @@ func TestRecord(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONArrowField: a JSON column is a UTF-8 string field carrying the
+// canonical arrow.json extension name, its values the JSON text.
+func TestJSONArrowField(t *testing.T) {
+	col := columnar.NewColumn(columnar.TJSON, 1, false)
+	col.Dict = columnar.BuildDictionary([]string{`{"a": 1}`})
+	r := &Result{Names: []string{"j"}, Columns: []*columnar.Column{col}, Rows: 1}
+	rec := r.Record()
+	defer rec.Release()
+	f := rec.Schema().Field(0)
+	if name, _ := f.Metadata.GetValue("ARROW:extension:name"); name != "arrow.json" || f.Type.ID() != arrow.STRING {
+		t.Errorf("field %v", f)
+	}
+	if v := rec.Column(0).(*array.String).Value(0); v != `{"a": 1}` {
+		t.Errorf("value %q", v)
+	}
+}
