@@ -1,11 +1,13 @@
 package exec
 
 import (
+	"bytes"
 	"math"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/ipc"
 
 	"gpusql/storage/columnar"
 )
@@ -148,5 +150,24 @@ func TestJSONArrowField(t *testing.T) {
 	}
 	if v := rec.Column(0).(*array.String).Value(0); v != `{"a": 1}` {
 		t.Errorf("value %q", v)
+	}
+	// It travels through Arrow IPC (what Flight sends) as it is.
+	var buf bytes.Buffer
+	w := ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()))
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	rd, err := ipc.NewReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Release()
+	if !rd.Next() {
+		t.Fatal("no record read back")
+	}
+	back := rd.Record()
+	if v := back.Column(0).(*array.String).Value(0); v != `{"a": 1}` || !back.Schema().Equal(rec.Schema()) {
+		t.Errorf("read back %q, schema %v", v, back.Schema())
 	}
 }
