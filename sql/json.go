@@ -133,6 +133,10 @@ func (c *call) jsonArgs() error {
 			c.args[i] = d
 		case 'v':
 			c.args[i] = jsonValue(c.args[i])
+		case 'r':
+			if t := c.args[i].Type(); t.ID == columnar.Vector {
+				return c.b.errf(c.pos, "type mismatch: %s() of %s", c.name, t)
+			}
 		default:
 			if !isJSON(c.args[i]) { // JSON text is read as the string it is
 				c.args[i] = c.str(c.args[i])
@@ -149,7 +153,8 @@ func (c *call) jsonArgs() error {
 }
 
 // jsonArgKind says how argument i is read: 'd' a document, 'v' a value
-// made JSON, 's' a string (paths, 'one'/'all', patterns, keys).
+// made JSON, 'r' any SQL value read as JSON by the body, 's' a string
+// (paths, 'one'/'all', patterns, keys).
 func (c *call) jsonArgKind(i int) byte {
 	switch c.name {
 	case "json_object":
@@ -169,7 +174,7 @@ func (c *call) jsonArgKind(i int) byte {
 		}
 	case "json_memberof":
 		if i == 0 {
-			return 'v'
+			return 'r' // compared as a comparison's side: NULL stays NULL
 		}
 		return 'd'
 	case "json_unquote", "json_quote", "json_valid":
@@ -194,11 +199,9 @@ func (c *call) jsonDoc(i int) (Expr, error) {
 	return nil, c.b.errf(c.pos, "Invalid data type for JSON data in argument %d to function %s; a JSON string or JSON type is required.", i+1, c.name)
 }
 
-// jsonValue is e as a JSON member value (to_json): never NULL.
+// jsonValue is e as a JSON member value (to_json): never NULL, an SQL
+// NULL (also of a JSON expression) being JSON null.
 func jsonValue(e Expr) Expr {
-	if e.Type().JSON {
-		return e
-	}
 	return &Func{Name: "to_json", Args: []Expr{e}, T: columnar.TJSON}
 }
 

@@ -140,7 +140,7 @@ var jsonBodies = map[string]func(f *rowFunc, a []val) val{
 		return jsonVal(doc)
 	},
 	"json_memberof": func(f *rowFunc, a []val) val {
-		return iv(int64(b2i(mysqljson.MemberOf(f.jsonDoc(a, 0), f.jsonDoc(a, 1)))))
+		return iv(int64(b2i(mysqljson.MemberOf(f.jsonOperand(a, 0), f.jsonDoc(a, 1)))))
 	},
 	"json_overlaps": func(f *rowFunc, a []val) val {
 		return iv(int64(b2i(mysqljson.Overlaps(f.jsonDoc(a, 0), f.jsonDoc(a, 1)))))
