@@ -59,9 +59,21 @@ func ArrowType(t columnar.Type) arrow.DataType {
 func (r *Result) Schema() *arrow.Schema {
 	fields := make([]arrow.Field, len(r.Columns))
 	for i, c := range r.Columns {
-		fields[i] = arrow.Field{Name: r.Names[i], Type: ArrowType(c.Type), Nullable: true}
+		fields[i] = ArrowField(r.Names[i], c.Type)
 	}
 	return arrow.NewSchema(fields, nil)
+}
+
+// ArrowField is the nullable field of a result column. A JSON column is a
+// string field marked as Arrow's canonical JSON extension type
+// ("arrow.json", UTF-8 storage), which readers that know it decode and
+// others read as its text.
+func ArrowField(name string, t columnar.Type) arrow.Field {
+	f := arrow.Field{Name: name, Type: ArrowType(t), Nullable: true}
+	if t.JSON {
+		f.Metadata = arrow.NewMetadata([]string{"ARROW:extension:name", "ARROW:extension:metadata"}, []string{"arrow.json", ""})
+	}
+	return f
 }
 
 // Record returns the result as one Arrow record batch (Go heap memory; the

@@ -1,11 +1,13 @@
 package exec
 
 import (
+	"bytes"
 	"math"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/ipc"
 
 	"gpusql/storage/columnar"
 )
@@ -131,5 +133,41 @@ func TestRecord(t *testing.T) {
 		if s != "NULL" {
 			t.Errorf("Row(1)[%d] = %q, want NULL", i, s)
 		}
+	}
+}
+
+// TestJSONArrowField: a JSON column is a UTF-8 string field carrying the
+// canonical arrow.json extension name, its values the JSON text.
+func TestJSONArrowField(t *testing.T) {
+	col := columnar.NewColumn(columnar.TJSON, 1, false)
+	col.Dict = columnar.BuildDictionary([]string{`{"a": 1}`})
+	r := &Result{Names: []string{"j"}, Columns: []*columnar.Column{col}, Rows: 1}
+	rec := r.Record()
+	defer rec.Release()
+	f := rec.Schema().Field(0)
+	if name, _ := f.Metadata.GetValue("ARROW:extension:name"); name != "arrow.json" || f.Type.ID() != arrow.STRING {
+		t.Errorf("field %v", f)
+	}
+	if v := rec.Column(0).(*array.String).Value(0); v != `{"a": 1}` {
+		t.Errorf("value %q", v)
+	}
+	// It travels through Arrow IPC (what Flight sends) as it is.
+	var buf bytes.Buffer
+	w := ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()))
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	rd, err := ipc.NewReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Release()
+	if !rd.Next() {
+		t.Fatal("no record read back")
+	}
+	back := rd.Record()
+	if v := back.Column(0).(*array.String).Value(0); v != `{"a": 1}` || !back.Schema().Equal(rec.Schema()) {
+		t.Errorf("read back %q, schema %v", v, back.Schema())
 	}
 }

@@ -249,7 +249,7 @@ func (f *flightSQL) GetFlightInfoStatement(ctx context.Context, cmd flightsql.St
 func arrowSchema(names []string, types []columnar.Type) *arrow.Schema {
 	fields := make([]arrow.Field, len(names))
 	for i, n := range names {
-		fields[i] = arrow.Field{Name: n, Type: exec.ArrowType(types[i]), Nullable: true}
+		fields[i] = exec.ArrowField(n, types[i])
 	}
 	return arrow.NewSchema(fields, nil)
 }

@@ -361,9 +361,6 @@ func (b *binder) aggCall(n *ast.AggregateFuncExpr, sc *scope) (AggExpr, error) {
 	if t.ID == columnar.Vector && ae.Func != AggCount && ae.Func != AggMin && ae.Func != AggMax {
 		return AggExpr{}, b.errf(pos, "type mismatch: %s() of a VECTOR", f)
 	}
-	if t.JSON && (ae.Func == AggMin || ae.Func == AggMax) {
-		return AggExpr{}, b.errf(pos, "%s", jsonCompareError(f+"()"))
-	}
 	switch ae.Func {
 	case AggSum, AggAvg:
 		nt, ok := numericType(t)

@@ -96,7 +96,7 @@ func (b *binder) groupConcat(n *ast.AggregateFuncExpr, sc *scope, pos int) (AggE
 			if err != nil {
 				return AggExpr{}, err
 			}
-			ae.Order = append(ae.Order, SortKey{Expr: e, Desc: by.Desc})
+			ae.Order = append(ae.Order, SortKey{Expr: orderKey(e), Desc: by.Desc})
 		}
 	}
 	return ae, nil

@@ -347,8 +347,8 @@ func and(l, r Expr) Expr {
 // compare builds l op r: a CodeSet when one side is a dictionary column and
 // the other a string constant, else a Binary over a common type.
 func (b *binder) compare(op BinOp, l, r Expr, pos int) (Expr, error) {
-	if err := b.refuseJSONCompare(pos, l, r); err != nil {
-		return nil, err
+	if isJSON(l) || isJSON(r) {
+		return b.jsonCompare(op, l, r, pos)
 	}
 	if cs := codeSetCompare(op, l, r); cs != nil {
 		return cs, nil
@@ -523,7 +523,7 @@ func (b *binder) between(n *ast.BetweenExpr, sc *scope, pos int) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := b.refuseJSONCompare(pos, e, lo, hi); err != nil {
+	if err := b.refuseJSONCompare(pos, "BETWEEN", e, lo, hi); err != nil {
 		return nil, err
 	}
 	if cs := codeSetBetween(e, lo, hi, n.Not); cs != nil {
@@ -565,7 +565,7 @@ func (b *binder) inList(n *ast.PatternInExpr, sc *scope, pos int) (Expr, error) 
 			return nil, err
 		}
 	}
-	if err := b.refuseJSONCompare(pos, append([]Expr{e}, items...)...); err != nil {
+	if err := b.refuseJSONCompare(pos, "IN", append([]Expr{e}, items...)...); err != nil {
 		return nil, err
 	}
 	if cs := codeSetIn(e, items, n.Not); cs != nil {

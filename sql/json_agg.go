@@ -15,7 +15,7 @@ import (
 //	JSON_OBJECTAGG(k, v)  JSON object of the group's pairs, the last value
 //	                      of a repeated key winning; a NULL key is an error
 //
-// Each row's argument is one JSON text (json_value, or a one-member
+// Each row's argument is one JSON text (to_json, or a one-member
 // json_object), so the accumulator only joins or merges them.
 func (b *binder) jsonAgg(n *ast.AggregateFuncExpr, f string, sc *scope, pos int) (AggExpr, error) {
 	want := 1

@@ -212,8 +212,14 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 			idx = len(exprs) + len(hidden)
 			hidden = append(hidden, e)
 		}
-		if key := e; (idx < len(exprs) && isJSON(exprs[idx])) || (idx >= len(exprs) && isJSON(key)) {
-			return nil, b.errf(b.posOr(by.Expr, -1), "%s", jsonCompareError("ORDER BY"))
+		if idx < len(exprs) && isJSON(exprs[idx]) {
+			// A JSON column sorts by its key, a hidden column next to it
+			// (a function of the column, so DISTINCT is unchanged by it).
+			key := orderKey(exprs[idx])
+			idx = len(exprs) + len(hidden)
+			hidden = append(hidden, key)
+		} else if idx >= len(exprs) && isJSON(hidden[idx-len(exprs)]) {
+			hidden[idx-len(exprs)] = orderKey(hidden[idx-len(exprs)])
 		}
 		keys = append(keys, SortKey{Expr: &ColRef{Index: idx}, Desc: by.Desc})
 	}

@@ -158,7 +158,7 @@ func (b *binder) setOrderLimit(blk *block, orderBy *ast.OrderByClause, limit *as
 			if idx >= 0 {
 				e = exprs[idx]
 			}
-			keys = append(keys, SortKey{Expr: e, Desc: by.Desc})
+			keys = append(keys, SortKey{Expr: orderKey(e), Desc: by.Desc})
 		}
 		if planHasOuterRef(&Sort{Input: &Values{}, Keys: keys}) {
 			return nil, errNeedNested

@@ -212,6 +212,9 @@ func (b *binder) windowFunc(n *ast.WindowFuncExpr, name string, sc *scope, pos i
 		if ae.Arg != nil && ae.Arg.Type().ID == columnar.Vector && ae.Func != AggCount {
 			return w, b.errf(pos, "unsupported: %s() OVER a VECTOR (the window frames compare scalars)", name)
 		}
+		if isJSON(ae.Arg) && (ae.Func == AggMin || ae.Func == AggMax) {
+			return w, b.errf(pos, "%s", jsonCompareError(name+"() OVER a window"))
+		}
 		w.Func, w.Agg, w.T = WinAgg, ae, ae.T
 		if ae.Arg != nil {
 			w.Args = []Expr{ae.Arg}
@@ -313,7 +316,7 @@ func (b *binder) windowSpec(w *WindowFunc, spec *ast.WindowSpec, sc *scope, name
 			if err != nil {
 				return err
 			}
-			w.Order = append(w.Order, SortKey{Expr: e, Desc: it.Desc})
+			w.Order = append(w.Order, SortKey{Expr: orderKey(e), Desc: it.Desc})
 		}
 	}
 	w.Frame = DefaultFrame

@@ -46,6 +46,9 @@ func newAccumulator(a sql.AggExpr) accumulator {
 		switch argT.ID {
 		case columnar.String:
 			acc = &minMaxStrAcc{max: a.Func == sql.AggMax}
+			if argT.JSON {
+				acc = &minMaxJSONAcc{max: a.Func == sql.AggMax, t: argT}
+			}
 		case columnar.Vector:
 			acc = &minMaxVecAcc{max: a.Func == sql.AggMax, t: argT}
 		default:

@@ -104,6 +104,27 @@ var jsonBodies = map[string]func(f *rowFunc, a []val) val{
 		}
 		return jsonVal(doc)
 	},
+	"json_array_insert": func(f *rowFunc, a []val) val {
+		doc := f.jsonDoc(a, 0)
+		for i := 1; i < len(a); i += 2 {
+			var ok bool
+			if doc, ok = mysqljson.ArrayInsert(doc, f.jsonPath(a, i, false), f.jsonDoc(a, i+1)); !ok {
+				raise(errors.New("A path expression is not a path to a cell in an array."))
+			}
+		}
+		return jsonVal(doc)
+	},
+	"json_value": func(f *rowFunc, a []val) val {
+		m := f.jsonPath(a, 1, false).Seek(f.jsonDoc(a, 0))
+		if len(m) == 0 {
+			return nullVal
+		}
+		switch m[0].Val.(type) {
+		case nil, []mysqljson.Value, *mysqljson.Object:
+			return nullVal // JSON null, or not a scalar: NULL ON ERROR
+		}
+		return sv(mysqljson.Unquote(m[0].Val))
+	},
 	"json_merge_patch": func(f *rowFunc, a []val) val {
 		doc := f.jsonDoc(a, 0)
 		for i := 1; i < len(a); i++ {
@@ -119,7 +140,7 @@ var jsonBodies = map[string]func(f *rowFunc, a []val) val{
 		return jsonVal(doc)
 	},
 	"json_memberof": func(f *rowFunc, a []val) val {
-		return iv(int64(b2i(mysqljson.MemberOf(f.jsonDoc(a, 0), f.jsonDoc(a, 1)))))
+		return iv(int64(b2i(mysqljson.MemberOf(f.jsonOperand(a, 0), f.jsonDoc(a, 1)))))
 	},
 	"json_overlaps": func(f *rowFunc, a []val) val {
 		return iv(int64(b2i(mysqljson.Overlaps(f.jsonDoc(a, 0), f.jsonDoc(a, 1)))))
@@ -130,7 +151,29 @@ var jsonBodies = map[string]func(f *rowFunc, a []val) val{
 		}
 		return sv(sqlToJSON(a[0], f.types[0]))
 	},
-	"json_value": func(f *rowFunc, a []val) val { return sv(sqlToJSON(a[0], f.types[0])) },
+	"to_json":       func(f *rowFunc, a []val) val { return sv(sqlToJSON(a[0], f.types[0])) },
+	"json_sort_key": func(f *rowFunc, a []val) val { return sv(mysqljson.SortKey(f.jsonDoc(a, 0))) },
+	"json_compare": func(f *rowFunc, a []val) val {
+		return iv(int64(mysqljson.Compare(f.jsonOperand(a, 0), f.jsonOperand(a, 1))))
+	},
+}
+
+// jsonOperand is a comparison's side i as JSON: a JSON value parsed, any
+// other SQL value converted as a member value is (a string is a JSON
+// string).
+func (f *rowFunc) jsonOperand(a []val, i int) mysqljson.Value {
+	t := f.types[i]
+	switch {
+	case t.JSON:
+		return f.jsonDoc(a, i)
+	case t.ID == columnar.String:
+		return a[i].s
+	}
+	v, err := mysqljson.Parse(sqlToJSON(a[i], t))
+	if err != nil {
+		raise(err)
+	}
+	return v
 }
 
 func jsonVal(v mysqljson.Value) val { return sv(mysqljson.Format(v)) }

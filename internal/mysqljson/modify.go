@@ -193,3 +193,24 @@ func MergePatch(target, patch Value) Value {
 	}
 	return to
 }
+
+// ArrayInsert inserts v into the array the path's last leg indexes, before
+// that element (past the end: appended), as JSON_ARRAY_INSERT; a parent
+// that is not an array is left alone. ok is false when the path does not
+// end in an array index.
+func ArrayInsert(doc Value, pt Path, v Value) (out Value, ok bool) {
+	if pt.IsRoot() || pt.legs[len(pt.legs)-1].kind != legIndex {
+		return doc, false
+	}
+	return apply(doc, pt.legs, func(parent Value, l leg) Value {
+		a, isArr := parent.([]Value)
+		if !isArr {
+			return parent
+		}
+		i := min(max(l.from.at(len(a)), 0), len(a))
+		a = append(a, nil)
+		copy(a[i+1:], a[i:])
+		a[i] = v
+		return a
+	}), true
+}

@@ -151,6 +151,22 @@ func TestModify(t *testing.T) {
 			t.Errorf("append %s %s = %s, want %s", c.doc, c.path, got, c.want)
 		}
 	}
+	ins := `["a", {"b": [1, 2]}, [3, 4]]`
+	for _, c := range []struct{ path, want string }{
+		{`$[1]`, `["a", "x", {"b": [1, 2]}, [3, 4]]`},
+		{`$[100]`, `["a", {"b": [1, 2]}, [3, 4], "x"]`},
+		{`$[1].b[0]`, `["a", {"b": ["x", 1, 2]}, [3, 4]]`},
+		{`$[2][1]`, `["a", {"b": [1, 2]}, [3, "x", 4]]`},
+		{`$[1][0]`, ins},
+	} {
+		got, ok := ArrayInsert(mustParse(t, ins), mustPath(t, c.path), "x")
+		if !ok || Format(got) != c.want {
+			t.Errorf("array insert %s = %s, want %s", c.path, Format(got), c.want)
+		}
+	}
+	if _, ok := ArrayInsert(mustParse(t, ins), mustPath(t, "$.a"), "x"); ok {
+		t.Error("array insert at a member path")
+	}
 	if got := Format(Remove(mustParse(t, arr), mustPath(t, "$[1]"))); got != `["a", "d"]` {
 		t.Errorf("remove: %s", got)
 	}
@@ -266,6 +282,48 @@ func FuzzPath(f *testing.F) {
 			doc = Set(doc, p, int64(5), ModeSet)
 			doc = ArrayAppend(doc, p, int64(6))
 			Remove(doc, p)
+		}
+	})
+}
+
+// TestCompare: MySQL's JSON ordering, one pair per rule, and the order of
+// a list covering every type.
+func TestCompare(t *testing.T) {
+	ordered := []string{`null`, `-5`, `1`, `1.5`, `9223372036854775807`, `18446744073709551615`, `""`, `"a"`, `"ab"`, `"b"`,
+		`{}`, `{"a": 1}`, `[]`, `[1]`, `[1, 2]`, `[2]`, `false`, `true`}
+	for i := range ordered {
+		for j := range ordered {
+			got := Compare(mustParse(t, ordered[i]), mustParse(t, ordered[j]))
+			if want := cmp3(i, j); got != want {
+				t.Errorf("Compare(%s, %s) = %d, want %d", ordered[i], ordered[j], got, want)
+			}
+		}
+	}
+	for i := range ordered {
+		for j := range ordered {
+			a, b := SortKey(mustParse(t, ordered[i])), SortKey(mustParse(t, ordered[j]))
+			if got, want := strings.Compare(a, b), cmp3(i, j); got != want {
+				t.Errorf("SortKey order of %s, %s = %d, want %d", ordered[i], ordered[j], got, want)
+			}
+		}
+	}
+	if Compare(int64(1), 1.0) != 0 || Compare(mustParse(t, `{"a": 1, "b": [1]}`), mustParse(t, `{"b": [1.0], "a": 1}`)) != 0 {
+		t.Error("equal values of different spelling compare unequal")
+	}
+}
+
+// FuzzSortKey: the keys of two documents order as Compare orders them.
+func FuzzSortKey(f *testing.F) {
+	f.Add(`[1, "a\u0000b", {"k": [true]}]`, `[1, "a", {"k": [false, null]}]`)
+	f.Add(`{"a": -0.0}`, `{"a": 0}`)
+	f.Fuzz(func(t *testing.T, x, y string) {
+		a, err1 := Parse(x)
+		b, err2 := Parse(y)
+		if err1 != nil || err2 != nil {
+			return
+		}
+		if got, want := strings.Compare(SortKey(a), SortKey(b)), Compare(a, b); got != want {
+			t.Fatalf("%s vs %s: keys order %d, Compare %d", x, y, got, want)
 		}
 	})
 }

@@ -183,6 +183,18 @@ func (p *parser) array() (Value, error) {
 
 func (p *parser) str() (Value, error) {
 	p.i++ // the opening quote
+	// Fast path: plain ASCII up to the closing quote is the value itself.
+	for j := p.i; j < len(p.s); j++ {
+		c := p.s[j]
+		if c == '"' {
+			v := p.s[p.i:j]
+			p.i = j + 1
+			return v, nil
+		}
+		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+			break
+		}
+	}
 	var sb strings.Builder
 	for {
 		if p.i >= len(p.s) {
