@@ -97,3 +97,34 @@ func touchColumns(t, old *columnar.Table, ids []int, diff []bool, touch []int, n
 	}
 	return nil
 }
+
+// yearsInto stores computed values into a YEAR column, converting each by
+// MySQL's rules (sql.YearValue: '69' and 69 are 2069, a DATE its year); a
+// value that is no YEAR fails the statement, naming its row (strict mode).
+func yearsInto(out *columnar.Column, m int, src *columnar.Column, n int) error {
+	st := src.Type
+	for i := 0; i < n; i++ {
+		if src.IsNull(i) {
+			continue
+		}
+		var iv int64
+		var fv float64
+		var sv string
+		switch {
+		case st.ID == columnar.String:
+			sv = src.StringAt(i)
+		case st.Physical() == columnar.PhysFloat64:
+			fv = src.F64[i]
+		case st.Physical() == columnar.PhysInt64:
+			iv = src.I64[i]
+		case st.Physical() == columnar.PhysInt32:
+			iv = int64(src.I32[i])
+		}
+		y, ok := sql.YearValue(iv, fv, sv, st)
+		if !ok {
+			return &rowError{row: i, value: exec.FormatValue(src, i), typ: out.Type}
+		}
+		out.I32[m+i] = y
+	}
+	return nil
+}

@@ -185,6 +185,9 @@ func FormatValue(c *columnar.Column, i int) string {
 	}
 	switch c.Type.ID {
 	case columnar.Int32:
+		if c.Type.Year {
+			return columnar.FormatYear(c.I32[i])
+		}
 		return strconv.FormatInt(int64(c.I32[i]), 10)
 	case columnar.Int64:
 		return strconv.FormatInt(c.I64[i], 10)

@@ -39,6 +39,9 @@ func fields(r *exec.Result) []*mysql.Field {
 		switch t.ID {
 		case columnar.Int32:
 			f.Type, f.ColumnLength, f.Flag = mysql.MYSQL_TYPE_LONG, 11, mysql.BINARY_FLAG|mysql.NUM_FLAG
+			if t.Year {
+				f.Type, f.ColumnLength, f.Flag = mysql.MYSQL_TYPE_YEAR, 4, mysql.BINARY_FLAG|mysql.NUM_FLAG|mysql.UNSIGNED_FLAG|mysql.ZEROFILL_FLAG
+			}
 		case columnar.Int64:
 			f.Type, f.ColumnLength, f.Flag = mysql.MYSQL_TYPE_LONGLONG, 20, mysql.BINARY_FLAG|mysql.NUM_FLAG
 		case columnar.Float64:
@@ -143,6 +146,10 @@ func appendBinaryRow(row []byte, r *exec.Result, i int) []byte {
 		}
 		switch c.Type.ID {
 		case columnar.Int32:
+			if c.Type.Year { // MySQL sends YEAR as a 2-byte integer
+				row = binary.LittleEndian.AppendUint16(row, uint16(c.I32[i]))
+				break
+			}
 			row = binary.LittleEndian.AppendUint32(row, uint32(c.I32[i]))
 		case columnar.Int64:
 			row = binary.LittleEndian.AppendUint64(row, uint64(c.I64[i]))

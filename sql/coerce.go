@@ -37,7 +37,7 @@ import (
 const maxDecimalPrecision = 18
 
 func sameType(a, b columnar.Type) bool {
-	if a.ID != b.ID || a.JSON != b.JSON {
+	if a.ID != b.ID || a.JSON != b.JSON || a.Year != b.Year {
 		return false
 	}
 	switch a.ID {
@@ -113,6 +113,9 @@ func compareType(l, r Expr) (columnar.Type, error) {
 		return vectorCompareType(a, b)
 	}
 	if t, ok := datetimeCompareType(a, b); ok {
+		return t, nil
+	}
+	if t, ok := yearCompareType(l, r); ok {
 		return t, nil
 	}
 	switch {
@@ -210,6 +213,9 @@ func unionType(a, b columnar.Type) (columnar.Type, error) {
 			}
 			return columnar.Type{ID: columnar.String, Width: max(a.Width, b.Width)}, nil
 		}
+		if a.Year != b.Year {
+			return columnar.TInt32, nil // YEAR with INT is INT, as in MySQL
+		}
 		return a, nil
 	case a.ID == columnar.String || b.ID == columnar.String:
 		return columnar.TString, nil
@@ -236,6 +242,10 @@ func convertConst(c *Const, t columnar.Type) (*Const, bool) {
 	}
 	out := &Const{T: t}
 	switch {
+	case t.Year:
+		v, ok := convertToYear(c)
+		out.I = v
+		return out, ok
 	case t.ID == columnar.Datetime:
 		v, ok := convertToDatetime(c, t)
 		out.I = v

@@ -29,8 +29,10 @@ import (
 //
 //	JSON                                       → JSON: normalized JSON text in a String
 //	                                             column (Type.JSON), see sql/json.go
+//	YEAR                                       → INT marked Year: 0 or 1901..2155
+//	                                             (storage/columnar/year.go)
 //
-// TIME, YEAR, ENUM, SET and BIT are rejected.
+// TIME, ENUM, SET and BIT are rejected.
 func columnType(tp *types.FieldType) (columnar.Type, string) {
 	switch tp.GetType() {
 	case mysql.TypeTiny:
@@ -77,6 +79,8 @@ func columnType(tp *types.FieldType) (columnar.Type, string) {
 		return vectorType(tp.GetFlen())
 	case mysql.TypeJSON:
 		return columnar.TJSON, ""
+	case mysql.TypeYear:
+		return columnar.TYear, ""
 	case mysql.TypeDatetime, mysql.TypeTimestamp:
 		fsp := tp.GetDecimal()
 		if fsp < 0 {

@@ -198,6 +198,11 @@ func convertNum(v *vec, p int32, from, to columnar.Type) (numVal, bool) {
 func parseAs(s string, t columnar.Type) numVal {
 	s = strings.TrimSpace(s)
 	switch t.ID {
+	case columnar.Int32:
+		if t.Year {
+			y, ok := columnar.ParseYear(s)
+			return numVal{i: int64(y), null: !ok}
+		}
 	case columnar.Date:
 		d, ok := parseDate(s)
 		return numVal{i: d, null: !ok}
@@ -306,6 +311,9 @@ func formatValue(v *vec, p int32, t columnar.Type) string {
 		return formatDate(v.int64At(p))
 	case columnar.Datetime:
 		return columnar.FormatDatetime(v.i64[p], t.Scale)
+	}
+	if t.Year {
+		return columnar.FormatYear(v.i32[p])
 	}
 	return strconv.FormatInt(v.int64At(p), 10)
 }

@@ -152,6 +152,13 @@ func appendArrowInts(b *Builder, arr arrow.Array) (int, error) {
 			}
 			v *= scale
 		}
+		if t.Year { // a number, by MySQL's numeric YEAR rule (0 is 0000)
+			y, ok := YearFromNumber(v)
+			if !ok {
+				return fmt.Errorf("%s is out of range for YEAR (1901 to 2155, or 0)", text())
+			}
+			v = int64(y)
+		}
 		switch t.Physical() {
 		case PhysInt32:
 			if v < math.MinInt32 || v > math.MaxInt32 {

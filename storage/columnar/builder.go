@@ -2,6 +2,7 @@ package columnar
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -256,6 +257,14 @@ func (b *Builder) parseText(i int, f []byte) (null bool, err error) {
 	}
 	switch b.typ.ID {
 	case Int32:
+		if b.typ.Year {
+			y, ok := ParseYear(viewString(f))
+			if !ok {
+				return false, fmt.Errorf("%s is not a valid YEAR (want 1901 to 2155, 0000, or two digits)", quoteField(f))
+			}
+			b.i32[i] = y
+			break
+		}
 		v, ok, inRange := parseInt(f)
 		if !ok {
 			return false, errNotValid(f, b.typ)

@@ -38,6 +38,9 @@ type Type struct {
 	// FitString, so every string path (dictionary, loaders, Arrow,
 	// persistence) carries them unchanged.
 	JSON bool `json:",omitempty"`
+	// Year marks a YEAR column (ID Int32): 0 or 1901..2155, converted in
+	// and printed as MySQL does (year.go).
+	Year bool `json:",omitempty"`
 }
 
 // Physical is the Go element type a column of this type is stored as.
@@ -83,6 +86,9 @@ func (t Type) IsNumeric() bool {
 func (t Type) String() string {
 	switch t.ID {
 	case Int32:
+		if t.Year {
+			return "YEAR"
+		}
 		return "INT"
 	case Int64:
 		return "BIGINT"
