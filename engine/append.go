@@ -195,6 +195,8 @@ func appendColumn(old *columnar.Column, m int, src *columnar.Column, n int, t co
 	switch {
 	case t.Year:
 		err = yearsInto(out, m, src, n)
+	case t.ID == columnar.Time:
+		err = timesInto(out, m, src, n)
 	case t.ID == columnar.Datetime && src.Type.ID == columnar.String:
 		err = parseDatetimesInto(out, m, src, n)
 	default:
@@ -379,6 +381,9 @@ type rowError struct {
 func (e *rowError) Error() string {
 	if e.typ.ID == columnar.Datetime { // MySQL's strict-mode text
 		return fmt.Sprintf("Incorrect datetime value: '%s' for column '%s' at row %d", e.value, e.column, e.row+1)
+	}
+	if e.typ.ID == columnar.Time {
+		return fmt.Sprintf("Incorrect time value: '%s' for column '%s' at row %d", e.value, e.column, e.row+1)
 	}
 	if e.typ.Year {
 		return fmt.Sprintf("Out of range value for column '%s' at row %d: %s is not a YEAR (1901 to 2155, 0000, or two digits)", e.column, e.row+1, e.value)

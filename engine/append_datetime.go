@@ -128,3 +128,35 @@ func yearsInto(out *columnar.Column, m int, src *columnar.Column, n int) error {
 	}
 	return nil
 }
+
+// timesInto stores computed values into a TIME column, converting each as
+// a cast does (sql.TimeValue: '10:20:30', 102030, a DATETIME's time of
+// day); a value that is no TIME fails the statement, naming its row
+// (strict mode), rather than becoming NULL.
+func timesInto(out *columnar.Column, m int, src *columnar.Column, n int) error {
+	st := src.Type
+	for i := 0; i < n; i++ {
+		if src.IsNull(i) {
+			continue
+		}
+		var iv int64
+		var fv float64
+		var sv string
+		switch {
+		case st.ID == columnar.String:
+			sv = src.StringAt(i)
+		case st.Physical() == columnar.PhysFloat64:
+			fv = src.F64[i]
+		case st.Physical() == columnar.PhysInt64:
+			iv = src.I64[i]
+		case st.Physical() == columnar.PhysInt32:
+			iv = int64(src.I32[i])
+		}
+		us, ok := sql.TimeValue(iv, fv, sv, st, out.Type)
+		if !ok {
+			return &rowError{row: i, value: exec.FormatValue(src, i), typ: out.Type}
+		}
+		out.I64[m+i] = us
+	}
+	return nil
+}

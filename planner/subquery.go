@@ -130,7 +130,7 @@ func cpuOnlyReason(p *Physical) string {
 	if why := jsonOnCPU(p); why != "" {
 		return why
 	}
-	if why := yearOnCPU(p); why != "" {
+	if why := timeYearOnCPU(p); why != "" {
 		return why
 	}
 	for _, n := range p.Nodes() {

@@ -41,7 +41,7 @@ func sameType(a, b columnar.Type) bool {
 		return false
 	}
 	switch a.ID {
-	case columnar.Decimal, columnar.Datetime:
+	case columnar.Decimal, columnar.Datetime, columnar.Time:
 		return a.Scale == b.Scale
 	case columnar.Vector:
 		// Into VECTOR(n) a vector of another dimension needs a check.
@@ -79,7 +79,7 @@ func numericType(t columnar.Type) (columnar.Type, bool) {
 		return columnar.TInt32, true
 	case columnar.String:
 		return columnar.TFloat64, true
-	case columnar.Datetime:
+	case columnar.Datetime, columnar.Time:
 		return datetimeNumeric(t), true
 	}
 	return t, false
@@ -111,6 +111,9 @@ func compareType(l, r Expr) (columnar.Type, error) {
 		return a, nil
 	case a.ID == columnar.Vector || b.ID == columnar.Vector:
 		return vectorCompareType(a, b)
+	}
+	if t, ok, err := timeCompareType(a, b); ok {
+		return t, err
 	}
 	if t, ok := datetimeCompareType(a, b); ok {
 		return t, nil
@@ -200,6 +203,9 @@ func resultType(es []Expr) (columnar.Type, error) {
 // unionType is the type a value of either type is converted to when both
 // land in one column.
 func unionType(a, b columnar.Type) (columnar.Type, error) {
+	if t, ok := timeUnionType(a, b); ok {
+		return t, nil
+	}
 	if t, ok := datetimeUnionType(a, b); ok {
 		return t, nil
 	}
@@ -246,6 +252,12 @@ func convertConst(c *Const, t columnar.Type) (*Const, bool) {
 		v, ok := convertToYear(c)
 		out.I = v
 		return out, ok
+	case t.ID == columnar.Time:
+		v, ok := convertToTime(c, t)
+		out.I = v
+		return out, ok
+	case c.T.ID == columnar.Time:
+		return out, convertFromTime(c, out)
 	case t.ID == columnar.Datetime:
 		v, ok := convertToDatetime(c, t)
 		out.I = v

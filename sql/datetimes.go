@@ -234,7 +234,7 @@ func ConvertDatetimeValue(i int64, f float64, from, to columnar.Type) (ri int64,
 // ("Incorrect datetime value: 'x' for column 'c' at row n") rather than
 // the NULL a cast gives.
 func storeCast(e Expr, t columnar.Type) Expr {
-	if _, isConst := e.(*Const); t.Year && !isConst {
+	if _, isConst := e.(*Const); (t.Year || t.ID == columnar.Time) && !isConst {
 		return e // the engine converts as it stores (year.go)
 	}
 	if t.ID == columnar.Datetime && e.Type().ID == columnar.String {
@@ -250,7 +250,7 @@ func storeCast(e Expr, t columnar.Type) Expr {
 func storeSchema(from, to Schema) Schema {
 	out := append(Schema(nil), to...)
 	for i := range out {
-		if i < len(from) && (out[i].Type.ID == columnar.Datetime && from[i].Type.ID == columnar.String || out[i].Type.Year) {
+		if i < len(from) && (out[i].Type.ID == columnar.Datetime && from[i].Type.ID == columnar.String || out[i].Type.Year || out[i].Type.ID == columnar.Time) {
 			out[i].Type = from[i].Type
 		}
 	}
@@ -264,8 +264,8 @@ func storeSchema(from, to Schema) Schema {
 func storeValuesSchema(v *Values) Schema {
 	out := append(Schema(nil), v.Out...)
 	for i, c := range out {
-		if c.Type.Year {
-			out[i].Type = valuesYearType(v, i)
+		if c.Type.Year || c.Type.ID == columnar.Time {
+			out[i].Type = valuesStoreType(v, i, c.Type)
 			continue
 		}
 		if c.Type.ID != columnar.Datetime {

@@ -117,6 +117,8 @@ func valueText(c *Const) string {
 		return FormatDate(int32(c.I))
 	case columnar.Datetime:
 		return columnar.FormatDatetime(c.I, c.T.Scale)
+	case columnar.Time:
+		return columnar.FormatTime(c.I, c.T.Scale)
 	case columnar.Vector:
 		return columnar.VectorText(c.V)
 	}

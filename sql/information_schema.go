@@ -126,6 +126,8 @@ func columnRow(table string, i int, f columnar.Field) []Expr {
 		if f.Type.Timestamp {
 			dataType = "timestamp"
 		}
+	case columnar.Time:
+		dataType = "time"
 	case columnar.Vector:
 		dataType = "vector"
 	case columnar.String:

@@ -215,6 +215,11 @@ func castable(from, to columnar.Type) bool {
 	if from.ID == to.ID || to.ID == columnar.String || from.ID == columnar.String {
 		return true
 	}
+	if to.ID == columnar.Time || from.ID == columnar.Time {
+		// A TIME becomes a DATE or DATETIME only with the current date
+		// (MySQL), which gpusql refuses (times.go).
+		return to.ID != columnar.Bool && from.ID != columnar.Bool && (from.ID != columnar.Time || !isTemporal(to))
+	}
 	if to.ID == columnar.Datetime || from.ID == columnar.Datetime {
 		return to.ID != columnar.Bool && from.ID != columnar.Bool
 	}

@@ -56,12 +56,12 @@ func YearValue(i int64, f float64, s string, from columnar.Type) (int32, bool) {
 	return int32(y), ok
 }
 
-// valuesYearType is the type INSERT ... VALUES carries column i of its
-// rows in when the column is a YEAR: YEAR when every row's value is a
-// constant (already converted), else the first computed value's type,
-// which the engine converts as it stores. Rows of different computed
-// types are not supported: they are cast to that first type.
-func valuesYearType(v *Values, i int) columnar.Type {
+// valuesStoreType is the type INSERT ... VALUES carries column i of its
+// rows in when the column is a YEAR or TIME (col): col when every row's
+// value is a constant (already converted), else the first computed
+// value's type, which the engine converts as it stores; the other rows
+// are cast to that type.
+func valuesStoreType(v *Values, i int, col columnar.Type) columnar.Type {
 	for _, row := range v.Rows {
 		if i < len(row) && row[i] != nil {
 			if _, ok := row[i].(*Const); !ok {
@@ -69,14 +69,14 @@ func valuesYearType(v *Values, i int) columnar.Type {
 			}
 		}
 	}
-	return columnar.TYear
+	return col
 }
 
 // yearCompareType makes a YEAR compared with a constant that is a YEAR
 // value compare as YEAR, the constant converted as it would be stored: y
 // = '69' and y = 69 find 2069, as MySQL converts a constant to its
 // column's type before comparing. A constant that is no YEAR (y < 1800)
-// compares as a number.
+// compares as a number, as does a YEAR with any integer expression.
 func yearCompareType(l, r Expr) (columnar.Type, bool) {
 	for _, side := range [2][2]Expr{{l, r}, {r, l}} {
 		if !side[0].Type().Year {
@@ -86,6 +86,9 @@ func yearCompareType(l, r Expr) (columnar.Type, bool) {
 			if _, ok := convertToYear(c); ok {
 				return side[0].Type(), true
 			}
+		}
+		if t := side[1].Type(); t.IsInteger() && !t.Year {
+			return columnar.TInt64, true // a YEAR with a number is a number
 		}
 	}
 	return columnar.Type{}, false

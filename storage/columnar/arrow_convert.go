@@ -98,6 +98,8 @@ func appendArrow(b *Builder, arr arrow.Array) (int, error) {
 		}
 	case Datetime:
 		bad, err = appendArrowDatetimes(b, arr)
+	case Time:
+		bad, err = appendArrowTimes(b, arr)
 	case Bool:
 		a := arr.(*array.Boolean)
 		dst := b.i32[start : start+n]

@@ -321,6 +321,12 @@ func (b *Builder) parseText(i int, f []byte) (null bool, err error) {
 			return false, errNotValid(f, b.typ)
 		}
 		b.i32[i] = v
+	case Time:
+		v, ok := ParseTime(viewString(f), b.typ.Scale)
+		if !ok {
+			return false, fmt.Errorf("%s is not a valid %s (want [-][D ]HH:MM:SS[.ffffff] or HHMMSS, within ±838:59:59)", quoteField(f), b.typ)
+		}
+		b.i64[i] = v
 	case Vector:
 		return false, b.parseVector(i, f)
 	default:

@@ -18,6 +18,7 @@ const (
 	String                     // VARCHAR: int32 code into a sorted dictionary
 	Vector                     // VECTOR(n): n float32 per row (vector.go)
 	Datetime                   // DATETIME(fsp), TIMESTAMP(fsp): int64 µs since 1970-01-01 00:00:00 UTC (datetime.go)
+	Time                       // TIME(fsp): int64 µs, signed, within ±838:59:59 (time.go)
 )
 
 // Type is a column type; Precision and Scale matter for Decimal, Width and
@@ -57,7 +58,7 @@ func (t Type) Physical() Physical {
 	switch t.ID {
 	case Vector:
 		return PhysVector
-	case Int64, Decimal, Datetime:
+	case Int64, Decimal, Datetime, Time:
 		return PhysInt64
 	case Float64:
 		return PhysFloat64
@@ -109,6 +110,11 @@ func (t Type) String() string {
 			return fmt.Sprintf("%s(%d)", name, t.Scale)
 		}
 		return name
+	case Time:
+		if t.Scale > 0 {
+			return fmt.Sprintf("TIME(%d)", t.Scale)
+		}
+		return "TIME"
 	case String:
 		if t.JSON {
 			return "JSON"
