@@ -154,4 +154,3 @@ func updateMessage(matched, changed int) *StatementResult {
 	r.RowsAffected = int64(changed)
 	return r
 }
-
