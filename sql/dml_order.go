@@ -60,3 +60,12 @@ func (b *binder) dmlOrderLimit(sc *scope, order *ast.OrderByClause, limit *ast.L
 	}
 	return &scope{plan: newProject(plan, back, projNames[:width]), cols: sc.cols}, nil
 }
+
+// orderNode is an ORDER BY clause as an AST node for a walk (nil when
+// absent, not a nil pointer that walking would dereference).
+func orderNode(o *ast.OrderByClause) ast.Node {
+	if o == nil {
+		return nil
+	}
+	return o
+}

@@ -116,7 +116,7 @@ func (b *binder) deleteStmt(n *ast.DeleteStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := b.selfReference(t.Name, n.Where); err != nil {
+	if err := b.selfReference(t.Name, n.Where, orderNode(n.Order)); err != nil {
 		return nil, err
 	}
 	id := len(sc.cols) - 1
@@ -141,7 +141,7 @@ func (b *binder) update(n *ast.UpdateStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	self := []ast.Node{n.Where}
+	self := []ast.Node{n.Where, orderNode(n.Order)}
 	for _, a := range n.List {
 		self = append(self, a.Expr)
 	}
