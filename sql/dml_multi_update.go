@@ -18,29 +18,9 @@ func (b *binder) multiUpdate(n *ast.UpdateStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	type assigned struct {
-		cols []int
-		vals map[int]Expr
-	}
-	sets := map[*dmlSource]*assigned{}
-	for _, a := range n.List {
-		src, k, err := b.multiAssignTarget(sc, sources, a.Column)
-		if err != nil {
-			return nil, err
-		}
-		e, err := b.assignValue(src.table, src.table.Fields[k], a.Expr, sc)
-		if err != nil {
-			return nil, err
-		}
-		s := sets[src]
-		if s == nil {
-			s = &assigned{vals: map[int]Expr{}}
-			sets[src] = s
-		}
-		if _, ok := s.vals[k]; !ok {
-			s.cols = append(s.cols, k)
-		}
-		s.vals[k] = e
+	sets, err := b.multiAssignments(sc, sources, n.List)
+	if err != nil {
+		return nil, err
 	}
 	self := []ast.Node{n.Where, n.TableRefs.TableRefs}
 	for _, a := range n.List {
@@ -85,6 +65,39 @@ func (b *binder) multiUpdate(n *ast.UpdateStmt) (Statement, error) {
 	}
 	u.Source = newProject(sc.plan, out, outNames)
 	return u, nil
+}
+
+// assigned are the SET assignments to one table: the columns in first
+// assigned order, and each one's value (the last assignment's).
+type assigned struct {
+	cols []int
+	vals map[int]Expr
+}
+
+// multiAssignments binds SET [q.]c = v, ... of a multi-table UPDATE, every
+// value over the joined row sc, grouped by the table assigned.
+func (b *binder) multiAssignments(sc *scope, sources []*dmlSource, list []*ast.Assignment) (map[*dmlSource]*assigned, error) {
+	sets := map[*dmlSource]*assigned{}
+	for _, a := range list {
+		src, k, err := b.multiAssignTarget(sc, sources, a.Column)
+		if err != nil {
+			return nil, err
+		}
+		e, err := b.assignValue(src.table, src.table.Fields[k], a.Expr, sc)
+		if err != nil {
+			return nil, err
+		}
+		s := sets[src]
+		if s == nil {
+			s = &assigned{vals: map[int]Expr{}}
+			sets[src] = s
+		}
+		if _, ok := s.vals[k]; !ok {
+			s.cols = append(s.cols, k)
+		}
+		s.vals[k] = e
+	}
+	return sets, nil
 }
 
 // multiAssignTarget finds the table and column SET [q.]c = ... names: a
