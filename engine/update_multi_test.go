@@ -2,10 +2,13 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
+
+	"gpusql/catalog"
 )
 
 // TestUpdateRowCounts checks the affected-rows count and message MySQL
@@ -160,5 +163,61 @@ func checkRemaining(t *testing.T, db *DB, q string, gone []bool) {
 	got := queryColumn(t, db, q)
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("%s: %v, want %v", q, got, want)
+	}
+}
+
+// TestMultiTableDMLTransactions: a multi-table UPDATE inside a transaction
+// is invisible to other connections until COMMIT, and loses (applying to
+// neither table) when another connection changed one of its tables first.
+func TestMultiTableDMLTransactions(t *testing.T) {
+	db, err := Open(Options{Executor: "cpu"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	a, b := db.Conn(), db.Conn()
+	run := func(c *Conn, q string) error {
+		_, err := c.Exec(ctx, q, "")
+		return err
+	}
+	sum := func(c *Conn, q string) int64 {
+		t.Helper()
+		res, err := c.Exec(ctx, q, "")
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return res[0].Result.Columns[0].Int64At(0)
+	}
+	setup := "CREATE TABLE p (id INT, v INT); CREATE TABLE q (id INT, w INT);" +
+		"INSERT INTO p VALUES (1, 1), (2, 2); INSERT INTO q VALUES (1, 10), (2, 20)"
+	if err := run(a, setup); err != nil {
+		t.Fatal(err)
+	}
+	multi := "UPDATE p JOIN q ON p.id = q.id SET p.v = q.w, q.w = q.w + 1"
+	if err := run(a, "BEGIN; "+multi); err != nil {
+		t.Fatal(err)
+	}
+	if got := sum(b, "SELECT sum(v) FROM p"); got != 3 {
+		t.Errorf("another connection sees the uncommitted UPDATE: sum(v) = %d, want 3", got)
+	}
+	if err := run(a, "COMMIT"); err != nil {
+		t.Fatal(err)
+	}
+	if got, got2 := sum(b, "SELECT sum(v) FROM p"), sum(b, "SELECT sum(w) FROM q"); got != 30 || got2 != 32 {
+		t.Errorf("after COMMIT: sum(v) = %d (want 30), sum(w) = %d (want 32)", got, got2)
+	}
+
+	if err := run(a, "BEGIN; "+multi); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(b, "INSERT INTO q VALUES (3, 30)"); err != nil {
+		t.Fatal(err)
+	}
+	var ce *catalog.ConflictError
+	if err := run(a, "COMMIT"); !errors.As(err, &ce) {
+		t.Fatalf("COMMIT after another connection changed q: %v, want a conflict", err)
+	}
+	if got, got2 := sum(b, "SELECT sum(v) FROM p"), sum(b, "SELECT sum(w) FROM q"); got != 30 || got2 != 62 {
+		t.Errorf("after the conflict: sum(v) = %d (want 30: p untouched), sum(w) = %d (want 62)", got, got2)
 	}
 }
