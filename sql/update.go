@@ -66,8 +66,10 @@ func withRowID(t *columnar.Table) *columnar.Table {
 }
 
 // dmlTable resolves the single table of an UPDATE or DELETE, rejecting the
-// multi-table forms, and returns the scope its expressions bind over: the
-// snapshot's columns (the row number hidden) filtered by where.
+// multi-table forms (the binder sends those to dml_multi.go), and returns
+// the scope its expressions bind over: the snapshot's columns (the row
+// number hidden) filtered by where, then sorted and cut by ORDER BY and
+// LIMIT (dml_order.go).
 func (b *binder) dmlTable(verb string, refs *ast.TableRefsClause, where ast.ExprNode, order *ast.OrderByClause, limit *ast.Limit) (*columnar.Table, *scope, error) {
 	if refs == nil || refs.TableRefs == nil {
 		return nil, nil, b.errf(b.start, "%s needs a table", verb)
