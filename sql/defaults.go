@@ -81,7 +81,7 @@ func isLiteral(e ast.ExprNode) bool {
 	case *ast.FuncCallExpr:
 		// DATE '2024-01-31' and TIMESTAMP '...' literals parse as calls.
 		switch n.FnName.L {
-		case ast.DateLiteral, ast.TimestampLiteral:
+		case ast.DateLiteral, ast.TimestampLiteral, ast.TimeLiteral:
 			return len(n.Args) == 1 && isLiteral(n.Args[0])
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
 	"gpusql/storage/columnar"
 )
 
@@ -146,4 +148,20 @@ func timeUnionType(a, b columnar.Type) (columnar.Type, bool) {
 // engine's append of computed values into a TIME column.
 func TimeValue(i int64, f float64, s string, from, to columnar.Type) (int64, bool) {
 	return convertToTime(&Const{T: from, I: i, F: f, S: s}, to)
+}
+
+// timeLiteral binds TIME 'HH:MM:SS[.f]' (fsp its fraction digits).
+func (b *binder) timeLiteral(n *ast.FuncCallExpr, pos int) (Expr, error) {
+	if len(n.Args) == 1 {
+		if e, err := b.expr(n.Args[0], &scope{plan: &Values{}}); err == nil {
+			if c, ok := e.(*Const); ok && c.T.ID == columnar.String {
+				fsp := timeLiteralFsp(c.S)
+				if us, ok := columnar.ParseTime(c.S, fsp); ok {
+					return &Const{T: columnar.TTime(fsp), I: us}, nil
+				}
+				return nil, b.errf(pos, "Incorrect time value: '%s'", c.S)
+			}
+		}
+	}
+	return nil, b.errf(pos, "incorrect TIME literal")
 }
