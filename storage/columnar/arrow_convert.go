@@ -28,6 +28,8 @@ func parquetConvertible(dt arrow.DataType, t Type) bool {
 		return dt.ID() == arrow.DATE32 || dt.ID() == arrow.DATE64
 	case Datetime:
 		return dt.ID() == arrow.TIMESTAMP || dt.ID() == arrow.DATE32 || dt.ID() == arrow.DATE64
+	case Time:
+		return dt.ID() == arrow.TIME32 || dt.ID() == arrow.TIME64
 	case Bool:
 		return dt.ID() == arrow.BOOL
 	case Vector:
