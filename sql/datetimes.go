@@ -280,3 +280,19 @@ func storeValuesSchema(v *Values) Schema {
 	}
 	return out
 }
+
+// valuesStoreType is the type INSERT ... VALUES carries column i of its
+// rows in when the column is a YEAR or TIME (col): col when every row's
+// value is a constant (already converted), else the first computed
+// value's type, which the engine converts as it stores; the other rows
+// are cast to that type.
+func valuesStoreType(v *Values, i int, col columnar.Type) columnar.Type {
+	for _, row := range v.Rows {
+		if i < len(row) && row[i] != nil {
+			if _, ok := row[i].(*Const); !ok {
+				return row[i].Type()
+			}
+		}
+	}
+	return col
+}

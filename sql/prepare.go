@@ -93,23 +93,7 @@ func (p *Prepare) Bind(args []*Const) (string, error) {
 	if len(args) != p.Params {
 		return "", fmt.Errorf("incorrect arguments to EXECUTE %s: the statement has %d '?' placeholders and USING gives %d values", p.Name, p.Params, len(args))
 	}
-	var b strings.Builder
-	n := 0
-	for i := 0; i < len(p.Text); {
-		if end := skipText(p.Text, i); end > i {
-			b.WriteString(p.Text[i:end])
-			i = end
-			continue
-		}
-		if p.Text[i] == '?' {
-			b.WriteString(paramLiteral(args[n]))
-			n++
-		} else {
-			b.WriteByte(p.Text[i])
-		}
-		i++
-	}
-	return b.String(), nil
+	return substitute(p.Text, len(args), func(i int) (string, error) { return paramLiteral(args[i]), nil })
 }
 
 // paramLiteral writes a user variable's value as the literal that has its

@@ -56,22 +56,6 @@ func YearValue(i int64, f float64, s string, from columnar.Type) (int32, bool) {
 	return int32(y), ok
 }
 
-// valuesStoreType is the type INSERT ... VALUES carries column i of its
-// rows in when the column is a YEAR or TIME (col): col when every row's
-// value is a constant (already converted), else the first computed
-// value's type, which the engine converts as it stores; the other rows
-// are cast to that type.
-func valuesStoreType(v *Values, i int, col columnar.Type) columnar.Type {
-	for _, row := range v.Rows {
-		if i < len(row) && row[i] != nil {
-			if _, ok := row[i].(*Const); !ok {
-				return row[i].Type()
-			}
-		}
-	}
-	return col
-}
-
 // yearCompareType makes a YEAR compared with a constant that is a YEAR
 // value compare as YEAR, the constant converted as it would be stored: y
 // = '69' and y = 69 find 2069, as MySQL converts a constant to its
