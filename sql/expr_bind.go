@@ -765,6 +765,9 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 	default:
 		return nil, b.errf(pos, "unsupported: CAST to %s", n.Tp.String())
 	}
+	if e.Type().ID == columnar.Time && isTemporal(t) {
+		return nil, b.errf(pos, "unsupported: CAST of a TIME to %s (MySQL adds today's date: write TIMESTAMP(CURRENT_DATE, t))", t)
+	}
 	return castTo(e, t), nil
 }
 

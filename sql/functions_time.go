@@ -197,16 +197,16 @@ func (c *call) makeTime() (Expr, bool, error) {
 }
 
 // timeAdd binds ADDTIME / SUBTIME(a, t) and TIMESTAMP(d, t) where a is a
-// TIME or t is not a constant string (datetimeFunc folds that case):
-// time_add of a and t, of a's type.
+// TIME or t is not a constant string (datetimeFunc folds that case): t
+// read as a TIME (a string per row, NULL where it is none), time_add of a
+// and t, of a's type.
 func (c *call) timeAdd() (Expr, bool, error) {
 	if len(c.args) != 2 {
 		return nil, false, nil
 	}
 	first, second := c.args[0], c.args[1]
-	_, constTime := second.(*Const)
-	if !isTimeArg(first) && (constTime || c.name == "timestamp" && !isTimeArg(second)) {
-		return nil, false, nil // datetimeFunc's DATETIME + constant time
+	if k, ok := second.(*Const); ok && (k.Null || k.T.ID == columnar.String) && !isTimeArg(first) {
+		return nil, false, nil // datetimeFunc's DATETIME + constant time text
 	}
 	t, err := c.timeArg(second)
 	if err != nil {
