@@ -105,7 +105,11 @@ func windowNullable(w *WindowFunc) bool {
 	case WinRowNumber, WinRank, WinDenseRank, WinPercentRank, WinCumeDist, WinNtile:
 		return false
 	case WinAgg:
-		return w.Agg.Func != AggCount && w.Agg.Func != AggCountStar
+		switch w.Agg.Func {
+		case AggCount, AggCountStar, AggBitAnd, AggBitOr, AggBitXor:
+			return false
+		}
+		return true
 	}
 	return true
 }
@@ -204,7 +208,8 @@ func (b *binder) windowFunc(n *ast.WindowFuncExpr, name string, sc *scope, pos i
 		return w, err
 	case "lag", "lead", "first_value", "last_value", "nth_value":
 		return b.valueFunc(n, name, sc, nargs)
-	case "sum", "count", "avg", "min", "max":
+	case "sum", "count", "avg", "min", "max", "var_pop", "variance", "var_samp", "stddev_pop", "stddev",
+		"std", "stddev_samp", "bit_and", "bit_or", "bit_xor":
 		ae, err := b.aggCall(&ast.AggregateFuncExpr{F: name, Args: n.Args}, sc)
 		if err != nil {
 			return w, err
