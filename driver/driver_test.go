@@ -407,4 +407,20 @@ func TestAutocommitAndSavepoints(t *testing.T) {
 	if _, err := conn.ExecContext(ctx, "release savepoint s"); err == nil || !strings.Contains(err.Error(), "SAVEPOINT s does not exist") {
 		t.Errorf("RELEASE after COMMIT: %v", err)
 	}
+	// BeginTx under autocommit = 0 commits the implicit transaction (the
+	// RELEASE above opened none; this INSERT does).
+	exec("insert into t values (3)")
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatalf("BeginTx under autocommit = 0: %v", err)
+	}
+	if _, err := tx.ExecContext(ctx, "insert into t values (4)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if m, o := count(); m != 2 || o != 2 {
+		t.Errorf("after BeginTx committed the implicit transaction and rolled back its own: %d and %d rows; want 2 2", m, o)
+	}
 }

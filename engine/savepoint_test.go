@@ -53,6 +53,10 @@ func TestAutocommitOff(t *testing.T) {
 	if autocommit(a) != "0" || autocommit(b) != "1" {
 		t.Errorf("@@autocommit: a %s b %s, want 0 1", autocommit(a), autocommit(b))
 	}
+	res, err := a.Exec(ctx, "show variables like 'autocommit'", "")
+	if err != nil || res[0].Result.Rows != 1 || res[0].Result.Row(0)[1] != "0" {
+		t.Errorf("SHOW VARIABLES LIKE 'autocommit' under autocommit = 0: %v %v", res, err)
+	}
 	exec(a, "insert into t values (2)")
 	if !a.InTransaction() || count(b) != "1" || count(a) != "2" {
 		t.Errorf("uncommitted insert: in transaction %v, b sees %s, a sees %s; want true 1 2", a.InTransaction(), count(b), count(a))
