@@ -136,13 +136,14 @@ func autocommitValue(v *sql.Const) (bool, error) {
 }
 
 // implicitBegin opens the transaction a statement that reads or changes
-// tables runs in under autocommit = 0.
+// tables, or sets a savepoint, runs in under autocommit = 0.
 func (c *Conn) implicitBegin(stmt sql.Statement) error {
 	if c.vars.Autocommit() || c.InTransaction() {
 		return nil
 	}
 	switch stmt.(type) {
-	case *sql.Query, *sql.Explain, *sql.Insert, *sql.Update, *sql.Delete, *sql.Load, *sql.Copy:
+	case *sql.Query, *sql.Explain, *sql.Insert, *sql.Update, *sql.Delete, *sql.Load, *sql.Copy,
+		*sql.Savepoint: // under autocommit = 0 a transaction is always under way
 		return c.Begin(false)
 	}
 	return nil

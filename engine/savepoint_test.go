@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -115,5 +116,30 @@ func TestSavepointOutsideTransaction(t *testing.T) {
 	exec(b, "commit")
 	if count(b) != "2" {
 		t.Errorf("after a's commit: %s rows, want 2", count(b))
+	}
+}
+
+// TestAutocommitOffSavepointAndPersistence: under autocommit = 0 SAVEPOINT
+// opens the transaction (it is always under way), and a commit by SET
+// autocommit = 1 reaches the database directory.
+func TestAutocommitOffSavepointAndPersistence(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	db := openAt(t, dir)
+	mustRun(t, db, `CREATE TABLE t (a INT);
+		SET autocommit = 0;
+		SAVEPOINT s;
+		INSERT INTO t VALUES (1);
+		ROLLBACK TO SAVEPOINT s;
+		INSERT INTO t VALUES (2);
+		SET autocommit = 1;
+		SET autocommit = 0;
+		INSERT INTO t VALUES (3);`)
+	if err := db.Close(); err != nil { // closing drops the open transaction
+		t.Fatal(err)
+	}
+	db = openAt(t, dir)
+	defer db.Close()
+	if got := tableText(t, db, "SELECT a FROM t ORDER BY a"); got != "2" {
+		t.Errorf("after reopen: %s, want 2 (3 was never committed)", got)
 	}
 }

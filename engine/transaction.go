@@ -132,6 +132,9 @@ func (c *Conn) transactionStatement(stmt sql.Statement) (r *StatementResult, han
 		c.Rollback()
 		return message("rolled back"), true, nil
 	case *sql.Savepoint, *sql.RollbackTo, *sql.ReleaseSavepoint:
+		if err := c.implicitBegin(stmt); err != nil {
+			return nil, true, err
+		}
 		return c.savepointStatement(stmt)
 	case *sql.CreateTable, *sql.CreateTableAs, *sql.DropTable, *sql.AlterColumns, *sql.TruncateTable, *sql.RenameTable, *sql.ImportDatabase:
 		return nil, false, c.Commit()
