@@ -2,8 +2,11 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
+
+	"gpusql/exec"
 )
 
 // TestExplainIntervalFrame: EXPLAIN prints a RANGE frame's INTERVAL bounds
@@ -32,5 +35,26 @@ func TestExplainIntervalFrame(t *testing.T) {
 		if !strings.Contains(sb.String(), want) {
 			t.Errorf("EXPLAIN lacks %q:\n%s", want, sb.String())
 		}
+	}
+}
+
+// TestWindowMemoryLimit: a window function's working state is charged to
+// the query's memory limit, which stops it with the operator named.
+func TestWindowMemoryLimit(t *testing.T) {
+	db := numbers(t, 65536)
+	// 65536 INTs collected (256 KiB) plus 48 B of working state a row (3
+	// MiB): past 1 MiB only with the working state.
+	db.SetMemoryLimit(1 << 20)
+	_, err := db.Exec(context.Background(), "select x, var_pop(x) over (order by x rows between 5 preceding and current row) from t", "")
+	var me *exec.MemoryLimitError
+	if !errors.As(err, &me) || !strings.Contains(me.Op, "Window") {
+		t.Fatalf("window under 1 MiB: %v, want the memory limit error naming the Window", err)
+	}
+	if u := db.mem.Used(); u != 0 {
+		t.Errorf("%d bytes still reserved after the failed query", u)
+	}
+	db.SetMemoryLimit(-1)
+	if n := queryInt(t, db, "select count(*) from (select var_pop(x) over (order by x rows between 5 preceding and current row) v from t) s where v > 2.9"); n != 65536-5 {
+		t.Errorf("without a limit: %d frames of 6 consecutive numbers with variance 35/12, want %d", n, 65536-5)
 	}
 }

@@ -38,7 +38,14 @@ func (x *executor) runWindow(n *planner.Window) (*rel, error) {
 			}
 			sorted[k] = wo
 		}
+		// The function's working state (frames, prefix sums or a queue,
+		// its column) is charged while it is computed.
+		scratch := windowScratchBytes * int64(in.rows)
+		if err := x.reserve(n, scratch); err != nil {
+			return nil, err
+		}
 		col, err := x.windowColumn(in, w, wo)
+		x.release(scratch)
 		if err != nil {
 			return nil, err
 		}
@@ -46,6 +53,10 @@ func (x *executor) runWindow(n *planner.Window) (*rel, error) {
 	}
 	return out, nil
 }
+
+// windowScratchBytes bounds a window function's working bytes per row:
+// frame bounds (16), prefix count and sums (24), its output column (8).
+const windowScratchBytes = 48
 
 // windowOrder is the input sorted for one window: perm lists the rows in
 // partition and order; partStart and peerStart mark the sorted positions
