@@ -38,8 +38,9 @@ func TestExplainIntervalFrame(t *testing.T) {
 	}
 }
 
-// TestWindowMemoryLimit: a window function's working state is charged to
-// the query's memory limit, which stops it with the operator named.
+// TestWindowMemoryLimit: a window function's working state, and the JSON
+// aggregates' texts, are charged to the query's memory limit, which stops
+// it with the operator named.
 func TestWindowMemoryLimit(t *testing.T) {
 	db := numbers(t, 65536)
 	// 65536 INTs collected (256 KiB) plus 48 B of working state a row (3
@@ -52,6 +53,17 @@ func TestWindowMemoryLimit(t *testing.T) {
 	}
 	if u := db.mem.Used(); u != 0 {
 		t.Errorf("%d bytes still reserved after the failed query", u)
+	}
+	// JSON_ARRAYAGG over a running frame: each row's text holds all rows
+	// before it (about 15 GB here), charged text by text, so the limit
+	// stops it early.
+	db.SetMemoryLimit(64 << 20)
+	_, err = db.Exec(context.Background(), "select json_arrayagg(x) over (order by x) from t", "")
+	if !errors.As(err, &me) || !strings.Contains(me.Op, "Window") {
+		t.Fatalf("JSON_ARRAYAGG over running frames under 64 MiB: %v, want the memory limit error naming the Window", err)
+	}
+	if u := db.mem.Used(); u != 0 {
+		t.Errorf("%d bytes still reserved after the failed JSON_ARRAYAGG", u)
 	}
 	db.SetMemoryLimit(-1)
 	if n := queryInt(t, db, "select count(*) from (select var_pop(x) over (order by x rows between 5 preceding and current row) v from t) s where v > 2.9"); n != 65536-5 {

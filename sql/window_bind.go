@@ -209,7 +209,7 @@ func (b *binder) windowFunc(n *ast.WindowFuncExpr, name string, sc *scope, pos i
 	case "lag", "lead", "first_value", "last_value", "nth_value":
 		return b.valueFunc(n, name, sc, nargs)
 	case "sum", "count", "avg", "min", "max", "var_pop", "variance", "var_samp", "stddev_pop", "stddev",
-		"std", "stddev_samp", "bit_and", "bit_or", "bit_xor":
+		"std", "stddev_samp", "bit_and", "bit_or", "bit_xor", "json_arrayagg", "json_objectagg":
 		ae, err := b.aggCall(&ast.AggregateFuncExpr{F: name, Args: n.Args}, sc)
 		if err != nil {
 			return w, err

@@ -137,3 +137,34 @@ func frameBits(f sql.AggFunc, wo *windowOrder, fr *frames, arg *columnar.Column)
 	})
 	return col
 }
+
+// frameJSONAgg is JSON_ARRAYAGG or JSON_OBJECTAGG over each row's frame,
+// the values in frame order (JSON_OBJECTAGG: the last value of a repeated
+// key wins), NULL for an empty frame. Each row's text holds its whole
+// frame, so the work and the result grow with the frames' total size:
+// every text is charged before it is kept.
+func frameJSONAgg(a sql.AggExpr, wo *windowOrder, fr *frames, arg *columnar.Column, charge func(int64) error) (*columnar.Column, error) {
+	n := len(wo.perm)
+	out := make([]string, n)
+	has := make([]bool, n)
+	var items []gcItem
+	for i, row := range wo.perm {
+		items = items[:0]
+		for p := fr.lo[i]; p < fr.hi[i]; p++ {
+			if r := int(wo.perm[p]); !arg.IsNull(r) {
+				items = append(items, gcItem{s: arg.StringAt(r)})
+			}
+		}
+		if len(items) == 0 {
+			continue
+		}
+		s := jsonAggText(a.Func, items)
+		if err := charge(int64(len(s)) + 16); err != nil {
+			return nil, err
+		}
+		out[row], has[row] = s, true
+	}
+	col := stringColumn(out, has)
+	col.Type = a.T
+	return col, nil
+}
