@@ -64,6 +64,10 @@ func TestSessionRights(t *testing.T) {
 	if _, err := ro.Exec(ctx, "select * from t", ""); err != nil {
 		t.Fatal(err)
 	}
+	// Transactions and savepoints change nothing by themselves.
+	if _, err := ro.Exec(ctx, "set autocommit = 0; savepoint a; select * from t; rollback to a; release savepoint a; commit; set autocommit = 1", ""); err != nil {
+		t.Errorf("transaction statements in a read-only session: %v", err)
+	}
 	var pe *PrivilegeError
 	for _, q := range []string{"insert into t values (2)", "drop table t", "create user 'x'", "delete from t"} {
 		if _, err := ro.Exec(ctx, q, ""); !errors.As(err, &pe) {
