@@ -142,6 +142,9 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 				if col.Type.ID == columnar.Datetime && !v.Null && (!ok || !col.Type.InDatetimeRange(v.I)) {
 					return nil, b.errf(pos, "%s", incorrectDatetime(c, col.Name, r+1))
 				}
+				if col.Type.ID == columnar.Time && !ok {
+					return nil, b.errf(pos, "%s", strings.Replace(incorrectDatetime(c, col.Name, r+1), "datetime", "time", 1))
+				}
 				if !ok || !strictOK(c, v) {
 					return nil, b.errf(pos, "incorrect %s value %s for column '%s' at row %d", col.Type, constString(c), col.Name, r+1)
 				}
