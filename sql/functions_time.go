@@ -49,6 +49,12 @@ func isTimeArg(e Expr) bool {
 	return ok
 }
 
+// isStringColumn reports a string argument that is not a constant.
+func isStringColumn(e Expr) bool {
+	_, isConst := e.(*Const)
+	return !isConst && e.Type().ID == columnar.String && !e.Type().JSON
+}
+
 // timeArg converts an argument to TIME: a TIME as it is, a string
 // constant parsed (fsp its fraction digits; an invalid one is an error),
 // anything else cast (fsp 6 for strings, NULL where invalid).
@@ -103,7 +109,9 @@ func (c *call) timeFunc() (Expr, bool, error) {
 		e, err := c.timeArg(c.args[0])
 		return e, true, err
 	case "hour", "minute", "second", "microsecond", "time_to_sec":
-		if len(c.args) != 1 || !isTimeArg(c.args[0]) {
+		// MySQL reads a string argument as a TIME (a DATETIME text gives
+		// its time of day): HOUR('272:59:59') is 272.
+		if len(c.args) != 1 || !isTimeArg(c.args[0]) && !isStringColumn(c.args[0]) {
 			return nil, false, nil
 		}
 		t, err := c.timeArg(c.args[0])

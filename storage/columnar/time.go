@@ -96,11 +96,11 @@ func TimeFromNumber(n int64, micro int64) (int64, bool) {
 // '[-][D ]HH:MM:SS[.frac]', '[-][D ]HH:MM', '[-]D HH', and without colons
 // the number '[-]HHMMSS[.frac]' ('102030' is 10:20:30, '2030' 00:20:30,
 // '30' 00:00:30). D is days (0 to 34); 'HH:MM' is hours and minutes. A
-// full DATETIME text gives its time of day. It fails on anything else and
-// outside the TIME range.
+// DATETIME or DATE text gives its time of day (a date's is 00:00:00). It
+// fails on anything else and outside the TIME range.
 func ParseTime(s string, fsp int) (int64, bool) {
 	s = strings.TrimSpace(s)
-	if us, ok := ParseDatetime(s, MaxFsp); ok && strings.ContainsAny(s, "-/") && strings.Contains(s, ":") && !strings.HasPrefix(s, "-") {
+	if us, ok := ParseDatetime(s, MaxFsp); ok && strings.ContainsAny(s, "-/") && !strings.HasPrefix(s, "-") {
 		return RoundTime(us-floorDiv(us, MicrosPerDay)*MicrosPerDay, fsp), true
 	}
 	neg := strings.HasPrefix(s, "-")
