@@ -32,15 +32,8 @@ import (
 //	                                                  ('Europe/Paris', 'UTC', 'SYSTEM' is UTC);
 //	                                                  NULL for an unknown zone (MySQL without its
 //	                                                  time zone tables does the same for names)
-//	timediff      a, b DATETIME, fsp BIGINT const     VARCHAR a - b as MySQL prints a TIME
-//	                                                  '[-]HH:MM:SS[.f]' (fsp digits), clamped to
-//	                                                  ±838:59:59; TIMEDIFF reads it as a TIME
-//	time_to_sec   t VARCHAR '[-]H:MM[:SS]'            BIGINT seconds (fraction dropped); a
-//	                                                  DATETIME's time of day via TIME(); NULL
-//	                                                  when t is not a time (of a TIME:
-//	                                                  functions_time.go)
-//	sec_to_time   n BIGINT                            VARCHAR '[-]HH:MM:SS', clamped as timediff;
-//	                                                  SEC_TO_TIME reads it as a TIME
+//	timediff      a, b DATETIME                       TIME a - b (the larger fsp), clamped to
+//	                                                  ±838:59:59 (of TIMEs: functions_time.go)
 //
 // TIMESTAMP(x) binds as x converted to DATETIME, TIMESTAMP(x, 'HH:MM:SS')
 // and ADDTIME / SUBTIME(x, 'HH:MM:SS') as datetime_add of the constant time
@@ -64,7 +57,7 @@ import (
 
 func init() {
 	for _, n := range []string{"hour", "minute", "second", "microsecond", "date_part", "datetime_add", "from_unixtime",
-		"to_seconds", "convert_tz", "timediff", "time_to_sec", "sec_to_time"} {
+		"to_seconds", "convert_tz", "timediff", "sec_to_time"} {
 		moreFuncs[n] = true
 	}
 }
@@ -175,26 +168,7 @@ func (c *call) datetimeFunc() (Expr, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		return c.fn(columnar.TString, a, b, &Const{T: columnar.TInt64, I: int64(max(a.Type().Scale, b.Type().Scale))})
-	case "time_to_sec":
-		if err := c.arity(1, 1); err != nil {
-			return nil, true, err
-		}
-		if t := c.args[0].Type(); t.ID == columnar.Datetime || t.ID == columnar.Date {
-			// Its time of day as a TIME (a DATE's is 00:00:00).
-			day := castTo(c.args[0], columnar.TTime(datetimeScale(t)))
-			return &Func{Name: "time_seconds", Args: []Expr{day}, T: columnar.TInt64}, true, nil
-		}
-		return c.fn(columnar.TInt64, c.str(c.args[0]))
-	case "sec_to_time":
-		if err := c.arity(1, 1); err != nil {
-			return nil, true, err
-		}
-		n, err := c.integer(c.args[0])
-		if err != nil {
-			return nil, true, err
-		}
-		return c.fn(columnar.TString, n)
+		return c.fn(columnar.TTime(max(a.Type().Scale, b.Type().Scale)), a, b)
 	case "convert_tz":
 		if err := c.arity(3, 3); err != nil {
 			return nil, true, err

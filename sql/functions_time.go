@@ -13,8 +13,9 @@ import (
 //	name          args (after casts)                  result
 //	time          x                                   TIME: CAST(x AS TIME), a DATETIME's time of
 //	                                                  day, a string read as a TIME or DATETIME
-//	timediff      a, b TIME | a, b DATETIME           TIME a - b, clamped to ±838:59:59
-//	sec_to_time   n BIGINT                            TIME, clamped
+//	time_add      a, b TIME, sign -1                  TIMEDIFF of TIMEs (of DATETIMEs: timediff,
+//	                                                  functions_datetime.go)
+//	sec_to_time   n BIGINT                            TIME, clamped to ±838:59:59
 //	maketime      h, m BIGINT, s DECIMAL(18,6)        TIME; NULL unless 0 <= m, s < 60
 //	time_add      a TIME|DATETIME, b TIME, sign       ADDTIME / SUBTIME / TIMESTAMP(d, t): a's type
 //	                                                  (TIME clamped; DATETIME NULL out of range)
@@ -49,11 +50,8 @@ func isTimeArg(e Expr) bool {
 	return ok
 }
 
-// isStringColumn reports a string argument that is not a constant.
-func isStringColumn(e Expr) bool {
-	_, isConst := e.(*Const)
-	return !isConst && e.Type().ID == columnar.String && !e.Type().JSON
-}
+// isText reports a string (not JSON) argument.
+func isText(e Expr) bool { return e.Type().ID == columnar.String && !e.Type().JSON }
 
 // timeArg converts an argument to TIME: a TIME as it is, a string
 // constant parsed (fsp its fraction digits; an invalid one is an error),
@@ -110,8 +108,12 @@ func (c *call) timeFunc() (Expr, bool, error) {
 		return e, true, err
 	case "hour", "minute", "second", "microsecond", "time_to_sec":
 		// MySQL reads a string argument as a TIME (a DATETIME text gives
-		// its time of day): HOUR('272:59:59') is 272.
-		if len(c.args) != 1 || !isTimeArg(c.args[0]) && !isStringColumn(c.args[0]) {
+		// its time of day): HOUR('272:59:59') is 272. HOUR of a DATETIME
+		// is datetimeFunc's; TIME_TO_SEC of anything reads it as a TIME.
+		if err := c.arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		if c.name != "time_to_sec" && !isTimeArg(c.args[0]) && !isText(c.args[0]) {
 			return nil, false, nil
 		}
 		t, err := c.timeArg(c.args[0])
@@ -132,7 +134,7 @@ func (c *call) timeFunc() (Expr, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		return castTo(&Func{Name: "sec_to_time", Args: []Expr{n}, T: columnar.TString}, columnar.TTime(0)), true, nil
+		return &Func{Name: "sec_to_time", Args: []Expr{n}, T: columnar.TTime(0)}, true, nil
 	case "maketime":
 		return c.makeTime()
 	case "addtime", "subtime", "timestamp":
@@ -150,18 +152,14 @@ func (c *call) timeFunc() (Expr, bool, error) {
 	return nil, false, nil
 }
 
-// timeDiff binds TIMEDIFF(a, b): of two TIMEs (or time strings) a TIME
-// difference; of two DATETIMEs the existing timediff, read as a TIME.
+// timeDiff binds TIMEDIFF(a, b): of two TIMEs (or time strings) time_add
+// of a and -b; of two DATETIMEs datetimeFunc's timediff.
 func (c *call) timeDiff() (Expr, bool, error) {
 	if err := c.arity(2, 2); err != nil {
 		return nil, true, err
 	}
 	if !isTimeArg(c.args[0]) && !isTimeArg(c.args[1]) {
-		e, _, err := c.datetimeFunc()
-		if err != nil {
-			return nil, true, err
-		}
-		return castTo(e, columnar.TTime(int(e.(*Func).Args[2].(*Const).I))), true, nil
+		return c.datetimeFunc()
 	}
 	a, err := c.timeArg(c.args[0])
 	if err != nil {

@@ -1,7 +1,6 @@
 package cpu
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,19 +41,10 @@ var datetimeBodies = map[string]func(f *rowFunc, a []val) val{
 	"to_seconds": func(f *rowFunc, a []val) val {
 		return iv(floorDivInt(a[0].i, columnar.MicrosPerSecond) + mysqlDayZero*86400)
 	},
-	"timediff": func(f *rowFunc, a []val) val {
-		return sv(formatTimeValue(a[0].i-a[1].i, int(a[2].i)))
-	},
-	"time_to_sec": func(f *rowFunc, a []val) val {
-		us, ok := parseTimeValue(a[0].s)
-		if !ok {
-			return nullVal
-		}
-		return iv(us / columnar.MicrosPerSecond)
-	},
+	"timediff": func(f *rowFunc, a []val) val { return iv(clampTime(a[0].i - a[1].i)) },
 	"sec_to_time": func(f *rowFunc, a []val) val {
-		n := max(min(a[0].i, maxTimeSeconds), -maxTimeSeconds)
-		return sv(formatTimeValue(n*columnar.MicrosPerSecond, 0))
+		n := max(min(a[0].i, columnar.MaxTime/columnar.MicrosPerSecond), -columnar.MaxTime/columnar.MicrosPerSecond)
+		return iv(n * columnar.MicrosPerSecond)
 	},
 	"convert_tz": func(f *rowFunc, a []val) val {
 		from, ok1 := zoneNamed(a[1].s)
@@ -135,57 +125,4 @@ func zoneNamed(name string) (*time.Location, bool) {
 	}
 	zones.Store(name, loc)
 	return loc, loc != nil
-}
-
-// maxTimeSeconds is MySQL TIME's limit, 838:59:59.
-const maxTimeSeconds = 838*3600 + 59*60 + 59
-
-// formatTimeValue prints a duration in microseconds as MySQL prints a TIME:
-// '[-]HH:MM:SS' and fsp fraction digits, clamped to ±838:59:59.
-func formatTimeValue(us int64, fsp int) string {
-	sign := ""
-	if us < 0 {
-		sign, us = "-", -us
-	}
-	if limit := int64(maxTimeSeconds) * columnar.MicrosPerSecond; us > limit {
-		us = limit
-	}
-	sec := us / columnar.MicrosPerSecond
-	s := fmt.Sprintf("%s%02d:%02d:%02d", sign, sec/3600, sec/60%60, sec%60)
-	if fsp > 0 {
-		s += fmt.Sprintf(".%06d", us%columnar.MicrosPerSecond)[:fsp+1]
-	}
-	return s
-}
-
-// parseTimeValue reads '[-]H:MM[:SS[.ffffff]]' (hours up to 838) as
-// microseconds.
-func parseTimeValue(s string) (int64, bool) {
-	s = strings.TrimSpace(s)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	s, frac, _ := strings.Cut(s, ".")
-	parts := strings.Split(s, ":")
-	if len(parts) < 2 || len(parts) > 3 {
-		return 0, false
-	}
-	var v [3]int64
-	for i, p := range parts {
-		n, err := strconv.ParseInt(p, 10, 64)
-		if err != nil || n < 0 || (i > 0 && (n > 59 || len(p) > 2)) || (i == 0 && n > 838) {
-			return 0, false
-		}
-		v[i] = n
-	}
-	us := (v[0]*3600 + v[1]*60 + v[2]) * columnar.MicrosPerSecond
-	for i := 0; i < len(frac) && i < 6; i++ {
-		if frac[i] < '0' || frac[i] > '9' {
-			return 0, false
-		}
-		us += int64(frac[i]-'0') * pow10(5-i)
-	}
-	if neg {
-		us = -us
-	}
-	return us, true
 }
