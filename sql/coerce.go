@@ -11,8 +11,8 @@ import (
 
 // Type rules (MySQL semantics, 64-bit engine):
 //
-//   - Integer literals are INT when they fit in 32 bits, else BIGINT; an
-//     unsigned literal above 2^63-1 is DOUBLE. Decimal literals (1.25) are
+//   - Integer literals are INT when they fit in 32 bits, else BIGINT; a
+//     literal above 2^63-1 is BIGINT UNSIGNED (see unsigned.go). Decimal literals (1.25) are
 //     DECIMAL(digits, fraction digits) — DOUBLE when more than 18 digits;
 //     exponent literals (1e3) are DOUBLE; TRUE/FALSE are BOOLEAN.
 //   - Arithmetic: either side DOUBLE (or a string, converted as MySQL does)
@@ -37,7 +37,7 @@ import (
 const maxDecimalPrecision = 18
 
 func sameType(a, b columnar.Type) bool {
-	if a.ID != b.ID || a.JSON != b.JSON {
+	if a.ID != b.ID || a.JSON != b.JSON || a.Unsigned != b.Unsigned || a.Unsigned && a.Width != b.Width {
 		return false
 	}
 	switch a.ID {
@@ -242,6 +242,9 @@ func convertConst(c *Const, t columnar.Type) (*Const, bool) {
 		return out, ok
 	case c.T.ID == columnar.Datetime:
 		return out, convertFromDatetime(c, out)
+	}
+	if v, ok, handled := convertUnsignedConst(c, t); handled {
+		return v, ok
 	}
 	switch t.ID {
 	case columnar.Int32, columnar.Int64, columnar.Bool:

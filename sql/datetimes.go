@@ -239,6 +239,9 @@ func storeCast(e Expr, t columnar.Type) Expr {
 			return e
 		}
 	}
+	if s, ok := storeIntegerSource(e, t); ok {
+		return s
+	}
 	return castTo(e, t)
 }
 
@@ -249,6 +252,9 @@ func storeSchema(from, to Schema) Schema {
 	for i := range out {
 		if i < len(from) && out[i].Type.ID == columnar.Datetime && from[i].Type.ID == columnar.String {
 			out[i].Type = from[i].Type
+		}
+		if i < len(from) && crossesSignedness(from[i].Type, out[i].Type) {
+			out[i].Type = storeIntegerType(from[i].Type)
 		}
 	}
 	return out
