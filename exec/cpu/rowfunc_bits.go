@@ -1,6 +1,5 @@
 package cpu
 
-
 func init() {
 	for name, body := range bitBodies {
 		stringBodies[name] = body
