@@ -173,11 +173,15 @@ func castTo(e Expr, t columnar.Type) Expr {
 // branch types (NULL literals ignored).
 func resultType(es []Expr) (columnar.Type, error) {
 	var t columnar.Type
+	big := anyBigUnsigned(es)
 	for _, e := range es {
 		if isNullConst(e) {
 			continue
 		}
 		et := e.Type()
+		if big && isNonNegativeIntConst(e) {
+			et = columnar.TUint64 // COALESCE(u, 0): 0 is a BIGINT UNSIGNED value too
+		}
 		if t.ID == 0 {
 			t = et
 			continue
@@ -199,6 +203,9 @@ func resultType(es []Expr) (columnar.Type, error) {
 func unionType(a, b columnar.Type) (columnar.Type, error) {
 	if t, ok := datetimeUnionType(a, b); ok {
 		return t, nil
+	}
+	if t, ok, err := unsignedUnionType(a, b); ok {
+		return t, err
 	}
 	switch {
 	case a.ID == columnar.Vector || b.ID == columnar.Vector:

@@ -580,6 +580,9 @@ func (b *binder) inList(n *ast.PatternInExpr, sc *scope, pos int) (Expr, error) 
 	if cs := codeSetIn(e, items, n.Not); cs != nil {
 		return cs, nil
 	}
+	if in, ok := b.unsignedInList(e, items, n.Not); ok {
+		return in, nil
+	}
 	var t columnar.Type
 	for i, it := range items {
 		ct, err := compareType(e, it)

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"strings"
 
 	"gpusql/storage/columnar"
@@ -137,4 +138,83 @@ func negateUnsigned(e Expr) Expr {
 		}
 	}
 	return &Binary{Op: OpSub, L: &Const{T: columnar.TInt64}, R: e, T: columnar.TInt64}
+}
+
+// unsignedInList binds e [NOT] IN (items) where a side is BIGINT UNSIGNED
+// as the OR of the comparisons e = item (unsignedCompare), which is what
+// IN means in three-valued logic too: one common type would turn -1 into
+// 18446744073709551615 or the other way round.
+func (b *binder) unsignedInList(e Expr, items []Expr, negated bool) (Expr, bool) {
+	big := e.Type().IsBigUnsigned()
+	for _, it := range items {
+		big = big || it.Type().IsBigUnsigned()
+	}
+	if !big {
+		return nil, false
+	}
+	var or Expr
+	for _, it := range items {
+		eq, ok := b.unsignedCompare(OpEQ, e, it)
+		if !ok { // a NULL item (or a side of no numeric type)
+			t, err := compareType(e, it)
+			if err != nil {
+				return nil, false
+			}
+			eq = &Binary{Op: OpEQ, L: castTo(e, t), R: castTo(it, t), T: columnar.TBool}
+		}
+		if or == nil {
+			or = eq
+		} else {
+			or = &Binary{Op: OpOr, L: or, R: eq, T: columnar.TBool}
+		}
+	}
+	if negated {
+		return &Not{E: or}, true
+	}
+	return or, true
+}
+
+// anyBigUnsigned reports whether an expression of es is BIGINT UNSIGNED.
+func anyBigUnsigned(es []Expr) bool {
+	for _, e := range es {
+		if e.Type().IsBigUnsigned() {
+			return true
+		}
+	}
+	return false
+}
+
+// isNonNegativeIntConst reports a signed integer constant of 0 or more.
+func isNonNegativeIntConst(e Expr) bool {
+	c, ok := e.(*Const)
+	return ok && !c.Null && (c.T.ID == columnar.Int32 || c.T.ID == columnar.Int64) && !c.T.Unsigned && c.I >= 0
+}
+
+// unsignedUnionType is unionType where a side is unsigned: two unsigned
+// integers give the wider; INT UNSIGNED with a signed integer BIGINT (its
+// values are exact there); BIGINT UNSIGNED with a signed integer or a
+// DECIMAL has no common type in gpusql (MySQL's is DECIMAL(20)) and is an
+// error. ok is false where neither side is unsigned, or the other side is
+// not an integer or DECIMAL (DOUBLE, strings and dates follow the
+// ordinary rules).
+func unsignedUnionType(a, b columnar.Type) (t columnar.Type, ok bool, err error) {
+	if !a.Unsigned && !b.Unsigned {
+		return t, false, nil
+	}
+	exact := func(x columnar.Type) bool { return isIntegerOperand(x) || x.ID == columnar.Decimal }
+	if !exact(a) || !exact(b) {
+		return t, false, nil
+	}
+	switch {
+	case a.Unsigned && b.Unsigned:
+		if a.IsBigUnsigned() {
+			return a, true, nil
+		}
+		return b, true, nil
+	case a.IsBigUnsigned() || b.IsBigUnsigned():
+		return t, true, fmt.Errorf("type mismatch: %s and %s have no common type (MySQL's is DECIMAL(20), past gpusql's 18 digits; CAST one side AS SIGNED or AS UNSIGNED)", a, b)
+	case a.ID == columnar.Decimal || b.ID == columnar.Decimal:
+		return t, false, nil // INT UNSIGNED fits DECIMAL(18,0)
+	}
+	return columnar.TInt64, true, nil
 }
