@@ -372,6 +372,10 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.update(ctx, s)
 	case *sql.Delete:
 		return db.deleteRows(ctx, s)
+	case *sql.MultiUpdate:
+		return db.multiUpdate(ctx, s)
+	case *sql.MultiDelete:
+		return db.multiDelete(ctx, s)
 	case *sql.Load:
 		return db.load(ctx, s, baseDir)
 	case *sql.Copy:

@@ -84,9 +84,9 @@ func commandName(stmt sql.Statement) string {
 	switch stmt.(type) {
 	case *sql.Insert, *sql.Load:
 		return "INSERT"
-	case *sql.Update:
+	case *sql.Update, *sql.MultiUpdate:
 		return "UPDATE"
-	case *sql.Delete:
+	case *sql.Delete, *sql.MultiDelete:
 		return "DELETE"
 	case *sql.CreateTable, *sql.CreateTableAs, *sql.CreateView, *sql.CreateIndex:
 		return "CREATE"

@@ -131,7 +131,7 @@ func (c *Conn) transactionStatement(stmt sql.Statement) (r *StatementResult, han
 		return message("rolled back"), true, nil
 	case *sql.CreateTable, *sql.CreateTableAs, *sql.DropTable, *sql.AlterColumns, *sql.TruncateTable, *sql.RenameTable, *sql.ImportDatabase:
 		return nil, false, c.Commit()
-	case *sql.Insert, *sql.Load:
+	case *sql.Insert, *sql.Load, *sql.Update, *sql.Delete, *sql.MultiUpdate, *sql.MultiDelete:
 		c.mu.Lock()
 		ro := c.tx != nil && c.tx.readOnly
 		c.mu.Unlock()

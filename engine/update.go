@@ -56,9 +56,7 @@ func (db *DB) update(ctx context.Context, s *sql.Update) (*StatementResult, erro
 	if err != nil {
 		return nil, err
 	}
-	r := message("%d %s affected (rows matched: %d, changed: %d)", changed, plural(changed, "row"), res.Rows, changed)
-	r.RowsAffected = int64(changed)
-	return r, nil
+	return updateMessage(res.Rows, changed), nil
 }
 
 // deleteRows runs DELETE FROM t [WHERE ...].

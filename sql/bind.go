@@ -81,6 +81,10 @@ type binder struct {
 	// target is the table whose rows INSERT or UPDATE writes: DEFAULT(col)
 	// in their values names its columns (nil elsewhere).
 	target *columnar.Table
+	// dmlSources are the tables a multi-table UPDATE or DELETE may change,
+	// by their place in its FROM: they are scanned with their row numbers
+	// (dml_multi.go).
+	dmlSources map[*ast.TableSource]*dmlSource
 	// values is set while ON DUPLICATE KEY UPDATE is bound: VALUES(col)
 	// reads the proposed row.
 	values *valuesRow

@@ -146,10 +146,10 @@ func recognizeCopy(sc *wordScanner, start int) copyStmt {
 	}
 	c.path = path
 	save := sc.pos
-	pos, w = sc.next()
+	_, w = sc.next()
 	if strings.EqualFold(w, "WITH") {
 		save = sc.pos
-		pos, w = sc.next()
+		_, w = sc.next()
 	}
 	if w == "(" {
 		opts, epos, msg := readCopyOptions(sc)

@@ -193,6 +193,9 @@ func (b *binder) tableSource(n *ast.TableSource) (Plan, []scopeCol, error) {
 		if !ok {
 			return nil, nil, b.errf(b.wordPos(name, -1), "unknown table '%s'", name)
 		}
+		if src := b.dmlSources[n]; src != nil {
+			return b.dmlScan(src, t, q), b.dmlCols(t, q), nil
+		}
 		scan := newScan(t, q)
 		names := make([]string, len(scan.Out))
 		for i, c := range scan.Out {

@@ -66,23 +66,6 @@ type outerRef struct {
 func (e *outerRef) Type() columnar.Type { return e.Col.Type }
 func (e *outerRef) String() string      { return render(e, false) }
 
-func newScope(p Plan, qualifier string) *scope {
-	sc := &scope{plan: p}
-	for _, c := range p.Schema() {
-		q := c.Table
-		if qualifier != "" {
-			q = qualifier
-		}
-		sc.cols = append(sc.cols, scopeCol{table: q, name: c.Name})
-	}
-	return sc
-}
-
-// child returns a scope over p that shares sc's correlation context.
-func (sc *scope) child(p Plan, cols []scopeCol) *scope {
-	return &scope{plan: p, cols: cols, parent: sc.parent, corr: sc.corr}
-}
-
 // lookup finds the column named table.name (table may be empty). It returns
 // -1 when there is none and ambiguous when several distinct columns match.
 func (sc *scope) lookup(table, name string) (idx int, ambiguous bool) {

@@ -70,7 +70,7 @@ func (b *binder) setOprList(l *ast.SetOprSelectList, parent *scope) (*block, err
 			last.blk = nb
 			continue
 		}
-		ops = append(ops, operand{br.blk, br.op})
+		ops = append(ops, operand(br))
 	}
 	blk := ops[0].blk
 	for _, o := range ops[1:] {

@@ -66,9 +66,11 @@ func withRowID(t *columnar.Table) *columnar.Table {
 }
 
 // dmlTable resolves the single table of an UPDATE or DELETE, rejecting the
-// multi-table forms, and returns the scope its expressions bind over: the
-// snapshot's columns (the row number hidden) filtered by where.
-func (b *binder) dmlTable(verb string, refs *ast.TableRefsClause, where ast.ExprNode) (*columnar.Table, *scope, error) {
+// multi-table forms (the binder sends those to dml_multi.go), and returns
+// the scope its expressions bind over: the snapshot's columns (the row
+// number hidden) filtered by where, then sorted and cut by ORDER BY and
+// LIMIT (dml_order.go).
+func (b *binder) dmlTable(verb string, refs *ast.TableRefsClause, where ast.ExprNode, order *ast.OrderByClause, limit *ast.Limit) (*columnar.Table, *scope, error) {
 	if refs == nil || refs.TableRefs == nil {
 		return nil, nil, b.errf(b.start, "%s needs a table", verb)
 	}
@@ -98,35 +100,25 @@ func (b *binder) dmlTable(verb string, refs *ast.TableRefsClause, where ast.Expr
 			return nil, nil, err
 		}
 	}
+	sc, err = b.dmlOrderLimit(sc, order, limit)
+	if err != nil {
+		return nil, nil, err
+	}
 	return t, sc, nil
-}
-
-// orderLimitUnsupported rejects ORDER BY and LIMIT on UPDATE and DELETE.
-func (b *binder) orderLimitUnsupported(verb string, order *ast.OrderByClause, limit *ast.Limit) error {
-	if order != nil {
-		return b.errf(b.wordPos("ORDER", -1), "unsupported: %s ... ORDER BY", verb)
-	}
-	if limit != nil {
-		return b.errf(b.wordPos("LIMIT", -1), "unsupported: %s ... LIMIT", verb)
-	}
-	return nil
 }
 
 func (b *binder) deleteStmt(n *ast.DeleteStmt) (Statement, error) {
 	switch {
 	case n.IsMultiTable:
-		return nil, b.errf(b.start, "unsupported: multi-table DELETE (name one table)")
+		return b.multiDelete(n)
 	case n.With != nil:
 		return nil, b.errf(b.start, "unsupported: WITH ... DELETE")
 	}
-	if err := b.orderLimitUnsupported("DELETE", n.Order, n.Limit); err != nil {
-		return nil, err
-	}
-	t, sc, err := b.dmlTable("DELETE", n.TableRefs, n.Where)
+	t, sc, err := b.dmlTable("DELETE", n.TableRefs, n.Where, n.Order, n.Limit)
 	if err != nil {
 		return nil, err
 	}
-	if err := b.selfReference(t.Name, n.Where); err != nil {
+	if err := b.selfReference(t.Name, n.Where, orderNode(n.Order)); err != nil {
 		return nil, err
 	}
 	id := len(sc.cols) - 1
@@ -142,19 +134,16 @@ func (b *binder) deleteStmt(n *ast.DeleteStmt) (Statement, error) {
 // the table's columns) for the engine, which converts it with range checks.
 func (b *binder) update(n *ast.UpdateStmt) (Statement, error) {
 	switch {
-	case n.MultipleTable:
-		return nil, b.errf(b.start, "unsupported: multi-table UPDATE (name one table)")
+	case n.MultipleTable || joinsTables(n.TableRefs):
+		return b.multiUpdate(n)
 	case n.With != nil:
 		return nil, b.errf(b.start, "unsupported: WITH ... UPDATE")
 	}
-	if err := b.orderLimitUnsupported("UPDATE", n.Order, n.Limit); err != nil {
-		return nil, err
-	}
-	t, sc, err := b.dmlTable("UPDATE", n.TableRefs, n.Where)
+	t, sc, err := b.dmlTable("UPDATE", n.TableRefs, n.Where, n.Order, n.Limit)
 	if err != nil {
 		return nil, err
 	}
-	self := []ast.Node{n.Where}
+	self := []ast.Node{n.Where, orderNode(n.Order)}
 	for _, a := range n.List {
 		self = append(self, a.Expr)
 	}

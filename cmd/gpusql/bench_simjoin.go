@@ -30,18 +30,17 @@ type simjoinSet struct {
 }
 
 type simjoinFlags struct {
-	points     int
-	dims       []int
-	uniform    []int
-	targets    []float64
-	eps        []float64
-	executors  []string
-	ablate     bool
-	bruteQ     int
-	runs       int
-	seed       int64
-	workers    int
-	ablateOnly bool
+	points    int
+	dims      []int
+	uniform   []int
+	targets   []float64
+	eps       []float64
+	executors []string
+	ablate    bool
+	bruteQ    int
+	runs      int
+	seed      int64
+	workers   int
 }
 
 func benchSimjoin(args []string, stdout, stderr io.Writer) int {

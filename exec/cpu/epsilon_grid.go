@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
 	"sort"
 	"sync"
 )
@@ -410,15 +409,6 @@ func (g *EpsilonGrid) Queries(outer EpsilonPoints, opt EpsilonOptions) (*Epsilon
 		copy(q.Coords[i*k:i*k+k], coords[int(r)*k:int(r)*k+k])
 	}
 	return q, nil
-}
-
-// findCell returns the index of cell id among the non-empty cells, or -1.
-func (g *EpsilonGrid) findCell(id uint64) int {
-	i, ok := slices.BinarySearch(g.CellIDs, id)
-	if !ok {
-		return -1
-	}
-	return i
 }
 
 // parallelRanges splits 0..n into one contiguous range per worker.

@@ -4,6 +4,7 @@ package gpu
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 	"unsafe"
@@ -37,7 +38,7 @@ func sortTable(n int, seed uint64) *columnar.Table {
 		}
 		c[2].F64[i] = float64(rng.IntN(41)-20) / 4
 		if i%97 == 0 {
-			c[2].F64[i] = -0.0
+			c[2].F64[i] = math.Copysign(0, -1) // -0 sorts with 0
 		}
 		codeOf[i] = rng.IntN(len(words))
 		c[4].I32[i] = int32(rng.IntN(3000) - 1000)

@@ -136,7 +136,7 @@ func rounds(slots []int32, o RemapOptions) int64 {
 // every access; the busiest bank sets the rounds. 1 is conflict-free.
 func ChunkRounds(words []int32, banks int, atomic bool) int {
 	var perBank [64]int
-	count := perBank[:0]
+	var count []int
 	if banks <= len(perBank) {
 		count = perBank[:banks]
 	} else {

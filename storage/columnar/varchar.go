@@ -33,15 +33,15 @@ import (
 // StringError says why a string cannot be stored in a column. FitString
 // leaves the place empty: At adds it.
 type StringError struct {
-	TooLong bool   // else invalid UTF-8 or (JSONError set) invalid JSON
+	TooLong bool // else invalid UTF-8 or (JSONError set) invalid JSON
 	// JSONError is why the value is not JSON text, as MySQL words it:
 	// "Invalid value." at position 3.
 	JSONError string
-	Value   string // the offending value
-	Type    Type   // the column's
-	Table   string // set by At
-	Column  string
-	Row     int // 1-based
+	Value     string // the offending value
+	Type      Type   // the column's
+	Table     string // set by At
+	Column    string
+	Row       int // 1-based
 }
 
 // At is the error for the value at 1-based row of table.col, worded as
