@@ -26,6 +26,10 @@ func TestUnsignedValues(t *testing.T) {
 	if _, err := db.ExecContext(ctx, "insert into u values (4, ?)", -1); err == nil {
 		t.Error("-1 was stored into a BIGINT UNSIGNED column")
 	}
+	var id int
+	if err := db.QueryRowContext(ctx, "select id from u where b = ?", uint64(18446744073709551615)).Scan(&id); err != nil || id != 1 {
+		t.Errorf("uint64 argument: id %d, %v", id, err)
+	}
 	rows, err := db.QueryContext(ctx, "select b from u order by id")
 	if err != nil {
 		t.Fatal(err)
