@@ -218,3 +218,13 @@ func unsignedUnionType(a, b columnar.Type) (t columnar.Type, ok bool, err error)
 	}
 	return columnar.TInt64, true, nil
 }
+
+// wholeUnsigned binds ROUND / TRUNCATE of a BIGINT UNSIGNED x to d digits:
+// a whole number keeps itself for d ≥ 0; to tens or more the int64 slot's
+// signed arithmetic would be wrong past 2^63, so that is refused.
+func (b *binder) wholeUnsigned(name string, x Expr, d int64, pos int) (Expr, error) {
+	if d >= 0 {
+		return x, nil
+	}
+	return nil, b.errf(pos, "unsupported: %s() of BIGINT UNSIGNED to %d digits (CAST it AS SIGNED or AS DOUBLE)", name, d)
+}

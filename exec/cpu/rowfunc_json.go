@@ -336,5 +336,8 @@ func sqlToJSON(v val, t columnar.Type) string {
 	case columnar.Datetime:
 		return mysqljson.Quote(columnar.FormatDatetime(v.i, 6))
 	}
+	if t.IsBigUnsigned() { // MySQL's JSON keeps it an unsigned integer
+		return strconv.FormatUint(uint64(v.i), 10)
+	}
 	return strconv.FormatInt(v.i, 10)
 }
