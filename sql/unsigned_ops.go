@@ -54,6 +54,15 @@ func (b *binder) unsignedCompare(op BinOp, l, r Expr) (e Expr, handled bool) {
 		return nil, false
 	}
 	l, r = integerConstOperand(l), integerConstOperand(r)
+	if op == OpEQ || op == OpNE {
+		// Two unsigned sides are equal exactly when their bits are: an
+		// ordinary comparison, which hash joins and zone maps can use.
+		lu, lok := unsignedOperand(l)
+		ru, rok := unsignedOperand(r)
+		if lok && rok {
+			return &Binary{Op: op, L: castTo(lu, columnar.TUint64), R: castTo(ru, columnar.TUint64), T: columnar.TBool}, true
+		}
+	}
 	lt, rt = l.Type(), r.Type()
 	if isIntegerOperand(lt) && isIntegerOperand(rt) {
 		cmp := &Func{Name: UnsignedCompare, Args: []Expr{signedOrUnsigned(l), signedOrUnsigned(r)}, T: columnar.TInt32}
@@ -227,4 +236,18 @@ func (b *binder) wholeUnsigned(name string, x Expr, d int64, pos int) (Expr, err
 		return x, nil
 	}
 	return nil, b.errf(pos, "unsupported: %s() of BIGINT UNSIGNED to %d digits (CAST it AS SIGNED or AS DOUBLE)", name, d)
+}
+
+// unsignedOperand is e as an unsigned operand: an unsigned expression, or
+// a non-negative integer constant retyped BIGINT UNSIGNED; ok is false
+// for anything else.
+func unsignedOperand(e Expr) (Expr, bool) {
+	if e.Type().Unsigned {
+		return e, true
+	}
+	if isNonNegativeIntConst(e) {
+		c := e.(*Const)
+		return &Const{T: columnar.TUint64, I: c.I}, true
+	}
+	return nil, false
 }
