@@ -214,7 +214,9 @@ func (c *conn) BeginTx(_ context.Context, opts driver.TxOptions) (driver.Tx, err
 		return nil, fmt.Errorf("gpusql: isolation level %s is not supported (transactions have snapshot isolation)",
 			sql.IsolationLevel(opts.Isolation))
 	}
-	if c.db.InTransaction() {
+	// Under SET autocommit = 0 a transaction is always open once a
+	// statement ran; BeginTx then commits it, as MySQL's BEGIN does.
+	if c.db.InTransaction() && c.db.Autocommit() {
 		return nil, errors.New("gpusql: a transaction is already open on this connection (started by BEGIN in SQL)")
 	}
 	if err := c.db.Begin(opts.ReadOnly); err != nil {

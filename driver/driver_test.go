@@ -356,3 +356,71 @@ func TestDatetimeValues(t *testing.T) {
 		t.Errorf("rows %q\nwant %q", strings.Join(got, "|"), want)
 	}
 }
+
+// TestAutocommitAndSavepoints: SET autocommit = 0 on one connection keeps
+// its changes private until COMMIT; savepoints work inside a transaction.
+func TestAutocommitAndSavepoints(t *testing.T) {
+	db, err := sql.Open("gpusql", "executor=cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	exec := func(q string) {
+		t.Helper()
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	count := func() (mine, others int) {
+		t.Helper()
+		if err := conn.QueryRowContext(ctx, "select count(*) from t").Scan(&mine); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.QueryRowContext(ctx, "select count(*) from t").Scan(&others); err != nil {
+			t.Fatal(err)
+		}
+		return mine, others
+	}
+	exec("create table t (x int)")
+	exec("set autocommit = 0")
+	var ac int
+	if err := conn.QueryRowContext(ctx, "select @@autocommit").Scan(&ac); err != nil || ac != 0 {
+		t.Errorf("@@autocommit = %d, %v; want 0", ac, err)
+	}
+	exec("insert into t values (1)")
+	if m, o := count(); m != 1 || o != 0 {
+		t.Errorf("before COMMIT: this connection sees %d rows, another %d; want 1 0", m, o)
+	}
+	exec("savepoint s")
+	exec("insert into t values (2)")
+	exec("rollback to savepoint s")
+	exec("commit")
+	if m, o := count(); m != 1 || o != 1 {
+		t.Errorf("after ROLLBACK TO and COMMIT: %d and %d rows; want 1 1", m, o)
+	}
+	if _, err := conn.ExecContext(ctx, "release savepoint s"); err == nil || !strings.Contains(err.Error(), "SAVEPOINT s does not exist") {
+		t.Errorf("RELEASE after COMMIT: %v", err)
+	}
+	// BeginTx under autocommit = 0 commits the implicit transaction (the
+	// RELEASE above opened none; this INSERT does).
+	exec("insert into t values (3)")
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatalf("BeginTx under autocommit = 0: %v", err)
+	}
+	if _, err := tx.ExecContext(ctx, "insert into t values (4)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if m, o := count(); m != 2 || o != 2 {
+		t.Errorf("after BeginTx committed the implicit transaction and rolled back its own: %d and %d rows; want 2 2", m, o)
+	}
+}

@@ -216,20 +216,21 @@ func crashLane(t *testing.T, dir, data string, steps, want []string, kills int, 
 	r := rand.New(rand.NewSource(time.Now().UnixNano() + seed))
 	committed, maxStep := 0, 0
 	for kill := 0; kill < kills; kill++ {
-		acked, done, err := runAndKill(dir, data, committed, noSync, r)
-		for retry := 0; err != nil && strings.Contains(err.Error(), "is locked by process") && retry < 50; retry++ {
-			// Another lane's child, between fork and exec, may still hold
-			// a copy of this process's lock descriptor from the reopen
-			// check just closed: the lock is free once that child execs.
-			time.Sleep(20 * time.Millisecond)
+		var acked int
+		var done bool
+		err := retryWhileLocked(func() (err error) {
 			acked, done, err = runAndKill(dir, data, committed, noSync, r)
-		}
+			return err
+		})
 		if err != nil {
 			t.Error(err)
 			return maxStep
 		}
-		db, err := Open(Options{Executor: "cpu", Path: dir})
-		if err != nil {
+		var db *DB
+		if err := retryWhileLocked(func() (err error) {
+			db, err = Open(Options{Executor: "cpu", Path: dir})
+			return err
+		}); err != nil {
 			t.Errorf("kill %d: reopen: %v", kill, err)
 			return maxStep
 		}
@@ -252,6 +253,20 @@ func crashLane(t *testing.T, dir, data string, steps, want []string, kills int, 
 		}
 	}
 	return maxStep
+}
+
+// retryWhileLocked runs f again while it fails on the database lock.
+// Lanes run in one test process, so another lane's child, forked but not
+// yet exec'd (long on a loaded machine), may hold a copy of this process's
+// lock descriptor from a reopen check just closed, or the killed child's
+// lock may outlive it by a scheduling moment; either frees itself.
+func retryWhileLocked(f func() error) error {
+	err := f()
+	for retry := 0; err != nil && strings.Contains(err.Error(), "is locked by process") && retry < 100; retry++ {
+		time.Sleep(20 * time.Millisecond)
+		err = f()
+	}
+	return err
 }
 
 // runAndKill starts a child on dir at step from, lets it acknowledge a few

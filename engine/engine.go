@@ -302,6 +302,11 @@ func (c *Conn) execBound(ctx context.Context, stmt sql.Statement, baseDir string
 	if err != nil || handled {
 		return r, err
 	}
+	if s, ok := stmt.(*sql.Set); ok {
+		if stmt, err = c.setAutocommit(ctx, s); err != nil {
+			return nil, err
+		}
+	}
 	r, handled, err = c.transactionStatement(stmt)
 	if err != nil || handled {
 		return r, err

@@ -39,7 +39,7 @@ func openDurable(path string, noSync bool, cat *catalog.Catalog) (*durable, erro
 func mayChange(stmt sql.Statement) bool {
 	switch stmt.(type) {
 	case *sql.Query, *sql.Explain, *sql.ShowTables, *sql.Describe, *sql.ShowIndex,
-		*sql.Set, *sql.Rollback, *sql.AnalyzeTable, *sql.ShowTableStatus, *sql.CheckDatabase,
+		*sql.Rollback, *sql.Savepoint, *sql.RollbackTo, *sql.ReleaseSavepoint, *sql.AnalyzeTable, *sql.ShowTableStatus, *sql.CheckDatabase,
 		*sql.ExportDatabase, *sql.Checkpoint, *sql.ShowCreateTable, *sql.Use, *sql.ShowDatabases,
 		*sql.ShowVariables, *sql.Kill, *sql.Copy, *sql.CreateUser, *sql.DropUser, *sql.Grant:
 		return false

@@ -73,6 +73,7 @@ func (c *Conn) checkRights(stmt sql.Statement) error {
 	switch stmt.(type) {
 	case *sql.Query, *sql.Explain, *sql.ShowTables, *sql.Describe, *sql.ShowIndex, *sql.ShowCreateTable,
 		*sql.Set, *sql.Begin, *sql.Commit, *sql.Rollback, *sql.Use,
+		*sql.Savepoint, *sql.RollbackTo, *sql.ReleaseSavepoint,
 		*sql.ShowDatabases, *sql.ShowVariables, *sql.Kill:
 		return nil
 	}
@@ -115,12 +116,14 @@ func (c *Conn) sessionStatement(db *DB, stmt sql.Statement) (*StatementResult, b
 	case *sql.ShowDatabases:
 		return &StatementResult{Kind: KindRows, Result: stringsResult("Database", []string{"information_schema", sql.DatabaseName})}, true, nil
 	case *sql.ShowVariables:
-		return db.showVariables(s.Pattern), true, nil
+		return db.showVariables(s.Pattern, c.vars.Autocommit()), true, nil
 	}
 	return nil, false, nil
 }
 
-func (db *DB) showVariables(pattern string) *StatementResult {
+// showVariables lists the session's variables; autocommit is the
+// connection's own.
+func (db *DB) showVariables(pattern string, autocommit bool) *StatementResult {
 	var names, values []string
 	all := db.session.Variables()
 	sort.Strings(all)
@@ -129,6 +132,9 @@ func (db *DB) showVariables(pattern string) *StatementResult {
 			continue
 		}
 		v, _ := db.session.Variable(n)
+		if n == "autocommit" && !autocommit {
+			v = &sql.Const{T: columnar.TInt64, I: 0}
+		}
 		names = append(names, n)
 		switch {
 		case v.Null:

@@ -40,9 +40,10 @@ type Conn struct {
 }
 
 type transaction struct {
-	base     map[string]*columnar.Table
-	work     *catalog.Catalog
-	readOnly bool
+	base       map[string]*columnar.Table
+	work       *catalog.Catalog
+	readOnly   bool
+	savepoints []savepoint // oldest first (savepoint.go)
 }
 
 // Conn returns a new connection to db, with no transaction open.
@@ -111,9 +112,10 @@ func (c *Conn) view() *DB {
 	return &v
 }
 
-// transactionStatement runs BEGIN, COMMIT and ROLLBACK; for any other
-// statement it applies the transaction rules first (DDL commits, READ ONLY
-// refuses writes) and reports handled false.
+// transactionStatement runs BEGIN, COMMIT, ROLLBACK and the savepoint
+// statements; for any other statement it applies the transaction rules
+// first (DDL commits, READ ONLY refuses writes, autocommit = 0 opens a
+// transaction) and reports handled false.
 func (c *Conn) transactionStatement(stmt sql.Statement) (r *StatementResult, handled bool, err error) {
 	switch s := stmt.(type) {
 	case *sql.Begin:
@@ -129,6 +131,11 @@ func (c *Conn) transactionStatement(stmt sql.Statement) (r *StatementResult, han
 	case *sql.Rollback:
 		c.Rollback()
 		return message("rolled back"), true, nil
+	case *sql.Savepoint, *sql.RollbackTo, *sql.ReleaseSavepoint:
+		if err := c.implicitBegin(stmt); err != nil {
+			return nil, true, err
+		}
+		return c.savepointStatement(stmt)
 	case *sql.CreateTable, *sql.CreateTableAs, *sql.DropTable, *sql.AlterColumns, *sql.TruncateTable, *sql.RenameTable, *sql.ImportDatabase:
 		return nil, false, c.Commit()
 	case *sql.Insert, *sql.Load, *sql.Update, *sql.Delete, *sql.MultiUpdate, *sql.MultiDelete:
@@ -139,7 +146,7 @@ func (c *Conn) transactionStatement(stmt sql.Statement) (r *StatementResult, han
 			return nil, false, ErrReadOnlyTransaction
 		}
 	}
-	return nil, false, nil
+	return nil, false, c.implicitBegin(stmt)
 }
 
 // Exec is DB.Exec on this connection.

@@ -51,6 +51,7 @@ func errorCode(err error) uint16 {
 		root *engine.FileRootError
 		kill *killError
 		syn  *syntaxError
+		save *engine.SavepointError
 	)
 	switch {
 	case errors.As(err, &syn):
@@ -74,6 +75,8 @@ func errorCode(err error) uint16 {
 		return mysql.ER_CANNOT_USER
 	case errors.As(err, &root):
 		return mysql.ER_OPTION_PREVENTS_STATEMENT
+	case errors.As(err, &save):
+		return mysql.ER_SP_DOES_NOT_EXIST
 	case errors.As(err, &kill):
 		if kill.denied {
 			return mysql.ER_KILL_DENIED_ERROR

@@ -153,7 +153,10 @@ func (h *mysqlHandler) run(query string, binaryRows bool) (*mysql.Result, error)
 	if err != nil {
 		return nil, mysqlError(err)
 	}
-	status := uint16(mysql.SERVER_STATUS_AUTOCOMMIT)
+	status := uint16(0)
+	if h.sess.conn.Autocommit() {
+		status |= mysql.SERVER_STATUS_AUTOCOMMIT
+	}
 	if h.sess.conn.InTransaction() {
 		status |= mysql.SERVER_STATUS_IN_TRANS
 	}

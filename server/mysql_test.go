@@ -558,3 +558,42 @@ func TestMySQLConnectQueries(t *testing.T) {
 		}
 	}
 }
+
+// TestMySQLAutocommitAndSavepoints: SET autocommit = 0 over the MySQL
+// protocol (the session's changes stay private until COMMIT, @@autocommit
+// reads 0) and savepoints, with MySQL's error 1305 for an unknown one.
+func TestMySQLAutocommitAndSavepoints(t *testing.T) {
+	_, addr := startServer(t, Config{}, `create table t (x int)`)
+	db := open(t, addr, "admin", "secret", "")
+	other := open(t, addr, "admin", "secret", "")
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, q := range []string{"set autocommit = 0", "insert into t values (1)", "savepoint s1", "insert into t values (2)", "rollback to savepoint s1"} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	var ac, mine, theirs int
+	if err := conn.QueryRowContext(ctx, "select @@autocommit, count(*) from t").Scan(&ac, &mine); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.QueryRowContext(ctx, "select count(*) from t").Scan(&theirs); err != nil {
+		t.Fatal(err)
+	}
+	if ac != 0 || mine != 1 || theirs != 0 {
+		t.Errorf("before COMMIT: @@autocommit %d, this session %d rows, another %d; want 0 1 0", ac, mine, theirs)
+	}
+	if _, err := conn.ExecContext(ctx, "release savepoint nope"); mysqlCode(err) != 1305 || !strings.Contains(err.Error(), "SAVEPOINT nope does not exist") {
+		t.Errorf("RELEASE of an unknown savepoint: %v, want error 1305", err)
+	}
+	if _, err := conn.ExecContext(ctx, "commit"); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.QueryRowContext(ctx, "select count(*) from t").Scan(&theirs); err != nil || theirs != 1 {
+		t.Errorf("after COMMIT another session sees %d rows (%v), want 1", theirs, err)
+	}
+}

@@ -177,6 +177,10 @@ func (b *binder) statement(n ast.StmtNode) (Statement, error) {
 		return b.commit(n)
 	case *ast.RollbackStmt:
 		return b.rollback(n)
+	case *ast.SavepointStmt:
+		return b.savepoint(n)
+	case *ast.ReleaseSavepointStmt:
+		return b.releaseSavepoint(n)
 	case *ast.CreateUserStmt:
 		return b.createUser(n)
 	case *ast.DropUserStmt:

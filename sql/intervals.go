@@ -163,23 +163,9 @@ func (b *binder) addComposite(name string, d, k Expr, sizes []int64, pos int) (E
 	if c.Null {
 		return b.addInterval(name, d, nullConst(columnar.TInt64), ast.TimeUnitMicrosecond, pos)
 	}
-	text := strings.TrimSpace(constText(c))
-	neg := strings.HasPrefix(text, "-")
-	fields := strings.FieldsFunc(strings.TrimPrefix(text, "-"), func(r rune) bool { return r < '0' || r > '9' })
-	if len(fields) == 0 || len(fields) > len(sizes) {
-		return nil, b.errf(pos, "Incorrect INTERVAL value: '%s'", text)
-	}
-	total := int64(0)
-	for i, f := range fields {
-		v, err := strconv.ParseInt(f, 10, 64)
-		size := sizes[len(sizes)-len(fields)+i]
-		if err != nil || v > (1<<62)/size {
-			return nil, b.errf(pos, "Incorrect INTERVAL value: '%s'", text)
-		}
-		total += v * size
-	}
-	if neg {
-		total = -total
+	total, err := b.compositeTotal(c, sizes, pos)
+	if err != nil {
+		return nil, err
 	}
 	unit := ast.TimeUnitMicrosecond
 	if sizes[len(sizes)-1] == 1 { // YEAR_MONTH counts months
@@ -203,6 +189,31 @@ func (b *binder) addComposite(name string, d, k Expr, sizes []int64, pos int) (E
 		x.T.Scale = fsp
 	}
 	return e, nil
+}
+
+// compositeTotal reads a composite INTERVAL value's fields (split at any
+// non-digit; a leading '-' negates them all), right-aligned to the unit's
+// sizes, and sums them into months or microseconds.
+func (b *binder) compositeTotal(c *Const, sizes []int64, pos int) (int64, error) {
+	text := strings.TrimSpace(constText(c))
+	neg := strings.HasPrefix(text, "-")
+	fields := strings.FieldsFunc(strings.TrimPrefix(text, "-"), func(r rune) bool { return r < '0' || r > '9' })
+	if len(fields) == 0 || len(fields) > len(sizes) {
+		return 0, b.errf(pos, "Incorrect INTERVAL value: '%s'", text)
+	}
+	total := int64(0)
+	for i, f := range fields {
+		v, err := strconv.ParseInt(f, 10, 64)
+		size := sizes[len(sizes)-len(fields)+i]
+		if err != nil || v > (1<<62)/size {
+			return 0, b.errf(pos, "Incorrect INTERVAL value: '%s'", text)
+		}
+		total += v * size
+	}
+	if neg {
+		total = -total
+	}
+	return total, nil
 }
 
 // constText is a constant's text as MySQL reads an INTERVAL value.

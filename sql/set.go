@@ -5,6 +5,8 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+
+	"gpusql/storage/columnar"
 )
 
 // Set assigns system variables: SET [SESSION|GLOBAL] name = value, ...
@@ -67,6 +69,13 @@ func (b *binder) set(n *ast.SetStmt) (Statement, error) {
 func (b *binder) variable(n *ast.VariableExpr, pos int) (Expr, error) {
 	if !n.IsSystem {
 		return b.userVariable(n, pos)
+	}
+	if strings.EqualFold(n.Name, "autocommit") && b.vars != nil {
+		on := int64(0)
+		if b.vars.Autocommit() {
+			on = 1
+		}
+		return &Const{T: columnar.TInt64, I: on}, nil
 	}
 	v, ok := b.session.Variable(n.Name)
 	if !ok {

@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"strings"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 )
 
@@ -14,9 +16,24 @@ type Commit struct{}
 // Rollback discards the open transaction's changes.
 type Rollback struct{}
 
-func (*Begin) statement()    {}
-func (*Commit) statement()   {}
-func (*Rollback) statement() {}
+// Savepoint marks the open transaction's state under Name (SAVEPOINT
+// name); RollbackTo puts that state back (ROLLBACK TO [SAVEPOINT] name);
+// ReleaseSavepoint forgets the mark (RELEASE SAVEPOINT name). Names are
+// case-insensitive, as in MySQL: Name is lower case.
+type Savepoint struct{ Name string }
+
+// RollbackTo is ROLLBACK [WORK] TO [SAVEPOINT] name.
+type RollbackTo struct{ Name string }
+
+// ReleaseSavepoint is RELEASE SAVEPOINT name.
+type ReleaseSavepoint struct{ Name string }
+
+func (*Begin) statement()            {}
+func (*Commit) statement()           {}
+func (*Rollback) statement()         {}
+func (*Savepoint) statement()        {}
+func (*RollbackTo) statement()       {}
+func (*ReleaseSavepoint) statement() {}
 
 func (b *binder) begin(n *ast.BeginStmt) (Statement, error) {
 	switch {
@@ -38,9 +55,17 @@ func (b *binder) commit(n *ast.CommitStmt) (Statement, error) {
 func (b *binder) rollback(n *ast.RollbackStmt) (Statement, error) {
 	switch {
 	case n.SavepointName != "":
-		return nil, b.errf(b.start, "unsupported: ROLLBACK TO SAVEPOINT (gpusql has no savepoints)")
+		return &RollbackTo{Name: strings.ToLower(n.SavepointName)}, nil
 	case n.CompletionType != ast.CompletionTypeDefault:
 		return nil, b.errf(b.start, "unsupported: ROLLBACK AND CHAIN / RELEASE")
 	}
 	return &Rollback{}, nil
+}
+
+func (b *binder) savepoint(n *ast.SavepointStmt) (Statement, error) {
+	return &Savepoint{Name: strings.ToLower(n.Name)}, nil
+}
+
+func (b *binder) releaseSavepoint(n *ast.ReleaseSavepointStmt) (Statement, error) {
+	return &ReleaseSavepoint{Name: strings.ToLower(n.Name)}, nil
 }

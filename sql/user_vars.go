@@ -17,9 +17,30 @@ import (
 // started: @x is bound as a constant. So SET @a = 1, @b = @a + 1 gives @b
 // the old @a plus one (MySQL assigns left to right; write two SETs), and
 // assignment inside expressions (SELECT @x := ...) is not supported.
+//
+// They also carry the connection's autocommit setting: the one system
+// variable that belongs to every kind of connection (the REPL's, each
+// driver connection, each server session), since it decides when the
+// connection's transactions end.
 type UserVars struct {
 	mu sync.Mutex
 	m  map[string]*Const
+	// manualCommit is SET autocommit = 0.
+	manualCommit bool
+}
+
+// Autocommit reports the connection's @@autocommit.
+func (u *UserVars) Autocommit() bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return !u.manualCommit
+}
+
+// SetAutocommit records SET autocommit = on.
+func (u *UserVars) SetAutocommit(on bool) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.manualCommit = !on
 }
 
 // NewUserVars returns an empty set of variables.

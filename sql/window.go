@@ -47,11 +47,15 @@ const (
 // FrameBound is one end of a frame. For ROWS frames N is a row count; for
 // RANGE frames the offset is a distance in the single ORDER BY key's value:
 // N in its integer or scaled-decimal representation, or F (when not 0) for
-// DOUBLE keys and for fractional offsets over integer keys.
+// DOUBLE keys and for fractional offsets over integer keys. Over a DATE or
+// DATETIME key the offset is an INTERVAL: N of Unit, one of AddDatetime's
+// units (microsecond, second, minute, hour, day, month, year), and the
+// bound is the current row's key plus or minus it with calendar arithmetic.
 type FrameBound struct {
 	Kind BoundKind
 	N    int64
 	F    float64
+	Unit string
 }
 
 // Frame is the set of rows of the partition an aggregate or
@@ -183,6 +187,9 @@ func (b FrameBound) String() string {
 	off := fmt.Sprint(b.N)
 	if b.F != 0 {
 		off = fmt.Sprint(b.F)
+	}
+	if b.Unit != "" {
+		off = fmt.Sprintf("INTERVAL %d %s", b.N, strings.ToUpper(b.Unit))
 	}
 	switch b.Kind {
 	case BoundUnboundedPreceding:

@@ -105,7 +105,11 @@ func windowNullable(w *WindowFunc) bool {
 	case WinRowNumber, WinRank, WinDenseRank, WinPercentRank, WinCumeDist, WinNtile:
 		return false
 	case WinAgg:
-		return w.Agg.Func != AggCount && w.Agg.Func != AggCountStar
+		switch w.Agg.Func {
+		case AggCount, AggCountStar, AggBitAnd, AggBitOr, AggBitXor:
+			return false
+		}
+		return true
 	}
 	return true
 }
@@ -204,7 +208,8 @@ func (b *binder) windowFunc(n *ast.WindowFuncExpr, name string, sc *scope, pos i
 		return w, err
 	case "lag", "lead", "first_value", "last_value", "nth_value":
 		return b.valueFunc(n, name, sc, nargs)
-	case "sum", "count", "avg", "min", "max":
+	case "sum", "count", "avg", "min", "max", "var_pop", "variance", "var_samp", "stddev_pop", "stddev",
+		"std", "stddev_samp", "bit_and", "bit_or", "bit_xor", "json_arrayagg", "json_objectagg":
 		ae, err := b.aggCall(&ast.AggregateFuncExpr{F: name, Args: n.Args}, sc)
 		if err != nil {
 			return w, err
@@ -341,7 +346,8 @@ func (b *binder) windowKeyExpr(n ast.ExprNode, sc *scope) (Expr, error) {
 // frame binds ROWS|RANGE BETWEEN start AND end.
 func (b *binder) frame(fc *ast.FrameClause, order []SortKey, sc *scope, pos int) (Frame, error) {
 	if fc.Type != ast.Rows && fc.Type != ast.Ranges {
-		return Frame{}, b.errf(pos, "unsupported: GROUPS frames")
+		// MySQL parses GROUPS and refuses it the same way.
+		return Frame{}, b.errf(pos, "unsupported: GROUPS frames (MySQL 8 refuses them too: only ROWS and RANGE frames)")
 	}
 	f := Frame{Rows: fc.Type == ast.Rows}
 	var err error
@@ -376,15 +382,15 @@ func (b *binder) frameBound(fb *ast.FrameBound, rows bool, order []SortKey, sc *
 		out.Kind = BoundFollowing
 	}
 	bpos := b.posOr(fb.Expr, pos)
-	if fb.Unit != ast.TimeUnitInvalid {
-		return out, b.errf(bpos, "unsupported: INTERVAL frame offsets")
-	}
 	e, err := b.expr(fb.Expr, sc)
 	if err != nil {
 		return out, err
 	}
 	c, ok := e.(*Const)
 	if rows {
+		if fb.Unit != ast.TimeUnitInvalid {
+			return out, b.errf(bpos, "a ROWS frame offset must be a non-negative integer constant, not an INTERVAL")
+		}
 		if !ok || c.Null || !c.T.IsInteger() || c.I < 0 {
 			return out, b.errf(bpos, "a ROWS frame offset must be a non-negative integer constant, not %s", e)
 		}
@@ -395,6 +401,9 @@ func (b *binder) frameBound(fb *ast.FrameBound, rows bool, order []SortKey, sc *
 		return out, b.errf(bpos, "a RANGE frame with an offset needs exactly one ORDER BY expression in its window, not %d", len(order))
 	}
 	kt := order[0].Expr.Type()
+	if temporal := kt.ID == columnar.Date || kt.ID == columnar.Datetime; temporal || fb.Unit != ast.TimeUnitInvalid {
+		return b.intervalBound(out, fb.Unit, c, kt, bpos)
+	}
 	if _, num := numericType(kt); !num || kt.ID == columnar.String || kt.ID == columnar.Bool {
 		return out, b.errf(bpos, "unsupported: RANGE frame offset over an ORDER BY expression of type %s", kt)
 	}

@@ -15,8 +15,9 @@ import (
 // (rows equal on the order keys) adjacent; then one pass per partition
 // computes the values. Frames slide forward only, so aggregates read prefix
 // sums and MIN/MAX a monotonic deque: O(n) per function after the sort,
-// never O(n * frame). Functions over the same window share the sort. Output
-// rows keep the input order.
+// never O(n * frame) (except JSON_ARRAYAGG / JSON_OBJECTAGG, whose every
+// value holds its frame). Functions over the same window share the sort.
+// Output rows keep the input order.
 
 func (x *executor) runWindow(n *planner.Window) (*rel, error) {
 	in, err := x.collect(n.Input, -1, n)
@@ -38,7 +39,14 @@ func (x *executor) runWindow(n *planner.Window) (*rel, error) {
 			}
 			sorted[k] = wo
 		}
-		col, err := x.windowColumn(in, w, wo)
+		// The function's working state (frames, prefix sums or a queue,
+		// its column) is charged while it is computed.
+		scratch := windowScratchBytes * int64(in.rows)
+		if err := x.reserve(n, scratch); err != nil {
+			return nil, err
+		}
+		col, err := x.windowColumn(in, w, wo, func(b int64) error { return x.reserve(n, b) })
+		x.release(scratch)
 		if err != nil {
 			return nil, err
 		}
@@ -46,6 +54,10 @@ func (x *executor) runWindow(n *planner.Window) (*rel, error) {
 	}
 	return out, nil
 }
+
+// windowScratchBytes bounds a window function's working bytes per row:
+// frame bounds (16), prefix count and sums (24), its output column (8).
+const windowScratchBytes = 48
 
 // windowOrder is the input sorted for one window: perm lists the rows in
 // partition and order; partStart and peerStart mark the sorted positions
@@ -141,7 +153,9 @@ func (wo *windowOrder) peerBounds() (starts, ends []int) {
 }
 
 // windowColumn computes one function's column, in input row order.
-func (x *executor) windowColumn(in *rel, w *sql.WindowFunc, wo *windowOrder) (*columnar.Column, error) {
+// charge reserves the bytes of results that grow with the frames (the
+// JSON aggregates' texts) for the rest of the query.
+func (x *executor) windowColumn(in *rel, w *sql.WindowFunc, wo *windowOrder, charge func(int64) error) (*columnar.Column, error) {
 	switch w.Func {
 	case sql.WinRowNumber, sql.WinRank, sql.WinDenseRank, sql.WinNtile:
 		return rankColumn(w, wo), nil
@@ -164,6 +178,9 @@ func (x *executor) windowColumn(in *rel, w *sql.WindowFunc, wo *windowOrder) (*c
 	switch w.Func {
 	case sql.WinFirstValue, sql.WinLastValue, sql.WinNthValue:
 		return gatherColumn(args[0], fr.valueRows(w, wo)), nil
+	}
+	if w.Agg.Func == sql.AggJSONArrayAgg || w.Agg.Func == sql.AggJSONObjectAgg {
+		return frameJSONAgg(w.Agg, wo, fr, args[0], charge)
 	}
 	return frameAggregate(w, wo, fr, args)
 }

@@ -6,7 +6,8 @@ import (
 )
 
 // frameAggregate computes SUM, COUNT, AVG, MIN or MAX over each row's
-// frame. SUM, COUNT and AVG subtract prefix sums (restarted at every
+// frame (the statistical and bitwise aggregates: window_aggregate_more.go).
+// SUM, COUNT and AVG subtract prefix sums (restarted at every
 // partition, so a running total adds exactly as a sequential sum would);
 // integer and decimal prefixes may wrap, and their differences are still
 // exact whenever the frame's own sum fits. The per-row sums and counts feed
@@ -25,6 +26,9 @@ func frameAggregate(w *sql.WindowFunc, wo *windowOrder, fr *frames, args []*colu
 		return col, nil
 	}
 	arg := args[0]
+	if col, ok := frameMoreAggregate(w, wo, fr, arg); ok {
+		return col, nil
+	}
 	float := arg.F64 != nil
 	cnt, si, sf := prefixSums(wo, arg)
 	// frameSum reads the prefix difference; a frame starting at its

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"math"
 	"sort"
 
 	"gpusql/sql"
@@ -90,12 +91,44 @@ func (c *frameCtx) bound(f sql.Frame, b sql.FrameBound, end bool) int {
 		}
 		return c.peerLo
 	}
+	if b.Unit != "" {
+		return c.intervalBound(row, b, end)
+	}
 	sign := 1.0
 	if b.Kind == sql.BoundPreceding {
 		sign = -1
 	}
 	return c.nnLo + sort.Search(c.nnHi-c.nnLo, func(k int) bool {
 		d := c.ord.diff(c.wo.perm[c.nnLo+k], row, b, sign)
+		if end {
+			return d > 0
+		}
+		return d >= 0
+	})
+}
+
+// intervalBound is a RANGE bound over a DATE or DATETIME key: the current
+// row's key moved by the INTERVAL with calendar arithmetic (AddDatetime, so
+// 1 MONTH before March 31 is February's last day, as DATE_SUB gives), then
+// found by binary search among the partition's non-NULL keys. Preceding
+// moves toward the partition's start: down ascending, up descending.
+func (c *frameCtx) intervalBound(row int32, b sql.FrameBound, end bool) int {
+	n := b.N
+	if (b.Kind == sql.BoundPreceding) != c.ord.desc {
+		n = -n
+	}
+	target, ok := sql.AddDatetime(c.ord.micros(row), n, b.Unit)
+	if !ok { // past years 0..9999: every key lies on the near side
+		target = math.MaxInt64
+		if n < 0 {
+			target = math.MinInt64
+		}
+	}
+	return c.nnLo + sort.Search(c.nnHi-c.nnLo, func(k int) bool {
+		d := cmp3(c.ord.micros(c.wo.perm[c.nnLo+k]), target)
+		if c.ord.desc {
+			d = -d
+		}
 		if end {
 			return d > 0
 		}
@@ -116,6 +149,15 @@ func newRangeKey(wo *windowOrder) *rangeKey {
 }
 
 func (k *rangeKey) null(row int32) bool { return k.col.IsNull(int(row)) }
+
+// micros is a DATE or DATETIME key in microseconds since 1970.
+func (k *rangeKey) micros(row int32) int64 {
+	v := k.col.Int64At(int(row))
+	if k.col.Type.ID == columnar.Date {
+		return v * columnar.MicrosPerDay
+	}
+	return v
+}
 
 // nonNull returns the positions of ps..pe whose key is not NULL: NULLs sort
 // first ascending and last descending.
