@@ -112,6 +112,9 @@ func compareType(l, r Expr) (columnar.Type, error) {
 	case a.ID == columnar.Vector || b.ID == columnar.Vector:
 		return vectorCompareType(a, b)
 	}
+	if t, ok, err := unsignedCompareType(l, r); ok {
+		return t, err
+	}
 	if t, ok := datetimeCompareType(a, b); ok {
 		return t, nil
 	}

@@ -251,3 +251,25 @@ func unsignedOperand(e Expr) (Expr, bool) {
 	}
 	return nil, false
 }
+
+// unsignedCompareType is compareType where a side is BIGINT UNSIGNED and
+// the comparison reaches it without unsignedCompare (IN and ANY/ALL
+// subqueries, which compare in one type): with another unsigned side, or
+// a non-negative integer constant, the type is BIGINT UNSIGNED; with a
+// signed integer there is no type holding both (-1 would meet
+// 18446744073709551615), so that is an error. ok is false otherwise.
+func unsignedCompareType(l, r Expr) (t columnar.Type, ok bool, err error) {
+	a, b := l.Type(), r.Type()
+	if !a.IsBigUnsigned() && !b.IsBigUnsigned() {
+		return t, false, nil
+	}
+	_, lok := unsignedOperand(l)
+	_, rok := unsignedOperand(r)
+	switch {
+	case lok && rok:
+		return columnar.TUint64, true, nil
+	case isIntegerOperand(a) && isIntegerOperand(b):
+		return t, true, fmt.Errorf("type mismatch: %s compared with %s in one type (IN or ANY/ALL of a subquery) would take -1 for 18446744073709551615; CAST one side AS SIGNED or AS UNSIGNED", a, b)
+	}
+	return t, false, nil
+}
