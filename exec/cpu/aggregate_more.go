@@ -299,7 +299,7 @@ func compareVals(x, y val, t columnar.Type) int {
 	case t.ID == columnar.Float64:
 		return cmpOrdered(x.f, y.f)
 	}
-	return cmpOrdered(x.i, y.i)
+	return cmpOrdered(orderedInt64(t, x.i), orderedInt64(t, y.i))
 }
 
 func b2i64(b bool) int64 {
