@@ -424,3 +424,42 @@ func TestAutocommitAndSavepoints(t *testing.T) {
 		t.Errorf("after BeginTx committed the implicit transaction and rolled back its own: %d and %d rows; want 2 2", m, o)
 	}
 }
+
+// TestTimeYearValues: a TIME column scans as its text '[-]HH:MM:SS[.f]'
+// (as MySQL drivers hand TIME over), a YEAR as its number; a string
+// argument binds into either by MySQL's rules.
+func TestTimeYearValues(t *testing.T) {
+	db, err := sql.Open("gpusql", "executor=cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	if _, err := db.ExecContext(ctx, "create table e (id int, t time(1), y year)"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, "insert into e values (1, ?, ?), (2, NULL, ?)", "-34:00:00.25", "69", int64(0)); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.QueryContext(ctx, "select t, y from e order by id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	types, _ := rows.ColumnTypes()
+	if types[0].DatabaseTypeName() != "TIME" || types[1].DatabaseTypeName() != "YEAR" {
+		t.Errorf("types %s %s", types[0].DatabaseTypeName(), types[1].DatabaseTypeName())
+	}
+	var got []string
+	for rows.Next() {
+		var tm sql.NullString
+		var y int64
+		if err := rows.Scan(&tm, &y); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprint(tm.Valid, " ", tm.String, " ", y))
+	}
+	if want := "true -34:00:00.3 2069|false  0"; strings.Join(got, "|") != want {
+		t.Errorf("rows %q\nwant %q", strings.Join(got, "|"), want)
+	}
+}

@@ -192,9 +192,14 @@ func appendColumn(old *columnar.Column, m int, src *columnar.Column, n int, t co
 		return out, nil
 	}
 	var err error
-	if t.ID == columnar.Datetime && src.Type.ID == columnar.String {
+	switch {
+	case t.Year:
+		err = yearsInto(out, m, src, n)
+	case t.ID == columnar.Time:
+		err = timesInto(out, m, src, n)
+	case t.ID == columnar.Datetime && src.Type.ID == columnar.String:
 		err = parseDatetimesInto(out, m, src, n)
-	} else {
+	default:
 		err = convertInto(out, m, src, n)
 	}
 	if re, ok := err.(*rowError); ok {
@@ -382,6 +387,12 @@ func (e *rowError) Error() string {
 	}
 	if e.typ.Unsigned {
 		return fmt.Sprintf("Out of range value for column '%s' at row %d (%s does not hold %s)", e.column, e.row+1, e.typ, e.value)
+	}
+	if e.typ.ID == columnar.Time {
+		return fmt.Sprintf("Incorrect time value: '%s' for column '%s' at row %d", e.value, e.column, e.row+1)
+	}
+	if e.typ.Year {
+		return fmt.Sprintf("Out of range value for column '%s' at row %d: %s is not a YEAR (1901 to 2155, 0000, or two digits)", e.column, e.row+1, e.value)
 	}
 	return fmt.Sprintf("out of range value %s for %s at row %d", e.value, e.typ, e.row+1)
 }

@@ -298,7 +298,11 @@ func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*S
 // execBound runs a bound statement: a transaction statement, or any other
 // inside the connection's transaction when one is open.
 func (c *Conn) execBound(ctx context.Context, stmt sql.Statement, baseDir string) (*StatementResult, error) {
-	r, handled, err := c.sessionStatement(c.view(), stmt)
+	r, handled, err := c.preparedStatement(ctx, stmt, baseDir)
+	if err != nil || handled {
+		return r, err
+	}
+	r, handled, err = c.sessionStatement(c.view(), stmt)
 	if err != nil || handled {
 		return r, err
 	}

@@ -74,7 +74,8 @@ func (c *Conn) checkRights(stmt sql.Statement) error {
 	case *sql.Query, *sql.Explain, *sql.ShowTables, *sql.Describe, *sql.ShowIndex, *sql.ShowCreateTable,
 		*sql.Set, *sql.Begin, *sql.Commit, *sql.Rollback, *sql.Use,
 		*sql.Savepoint, *sql.RollbackTo, *sql.ReleaseSavepoint,
-		*sql.ShowDatabases, *sql.ShowVariables, *sql.Kill:
+		*sql.ShowDatabases, *sql.ShowVariables, *sql.Kill,
+		*sql.Prepare, *sql.Execute, *sql.Deallocate: // EXECUTE checks its statement
 		return nil
 	}
 	return &PrivilegeError{User: c.opts.User, Command: commandName(stmt)}

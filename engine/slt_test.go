@@ -249,7 +249,7 @@ func TestStatementErrorLine(t *testing.T) {
 func usesSessionState(f *slt.File) bool {
 	for _, r := range f.Records {
 		u := strings.ToUpper(strings.TrimSpace(r.SQL))
-		for _, p := range []string{"SET ", "BEGIN", "START TRANSACTION"} {
+		for _, p := range []string{"SET ", "BEGIN", "START TRANSACTION", "PREPARE "} {
 			if strings.HasPrefix(u, p) || strings.Contains(u, ";\n"+p) || strings.Contains(u, "; "+p) {
 				return true
 			}

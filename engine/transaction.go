@@ -31,6 +31,8 @@ type Conn struct {
 	tx *transaction
 	// vars are the connection's user variables (@name).
 	vars *sql.UserVars
+	// prepared are the statements PREPAREd on the connection (prepare.go).
+	prepared preparedStatements
 
 	// A session connection's own variables, memory accountant and
 	// options (session.go); nil / zero on the DB's shared ones.

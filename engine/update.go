@@ -136,7 +136,7 @@ func setColumn(old *columnar.Column, ids []int, src *columnar.Column, f columnar
 	}
 	conv, err := appendColumn(columnar.NewColumn(f.Type, 0, false), 0, src, n, f.Type, "", f.Name)
 	if err != nil {
-		if re, ok := err.(*rowError); ok && f.Type.ID == columnar.Datetime {
+		if re, ok := err.(*rowError); ok && (f.Type.ID == columnar.Datetime || f.Type.ID == columnar.Time || f.Type.Year) {
 			re.row = ids[re.row] // the table's row, as MySQL names it
 			return nil, re
 		}

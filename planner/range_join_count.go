@@ -206,7 +206,8 @@ func stripWidening(e sql.Expr) sql.Expr {
 		switch {
 		case from.ID == columnar.String || to.ID == columnar.String || from.ID == columnar.Bool ||
 			(from.ID == columnar.Date) != (to.ID == columnar.Date),
-			(from.ID == columnar.Datetime) != (to.ID == columnar.Datetime):
+			(from.ID == columnar.Datetime) != (to.ID == columnar.Datetime),
+			(from.ID == columnar.Time) != (to.ID == columnar.Time), from.Year != to.Year:
 			return e
 		case from.Physical() == columnar.PhysFloat64 && to.Physical() != columnar.PhysFloat64:
 			return e

@@ -115,9 +115,9 @@ func ValuePreservingCast(from, to columnar.Type) bool {
 			from.ID == columnar.Decimal && from.Scale == to.Scale
 	case columnar.Float64:
 		return from.ID == columnar.Float64
-	case columnar.Datetime:
+	case columnar.Datetime, columnar.Time:
 		// A smaller fsp rounds.
-		return from.ID == columnar.Datetime && to.Scale >= from.Scale
+		return from.ID == to.ID && to.Scale >= from.Scale
 	}
 	return from.ID == to.ID
 }

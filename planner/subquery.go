@@ -133,6 +133,9 @@ func cpuOnlyReason(p *Physical) string {
 	if why := unsignedOnCPU(p); why != "" {
 		return why
 	}
+	if why := timeYearOnCPU(p); why != "" {
+		return why
+	}
 	for _, n := range p.Nodes() {
 		if _, ok := n.(*Window); ok {
 			return "window functions in " + opName(n)

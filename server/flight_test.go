@@ -263,3 +263,24 @@ func TestFlightSQLDatetime(t *testing.T) {
 		t.Errorf("prepared with a timestamp: %q, want \"1\\n\"", got)
 	}
 }
+
+// TestFlightSQLTimeYear: TIME columns travel as time64[us], YEAR as int32.
+func TestFlightSQLTimeYear(t *testing.T) {
+	srv, _ := startServer(t, Config{}, `create table e (id int, t time(3), y year);
+		insert into e values (1, '10:20:30.125', '69'), (2, NULL, 0);`)
+	c, ctx := startFlight(t, srv, "admin", "secret")
+	info, err := c.Execute(ctx, "select id, t, y from e order by id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema, got := fetch(t, c, ctx, info)
+	if dt, ok := schema.Field(1).Type.(*arrow.Time64Type); !ok || dt.Unit != arrow.Microsecond {
+		t.Errorf("t column type %s, want time64[us]", schema.Field(1).Type)
+	}
+	if schema.Field(2).Type.ID() != arrow.INT32 {
+		t.Errorf("y column type %s, want int32", schema.Field(2).Type)
+	}
+	if want := "1 10:20:30.125000 2069\n2 NULL 0\n"; got != want { // Arrow prints time64[us] with six digits
+		t.Errorf("rows:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -39,6 +39,9 @@ func fields(r *exec.Result) []*mysql.Field {
 		switch t.ID {
 		case columnar.Int32:
 			f.Type, f.ColumnLength, f.Flag = mysql.MYSQL_TYPE_LONG, 11, mysql.BINARY_FLAG|mysql.NUM_FLAG
+			if t.Year {
+				f.Type, f.ColumnLength, f.Flag = mysql.MYSQL_TYPE_YEAR, 4, mysql.BINARY_FLAG|mysql.NUM_FLAG|mysql.UNSIGNED_FLAG|mysql.ZEROFILL_FLAG
+			}
 		case columnar.Int64:
 			f.Type, f.ColumnLength, f.Flag = mysql.MYSQL_TYPE_LONGLONG, 20, mysql.BINARY_FLAG|mysql.NUM_FLAG
 			if t.Unsigned {
@@ -53,6 +56,11 @@ func fields(r *exec.Result) []*mysql.Field {
 			f.Flag = mysql.BINARY_FLAG | mysql.NUM_FLAG
 		case columnar.Date:
 			f.Type, f.ColumnLength = mysql.MYSQL_TYPE_DATE, 10
+		case columnar.Time:
+			f.Type, f.ColumnLength, f.Decimal = mysql.MYSQL_TYPE_TIME, 10, uint8(t.Scale)
+			if t.Scale > 0 {
+				f.ColumnLength += uint32(t.Scale + 1)
+			}
 		case columnar.Datetime:
 			f.Type, f.ColumnLength, f.Decimal = mysql.MYSQL_TYPE_DATETIME, 19, uint8(t.Scale)
 			if t.Timestamp {
@@ -148,6 +156,10 @@ func appendBinaryRow(row []byte, r *exec.Result, i int) []byte {
 		}
 		switch c.Type.ID {
 		case columnar.Int32:
+			if c.Type.Year { // MySQL sends YEAR as a 2-byte integer
+				row = binary.LittleEndian.AppendUint16(row, uint16(c.I32[i]))
+				break
+			}
 			row = binary.LittleEndian.AppendUint32(row, uint32(c.I32[i]))
 		case columnar.Int64:
 			row = binary.LittleEndian.AppendUint64(row, uint64(c.I64[i]))
@@ -162,9 +174,33 @@ func appendBinaryRow(row []byte, r *exec.Result, i int) []byte {
 			row = append(row, byte(d.Month()), byte(d.Day()))
 		case columnar.Datetime:
 			row = appendBinaryDatetime(row, c.I64[i])
+		case columnar.Time:
+			row = appendBinaryTime(row, c.I64[i])
 		default: // DECIMAL and VARCHAR: length-encoded text
 			row = append(row, mysql.PutLengthEncodedString([]byte(exec.FormatValue(c, i)))...)
 		}
+	}
+	return row
+}
+
+// appendBinaryTime writes a TIME in the binary protocol: length 8 (sign,
+// days, hours, minutes, seconds) or 12 (with microseconds), hours past 24
+// carried as days.
+func appendBinaryTime(row []byte, us int64) []byte {
+	neg, h, mi, s, micro := columnar.TimeParts(us)
+	n := byte(8)
+	if micro != 0 {
+		n = 12
+	}
+	sign := byte(0)
+	if neg {
+		sign = 1
+	}
+	row = append(row, n, sign)
+	row = binary.LittleEndian.AppendUint32(row, uint32(h/24))
+	row = append(row, byte(h%24), byte(mi), byte(s))
+	if micro != 0 {
+		row = binary.LittleEndian.AppendUint32(row, uint32(micro))
 	}
 	return row
 }

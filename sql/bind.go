@@ -193,6 +193,12 @@ func (b *binder) statement(n ast.StmtNode) (Statement, error) {
 		return b.kill(n)
 	case *ast.UseStmt:
 		return b.use(n)
+	case *ast.PrepareStmt:
+		return b.prepare(n)
+	case *ast.ExecuteStmt:
+		return b.execute(n)
+	case *ast.DeallocateStmt:
+		return &Deallocate{Name: strings.ToLower(n.Name)}, nil
 	}
 	return nil, b.errf(b.start, "unsupported statement: %s", firstWords(b.src[b.start:b.end]))
 }

@@ -37,11 +37,11 @@ import (
 const maxDecimalPrecision = 18
 
 func sameType(a, b columnar.Type) bool {
-	if a.ID != b.ID || a.JSON != b.JSON || a.Unsigned != b.Unsigned || a.Unsigned && a.Width != b.Width {
+	if a.ID != b.ID || a.JSON != b.JSON || a.Year != b.Year || a.Unsigned != b.Unsigned || a.Unsigned && a.Width != b.Width {
 		return false
 	}
 	switch a.ID {
-	case columnar.Decimal, columnar.Datetime:
+	case columnar.Decimal, columnar.Datetime, columnar.Time:
 		return a.Scale == b.Scale
 	case columnar.Vector:
 		// Into VECTOR(n) a vector of another dimension needs a check.
@@ -79,7 +79,7 @@ func numericType(t columnar.Type) (columnar.Type, bool) {
 		return columnar.TInt32, true
 	case columnar.String:
 		return columnar.TFloat64, true
-	case columnar.Datetime:
+	case columnar.Datetime, columnar.Time:
 		return datetimeNumeric(t), true
 	}
 	return t, false
@@ -115,7 +115,13 @@ func compareType(l, r Expr) (columnar.Type, error) {
 	if t, ok, err := unsignedCompareType(l, r); ok {
 		return t, err
 	}
+	if t, ok, err := timeCompareType(a, b); ok {
+		return t, err
+	}
 	if t, ok := datetimeCompareType(a, b); ok {
+		return t, nil
+	}
+	if t, ok := yearCompareType(l, r); ok {
 		return t, nil
 	}
 	switch {
@@ -204,6 +210,9 @@ func resultType(es []Expr) (columnar.Type, error) {
 // unionType is the type a value of either type is converted to when both
 // land in one column.
 func unionType(a, b columnar.Type) (columnar.Type, error) {
+	if t, ok := timeUnionType(a, b); ok {
+		return t, nil
+	}
 	if t, ok := datetimeUnionType(a, b); ok {
 		return t, nil
 	}
@@ -219,6 +228,9 @@ func unionType(a, b columnar.Type) (columnar.Type, error) {
 				return columnar.TJSON, nil // JSON with text is text, as in MySQL
 			}
 			return columnar.Type{ID: columnar.String, Width: max(a.Width, b.Width)}, nil
+		}
+		if a.Year != b.Year {
+			return columnar.TInt32, nil // YEAR with INT is INT, as in MySQL
 		}
 		return a, nil
 	case a.ID == columnar.String || b.ID == columnar.String:
@@ -246,6 +258,16 @@ func convertConst(c *Const, t columnar.Type) (*Const, bool) {
 	}
 	out := &Const{T: t}
 	switch {
+	case t.Year:
+		v, ok := convertToYear(c)
+		out.I = v
+		return out, ok
+	case t.ID == columnar.Time:
+		v, ok := convertToTime(c, t)
+		out.I = v
+		return out, ok
+	case c.T.ID == columnar.Time:
+		return out, convertFromTime(c, out)
 	case t.ID == columnar.Datetime:
 		v, ok := convertToDatetime(c, t)
 		out.I = v

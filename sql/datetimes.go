@@ -234,6 +234,9 @@ func ConvertDatetimeValue(i int64, f float64, from, to columnar.Type) (ri int64,
 // ("Incorrect datetime value: 'x' for column 'c' at row n") rather than
 // the NULL a cast gives.
 func storeCast(e Expr, t columnar.Type) Expr {
+	if _, isConst := e.(*Const); (t.Year || t.ID == columnar.Time) && !isConst {
+		return e // the engine converts as it stores (year.go)
+	}
 	if t.ID == columnar.Datetime && e.Type().ID == columnar.String {
 		if _, isConst := e.(*Const); !isConst {
 			return e
@@ -250,7 +253,7 @@ func storeCast(e Expr, t columnar.Type) Expr {
 func storeSchema(from, to Schema) Schema {
 	out := append(Schema(nil), to...)
 	for i := range out {
-		if i < len(from) && out[i].Type.ID == columnar.Datetime && from[i].Type.ID == columnar.String {
+		if i < len(from) && (out[i].Type.ID == columnar.Datetime && from[i].Type.ID == columnar.String || out[i].Type.Year || out[i].Type.ID == columnar.Time) {
 			out[i].Type = from[i].Type
 		}
 		if i < len(from) && crossesSignedness(from[i].Type, out[i].Type) {
@@ -267,6 +270,10 @@ func storeSchema(from, to Schema) Schema {
 func storeValuesSchema(v *Values) Schema {
 	out := append(Schema(nil), v.Out...)
 	for i, c := range out {
+		if c.Type.Year || c.Type.ID == columnar.Time {
+			out[i].Type = valuesStoreType(v, i, c.Type)
+			continue
+		}
 		if c.Type.ID != columnar.Datetime {
 			continue
 		}
@@ -278,4 +285,20 @@ func storeValuesSchema(v *Values) Schema {
 		}
 	}
 	return out
+}
+
+// valuesStoreType is the type INSERT ... VALUES carries column i of its
+// rows in when the column is a YEAR or TIME (col): col when every row's
+// value is a constant (already converted), else the first computed
+// value's type, which the engine converts as it stores; the other rows
+// are cast to that type.
+func valuesStoreType(v *Values, i int, col columnar.Type) columnar.Type {
+	for _, row := range v.Rows {
+		if i < len(row) && row[i] != nil {
+			if _, ok := row[i].(*Const); !ok {
+				return row[i].Type()
+			}
+		}
+	}
+	return col
 }

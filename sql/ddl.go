@@ -31,8 +31,11 @@ import (
 //
 //	JSON                                       → JSON: normalized JSON text in a String
 //	                                             column (Type.JSON), see sql/json.go
+//	YEAR                                       → INT marked Year: 0 or 1901..2155
+//	                                             (storage/columnar/year.go)
+//	TIME[(fsp)]                                → TIME: signed µs (storage/columnar/time.go)
 //
-// TIME, YEAR, ENUM, SET and BIT are rejected.
+// ENUM, SET and BIT are rejected.
 func columnType(tp *types.FieldType) (columnar.Type, string) {
 	switch tp.GetType() {
 	case mysql.TypeTiny, mysql.TypeShort, mysql.TypeInt24, mysql.TypeLong:
@@ -78,6 +81,14 @@ func columnType(tp *types.FieldType) (columnar.Type, string) {
 		return vectorType(tp.GetFlen())
 	case mysql.TypeJSON:
 		return columnar.TJSON, ""
+	case mysql.TypeYear:
+		return columnar.TYear, ""
+	case mysql.TypeDuration:
+		fsp := max(tp.GetDecimal(), 0)
+		if fsp > columnar.MaxFsp {
+			return columnar.Type{}, "fractional seconds precision " + strconv.Itoa(fsp) + " (0 to 6)"
+		}
+		return columnar.TTime(fsp), ""
 	case mysql.TypeDatetime, mysql.TypeTimestamp:
 		fsp := tp.GetDecimal()
 		if fsp < 0 {

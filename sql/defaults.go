@@ -81,7 +81,7 @@ func isLiteral(e ast.ExprNode) bool {
 	case *ast.FuncCallExpr:
 		// DATE '2024-01-31' and TIMESTAMP '...' literals parse as calls.
 		switch n.FnName.L {
-		case ast.DateLiteral, ast.TimestampLiteral:
+		case ast.DateLiteral, ast.TimestampLiteral, ast.TimeLiteral:
 			return len(n.Args) == 1 && isLiteral(n.Args[0])
 		}
 	}
@@ -120,6 +120,8 @@ func valueText(c *Const) string {
 		return FormatDate(int32(c.I))
 	case columnar.Datetime:
 		return columnar.FormatDatetime(c.I, c.T.Scale)
+	case columnar.Time:
+		return columnar.FormatTime(c.I, c.T.Scale)
 	case columnar.Vector:
 		return columnar.VectorText(c.V)
 	}

@@ -384,6 +384,11 @@ func (b *binder) castConst(e Expr, t columnar.Type, pos int) (Expr, error) {
 			return nil, b.errf(pos, "Incorrect datetime value: '%s'", c.S)
 		}
 	}
+	if c, ok := e.(*Const); ok && !c.Null && t.ID == columnar.Time && c.T.ID == columnar.String {
+		if _, ok := columnar.ParseTime(c.S, columnar.MaxFsp); !ok {
+			return nil, b.errf(pos, "Incorrect time value: '%s'", c.S)
+		}
+	}
 	return castTo(e, t), nil
 }
 
@@ -595,7 +600,7 @@ func (b *binder) inList(n *ast.PatternInExpr, sc *scope, pos int) (Expr, error) 
 				t = ct
 			}
 		case sameType(t, ct):
-		case t.ID == columnar.Datetime && ct.ID == columnar.Datetime:
+		case t.ID == columnar.Datetime && ct.ID == columnar.Datetime, t.ID == columnar.Time && ct.ID == columnar.Time:
 			t.Scale = max(t.Scale, ct.Scale)
 		case t.IsNumeric() && ct.IsNumeric():
 			t = commonNumeric(t, ct)
@@ -761,8 +766,22 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 			return nil, b.errf(pos, "too big precision %d for CAST to DATETIME (at most 6)", fsp)
 		}
 		t = columnar.TDatetime(max(fsp, 0))
+	case mysql.TypeDuration:
+		fsp := n.Tp.GetDecimal()
+		if fsp > columnar.MaxFsp {
+			return nil, b.errf(pos, "too big precision %d for CAST to TIME (at most 6)", fsp)
+		}
+		t = columnar.TTime(max(fsp, 0))
+		if !castable(e.Type(), t) {
+			return nil, b.errf(pos, "type mismatch: cannot cast %s to %s", e.Type(), t)
+		}
+	case mysql.TypeYear:
+		t = columnar.TYear
 	default:
 		return nil, b.errf(pos, "unsupported: CAST to %s", n.Tp.String())
+	}
+	if e.Type().ID == columnar.Time && isTemporal(t) {
+		return nil, b.errf(pos, "unsupported: CAST of a TIME to %s (MySQL adds today's date: write TIMESTAMP(CURRENT_DATE, t))", t)
 	}
 	return castTo(e, t), nil
 }

@@ -248,6 +248,8 @@ func constString(c *Const) string {
 		return "DATE '" + FormatDate(int32(c.I)) + "'"
 	case columnar.Datetime:
 		return "TIMESTAMP '" + columnar.FormatDatetime(c.I, c.T.Scale) + "'"
+	case columnar.Time:
+		return "TIME '" + columnar.FormatTime(c.I, c.T.Scale) + "'"
 	case columnar.Bool:
 		if c.I != 0 {
 			return "TRUE"

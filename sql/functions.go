@@ -60,6 +60,8 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		return b.dateLiteral(n, pos)
 	case ast.TimestampLiteral:
 		return b.timestampLiteral(n, pos)
+	case ast.TimeLiteral:
+		return b.timeLiteral(n, pos)
 	}
 	switch name {
 	case "extract":

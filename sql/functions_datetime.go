@@ -13,9 +13,8 @@ import (
 // refuses them by name:
 //
 //	name          args (after casts)                  result
-//	hour, minute, dt DATETIME                         INT
+//	hour, minute, dt DATETIME                         INT (of a TIME: functions_time.go)
 //	second, microsecond
-//	time          dt DATETIME                         VARCHAR 'HH:MM:SS[.ffffff]' (gpusql has no TIME)
 //	date_part     dt DATETIME                         DATE, the date dt falls on (DATE(dt), and what
 //	                                                  YEAR(dt) ... read): no rounding, where CAST(dt
 //	                                                  AS DATE) rounds the fraction first (MySQL:
@@ -35,15 +34,19 @@ import (
 //	                                                  time zone tables does the same for names)
 //	timediff      a, b DATETIME, fsp BIGINT const     VARCHAR a - b as MySQL prints a TIME
 //	                                                  '[-]HH:MM:SS[.f]' (fsp digits), clamped to
-//	                                                  ±838:59:59 as TIME is
+//	                                                  ±838:59:59; TIMEDIFF reads it as a TIME
 //	time_to_sec   t VARCHAR '[-]H:MM[:SS]'            BIGINT seconds (fraction dropped); a
 //	                                                  DATETIME's time of day via TIME(); NULL
-//	                                                  when t is not a time
-//	sec_to_time   n BIGINT                            VARCHAR '[-]HH:MM:SS', clamped as timediff
+//	                                                  when t is not a time (of a TIME:
+//	                                                  functions_time.go)
+//	sec_to_time   n BIGINT                            VARCHAR '[-]HH:MM:SS', clamped as timediff;
+//	                                                  SEC_TO_TIME reads it as a TIME
 //
 // TIMESTAMP(x) binds as x converted to DATETIME, TIMESTAMP(x, 'HH:MM:SS')
 // and ADDTIME / SUBTIME(x, 'HH:MM:SS') as datetime_add of the constant time
-// in microseconds (x a DATETIME; MySQL's TIME forms of ADDTIME are not).
+// in microseconds (x a DATETIME); with a TIME first argument or a TIME
+// expression second, functions_time.go binds them (time_add). TIME(x),
+// CURTIME and the TIME forms are there too.
 //
 // Functions of functions.go and functions_more.go that take a DATETIME
 // where they take a DATE: every date function reads a DATETIME's date
@@ -57,11 +60,10 @@ import (
 //
 // Folded here: NOW()/CURRENT_TIMESTAMP/LOCALTIME/LOCALTIMESTAMP/SYSDATE/
 // UTC_TIMESTAMP([fsp]) are the statement's clock as DATETIME(fsp) (SYSDATE
-// too: MySQL's differs only within a statement); CURTIME/CURRENT_TIME/
-// UTC_TIME([fsp]) its time of day as 'HH:MM:SS'. Times are UTC.
+// too: MySQL's differs only within a statement). Times are UTC.
 
 func init() {
-	for _, n := range []string{"hour", "minute", "second", "microsecond", "time", "date_part", "datetime_add", "from_unixtime",
+	for _, n := range []string{"hour", "minute", "second", "microsecond", "date_part", "datetime_add", "from_unixtime",
 		"to_seconds", "convert_tz", "timediff", "time_to_sec", "sec_to_time"} {
 		moreFuncs[n] = true
 	}
@@ -139,23 +141,13 @@ func (c *call) datetimeFunc() (Expr, bool, error) {
 			return nil, true, err
 		}
 		return &Const{T: columnar.TDatetime(fsp), I: c.b.stmtMicros(fsp)}, true, nil
-	case "curtime", "current_time", "utc_time":
-		fsp, err := c.fspArg()
-		if err != nil {
-			return nil, true, err
-		}
-		s := columnar.FormatDatetime(c.b.stmtMicros(fsp), fsp)
-		return &Const{T: columnar.TString, S: s[11:]}, true, nil
-	case "hour", "minute", "second", "microsecond", "time":
+	case "hour", "minute", "second", "microsecond":
 		if err := c.arity(1, 1); err != nil {
 			return nil, true, err
 		}
 		d, err := c.b.datetimeArg(c.args[0], c.name, c.pos)
 		if err != nil {
 			return nil, true, err
-		}
-		if c.name == "time" {
-			return c.fn(columnar.TString, d)
 		}
 		return c.fn(columnar.TInt32, d)
 	case "from_unixtime":
@@ -189,7 +181,9 @@ func (c *call) datetimeFunc() (Expr, bool, error) {
 			return nil, true, err
 		}
 		if t := c.args[0].Type(); t.ID == columnar.Datetime || t.ID == columnar.Date {
-			c.args[0] = c.b.timeOfDayText(c.args[0])
+			// Its time of day as a TIME (a DATE's is 00:00:00).
+			day := castTo(c.args[0], columnar.TTime(datetimeScale(t)))
+			return &Func{Name: "time_seconds", Args: []Expr{day}, T: columnar.TInt64}, true, nil
 		}
 		return c.fn(columnar.TInt64, c.str(c.args[0]))
 	case "sec_to_time":
@@ -376,10 +370,4 @@ func unixTimestampType(t columnar.Type) columnar.Type {
 		return columnar.TInt64
 	}
 	return columnar.TDecimal(18, t.Scale)
-}
-
-// timeOfDayText is TIME(x) of a DATE or DATETIME: its 'HH:MM:SS[.f]'.
-func (b *binder) timeOfDayText(e Expr) Expr {
-	d, _ := b.datetimeArg(e, "time", 0)
-	return &Func{Name: "time", Args: []Expr{d}, T: columnar.TString}
 }

@@ -22,6 +22,9 @@ func FuzzBind(f *testing.F) {
 	f.Add("copy (select a from t where b = 'x') to 'o.csv' with (format csv, header false, delimiter '|', null 'NA');\nselect 1;")
 	f.Add("copy t to 'o.parquet'; select * from read_csv('missing.csv', header=true, columns={'a': 'INT'}) x join 'y.parquet' on 1")
 	f.Add("select * from t into outfile 'o.tsv' fields terminated by ',' optionally enclosed by '\"'")
+	// TIME, YEAR and SQL prepared statements.
+	f.Add("create table z (t time(3), y year); select time '10:20:30.5', cast('1 10:00' as time), cast('69' as year), maketime(1, 2, 3.5), time_format('100:00:00', '%H %p')")
+	f.Add("prepare s from 'select ? + 1, \"?\"'; execute s using @a; deallocate prepare s; drop prepare s")
 	cat := testCatalog(f)
 	f.Fuzz(func(t *testing.T, text string) {
 		ps, err := parse(text)

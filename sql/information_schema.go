@@ -110,6 +110,9 @@ func columnRow(table string, i int, f columnar.Field) []Expr {
 	switch f.Type.ID {
 	case columnar.Int32:
 		dataType, prec, scale = "int", i64(10), i64(0)
+		if f.Type.Year {
+			dataType, prec, scale = "year", infoNull(columnar.TInt64), infoNull(columnar.TInt64)
+		}
 	case columnar.Int64:
 		dataType, prec, scale = "bigint", i64(19), i64(0)
 		if f.Type.Unsigned && f.Type.Width == 32 {
@@ -128,6 +131,8 @@ func columnRow(table string, i int, f columnar.Field) []Expr {
 		if f.Type.Timestamp {
 			dataType = "timestamp"
 		}
+	case columnar.Time:
+		dataType = "time"
 	case columnar.Vector:
 		dataType = "vector"
 	case columnar.String:

@@ -145,6 +145,9 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 				if col.Type.ID == columnar.Datetime && !v.Null && (!ok || !col.Type.InDatetimeRange(v.I)) {
 					return nil, b.errf(pos, "%s", incorrectDatetime(c, col.Name, r+1))
 				}
+				if col.Type.ID == columnar.Time && !ok {
+					return nil, b.errf(pos, "%s", strings.Replace(incorrectDatetime(c, col.Name, r+1), "datetime", "time", 1))
+				}
 				if !ok || !strictOK(c, v) {
 					return nil, b.errf(pos, "incorrect %s value %s for column '%s' at row %d", col.Type, constString(c), col.Name, r+1)
 				}
@@ -220,6 +223,11 @@ func castable(from, to columnar.Type) bool {
 	}
 	if from.ID == to.ID || to.ID == columnar.String || from.ID == columnar.String {
 		return true
+	}
+	if to.ID == columnar.Time || from.ID == columnar.Time {
+		// A TIME becomes a DATE or DATETIME only with the current date
+		// (MySQL), which gpusql refuses (times.go).
+		return to.ID != columnar.Bool && from.ID != columnar.Bool && (from.ID != columnar.Time || !isTemporal(to))
 	}
 	if to.ID == columnar.Datetime || from.ID == columnar.Datetime {
 		return to.ID != columnar.Bool && from.ID != columnar.Bool

@@ -33,7 +33,7 @@ func OperandType(a, b columnar.Type) columnar.Type {
 		return columnar.TFloat64
 	case a.ID == columnar.Decimal || b.ID == columnar.Decimal:
 		return columnar.TDecimal(38, max(a.DecimalScale(), b.DecimalScale()))
-	case a.ID == columnar.Datetime && b.ID == columnar.Datetime:
+	case a.ID == columnar.Datetime && b.ID == columnar.Datetime, a.ID == columnar.Time && b.ID == columnar.Time:
 		if b.Scale > a.Scale {
 			return b // the finer fsp: nothing rounds
 		}

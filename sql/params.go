@@ -38,8 +38,20 @@ func SubstituteParams(query string, args []any) (string, error) {
 	if len(args) == 0 {
 		return query, nil
 	}
+	return substitute(query, len(args), func(i int) (string, error) {
+		lit, err := Literal(args[i])
+		if err != nil {
+			return "", fmt.Errorf("argument %d: %w", i+1, err)
+		}
+		return lit, nil
+	})
+}
+
+// substitute replaces the n placeholders of query by literal(0..n-1),
+// checking that query has exactly n.
+func substitute(query string, n int, literal func(i int) (string, error)) (string, error) {
 	var b strings.Builder
-	n := 0
+	k := 0
 	for i := 0; i < len(query); {
 		if end := skipText(query, i); end > i {
 			b.WriteString(query[i:end])
@@ -51,19 +63,19 @@ func SubstituteParams(query string, args []any) (string, error) {
 			i++
 			continue
 		}
-		if n >= len(args) {
-			return "", fmt.Errorf("query has more '?' placeholders than the %d arguments", len(args))
+		if k >= n {
+			return "", fmt.Errorf("query has more '?' placeholders than the %d arguments", n)
 		}
-		lit, err := Literal(args[n])
+		lit, err := literal(k)
 		if err != nil {
-			return "", fmt.Errorf("argument %d: %w", n+1, err)
+			return "", err
 		}
 		b.WriteString(lit)
-		n++
+		k++
 		i++
 	}
-	if n != len(args) {
-		return "", fmt.Errorf("%d arguments for %d '?' placeholders", len(args), n)
+	if k != n {
+		return "", fmt.Errorf("%d arguments for %d '?' placeholders", n, k)
 	}
 	return b.String(), nil
 }

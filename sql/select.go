@@ -526,7 +526,7 @@ func nullable(e Expr) bool {
 		}
 		return nullable(e.Else)
 	case *Cast:
-		if isTemporal(e.T) && e.E.Type().ID != columnar.Date && e.E.Type().ID != columnar.Datetime {
+		if (isTemporal(e.T) || e.T.ID == columnar.Time) && e.E.Type().ID != columnar.Date && e.E.Type().ID != columnar.Datetime {
 			return true // invalid dates become NULL
 		}
 		return nullable(e.E)

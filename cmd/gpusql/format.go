@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -354,6 +355,9 @@ func jsonValue(c *columnar.Column, i int) string {
 	}
 	switch c.Type.ID {
 	case columnar.Int32, columnar.Int64, columnar.Decimal:
+		if c.Type.Year {
+			return strconv.Itoa(int(c.I32[i])) // a number: 0, not YEAR's text 0000
+		}
 		return exec.FormatValue(c, i)
 	case columnar.Float64:
 		f := c.F64[i]

@@ -85,3 +85,28 @@ func TestJSONColumnFormats(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeYearFormats: TIME prints as its text everywhere (a JSON string
+// in --format json); YEAR as four digits in text formats and as a number
+// in JSON (0, not the invalid 0000).
+func TestTimeYearFormats(t *testing.T) {
+	sql := `create table d (t time(1), y year); insert into d values ('-10:00:00.5', 0), (NULL, '69'); select t, y from d order by y`
+	for format, want := range map[string]string{
+		"json": "[\n{\"t\":\"-10:00:00.5\",\"y\":0},\n{\"t\":null,\"y\":2069}\n]\n",
+		"csv":  "t,y\n-10:00:00.5,0000\n\\N,2069\n",
+	} {
+		var out, errb bytes.Buffer
+		if code := run([]string{"--executor", "cpu", "--format", format, "-c", sql}, nil, &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d: %s", format, code, errb.String())
+		}
+		if out.String() != want {
+			t.Errorf("%s: %q, want %q", format, out.String(), want)
+		}
+		if format == "json" {
+			var v []map[string]any
+			if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+				t.Errorf("not valid JSON: %v", err)
+			}
+		}
+	}
+}

@@ -16,13 +16,17 @@ func sameType(a, b columnar.Type) bool {
 	if a.ID == columnar.Vector {
 		return b.Dim == 0 || a.Dim == b.Dim
 	}
-	return (a.ID != columnar.Decimal && a.ID != columnar.Datetime) || a.Scale == b.Scale
+	if a.Year != b.Year {
+		return false
+	}
+	return (a.ID != columnar.Decimal && a.ID != columnar.Datetime && a.ID != columnar.Time) || a.Scale == b.Scale
 }
 
 // castTo converts ev's values from type from to type to (MySQL semantics);
 // literals are converted once, here.
 func castTo(ev evaluator, from, to columnar.Type) evaluator {
-	if sameType(from, to) || from.ID == columnar.Datetime && to.ID == columnar.Datetime && to.Scale >= from.Scale {
+	finer := (from.ID == columnar.Datetime || from.ID == columnar.Time) && to.ID == from.ID && to.Scale >= from.Scale
+	if sameType(from, to) || finer || from.Year && to.ID == columnar.Int32 {
 		return ev // a finer fsp keeps every DATETIME value as it is
 	}
 	ce := &castEval{in: ev, from: from, to: to, out: newVec(to)}
@@ -139,7 +143,7 @@ func convertNum(v *vec, p int32, from, to columnar.Type) (numVal, bool) {
 	} else {
 		i = v.int64At(p)
 	}
-	if from.ID == columnar.Datetime || to.ID == columnar.Datetime {
+	if from.ID == columnar.Datetime || to.ID == columnar.Datetime || from.ID == columnar.Time || to.ID == columnar.Time {
 		return convertDatetime(i, f, from, to)
 	}
 	if from.IsBigUnsigned() && i < 0 || to.IsBigUnsigned() && isFloat {
@@ -189,6 +193,10 @@ func convertNum(v *vec, p int32, from, to columnar.Type) (numVal, bool) {
 		case from.ID == columnar.Decimal:
 			i = rescale(i, from.Scale, 0)
 		}
+		if to.Year {
+			y, ok := columnar.YearFromNumber(i)
+			return numVal{i: int64(y)}, ok
+		}
 		if to.ID == columnar.Int32 {
 			i = int64(int32(i))
 		}
@@ -201,11 +209,19 @@ func convertNum(v *vec, p int32, from, to columnar.Type) (numVal, bool) {
 func parseAs(s string, t columnar.Type) numVal {
 	s = strings.TrimSpace(s)
 	switch t.ID {
+	case columnar.Int32:
+		if t.Year {
+			y, ok := columnar.ParseYear(s)
+			return numVal{i: int64(y), null: !ok}
+		}
 	case columnar.Date:
 		d, ok := parseDate(s)
 		return numVal{i: d, null: !ok}
 	case columnar.Datetime:
 		us, ok := columnar.ParseDatetime(s, t.Scale)
+		return numVal{i: us, null: !ok}
+	case columnar.Time:
+		us, ok := columnar.ParseTime(s, t.Scale)
 		return numVal{i: us, null: !ok}
 	case columnar.Float64:
 		f, _ := strconv.ParseFloat(numericPrefix(s, true), 64)
@@ -314,6 +330,11 @@ func formatValue(v *vec, p int32, t columnar.Type) string {
 		return formatDate(v.int64At(p))
 	case columnar.Datetime:
 		return columnar.FormatDatetime(v.i64[p], t.Scale)
+	case columnar.Time:
+		return columnar.FormatTime(v.i64[p], t.Scale)
+	}
+	if t.Year {
+		return columnar.FormatYear(v.i32[p])
 	}
 	if t.IsBigUnsigned() {
 		return strconv.FormatUint(uint64(v.i64[p]), 10)

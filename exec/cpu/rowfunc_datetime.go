@@ -32,9 +32,6 @@ var datetimeBodies = map[string]func(f *rowFunc, a []val) val{
 		return iv(int64(us))
 	},
 	"date_part": func(f *rowFunc, a []val) val { return iv(columnar.DatetimeDays(a[0].i)) },
-	"time": func(f *rowFunc, a []val) val {
-		return sv(columnar.FormatDatetime(a[0].i, f.types[0].Scale)[11:])
-	},
 	"datetime_add": func(f *rowFunc, a []val) val {
 		v, ok := sql.AddDatetime(a[0].i, a[1].i, a[2].s)
 		if !ok {

@@ -335,6 +335,8 @@ func sqlToJSON(v val, t columnar.Type) string {
 		return mysqljson.Quote(exec.FormatDate(int32(v.i)))
 	case columnar.Datetime:
 		return mysqljson.Quote(columnar.FormatDatetime(v.i, 6))
+	case columnar.Time:
+		return mysqljson.Quote(columnar.FormatTime(v.i, 6))
 	}
 	if t.IsBigUnsigned() { // MySQL's JSON keeps it an unsigned integer
 		return strconv.FormatUint(uint64(v.i), 10)

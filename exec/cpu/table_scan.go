@@ -142,7 +142,7 @@ func zoneTest(ts *planner.TableScan, c sql.Expr) func(k int) bool {
 			return nil
 		}
 		// DATETIMEs of any fsp are microseconds: comparable as they are.
-		comparable := sameType(ref.Col.Type, k.T) || ref.Col.Type.ID == columnar.Datetime && k.T.ID == columnar.Datetime
+		comparable := sameType(ref.Col.Type, k.T) || ref.Col.Type.ID == k.T.ID && (k.T.ID == columnar.Datetime || k.T.ID == columnar.Time)
 		if !comparable || ref.Col.Type.ID == columnar.String {
 			return nil
 		}

@@ -28,6 +28,8 @@ func parquetConvertible(dt arrow.DataType, t Type) bool {
 		return dt.ID() == arrow.DATE32 || dt.ID() == arrow.DATE64
 	case Datetime:
 		return dt.ID() == arrow.TIMESTAMP || dt.ID() == arrow.DATE32 || dt.ID() == arrow.DATE64
+	case Time:
+		return dt.ID() == arrow.TIME32 || dt.ID() == arrow.TIME64
 	case Bool:
 		return dt.ID() == arrow.BOOL
 	case Vector:
@@ -102,6 +104,8 @@ func appendArrow(b *Builder, arr arrow.Array) (int, error) {
 		}
 	case Datetime:
 		bad, err = appendArrowDatetimes(b, arr)
+	case Time:
+		bad, err = appendArrowTimes(b, arr)
 	case Bool:
 		a := arr.(*array.Boolean)
 		dst := b.i32[start : start+n]
@@ -155,6 +159,13 @@ func appendArrowInts(b *Builder, arr arrow.Array) (int, error) {
 				return fmt.Errorf("%s is out of range for %s", text(), t)
 			}
 			v *= scale
+		}
+		if t.Year { // a number, by MySQL's numeric YEAR rule (0 is 0000)
+			y, ok := YearFromNumber(v)
+			if !ok {
+				return fmt.Errorf("%s is out of range for YEAR (1901 to 2155, or 0)", text())
+			}
+			v = int64(y)
 		}
 		switch t.Physical() {
 		case PhysInt32:

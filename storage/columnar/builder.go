@@ -2,6 +2,7 @@ package columnar
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -256,6 +257,14 @@ func (b *Builder) parseText(i int, f []byte) (null bool, err error) {
 	}
 	switch b.typ.ID {
 	case Int32:
+		if b.typ.Year {
+			y, ok := ParseYear(viewString(f))
+			if !ok {
+				return false, fmt.Errorf("%s is not a valid YEAR (want 1901 to 2155, 0000, or two digits)", quoteField(f))
+			}
+			b.i32[i] = y
+			break
+		}
 		v, ok, inRange := parseInt(f)
 		if !ok {
 			return false, errNotValid(f, b.typ)
@@ -315,6 +324,12 @@ func (b *Builder) parseText(i int, f []byte) (null bool, err error) {
 			return false, errNotValid(f, b.typ)
 		}
 		b.i32[i] = v
+	case Time:
+		v, ok := ParseTime(viewString(f), b.typ.Scale)
+		if !ok {
+			return false, fmt.Errorf("%s is not a valid %s (want [-][D ]HH:MM:SS[.ffffff] or HHMMSS, within ±838:59:59)", quoteField(f), b.typ)
+		}
+		b.i64[i] = v
 	case Vector:
 		return false, b.parseVector(i, f)
 	default:

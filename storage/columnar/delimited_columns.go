@@ -108,8 +108,8 @@ func (w *parseWorker) parseColumn(c int, sink *Builder, data []byte, off, lo, hi
 		}
 		return nil
 	}
-	switch sink.typ.ID {
-	case Int32:
+	switch typ := sink.typ; {
+	case typ.ID == Int32 && !typ.Year: // YEAR's two-digit rules take the slow path
 		dst := sink.i32[off:]
 		for r := lo; r < hi; r++ {
 			s, e := int(pos[r*stride+c]), int(pos[r*stride+c+1])-1
@@ -126,7 +126,7 @@ func (w *parseWorker) parseColumn(c int, sink *Builder, data []byte, off, lo, hi
 				return e
 			}
 		}
-	case Int64:
+	case typ.ID == Int64:
 		dst := sink.i64[off:]
 		for r := lo; r < hi; r++ {
 			s, e := int(pos[r*stride+c]), int(pos[r*stride+c+1])-1
@@ -143,7 +143,7 @@ func (w *parseWorker) parseColumn(c int, sink *Builder, data []byte, off, lo, hi
 				return e
 			}
 		}
-	case String:
+	case typ.ID == String:
 		d := w.dicts[c]
 		dst := sink.i32[off:]
 		for r := lo; r < hi; r++ {

@@ -148,6 +148,13 @@ func typeOfArrow(dt arrow.DataType) (Type, bool) {
 			fsp = MaxFsp
 		}
 		return TDatetime(fsp), true
+	case arrow.TIME32:
+		if dt.(*arrow.Time32Type).Unit == arrow.Millisecond {
+			return TTime(3), true
+		}
+		return TTime(0), true
+	case arrow.TIME64:
+		return TTime(MaxFsp), true
 	case arrow.BOOL:
 		return TBool, true
 	case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY:

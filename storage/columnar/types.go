@@ -21,6 +21,7 @@ const (
 	String                     // VARCHAR: int32 code into a sorted dictionary
 	Vector                     // VECTOR(n): n float32 per row (vector.go)
 	Datetime                   // DATETIME(fsp), TIMESTAMP(fsp): int64 µs since 1970-01-01 00:00:00 UTC (datetime.go)
+	Time                       // TIME(fsp): int64 µs, signed, within ±838:59:59 (time.go)
 )
 
 // Type is a column type; Precision and Scale matter for Decimal, Width and
@@ -41,6 +42,9 @@ type Type struct {
 	// FitString, so every string path (dictionary, loaders, Arrow,
 	// persistence) carries them unchanged.
 	JSON bool `json:",omitempty"`
+	// Year marks a YEAR column (ID Int32): 0 or 1901..2155, converted in
+	// and printed as MySQL does (year.go).
+	Year bool `json:",omitempty"`
 	// Unsigned marks an unsigned integer column (ID Int64). With Width 32
 	// it is INT UNSIGNED (TINYINT to INT UNSIGNED alike): values 0 to
 	// 2^32-1, exact as int64, so signed arithmetic on them is right. With
@@ -75,7 +79,7 @@ func (t Type) Physical() Physical {
 	switch t.ID {
 	case Vector:
 		return PhysVector
-	case Int64, Decimal, Datetime:
+	case Int64, Decimal, Datetime, Time:
 		return PhysInt64
 	case Float64:
 		return PhysFloat64
@@ -104,6 +108,9 @@ func (t Type) IsNumeric() bool {
 func (t Type) String() string {
 	switch t.ID {
 	case Int32:
+		if t.Year {
+			return "YEAR"
+		}
 		return "INT"
 	case Int64:
 		switch {
@@ -130,6 +137,11 @@ func (t Type) String() string {
 			return fmt.Sprintf("%s(%d)", name, t.Scale)
 		}
 		return name
+	case Time:
+		if t.Scale > 0 {
+			return fmt.Sprintf("TIME(%d)", t.Scale)
+		}
+		return "TIME"
 	case String:
 		if t.JSON {
 			return "JSON"

@@ -130,6 +130,8 @@ func columnArray(c *columnar.Column, lo, hi int) arrow.Array {
 		return b.NewArray()
 	case columnar.Datetime:
 		return exec.TimestampArray(mem, c, lo, hi)
+	case columnar.Time:
+		return exec.Time64Array(mem, c, lo, hi)
 	case columnar.Bool:
 		b := array.NewBooleanBuilder(mem)
 		defer b.Release()

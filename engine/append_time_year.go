@@ -1,0 +1,76 @@
+package engine
+
+import (
+	"gpusql/exec"
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// YEAR and TIME columns take computed values (INSERT ... SELECT, UPDATE,
+// VALUES rows with expressions) unconverted from the binder (sql.storeCast)
+// and convert each here, so a value that is no YEAR or TIME fails the
+// statement naming its row, as MySQL's strict mode does, where a cast
+// would give NULL.
+
+// yearsInto stores computed values into a YEAR column, converting each by
+// MySQL's rules (sql.YearValue: '69' and 69 are 2069, a DATE its year); a
+// value that is no YEAR fails the statement, naming its row (strict mode).
+func yearsInto(out *columnar.Column, m int, src *columnar.Column, n int) error {
+	st := src.Type
+	for i := 0; i < n; i++ {
+		if src.IsNull(i) {
+			continue
+		}
+		var iv int64
+		var fv float64
+		var sv string
+		switch {
+		case st.ID == columnar.String:
+			sv = src.StringAt(i)
+		case st.Physical() == columnar.PhysFloat64:
+			fv = src.F64[i]
+		case st.Physical() == columnar.PhysInt64:
+			iv = src.I64[i]
+		case st.Physical() == columnar.PhysInt32:
+			iv = int64(src.I32[i])
+		}
+		y, ok := sql.YearValue(iv, fv, sv, st)
+		if !ok {
+			return &rowError{row: i, value: exec.FormatValue(src, i), typ: out.Type}
+		}
+		out.I32[m+i] = y
+	}
+	return nil
+}
+
+// timesInto stores computed values into a TIME column, converting each as
+// a cast does (sql.TimeValue: '10:20:30', 102030, a DATETIME's time of
+// day); a value that is no TIME fails the statement, naming its row
+// (strict mode), rather than becoming NULL.
+func timesInto(out *columnar.Column, m int, src *columnar.Column, n int) error {
+	st := src.Type
+	for i := 0; i < n; i++ {
+		if src.IsNull(i) {
+			continue
+		}
+		var iv int64
+		var fv float64
+		var sv string
+		switch {
+		case st.ID == columnar.String:
+			sv = src.StringAt(i)
+		case st.Physical() == columnar.PhysFloat64:
+			fv = src.F64[i]
+		case st.Physical() == columnar.PhysInt64:
+			iv = src.I64[i]
+		case st.Physical() == columnar.PhysInt32:
+			iv = int64(src.I32[i])
+		}
+		us, ok := sql.TimeValue(iv, fv, sv, st, out.Type)
+		if !ok {
+			return &rowError{row: i, value: exec.FormatValue(src, i), typ: out.Type}
+		}
+		out.I64[m+i] = us
+	}
+	return nil
+}

@@ -1,0 +1,107 @@
+package cpu
+
+import (
+	"fmt"
+	"strings"
+
+	"gpusql/storage/columnar"
+)
+
+// timeBodies are the TIME functions of sql/functions_time.go. TIME values
+// are signed int64 microseconds.
+var timeBodies = map[string]func(f *rowFunc, a []val) val{
+	"time_hour":        func(f *rowFunc, a []val) val { _, h, _, _, _ := columnar.TimeParts(a[0].i); return iv(int64(h)) },
+	"time_minute":      func(f *rowFunc, a []val) val { _, _, mi, _, _ := columnar.TimeParts(a[0].i); return iv(int64(mi)) },
+	"time_second":      func(f *rowFunc, a []val) val { _, _, _, s, _ := columnar.TimeParts(a[0].i); return iv(int64(s)) },
+	"time_microsecond": func(f *rowFunc, a []val) val { _, _, _, _, us := columnar.TimeParts(a[0].i); return iv(int64(us)) },
+	"time_seconds":     func(f *rowFunc, a []val) val { return iv(a[0].i / columnar.MicrosPerSecond) },
+	"maketime": func(f *rowFunc, a []val) val {
+		h, m, s := a[0].i, a[1].i, a[2].i // s: DECIMAL(18,6), microseconds
+		if m < 0 || m > 59 || s < 0 || s >= 60*columnar.MicrosPerSecond {
+			return nullVal
+		}
+		mag := h
+		if h < 0 {
+			mag = -h
+		}
+		mag = min(mag, 839) // past the clamp anyway; keeps the product small
+		us := (mag*3600+m*60)*columnar.MicrosPerSecond + s
+		if h < 0 {
+			us = -us
+		}
+		return iv(clampTime(columnar.RoundTime(us, f.t.Scale)))
+	},
+	"time_add": func(f *rowFunc, a []val) val {
+		v := a[0].i + a[2].i*a[1].i
+		if f.t.ID == columnar.Time {
+			return iv(clampTime(columnar.RoundTime(v, f.t.Scale)))
+		}
+		if v < columnar.MinDatetime || v > columnar.MaxDatetime {
+			return nullVal
+		}
+		return iv(v)
+	},
+	"time_format": func(f *rowFunc, a []val) val {
+		s, ok := timeFormat(a[0].i, a[1].s)
+		if !ok {
+			return nullVal
+		}
+		return sv(s)
+	},
+}
+
+// clampTime limits a TIME result to ±838:59:59, as MySQL does (with a
+// warning) for computed times.
+func clampTime(us int64) int64 { return max(min(us, columnar.MaxTime), -columnar.MaxTime) }
+
+// timeFormat is MySQL's TIME_FORMAT: the hour, minute, second and
+// microsecond specifiers of DATE_FORMAT (hours past 23 print in full);
+// any other letter specifier makes the result NULL.
+func timeFormat(us int64, format string) (string, bool) {
+	neg, h, mi, s, micro := columnar.TimeParts(us)
+	h12 := (h%24+11)%12 + 1
+	ampm := "AM"
+	if h%24 >= 12 {
+		ampm = "PM"
+	}
+	var sb strings.Builder
+	if neg {
+		sb.WriteByte('-')
+	}
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' || i+1 == len(format) {
+			sb.WriteByte(c)
+			continue
+		}
+		i++
+		switch format[i] {
+		case 'H':
+			fmt.Fprintf(&sb, "%02d", h)
+		case 'k':
+			fmt.Fprintf(&sb, "%d", h)
+		case 'h', 'I':
+			fmt.Fprintf(&sb, "%02d", h12)
+		case 'l':
+			fmt.Fprintf(&sb, "%d", h12)
+		case 'i':
+			fmt.Fprintf(&sb, "%02d", mi)
+		case 's', 'S':
+			fmt.Fprintf(&sb, "%02d", s)
+		case 'f':
+			fmt.Fprintf(&sb, "%06d", micro)
+		case 'p':
+			sb.WriteString(ampm)
+		case 'r':
+			fmt.Fprintf(&sb, "%02d:%02d:%02d %s", h12, mi, s, ampm)
+		case 'T':
+			fmt.Fprintf(&sb, "%02d:%02d:%02d", h, mi, s)
+		default:
+			if x := format[i]; x >= 'a' && x <= 'z' || x >= 'A' && x <= 'Z' {
+				return "", false
+			}
+			sb.WriteByte(format[i])
+		}
+	}
+	return sb.String(), true
+}

@@ -1,0 +1,62 @@
+package columnar
+
+import (
+	"strconv"
+	"strings"
+)
+
+// YEAR columns (Type.Year) are INT columns (int32) whose values are 0
+// (MySQL's '0000') or 1901 to 2155. Storing them as plain int32 lets every
+// operator, loader, file format and the persistence layer carry them as
+// they carry INT; what differs is how values enter (YearFromNumber,
+// ParseYear: MySQL's two-digit rules) and how they print (four digits).
+
+// YearFromNumber converts a number to a YEAR value as MySQL stores one: 0
+// stays 0 ('0000'), 1 to 69 are 2001 to 2069, 70 to 99 are 1970 to 1999,
+// 1901 to 2155 are themselves; anything else is out of range.
+func YearFromNumber(n int64) (int32, bool) {
+	switch {
+	case n == 0:
+		return 0, true
+	case n >= 1 && n <= 69:
+		return int32(2000 + n), true
+	case n >= 70 && n <= 99:
+		return int32(1900 + n), true
+	case n >= 1901 && n <= 2155:
+		return int32(n), true
+	}
+	return 0, false
+}
+
+// ParseYear reads a YEAR from text: one or two digits follow the numeric
+// rules except that '0' and '00' are 2000 (MySQL's string rule), four
+// digits are the year itself ('0000' is 0). Surrounding spaces are
+// ignored; anything else does not parse.
+func ParseYear(s string) (int32, bool) {
+	s = strings.TrimSpace(s)
+	if len(s) == 0 || len(s) > 4 || len(s) == 3 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || s[0] == '+' || s[0] == '-' {
+		return 0, false
+	}
+	if len(s) <= 2 && n == 0 {
+		return 2000, true
+	}
+	if len(s) == 4 && n != 0 && n < 1901 {
+		return 0, false
+	}
+	return YearFromNumber(int64(n))
+}
+
+// FormatYear prints a YEAR value with four digits ('0000' for 0).
+func FormatYear(y int32) string {
+	if y == 0 {
+		return "0000"
+	}
+	return strconv.Itoa(int(y))
+}
+
+// TYear is the YEAR column type.
+var TYear = Type{ID: Int32, Year: true}
