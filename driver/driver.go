@@ -352,6 +352,9 @@ func (r *rows) ColumnTypeScanType(j int) reflect.Type {
 	case columnar.Int32:
 		return reflect.TypeOf(int32(0))
 	case columnar.Int64:
+		if r.res.Columns[j].Type.Unsigned {
+			return reflect.TypeOf(uint64(0)) // exec.Value gives uint64
+		}
 		return reflect.TypeOf(int64(0))
 	case columnar.Float64:
 		return reflect.TypeOf(float64(0))

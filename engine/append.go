@@ -333,6 +333,9 @@ func convertInto(out *columnar.Column, m int, src *columnar.Column, n int) error
 		return convertDatetimeInto(out, m, src, n)
 	}
 	narrower := t.ID == columnar.Decimal && (st.ID != columnar.Decimal || st.Precision > t.Precision)
+	if t.Unsigned || st.IsBigUnsigned() {
+		narrower = narrower || !sameIntegerRange(t, st)
+	}
 	if t.Physical() == st.Physical() && t.DecimalScale() == st.DecimalScale() && !narrower {
 		switch t.Physical() {
 		case columnar.PhysInt32:
@@ -353,7 +356,7 @@ func convertInto(out *columnar.Column, m int, src *columnar.Column, n int) error
 			out.F64[m+i] = asFloat(src, i)
 		default:
 			v, err := asScaled(src, i, t.DecimalScale())
-			if err == nil && !fits(v, t) {
+			if err == nil && !fits(v, t) || err == nil && !fitsSignedness(v, st, t) {
 				err = fmt.Errorf("out of range")
 			}
 			if err != nil {
@@ -382,6 +385,9 @@ func (e *rowError) Error() string {
 	if e.typ.ID == columnar.Datetime { // MySQL's strict-mode text
 		return fmt.Sprintf("Incorrect datetime value: '%s' for column '%s' at row %d", e.value, e.column, e.row+1)
 	}
+	if e.typ.Unsigned {
+		return fmt.Sprintf("Out of range value for column '%s' at row %d (%s does not hold %s)", e.column, e.row+1, e.typ, e.value)
+	}
 	if e.typ.ID == columnar.Time {
 		return fmt.Sprintf("Incorrect time value: '%s' for column '%s' at row %d", e.value, e.column, e.row+1)
 	}
@@ -406,6 +412,9 @@ func fits(v int64, t columnar.Type) bool {
 }
 
 func asFloat(c *columnar.Column, i int) float64 {
+	if c.Type.IsBigUnsigned() {
+		return float64(uint64(c.I64[i]))
+	}
 	f := c.Float64At(i)
 	if c.Type.ID == columnar.Decimal {
 		f /= float64(columnar.Pow10[c.Type.Scale])

@@ -62,7 +62,7 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 				}
 				continue
 			}
-			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit, gpu_memory, join_algorithm, epsilon_join, cte_max_recursion_depth, group_concat_max_len)", a.Name)
+			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit, gpu_memory, join_algorithm, epsilon_join, cte_max_recursion_depth, group_concat_max_len, autocommit, time_zone = '+00:00')", a.Name)
 		}
 	}
 	return message("variables set"), nil

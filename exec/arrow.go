@@ -32,6 +32,12 @@ func ArrowType(t columnar.Type) arrow.DataType {
 	case columnar.Int32:
 		return arrow.PrimitiveTypes.Int32
 	case columnar.Int64:
+		switch {
+		case t.Unsigned && t.Width == 32:
+			return arrow.PrimitiveTypes.Uint32
+		case t.Unsigned:
+			return arrow.PrimitiveTypes.Uint64
+		}
 		return arrow.PrimitiveTypes.Int64
 	case columnar.Float64:
 		return arrow.PrimitiveTypes.Float64
@@ -101,6 +107,9 @@ func arrowArray(mem memory.Allocator, c *columnar.Column, n int) arrow.Array {
 		b.AppendValues(c.I32[:n], validBools(c, n))
 		return b.NewArray()
 	case columnar.Int64:
+		if c.Type.Unsigned {
+			return UnsignedArray(mem, c, 0, n)
+		}
 		b := array.NewInt64Builder(mem)
 		defer b.Release()
 		b.AppendValues(c.I64[:n], validBools(c, n))
@@ -194,6 +203,9 @@ func FormatValue(c *columnar.Column, i int) string {
 		}
 		return strconv.FormatInt(int64(c.I32[i]), 10)
 	case columnar.Int64:
+		if c.Type.IsBigUnsigned() {
+			return strconv.FormatUint(uint64(c.I64[i]), 10)
+		}
 		return strconv.FormatInt(c.I64[i], 10)
 	case columnar.Float64:
 		return FormatDouble(c.F64[i])
@@ -219,7 +231,7 @@ func FormatValue(c *columnar.Column, i int) string {
 }
 
 // Value is row i of c as a Go value: nil for NULL, int32 (INT), int64
-// (BIGINT), float64 (DOUBLE), string (VARCHAR, and DECIMAL as its exact
+// (BIGINT), uint64 (INT UNSIGNED, BIGINT UNSIGNED), float64 (DOUBLE), string (VARCHAR, and DECIMAL as its exact
 // text), time.Time at UTC midnight (DATE), time.Time in UTC (DATETIME,
 // TIMESTAMP) or bool (BOOLEAN).
 func Value(c *columnar.Column, i int) any {
@@ -230,6 +242,9 @@ func Value(c *columnar.Column, i int) any {
 	case columnar.Int32:
 		return c.I32[i]
 	case columnar.Int64:
+		if c.Type.Unsigned {
+			return uint64(c.I64[i])
+		}
 		return c.I64[i]
 	case columnar.Float64:
 		return c.F64[i]

@@ -72,6 +72,9 @@ func foldNode(e sql.Expr) sql.Expr {
 		if l.Null || r.Null {
 			return &sql.Const{T: x.T, Null: true}
 		}
+		if l.T.Unsigned || r.T.Unsigned || x.T.Unsigned {
+			return x // unsigned bit patterns: the executor reads them by type
+		}
 		// Only plain integers of one type: decimals carry scales and
 		// doubles rounding that the executor owns.
 		if !l.T.IsInteger() || l.T != r.T {
@@ -130,7 +133,7 @@ func foldNode(e sql.Expr) sql.Expr {
 			return boolConst(c.Null != x.Negated)
 		}
 	case *sql.Neg:
-		if c, ok := constOf(x.E); ok && c.T.IsInteger() && c.I != -1<<63 {
+		if c, ok := constOf(x.E); ok && c.T.IsInteger() && !c.T.Unsigned && c.I != -1<<63 {
 			if c.Null {
 				return c
 			}
@@ -138,7 +141,7 @@ func foldNode(e sql.Expr) sql.Expr {
 		}
 	case *sql.Cast:
 		c, ok := constOf(x.E)
-		if !ok || !c.T.IsInteger() {
+		if !ok || !c.T.IsInteger() || c.T.Unsigned || x.T.Unsigned {
 			return x
 		}
 		if c.Null {

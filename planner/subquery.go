@@ -130,6 +130,9 @@ func cpuOnlyReason(p *Physical) string {
 	if why := jsonOnCPU(p); why != "" {
 		return why
 	}
+	if why := unsignedOnCPU(p); why != "" {
+		return why
+	}
 	if why := timeYearOnCPU(p); why != "" {
 		return why
 	}

@@ -44,6 +44,11 @@ func fields(r *exec.Result) []*mysql.Field {
 			}
 		case columnar.Int64:
 			f.Type, f.ColumnLength, f.Flag = mysql.MYSQL_TYPE_LONGLONG, 20, mysql.BINARY_FLAG|mysql.NUM_FLAG
+			if t.Unsigned {
+				// INT UNSIGNED too goes as an 8-byte LONGLONG: the binary
+				// protocol then sends the int64 slot as it is.
+				f.Flag |= mysql.UNSIGNED_FLAG
+			}
 		case columnar.Float64:
 			f.Type, f.ColumnLength, f.Decimal, f.Flag = mysql.MYSQL_TYPE_DOUBLE, 22, 31, mysql.BINARY_FLAG|mysql.NUM_FLAG
 		case columnar.Decimal:

@@ -14,10 +14,9 @@ import (
 //	VAR_POP, VARIANCE, VAR_SAMP, STD, STDDEV, STDDEV_POP, STDDEV_SAMP (x numeric)
 //	    DOUBLE; NULL for no rows, and the sample forms for one row.
 //	BIT_AND, BIT_OR, BIT_XOR (x integer; DECIMAL and DOUBLE round to one)
-//	    BIGINT over the 64-bit two's complement pattern; never NULL: no rows
-//	    give BIT_AND all ones and BIT_OR/BIT_XOR 0. MySQL's result is BIGINT
-//	    UNSIGNED, so a result with the top bit set (BIT_AND of no rows,
-//	    anything over negative numbers) is an error rather than a wrong sign.
+//	    BIGINT UNSIGNED over the 64-bit two's complement pattern; never
+//	    NULL: no rows give BIT_AND all ones (18446744073709551615) and
+//	    BIT_OR/BIT_XOR 0.
 //	GROUP_CONCAT([DISTINCT] x1 [, x2...] [ORDER BY k [DESC], ...] [SEPARATOR s])
 //	    VARCHAR: the group's CONCAT(x1, x2...) values that are not NULL, in
 //	    the ORDER BY order (input order otherwise), joined by s (default ',');
@@ -56,7 +55,7 @@ func (b *binder) aggCallMore(n *ast.AggregateFuncExpr, f string, sc *scope, pos 
 	ae := AggExpr{Func: fn, Distinct: n.Distinct, T: columnar.TFloat64}
 	switch fn {
 	case AggBitAnd, AggBitOr, AggBitXor:
-		ae.T = columnar.TInt64
+		ae.T = columnar.TUint64
 		ae.Arg = castTo(arg, columnar.TInt64)
 	default:
 		ae.Arg = castTo(arg, columnar.TFloat64)

@@ -11,8 +11,8 @@ import (
 
 // Type rules (MySQL semantics, 64-bit engine):
 //
-//   - Integer literals are INT when they fit in 32 bits, else BIGINT; an
-//     unsigned literal above 2^63-1 is DOUBLE. Decimal literals (1.25) are
+//   - Integer literals are INT when they fit in 32 bits, else BIGINT; a
+//     literal above 2^63-1 is BIGINT UNSIGNED (see unsigned.go). Decimal literals (1.25) are
 //     DECIMAL(digits, fraction digits) — DOUBLE when more than 18 digits;
 //     exponent literals (1e3) are DOUBLE; TRUE/FALSE are BOOLEAN.
 //   - Arithmetic: either side DOUBLE (or a string, converted as MySQL does)
@@ -37,7 +37,7 @@ import (
 const maxDecimalPrecision = 18
 
 func sameType(a, b columnar.Type) bool {
-	if a.ID != b.ID || a.JSON != b.JSON || a.Year != b.Year {
+	if a.ID != b.ID || a.JSON != b.JSON || a.Year != b.Year || a.Unsigned != b.Unsigned || a.Unsigned && a.Width != b.Width {
 		return false
 	}
 	switch a.ID {
@@ -112,6 +112,9 @@ func compareType(l, r Expr) (columnar.Type, error) {
 	case a.ID == columnar.Vector || b.ID == columnar.Vector:
 		return vectorCompareType(a, b)
 	}
+	if t, ok, err := unsignedCompareType(l, r); ok {
+		return t, err
+	}
 	if t, ok, err := timeCompareType(a, b); ok {
 		return t, err
 	}
@@ -179,11 +182,15 @@ func castTo(e Expr, t columnar.Type) Expr {
 // branch types (NULL literals ignored).
 func resultType(es []Expr) (columnar.Type, error) {
 	var t columnar.Type
+	big := anyBigUnsigned(es)
 	for _, e := range es {
 		if isNullConst(e) {
 			continue
 		}
 		et := e.Type()
+		if big && isNonNegativeIntConst(e) {
+			et = columnar.TUint64 // COALESCE(u, 0): 0 is a BIGINT UNSIGNED value too
+		}
 		if t.ID == 0 {
 			t = et
 			continue
@@ -208,6 +215,9 @@ func unionType(a, b columnar.Type) (columnar.Type, error) {
 	}
 	if t, ok := datetimeUnionType(a, b); ok {
 		return t, nil
+	}
+	if t, ok, err := unsignedUnionType(a, b); ok {
+		return t, err
 	}
 	switch {
 	case a.ID == columnar.Vector || b.ID == columnar.Vector:
@@ -264,6 +274,9 @@ func convertConst(c *Const, t columnar.Type) (*Const, bool) {
 		return out, ok
 	case c.T.ID == columnar.Datetime:
 		return out, convertFromDatetime(c, out)
+	}
+	if v, ok, handled := convertUnsignedConst(c, t); handled {
+		return v, ok
 	}
 	switch t.ID {
 	case columnar.Int32, columnar.Int64, columnar.Bool:

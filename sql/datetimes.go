@@ -242,6 +242,9 @@ func storeCast(e Expr, t columnar.Type) Expr {
 			return e
 		}
 	}
+	if s, ok := storeIntegerSource(e, t); ok {
+		return s
+	}
 	return castTo(e, t)
 }
 
@@ -252,6 +255,9 @@ func storeSchema(from, to Schema) Schema {
 	for i := range out {
 		if i < len(from) && (out[i].Type.ID == columnar.Datetime && from[i].Type.ID == columnar.String || out[i].Type.Year || out[i].Type.ID == columnar.Time) {
 			out[i].Type = from[i].Type
+		}
+		if i < len(from) && crossesSignedness(from[i].Type, out[i].Type) {
+			out[i].Type = storeIntegerType(from[i].Type)
 		}
 	}
 	return out

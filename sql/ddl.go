@@ -15,8 +15,10 @@ import (
 // columnType maps a MySQL column type to the engine's:
 //
 //	TINYINT(1), BOOL, BOOLEAN                  → BOOLEAN (MySQL spells BOOL as TINYINT(1))
-//	TINYINT, SMALLINT, MEDIUMINT, INT, INTEGER → INT; INT UNSIGNED → BIGINT
-//	BIGINT [UNSIGNED]                          → BIGINT
+//	TINYINT, SMALLINT, MEDIUMINT, INT, INTEGER → INT
+//	  the same UNSIGNED                        → INT UNSIGNED (int64 values 0..2^32-1)
+//	BIGINT                                     → BIGINT
+//	BIGINT UNSIGNED                            → BIGINT UNSIGNED (uint64 bit patterns)
 //	FLOAT, REAL, DOUBLE                        → DOUBLE
 //	DECIMAL(p,s), NUMERIC(p,s)                 → DECIMAL(p,s), p ≤ 18; default (10,0)
 //	CHAR(n), VARCHAR(n), TEXT, BLOB, ...       → VARCHAR (dictionary-encoded), Width n
@@ -36,19 +38,18 @@ import (
 // ENUM, SET and BIT are rejected.
 func columnType(tp *types.FieldType) (columnar.Type, string) {
 	switch tp.GetType() {
-	case mysql.TypeTiny:
-		if tp.GetFlen() == 1 {
+	case mysql.TypeTiny, mysql.TypeShort, mysql.TypeInt24, mysql.TypeLong:
+		switch {
+		case tp.GetType() == mysql.TypeTiny && tp.GetFlen() == 1:
 			return columnar.TBool, ""
-		}
-		return columnar.TInt32, ""
-	case mysql.TypeShort, mysql.TypeInt24:
-		return columnar.TInt32, ""
-	case mysql.TypeLong:
-		if mysql.HasUnsignedFlag(tp.GetFlag()) {
-			return columnar.TInt64, ""
+		case mysql.HasUnsignedFlag(tp.GetFlag()):
+			return columnar.TUint32, ""
 		}
 		return columnar.TInt32, ""
 	case mysql.TypeLonglong:
+		if mysql.HasUnsignedFlag(tp.GetFlag()) {
+			return columnar.TUint64, ""
+		}
 		return columnar.TInt64, ""
 	case mysql.TypeFloat, mysql.TypeDouble:
 		return columnar.TFloat64, ""

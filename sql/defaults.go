@@ -108,6 +108,9 @@ func isCurrentTimestamp(e ast.ExprNode) bool {
 func valueText(c *Const) string {
 	switch c.T.ID {
 	case columnar.Int32, columnar.Int64, columnar.Bool:
+		if c.T.IsBigUnsigned() {
+			return strconv.FormatUint(uint64(c.I), 10)
+		}
 		return strconv.FormatInt(c.I, 10)
 	case columnar.Float64:
 		return strconv.FormatFloat(c.F, 'g', -1, 64)

@@ -157,7 +157,7 @@ func (b *binder) literal(n *driver.ValueExpr, pos int) (Expr, error) {
 		if u <= math.MaxInt64 {
 			return intConst(int64(u)), nil
 		}
-		return &Const{T: columnar.TFloat64, F: float64(u)}, nil
+		return unsignedLiteral(u), nil
 	case driver.KindFloat64:
 		return &Const{T: columnar.TFloat64, F: n.GetFloat64()}, nil
 	case driver.KindFloat32:
@@ -353,6 +353,9 @@ func (b *binder) compare(op BinOp, l, r Expr, pos int) (Expr, error) {
 	if cs := codeSetCompare(op, l, r); cs != nil {
 		return cs, nil
 	}
+	if e, ok := b.unsignedCompare(op, l, r); ok {
+		return e, nil
+	}
 	t, err := compareType(l, r)
 	if err != nil {
 		return nil, b.errf(pos, "%v", err)
@@ -408,6 +411,9 @@ func (b *binder) arith(op BinOp, l, r Expr, pos int) (Expr, error) {
 			bad = r.Type()
 		}
 		return nil, b.errf(pos, "type mismatch: operator %s does not apply to %s (use DATE_ADD/DATEDIFF for dates)", op, bad)
+	}
+	if e, ok, err := b.unsignedArith(op, l, r, lt, rt, pos); ok || err != nil {
+		return e, err
 	}
 	var t columnar.Type
 	switch {
@@ -474,6 +480,9 @@ func (b *binder) unaryOp(n *ast.UnaryOperationExpr, sc *scope, pos int) (Expr, e
 }
 
 func (b *binder) negate(e Expr, pos int) (Expr, error) {
+	if e.Type().Unsigned {
+		return negateUnsigned(e), nil
+	}
 	if c, ok := e.(*Const); ok {
 		switch {
 		case c.Null:
@@ -575,6 +584,9 @@ func (b *binder) inList(n *ast.PatternInExpr, sc *scope, pos int) (Expr, error) 
 	}
 	if cs := codeSetIn(e, items, n.Not); cs != nil {
 		return cs, nil
+	}
+	if in, ok := b.unsignedInList(e, items, n.Not); ok {
+		return in, nil
 	}
 	var t columnar.Type
 	for i, it := range items {
@@ -708,6 +720,9 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 	switch n.Tp.GetType() {
 	case mysql.TypeLonglong, mysql.TypeLong, mysql.TypeInt24, mysql.TypeShort, mysql.TypeTiny:
 		t = columnar.TInt64
+		if mysql.HasUnsignedFlag(n.Tp.GetFlag()) {
+			t = columnar.TUint64
+		}
 	case mysql.TypeNewDecimal:
 		p, s := n.Tp.GetFlen(), n.Tp.GetDecimal()
 		if p <= 0 {

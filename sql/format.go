@@ -236,6 +236,9 @@ func constString(c *Const) string {
 	}
 	switch c.T.ID {
 	case columnar.Int32, columnar.Int64:
+		if c.T.IsBigUnsigned() {
+			return strconv.FormatUint(uint64(c.I), 10)
+		}
 		return strconv.FormatInt(c.I, 10)
 	case columnar.Float64:
 		return strconv.FormatFloat(c.F, 'g', -1, 64)

@@ -133,6 +133,9 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		if err != nil {
 			return nil, err
 		}
+		if x.Type().Unsigned {
+			return x, nil // already its absolute value (MySQL keeps it unsigned)
+		}
 		return &Func{Name: "abs", Args: []Expr{x}, T: x.Type()}, nil
 	case "coalesce", "ifnull":
 		if name == "ifnull" {
@@ -194,6 +197,9 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 			}
 			d = c.I
 		}
+		if x.Type().IsBigUnsigned() {
+			return b.wholeUnsigned("round", x, d, pos)
+		}
 		t := x.Type()
 		if t.ID == columnar.Decimal {
 			t = columnar.TDecimal(t.Precision, min(t.Scale, int(max(d, 0))))
@@ -206,6 +212,9 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		x, err := numeric(args[0])
 		if err != nil {
 			return nil, err
+		}
+		if x.Type().Unsigned {
+			return x, nil // a whole number: FLOOR and CEIL keep it, unsigned
 		}
 		t := columnar.TInt64
 		if x.Type().ID == columnar.Float64 {

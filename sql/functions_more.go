@@ -156,7 +156,7 @@ func (c *call) fn(t columnar.Type, as ...Expr) (Expr, bool, error) {
 // moreFunc binds the library above; ok is false for names it does not know.
 func (b *binder) moreFunc(name string, args []Expr, pos int) (Expr, bool, error) {
 	c := &call{b: b, name: name, args: args, pos: pos}
-	for _, family := range []func() (Expr, bool, error){c.numberFunc, c.timeFunc, c.datetimeFunc, c.dateFunc, c.stringFunc, c.codecFunc, c.vectorFunc, c.jsonFunc} {
+	for _, family := range []func() (Expr, bool, error){c.numberFunc, c.timeFunc, c.datetimeFunc, c.dateFunc, c.stringFunc, c.codecFunc, c.convFunc, c.vectorFunc, c.jsonFunc} {
 		if e, ok, err := family(); ok {
 			return e, true, err
 		}
@@ -201,6 +201,10 @@ func (c *call) numberFunc() (Expr, bool, error) {
 		if _, ok := numericType(c.args[0].Type()); !ok && !isNullConst(c.args[0]) {
 			return nil, true, c.b.errf(c.pos, "type mismatch: sign() of %s", c.args[0].Type())
 		}
+		if x := c.args[0]; x.Type().Unsigned { // 0 or 1, by value
+			cmp := &Func{Name: UnsignedCompare, Args: []Expr{x, &Const{T: columnar.TInt64}}, T: columnar.TInt32}
+			return castTo(cmp, columnar.TInt64), true, nil
+		}
 		return c.fn(columnar.TInt64, c.args[0])
 	case "truncate":
 		return c.b.truncateFunc(c.args, c.pos)
@@ -212,7 +216,9 @@ func (c *call) numberFunc() (Expr, bool, error) {
 			return nil, true, c.b.errf(c.pos, "type mismatch: format() of %s", c.args[0].Type())
 		}
 		x := c.args[0]
-		if t, _ := numericType(x.Type()); t.ID != columnar.Decimal && t.ID != columnar.Float64 {
+		if t, _ := numericType(x.Type()); t.Unsigned {
+			// kept: FORMAT prints the unsigned value
+		} else if t.ID != columnar.Decimal && t.ID != columnar.Float64 {
 			x = castTo(x, columnar.TInt64)
 		} else {
 			x = castTo(x, t)
@@ -520,6 +526,10 @@ func (b *binder) truncateFunc(args []Expr, pos int) (Expr, bool, error) {
 	c, ok := args[1].(*Const)
 	if !ok || c.Null || !c.T.IsInteger() {
 		return nil, true, b.errf(pos, "unsupported: truncate() with a non-constant or non-integer number of digits")
+	}
+	if args[0].Type().IsBigUnsigned() {
+		e, err := b.wholeUnsigned("truncate", args[0], c.I, pos)
+		return e, true, err
 	}
 	x := castTo(args[0], t)
 	if t.ID == columnar.Decimal {

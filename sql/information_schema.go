@@ -115,6 +115,11 @@ func columnRow(table string, i int, f columnar.Field) []Expr {
 		}
 	case columnar.Int64:
 		dataType, prec, scale = "bigint", i64(19), i64(0)
+		if f.Type.Unsigned && f.Type.Width == 32 {
+			dataType, prec = "int", i64(10)
+		} else if f.Type.Unsigned {
+			prec = i64(20)
+		}
 	case columnar.Float64:
 		dataType, prec = "double", i64(22)
 	case columnar.Decimal:

@@ -138,6 +138,9 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 				if err := vectorConstError(c, col.Type); err != nil {
 					return nil, b.errf(pos, "%v for column '%s' at row %d", err, col.Name, r+1)
 				}
+				if storeOutOfRange(c, col.Type) {
+					return nil, b.errf(pos, "Out of range value for column '%s' at row %d (%s does not hold %s)", col.Name, r+1, col.Type, constString(c))
+				}
 				v, ok := convertConst(c, col.Type)
 				if col.Type.ID == columnar.Datetime && !v.Null && (!ok || !col.Type.InDatetimeRange(v.I)) {
 					return nil, b.errf(pos, "%s", incorrectDatetime(c, col.Name, r+1))
@@ -164,6 +167,9 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 		vals.Rows = append(vals.Rows, row)
 	}
 	vals.Out = storeValuesSchema(vals)
+	if err := unsignedValuesSchema(vals, out); err != nil {
+		return nil, b.errf(-1, "%v", err)
+	}
 	return b.finishInsert(n, &Insert{Table: t.Name, Targets: targets, Source: vals, Replace: n.IsReplace}, t)
 }
 

@@ -2,7 +2,6 @@ package sql
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -137,10 +136,7 @@ func Literal(v any) (string, error) {
 		return fmt.Sprint(v), nil
 	case uint8, uint16, uint32, uint:
 		return fmt.Sprint(v), nil
-	case uint64:
-		if v > math.MaxInt64 {
-			return "", fmt.Errorf("integer %d is out of range for BIGINT", v)
-		}
+	case uint64: // past 2^63-1 the literal is BIGINT UNSIGNED
 		return strconv.FormatUint(v, 10), nil
 	case float32:
 		return strconv.FormatFloat(float64(v), 'e', -1, 32), nil

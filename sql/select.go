@@ -408,9 +408,10 @@ func (b *binder) limit(l *ast.Limit) (off, cnt int64, err error) {
 					return v.GetInt64(), nil
 				}
 			case driver.KindUint64:
-				if v.GetUint64() <= 1<<62 {
-					return int64(v.GetUint64()), nil
-				}
+				// LIMIT 95, 18446744073709551615 is MySQL's documented
+				// "to the end": no result has 2^62 rows, so larger
+				// counts and offsets mean the same as 2^62.
+				return int64(min(v.GetUint64(), 1<<62)), nil
 			}
 		}
 		return 0, b.errf(b.posOr(n, -1), "LIMIT and OFFSET take non-negative integer constants")

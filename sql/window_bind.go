@@ -404,7 +404,8 @@ func (b *binder) frameBound(fb *ast.FrameBound, rows bool, order []SortKey, sc *
 	if temporal := kt.ID == columnar.Date || kt.ID == columnar.Datetime; temporal || fb.Unit != ast.TimeUnitInvalid {
 		return b.intervalBound(out, fb.Unit, c, kt, bpos)
 	}
-	if _, num := numericType(kt); !num || kt.ID == columnar.String || kt.ID == columnar.Bool {
+	// BIGINT UNSIGNED keys past 2^63 would be offset as negative int64s.
+	if _, num := numericType(kt); !num || kt.ID == columnar.String || kt.ID == columnar.Bool || kt.IsBigUnsigned() {
 		return out, b.errf(bpos, "unsupported: RANGE frame offset over an ORDER BY expression of type %s", kt)
 	}
 	if !ok || c.Null {

@@ -484,7 +484,7 @@ func (a *minMaxAcc) update(gids []int32, v *vec, sel []int32) {
 		if a.float {
 			a.put(g, 0, v.f64[p])
 		} else {
-			a.put(g, v.int64At(p), 0)
+			a.put(g, orderedInt64(a.t, v.int64At(p)), 0)
 		}
 	}
 }
@@ -515,7 +515,7 @@ func (a *minMaxAcc) result(groups []int32, rc []int64) *columnar.Column {
 		if a.float {
 			col.F64[i] = a.f[g]
 		} else {
-			putColInt(col, i, a.i[g])
+			putColInt(col, i, orderedInt64(a.t, a.i[g])) // its own inverse
 		}
 	}
 	return dropValidity(col)

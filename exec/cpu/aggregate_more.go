@@ -1,7 +1,6 @@
 package cpu
 
 import (
-	"fmt"
 	"math"
 	"sort"
 	"strings"
@@ -140,13 +139,9 @@ func (a *bitAcc) merge(o accumulator, m []int32, n int) {
 }
 
 func (a *bitAcc) result(groups []int32, rc []int64) *columnar.Column {
-	col := newColumn(columnar.TInt64, len(groups), false)
+	col := newColumn(columnar.TUint64, len(groups), false)
 	for i, g := range groups {
-		w := a.w[g]
-		if int64(w) < 0 {
-			raise(fmt.Errorf("%s() result %d is out of BIGINT range (MySQL returns BIGINT UNSIGNED; gpusql has no unsigned type)", sql.AggName(a.f), w))
-		}
-		col.I64[i] = int64(w)
+		col.I64[i] = int64(a.w[g]) // BIGINT UNSIGNED: the bits
 	}
 	return col
 }
@@ -304,7 +299,7 @@ func compareVals(x, y val, t columnar.Type) int {
 	case t.ID == columnar.Float64:
 		return cmpOrdered(x.f, y.f)
 	}
-	return cmpOrdered(x.i, y.i)
+	return cmpOrdered(orderedInt64(t, x.i), orderedInt64(t, y.i))
 }
 
 func b2i64(b bool) int64 {

@@ -62,6 +62,9 @@ func (c *compiler) compileArith(e *sql.Binary) (evaluator, error) {
 		return nil, err
 	}
 	lt, rt, t := e.L.Type(), e.R.Type(), e.T
+	if t.ID == columnar.Int64 && (t.Unsigned || lt.Unsigned || rt.Unsigned) {
+		return newUnsignedArith(e, l, r), nil
+	}
 	a := &arithEval{op: e.Op, t: t, out: newVec(t), expr: e}
 	switch {
 	case t.ID == columnar.Float64 || lt.ID == columnar.Float64 || rt.ID == columnar.Float64:

@@ -10,7 +10,7 @@ import (
 )
 
 func sameType(a, b columnar.Type) bool {
-	if a.ID != b.ID {
+	if a.ID != b.ID || a.Unsigned != b.Unsigned {
 		return false
 	}
 	if a.ID == columnar.Vector {
@@ -146,6 +146,9 @@ func convertNum(v *vec, p int32, from, to columnar.Type) (numVal, bool) {
 	if from.ID == columnar.Datetime || to.ID == columnar.Datetime || from.ID == columnar.Time || to.ID == columnar.Time {
 		return convertDatetime(i, f, from, to)
 	}
+	if from.IsBigUnsigned() && i < 0 || to.IsBigUnsigned() && isFloat {
+		return convertBigUnsigned(i, f, from, to)
+	}
 	// Dates convert through their YYYYMMDD number.
 	if from.ID == columnar.Date && to.ID != columnar.Date {
 		i = dateToNumber(i)
@@ -233,6 +236,11 @@ func parseAs(s string, t columnar.Type) numVal {
 	if strings.ContainsAny(pre, ".eE") {
 		f, _ := strconv.ParseFloat(pre, 64)
 		return numVal{i: int64(math.Round(f))}
+	}
+	if t.IsBigUnsigned() && !strings.HasPrefix(pre, "-") {
+		if u, err := strconv.ParseUint(strings.TrimPrefix(pre, "+"), 10, 64); err == nil {
+			return numVal{i: int64(u)}
+		}
 	}
 	i, err := strconv.ParseInt(pre, 10, 64)
 	if err != nil && pre != "" && pre != "-" && pre != "+" {
@@ -327,6 +335,9 @@ func formatValue(v *vec, p int32, t columnar.Type) string {
 	}
 	if t.Year {
 		return columnar.FormatYear(v.i32[p])
+	}
+	if t.IsBigUnsigned() {
+		return strconv.FormatUint(uint64(v.i64[p]), 10)
 	}
 	return strconv.FormatInt(v.int64At(p), 10)
 }

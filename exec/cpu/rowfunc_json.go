@@ -338,5 +338,8 @@ func sqlToJSON(v val, t columnar.Type) string {
 	case columnar.Time:
 		return mysqljson.Quote(columnar.FormatTime(v.i, 6))
 	}
+	if t.IsBigUnsigned() { // MySQL's JSON keeps it an unsigned integer
+		return strconv.FormatUint(uint64(v.i), 10)
+	}
 	return strconv.FormatInt(v.i, 10)
 }

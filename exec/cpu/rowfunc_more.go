@@ -125,6 +125,9 @@ func formatNumber(t columnar.Type, x val, d int64) string {
 			sc = d
 		}
 		s = strconv.FormatInt(v, 10)
+		if t.IsBigUnsigned() {
+			s = strconv.FormatUint(uint64(v), 10)
+		}
 		neg := strings.HasPrefix(s, "-")
 		s = strings.TrimPrefix(s, "-")
 		for int64(len(s)) <= sc {

@@ -150,7 +150,7 @@ func extreme(f *rowFunc, a []val, dir int) val {
 		case columnar.Float64:
 			c = cmpOrdered(x.f, best.f)
 		default:
-			c = cmpOrdered(x.i, best.i)
+			c = cmpOrdered(orderedInt64(f.t, x.i), orderedInt64(f.t, best.i))
 		}
 		if c*dir > 0 {
 			best = x

@@ -121,7 +121,7 @@ func (k *sortKeyCols) compare(a, b int32) int {
 		case c.I32 != nil:
 			r = cmp3(c.I32[a], c.I32[b])
 		case c.I64 != nil:
-			r = cmp3(c.I64[a], c.I64[b])
+			r = cmp3(orderedInt64(c.Type, c.I64[a]), orderedInt64(c.Type, c.I64[b]))
 		case c.F32 != nil:
 			r = columnar.CompareVectors(c.VectorAt(int(a)), c.VectorAt(int(b)))
 		default:

@@ -129,7 +129,7 @@ func (l *topNLocal) passThreshold(v *vec, sel []int32) []int32 {
 		case v.f64 != nil:
 			keep = (!desc && v.f64[p] <= l.thrF) || (desc && v.f64[p] >= l.thrF)
 		default:
-			x := v.int64At(p)
+			x := orderedInt64(l.s.keyTypes[0], v.int64At(p))
 			keep = (!desc && x <= l.thrI) || (desc && x >= l.thrI)
 		}
 		out[k] = p
@@ -162,7 +162,7 @@ func (l *topNLocal) prune() {
 		if c.F64 != nil {
 			l.thrF = c.F64[last]
 		} else {
-			l.thrI = c.Int64At(last)
+			l.thrI = orderedInt64(c.Type, c.Int64At(last))
 		}
 	}
 }

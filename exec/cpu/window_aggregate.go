@@ -193,5 +193,5 @@ func compareRows(c *columnar.Column, a, b int32) int {
 	case c.F64 != nil:
 		return cmp3(c.F64[a], c.F64[b])
 	}
-	return cmp3(c.Int64At(int(a)), c.Int64At(int(b)))
+	return cmp3(orderedInt64(c.Type, c.Int64At(int(a))), orderedInt64(c.Type, c.Int64At(int(b))))
 }

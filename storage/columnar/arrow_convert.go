@@ -68,6 +68,10 @@ func appendArrow(b *Builder, arr arrow.Array) (int, error) {
 	var err error
 	switch b.typ.ID {
 	case Int32, Int64, Decimal:
+		if b.typ.Unsigned {
+			bad, err = appendArrowUnsigned(b, arr)
+			break
+		}
 		bad, err = appendArrowInts(b, arr)
 	case Float64:
 		dst := b.f64[start : start+n]

@@ -275,6 +275,9 @@ func (b *Builder) parseText(i int, f []byte) (null bool, err error) {
 		b.i32[i] = int32(v)
 	case Int64:
 		v, ok, inRange := parseInt(f)
+		if b.typ.Unsigned {
+			v, ok, inRange = parseUnsigned(f, b.typ)
+		}
 		if !ok {
 			return false, errNotValid(f, b.typ)
 		}

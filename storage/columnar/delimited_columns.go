@@ -137,7 +137,7 @@ func (w *parseWorker) parseColumn(c int, sink *Builder, data []byte, off, lo, hi
 				}
 			}
 			f := data[s:e]
-			if v, ok := fastInt(f, 18); ok {
+			if v, ok := fastInt(f, 18); ok && (!sink.typ.Unsigned || v >= 0 && uint64(v) <= sink.typ.UnsignedMax()) {
 				dst[r] = v
 			} else if e := slow(r, f); e != nil {
 				return e

@@ -124,8 +124,12 @@ func typeOfArrow(dt arrow.DataType) (Type, bool) {
 	switch dt.ID() {
 	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.UINT8, arrow.UINT16:
 		return TInt32, true
-	case arrow.INT64, arrow.UINT32, arrow.UINT64:
+	case arrow.INT64:
 		return TInt64, true
+	case arrow.UINT32:
+		return TUint32, true
+	case arrow.UINT64:
+		return TUint64, true
 	case arrow.FLOAT32, arrow.FLOAT64:
 		return TFloat64, true
 	case arrow.DECIMAL128:

@@ -270,6 +270,9 @@ type typeGuess struct {
 	intDigits, scale int    // of the INT and DECIMAL values seen
 	fsp              int    // fraction digits of the DATETIME values seen
 	null             string // the extra NULL spelling
+	// A column of whole numbers none negative, some past 2^63-1 and none
+	// past 2^64-1, is BIGINT UNSIGNED rather than a lossy DOUBLE.
+	bigUnsigned, negative, fraction bool
 }
 
 var numericRank = map[TypeID]int{Int32: 1, Int64: 2, Decimal: 3, Float64: 4}
@@ -280,6 +283,14 @@ func (g *typeGuess) add(v string) {
 		return
 	}
 	k := valueKind(v)
+	switch _, ok, inRange := parseUnsigned([]byte(v), TUint64); {
+	case k == Decimal && ok && inRange:
+		g.bigUnsigned = true
+	case k == Decimal || k == Float64:
+		g.fraction = true
+	case (k == Int32 || k == Int64) && strings.HasPrefix(v, "-"):
+		g.negative = true
+	}
 	if k == Int32 || k == Int64 || k == Decimal {
 		p, s, _ := decimalShape(v)
 		g.intDigits, g.scale = max(g.intDigits, p-s), max(g.scale, s)
@@ -306,6 +317,9 @@ func (g *typeGuess) typ() Type {
 	case 0, String:
 		return TString
 	case Decimal:
+		if g.bigUnsigned && !g.fraction && !g.negative {
+			return TUint64
+		}
 		if g.intDigits+g.scale > 18 {
 			return TFloat64
 		}

@@ -3,7 +3,10 @@
 // bitmaps, and per-chunk statistics that the planner reads.
 package columnar
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // TypeID names a SQL type as the engine stores it.
 type TypeID uint8
@@ -42,6 +45,24 @@ type Type struct {
 	// Year marks a YEAR column (ID Int32): 0 or 1901..2155, converted in
 	// and printed as MySQL does (year.go).
 	Year bool `json:",omitempty"`
+	// Unsigned marks an unsigned integer column (ID Int64). With Width 32
+	// it is INT UNSIGNED (TINYINT to INT UNSIGNED alike): values 0 to
+	// 2^32-1, exact as int64, so signed arithmetic on them is right. With
+	// Width 0 it is BIGINT UNSIGNED: the int64 vector holds uint64 bit
+	// patterns, read by the type (values of 2^63 and more look negative).
+	Unsigned bool `json:",omitempty"`
+}
+
+// IsBigUnsigned reports a BIGINT UNSIGNED type, whose int64 values are
+// uint64 bit patterns.
+func (t Type) IsBigUnsigned() bool { return t.ID == Int64 && t.Unsigned && t.Width == 0 }
+
+// UnsignedMax is the largest value an unsigned integer type holds.
+func (t Type) UnsignedMax() uint64 {
+	if t.Width == 32 {
+		return math.MaxUint32
+	}
+	return math.MaxUint64
 }
 
 // Physical is the Go element type a column of this type is stored as.
@@ -92,6 +113,12 @@ func (t Type) String() string {
 		}
 		return "INT"
 	case Int64:
+		switch {
+		case t.Unsigned && t.Width == 32:
+			return "INT UNSIGNED"
+		case t.Unsigned:
+			return "BIGINT UNSIGNED"
+		}
 		return "BIGINT"
 	case Float64:
 		return "DOUBLE"
@@ -147,6 +174,9 @@ var (
 	TBool    = Type{ID: Bool}
 	TString  = Type{ID: String}
 	TJSON    = Type{ID: String, JSON: true}
+	// TUint32 is INT UNSIGNED and TUint64 BIGINT UNSIGNED (see Type.Unsigned).
+	TUint32 = Type{ID: Int64, Unsigned: true, Width: 32}
+	TUint64 = Type{ID: Int64, Unsigned: true}
 )
 
 // TDatetime returns DATETIME(fsp).

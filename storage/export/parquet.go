@@ -92,6 +92,9 @@ func columnArray(c *columnar.Column, lo, hi int) arrow.Array {
 		b.AppendValues(c.I32[lo:hi], validity(c, lo, hi))
 		return b.NewArray()
 	case columnar.Int64:
+		if c.Type.Unsigned {
+			return exec.UnsignedArray(mem, c, lo, hi)
+		}
 		b := array.NewInt64Builder(mem)
 		defer b.Release()
 		b.AppendValues(c.I64[lo:hi], validity(c, lo, hi))

@@ -1,0 +1,32 @@
+package engine
+
+import (
+	"math"
+
+	"gpusql/storage/columnar"
+)
+
+// sameIntegerRange reports whether every value of integer type from is a
+// value of type to read the same way, so a store may copy the int64 slots:
+// not across signedness (-1 is not 18446744073709551615) nor from BIGINT
+// UNSIGNED into INT UNSIGNED.
+func sameIntegerRange(to, from columnar.Type) bool {
+	return to.Unsigned == from.Unsigned && (!to.Unsigned || to.Width == from.Width || to.Width == 0)
+}
+
+// fitsSignedness reports whether v, row i's value read from type from as
+// an int64 slot, is in range for type to where signedness differs: an
+// unsigned column takes 0 up to its maximum, a signed one no BIGINT
+// UNSIGNED value of 2^63 or more (MySQL's "Out of range value" in strict
+// mode).
+func fitsSignedness(v int64, from, to columnar.Type) bool {
+	switch {
+	case to.Unsigned && from.IsBigUnsigned():
+		return uint64(v) <= to.UnsignedMax()
+	case to.Unsigned:
+		return v >= 0 && uint64(v) <= to.UnsignedMax()
+	case from.IsBigUnsigned():
+		return v >= 0 && (to.Physical() != columnar.PhysInt32 || v <= math.MaxInt32)
+	}
+	return true
+}
