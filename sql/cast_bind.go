@@ -1,0 +1,97 @@
+package sql
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+
+	"gpusql/storage/columnar"
+)
+
+// castExpr binds CAST(x AS type) / CONVERT(x, type).
+func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error) {
+	if n.FunctionType == ast.CastConvertFunction && n.Tp == nil {
+		return nil, b.errf(pos, "unsupported: CONVERT ... USING")
+	}
+	e, err := b.expr(n.Expr, sc)
+	if err != nil {
+		return nil, err
+	}
+	var t columnar.Type
+	switch n.Tp.GetType() {
+	case mysql.TypeLonglong, mysql.TypeLong, mysql.TypeInt24, mysql.TypeShort, mysql.TypeTiny:
+		t = columnar.TInt64
+		if mysql.HasUnsignedFlag(n.Tp.GetFlag()) {
+			t = columnar.TUint64
+		}
+	case mysql.TypeNewDecimal:
+		p, s := n.Tp.GetFlen(), n.Tp.GetDecimal()
+		if p <= 0 {
+			p = 10
+		}
+		if s < 0 {
+			s = 0
+		}
+		if p > maxDecimalPrecision {
+			return nil, b.errf(pos, "unsupported: DECIMAL precision %d (at most %d)", p, maxDecimalPrecision)
+		}
+		t = columnar.TDecimal(p, s)
+	case mysql.TypeDouble, mysql.TypeFloat:
+		t = columnar.TFloat64
+	case mysql.TypeVarString, mysql.TypeString, mysql.TypeVarchar, mysql.TypeBlob:
+		if w := n.Tp.GetFlen(); w >= 0 && n.Tp.GetCharset() != "binary" {
+			return castToChars(e, w), nil
+		}
+		t = columnar.TString
+	case mysql.TypeDate:
+		t = columnar.TDate
+	case mysql.TypeJSON:
+		t = columnar.TJSON
+	case mysql.TypeTiDBVectorFloat32:
+		vt, bad := vectorType(n.Tp.GetFlen())
+		if bad != "" {
+			return nil, b.errf(pos, "unsupported: %s", bad)
+		}
+		if !castable(e.Type(), vt) {
+			return nil, b.errf(pos, "type mismatch: cannot cast %s to %s", e.Type(), vt)
+		}
+		if c, ok := e.(*Const); ok {
+			if err := vectorConstError(c, vt); err != nil {
+				return nil, b.errf(pos, "%v", err)
+			}
+		}
+		t = vt
+	case mysql.TypeDatetime, mysql.TypeTimestamp:
+		fsp := n.Tp.GetDecimal()
+		if fsp > columnar.MaxFsp {
+			return nil, b.errf(pos, "too big precision %d for CAST to DATETIME (at most 6)", fsp)
+		}
+		t = columnar.TDatetime(max(fsp, 0))
+	case mysql.TypeDuration:
+		fsp := n.Tp.GetDecimal()
+		if fsp > columnar.MaxFsp {
+			return nil, b.errf(pos, "too big precision %d for CAST to TIME (at most 6)", fsp)
+		}
+		t = columnar.TTime(max(fsp, 0))
+		if !castable(e.Type(), t) {
+			return nil, b.errf(pos, "type mismatch: cannot cast %s to %s", e.Type(), t)
+		}
+	case mysql.TypeYear:
+		t = columnar.TYear
+	default:
+		return nil, b.errf(pos, "unsupported: CAST to %s", n.Tp.String())
+	}
+	if e.Type().ID == columnar.Time && isTemporal(t) {
+		return nil, b.errf(pos, "unsupported: CAST of a TIME to %s (MySQL adds today's date: write TIMESTAMP(CURRENT_DATE, t))", t)
+	}
+	return castTo(e, t), nil
+}
+
+// castToChars is CAST(e AS CHAR(n)): MySQL cuts the text to its first n
+// characters (with a warning, also in strict mode: a cast is not a store).
+// It binds as SUBSTRING(e, 1, n), which both executors run per dictionary
+// entry, rather than as a new Cast flavour: a Cast to VARCHAR(n) is also
+// how INSERT converts values, and there a longer value is an error.
+func castToChars(e Expr, n int) Expr {
+	one := &Const{T: columnar.TInt64, I: 1}
+	return &Func{Name: "substring", Args: []Expr{castTo(e, columnar.TString), one, &Const{T: columnar.TInt64, I: int64(n)}}, T: columnar.TString}
+}
