@@ -66,3 +66,34 @@ func parseDatetimesInto(out *columnar.Column, m int, src *columnar.Column, n int
 	}
 	return nil
 }
+
+// touchColumns sets the ON UPDATE CURRENT_TIMESTAMP columns touch (of
+// UPDATE or ON DUPLICATE KEY UPDATE) to the statement's clock now in the
+// rows the update changed (diff), as MySQL does; rows whose values stay as
+// they were keep their timestamps. It reads old's columns and writes t's.
+func touchColumns(t, old *columnar.Table, ids []int, diff []bool, touch []int, now0 int64) error {
+	for _, k := range touch {
+		f := old.Fields[k]
+		now := columnar.RoundDatetime(now0, f.Type.Scale)
+		if !f.Type.InDatetimeRange(now) {
+			return &rowError{row: 0, value: columnar.FormatDatetime(now, f.Type.Scale), typ: f.Type, column: f.Name}
+		}
+		src := columnar.NewColumn(f.Type, len(ids), true)
+		for i, id := range ids {
+			switch {
+			case diff[i]:
+				src.I64[i] = now
+			case old.Columns[k].IsNull(id):
+				continue
+			default:
+				src.I64[i] = old.Columns[k].I64[id]
+			}
+			src.SetValid(i)
+		}
+		var err error
+		if t.Columns[k], err = setColumn(old.Columns[k], ids, src, f, make([]bool, len(ids))); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -37,7 +37,7 @@ func (db *DB) describe(name string) (*StatementResult, error) {
 		nulls = append(nulls, map[bool]string{true: "YES", false: "NO"}[f.Nullable])
 		defaults = append(defaults, f.Default)
 		noDefault = append(noDefault, !f.HasDefault)
-		extra = append(extra, "")
+		extra = append(extra, map[bool]string{true: "on update CURRENT_TIMESTAMP"}[f.OnUpdateNow])
 	}
 	res := &exec.Result{
 		Names: []string{"Field", "Type", "Null", "Key", "Default", "Extra"},
@@ -202,6 +202,9 @@ func nullAndDefault(f columnar.Field) string {
 		s += " DEFAULT '" + defaultQuoter.Replace(f.Default) + "'"
 	case f.Nullable:
 		s += " DEFAULT NULL"
+	}
+	if f.OnUpdateNow {
+		s += " ON UPDATE CURRENT_TIMESTAMP"
 	}
 	return s
 }

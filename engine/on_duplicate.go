@@ -175,6 +175,9 @@ func (m *dupMerge) flush() error {
 			return fmt.Errorf("ON DUPLICATE KEY UPDATE %s: %w", m.w.Name, err)
 		}
 	}
+	if err := touchColumns(m.w, m.w, ids, diff, m.od.Touch, m.od.Now); err != nil {
+		return fmt.Errorf("ON DUPLICATE KEY UPDATE %s: %w", m.w.Name, err)
+	}
 	for _, d := range diff {
 		if d {
 			m.affected += 2

@@ -110,9 +110,10 @@ func ordered(p sql.Plan) bool {
 	}
 }
 
-// explain shows the physical plan; with ANALYZE it runs the query on the CPU
-// executor (the one that reports per-operator statistics) and adds the
-// actual rows and times.
+// explain shows the physical plan; with ANALYZE it runs the query and adds
+// what the run measured: on the GPU (the database's executor) per kernel
+// times, bytes and rates (gpu_profile.go); on the CPU executor per
+// operator rows and times.
 func (db *DB) explain(ctx context.Context, s *sql.Explain) (*StatementResult, error) {
 	if s.Analyze {
 		if err := db.materializeCTEs(ctx, s.Query); err != nil {
@@ -125,7 +126,16 @@ func (db *DB) explain(ctx context.Context, s *sql.Explain) (*StatementResult, er
 	}
 	text := p.Explain()
 	executor := ""
-	if s.Analyze {
+	if s.Analyze && db.executor == "gpu" && !db.opts.Check {
+		gpuText, ok, err := db.explainAnalyzeGPU(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			text, executor = gpuText, "gpu"
+		}
+	}
+	if s.Analyze && executor == "" {
 		ctx, done := db.queryMemory(ctx)
 		defer done()
 		_, stats, err := cpu.RunAnalyze(ctx, p)

@@ -41,6 +41,9 @@ func (db *DB) update(ctx context.Context, s *sql.Update) (*StatementResult, erro
 				return nil, fmt.Errorf("UPDATE %s: %w", old.Name, err)
 			}
 		}
+		if err := touchColumns(t, old, ids, diff, s.Touch, s.Now); err != nil {
+			return nil, fmt.Errorf("UPDATE %s: %w", old.Name, err)
+		}
 		changed = 0
 		for _, d := range diff {
 			if d {

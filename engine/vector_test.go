@@ -103,3 +103,21 @@ func TestVectorMemoryLimit(t *testing.T) {
 		t.Errorf("after the error: %s", got)
 	}
 }
+
+// EXPORT DATABASE writes vectors in their text form; IMPORT DATABASE reads
+// them back into the declared VECTOR(n) / VECTOR columns.
+func TestVectorExportImportDatabase(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "exp")
+	db := open(t)
+	mustRun(t, db, `CREATE TABLE vt (id INT, v VECTOR(3), w VECTOR);
+		INSERT INTO vt VALUES (1,'[1,2,3]','[1]'), (2,NULL,'[1,2]'), (3,'[0.5,0,-1]',NULL), (4,'[3,0,4]','[]')`)
+	mustRun(t, db, "EXPORT DATABASE '"+dir+"'")
+	db2 := open(t)
+	mustRun(t, db2, "IMPORT DATABASE '"+dir+"'")
+	if got := tableText(t, db2, "SELECT id, v, w FROM vt ORDER BY id"); got != vectorRows {
+		t.Errorf("imported %s", got)
+	}
+	if got := tableText(t, db2, "DESCRIBE vt"); !strings.Contains(got, "v|VECTOR(3)") || !strings.Contains(got, "w|VECTOR|") {
+		t.Errorf("imported types: %s", got)
+	}
+}

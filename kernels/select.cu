@@ -4,8 +4,10 @@
 //
 // Two passes over the predicate columns (re-evaluating beats writing and
 // re-reading a flag per row while there are few predicate columns):
-// select_count writes each tile's number of passing rows; the host turns
-// the counts into exclusive offsets (one per tile, tens of KB); select_scatter
+// select_count writes each tile's number of passing rows (int64); the
+// device-wide scan_exclusive_i64 (sort.cu) turns them in place into
+// exclusive offsets (one per tile, 1/2048 of a row per row), so the counts
+// never cross to the host (only the 8-byte total does); select_scatter
 // re-evaluates and writes row numbers at offset + in-tile rank (warp
 // ballots and a shared-memory scan of per-warp counts). Launch: one block
 // of 256 threads per tile of 256 x SEL_IT rows. Per row: reads the
@@ -20,7 +22,7 @@ struct SelectParams {
   int npreds;
   int pad;
   Pred preds[MAX_PREDS];
-  int* counts;         // per tile
+  long long* counts;   // per tile; scanned in place into offsets
   const long long* offsets;  // per tile, exclusive
   int* rowids;
 };

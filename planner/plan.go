@@ -55,6 +55,7 @@ func (b *builder) planQuery(lp sql.Plan) (n Node, err error) {
 	}()
 	lp = mapPlanExprs(lp, foldConstants)
 	lp = pushDownFilters(lp)
+	lp = splitCorrelatedNotIn(lp)
 	lp = extractEquiJoins(lp)
 	lp = pruneColumns(lp)
 	n, err = b.build(lp)

@@ -15,6 +15,9 @@ awk '/^```sh/{n++; if (n > 1) f=1; next} /^```/{f=0} f' "$repo/README.md" |
 cat >"$work/prelude.sh" <<'SH'
 set -euo pipefail
 trap 'echo "README line failed: $BASH_COMMAND" >&2' ERR
+# The README starts a server in the background; it must not outlive the check
+# (it would hold the caller's output open).
+trap 'if [ -n "${serve_pid:-}" ]; then kill "$serve_pid" 2>/dev/null || true; fi' EXIT
 wait_for_port() {
   for _ in $(seq 1 200); do
     (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0

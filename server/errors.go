@@ -24,8 +24,22 @@ func mysqlError(err error) *mysql.MyError {
 	if errors.As(err, &my) {
 		return my
 	}
-	return mysql.NewError(errorCode(err), err.Error())
+	e := mysql.NewError(errorCode(err), err.Error())
+	if st, ok := extraStates[e.Code]; ok {
+		e.State = st
+	}
+	return e
 }
+
+// MySQL's JSON error codes, which the library's tables do not name, and
+// their SQLSTATEs.
+const (
+	erInvalidJSONText        = 3140
+	erInvalidJSONTextInParam = 3141
+	erInvalidJSONPath        = 3143
+)
+
+var extraStates = map[uint16]string{erInvalidJSONText: "22032", erInvalidJSONTextInParam: "22032", erInvalidJSONPath: "42000"}
 
 func errorCode(err error) uint16 {
 	var (
@@ -96,5 +110,8 @@ var messageCodes = []struct {
 	{"already exists", mysql.ER_TABLE_EXISTS_ERROR},
 	{"incorrect DATE value", mysql.ER_TRUNCATED_WRONG_VALUE},
 	{"Incorrect datetime value", mysql.ER_TRUNCATED_WRONG_VALUE},
+	{"Invalid JSON text in argument", erInvalidJSONTextInParam},
+	{"Invalid JSON text", erInvalidJSONText},
+	{"Invalid JSON path expression", erInvalidJSONPath},
 	{"unsupported", mysql.ER_NOT_SUPPORTED_YET},
 }

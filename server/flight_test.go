@@ -5,6 +5,7 @@ import (
 	"net"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -224,5 +225,41 @@ func TestFlightSQLSSBSchemas(t *testing.T) {
 		if err != nil || !announced.Equal(schema) {
 			t.Errorf("%s: announced %v (%v), sent %v", q.Name, announced, err, schema)
 		}
+	}
+}
+
+// TestFlightSQLDatetime: DATETIME columns travel as timestamp[us] (no time
+// zone: the session's zone is UTC), and a timestamp parameter binds.
+func TestFlightSQLDatetime(t *testing.T) {
+	srv, _ := startServer(t, Config{}, `create table e (id int, at datetime(3));
+		insert into e values (1, '2024-02-29 13:14:15.125'), (2, NULL), (3, '1999-12-31 23:59:59');`)
+	c, ctx := startFlight(t, srv, "admin", "secret")
+	info, err := c.Execute(ctx, "select id, at from e order by id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema, got := fetch(t, c, ctx, info)
+	if dt, ok := schema.Field(1).Type.(*arrow.TimestampType); !ok || dt.Unit != arrow.Microsecond || dt.TimeZone != "" {
+		t.Errorf("at column type %s, want timestamp[us]", schema.Field(1).Type)
+	}
+	if want := "1 2024-02-29 13:14:15.125Z\n2 NULL\n3 1999-12-31 23:59:59Z\n"; got != want { // Arrow prints UTC with a Z
+		t.Errorf("rows:\n%s\nwant:\n%s", got, want)
+	}
+	prep, err := c.Prepare(ctx, "select id from e where at >= ?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prep.Close(ctx)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, arrow.NewSchema([]arrow.Field{{Name: "p", Type: &arrow.TimestampType{Unit: arrow.Millisecond}}}, nil))
+	defer b.Release()
+	b.Field(0).(*array.TimestampBuilder).Append(arrow.Timestamp(time.Date(2024, 2, 29, 13, 14, 15, 125e6, time.UTC).UnixMilli()))
+	rec := b.NewRecord()
+	defer rec.Release()
+	prep.SetParameters(rec)
+	if info, err = prep.Execute(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, got := fetch(t, c, ctx, info); got != "1\n" {
+		t.Errorf("prepared with a timestamp: %q, want \"1\\n\"", got)
 	}
 }

@@ -58,6 +58,14 @@ func fields(r *exec.Result) []*mysql.Field {
 			}
 		case columnar.Bool:
 			f.Type, f.ColumnLength, f.Flag = mysql.MYSQL_TYPE_TINY, 1, mysql.BINARY_FLAG|mysql.NUM_FLAG
+		case columnar.String:
+			if t.JSON {
+				// As MySQL sends a JSON column: type JSON, binary
+				// charset, BLOB_FLAG, the longest length; text values.
+				f.Type, f.ColumnLength, f.Flag = mysql.MYSQL_TYPE_JSON, 1<<32-1, mysql.BLOB_FLAG|mysql.BINARY_FLAG
+				break
+			}
+			fallthrough
 		default:
 			width := t.Width
 			if width <= 0 {

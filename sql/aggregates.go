@@ -358,8 +358,11 @@ func (b *binder) aggCall(n *ast.AggregateFuncExpr, sc *scope) (AggExpr, error) {
 		return AggExpr{}, err
 	}
 	t := arg.Type()
-	if t.ID == columnar.Vector && ae.Func != AggCount {
-		return AggExpr{}, b.errf(pos, "unsupported: %s() of a VECTOR (VEC_AS_TEXT gives its text)", f)
+	if t.ID == columnar.Vector && ae.Func != AggCount && ae.Func != AggMin && ae.Func != AggMax {
+		return AggExpr{}, b.errf(pos, "type mismatch: %s() of a VECTOR", f)
+	}
+	if t.JSON && (ae.Func == AggMin || ae.Func == AggMax) {
+		return AggExpr{}, b.errf(pos, "%s", jsonCompareError(f+"()"))
 	}
 	switch ae.Func {
 	case AggSum, AggAvg:

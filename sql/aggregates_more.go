@@ -32,6 +32,10 @@ func (b *binder) aggCallMore(n *ast.AggregateFuncExpr, f string, sc *scope, pos 
 		ae, err := b.groupConcat(n, sc, pos)
 		return ae, true, err
 	}
+	if f == "json_arrayagg" || f == "json_objectagg" {
+		ae, err := b.jsonAgg(n, f, sc, pos)
+		return ae, true, err
+	}
 	fn, ok := moreAggs[f]
 	if !ok {
 		return AggExpr{}, false, nil

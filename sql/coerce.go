@@ -37,7 +37,7 @@ import (
 const maxDecimalPrecision = 18
 
 func sameType(a, b columnar.Type) bool {
-	if a.ID != b.ID {
+	if a.ID != b.ID || a.JSON != b.JSON {
 		return false
 	}
 	switch a.ID {
@@ -119,6 +119,13 @@ func compareType(l, r Expr) (columnar.Type, error) {
 	case a.ID == b.ID && a.ID != columnar.Decimal:
 		return a, nil
 	case a.ID == columnar.Date && b.ID == columnar.String, a.ID == columnar.String && b.ID == columnar.Date:
+		// A constant with a time of day makes it a DATETIME comparison,
+		// the date as its midnight (MySQL): d = '2024-01-05 10:00' is false.
+		for _, e := range []Expr{l, r} {
+			if c, ok := e.(*Const); ok && hasTimePart(c) {
+				return columnar.TDatetime(literalFsp(c.S)), nil
+			}
+		}
 		return columnar.TDate, nil
 	case a.ID == columnar.Date || b.ID == columnar.Date:
 		return a, fmt.Errorf("type mismatch: cannot compare %s with %s", a, b)
@@ -145,6 +152,9 @@ func compareType(l, r Expr) (columnar.Type, error) {
 // castTo converts e to t: constants are folded, other expressions get a Cast
 // node unless the physical representation is already t's.
 func castTo(e Expr, t columnar.Type) Expr {
+	if t.JSON && !e.Type().JSON {
+		return castToJSON(e)
+	}
 	if sameType(e.Type(), t) || widensFsp(e, t) {
 		if c, ok := e.(*Const); ok && c.Null {
 			return nullConst(t)
@@ -195,6 +205,9 @@ func unionType(a, b columnar.Type) (columnar.Type, error) {
 		return vectorUnionType(a, b)
 	case a.ID == b.ID && a.ID != columnar.Decimal:
 		if a.ID == columnar.String {
+			if a.JSON && b.JSON {
+				return columnar.TJSON, nil // JSON with text is text, as in MySQL
+			}
 			return columnar.Type{ID: columnar.String, Width: max(a.Width, b.Width)}, nil
 		}
 		return a, nil

@@ -20,7 +20,9 @@ import (
 //   - In arithmetic and numeric casts a DATETIME is the number
 //     YYYYMMDDHHMMSS: BIGINT at fsp 0, DECIMAL(14+fsp, fsp) otherwise
 //     (MySQL: NOW() + 0).
-//   - Casts: DATETIME → DATE drops the time, → VARCHAR prints
+//   - Casts: DATETIME → DATE rounds the fraction to whole seconds and drops
+//     the time (MySQL: '1999-12-31 23:59:59.5' becomes 2000-01-01; DATE(dt)
+//     and the date functions read the date without rounding), → VARCHAR prints
 //     'YYYY-MM-DD HH:MM:SS[.ffffff]' (fsp digits); DATE → DATETIME is
 //     midnight; strings and numbers parse as MySQL reads them
 //     (columnar.ParseDatetime, DatetimeFromNumber); DATETIME(n) → DATETIME(m)
@@ -132,7 +134,8 @@ func convertFromDatetime(c *Const, out *Const) bool {
 	t := out.T
 	switch t.ID {
 	case columnar.Date:
-		out.I = columnar.DatetimeDays(c.I)
+		// MySQL rounds the fraction before it drops the time.
+		out.I = columnar.DatetimeDays(columnar.RoundDatetime(c.I, 0))
 	case columnar.String:
 		out.S = columnar.FormatDatetime(c.I, c.T.Scale)
 	case columnar.Float64:
@@ -203,10 +206,7 @@ func (b *binder) timestampLiteral(n *ast.FuncCallExpr, pos int) (Expr, error) {
 	if len(n.Args) == 1 {
 		if e, err := b.expr(n.Args[0], &scope{plan: &Values{}}); err == nil {
 			if c, ok := e.(*Const); ok && c.T.ID == columnar.String {
-				fsp := 0
-				if i := strings.LastIndexByte(c.S, '.'); i >= 0 && strings.ContainsAny(c.S, " T") {
-					fsp = min(len(strings.TrimSpace(c.S[i+1:])), columnar.MaxFsp)
-				}
+				fsp := literalFsp(c.S)
 				if us, ok := columnar.ParseDatetime(c.S, fsp); ok {
 					return &Const{T: columnar.TDatetime(fsp), I: us}, nil
 				}

@@ -27,7 +27,10 @@ import (
 //	                                             without a length)
 //	DATETIME[(fsp)], TIMESTAMP[(fsp)]          → DATETIME (Timestamp marks TIMESTAMP), Scale fsp
 //
-// TIME, YEAR, ENUM, SET, BIT and JSON are rejected.
+//	JSON                                       → JSON: normalized JSON text in a String
+//	                                             column (Type.JSON), see sql/json.go
+//
+// TIME, YEAR, ENUM, SET and BIT are rejected.
 func columnType(tp *types.FieldType) (columnar.Type, string) {
 	switch tp.GetType() {
 	case mysql.TypeTiny:
@@ -72,6 +75,8 @@ func columnType(tp *types.FieldType) (columnar.Type, string) {
 		return columnar.TDate, ""
 	case mysql.TypeTiDBVectorFloat32:
 		return vectorType(tp.GetFlen())
+	case mysql.TypeJSON:
+		return columnar.TJSON, ""
 	case mysql.TypeDatetime, mysql.TypeTimestamp:
 		fsp := tp.GetDecimal()
 		if fsp < 0 {
@@ -161,7 +166,10 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 			case ast.ColumnOptionGenerated:
 				return nil, b.errf(pos, "unsupported: generated columns (column '%s')", cname)
 			case ast.ColumnOptionOnUpdate:
-				return nil, b.errf(pos, "unsupported: ON UPDATE CURRENT_TIMESTAMP (column '%s'); set the column in the UPDATE statement instead (SET %s = NOW())", cname, cname)
+				if t.ID != columnar.Datetime || !isCurrentTimestamp(o.Expr) {
+					return nil, b.errf(pos, "invalid ON UPDATE clause for '%s' column (only DATETIME and TIMESTAMP columns take ON UPDATE CURRENT_TIMESTAMP)", cname)
+				}
+				f.OnUpdateNow = true
 			default:
 				return nil, b.errf(pos, "unsupported: column option on '%s'", cname)
 			}

@@ -50,6 +50,9 @@ func (b *binder) columnDefault(f *columnar.Field, e ast.ExprNode, pos int) error
 		f.HasDefault, f.Default = false, ""
 		return nil
 	}
+	if err := vectorConstError(c, f.Type); err != nil {
+		return b.errf(pos, "invalid default value for '%s': %v", f.Name, err)
+	}
 	out, ok := convertConst(c, f.Type)
 	if !ok || !strictOK(c, out) {
 		return b.errf(pos, "invalid default value for '%s': %s is not a %s", f.Name, constString(c), f.Type)
@@ -114,6 +117,8 @@ func valueText(c *Const) string {
 		return FormatDate(int32(c.I))
 	case columnar.Datetime:
 		return columnar.FormatDatetime(c.I, c.T.Scale)
+	case columnar.Vector:
+		return columnar.VectorText(c.V)
 	}
 	return c.S
 }

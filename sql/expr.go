@@ -217,6 +217,9 @@ const (
 	AggBitOr
 	AggBitXor
 	AggGroupConcat
+	// JSON_ARRAYAGG(v) and JSON_OBJECTAGG(k, v) (sql/json_agg.go).
+	AggJSONArrayAgg
+	AggJSONObjectAgg
 )
 
 // AggExpr is one aggregate of an Aggregate node. Result types follow MySQL:

@@ -347,6 +347,9 @@ func and(l, r Expr) Expr {
 // compare builds l op r: a CodeSet when one side is a dictionary column and
 // the other a string constant, else a Binary over a common type.
 func (b *binder) compare(op BinOp, l, r Expr, pos int) (Expr, error) {
+	if err := b.refuseJSONCompare(pos, l, r); err != nil {
+		return nil, err
+	}
 	if cs := codeSetCompare(op, l, r); cs != nil {
 		return cs, nil
 	}
@@ -383,6 +386,9 @@ func (b *binder) castConst(e Expr, t columnar.Type, pos int) (Expr, error) {
 
 // arith types l op r by the rules in coerce.go and inserts the casts.
 func (b *binder) arith(op BinOp, l, r Expr, pos int) (Expr, error) {
+	if l.Type().ID == columnar.Vector || r.Type().ID == columnar.Vector {
+		return b.vectorArith(op, l, r, pos)
+	}
 	lt, lok := numericType(l.Type())
 	rt, rok := numericType(r.Type())
 	if isNullConst(l) && rok {
@@ -517,6 +523,9 @@ func (b *binder) between(n *ast.BetweenExpr, sc *scope, pos int) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := b.refuseJSONCompare(pos, e, lo, hi); err != nil {
+		return nil, err
+	}
 	if cs := codeSetBetween(e, lo, hi, n.Not); cs != nil {
 		return cs, nil
 	}
@@ -555,6 +564,9 @@ func (b *binder) inList(n *ast.PatternInExpr, sc *scope, pos int) (Expr, error) 
 		if items[i], err = b.expr(x, sc); err != nil {
 			return nil, err
 		}
+	}
+	if err := b.refuseJSONCompare(pos, append([]Expr{e}, items...)...); err != nil {
+		return nil, err
 	}
 	if cs := codeSetIn(e, items, n.Not); cs != nil {
 		return cs, nil
@@ -712,6 +724,8 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 		t = columnar.TString
 	case mysql.TypeDate:
 		t = columnar.TDate
+	case mysql.TypeJSON:
+		t = columnar.TJSON
 	case mysql.TypeTiDBVectorFloat32:
 		vt, bad := vectorType(n.Tp.GetFlen())
 		if bad != "" {

@@ -38,7 +38,8 @@ func aggKey(a AggExpr) string { return renderAgg(a, true) }
 
 var aggNames = map[AggFunc]string{AggCountStar: "count", AggCount: "count", AggSum: "sum", AggAvg: "avg", AggMin: "min", AggMax: "max",
 	AggVarPop: "var_pop", AggVarSamp: "var_samp", AggStddevPop: "stddev_pop", AggStddevSamp: "stddev_samp",
-	AggBitAnd: "bit_and", AggBitOr: "bit_or", AggBitXor: "bit_xor", AggGroupConcat: "group_concat"}
+	AggBitAnd: "bit_and", AggBitOr: "bit_or", AggBitXor: "bit_xor", AggGroupConcat: "group_concat",
+	AggJSONArrayAgg: "json_arrayagg", AggJSONObjectAgg: "json_objectagg"}
 
 // AggName is an aggregate function's SQL name.
 func AggName(f AggFunc) string { return aggNames[f] }

@@ -106,7 +106,7 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		case columnar.Date:
 			return e, nil
 		case columnar.Datetime:
-			return castTo(e, columnar.TDate), nil
+			return datePartOf(e), nil
 		case columnar.String:
 			return b.castConst(e, columnar.TDate, b.posOr(n.Args[i], pos))
 		}

@@ -16,6 +16,10 @@ import (
 //	hour, minute, dt DATETIME                         INT
 //	second, microsecond
 //	time          dt DATETIME                         VARCHAR 'HH:MM:SS[.ffffff]' (gpusql has no TIME)
+//	date_part     dt DATETIME                         DATE, the date dt falls on (DATE(dt), and what
+//	                                                  YEAR(dt) ... read): no rounding, where CAST(dt
+//	                                                  AS DATE) rounds the fraction first (MySQL:
+//	                                                  '23:59:59.5' converts to the next day)
 //	datetime_add  dt DATETIME, n BIGINT, unit const   DATETIME; unit microsecond, second, minute,
 //	                                                  hour, day, month or year (WEEK is 7 days,
 //	                                                  QUARTER 3 months, *_SUB negates n); months
@@ -23,6 +27,23 @@ import (
 //	                                                  year 9999 or before year 0
 //	from_unixtime n DECIMAL(18,6)                     DATETIME (fsp of n's literal, at most 6): UTC
 //	                                                  wall-clock time of n seconds; NULL when n < 0
+//	to_seconds    dt DATETIME                         BIGINT seconds since year 0 (MySQL's calendar)
+//	convert_tz    dt DATETIME, from, to VARCHAR       DATETIME: dt read in zone from, shown in zone to;
+//	                                                  zones are '+HH:MM' offsets or IANA names
+//	                                                  ('Europe/Paris', 'UTC', 'SYSTEM' is UTC);
+//	                                                  NULL for an unknown zone (MySQL without its
+//	                                                  time zone tables does the same for names)
+//	timediff      a, b DATETIME, fsp BIGINT const     VARCHAR a - b as MySQL prints a TIME
+//	                                                  '[-]HH:MM:SS[.f]' (fsp digits), clamped to
+//	                                                  ±838:59:59 as TIME is
+//	time_to_sec   t VARCHAR '[-]H:MM[:SS]'            BIGINT seconds (fraction dropped); a
+//	                                                  DATETIME's time of day via TIME(); NULL
+//	                                                  when t is not a time
+//	sec_to_time   n BIGINT                            VARCHAR '[-]HH:MM:SS', clamped as timediff
+//
+// TIMESTAMP(x) binds as x converted to DATETIME, TIMESTAMP(x, 'HH:MM:SS')
+// and ADDTIME / SUBTIME(x, 'HH:MM:SS') as datetime_add of the constant time
+// in microseconds (x a DATETIME; MySQL's TIME forms of ADDTIME are not).
 //
 // Functions of functions.go and functions_more.go that take a DATETIME
 // where they take a DATE: every date function reads a DATETIME's date
@@ -40,9 +61,22 @@ import (
 // UTC_TIME([fsp]) its time of day as 'HH:MM:SS'. Times are UTC.
 
 func init() {
-	for _, n := range []string{"hour", "minute", "second", "microsecond", "time", "datetime_add", "from_unixtime"} {
+	for _, n := range []string{"hour", "minute", "second", "microsecond", "time", "date_part", "datetime_add", "from_unixtime",
+		"to_seconds", "convert_tz", "timediff", "time_to_sec", "sec_to_time"} {
 		moreFuncs[n] = true
 	}
+}
+
+// datePartOf is the date a DATETIME falls on (DATE(dt) and the date
+// functions' argument): a date_part call, folded for a constant.
+func datePartOf(e Expr) Expr {
+	if c, ok := e.(*Const); ok {
+		if c.Null {
+			return nullConst(columnar.TDate)
+		}
+		return &Const{T: columnar.TDate, I: columnar.DatetimeDays(c.I)}
+	}
+	return &Func{Name: "date_part", Args: []Expr{e}, T: columnar.TDate}
 }
 
 // timeUnits are the INTERVAL and TIMESTAMPDIFF units finer than a day.
@@ -84,13 +118,15 @@ func (b *binder) datetimeArg(e Expr, name string, pos int) (Expr, error) {
 	return nil, b.errf(pos, "type mismatch: %s() of %s (a DATETIME is required)", name, e.Type())
 }
 
-// literalFsp is the number of fraction digits a datetime string carries.
+// literalFsp is the number of fraction digits a datetime string carries
+// (a date alone has none; a zone offset after them does not count).
 func literalFsp(s string) int {
 	s = strings.TrimSpace(s)
-	if i := strings.LastIndexByte(s, '.'); i >= 0 && (strings.ContainsAny(s, " T") || allDigits(s[:i])) {
-		return min(len(s)-i-1, columnar.MaxFsp)
+	i := strings.LastIndexByte(s, '.')
+	if i < 0 || !(strings.ContainsAny(s, " T") || allDigits(s[:i])) {
+		return 0
 	}
-	return 0
+	return min(columnar.FractionDigits(s[i+1:]), columnar.MaxFsp)
 }
 
 // datetimeFunc binds the functions above and the clock; ok is false for
@@ -124,8 +160,139 @@ func (c *call) datetimeFunc() (Expr, bool, error) {
 		return c.fn(columnar.TInt32, d)
 	case "from_unixtime":
 		return c.fromUnixtime()
+	case "timestamp", "addtime", "subtime":
+		return c.timestampFunc()
+	case "to_seconds":
+		if err := c.arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		d, err := c.b.datetimeArg(c.args[0], c.name, c.pos)
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TInt64, d)
+	case "timediff":
+		if err := c.arity(2, 2); err != nil {
+			return nil, true, err
+		}
+		a, err := c.b.datetimeArg(c.args[0], c.name, c.pos)
+		if err != nil {
+			return nil, true, err
+		}
+		b, err := c.b.datetimeArg(c.args[1], c.name, c.pos)
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TString, a, b, &Const{T: columnar.TInt64, I: int64(max(a.Type().Scale, b.Type().Scale))})
+	case "time_to_sec":
+		if err := c.arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		if t := c.args[0].Type(); t.ID == columnar.Datetime || t.ID == columnar.Date {
+			c.args[0] = c.b.timeOfDayText(c.args[0])
+		}
+		return c.fn(columnar.TInt64, c.str(c.args[0]))
+	case "sec_to_time":
+		if err := c.arity(1, 1); err != nil {
+			return nil, true, err
+		}
+		n, err := c.integer(c.args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TString, n)
+	case "convert_tz":
+		if err := c.arity(3, 3); err != nil {
+			return nil, true, err
+		}
+		d, err := c.b.datetimeArg(c.args[0], c.name, c.pos)
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TDatetime(d.Type().Scale), d, c.str(c.args[1]), c.str(c.args[2]))
 	}
 	return nil, false, nil
+}
+
+// timestampFunc binds TIMESTAMP(x) (x as a DATETIME), and TIMESTAMP(x, t),
+// ADDTIME(x, t), SUBTIME(x, t) with t a constant time '[-]HH:MM[:SS[.f]]'
+// added to (subtracted from) x.
+func (c *call) timestampFunc() (Expr, bool, error) {
+	lo := 1
+	if c.name != "timestamp" { // ADDTIME(x, t), SUBTIME(x, t)
+		lo = 2
+	}
+	if err := c.arity(lo, 2); err != nil {
+		return nil, true, err
+	}
+	d, err := c.b.datetimeArg(c.args[0], c.name, c.pos)
+	if err != nil || len(c.args) == 1 {
+		return d, true, err
+	}
+	k, ok := c.args[1].(*Const)
+	if ok && k.Null {
+		return nullConst(d.Type()), true, nil
+	}
+	if !ok || k.T.ID != columnar.String {
+		return nil, true, c.b.errf(c.pos, "unsupported: timestamp() with a second argument that is not a constant time such as '01:30:00'")
+	}
+	us, ok := parseTimeOfDay(k.S)
+	if !ok {
+		return nil, true, c.b.errf(c.pos, "Incorrect time value: '%s'", k.S)
+	}
+	if c.name == "subtime" {
+		us = -us
+	}
+	e, err := c.b.addInterval("timestamp", d, &Const{T: columnar.TInt64, I: us}, ast.TimeUnitMicrosecond, c.pos)
+	// The result keeps the larger fsp of the two arguments (MySQL).
+	fsp := d.Type().Scale
+	if _, f, ok := strings.Cut(strings.TrimSpace(k.S), "."); ok {
+		fsp = max(fsp, min(len(f), columnar.MaxFsp))
+	}
+	switch x := e.(type) {
+	case *Func:
+		x.T.Scale = fsp
+	case *Const:
+		x.T.Scale = fsp
+	}
+	return e, true, err
+}
+
+// parseTimeOfDay reads '[-]H:M[:S[.f]]' as microseconds.
+func parseTimeOfDay(s string) (int64, bool) {
+	s = strings.TrimSpace(s)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	frac := ""
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		s, frac = s[:i], s[i+1:]
+	}
+	parts := strings.Split(s, ":")
+	if len(parts) < 2 || len(parts) > 3 || (frac != "" && !allDigits(frac)) {
+		return 0, false
+	}
+	var v [3]int64
+	for i, p := range parts {
+		if !allDigits(p) || len(p) > 3 {
+			return 0, false
+		}
+		v[i] = int64(atoi(p))
+	}
+	if v[1] > 59 || v[2] > 59 {
+		return 0, false
+	}
+	us := (v[0]*3600 + v[1]*60 + v[2]) * columnar.MicrosPerSecond
+	for i := 0; i < columnar.MaxFsp; i++ {
+		d := int64(0)
+		if i < len(frac) {
+			d = int64(frac[i] - '0')
+		}
+		us += d * columnar.Pow10[columnar.MaxFsp-1-i]
+	}
+	if neg {
+		us = -us
+	}
+	return us, true
 }
 
 // fspArg reads the optional fractional-seconds precision of NOW(fsp).
@@ -202,125 +369,6 @@ func strToDateType(format Expr) columnar.Type {
 	return t
 }
 
-var intervalUnits = map[ast.TimeUnitType]struct {
-	name string
-	mult int64
-}{ast.TimeUnitMicrosecond: {"microsecond", 1}, ast.TimeUnitSecond: {"second", 1},
-	ast.TimeUnitMinute: {"minute", 1}, ast.TimeUnitHour: {"hour", 1}, ast.TimeUnitDay: {"day", 1},
-	ast.TimeUnitWeek: {"day", 7}, ast.TimeUnitMonth: {"month", 1}, ast.TimeUnitQuarter: {"month", 3},
-	ast.TimeUnitYear: {"year", 1}}
-
-// addInterval binds d + INTERVAL k unit (DATE_ADD, DATE_SUB, ADDDATE,
-// SUBDATE, TIMESTAMPADD). A DATE with a day-or-longer unit stays a DATE
-// (date_add); a DATETIME, a string with a time, or a unit finer than a day
-// gives a DATETIME (datetime_add), as MySQL does.
-func (b *binder) addInterval(name string, d, k Expr, unitType ast.TimeUnitType, pos int) (Expr, error) {
-	u, ok := intervalUnits[unitType]
-	if !ok {
-		return nil, b.errf(pos, "unsupported: INTERVAL unit %s (MICROSECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER and YEAR are supported)", unitType.String())
-	}
-	if _, ok := numericType(k.Type()); !ok && !isNullConst(k) {
-		return nil, b.errf(pos, "type mismatch: INTERVAL of %s", k.Type())
-	}
-	k = castTo(k, columnar.TInt64)
-	mult := u.mult
-	if name == "date_sub" || name == "subdate" {
-		mult = -mult
-	}
-	if mult != 1 {
-		if c, ok := k.(*Const); ok && !c.Null {
-			k = &Const{T: columnar.TInt64, I: c.I * mult}
-		} else {
-			k = &Binary{Op: OpMul, L: k, R: &Const{T: columnar.TInt64, I: mult}, T: columnar.TInt64}
-		}
-	}
-	if d.Type().ID != columnar.Datetime && !timeUnits[u.name] && !hasTimePart(d) {
-		return b.addDays(name, d, k, u.name, pos)
-	}
-	d, err := b.datetimeArg(d, name, pos)
-	if err != nil {
-		return nil, err
-	}
-	t := columnar.TDatetime(d.Type().Scale)
-	if u.name == "microsecond" {
-		t.Scale = columnar.MaxFsp
-	}
-	dc, ok1 := d.(*Const)
-	kc, ok2 := k.(*Const)
-	if ok1 && ok2 {
-		if dc.Null || kc.Null {
-			return nullConst(t), nil
-		}
-		v, ok := AddDatetime(dc.I, kc.I, u.name)
-		if !ok {
-			return nullConst(t), nil
-		}
-		return &Const{T: t, I: v}, nil
-	}
-	return &Func{Name: "datetime_add", Args: []Expr{d, k, &Const{T: columnar.TString, S: u.name}}, T: t}, nil
-}
-
-// AddDatetime adds n units to a datetime (microseconds); month and year
-// arithmetic keeps the time of day and clamps the day as AddDate does. ok
-// is false when the result leaves years 0..9999 (MySQL's NULL).
-func AddDatetime(us, n int64, unit string) (int64, bool) {
-	per := map[string]int64{"microsecond": 1, "second": columnar.MicrosPerSecond,
-		"minute": 60 * columnar.MicrosPerSecond, "hour": 3600 * columnar.MicrosPerSecond, "day": columnar.MicrosPerDay}
-	lo := columnar.DaysFromCivil(0, 1, 1) * columnar.MicrosPerDay
-	if p, ok := per[unit]; ok {
-		const span = 1 << 62 // beyond any year 0..9999 distance
-		if n > span/p || n < -span/p {
-			return 0, false
-		}
-		v := us + n*p
-		return v, v >= lo && v <= columnar.MaxDatetime
-	}
-	if n > 1_000_000 || n < -1_000_000 {
-		return 0, false
-	}
-	days := columnar.DatetimeDays(us)
-	tod := us - days*columnar.MicrosPerDay
-	y, m, d := columnar.CivilFromDays(days)
-	months := int64(y)*12 + int64(m-1) + n
-	if unit == "year" {
-		months += n * 11
-	}
-	if months < 0 || months > 9999*12+11 {
-		return 0, false
-	}
-	ny, nm := int(months/12), int(months%12)+1
-	return columnar.DaysFromCivil(ny, nm, min(d, daysIn(ny, nm)))*columnar.MicrosPerDay + tod, true
-}
-
-// DatetimeDiff is TIMESTAMPDIFF over datetimes: whole units from a to b,
-// truncated toward zero. Months count only when b's day and time of day
-// have reached a's (MySQL).
-func DatetimeDiff(unit string, a, b int64) int64 {
-	per := map[string]int64{"microsecond": 1, "second": columnar.MicrosPerSecond,
-		"minute": 60 * columnar.MicrosPerSecond, "hour": 3600 * columnar.MicrosPerSecond,
-		"day": columnar.MicrosPerDay, "week": 7 * columnar.MicrosPerDay}
-	if p, ok := per[unit]; ok {
-		return (b - a) / p
-	}
-	ay, am, ad, _, _, _, _ := columnar.DatetimeParts(a)
-	by, bm, bd, _, _, _, _ := columnar.DatetimeParts(b)
-	aRest := int64(ad)*columnar.MicrosPerDay + (a - columnar.DatetimeDays(a)*columnar.MicrosPerDay)
-	bRest := int64(bd)*columnar.MicrosPerDay + (b - columnar.DatetimeDays(b)*columnar.MicrosPerDay)
-	months := int64(by*12+bm) - int64(ay*12+am)
-	if months > 0 && bRest < aRest {
-		months--
-	} else if months < 0 && bRest > aRest {
-		months++
-	}
-	switch unit {
-	case "quarter":
-		return months / 3
-	case "year":
-		return months / 12
-	}
-	return months
-}
-
 // unixTimestampType is UNIX_TIMESTAMP(dt)'s type: seconds, with dt's
 // fraction digits.
 func unixTimestampType(t columnar.Type) columnar.Type {
@@ -328,4 +376,10 @@ func unixTimestampType(t columnar.Type) columnar.Type {
 		return columnar.TInt64
 	}
 	return columnar.TDecimal(18, t.Scale)
+}
+
+// timeOfDayText is TIME(x) of a DATE or DATETIME: its 'HH:MM:SS[.f]'.
+func (b *binder) timeOfDayText(e Expr) Expr {
+	d, _ := b.datetimeArg(e, "time", 0)
+	return &Func{Name: "time", Args: []Expr{d}, T: columnar.TString}
 }

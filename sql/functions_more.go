@@ -87,7 +87,7 @@ func init() {
 
 // IsRowFunc reports whether exec/cpu evaluates the function row by row
 // (the library above).
-func IsRowFunc(name string) bool { return moreFuncs[name] || regexpFuncs[name] }
+func IsRowFunc(name string) bool { return moreFuncs[name] || regexpFuncs[name] || jsonFuncs[name] }
 
 // doubleFuncs take and return DOUBLE, with their arity.
 var doubleFuncs = map[string][2]int{"pow": {2, 2}, "power": {2, 2}, "sqrt": {1, 1}, "exp": {1, 1},
@@ -140,7 +140,7 @@ func (c *call) date(e Expr) (Expr, error) {
 	case e.Type().ID == columnar.Date:
 		return e, nil
 	case e.Type().ID == columnar.Datetime:
-		return castTo(e, columnar.TDate), nil
+		return datePartOf(e), nil
 	case isNullConst(e):
 		return nullConst(columnar.TDate), nil
 	case e.Type().ID == columnar.String:
@@ -156,7 +156,7 @@ func (c *call) fn(t columnar.Type, as ...Expr) (Expr, bool, error) {
 // moreFunc binds the library above; ok is false for names it does not know.
 func (b *binder) moreFunc(name string, args []Expr, pos int) (Expr, bool, error) {
 	c := &call{b: b, name: name, args: args, pos: pos}
-	for _, family := range []func() (Expr, bool, error){c.numberFunc, c.datetimeFunc, c.dateFunc, c.stringFunc, c.codecFunc, c.vectorFunc} {
+	for _, family := range []func() (Expr, bool, error){c.numberFunc, c.datetimeFunc, c.dateFunc, c.stringFunc, c.codecFunc, c.vectorFunc, c.jsonFunc} {
 		if e, ok, err := family(); ok {
 			return e, true, err
 		}

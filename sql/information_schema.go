@@ -123,6 +123,8 @@ func columnRow(table string, i int, f columnar.Field) []Expr {
 		if f.Type.Timestamp {
 			dataType = "timestamp"
 		}
+	case columnar.Vector:
+		dataType = "vector"
 	case columnar.String:
 		dataType, charLen = "varchar", i64(max(f.Type.Width, 0))
 		if f.Type.Width <= 0 {
@@ -139,8 +141,12 @@ func columnRow(table string, i int, f columnar.Field) []Expr {
 	if f.HasDefault {
 		def = infoStr(f.Default)
 	}
+	extra := ""
+	if f.OnUpdateNow {
+		extra = "on update CURRENT_TIMESTAMP"
+	}
 	return []Expr{infoStr("def"), infoStr(DatabaseName), infoStr(table), infoStr(f.Name), i64(i + 1), def,
-		infoStr(nullable), infoStr(dataType), charLen, prec, scale, infoStr(colType), infoStr(""), infoStr(""), infoStr("")}
+		infoStr(nullable), infoStr(dataType), charLen, prec, scale, infoStr(colType), infoStr(""), infoStr(extra), infoStr("")}
 }
 
 func infoStr(s string) Expr         { return &Const{T: columnar.TString, S: s} }

@@ -132,6 +132,9 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 				if c.Null && !col.Nullable {
 					return nil, b.errf(pos, "column '%s' cannot be NULL", col.Name)
 				}
+				if col.Type.JSON && !c.Null && c.T.ID != columnar.String {
+					return nil, b.errf(pos, "%s", jsonStoreError(t.Name, col.Name, r+1))
+				}
 				if err := vectorConstError(c, col.Type); err != nil {
 					return nil, b.errf(pos, "%v for column '%s' at row %d", err, col.Name, r+1)
 				}

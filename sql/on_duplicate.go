@@ -22,6 +22,10 @@ type OnDuplicate struct {
 	// index: matching then depends on every update before it, so the
 	// engine applies the updates one by one.
 	KeyChange bool
+	// Touch and Now: the ON UPDATE CURRENT_TIMESTAMP columns the list does
+	// not assign, set to Now in each row the update changes (as Update's).
+	Touch []int
+	Now   int64
 	// Bind returns the plan computing, for each row of pairs, the new
 	// values of Targets (one column each, in order). It was checked at
 	// bind time over an empty pairs table, so it fails only where the
@@ -67,6 +71,12 @@ func (b *binder) onDuplicate(t *columnar.Table, list []*ast.Assignment, unique [
 			if containsInt(cols, k) {
 				od.KeyChange = true
 			}
+		}
+	}
+	for k, f := range t.Fields {
+		if f.OnUpdateNow && !containsInt(od.Targets, k) {
+			od.Touch = append(od.Touch, k)
+			od.Now = b.stmtMicros(columnar.MaxFsp)
 		}
 	}
 	return od, nil

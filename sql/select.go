@@ -212,6 +212,9 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 			idx = len(exprs) + len(hidden)
 			hidden = append(hidden, e)
 		}
+		if key := e; (idx < len(exprs) && isJSON(exprs[idx])) || (idx >= len(exprs) && isJSON(key)) {
+			return nil, b.errf(b.posOr(by.Expr, -1), "%s", jsonCompareError("ORDER BY"))
+		}
 		keys = append(keys, SortKey{Expr: &ColRef{Index: idx}, Desc: by.Desc})
 	}
 	blk.input, blk.exprs = out.plan, exprs
@@ -525,3 +528,7 @@ func nullable(e Expr) bool {
 	}
 	return true
 }
+
+// Nullable reports whether e can be NULL (false only when certain), for the
+// planner's rewrites that are safe only over non-NULL values.
+func Nullable(e Expr) bool { return nullable(e) }

@@ -30,6 +30,11 @@ type Update struct {
 	Snapshot *columnar.Table
 	Targets  []int
 	Source   Plan
+	// Touch are the ON UPDATE CURRENT_TIMESTAMP columns the SET list does
+	// not name: in each row whose values change they take Now (the
+	// statement's clock, microseconds; rounded to each column's fsp).
+	Touch []int
+	Now   int64
 }
 
 // Delete removes the rows of Snapshot whose row numbers Source returns.
@@ -172,7 +177,14 @@ func (b *binder) update(n *ast.UpdateStmt) (Statement, error) {
 		outNames = append(outNames, t.Fields[k].Name)
 	}
 	src := newProject(sc.plan, out, outNames)
-	return &Update{Table: t.Name, Snapshot: t, Targets: targets, Source: src}, nil
+	u := &Update{Table: t.Name, Snapshot: t, Targets: targets, Source: src}
+	for k, f := range t.Fields {
+		if f.OnUpdateNow && !containsInt(targets, k) {
+			u.Touch = append(u.Touch, k)
+			u.Now = b.stmtMicros(columnar.MaxFsp)
+		}
+	}
+	return u, nil
 }
 
 // assignments binds SET a = e, ... over sc, whose first columns are t's,

@@ -1,6 +1,10 @@
 package sql
 
-import "gpusql/storage/columnar"
+import (
+	"strings"
+
+	"gpusql/storage/columnar"
+)
 
 // The vector functions, as TiDB defines them (elements are float32 and so
 // is the arithmetic; results are DOUBLE; NULL in gives NULL out):
@@ -14,6 +18,8 @@ import "gpusql/storage/columnar"
 //	                                  NULL when either vector is zero
 //	vec_negative_inner_product(a, b)  DOUBLE -(a·b)
 //	vec_l1_distance(a, b)             DOUBLE Σ |a-b|
+//	a + b, a - b                      VECTOR, element by element (float32; an
+//	                                  overflow to infinity is an error)
 //
 // A string argument is parsed as a vector. The two vectors of a distance
 // must have the same number of elements: declared dimensions that differ
@@ -90,6 +96,9 @@ func (c *call) vector(e Expr) (Expr, error) {
 		}
 		return castTo(e, t), nil
 	}
+	if strings.HasPrefix(c.name, "operator") {
+		return nil, c.b.errf(c.pos, "type mismatch: %s does not apply to %s and VECTOR", c.name, e.Type())
+	}
 	return nil, c.b.errf(c.pos, "type mismatch: %s() of %s (a VECTOR is required)", c.name, e.Type())
 }
 
@@ -103,4 +112,36 @@ func vectorDim(e Expr) int {
 		return d
 	}
 	return -1
+}
+
+// vectorArith binds v + w and v - w: element-wise float32 sums of two
+// vectors of one dimension (TiDB's vector arithmetic); a string operand is
+// parsed as a vector. Other operators do not apply to vectors.
+func (b *binder) vectorArith(op BinOp, l, r Expr, pos int) (Expr, error) {
+	if op != OpAdd && op != OpSub {
+		bad := l.Type()
+		if bad.ID != columnar.Vector {
+			bad = r.Type()
+		}
+		return nil, b.errf(pos, "type mismatch: operator %s does not apply to %s (vectors add and subtract element by element)", op, bad)
+	}
+	c := &call{b: b, name: "operator " + op.String(), pos: pos}
+	lv, err := c.vector(l)
+	if err != nil {
+		return nil, err
+	}
+	rv, err := c.vector(r)
+	if err != nil {
+		return nil, err
+	}
+	t := columnar.Type{ID: columnar.Vector}
+	switch dl, dr := vectorDim(lv), vectorDim(rv); {
+	case dl >= 0 && dr >= 0 && dl != dr:
+		return nil, b.errf(pos, "operator %s: vectors have different dimensions %d and %d", op, dl, dr)
+	case lv.Type().Dim > 0:
+		t.Dim = lv.Type().Dim
+	case rv.Type().Dim > 0:
+		t.Dim = rv.Type().Dim
+	}
+	return &Binary{Op: op, L: lv, R: rv, T: t}, nil
 }

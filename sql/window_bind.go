@@ -209,6 +209,9 @@ func (b *binder) windowFunc(n *ast.WindowFuncExpr, name string, sc *scope, pos i
 		if err != nil {
 			return w, err
 		}
+		if ae.Arg != nil && ae.Arg.Type().ID == columnar.Vector && ae.Func != AggCount {
+			return w, b.errf(pos, "unsupported: %s() OVER a VECTOR (the window frames compare scalars)", name)
+		}
 		w.Func, w.Agg, w.T = WinAgg, ae, ae.T
 		if ae.Arg != nil {
 			w.Args = []Expr{ae.Arg}

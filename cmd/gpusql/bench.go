@@ -94,6 +94,20 @@ type queryTiming struct {
 	// over the cold time, which for the GPU includes copying them over PCIe.
 	GBps     float64 `json:"gb_per_s"`
 	ColdGBps float64 `json:"cold_gb_per_s"`
+	// The GPU's profiled run (one more warm run with every kernel timed by
+	// CUDA events): KernelMs is the sum of its kernels' device times,
+	// HostMs the warm median minus that (launches, synchronizations, small
+	// copies, host steps), DeviceBytes the columns read as stored on the
+	// device (a BIGINT narrowed to 4 bytes counts 4); KernelGBps is those
+	// bytes over the kernel time and HBMPct its share of the profile's
+	// measured HBM read rate (HBMGBs).
+	KernelMs    float64 `json:"kernel_ms,omitempty"`
+	HostMs      float64 `json:"host_ms,omitempty"`
+	Kernels     int     `json:"kernels,omitempty"`
+	DeviceBytes int64   `json:"device_bytes,omitempty"`
+	KernelGBps  float64 `json:"kernel_gb_per_s,omitempty"`
+	HBMPct      float64 `json:"hbm_pct,omitempty"`
+	HBMGBs      float64 `json:"hbm_gb_per_s,omitempty"`
 }
 
 type queryReport struct {
@@ -290,6 +304,11 @@ func benchQuery(ctx context.Context, db *engine.DB, q ssbgen.Query, exes []strin
 		if t.ColdMs > 0 {
 			t.ColdGBps = float64(qr.Bytes) / (t.ColdMs / 1000) / 1e9
 		}
+		if e == "gpu" {
+			if err := profileGPU(ctx, db, prep, t); err != nil {
+				return nil, err
+			}
+		}
 		if first == nil {
 			first, qr.Rows = res, res.Rows
 		} else if err := engine.CompareResults(res, first, prep.Ordered()); err != nil {
@@ -308,6 +327,9 @@ func printBench(w io.Writer, r *benchReport) {
 	fmt.Fprintf(w, "%-6s %8s %10s", "query", "rows", "MB")
 	for _, e := range r.Executors {
 		fmt.Fprintf(w, " | %4s %9s %7s %9s %7s", e, "cold ms", "GB/s", "warm ms", "GB/s")
+		if e == "gpu" {
+			fmt.Fprintf(w, " %7s %8s %8s %8s %5s", "kernels", "kern ms", "host ms", "dev MB", "%HBM")
+		}
 	}
 	if link {
 		// A plan under --gpu-memory reads some columns across the link on
@@ -320,6 +342,9 @@ func printBench(w io.Writer, r *benchReport) {
 		for _, e := range r.Executors {
 			t := q.Executors[e]
 			fmt.Fprintf(w, " | %4s %9.2f %7.2f %9.2f %7.2f", "", t.ColdMs, t.ColdGBps, t.WarmMs, t.GBps)
+			if e == "gpu" {
+				fmt.Fprintf(w, " %7d %8.3f %8.3f %8.1f %5.1f", t.Kernels, t.KernelMs, t.HostMs, float64(t.DeviceBytes)/1e6, t.HBMPct)
+			}
 			r.TotalWarm[e] += t.WarmMs / 1000
 		}
 		if t := q.Executors["gpu"]; link && t != nil && t.WarmMs > 0 {
@@ -331,6 +356,7 @@ func printBench(w io.Writer, r *benchReport) {
 	for _, e := range r.Executors {
 		totals = append(totals, fmt.Sprintf("%s %.3f s", e, r.TotalWarm[e]))
 	}
+	printGPUTotals(w, r)
 	if len(r.Executors) == 1 {
 		fmt.Fprintf(w, "%d queries, total warm %.3f s\n", len(r.Queries), r.TotalWarm[r.Executors[0]])
 	} else {

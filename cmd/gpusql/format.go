@@ -29,7 +29,8 @@ import (
 //     set, else an array holding one array per result set.
 //     Integers and DECIMALs are JSON numbers written exactly, DOUBLEs
 //     numbers (null for NaN and infinities), dates strings, BOOLEANs
-//     true/false, NULL null.
+//     true/false, NULL null. A JSON column's value is embedded as JSON
+//     (so a JSON null and SQL NULL both print null).
 //
 //   - markdown: a Markdown table; line: "column = value" lines per row.
 //
@@ -366,6 +367,9 @@ func jsonValue(c *columnar.Column, i int) string {
 			return "true"
 		}
 		return "false"
+	}
+	if c.Type.JSON {
+		return exec.FormatValue(c, i) // already JSON text (checked on store)
 	}
 	b, _ := json.Marshal(exec.FormatValue(c, i))
 	return string(b)

@@ -66,3 +66,22 @@ func TestJSONFormat(t *testing.T) {
 		t.Errorf("empty json %q", b.String())
 	}
 }
+
+// TestJSONColumnFormats: a JSON column is its normalized text in the
+// table and CSV formats, and embedded as JSON (not a quoted string) in
+// --format json.
+func TestJSONColumnFormats(t *testing.T) {
+	sql := `create table d (id int, j json); insert into d values (1, '{"b":[1, "x,y"],"a":null}'), (2, NULL); select id, j from d order by id`
+	for format, want := range map[string]string{
+		"json": "[\n{\"id\":1,\"j\":{\"a\": null, \"b\": [1, \"x,y\"]}},\n{\"id\":2,\"j\":null}\n]\n",
+		"csv":  "id,j\n1,\"{\"\"a\"\": null, \"\"b\"\": [1, \"\"x,y\"\"]}\"\n2,\\N\n",
+	} {
+		var out, errb bytes.Buffer
+		if code := run([]string{"--executor", "cpu", "--format", format, "-c", sql}, nil, &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d: %s", format, code, errb.String())
+		}
+		if out.String() != want {
+			t.Errorf("%s: %q, want %q", format, out.String(), want)
+		}
+	}
+}

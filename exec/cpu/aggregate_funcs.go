@@ -43,9 +43,12 @@ func newAccumulator(a sql.AggExpr) accumulator {
 	case sql.AggSum, sql.AggAvg:
 		acc = &sumAcc{avg: a.Func == sql.AggAvg, argT: argT, t: a.T, float: argT.Physical() == columnar.PhysFloat64, expr: a}
 	case sql.AggMin, sql.AggMax:
-		if argT.ID == columnar.String {
+		switch argT.ID {
+		case columnar.String:
 			acc = &minMaxStrAcc{max: a.Func == sql.AggMax}
-		} else {
+		case columnar.Vector:
+			acc = &minMaxVecAcc{max: a.Func == sql.AggMax, t: argT}
+		default:
 			acc = &minMaxAcc{max: a.Func == sql.AggMax, t: argT, float: argT.Physical() == columnar.PhysFloat64}
 		}
 	default:

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"gpusql/internal/mysqljson"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -17,7 +18,7 @@ func newMoreAccumulator(a sql.AggExpr) accumulator {
 		return &varAcc{f: a.Func}
 	case sql.AggBitAnd, sql.AggBitOr, sql.AggBitXor:
 		return &bitAcc{f: a.Func}
-	case sql.AggGroupConcat:
+	case sql.AggGroupConcat, sql.AggJSONArrayAgg, sql.AggJSONObjectAgg:
 		return &groupConcatAcc{e: a}
 	}
 	return nil
@@ -226,6 +227,10 @@ func (a *groupConcatAcc) result(groups []int32, rc []int64) *columnar.Column {
 			continue
 		}
 		sort.SliceStable(items, func(x, y int) bool { return a.less(items[x], items[y]) })
+		if a.e.Func != sql.AggGroupConcat {
+			out[i], has[i] = jsonAggText(a.e.Func, items), true
+			continue
+		}
 		var sb strings.Builder
 		for j, it := range items {
 			if j > 0 {
@@ -242,7 +247,34 @@ func (a *groupConcatAcc) result(groups []int32, rc []int64) *columnar.Column {
 		}
 		out[i], has[i] = s, true
 	}
-	return stringColumn(out, has)
+	col := stringColumn(out, has)
+	col.Type = a.e.T
+	return col
+}
+
+// jsonAggText is JSON_ARRAYAGG's array of the items' JSON texts, or
+// JSON_OBJECTAGG's object merging the items' one-member objects (the
+// last value of a repeated key wins).
+func jsonAggText(f sql.AggFunc, items []gcItem) string {
+	if f == sql.AggJSONArrayAgg {
+		parts := make([]string, len(items))
+		for i, it := range items {
+			parts[i] = it.s
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	obj := &mysqljson.Object{}
+	for _, it := range items {
+		v, err := mysqljson.Parse(it.s)
+		if err != nil {
+			raise(err)
+		}
+		o := v.(*mysqljson.Object)
+		for k, key := range o.Keys {
+			obj.Set(key, o.Vals[k])
+		}
+	}
+	return mysqljson.Format(obj)
 }
 
 // less orders by the ORDER BY keys (NULL first ascending, as MySQL), then

@@ -50,6 +50,9 @@ type arithEval struct {
 }
 
 func (c *compiler) compileArith(e *sql.Binary) (evaluator, error) {
+	if e.T.ID == columnar.Vector {
+		return c.compileVectorArith(e)
+	}
 	l, err := c.compile(e.L)
 	if err != nil {
 		return nil, err

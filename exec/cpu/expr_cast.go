@@ -22,8 +22,8 @@ func sameType(a, b columnar.Type) bool {
 // castTo converts ev's values from type from to type to (MySQL semantics);
 // literals are converted once, here.
 func castTo(ev evaluator, from, to columnar.Type) evaluator {
-	if sameType(from, to) {
-		return ev
+	if sameType(from, to) || from.ID == columnar.Datetime && to.ID == columnar.Datetime && to.Scale >= from.Scale {
+		return ev // a finer fsp keeps every DATETIME value as it is
 	}
 	ce := &castEval{in: ev, from: from, to: to, out: newVec(to)}
 	if _, ok := isConst(ev); ok {
@@ -54,6 +54,7 @@ type castEval struct {
 	sb       stringBuilder
 	// Conversions of a string column run once per dictionary entry.
 	strNum dictMap[numVal]
+	strVec textVectors
 }
 
 // numVal is a string parsed as a number or date: i in the target's integer
@@ -342,9 +343,14 @@ func convertDatetime(i int64, f float64, from, to columnar.Type) (numVal, bool) 
 	case from.ID == columnar.Date && to.ID == columnar.Datetime:
 		return numVal{i: i * columnar.MicrosPerDay}, true
 	case from.ID == columnar.Datetime && to.ID == columnar.Date:
-		return numVal{i: columnar.DatetimeDays(i)}, true
+		return numVal{i: columnar.DatetimeDays(columnar.RoundDatetime(i, 0))}, true // MySQL rounds first
 	case from.ID == columnar.Datetime && to.ID == columnar.Datetime:
 		return numVal{i: columnar.RoundDatetime(i, to.Scale)}, true
+	case from.ID == columnar.Datetime && to.ID == columnar.Int64:
+		return numVal{i: columnar.DatetimeToNumber(columnar.RoundDatetime(i, 0))}, true
+	case from.ID == columnar.Datetime && to.ID == columnar.Decimal:
+		v, ok := sql.DatetimeDecimal(i, to.Scale)
+		return numVal{i: v}, ok && (to.Precision <= 0 || to.Precision >= 19 || uabs(v) < uint64(pow10(to.Precision)))
 	}
 	ri, rf, ok := sql.ConvertDatetimeValue(i, f, from, to)
 	return numVal{i: ri, f: rf}, ok

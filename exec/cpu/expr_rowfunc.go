@@ -59,6 +59,8 @@ func (c *compiler) compileRowFunc(e *sql.Func) (evaluator, error) {
 	} else if f.body, ok = mathBodies[e.Name]; ok {
 	} else if f.body, ok = dateBodies[e.Name]; ok {
 	} else if f.body, ok = datetimeBodies[e.Name]; ok {
+	} else if f.body, ok = jsonBodies[e.Name]; ok {
+		f.nullSafe = sql.IsJSONNullSafe(e.Name)
 	} else if f.body, ok = regexpBodies[e.Name]; !ok {
 		return nil, errUnsupportedFunc(e.Name)
 	}

@@ -149,17 +149,9 @@ func (e *castEval) vectorCast(b *batch, sel []int32, v *vec) *vec {
 		e.sb.finish(out, sel)
 	case e.from.ID == columnar.String:
 		for _, p := range sel {
-			if v.isNull(p) {
-				continue
+			if !v.isNull(p) {
+				out.vecs[p] = e.strVec.get(v.dict, v.i32[p], e.to)
 			}
-			x, err := columnar.ParseVector(nil, []byte(v.stringAt(p)))
-			if err == nil {
-				err = columnar.CheckVectorDim(len(x), e.to)
-			}
-			if err != nil {
-				raise(err)
-			}
-			out.vecs[p] = x
 		}
 	case e.from.ID == columnar.Vector:
 		for _, p := range sel {
@@ -237,4 +229,91 @@ func (e *vectorInEval) eval(b *batch, sel []int32) *vec {
 		out.i32[p] = b2i(found != e.neg)
 	}
 	return out
+}
+
+// vectorArithEval is v + w or v - w, element by element in float32. Each
+// batch's results get fresh storage: collected batches (sorts, top-N)
+// keep the slices.
+type vectorArithEval struct {
+	sub  bool
+	l, r evaluator
+	out  *vec
+}
+
+func (c *compiler) compileVectorArith(e *sql.Binary) (evaluator, error) {
+	l, err := c.compile(e.L)
+	if err != nil {
+		return nil, err
+	}
+	r, err := c.compile(e.R)
+	if err != nil {
+		return nil, err
+	}
+	return &vectorArithEval{sub: e.Op == sql.OpSub, l: l, r: r, out: newVec(e.T)}, nil
+}
+
+func (e *vectorArithEval) eval(b *batch, sel []int32) *vec {
+	out := e.out
+	out.ensure(b.n)
+	a, c := e.l.eval(b, sel), e.r.eval(b, sel)
+	mergeNulls(out, b.n, sel, a, c)
+	op := "+"
+	if e.sub {
+		op = "-"
+	}
+	total := 0
+	for _, p := range sel {
+		if !a.isNull(p) && !c.isNull(p) {
+			total += len(a.vecs[p])
+		}
+	}
+	arena := make([]float32, 0, total)
+	for _, p := range sel {
+		if a.isNull(p) || c.isNull(p) {
+			continue
+		}
+		x, y := a.vecs[p], c.vecs[p]
+		if len(x) != len(y) {
+			raise(fmt.Errorf("operator %s: vectors have different dimensions %d and %d", op, len(x), len(y)))
+		}
+		start := len(arena)
+		for i := range x {
+			s := x[i] + y[i]
+			if e.sub {
+				s = x[i] - y[i]
+			}
+			if math.IsInf(float64(s), 0) {
+				raise(fmt.Errorf("operator %s: vector element %d overflows float32", op, i))
+			}
+			arena = append(arena, s)
+		}
+		out.vecs[p] = arena[start:len(arena):len(arena)]
+	}
+	return out
+}
+
+// textVectors caches the vectors a string column's dictionary entries
+// parse to, each parsed when a row first needs it (a text that is not a
+// vector is an error only if a selected row holds it).
+type textVectors struct {
+	dict *columnar.Dictionary
+	vecs [][]float32
+	done []bool
+}
+
+func (c *textVectors) get(d *columnar.Dictionary, code int32, t columnar.Type) []float32 {
+	if c.dict != d {
+		c.dict, c.vecs, c.done = d, make([][]float32, d.CodeSpace()), make([]bool, d.CodeSpace())
+	}
+	if !c.done[code] {
+		x, err := columnar.ParseVector(nil, []byte(d.Values[code]))
+		if err == nil {
+			err = columnar.CheckVectorDim(len(x), t)
+		}
+		if err != nil {
+			raise(err)
+		}
+		c.vecs[code], c.done[code] = x, true
+	}
+	return c.vecs[code]
 }

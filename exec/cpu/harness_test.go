@@ -78,8 +78,8 @@ func (d *testDB) create(ddl string) {
 			switch f.Type.ID {
 			case columnar.Float64, columnar.Decimal:
 				typ = "REAL"
-			case columnar.String, columnar.Date:
-				typ = "TEXT"
+			case columnar.String, columnar.Date, columnar.Datetime:
+				typ = "TEXT" // SQLite keeps dates and datetimes as their text
 			}
 			cols = append(cols, f.Name+" "+typ)
 		}
@@ -127,7 +127,7 @@ func (d *testDB) load(table string, lines []string) {
 			switch {
 			case fs[i] == `\N` || (fs[i] == "" && f.Type.ID != columnar.String):
 				args[i] = nil
-			case f.Type.ID == columnar.String || f.Type.ID == columnar.Date:
+			case f.Type.ID == columnar.String || f.Type.ID == columnar.Date || f.Type.ID == columnar.Datetime:
 				args[i] = fs[i]
 			case f.Type.ID == columnar.Float64 || f.Type.ID == columnar.Decimal:
 				v, _ := strconv.ParseFloat(fs[i], 64)
@@ -189,6 +189,8 @@ func formatCell(col *columnar.Column, r int) string {
 	switch col.Type.ID {
 	case columnar.String:
 		return col.StringAt(r)
+	case columnar.Vector:
+		return columnar.VectorText(col.VectorAt(r))
 	case columnar.Float64:
 		return strconv.FormatFloat(col.F64[r], 'g', 10, 64)
 	case columnar.Decimal:
@@ -213,6 +215,8 @@ func formatCell(col *columnar.Column, r int) string {
 	case columnar.Date:
 		days := col.Int64At(r)
 		return formatDays(days)
+	case columnar.Datetime:
+		return columnar.FormatDatetime(col.I64[r], col.Type.Scale)
 	}
 	return strconv.FormatInt(col.Int64At(r), 10)
 }

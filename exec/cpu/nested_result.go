@@ -43,6 +43,8 @@ func setKey(k *sql.Const) any {
 	switch {
 	case k.T.ID == columnar.String:
 		return k.S
+	case k.T.ID == columnar.Vector:
+		return vectorKeyText(k.V)
 	case k.T.Physical() == columnar.PhysFloat64:
 		return k.F
 	}
@@ -55,6 +57,8 @@ func compareConst(a, b *sql.Const) int {
 	switch {
 	case a.T.ID == columnar.String:
 		return strings.Compare(a.S, b.S)
+	case a.T.ID == columnar.Vector:
+		return columnar.CompareVectors(a.V, b.V)
 	case a.T.Physical() == columnar.PhysFloat64:
 		switch {
 		case a.F < b.F:

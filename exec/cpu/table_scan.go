@@ -138,7 +138,9 @@ func zoneTest(ts *planner.TableScan, c sql.Expr) func(k int) bool {
 			k, rok = e.L.(*sql.Const)
 			op = op.Flip()
 		}
-		if !lok || !rok || k.Null || !sameType(ref.Col.Type, k.T) || ref.Col.Type.ID == columnar.String {
+		// DATETIMEs of any fsp are microseconds: comparable as they are.
+		comparable := sameType(ref.Col.Type, k.T) || ref.Col.Type.ID == columnar.Datetime && k.T.ID == columnar.Datetime
+		if !lok || !rok || k.Null || !comparable || ref.Col.Type.ID == columnar.String {
 			return nil
 		}
 		st := stats(ref)

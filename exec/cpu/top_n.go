@@ -153,7 +153,9 @@ func (l *topNLocal) prune() {
 	kept := chunkBytes(l.chunks[0])
 	l.s.x.release(l.mem - kept)
 	l.mem = kept
-	if r.rows == s.k && s.keyTypes[0].ID != columnar.String {
+	// Strings and vectors have no one-word threshold: their rows are all
+	// kept until the next prune.
+	if r.rows == s.k && s.keyTypes[0].ID != columnar.String && s.keyTypes[0].ID != columnar.Vector {
 		c := r.cols[len(s.types)]
 		last := r.rows - 1
 		l.thrSet, l.thrNull = true, c.IsNull(last)

@@ -152,6 +152,64 @@ func TestVectorDistancesBruteForce(t *testing.T) {
 	}
 }
 
+// ORDER BY a vector column with LIMIT (the top-N prunes, with no
+// one-word threshold for vectors) and MIN/MAX, against a lexicographic
+// sort in the test.
+func TestVectorOrderBruteForce(t *testing.T) {
+	const n, dim = 20000, 3
+	rng := rand.New(rand.NewPCG(3, 5))
+	vecs := make([][]float32, n)
+	for i := range vecs {
+		if i%5000 == 7 {
+			continue // NULL: 4 of them, so the top 20 hold vectors too
+		}
+		vecs[i] = []float32{float32(rng.IntN(4)), float32(rng.IntN(4)), float32(rng.IntN(100)) / 4}
+	}
+	d := newTestDB(t, false)
+	vectorTable(d, n, dim, func(i int) []float32 { return vecs[i] })
+	less := func(a, b int) int { // NULL first, then element by element, then id
+		x, y := vecs[a], vecs[b]
+		switch {
+		case x == nil && y == nil:
+			return a - b
+		case x == nil:
+			return -1
+		case y == nil:
+			return 1
+		}
+		for i := range x {
+			if x[i] != y[i] {
+				if x[i] < y[i] {
+					return -1
+				}
+				return 1
+			}
+		}
+		return a - b
+	}
+	ids := make([]int, n)
+	for i := range ids {
+		ids[i] = i
+	}
+	slices.SortFunc(ids, less)
+	var want []string
+	for _, i := range ids[:20] {
+		want = append(want, strconv.Itoa(i))
+	}
+	var got []string
+	for _, r := range d.run("SELECT id FROM emb ORDER BY v, id LIMIT 20", planner.Options{}) {
+		got = append(got, r[0])
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("ORDER BY v LIMIT 20: %v, want %v", got, want)
+	}
+	lo, hi := ids[n/5000], ids[n-1] // the least non-NULL row, the greatest
+	mm := d.run("SELECT min(v), max(v) FROM emb", planner.Options{})
+	if w := columnar.VectorText(vecs[lo]) + " " + columnar.VectorText(vecs[hi]); mm[0][0]+" "+mm[0][1] != w {
+		t.Errorf("min, max = %v, want %s", mm[0], w)
+	}
+}
+
 // BenchmarkVectorTopK is the nearest-neighbour query, ORDER BY
 // VEC_L2_DISTANCE(v, q) LIMIT 10, over GPUSQL_VECTOR_ROWS (default 1M)
 // rows of 128 float32: it reads rows·512 bytes, reported as GB/s against

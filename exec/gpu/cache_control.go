@@ -11,6 +11,7 @@ func DropColumnCache() error {
 		return err
 	}
 	return d.do(func() error {
+		d.dims.clear()
 		d.cache.clear()
 		d.dropNarrowed()
 		return nil

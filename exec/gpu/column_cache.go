@@ -144,6 +144,10 @@ func (cc *columnCache) reserve(n int64) bool {
 		}
 		el = prev
 	}
+	// Cached dimension builds count in the budget too; they go after the
+	// columns, since a build is rebuilt from columns.
+	for cc.used+n > cc.budget && cc.d.dims != nil && cc.d.dims.evictOldest() {
+	}
 	return cc.used+n <= cc.budget
 }
 

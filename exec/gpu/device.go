@@ -37,8 +37,10 @@ type device struct {
 	modules  map[string]cu.Module
 	overflow *uint32 // the mapped host word kernels flag overflow in (overflow.go)
 	funcs    map[string]cu.Function
+	fnNames  map[cu.Function]string // for the kernel profiler
 	pool     *devPool
 	cache    *columnCache
+	dims     *dimCache // dimension builds of star queries (star_dim_cache.go)
 	pinned   *pinnedPool
 	// cacheMax is the column cache's budget when a plan does not set one
 	// (most of the free memory at start-up).
@@ -105,7 +107,7 @@ func openDevice() (*device, error) {
 	if n == 0 {
 		return nil, errors.New("no CUDA device found")
 	}
-	d := &device{work: make(chan func()), modules: map[string]cu.Module{}, funcs: map[string]cu.Function{}}
+	d := &device{work: make(chan func()), modules: map[string]cu.Module{}, funcs: map[string]cu.Function{}, fnNames: map[cu.Function]string{}}
 	ready := make(chan error)
 	go d.loop(ready)
 	if err := <-ready; err != nil {
@@ -158,6 +160,7 @@ func (d *device) init() error {
 				return fmt.Errorf("gpu: kernel %s in %s: %v", f, m, err)
 			}
 			d.funcs[f] = fn
+			d.fnNames[fn] = f
 		}
 	}
 	if len(d.funcs) == 0 {
@@ -181,6 +184,7 @@ func (d *device) init() error {
 	// hash tables, group tables and the pool's slack.
 	d.cacheMax = free / 4 * 3
 	d.cache = newColumnCache(d, d.cacheMax)
+	d.dims = newDimCache(d)
 	// Plans made for this device default to the same budget, for columns
 	// and working tables together.
 	d.profile.MemoryBudget = d.cacheMax

@@ -104,6 +104,13 @@ func launchOn(st cu.Stream, f cu.Function, grid, block, shmem int, params unsafe
 	if grid == 0 {
 		return nil
 	}
+	if kprof != nil {
+		return kprof.around(theDev.fnNames[f], st, func() error { return launchNow(st, f, grid, block, shmem, params, size) })
+	}
+	return launchNow(st, f, grid, block, shmem, params, size)
+}
+
+func launchNow(st cu.Stream, f cu.Function, grid, block, shmem int, params unsafe.Pointer, size uintptr) error {
 	// The parameters are copied to C memory first: params may point into a
 	// Go object that also holds Go pointers, which cgo may not be handed.
 	buf := C.malloc(C.size_t(size))

@@ -35,3 +35,8 @@ func DropColumnCache() error { return errNoCUDA }
 func BenchUVA(ctx context.Context, opt UVABenchOptions, progress func(UVAResult)) (*UVAReport, error) {
 	return nil, errNoCUDA
 }
+
+// RunProfiled fails: this build has no GPU executor.
+func RunProfiled(ctx context.Context, p *planner.Physical) (*exec.Result, *QueryProfile, error) {
+	return nil, nil, errNoCUDA
+}

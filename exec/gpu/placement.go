@@ -81,5 +81,6 @@ func (r *queryRun) column(col *columnar.Column, streamOK bool) (*devColumn, erro
 		return nil, err
 	}
 	r.pinned = append(r.pinned, dc)
+	touchColumn(dc)
 	return dc, nil
 }

@@ -461,50 +461,7 @@ func (r *queryRun) flagsRows(flags cu.DevicePtr, n int64) (cu.DevicePtr, int64, 
 	sp.N = n
 	sp.NPreds = 1
 	sp.Preds[0] = predParam{Col: colView{Data: uint64(flags), Width: 1}, Kind: predFlags}
-	tile := int64(256 * selectItems)
-	tiles := (n + tile - 1) / tile
-	if tiles == 0 {
-		p, err := r.s.alloc(8)
-		return p, 0, err
-	}
-	counts, err := r.s.alloc(4 * tiles)
-	if err != nil {
-		return 0, 0, err
-	}
-	sp.Counts = uint64(counts)
-	f, err := r.d.fn("select_count")
-	if err != nil {
-		return 0, 0, err
-	}
-	if err := launch(f, int(tiles), 256, 0, unsafe.Pointer(&sp), unsafe.Sizeof(sp)); err != nil {
-		return 0, 0, err
-	}
-	hc := make([]int32, tiles)
-	if err := cu.MemcpyDtoH(unsafe.Pointer(&hc[0]), counts, 4*tiles); err != nil {
-		return 0, 0, fmt.Errorf("gpu: select failed: %v", err)
-	}
-	offs := make([]int64, tiles)
-	m := int64(0)
-	for i, c := range hc {
-		offs[i] = m
-		m += int64(c)
-	}
-	op, err := r.upload(bytesOf(offs))
-	if err != nil {
-		return 0, 0, err
-	}
-	rows, err := r.s.alloc(4 * max(m, 2))
-	if err != nil {
-		return 0, 0, err
-	}
-	sp.Offsets, sp.RowIDs = uint64(op), uint64(rows)
-	if f, err = r.d.fn("select_scatter"); err != nil {
-		return 0, 0, err
-	}
-	if err := launch(f, int(tiles), 256, 0, unsafe.Pointer(&sp), unsafe.Sizeof(sp)); err != nil {
-		return 0, 0, err
-	}
-	return rows, m, nil
+	return r.compact(&sp)
 }
 
 // filterRel keeps the rows of rel where cond is TRUE.

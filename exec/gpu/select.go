@@ -177,41 +177,8 @@ func (d *device) runSelect(ctx context.Context, q *selectQuery) (*exec.Result, e
 	m := sp.N
 	var rowids cu.DevicePtr
 	if len(preds) > 0 && tiles > 0 {
-		counts, err := r.s.alloc(4 * tiles)
-		if err != nil {
-			return nil, err
-		}
-		sp.Counts = uint64(counts)
-		f, err := d.fn("select_count")
-		if err != nil {
-			return nil, err
-		}
-		if err := launch(f, int(tiles), 256, 0, unsafe.Pointer(&sp), unsafe.Sizeof(sp)); err != nil {
-			return nil, err
-		}
-		hc := make([]int32, tiles)
-		if err := cu.MemcpyDtoH(unsafe.Pointer(&hc[0]), counts, 4*tiles); err != nil {
-			return nil, fmt.Errorf("gpu: select failed: %v", err)
-		}
-		offs := make([]int64, tiles)
-		m = 0
-		for i, c := range hc {
-			offs[i] = m
-			m += int64(c)
-		}
-		op, err := r.upload(bytesOf(offs))
-		if err != nil {
-			return nil, err
-		}
-		if rowids, err = r.s.alloc(4 * max(m, 1)); err != nil {
-			return nil, err
-		}
-		sp.Offsets, sp.RowIDs = uint64(op), uint64(rowids)
-		f, err = d.fn("select_scatter")
-		if err != nil {
-			return nil, err
-		}
-		if err := launch(f, int(tiles), 256, 0, unsafe.Pointer(&sp), unsafe.Sizeof(sp)); err != nil {
+		var err error
+		if rowids, m, err = r.compact(&sp); err != nil {
 			return nil, err
 		}
 	}

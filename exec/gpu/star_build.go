@@ -36,7 +36,14 @@ func (r *queryRun) markDims(q *starQuery) ([]*dimRun, cu.DevicePtr, error) {
 	}
 	for i, dm := range q.dims {
 		t := dm.scan.Table
-		dr := &dimRun{domain: 1, k: 1}
+		key, cols := r.dimBuildKey(q, i)
+		if b := r.d.dims.lookup(key); key != "" && b != nil {
+			dims[i] = b.cachedRun()
+			countDimBuild(true)
+			continue
+		}
+		countDimBuild(false)
+		dr := &dimRun{domain: 1, k: 1, cacheKey: key, cols: cols}
 		dims[i] = dr
 		p := &dr.p
 		p.N = int64(t.Rows)
@@ -98,6 +105,7 @@ func (r *queryRun) markDims(q *starQuery) ([]*dimRun, cu.DevicePtr, error) {
 			if err := launch(mark, grid1D(p.N, threads), threads, 0, unsafe.Pointer(p), unsafe.Sizeof(*p)); err != nil {
 				return nil, 0, err
 			}
+			noteKernel(dimReadBytes(p), dr.domain, p.N, -1)
 		}
 	}
 	return dims, status, nil
@@ -107,6 +115,9 @@ func (r *queryRun) markDims(q *starQuery) ([]*dimRun, cu.DevicePtr, error) {
 // uploads the value → rank map the build kernel reads.
 func (r *queryRun) rankGroups(dims []*dimRun) error {
 	for _, dr := range dims {
+		if dr.cached != nil {
+			continue
+		}
 		if dr.flags == 0 {
 			dr.ranks = []int64{0}
 			continue
@@ -138,49 +149,14 @@ func (r *queryRun) rankGroups(dims []*dimRun) error {
 // it, and fills the fact kernel's probe parameters. It returns the group
 // index stride past the dimensions' digits.
 func (r *queryRun) buildJoinTables(q *starQuery, dims []*dimRun, sp *starParams) (int64, error) {
-	build, err := r.d.fn("dim_build")
-	if err != nil {
-		return 0, err
-	}
 	strideAcc := int64(1)
 	for i, dm := range q.dims {
 		dr := dims[i]
-		p := &dr.p
-		kc, _ := r.col(dm.scan.Table, dm.key)
-		lo, span := kc.min, kc.max-kc.min+1
-		if kc.max < kc.min {
-			lo, span = 0, 1
-		}
-		dp := dimParam{Stride: strideAcc}
-		if dm.build.Direct {
-			mp, err := r.s.alloc(4 * span)
-			if err != nil {
-				return 0, err
-			}
-			if err := cu.MemsetD32(mp, math.MaxUint32, span); err != nil {
-				return 0, err
-			}
-			p.Map, p.KeyMin, p.MapLen = uint64(mp), lo, span
-			dp.Map, dp.KeyMin, dp.MapLen = uint64(mp), lo, span
-		} else {
-			capacity := dm.build.Capacity
-			mp, err := r.s.alloc(4 * capacity)
-			if err != nil {
-				return 0, err
-			}
-			hk, err := r.s.alloc(8 * capacity)
-			if err != nil {
-				return 0, err
-			}
-			if err := r.fillI64(hk, math.MinInt64, capacity); err != nil { // EMPTY_KEY
-				return 0, err
-			}
-			p.Map, p.HKeys, p.HMask = uint64(mp), uint64(hk), capacity-1
-			dp.Map, dp.HKeys, dp.HMask = uint64(mp), uint64(hk), capacity-1
-		}
-		if err := launch(build, grid1D(p.N, threads), threads, 0, unsafe.Pointer(p), unsafe.Sizeof(*p)); err != nil {
+		dp, err := r.dimJoinTable(dm, dr)
+		if err != nil {
 			return 0, err
 		}
+		dp.Stride = strideAcc
 		fk, err := r.col(q.fact.Table, dm.probe.col)
 		if err != nil {
 			return 0, err
@@ -196,4 +172,86 @@ func (r *queryRun) buildJoinTables(q *starQuery, dims []*dimRun, sp *starParams)
 	}
 	sp.NDims = int32(len(q.dims))
 	return strideAcc, nil
+}
+
+// dimJoinTable builds one dimension's join table, or takes it from the
+// dimension build cache, and returns the fact kernel's probe parameters
+// for it (without the fact side's Key and Stride).
+func (r *queryRun) dimJoinTable(dm *starDim, dr *dimRun) (dimParam, error) {
+	if dr.cached != nil {
+		return dr.cached.dp, nil
+	}
+	build, err := r.d.fn("dim_build")
+	if err != nil {
+		return dimParam{}, err
+	}
+	p := &dr.p
+	kc, _ := r.col(dm.scan.Table, dm.key)
+	lo, span := kc.min, kc.max-kc.min+1
+	if kc.max < kc.min {
+		lo, span = 0, 1
+	}
+	var dp dimParam
+	if dm.build.Direct {
+		mp, err := r.allocBuild(dr, 4*span)
+		if err != nil {
+			return dp, err
+		}
+		if err := cu.MemsetD32(mp, math.MaxUint32, span); err != nil {
+			return dp, err
+		}
+		p.Map, p.KeyMin, p.MapLen = uint64(mp), lo, span
+		dp.Map, dp.KeyMin, dp.MapLen = uint64(mp), lo, span
+	} else {
+		capacity := dm.build.Capacity
+		mp, err := r.allocBuild(dr, 4*capacity)
+		if err != nil {
+			return dp, err
+		}
+		hk, err := r.allocBuild(dr, 8*capacity)
+		if err != nil {
+			return dp, err
+		}
+		if err := r.fillI64(hk, math.MinInt64, capacity); err != nil { // EMPTY_KEY
+			return dp, err
+		}
+		p.Map, p.HKeys, p.HMask = uint64(mp), uint64(hk), capacity-1
+		dp.Map, dp.HKeys, dp.HMask = uint64(mp), uint64(hk), capacity-1
+	}
+	if err := launch(build, grid1D(p.N, threads), threads, 0, unsafe.Pointer(p), unsafe.Sizeof(*p)); err != nil {
+		return dp, err
+	}
+	noteKernel(dimReadBytes(p), -1, p.N, -1)
+	dr.built = dp
+	return dp, nil
+}
+
+// dimReadBytes is what a dimension kernel reads: each column it names
+// once, at device width, with its validity bitmap.
+func dimReadBytes(p *dimBuildParams) int64 {
+	views := []colView{p.Key}
+	for i := 0; i < int(p.NPreds); i++ {
+		views = append(views, p.Preds[i].Col)
+	}
+	for i := 0; i < int(p.NGCols); i++ {
+		views = append(views, p.GCols[i].Col)
+	}
+	return viewBytes(views, p.N)
+}
+
+// viewBytes is n rows of each distinct column among views.
+func viewBytes(views []colView, n int64) int64 {
+	seen := map[uint64]bool{}
+	var b int64
+	for _, v := range views {
+		if v.Data == 0 || seen[v.Data] {
+			continue
+		}
+		seen[v.Data] = true
+		b += int64(v.Width) * n
+		if v.Valid != 0 {
+			b += (n + 7) / 8
+		}
+	}
+	return b
 }

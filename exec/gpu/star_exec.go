@@ -28,6 +28,15 @@ type dimRun struct {
 	flags    cu.DevicePtr
 	ranks    []int64 // payload → combined raw group value
 	k        int64   // number of payloads (1 when the dimension has no group keys)
+	// The dimension build cache (star_dim_cache.go): cached is the build
+	// found there; otherwise cacheKey ("" when not cacheable) names the one
+	// made now, whose join table (built) lives in owned, not in scratch.
+	cached     *dimBuild
+	cacheKey   string
+	cols       []*columnar.Column
+	built      dimParam
+	owned      []cu.DevicePtr
+	ownedBytes int64
 }
 
 // queryRun holds what one query pins and allocates on the device.
@@ -44,11 +53,15 @@ type queryRun struct {
 	// streamed are the fact columns the star kernel reads chunk by chunk
 	// (streaming.go).
 	streamed []streamedCol
+	// unadopted are dimension builds allocated for the cache and not yet
+	// handed to it.
+	unadopted []*dimRun
 }
 
 func (d *device) newQueryRun() *queryRun { return &queryRun{d: d, s: scratch{d: d}} }
 
 func (r *queryRun) close() {
+	r.freeUnadopted()
 	r.s.release()
 	for _, c := range r.pinned {
 		r.d.cache.unpin(c)
@@ -188,8 +201,12 @@ func (d *device) runStar(ctx context.Context, q *starQuery, outs []starOutput, p
 	if err != nil {
 		return nil, err
 	}
-	if err := checkDimStatus(q, status); err != nil {
-		return nil, err
+	if !allCached(dims) {
+		// Builds made now report duplicate keys; cached ones had none.
+		if err := checkDimStatus(q, status); err != nil {
+			return nil, err
+		}
+		r.keepDimBuilds(dims)
 	}
 	return decodeStar(q, outs, dims, fkeys, host, W)
 }

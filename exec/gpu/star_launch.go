@@ -167,6 +167,7 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 	if err := launch(initK, min(grid1D(slots, threads), d.sms*8), threads, 0, unsafe.Pointer(sp), unsafe.Sizeof(*sp)); err != nil {
 		return nil, 0, err
 	}
+	noteKernel(0, slots*8, -1, -1)
 	d.ev[0].Record(cu.Stream{})
 	if err := r.launchFact(kern, block*it, d.sms*blocksPerSM, block, shmem, sp); err != nil {
 		return nil, 0, err
@@ -175,6 +176,9 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 	host := make([]uint64, slots)
 	if err := cu.MemcpyDtoH(unsafe.Pointer(&host[0]), table, slots*8); err != nil {
 		return nil, 0, fmt.Errorf("gpu: star pipeline failed: %v", err)
+	}
+	if kprof != nil && len(r.streamed) == 0 {
+		noteKernel(factReadBytes(sp), slots*8, sp.N, nonEmptyGroups(host, ngroups, W))
 	}
 	if ms, err := d.ev[0].Elapsed(d.ev[1]); err == nil {
 		d.last = kernelTiming{name: "star_pipeline", ms: ms, rows: sp.N, groups: ngroups, replicas: int(sp.SharedReplicas)}
@@ -263,4 +267,37 @@ func (r *queryRun) fillI64(p cu.DevicePtr, v int64, n int64) error {
 		V, N int64
 	}{uint64(p), v, n}
 	return launch(f, min(grid1D(n, threads), r.d.sms*8), threads, 0, unsafe.Pointer(&a), unsafe.Sizeof(a))
+}
+
+// factReadBytes is what the fused kernel reads at most: each fact column
+// it names once, at device width, with its validity bitmap (the kernel
+// skips sectors of rows that failed earlier predicates, so it may read
+// less).
+func factReadBytes(sp *starParams) int64 {
+	var views []colView
+	for i := 0; i < int(sp.NPreds); i++ {
+		views = append(views, sp.Preds[i].Col)
+	}
+	for i := 0; i < int(sp.NDims); i++ {
+		views = append(views, sp.Dims[i].Key)
+	}
+	for i := 0; i < int(sp.NGCols); i++ {
+		views = append(views, sp.GCols[i].Col)
+	}
+	for i := 0; i < int(sp.NAggs); i++ {
+		views = append(views, sp.Aggs[i].A, sp.Aggs[i].B)
+	}
+	return viewBytes(views, sp.N)
+}
+
+// nonEmptyGroups counts the groups of the table with rows (word 0 of a
+// slot counts them).
+func nonEmptyGroups(host []uint64, ngroups, W int64) int64 {
+	n := int64(0)
+	for g := int64(0); g < ngroups; g++ {
+		if host[g*W] != 0 {
+			n++
+		}
+	}
+	return n
 }

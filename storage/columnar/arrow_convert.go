@@ -31,7 +31,9 @@ func parquetConvertible(dt arrow.DataType, t Type) bool {
 	case Bool:
 		return dt.ID() == arrow.BOOL
 	case Vector:
-		return isArrowFloatList(dt)
+		// Lists of floats, or strings in the text form (what EXPORT
+		// DATABASE and other engines' dumps write).
+		return isArrowFloatList(dt) || dt.ID() == arrow.STRING || dt.ID() == arrow.LARGE_STRING
 	case String:
 		if d, ok := dt.(*arrow.DictionaryType); ok {
 			dt = d.ValueType

@@ -10,7 +10,7 @@ import (
 
 // A VECTOR column loads from a Parquet list of floats: LIST, LARGE_LIST
 // or FIXED_SIZE_LIST of FLOAT or DOUBLE (what pyarrow, DuckDB and Spark
-// write for embeddings). A NULL list is a NULL vector; a NULL element, NaN,
+// write for embeddings), or from strings in the text form '[1,2,3]'. A NULL list is a NULL vector; a NULL element, NaN,
 // an infinity, a double past float32's range or a length that does not fit
 // VECTOR(n) rejects the row.
 
@@ -33,6 +33,9 @@ func isArrowFloatList(dt arrow.DataType) bool {
 // appendArrowVectors writes arr's lists into rows [b.n, b.n+arr.Len()) of a
 // Vector builder without advancing b.n (appendArrow marks NULLs).
 func appendArrowVectors(b *Builder, arr arrow.Array) (int, error) {
+	if s, ok := arr.(interface{ Value(int) string }); ok {
+		return appendTextVectors(b, arr, s.Value)
+	}
 	list, ok := arr.(array.ListLike)
 	if !ok {
 		return 0, fmt.Errorf("%s is not a list of floats", arr.DataType())
@@ -74,6 +77,21 @@ func appendArrowVectors(b *Builder, arr arrow.Array) (int, error) {
 			copy(b.f32[r*d:(r+1)*d], row)
 		} else {
 			b.rows[r] = append([]float32{}, row...)
+		}
+	}
+	return 0, nil
+}
+
+// appendTextVectors parses a string array's text forms into rows
+// [b.n, b.n+arr.Len()) (appendArrow marks NULLs).
+func appendTextVectors(b *Builder, arr arrow.Array, value func(int) string) (int, error) {
+	for i := range arr.Len() {
+		if arr.IsNull(i) {
+			b.setZero(b.n + i)
+			continue
+		}
+		if err := b.parseVector(b.n+i, []byte(value(i))); err != nil {
+			return i, err
 		}
 	}
 	return 0, nil

@@ -191,7 +191,8 @@ func validCivil(y, m, d int) bool {
 // ParseDatetime reads a datetime string as MySQL does and rounds it to fsp
 // digits: 'YYYY-MM-DD', 'YYYY-MM-DD HH:MM[:SS[.ffffff]]' (any punctuation
 // between date parts, 'T' or spaces before the time, two-digit years),
-// 'YYYYMMDD', 'YYYYMMDDHHMMSS[.ffffff]' and their two-digit-year forms.
+// 'YYYYMMDD', 'YYYYMMDDHHMMSS[.ffffff]' and their two-digit-year forms; a
+// time may end in a zone offset ('+05:30'), which converts it to UTC.
 // ok is false for anything else and for dates or times that do not exist
 // (MySQL's strict mode: '2024-02-30' and '0000-00-00' are errors).
 func ParseDatetime(s string, fsp int) (int64, bool) {
@@ -213,7 +214,11 @@ func ParseDatetime(s string, fsp int) (int64, bool) {
 		return 0, false
 	}
 	h, mi, sec := 0, 0, 0
+	offset := int64(0)
 	if timePart != "" {
+		if timePart, offset, ok = cutZoneOffset(timePart); !ok {
+			return 0, false
+		}
 		if i := strings.IndexByte(timePart, '.'); i >= 0 {
 			timePart, frac = timePart[:i], timePart[i+1:]
 			if !allASCIIDigits(frac) {
@@ -224,7 +229,32 @@ func ParseDatetime(s string, fsp int) (int64, bool) {
 			return 0, false
 		}
 	}
-	return finishDatetime(y, mo, d, h, mi, sec, frac, fsp)
+	us, ok := finishDatetime(y, mo, d, h, mi, sec, frac, fsp)
+	return us - offset, ok
+}
+
+// cutZoneOffset removes a trailing time zone offset '+HH:MM' / '-HH:MM'
+// from a time (MySQL 8.0.19: '2024-01-05 10:00:00+05:30' is that instant,
+// shown in the session's zone, UTC; offsets run from -13:59 to +14:00). It
+// returns the offset in microseconds; ok is false for a malformed one.
+func cutZoneOffset(t string) (string, int64, bool) {
+	n := len(t)
+	if n < 6 || (t[n-6] != '+' && t[n-6] != '-') || t[n-3] != ':' {
+		return t, 0, true
+	}
+	hh, mm := t[n-5:n-3], t[n-2:]
+	if !allASCIIDigits(hh) || !allASCIIDigits(mm) {
+		return t, 0, false
+	}
+	h, m := atoiASCII(hh), atoiASCII(mm)
+	if m > 59 || (t[n-6] == '+' && (h > 14 || h == 14 && m > 0)) || (t[n-6] == '-' && h > 13) {
+		return t, 0, false
+	}
+	off := int64(h*3600+m*60) * MicrosPerSecond
+	if t[n-6] == '-' {
+		off = -off
+	}
+	return t[:n-6], off, true
 }
 
 // parseCompactDatetime reads the all-digit forms.
@@ -300,6 +330,16 @@ func finishDatetime(y, mo, d, h, mi, s int, frac string, fsp int) (int64, bool) 
 		us += Pow10[MaxFsp-fsp]
 	}
 	return us, true
+}
+
+// FractionDigits counts the digits at the start of s (the fraction of a
+// datetime's seconds, before any zone offset).
+func FractionDigits(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }
 
 func allASCIIDigits(s string) bool {

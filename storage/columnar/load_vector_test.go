@@ -123,3 +123,35 @@ func TestLoadVectorsParquet(t *testing.T) {
 		t.Errorf("dimension error %v", err)
 	}
 }
+
+// Strings in the text form load into vector columns too (EXPORT DATABASE
+// and other engines' dumps write them), with the same errors.
+func TestLoadVectorsParquetText(t *testing.T) {
+	fields := []arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "v", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "w", Type: arrow.BinaryTypes.String, Nullable: true},
+	}
+	build := func(v2 string) arrow.Record {
+		return record(fields, func(b *array.RecordBuilder) {
+			b.Field(0).(*array.Int32Builder).AppendValues([]int32{0, 1, 2}, nil)
+			b.Field(1).(*array.StringBuilder).AppendValues([]string{"[1,2,3]", "", v2}, []bool{true, false, true})
+			b.Field(2).(*array.StringBuilder).AppendValues([]string{"[]", "[0.5]", ""}, []bool{true, true, false})
+		})
+	}
+	rec := build("[ 4, 5, 6e0 ]")
+	defer rec.Release()
+	tb, err := LoadParquet(NewEmptyTable("vt", vectorFields()), writeParquet(t, "t.parquet", 2, rec), ParquetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eqLines(t, rows(tb), []string{"0|[1,2,3]|[]", "1|NULL|[0.5]", "2|[4,5,6]|NULL"})
+	bad := build("[4,5]")
+	defer bad.Release()
+	before := image(tb)
+	_, err = LoadParquet(tb, writeParquet(t, "bad.parquet", 2, bad), ParquetOptions{})
+	if err == nil || !strings.Contains(err.Error(), "row 3, column 2 (v): vector has 2 dimensions, does not fit VECTOR(3)") {
+		t.Errorf("error %v", err)
+	}
+	sameImage(t, before, tb)
+}

@@ -358,7 +358,7 @@ func sniffDatetime(v string) bool {
 
 func datetimeFractionDigits(v string) int {
 	if i := strings.LastIndexByte(v, '.'); i > 0 {
-		return min(len(v)-i-1, MaxFsp)
+		return min(FractionDigits(v[i+1:]), MaxFsp)
 	}
 	return 0
 }

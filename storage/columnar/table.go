@@ -22,6 +22,10 @@ type Field struct {
 	// from manifests when unset, so older manifests read unchanged.
 	HasDefault bool   `json:",omitempty"`
 	Default    string `json:",omitempty"`
+	// OnUpdateNow marks a DATETIME/TIMESTAMP column ON UPDATE
+	// CURRENT_TIMESTAMP: an UPDATE that changes a row and does not set the
+	// column sets it to the statement's clock.
+	OnUpdateNow bool `json:",omitempty"`
 }
 
 // ChunkStats describes one chunk of one column. Min and Max are in the

@@ -33,6 +33,11 @@ type Type struct {
 	// Timestamp marks TIMESTAMP(fsp) (Scale is fsp for Datetime): stored
 	// as DATETIME is, named and range-checked as MySQL's TIMESTAMP.
 	Timestamp bool `json:",omitempty"`
+	// JSON marks a JSON column (ID String): values are stored as MySQL's
+	// normalized text (internal/mysqljson), checked and normalized by
+	// FitString, so every string path (dictionary, loaders, Arrow,
+	// persistence) carries them unchanged.
+	JSON bool `json:",omitempty"`
 }
 
 // Physical is the Go element type a column of this type is stored as.
@@ -99,6 +104,9 @@ func (t Type) String() string {
 		}
 		return name
 	case String:
+		if t.JSON {
+			return "JSON"
+		}
 		name := "VARCHAR"
 		switch {
 		case t.Binary:
@@ -126,6 +134,7 @@ var (
 	TDate    = Type{ID: Date}
 	TBool    = Type{ID: Bool}
 	TString  = Type{ID: String}
+	TJSON    = Type{ID: String, JSON: true}
 )
 
 // TDatetime returns DATETIME(fsp).

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"gpusql/internal/mysqljson"
 )
 
 // Storing a string into a VARCHAR(n) / CHAR(n) column follows MySQL 8 in
@@ -31,7 +33,10 @@ import (
 // StringError says why a string cannot be stored in a column. FitString
 // leaves the place empty: At adds it.
 type StringError struct {
-	TooLong bool   // else invalid UTF-8
+	TooLong bool   // else invalid UTF-8 or (JSONError set) invalid JSON
+	// JSONError is why the value is not JSON text, as MySQL words it:
+	// "Invalid value." at position 3.
+	JSONError string
 	Value   string // the offending value
 	Type    Type   // the column's
 	Table   string // set by At
@@ -58,6 +63,9 @@ func (e *StringError) Error() string {
 			col = e.Table + "." + e.Column
 		}
 	}
+	if e.JSONError != "" {
+		return fmt.Sprintf("Invalid JSON text: %s in value for column '%s'%s", e.JSONError, col, strings.Replace(where, " for column '"+e.Column+"'", "", 1))
+	}
 	if e.TooLong {
 		n, unit := utf8.RuneCountInString(e.Value), "characters"
 		if e.Type.Binary {
@@ -70,9 +78,17 @@ func (e *StringError) Error() string {
 
 // FitString returns s as it is stored in a String column of type t: s
 // itself, or s without the trailing spaces past the width (CHAR: without
-// any trailing spaces). It returns a
-// *StringError when s is not valid UTF-8 or would lose other characters.
+// any trailing spaces); for a JSON column, s parsed and printed in MySQL's
+// normalized form. It returns a *StringError when s is not valid UTF-8,
+// would lose other characters, or is not JSON text.
 func (t Type) FitString(s string) (string, error) {
+	if t.JSON {
+		norm, err := mysqljson.Normalize(s)
+		if err != nil {
+			return "", &StringError{JSONError: err.Error(), Value: s, Type: t}
+		}
+		return norm, nil
+	}
 	if !t.Binary && !utf8.ValidString(s) {
 		return "", &StringError{Value: s, Type: t}
 	}

@@ -86,8 +86,10 @@ func parseVectorElement(tok, text []byte) (float32, error) {
 		}
 		return 0, invalidVector(text)
 	}
-	v, err := strconv.ParseFloat(string(tok), 64)
-	if err != nil || math.IsInf(v, 0) || math.Abs(v) > math.MaxFloat32 {
+	// Rounded once, straight to float32, so the text FormatVector writes
+	// reads back to the same bits.
+	v, err := strconv.ParseFloat(string(tok), 32)
+	if err != nil || math.IsInf(v, 0) {
 		return 0, &VectorError{fmt.Sprintf("vector element %s is out of range for float32", tok)}
 	}
 	return float32(v), nil

@@ -1,6 +1,7 @@
 package columnar
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -73,4 +74,28 @@ func TestVectorBuilder(t *testing.T) {
 			t.Errorf("%s: seeded column wrong", typ)
 		}
 	}
+}
+
+// Any text either fails to parse or reads back, through its text form, to
+// the same float32 bits; parsing never panics.
+func FuzzParseVector(f *testing.F) {
+	for _, s := range []string{"[1,2,3]", "[]", " [ -0 , 1e-45, 3.4028235e38 ] ", "[0.1,16777217]", "[1,,2]", "[NaN]", "[1e39]", "[", "[-]", "[1e]", "[.5]"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := ParseVector(nil, []byte(s))
+		if err != nil {
+			return
+		}
+		text := VectorText(v)
+		w, err := ParseVector(nil, []byte(text))
+		if err != nil || len(w) != len(v) {
+			t.Fatalf("%q → %s does not read back: %v", s, text, err)
+		}
+		for i := range v {
+			if math.Float32bits(v[i]) != math.Float32bits(w[i]) {
+				t.Fatalf("%q → %s: element %d %v reads back as %v", s, text, i, v[i], w[i])
+			}
+		}
+	})
 }

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"gpusql/engine"
+)
+
+// profileGPU runs prep once more on the GPU with every kernel timed and
+// fills t's kernel time, host time and bytes at device width. The timed
+// warm runs stay unprofiled (the events cost a little); host time is the
+// warm median minus the profiled run's kernel time.
+func profileGPU(ctx context.Context, db *engine.DB, prep *engine.Prepared, t *queryTiming) error {
+	_, prof, err := db.RunGPUProfiled(ctx, prep)
+	if err != nil {
+		return fmt.Errorf("gpu executor, profiled run: %w", err)
+	}
+	t.Kernels = len(prof.Kernels)
+	t.KernelMs = prof.KernelMs
+	t.HostMs = max(t.WarmMs-prof.KernelMs, 0)
+	t.DeviceBytes = prof.ColumnBytes
+	t.HBMGBs = prof.HBMGBs
+	if prof.KernelMs > 0 {
+		t.KernelGBps = float64(prof.ColumnBytes) / prof.KernelMs / 1e6
+	}
+	if t.WarmMs > 0 {
+		// The GPU's rate counts bytes as stored on the device.
+		t.GBps = float64(prof.ColumnBytes) / t.WarmMs / 1e6
+	}
+	if t.ColdMs > 0 {
+		t.ColdGBps = float64(prof.ColumnBytes) / t.ColdMs / 1e6
+	}
+	if prof.HBMGBs > 0 {
+		t.HBMPct = 100 * t.KernelGBps / prof.HBMGBs
+	}
+	return nil
+}
+
+// printGPUTotals sums the GPU's kernel and host time over the queries and
+// states the limit %HBM is measured against.
+func printGPUTotals(w io.Writer, r *benchReport) {
+	var kern, host, hbm float64
+	found := false
+	for _, q := range r.Queries {
+		if t := q.Executors["gpu"]; t != nil {
+			kern, host, hbm, found = kern+t.KernelMs, host+t.HostMs, t.HBMGBs, true
+		}
+	}
+	if !found {
+		return
+	}
+	fmt.Fprintf(w, "gpu: kernels %.3f ms + host %.3f ms over all queries (kern ms: CUDA events around each kernel of one profiled run; host ms: warm ms - kern ms; dev MB: columns read as stored on the device; %%HBM: dev MB / kern ms against the measured %.0f GB/s)\n",
+		kern, host, hbm)
+}
