@@ -21,6 +21,8 @@ import (
 //   - every other plan body — joins of every kind with their output
 //     materialized, hash group-by, DISTINCT, set operations, VALUES, LIMIT
 //     — runs operator by operator on device relations (relation.go);
+//   - a plan whose EpsilonJoins the planner put on the GPU runs on the CPU
+//     executor with the pair finding on the device (epsilon_sql.go);
 //   - expressions anywhere run in the expression VM (expr_compile.go,
 //     kernels/expr_vm.cu); string functions are evaluated once per
 //     dictionary entry and looked up by code; scalar subqueries run first,
