@@ -29,7 +29,15 @@ func (db *DB) insert(ctx context.Context, s *sql.Insert) (*StatementResult, erro
 	for i, c := range schema {
 		names[i] = c.Name
 	}
-	res, _, err := db.query(ctx, &sql.Query{Plan: s.Source, Names: names})
+	executor := db.executor
+	if _, constant := s.Source.(*sql.Values); constant {
+		// Rows written out in the statement are evaluated where they are
+		// stored, on the host: a device round trip computes nothing here,
+		// and a value the GPU does not hold (a VECTOR, JSON or TIME
+		// literal) must not fail an INSERT under --executor gpu.
+		executor = "cpu"
+	}
+	res, _, err := db.queryOn(ctx, &sql.Query{Plan: s.Source, Names: names}, executor)
 	if err != nil {
 		return nil, err
 	}

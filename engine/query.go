@@ -15,6 +15,11 @@ import (
 // query plans and runs a SELECT on the database's executor and says which
 // executor ran it.
 func (db *DB) query(ctx context.Context, q *sql.Query) (*exec.Result, string, error) {
+	return db.queryOn(ctx, q, db.executor)
+}
+
+// queryOn runs q on executor ("cpu" or "gpu"; auto has been resolved).
+func (db *DB) queryOn(ctx context.Context, q *sql.Query, executor string) (*exec.Result, string, error) {
 	if err := db.materializeCTEs(ctx, q); err != nil {
 		return nil, "", err
 	}
@@ -22,7 +27,7 @@ func (db *DB) query(ctx context.Context, q *sql.Query) (*exec.Result, string, er
 	if err != nil {
 		return nil, "", err
 	}
-	return db.run(ctx, p, db.executor, ordered(q.Plan))
+	return db.run(ctx, p, executor, ordered(q.Plan))
 }
 
 func (db *DB) plan(q *sql.Query) (*planner.Physical, error) {
