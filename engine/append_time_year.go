@@ -16,25 +16,12 @@ import (
 // MySQL's rules (sql.YearValue: '69' and 69 are 2069, a DATE its year); a
 // value that is no YEAR fails the statement, naming its row (strict mode).
 func yearsInto(out *columnar.Column, m int, src *columnar.Column, n int) error {
-	st := src.Type
 	for i := 0; i < n; i++ {
 		if src.IsNull(i) {
 			continue
 		}
-		var iv int64
-		var fv float64
-		var sv string
-		switch {
-		case st.ID == columnar.String:
-			sv = src.StringAt(i)
-		case st.Physical() == columnar.PhysFloat64:
-			fv = src.F64[i]
-		case st.Physical() == columnar.PhysInt64:
-			iv = src.I64[i]
-		case st.Physical() == columnar.PhysInt32:
-			iv = int64(src.I32[i])
-		}
-		y, ok := sql.YearValue(iv, fv, sv, st)
+		iv, fv, sv := rawValue(src, i)
+		y, ok := sql.YearValue(iv, fv, sv, src.Type)
 		if !ok {
 			return &rowError{row: i, value: exec.FormatValue(src, i), typ: out.Type}
 		}
@@ -48,29 +35,32 @@ func yearsInto(out *columnar.Column, m int, src *columnar.Column, n int) error {
 // day); a value that is no TIME fails the statement, naming its row
 // (strict mode), rather than becoming NULL.
 func timesInto(out *columnar.Column, m int, src *columnar.Column, n int) error {
-	st := src.Type
 	for i := 0; i < n; i++ {
 		if src.IsNull(i) {
 			continue
 		}
-		var iv int64
-		var fv float64
-		var sv string
-		switch {
-		case st.ID == columnar.String:
-			sv = src.StringAt(i)
-		case st.Physical() == columnar.PhysFloat64:
-			fv = src.F64[i]
-		case st.Physical() == columnar.PhysInt64:
-			iv = src.I64[i]
-		case st.Physical() == columnar.PhysInt32:
-			iv = int64(src.I32[i])
-		}
-		us, ok := sql.TimeValue(iv, fv, sv, st, out.Type)
+		iv, fv, sv := rawValue(src, i)
+		us, ok := sql.TimeValue(iv, fv, sv, src.Type, out.Type)
 		if !ok {
 			return &rowError{row: i, value: exec.FormatValue(src, i), typ: out.Type}
 		}
 		out.I64[m+i] = us
 	}
 	return nil
+}
+
+// rawValue is row i of src as the one Go value its storage holds: a string,
+// a float64, or an integer (int32 and int64 widened).
+func rawValue(src *columnar.Column, i int) (iv int64, fv float64, sv string) {
+	switch st := src.Type; {
+	case st.ID == columnar.String:
+		sv = src.StringAt(i)
+	case st.Physical() == columnar.PhysFloat64:
+		fv = src.F64[i]
+	case st.Physical() == columnar.PhysInt64:
+		iv = src.I64[i]
+	case st.Physical() == columnar.PhysInt32:
+		iv = int64(src.I32[i])
+	}
+	return iv, fv, sv
 }
