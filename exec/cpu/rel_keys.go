@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"gpusql/planner"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -83,4 +84,42 @@ func groupRows(gt *groupTable, rk *relKeys, rows int) []int32 {
 		ids[r] = gt.findOrInsert(rk.words, rk.nulls, p, h)
 	}
 	return ids
+}
+
+// keyedInputs materializes both inputs of an equi-join (for op) and
+// encodes their keys as words in the types both sides compare in, after
+// reserving the join's working memory, perRow bytes for each row of both
+// sides plus perLeft for each left row on top of the key words; release
+// returns it.
+func (x *executor) keyedInputs(op, left, right planner.Node, lkeys, rkeys []sql.Expr, perRow, perLeft int64) (l, r *rel, lk, rk *relKeys, release func(), err error) {
+	if l, err = x.collect(left, -1, op); err != nil {
+		return nil, nil, nil, nil, nil, err
+	}
+	if r, err = x.collect(right, -1, op); err != nil {
+		return nil, nil, nil, nil, nil, err
+	}
+	types := keyTypes(lkeys, rkeys)
+	work := int64(l.rows+r.rows)*(8*int64(len(types))+perRow) + perLeft*int64(l.rows)
+	if err := x.reserve(op, work); err != nil {
+		return nil, nil, nil, nil, nil, err
+	}
+	release = func() { x.release(work) }
+	ins := keyInterners(types)
+	if lk, err = x.encodeRel(l, lkeys, ins, types); err == nil {
+		rk, err = x.encodeRel(r, rkeys, ins, types)
+	}
+	if err != nil {
+		release()
+		return nil, nil, nil, nil, nil, err
+	}
+	return l, r, lk, rk, release, nil
+}
+
+// keyTypes is, per key pair of an equi-join, the type both sides compare in.
+func keyTypes(lkeys, rkeys []sql.Expr) []columnar.Type {
+	types := make([]columnar.Type, len(lkeys))
+	for i := range types {
+		types[i] = sql.OperandType(lkeys[i].Type(), rkeys[i].Type())
+	}
+	return types
 }

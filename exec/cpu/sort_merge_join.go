@@ -3,7 +3,6 @@ package cpu
 import (
 	"gpusql/planner"
 	"gpusql/sql"
-	"gpusql/storage/columnar"
 )
 
 // SortMergeJoin materializes both inputs, encodes their keys as words, sorts
@@ -12,33 +11,12 @@ import (
 // (morsel-parallel) through pairJoin with the run as their candidates, so
 // residuals and outer / semi / anti semantics are shared with the hash join.
 func (x *executor) runSortMergeJoin(n *planner.SortMergeJoin) (*rel, error) {
-	l, err := x.collect(n.Left, -1, n)
-	if err != nil {
-		return nil, err
-	}
-	r, err := x.collect(n.Right, -1, n)
-	if err != nil {
-		return nil, err
-	}
-	types := make([]columnar.Type, len(n.LeftKeys))
-	for i := range types {
-		types[i] = sql.OperandType(n.LeftKeys[i].Type(), n.RightKeys[i].Type())
-	}
 	// Key words and the sort permutations of both sides, the runs per left row.
-	work := int64(l.rows+r.rows)*int64(8*len(types)+4) + 8*int64(l.rows)
-	if err := x.reserve(n, work); err != nil {
-		return nil, err
-	}
-	defer x.release(work)
-	ins := keyInterners(types)
-	lk, err := x.encodeRel(l, n.LeftKeys, ins, types)
+	l, r, lk, rk, release, err := x.keyedInputs(n, n.Left, n.Right, n.LeftKeys, n.RightKeys, 4, 8)
 	if err != nil {
 		return nil, err
 	}
-	rk, err := x.encodeRel(r, n.RightKeys, ins, types)
-	if err != nil {
-		return nil, err
-	}
+	defer release()
 	lperm, err := x.sortedRows(lk, l.rows)
 	if err != nil {
 		return nil, err

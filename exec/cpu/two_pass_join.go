@@ -6,7 +6,6 @@ import (
 
 	"gpusql/planner"
 	"gpusql/sql"
-	"gpusql/storage/columnar"
 )
 
 // runTwoPassJoin runs a HashJoin marked TwoPass by the lock-free two-pass
@@ -25,34 +24,13 @@ import (
 // through pairJoin, which gives residuals and outer / semi / anti
 // semantics as for the other joins.
 func (x *executor) runTwoPassJoin(n *planner.HashJoin) (*rel, error) {
-	l, err := x.collect(n.Left, -1, n)
-	if err != nil {
-		return nil, err
-	}
-	r, err := x.collect(n.Right, -1, n)
-	if err != nil {
-		return nil, err
-	}
-	types := make([]columnar.Type, len(n.LeftKeys))
-	for i := range types {
-		types[i] = sql.OperandType(n.LeftKeys[i].Type(), n.RightKeys[i].Type())
-	}
 	// Key words, the bucketed row orders, the per-bucket tables and the
 	// runs per left row (an estimate of one match per left row).
-	work := int64(l.rows+r.rows)*int64(8*len(types)+16) + 16*int64(l.rows)
-	if err := x.reserve(n, work); err != nil {
-		return nil, err
-	}
-	defer x.release(work)
-	ins := keyInterners(types)
-	lk, err := x.encodeRel(l, n.LeftKeys, ins, types)
+	l, r, lk, rk, release, err := x.keyedInputs(n, n.Left, n.Right, n.LeftKeys, n.RightKeys, 16, 16)
 	if err != nil {
 		return nil, err
 	}
-	rk, err := x.encodeRel(r, n.RightKeys, ins, types)
-	if err != nil {
-		return nil, err
-	}
+	defer release()
 	w := max(1, min(x.workers, (l.rows+r.rows)/4096))
 	rightHasNull := false
 	for _, a := range rk.anyNull {
@@ -66,7 +44,7 @@ func (x *executor) runTwoPassJoin(n *planner.HashJoin) (*rel, error) {
 			return gatherRel(l, nil), nil
 		}
 	}
-	if semiAntiBitmap(n, types) {
+	if semiAntiBitmap(n, keyTypes(n.LeftKeys, n.RightKeys)) {
 		if matched, ok := twoPassBitmap(lk, rk, l.rows, r.rows, w); ok {
 			x.free(r)
 			return x.keepMatched(n, l, lk.anyNull, matched)
