@@ -124,16 +124,7 @@ func cpuOnlyReason(p *Physical) string {
 			return ""
 		}
 	}
-	if why := vectorOnCPU(p); why != "" {
-		return why
-	}
-	if why := jsonOnCPU(p); why != "" {
-		return why
-	}
-	if why := unsignedOnCPU(p); why != "" {
-		return why
-	}
-	if why := timeYearOnCPU(p); why != "" {
+	if why := typeOnCPU(p); why != "" {
 		return why
 	}
 	for _, n := range p.Nodes() {

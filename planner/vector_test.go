@@ -9,7 +9,7 @@ import (
 )
 
 // Under the h100 profile, plans that read, compute or return VECTOR
-// values are refused by the GPU plan (vectorOnCPU), and EXPLAIN says why;
+// values are refused by the GPU plan (typeOnCPU), and EXPLAIN says why;
 // a plan over the same table that never reads the vector column stays
 // eligible for the GPU.
 func TestVectorPlansStayOnCPU(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 
 // Functions that return or take TIME (see times.go for the type). They run
 // row by row in exec/cpu (rowfunc_time.go); the GPU refuses plans with
-// TIME values (planner/gpu_time_year_refusal.go).
+// TIME values (planner/gpu_type_refusal.go).
 //
 //	name          args (after casts)                  result
 //	time          x                                   TIME: CAST(x AS TIME), a DATETIME's time of

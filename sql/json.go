@@ -10,7 +10,7 @@ import (
 // text in MySQL's normalized form (internal/mysqljson) typed
 // columnar.TJSON; exec/cpu parses it where a function needs its
 // structure, row by row (expr_rowfunc.go, rowfunc_json.go), and the
-// planner keeps plans that touch JSON on the CPU (gpu_json_refusal.go).
+// planner keeps plans that touch JSON on the CPU (planner/gpu_type_refusal.go).
 //
 // A document argument is a JSON value or a string holding JSON text
 // (checked per row: "Invalid JSON text in argument 1 to function
