@@ -1,0 +1,135 @@
+package ssbgen
+
+import (
+	"fmt"
+	"regexp"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"gpusql/storage/columnar"
+)
+
+// TableOptions say what GenerateTables generates. SF, Seed and Skew mean
+// what they mean in Options: the same three give the same values in
+// memory as in the files Generate writes.
+type TableOptions struct {
+	SF   float64
+	Seed uint64
+	Skew float64
+	// Workers is the number of generating goroutines; <= 0 means
+	// runtime.NumCPU(). It does not change the tables.
+	Workers int
+	// Alloc is where the column vectors live; nil means
+	// columnar.DefaultAllocator() (pinned host memory in a GPU session).
+	Alloc columnar.Allocator
+}
+
+// GenerateTables returns the five SSB tables as columnar tables, as the
+// loaders would build them from Generate's files with schema.sql's
+// CREATE TABLE statements: the same columns and types, the same values,
+// the same sorted string dictionaries and the same chunk statistics; the
+// test checks this value by value. Order: lineorder, part, supplier,
+// customer, date (schema.sql's).
+//
+// No text is made for lineorder, which is all but a percent of the rows:
+// workers draw orders (drawOrder, as the text path does) straight into
+// column vectors allocated once at their final size, each block of orders
+// at its own row offset; its strings come from small fixed vocabularies
+// whose sorted dictionaries are known in advance (domain.go), so a row's
+// string is a code from a table. The dimensions are small (3 M customers
+// at SF 100) and reuse the text path's row batches, dictionary-encoded
+// column by column. So memory is the tables themselves, about 88 bytes
+// per lineorder row, plus the dimensions' batches while they are encoded.
+func GenerateTables(opts TableOptions) ([]*columnar.Table, error) {
+	if err := checkScale(opts.SF, opts.Skew); err != nil {
+		return nil, err
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.NumCPU()
+	}
+	if opts.Alloc == nil {
+		opts.Alloc = columnar.DefaultAllocator()
+	}
+	byName := map[string]*columnar.Table{}
+	for _, t := range tables(opts.SF, opts.Seed, opts.Skew) {
+		if t.name == "lineorder" {
+			continue
+		}
+		byName[t.name] = dimensionTable(t, opts)
+	}
+	sz := sizesFor(opts.SF)
+	if opts.Skew > 0 {
+		sz.custKeys, sz.partKeys = newZipfKeys(sz.customers, opts.Skew), newZipfKeys(sz.parts, opts.Skew)
+	}
+	byName["lineorder"] = lineorderTable(&sz, opts)
+	out := make([]*columnar.Table, 0, len(loadOrder))
+	for _, name := range loadOrder {
+		t := byName[name]
+		if t == nil {
+			return nil, fmt.Errorf("ssbgen: no generator for table %s", name)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// varcharWidths are the n of the VARCHAR(n) columns of createTables, read
+// from it so that the tables generated in memory carry exactly the types
+// schema.sql declares.
+var varcharWidths = func() map[string]int {
+	w := map[string]int{}
+	for _, m := range regexp.MustCompile(`(\w+) varchar\((\d+)\)`).FindAllStringSubmatch(createTables, -1) {
+		w[m[1]], _ = strconv.Atoi(m[2])
+	}
+	return w
+}()
+
+// fieldsOf gives a table's columns as CREATE TABLE in schema.sql makes
+// them: nullable (no NOT NULL), INT, BIGINT or VARCHAR(n).
+func fieldsOf(specs []colSpec) []columnar.Field {
+	fields := make([]columnar.Field, len(specs))
+	for i, s := range specs {
+		f := columnar.Field{Name: s.name, Nullable: true}
+		switch s.kind {
+		case kindInt32:
+			f.Type = columnar.Type{ID: columnar.Int32}
+		case kindInt64:
+			f.Type = columnar.Type{ID: columnar.Int64}
+		default:
+			f.Type = columnar.Type{ID: columnar.String, Width: varcharWidths[s.name]}
+		}
+		fields[i] = f
+	}
+	return fields
+}
+
+// newTable wraps generated columns and computes their chunk statistics
+// as a load does.
+func newTable(name string, fields []columnar.Field, cols []*columnar.Column, rows int) *columnar.Table {
+	t := &columnar.Table{Name: name, Fields: fields, Columns: cols, Rows: rows}
+	columnar.ComputeStats(t)
+	return t
+}
+
+// parallelFor calls do(w, i) for every i in [0, n) on up to workers
+// goroutines, handing out i in increasing order; w in [0, workers) names
+// the goroutine, for state kept per worker.
+func parallelFor(n, workers int, do func(w, i int)) {
+	workers = max(1, min(workers, n))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				do(w, i)
+			}
+		})
+	}
+	wg.Wait()
+}
