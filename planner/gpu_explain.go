@@ -27,6 +27,7 @@ func explainGPU(sb *strings.Builder, g *GPUPlan) {
 	for _, op := range g.Ops {
 		fmt.Fprintf(sb, "    %s: %s\n", opName(op.Node), op.How)
 	}
+	explainSplit(sb, g)
 	if g.Shape == GPUEpsilonShape {
 		return // no base column lives on the device; the grid is per query
 	}
