@@ -45,7 +45,11 @@ func explainGPU(sb *strings.Builder, g *GPUPlan) {
 			parts[i] = fmt.Sprintf("%s.%s %s (%s, sent as %d B a value)", c.Table, c.Column, c.Place, fmtBytes(c.Bytes), c.WireWidth)
 		}
 	}
-	fmt.Fprintf(sb, "  columns: %s\n", strings.Join(parts, ", "))
+	label := "columns"
+	if g.Split != nil {
+		label = "columns (fact columns: each device's range)"
+	}
+	fmt.Fprintf(sb, "  %s: %s\n", label, strings.Join(parts, ", "))
 	explainMemory(sb, g)
 }
 
