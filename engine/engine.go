@@ -57,6 +57,9 @@ type Options struct {
 	// GPUs are the device indices plans may use (nil: every visible GPU);
 	// see gpu_devices.go.
 	GPUs []int
+	// SplitEveryStar, for tests, splits every star query over the GPUs
+	// whatever its size (planner.GPUProfile.ForceSplit).
+	SplitEveryStar bool
 }
 
 // DB is one database: a catalog of tables and the options queries run with.

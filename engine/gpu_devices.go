@@ -75,16 +75,15 @@ func formatGPUs(ids []int) string {
 }
 
 // chosenGPUs is the device list plans name: the chosen one, else every
-// device of the profile; one device is none to choose among.
+// device of the profile (none when there is one).
 func (db *DB) chosenGPUs(all []int) []int {
-	ids := all
 	if p := db.gpus.ids.Load(); p != nil {
-		ids = *p
+		return *p
 	}
-	if len(ids) < 2 {
+	if len(all) < 2 {
 		return nil
 	}
-	return ids
+	return all
 }
 
 // setGPUsVar applies SET gpus = v.

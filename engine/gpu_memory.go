@@ -59,6 +59,7 @@ func (db *DB) planProfile() *planner.GPUProfile {
 		p.MemoryBudget = n
 	}
 	p.Devices = db.chosenGPUs(p.Devices)
+	p.ForceSplit = db.opts.SplitEveryStar
 	return &p
 }
 

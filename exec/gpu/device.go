@@ -28,6 +28,8 @@ type device struct {
 	// queued is the estimated work of the queries submitted to the device
 	// and not finished (the scheduler's measure, devices.go).
 	queued atomic.Int64
+	// served counts the whole queries sent to the device.
+	served atomic.Int64
 
 	work chan func()
 	tid  int64 // OS thread of the device goroutine (do runs inline there)

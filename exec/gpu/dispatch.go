@@ -49,6 +49,7 @@ func (d *device) execute(ctx context.Context, p *planner.Physical, profiled bool
 	w := planWork(p.GPU)
 	d.queued.Add(w)
 	defer d.queued.Add(-w)
+	d.served.Add(1)
 	var res *exec.Result
 	var prof *QueryProfile
 	err := d.do(func() error {

@@ -9,6 +9,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 	"weak"
 
@@ -60,6 +61,7 @@ func runSplit(ctx context.Context, p *planner.Physical, profiled bool) (*exec.Re
 	if err != nil {
 		return nil, nil, err
 	}
+	splitRuns.Add(1)
 	res, err := decodeStar(q, outs, parts[0].dims, parts[0].fkeys, host, parts[0].W)
 	if err != nil {
 		return nil, nil, err
@@ -76,6 +78,10 @@ func runSplit(ctx context.Context, p *planner.Physical, profiled bool) (*exec.Re
 	}
 	return res, prof, nil
 }
+
+// splitRuns counts the split stars that ran split (tests tell them from
+// the fallback by it).
+var splitRuns atomic.Int64
 
 // unsplit runs the plan's fallback after a device refused its part: an
 // error the data caused (ErrUnsupported) sends the whole plan, split
