@@ -145,8 +145,14 @@ func ParseDSN(dsn string) (Config, error) {
 				return cfg, fmt.Errorf("gpusql: DSN gpu_memory=%q: %v", v, err)
 			}
 			cfg.Options.GPUMemory = n
+		case "gpus":
+			ids, err := engine.ParseGPUs(v)
+			if err != nil {
+				return cfg, fmt.Errorf("gpusql: DSN gpus=%q: %v", v, err)
+			}
+			cfg.Options.GPUs = ids
 		default:
-			return cfg, fmt.Errorf("gpusql: unknown DSN key %q (want executor, check, data, db, join, groupby, memory_limit, gpu_memory)", k)
+			return cfg, fmt.Errorf("gpusql: unknown DSN key %q (want executor, check, data, db, join, groupby, memory_limit, gpu_memory, gpus)", k)
 		}
 	}
 	return cfg, nil

@@ -54,6 +54,12 @@ type Options struct {
 	// GPUMemory is the device memory budget of a query's plan in bytes
 	// (0: most of the device's free memory); see gpu_memory.go.
 	GPUMemory int64
+	// GPUs are the device indices plans may use (nil: every visible GPU);
+	// see gpu_devices.go.
+	GPUs []int
+	// SplitEveryStar, for tests, splits every star query over the GPUs
+	// whatever its size (planner.GPUProfile.ForceSplit).
+	SplitEveryStar bool
 }
 
 // DB is one database: a catalog of tables and the options queries run with.
@@ -82,14 +88,16 @@ type DB struct {
 	// gpuProfile is the GPU plans are made for (nil: plans for the CPU
 	// executor only).
 	gpuProfile *planner.GPUProfile
-	// gpuMem is the GPU memory budget (gpu_memory.go).
+	// gpuMem is the GPU memory budget (gpu_memory.go); gpus the devices
+	// plans may use (gpu_devices.go).
 	gpuMem *gpuBudget
+	gpus   *gpuSet
 }
 
 // Open returns an empty database. Asking for the GPU (or --check) where none
 // can be used fails here, naming the reason.
 func Open(opts Options) (*DB, error) {
-	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil), users: &users{}, gpuMem: &gpuBudget{}}
+	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil), users: &users{}, gpuMem: &gpuBudget{}, gpus: &gpuSet{}}
 	db.SetMemoryLimit(opts.MemoryLimit)
 	db.conn = db.Conn()
 	switch opts.Executor {
@@ -129,6 +137,9 @@ func Open(opts Options) (*DB, error) {
 		return nil, err
 	}
 	db.SetGPUMemory(opts.GPUMemory)
+	if err := db.SetGPUs(opts.GPUs); err != nil {
+		return nil, err
+	}
 	if (db.executor == "gpu" || opts.Check) && gpuStatus() == nil {
 		usePinnedMemory()
 	}
