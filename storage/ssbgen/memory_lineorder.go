@@ -39,10 +39,12 @@ func lineorderTable(sz *sizes, opts TableOptions) *columnar.Table {
 	rows := firstRow[blocks]
 
 	fields := fieldsOf(lineorderSpecs)
+	// Allocators zero what they hand out (the pinned one after pinning
+	// it): a column per worker spreads that first touch over the cores.
 	cols := make([]*columnar.Column, len(fields))
-	for c, f := range fields {
-		cols[c] = columnar.NewColumnIn(opts.Alloc, f.Type, rows, false)
-	}
+	parallelFor(len(fields), opts.Workers, func(_, c int) {
+		cols[c] = columnar.NewColumnIn(opts.Alloc, fields[c].Type, rows, false)
+	})
 	v := &lineorderVectors{
 		orderkey: cols[0].I64, linenumber: cols[1].I32, custkey: cols[2].I32, partkey: cols[3].I32,
 		suppkey: cols[4].I32, orderdate: cols[5].I32, orderpriority: cols[6].I32, shippriority: cols[7].I32,
