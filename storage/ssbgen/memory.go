@@ -33,15 +33,15 @@ type TableOptions struct {
 // test checks this value by value. Order: lineorder, part, supplier,
 // customer, date (schema.sql's).
 //
-// No text is made for lineorder, which is all but a percent of the rows:
-// workers draw orders (drawOrder, as the text path does) straight into
-// column vectors allocated once at their final size, each block of orders
-// at its own row offset; its strings come from small fixed vocabularies
-// whose sorted dictionaries are known in advance (domain.go), so a row's
-// string is a code from a table. The dimensions are small (3 M customers
-// at SF 100) and reuse the text path's row batches, dictionary-encoded
-// column by column. So memory is the tables themselves, about 88 bytes
-// per lineorder row, plus the dimensions' batches while they are encoded.
+// No text is made: workers draw rows (drawOrder, drawGeo, drawPart, as
+// the text path does) straight into column vectors allocated once at
+// their final size, each block of rows at its own row offset. Strings
+// drawn from fixed vocabularies (lo_shipmode, c_city, p_brand1, ...) are
+// written as codes of dictionaries known in advance (domain.go); names
+// are their keys' order; only free text (addresses, phones: 6 M strings
+// at SF 100) is sorted into a dictionary. So memory is the tables
+// themselves, about 88 bytes per lineorder row, plus the free text while
+// it is encoded.
 func GenerateTables(opts TableOptions) ([]*columnar.Table, error) {
 	if err := checkScale(opts.SF, opts.Skew); err != nil {
 		return nil, err
@@ -52,22 +52,16 @@ func GenerateTables(opts TableOptions) ([]*columnar.Table, error) {
 	if opts.Alloc == nil {
 		opts.Alloc = columnar.DefaultAllocator()
 	}
-	// The dimensions are generated alongside lineorder: their encoding
-	// runs a column per goroutine, and its slowest column (3 M random
-	// addresses sorted at SF 100) would otherwise leave cores idle.
-	var dims []*columnar.Table
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for _, t := range tables(opts.SF, opts.Seed, opts.Skew) {
-			if t.name != "lineorder" {
-				dims = append(dims, dimensionTable(t, opts))
-			}
-		}
-	})
 	sz := sizesFor(opts.SF)
 	if opts.Skew > 0 {
 		sz.custKeys, sz.partKeys = newZipfKeys(sz.customers, opts.Skew), newZipfKeys(sz.parts, opts.Skew)
 	}
+	// The dimensions are generated alongside lineorder: their free-text
+	// columns are encoded a column per goroutine, and the slowest (3 M
+	// random addresses sorted at SF 100) would otherwise leave cores idle.
+	var dims []*columnar.Table
+	var wg sync.WaitGroup
+	wg.Go(func() { dims = dimensionTables(&sz, opts) })
 	byName := map[string]*columnar.Table{"lineorder": lineorderTable(&sz, opts)}
 	wg.Wait()
 	for _, t := range dims {

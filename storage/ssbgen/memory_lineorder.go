@@ -11,7 +11,9 @@ type lineorderVectors struct {
 	commitdate, shipmode                                        []int32
 }
 
-// codesUsed records which dictionary codes a worker wrote (domain.finish).
+// codesUsed records which dictionary codes a worker wrote (domain.finish):
+// lineorder's vocabularies have under 64 words, so a word each, kept by
+// each worker on its own cache line.
 type codesUsed struct {
 	priority, shipMode uint64
 	_                  [48]byte // keep workers' words on separate cache lines
@@ -62,9 +64,9 @@ func lineorderTable(sz *sizes, opts TableOptions) *columnar.Table {
 		all.priority |= u.priority
 		all.shipMode |= u.shipMode
 	}
-	priorityDomain.finish(cols[6], all.priority, opts.Workers)
-	shipPriorityDomain.finish(cols[7], 1, opts.Workers) // every row's is "0"
-	shipModeDomain.finish(cols[16], all.shipMode, opts.Workers)
+	priorityDomain.finish(cols[6], codeSet{all.priority}, opts.Workers)
+	shipPriorityDomain.finish(cols[7], codeSet{1}, opts.Workers) // every row's is "0"
+	shipModeDomain.finish(cols[16], codeSet{all.shipMode}, opts.Workers)
 	return newTable("lineorder", fields, cols, rows)
 }
 
