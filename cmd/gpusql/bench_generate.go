@@ -44,8 +44,12 @@ func fillSSB(ctx context.Context, db *engine.DB, data string, sf float64, worker
 		}
 		db.Catalog().Put(t)
 	}
-	fmt.Fprintf(stderr, "generated SSB SF %g in memory in %.2f s on %d workers (%d lineorder rows, %.2f GB of columns)\n",
-		sf, time.Since(start).Seconds(), workers, lineorder, float64(bytes)/1e9)
+	goroutines := "workers"
+	if workers == 1 {
+		goroutines = "worker"
+	}
+	fmt.Fprintf(stderr, "generated SSB SF %g in memory in %.2f s on %d %s (%d lineorder rows, %.2f GB of columns)\n",
+		sf, time.Since(start).Seconds(), workers, goroutines, lineorder, float64(bytes)/1e9)
 	if db.Path() == "" {
 		return nil
 	}
