@@ -233,14 +233,15 @@ func mergeAgg(a starAgg, x, y uint64) (uint64, bool) {
 
 // mergeProfiles joins the devices' kernel profiles: kernels listed device
 // by device, bytes and builds added up, kernel time the slowest device's
-// (they run at once), host time the rest of the wall time.
+// (they run at once), host time the rest of the wall time, and the limit
+// the devices' HBM bandwidths together.
 func mergeProfiles(profs []*QueryProfile, wallMs float64) *QueryProfile {
 	out := &QueryProfile{WallMs: wallMs}
 	for k, p := range profs {
 		if p == nil {
 			continue
 		}
-		out.HBMGBs = p.HBMGBs
+		out.HBMGBs += p.HBMGBs
 		for _, s := range p.Kernels {
 			s.Name = fmt.Sprintf("gpu%d:%s", k, s.Name)
 			out.Kernels = append(out.Kernels, s)

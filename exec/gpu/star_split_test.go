@@ -79,6 +79,9 @@ func TestSplitStarEdgeCases(t *testing.T) {
 					continue // only stars split
 				}
 				if g.Split == nil {
+					if c.n == 0 {
+						continue // no statistics range to lay a group column out by
+					}
 					t.Fatalf("%s/%s: forced split refused:\n%s", c.name, name, explainWith(p, g))
 				}
 				t.Run(fmt.Sprintf("%s/%s/%dgpus", c.name, name, n), func(t *testing.T) {

@@ -27,7 +27,9 @@ func TestRowRange(t *testing.T) {
 			t.Errorf("RowRange(%d, %d) accepted", r[0], r[1])
 		}
 	}
-	if e, err := c.RowRange(192, 192); err != nil || e.Len != 0 {
-		t.Fatalf("empty range: %v, %v", e, err)
+	for _, at := range []int{192, 200, 0} {
+		if e, err := c.RowRange(at, at); err != nil || e.Len != 0 || e.Valid == nil {
+			t.Fatalf("empty range at %d: %+v, %v", at, e, err)
+		}
 	}
 }
