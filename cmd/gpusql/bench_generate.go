@@ -4,10 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"time"
 
 	"gpusql/engine"
+	"gpusql/exec"
 	"gpusql/storage/ssbgen"
 )
 
@@ -27,6 +31,9 @@ func fillSSB(ctx context.Context, db *engine.DB, data string, sf float64, worker
 	}
 	if workers <= 0 {
 		workers = runtime.NumCPU()
+	}
+	if err := checkGenerateMemory(sf); err != nil {
+		return err
 	}
 	start := time.Now()
 	tables, err := ssbgen.GenerateTables(ssbgen.TableOptions{SF: sf, Workers: workers})
@@ -59,4 +66,39 @@ func fillSSB(ctx context.Context, db *engine.DB, data string, sf float64, worker
 	}
 	fmt.Fprintf(stderr, "wrote the tables into database %s in %.2f s\n", db.Path(), time.Since(start).Seconds())
 	return nil
+}
+
+// generateHeadroom is the memory a generation needs beyond its columns'
+// vectors: pinned host memory comes in size classes up to a quarter
+// larger (about 12 % at SF 100), plus dictionaries and the free text
+// while it is encoded.
+const generateHeadroom = 1.15
+
+// checkGenerateMemory refuses a scale factor whose tables cannot fit in
+// the memory the machine has available, before anything is allocated:
+// the generation would otherwise be killed by the kernel part way.
+func checkGenerateMemory(sf float64) error {
+	need := int64(float64(ssbgen.ColumnBytes(sf)) * generateHeadroom)
+	avail := memAvailable()
+	if avail <= 0 || need <= avail {
+		return nil
+	}
+	return fmt.Errorf("SSB SF %g needs about %s of memory for its columns, more than the %s this machine has available (MemAvailable in /proc/meminfo): use a smaller --sf",
+		sf, exec.FormatBytes(need), exec.FormatBytes(avail))
+}
+
+// memAvailable is MemAvailable of /proc/meminfo in bytes, 0 where it
+// cannot be read (the check is then skipped). Tests replace it.
+var memAvailable = func() int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemAvailable:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }

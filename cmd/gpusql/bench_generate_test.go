@@ -67,3 +67,20 @@ func TestBenchSSBGeneratesInMemory(t *testing.T) {
 		t.Errorf("rows per query with --db %v then %v, in memory %v", first, again, mem)
 	}
 }
+
+// A scale factor whose columns do not fit in the available memory is
+// refused before anything is allocated, saying how much it needs.
+func TestBenchSSBRefusesWhatDoesNotFit(t *testing.T) {
+	saved := memAvailable
+	t.Cleanup(func() { memAvailable = saved })
+	memAvailable = func() int64 { return 1 << 20 }
+	var out, errb bytes.Buffer
+	code := run([]string{"bench", "ssb", "--executor", "cpu", "--sf", "0.01"}, nil, &out, &errb)
+	if code != 1 || !strings.Contains(errb.String(), "SSB SF 0.01 needs about ") || !strings.Contains(errb.String(), "use a smaller --sf") {
+		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+	memAvailable = func() int64 { return 0 } // unknown: no check
+	if _, stderr := benchRows(t, "--sf", "0.01", "--queries", ""); !strings.Contains(stderr, "generated SSB SF 0.01") {
+		t.Errorf("with the memory unknown: %q", stderr)
+	}
+}

@@ -132,3 +132,23 @@ func TestGenerateTablesRejectsBadOptions(t *testing.T) {
 		}
 	}
 }
+
+// ColumnBytes, which estimates lineorder's rows, is within 0.5 % of the
+// bytes GenerateTables allocates.
+func TestColumnBytes(t *testing.T) {
+	for _, sf := range []float64{0.01, 0.05} {
+		tables, err := ssbgen.GenerateTables(ssbgen.TableOptions{SF: sf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got int64
+		for _, tb := range tables {
+			for _, c := range tb.Columns {
+				got += c.Bytes()
+			}
+		}
+		if est := ssbgen.ColumnBytes(sf); math.Abs(float64(est-got)) > 0.005*float64(got) {
+			t.Errorf("SF %g: ColumnBytes %d, the tables hold %d", sf, est, got)
+		}
+	}
+}
