@@ -31,13 +31,7 @@ func (db *DB) queryOn(ctx context.Context, q *sql.Query, executor string) (*exec
 }
 
 func (db *DB) plan(q *sql.Query) (*planner.Physical, error) {
-	p, err := planner.Plan(q, planner.Options{Join: db.joinAlgorithm(), GroupBy: db.opts.GroupBy, Epsilon: db.epsilonOptions(), GPU: db.planProfile(), Remaps: db.cat.Remap})
-	if err == nil && len(q.Recursive) > 0 && p.CPUOnly == "" {
-		// The recursive tables are computed by the engine between plans
-		// and read as host tables the GPU column cache does not know.
-		p.CPUOnly = "WITH RECURSIVE " + q.Recursive[0].Name + " is computed on the CPU"
-	}
-	return p, err
+	return db.planWith(q, db.cat.Remap)
 }
 
 // run executes a physical plan on executor ("cpu" or "gpu") and returns the

@@ -70,6 +70,7 @@ func (b *binder) variable(n *ast.VariableExpr, pos int) (Expr, error) {
 	if !n.IsSystem {
 		return b.userVariable(n, pos)
 	}
+	b.volatile("a system variable")
 	if strings.EqualFold(n.Name, "autocommit") && b.vars != nil {
 		on := int64(0)
 		if b.vars.Autocommit() {
