@@ -68,6 +68,9 @@ const (
 	// become constants of about this many bytes per character).
 	planNodeBytes = 4 << 10
 	planTextBytes = 64
+	// maxEntryBytes is the most one plan may take; bigger ones (a
+	// statement of many kilobytes of literals) are not kept.
+	maxEntryBytes = planCacheBytes / 16
 )
 
 // planKey identifies a statement and the settings it was planned under.
@@ -142,7 +145,7 @@ func (pc *planCache) get(key planKey, cat *catalog.Catalog) *cachedPlan {
 // plan over a transaction's own tables, or one too big, is not kept.
 func (pc *planCache) put(e *cachedPlan) {
 	e.bytes = int64(len(e.key.text)+len(e.key.settings))*planTextBytes + int64(len(e.physical.Nodes()))*planNodeBytes
-	if e.bytes > pc.maxBytes/16 || !e.validFor(pc.shared) {
+	if e.bytes > maxEntryBytes || !e.validFor(pc.shared) {
 		return
 	}
 	pc.mu.Lock()

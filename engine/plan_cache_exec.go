@@ -60,7 +60,7 @@ func defaultPlanCache(opt string) string {
 // maxCachedText is the longest text a plan is kept for (a longer one
 // would pass the bytes one entry may take); longer scripts skip the
 // lookup rather than hash megabytes of INSERT values.
-const maxCachedText = planCacheBytes / 16 / planTextBytes
+const maxCachedText = maxEntryBytes / planTextBytes
 
 // scriptKey is the text of a script that may be one statement, trimmed as
 // sql.Parsed.Text is, and the line it starts on; ok is false where no
