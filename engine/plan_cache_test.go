@@ -381,3 +381,92 @@ func TestPlanCacheBounded(t *testing.T) {
 		t.Errorf("%d entries of %d bytes cached, want 2 under the bound %d", s.Entries, s.Bytes, db.plans.maxBytes)
 	}
 }
+
+// TestPlanCacheConcurrent runs the same statements on many sessions at
+// once while another session writes, so that cached plans run
+// concurrently on both sides of invalidations; run it with -race, which
+// fails on any write to a shared plan during execution.
+func TestPlanCacheConcurrent(t *testing.T) {
+	db, err := Open(Options{Executor: "cpu", GPUProfile: "h100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ins strings.Builder
+	ins.WriteString("create table d (k int, n varchar(5)); create table f (k int, v int); create table w (x int);" +
+		"insert into d values (0, 'zero'), (1, 'one'), (2, 'two'), (3, 'three'); insert into f values ")
+	// f holds v = 0..999 with k = v % 5: k 4 has no row in d.
+	sums := map[int]int{}
+	for v := range 1000 {
+		if v > 0 {
+			ins.WriteString(", ")
+		}
+		fmt.Fprintf(&ins, "(%d, %d)", v%5, v)
+		sums[v%5] += v
+	}
+	mustExec(t, db, ins.String(), "")
+	var want []string
+	for _, k := range []int{1, 3, 2, 0} { // d.n order: one, three, two, zero
+		want = append(want, fmt.Sprint(sums[k]))
+	}
+	queries := []struct{ sql, want string }{
+		{"select d.n, sum(f.v) from f join d on f.k = d.k group by d.n order by d.n",
+			fmt.Sprintf("one %s|three %s|two %s|zero %s", want[0], want[1], want[2], want[3])},
+		{"select count(*) from f where k not in (select k from d)", "200"},
+		{"select max(v) from f where v < (select 10 * count(*) from d)", "39"},
+		{"select k, count(distinct v % 7) from f where k >= 3 group by k order by k", "3 7|4 7"},
+	}
+	const sessions, rounds = 6, 15
+	errs := make(chan error, sessions+1)
+	done := make(chan struct{})
+	go func() { // the writer: each insert replaces w's snapshot
+		defer close(done)
+		c := db.SessionConn(SessionOptions{})
+		for i := range rounds * 2 {
+			if _, err := c.Exec(context.Background(), fmt.Sprintf("insert into w values (%d)", i), ""); err != nil {
+				errs <- err
+				return
+			}
+		}
+	}()
+	for s := range sessions {
+		go func() {
+			c := db.SessionConn(SessionOptions{})
+			seen := 0
+			for r := range rounds {
+				q := queries[(s+r)%len(queries)]
+				if got := execRowsErr(c, q.sql); !reflect.DeepEqual(got, rows(q.want)) {
+					errs <- fmt.Errorf("session %d: %s: %v, want %s", s, q.sql, got, q.want)
+					return
+				}
+				n := 0
+				if got := execRowsErr(c, "select count(*) from w"); len(got) == 1 {
+					fmt.Sscan(got[0][0], &n)
+				}
+				if n < seen {
+					errs <- fmt.Errorf("session %d: w went back from %d to %d rows", s, seen, n)
+					return
+				}
+				seen = n
+			}
+			errs <- nil
+		}()
+	}
+	for range sessions {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	<-done
+	if db.PlanCacheStats().Hits == 0 {
+		t.Error("no session reused a plan")
+	}
+}
+
+// execRowsErr is execRows for goroutines: a failure is a row of its text.
+func execRowsErr(c *Conn, query string) [][]string {
+	res, err := c.Exec(context.Background(), query, "")
+	if err != nil {
+		return [][]string{{err.Error()}}
+	}
+	return resultRows(res[len(res)-1])
+}
