@@ -229,9 +229,9 @@ func (db *DB) ExecStream(ctx context.Context, text, baseDir string, emit func(*S
 
 // ExecStream is DB.ExecStream on this connection.
 func (c *Conn) ExecStream(ctx context.Context, text, baseDir string, emit func(*StatementResult) error) error {
-	if r, hit, err := c.execScriptCached(ctx, text); hit {
+	if r, line, hit, err := c.execScriptCached(ctx, text); hit {
 		if err != nil {
-			return err
+			return &StatementError{Line: line, Err: err}
 		}
 		return emit(r)
 	}

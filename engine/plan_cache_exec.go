@@ -173,30 +173,34 @@ func (db *DB) planWith(q *sql.Query, remaps planner.RemapLookup) (*planner.Physi
 	return p, err
 }
 
-// execScriptCached runs a script that is one cached statement without
-// parsing it; hit is false when the script must be parsed.
-func (c *Conn) execScriptCached(ctx context.Context, text string) (r *StatementResult, hit bool, err error) {
+// ExecCached runs text when it is one statement whose plan is cached,
+// without parsing it (a server answers each request so); hit is false
+// when text must be parsed and run as usual (ExecParsed).
+func (c *Conn) ExecCached(ctx context.Context, text string) (r *StatementResult, hit bool, err error) {
+	r, _, hit, err = c.execScriptCached(ctx, text)
+	return r, hit, err
+}
+
+// execScriptCached is ExecCached that also says the statement's line.
+func (c *Conn) execScriptCached(ctx context.Context, text string) (r *StatementResult, line int, hit bool, err error) {
 	key, line, ok := scriptKey(text)
 	if !ok {
-		return nil, false, nil
+		return nil, 0, false, nil
 	}
 	e, db := c.cachedPlan(key)
 	if e == nil {
-		return nil, false, nil
+		return nil, 0, false, nil
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, true, &StatementError{Line: line, Err: cancelled(err)}
+		return nil, line, true, cancelled(err)
 	}
 	prog := progressOf(ctx)
-	prog.begin(line, "select")
+	prog.begin(line, taskOf(sql.Parsed{Text: key}))
 	r, err = db.runCached(ctx, e)
 	prog.end()
 	if err != nil {
-		if ctx.Err() != nil {
-			err = cancelled(ctx.Err())
-		}
-		return nil, true, &StatementError{Line: line, Err: err}
+		return nil, line, true, cancelledErr(ctx, err)
 	}
 	r.Line = line
-	return r, true, nil
+	return r, line, true, nil
 }
