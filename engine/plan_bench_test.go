@@ -23,8 +23,11 @@ var planBenchDB struct {
 // BenchmarkSSBPlanning splits the host time of each SSB query before any
 // executor runs: parsing, binding, planning for the CPU, planning with the
 // GPU's part for the h100 profile (planner.Plan calls PlanGPU; no GPU is
-// needed), and then a whole statement through Exec on the CPU executor with
-// the plan cache off and on. Scale factor GPUSQL_BENCH_SF (default 1):
+// needed), all three together as Prepare does them, and getting the same
+// plan from the plan cache instead; then a whole statement through Exec
+// on the CPU executor with the plan cache off and on. The database plans
+// for the h100 profile (as one on a GPU does), so Exec's planning
+// includes the GPU's part. Scale factor GPUSQL_BENCH_SF (default 1):
 //
 //	go test -run - -bench SSBPlanning ./engine
 func BenchmarkSSBPlanning(b *testing.B) {
@@ -82,6 +85,26 @@ func BenchmarkSSBPlanning(b *testing.B) {
 				plan(h100)
 			}
 		})
+		b.Run(q.Name+"/prepare", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := db.Prepare(q.SQL); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(q.Name+"/cached", func(b *testing.B) {
+			if err := setPlanCache(ctx, db, "on"); err != nil {
+				b.Fatal(err)
+			}
+			if _, _, err := db.PrepareCached(q.SQL); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if _, hit, err := db.PrepareCached(q.SQL); err != nil || !hit {
+					b.Fatalf("PrepareCached: hit %v, %v", hit, err)
+				}
+			}
+		})
 		for _, cache := range []string{"off", "on"} {
 			b.Run(q.Name+"/exec-cpu-cache-"+cache, func(b *testing.B) {
 				if err := setPlanCache(ctx, db, cache); err != nil {
@@ -109,7 +132,7 @@ func loadPlanBench(b *testing.B, sf float64) *DB {
 		return planBenchDB.db
 	}
 	dir := ssbtest.Dir(b, sf)
-	db, err := Open(Options{Executor: "cpu"})
+	db, err := Open(Options{Executor: "cpu", GPUProfile: "h100"})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -204,3 +204,24 @@ func (c *Conn) execScriptCached(ctx context.Context, text string) (r *StatementR
 	r.Line = line
 	return r, line, true, nil
 }
+
+// PrepareCached is Prepare through the plan cache: a text whose plan is cached (run before as a statement, or
+// prepared so) comes from the cache, hit true; any other is planned and,
+// when cacheable, kept. bench times both, to show what the cache saves.
+func (db *DB) PrepareCached(text string) (p *Prepared, hit bool, err error) {
+	key, _, _ := scriptKey(text)
+	settings := db.planSettings()
+	if db.planCacheOn() {
+		if e := db.plans.get(planKey{text: key, settings: settings}, db.cat); e != nil {
+			return &Prepared{Physical: e.physical, Query: e.query}, true, nil
+		}
+	}
+	rec := &remapRecorder{cat: db.cat}
+	if p, err = db.prepareWith(text, rec.lookup); err != nil {
+		return nil, false, err
+	}
+	if _, ok := db.cacheable(p.Query); ok && db.planSettings() == settings {
+		db.plans.put(&cachedPlan{key: planKey{text: key, settings: settings}, query: p.Query, physical: p.Physical, remaps: rec.recorded()})
+	}
+	return p, false, nil
+}

@@ -162,6 +162,11 @@ type Prepared struct {
 
 // Prepare binds and plans one SELECT.
 func (db *DB) Prepare(text string) (*Prepared, error) {
+	return db.prepareWith(text, db.cat.Remap)
+}
+
+// prepareWith is Prepare with the GPU planner's remap lookup given.
+func (db *DB) prepareWith(text string, remaps planner.RemapLookup) (*Prepared, error) {
 	stmts, err := sql.Parse(text)
 	if err != nil {
 		return nil, err
@@ -177,7 +182,7 @@ func (db *DB) Prepare(text string) (*Prepared, error) {
 	if !ok {
 		return nil, fmt.Errorf("prepare wants a query, got %T", stmt)
 	}
-	p, err := db.plan(q)
+	p, err := db.planWith(q, remaps)
 	if err != nil {
 		return nil, err
 	}
