@@ -154,8 +154,14 @@ func ParseDSN(dsn string) (Config, error) {
 				return cfg, fmt.Errorf("gpusql: DSN plan_cache=%q: want on or off", v)
 			}
 			cfg.Options.PlanCache = v
+		case "gpus":
+			ids, err := engine.ParseGPUs(v)
+			if err != nil {
+				return cfg, fmt.Errorf("gpusql: DSN gpus=%q: %v", v, err)
+			}
+			cfg.Options.GPUs = ids
 		default:
-			return cfg, fmt.Errorf("gpusql: unknown DSN key %q (want executor, check, data, db, join, groupby, memory_limit, gpu_memory, plan_cache)", k)
+			return cfg, fmt.Errorf("gpusql: unknown DSN key %q (want executor, check, data, db, join, groupby, memory_limit, gpu_memory, gpus, plan_cache)", k)
 		}
 	}
 	return cfg, nil

@@ -59,6 +59,12 @@ type Options struct {
 	// "off" to plan every statement anew (plan_cache.go); SET plan_cache
 	// changes it for a session.
 	PlanCache string
+	// GPUs are the device indices plans may use (nil: every visible GPU);
+	// see gpu_devices.go.
+	GPUs []int
+	// SplitEveryStar, for tests, splits every star query over the GPUs
+	// whatever its size (planner.GPUProfile.ForceSplit).
+	SplitEveryStar bool
 }
 
 // DB is one database: a catalog of tables and the options queries run with.
@@ -87,8 +93,10 @@ type DB struct {
 	// gpuProfile is the GPU plans are made for (nil: plans for the CPU
 	// executor only).
 	gpuProfile *planner.GPUProfile
-	// gpuMem is the GPU memory budget (gpu_memory.go).
+	// gpuMem is the GPU memory budget (gpu_memory.go); gpus the devices
+	// plans may use (gpu_devices.go).
 	gpuMem *gpuBudget
+	gpus   *gpuSet
 	// plans are the cached plans of repeated queries (plan_cache.go).
 	plans *planCache
 }
@@ -96,7 +104,7 @@ type DB struct {
 // Open returns an empty database. Asking for the GPU (or --check) where none
 // can be used fails here, naming the reason.
 func Open(opts Options) (*DB, error) {
-	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil), users: &users{}, gpuMem: &gpuBudget{}}
+	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil), users: &users{}, gpuMem: &gpuBudget{}, gpus: &gpuSet{}}
 	db.SetMemoryLimit(opts.MemoryLimit)
 	db.plans = newPlanCache(db.cat)
 	if !planCacheModes[opts.PlanCache] {
@@ -141,6 +149,9 @@ func Open(opts Options) (*DB, error) {
 		return nil, err
 	}
 	db.SetGPUMemory(opts.GPUMemory)
+	if err := db.SetGPUs(opts.GPUs); err != nil {
+		return nil, err
+	}
 	if (db.executor == "gpu" || opts.Check) && gpuStatus() == nil {
 		usePinnedMemory()
 	}

@@ -22,10 +22,20 @@ var (
 	gpuDropCache func() error
 	// gpuPinned hands out pinned, device-mapped host memory for columns.
 	gpuPinned func() columnar.Allocator
+	// gpuCount is the number of GPUs in the device set.
+	gpuCount func() int
 	// errGPUUnsupported is wrapped by the GPU executor's errors for plans
 	// whose shape it cannot run yet.
 	errGPUUnsupported error
 )
+
+// gpuDeviceCount is how many GPUs queries can use (0 without one).
+func gpuDeviceCount() int {
+	if gpuCount == nil || gpuStatus() != nil {
+		return 0
+	}
+	return gpuCount()
+}
 
 // gpuUnsupported reports whether err is the GPU executor saying a plan's
 // shape is beyond it (not a failure of a plan it runs). With executor auto

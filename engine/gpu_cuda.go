@@ -9,6 +9,7 @@ func init() {
 	gpuRunner = gpu.Run
 	gpuDeviceProfile = gpu.DeviceProfile
 	gpuAvailable = gpu.Available
+	gpuCount = gpu.DeviceCount
 	gpuPinned = gpu.PinnedAllocator
 	gpuDropCache = gpu.DropColumnCache
 	errGPUUnsupported = gpu.ErrUnsupported

@@ -51,12 +51,15 @@ func (db *DB) SetGPUMemory(n int64) {
 
 // planProfile is the profile plans are made for, under the budget.
 func (db *DB) planProfile() *planner.GPUProfile {
-	n := db.gpuMem.n.Load()
-	if db.gpuProfile == nil || n == 0 {
-		return db.gpuProfile
+	if db.gpuProfile == nil {
+		return nil
 	}
 	p := *db.gpuProfile
-	p.MemoryBudget = n
+	if n := db.gpuMem.n.Load(); n != 0 {
+		p.MemoryBudget = n
+	}
+	p.Devices = db.chosenGPUs(p.Devices)
+	p.ForceSplit = db.opts.SplitEveryStar
 	return &p
 }
 

@@ -257,12 +257,15 @@ func (r *remapRecorder) recorded() []remapRead {
 
 // planSettings lists every setting binding or planning a query reads, as
 // the second half of its cache key: the planner's options (join and
-// group-by algorithms, ε-join options, the GPU profile and memory budget),
+// group-by algorithms, ε-join options, the GPU profile with its memory
+// budget and devices),
 // sql_mode and the limits the binder reads, and the memory limit.
 func (db *DB) planSettings() string {
 	var gpu string
 	if p := db.planProfile(); p != nil {
-		gpu = fmt.Sprintf("%s/%d", p.Name, p.MemoryBudget)
+		// The whole profile: its budget, devices (SET gpus) and any
+		// setting later added to it.
+		gpu = fmt.Sprintf("%+v", *p)
 	}
 	return strings.Join([]string{
 		db.joinAlgorithm(), db.opts.GroupBy, db.epsilonOptions().String(), gpu,

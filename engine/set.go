@@ -55,6 +55,10 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 			if err := db.setEpsilonJoin(v); err != nil {
 				return nil, err
 			}
+		case "gpus":
+			if err := db.setGPUsVar(v); err != nil {
+				return nil, err
+			}
 		case "plan_cache":
 			if err := db.setPlanCache(v); err != nil {
 				return nil, err
@@ -66,7 +70,7 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 				}
 				continue
 			}
-			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit, gpu_memory, join_algorithm, epsilon_join, plan_cache, cte_max_recursion_depth, group_concat_max_len, autocommit, time_zone = '+00:00')", a.Name)
+			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit, gpu_memory, gpus, join_algorithm, epsilon_join, plan_cache, cte_max_recursion_depth, group_concat_max_len, autocommit, time_zone = '+00:00')", a.Name)
 		}
 	}
 	return message("variables set"), nil
@@ -85,6 +89,8 @@ func (db *DB) setValue(ctx context.Context, a sql.Assignment) (*sql.Const, error
 			return &sql.Const{T: columnar.TString, S: defaultJoinAlgorithm(db.opts.Join)}, nil
 		case "epsilon_join":
 			return &sql.Const{T: columnar.TString, S: "on"}, nil
+		case "gpus":
+			return &sql.Const{T: columnar.TString, S: "all"}, nil
 		case "plan_cache":
 			return &sql.Const{T: columnar.TString, S: defaultPlanCache(db.opts.PlanCache)}, nil
 		}

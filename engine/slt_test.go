@@ -73,6 +73,10 @@ func strategies() []strategy {
 		}
 		out = append(out, strategy{"gpu-check-join=merge", Options{Executor: "auto", Check: true, Join: "merge"}})
 		out = append(out, strategy{"gpu-check-join=bitmap", Options{Executor: "auto", Check: true, Join: "bitmap"}})
+		if gpuDeviceCount() > 1 {
+			// Every star split over all the GPUs (issue 18).
+			out = append(out, strategy{"gpu-check-split", Options{Executor: "auto", Check: true, SplitEveryStar: true}})
+		}
 	}
 	return out
 }

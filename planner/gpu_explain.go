@@ -27,6 +27,7 @@ func explainGPU(sb *strings.Builder, g *GPUPlan) {
 	for _, op := range g.Ops {
 		fmt.Fprintf(sb, "    %s: %s\n", opName(op.Node), op.How)
 	}
+	explainSplit(sb, g)
 	if g.Shape == GPUEpsilonShape {
 		return // no base column lives on the device; the grid is per query
 	}
@@ -44,7 +45,11 @@ func explainGPU(sb *strings.Builder, g *GPUPlan) {
 			parts[i] = fmt.Sprintf("%s.%s %s (%s, sent as %d B a value)", c.Table, c.Column, c.Place, fmtBytes(c.Bytes), c.WireWidth)
 		}
 	}
-	fmt.Fprintf(sb, "  columns: %s\n", strings.Join(parts, ", "))
+	label := "columns"
+	if g.Split != nil {
+		label = "columns (fact columns: each device's range)"
+	}
+	fmt.Fprintf(sb, "  %s: %s\n", label, strings.Join(parts, ", "))
 	explainMemory(sb, g)
 }
 

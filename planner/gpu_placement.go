@@ -116,6 +116,16 @@ func (p *GPUProfile) Budget() int64 {
 // and fills g.Memory.
 func planColumns(g *GPUPlan, prof *GPUProfile) []GPUColumn {
 	cols := gpuColumns(g)
+	if g.Split != nil {
+		// Each device holds its range of the fact table.
+		rows := int64(g.Star.Fact.Table.Rows)
+		part := g.Split.largestPart(rows)
+		for i := range cols {
+			if cols[i].Fact && rows > 0 {
+				cols[i].Bytes = cols[i].Bytes / rows * part
+			}
+		}
+	}
 	m := &g.Memory
 	m.Budget = prof.Budget()
 	var op string
@@ -134,7 +144,7 @@ func planColumns(g *GPUPlan, prof *GPUProfile) []GPUColumn {
 			}
 		}
 	}
-	if g.Star != nil && g.Star.Fact.Table.Rows >= GPUMaxLaunchRows {
+	if g.Star != nil && g.Split.largestPart(int64(g.Star.Fact.Table.Rows)) >= GPUMaxLaunchRows {
 		// One launch of the fused kernel covers fewer rows (32-bit tile
 		// counts): a fact table this long runs in chunks whatever fits.
 		for i := range cols {

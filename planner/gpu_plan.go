@@ -43,6 +43,10 @@ type GPUPlan struct {
 	Memory  GPUMemoryPlan
 	// Refused, when set, is why the GPU executor cannot run the plan.
 	Refused string
+	// Devices are the GPUs the plan may run on (the profile's); Split,
+	// when set, cuts a star's fact table over them (gpu_devices.go).
+	Devices []int
+	Split   *GPUSplit
 }
 
 // GPUShape is how the GPU runs a plan's body.
@@ -83,7 +87,7 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 	if prof == nil {
 		prof = DefaultGPUProfile()
 	}
-	g = &GPUPlan{Profile: prof}
+	g = &GPUPlan{Profile: prof, Devices: prof.Devices}
 	defer func() {
 		// A plan shape this pass mishandles must cost the GPU the
 		// query, not crash it.
@@ -129,6 +133,7 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 	if why := tailRefusal(g.Tail); why != "" {
 		g.Refused = why
 	}
+	g.Split = planSplit(g, prof)
 	g.Columns = planColumns(g, prof)
 	if g.Star != nil && keepRemapsOnDevice(g) {
 		g.Columns = planColumns(g, prof)

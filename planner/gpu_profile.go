@@ -39,6 +39,14 @@ type GPUProfile struct {
 	// fact columns (streamed) in this place whatever the budget, and every
 	// other column that cannot stay resident too where it applies.
 	ForcePlace ColumnPlace
+	// Devices are the GPUs (indices into the executor's device set) plans
+	// may use: a star's fact table may be split over them and other
+	// queries are placed on the least busy (--gpus, SET gpus); nil or one
+	// entry is one device.
+	Devices []int
+	// ForceSplit, for tests, splits every star over Devices whatever the
+	// cost says.
+	ForceSplit bool
 }
 
 // builtinGPUProfiles are the GPUs gpusql runs on. The H100 numbers are

@@ -146,6 +146,7 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 	only := fs.String("queries", "", "comma-separated query names to run (e.g. Q1.1,Q3.2); default all 13")
 	dbPath := fs.String("db", "", "keep the data in the database directory `PATH`: generated and loaded on the first run, opened on the next ones")
 	gpuMemory := fs.String("gpu-memory", "default", "GPU memory budget of each query's plan, as `SIZE` 256MB: a fact table that does not fit streams in chunks (see EXPLAIN)")
+	gpuSets := fs.String("gpus", "", "time the GPU executor on each device set of `SETS`, lists of device indices separated by / (0/0,1: one GPU, then two); default: every visible GPU")
 	chart := fs.String("chart", "", "also draw the times as grouped bars into `FILE` (.svg, .png or .pdf)")
 	var compare []string
 	fs.Func("compare", "add the figures of `FILE` to the chart: a bench --json report or {\"series\": {\"Q1.1\": ms}} (repeatable)", func(v string) error {
@@ -182,6 +183,11 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 	if *runs < 1 {
 		*runs = 1
 	}
+	exes, err := gpuExecutors(exes, *gpuSets)
+	if err != nil {
+		fmt.Fprintln(stderr, "gpusql bench: --gpus:", err)
+		return 2
+	}
 	gpuMem, err := engine.ParseGPUMemory(*gpuMemory)
 	if err != nil {
 		fmt.Fprintln(stderr, "gpusql bench: --gpu-memory:", err)
@@ -194,7 +200,7 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 	// the cold runs measure copies at PCIe speed, as a GPU session sees them.
 	// (Columns opened from a database are mapped pageable memory instead.)
 	primary := "cpu"
-	if slices.Contains(exes, "gpu") {
+	if slices.ContainsFunc(exes, isGPU) {
 		primary = "gpu"
 	}
 	db, err := benchDB(ctx, *dbPath, *data, *sf, primary, stderr)
@@ -275,22 +281,26 @@ func benchQuery(ctx context.Context, db *engine.DB, q ssbgen.Query, exes []strin
 	if qr.PlanMs, qr.CachedPlanMs, err = timePlanning(db, q.SQL, max(runs, 5)); err != nil {
 		return nil, err
 	}
-	if slices.Contains(exes, "gpu") {
+	if slices.ContainsFunc(exes, isGPU) {
 		qr.LinkBytes = prep.LinkBytes()
 	}
 	var first *exec.Result
 	for _, e := range exes {
+		prep, run, err := onDevices(db, q.SQL, prep, e)
+		if err != nil {
+			return nil, err
+		}
 		t := &queryTiming{}
 		var res *exec.Result
 		for i := 0; i <= runs; i++ {
-			if i == 0 && e == "gpu" {
+			if i == 0 && isGPU(e) {
 				// Cold means no column of the query on the device yet.
 				if err := engine.DropGPUCache(); err != nil {
 					return nil, err
 				}
 			}
 			start := time.Now()
-			r, err := db.Run(ctx, prep, e)
+			r, err := db.Run(ctx, prep, run)
 			ms := float64(time.Since(start).Microseconds()) / 1000
 			if err != nil {
 				return nil, fmt.Errorf("%s executor: %w", e, err)
@@ -313,7 +323,7 @@ func benchQuery(ctx context.Context, db *engine.DB, q ssbgen.Query, exes []strin
 		if t.ColdMs > 0 {
 			t.ColdGBps = float64(qr.Bytes) / (t.ColdMs / 1000) / 1e9
 		}
-		if e == "gpu" {
+		if isGPU(e) {
 			if err := profileGPU(ctx, db, prep, t); err != nil {
 				return nil, err
 			}
@@ -384,7 +394,7 @@ func printBench(w io.Writer, r *benchReport) {
 	fmt.Fprintf(w, "%-6s %8s %10s %8s %9s", "query", "rows", "MB", "plan ms", "cached ms")
 	for _, e := range r.Executors {
 		fmt.Fprintf(w, " | %4s %9s %7s %9s %7s", e, "cold ms", "GB/s", "warm ms", "GB/s")
-		if e == "gpu" {
+		if isGPU(e) {
 			fmt.Fprintf(w, " %7s %8s %8s %8s %5s", "kernels", "kern ms", "host ms", "dev MB", "%HBM")
 		}
 	}
@@ -399,12 +409,12 @@ func printBench(w io.Writer, r *benchReport) {
 		for _, e := range r.Executors {
 			t := q.Executors[e]
 			fmt.Fprintf(w, " | %4s %9.2f %7.2f %9.2f %7.2f", "", t.ColdMs, t.ColdGBps, t.WarmMs, t.GBps)
-			if e == "gpu" {
+			if isGPU(e) {
 				fmt.Fprintf(w, " %7d %8.3f %8.3f %8.1f %5.1f", t.Kernels, t.KernelMs, t.HostMs, float64(t.DeviceBytes)/1e6, t.HBMPct)
 			}
 			r.TotalWarm[e] += t.WarmMs / 1000
 		}
-		if t := q.Executors["gpu"]; link && t != nil && t.WarmMs > 0 {
+		if t := firstGPU(r.Executors, q); link && t != nil && t.WarmMs > 0 {
 			fmt.Fprintf(w, " | %8.1f %9.1f", float64(q.LinkBytes)/1e6, float64(q.LinkBytes)/t.WarmMs/1e6)
 		}
 		fmt.Fprintln(w)

@@ -41,16 +41,20 @@ func profileGPU(ctx context.Context, db *engine.DB, prep *engine.Prepared, t *qu
 // printGPUTotals sums the GPU's kernel and host time over the queries and
 // states the limit %HBM is measured against.
 func printGPUTotals(w io.Writer, r *benchReport) {
-	var kern, host, hbm float64
-	found := false
-	for _, q := range r.Queries {
-		if t := q.Executors["gpu"]; t != nil {
-			kern, host, hbm, found = kern+t.KernelMs, host+t.HostMs, t.HBMGBs, true
+	for _, e := range r.Executors {
+		if isGPU(e) {
+			printGPUTotal(w, r, e)
 		}
 	}
-	if !found {
-		return
+}
+
+func printGPUTotal(w io.Writer, r *benchReport, e string) {
+	var kern, host, hbm float64
+	for _, q := range r.Queries {
+		if t := q.Executors[e]; t != nil {
+			kern, host, hbm = kern+t.KernelMs, host+t.HostMs, t.HBMGBs
+		}
 	}
-	fmt.Fprintf(w, "gpu: kernels %.3f ms + host %.3f ms over all queries (kern ms: CUDA events around each kernel of one profiled run; host ms: warm ms - kern ms; dev MB: columns read as stored on the device; %%HBM: dev MB / kern ms against the measured %.0f GB/s)\n",
-		kern, host, hbm)
+	fmt.Fprintf(w, "%s: kernels %.3f ms + host %.3f ms over all queries (kern ms: CUDA events around each kernel of one profiled run; host ms: warm ms - kern ms; dev MB: columns read as stored on the device; %%HBM: dev MB / kern ms against the measured %.0f GB/s)\n",
+		e, kern, host, hbm)
 }

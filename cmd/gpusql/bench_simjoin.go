@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"gpusql/engine"
 	"gpusql/exec/cpu"
 	"gpusql/exec/gpu"
 )
@@ -41,6 +42,7 @@ type simjoinFlags struct {
 	runs      int
 	seed      int64
 	workers   int
+	gpus      []int // with several: the GPU join also runs over them
 }
 
 func benchSimjoin(args []string, stdout, stderr io.Writer) int {
@@ -57,6 +59,7 @@ func benchSimjoin(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&f.runs, "runs", 1, "runs of each join; the fastest is reported (the first GPU run at a new result size pins its buffers)")
 	fs.Int64Var(&f.seed, "seed", 1, "random seed of the generated points")
 	fs.IntVar(&f.workers, "workers", 0, "CPU goroutines (0: all cores)")
+	gpus := fs.String("gpus", "", "also time the GPU join spread over these devices (`LIST` 0,1), beside one GPU")
 	if code, done := parseFlags(fs, args, "usage: gpusql bench simjoin [flags]   time the ε-similarity self-join on synthetic point sets", stdout, stderr); done {
 		return code
 	}
@@ -79,6 +82,17 @@ func benchSimjoin(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	f.executors = strings.Split(*exes, ",")
+	if f.gpus, err = engine.ParseGPUs(*gpus); err != nil {
+		fmt.Fprintf(stderr, "gpusql bench simjoin: --gpus: %v\n", err)
+		return 2
+	}
+	if len(f.gpus) > 1 {
+		if !slices.Contains(f.executors, "gpu") {
+			fmt.Fprintln(stderr, "gpusql bench simjoin: --gpus needs the gpu executor")
+			return 2
+		}
+		f.executors = append(f.executors, "gpus")
+	}
 	for _, e := range f.executors {
 		if e != "gpu" && e != "cpu" {
 			fmt.Fprintf(stderr, "gpusql bench simjoin: unknown executor %q (cpu, gpu)\n", e)

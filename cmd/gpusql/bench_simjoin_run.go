@@ -21,7 +21,9 @@ type simjoinResult struct {
 	stats   gpu.EpsilonStats
 }
 
-func simjoinRun(exe string, p cpu.EpsilonPoints, opt cpu.EpsilonOptions) (simjoinResult, error) {
+// simjoinRun times one join on executor exe: "cpu", "gpu" (the primary
+// GPU) or "gpus" (the devices ids, batches dealt round-robin).
+func simjoinRun(exe string, ids []int, p cpu.EpsilonPoints, opt cpu.EpsilonOptions) (simjoinResult, error) {
 	var r simjoinResult
 	t0 := time.Now()
 	g, err := cpu.BuildEpsilonGrid(p, opt)
@@ -35,8 +37,8 @@ func simjoinRun(exe string, p cpu.EpsilonPoints, opt cpu.EpsilonOptions) (simjoi
 	var seen int64
 	sink := func(pairs []int32) error { seen += int64(len(pairs) / 2); return nil }
 	t1 := time.Now()
-	if exe == "gpu" {
-		r.stats, err = gpu.EpsilonJoinPairs(g, q, opt, sink)
+	if exe != "cpu" {
+		r.stats, err = gpu.EpsilonJoinPairsOn(devicesFor(exe, ids), g, q, opt, sink)
 		r.pairs = r.stats.Pairs
 	} else {
 		r.pairs, err = cpu.EpsilonJoinPairs(g, q, opt.Workers, sink)
@@ -50,8 +52,8 @@ func simjoinRun(exe string, p cpu.EpsilonPoints, opt cpu.EpsilonOptions) (simjoi
 	}
 	t2 := time.Now()
 	var total int64
-	if exe == "gpu" {
-		r.counts, total, err = gpu.EpsilonJoinCount(g, q)
+	if exe != "cpu" {
+		r.counts, total, err = gpu.EpsilonJoinCountOn(devicesFor(exe, ids), g, q)
 	} else {
 		r.counts, total = cpu.EpsilonJoinCount(g, q, opt.Workers)
 	}
@@ -63,11 +65,11 @@ func simjoinRun(exe string, p cpu.EpsilonPoints, opt cpu.EpsilonOptions) (simjoi
 }
 
 // simjoinBest runs a join runs times and keeps the fastest times.
-func simjoinBest(exe string, p cpu.EpsilonPoints, opt cpu.EpsilonOptions, runs int) (simjoinResult, error) {
-	best, err := simjoinRun(exe, p, opt)
+func simjoinBest(exe string, ids []int, p cpu.EpsilonPoints, opt cpu.EpsilonOptions, runs int) (simjoinResult, error) {
+	best, err := simjoinRun(exe, ids, p, opt)
 	for i := 1; i < runs && err == nil; i++ {
 		var r simjoinResult
-		if r, err = simjoinRun(exe, p, opt); err == nil {
+		if r, err = simjoinRun(exe, ids, p, opt); err == nil {
 			best.buildMs, best.joinMs, best.countMs = min(best.buildMs, r.buildMs), min(best.joinMs, r.joinMs), min(best.countMs, r.countMs)
 		}
 	}
@@ -116,7 +118,7 @@ func simjoinSetBench(w io.Writer, s simjoinSet, f simjoinFlags) error {
 		opt.Workers = f.workers
 		res := map[string]simjoinResult{}
 		for _, exe := range f.executors {
-			r, err := simjoinBest(exe, p, opt, f.runs)
+			r, err := simjoinBest(exe, f.gpus, p, opt, f.runs)
 			if err != nil {
 				return fmt.Errorf("%s join at ε=%g: %w", exe, e, err)
 			}
@@ -139,6 +141,7 @@ func simjoinSetBench(w io.Writer, s simjoinSet, f simjoinFlags) error {
 		fmt.Fprintf(w, "%-10.4g %2d %12d %8.1f %8.0f %8s %9s %10s %8s %9s %9s %7s %11.0f %s\n", e, any.k, any.pairs,
 			float64(any.pairs)/float64(max(1, p.N())), any.buildMs, uploadOf(res), msOf(res, "gpu", false), msOf(res, "cpu", false),
 			ratio(res), msOf(res, "gpu", true), msOf(res, "cpu", true), batchesOf(res), bruteMs, check)
+		printMultiGPU(w, res, f.gpus)
 	}
 	if f.ablate && len(eps) > 0 {
 		return simjoinAblate(w, p, eps[len(eps)/2], f)
@@ -207,7 +210,7 @@ func simjoinAblate(w io.Writer, p cpu.EpsilonPoints, eps float64, f simjoinFlags
 	for i, v := range variants {
 		opt := base
 		v.off(&opt)
-		r, err := simjoinBest(exe, p, opt, f.runs)
+		r, err := simjoinBest(exe, f.gpus, p, opt, f.runs)
 		if err != nil {
 			return fmt.Errorf("%s with %s: %w", exe, v.name, err)
 		}
@@ -220,4 +223,29 @@ func simjoinAblate(w io.Writer, p cpu.EpsilonPoints, eps float64, f simjoinFlags
 	}
 	fmt.Fprintf(w, "  ablation on the %s at ε=%.4g: %s\n", strings.ToUpper(exe), eps, strings.Join(parts, "; "))
 	return nil
+}
+
+// devicesFor is the device list executor exe runs on.
+func devicesFor(exe string, ids []int) []int {
+	if exe == "gpus" {
+		return ids
+	}
+	return nil
+}
+
+// printMultiGPU prints the join on several GPUs beside the one-GPU time.
+func printMultiGPU(w io.Writer, res map[string]simjoinResult, ids []int) {
+	m, ok := res["gpus"]
+	if !ok {
+		return
+	}
+	one := res["gpu"]
+	speed := func(a, b float64) string {
+		if b <= 0 || a <= 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.2f×", a/b)
+	}
+	fmt.Fprintf(w, "%10s on GPUs %v: join %.1f ms (%s one GPU's %.1f ms), count %.1f ms (%s), %d batches, %d reruns\n",
+		"", ids, m.joinMs, speed(one.joinMs, m.joinMs), one.joinMs, m.countMs, speed(one.countMs, m.countMs), m.stats.Batches, m.stats.Reruns)
 }

@@ -160,6 +160,7 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	noProgress := fs.Bool("no-progress", false, "do not draw a progress bar for long statements (it is drawn only when stderr is a terminal)")
 	remap := fs.String("remap", "analyze", "when fact columns of small domains get a replica-remapped twin: `MODE` analyze (on ANALYZE TABLE), load (also after LOAD and on opening a database), off")
 	gpuMemory := fs.String("gpu-memory", "default", "device memory a query's plan may use, as `SIZE` 8GB or 256MB: columns that do not fit stay in pinned host memory, streamed or read zero-copy (default: 75% of the device's free memory)")
+	gpusFlag := fs.String("gpus", "all", "GPUs queries may use, as device indices `LIST` 0,1 (all: every visible GPU): star queries large enough are split over them, others run on the least busy")
 	gpuProfile := fs.String("gpu-profile", "", "plan for this GPU (`NAME`: h100, h200) instead of the device's own profile; with --executor gpu, EXPLAIN shows GPU plans without a GPU")
 	interactive := fs.Bool("i", false, "open the REPL after running the -f and -c items (e.g. load a schema, then ask)")
 	var usageText strings.Builder
@@ -184,13 +185,18 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gpusql: --memory-limit:", err)
 		return 2
 	}
+	gpus, err := engine.ParseGPUs(*gpusFlag)
+	if err != nil {
+		fmt.Fprintln(stderr, "gpusql: --gpus:", err)
+		return 2
+	}
 	gpuMem, err := engine.ParseGPUMemory(*gpuMemory)
 	if err != nil {
 		fmt.Fprintln(stderr, "gpusql: --gpu-memory:", err)
 		return 2
 	}
 	db, err := engine.Open(engine.Options{Executor: *executor, Check: *check, Join: *join, GroupBy: *groupBy,
-		MemoryLimit: limit, Path: *dbPath, GPUProfile: *gpuProfile, GPUMemory: gpuMem, Remap: *remap})
+		MemoryLimit: limit, Path: *dbPath, GPUProfile: *gpuProfile, GPUMemory: gpuMem, GPUs: gpus, Remap: *remap})
 	if err != nil {
 		fmt.Fprintln(stderr, "gpusql:", err)
 		return 1

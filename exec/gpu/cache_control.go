@@ -2,18 +2,23 @@
 
 package gpu
 
-// DropColumnCache empties the device column cache, so that the next query
-// starts cold: every column it touches is copied from host memory again
-// (the bench command's cold runs).
+// DropColumnCache empties the column caches of every opened device, so
+// that the next query starts cold: every column it touches is copied from
+// host memory again (the bench command's cold runs).
 func DropColumnCache() error {
-	d, err := getDevice()
-	if err != nil {
+	if _, err := getDevice(); err != nil {
 		return err
 	}
-	return d.do(func() error {
-		d.dims.clear()
-		d.cache.clear()
-		d.dropNarrowed()
-		return nil
-	})
+	for _, d := range openedDevices() {
+		err := d.do(func() error {
+			d.dims.clear()
+			d.cache.clear()
+			d.dropNarrowed()
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

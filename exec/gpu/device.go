@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
-	"sync"
+	"sync/atomic"
 
 	"gorgonia.org/cu"
 
@@ -16,12 +16,21 @@ import (
 	"gpusql/storage/columnar"
 )
 
-// device owns the process's one CUDA context. A context is current per OS
+// device owns one CUDA context (one per GPU of the set, devices.go). A context is current per OS
 // thread and Go moves goroutines between threads, so one goroutine locked to
 // its thread (runtime.LockOSThread) creates the context and runs every piece
 // of GPU work, submitted through work. Queries are thereby serialized on the
 // GPU, which is what a single default stream would do anyway.
 type device struct {
+	// index is the device's place in the set (devices.go), ordinal its
+	// CUDA device; share how many devices of the set run on that ordinal.
+	index, ordinal, share int
+	// queued is the estimated work of the queries submitted to the device
+	// and not finished (the scheduler's measure, devices.go).
+	queued atomic.Int64
+	// served counts the whole queries sent to the device.
+	served atomic.Int64
+
 	work chan func()
 	tid  int64 // OS thread of the device goroutine (do runs inline there)
 
@@ -54,6 +63,9 @@ type device struct {
 	narrow      map[*columnar.Column]*narrowCol
 	narrowBytes int64
 
+	// profEvents are the kernel profiler's events, kept between queries.
+	profEvents []cu.Event
+
 	ev   [2]cu.Event  // brackets the last fact-table kernel
 	last kernelTiming // what ev measured
 }
@@ -65,18 +77,6 @@ type kernelTiming struct {
 	rows     int64
 	groups   int64
 	replicas int
-}
-
-var (
-	devOnce sync.Once
-	theDev  *device
-	devErr  error
-)
-
-// getDevice opens the GPU on first use.
-func getDevice() (*device, error) {
-	devOnce.Do(func() { theDev, devErr = openDevice() })
-	return theDev, devErr
 }
 
 // Available reports whether a GPU can run queries, and why not otherwise.
@@ -96,18 +96,11 @@ func DeviceName() string {
 	return d.name
 }
 
-func openDevice() (*device, error) {
-	if err := initResult(); err != nil {
-		return nil, fmt.Errorf("no usable CUDA driver or device (%v)", err)
-	}
-	n, err := cu.NumDevices()
-	if err != nil {
-		return nil, fmt.Errorf("gpu: counting devices: %v", err)
-	}
-	if n == 0 {
-		return nil, errors.New("no CUDA device found")
-	}
-	d := &device{work: make(chan func()), modules: map[string]cu.Module{}, funcs: map[string]cu.Function{}, fnNames: map[cu.Function]string{}}
+// openDevice opens the CUDA context of device ordinal on its own locked
+// goroutine. share is how many devices of the set run on this ordinal
+// (logical devices): each gets that share of the free memory.
+func openDevice(index, ordinal, share int) (*device, error) {
+	d := &device{index: index, ordinal: ordinal, share: share, work: make(chan func()), modules: map[string]cu.Module{}, funcs: map[string]cu.Function{}, fnNames: map[cu.Function]string{}}
 	ready := make(chan error)
 	go d.loop(ready)
 	if err := <-ready; err != nil {
@@ -130,9 +123,9 @@ func (d *device) loop(ready chan<- error) {
 }
 
 func (d *device) init() error {
-	dev, err := cu.GetDevice(0)
+	dev, err := cu.GetDevice(d.ordinal)
 	if err != nil {
-		return fmt.Errorf("gpu: device 0: %v", err)
+		return fmt.Errorf("gpu: device %d: %v", d.ordinal, err)
 	}
 	if d.ctx, err = dev.MakeContext(cu.SchedAuto | cu.MapHost); err != nil {
 		return fmt.Errorf("gpu: creating context: %v", err)
@@ -179,10 +172,11 @@ func (d *device) init() error {
 		}
 	}
 	d.pool = newDevPool()
-	d.pinned = newPinnedPool()
-	// Columns may take 75% of what is free now; the rest is for per-query
-	// hash tables, group tables and the pool's slack.
-	d.cacheMax = free / 4 * 3
+	d.pinned = sharedPinnedPool()
+	// Columns may take 75% of what is free now (of this device's share of
+	// a GPU that logical devices split); the rest is for per-query hash
+	// tables, group tables and the pool's slack.
+	d.cacheMax = free / 4 * 3 / int64(d.share)
 	d.cache = newColumnCache(d, d.cacheMax)
 	d.dims = newDimCache(d)
 	// Plans made for this device default to the same budget, for columns
@@ -257,6 +251,5 @@ func DeviceProfile() (*planner.GPUProfile, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := *d.profile
-	return &p, nil
+	return d.setProfile(), nil
 }

@@ -104,8 +104,8 @@ func launchOn(st cu.Stream, f cu.Function, grid, block, shmem int, params unsafe
 	if grid == 0 {
 		return nil
 	}
-	if kprof != nil {
-		return kprof.around(theDev.fnNames[f], st, func() error { return launchNow(st, f, grid, block, shmem, params, size) })
+	if kp := kprof(); kp != nil {
+		return kp.around(kp.d.fnNames[f], st, func() error { return launchNow(st, f, grid, block, shmem, params, size) })
 	}
 	return launchNow(st, f, grid, block, shmem, params, size)
 }

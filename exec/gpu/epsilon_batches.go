@@ -4,6 +4,7 @@ package gpu
 
 import (
 	"fmt"
+	"sync"
 	"unsafe"
 
 	"gorgonia.org/cu"
@@ -21,14 +22,13 @@ import (
 // copied out and batch i-2's are handed to the sink. A batch whose pairs
 // overflow its buffer (the estimate was low) is run again split in two.
 // Each batch carries a device index, assigned round-robin, so that the
-// same batches can be spread over several GPUs holding the data each (the
-// paper's entity partitioning); this build runs them all on device 0.
+// batches spread over several GPUs holding the data each (the paper's
+// entity partitioning, epsilon_devices.go): N_b is then a multiple of the
+// device count.
 
 const (
 	epsStreams     = 3
 	epsMaxBufPairs = 64 << 20 // 512 MB per buffer, device and pinned each
-	// epsDevices is the number of GPUs batches are dealt to round-robin.
-	epsDevices = 1
 )
 
 // epsMinBufPairs is the smallest result buffer (a variable: a test lowers
@@ -58,9 +58,10 @@ const (
 	epsCopying
 )
 
-// planBatches sizes the buffers and splits the queries. Without batching
-// there is one batch and one buffer large enough for the estimate.
-func (r *epsRun) planBatches(batching bool, estimated int64) (bufPairs int64, queue []epsBatch) {
+// planBatches sizes the buffers and splits the queries, dealing the
+// batches round-robin to devices. Without batching there is one batch per
+// device and buffers large enough for the estimate.
+func (r *epsRun) planBatches(batching bool, estimated int64, devices int) (bufPairs int64, queue []epsBatch) {
 	want := estimated + estimated/10 + 1024
 	// One query can match every inner point; a buffer holds at least that,
 	// so splitting always ends.
@@ -68,19 +69,26 @@ func (r *epsRun) planBatches(batching bool, estimated int64) (bufPairs int64, qu
 	nb := int64(1)
 	if batching {
 		nb = max(epsStreams, (want+epsMaxBufPairs-1)/epsMaxBufPairs)
+		nb = (nb + int64(devices) - 1) / int64(devices) * int64(devices)
 		nb = min(nb, max(r.nq, 1))
 		bufPairs = max((want+nb-1)/nb, epsMinBufPairs, floor)
 	} else {
-		bufPairs = max(want, floor)
+		nb = min(int64(devices), max(r.nq, 1))
+		bufPairs = max((want+nb-1)/nb, floor)
 	}
 	for b := range nb {
-		queue = append(queue, epsBatch{off: b, stride: nb, device: int(b % epsDevices)})
+		queue = append(queue, epsBatch{off: b, stride: nb, device: int(b % int64(devices))})
 	}
 	return bufPairs, queue
 }
 
 func (r *epsRun) runBatches(batching bool, sink cpu.EpsilonSink, st *EpsilonStats) error {
-	bufPairs, queue := r.planBatches(batching, st.Estimated)
+	bufPairs, queue := r.planBatches(batching, st.Estimated, 1)
+	return r.runQueue(batching, bufPairs, queue, sink, st)
+}
+
+// runQueue runs the batches of queue (one device's) over the streams.
+func (r *epsRun) runQueue(batching bool, bufPairs int64, queue []epsBatch, sink cpu.EpsilonSink, st *EpsilonStats) error {
 	nslots := 1
 	if batching {
 		nslots = epsStreams
@@ -176,8 +184,12 @@ func (r *epsRun) newSlot(bufPairs int64) (*epsSlot, error) {
 }
 
 // epsPinned keeps pinned result buffers between joins: pinning hundreds
-// of megabytes costs more than a small join. Device goroutine only.
-var epsPinned []pinnedBuf
+// of megabytes costs more than a small join. The devices of a join over
+// several GPUs share it.
+var (
+	epsPinned   []pinnedBuf
+	epsPinnedMu sync.Mutex
+)
 
 // At most epsPinnedKeep buffers and epsPinnedKeepBytes are kept.
 const (
@@ -186,6 +198,8 @@ const (
 )
 
 func epsPinnedGet(n int64) (pinnedBuf, error) {
+	epsPinnedMu.Lock()
+	defer epsPinnedMu.Unlock()
 	best := -1
 	for i, b := range epsPinned {
 		if b.size >= n && (best < 0 || b.size < epsPinned[best].size) {
@@ -206,6 +220,8 @@ func epsPinnedPut(b pinnedBuf) {
 	if b.host == nil {
 		return
 	}
+	epsPinnedMu.Lock()
+	defer epsPinnedMu.Unlock()
 	epsPinned = append(epsPinned, b)
 	for {
 		var total int64

@@ -185,30 +185,7 @@ func (r *epsRun) countBatch(off, stride int64, counts cu.DevicePtr) (int64, erro
 // EpsilonJoinCount counts, per outer row, the inner points within ε on
 // the GPU (counts indexed by outer row, as cpu.EpsilonJoinCount).
 func EpsilonJoinCount(g *cpu.EpsilonGrid, q *cpu.EpsilonQueries) (counts []int32, total int64, err error) {
-	d, err := getDevice()
-	if err != nil {
-		return nil, 0, err
-	}
-	err = d.do(func() error {
-		r, err := d.epsUpload(g, q)
-		if err != nil {
-			return err
-		}
-		defer r.s.release()
-		dc, err := r.s.alloc(max(4*r.nq, 8))
-		if err != nil {
-			return err
-		}
-		if err := cu.MemsetD32(dc, 0, max(r.nq, 1)); err != nil {
-			return err
-		}
-		if total, err = r.countBatch(0, 1, dc); err != nil || r.nq == 0 {
-			return err
-		}
-		counts = make([]int32, r.nq)
-		return cu.MemcpyDtoH(unsafe.Pointer(&counts[0]), dc, 4*r.nq)
-	})
-	return counts, total, err
+	return EpsilonJoinCountOn(nil, g, q)
 }
 
 // estimate predicts the number of pairs from a strided sample of the
@@ -224,34 +201,9 @@ func (r *epsRun) estimate() (int64, error) {
 }
 
 // EpsilonJoinPairs finds every pair within ε on the GPU and hands them to
-// sink (as original rows, in batches) on the device goroutine.
+// sink (as original rows, in batches).
 func EpsilonJoinPairs(g *cpu.EpsilonGrid, q *cpu.EpsilonQueries, opt cpu.EpsilonOptions, sink cpu.EpsilonSink) (EpsilonStats, error) {
-	var st EpsilonStats
-	d, err := getDevice()
-	if err != nil {
-		return st, err
-	}
-	err = d.do(func() error {
-		t0 := time.Now()
-		r, err := d.epsUpload(g, q)
-		if err != nil {
-			return err
-		}
-		defer r.s.release()
-		if err := d.sync(); err != nil {
-			return err
-		}
-		t1 := time.Now()
-		if st.Estimated, err = r.estimate(); err != nil {
-			return err
-		}
-		t2 := time.Now()
-		err = r.runBatches(opt.Batching, sink, &st)
-		st.UploadMs, st.EstimateMs = epsMs(t1.Sub(t0)), epsMs(t2.Sub(t1))
-		st.JoinMs = epsMs(time.Since(t2))
-		return err
-	})
-	return st, err
+	return EpsilonJoinPairsOn(nil, g, q, opt, sink)
 }
 
 func epsMs(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }

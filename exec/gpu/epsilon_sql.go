@@ -5,6 +5,7 @@ package gpu
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"unsafe"
 
 	"gorgonia.org/cu"
@@ -23,13 +24,14 @@ import (
 // plan says only counts are needed, else joined in the streamed result
 // batches of epsilon_batches.go.
 
-// runEpsilonPlan runs a GPUEpsilonShape plan.
+// runEpsilonPlan runs a GPUEpsilonShape plan. Over several devices each
+// holds the right side's grid, and the left batches go to them in turn.
 func runEpsilonPlan(ctx context.Context, p *planner.Physical) (*exec.Result, error) {
-	d, err := getDevice()
+	devs, err := devicesOf(p.GPU.Devices)
 	if err != nil {
 		return nil, fmt.Errorf("gpu: no GPU available: %v", err)
 	}
-	res, err := cpu.Run(cpu.WithEpsilonDevice(ctx, epsDevice{d}), p)
+	res, err := cpu.Run(cpu.WithEpsilonDevice(ctx, epsDevice{devs}), p)
 	if err != nil {
 		return nil, fmt.Errorf("gpu: %w", err)
 	}
@@ -37,31 +39,39 @@ func runEpsilonPlan(ctx context.Context, p *planner.Physical) (*exec.Result, err
 }
 
 // epsDevice implements cpu.EpsilonDevice.
-type epsDevice struct{ d *device }
+type epsDevice struct{ devs []*device }
 
 func (e epsDevice) Load(g *cpu.EpsilonGrid, opt cpu.EpsilonOptions) (cpu.EpsilonOnDevice, error) {
-	var grid *epsRun
-	err := e.d.do(func() error {
+	res := &epsResident{grids: make([]*epsRun, len(e.devs)), batching: opt.Batching}
+	err := eachDevice(e.devs, func(k int, d *device) error {
 		var err error
-		grid, err = e.d.epsUploadGrid(g)
+		res.grids[k], err = d.epsUploadGrid(g)
 		return err
 	})
 	if err != nil {
+		res.Release()
 		return nil, err
 	}
-	return &epsResident{grid: grid, batching: opt.Batching}, nil
+	return res, nil
 }
 
-// epsResident is a grid resident on the device.
+// epsResident is a grid resident on every device; each left batch goes to
+// the next device in turn.
 type epsResident struct {
-	grid     *epsRun
+	grids    []*epsRun
+	next     atomic.Int64
 	batching bool
 }
 
+// grid is the resident grid the next left batch uses.
+func (e *epsResident) grid() *epsRun {
+	return e.grids[int(e.next.Add(1)-1)%len(e.grids)]
+}
+
 func (e *epsResident) Pairs(q *cpu.EpsilonQueries, sink cpu.EpsilonSink) error {
-	d := e.grid.d
-	return d.do(func() error {
-		r, err := e.grid.withQueries(q)
+	grid := e.grid()
+	return grid.d.do(func() error {
+		r, err := grid.withQueries(q)
 		if err != nil {
 			return err
 		}
@@ -75,10 +85,10 @@ func (e *epsResident) Pairs(q *cpu.EpsilonQueries, sink cpu.EpsilonSink) error {
 }
 
 func (e *epsResident) Counts(q *cpu.EpsilonQueries) ([]int32, error) {
-	d := e.grid.d
+	grid := e.grid()
 	counts := make([]int32, q.N())
-	err := d.do(func() error {
-		r, err := e.grid.withQueries(q)
+	err := grid.d.do(func() error {
+		r, err := grid.withQueries(q)
 		if err != nil {
 			return err
 		}
@@ -99,8 +109,12 @@ func (e *epsResident) Counts(q *cpu.EpsilonQueries) ([]int32, error) {
 }
 
 func (e *epsResident) Release() {
-	e.grid.d.do(func() error {
-		e.grid.s.release()
-		return nil
-	})
+	for _, g := range e.grids {
+		if g != nil {
+			g.d.do(func() error {
+				g.s.release()
+				return nil
+			})
+		}
+	}
 }

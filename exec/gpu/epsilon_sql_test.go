@@ -101,7 +101,16 @@ func epsSQLQueries(tb, one, none string, eps float64) []string {
 }
 
 func TestEpsilonJoinSQLDifferential(t *testing.T) {
+	needGPU(t)
+	testEpsilonSQLOn(t, nil)
+}
+
+// testEpsilonSQLOn runs the differential test with plans for devices ids
+// (nil: the primary).
+func testEpsilonSQLOn(t *testing.T, ids []int) {
 	d := needGPU(t)
+	prof := *d.profile
+	prof.Devices = ids
 	rng := rand.New(rand.NewSource(11))
 	cat := catalog.New()
 	type set struct {
@@ -130,7 +139,7 @@ func TestEpsilonJoinSQLDifferential(t *testing.T) {
 			if o.K > s.dims {
 				o.K = 0
 			}
-			p, err := planner.Plan(st.(*sql.Query), planner.Options{Epsilon: o, GPU: d.profile})
+			p, err := planner.Plan(st.(*sql.Query), planner.Options{Epsilon: o, GPU: &prof})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,7 +6,8 @@ type EpsilonStats struct {
 	Estimated   int64 // pairs the sample predicted
 	Batches     int   // kernel launches over query batches, reruns included
 	Reruns      int   // batches whose results overflowed the buffer, run again split in two
-	Streams     int   // CUDA streams the batches were spread over
+	Streams     int   // CUDA streams the batches were spread over (per device)
+	Devices     int   // GPUs the batches were dealt to
 	BufferPairs int64 // capacity of each result buffer, in pairs
 	UploadMs    float64
 	EstimateMs  float64

@@ -19,6 +19,9 @@ func Available() (bool, string) { return false, errNoCUDA.Error() }
 // DeviceName is empty without CUDA.
 func DeviceName() string { return "" }
 
+// DeviceCount is 0 without CUDA.
+func DeviceCount() int { return 0 }
+
 // Run fails: this build has no GPU executor.
 func Run(ctx context.Context, p *planner.Physical) (*exec.Result, error) { return nil, errNoCUDA }
 

@@ -3,22 +3,22 @@
 package gpu
 
 import (
-	"context"
 	"fmt"
-	"time"
+	"sync"
+	"sync/atomic"
 
 	"gorgonia.org/cu"
 
-	"gpusql/exec"
-	"gpusql/planner"
 	"gpusql/storage/columnar"
 )
 
 // kernelProfiler brackets every launch of a profiled query with CUDA
 // events (two event records per launch: cheap, but not free, so only
-// RunProfiled — EXPLAIN ANALYZE and bench — turns it on). Only the device
-// goroutine uses it.
+// RunProfiled — EXPLAIN ANALYZE and bench — turns it on). Each device
+// profiling a query has its own, used only by its goroutine (events belong
+// to a context).
 type kernelProfiler struct {
+	d       *device
 	events  []cu.Event // reused between queries, two per launch
 	used    int
 	stats   []KernelStat
@@ -27,11 +27,39 @@ type kernelProfiler struct {
 	dimsCached, dimsMade int
 }
 
-// kprof is the running query's profiler; nil when not profiling.
-var kprof *kernelProfiler
+// profiling counts the devices profiling a query now, so that launches
+// outside profiled queries pay one atomic load; profilers finds the
+// profiler of the calling device goroutine by its OS thread.
+var (
+	profiling atomic.Int32
+	profilers sync.Map // thread id → *kernelProfiler
+)
 
-// profilerEvents keeps the events of earlier profiled queries.
-var profilerEvents []cu.Event
+// kprof is the calling device goroutine's profiler, nil when its query is
+// not profiled.
+func kprof() *kernelProfiler {
+	if profiling.Load() == 0 {
+		return nil
+	}
+	p, _ := profilers.Load(threadID())
+	kp, _ := p.(*kernelProfiler)
+	return kp
+}
+
+// startProfile profiles the device's next query (on its goroutine).
+func (d *device) startProfile() *kernelProfiler {
+	p := &kernelProfiler{d: d, events: d.profEvents, columns: map[*columnar.Column]int64{}}
+	profilers.Store(d.tid, p)
+	profiling.Add(1)
+	return p
+}
+
+// stopProfile ends it, keeping its events for the next one.
+func (d *device) stopProfile(p *kernelProfiler) {
+	d.profEvents = p.events
+	profilers.Delete(d.tid)
+	profiling.Add(-1)
+}
 
 func (p *kernelProfiler) event() (cu.Event, error) {
 	if p.used == len(p.events) {
@@ -68,23 +96,25 @@ func (p *kernelProfiler) around(name string, st cu.Stream, launch func() error) 
 // noteKernel tells the profiler what the kernel just launched moves (bytes
 // at device width) and how many rows it took and gave.
 func noteKernel(read, written, rowsIn, rowsOut int64) {
-	if kprof == nil || len(kprof.stats) == 0 {
+	kp := kprof()
+	if kp == nil || len(kp.stats) == 0 {
 		return
 	}
-	k := &kprof.stats[len(kprof.stats)-1]
+	k := &kp.stats[len(kp.stats)-1]
 	k.BytesRead, k.BytesWritten, k.RowsIn, k.RowsOut = read, written, rowsIn, rowsOut
 }
 
 // touchColumn counts a column the query reads at its device width.
 func touchColumn(dc *devColumn) {
-	if kprof == nil || dc == nil || dc.col == nil {
+	kp := kprof()
+	if kp == nil || dc == nil || dc.col == nil {
 		return
 	}
 	b := int64(dc.width) * int64(dc.n)
 	if dc.valid != 0 {
 		b += (int64(dc.n) + 7) / 8
 	}
-	kprof.columns[dc.col] = b
+	kp.columns[dc.col] = b
 }
 
 // finish reads the events (after the query's final synchronization).
@@ -111,50 +141,13 @@ func (p *kernelProfiler) finish(out *QueryProfile) error {
 	return nil
 }
 
-// RunProfiled runs p on the GPU as Run does, timing every kernel: what
-// EXPLAIN ANALYZE on the GPU prints and bench ssb reports.
-func RunProfiled(ctx context.Context, p *planner.Physical) (*exec.Result, *QueryProfile, error) {
-	d, err := getDevice()
-	if err != nil {
-		return nil, nil, fmt.Errorf("gpu: no GPU available: %v", err)
-	}
-	var res *exec.Result
-	prof := &QueryProfile{HBMGBs: d.profile.HBMGBs}
-	err = d.do(func() error {
-		kprof = &kernelProfiler{events: profilerEvents, columns: map[*columnar.Column]int64{}}
-		defer func() { profilerEvents, kprof = kprof.events, nil }()
-		if err := d.sync(); err != nil {
-			return err
-		}
-		start := time.Now()
-		d.clearOverflow()
-		var err error
-		if res, err = d.run(ctx, p); err != nil {
-			return err
-		}
-		if err := d.sync(); err != nil {
-			return err
-		}
-		prof.WallMs = float64(time.Since(start).Nanoseconds()) / 1e6
-		if err := d.checkOverflow(); err != nil {
-			return err
-		}
-		return kprof.finish(prof)
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	prof.HostMs = max(prof.WallMs-prof.KernelMs, 0)
-	return res, prof, nil
-}
-
 // countDimBuild counts a dimension build taken from the cache or made.
 func countDimBuild(cached bool) {
-	switch {
-	case kprof == nil:
+	switch kp := kprof(); {
+	case kp == nil:
 	case cached:
-		kprof.dimsCached++
+		kp.dimsCached++
 	default:
-		kprof.dimsMade++
+		kp.dimsMade++
 	}
 }

@@ -42,13 +42,21 @@ func newPinnedPool() *pinnedPool {
 	return &pinnedPool{live: map[uintptr]pinnedBuf{}, free: map[int64][]pinnedBuf{}}
 }
 
-// devicePtr returns the device address of host memory starting at p when p
-// is the start of a live pinned allocation.
+// devicePtr returns the device address of host memory at p when p lies in
+// a live pinned allocation: its start (a whole column) or inside it (a
+// column's row range, as a device of a split plan reads it).
 func (pp *pinnedPool) devicePtr(p uintptr) (cu.DevicePtr, bool) {
 	pp.mu.Lock()
 	defer pp.mu.Unlock()
-	b, ok := pp.live[p]
-	return b.dev, ok
+	if b, ok := pp.live[p]; ok {
+		return b.dev, true
+	}
+	for base, b := range pp.live {
+		if p > base && p < base+uintptr(b.size) {
+			return b.dev + cu.DevicePtr(p-base), true
+		}
+	}
+	return 0, false
 }
 
 // pinnedAllocator is the columnar.Allocator over the device's pinned pool.

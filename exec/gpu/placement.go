@@ -67,8 +67,11 @@ func (d *device) begin(g *planner.GPUPlan) (func(), error) {
 // takes a streamed column's chunk-by-chunk descriptor.
 func (r *queryRun) column(col *columnar.Column, streamOK bool) (*devColumn, error) {
 	gc := r.d.place.of(col)
+	col, err := r.part.of(col)
+	if err != nil {
+		return nil, err
+	}
 	var dc *devColumn
-	var err error
 	switch {
 	case gc != nil && gc.Place == planner.PlaceStreamed && streamOK:
 		return r.streamedColumn(col, gc)

@@ -38,28 +38,17 @@ import (
 // with an error naming the operator; the GPU executor never falls back to
 // the CPU silently.
 func Run(ctx context.Context, p *planner.Physical) (*exec.Result, error) {
-	if g := p.GPU; g != nil && g.Shape == planner.GPUEpsilonShape {
-		// Outside the device goroutine: the CPU executor's workers call
-		// the device per batch.
-		return runEpsilonPlan(ctx, p)
-	}
-	d, err := getDevice()
-	if err != nil {
-		return nil, fmt.Errorf("gpu: no GPU available: %v", err)
-	}
-	var res *exec.Result
-	err = d.do(func() error {
-		d.clearOverflow()
-		var err error
-		if res, err = d.run(ctx, p); err != nil {
-			return err
-		}
-		return d.checkOverflow()
-	})
+	res, _, err := execute(ctx, p, false)
 	if err != nil && traceUnsupported {
 		fmt.Fprintf(os.Stderr, "gpu-trace: %v\n", err)
 	}
 	return res, err
+}
+
+// RunProfiled runs p on the GPU as Run does, timing every kernel: what
+// EXPLAIN ANALYZE on the GPU prints and bench ssb reports.
+func RunProfiled(ctx context.Context, p *planner.Physical) (*exec.Result, *QueryProfile, error) {
+	return execute(ctx, p, true)
 }
 
 // traceUnsupported (GPUSQL_GPU_TRACE set) prints every plan the GPU

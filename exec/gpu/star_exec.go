@@ -56,6 +56,9 @@ type queryRun struct {
 	// unadopted are dimension builds allocated for the cache and not yet
 	// handed to it.
 	unadopted []*dimRun
+	// part, when set, is the device's row range of a split plan's fact
+	// table (star_split.go).
+	part *factPart
 }
 
 func (d *device) newQueryRun() *queryRun { return &queryRun{d: d, s: scratch{d: d}} }
@@ -123,7 +126,7 @@ func (r *queryRun) vmScanPred(e sql.Expr, colOf func(int) (*columnar.Column, boo
 	if err != nil {
 		return predParam{}, fmt.Errorf("gpu: predicate %w: %v", ErrUnsupported, err)
 	}
-	return r.vmPred(prog, int64(t.Rows))
+	return r.vmPred(prog, r.rows(t))
 }
 
 func (r *queryRun) compilePreds(preds map[baseCol][]sql.Expr, t *columnar.Table, scanOf func(baseCol) bool) ([]predParam, error) {
@@ -168,45 +171,65 @@ func (r *queryRun) compilePreds(preds map[baseCol][]sql.Expr, t *columnar.Table,
 func grid1D(n int64, block int) int { return int((n + int64(block) - 1) / int64(block)) }
 
 // runStar executes the planned star pipeline and returns the aggregate's
-// output: dimension builds (filters, surviving group values, join tables),
-// then the fused fact kernel into the group table, then its decoding.
+// output.
 func (d *device) runStar(ctx context.Context, q *starQuery, outs []starOutput, prof *planner.GPUProfile) (*exec.Result, error) {
+	t, err := d.starTable(ctx, q, prof, nil)
+	if err != nil {
+		return nil, err
+	}
+	return decodeStar(q, outs, t.dims, t.fkeys, t.host, t.W)
+}
+
+// starGroups is a star pipeline's group table back on the host (slots of
+// W words per group) with what decoding it needs.
+type starGroups struct {
+	host  []uint64
+	W     int64
+	dims  []*dimRun
+	fkeys []factKey
+}
+
+// starTable runs the star pipeline over the fact table, or over part of
+// it (a device's range of a split plan; nil: all of it): dimension builds
+// (filters, surviving group values, join tables), then the fused fact
+// kernel into the group table.
+func (d *device) starTable(ctx context.Context, q *starQuery, prof *planner.GPUProfile, part *factPart) (starGroups, error) {
 	r := d.newQueryRun()
-	r.ctx = ctx
+	r.ctx, r.part = ctx, part
 	defer r.close()
 	dims, status, err := r.markDims(q)
 	if err != nil {
-		return nil, err
+		return starGroups{}, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return starGroups{}, err
 	}
 	if err := r.rankGroups(dims); err != nil {
-		return nil, err
+		return starGroups{}, err
 	}
 	var sp starParams
-	sp.N = int64(q.fact.Table.Rows)
+	sp.N = r.rows(q.fact.Table)
 	strideAcc, err := r.buildJoinTables(q, dims, &sp)
 	if err != nil {
-		return nil, err
+		return starGroups{}, err
 	}
 	fkeys, ngroups, err := r.factParams(q, &sp, strideAcc)
 	if err != nil {
-		return nil, err
+		return starGroups{}, err
 	}
 	if err := r.aggParams(q, &sp); err != nil {
-		return nil, err
+		return starGroups{}, err
 	}
 	host, W, err := r.launchStar(q, &sp, ngroups, prof)
 	if err != nil {
-		return nil, err
+		return starGroups{}, err
 	}
 	if !allCached(dims) {
 		// Builds made now report duplicate keys; cached ones had none.
 		if err := checkDimStatus(q, status); err != nil {
-			return nil, err
+			return starGroups{}, err
 		}
 		r.keepDimBuilds(dims)
 	}
-	return decodeStar(q, outs, dims, fkeys, host, W)
+	return starGroups{host: host, W: W, dims: dims, fkeys: fkeys}, nil
 }

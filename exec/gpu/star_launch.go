@@ -37,8 +37,12 @@ func (r *queryRun) factParams(q *starQuery, sp *starParams, strideAcc int64) ([]
 		if dc.isFloat {
 			return nil, 0, fmt.Errorf("gpu: DOUBLE group key %s is not supported on the GPU yet", q.fact.Table.Fields[c].Name)
 		}
-		lo, size := dc.min, dc.max-dc.min+1
-		if dc.max < dc.min {
+		lo, hi, err := r.factDomain(q.fact.Table.Columns[c], dc)
+		if err != nil {
+			return nil, 0, err
+		}
+		size := hi - lo + 1
+		if hi < lo {
 			lo, size = 0, 0
 		}
 		nullable := q.fact.Table.Columns[c].Valid != nil
@@ -75,7 +79,7 @@ func (r *queryRun) aggParams(q *starQuery, sp *starParams) error {
 				if a.expr.Type().ID == columnar.Float64 {
 					kind = vmOutF64
 				}
-				data, valid, err := r.evalVM(prog, int64(q.fact.Table.Rows), 0, kind)
+				data, valid, err := r.evalVM(prog, r.rows(q.fact.Table), 0, kind)
 				if err != nil {
 					return err
 				}
@@ -177,7 +181,7 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 	if err := cu.MemcpyDtoH(unsafe.Pointer(&host[0]), table, slots*8); err != nil {
 		return nil, 0, fmt.Errorf("gpu: star pipeline failed: %v", err)
 	}
-	if kprof != nil && len(r.streamed) == 0 {
+	if kprof() != nil && len(r.streamed) == 0 {
 		noteKernel(factReadBytes(sp), slots*8, sp.N, nonEmptyGroups(host, ngroups, W))
 	}
 	if ms, err := d.ev[0].Elapsed(d.ev[1]); err == nil {
