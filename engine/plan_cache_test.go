@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -487,4 +488,63 @@ func execRowsErr(c *Conn, query string) [][]string {
 		return [][]string{{err.Error()}}
 	}
 	return resultRows(res[len(res)-1])
+}
+
+// TestPlanCacheRemaps checks that a plan made before a column's remap was
+// built is not reused once the GPU planner would read the remap (ANALYZE
+// TABLE builds remaps and clears the cache; here the remap is built
+// directly, as LOAD does under --remap load, so only the check of the
+// remaps a plan looked up can tell).
+func TestPlanCacheRemaps(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 5000 {
+		k := i % 40
+		if i%3 != 0 {
+			k = 7
+		}
+		fmt.Fprintf(&b, "%d,%d\n", k, i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f.csv"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(Options{Executor: "cpu", GPUProfile: "h100", RemapMinRows: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dims strings.Builder
+	dims.WriteString("create table d (k int, n int); insert into d values ")
+	for k := range 40 {
+		if k > 0 {
+			dims.WriteString(", ")
+		}
+		fmt.Fprintf(&dims, "(%d, %d)", k, k%4)
+	}
+	mustExec(t, db, "create table f (k int, v int); load data infile 'f.csv' into table f fields terminated by ','; "+dims.String(), dir)
+	const q = "select d.n, count(*) from f, d where f.k = d.k group by d.n order by d.n"
+	want := execRows(t, db.conn, q)
+	key := planKey{text: q, settings: db.planSettings()}
+	e := db.plans.get(key, db.cat)
+	if e == nil {
+		t.Fatal("the plan was not cached")
+	}
+	looked := false
+	for _, r := range e.remaps {
+		looked = looked || (r.table.Name == "f" && r.remap == nil)
+	}
+	if !looked {
+		t.Fatalf("the GPU planner looked up no remap of f (%d lookups): the test needs a plan that does", len(e.remaps))
+	}
+	if notes := db.buildRemaps("f"); len(notes) == 0 {
+		t.Fatal("no remap built")
+	}
+	if db.plans.get(key, db.cat) != nil {
+		t.Error("the plan made without the remap is still served")
+	}
+	if got := execRows(t, db.conn, q); !reflect.DeepEqual(got, want) {
+		t.Errorf("after the remap: %v, want %v", got, want)
+	}
+	if e := db.plans.get(key, db.cat); e == nil || !slices.ContainsFunc(e.remaps, func(r remapRead) bool { return r.remap != nil }) {
+		t.Error("the new plan did not read the remap")
+	}
 }
