@@ -352,6 +352,30 @@ func TestPlanCacheTransactions(t *testing.T) {
 	if got := execRows(t, a, q); !reflect.DeepEqual(got, rows("4 1013")) {
 		t.Errorf("after commit: %v, want 4 1013", got)
 	}
+	// ROLLBACK TO SAVEPOINT puts back an earlier snapshot of the
+	// transaction's own.
+	execRows(t, a, "insert into t values (1); savepoint s; insert into t values (2)")
+	for _, want := range []string{"6 1016", "6 1016"} {
+		if got := execRows(t, a, q); !reflect.DeepEqual(got, rows(want)) {
+			t.Errorf("before ROLLBACK TO: %v, want %s", got, want)
+		}
+	}
+	execRows(t, a, "rollback to savepoint s")
+	if got := execRows(t, a, q); !reflect.DeepEqual(got, rows("5 1014")) {
+		t.Errorf("after ROLLBACK TO: %v, want 5 1014", got)
+	}
+	execRows(t, a, "commit")
+}
+
+// TestPlanCacheAnalyze checks that ANALYZE TABLE empties the cache.
+func TestPlanCacheAnalyze(t *testing.T) {
+	db := open(t)
+	mustExec(t, db, "create table t (a int); insert into t values (1)", "")
+	execRows(t, db.conn, "select a from t")
+	mustExec(t, db, "analyze table t", "")
+	if s := db.PlanCacheStats(); s.Entries != 0 {
+		t.Errorf("%d entries after ANALYZE", s.Entries)
+	}
 }
 
 // TestPlanCacheBounded checks the entry and byte bounds.
