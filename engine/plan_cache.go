@@ -108,6 +108,8 @@ type planCache struct {
 	// dropped.
 	swept uint64
 
+	// hits count plans served; misses cacheable queries planned for
+	// want of one.
 	hits, misses atomic.Int64
 }
 
@@ -126,12 +128,10 @@ func (pc *planCache) get(key planKey, cat *catalog.Catalog) *cachedPlan {
 	}
 	pc.mu.Unlock()
 	if !ok {
-		pc.misses.Add(1)
 		return nil
 	}
 	e := el.Value.(*cachedPlan)
 	if !e.validFor(cat) {
-		pc.misses.Add(1)
 		if cat == pc.shared {
 			pc.remove(el)
 		}
@@ -144,6 +144,7 @@ func (pc *planCache) get(key planKey, cat *catalog.Catalog) *cachedPlan {
 // put stores a plan made from the shared catalog's current snapshots; a
 // plan over a transaction's own tables, or one too big, is not kept.
 func (pc *planCache) put(e *cachedPlan) {
+	pc.misses.Add(1)
 	e.bytes = int64(len(e.key.text)+len(e.key.settings))*planTextBytes + int64(len(e.physical.Nodes()))*planNodeBytes
 	if e.bytes > maxEntryBytes || !e.validFor(pc.shared) {
 		return

@@ -237,6 +237,30 @@ func TestPlanCacheOff(t *testing.T) {
 	}
 }
 
+// TestPlanCacheSessions checks that SET plan_cache on one server session
+// leaves the others as they are.
+func TestPlanCacheSessions(t *testing.T) {
+	db := open(t)
+	mustExec(t, db, "create table t (a int); insert into t values (1)", "")
+	a, b := db.SessionConn(SessionOptions{}), db.SessionConn(SessionOptions{})
+	execRows(t, a, "set plan_cache = 'off'")
+	if got := execRows(t, b, "select @@plan_cache"); !reflect.DeepEqual(got, rows("on")) {
+		t.Errorf("other session's @@plan_cache %v", got)
+	}
+	for range 2 {
+		execRows(t, a, "select a from t")
+	}
+	if s := db.PlanCacheStats(); s.Hits != 0 || s.Entries != 0 {
+		t.Errorf("session with plan_cache off: %+v", s)
+	}
+	for range 3 {
+		execRows(t, b, "select a from t")
+	}
+	if s := db.PlanCacheStats(); s.Hits != 2 || s.Misses != 1 {
+		t.Errorf("session with plan_cache on: %+v, want 2 hits and 1 miss", s)
+	}
+}
+
 // TestPlanCacheVolatile checks that values fixed at bind time that may
 // change between runs are never served from the cache.
 func TestPlanCacheVolatile(t *testing.T) {
