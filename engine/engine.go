@@ -308,7 +308,10 @@ func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*S
 		return r, nil
 	}
 	db := c.view()
-	settings := db.planSettings()
+	var settings string
+	if db.planCacheOn() {
+		settings = db.planSettings()
+	}
 	stmt, err := sql.BindConn(db.cat, db.session, c.vars, p)
 	if err != nil {
 		return nil, err
