@@ -146,3 +146,25 @@ func loadPlanBench(b *testing.B, sf float64) *DB {
 	planBenchDB.sf, planBenchDB.db = sf, db
 	return db
 }
+
+// BenchmarkStatementOverhead is the host time of a whole statement whose
+// run is trivial (a filtered count over SSB's 2,556-row date table), so
+// that parsing, binding and planning are most of it: through Exec with the
+// plan cache off and on, on a database that plans for the h100 profile.
+func BenchmarkStatementOverhead(b *testing.B) {
+	db := loadPlanBench(b, 0.01)
+	ctx := context.Background()
+	const q = "select d_year, count(*) from date where d_yearmonthnum between 199401 and 199403 group by d_year"
+	for _, cache := range []string{"off", "on"} {
+		b.Run("cache-"+cache, func(b *testing.B) {
+			if err := setPlanCache(ctx, db, cache); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if _, err := db.Exec(ctx, q, ""); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
