@@ -17,7 +17,8 @@ import (
 // between runs and sessions: running a physical plan does not change it.
 // Every query of the SLT corpus is planned (with the GPU's part, for the
 // h100 profile), its plan fingerprinted through every pointer it holds,
-// run on the CPU executor twice, and fingerprinted again. A lazily filled
+// run on the CPU executor twice (and on the GPU executor twice where this
+// build has CUDA and a device answers), and fingerprinted again. A lazily filled
 // field (a compiled pattern, a memoized value) would show as a change.
 // Table snapshots, columns and dictionaries are data, not plan, and are
 // left out, as are functions and synchronization fields.
@@ -25,6 +26,12 @@ func TestPlansImmutable(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(*sltDir, "*.test"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no SLT files (%v)", err)
+	}
+	executors := []string{"cpu"}
+	if ok, _ := GPUStatus(); ok {
+		executors = append(executors, "gpu")
+	} else {
+		t.Log("GPU executor not checked: no device")
 	}
 	checked := 0
 	for _, path := range files {
@@ -47,8 +54,10 @@ func TestPlansImmutable(t *testing.T) {
 			if r.Kind == slt.Query {
 				if p, err := db.Prepare(r.SQL); err == nil {
 					before := planFingerprint(p.Physical)
-					for range 2 {
-						db.Run(ctx, p, "cpu") //nolint:errcheck // a failing run must leave the plan as it is too
+					for _, e := range executors {
+						for range 2 {
+							db.Run(ctx, p, e) //nolint:errcheck // a failing (or refused) run must leave the plan as it is too
+						}
 					}
 					if after := planFingerprint(p.Physical); after != before {
 						t.Errorf("%s:%d: running the plan changed it\n%s", path, r.Line, r.SQL)
