@@ -18,7 +18,7 @@ import (
 // and stored (execQueryCaching). EXPLAIN never reads or fills the cache,
 // so it always shows a fresh plan.
 
-// PlanCacheModes are the values of Options.PlanCache, DSN plan_cache= and
+// planCacheModes are the values of Options.PlanCache, DSN plan_cache= and
 // SET plan_cache.
 var planCacheModes = map[string]bool{"": true, "on": true, "off": true}
 
@@ -39,8 +39,10 @@ func (db *DB) setPlanCache(v *sql.Const) error {
 	case v.Null:
 	case v.T.ID == columnar.String:
 		mode = strings.ToLower(strings.TrimSpace(v.S))
-	case v.T.IsInteger() && (v.I == 0 || v.I == 1):
-		mode = map[int64]string{0: "off", 1: "on"}[v.I]
+	case v.T.IsInteger() && v.I == 0:
+		mode = "off"
+	case v.T.IsInteger() && v.I == 1:
+		mode = "on"
 	}
 	if mode != "on" && mode != "off" {
 		return fmt.Errorf("variable 'plan_cache' takes 'on' or 'off', got %s", v)
@@ -71,13 +73,7 @@ func scriptKey(text string) (key string, line int, ok bool) {
 	}
 	trimmed := strings.TrimLeft(text, " \t\r\n")
 	line = 1 + strings.Count(text[:len(text)-len(trimmed)], "\n")
-	for {
-		t := strings.TrimRight(trimmed, " \t\r\n;")
-		if t == trimmed {
-			break
-		}
-		trimmed = t
-	}
+	trimmed = strings.TrimRight(trimmed, " \t\r\n;")
 	return trimmed, line, trimmed != ""
 }
 
