@@ -52,7 +52,9 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 }
 
 // dataDir returns a folder holding SSB data and schema.sql: data if given,
-// else a temporary folder generated at sf (removed by cleanup).
+// else a temporary folder generated at sf (removed by cleanup). Only the
+// benchmarks that measure text (bench load, bench open) need it; the
+// others generate into memory (fillSSB).
 func dataDir(data string, sf float64, format string, stderr io.Writer) (dir string, cleanup func(), err error) {
 	if data != "" {
 		return data, func() {}, nil
@@ -139,14 +141,16 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench ssb", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	sf := fs.Float64("sf", 1, "scale factor to generate (ignored with --data)")
-	data := fs.String("data", "", "folder with schema.sql and the table files (default: generate into a temporary folder)")
+	data := fs.String("data", "", "folder with schema.sql and the table files to load (default: generate straight into memory, no files)")
+	workers := fs.Int("workers", 0, "goroutines generating the data (0: one per CPU; ignored with --data)")
 	executors := fs.String("executor", "auto", "comma-separated executors to time: cpu, gpu; auto: gpu,cpu when a GPU is usable, else cpu")
 	runs := fs.Int("runs", 5, "warm runs per query (the median is reported)")
 	jsonOut := fs.String("json", "", "also write the results as JSON to `FILE`")
 	only := fs.String("queries", "", "comma-separated query names to run (e.g. Q1.1,Q3.2); default all 13")
-	dbPath := fs.String("db", "", "keep the data in the database directory `PATH`: generated and loaded on the first run, opened on the next ones")
+	dbPath := fs.String("db", "", "keep the data in the database directory `PATH`: generated in memory and written there on the first run, opened on the next ones")
 	gpuMemory := fs.String("gpu-memory", "default", "GPU memory budget of each query's plan, as `SIZE` 256MB: a fact table that does not fit streams in chunks (see EXPLAIN)")
 	gpuSets := fs.String("gpus", "", "time the GPU executor on each device set of `SETS`, lists of device indices separated by / (0/0,1: one GPU, then two); default: every visible GPU")
+	cpuProfile := fs.String("cpuprofile", "", "write a Go CPU profile of the timed runs to `FILE` (go tool pprof): where the host time goes")
 	chart := fs.String("chart", "", "also draw the times as grouped bars into `FILE` (.svg, .png or .pdf)")
 	var compare []string
 	fs.Func("compare", "add the figures of `FILE` to the chart: a bench --json report or {\"series\": {\"Q1.1\": ms}} (repeatable)", func(v string) error {
@@ -203,7 +207,7 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 	if slices.ContainsFunc(exes, isGPU) {
 		primary = "gpu"
 	}
-	db, err := benchDB(ctx, *dbPath, *data, *sf, primary, stderr)
+	db, err := benchDB(ctx, *dbPath, *data, *sf, *workers, primary, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "gpusql bench:", err)
 		return 1
@@ -215,6 +219,14 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 		*sf = 0 // the data's scale factor is whatever generated it
 	}
 	report := &benchReport{SF: *sf, Data: *data, Runs: *runs, Executors: exes, TotalWarm: map[string]float64{}}
+	if *cpuProfile != "" {
+		stopProfile, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "gpusql bench: --cpuprofile:", err)
+			return 1
+		}
+		defer stopProfile()
+	}
 	for _, q := range ssbgen.Queries() {
 		if *only != "" && !slices.Contains(strings.Split(*only, ","), q.Name) {
 			continue
@@ -246,26 +258,19 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 }
 
 // benchDB is the database bench ssb times: the one at dbPath (reused, or
-// generated into once), or a new in-memory one loaded from data (or from
-// data generated at sf).
-func benchDB(ctx context.Context, dbPath, data string, sf float64, executor string, stderr io.Writer) (*engine.DB, error) {
+// generated into once), or a new in-memory one loaded from data or
+// generated in memory at sf.
+func benchDB(ctx context.Context, dbPath, data string, sf float64, workers int, executor string, stderr io.Writer) (*engine.DB, error) {
 	if dbPath != "" {
-		return openSSB(ctx, dbPath, sf, executor, stderr)
+		return openSSB(ctx, dbPath, sf, workers, executor, stderr)
 	}
-	dir, cleanup, err := dataDir(data, sf, "tbl", stderr)
-	if err != nil {
-		return nil, err
-	}
-	defer cleanup()
 	db, err := engine.Open(engine.Options{Executor: executor})
 	if err != nil {
 		return nil, err
 	}
-	start := time.Now()
-	if err := loadSchema(ctx, db, dir, func(*engine.StatementResult) {}); err != nil {
-		return nil, fmt.Errorf("load: %w", err)
+	if err := fillSSB(ctx, db, data, sf, workers, stderr); err != nil {
+		return nil, err
 	}
-	fmt.Fprintf(stderr, "loaded %s in %.2f s\n", dir, time.Since(start).Seconds())
 	return db, nil
 }
 

@@ -17,9 +17,10 @@ import (
 
 // openSSB opens (or creates) the database at path for executor and makes
 // sure it holds SSB: a database from an earlier run is reused as it is;
-// an empty or incomplete one is (re)loaded from text generated at sf. It
-// reports on stderr which it did and how long it took.
-func openSSB(ctx context.Context, path string, sf float64, executor string, stderr io.Writer) (*engine.DB, error) {
+// an empty or incomplete one gets SSB generated at sf in memory (on
+// workers goroutines) and written into it. It reports on stderr which it
+// did and how long it took.
+func openSSB(ctx context.Context, path string, sf float64, workers int, executor string, stderr io.Writer) (*engine.DB, error) {
 	start := time.Now()
 	db, err := engine.Open(engine.Options{Executor: executor, Path: path})
 	if err != nil {
@@ -37,18 +38,11 @@ func openSSB(ctx context.Context, path string, sf float64, executor string, stde
 			return nil, err
 		}
 	}
-	dir, cleanup, err := dataDir("", sf, "tbl", stderr)
-	if err != nil {
+	if err := fillSSB(ctx, db, "", sf, workers, stderr); err != nil {
 		db.Close()
 		return nil, err
 	}
-	defer cleanup()
-	start = time.Now()
-	if err := loadSchema(ctx, db, dir, func(*engine.StatementResult) {}); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("load: %w", err)
-	}
-	fmt.Fprintf(stderr, "loaded SSB SF %g into database %s in %.2f s (the next run opens it instead)\n", sf, path, time.Since(start).Seconds())
+	fmt.Fprintf(stderr, "the next run with --db %s opens it instead of generating\n", path)
 	return db, nil
 }
 

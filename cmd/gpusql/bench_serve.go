@@ -33,7 +33,7 @@ func benchServe(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	sf := fs.Float64("sf", 0.1, "scale factor to generate (ignored with --data)")
-	data := fs.String("data", "", "folder with schema.sql and the table files")
+	data := fs.String("data", "", "folder with schema.sql and the table files (default: generate straight into memory)")
 	clientsFlag := fs.String("clients", "1,8,64", "comma-separated client counts")
 	rounds := fs.Int("rounds", 3, "times each client runs the 13 queries")
 	streamRows := fs.Int("stream-rows", 10_000_000, "rows of the streamed result (at most lineorder's)")
@@ -54,17 +54,12 @@ func benchServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gpusql bench serve:", err)
 		return 1
 	}
-	dir, cleanup, err := dataDir(*data, *sf, "tbl", stderr)
-	if err != nil {
-		return fail(err)
-	}
-	defer cleanup()
 	db, err := engine.Open(engine.Options{Executor: *executor})
 	if err != nil {
 		return fail(err)
 	}
 	ctx := context.Background()
-	if err := loadSchema(ctx, db, dir, func(*engine.StatementResult) {}); err != nil {
+	if err := fillSSB(ctx, db, *data, *sf, 0, stderr); err != nil {
 		return fail(err)
 	}
 	if _, err := db.Exec(ctx, "create user 'bench' identified by 'bench'; grant select on *.* to 'bench'", ""); err != nil {

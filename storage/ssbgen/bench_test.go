@@ -29,3 +29,25 @@ func BenchmarkGenerateSF1(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGenerateTables builds SF1 (6 M lineorder rows) in memory and
+// reports lineorder rows per second and the columns' bytes per lineorder
+// row (lineorder itself is 88: five BIGINT and twelve 4-byte columns).
+func BenchmarkGenerateTables(b *testing.B) {
+	const sf = 1
+	var rows, bytes int64
+	for b.Loop() {
+		tables, err := GenerateTables(TableOptions{SF: sf})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows, bytes = int64(tables[0].Rows), 0
+		for _, t := range tables {
+			for _, c := range t.Columns {
+				bytes += c.Bytes()
+			}
+		}
+	}
+	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+	b.ReportMetric(float64(bytes)/float64(rows), "B/row")
+}

@@ -140,6 +140,17 @@ func lineorderRows(orders int64) int64 {
 	return total
 }
 
+// checkScale rejects a scale factor or skew that generates nothing sensible.
+func checkScale(sf, skew float64) error {
+	if !(sf > 0) || math.IsInf(sf, 0) {
+		return fmt.Errorf("ssbgen: scale factor %v must be positive", sf)
+	}
+	if !(skew >= 0) || math.IsInf(skew, 0) {
+		return fmt.Errorf("ssbgen: skew %v must be 0 (uniform) or a positive Zipf θ", skew)
+	}
+	return nil
+}
+
 // Generate writes the five SSB tables and schema.sql into opts.Out and
 // returns the rows written per table.
 func Generate(opts Options) (Counts, error) {
@@ -151,14 +162,11 @@ func Generate(opts Options) (Counts, error) {
 	default:
 		return nil, fmt.Errorf("ssbgen: unknown format %q (want tbl, csv or parquet)", opts.Format)
 	}
-	if !(opts.SF > 0) {
-		return nil, fmt.Errorf("ssbgen: scale factor %v must be positive", opts.SF)
+	if err := checkScale(opts.SF, opts.Skew); err != nil {
+		return nil, err
 	}
 	if opts.Out == "" {
 		return nil, errors.New("ssbgen: no output folder")
-	}
-	if !(opts.Skew >= 0) || math.IsInf(opts.Skew, 0) {
-		return nil, fmt.Errorf("ssbgen: skew %v must be 0 (uniform) or a positive Zipf θ", opts.Skew)
 	}
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.NumCPU()
