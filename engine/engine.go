@@ -329,6 +329,8 @@ func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*S
 		d.mu.Unlock()
 	} else {
 		r, err = c.execBound(ctx, stmt, baseDir)
+	}
+	if _, ok := stmt.(*sql.Query); !ok {
 		// Plans of the snapshots a write replaced go now, not at the
 		// next query, so their memory goes with them.
 		c.db.plans.sweep()

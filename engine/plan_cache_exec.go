@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"gpusql/planner"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -156,17 +155,6 @@ type PlanCacheStats struct {
 func (db *DB) PlanCacheStats() PlanCacheStats {
 	n, bytes := db.plans.len()
 	return PlanCacheStats{Hits: db.plans.hits.Load(), Misses: db.plans.misses.Load(), Entries: n, Bytes: bytes}
-}
-
-// planWith is plan with the GPU planner's remap lookup given.
-func (db *DB) planWith(q *sql.Query, remaps planner.RemapLookup) (*planner.Physical, error) {
-	p, err := planner.Plan(q, planner.Options{Join: db.joinAlgorithm(), GroupBy: db.opts.GroupBy, Epsilon: db.epsilonOptions(), GPU: db.planProfile(), Remaps: remaps})
-	if err == nil && len(q.Recursive) > 0 && p.CPUOnly == "" {
-		// The recursive tables are computed by the engine between plans
-		// and read as host tables the GPU column cache does not know.
-		p.CPUOnly = "WITH RECURSIVE " + q.Recursive[0].Name + " is computed on the CPU"
-	}
-	return p, err
 }
 
 // ExecCached runs text when it is one statement whose plan is cached,

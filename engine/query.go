@@ -34,6 +34,17 @@ func (db *DB) plan(q *sql.Query) (*planner.Physical, error) {
 	return db.planWith(q, db.cat.Remap)
 }
 
+// planWith is plan with the GPU planner's remap lookup given.
+func (db *DB) planWith(q *sql.Query, remaps planner.RemapLookup) (*planner.Physical, error) {
+	p, err := planner.Plan(q, planner.Options{Join: db.joinAlgorithm(), GroupBy: db.opts.GroupBy, Epsilon: db.epsilonOptions(), GPU: db.planProfile(), Remaps: remaps})
+	if err == nil && len(q.Recursive) > 0 && p.CPUOnly == "" {
+		// The recursive tables are computed by the engine between plans
+		// and read as host tables the GPU column cache does not know.
+		p.CPUOnly = "WITH RECURSIVE " + q.Recursive[0].Name + " is computed on the CPU"
+	}
+	return p, err
+}
+
 // run executes a physical plan on executor ("cpu" or "gpu") and returns the
 // executor that produced the result. Under executor auto a plan the GPU
 // executor does not support runs on the CPU; an explicit "gpu" reports it.
