@@ -5,7 +5,6 @@ package gpu
 import (
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -37,7 +36,6 @@ type device struct {
 	// thread is owner (0 when none).
 	mu    sync.Mutex
 	owner atomic.Int64
-	work  chan func() // handOff's queue
 
 	ctx       cu.CUContext
 	name      string
@@ -106,15 +104,6 @@ func DeviceName() string {
 // share of the free memory.
 func openDevice(index, ordinal, share int) (*device, error) {
 	d := &device{index: index, ordinal: ordinal, share: share, modules: map[string]cu.Module{}, funcs: map[string]cu.Function{}, fnNames: map[cu.Function]string{}}
-	if handOff {
-		d.work = make(chan func())
-		ready := make(chan error)
-		go d.loop(ready)
-		if err := <-ready; err != nil {
-			return nil, err
-		}
-		return d, nil
-	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	d.mu.Lock()
@@ -123,24 +112,6 @@ func openDevice(index, ordinal, share int) (*device, error) {
 		return nil, err
 	}
 	return d, nil
-}
-
-// handOff (GPUSQL_DEVICE_GOROUTINE=1) runs a device's work on one locked
-// goroutine fed through a channel, as gpusql did before: kept to measure
-// what the two thread wake-ups of each hand-off cost.
-var handOff = os.Getenv("GPUSQL_DEVICE_GOROUTINE") == "1"
-
-func (d *device) loop(ready chan<- error) {
-	runtime.LockOSThread() // never unlocked: the context lives on this thread
-	d.owner.Store(threadID())
-	if err := d.init(); err != nil {
-		ready <- err
-		return
-	}
-	ready <- nil
-	for f := range d.work {
-		f()
-	}
 }
 
 func (d *device) init() error {
@@ -223,9 +194,6 @@ func (d *device) do(f func() error) (err error) {
 			err = fmt.Errorf("gpu: internal error: %v", r)
 		}
 	}()
-	if handOff {
-		return d.doHandOff(f)
-	}
 	d.mu.Lock()
 	d.owner.Store(tid)
 	defer func() {
@@ -243,19 +211,6 @@ func (d *device) do(f func() error) (err error) {
 		defer cu.SetCurrentContext(prev)
 	}
 	return f()
-}
-
-func (d *device) doHandOff(f func() error) error {
-	errc := make(chan error, 1)
-	d.work <- func() {
-		defer func() {
-			if r := recover(); r != nil {
-				errc <- fmt.Errorf("gpu: internal error: %v", r)
-			}
-		}()
-		errc <- f()
-	}
-	return <-errc
 }
 
 // fn returns a loaded kernel by name.
