@@ -37,6 +37,9 @@ type GPUPlan struct {
 	// Ops are the operators' device algorithms when Shape is
 	// GPUOperatorsShape.
 	Ops []GPUOp
+	// SetOps are the algorithms of the DISTINCT and set operations among
+	// Ops (gpu_set_op.go).
+	SetOps map[Node]GPUSetChoice
 	// Columns says where each base-table column the GPU reads lives;
 	// Memory what the plan takes of the device memory budget.
 	Columns []GPUColumn
@@ -128,6 +131,7 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 	}
 	if g.Shape == GPUOperatorsShape {
 		g.Ops = planGPUOps(g.Body)
+		planGPUSetOps(g, prof)
 	}
 	g.TailOn = tailPlace(g.Tail)
 	if why := tailRefusal(g.Tail); why != "" {

@@ -314,10 +314,11 @@ func checkExprs(op planner.Node, in any, es ...sql.Expr) error {
 	return nil
 }
 
-// runRel runs the plan body n on the materializing executor.
-func (d *device) runRel(ctx context.Context, n planner.Node) (*exec.Result, error) {
+// runRel runs the plan body n on the materializing executor, DISTINCT
+// and set operations by the algorithms setOps name.
+func (d *device) runRel(ctx context.Context, n planner.Node, setOps map[planner.Node]planner.GPUSetChoice) (*exec.Result, error) {
 	r := d.newQueryRun()
-	r.ctx = ctx
+	r.ctx, r.setOps = ctx, setOps
 	defer r.close()
 	rel, err := r.rel(ctx, n)
 	if err != nil {

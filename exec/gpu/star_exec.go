@@ -59,6 +59,9 @@ type queryRun struct {
 	// part, when set, is the device's row range of a split plan's fact
 	// table (star_split.go).
 	part *factPart
+	// setOps are the GPU plan's algorithms for DISTINCT and set
+	// operations (set_op_sort.go).
+	setOps map[planner.Node]planner.GPUSetChoice
 }
 
 func (d *device) newQueryRun() *queryRun { return &queryRun{d: d, s: scratch{d: d}} }

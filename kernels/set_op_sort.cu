@@ -1,0 +1,132 @@
+// set_op_sort: the sort-based skeletons of DISTINCT and the set operations
+// (Diamos et al., "Relational Algorithms for Multi-Bulk-Synchronous
+// Processors": partition, compute, gather), the device half of
+// exec/gpu/set_op_sort.go. The rows are first sorted by every column
+// (kernels/sort.cu's radix sort, stable, so equal rows keep their input
+// order); then
+//
+//   setop_canon   copies a DOUBLE column with -0 folded into 0 and every
+//                 NaN into one NaN, so that the sort puts rows the CPU
+//                 executor calls equal (exec/cpu/keys.go's floatKey) next
+//                 to each other. Reads 8 B, writes 8 B per row.
+//   setop_heads   flags sorted position p when its row differs from the
+//                 row at p-1 (adjacent difference; NULLs equal each other,
+//                 doubles compared as numbers with NaN = NaN, strings by
+//                 code on one dictionary): the heads of the runs of equal
+//                 rows. Reads 4 B of permutation and 2 rows of K gathered
+//                 values per position (random reads unless the input was
+//                 sorted already), writes 1 B.
+//   setop_keep    (INTERSECT / EXCEPT, [ALL]) for each sorted position of
+//                 the concatenation left ++ right, finds its run among the
+//                 run starts by binary search, counts the run's left rows
+//                 (its permutation is increasing inside a run, because the
+//                 sort is stable and left rows come first, so one binary
+//                 search for nLeft), and flags the position when the
+//                 operation keeps it: the run's j-th row is a left row kept
+//                 when j < min(a, b) (INTERSECT ALL), b <= j < a (EXCEPT
+//                 ALL), or j = 0 and a > 0 with b > 0 (INTERSECT) / b = 0
+//                 (EXCEPT), a and b the run's left and right counts. So the
+//                 rows kept are the first of their run in input order, as
+//                 the CPU executor keeps them. Reads 4 B and
+//                 O(log runs + log run length) cached words, writes 1 B.
+//
+// The flags are compacted by kernels/select.cu (block counts, a device
+// scan, scatter) and mapped through the permutation by map_index
+// (group_by.cu); only the number of kept rows crosses to the host.
+//
+// Launch: grid-stride, 256 threads per block. Bound: device-memory
+// bandwidth for the canon and keep passes; setop_heads on an unsorted
+// input by its gathered reads (32 B sectors per value).
+#include "common.cuh"
+
+#define SETOP_MAX_COLS 8
+
+extern "C" __global__ void setop_canon(Col in, long long n, double* out) {
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    double d = __ldg((const double*)in.data + i);
+    if (d == 0.0) d = 0.0;
+    if (d != d) d = __longlong_as_double(0x7ff8000000000001LL);
+    out[i] = d;
+  }
+}
+
+struct HeadsParams {
+  Col cols[SETOP_MAX_COLS];
+  int ncols;
+  int pad;
+  const int* perm;  // null: the rows are in sorted order already
+  long long n;
+  unsigned char* flags;
+};
+
+__device__ __forceinline__ bool same_value(const Col& c, long long a, long long b) {
+  bool va = isvalid(c, a), vb = isvalid(c, b);
+  if (va != vb) return false;
+  if (!va) return true;
+  if (c.isFloat) {
+    double x = __ldg((const double*)c.data + a), y = __ldg((const double*)c.data + b);
+    return x == y || (x != x && y != y);
+  }
+  return ldi(c, a) == ldi(c, b);
+}
+
+extern "C" __global__ void setop_heads(HeadsParams p) {
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.n; i += (long long)gridDim.x * blockDim.x) {
+    unsigned char head = 1;
+    if (i > 0) {
+      long long a = p.perm ? __ldg(p.perm + i) : i;
+      long long b = p.perm ? __ldg(p.perm + i - 1) : i - 1;
+      head = 0;
+      for (int k = 0; k < p.ncols && !head; k++) head = !same_value(p.cols[k], a, b);
+    }
+    p.flags[i] = head;
+  }
+}
+
+struct KeepParams {
+  const int* perm;
+  long long n;
+  long long nLeft;
+  const int* starts;  // the sorted positions of the run heads
+  long long runs;
+  unsigned char* flags;
+  int except;  // 0: INTERSECT, 1: EXCEPT
+  int all;
+};
+
+// first_at_least is the first index in [lo, hi) of the increasing a whose
+// value is at least v (hi when none is).
+__device__ __forceinline__ long long first_at_least(const int* a, long long lo, long long hi, long long v) {
+  while (lo < hi) {
+    long long mid = lo + (hi - lo) / 2;
+    if (__ldg(a + mid) < v)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+extern "C" __global__ void setop_keep(KeepParams p) {
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.n; i += (long long)gridDim.x * blockDim.x) {
+    long long run = first_at_least(p.starts, 0, p.runs, i + 1) - 1;
+    long long s = __ldg(p.starts + run);
+    long long e = run + 1 < p.runs ? __ldg(p.starts + run + 1) : p.n;
+    long long a = first_at_least(p.perm, s, e, p.nLeft) - s;
+    long long b = (e - s) - a;
+    long long j = i - s;
+    bool keep;
+    if (p.all)
+      keep = p.except ? (j >= b && j < a) : (j < a && j < b);
+    else
+      keep = j == 0 && a > 0 && (p.except ? b == 0 : b > 0);
+    p.flags[i] = keep;
+  }
+}
+
+// set_op_sort_param_sizes: the byte sizes of this file's parameter structs,
+// for exec/gpu's layout test.
+extern "C" __global__ void set_op_sort_param_sizes(long long* out) {
+  out[0] = sizeof(HeadsParams);
+  out[1] = sizeof(KeepParams);
+}
