@@ -173,15 +173,14 @@ func chooseSetAlgorithm(n Node, prof *GPUProfile) (c GPUSetChoice, ok bool) {
 }
 
 // hashSetSeconds estimates the hash form: normalize every key to 8 bytes,
-// probe (one slot and one representative row per key when the table and
-// the groups' rows spill out of L2, a quarter of that when they fit),
+// probe (one slot and one representative row per key when the groups'
+// slots and rows spill out of L2, a quarter of that when they fit),
 // number the groups; with counts, two atomics per row and the groups'
 // counts copied to the host and the kept rows' numbers back.
 func hashSetSeconds(ks RowKeyStats, counts bool, prof *GPUProfile) float64 {
 	n, g, k := ks.Rows, ks.Groups, float64(len(ks.SortBytes))
-	table := 8 * math.Exp2(math.Ceil(math.Log2(math.Max(n, 8))))
 	random := n * sectorBytes * (1 + k)
-	if table+g*k*sectorBytes < setL2Bytes {
+	if g*sectorBytes*(1+k) < setL2Bytes { // the slots and rows probed
 		random /= 4
 	}
 	bytes := n*k*24 + 12*n + random
@@ -227,7 +226,7 @@ func sortSetSeconds(ks RowKeyStats, counts, sorted bool, prof *GPUProfile) float
 
 // sortedOnEveryColumn reports whether n's rows arrive with equal rows
 // adjacent: below filters, limits and column-reference projections (which
-// keep the order) a Sort whose first keys are column references to exactly
+// keep the order) a Sort or TopN whose first keys are column references to exactly
 // n's columns, in any order and direction. DOUBLE columns do not count:
 // the sort orders NaNs of either sign apart, which DISTINCT calls equal.
 func sortedOnEveryColumn(n Node) bool {
@@ -255,6 +254,8 @@ func sortedOnEveryColumn(n Node) bool {
 			n = x.Input
 			continue
 		case *Sort:
+			return keysArePrefixOf(x.Keys, src)
+		case *TopN:
 			return keysArePrefixOf(x.Keys, src)
 		}
 		return false
