@@ -64,16 +64,18 @@ func (r *queryRun) sortedRuns(rel *relation, sorted bool, op planner.Node) (perm
 		return 0, 0, 0, unsupported(op, fmt.Sprintf("more than %d columns", setopMaxCols))
 	}
 	hp := setopHeadsParams{NCols: int32(len(rel.cols)), N: rel.n}
-	keys := make([]sortKey, len(rel.cols))
 	for i, c := range rel.cols {
 		if hp.Cols[i], err = r.devView(c); err != nil {
 			return
 		}
-		if keys[i].v, err = r.sortableView(hp.Cols[i], rel.n); err != nil {
-			return
-		}
 	}
 	if !sorted && rel.n > 1 {
+		keys := make([]sortKey, len(rel.cols))
+		for i := range keys {
+			if keys[i].v, err = r.sortableView(hp.Cols[i], rel.n); err != nil {
+				return
+			}
+		}
 		if perm, err = r.sortPerm(rel.n, keys, false); err != nil {
 			return
 		}
