@@ -10,6 +10,7 @@ import (
 
 	"gpusql/planner"
 	"gpusql/sql"
+	"gpusql/storage/columnar"
 )
 
 // DISTINCT and the set operations by sorting (kernels/set_op_sort.cu), the
@@ -120,6 +121,28 @@ func (r *queryRun) sortableView(v colView, n int64) (colView, error) {
 		return colView{}, err
 	}
 	return colView{Data: uint64(out), Valid: v.Valid, Width: 8, IsFloat: 1}, nil
+}
+
+// canonFloats is rel with its DOUBLE columns' -0 made 0 and NaNs one NaN:
+// what DISTINCT returns, as the CPU executor's DISTINCT returns its key
+// words decoded (exec/cpu/keys.go).
+func (r *queryRun) canonFloats(rel *relation) (*relation, error) {
+	out := &relation{n: rel.n, cols: append([]*columnar.Column(nil), rel.cols...)}
+	for i, c := range rel.cols {
+		v, err := r.devView(c)
+		if err != nil || v.IsFloat == 0 {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		cv, err := r.sortableView(v, rel.n)
+		if err != nil {
+			return nil, err
+		}
+		out.cols[i] = r.newDevCol(c.Type, c.Dict, rel.n, cv)
+	}
+	return out, nil
 }
 
 // sortDistinct keeps the first row of every run of equal rows of rel.
