@@ -144,6 +144,7 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 	dbPath := fs.String("db", "", "keep the data in the database directory `PATH`: generated in memory and written there on the first run, opened on the next ones")
 	gpuMemory := fs.String("gpu-memory", "default", "GPU memory budget of each query's plan, as `SIZE` 256MB: a fact table that does not fit streams in chunks (see EXPLAIN)")
 	gpuSets := fs.String("gpus", "", "time the GPU executor on each device set of `SETS`, lists of device indices separated by / (0/0,1: one GPU, then two); default: every visible GPU")
+	cpuProfile := fs.String("cpuprofile", "", "write a Go CPU profile of the timed runs to `FILE` (go tool pprof): where the host time goes")
 	chart := fs.String("chart", "", "also draw the times as grouped bars into `FILE` (.svg, .png or .pdf)")
 	var compare []string
 	fs.Func("compare", "add the figures of `FILE` to the chart: a bench --json report or {\"series\": {\"Q1.1\": ms}} (repeatable)", func(v string) error {
@@ -212,6 +213,14 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 		*sf = 0 // the data's scale factor is whatever generated it
 	}
 	report := &benchReport{SF: *sf, Data: *data, Runs: *runs, Executors: exes, TotalWarm: map[string]float64{}}
+	if *cpuProfile != "" {
+		stopProfile, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "gpusql bench: --cpuprofile:", err)
+			return 1
+		}
+		defer stopProfile()
+	}
 	for _, q := range ssbgen.Queries() {
 		if *only != "" && !slices.Contains(strings.Split(*only, ","), q.Name) {
 			continue
