@@ -40,6 +40,10 @@ type GPUPlan struct {
 	// SetOps are the algorithms of the DISTINCT and set operations among
 	// Ops (gpu_set_op.go).
 	SetOps map[Node]GPUSetChoice
+	// Presorted are the Sorts and TopNs whose input arrives in their
+	// order from a sort-based DISTINCT or set operation (the value), so
+	// the GPU does not sort them.
+	Presorted map[Node]Node
 	// Columns says where each base-table column the GPU reads lives;
 	// Memory what the plan takes of the device memory budget.
 	Columns []GPUColumn

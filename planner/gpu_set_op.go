@@ -45,6 +45,9 @@ type GPUSetChoice struct {
 	InputSorted bool
 	// Why says what decided it.
 	Why string
+	// Orders, when set, is the Sort or TopN above whose order the sorted
+	// rows come out in, so that it does not sort again.
+	Orders Node
 }
 
 // RowKeyStats is what the choice knows of the rows a DISTINCT or set
@@ -125,11 +128,13 @@ const (
 
 // planGPUSetOps chooses the algorithm of every DISTINCT and set operation
 // (UNION ALL only concatenates) among g's operators and says so in their
-// EXPLAIN lines.
+// EXPLAIN lines. A sort-based one whose rows come out in the order a Sort
+// or TopN above asks for spares that sort (gpu_set_op_order.go).
 func planGPUSetOps(g *GPUPlan, prof *GPUProfile) {
+	parents := parentsOf(g.Body)
 	for i := range g.Ops {
 		op := &g.Ops[i]
-		c, ok := chooseSetAlgorithm(op.Node, prof)
+		c, ok := chooseSetAlgorithm(op.Node, orderAbove(parents, op.Node), prof)
 		if !ok {
 			continue
 		}
@@ -138,12 +143,20 @@ func planGPUSetOps(g *GPUPlan, prof *GPUProfile) {
 		}
 		g.SetOps[op.Node] = c
 		op.How = setOpHow(op.Node, c)
+		if c.Orders != nil {
+			if g.Presorted == nil {
+				g.Presorted = map[Node]Node{}
+			}
+			g.Presorted[c.Orders] = op.Node
+		}
 	}
+	explainPresorted(g)
 }
 
 // chooseSetAlgorithm picks n's algorithm (ok false: n is no DISTINCT or
-// set operation that compares rows).
-func chooseSetAlgorithm(n Node, prof *GPUProfile) (c GPUSetChoice, ok bool) {
+// set operation that compares rows); above is a Sort or TopN whose order
+// the sorted rows would have (nil: none).
+func chooseSetAlgorithm(n Node, above Node, prof *GPUProfile) (c GPUSetChoice, ok bool) {
 	var ks RowKeyStats
 	counts := false
 	switch x := n.(type) {
@@ -159,16 +172,28 @@ func chooseSetAlgorithm(n Node, prof *GPUProfile) (c GPUSetChoice, ok bool) {
 	default:
 		return c, false
 	}
+	if c.InputSorted {
+		above = nil // the rows keep the input's order, not the sort's
+	}
 	if prof.ForceSetOp != SetAuto {
 		c.Algorithm, c.Why = prof.ForceSetOp, "forced (GPU profile's ForceSetOp)"
-		return c, true
+	} else {
+		hash, sorting := hashSetSeconds(ks, counts, prof), sortSetSeconds(ks, counts, c.InputSorted, prof)
+		ordering := ""
+		if above != nil {
+			// Hashing leaves the ORDER BY its own sort of the distinct rows.
+			hash += orderSeconds(ks, above, prof)
+			ordering = " + " + opName(above) + "'s sort"
+		}
+		c.Algorithm = SetHash
+		if sorting < hash {
+			c.Algorithm = SetSort
+		}
+		c.Why = fmt.Sprintf("estimated sort %s vs hash%s %s for %.0f rows, %.0f distinct", fmtSeconds(sorting), ordering, fmtSeconds(hash), ks.Rows, ks.Groups)
 	}
-	hash, sorting := hashSetSeconds(ks, counts, prof), sortSetSeconds(ks, counts, c.InputSorted, prof)
-	c.Algorithm = SetHash
-	if sorting < hash {
-		c.Algorithm = SetSort
+	if c.Algorithm == SetSort {
+		c.Orders = above
 	}
-	c.Why = fmt.Sprintf("estimated sort %s vs hash %s for %.0f rows, %.0f distinct", fmtSeconds(sorting), fmtSeconds(hash), ks.Rows, ks.Groups)
 	return c, true
 }
 
@@ -194,10 +219,9 @@ func hashSetSeconds(ks RowKeyStats, counts bool, prof *GPUProfile) float64 {
 	return sec + bytes/(prof.HBMGBs*1e9) + launches*setLaunchSec + 2*setSyncSec
 }
 
-// sortSetSeconds estimates the sort form: per key (and NULL flag) an
-// encode pass and one radix pass per varying byte (~50 B a row: histogram,
-// scatter of key and row id), the heads (two rows gathered per position
-// unless sorted), the keep pass with counts, compaction and a gather.
+// sortSetSeconds estimates the sort form: the radix sort (unless sorted),
+// the heads (two rows gathered per position unless sorted), the keep pass
+// with counts, compaction and a gather.
 func sortSetSeconds(ks RowKeyStats, counts, sorted bool, prof *GPUProfile) float64 {
 	n, k := ks.Rows, float64(len(ks.SortBytes))
 	bytes, launches, syncs := 0.0, 6.0, 2.0
@@ -205,15 +229,8 @@ func sortSetSeconds(ks RowKeyStats, counts, sorted bool, prof *GPUProfile) float
 	if sorted {
 		gathered = 8
 	} else {
-		for i, b := range ks.SortBytes {
-			keys := 1.0
-			if ks.Nullable[i] {
-				keys, b = 2, b+1
-			}
-			bytes += keys*n*20 + float64(b)*n*50
-			launches += keys + 3*float64(b)
-			syncs += keys
-		}
+		bytes, launches, syncs = radixSortCost(n, ks.SortBytes, ks.Nullable)
+		launches, syncs = launches+6, syncs+2
 	}
 	bytes += n * (5 + 2*k*gathered)
 	if counts {
@@ -222,6 +239,24 @@ func sortSetSeconds(ks RowKeyStats, counts, sorted bool, prof *GPUProfile) float
 	}
 	bytes += 2 * n
 	return bytes/(prof.HBMGBs*1e9) + launches*setLaunchSec + syncs*setSyncSec
+}
+
+// radixSortCost is what exec/gpu's radix sort moves to sort rows by the
+// columns of sortBytes: per key (and NULL flag) an encode pass (~20 B a
+// row) and one pass per varying byte (~50 B a row: histogram, scatter of
+// key and row id), a launch per encode and three per pass, and a host
+// synchronization per key (its digit mask).
+func radixSortCost(rows float64, sortBytes []int, nullable []bool) (bytes, launches, syncs float64) {
+	for i, b := range sortBytes {
+		keys := 1.0
+		if nullable[i] {
+			keys, b = 2, b+1
+		}
+		bytes += keys*rows*20 + float64(b)*rows*50
+		launches += keys + 3*float64(b)
+		syncs += keys
+	}
+	return bytes, launches, syncs
 }
 
 // sortedOnEveryColumn reports whether n's rows arrive with equal rows

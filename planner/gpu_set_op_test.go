@@ -71,6 +71,7 @@ func TestSetOpAlgorithmsGolden(t *testing.T) {
 		{planner.SetSort, "select f_key from fact except all select b_key from big"},
 		{planner.SetSort, "select distinct f_key from (select f_key from fact order by f_key) x"},
 		{planner.SetHash, "select f_key, f_small from fact union select b_key, b_small from big"},
+		{planner.SetSort, "select distinct f_key, f_small from fact order by f_key, f_small limit 10"},
 	}
 	var out strings.Builder
 	for _, q := range queries {
@@ -151,5 +152,48 @@ func TestSetOpSortedInput(t *testing.T) {
 		if c.sorted && !strings.Contains(p.Explain(), "not sorted again") {
 			t.Errorf("%s: EXPLAIN does not say the sort is skipped:\n%s", c.sql, p.Explain())
 		}
+	}
+}
+
+// A sort-based DISTINCT or set operation returns its rows in the order of
+// its columns, ascending: a Sort or TopN above asking for a prefix of that
+// order (through column projections) does not sort again. Descending keys,
+// other columns first, DOUBLE keys, hashed operators and DISTINCTs that
+// keep a sorted input's order do not qualify.
+func TestSetOpOrderAbove(t *testing.T) {
+	env := starEnv(t)
+	for _, c := range []struct {
+		sql       string
+		force     planner.SetAlgorithm
+		presorted bool
+	}{
+		{"select distinct d1, d2 from fact order by d1, d2", planner.SetSort, true},
+		{"select distinct d1, d2 from fact order by d1 limit 5", planner.SetSort, true},
+		{"select d1, d2 from fact intersect select d3, d4 from fact order by 1", planner.SetSort, true},
+		{"select d1 from fact except all select d2 from fact order by d1 limit 3 offset 2", planner.SetSort, true},
+		{"select distinct d1, d2 from fact order by d1 desc", planner.SetSort, false},
+		{"select distinct d1, d2 from fact order by d2", planner.SetSort, false},
+		{"select distinct d2, d1 from fact order by d1", planner.SetSort, false},
+		{"select distinct d1, d2 from fact order by d1, d2", planner.SetHash, false},
+		{"select distinct d1 from (select d1 from fact order by d1 desc) x order by d1", planner.SetSort, false},
+	} {
+		prof := h100(t)
+		prof.ForceSetOp = c.force
+		p := env.plan(c.sql, planner.Options{GPU: prof})
+		ex := p.Explain()
+		if got := len(p.GPU.Presorted) == 1; got != c.presorted {
+			t.Errorf("%s (%s): presorted %v, want %v:\n%s", c.sql, c.force, got, c.presorted, ex)
+		}
+		if c.presorted != strings.Contains(ex, "(sort-based): not sorted again") {
+			t.Errorf("%s (%s): EXPLAIN does not match:\n%s", c.sql, c.force, ex)
+		}
+	}
+	// DOUBLE keys: the set operation's NaN order is not the Sort's.
+	cat := setOpCatalog()
+	prof := h100(t)
+	prof.ForceSetOp = planner.SetSort
+	p := planSQL(t, cat, "select distinct cast(f_key as double) as x from fact order by x", planner.Options{GPU: prof})
+	if len(p.GPU.Presorted) != 0 {
+		t.Errorf("DOUBLE key presorted:\n%s", p.Explain())
 	}
 }

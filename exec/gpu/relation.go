@@ -315,10 +315,10 @@ func checkExprs(op planner.Node, in any, es ...sql.Expr) error {
 }
 
 // runRel runs the plan body n on the materializing executor, DISTINCT
-// and set operations by the algorithms setOps name.
-func (d *device) runRel(ctx context.Context, n planner.Node, setOps map[planner.Node]planner.GPUSetChoice) (*exec.Result, error) {
+// and set operations by the algorithms g names.
+func (d *device) runRel(ctx context.Context, n planner.Node, g *planner.GPUPlan) (*exec.Result, error) {
 	r := d.newQueryRun()
-	r.ctx, r.setOps = ctx, setOps
+	r.ctx, r.setOps, r.presorted = ctx, g.SetOps, g.Presorted
 	defer r.close()
 	rel, err := r.rel(ctx, n)
 	if err != nil {
@@ -375,7 +375,7 @@ func (r *queryRun) rel(ctx context.Context, n planner.Node) (*relation, error) {
 	case *planner.SortMergeJoin:
 		return r.sortMergeJoin(ctx, x)
 	case *planner.Sort:
-		return r.sortRel(ctx, x.Input, x.Keys, x)
+		return r.orderedRel(ctx, x.Input, x.Keys, x)
 	case *planner.TopN:
 		return r.topN(ctx, x)
 	case *planner.HashAggregate:

@@ -3,6 +3,7 @@
 package gpu
 
 import (
+	"context"
 	"fmt"
 	"unsafe"
 
@@ -54,6 +55,16 @@ func (r *queryRun) setChoice(n planner.Node) planner.GPUSetChoice {
 		return c
 	}
 	return planner.GPUSetChoice{Algorithm: planner.SetHash}
+}
+
+// orderedRel is input's rows ordered by keys for op (a Sort or TopN): as
+// they arrive where the GPU plan says a sort-based DISTINCT or set
+// operation below already returns them in that order, else sorted.
+func (r *queryRun) orderedRel(ctx context.Context, input planner.Node, keys []sql.SortKey, op planner.Node) (*relation, error) {
+	if _, ok := r.presorted[op]; ok {
+		return r.rel(ctx, input)
+	}
+	return r.sortRel(ctx, input, keys, op)
 }
 
 // sortedRuns sorts rel's rows by every column (unless they arrive sorted)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -250,4 +251,33 @@ func zeroSigns(res *exec.Result) *exec.Result {
 		out.Columns[i] = &cp
 	}
 	return &out
+}
+
+// A Sort or TopN over a sort-based DISTINCT or set operation whose order
+// it asks for does not sort, and the rows still come in the CPU's order.
+func TestSetOpSortOrdersAbove(t *testing.T) {
+	needGPU(t)
+	for _, n := range []int{0, 1, 4099, 50001} {
+		lt := setTable("l", n, uint64(n)+7, []string{"kiwi", "apple", "fig", ""}, setMixed)
+		rt := setTable("r", n/2+1, uint64(n)+8, []string{"fig", "zebra", "apple"}, setMixed)
+		dist := &planner.Distinct{Input: scanOf(lt, "a", "s", "d")}
+		byA := &planner.Sort{Input: dist, Keys: []sql.SortKey{{Expr: ref(dist, "a")}, {Expr: ref(dist, "s")}}}
+		inter := setOpOf(sql.SetIntersect, true, scanOf(lt, "a", "d"), scanOf(rt, "a", "d"))
+		top := &planner.TopN{Input: inter, Keys: []sql.SortKey{{Expr: ref(inter, "a")}, {Expr: ref(inter, "d")}}, Offset: 2, Count: 100}
+		for _, root := range []planner.Node{byA, top} {
+			name := fmt.Sprintf("n=%d %s", n, planner.OpName(root))
+			got, want, explain := runSetBoth(t, root, planner.SetSort)
+			if !strings.Contains(explain, "not sorted again") {
+				t.Fatalf("%s: the plan sorts again:\n%s", name, explain)
+			}
+			var keys []sql.SortKey
+			switch x := root.(type) {
+			case *planner.Sort:
+				keys = x.Keys
+			case *planner.TopN:
+				keys = x.Keys
+			}
+			checkOrdered(t, name, got, want, keys)
+		}
+	}
 }
