@@ -176,7 +176,7 @@ func chooseSetAlgorithm(n Node, above Node, prof *GPUProfile) (c GPUSetChoice, o
 		above = nil // the rows keep the input's order, not the sort's
 	}
 	if prof.ForceSetOp != SetAuto {
-		c.Algorithm, c.Why = prof.ForceSetOp, "forced (GPU profile's ForceSetOp)"
+		c.Algorithm, c.Why = prof.ForceSetOp, "forced (--setop, GPUProfile.ForceSetOp)"
 	} else {
 		hash, sorting := hashSetSeconds(ks, counts, prof), sortSetSeconds(ks, counts, c.InputSorted, prof)
 		ordering := ""

@@ -119,7 +119,7 @@ func TestSetOpForce(t *testing.T) {
 				t.Errorf("%s: got %+v", force, c)
 			}
 		}
-		if ex := p.Explain(); strings.Count(ex, "forced (GPU profile's ForceSetOp)") != 3 {
+		if ex := p.Explain(); strings.Count(ex, "forced (--setop, GPUProfile.ForceSetOp)") != 3 {
 			t.Errorf("%s: EXPLAIN does not show every forced choice:\n%s", force, ex)
 		}
 	}
