@@ -26,6 +26,7 @@ const (
 	setMixed   setRows = iota // few distinct values per column, NULLs in every column
 	setAllSame                // every row the same
 	setAllNull                // every value NULL
+	setSkewed                 // 9 rows in 10 one row, the rest mostly distinct
 )
 
 // setTable has every column kind the set operations compare: INT with
@@ -40,6 +41,15 @@ func setTable(name string, n int, seed uint64, words []string, how setRows) *col
 	for i := 0; i < n; i++ {
 		if how == setAllSame {
 			c[0].I32[i], c[1].I64[i], c[2].F64[i], c[3].I32[i] = -3, 1<<40, 2.5, 9000
+			continue
+		}
+		if how == setSkewed {
+			c[0].I32[i], c[1].I64[i], c[2].F64[i], c[3].I32[i] = 5, 5, 5, 9005
+			if rng.IntN(10) == 0 {
+				c[0].I32[i], c[1].I64[i] = rng.Int32()-1<<30, rng.Int64()-1<<62
+				c[2].F64[i], c[3].I32[i] = rng.NormFloat64(), int32(rng.IntN(1<<20))
+				codeOf[i] = rng.IntN(len(words))
+			}
 			continue
 		}
 		c[0].I32[i] = int32(rng.IntN(7) - 3)
@@ -60,7 +70,7 @@ func setTable(name string, n int, seed uint64, words []string, how setRows) *col
 	for j, col := range c {
 		col.Valid = make([]uint64, (n+63)/64)
 		for i := 0; i < n; i++ {
-			if how == setAllSame || how == setMixed && rng.IntN(9+j) != 0 {
+			if how == setAllSame || how == setSkewed || how == setMixed && rng.IntN(9+j) != 0 {
 				col.SetValid(i)
 			}
 		}
@@ -117,8 +127,9 @@ func setOpOf(kind sql.SetOpKind, all bool, l, r planner.Node) planner.Node {
 
 // Sort-based and hash-based DISTINCT and set operations on the GPU give
 // the CPU executor's rows (as multisets) on empty sides, one row, sizes
-// that are no multiple of a block or sort tile, all-equal and all-NULL
-// inputs, and rows of one to five columns of every kind.
+// that are no multiple of a block or sort tile, all-equal, all-NULL and
+// skewed inputs (one row nine times in ten: a run spanning many tiles),
+// and rows of one to five columns of every kind.
 func TestSetOpSortDifferential(t *testing.T) {
 	needGPU(t)
 	colSets := [][]string{{"a"}, {"f"}, {"s"}, {"d", "s"}, {"a", "b", "f", "d", "s"}}
@@ -128,6 +139,7 @@ func TestSetOpSortDifferential(t *testing.T) {
 	}{
 		{0, 0, setMixed}, {0, 5, setMixed}, {5, 0, setMixed}, {1, 1, setMixed}, {1, 3, setAllSame},
 		{1000, 700, setMixed}, {4097, 4095, setAllSame}, {3000, 257, setAllNull}, {70001, 30007, setMixed},
+		{50003, 20011, setSkewed},
 	} {
 		lt := setTable("l", sz.nl, uint64(sz.nl), []string{"kiwi", "apple", "fig", ""}, sz.how)
 		rt := setTable("r", sz.nr, uint64(sz.nr)+1, []string{"fig", "zebra", "apple"}, sz.how)
