@@ -115,15 +115,28 @@ func sortBytes(c colStat, t columnar.Type) int {
 	return 8
 }
 
-// Cost model constants. Both built-in profiles (H100, H200) have a 50 MB
-// L2; a kernel launch costs ~5 µs of dispatch and a host synchronization
-// (the radix sort reads each key's digit mask back) ~15 µs.
+// Cost model. Times are bytes over the profile's HBM read rate, with
+// random accesses priced as the bytes of reading time they take:
+//
+//   - a random access that misses L2: 350 B. The H100's hash join
+//     (README, bench join: 64 M uniform keys, 15.5 ms for 128 M table
+//     operations) does one per 0.12 ns, 350 B at 2.9 TB/s;
+//   - one that hits L2 (both built-in profiles have 50 MB): 32 B;
+//   - a radix sort pass: ~50 B a row moved (histogram, scatter of key
+//     and row id), its scattered writes at about a third of the rate:
+//     150 B (estimated, not measured), plus the one-block scan of the
+//     per-tile digit counts (exec/gpu/sort.go: 1/16 of a word a row, read
+//     and written by one SM at ~100 GB/s);
+//   - a kernel launch ~5 µs of dispatch, a host synchronization (the sort
+//     reads each key's digit mask back) ~15 µs.
 const (
-	setL2Bytes   = 50 << 20
-	setLaunchSec = 5e-6
-	setSyncSec   = 15e-6
-	// sectorBytes is what one random access costs of device bandwidth.
-	sectorBytes = 32
+	setL2Bytes      = 50 << 20
+	missBytes       = 350
+	hitBytes        = 32
+	radixPassBytes  = 150
+	oneBlockScanGBs = 100
+	setLaunchSec    = 5e-6
+	setSyncSec      = 15e-6
 )
 
 // planGPUSetOps chooses the algorithm of every DISTINCT and set operation
@@ -198,21 +211,21 @@ func chooseSetAlgorithm(n Node, above Node, prof *GPUProfile) (c GPUSetChoice, o
 }
 
 // hashSetSeconds estimates the hash form: normalize every key to 8 bytes,
-// probe (one slot and one representative row per key when the groups'
-// slots and rows spill out of L2, a quarter of that when they fit),
-// number the groups; with counts, two atomics per row and the groups'
-// counts copied to the host and the kept rows' numbers back.
+// probe one slot and compare one representative row per key (random
+// accesses that hit L2 while the groups' slots and rows fit in it), number
+// the groups; with counts, two atomics per row into the groups' counters,
+// the counts copied to the host and the kept rows' numbers back.
 func hashSetSeconds(ks RowKeyStats, counts bool, prof *GPUProfile) float64 {
 	n, g, k := ks.Rows, ks.Groups, float64(len(ks.SortBytes))
-	random := n * sectorBytes * (1 + k)
-	if g*sectorBytes*(1+k) < setL2Bytes { // the slots and rows probed
-		random /= 4
+	random := float64(missBytes)
+	if g*hitBytes*(1+k) < setL2Bytes {
+		random = hitBytes
 	}
-	bytes := n*k*24 + 12*n + random
+	bytes := n*k*24 + 12*n + n*(1+k)*random
 	launches := 2*k + 8
 	sec := 0.0
 	if counts {
-		bytes += 2*n*8 + 2*n*sectorBytes
+		bytes += 2*n*8 + 2*n*random
 		launches += 6
 		sec += (g*16 + n*4) / (prof.PinnedCopyGBs * 1e9)
 	}
@@ -220,43 +233,50 @@ func hashSetSeconds(ks RowKeyStats, counts bool, prof *GPUProfile) float64 {
 }
 
 // sortSetSeconds estimates the sort form: the radix sort (unless sorted),
-// the heads (two rows gathered per position unless sorted), the keep pass
-// with counts, compaction and a gather.
+// the heads (each position reads its row's columns through the
+// permutation: random unless sorted; its neighbour's row is the previous
+// thread's), the keep pass with counts (binary searches whose paths
+// neighbouring positions share), compaction and a gather.
 func sortSetSeconds(ks RowKeyStats, counts, sorted bool, prof *GPUProfile) float64 {
 	n, k := ks.Rows, float64(len(ks.SortBytes))
-	bytes, launches, syncs := 0.0, 6.0, 2.0
-	gathered := float64(sectorBytes)
-	if sorted {
-		gathered = 8
-	} else {
-		bytes, launches, syncs = radixSortCost(n, ks.SortBytes, ks.Nullable)
-		launches, syncs = launches+6, syncs+2
+	sec, launches, syncs := 0.0, 6.0, 2.0
+	heads := n * (5 + 2*k*8)
+	if !sorted {
+		s, l, y := radixSortCost(n, ks.SortBytes, ks.Nullable, prof)
+		sec, launches, syncs = s, launches+l, syncs+y
+		heads = n * (5 + k*missBytes)
 	}
-	bytes += n * (5 + 2*k*gathered)
+	bytes := heads + 2*n
 	if counts {
-		bytes += n * (5 + 2*sectorBytes)
+		bytes += n * (5 + 2*hitBytes)
 		launches += 2
 	}
-	bytes += 2 * n
-	return bytes/(prof.HBMGBs*1e9) + launches*setLaunchSec + syncs*setSyncSec
+	return sec + bytes/(prof.HBMGBs*1e9) + launches*setLaunchSec + syncs*setSyncSec
 }
 
-// radixSortCost is what exec/gpu's radix sort moves to sort rows by the
-// columns of sortBytes: per key (and NULL flag) an encode pass (~20 B a
-// row) and one pass per varying byte (~50 B a row: histogram, scatter of
-// key and row id), a launch per encode and three per pass, and a host
-// synchronization per key (its digit mask).
-func radixSortCost(rows float64, sortBytes []int, nullable []bool) (bytes, launches, syncs float64) {
+// radixSortCost is exec/gpu's radix sort of rows by the columns of
+// sortBytes, least significant first: per key (and NULL flag) an encode
+// pass reading the key through the permutation (sequential for the first,
+// random after) and one pass per varying byte; a launch per encode and
+// three per pass, a host synchronization per key (its digit mask).
+func radixSortCost(rows float64, sortBytes []int, nullable []bool, prof *GPUProfile) (sec, launches, syncs float64) {
+	bytes, passes := 0.0, 0.0
 	for i, b := range sortBytes {
 		keys := 1.0
 		if nullable[i] {
 			keys, b = 2, b+1
 		}
-		bytes += keys*rows*20 + float64(b)*rows*50
+		bytes += keys * rows * (12 + missBytes)
+		passes += float64(b)
 		launches += keys + 3*float64(b)
 		syncs += keys
 	}
-	return bytes, launches, syncs
+	if len(sortBytes) > 0 {
+		bytes -= rows * (missBytes - 8) // the first encode reads in row order
+	}
+	bytes += passes * rows * radixPassBytes
+	sec = bytes/(prof.HBMGBs*1e9) + passes*rows/16*8*2/(oneBlockScanGBs*1e9)
+	return sec, launches, syncs
 }
 
 // sortedOnEveryColumn reports whether n's rows arrive with equal rows

@@ -81,9 +81,9 @@ func orderSeconds(ks RowKeyStats, above Node, prof *GPUProfile) float64 {
 		keys = len(x.Keys)
 	}
 	keys = min(keys, len(ks.SortBytes))
-	bytes, launches, syncs := radixSortCost(ks.Groups, ks.SortBytes[:keys], ks.Nullable[:keys])
-	bytes += ks.Groups * 8 * float64(len(ks.SortBytes)) // the gather
-	return bytes/(prof.HBMGBs*1e9) + launches*setLaunchSec + syncs*setSyncSec
+	sec, launches, syncs := radixSortCost(ks.Groups, ks.SortBytes[:keys], ks.Nullable[:keys], prof)
+	gather := ks.Groups * missBytes * float64(len(ks.SortBytes)) // the rows gathered in order
+	return sec + gather/(prof.HBMGBs*1e9) + launches*setLaunchSec + syncs*setSyncSec
 }
 
 // explainPresorted says, in the EXPLAIN line of each Sort or TopN whose
