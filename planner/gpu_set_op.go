@@ -147,6 +147,10 @@ func planGPUSetOps(g *GPUPlan, prof *GPUProfile) {
 	parents := parentsOf(g.Body)
 	for i := range g.Ops {
 		op := &g.Ops[i]
+		if x, ok := op.Node.(*SetOp); ok && x.Kind == sql.SetUnion && x.All {
+			op.How = "both inputs concatenated (concat_cols)"
+			continue
+		}
 		c, ok := chooseSetAlgorithm(op.Node, orderAbove(parents, op.Node), prof)
 		if !ok {
 			continue

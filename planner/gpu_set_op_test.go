@@ -119,6 +119,9 @@ func TestSetOpForce(t *testing.T) {
 				t.Errorf("%s: got %+v", force, c)
 			}
 		}
+		if ex := p.Explain(); !strings.Contains(ex, "both inputs concatenated") {
+			t.Errorf("%s: UNION ALL is not shown as a concatenation:\n%s", force, ex)
+		}
 		if ex := p.Explain(); strings.Count(ex, "forced (--setop, GPUProfile.ForceSetOp)") != 3 {
 			t.Errorf("%s: EXPLAIN does not show every forced choice:\n%s", force, ex)
 		}
