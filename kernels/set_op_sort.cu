@@ -130,3 +130,57 @@ extern "C" __global__ void set_op_sort_param_sizes(long long* out) {
   out[0] = sizeof(HeadsParams);
   out[1] = sizeof(KeepParams);
 }
+
+// setop_digit_masks: for each of ncols columns, the AND and OR of its
+// values' sort encoding (as sort.cu's sort_encode writes them, over every
+// row) and of its validity flags, so that the host learns in one copy
+// which radix passes of all the keys can be skipped (sort.go's sortPerm
+// reads one mask back per key instead). masks[4c..4c+3]: value AND, value
+// OR, flag AND, flag OR; the host sets the ANDs to ~0 and the ORs to 0.
+// Reads each column once (8 B a row), grid-stride.
+__device__ __forceinline__ unsigned long long sort_encoding(const Col& c, long long r) {
+  if (c.isFloat) {
+    double d = __ldg((const double*)c.data + r);
+    if (d == 0.0) d = 0.0;
+    unsigned long long b = (unsigned long long)__double_as_longlong(d);
+    return (b >> 63) ? ~b : (b | 0x8000000000000000ULL);
+  }
+  return (unsigned long long)ldi(c, r) ^ 0x8000000000000000ULL;
+}
+
+struct MaskParams {
+  Col cols[SETOP_MAX_COLS];
+  int ncols;
+  int pad;
+  long long n;
+  unsigned long long* masks;
+};
+
+extern "C" __global__ void setop_digit_masks(MaskParams p) {
+  for (int c = 0; c < p.ncols; c++) {
+    unsigned long long va = ~0ULL, vo = 0, fa = ~0ULL, fo = 0;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.n; i += (long long)gridDim.x * blockDim.x) {
+      bool ok = isvalid(p.cols[c], i);
+      unsigned long long k = ok ? sort_encoding(p.cols[c], i) : 0;
+      va &= k;
+      vo |= k;
+      fa &= ok;
+      fo |= ok;
+    }
+    for (int s = 16; s > 0; s >>= 1) {
+      va &= __shfl_xor_sync(0xffffffffu, va, s);
+      vo |= __shfl_xor_sync(0xffffffffu, vo, s);
+      fa &= __shfl_xor_sync(0xffffffffu, fa, s);
+      fo |= __shfl_xor_sync(0xffffffffu, fo, s);
+    }
+    if ((threadIdx.x & 31) == 0) {
+      atomicAnd(p.masks + 4 * c, va);
+      atomicOr(p.masks + 4 * c + 1, vo);
+      atomicAnd(p.masks + 4 * c + 2, fa);
+      atomicOr(p.masks + 4 * c + 3, fo);
+    }
+  }
+}
+
+// set_op_sort_mask_size: sizeof(MaskParams), for exec/gpu's layout test.
+extern "C" __global__ void set_op_sort_mask_size(long long* out) { *out = sizeof(MaskParams); }

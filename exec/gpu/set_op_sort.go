@@ -17,14 +17,15 @@ import (
 // DISTINCT and the set operations by sorting (kernels/set_op_sort.cu), the
 // form the GPU plan picks where it costs less than hashing
 // (planner/gpu_set_op.go): the rows are sorted by every column with the
-// radix sort (sort.go; stable, so equal rows keep their input order), the
-// heads of the runs of equal rows are flagged by comparing neighbours and
-// compacted. DISTINCT and UNION keep each run's first row; INTERSECT and
-// EXCEPT [ALL] sort left ++ right, where a run's left rows come first, and
-// flag the copies the operation keeps. Everything stays on the device but
-// the sizes the next allocation needs (run and result counts). The rows
-// kept are each run's first in input order, as the CPU executor keeps
-// them, so even -0 and 0, which are one row, come out as the CPU's do.
+// radix sort (set_op_sort_perm.go over sort.go's kernels; stable, so equal
+// rows keep their input order), the heads of the runs of equal rows are
+// flagged by comparing neighbours and compacted. DISTINCT and UNION keep
+// each run's first row; INTERSECT and EXCEPT [ALL] sort left ++ right,
+// where a run's left rows come first, and flag the copies the operation
+// keeps. Everything stays on the device but what sizes the next steps
+// (which radix passes run, run and result counts). The rows kept are each
+// run's first in input order, as the CPU executor keeps them, so even -0
+// and 0, which are one row, come out as the CPU's do.
 
 const setopMaxCols = 8 // SETOP_MAX_COLS
 
@@ -88,7 +89,7 @@ func (r *queryRun) sortedRuns(rel *relation, sorted bool, op planner.Node) (perm
 				return
 			}
 		}
-		if perm, err = r.sortPerm(rel.n, keys, false); err != nil {
+		if perm, err = r.rowsPerm(rel.n, keys); err != nil {
 			return
 		}
 	}

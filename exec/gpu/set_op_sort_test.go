@@ -243,6 +243,29 @@ func TestSetOpSortParamLayout(t *testing.T) {
 	if want := [2]int64{int64(unsafe.Sizeof(setopHeadsParams{})), int64(unsafe.Sizeof(setopKeepParams{}))}; got != want {
 		t.Errorf("kernel structs are %v bytes, Go's %v", got, want)
 	}
+	var mask int64
+	err = d.do(func() error {
+		f, err := d.fn("set_op_sort_mask_size")
+		if err != nil {
+			return err
+		}
+		out, err := d.pool.get(8)
+		if err != nil {
+			return err
+		}
+		defer d.pool.put(out)
+		arg := uint64(out)
+		if err := launch(f, 1, 1, 0, unsafe.Pointer(&arg), 8); err != nil {
+			return err
+		}
+		return cu.MemcpyDtoH(unsafe.Pointer(&mask), out, 8)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(unsafe.Sizeof(setopMaskParams{})); mask != want {
+		t.Errorf("MaskParams is %d bytes, Go's %d", mask, want)
+	}
 }
 
 // zeroSigns is res with every -0 made 0.
