@@ -246,8 +246,9 @@ func sortSetSeconds(ks RowKeyStats, counts, sorted bool, prof *GPUProfile) float
 	sec, launches, syncs := 0.0, 6.0, 2.0
 	heads := n * (5 + 2*k*8)
 	if !sorted {
-		s, l, y := radixSortCost(n, ks.SortBytes, ks.Nullable, prof)
-		sec, launches, syncs = s, launches+l, syncs+y
+		// One digit-mask read back for all keys (exec/gpu/set_op_sort_perm.go).
+		s, l, _ := radixSortCost(n, ks.SortBytes, ks.Nullable, prof)
+		sec, launches, syncs = s, launches+l+1, syncs+1
 		heads = n * (5 + k*missBytes)
 	}
 	bytes := heads + 2*n
