@@ -72,6 +72,46 @@ func modelPerm(rows []modelRow) []int32 {
 	return perm
 }
 
+// radixModelPerm is rowsPerm (set_op_sort_perm.go): per column, last
+// first, a stable pass per digit on which setop_digit_masks' AND and OR
+// of the encoded values differ (NULLs encoded 0), then one on the NULL
+// flag when the column has both NULLs and values.
+func radixModelPerm(rows []modelRow) []int32 {
+	perm := make([]int32, len(rows))
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	if len(rows) == 0 {
+		return perm
+	}
+	byDigit := func(key func(int32) uint64, shift uint) {
+		sort.SliceStable(perm, func(a, b int) bool { return (key(perm[a])>>shift)&0xff < (key(perm[b])>>shift)&0xff })
+	}
+	for c := len(rows[0]) - 1; c >= 0; c-- {
+		value := func(r int32) uint64 { _, k := canonKey(rows[r][c]); return k }
+		flag := func(r int32) uint64 {
+			if ok, _ := canonKey(rows[r][c]); ok {
+				return 1
+			}
+			return 0
+		}
+		va, vo, fa, fo := ^uint64(0), uint64(0), ^uint64(0), uint64(0)
+		for r := range rows {
+			va, vo = va&value(int32(r)), vo|value(int32(r))
+			fa, fo = fa&flag(int32(r)), fo|flag(int32(r))
+		}
+		for d := uint(0); d < 8; d++ {
+			if ((va^vo)>>(8*d))&0xff != 0 {
+				byDigit(value, 8*d)
+			}
+		}
+		if fa != fo {
+			byDigit(flag, 0)
+		}
+	}
+	return perm
+}
+
 // sameValue is setop_heads' same_value.
 func sameValue(a, b modelCell) bool {
 	if a.null != b.null {
@@ -219,6 +259,9 @@ func TestSetOpSortModel(t *testing.T) {
 		left, right := modelRows(rng, sz[0], sz[2]), modelRows(rng, sz[1], sz[2])
 		cat := append(slices.Clone(left), right...)
 		perm := modelPerm(cat)
+		if lsd := radixModelPerm(cat); !slices.Equal(lsd, perm) {
+			t.Fatalf("%v: the digit-skipping LSD sort's order differs from the lexicographic one", sz)
+		}
 		starts := modelStarts(cat, perm)
 		// DISTINCT / UNION: the first row of each run, which is the first
 		// copy in input order.
