@@ -105,6 +105,11 @@ func (r *queryRun) sortedRuns(rel *relation, sorted bool, op planner.Node) (perm
 	if err = launch(f, r.d.grid(rel.n), 256, 0, unsafe.Pointer(&hp), unsafe.Sizeof(hp)); err != nil {
 		return
 	}
+	read := viewBytes(hp.Cols[:len(rel.cols)], rel.n)
+	if perm != 0 {
+		read += 4 * rel.n
+	}
+	noteKernel(read, rel.n, rel.n, -1)
 	starts, runs, err = r.flagsRows(flags, rel.n)
 	return
 }
@@ -132,6 +137,7 @@ func (r *queryRun) sortableView(v colView, n int64) (colView, error) {
 	if err := launch(f, r.d.grid(n), 256, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
 		return colView{}, err
 	}
+	noteKernel(8*n, 8*n, n, n)
 	return colView{Data: uint64(out), Valid: v.Valid, Width: 8, IsFloat: 1}, nil
 }
 
@@ -201,6 +207,7 @@ func (r *queryRun) sortIntersectExcept(cat *relation, nLeft int64, x *planner.Se
 	if err := launch(f, r.d.grid(cat.n), 256, 0, unsafe.Pointer(&kp), unsafe.Sizeof(kp)); err != nil {
 		return nil, err
 	}
+	noteKernel(4*cat.n+4*runs, cat.n, cat.n, -1)
 	pos, m, err := r.flagsRows(flags, cat.n)
 	if err != nil {
 		return nil, err

@@ -115,6 +115,7 @@ func (r *queryRun) digitMasks(n int64, keys []sortKey) ([]uint64, error) {
 	if err := launch(f, r.d.grid(n), 256, 0, unsafe.Pointer(&mp), unsafe.Sizeof(mp)); err != nil {
 		return nil, err
 	}
+	noteKernel(viewBytes(mp.Cols[:len(keys)], n), 0, n, 0)
 	if err := cu.MemcpyDtoH(unsafe.Pointer(&host[0]), dev, int64(8*len(host))); err != nil {
 		return nil, fmt.Errorf("gpu: set operation sort failed: %v", err)
 	}
