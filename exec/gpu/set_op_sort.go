@@ -189,7 +189,7 @@ func (r *queryRun) sortIntersectExcept(cat *relation, nLeft int64, x *planner.Se
 	if err != nil {
 		return nil, err
 	}
-	if perm == 0 { // one row: sortPerm was not needed
+	if perm == 0 { // one row: nothing was sorted
 		if perm, err = r.upload(bytesOf([]int32{0})); err != nil {
 			return nil, err
 		}
