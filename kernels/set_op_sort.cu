@@ -184,3 +184,12 @@ extern "C" __global__ void setop_digit_masks(MaskParams p) {
 
 // set_op_sort_mask_size: sizeof(MaskParams), for exec/gpu's layout test.
 extern "C" __global__ void set_op_sort_mask_size(long long* out) { *out = sizeof(MaskParams); }
+
+// setop_mark: flags[rows[j]] = 1 for j < m (flags zeroed by the host), so
+// that compacting the flags lists the kept rows in input order, the order
+// the CPU executor returns them in. Reads 4 B, writes 1 B (scattered) per
+// kept row.
+extern "C" __global__ void setop_mark(const int* rows, long long m, unsigned char* flags) {
+  for (long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x; j < m; j += (long long)gridDim.x * blockDim.x)
+    flags[__ldg(rows + j)] = 1;
+}

@@ -195,7 +195,8 @@ func chooseSetAlgorithm(n Node, above Node, prof *GPUProfile) (c GPUSetChoice, o
 	if prof.ForceSetOp != SetAuto {
 		c.Algorithm, c.Why = prof.ForceSetOp, "forced (--setop, GPUProfile.ForceSetOp)"
 	} else {
-		hash, sorting := hashSetSeconds(ks, counts, prof), sortSetSeconds(ks, counts, c.InputSorted, prof)
+		hash := hashSetSeconds(ks, counts, prof)
+		sorting := sortSetSeconds(ks, counts, c.InputSorted, c.InputSorted || above != nil, prof)
 		ordering := ""
 		if above != nil {
 			// Hashing leaves the ORDER BY its own sort of the distinct rows.
@@ -240,8 +241,10 @@ func hashSetSeconds(ks RowKeyStats, counts bool, prof *GPUProfile) float64 {
 // the heads (each position reads its row's columns through the
 // permutation: random unless sorted; its neighbour's row is the previous
 // thread's), the keep pass with counts (binary searches whose paths
-// neighbouring positions share), compaction and a gather.
-func sortSetSeconds(ks RowKeyStats, counts, sorted bool, prof *GPUProfile) float64 {
+// neighbouring positions share), compaction, unless the rows may stay in
+// sorted order a flag per kept row (scattered) compacted back into input
+// order, and a gather.
+func sortSetSeconds(ks RowKeyStats, counts, sorted, sortedOut bool, prof *GPUProfile) float64 {
 	n, k := ks.Rows, float64(len(ks.SortBytes))
 	sec, launches, syncs := 0.0, 6.0, 2.0
 	heads := n * (5 + 2*k*8)
@@ -255,6 +258,11 @@ func sortSetSeconds(ks RowKeyStats, counts, sorted bool, prof *GPUProfile) float
 	if counts {
 		bytes += n * (5 + 2*hitBytes)
 		launches += 2
+	}
+	if !sortedOut {
+		bytes += ks.Groups*(4+missBytes) + 3*n
+		launches += 4
+		syncs++
 	}
 	return sec + bytes/(prof.HBMGBs*1e9) + launches*setLaunchSec + syncs*setSyncSec
 }

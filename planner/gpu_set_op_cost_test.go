@@ -34,7 +34,7 @@ func TestSetOpCostRules(t *testing.T) {
 			{"DISTINCT over sorted rows, 1M", keys(1e6, 1e6, 2), false, true, SetSort},
 			{"DISTINCT over sorted rows, 100 groups of 64M", keys(64e6, 100, 1), false, true, SetSort},
 		} {
-			hash, sorting := hashSetSeconds(c.ks, c.counts, prof), sortSetSeconds(c.ks, c.counts, c.sorted, prof)
+			hash, sorting := hashSetSeconds(c.ks, c.counts, prof), sortSetSeconds(c.ks, c.counts, c.sorted, c.sorted, prof)
 			got := SetHash
 			if sorting < hash {
 				got = SetSort

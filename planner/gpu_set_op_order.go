@@ -5,13 +5,16 @@ import (
 	"gpusql/storage/columnar"
 )
 
-// A sort-based DISTINCT or set operation returns its rows sorted by its
+// A sort-based DISTINCT or set operation finds its rows sorted by its
 // columns in order, ascending, NULLs first: the radix sort's order, which
 // is the order the GPU's Sort gives ORDER BY c0, c1, ... ASC (strings by
 // their order-preserving codes; a set operation's dictionaries are merged
-// in string order). A Sort or TopN above that asks for a prefix of that
-// order then has nothing to sort. DOUBLE columns do not count: the set
-// operation sorts every NaN as one, the Sort orders NaNs by sign.
+// in string order). It lists them in input order, as the CPU executor
+// does, unless a Sort or TopN above asks for exactly that sorted order by
+// every column: that one then has nothing to sort, and as the rows are
+// distinct there are no ties whose order the two executors could list
+// differently. DOUBLE columns do not count: the set operation sorts every
+// NaN as one, the Sort orders NaNs by sign.
 
 // parentsOf maps every node of body to the node above it.
 func parentsOf(body Node) map[Node]Node {
@@ -25,8 +28,8 @@ func parentsOf(body Node) map[Node]Node {
 }
 
 // orderAbove is the Sort or TopN above n, through filters, limits and
-// column projections (which keep the order), whose keys are ascending
-// references to n's first columns in n's order (nil: none).
+// column projections (which keep the order), whose first keys are
+// ascending references to all of n's columns in n's order (nil: none).
 func orderAbove(parents map[Node]Node, n Node) Node {
 	schema := n.Schema()
 	src := identity(len(schema)) // the current node's columns as n's
@@ -54,15 +57,16 @@ func orderAbove(parents map[Node]Node, n Node) Node {
 	return nil
 }
 
-// orderedBy returns op when keys ask for n's first len(keys) columns in
-// order, ascending, none DOUBLE (src maps the keys' columns to n's).
+// orderedBy returns op when its first keys ask for every column of n in
+// order, ascending, none DOUBLE (src maps the keys' columns to n's);
+// later keys order nothing more, as the rows are distinct.
 func orderedBy(op Node, keys []sql.SortKey, src []int, schema sql.Schema) Node {
-	if len(keys) == 0 || len(keys) > len(schema) {
+	if len(keys) < len(schema) {
 		return nil
 	}
-	for j, k := range keys {
-		ref, ok := k.Expr.(*sql.ColRef)
-		if !ok || k.Desc || ref.Index >= len(src) || src[ref.Index] != j ||
+	for j := range schema {
+		ref, ok := keys[j].Expr.(*sql.ColRef)
+		if !ok || keys[j].Desc || ref.Index >= len(src) || src[ref.Index] != j ||
 			schema[j].Type.Physical() == columnar.PhysFloat64 {
 			return nil
 		}

@@ -369,7 +369,7 @@ func (r *queryRun) distinct(ctx context.Context, x *planner.Distinct) (*relation
 		return nil, err
 	}
 	if c := r.setChoice(x); c.Algorithm == planner.SetSort {
-		return r.sortDistinct(in, c.InputSorted, x)
+		return r.sortDistinct(in, c, x)
 	}
 	keys, err := r.rowKeys(in, x)
 	if err != nil {

@@ -67,11 +67,11 @@ func (r *queryRun) setOp(ctx context.Context, x *planner.SetOp) (*relation, erro
 	if x.Kind == sql.SetUnion && x.All {
 		return cat, nil
 	}
-	if r.setChoice(x).Algorithm == planner.SetSort {
+	if c := r.setChoice(x); c.Algorithm == planner.SetSort {
 		if x.Kind == sql.SetUnion {
-			return r.sortDistinct(cat, false, x)
+			return r.sortDistinct(cat, c, x)
 		}
-		return r.sortIntersectExcept(cat, L.n, x)
+		return r.sortIntersectExcept(cat, L.n, c, x)
 	}
 	if x.Kind == sql.SetUnion {
 		keys, err := r.rowKeys(cat, x)

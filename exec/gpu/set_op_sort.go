@@ -25,7 +25,9 @@ import (
 // keeps. Everything stays on the device but what sizes the next steps
 // (which radix passes run, run and result counts). The rows kept are each
 // run's first in input order, as the CPU executor keeps them, so even -0
-// and 0, which are one row, come out as the CPU's do.
+// and 0, which are one row, come out as the CPU's do; and they are listed
+// in input order (a flag per row, compacted), as the CPU lists them,
+// unless a Sort above takes them in their sorted order.
 
 const setopMaxCols = 8 // SETOP_MAX_COLS
 
@@ -163,12 +165,13 @@ func (r *queryRun) canonFloats(rel *relation) (*relation, error) {
 	return out, nil
 }
 
-// sortDistinct keeps the first row of every run of equal rows of rel.
-func (r *queryRun) sortDistinct(rel *relation, sorted bool, op planner.Node) (*relation, error) {
+// sortDistinct keeps the first row of every run of equal rows of rel, in
+// input order unless the plan has a Sort above take them in sorted order.
+func (r *queryRun) sortDistinct(rel *relation, c planner.GPUSetChoice, op planner.Node) (*relation, error) {
 	if rel.n == 0 {
 		return rel, nil
 	}
-	perm, starts, runs, err := r.sortedRuns(rel, sorted, op)
+	perm, starts, runs, err := r.sortedRuns(rel, c.InputSorted, op)
 	if err != nil {
 		return nil, err
 	}
@@ -176,12 +179,53 @@ func (r *queryRun) sortDistinct(rel *relation, sorted bool, op planner.Node) (*r
 	if err != nil {
 		return nil, err
 	}
+	if perm != 0 && c.Orders == nil {
+		if rows, err = r.inputOrder(rows, runs, rel.n); err != nil {
+			return nil, err
+		}
+	}
 	return r.gatherRel(rel, rows, runs)
+}
+
+// inputOrder lists the m distinct rows (of n) in rows in ascending order:
+// the order the CPU executor returns what it keeps in (first appearances,
+// left rows in left order), so that --check and the ties of an ORDER BY
+// above see the same order on both executors. It flags each row and
+// compacts the flags.
+func (r *queryRun) inputOrder(rows cu.DevicePtr, m, n int64) (cu.DevicePtr, error) {
+	flags, err := r.s.alloc(max(n, 8) + 4096)
+	if err != nil {
+		return 0, err
+	}
+	if err := cu.MemsetD8(flags, 0, n); err != nil {
+		return 0, err
+	}
+	f, err := r.d.fn("setop_mark")
+	if err != nil {
+		return 0, err
+	}
+	p := struct {
+		Rows  uint64
+		M     int64
+		Flags uint64
+	}{uint64(rows), m, uint64(flags)}
+	if err := launch(f, r.d.grid(m), 256, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
+		return 0, err
+	}
+	noteKernel(4*m, m, m, m)
+	out, k, err := r.flagsRows(flags, n)
+	if err != nil {
+		return 0, err
+	}
+	if k != m {
+		return 0, fmt.Errorf("gpu: set operation kept %d rows, %d distinct", m, k)
+	}
+	return out, nil
 }
 
 // sortIntersectExcept runs INTERSECT / EXCEPT [ALL] of cat = left ++ right
 // (nLeft rows of left first) by sorting.
-func (r *queryRun) sortIntersectExcept(cat *relation, nLeft int64, x *planner.SetOp) (*relation, error) {
+func (r *queryRun) sortIntersectExcept(cat *relation, nLeft int64, c planner.GPUSetChoice, x *planner.SetOp) (*relation, error) {
 	if nLeft == 0 || cat.n == 0 {
 		return &relation{n: 0, cols: cat.cols}, nil
 	}
@@ -218,6 +262,11 @@ func (r *queryRun) sortIntersectExcept(cat *relation, nLeft int64, x *planner.Se
 	rows, err := r.throughPerm(pos, m, perm)
 	if err != nil {
 		return nil, err
+	}
+	if c.Orders == nil {
+		if rows, err = r.inputOrder(rows, m, nLeft); err != nil {
+			return nil, err
+		}
 	}
 	return r.gatherRel(cat, rows, m)
 }
