@@ -65,6 +65,10 @@ type Options struct {
 	// SplitEveryStar, for tests, splits every star query over the GPUs
 	// whatever its size (planner.GPUProfile.ForceSplit).
 	SplitEveryStar bool
+	// SetOpAlgorithm, for tests, runs every DISTINCT and set operation on
+	// the GPU by "sort" or "hash" whatever the cost says ("": the planner
+	// chooses; planner.GPUProfile.ForceSetOp).
+	SetOpAlgorithm string
 }
 
 // DB is one database: a catalog of tables and the options queries run with.
@@ -141,6 +145,11 @@ func Open(opts Options) (*DB, error) {
 	case "", "dense", "hash":
 	default:
 		return nil, fmt.Errorf("unknown group-by strategy %q (want dense or hash)", opts.GroupBy)
+	}
+	switch planner.SetAlgorithm(opts.SetOpAlgorithm) {
+	case planner.SetAuto, planner.SetSort, planner.SetHash:
+	default:
+		return nil, fmt.Errorf("unknown set operation algorithm %q (want sort or hash)", opts.SetOpAlgorithm)
 	}
 	if !remapModes[opts.Remap] {
 		return nil, fmt.Errorf("unknown remap mode %q (want analyze, load or off)", opts.Remap)

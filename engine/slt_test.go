@@ -73,6 +73,9 @@ func strategies() []strategy {
 		}
 		out = append(out, strategy{"gpu-check-join=merge", Options{Executor: "auto", Check: true, Join: "merge"}})
 		out = append(out, strategy{"gpu-check-join=bitmap", Options{Executor: "auto", Check: true, Join: "bitmap"}})
+		// Every DISTINCT and set operation by sorting (the cost picks
+		// hashing for the corpus's small tables).
+		out = append(out, strategy{"gpu-check-setop=sort", Options{Executor: "auto", Check: true, SetOpAlgorithm: "sort"}})
 		if gpuDeviceCount() > 1 {
 			// Every star split over all the GPUs (issue 18).
 			out = append(out, strategy{"gpu-check-split", Options{Executor: "auto", Check: true, SplitEveryStar: true}})

@@ -34,9 +34,17 @@ struct GroupParams {
 
 extern "C" __global__ void group_params_size(long long* out) { *out = sizeof(GroupParams); }
 
+// gkey is row i's key word. Doubles are their bits with -0 folded into 0
+// and every NaN into one, as the CPU executor's keys (exec/cpu/keys.go).
 __device__ __forceinline__ long long gkey(const Col& c, long long i) {
   if (c.width == 4) return (long long)__ldg((const int*)c.data + i);
-  return __ldg((const long long*)c.data + i);
+  long long v = __ldg((const long long*)c.data + i);
+  if (c.isFloat) {
+    double d = __longlong_as_double(v);
+    if (d == 0.0) return 0;
+    if (d != d) return 0x7ff8000000000001LL;
+  }
+  return v;
 }
 
 __device__ __forceinline__ bool rows_equal(const GroupParams& p, long long a, long long b) {

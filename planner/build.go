@@ -137,7 +137,8 @@ func (b *builder) build(p sql.Plan) (Node, error) {
 		}
 		s := b.stats[in].clone()
 		s.Rows = groupCount(s, allCols(len(s.Cols)))
-		return b.set(&Distinct{Input: in}, s, b.cost(in)+b.stats[in].Rows), nil
+		keys := rowKeyStats(b.stats[in].Cols, in.Schema(), b.stats[in].Rows, s.Rows)
+		return b.set(&Distinct{Input: in, RowKeys: keys}, s, b.cost(in)+b.stats[in].Rows), nil
 	case *sql.SetOp:
 		return b.buildSetOp(n)
 	case *sql.Window:
@@ -267,6 +268,7 @@ func (b *builder) buildSetOp(n *sql.SetOp) (Node, error) {
 	if !n.All {
 		s.Rows = groupCount(s, allCols(len(s.Cols)))
 	}
-	return b.set(&SetOp{Kind: n.Kind, All: n.All, Left: l, Right: r, Out: n.Out}, s,
+	keys := setOpKeyStats(ls, rs, n.Out)
+	return b.set(&SetOp{Kind: n.Kind, All: n.All, Left: l, Right: r, Out: n.Out, RowKeys: keys}, s,
 		b.cost(l)+b.cost(r)+ls.Rows+rs.Rows), nil
 }

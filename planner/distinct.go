@@ -7,6 +7,9 @@ import "gpusql/sql"
 type Distinct struct {
 	NodeProps
 	Input Node
+	// RowKeys describe the rows compared, for the GPU's choice of
+	// algorithm (gpu_set_op.go).
+	RowKeys RowKeyStats
 }
 
 func (n *Distinct) Schema() sql.Schema { return n.Input.Schema() }

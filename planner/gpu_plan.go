@@ -37,6 +37,13 @@ type GPUPlan struct {
 	// Ops are the operators' device algorithms when Shape is
 	// GPUOperatorsShape.
 	Ops []GPUOp
+	// SetOps are the algorithms of the DISTINCT and set operations among
+	// Ops (gpu_set_op.go).
+	SetOps map[Node]GPUSetChoice
+	// Presorted are the Sorts and TopNs whose input arrives in their
+	// order from a sort-based DISTINCT or set operation (the value), so
+	// the GPU does not sort them.
+	Presorted map[Node]Node
 	// Columns says where each base-table column the GPU reads lives;
 	// Memory what the plan takes of the device memory budget.
 	Columns []GPUColumn
@@ -128,6 +135,7 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 	}
 	if g.Shape == GPUOperatorsShape {
 		g.Ops = planGPUOps(g.Body)
+		planGPUSetOps(g, prof)
 	}
 	g.TailOn = tailPlace(g.Tail)
 	if why := tailRefusal(g.Tail); why != "" {

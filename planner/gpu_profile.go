@@ -39,6 +39,9 @@ type GPUProfile struct {
 	// fact columns (streamed) in this place whatever the budget, and every
 	// other column that cannot stay resident too where it applies.
 	ForcePlace ColumnPlace
+	// ForceSetOp, for tests, runs every DISTINCT and set operation by this
+	// algorithm (gpu_set_op.go) whatever the cost says.
+	ForceSetOp SetAlgorithm
 	// Devices are the GPUs (indices into the executor's device set) plans
 	// may use: a star's fact table may be split over them and other
 	// queries are placed on the least busy (--gpus, SET gpus); nil or one

@@ -12,6 +12,9 @@ type SetOp struct {
 	All         bool
 	Left, Right Node
 	Out         sql.Schema
+	// RowKeys describe the rows of both inputs, for the GPU's choice of
+	// algorithm (gpu_set_op.go).
+	RowKeys RowKeyStats
 }
 
 func (n *SetOp) Schema() sql.Schema { return n.Out }

@@ -155,6 +155,7 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	timing := fs.Bool("timing", false, "print each statement's elapsed time")
 	join := fs.String("join", "", "force the join algorithm: hash, merge, bitmap, twopass or auto (testing)")
 	groupBy := fs.String("groupby", "", "force the group-by strategy: dense or hash (testing)")
+	setOp := fs.String("setop", "", "force the GPU's DISTINCT and set operation algorithm: sort or hash (testing)")
 	memLimit := fs.String("memory-limit", "default", "bytes the queries may hold at once, as `SIZE` 2GB, 512MiB or 1.5GiB (0: no limit; default: 75% of RAM)")
 	dbPath := fs.String("db", "", "open (or create) the database directory `PATH`; also given as the first argument (default: in memory)")
 	noProgress := fs.Bool("no-progress", false, "do not draw a progress bar for long statements (it is drawn only when stderr is a terminal)")
@@ -196,7 +197,8 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	db, err := engine.Open(engine.Options{Executor: *executor, Check: *check, Join: *join, GroupBy: *groupBy,
-		MemoryLimit: limit, Path: *dbPath, GPUProfile: *gpuProfile, GPUMemory: gpuMem, GPUs: gpus, Remap: *remap})
+		MemoryLimit: limit, Path: *dbPath, GPUProfile: *gpuProfile, GPUMemory: gpuMem, GPUs: gpus, Remap: *remap,
+		SetOpAlgorithm: *setOp})
 	if err != nil {
 		fmt.Fprintln(stderr, "gpusql:", err)
 		return 1

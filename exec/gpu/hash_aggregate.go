@@ -365,6 +365,12 @@ func (r *queryRun) distinct(ctx context.Context, x *planner.Distinct) (*relation
 	if err != nil {
 		return nil, err
 	}
+	if in, err = r.canonFloats(in); err != nil {
+		return nil, err
+	}
+	if c := r.setChoice(x); c.Algorithm == planner.SetSort {
+		return r.sortDistinct(in, c, x)
+	}
 	keys, err := r.rowKeys(in, x)
 	if err != nil {
 		return nil, err

@@ -314,10 +314,11 @@ func checkExprs(op planner.Node, in any, es ...sql.Expr) error {
 	return nil
 }
 
-// runRel runs the plan body n on the materializing executor.
-func (d *device) runRel(ctx context.Context, n planner.Node) (*exec.Result, error) {
+// runRel runs the plan body n on the materializing executor, DISTINCT
+// and set operations by the algorithms g names.
+func (d *device) runRel(ctx context.Context, n planner.Node, g *planner.GPUPlan) (*exec.Result, error) {
 	r := d.newQueryRun()
-	r.ctx = ctx
+	r.ctx, r.setOps, r.presorted = ctx, g.SetOps, g.Presorted
 	defer r.close()
 	rel, err := r.rel(ctx, n)
 	if err != nil {
@@ -374,7 +375,7 @@ func (r *queryRun) rel(ctx context.Context, n planner.Node) (*relation, error) {
 	case *planner.SortMergeJoin:
 		return r.sortMergeJoin(ctx, x)
 	case *planner.Sort:
-		return r.sortRel(ctx, x.Input, x.Keys, x)
+		return r.orderedRel(ctx, x.Input, x.Keys, x)
 	case *planner.TopN:
 		return r.topN(ctx, x)
 	case *planner.HashAggregate:

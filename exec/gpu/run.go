@@ -109,7 +109,7 @@ func (d *device) runBody(ctx context.Context, g *planner.GPUPlan) (*exec.Result,
 	if err := checkRel(g.Body); err != nil {
 		return nil, err
 	}
-	return d.runRel(ctx, g.Body)
+	return d.runRel(ctx, g.Body, g)
 }
 
 // Supports reports, without touching the device, whether the GPU executor

@@ -12,8 +12,8 @@ import (
 	"gpusql/storage/columnar"
 )
 
-// SetOp on the materializing executor, by hashing (kernels/group_by.cu):
-// both inputs are brought to the output types (string columns onto one
+// SetOp on the materializing executor, by hashing (kernels/group_by.cu)
+// or, where the GPU plan says, by sorting (set_op_sort.go): both inputs are brought to the output types (string columns onto one
 // merged dictionary) and concatenated. UNION ALL is the concatenation,
 // UNION its distinct rows; INTERSECT and EXCEPT [ALL] group the
 // concatenation by every column (NULLs equal, as set operations compare
@@ -64,10 +64,16 @@ func (r *queryRun) setOp(ctx context.Context, x *planner.SetOp) (*relation, erro
 		}
 		cat.cols = append(cat.cols, c)
 	}
-	if x.Kind == sql.SetUnion {
-		if x.All {
-			return cat, nil
+	if x.Kind == sql.SetUnion && x.All {
+		return cat, nil
+	}
+	if c := r.setChoice(x); c.Algorithm == planner.SetSort {
+		if x.Kind == sql.SetUnion {
+			return r.sortDistinct(cat, c, x)
 		}
+		return r.sortIntersectExcept(cat, L.n, c, x)
+	}
+	if x.Kind == sql.SetUnion {
 		keys, err := r.rowKeys(cat, x)
 		if err != nil {
 			return nil, err

@@ -59,6 +59,12 @@ type queryRun struct {
 	// part, when set, is the device's row range of a split plan's fact
 	// table (star_split.go).
 	part *factPart
+	// setOps are the GPU plan's algorithms for DISTINCT and set
+	// operations (set_op_sort.go).
+	setOps map[planner.Node]planner.GPUSetChoice
+	// presorted are the Sorts and TopNs whose input arrives in order from
+	// a sort-based DISTINCT or set operation.
+	presorted map[planner.Node]planner.Node
 }
 
 func (d *device) newQueryRun() *queryRun { return &queryRun{d: d, s: scratch{d: d}} }

@@ -20,7 +20,7 @@ func (r *queryRun) topN(ctx context.Context, x *planner.TopN) (*relation, error)
 		}
 		return &relation{n: 0, cols: in.cols}, nil
 	}
-	s, err := r.sortRel(ctx, x.Input, x.Keys, x)
+	s, err := r.orderedRel(ctx, x.Input, x.Keys, x)
 	if err != nil {
 		return nil, err
 	}
