@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"math"
 
 	"gpusql/sql"
@@ -79,10 +80,21 @@ func (b *builder) makeJoin(kind sql.JoinKind, l, r Node, lk, rk []sql.Expr, resi
 		nl := &NestedLoopJoin{Kind: kind, Left: l, Right: r, Cond: residual, NullAware: nullAware, Out: out}
 		return b.set(nl, st, base+ls.Rows*rs.Rows)
 	}
-	if b.useMerge(ls, rs, rk) {
+	lSorted, rSorted := false, false
+	if sameKeyTypes(lk, rk) {
+		lSorted, rSorted = sortedOn(l, lk), sortedOn(r, rk)
+	}
+	if why := b.useMerge(ls, rs, rk, lSorted && rSorted); why != "" {
 		smj := &SortMergeJoin{Kind: kind, Left: l, Right: r, LeftKeys: lk, RightKeys: rk,
-			Residual: residual, NullAware: nullAware, Out: out}
-		sortCost := ls.Rows*math.Log2(ls.Rows+2) + rs.Rows*math.Log2(rs.Rows+2)
+			Residual: residual, NullAware: nullAware, LeftSorted: lSorted, RightSorted: rSorted, Why: why, Out: out}
+		// A sorted input costs one pass; the merge one pass over both.
+		sortCost := ls.Rows + rs.Rows
+		if !lSorted {
+			sortCost += ls.Rows * math.Log2(ls.Rows+2)
+		}
+		if !rSorted {
+			sortCost += rs.Rows * math.Log2(rs.Rows+2)
+		}
 		return b.set(smj, st, base+sortCost)
 	}
 	hj := &HashJoin{Kind: kind, Left: l, Right: r, LeftKeys: lk, RightKeys: rk,
@@ -93,22 +105,30 @@ func (b *builder) makeJoin(kind sql.JoinKind, l, r Node, lk, rk []sql.Expr, resi
 }
 
 // useMerge decides between hash and sort-merge join for an equi-join that
-// builds on the right input.
-func (b *builder) useMerge(ls, rs *relStats, rk []sql.Expr) bool {
+// builds on the right input, and says why it picks sort-merge ("" for the
+// hash join). Inputs that both arrive sorted on the keys make the merge a
+// single pass over each, cheaper than building and probing any table.
+func (b *builder) useMerge(ls, rs *relStats, rk []sql.Expr, bothSorted bool) string {
 	switch b.opts.Join {
 	case "merge":
-		return true
+		return "join_algorithm = merge"
 	case "hash", "bitmap", "twopass":
-		return false
+		return ""
+	}
+	if bothSorted {
+		return "both inputs arrive sorted on the keys"
 	}
 	if rs.Rows < mergeMinBuildRows || ls.Rows < mergeMinBuildRows {
-		return false
+		return ""
 	}
 	d := 1.0
 	for _, k := range rk {
 		d *= keyDistinct(k, rs)
 	}
-	return rs.Rows/math.Max(d, 1) >= mergeMinDupFactor
+	if dup := rs.Rows / math.Max(d, 1); dup >= mergeMinDupFactor {
+		return fmt.Sprintf("both inputs over %dM rows, build keys repeated ~%.0f times: two sorts beat a hash table's chains", mergeMinBuildRows>>20, dup)
+	}
+	return ""
 }
 
 // twoPassMinBuildRows: below this the build's hash table stays in the

@@ -59,14 +59,18 @@ func TestJoinAlgorithmsGolden(t *testing.T) {
 	cat.Put(statsTable("big", 16*m, statsCol{"b_key", 0, 1<<31 - 1, 0}))
 	cat.Put(statsTable("mid", 100000, statsCol{"m_key", 0, 1<<31 - 1, 0}))
 	cat.Put(statsTable("dup", 8*m, statsCol{"du_key", 0, 512*1024 - 1, 60000}))
-	queries := []struct{ name, sql string }{
-		{"DirectArray", "select count(*) from fact join dim on f_dim = d_key"},
-		{"HashTable", "select count(*) from fact join mid on f_key = m_key"},
-		{"Bitmap semi join", "select count(*) from fact where f_dim in (select d_key from dim where d_key < 1000)"},
-		{"Bitmap filter + direct array", "select count(*) from fact join dim2 on f_wide = d2_key"},
-		{"BucketedBitmap", "select count(*) from fact where f_key in (select b_key from big)"},
-		{"SortMergeJoin", "select count(*) from fact join dup on f_dup = du_key"},
-		{"HashTable two-pass", "select count(*) from fact join big on f_key = b_key"},
+	queries := []struct{ name, sql, join string }{
+		{"DirectArray", "select count(*) from fact join dim on f_dim = d_key", ""},
+		{"HashTable", "select count(*) from fact join mid on f_key = m_key", ""},
+		{"Bitmap semi join", "select count(*) from fact where f_dim in (select d_key from dim where d_key < 1000)", ""},
+		{"Bitmap filter + direct array", "select count(*) from fact join dim2 on f_wide = d2_key", ""},
+		{"BucketedBitmap", "select count(*) from fact where f_key in (select b_key from big)", ""},
+		{"SortMergeJoin", "select count(*) from fact join dup on f_dup = du_key", ""},
+		{"HashTable two-pass", "select count(*) from fact join big on f_key = b_key", ""},
+		{"SortMergeJoin on inputs sorted on the key", "select count(*) from (select f_key from fact order by f_key limit 100000000) a " +
+			"join (select d_key from dim order by d_key limit 100000000) b on f_key = d_key", ""},
+		{"SortMergeJoin with one input sorted (join_algorithm = merge)",
+			"select count(*) from fact join (select d_key from dim order by d_key limit 100000000) b on f_dim = d_key", "merge"},
 	}
 	prof, err := planner.LookupGPUProfile("h100")
 	if err != nil {
@@ -82,7 +86,7 @@ func TestJoinAlgorithmsGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := planner.Plan(st.(*sql.Query), planner.Options{GPU: prof})
+		p, err := planner.Plan(st.(*sql.Query), planner.Options{GPU: prof, Join: q.join})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,6 +94,9 @@ func TestJoinAlgorithmsGolden(t *testing.T) {
 		want := strings.Fields(q.name)[0]
 		if !strings.Contains(ex, want) || (strings.HasSuffix(q.name, "two-pass") != strings.Contains(ex, "two-pass")) {
 			t.Errorf("%s: the planner did not choose it:\n%s", q.name, ex)
+		}
+		if strings.Contains(q.name, "sorted") != strings.Contains(ex, "not sorted again") {
+			t.Errorf("%s: EXPLAIN should say which inputs are not sorted again:\n%s", q.name, ex)
 		}
 		out.WriteString("-- " + q.name + "\n" + q.sql + "\n\n" + ex + "\n\n")
 	}
