@@ -26,7 +26,7 @@ func TestSortedInputsChooseMerge(t *testing.T) {
 		return fmt.Sprintf("(select * from %s order by %s limit 1000000)", table, order)
 	}
 	for _, c := range []struct {
-		left, right, on string
+		left, right, on  string
 		lSorted, rSorted bool
 		join             string
 	}{
