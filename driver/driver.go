@@ -21,6 +21,9 @@
 //	               fails naming the operator, and the connection goes on
 //	gpu_memory     device memory a query's plan may use, as 8GB or 256MB
 //	               (default: 75% of the device's free memory)
+//	plan_cache     on (default) or off: reuse the plan of a repeated
+//	               SELECT (the same text and arguments) while the tables
+//	               it reads are unchanged; SET plan_cache changes it
 //
 // A context deadline or cancellation stops a running query promptly; its
 // error then wraps the context's (context.DeadlineExceeded).
@@ -145,6 +148,12 @@ func ParseDSN(dsn string) (Config, error) {
 				return cfg, fmt.Errorf("gpusql: DSN gpu_memory=%q: %v", v, err)
 			}
 			cfg.Options.GPUMemory = n
+		case "plan_cache":
+			v = strings.ToLower(v)
+			if v != "on" && v != "off" {
+				return cfg, fmt.Errorf("gpusql: DSN plan_cache=%q: want on or off", v)
+			}
+			cfg.Options.PlanCache = v
 		case "gpus":
 			ids, err := engine.ParseGPUs(v)
 			if err != nil {
@@ -152,7 +161,7 @@ func ParseDSN(dsn string) (Config, error) {
 			}
 			cfg.Options.GPUs = ids
 		default:
-			return cfg, fmt.Errorf("gpusql: unknown DSN key %q (want executor, check, data, db, join, groupby, memory_limit, gpu_memory, gpus)", k)
+			return cfg, fmt.Errorf("gpusql: unknown DSN key %q (want executor, check, data, db, join, groupby, memory_limit, gpu_memory, gpus, plan_cache)", k)
 		}
 	}
 	return cfg, nil

@@ -21,7 +21,10 @@ func TestParseDSN(t *testing.T) {
 	if cfg.Options.Executor != "cpu" || cfg.Data != "/x/schema.sql" || cfg.Options.Join != "merge" {
 		t.Errorf("parsed %+v", cfg)
 	}
-	for _, bad := range []string{"executor", "color=red", "check=maybe"} {
+	if cfg, err := ParseDSN("plan_cache=OFF"); err != nil || cfg.Options.PlanCache != "off" {
+		t.Errorf("plan_cache=OFF: %+v, %v", cfg.Options, err)
+	}
+	for _, bad := range []string{"executor", "color=red", "check=maybe", "plan_cache=sometimes"} {
 		if _, err := ParseDSN(bad); err == nil {
 			t.Errorf("ParseDSN(%q) accepted", bad)
 		}

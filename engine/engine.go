@@ -16,6 +16,7 @@ import (
 	"gpusql/exec"
 	"gpusql/planner"
 	"gpusql/sql"
+	"gpusql/storage/columnar"
 )
 
 // Options configure a database.
@@ -54,6 +55,10 @@ type Options struct {
 	// GPUMemory is the device memory budget of a query's plan in bytes
 	// (0: most of the device's free memory); see gpu_memory.go.
 	GPUMemory int64
+	// PlanCache is "on" (or "") to reuse the plans of repeated SELECTs,
+	// "off" to plan every statement anew (plan_cache.go); SET plan_cache
+	// changes it for a session.
+	PlanCache string
 	// GPUs are the device indices plans may use (nil: every visible GPU);
 	// see gpu_devices.go.
 	GPUs []int
@@ -92,6 +97,8 @@ type DB struct {
 	// plans may use (gpu_devices.go).
 	gpuMem *gpuBudget
 	gpus   *gpuSet
+	// plans are the cached plans of repeated queries (plan_cache.go).
+	plans *planCache
 }
 
 // Open returns an empty database. Asking for the GPU (or --check) where none
@@ -99,6 +106,11 @@ type DB struct {
 func Open(opts Options) (*DB, error) {
 	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil), users: &users{}, gpuMem: &gpuBudget{}, gpus: &gpuSet{}}
 	db.SetMemoryLimit(opts.MemoryLimit)
+	db.plans = newPlanCache(db.cat)
+	if !planCacheModes[opts.PlanCache] {
+		return nil, fmt.Errorf("unknown plan cache mode %q (want on or off)", opts.PlanCache)
+	}
+	db.session.SetEngineVariable("plan_cache", &sql.Const{T: columnar.TString, S: defaultPlanCache(opts.PlanCache)})
 	db.conn = db.Conn()
 	switch opts.Executor {
 	case "", "auto":
@@ -228,6 +240,12 @@ func (db *DB) ExecStream(ctx context.Context, text, baseDir string, emit func(*S
 
 // ExecStream is DB.ExecStream on this connection.
 func (c *Conn) ExecStream(ctx context.Context, text, baseDir string, emit func(*StatementResult) error) error {
+	if r, line, hit, err := c.execScriptCached(ctx, text); hit {
+		if err != nil {
+			return &StatementError{Line: line, Err: err}
+		}
+		return emit(r)
+	}
 	// A syntax error comes with the statements before it, which run first,
 	// as the mysql client runs a script up to its broken statement.
 	stmts, perr := sql.Parse(text)
@@ -281,7 +299,19 @@ func cancelled(err error) error {
 func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*StatementResult, error) {
 	start := time.Now()
 	p.Dir = baseDir
+	if e, view := c.cachedPlan(p.Text); e != nil {
+		r, err := view.runCached(ctx, e)
+		if err != nil {
+			return nil, err
+		}
+		r.Elapsed, r.Line = time.Since(start), p.Line
+		return r, nil
+	}
 	db := c.view()
+	var settings string
+	if db.planCacheOn() {
+		settings = db.planSettings()
+	}
 	stmt, err := sql.BindConn(db.cat, db.session, c.vars, p)
 	if err != nil {
 		return nil, err
@@ -290,13 +320,20 @@ func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*S
 		return nil, err
 	}
 	var r *StatementResult
-	if d := c.db.durable; d != nil && mayChange(stmt) {
+	if q, ok := db.cacheable(stmt); ok {
+		r, err = c.execQueryCaching(ctx, p.Text, settings, q)
+	} else if d := c.db.durable; d != nil && mayChange(stmt) {
 		d.mu.Lock()
 		r, err = c.execBound(ctx, stmt, baseDir)
 		err = d.settle(c.db.cat, err)
 		d.mu.Unlock()
 	} else {
 		r, err = c.execBound(ctx, stmt, baseDir)
+	}
+	if _, ok := stmt.(*sql.Query); !ok {
+		// Plans of the snapshots a write replaced go now, not at the
+		// next query, so their memory goes with them.
+		c.db.plans.sweep()
 	}
 	if err != nil {
 		return nil, err

@@ -109,6 +109,10 @@ func (db *DB) showIndex(name string) (*StatementResult, error) {
 // a note row per column it remapped (engine/remap.go).
 func (db *DB) analyze(tables []string) *StatementResult {
 	var names, ops, types, msgs []string
+	// Plans are re-made after ANALYZE: the remaps it builds change GPU
+	// plans (a cached plan would also see that, plan_cache.go), and a
+	// user who runs it expects fresh choices.
+	defer db.plans.clear()
 	for _, t := range tables {
 		// Statistics are current already; the remaps are (re)built here,
 		// one note row per remapped column.

@@ -31,7 +31,12 @@ func (db *DB) queryOn(ctx context.Context, q *sql.Query, executor string) (*exec
 }
 
 func (db *DB) plan(q *sql.Query) (*planner.Physical, error) {
-	p, err := planner.Plan(q, planner.Options{Join: db.joinAlgorithm(), GroupBy: db.opts.GroupBy, Epsilon: db.epsilonOptions(), GPU: db.planProfile(), Remaps: db.cat.Remap})
+	return db.planWith(q, db.cat.Remap)
+}
+
+// planWith is plan with the GPU planner's remap lookup given.
+func (db *DB) planWith(q *sql.Query, remaps planner.RemapLookup) (*planner.Physical, error) {
+	p, err := planner.Plan(q, planner.Options{Join: db.joinAlgorithm(), GroupBy: db.opts.GroupBy, Epsilon: db.epsilonOptions(), GPU: db.planProfile(), Remaps: remaps})
 	if err == nil && len(q.Recursive) > 0 && p.CPUOnly == "" {
 		// The recursive tables are computed by the engine between plans
 		// and read as host tables the GPU column cache does not know.
@@ -168,6 +173,11 @@ type Prepared struct {
 
 // Prepare binds and plans one SELECT.
 func (db *DB) Prepare(text string) (*Prepared, error) {
+	return db.prepareWith(text, db.cat.Remap)
+}
+
+// prepareWith is Prepare with the GPU planner's remap lookup given.
+func (db *DB) prepareWith(text string, remaps planner.RemapLookup) (*Prepared, error) {
 	stmts, err := sql.Parse(text)
 	if err != nil {
 		return nil, err
@@ -183,7 +193,7 @@ func (db *DB) Prepare(text string) (*Prepared, error) {
 	if !ok {
 		return nil, fmt.Errorf("prepare wants a query, got %T", stmt)
 	}
-	p, err := db.plan(q)
+	p, err := db.planWith(q, remaps)
 	if err != nil {
 		return nil, err
 	}

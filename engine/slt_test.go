@@ -55,6 +55,11 @@ func strategies() []strategy {
 	out = append(out, strategy{"cpu-join=bitmap-groupby=auto", Options{Executor: "cpu", Join: "bitmap"}})
 	// Every equi-join run by two-pass bucketing on the CPU.
 	out = append(out, strategy{"cpu-join=twopass-groupby=auto", Options{Executor: "cpu", Join: "twopass"}})
+	// Every query run twice, the second time from the plan cache where it
+	// is cacheable (PlanCache "on" asks runSLTFile for the repeat; every
+	// strategy runs with the cache on, the default, but most queries of a
+	// file run only once).
+	out = append(out, strategy{"cpu-plan-cache-repeat", Options{Executor: "cpu", GPUProfile: "h100", PlanCache: "on"}})
 	// On a database directory (Path set per file by runSLTFile), reopened
 	// after every statement: later queries read the columns as mapped
 	// from the files.
@@ -153,6 +158,11 @@ func runSLTFile(t *testing.T, f *slt.File, opts Options) (ran, failed int) {
 		ran++
 		where := fmt.Sprintf("%s:%d", f.Path, r.Line)
 		msg, executor := runRecord(ctx, db, r, base)
+		if msg == "" && opts.PlanCache == "on" && r.Kind == slt.Query {
+			if msg, _ = runRecord(ctx, db, r, base); msg != "" {
+				msg = "run again (plan cache): " + msg
+			}
+		}
 		if executor == "gpu" {
 			onGPU++
 		}

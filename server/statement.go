@@ -23,6 +23,10 @@ var errEmptyQuery = errors.New("Query was empty")
 
 // runOne parses and runs the one statement of query on conn.
 func runOne(ctx context.Context, conn *engine.Conn, query string) (*engine.StatementResult, error) {
+	// A repeated query runs its cached plan without being parsed.
+	if r, hit, err := conn.ExecCached(ctx, query); hit {
+		return r, err
+	}
 	stmts, err := sql.Parse(query)
 	if err != nil {
 		return nil, &syntaxError{err}

@@ -88,12 +88,15 @@ type binder struct {
 	// values is set while ON DUPLICATE KEY UPDATE is bound: VALUES(col)
 	// reads the proposed row.
 	values *valuesRow
+	// reads are the tables and views the statement resolved and what
+	// makes it volatile (query_reads.go); views bound for it share them.
+	reads *QueryReads
 }
 
 const maxDepth = 2000
 
 func bind(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed) (Statement, error) {
-	b := &binder{cat: cat, session: sess, vars: vars, src: p.src, start: p.start, files: p.files, dir: p.Dir}
+	b := &binder{cat: cat, session: sess, vars: vars, src: p.src, start: p.start, files: p.files, dir: p.Dir, reads: &QueryReads{}}
 	if b.src == "" {
 		b.src, b.start, b.lineBase = p.Text, 0, max(p.Line-1, 0)
 	}
@@ -219,7 +222,7 @@ func (b *binder) topQuery(n ast.Node) (*Query, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := &Query{Plan: blk.plan, Names: blk.names, Recursive: b.recursive}
+	q := &Query{Plan: blk.plan, Names: blk.names, Recursive: b.recursive, Reads: *b.reads}
 	b.recursive = nil
 	return q, nil
 }

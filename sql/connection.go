@@ -64,6 +64,7 @@ func (b *binder) sessionFunc(name string, nargs, pos int) (Expr, error) {
 	if nargs != 0 {
 		return nil, b.errf(pos, "wrong number of arguments to %s(): %d", name, nargs)
 	}
+	b.volatile(name + "()")
 	str := func(s string) *Const { return &Const{T: columnar.TString, S: s} }
 	switch name {
 	case "connection_id":

@@ -157,6 +157,7 @@ func (b *binder) tableSource(n *ast.TableSource) (Plan, []scopeCol, error) {
 	case *ast.TableName:
 		name := src.Name.O
 		if strings.HasPrefix(name, fileMarker) {
+			b.volatile("a file in FROM")
 			return b.fileTable(name, alias)
 		}
 		q := alias
@@ -176,6 +177,7 @@ func (b *binder) tableSource(n *ast.TableSource) (Plan, []scopeCol, error) {
 			}
 		}
 		if strings.EqualFold(src.Schema.O, "information_schema") {
+			b.volatile("information_schema")
 			p, names, err := b.informationSchema(name, b.wordPos(name, -1))
 			if err != nil {
 				return nil, nil, err
@@ -183,6 +185,7 @@ func (b *binder) tableSource(n *ast.TableSource) (Plan, []scopeCol, error) {
 			return p, qualify(names, q), nil
 		}
 		if v, ok := b.cat.View(name); ok && src.Schema.O == "" {
+			b.reads.view(v)
 			p, names, err := b.bindView(v, b.wordPos(name, -1))
 			if err != nil {
 				return nil, nil, err
@@ -193,6 +196,7 @@ func (b *binder) tableSource(n *ast.TableSource) (Plan, []scopeCol, error) {
 		if !ok {
 			return nil, nil, b.errf(b.wordPos(name, -1), "unknown table '%s'", name)
 		}
+		b.reads.table(t)
 		if src := b.dmlSources[n]; src != nil {
 			return b.dmlScan(src, t, q), b.dmlCols(t, q), nil
 		}

@@ -104,6 +104,7 @@ var dateFuncs = map[string]columnar.Type{"dayofweek": columnar.TInt32, "weekday"
 // stmtNow is the statement's clock: the first call in a statement reads it,
 // later ones see the same instant.
 func (b *binder) stmtNow() time.Time {
+	b.volatile("the clock")
 	if b.now.IsZero() {
 		b.now = time.Now().UTC()
 	}

@@ -114,6 +114,7 @@ func (b *binder) bindRecursive(def *cteDef) error {
 // cteTableScan reads a recursive definition's result (or, inside its
 // step, its work table).
 func (b *binder) cteTableScan(def *cteDef, alias string) (Plan, []scopeCol, error) {
+	b.volatile("WITH RECURSIVE")
 	t := def.table
 	if t == nil {
 		if err := b.bindRecursive(def); err != nil {

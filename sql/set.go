@@ -54,7 +54,7 @@ func (b *binder) set(n *ast.SetStmt) (Statement, error) {
 		} else if ok {
 			a.Default = true
 		} else {
-			e, err := b.expr(v.Value, &scope{plan: &Values{Rows: [][]Expr{{}}}})
+			e, err := b.setValue(v)
 			if err != nil {
 				return nil, err
 			}
@@ -70,6 +70,7 @@ func (b *binder) variable(n *ast.VariableExpr, pos int) (Expr, error) {
 	if !n.IsSystem {
 		return b.userVariable(n, pos)
 	}
+	b.volatile("a system variable")
 	if strings.EqualFold(n.Name, "autocommit") && b.vars != nil {
 		on := int64(0)
 		if b.vars.Autocommit() {
@@ -83,4 +84,14 @@ func (b *binder) variable(n *ast.VariableExpr, pos int) (Expr, error) {
 	}
 	c := *v
 	return &c, nil
+}
+
+// setValue binds the value of one assignment. A system variable takes a
+// bare word as the name of its value, as MySQL does (SET sql_mode = ANSI,
+// SET plan_cache = off, SET autocommit = ON).
+func (b *binder) setValue(v *ast.VariableAssignment) (Expr, error) {
+	if c, ok := v.Value.(*ast.ColumnNameExpr); ok && v.IsSystem && c.Name.Table.O == "" {
+		return &Const{T: columnar.TString, S: c.Name.Name.O}, nil
+	}
+	return b.expr(v.Value, &scope{plan: &Values{Rows: [][]Expr{{}}}})
 }

@@ -16,6 +16,9 @@ type Query struct {
 	// Recursive are the WITH RECURSIVE tables Plan reads, in the order
 	// the engine must compute them (sql/recursive_cte.go).
 	Recursive []*RecursiveCTE
+	// Reads are the snapshots and views binding used and whether the
+	// query must be bound on every run (query_reads.go).
+	Reads QueryReads
 }
 
 // Explain shows the physical plan of Query; Analyze runs it and adds actual

@@ -77,6 +77,7 @@ func (b *binder) userVariable(n *ast.VariableExpr, pos int) (Expr, error) {
 	if len(b.views) > 0 {
 		return nil, b.errf(pos, "a view's SELECT cannot contain a user variable (@%s)", n.Name)
 	}
+	b.volatile("a user variable")
 	if v, ok := b.vars.Get(n.Name); ok {
 		return v, nil
 	}

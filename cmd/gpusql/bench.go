@@ -120,6 +120,12 @@ type queryReport struct {
 	// (streamed and zero-copy columns; 0 when all are resident).
 	LinkBytes int64                   `json:"link_bytes,omitempty"`
 	Executors map[string]*queryTiming `json:"executors"`
+	// PlanMs is the median host time to parse, bind and plan the query
+	// (the GPU's part included on a GPU database), which the timed runs
+	// leave out; CachedPlanMs the median time to get the same plan from
+	// the plan cache, as a repeated statement does.
+	PlanMs       float64 `json:"plan_ms"`
+	CachedPlanMs float64 `json:"cached_plan_ms"`
 }
 
 type benchReport struct {
@@ -144,6 +150,7 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 	dbPath := fs.String("db", "", "keep the data in the database directory `PATH`: generated in memory and written there on the first run, opened on the next ones")
 	gpuMemory := fs.String("gpu-memory", "default", "GPU memory budget of each query's plan, as `SIZE` 256MB: a fact table that does not fit streams in chunks (see EXPLAIN)")
 	gpuSets := fs.String("gpus", "", "time the GPU executor on each device set of `SETS`, lists of device indices separated by / (0/0,1: one GPU, then two); default: every visible GPU")
+	cpuProfile := fs.String("cpuprofile", "", "write a Go CPU profile of the timed runs to `FILE` (go tool pprof): where the host time goes")
 	chart := fs.String("chart", "", "also draw the times as grouped bars into `FILE` (.svg, .png or .pdf)")
 	var compare []string
 	fs.Func("compare", "add the figures of `FILE` to the chart: a bench --json report or {\"series\": {\"Q1.1\": ms}} (repeatable)", func(v string) error {
@@ -212,6 +219,14 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 		*sf = 0 // the data's scale factor is whatever generated it
 	}
 	report := &benchReport{SF: *sf, Data: *data, Runs: *runs, Executors: exes, TotalWarm: map[string]float64{}}
+	if *cpuProfile != "" {
+		stopProfile, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "gpusql bench: --cpuprofile:", err)
+			return 1
+		}
+		defer stopProfile()
+	}
 	for _, q := range ssbgen.Queries() {
 		if *only != "" && !slices.Contains(strings.Split(*only, ","), q.Name) {
 			continue
@@ -268,6 +283,9 @@ func benchQuery(ctx context.Context, db *engine.DB, q ssbgen.Query, exes []strin
 		return nil, err
 	}
 	qr := &queryReport{Name: q.Name, Bytes: prep.ScannedBytes(), Executors: map[string]*queryTiming{}}
+	if qr.PlanMs, qr.CachedPlanMs, err = timePlanning(db, q.SQL, max(runs, 5)); err != nil {
+		return nil, err
+	}
 	if slices.ContainsFunc(exes, isGPU) {
 		qr.LinkBytes = prep.LinkBytes()
 	}
@@ -325,12 +343,60 @@ func benchQuery(ctx context.Context, db *engine.DB, q ssbgen.Query, exes []strin
 	return qr, nil
 }
 
+// timePlanning is the median of runs plannings of text from scratch, and
+// of runs lookups of its plan in the plan cache.
+func timePlanning(db *engine.DB, text string, runs int) (planMs, cachedMs float64, err error) {
+	var fresh, cached []float64
+	for range runs {
+		start := time.Now()
+		if _, err := db.Prepare(text); err != nil {
+			return 0, 0, err
+		}
+		fresh = append(fresh, float64(time.Since(start).Nanoseconds())/1e6)
+	}
+	if _, _, err := db.PrepareCached(text); err != nil {
+		return 0, 0, err
+	}
+	for range runs {
+		start := time.Now()
+		_, hit, err := db.PrepareCached(text)
+		if err != nil {
+			return 0, 0, err
+		}
+		if !hit {
+			return 0, 0, fmt.Errorf("the plan cache did not keep the query's plan (is plan_cache off?)")
+		}
+		cached = append(cached, float64(time.Since(start).Nanoseconds())/1e6)
+	}
+	return median(fresh), median(cached), nil
+}
+
+// printPlanTotals sums the planning columns: host time per statement that
+// the timed runs leave out, and what the plan cache leaves of it.
+func printPlanTotals(w io.Writer, r *benchReport) {
+	var fresh, cached float64
+	for _, q := range r.Queries {
+		fresh += q.PlanMs
+		cached += q.CachedPlanMs
+	}
+	fmt.Fprintf(w, "planning (parse, bind, plan; not in the timed runs): %.3f ms over all queries, %.4f ms from the plan cache\n", fresh, cached)
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 0 {
+		return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return s[len(s)/2]
+}
+
 func printBench(w io.Writer, r *benchReport) {
 	link := false
 	for _, q := range r.Queries {
 		link = link || q.LinkBytes > 0
 	}
-	fmt.Fprintf(w, "%-6s %8s %10s", "query", "rows", "MB")
+	fmt.Fprintf(w, "%-6s %8s %10s %8s %9s", "query", "rows", "MB", "plan ms", "cached ms")
 	for _, e := range r.Executors {
 		fmt.Fprintf(w, " | %4s %9s %7s %9s %7s", e, "cold ms", "GB/s", "warm ms", "GB/s")
 		if isGPU(e) {
@@ -344,7 +410,7 @@ func printBench(w io.Writer, r *benchReport) {
 	}
 	fmt.Fprintln(w)
 	for _, q := range r.Queries {
-		fmt.Fprintf(w, "%-6s %8d %10.1f", q.Name, q.Rows, float64(q.Bytes)/1e6)
+		fmt.Fprintf(w, "%-6s %8d %10.1f %8.3f %9.4f", q.Name, q.Rows, float64(q.Bytes)/1e6, q.PlanMs, q.CachedPlanMs)
 		for _, e := range r.Executors {
 			t := q.Executors[e]
 			fmt.Fprintf(w, " | %4s %9.2f %7.2f %9.2f %7.2f", "", t.ColdMs, t.ColdGBps, t.WarmMs, t.GBps)
@@ -362,6 +428,7 @@ func printBench(w io.Writer, r *benchReport) {
 	for _, e := range r.Executors {
 		totals = append(totals, fmt.Sprintf("%s %.3f s", e, r.TotalWarm[e]))
 	}
+	printPlanTotals(w, r)
 	printGPUTotals(w, r)
 	if len(r.Executors) == 1 {
 		fmt.Fprintf(w, "%d queries, total warm %.3f s\n", len(r.Queries), r.TotalWarm[r.Executors[0]])

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"runtime/pprof"
 
 	"gpusql/engine"
 )
@@ -57,4 +59,21 @@ func printGPUTotal(w io.Writer, r *benchReport, e string) {
 	}
 	fmt.Fprintf(w, "%s: kernels %.3f ms + host %.3f ms over all queries (kern ms: CUDA events around each kernel of one profiled run; host ms: warm ms - kern ms; dev MB: columns read as stored on the device; %%HBM: dev MB / kern ms against the measured %.0f GB/s)\n",
 		e, kern, host, hbm)
+}
+
+// startCPUProfile profiles the process into path until the returned
+// function runs.
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }

@@ -38,6 +38,7 @@ func benchServe(args []string, stdout, stderr io.Writer) int {
 	rounds := fs.Int("rounds", 3, "times each client runs the 13 queries")
 	streamRows := fs.Int("stream-rows", 10_000_000, "rows of the streamed result (at most lineorder's)")
 	executor := fs.String("executor", "auto", "executor: cpu, gpu or auto")
+	planCache := fs.String("plan-cache", "on", "reuse the plans of repeated queries: on or off (to measure what the plan cache saves)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -54,7 +55,7 @@ func benchServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gpusql bench serve:", err)
 		return 1
 	}
-	db, err := engine.Open(engine.Options{Executor: *executor})
+	db, err := engine.Open(engine.Options{Executor: *executor, PlanCache: *planCache})
 	if err != nil {
 		return fail(err)
 	}

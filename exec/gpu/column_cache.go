@@ -51,7 +51,7 @@ func (c *devColumn) view() colView {
 // vectors whose values fit in 32 bits are stored narrowed, so every later
 // scan reads half the bytes. A column that cannot fit even after eviction is
 // read in place from pinned host memory (zero-copy over UVA) when it lives
-// there. Only the device goroutine uses the cache.
+// there. Only code inside the device's do uses the cache.
 type columnCache struct {
 	d      *device
 	budget int64

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"gorgonia.org/cu"
@@ -16,10 +17,10 @@ import (
 	"gpusql/storage/columnar"
 )
 
-// device owns one CUDA context (one per GPU of the set, devices.go). A context is current per OS
-// thread and Go moves goroutines between threads, so one goroutine locked to
-// its thread (runtime.LockOSThread) creates the context and runs every piece
-// of GPU work, submitted through work. Queries are thereby serialized on the
+// device owns one CUDA context (one per GPU of the set, devices.go). A
+// context is current per OS thread and Go moves goroutines between threads,
+// so GPU work runs through do, on a locked thread with the context made
+// current, one goroutine at a time. Queries are thereby serialized on each
 // GPU, which is what a single default stream would do anyway.
 type device struct {
 	// index is the device's place in the set (devices.go), ordinal its
@@ -31,8 +32,10 @@ type device struct {
 	// served counts the whole queries sent to the device.
 	served atomic.Int64
 
-	work chan func()
-	tid  int64 // OS thread of the device goroutine (do runs inline there)
+	// mu is held by the goroutine using the device (do), whose locked OS
+	// thread is owner (0 when none).
+	mu    sync.Mutex
+	owner atomic.Int64
 
 	ctx       cu.CUContext
 	name      string
@@ -96,30 +99,19 @@ func DeviceName() string {
 	return d.name
 }
 
-// openDevice opens the CUDA context of device ordinal on its own locked
-// goroutine. share is how many devices of the set run on this ordinal
-// (logical devices): each gets that share of the free memory.
+// openDevice opens the CUDA context of device ordinal. share is how many
+// devices of the set run on this ordinal (logical devices): each gets that
+// share of the free memory.
 func openDevice(index, ordinal, share int) (*device, error) {
-	d := &device{index: index, ordinal: ordinal, share: share, work: make(chan func()), modules: map[string]cu.Module{}, funcs: map[string]cu.Function{}, fnNames: map[cu.Function]string{}}
-	ready := make(chan error)
-	go d.loop(ready)
-	if err := <-ready; err != nil {
+	d := &device{index: index, ordinal: ordinal, share: share, modules: map[string]cu.Module{}, funcs: map[string]cu.Function{}, fnNames: map[cu.Function]string{}}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.init(); err != nil {
 		return nil, err
 	}
 	return d, nil
-}
-
-func (d *device) loop(ready chan<- error) {
-	runtime.LockOSThread() // never unlocked: the context lives on this thread
-	d.tid = threadID()
-	if err := d.init(); err != nil {
-		ready <- err
-		return
-	}
-	ready <- nil
-	for f := range d.work {
-		f()
-	}
 }
 
 func (d *device) init() error {
@@ -185,22 +177,40 @@ func (d *device) init() error {
 	return nil
 }
 
-// do runs f on the device goroutine and waits for it. Called from the device
-// goroutine itself (f calling code that calls do) it runs f inline.
-func (d *device) do(f func() error) error {
-	if threadID() == d.tid {
+// do runs f with the device's context current, holding the device: the
+// calling goroutine locks its OS thread, takes the device's lock and makes
+// the context current on that thread, so no other thread has to wake up
+// for it (each wake-up of a parked thread costs tens of microseconds, the
+// scale of a warm query's host time). Called from inside f it runs inline.
+func (d *device) do(f func() error) (err error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	tid := threadID()
+	if d.owner.Load() == tid {
 		return f()
 	}
-	errc := make(chan error, 1)
-	d.work <- func() {
-		defer func() {
-			if r := recover(); r != nil {
-				errc <- fmt.Errorf("gpu: internal error: %v", r)
-			}
-		}()
-		errc <- f()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("gpu: internal error: %v", r)
+		}
+	}()
+	d.mu.Lock()
+	d.owner.Store(tid)
+	defer func() {
+		d.owner.Store(0)
+		d.mu.Unlock()
+	}()
+	// A device's work may use another device's (a pinned allocation
+	// through the primary): the caller's context is made current again
+	// after it.
+	prev, _ := cu.CurrentContext()
+	if err := cu.SetCurrentContext(d.ctx); err != nil {
+		return fmt.Errorf("gpu: making the context of device %d current: %v", d.index, err)
 	}
-	return <-errc
+	if prev != (cu.CUContext{}) && prev != d.ctx {
+		defer cu.SetCurrentContext(prev)
+	}
+	return f()
 }
 
 // fn returns a loaded kernel by name.

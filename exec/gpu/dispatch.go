@@ -18,7 +18,7 @@ import (
 // for every device of the set.
 func execute(ctx context.Context, p *planner.Physical, profiled bool) (*exec.Result, *QueryProfile, error) {
 	if g := p.GPU; g != nil && g.Shape == planner.GPUEpsilonShape && !profiled {
-		// Outside the device goroutines: the CPU executor's workers call
+		// Outside the devices' do: the CPU executor's workers call
 		// the devices per batch.
 		res, err := runEpsilonPlan(ctx, p)
 		return res, nil, err
@@ -61,7 +61,7 @@ func (d *device) execute(ctx context.Context, p *planner.Physical, profiled bool
 	return res, prof, err
 }
 
-// profiled runs f on the device goroutine between clearing and checking
+// profiled runs f inside the device's do between clearing and checking
 // the overflow flag and, when on, under the kernel profiler, whose figures
 // it leaves in *out.
 func (d *device) profiled(on bool, f func() error, out **QueryProfile) error {

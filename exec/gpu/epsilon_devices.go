@@ -21,17 +21,16 @@ import (
 // called by one device at a time). Counting splits the queries the same
 // way, each device filling the counts of its strided share.
 
-// eachDevice runs f(k, d) on every device's goroutine at once.
+// eachDevice runs f(k, d) inside every device's do at once (the first on
+// the calling goroutine).
 func eachDevice(devs []*device, f func(k int, d *device) error) error {
 	errs := make([]error, len(devs))
+	run := func(k int) { errs[k] = devs[k].do(func() error { return f(k, devs[k]) }) }
 	var wg sync.WaitGroup
-	for k, d := range devs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[k] = d.do(func() error { return f(k, d) })
-		}()
+	for k := 1; k < len(devs); k++ {
+		wg.Go(func() { run(k) })
 	}
+	run(0)
 	wg.Wait()
 	return firstError(errs)
 }

@@ -19,6 +19,7 @@ import (
 // to a context).
 type kernelProfiler struct {
 	d       *device
+	tid     int64      // the locked thread running the profiled query
 	events  []cu.Event // reused between queries, two per launch
 	used    int
 	stats   []KernelStat
@@ -29,13 +30,13 @@ type kernelProfiler struct {
 
 // profiling counts the devices profiling a query now, so that launches
 // outside profiled queries pay one atomic load; profilers finds the
-// profiler of the calling device goroutine by its OS thread.
+// profiler of the query the calling thread runs (inside do).
 var (
 	profiling atomic.Int32
 	profilers sync.Map // thread id → *kernelProfiler
 )
 
-// kprof is the calling device goroutine's profiler, nil when its query is
+// kprof is the calling thread's profiler, nil when its query is
 // not profiled.
 func kprof() *kernelProfiler {
 	if profiling.Load() == 0 {
@@ -46,10 +47,10 @@ func kprof() *kernelProfiler {
 	return kp
 }
 
-// startProfile profiles the device's next query (on its goroutine).
+// startProfile profiles the device's next query (inside do).
 func (d *device) startProfile() *kernelProfiler {
-	p := &kernelProfiler{d: d, events: d.profEvents, columns: map[*columnar.Column]int64{}}
-	profilers.Store(d.tid, p)
+	p := &kernelProfiler{d: d, tid: threadID(), events: d.profEvents, columns: map[*columnar.Column]int64{}}
+	profilers.Store(p.tid, p)
 	profiling.Add(1)
 	return p
 }
@@ -57,7 +58,7 @@ func (d *device) startProfile() *kernelProfiler {
 // stopProfile ends it, keeping its events for the next one.
 func (d *device) stopProfile(p *kernelProfiler) {
 	d.profEvents = p.events
-	profilers.Delete(d.tid)
+	profilers.Delete(p.tid)
 	profiling.Add(-1)
 }
 

@@ -12,7 +12,7 @@ import (
 // devPool recycles device allocations by size class. cuMemAlloc and
 // cuMemFree synchronize the device and cost tens of microseconds each; a
 // warm query allocates the same few hash and group tables every time, so it
-// gets them from the free lists instead. Only the device goroutine uses it.
+// gets them from the free lists instead. Only code inside the device's do uses it.
 type devPool struct {
 	free   map[int64][]cu.DevicePtr
 	held   int64 // bytes on the free lists

@@ -19,7 +19,7 @@ type narrowCol struct {
 // narrowed returns col's values in width bytes each (the plan's wire
 // width, which holds every value): the column's own vector when it is
 // that wide, else a copy narrowed once in parallel into pinned host memory
-// and kept for later queries. Only the device goroutine calls it.
+// and kept for later queries. Only code inside the device's do calls it.
 func (d *device) narrowed(col *columnar.Column, width int) ([]byte, error) {
 	src := col.Data()
 	if len(src) == 0 || len(src) == width*col.Len {

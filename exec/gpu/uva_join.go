@@ -12,7 +12,7 @@ import (
 
 // uvaJoin is one `bench uva` join (kernels/uva_join.cu) over two tables in
 // pinned host memory: the device state and the three ways of reaching the
-// tables. Only the device goroutine uses it.
+// tables. Only code inside the device's do uses it.
 type uvaJoin struct {
 	d            *device
 	r, s         []UVATuple   // pinned, device-mapped host memory

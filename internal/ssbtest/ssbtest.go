@@ -29,10 +29,7 @@ func Catalog(tb testing.TB, sf float64, alloc columnar.Allocator) *catalog.Catal
 	if c, ok := catalogs.Load(key); ok {
 		return c.(*catalog.Catalog)
 	}
-	dir := filepath.Join(os.TempDir(), "gpusql-ssb-sf"+strconv.FormatFloat(sf, 'f', -1, 64))
-	if err := ensureGenerated(dir, sf); err != nil {
-		tb.Fatal(err)
-	}
+	dir := Dir(tb, sf)
 	ps, err := sql.Parse(ssbgen.SchemaSQL(ssbgen.FormatTbl))
 	if err != nil {
 		tb.Fatal(err)
@@ -61,6 +58,18 @@ func Catalog(tb testing.TB, sf float64, alloc columnar.Allocator) *catalog.Catal
 	}
 	catalogs.Store(key, cat)
 	return cat
+}
+
+// Dir returns the folder holding SSB data at scale factor sf as .tbl files
+// with its schema.sql (LOAD paths relative to the folder), generating it
+// once into the system temp dir.
+func Dir(tb testing.TB, sf float64) string {
+	tb.Helper()
+	dir := filepath.Join(os.TempDir(), "gpusql-ssb-sf"+strconv.FormatFloat(sf, 'f', -1, 64))
+	if err := ensureGenerated(dir, sf); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
 }
 
 // Query is one bound SSB query.

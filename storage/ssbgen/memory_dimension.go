@@ -61,6 +61,9 @@ type rowBlock struct {
 
 func (d *dimension) block() *rowBlock {
 	b := &rowBlock{d: d, used: map[int]codeSet{}}
+	// Other blocks' done() write d.used while this one starts.
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	for c := range d.used {
 		b.used[c] = d.sources[c].vocab.newSet()
 	}

@@ -66,6 +66,7 @@ func TestTablesEqualLoadedText(t *testing.T) {
 		{sf: 0.01, workers: 1},
 		{sf: 0.05, seed: 11, workers: 3},
 		{sf: 0.02, seed: 5, skew: 0.9, workers: 4},
+		{sf: 0.05, seed: 2, workers: 32}, // more workers than blocks of some tables
 	} {
 		t.Run(fmt.Sprintf("sf%g_seed%d_skew%g", c.sf, c.seed, c.skew), func(t *testing.T) {
 			cat := loadText(t, ssbgen.Options{SF: c.sf, Seed: c.seed, Skew: c.skew})

@@ -1,0 +1,51 @@
+package sql
+
+import (
+	"strings"
+
+	"gpusql/catalog"
+	"gpusql/storage/columnar"
+)
+
+// QueryReads are what binding a query took from outside its text and the
+// session's settings, so that a cache of bound plans (engine/plan_cache.go)
+// can tell whether binding the same text again would give the same plan:
+// the table snapshots and views it resolved, by lower-cased name. Binding
+// reads a table's snapshot, dictionaries and statistics as they are at
+// that moment (string literals become the snapshot's dictionary codes),
+// so a plan is valid exactly while every name still resolves to the same
+// snapshot or view definition.
+//
+// Volatile names the first construct whose bound value may differ on the
+// next run of the same text — the clock (NOW(), CURDATE()), a user
+// variable, a system variable, the connection (CONNECTION_ID(), USER()),
+// a file in FROM, information_schema, WITH RECURSIVE — all fixed as
+// constants or temporary tables at bind time; "" when there is none. Such
+// a query must be bound afresh on every run.
+type QueryReads struct {
+	Tables   map[string]*columnar.Table
+	Views    map[string]catalog.View
+	Volatile string
+}
+
+func (r *QueryReads) table(t *columnar.Table) {
+	if r.Tables == nil {
+		r.Tables = map[string]*columnar.Table{}
+	}
+	r.Tables[strings.ToLower(t.Name)] = t
+}
+
+func (r *QueryReads) view(v catalog.View) {
+	if r.Views == nil {
+		r.Views = map[string]catalog.View{}
+	}
+	r.Views[strings.ToLower(v.Name)] = v
+}
+
+// volatile records why the statement must be bound on every run (the
+// first reason is kept).
+func (b *binder) volatile(why string) {
+	if b.reads.Volatile == "" {
+		b.reads.Volatile = why
+	}
+}
