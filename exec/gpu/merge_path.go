@@ -78,14 +78,22 @@ func (r *queryRun) mergePathPairs(ls, rs *sortedSide, nk int, first bool) (pairs
 	if err != nil {
 		return pairs{}, err
 	}
+	keyBytes := int64(8 * nk)
 	for _, upper := range []int32{0, 1} {
 		mp.Upper = upper
 		if err := launch(part, r.d.grid(tiles+1), 256, 0, unsafe.Pointer(&mp), unsafe.Sizeof(mp)); err != nil {
 			return pairs{}, err
 		}
+		noteKernel(2*keyBytes*(tiles+1)*searchSteps(min(ls.n, rs.n)), 8*(tiles+1), tiles+1, tiles+1)
 		if err := launch(search, int(tiles), mpThreads, nk*mpNV*8, unsafe.Pointer(&mp), unsafe.Sizeof(mp)); err != nil {
 			return pairs{}, err
 		}
+		// Both sides' keys; the upper pass reads lo and writes counts.
+		read, written := keyBytes*(ls.n+rs.n)+16*tiles, 4*ls.n
+		if upper == 1 {
+			read, written = read+4*ls.n, 8*ls.n
+		}
+		noteKernel(read, written, ls.n+rs.n, ls.n)
 	}
 	m, err := r.scanDevice(counts, ls.n)
 	if err != nil {
@@ -121,12 +129,16 @@ func (r *queryRun) expandPairs(m int64, ls, rs *sortedSide, offsets, lo cu.Devic
 	if err := launch(f, r.d.grid(tiles+1), 256, 0, unsafe.Pointer(&ep), unsafe.Sizeof(ep)); err != nil {
 		return pairs{}, err
 	}
+	noteKernel(8*(tiles+1)*searchSteps(min(m, ls.n)), 8*(tiles+1), tiles+1, tiles+1)
 	if f, err = r.d.fn("mpj_expand"); err != nil {
 		return pairs{}, err
 	}
 	if err := launch(f, int(tiles), mpThreads, 0, unsafe.Pointer(&ep), unsafe.Sizeof(ep)); err != nil {
 		return pairs{}, err
 	}
+	// Per left row its offset, lo and left row id (at most); per pair one
+	// right row id gathered and two row ids written.
+	noteKernel(16*ls.n+8*tiles+4*m, 8*m, ls.n, m)
 	return pairs{left: bufs[1], right: bufs[2], m: m}, nil
 }
 
@@ -151,6 +163,7 @@ func (r *queryRun) scanDevice(a cu.DevicePtr, n int64) (int64, error) {
 	if err := launch(f, int(tiles), mpScanThreads, 0, unsafe.Pointer(&sp), unsafe.Sizeof(sp)); err != nil {
 		return 0, err
 	}
+	noteKernel(8*n, 8*tiles, n, tiles)
 	if err := r.scanInPlace(sums, tiles, total); err != nil {
 		return 0, err
 	}
@@ -160,6 +173,7 @@ func (r *queryRun) scanDevice(a cu.DevicePtr, n int64) (int64, error) {
 	if err := launch(f, int(tiles), mpScanThreads, 0, unsafe.Pointer(&sp), unsafe.Sizeof(sp)); err != nil {
 		return 0, err
 	}
+	noteKernel(8*n+8*tiles, 8*n, n, n)
 	var m int64
 	if err := cu.MemcpyDtoH(unsafe.Pointer(&m), total, 8); err != nil {
 		return 0, fmt.Errorf("gpu: merge join failed: %v", err)
@@ -172,4 +186,13 @@ func (r *queryRun) scanDevice(a cu.DevicePtr, n int64) (int64, error) {
 func (r *queryRun) noPairs() (pairs, error) {
 	p, err := r.s.alloc(8)
 	return pairs{left: p, right: p}, err
+}
+
+// searchSteps is the number of probes of a binary search over n values.
+func searchSteps(n int64) int64 {
+	s := int64(1)
+	for ; n > 1; n >>= 1 {
+		s++
+	}
+	return s
 }
