@@ -5,6 +5,7 @@ package gpu
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -234,4 +235,119 @@ func TestMergePathScan(t *testing.T) {
 			t.Fatalf("n=%d: total %d, want %d", n, total, run)
 		}
 	}
+}
+
+// TestMergePathPairs runs the merge-path join stage alone on sides sorted
+// on the host, at sizes of millions of rows that the plan-level tests do
+// not reach: one left row with a million partners, a million left rows
+// with one partner key, 6M pairs of uniform duplicates, mostly unique keys;
+// and with first set (semi / anti). Every (left row, right row) pair must
+// be the one a host two-pointer merge of the same keys gives.
+func TestMergePathPairs(t *testing.T) {
+	d := needGPU(t)
+	rng := rand.New(rand.NewPCG(8, 8))
+	for _, c := range []struct {
+		na, nb int
+		domain int64 // keys uniform in [-domain/2, domain/2)
+	}{{1, 1 << 20, 1}, {1 << 20, 1, 1}, {3 << 20, 2 << 20, 1 << 20}, {1<<20 + 3, 777777, 1 << 22}, {5000, 5000, 3}} {
+		a, b := hostSortedKeys(rng, c.na, c.domain), hostSortedKeys(rng, c.nb, c.domain)
+		ap, bp := rng.Perm(c.na), rng.Perm(c.nb) // row ids of the sorted positions
+		for _, first := range []bool{false, true} {
+			var gotL, gotR []int32
+			err := d.do(func() error {
+				q := d.newQueryRun()
+				defer q.close()
+				ls, err := q.uploadSide(a, ap)
+				if err != nil {
+					return err
+				}
+				rs, err := q.uploadSide(b, bp)
+				if err != nil {
+					return err
+				}
+				pr, err := q.mergePathPairs(ls, rs, 1, first)
+				if err != nil {
+					return err
+				}
+				gotL, gotR = make([]int32, pr.m), make([]int32, pr.m)
+				if pr.m == 0 {
+					return nil
+				}
+				if err := cu.MemcpyDtoH(unsafe.Pointer(&gotL[0]), pr.left, 4*pr.m); err != nil {
+					return err
+				}
+				return cu.MemcpyDtoH(unsafe.Pointer(&gotR[0]), pr.right, 4*pr.m)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := hostMergePairs(a, b, ap, bp, first)
+			got := make([]uint64, len(gotL))
+			for k := range got {
+				got[k] = uint64(gotL[k])<<32 | uint64(uint32(gotR[k]))
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%+v first=%v: %d pairs, want %d", c, first, len(got), len(want))
+			}
+		}
+	}
+}
+
+func hostSortedKeys(rng *rand.Rand, n int, domain int64) []int64 {
+	k := make([]int64, n)
+	for i := range k {
+		k[i] = rng.Int64N(domain) - domain/2
+	}
+	slices.Sort(k)
+	return k
+}
+
+// hostMergePairs is every (row id, row id) pair of equal keys by a
+// two-pointer merge (with first: the first right row of each run), sorted,
+// each pair packed as left<<32 | right.
+func hostMergePairs(a, b []int64, ap, bp []int, first bool) []uint64 {
+	var out []uint64
+	j := 0
+	for i := range a {
+		for j < len(b) && b[j] < a[i] {
+			j++
+		}
+		for k := j; k < len(b) && b[k] == a[i]; k++ {
+			out = append(out, uint64(ap[i])<<32|uint64(bp[k]))
+			if first {
+				break
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// uploadSide puts keys (sorted) and the row id of each sorted position on
+// the device as a sortedSide, keys encoded as sort_encode does.
+func (r *queryRun) uploadSide(keys []int64, rows []int) (*sortedSide, error) {
+	n := int64(len(keys))
+	enc := make([]int64, n)
+	perm := make([]int32, n)
+	for i := range keys {
+		enc[i] = keys[i] ^ -1<<63
+		perm[i] = int32(rows[i])
+	}
+	kv, err := r.uploadKeys(enc)
+	if err != nil {
+		return nil, err
+	}
+	p, err := r.s.alloc(4 * max(n, 2))
+	if err != nil {
+		return nil, err
+	}
+	if n > 0 {
+		if err := cu.MemcpyHtoD(p, unsafe.Pointer(&perm[0]), 4*n); err != nil {
+			return nil, err
+		}
+	}
+	s := &sortedSide{perm: p, n: n}
+	s.keys[0] = kv.Data
+	return s, nil
 }
