@@ -19,6 +19,10 @@ const (
 	// its table to stay in cache and its keys repeat heavily (long chains).
 	mergeMinBuildRows = 1 << 22
 	mergeMinDupFactor = 8
+	// Inputs that both arrive sorted on the keys are merged in one pass
+	// each when the hash table would hold at least this many rows (past a
+	// GPU's L2 and a CPU's caches: its probes become memory-latency bound).
+	sortedMergeMinBuildRows = 1 << 20
 )
 
 // joinStats combines the statistics of the two inputs of a join with rows
@@ -80,11 +84,18 @@ func (b *builder) makeJoin(kind sql.JoinKind, l, r Node, lk, rk []sql.Expr, resi
 		nl := &NestedLoopJoin{Kind: kind, Left: l, Right: r, Cond: residual, NullAware: nullAware, Out: out}
 		return b.set(nl, st, base+ls.Rows*rs.Rows)
 	}
+	hj := &HashJoin{Kind: kind, Left: l, Right: r, LeftKeys: lk, RightKeys: rk,
+		Residual: residual, NullAware: nullAware, BuildSide: BuildRight, Out: out}
+	b.chooseBuild(hj, rs, rows/math.Max(ls.Rows, 1))
 	lSorted, rSorted := false, false
 	if sameKeyTypes(lk, rk) {
 		lSorted, rSorted = sortedOn(l, lk), sortedOn(r, rk)
 	}
-	if why := b.useMerge(ls, rs, rk, lSorted && rSorted); why != "" {
+	// Sorted inputs favour the merge only over a hash table past the
+	// caches: a direct array or bitmap build is cheaper than any merge, and
+	// on the GPU it fuses into a star pipeline, which a merge join breaks.
+	sortedWins := lSorted && rSorted && hj.Strategy == HashTable && rs.Rows >= sortedMergeMinBuildRows
+	if why := b.useMerge(ls, rs, rk, sortedWins); why != "" {
 		smj := &SortMergeJoin{Kind: kind, Left: l, Right: r, LeftKeys: lk, RightKeys: rk,
 			Residual: residual, NullAware: nullAware, LeftSorted: lSorted, RightSorted: rSorted, Why: why, Out: out}
 		// A sorted input costs one pass; the merge one pass over both.
@@ -97,9 +108,6 @@ func (b *builder) makeJoin(kind sql.JoinKind, l, r Node, lk, rk []sql.Expr, resi
 		}
 		return b.set(smj, st, base+sortCost)
 	}
-	hj := &HashJoin{Kind: kind, Left: l, Right: r, LeftKeys: lk, RightKeys: rk,
-		Residual: residual, NullAware: nullAware, BuildSide: BuildRight, Out: out}
-	b.chooseBuild(hj, rs, rows/math.Max(ls.Rows, 1))
 	hj.TwoPass = b.useTwoPass(hj, ls, rs)
 	return b.set(hj, st, base+2*rs.Rows)
 }
@@ -116,7 +124,7 @@ func (b *builder) useMerge(ls, rs *relStats, rk []sql.Expr, bothSorted bool) str
 		return ""
 	}
 	if bothSorted {
-		return "both inputs arrive sorted on the keys"
+		return fmt.Sprintf("both inputs arrive sorted on the keys (a hash table of %.3gM rows would be built otherwise)", rs.Rows/(1<<20))
 	}
 	if rs.Rows < mergeMinBuildRows || ls.Rows < mergeMinBuildRows {
 		return ""

@@ -35,11 +35,15 @@ func (n *SortMergeJoin) Children() []Node   { return []Node{n.Left, n.Right} }
 
 // sortedOn reports whether n's rows arrive ordered ascending on keys, as a
 // merge join compares them: n is a Sort or TopN whose leading keys are
-// these columns, in this order, ascending, or a Limit or a Projection
-// passing them through from such an input. Rows with a NULL key may sit
-// anywhere (a Sort puts them first); executors set those aside. A key
-// must be a plain column (and the caller checks sameKeyTypes), so that
-// no expression or conversion can reorder its values.
+// these columns, in this order, ascending; or a table scan of one key
+// column whose statistics say its values never decrease in row order
+// (tableSorted); or a Limit, Filter or Projection passing the keys through
+// from such an input (both executors keep row order through them: the
+// GPU's compaction writes surviving rows in order, the CPU collects
+// morsels in order). Rows with a NULL key may sit anywhere (a Sort puts
+// them first); executors set those aside. A key must be a plain column
+// (and the caller checks sameKeyTypes), so that no expression or
+// conversion can reorder its values.
 func sortedOn(n Node, keys []sql.Expr) bool {
 	cols := make([]int, len(keys))
 	for i, k := range keys {
@@ -55,7 +59,13 @@ func sortedOn(n Node, keys []sql.Expr) bool {
 			return leadingKeys(x.Keys, cols)
 		case *TopN:
 			return leadingKeys(x.Keys, cols)
+		case *TableScan:
+			// Sorted on one column says nothing of the order within its
+			// runs of equal values, so only a single key qualifies.
+			return len(cols) == 1 && tableSorted(x.Table, x.Columns[cols[0]])
 		case *Limit:
+			n = x.Input
+		case *Filter:
 			n = x.Input
 		case *Projection:
 			for i, c := range cols {
@@ -70,6 +80,27 @@ func sortedOn(n Node, keys []sql.Expr) bool {
 			return false
 		}
 	}
+}
+
+// tableSorted reports whether column c's non-NULL values never decrease
+// in row order: every chunk is sorted and starts at or above where the
+// previous non-empty chunk ended.
+func tableSorted(t *columnar.Table, c int) bool {
+	if c >= len(t.Stats) || len(t.Stats[c]) != t.NumChunks() || t.Rows == 0 {
+		return false
+	}
+	first := true
+	var prevMax int64
+	for k, st := range t.Stats[c] {
+		if st.NullCount == min(columnar.ChunkRows, t.Rows-k*columnar.ChunkRows) {
+			continue // only NULLs: no order to keep
+		}
+		if !st.Sorted || (!first && st.Min < prevMax) {
+			return false
+		}
+		first, prevMax = false, st.Max
+	}
+	return true
 }
 
 // leadingKeys reports whether the first sort keys are the columns cols,
