@@ -307,8 +307,19 @@ func (r *queryRun) nullsLastPerm(n int64, keys []sortKey) (cu.DevicePtr, error) 
 		}
 		// DESC NULL flag: 0 for a value, 1 for a NULL.
 		ep := encodeParams{Col: keys[i].v, Perm: uint64(perm), N: n, Keys: uint64(k1), Desc: 1, NullFlag: 1, AndOr: uint64(andOr)}
+		init := [2]uint64{^uint64(0), 0}
+		if err := cu.MemcpyHtoD(andOr, unsafe.Pointer(&init[0]), 16); err != nil {
+			return 0, err
+		}
 		if err := launch(f, r.d.grid(n), 256, 0, unsafe.Pointer(&ep), unsafe.Sizeof(ep)); err != nil {
 			return 0, err
+		}
+		var ao [2]uint64
+		if err := cu.MemcpyDtoH(unsafe.Pointer(&ao[0]), andOr, 16); err != nil {
+			return 0, fmt.Errorf("gpu: merge join failed: %v", err)
+		}
+		if ao[0] == ao[1] {
+			continue // no NULL (or only NULLs): the order stands
 		}
 		if err := r.radixPass(k1, perm, k2, p2, n, tiles, counts, total, 0); err != nil {
 			return 0, err
