@@ -114,16 +114,17 @@ func (b *builder) makeJoin(kind sql.JoinKind, l, r Node, lk, rk []sql.Expr, resi
 
 // useMerge decides between hash and sort-merge join for an equi-join that
 // builds on the right input, and says why it picks sort-merge ("" for the
-// hash join). Inputs that both arrive sorted on the keys make the merge a
-// single pass over each, cheaper than building and probing any table.
-func (b *builder) useMerge(ls, rs *relStats, rk []sql.Expr, bothSorted bool) string {
+// hash join). sortedWins: both inputs arrive sorted on the keys and the
+// hash table would leave the caches, so one pass over each input beats
+// building and probing it.
+func (b *builder) useMerge(ls, rs *relStats, rk []sql.Expr, sortedWins bool) string {
 	switch b.opts.Join {
 	case "merge":
 		return "join_algorithm = merge"
 	case "hash", "bitmap", "twopass":
 		return ""
 	}
-	if bothSorted {
+	if sortedWins {
 		return fmt.Sprintf("both inputs arrive sorted on the keys (a hash table of %.3gM rows would be built otherwise)", rs.Rows/(1<<20))
 	}
 	if rs.Rows < mergeMinBuildRows || ls.Rows < mergeMinBuildRows {
