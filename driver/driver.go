@@ -21,6 +21,7 @@
 //	               fails naming the operator, and the connection goes on
 //	gpu_memory     device memory a query's plan may use, as 8GB or 256MB
 //	               (default: 75% of the device's free memory)
+//	gpus           the GPUs plans may use, as 0,1 (default all visible)
 //	plan_cache     on (default) or off: reuse the plan of a repeated
 //	               SELECT (the same text and arguments) while the tables
 //	               it reads are unchanged; SET plan_cache changes it

@@ -85,3 +85,17 @@ func TestDeadline(t *testing.T) {
 		t.Errorf("count after the deadline: %d, %v", n, err)
 	}
 }
+
+// gpus= picks the devices plans use; a bad list names the key.
+func TestDSNGPUs(t *testing.T) {
+	cfg, err := ParseDSN("executor=cpu;gpus=0,1")
+	if err != nil || len(cfg.Options.GPUs) != 2 || cfg.Options.GPUs[1] != 1 {
+		t.Fatalf("gpus=0,1: %+v, %v", cfg.Options.GPUs, err)
+	}
+	if cfg, err := ParseDSN("gpus=all"); err != nil || cfg.Options.GPUs != nil {
+		t.Errorf("gpus=all: %+v, %v", cfg.Options.GPUs, err)
+	}
+	if _, err := ParseDSN("gpus=one"); err == nil || !strings.Contains(err.Error(), "gpus") {
+		t.Errorf("gpus=one: %v", err)
+	}
+}

@@ -94,7 +94,7 @@ func (db *DB) setGPUsVar(v *sql.Const) error {
 		return fmt.Errorf("variable 'gpus' can't be set to the value of 'NULL'")
 	case v.T.ID == columnar.String:
 		s = v.S
-	case v.T.Physical() == columnar.PhysInt64 && v.T.Scale == 0:
+	case v.T.ID == columnar.Int32 || v.T.ID == columnar.Int64:
 		s = strconv.FormatInt(v.I, 10)
 	default:
 		return fmt.Errorf("variable 'gpus' takes device indices as '0,1' or 'all', got %s", v)

@@ -38,6 +38,8 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 			return benchConflicts(args[1:], stdout, stderr)
 		case "uva":
 			return benchUVA(args[1:], stdout, stderr)
+		case "narrow":
+			return benchNarrow(args[1:], stdout, stderr)
 		}
 		if isHelp(args[0]) {
 			benchSSB([]string{"--help"}, stdout, stderr)
@@ -47,7 +49,7 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 			return benchLoad([]string{"--help"}, stdout, stderr)
 		}
 	}
-	fmt.Fprintln(stderr, "usage: gpusql bench ssb|load|open|serve|simjoin|join|conflicts|uva ... (gpusql bench NAME --help lists the flags)")
+	fmt.Fprintln(stderr, "usage: gpusql bench ssb|load|open|serve|simjoin|join|conflicts|uva|narrow ... (gpusql bench NAME --help lists the flags)")
 	return 2
 }
 
