@@ -28,7 +28,9 @@ func TestMergePathKernelsEmulated(t *testing.T) {
 		t.Skipf("g++ cannot build C++20 <barrier> code: %v\n%s", err, out)
 	}
 	src, err := os.ReadFile("merge_path_join.cu")
-	if err != nil {
+	if os.IsNotExist(err) {
+		t.Skip("kernel source not here (a gpu-bundle runs the kernels themselves)")
+	} else if err != nil {
 		t.Fatal(err)
 	}
 	const dyn = "extern __shared__ unsigned long long sh[];"
