@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -38,6 +39,7 @@ func benchNarrow(args []string, stdout, stderr io.Writer) int {
 	rows := fs.Int64("rows", 3_000_000_000, "fact table rows (2^31 = 2147483648 or more stream through the GPU)")
 	executors := fs.String("executor", "auto", "comma-separated executors to time: cpu, gpu; auto: gpu,cpu when a GPU is usable, else cpu")
 	runs := fs.Int("runs", 3, "warm runs per query (the median is reported)")
+	gpuSets := fs.String("gpus", "", "time the GPU executor on each device set of `SETS` (0/0,1: one GPU, then two; one GPU streams a fact table past 2^31 rows)")
 	if code, done := parseFlags(fs, args, "usage: gpusql bench narrow [flags]   time a narrow fact table of billions of rows, grouped and joined", stdout, stderr); done {
 		return code
 	}
@@ -49,8 +51,13 @@ func benchNarrow(args []string, stdout, stderr io.Writer) int {
 	if code != 0 {
 		return code
 	}
+	exes, err := gpuExecutors(exes, *gpuSets)
+	if err != nil {
+		fmt.Fprintln(stderr, "gpusql bench narrow: --gpus:", err)
+		return 2
+	}
 	primary := "cpu"
-	if strings.Contains(*executors, "gpu") || exes[0] == "gpu" {
+	if slices.ContainsFunc(exes, isGPU) {
 		primary = "gpu"
 	}
 	if need, avail := *rows*12, memAvailable(); avail > 0 && float64(need)*generateHeadroom > float64(avail) {

@@ -3,9 +3,10 @@
 package gpu
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 
 	"gpusql/exec"
 	"gpusql/exec/cpu"
@@ -77,36 +78,82 @@ func hostTail(n planner.Node, in *exec.Result) (*exec.Result, error) {
 }
 
 func sortResult(n planner.Node, in *exec.Result, keys []sql.SortKey, off, count int64) (*exec.Result, error) {
-	type key struct {
-		col  *columnar.Column
-		desc bool
-	}
-	ks := make([]key, len(keys))
+	ks := make([]hostSortKey, len(keys))
 	for i, k := range keys {
 		r, ok := k.Expr.(*sql.ColRef)
 		if !ok {
 			return nil, unsupported(n, fmt.Sprintf("sort key %s is not a column", k.Expr))
 		}
-		ks[i] = key{in.Columns[r.Index], k.Desc}
+		ks[i] = newHostSortKey(in.Columns[r.Index], k.Desc)
 	}
 	idx := make([]int, in.Rows)
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		ra, rb := idx[a], idx[b]
+	// Ties keep their input order (the row index decides last), so the
+	// sort is stable without a stable sort's extra merging.
+	slices.SortFunc(idx, func(a, b int) int {
 		for _, k := range ks {
-			c := compareRows(k.col, ra, rb)
-			if c != 0 {
-				if k.desc {
-					return c > 0
-				}
-				return c < 0
+			if c := k.compare(a, b); c != 0 {
+				return c
 			}
 		}
-		return false
+		return cmp.Compare(a, b)
 	})
 	return limitResult(gather(in, idx), off, count), nil
+}
+
+// hostSortKey is a sort key's column read once into plain vectors, so
+// that comparisons do not go through the column's type switch.
+type hostSortKey struct {
+	ints   []int64
+	floats []float64
+	nulls  []bool // nil: no NULLs
+	desc   bool
+}
+
+func newHostSortKey(c *columnar.Column, desc bool) hostSortKey {
+	k := hostSortKey{desc: desc}
+	if c.F64 != nil {
+		k.floats = c.F64
+	} else {
+		k.ints = make([]int64, c.Len)
+		for i := range k.ints {
+			k.ints[i] = c.Int64At(i)
+		}
+	}
+	if c.Valid != nil {
+		k.nulls = make([]bool, c.Len)
+		for i := range k.nulls {
+			k.nulls[i] = c.IsNull(i)
+		}
+	}
+	return k
+}
+
+// compare orders rows a and b by the key as compareRows does, then by the
+// key's direction.
+func (k *hostSortKey) compare(a, b int) int {
+	var c int
+	switch {
+	case k.nulls != nil && (k.nulls[a] || k.nulls[b]):
+		c = cmp.Compare(b2int(k.nulls[b]), b2int(k.nulls[a])) // NULL lowest
+	case k.floats != nil:
+		c = cmp.Compare(k.floats[a], k.floats[b])
+	default:
+		c = cmp.Compare(k.ints[a], k.ints[b])
+	}
+	if k.desc {
+		return -c
+	}
+	return c
+}
+
+func b2int(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // compareRows orders two rows of a column, NULL lowest (so NULLs come first

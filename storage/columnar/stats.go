@@ -25,6 +25,7 @@ import (
 // chunks the append touched. Set t.Stats to nil to recompute everything.
 // Chunks are computed in parallel.
 func ComputeStats(t *Table) {
+	t.summaries = &summaryMemo{byCol: map[int]summaryEntry{}}
 	nch := t.NumChunks()
 	if len(t.Stats) != len(t.Columns) {
 		t.Stats = make([][]ChunkStats, len(t.Columns))

@@ -3,6 +3,7 @@ package columnar
 import (
 	"math"
 	"sort"
+	"sync"
 )
 
 // ChunkRows is the number of rows a statistics chunk covers. Chunks are row
@@ -51,6 +52,9 @@ type Table struct {
 	Rows    int
 	// Stats[c][k] describes chunk k of column c.
 	Stats [][]ChunkStats
+	// summaries remembers ColumnSummary's answers (ComputeStats makes it);
+	// nil: computed at every call.
+	summaries *summaryMemo
 }
 
 // NumChunks is the number of statistics chunks.
@@ -86,8 +90,49 @@ type Summary struct {
 	Distinct int
 }
 
-// ColumnSummary merges the chunk statistics of column c.
+// ColumnSummary merges the chunk statistics of column c. Planning asks
+// for it many times a query, and a fact table of hundreds of millions of
+// rows has thousands of chunks, so answers are remembered per column, as
+// long as the column and its statistics are the ones they came from.
 func (t *Table) ColumnSummary(c int) Summary {
+	m := t.summaries
+	if m == nil || len(t.Stats[c]) == 0 {
+		return t.columnSummary(c)
+	}
+	key := summaryKey{col: t.Columns[c], stats: &t.Stats[c][0], chunks: len(t.Stats[c]), rows: t.Rows}
+	m.mu.Lock()
+	e, ok := m.byCol[c]
+	m.mu.Unlock()
+	if ok && e.key == key {
+		return e.s
+	}
+	s := t.columnSummary(c)
+	m.mu.Lock()
+	m.byCol[c] = summaryEntry{key, s}
+	m.mu.Unlock()
+	return s
+}
+
+// summaryMemo holds a table's column summaries; tables copied by value
+// share it, each entry checked against the copy's column and statistics.
+type summaryMemo struct {
+	mu    sync.Mutex
+	byCol map[int]summaryEntry
+}
+
+type summaryKey struct {
+	col    *Column
+	stats  *ChunkStats // the first chunk's: held, so never reused
+	chunks int
+	rows   int
+}
+
+type summaryEntry struct {
+	key summaryKey
+	s   Summary
+}
+
+func (t *Table) columnSummary(c int) Summary {
 	var s Summary
 	chunks := t.Stats[c]
 	for k, cs := range chunks {
