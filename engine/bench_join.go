@@ -16,8 +16,9 @@ type IntersectTiming struct {
 }
 
 // GPUIntersectAlgorithms are the algorithms BenchIntersectGPU runs: the
-// hash join, one global bitmap, the bucketed bitmap, the sort-merge join.
-var GPUIntersectAlgorithms = []string{"hash", "bitmap", "bucketed", "merge"}
+// hash join, one global bitmap, the bucketed bitmap, the sort-merge join
+// (merge path; on presorted keys; with the binary-search join stage).
+var GPUIntersectAlgorithms = []string{"hash", "bitmap", "bucketed", "merge", "merge-sorted", "merge-search"}
 
 // gpuIntersect is set by gpu_cuda.go.
 var gpuIntersect func(r, s []int64, algos []string, bucketBits, runs int) ([]IntersectTiming, error)

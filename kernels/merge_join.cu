@@ -1,6 +1,8 @@
-// merge_join: the join stage of SortMergeJoin (exec/gpu/sort_merge_join.go)
-// after both inputs are sorted (kernels/sort.cu) on their keys, NULL keys
-// last and cut off. Keys arrive as up to 4 order-preserving uint64 arrays
+// merge_join: the earlier join stage of SortMergeJoin, one thread per left
+// row, kept as `bench join`'s "merge-search" baseline for the merge-path
+// stage that replaced it (merge_path_join.cu, exec/gpu/merge_path.go). It
+// runs after both inputs are sorted (kernels/sort.cu) on their keys, NULL
+// keys last and cut off. Keys arrive as up to 4 order-preserving uint64 arrays
 // per side, already in sorted order, so the merge compares words.
 //
 //   merge_count  per sorted left row, the run [lo, hi) of equal right rows,
@@ -11,9 +13,7 @@
 //                a residual, where one partner decides). The host scans the
 //                counts (scan_exclusive_i64) into output offsets.
 //   merge_write  writes the (left row, right row) pairs of each run at the
-//                left row's offset, as original row ids (lperm/rperm), for
-//                the shared join finishing step (residual, kinds) of
-//                exec/gpu/hash_join.go.
+//                left row's offset, as original row ids (lperm/rperm).
 //
 // Launch: grid-stride, 256 threads per block. Per left row: 2 log2(nr)
 // dependent 8 B loads per key (the upper levels stay in L2), then 8 B per

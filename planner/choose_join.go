@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"math"
 
 	"gpusql/sql"
@@ -18,6 +19,10 @@ const (
 	// its table to stay in cache and its keys repeat heavily (long chains).
 	mergeMinBuildRows = 1 << 22
 	mergeMinDupFactor = 8
+	// Inputs that both arrive sorted on the keys are merged in one pass
+	// each when the hash table would hold at least this many rows (past a
+	// GPU's L2 and a CPU's caches: its probes become memory-latency bound).
+	sortedMergeMinBuildRows = 1 << 20
 )
 
 // joinStats combines the statistics of the two inputs of a join with rows
@@ -79,36 +84,60 @@ func (b *builder) makeJoin(kind sql.JoinKind, l, r Node, lk, rk []sql.Expr, resi
 		nl := &NestedLoopJoin{Kind: kind, Left: l, Right: r, Cond: residual, NullAware: nullAware, Out: out}
 		return b.set(nl, st, base+ls.Rows*rs.Rows)
 	}
-	if b.useMerge(ls, rs, rk) {
-		smj := &SortMergeJoin{Kind: kind, Left: l, Right: r, LeftKeys: lk, RightKeys: rk,
-			Residual: residual, NullAware: nullAware, Out: out}
-		sortCost := ls.Rows*math.Log2(ls.Rows+2) + rs.Rows*math.Log2(rs.Rows+2)
-		return b.set(smj, st, base+sortCost)
-	}
 	hj := &HashJoin{Kind: kind, Left: l, Right: r, LeftKeys: lk, RightKeys: rk,
 		Residual: residual, NullAware: nullAware, BuildSide: BuildRight, Out: out}
 	b.chooseBuild(hj, rs, rows/math.Max(ls.Rows, 1))
+	lSorted, rSorted := false, false
+	if sameKeyTypes(lk, rk) {
+		lSorted, rSorted = sortedOn(l, lk), sortedOn(r, rk)
+	}
+	// Sorted inputs favour the merge only over a hash table past the
+	// caches: a direct array or bitmap build is cheaper than any merge, and
+	// on the GPU it fuses into a star pipeline, which a merge join breaks.
+	sortedWins := lSorted && rSorted && hj.Strategy == HashTable && rs.Rows >= sortedMergeMinBuildRows
+	if why := b.useMerge(ls, rs, rk, sortedWins); why != "" {
+		smj := &SortMergeJoin{Kind: kind, Left: l, Right: r, LeftKeys: lk, RightKeys: rk,
+			Residual: residual, NullAware: nullAware, LeftSorted: lSorted, RightSorted: rSorted, Why: why, Out: out}
+		// A sorted input costs one pass; the merge one pass over both.
+		sortCost := ls.Rows + rs.Rows
+		if !lSorted {
+			sortCost += ls.Rows * math.Log2(ls.Rows+2)
+		}
+		if !rSorted {
+			sortCost += rs.Rows * math.Log2(rs.Rows+2)
+		}
+		return b.set(smj, st, base+sortCost)
+	}
 	hj.TwoPass = b.useTwoPass(hj, ls, rs)
 	return b.set(hj, st, base+2*rs.Rows)
 }
 
 // useMerge decides between hash and sort-merge join for an equi-join that
-// builds on the right input.
-func (b *builder) useMerge(ls, rs *relStats, rk []sql.Expr) bool {
+// builds on the right input, and says why it picks sort-merge ("" for the
+// hash join). sortedWins: both inputs arrive sorted on the keys and the
+// hash table would leave the caches, so one pass over each input beats
+// building and probing it.
+func (b *builder) useMerge(ls, rs *relStats, rk []sql.Expr, sortedWins bool) string {
 	switch b.opts.Join {
 	case "merge":
-		return true
+		return "join_algorithm = merge"
 	case "hash", "bitmap", "twopass":
-		return false
+		return ""
+	}
+	if sortedWins {
+		return fmt.Sprintf("both inputs arrive sorted on the keys (a hash table of %.3gM rows would be built otherwise)", rs.Rows/(1<<20))
 	}
 	if rs.Rows < mergeMinBuildRows || ls.Rows < mergeMinBuildRows {
-		return false
+		return ""
 	}
 	d := 1.0
 	for _, k := range rk {
 		d *= keyDistinct(k, rs)
 	}
-	return rs.Rows/math.Max(d, 1) >= mergeMinDupFactor
+	if dup := rs.Rows / math.Max(d, 1); dup >= mergeMinDupFactor {
+		return fmt.Sprintf("both inputs over %dM rows, build keys repeated ~%.0f times: two sorts beat a hash table's chains", mergeMinBuildRows>>20, dup)
+	}
+	return ""
 }
 
 // twoPassMinBuildRows: below this the build's hash table stays in the

@@ -226,12 +226,7 @@ func describe(n Node) string {
 		}
 		return s
 	case *SortMergeJoin:
-		s := fmt.Sprintf("%s %s on %s", head, joinKindName(n.Kind, n.NullAware),
-			keyPairs(n.LeftKeys, n.RightKeys, n.Left.Schema(), n.Right.Schema()))
-		if n.Residual != nil {
-			s += " residual " + exprString(n.Residual)
-		}
-		return s
+		return describeSortMergeJoin(head, n)
 	case *NestedLoopJoin:
 		s := fmt.Sprintf("%s %s", head, joinKindName(n.Kind, n.NullAware))
 		if n.Cond != nil {

@@ -55,7 +55,7 @@ func gpuOpHow(n Node) string {
 		}
 		return fmt.Sprintf("global hash table on the %s input, pairs through per-block result caches", side)
 	case *SortMergeJoin:
-		return "radix sort both inputs, merge-path join (Diamos et al.)"
+		return sortMergeJoinHow(x)
 	case *NestedLoopJoin:
 		return "every pair, residual through the expression VM"
 	case *HashAggregate:

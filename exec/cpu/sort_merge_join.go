@@ -3,6 +3,7 @@ package cpu
 import (
 	"gpusql/planner"
 	"gpusql/sql"
+	"gpusql/storage/columnar"
 )
 
 // SortMergeJoin materializes both inputs, encodes their keys as words, sorts
@@ -17,11 +18,12 @@ func (x *executor) runSortMergeJoin(n *planner.SortMergeJoin) (*rel, error) {
 		return nil, err
 	}
 	defer release()
-	lperm, err := x.sortedRows(lk, l.rows)
+	ordered := wordsKeepOrder(keyTypes(n.LeftKeys, n.RightKeys))
+	lperm, err := x.sortedRows(lk, l.rows, ordered && n.LeftSorted)
 	if err != nil {
 		return nil, err
 	}
-	rperm, err := x.sortedRows(rk, r.rows)
+	rperm, err := x.sortedRows(rk, r.rows, ordered && n.RightSorted)
 	if err != nil {
 		return nil, err
 	}
@@ -96,16 +98,40 @@ func (x *executor) streamRuns(kind sql.JoinKind, residual sql.Expr, nullAware bo
 	return cs.result, nil
 }
 
-// sortedRows returns the rows without NULL keys, sorted by key words.
-func (x *executor) sortedRows(k *relKeys, rows int) ([]int32, error) {
+// sortedRows returns the rows without NULL keys, sorted by key words; rows
+// that arrive sorted on the keys (the plan's LeftSorted / RightSorted,
+// with words that keep the values' order) are only filtered.
+func (x *executor) sortedRows(k *relKeys, rows int, arrivesSorted bool) ([]int32, error) {
 	perm := make([]int32, 0, rows)
 	for i := 0; i < rows; i++ {
 		if !k.anyNull[i] {
 			perm = append(perm, int32(i))
 		}
 	}
+	if arrivesSorted {
+		return perm, nil
+	}
 	err := x.sortPerm(perm, func(a, b int32) int { return cmpKeyRows(k, a, k, b) })
 	return perm, err
+}
+
+// wordsKeepOrder reports whether key words of these types compare (as
+// int64) in the order of their values, as a Sort left them: signed
+// integers, dates, decimals and times do; interned strings, doubles' bit
+// patterns and unsigned values above 2^63 do not, so such inputs are
+// sorted again.
+func wordsKeepOrder(types []columnar.Type) bool {
+	for _, t := range types {
+		switch t.ID {
+		case columnar.Int32, columnar.Int64, columnar.Decimal, columnar.Date, columnar.Datetime, columnar.Time:
+			if t.Unsigned {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func cmpKeyRows(a *relKeys, i int32, b *relKeys, j int32) int {

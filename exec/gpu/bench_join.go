@@ -22,15 +22,18 @@ type IntersectTiming struct {
 }
 
 // IntersectAlgorithms are the algorithms BenchIntersect runs.
-var IntersectAlgorithms = []string{"hash", "bitmap", "bucketed", "merge"}
+var IntersectAlgorithms = []string{"hash", "bitmap", "bucketed", "merge", "merge-sorted", "merge-search"}
 
 // BenchIntersect intersects the key sets r and s (8-byte keys on the
 // device, the executor's join key width) with each algorithm of algos,
 // runs times each, and reports the fastest run of each: the hash join
 // (open addressing, join_probe), one global bitmap over the keys' domain
 // (bitmap_join.cu), the bucketed bitmap with shared-memory buckets of
-// 2^bucketBits values, and the sort-merge join (radix sort both sides,
-// merge).
+// 2^bucketBits values, the sort-merge join (radix sort both sides, merge
+// path), "merge-sorted": the merge-path join alone on key sets sorted on
+// the host beforehand (as an input sorted on the key is: not sorted
+// again), and "merge-search": sort, then the earlier join stage (one
+// thread per left row, two binary searches), for comparison.
 func BenchIntersect(r, s []int64, algos []string, bucketBits, runs int) ([]IntersectTiming, error) {
 	d, err := getDevice()
 	if err != nil {
@@ -134,16 +137,22 @@ func (q *queryRun) intersect(rv, sv colView, nr, ns int64, algo string, bucketBi
 			err = fmt.Errorf("the keys do not fit the %s join", algo)
 		}
 		return pr.m, err
-	case "merge":
-		ls, err := q.sortSide(nr, []sortKey{{v: rv}})
+	case "merge", "merge-sorted", "merge-search":
+		sorted := algo == "merge-sorted"
+		ls, err := q.joinSide(nr, []sortKey{{v: rv}}, sorted)
 		if err != nil {
 			return 0, err
 		}
-		rs, err := q.sortSide(ns, []sortKey{{v: sv}})
+		rs, err := q.joinSide(ns, []sortKey{{v: sv}}, sorted)
 		if err != nil {
 			return 0, err
 		}
-		pr, err := q.mergePairs(ls, rs, 1, true)
+		var pr pairs
+		if algo == "merge-search" {
+			pr, err = q.binarySearchPairs(ls, rs, 1, true)
+		} else {
+			pr, err = q.mergePathPairs(ls, rs, 1, true)
+		}
 		return pr.m, err
 	}
 	return 0, fmt.Errorf("unknown algorithm %q (want %v)", algo, IntersectAlgorithms)

@@ -19,11 +19,15 @@ import (
 // in their common type (string codes mapped into one dictionary, as the
 // hash join does), each side's rows are radix-sorted on the keys with rows
 // holding a NULL key last (sort.go), and cut off since NULL never matches;
-// the sorted keys are re-encoded in order, each sorted left row finds its
-// run of equal right rows (kernels/merge_join.cu), a scan of the run
-// lengths gives output offsets and a second pass writes the (left row,
-// right row) pairs. Residual and join kind (inner, left, semi, anti, NOT
-// IN) are then applied to the pairs exactly as for the hash join.
+// a side the plan marks sorted on the keys (LeftSorted, RightSorted) only
+// has its NULL-key rows moved last, stably. The sorted keys are re-encoded
+// in order and joined by merge path (merge_path.go): balanced co-rank
+// partitions, shared-memory merges giving each left row its run of equal
+// right rows, a device scan of the run lengths, and an expansion writing
+// the (left row, right row) pairs. Residual and join kind (inner, left,
+// semi, anti, NOT IN) are then applied to the pairs exactly as for the hash
+// join. binarySearchPairs, the earlier join stage (one thread per left row,
+// two binary searches), stays for bench join's comparison.
 
 // mergeParams mirrors MergeParams in kernels/merge_join.cu.
 type mergeParams struct {
@@ -67,30 +71,34 @@ func (r *queryRun) sortMergeJoin(ctx context.Context, x *planner.SortMergeJoin) 
 		return nil, unsupported(x, fmt.Sprintf("%d join keys", nk))
 	}
 	lks, rks := make([]sortKey, nk), make([]sortKey, nk)
+	rightSorted := x.RightSorted
 	for i := range x.LeftKeys {
 		t := sql.OperandType(x.LeftKeys[i].Type(), x.RightKeys[i].Type())
 		lv, ld, err := r.joinKey(L, x.LeftKeys[i], t, nil, x)
 		if err != nil {
 			return nil, err
 		}
-		rv, _, err := r.joinKey(R, x.RightKeys[i], t, ld, x)
+		rv, rd, err := r.joinKey(R, x.RightKeys[i], t, ld, x)
 		if err != nil {
 			return nil, err
 		}
 		lv.IsFloat = b2i(t.ID == columnar.Float64)
 		rv.IsFloat = lv.IsFloat
 		lks[i], rks[i] = sortKey{v: lv}, sortKey{v: rv}
+		// Right string codes looked up in the left dictionary keep their
+		// order only when the dictionaries are one.
+		rightSorted = rightSorted && (t.ID != columnar.String || rd == ld)
 	}
-	ls, err := r.sortSide(L.n, lks)
+	ls, err := r.joinSide(L.n, lks, x.LeftSorted)
 	if err != nil {
 		return nil, err
 	}
-	rs, err := r.sortSide(R.n, rks)
+	rs, err := r.joinSide(R.n, rks, rightSorted)
 	if err != nil {
 		return nil, err
 	}
 	first := x.Residual == nil && (x.Kind == sql.JoinSemi || x.Kind == sql.JoinAnti)
-	pr, err := r.mergePairs(ls, rs, nk, first)
+	pr, err := r.mergePathPairs(ls, rs, nk, first)
 	if err != nil {
 		return nil, err
 	}
@@ -102,12 +110,19 @@ func (r *queryRun) sortMergeJoin(ctx context.Context, x *planner.SortMergeJoin) 
 	return r.finishJoin(L, R, pr, x.Kind, x.Residual, x)
 }
 
-// sortSide sorts n rows on keys (NULL keys last) and encodes the sorted
-// keys of the rows without NULLs.
-func (r *queryRun) sortSide(n int64, keys []sortKey) (*sortedSide, error) {
+// joinSide orders n rows on keys, NULL keys last: by a radix sort, or,
+// when the rows arrive sorted on the keys, by moving the rows with a NULL
+// key last (stably) without sorting again; then it encodes the sorted keys
+// of the rows without NULLs.
+func (r *queryRun) joinSide(n int64, keys []sortKey, sorted bool) (*sortedSide, error) {
 	s := &sortedSide{}
 	var err error
-	if s.perm, err = r.sortPerm(n, keys, true); err != nil {
+	if sorted {
+		s.perm, err = r.nullsLastPerm(n, keys)
+	} else {
+		s.perm, err = r.sortPerm(n, keys, true)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if n == 0 {
@@ -160,9 +175,10 @@ func (r *queryRun) sortSide(n int64, keys []sortKey) (*sortedSide, error) {
 	return s, nil
 }
 
-// mergePairs writes every (left row, right row) pair of equal keys (the
-// first right row only, when first is set).
-func (r *queryRun) mergePairs(ls, rs *sortedSide, nk int, first bool) (pairs, error) {
+// binarySearchPairs writes every (left row, right row) pair of equal keys
+// (the first right row only, when first is set) by one thread per left row
+// (kernels/merge_join.cu): bench join's baseline for merge path.
+func (r *queryRun) binarySearchPairs(ls, rs *sortedSide, nk int, first bool) (pairs, error) {
 	empty := func() (pairs, error) {
 		p, err := r.s.alloc(8)
 		return pairs{left: p, right: p}, err
@@ -247,4 +263,68 @@ func checkSortMergeJoin(x *planner.SortMergeJoin) error {
 		return checkExprs(x, joinedSchemaNode{x.Left, x.Right}, x.Residual)
 	}
 	return nil
+}
+
+// nullsLastPerm returns the row ids 0..n-1 of an input already sorted on
+// keys, with the rows holding a NULL key moved last and the others in
+// their order: per nullable key one stable radix pass on its NULL flag,
+// which costs far less than sorting the values again.
+func (r *queryRun) nullsLastPerm(n int64, keys []sortKey) (cu.DevicePtr, error) {
+	perm, err := r.s.alloc(4 * max(n, 2))
+	if err != nil || n == 0 {
+		return perm, err
+	}
+	iota, err := r.d.fn("sort_iota")
+	if err != nil {
+		return 0, err
+	}
+	ip := struct {
+		Perm uint64
+		N    int64
+	}{uint64(perm), n}
+	if err := launch(iota, r.d.grid(n), 256, 0, unsafe.Pointer(&ip), unsafe.Sizeof(ip)); err != nil || n == 1 {
+		return perm, err
+	}
+	tiles := (n + sortTile - 1) / sortTile
+	bufs := make([]cu.DevicePtr, 5)
+	for i, sz := range []int64{8 * n, 8 * n, 4 * n, 8 * 256 * tiles, 16} {
+		if bufs[i], err = r.s.alloc(sz); err != nil {
+			return 0, err
+		}
+	}
+	k1, k2, p2, counts, andOr := bufs[0], bufs[1], bufs[2], bufs[3], bufs[4]
+	total, err := r.s.alloc(8)
+	if err != nil {
+		return 0, err
+	}
+	f, err := r.d.fn("sort_encode")
+	if err != nil {
+		return 0, err
+	}
+	for i := len(keys) - 1; i >= 0; i-- {
+		if keys[i].v.Valid == 0 {
+			continue
+		}
+		// DESC NULL flag: 0 for a value, 1 for a NULL.
+		ep := encodeParams{Col: keys[i].v, Perm: uint64(perm), N: n, Keys: uint64(k1), Desc: 1, NullFlag: 1, AndOr: uint64(andOr)}
+		init := [2]uint64{^uint64(0), 0}
+		if err := cu.MemcpyHtoD(andOr, unsafe.Pointer(&init[0]), 16); err != nil {
+			return 0, err
+		}
+		if err := launch(f, r.d.grid(n), 256, 0, unsafe.Pointer(&ep), unsafe.Sizeof(ep)); err != nil {
+			return 0, err
+		}
+		var ao [2]uint64
+		if err := cu.MemcpyDtoH(unsafe.Pointer(&ao[0]), andOr, 16); err != nil {
+			return 0, fmt.Errorf("gpu: merge join failed: %v", err)
+		}
+		if ao[0] == ao[1] {
+			continue // no NULL (or only NULLs): the order stands
+		}
+		if err := r.radixPass(k1, perm, k2, p2, n, tiles, counts, total, 0); err != nil {
+			return 0, err
+		}
+		perm, p2 = p2, perm
+	}
+	return perm, nil
 }

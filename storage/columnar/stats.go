@@ -89,8 +89,10 @@ func chunkStats(col *Column, lo, hi int, sc *statsScratch) ChunkStats {
 	switch {
 	case col.I32 != nil:
 		st.Min, st.Max, st.Distinct = intStats(col.I32, valid, lo, hi, col.Type.ID == String, sc)
+		st.Sorted = nonDecreasing(col.I32, valid, lo, hi)
 	case col.I64 != nil:
 		st.Min, st.Max, st.Distinct = intStats(col.I64, valid, lo, hi, false, sc)
+		st.Sorted = nonDecreasing(col.I64, valid, lo, hi)
 	case col.F64 != nil:
 		st.MinF, st.MaxF, st.Distinct = floatStats(col.F64, valid, lo, hi, sc)
 	case col.F32 != nil:
@@ -98,6 +100,23 @@ func chunkStats(col *Column, lo, hi int, sc *statsScratch) ChunkStats {
 		st.Distinct = (hi - lo) - st.NullCount
 	}
 	return st
+}
+
+// nonDecreasing reports whether the valid values of v[lo:hi] never
+// decrease. Unsorted data usually stops it within a few rows.
+func nonDecreasing[T int32 | int64](v []T, valid []uint64, lo, hi int) bool {
+	have := false
+	var prev T
+	for i := lo; i < hi; i++ {
+		if valid != nil && !isValid(valid, i) {
+			continue
+		}
+		if have && v[i] < prev {
+			return false
+		}
+		prev, have = v[i], true
+	}
+	return true
 }
 
 func isValid(valid []uint64, i int) bool {

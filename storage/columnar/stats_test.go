@@ -23,6 +23,7 @@ func checkStatsExact(t *testing.T, tb *Table) {
 			var want ChunkStats
 			seen := map[float64]bool{}
 			first := true
+			sorted, prev := true, int64(0)
 			for i := lo; i < hi; i++ {
 				if col.IsNull(i) {
 					want.NullCount++
@@ -40,12 +41,16 @@ func checkStatsExact(t *testing.T, tb *Table) {
 					if first {
 						want.Min, want.Max = x, x
 					}
+					sorted = sorted && (first || x >= prev)
+					prev = x
 					want.Min, want.Max = min(want.Min, x), max(want.Max, x)
 					seen[float64(x)] = true
 				}
 				first = false
 			}
 			want.Distinct = len(seen)
+			// Sorted is stated for integer chunks holding a value.
+			want.Sorted = col.F64 == nil && !first && sorted
 			approx := got.Distinct
 			exact := col.Type.ID == String || (col.F64 == nil && want.Max-want.Min < bitsetSpan)
 			if !exact && math.Abs(float64(approx-want.Distinct)) <= 0.05*float64(want.Distinct) {
@@ -154,5 +159,34 @@ func TestLoadStatsAfterAppend(t *testing.T) {
 	checkStatsExact(t, t2)
 	if s := t2.Stats[1][0]; s.Min != 7 || s.Max != 11 || s.Distinct != 5 {
 		t.Errorf("old chunk's string stats not remapped: %+v", s)
+	}
+}
+
+// A chunk is sorted when its values never decrease, NULLs skipped wherever
+// they sit; a decrease across a NULL unsorts it.
+func TestStatsSorted(t *testing.T) {
+	for _, c := range []struct {
+		vals   []int64 // -1: NULL
+		sorted bool
+	}{
+		{[]int64{-1, 1, 1, -1, 2, 5, -1}, true},
+		{[]int64{3, -1, 2}, false},
+		{[]int64{7}, true},
+		{[]int64{-1, -1}, false}, // no value: nothing stated
+		{[]int64{1, 2, 2, 1}, false},
+	} {
+		b := NewBuilder(TInt64)
+		for _, v := range c.vals {
+			if v < 0 {
+				b.AppendNull()
+			} else {
+				b.AppendInt64(v)
+			}
+		}
+		tb := &Table{Name: "t", Fields: []Field{{Name: "k", Type: TInt64}}, Rows: len(c.vals), Columns: []*Column{b.Column()}}
+		ComputeStats(tb)
+		if got := tb.Stats[0][0].Sorted; got != c.sorted {
+			t.Errorf("%v: sorted %v, want %v", c.vals, got, c.sorted)
+		}
 	}
 }

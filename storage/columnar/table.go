@@ -37,6 +37,11 @@ type ChunkStats struct {
 	MinF, MaxF float64
 	NullCount  int
 	Distinct   int
+	// Sorted: the chunk's non-NULL integer values (codes, dates) never
+	// decrease in row order, so the planner can take a column sorted on
+	// load as a merge join's sorted input. Not stored in a database
+	// directory: chunks read back from one say false.
+	Sorted bool
 }
 
 // Table is an immutable snapshot of a table's rows.
