@@ -17,11 +17,11 @@ func setOpCatalog() *catalog.Catalog {
 	cat := catalog.New()
 	const m = 1 << 20
 	cat.Put(statsTable("fact", 64*m,
-		statsCol{"f_small", 0, 99, 100},
-		statsCol{"f_key", 0, 1<<31 - 1, 0},
+		statsCol{"f_small", 0, 99, 100, false},
+		statsCol{"f_key", 0, 1<<31 - 1, 0, false},
 	))
-	cat.Put(statsTable("big", 16*m, statsCol{"b_key", 0, 1<<31 - 1, 0}, statsCol{"b_small", 0, 99, 100}))
-	cat.Put(statsTable("tiny", 1000, statsCol{"t_key", 0, 999, 0}))
+	cat.Put(statsTable("big", 16*m, statsCol{"b_key", 0, 1<<31 - 1, 0, false}, statsCol{"b_small", 0, 99, 100, false}))
+	cat.Put(statsTable("tiny", 1000, statsCol{"t_key", 0, 999, 0, false}))
 	return cat
 }
 
