@@ -56,3 +56,13 @@ func TestBenchNarrow(t *testing.T) {
 		}
 	}
 }
+
+// bench simjoin --gpus needs the GPU executor and a list of devices.
+func TestBenchSimjoinGPUsFlag(t *testing.T) {
+	for _, args := range [][]string{{"--executor", "cpu", "--gpus", "0,1"}, {"--executor", "cpu", "--gpus", "x"}} {
+		var out, errs bytes.Buffer
+		if code := benchSimjoin(append([]string{"--points", "100"}, args...), &out, &errs); code != 2 || !strings.Contains(errs.String(), "--gpus") {
+			t.Errorf("%v: exit %d, %q", args, code, errs.String())
+		}
+	}
+}

@@ -82,6 +82,16 @@ func benchSimjoin(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	f.executors = strings.Split(*exes, ",")
+	for _, e := range f.executors {
+		if e != "gpu" && e != "cpu" {
+			fmt.Fprintf(stderr, "gpusql bench simjoin: unknown executor %q (cpu, gpu)\n", e)
+			return 2
+		}
+		if ok, why := gpu.Available(); e == "gpu" && !ok {
+			fmt.Fprintf(stderr, "gpusql bench simjoin: no GPU: %s\n", why)
+			return 1
+		}
+	}
 	if f.gpus, err = engine.ParseGPUs(*gpus); err != nil {
 		fmt.Fprintf(stderr, "gpusql bench simjoin: --gpus: %v\n", err)
 		return 2
@@ -92,16 +102,6 @@ func benchSimjoin(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		f.executors = append(f.executors, "gpus")
-	}
-	for _, e := range f.executors {
-		if e != "gpu" && e != "cpu" {
-			fmt.Fprintf(stderr, "gpusql bench simjoin: unknown executor %q (cpu, gpu)\n", e)
-			return 2
-		}
-		if ok, why := gpu.Available(); e == "gpu" && !ok {
-			fmt.Fprintf(stderr, "gpusql bench simjoin: no GPU: %s\n", why)
-			return 1
-		}
 	}
 	var sets []simjoinSet
 	for _, d := range f.dims {

@@ -44,6 +44,16 @@ type streamedCol struct {
 	host []byte // values in the wire width
 }
 
+// streams reports whether the query already streams col.
+func (r *queryRun) streams(col *columnar.Column) bool {
+	for _, s := range r.streamed {
+		if s.dc.col == col {
+			return true
+		}
+	}
+	return false
+}
+
 // streamedColumn returns col's chunk-by-chunk descriptor.
 func (r *queryRun) streamedColumn(col *columnar.Column, gc *planner.GPUColumn) (*devColumn, error) {
 	for _, s := range r.streamed {
@@ -63,7 +73,7 @@ func (r *queryRun) streamedColumn(col *columnar.Column, gc *planner.GPUColumn) (
 		}
 		dc.valid = v
 	}
-	host, err := r.d.narrowed(col, gc.WireWidth)
+	host, err := r.d.narrowed(col, gc.WireWidth, r.streams)
 	if err != nil {
 		return nil, err
 	}
