@@ -288,14 +288,17 @@ func benchQuery(ctx context.Context, db *engine.DB, q ssbgen.Query, exes []strin
 	if qr.PlanMs, qr.CachedPlanMs, err = timePlanning(db, q.SQL, max(runs, 5)); err != nil {
 		return nil, err
 	}
-	if slices.ContainsFunc(exes, isGPU) {
-		qr.LinkBytes = prep.LinkBytes()
-	}
 	var first *exec.Result
+	linked := false
 	for _, e := range exes {
 		prep, run, err := onDevices(db, q.SQL, prep, e)
 		if err != nil {
 			return nil, err
+		}
+		if isGPU(e) && !linked {
+			// The first GPU executor's plan: a device set's plan may
+			// place columns otherwise than the default one.
+			qr.LinkBytes, linked = prep.LinkBytes(), true
 		}
 		t := &queryTiming{}
 		var res *exec.Result

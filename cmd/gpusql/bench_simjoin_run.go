@@ -135,8 +135,12 @@ func simjoinSetBench(w io.Writer, s simjoinSet, f simjoinFlags) error {
 				}
 			}
 		}
-		if g, c := res["gpu"], res["cpu"]; len(res) == 2 && g.pairs != c.pairs {
-			check = fmt.Sprintf("GPU %d pairs, CPU %d", g.pairs, c.pairs)
+		for _, other := range []string{"cpu", "gpus"} {
+			g, okg := res["gpu"]
+			o, oko := res[other]
+			if okg && oko && g.pairs != o.pairs {
+				check = fmt.Sprintf("GPU %d pairs, %s %d", g.pairs, other, o.pairs)
+			}
 		}
 		fmt.Fprintf(w, "%-10.4g %2d %12d %8.1f %8.0f %8s %9s %10s %8s %9s %9s %7s %11.0f %s\n", e, any.k, any.pairs,
 			float64(any.pairs)/float64(max(1, p.N())), any.buildMs, uploadOf(res), msOf(res, "gpu", false), msOf(res, "cpu", false),

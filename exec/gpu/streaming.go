@@ -78,6 +78,7 @@ func (r *queryRun) streamedColumn(col *columnar.Column, gc *planner.GPUColumn) (
 		return nil, err
 	}
 	r.streamed = append(r.streamed, streamedCol{dc: dc, host: host})
+	touchColumn(dc) // the kernels read its chunks in the wire width
 	return dc, nil
 }
 
