@@ -8,6 +8,7 @@ import (
 
 	"gpusql/catalog"
 	"gpusql/exec"
+	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
 
@@ -21,8 +22,8 @@ func (db *DB) showTables() *StatementResult {
 
 // describe lists a table's columns as MySQL's DESCRIBE does: Field, Type,
 // Null, Key (PRI, UNI or MUL: see columnKeys), Default (NULL when the
-// column has none) and Extra (always empty: gpusql has no AUTO_INCREMENT
-// or generated columns).
+// column has none) and Extra (auto_increment, or on update
+// CURRENT_TIMESTAMP; gpusql has no generated columns).
 func (db *DB) describe(name string) (*StatementResult, error) {
 	t, ok := db.cat.Table(name)
 	if !ok {
@@ -37,7 +38,7 @@ func (db *DB) describe(name string) (*StatementResult, error) {
 		nulls = append(nulls, map[bool]string{true: "YES", false: "NO"}[f.Nullable])
 		defaults = append(defaults, f.Default)
 		noDefault = append(noDefault, !f.HasDefault)
-		extra = append(extra, map[bool]string{true: "on update CURRENT_TIMESTAMP"}[f.OnUpdateNow])
+		extra = append(extra, columnExtra(f))
 	}
 	res := &exec.Result{
 		Names: []string{"Field", "Type", "Null", "Key", "Default", "Extra"},
@@ -183,6 +184,12 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 		}
 	}
 	ddl := fmt.Sprintf("CREATE TABLE `%s` (\n%s\n)", t.Name, strings.Join(lines, ",\n"))
+	if sql.AutoColumn(t.Fields) >= 0 {
+		// MySQL shows the table option once the counter is past 1.
+		if next := max(db.cat.Counter(name).Next(), columnMax(t, sql.AutoColumn(t.Fields))+1); next > 1 {
+			ddl += fmt.Sprintf(" AUTO_INCREMENT=%d", next)
+		}
+	}
 	return &StatementResult{Kind: KindRows, Result: &exec.Result{
 		Names:   []string{"Table", "Create Table"},
 		Columns: []*columnar.Column{stringColumn([]string{t.Name}), stringColumn([]string{ddl})},
@@ -210,8 +217,14 @@ func nullAndDefault(f columnar.Field) string {
 	if f.OnUpdateNow {
 		s += " ON UPDATE CURRENT_TIMESTAMP"
 	}
+	if f.AutoIncrement {
+		s += " AUTO_INCREMENT"
+	}
 	return s
 }
+
+// columnExtra is DESCRIBE's and information_schema.COLUMNS' Extra.
+func columnExtra(f columnar.Field) string { return sql.ColumnExtra(f) }
 
 // defaultQuoter escapes a default for a quoted SQL string that the parser
 // reads back as the same text (backslash is an escape in MySQL strings).

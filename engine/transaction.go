@@ -70,6 +70,7 @@ func (c *Conn) Begin(readOnly bool) error {
 	c.mu.Lock()
 	work := catalog.Clone(base)
 	work.CopyIndexes(c.db.cat)
+	work.ShareCounters(c.db.cat)
 	c.tx = &transaction{base: base, work: work, readOnly: readOnly}
 	c.mu.Unlock()
 	return nil

@@ -1,0 +1,79 @@
+package sql
+
+import (
+	"gpusql/catalog"
+	"gpusql/storage/columnar"
+)
+
+// AUTO_INCREMENT columns, as MySQL has them: one integer column per table,
+// the first column of some index (PRIMARY KEY, UNIQUE or KEY), NOT NULL.
+// The binder only lets NULL reach such a column (a value left out, NULL,
+// or 0 outside NO_AUTO_VALUE_ON_ZERO); the engine turns those into the
+// table's counter values when it stores the rows (engine/auto_increment.go).
+
+// ErrAutoColumn is MySQL's error 1075 text.
+const ErrAutoColumn = "Incorrect table definition; there can be only one auto column and it must be defined as a key"
+
+// checkAutoIncrement enforces MySQL's rule for a table's AUTO_INCREMENT
+// column (error 1075): at most one, and it leads an index.
+func (b *binder) checkAutoIncrement(fields []columnar.Field, indexes []catalog.Index) error {
+	auto := AutoColumn(fields)
+	if auto < 0 {
+		return nil
+	}
+	for i, f := range fields {
+		if f.AutoIncrement && i != auto {
+			return b.errf(b.wordPos(f.Name, -1), "%s (column '%s')", ErrAutoColumn, f.Name)
+		}
+	}
+	for _, ix := range indexes {
+		if len(ix.Columns) > 0 && ix.Columns[0] == auto {
+			return nil
+		}
+	}
+	return b.errf(b.wordPos(fields[auto].Name, -1), "%s (column '%s' is not the first column of a PRIMARY KEY, UNIQUE or KEY)", ErrAutoColumn, fields[auto].Name)
+}
+
+// AutoColumn is the index of the table's AUTO_INCREMENT column, -1 if none.
+func AutoColumn(fields []columnar.Field) int {
+	for i, f := range fields {
+		if f.AutoIncrement {
+			return i
+		}
+	}
+	return -1
+}
+
+// autoValueOnZero reports whether 0 stored into an AUTO_INCREMENT column
+// generates a value, as it does unless sql_mode has NO_AUTO_VALUE_ON_ZERO.
+func (b *binder) autoValueOnZero() bool {
+	return b.session == nil || !b.session.HasMode("NO_AUTO_VALUE_ON_ZERO")
+}
+
+// lastInsertID binds LAST_INSERT_ID(): the first AUTO_INCREMENT value the
+// connection's last INSERT that generated one generated (0 before any),
+// a BIGINT UNSIGNED as in MySQL. Like @x it is read when the statement
+// starts. LAST_INSERT_ID(expr), which sets the value, is not supported.
+func (b *binder) lastInsertID(nargs, pos int) (Expr, error) {
+	if nargs != 0 {
+		return nil, b.errf(pos, "unsupported: LAST_INSERT_ID(expr) (LAST_INSERT_ID() without an argument reads the last generated AUTO_INCREMENT value)")
+	}
+	b.volatile("LAST_INSERT_ID()")
+	var v uint64
+	if b.vars != nil {
+		v = b.vars.LastInsertID()
+	}
+	return &Const{T: columnar.TUint64, I: int64(v)}, nil
+}
+
+// ColumnExtra is a column's Extra in DESCRIBE and information_schema.COLUMNS
+// (MySQL 8's words).
+func ColumnExtra(f columnar.Field) string {
+	switch {
+	case f.AutoIncrement:
+		return "auto_increment"
+	case f.OnUpdateNow:
+		return "on update CURRENT_TIMESTAMP"
+	}
+	return ""
+}
