@@ -119,8 +119,23 @@ func (c *Catalog) ShareCounters(src *Catalog) {
 	c.mu.Unlock()
 }
 
+// CountersMoved reports whether a counter is past the value st holds for
+// it: values were taken since st was written (by a statement that failed
+// or a transaction rolled back, which change no table).
+func (c *Catalog) CountersMoved(st State) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	for k, n := range c.counterValues() {
+		if n > st.AutoIncrement[k] {
+			return true
+		}
+	}
+	return false
+}
+
 // counterValues are the counters' next values, by lower-cased table name,
-// for tables that have generated or been raised (State).
+// for tables that have generated or been raised (State). Call with c.mu
+// held.
 func (c *Catalog) counterValues() map[string]uint64 {
 	out := map[string]uint64{}
 	for k, a := range c.counters {

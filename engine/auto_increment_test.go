@@ -151,6 +151,9 @@ func TestAutoIncrementPersist(t *testing.T) {
 		DELETE FROM t WHERE id >= 2;
 		CREATE TABLE s (id BIGINT AUTO_INCREMENT, v INT, KEY (id)) AUTO_INCREMENT = 500;
 		CREATE TABLE n (x INT)`)
+	if got := tableText(t, db, "SHOW CREATE TABLE s"); !strings.HasSuffix(got, ") AUTO_INCREMENT=500") {
+		t.Fatalf("SHOW CREATE TABLE s: %s", got)
+	}
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -164,6 +167,16 @@ func TestAutoIncrementPersist(t *testing.T) {
 	}
 	if got := tableText(t, db, "SHOW CREATE TABLE t"); !strings.Contains(got, "`id` int NOT NULL AUTO_INCREMENT") || !strings.HasSuffix(got, ") AUTO_INCREMENT=5") {
 		t.Fatalf("SHOW CREATE TABLE: %s", got)
+	}
+	// Values a rolled-back transaction took stay taken across a reopen.
+	mustRun(t, db, "BEGIN; INSERT INTO t (v) VALUES (5), (6); ROLLBACK")
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = openAt(t, dir)
+	mustRun(t, db, "INSERT INTO t (v) VALUES (7)")
+	if got := tableText(t, db, "SELECT max(id) FROM t"); got != "7" {
+		t.Fatalf("after a rolled-back insert and a reopen: max id %s, want 7", got)
 	}
 	if err := db.Close(); err != nil {
 		t.Fatal(err)

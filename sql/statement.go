@@ -79,6 +79,8 @@ type Load struct {
 	Delimiter   rune
 	Enclosure   rune // 0: none
 	IgnoreLines int
+	// AutoOnZero is Insert.AutoOnZero for the file's rows.
+	AutoOnZero bool
 }
 
 // ShowTables lists the tables.
