@@ -3,6 +3,8 @@ package catalog
 import (
 	"strings"
 	"sync"
+
+	"gpusql/storage/columnar"
 )
 
 // AUTO_INCREMENT counters. A table with an AUTO_INCREMENT column has one
@@ -20,6 +22,37 @@ import (
 // (AutoCounter.Reserve), so an explicit value, an UPDATE or a LOAD that
 // wrote a larger key moves it on, and a database reopened from a manifest
 // without a stored counter derives it from the stored rows.
+
+// ErrAutoKey is MySQL's error 1075 text: an AUTO_INCREMENT column must lead
+// an index.
+const ErrAutoKey = "Incorrect table definition; there can be only one auto column and it must be defined as a key"
+
+// autoKeyed reports whether the table's AUTO_INCREMENT column, if it has
+// one, is the first column of one of indexes.
+func autoKeyed(fields []columnar.Field, indexes []Index) bool {
+	auto := -1
+	for i, f := range fields {
+		if f.AutoIncrement {
+			auto = i
+		}
+	}
+	if auto < 0 {
+		return true
+	}
+	for _, ix := range indexes {
+		if len(ix.Columns) > 0 && ix.Columns[0] == auto {
+			return true
+		}
+	}
+	return false
+}
+
+// Reset sets the counter back to 1 (TRUNCATE TABLE, as MySQL).
+func (a *AutoCounter) Reset() {
+	a.mu.Lock()
+	a.next = 0
+	a.mu.Unlock()
+}
 
 // AutoCounter is one table's AUTO_INCREMENT counter.
 type AutoCounter struct {

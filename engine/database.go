@@ -98,7 +98,7 @@ func (db *DB) exportDatabase(dir string) (*StatementResult, error) {
 		if err := t.Verify(); err != nil {
 			return nil, err
 		}
-		script.WriteString(createTableSQL(t, db.cat.Indexes(n)))
+		script.WriteString(createTableSQL(t, db.cat.Indexes(n), db.autoIncrementNext(t)))
 		file := n + ".parquet"
 		if err := writeParquet(filepath.Join(dir, file), t); err != nil {
 			return nil, fmt.Errorf("EXPORT DATABASE: table %s: %w", t.Name, err)
@@ -125,8 +125,9 @@ func (db *DB) exportDatabase(dir string) (*StatementResult, error) {
 
 func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
 
-// createTableSQL is the CREATE TABLE statement of t with its keys.
-func createTableSQL(t *columnar.Table, indexes []catalog.Index) string {
+// createTableSQL is the CREATE TABLE statement of t with its keys and,
+// when past 1, the AUTO_INCREMENT counter's next value.
+func createTableSQL(t *columnar.Table, indexes []catalog.Index, autoNext uint64) string {
 	var defs []string
 	for _, f := range t.Fields {
 		typ := f.Type.String()
@@ -152,7 +153,11 @@ func createTableSQL(t *columnar.Table, indexes []catalog.Index) string {
 			defs = append(defs, "KEY "+quoteIdent(ix.Name)+" "+list)
 		}
 	}
-	return fmt.Sprintf("CREATE TABLE %s (\n  %s\n);\n", quoteIdent(t.Name), strings.Join(defs, ",\n  "))
+	option := ""
+	if autoNext > 1 {
+		option = fmt.Sprintf(" AUTO_INCREMENT=%d", autoNext)
+	}
+	return fmt.Sprintf("CREATE TABLE %s (\n  %s\n)%s;\n", quoteIdent(t.Name), strings.Join(defs, ",\n  "), option)
 }
 
 // writeParquet writes t as one Parquet file (Snappy), a row group per

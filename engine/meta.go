@@ -184,11 +184,9 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 		}
 	}
 	ddl := fmt.Sprintf("CREATE TABLE `%s` (\n%s\n)", t.Name, strings.Join(lines, ",\n"))
-	if sql.AutoColumn(t.Fields) >= 0 {
+	if next := db.autoIncrementNext(t); next > 1 {
 		// MySQL shows the table option once the counter is past 1.
-		if next := max(db.cat.Counter(name).Next(), columnMax(t, sql.AutoColumn(t.Fields))+1); next > 1 {
-			ddl += fmt.Sprintf(" AUTO_INCREMENT=%d", next)
-		}
+		ddl += fmt.Sprintf(" AUTO_INCREMENT=%d", next)
 	}
 	return &StatementResult{Kind: KindRows, Result: &exec.Result{
 		Names:   []string{"Table", "Create Table"},

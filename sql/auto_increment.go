@@ -12,7 +12,7 @@ import (
 // table's counter values when it stores the rows (engine/auto_increment.go).
 
 // ErrAutoColumn is MySQL's error 1075 text.
-const ErrAutoColumn = "Incorrect table definition; there can be only one auto column and it must be defined as a key"
+const ErrAutoColumn = catalog.ErrAutoKey
 
 // checkAutoIncrement enforces MySQL's rule for a table's AUTO_INCREMENT
 // column (error 1075): at most one, and it leads an index.
