@@ -13,9 +13,9 @@ import (
 // converted here, strictly (MySQL strict mode): a value that does not fit
 // its column is an error naming the row and column.
 func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
+	// INSERT ... SET a = 1, b = 2 comes from the parser as (a, b) VALUES
+	// (1, 2).
 	switch {
-	case n.Setlist:
-		return nil, b.errf(-1, "unsupported: INSERT ... SET (use VALUES)")
 	case n.Table == nil || n.Table.TableRefs == nil:
 		return nil, b.errf(-1, "INSERT needs a table")
 	}
