@@ -3,7 +3,7 @@ package sql
 import "strings"
 
 // backslashEscaped rewrites a LIKE pattern written with escape character
-// esc (LIKE ... ESCAPE '|'; 0 for ESCAPE ”, no escape at all) into the
+// esc (LIKE ... ESCAPE '|'; 0 for an empty ESCAPE: no escape at all) into the
 // backslash-escaped form the matchers read: esc followed by a character
 // makes that character literal; a backslash that is not the escape is a
 // literal backslash.
