@@ -75,8 +75,15 @@ type Load struct {
 	IgnoreLines int
 }
 
-// ShowTables lists the tables.
-type ShowTables struct{}
+// ShowTables lists the tables, those whose name matches Like when it is
+// set (SHOW TABLES LIKE 'pattern').
+type ShowTables struct{ Like *string }
+
+// ShowWarnings is SHOW WARNINGS / SHOW ERRORS [or their COUNT(*)]: gpusql
+// fails a statement rather than warn, so there are none to list.
+type ShowWarnings struct {
+	Errors, Count bool
+}
 
 // Describe lists a table's columns and types.
 type Describe struct{ Table string }
@@ -89,4 +96,5 @@ func (*DropTable) statement()     {}
 func (*Insert) statement()        {}
 func (*Load) statement()          {}
 func (*ShowTables) statement()    {}
+func (*ShowWarnings) statement()  {}
 func (*Describe) statement()      {}
