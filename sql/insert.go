@@ -173,8 +173,11 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 	return b.finishInsert(n, &Insert{Table: t.Name, Targets: targets, Source: vals, Replace: n.IsReplace}, t)
 }
 
-// finishInsert binds ON DUPLICATE KEY UPDATE, if given, into ins.
+// finishInsert binds ON DUPLICATE KEY UPDATE, if given, and IGNORE into
+// ins.
 func (b *binder) finishInsert(n *ast.InsertStmt, ins *Insert, t *columnar.Table) (Statement, error) {
+	// With ON DUPLICATE KEY UPDATE no key conflict is left for IGNORE.
+	ins.Ignore = n.IgnoreErr && len(n.OnDuplicate) == 0
 	if len(n.OnDuplicate) == 0 {
 		return ins, nil
 	}

@@ -58,6 +58,9 @@ type Insert struct {
 	Targets []int
 	Source  Plan
 	Replace bool
+	// Ignore (INSERT IGNORE) skips the new rows whose PRIMARY KEY or UNIQUE
+	// key an existing or earlier new row holds.
+	Ignore bool
 	// OnDuplicate is set by ON DUPLICATE KEY UPDATE (on_duplicate.go).
 	OnDuplicate *OnDuplicate
 }
