@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,8 +15,11 @@ import (
 
 // showTables lists the tables and views as a one-column result, in name
 // order.
-func (db *DB) showTables() *StatementResult {
+func (db *DB) showTables(like *string) *StatementResult {
 	names := append(db.cat.Names(), db.cat.ViewNames()...)
+	if like != nil {
+		names = slices.DeleteFunc(names, func(n string) bool { return !sql.LikeMatch(n, *like) })
+	}
 	sort.Strings(names)
 	return &StatementResult{Kind: KindRows, Result: stringsResult("table", names)}
 }
