@@ -66,8 +66,15 @@ func (db *DB) showTableStatus() *StatementResult {
 	mem := columnar.NewColumn(columnar.TInt64, len(names), false)
 	disk := columnar.NewColumn(columnar.TInt64, len(names), false)
 	engines := make([]string, len(names))
+	// Auto_increment: the next AUTO_INCREMENT value, NULL for a table
+	// without such a column (MySQL's column of the same name).
+	auto := columnar.NewColumn(columnar.TUint64, len(names), true)
 	for i, n := range names {
 		t, _ := db.cat.Table(n)
+		if next := db.autoIncrementNext(t); next > 0 {
+			auto.I64[i] = int64(next)
+			auto.SetValid(i)
+		}
 		rows.I64[i] = int64(t.Rows)
 		for _, c := range t.Columns {
 			mem.I64[i] += c.Bytes()
@@ -78,8 +85,8 @@ func (db *DB) showTableStatus() *StatementResult {
 			engines[i] = "gpusql"
 		}
 	}
-	res := &exec.Result{Names: []string{"Name", "Engine", "Rows", "Data_length", "Disk_length"},
-		Columns: []*columnar.Column{stringColumn(names), stringColumn(engines), rows, mem, disk}, Rows: len(names)}
+	res := &exec.Result{Names: []string{"Name", "Engine", "Rows", "Data_length", "Disk_length", "Auto_increment"},
+		Columns: []*columnar.Column{stringColumn(names), stringColumn(engines), rows, mem, disk, auto}, Rows: len(names)}
 	return &StatementResult{Kind: KindRows, Result: res}
 }
 
