@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"math"
 	"strings"
 	"sync"
 
@@ -97,9 +98,16 @@ func (a *AutoCounter) Take(limit uint64) (v uint64, ok bool) {
 // Passed records an explicit value v: the counter moves past it. Call with
 // the lock held.
 func (a *AutoCounter) Passed(v uint64) {
-	if v+1 > a.next && v+1 != 0 {
-		a.next = v + 1
+	a.next = max(a.next, After(v))
+}
+
+// After is v+1, saturating at the largest uint64 (a counter past
+// 18446744073709551615 stays there: nothing more can be generated).
+func After(v uint64) uint64 {
+	if v == math.MaxUint64 {
+		return v
 	}
+	return v + 1
 }
 
 // GiveBack moves the counter from after back to before, when a statement

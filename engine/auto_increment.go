@@ -84,7 +84,7 @@ func generate(cat *catalog.Catalog, old *columnar.Table, auto int, src *columnar
 	f := old.Fields[auto]
 	limit := autoLimit(f.Type)
 	counter := cat.Counter(old.Name)
-	counter.Raise(columnMax(old, auto) + 1)
+	counter.Raise(catalog.After(columnMax(old, auto)))
 	counter.Lock()
 	defer counter.Unlock()
 	gen.counter, gen.before = counter, counter.NextLocked()
@@ -98,7 +98,7 @@ func generate(cat *catalog.Catalog, old *columnar.Table, auto int, src *columnar
 		if null || v == 0 && onZero {
 			taken, ok := counter.Take(limit)
 			if !ok {
-				if limit >= math.MaxInt64 {
+				if isBigint(f.Type) {
 					return gen, ErrAutoIncrementRead
 				}
 				taken = limit
@@ -157,6 +157,12 @@ func fillLoaded(cat *catalog.Catalog, old, loaded *columnar.Table, onZero bool) 
 	return &t, gen, nil
 }
 
+// isBigint reports a BIGINT [UNSIGNED] column, whose exhausted counter is
+// error 1467 rather than its largest value again.
+func isBigint(t columnar.Type) bool {
+	return t.ID == columnar.Int64 && (!t.Unsigned || t.IsBigUnsigned())
+}
+
 func setAutoValue(c *columnar.Column, i int, v uint64) {
 	if c.Type.Physical() == columnar.PhysInt32 {
 		c.I32[i] = int32(v)
@@ -165,9 +171,13 @@ func setAutoValue(c *columnar.Column, i int, v uint64) {
 	}
 }
 
-// autoLimit is the largest value an integer column holds.
+// autoLimit is the largest value generated for an integer column: its
+// largest value, but for BIGINT UNSIGNED one less, whose counter would
+// have to pass 2^64-1 (InnoDB's error 1467 there, MySQL bug #84101).
 func autoLimit(t columnar.Type) uint64 {
 	switch {
+	case t.IsBigUnsigned():
+		return math.MaxUint64 - 1
 	case t.Unsigned:
 		return t.UnsignedMax()
 	case t.Physical() == columnar.PhysInt32:
@@ -227,5 +237,5 @@ func (db *DB) autoIncrementNext(t *columnar.Table) uint64 {
 	if auto < 0 {
 		return 0
 	}
-	return max(db.cat.Counter(t.Name).Next(), columnMax(t, auto)+1)
+	return max(db.cat.Counter(t.Name).Next(), catalog.After(columnMax(t, auto)))
 }
