@@ -7,7 +7,8 @@ import (
 )
 
 // Result.LastInsertId is the first AUTO_INCREMENT value the INSERT
-// generated, as MySQL drivers report it; 0 when it generated none.
+// generated, else the explicit value it stored, as MySQL drivers report
+// it; LAST_INSERT_ID() counts generated values only.
 func TestLastInsertID(t *testing.T) {
 	db, err := sql.Open("gpusql", "executor=cpu")
 	if err != nil {
@@ -30,7 +31,7 @@ func TestLastInsertID(t *testing.T) {
 	}{
 		{"INSERT INTO t (v) VALUES (?), (?)", []any{"a", "b"}, 1, 2},
 		{"INSERT INTO t VALUES (?, ?)", []any{nil, "c"}, 3, 1},
-		{"INSERT INTO t VALUES (?, ?)", []any{int64(7), "d"}, 0, 1},
+		{"INSERT INTO t VALUES (?, ?)", []any{int64(7), "d"}, 7, 1}, // explicit: the value stored
 		{"INSERT INTO t (v) VALUES (?)", []any{"e"}, 8, 1},
 	} {
 		r, err := c.ExecContext(ctx, s.q, s.args...)

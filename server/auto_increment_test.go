@@ -5,9 +5,10 @@ import (
 	"testing"
 )
 
-// The OK packet carries the first AUTO_INCREMENT value an INSERT generated
-// (what go-sql-driver/mysql's LastInsertId returns), and errors 1075 and
-// 1467 have MySQL's codes.
+// The OK packet carries the first AUTO_INCREMENT value an INSERT generated,
+// else the explicit value it stored (mysql_insert_id; what
+// go-sql-driver/mysql's LastInsertId returns), and errors 1075 and 1467
+// have MySQL's codes.
 func TestMySQLLastInsertID(t *testing.T) {
 	_, addr := startServer(t, Config{}, `create table t (id int auto_increment primary key, v int);
 		create table b (id bigint auto_increment primary key, v int)`)
@@ -23,7 +24,7 @@ func TestMySQLLastInsertID(t *testing.T) {
 	}{
 		{"insert into t (v) values (1), (2), (3)", 1, 3},
 		{"insert into t values (null, 4)", 4, 1},
-		{"insert into t values (10, 5)", 0, 1},
+		{"insert into t values (10, 5)", 10, 1}, // explicit: the value stored
 		{"insert into t (v) select v from t where v <= 2", 11, 2},
 	} {
 		r, err := db.ExecContext(context.Background(), c.q)

@@ -163,8 +163,9 @@ func (h *mysqlHandler) run(query string, binaryRows bool) (*mysql.Result, error)
 	if r.Kind == engine.KindRows {
 		return writeResult(h.conn, r.Result, binaryRows, status)
 	}
-	// InsertId: the first AUTO_INCREMENT value the statement generated
-	// (0 when none), as MySQL's OK packet carries it.
+	// InsertId: the first AUTO_INCREMENT value the statement generated,
+	// else the value it stored (mysql_insert_id), as MySQL's OK packet
+	// carries it.
 	return &mysql.Result{AffectedRows: uint64(max(r.RowsAffected, 0)), InsertId: r.LastInsertID, Status: status}, nil
 }
 
