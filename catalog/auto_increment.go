@@ -121,6 +121,19 @@ func (a *AutoCounter) GiveBack(before, after uint64) {
 	a.mu.Unlock()
 }
 
+// SetCounter sets the named table's counter to next, lower or higher
+// (ALTER TABLE ... AUTO_INCREMENT = N; the caller keeps it past the values
+// in use), as a change of the catalog that a database directory writes.
+func (c *Catalog) SetCounter(table string, next uint64) {
+	a := c.Counter(table)
+	a.mu.Lock()
+	a.next = next
+	a.mu.Unlock()
+	c.mu.Lock()
+	c.version++
+	c.mu.Unlock()
+}
+
 // Counter returns the named table's counter, made on first use (at 1).
 func (c *Catalog) Counter(table string) *AutoCounter {
 	c.mu.Lock()

@@ -249,3 +249,19 @@ func (db *DB) autoIncrementNext(t *columnar.Table) uint64 {
 	}
 	return max(db.cat.Counter(t.Name).Next(), catalog.After(columnMax(t, auto)))
 }
+
+// alterAutoIncrement runs ALTER TABLE t AUTO_INCREMENT = N. A table
+// without an AUTO_INCREMENT column keeps the value for one added later,
+// as MySQL does.
+func (db *DB) alterAutoIncrement(s *sql.AlterAutoIncrement) (*StatementResult, error) {
+	t, ok := db.cat.Table(s.Table)
+	if !ok {
+		return nil, errNoTable(s.Table)
+	}
+	next := max(s.Next, 1)
+	if auto := sql.AutoColumn(t.Fields); auto >= 0 {
+		next = max(next, catalog.After(columnMax(t, auto)))
+	}
+	db.cat.SetCounter(s.Table, next)
+	return message("AUTO_INCREMENT of %s set to %d", s.Table, next), nil
+}

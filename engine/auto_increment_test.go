@@ -168,6 +168,15 @@ func TestAutoIncrementPersist(t *testing.T) {
 	if got := tableText(t, db, "SHOW CREATE TABLE t"); !strings.Contains(got, "`id` int NOT NULL AUTO_INCREMENT") || !strings.HasSuffix(got, ") AUTO_INCREMENT=5") {
 		t.Fatalf("SHOW CREATE TABLE: %s", got)
 	}
+	// ALTER TABLE ... AUTO_INCREMENT lowers the counter durably.
+	mustRun(t, db, "INSERT INTO s (v) VALUES (6); DELETE FROM s WHERE id = 501; ALTER TABLE s AUTO_INCREMENT = 1")
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = openAt(t, dir)
+	if got := tableText(t, db, "SHOW CREATE TABLE s"); !strings.HasSuffix(got, ") AUTO_INCREMENT=501") {
+		t.Fatalf("lowered counter after reopen: %s", got)
+	}
 	// Values a rolled-back transaction took stay taken across a reopen.
 	mustRun(t, db, "BEGIN; INSERT INTO t (v) VALUES (5), (6); ROLLBACK")
 	if err := db.Close(); err != nil {

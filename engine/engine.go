@@ -469,6 +469,8 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.set(ctx, s)
 	case *sql.AlterColumns:
 		return db.alterColumns(ctx, s)
+	case *sql.AlterAutoIncrement:
+		return db.alterAutoIncrement(s)
 	case *sql.TruncateTable:
 		return db.truncate(s)
 	case *sql.RenameTable:

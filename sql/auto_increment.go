@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
 	"gpusql/catalog"
 	"gpusql/storage/columnar"
 )
@@ -102,4 +104,31 @@ func (b *binder) checkAlterAuto(t *columnar.Table, fields []columnar.Field, src 
 		}
 	}
 	return b.errf(b.wordPos(name, -1), "%s (column '%s' is not the first column of a PRIMARY KEY, UNIQUE or KEY)", ErrAutoColumn, name)
+}
+
+// AlterAutoIncrement is ALTER TABLE t AUTO_INCREMENT = N: the counter's
+// next value becomes N, or the column's largest value + 1 when N is not
+// past it (InnoDB never sets it at or below a value in use).
+type AlterAutoIncrement struct {
+	Table string
+	Next  uint64
+}
+
+func (*AlterAutoIncrement) statement() {}
+
+// alterAutoIncrement binds ALTER TABLE t AUTO_INCREMENT = N; the other
+// table options (ENGINE, CHARSET, ...) mean nothing to gpusql and are
+// accepted alongside it, as CREATE TABLE accepts them.
+func (b *binder) alterAutoIncrement(t *columnar.Table, opts []*ast.TableOption) (Statement, error) {
+	st := &AlterAutoIncrement{Table: t.Name}
+	found := false
+	for _, o := range opts {
+		if o.Tp == ast.TableOptionAutoIncrement {
+			st.Next, found = o.UintValue, true
+		}
+	}
+	if !found {
+		return nil, b.errf(b.start, "unsupported: this ALTER TABLE table option (AUTO_INCREMENT = N is supported)")
+	}
+	return st, nil
 }
