@@ -7,7 +7,7 @@ import (
 )
 
 // volatileOnCPU names the first operator that calls a function whose value
-// differs per call (RAND, UUID, UUID_SHORT: sql.VolatileFuncs), so that
+// differs per call (RAND, UUID, UUID_SHORT, RANDOM_BYTES: sql.VolatileFuncs), so that
 // the plan runs on the CPU. The GPU executor evaluates a subexpression
 // over one dictionary-encoded string column once per dictionary entry
 // (exec/gpu/expr_compile_lookup.go): concat(s, uuid()) would give every

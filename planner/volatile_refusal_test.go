@@ -8,7 +8,8 @@ import (
 	"gpusql/planner"
 )
 
-// TestVolatilePlansOnCPU: a plan that calls RAND, UUID or UUID_SHORT is
+// TestVolatilePlansOnCPU: a plan that calls RAND, UUID, UUID_SHORT or
+// RANDOM_BYTES is
 // CPU-only and names the function (on the GPU, concat(s, uuid()) would be
 // evaluated once per dictionary entry of s); the same query without it
 // stays on the GPU.
@@ -23,6 +24,7 @@ func TestVolatilePlansOnCPU(t *testing.T) {
 		"select id from v order by rand(3) limit 2": "rand()",
 		"select s, uuid_short() from v":             "uuid_short()",
 		"select rand(id) from v":                    "rand_row_seed()",
+		"select hex(random_bytes(4)) from v":        "random_bytes()",
 	} {
 		p := e.plan(q, planner.Options{})
 		if !strings.Contains(p.CPUOnly, name) {
