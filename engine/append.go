@@ -44,13 +44,17 @@ func (db *DB) insert(ctx context.Context, s *sql.Insert) (*StatementResult, erro
 	if s.OnDuplicate != nil {
 		return db.insertOnDuplicate(ctx, s, res)
 	}
-	replaced := 0
+	replaced, skipped := 0, 0
 	err = db.cat.Update(s.Table, func(old *columnar.Table) (*columnar.Table, error) {
 		t, err := appendResult(old, s.Targets, res)
-		if err != nil || !s.Replace {
+		switch {
+		case err != nil:
 			return t, err
+		case s.Replace:
+			t, replaced = replaceConflicts(t, old.Rows, db.cat.Indexes(s.Table))
+		case s.Ignore:
+			t, skipped = skipConflicts(t, old.Rows, db.cat.Indexes(s.Table))
 		}
-		t, replaced = replaceConflicts(t, old.Rows, db.cat.Indexes(s.Table))
 		return t, nil
 	})
 	if err != nil {
@@ -63,8 +67,12 @@ func (db *DB) insert(ctx context.Context, s *sql.Insert) (*StatementResult, erro
 		r.RowsAffected = int64(n)
 		return r, nil
 	}
-	r := message("inserted %d %s into %s", res.Rows, plural(res.Rows, "row"), s.Table)
-	r.RowsAffected = int64(res.Rows)
+	n := res.Rows - skipped
+	r := message("inserted %d %s into %s", n, plural(n, "row"), s.Table)
+	if s.Ignore {
+		r = message("inserted %d %s into %s (Records: %d  Duplicates: %d)", n, plural(n, "row"), s.Table, res.Rows, skipped)
+	}
+	r.RowsAffected = int64(n)
 	return r, nil
 }
 

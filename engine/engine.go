@@ -447,7 +447,9 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 	case *sql.Copy:
 		return db.copyTo(ctx, s, baseDir)
 	case *sql.ShowTables:
-		return db.showTables(), nil
+		return db.showTables(s.Like), nil
+	case *sql.ShowWarnings:
+		return showWarnings(s), nil
 	case *sql.Describe:
 		return db.describe(s.Table)
 	case *sql.Set:

@@ -2,19 +2,24 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"gpusql/catalog"
 	"gpusql/exec"
+	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
 
 // showTables lists the tables and views as a one-column result, in name
 // order.
-func (db *DB) showTables() *StatementResult {
+func (db *DB) showTables(like *string) *StatementResult {
 	names := append(db.cat.Names(), db.cat.ViewNames()...)
+	if like != nil {
+		names = slices.DeleteFunc(names, func(n string) bool { return !sql.LikeMatch(n, *like) })
+	}
 	sort.Strings(names)
 	return &StatementResult{Kind: KindRows, Result: stringsResult("table", names)}
 }

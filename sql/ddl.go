@@ -215,10 +215,9 @@ func (b *binder) dropTable(n *ast.DropTableStmt) (Statement, error) {
 func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 	switch n.Tp {
 	case ast.ShowTables:
-		if n.Pattern != nil || n.Where != nil {
-			return nil, b.errf(-1, "unsupported: SHOW TABLES LIKE/WHERE")
-		}
-		return &ShowTables{}, nil
+		return b.showTables(n)
+	case ast.ShowWarnings, ast.ShowErrors:
+		return &ShowWarnings{Errors: n.Tp == ast.ShowErrors, Count: n.CountWarningsOrErrors}, nil
 	case ast.ShowTableStatus:
 		if n.Pattern != nil || n.Where != nil {
 			return nil, b.errf(-1, "unsupported: SHOW TABLE STATUS LIKE/WHERE")
@@ -254,7 +253,26 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		}
 		return &ShowIndex{Table: t.Name}, nil
 	}
-	return nil, b.errf(b.start, "unsupported statement: %s (SHOW TABLES, SHOW COLUMNS, SHOW INDEX, SHOW CREATE TABLE, SHOW DATABASES and SHOW VARIABLES are supported)", strings.ToUpper(firstN(b.src[b.start:b.end], 2)))
+	return nil, b.errf(b.start, "unsupported statement: %s (SHOW TABLES, SHOW COLUMNS, SHOW INDEX, SHOW CREATE TABLE, SHOW DATABASES, SHOW VARIABLES, SHOW TABLE STATUS and SHOW WARNINGS are supported)", strings.ToUpper(firstN(b.src[b.start:b.end], 2)))
+}
+
+// showTables binds SHOW TABLES [LIKE 'pattern'].
+func (b *binder) showTables(n *ast.ShowStmt) (Statement, error) {
+	if n.Where != nil {
+		return nil, b.errf(-1, "unsupported: SHOW TABLES WHERE (use SHOW TABLES LIKE, or SELECT table_name FROM information_schema.tables WHERE ...)")
+	}
+	if n.Pattern == nil {
+		return &ShowTables{}, nil
+	}
+	p, err := b.expr(n.Pattern.Pattern, &scope{})
+	if err != nil {
+		return nil, err
+	}
+	c, ok := p.(*Const)
+	if !ok || c.Null || c.T.ID != columnar.String {
+		return nil, b.errf(-1, "SHOW TABLES LIKE needs a string pattern")
+	}
+	return &ShowTables{Like: &c.S}, nil
 }
 
 // table returns a catalog table for a DML statement, or an error at its name.

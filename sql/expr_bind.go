@@ -624,9 +624,6 @@ func (b *binder) like(n *ast.PatternLikeOrIlikeExpr, sc *scope, pos int) (Expr, 
 	if !n.IsLike {
 		return nil, b.errf(pos, "unsupported: ILIKE")
 	}
-	if n.Escape != '\\' {
-		return nil, b.errf(pos, "unsupported: LIKE ... ESCAPE other than '\\'")
-	}
 	e, err := b.expr(n.Expr, sc)
 	if err != nil {
 		return nil, err
@@ -636,6 +633,9 @@ func (b *binder) like(n *ast.PatternLikeOrIlikeExpr, sc *scope, pos int) (Expr, 
 		return nil, err
 	}
 	pc, ok := p.(*Const)
+	if !ok && n.Escape != '\\' {
+		return nil, b.errf(pos, "unsupported: LIKE ... ESCAPE other than '\\' with a pattern that is not a constant")
+	}
 	if !ok {
 		// A pattern that varies by row (a column, a correlated value):
 		// the like() function, matched per row.
@@ -649,6 +649,9 @@ func (b *binder) like(n *ast.PatternLikeOrIlikeExpr, sc *scope, pos int) (Expr, 
 		return nullConst(columnar.TBool), nil
 	}
 	pc = castTo(pc, columnar.TString).(*Const)
+	if n.Escape != '\\' {
+		pc = &Const{T: pc.T, S: backslashEscaped(pc.S, n.Escape)}
+	}
 	if cs := codeSetLike(e, pc.S, n.Not); cs != nil {
 		return cs, nil
 	}

@@ -13,9 +13,9 @@ import (
 // converted here, strictly (MySQL strict mode): a value that does not fit
 // its column is an error naming the row and column.
 func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
+	// INSERT ... SET a = 1, b = 2 comes from the parser as (a, b) VALUES
+	// (1, 2).
 	switch {
-	case n.Setlist:
-		return nil, b.errf(-1, "unsupported: INSERT ... SET (use VALUES)")
 	case n.Table == nil || n.Table.TableRefs == nil:
 		return nil, b.errf(-1, "INSERT needs a table")
 	}
@@ -173,8 +173,11 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 	return b.finishInsert(n, &Insert{Table: t.Name, Targets: targets, Source: vals, Replace: n.IsReplace}, t)
 }
 
-// finishInsert binds ON DUPLICATE KEY UPDATE, if given, into ins.
+// finishInsert binds ON DUPLICATE KEY UPDATE, if given, and IGNORE into
+// ins.
 func (b *binder) finishInsert(n *ast.InsertStmt, ins *Insert, t *columnar.Table) (Statement, error) {
+	// With ON DUPLICATE KEY UPDATE no key conflict is left for IGNORE.
+	ins.Ignore = n.IgnoreErr && len(n.OnDuplicate) == 0
 	if len(n.OnDuplicate) == 0 {
 		return ins, nil
 	}

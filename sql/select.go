@@ -70,6 +70,13 @@ type selItem struct {
 }
 
 func (b *binder) selectStmt(s *ast.SelectStmt, parent *scope) (*block, error) {
+	if s.Kind == ast.SelectStmtKindValues && s.SelectIntoOpt == nil && (s.LockInfo == nil || s.LockInfo.LockType == ast.SelectLockNone) {
+		q, err := b.valuesQuery(s)
+		if err != nil {
+			return nil, err
+		}
+		return b.setOprStmt(q, parent)
+	}
 	var corr *correlation
 	if parent != nil {
 		corr = &correlation{}
@@ -89,10 +96,6 @@ func (b *binder) selectStmt(s *ast.SelectStmt, parent *scope) (*block, error) {
 
 func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation) (*block, error) {
 	switch {
-	case s.Kind == ast.SelectStmtKindTable:
-		return nil, b.errf(-1, "unsupported: TABLE statement (use SELECT * FROM)")
-	case s.Kind == ast.SelectStmtKindValues:
-		return nil, b.errf(-1, "unsupported: VALUES statement")
 	case s.SelectIntoOpt != nil:
 		return nil, b.errf(-1, "unsupported: SELECT ... INTO")
 	case s.LockInfo != nil && s.LockInfo.LockType != ast.SelectLockNone:

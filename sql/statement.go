@@ -58,6 +58,9 @@ type Insert struct {
 	Targets []int
 	Source  Plan
 	Replace bool
+	// Ignore (INSERT IGNORE) skips the new rows whose PRIMARY KEY or UNIQUE
+	// key an existing or earlier new row holds.
+	Ignore bool
 	// OnDuplicate is set by ON DUPLICATE KEY UPDATE (on_duplicate.go).
 	OnDuplicate *OnDuplicate
 }
@@ -75,8 +78,15 @@ type Load struct {
 	IgnoreLines int
 }
 
-// ShowTables lists the tables.
-type ShowTables struct{}
+// ShowTables lists the tables, those whose name matches Like when it is
+// set (SHOW TABLES LIKE 'pattern').
+type ShowTables struct{ Like *string }
+
+// ShowWarnings is SHOW WARNINGS / SHOW ERRORS [or their COUNT(*)]: gpusql
+// fails a statement rather than warn, so there are none to list.
+type ShowWarnings struct {
+	Errors, Count bool
+}
 
 // Describe lists a table's columns and types.
 type Describe struct{ Table string }
@@ -89,4 +99,5 @@ func (*DropTable) statement()     {}
 func (*Insert) statement()        {}
 func (*Load) statement()          {}
 func (*ShowTables) statement()    {}
+func (*ShowWarnings) statement()  {}
 func (*Describe) statement()      {}

@@ -1,0 +1,54 @@
+package engine
+
+import (
+	"context"
+	"slices"
+	"testing"
+)
+
+// SHOW TABLES LIKE filters the names as LIKE matches; SHOW WARNINGS and
+// SHOW ERRORS list none (gpusql fails statements instead) and their
+// COUNT(*) is 0; SHOW TABLES WHERE is refused by name.
+func TestShowTablesLikeAndWarnings(t *testing.T) {
+	db := open(t)
+	ctx := context.Background()
+	if _, err := db.Exec(ctx, "create table abc (x int); create table abd (x int); create table xyz (x int); create view ab_v as select x from abc", ""); err != nil {
+		t.Fatal(err)
+	}
+	names := func(q string) []string {
+		res, err := db.Exec(ctx, q, "")
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		r := res[0].Result
+		var out []string
+		for i := range r.Rows {
+			c := r.Columns[0]
+			out = append(out, c.Dict.Values[c.I32[i]])
+		}
+		return out
+	}
+	for q, want := range map[string][]string{
+		"show tables like 'ab%'":     {"ab_v", "abc", "abd"},
+		"show tables like 'ab\\_%'":  {"ab_v"},
+		"show tables like 'x_z'":     {"xyz"},
+		"show tables like 'nothing'": nil,
+		"show tables":                {"ab_v", "abc", "abd", "xyz"},
+	} {
+		if got := names(q); !slices.Equal(got, want) {
+			t.Errorf("%s: %v, want %v", q, got, want)
+		}
+	}
+	for _, q := range []string{"show warnings", "show errors"} {
+		res, err := db.Exec(ctx, q, "")
+		if err != nil || res[0].Result.Rows != 0 || len(res[0].Result.Names) != 3 {
+			t.Errorf("%s: %+v, %v", q, res, err)
+		}
+	}
+	if n := queryInt(t, db, "show count(*) warnings"); n != 0 {
+		t.Errorf("show count(*) warnings = %d", n)
+	}
+	if _, err := db.Exec(ctx, "show tables where x = 1", ""); err == nil {
+		t.Errorf("SHOW TABLES WHERE accepted")
+	}
+}
