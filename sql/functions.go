@@ -78,6 +78,8 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		return b.infoFunc(n, sc, pos)
 	case "get_format":
 		return b.getFormat(n, sc, pos)
+	case "convert":
+		return b.convertUsing(n, sc, pos)
 	case "connection_id", "database", "schema", "version", "user", "current_user", "session_user", "system_user":
 		return b.sessionFunc(name, len(n.Args), pos)
 	}

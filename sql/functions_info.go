@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"strings"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"gpusql/storage/columnar"
@@ -74,4 +76,43 @@ func readsColumn(e Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// utf8Charsets are the charset names gpusql's text (UTF-8) answers to.
+var utf8Charsets = map[string]bool{"utf8mb4": true, "utf8": true, "utf8mb3": true}
+
+// convertUsing binds CONVERT(x USING charset): to a UTF-8 charset or to
+// binary, x's text as it is (gpusql's strings are UTF-8 or bytes already);
+// other charsets are refused rather than mis-encoded.
+func (b *binder) convertUsing(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {
+	if len(n.Args) != 2 {
+		return nil, b.errf(pos, "Incorrect parameter count in the call to native function 'convert'")
+	}
+	cs := ""
+	if v, ok := n.Args[1].(ast.ValueExpr); ok {
+		if s, ok := v.GetValue().(string); ok {
+			cs = strings.ToLower(s)
+		}
+	}
+	if !utf8Charsets[cs] && cs != "binary" {
+		return nil, b.errf(pos, "unsupported: CONVERT(... USING %s); utf8mb4, utf8mb3 and binary are supported", cs)
+	}
+	e, err := b.expr(n.Args[0], sc)
+	if err != nil {
+		return nil, err
+	}
+	return castTo(e, columnar.TString), nil
+}
+
+// collate binds x COLLATE name. gpusql compares strings by their bytes,
+// which is the order and equality of the _bin collations of UTF-8 (and of
+// binary), so those leave x as it is; a case- or accent-insensitive
+// collation would change answers and is refused.
+func (b *binder) collate(n *ast.SetCollationExpr, sc *scope, pos int) (Expr, error) {
+	name := strings.ToLower(n.Collate)
+	cs, _, _ := strings.Cut(name, "_")
+	if name != "binary" && !(utf8Charsets[cs] && strings.HasSuffix(name, "_bin")) {
+		return nil, b.errf(pos, "unsupported: COLLATE %s (gpusql compares strings by their bytes: utf8mb4_bin, utf8mb3_bin and binary are accepted)", name)
+	}
+	return b.expr(n.Expr, sc)
 }
