@@ -24,8 +24,14 @@ import (
 //	                                                name gives NULL
 //	random_bytes  n BIGINT                          VARCHAR (binary) of n random bytes from the
 //	                                                OS's generator; n outside 1..1024 is an error
+//	format_bytes  x DOUBLE                          VARCHAR: '%4d bytes' below 1 KiB, else x in the
+//	                                                largest binary unit it reaches, '%4.2f KiB'
+//	                                                (%4.2e from 100000 units on), up to EiB
+//	format_pico_time x DOUBLE                       VARCHAR: picoseconds as '%3d ps', else in the
+//	                                                largest of ns, us, ms, s, min, h, d as format_bytes
 func init() {
-	for _, n := range []string{"interval", "period_add", "period_diff", "get_format", "random_bytes"} {
+	for _, n := range []string{"interval", "period_add", "period_diff", "get_format", "random_bytes",
+		"format_bytes", "format_pico_time"} {
 		moreFuncs[n] = true
 	}
 	VolatileFuncs["random_bytes"] = true
@@ -45,6 +51,15 @@ func (c *call) miscFunc() (Expr, bool, error) {
 			c.args[i] = castTo(a, columnar.TFloat64)
 		}
 		return c.fn(columnar.TInt64, c.args...)
+	case "format_bytes", "format_pico_time":
+		if err := c.nativeArity(1, 1); err != nil {
+			return nil, true, err
+		}
+		x := c.args[0]
+		if _, ok := numericType(x.Type()); !ok && !isNullConst(x) && x.Type().ID != columnar.String {
+			return nil, true, c.b.errf(c.pos, "type mismatch: %s() of %s (a number is required)", c.name, x.Type())
+		}
+		return c.fn(columnar.TString, castTo(x, columnar.TFloat64))
 	case "period_add", "period_diff":
 		if err := c.nativeArity(2, 2); err != nil {
 			return nil, true, err

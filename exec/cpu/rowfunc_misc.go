@@ -3,6 +3,7 @@ package cpu
 import (
 	crand "crypto/rand"
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -47,6 +48,15 @@ var miscBodies = map[string]func(f *rowFunc, a []val) val{
 		}
 		return nullVal
 	},
+	"format_bytes": func(f *rowFunc, a []val) val {
+		return sv(formatScaled(a[0].f, "%4d %s", []scaledUnit{{1 << 60, "EiB"}, {1 << 50, "PiB"},
+			{1 << 40, "TiB"}, {1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"}, {1, "bytes"}}))
+	},
+	"format_pico_time": func(f *rowFunc, a []val) val {
+		const ns, us, ms, s = 1e3, 1e6, 1e9, 1e12
+		return sv(formatScaled(a[0].f, "%3d %s", []scaledUnit{{86400 * s, "d"}, {3600 * s, "h"},
+			{60 * s, "min"}, {s, "s"}, {ms, "ms"}, {us, "us"}, {ns, "ns"}, {1, "ps"}}))
+	},
 	"random_bytes": func(f *rowFunc, a []val) val {
 		if a[0].i < 1 || a[0].i > 1024 {
 			raise(fmt.Errorf("length value is out of range in 'random_bytes'"))
@@ -55,6 +65,34 @@ var miscBodies = map[string]func(f *rowFunc, a []val) val{
 		_, _ = crand.Read(b)
 		return sv(string(b))
 	},
+}
+
+// scaledUnit is a unit of FORMAT_BYTES or FORMAT_PICO_TIME and its size.
+type scaledUnit struct {
+	size float64
+	name string
+}
+
+// formatScaled writes x in the first (largest) unit its magnitude reaches
+// as MySQL's Item_func_pfs_format_bytes / _pico_time do: the base unit
+// (the last) as an integer with intFormat, the others with two decimals,
+// in exponent form from 100000 units on.
+func formatScaled(x float64, intFormat string, units []scaledUnit) string {
+	u := units[len(units)-1]
+	for _, v := range units {
+		if math.Abs(x) >= v.size {
+			u = v
+			break
+		}
+	}
+	if u.size == 1 {
+		return fmt.Sprintf(intFormat, int64(x), u.name)
+	}
+	v := x / u.size
+	if math.Abs(v) >= 100000 {
+		return fmt.Sprintf("%4.2e %s", v, u.name)
+	}
+	return fmt.Sprintf("%4.2f %s", v, u.name)
 }
 
 // periodToMonth is MySQL's convert_period_to_month: a YYMM or YYYYMM period
