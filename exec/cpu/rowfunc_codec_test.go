@@ -148,3 +148,28 @@ func TestCharBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestCompressRoundTrip: UNCOMPRESS(COMPRESS(s)) is s for texts of every
+// size and its header holds the length; a frame claiming fewer bytes
+// than its stream holds is NULL.
+func TestCompressRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i := 0; i < 300; i++ {
+		b := make([]byte, rng.IntN(3000))
+		for j := range b {
+			b[j] = byte('a' + rng.IntN(3 + i%20))
+		}
+		c := compress(string(b))
+		if got, ok := uncompress(c); !ok || got != string(b) {
+			t.Fatalf("round trip of %d bytes: %v", len(b), ok)
+		}
+		if len(b) > 0 && int(c[0])|int(c[1])<<8|int(c[2])<<16 != len(b) {
+			t.Fatalf("length header of %d bytes: %x", len(b), c[:4])
+		}
+	}
+	c := []byte(compress("hello hello hello"))
+	c[0] = 3 // says 3 bytes, holds 17
+	if _, ok := uncompress(string(c)); ok {
+		t.Errorf("a stream longer than its header was read")
+	}
+}
