@@ -157,7 +157,7 @@ func TestCompressRoundTrip(t *testing.T) {
 	for i := 0; i < 300; i++ {
 		b := make([]byte, rng.IntN(3000))
 		for j := range b {
-			b[j] = byte('a' + rng.IntN(3 + i%20))
+			b[j] = byte('a' + rng.IntN(3+i%20))
 		}
 		c := compress(string(b))
 		if got, ok := uncompress(c); !ok || got != string(b) {
