@@ -127,6 +127,9 @@ func cpuOnlyReason(p *Physical) string {
 	if why := typeOnCPU(p); why != "" {
 		return why
 	}
+	if why := volatileOnCPU(p); why != "" {
+		return why
+	}
 	for _, n := range p.Nodes() {
 		if _, ok := n.(*Window); ok {
 			return "window functions in " + opName(n)

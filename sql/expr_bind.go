@@ -93,6 +93,8 @@ func (b *binder) expr(n ast.ExprNode, sc *scope) (Expr, error) {
 		return nil, b.errf(pos, "unsupported: parameter markers (?)")
 	case *ast.PatternRegexpExpr:
 		return b.regexpOp(n, sc, pos)
+	case *ast.SetCollationExpr:
+		return b.collate(n, sc, pos)
 	case *ast.TimeUnitExpr, *ast.TrimDirectionExpr:
 		return nil, b.errf(pos, "unsupported: %s here", constructName(n))
 	}

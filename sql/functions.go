@@ -74,6 +74,12 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		return b.timestampDiff(n, sc, pos)
 	case "grouping":
 		return b.grouping(n, sc, pos)
+	case "charset", "collation", "coercibility":
+		return b.infoFunc(n, sc, pos)
+	case "get_format":
+		return b.getFormat(n, sc, pos)
+	case "convert":
+		return b.convertUsing(n, sc, pos)
 	case "connection_id", "database", "schema", "version", "user", "current_user", "session_user", "system_user":
 		return b.sessionFunc(name, len(n.Args), pos)
 	case "last_insert_id":

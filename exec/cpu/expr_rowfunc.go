@@ -54,8 +54,10 @@ func (c *compiler) compileRowFunc(e *sql.Func) (evaluator, error) {
 	}
 	f.vals = make([]val, len(f.args))
 	var ok bool
-	if f.body, ok = stringBodies[e.Name]; ok {
-		f.nullSafe = e.Name == "concat_ws" || e.Name == "field"
+	if e.Name == "rand" {
+		f.body = c.randBody(e)
+	} else if f.body, ok = stringBodies[e.Name]; ok {
+		f.nullSafe = nullSafeRowFuncs[e.Name]
 	} else if f.body, ok = mathBodies[e.Name]; ok {
 	} else if f.body, ok = dateBodies[e.Name]; ok {
 	} else if f.body, ok = datetimeBodies[e.Name]; ok {

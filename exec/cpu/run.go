@@ -80,6 +80,7 @@ type executor struct {
 	// caches the results of the nested subqueries this plan holds.
 	params map[int]*sql.Const
 	nested map[*planner.NestedSubquery]*nestedCache
+	rands  map[*sql.Func]*randSeq // RAND(N)'s sequences, made on first use
 }
 
 // newExecutor uses as many workers as Go runs threads (GOMAXPROCS: the

@@ -1,0 +1,31 @@
+package planner
+
+import (
+	"fmt"
+
+	"gpusql/sql"
+)
+
+// volatileOnCPU names the first operator that calls a function whose value
+// differs per call (RAND, UUID, UUID_SHORT, RANDOM_BYTES: sql.VolatileFuncs), so that
+// the plan runs on the CPU. The GPU executor evaluates a subexpression
+// over one dictionary-encoded string column once per dictionary entry
+// (exec/gpu/expr_compile_lookup.go): concat(s, uuid()) would give every
+// row with the same s the same UUID. The CPU executor calls the function
+// per row.
+func volatileOnCPU(p *Physical) string {
+	for _, n := range p.Nodes() {
+		reason := ""
+		for _, e := range nodeExprs(n) {
+			walkExpr(e, func(x sql.Expr) {
+				if f, ok := x.(*sql.Func); ok && reason == "" && sql.VolatileFuncs[f.Name] {
+					reason = fmt.Sprintf("%s() in %s: a new value per row is computed on the CPU", f.Name, opName(n))
+				}
+			})
+		}
+		if reason != "" {
+			return reason
+		}
+	}
+	return ""
+}

@@ -1,0 +1,118 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"gpusql/storage/columnar"
+)
+
+// CHARSET(x), COLLATION(x) and COERCIBILITY(x) describe x's type, not its
+// value, so they bind to constants (the argument is still bound, for its
+// errors). gpusql's text is utf8mb4 named as its session variables name
+// it (utf8mb4_0900_ai_ci); binary strings (VARBINARY columns, x'..'
+// literals), numbers, temporal values and NULL are 'binary'; the strings
+// of USER(), DATABASE(), VERSION() are utf8mb3 as in MySQL, JSON is
+// utf8mb4_bin. COERCIBILITY follows MySQL's scale: 2 for a value that reads
+// a column, 3 for those system functions, 4 for a literal string (and an
+// expression of literals only), 5 for a number or temporal value, 6 for
+// NULL (COLLATE, 0, is not supported by gpusql).
+func (b *binder) infoFunc(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {
+	name := n.FnName.L
+	if len(n.Args) != 1 {
+		return nil, b.errf(pos, "Incorrect parameter count in the call to native function '%s'", name)
+	}
+	e, err := b.expr(n.Args[0], sc)
+	if err != nil {
+		return nil, err
+	}
+	charset, collation, coercibility := describeCollation(e, n.Args[0])
+	switch name {
+	case "charset":
+		return &Const{T: columnar.TString, S: charset}, nil
+	case "collation":
+		return &Const{T: columnar.TString, S: collation}, nil
+	}
+	return &Const{T: columnar.TInt64, I: coercibility}, nil
+}
+
+// systemStringFuncs return utf8mb3 "system constants" in MySQL.
+var systemStringFuncs = map[string]bool{"user": true, "current_user": true, "session_user": true,
+	"system_user": true, "database": true, "schema": true, "version": true}
+
+func describeCollation(e Expr, arg ast.ExprNode) (charset, collation string, coercibility int64) {
+	t := e.Type()
+	k, isConst := e.(*Const)
+	switch {
+	case isConst && k.Null:
+		return "binary", "binary", 6
+	case t.ID != columnar.String:
+		return "binary", "binary", 5
+	}
+	if f, ok := arg.(*ast.FuncCallExpr); ok && systemStringFuncs[f.FnName.L] {
+		return "utf8mb3", "utf8mb3_general_ci", 3
+	}
+	coercibility = 4
+	if readsColumn(e) {
+		coercibility = 2
+	}
+	switch {
+	case t.Binary || (isConst && k.hex):
+		return "binary", "binary", coercibility
+	case t.JSON:
+		return "utf8mb4", "utf8mb4_bin", coercibility
+	}
+	return "utf8mb4", "utf8mb4_0900_ai_ci", coercibility
+}
+
+// readsColumn reports whether e reads a column of its input.
+func readsColumn(e Expr) bool {
+	found := false
+	WalkExpr(e, func(x Expr) bool {
+		if _, ok := x.(*ColRef); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// utf8Charsets are the charset names gpusql's text (UTF-8) answers to.
+var utf8Charsets = map[string]bool{"utf8mb4": true, "utf8": true, "utf8mb3": true}
+
+// convertUsing binds CONVERT(x USING charset): to a UTF-8 charset or to
+// binary, x's text as it is (gpusql's strings are UTF-8 or bytes already);
+// other charsets are refused rather than mis-encoded.
+func (b *binder) convertUsing(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {
+	if len(n.Args) != 2 {
+		return nil, b.errf(pos, "Incorrect parameter count in the call to native function 'convert'")
+	}
+	cs := ""
+	if v, ok := n.Args[1].(ast.ValueExpr); ok {
+		if s, ok := v.GetValue().(string); ok {
+			cs = strings.ToLower(s)
+		}
+	}
+	if !utf8Charsets[cs] && cs != "binary" {
+		return nil, b.errf(pos, "unsupported: CONVERT(... USING %s); utf8mb4, utf8mb3 and binary are supported", cs)
+	}
+	e, err := b.expr(n.Args[0], sc)
+	if err != nil {
+		return nil, err
+	}
+	return castTo(e, columnar.TString), nil
+}
+
+// collate binds x COLLATE name. gpusql compares strings by their bytes,
+// which is the order and equality of the _bin collations of UTF-8 (and of
+// binary), so those leave x as it is; a case- or accent-insensitive
+// collation would change answers and is refused.
+func (b *binder) collate(n *ast.SetCollationExpr, sc *scope, pos int) (Expr, error) {
+	name := strings.ToLower(n.Collate)
+	cs, _, _ := strings.Cut(name, "_")
+	if name != "binary" && !(utf8Charsets[cs] && strings.HasSuffix(name, "_bin")) {
+		return nil, b.errf(pos, "unsupported: COLLATE %s (gpusql compares strings by their bytes: utf8mb4_bin, utf8mb3_bin and binary are accepted)", name)
+	}
+	return b.expr(n.Expr, sc)
+}
