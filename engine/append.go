@@ -359,6 +359,7 @@ func convertInto(out *columnar.Column, m int, src *columnar.Column, n int) error
 	if t.Unsigned || st.IsBigUnsigned() {
 		narrower = narrower || !sameIntegerRange(t, st)
 	}
+	narrower = narrower || t.IsNarrowInt() && !holdsIntegers(t, st)
 	if t.Physical() == st.Physical() && t.DecimalScale() == st.DecimalScale() && !narrower {
 		switch t.Physical() {
 		case columnar.PhysInt32:
@@ -408,7 +409,7 @@ func (e *rowError) Error() string {
 	if e.typ.ID == columnar.Datetime { // MySQL's strict-mode text
 		return fmt.Sprintf("Incorrect datetime value: '%s' for column '%s' at row %d", e.value, e.column, e.row+1)
 	}
-	if e.typ.Unsigned {
+	if _, _, integer := e.typ.IntBounds(); integer || e.typ.Unsigned { // TINYINT .. INT, unsigned ones
 		return fmt.Sprintf("Out of range value for column '%s' at row %d (%s does not hold %s)", e.column, e.row+1, e.typ, e.value)
 	}
 	if e.typ.ID == columnar.Time {
@@ -421,12 +422,17 @@ func (e *rowError) Error() string {
 }
 
 // fits reports whether v (scaled by t's scale) is in t's range: INT is 32
-// bits and DECIMAL(p,s) holds fewer than 10^p units of 10^-s (MySQL's
-// "Out of range value" in strict mode).
+// bits, TINYINT to MEDIUMINT narrower (Type.IntBounds) and DECIMAL(p,s)
+// holds fewer than 10^p units of 10^-s (MySQL's "Out of range value" in
+// strict mode).
 func fits(v int64, t columnar.Type) bool {
 	switch {
 	case t.Physical() == columnar.PhysInt32:
-		return v >= math.MinInt32 && v <= math.MaxInt32
+		lo, hi, ok := t.IntBounds()
+		if !ok {
+			lo, hi = math.MinInt32, math.MaxInt32
+		}
+		return v >= lo && v <= hi
 	case t.ID == columnar.Decimal && t.Precision > 0 && t.Precision < 19:
 		p := columnar.Pow10[t.Precision]
 		return v > -p && v < p

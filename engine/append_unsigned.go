@@ -11,7 +11,16 @@ import (
 // not across signedness (-1 is not 18446744073709551615) nor from BIGINT
 // UNSIGNED into INT UNSIGNED.
 func sameIntegerRange(to, from columnar.Type) bool {
-	return to.Unsigned == from.Unsigned && (!to.Unsigned || to.Width == from.Width || to.Width == 0)
+	return to.Unsigned == from.Unsigned && (!to.Unsigned || to.Width == 0 || from.Width != 0 && from.Width <= to.Width)
+}
+
+// holdsIntegers reports whether every value of type from is in the range
+// of integer type to (TINYINT in SMALLINT, not INT in TINYINT), so a store
+// may copy without a check.
+func holdsIntegers(to, from columnar.Type) bool {
+	lo, hi, ok := to.IntBounds()
+	flo, fhi, fok := from.IntBounds()
+	return ok && fok && from.ID != columnar.Bool && flo >= lo && fhi <= hi
 }
 
 // fitsSignedness reports whether v, row i's value read from type from as

@@ -33,7 +33,7 @@ func ArrowType(t columnar.Type) arrow.DataType {
 		return arrow.PrimitiveTypes.Int32
 	case columnar.Int64:
 		switch {
-		case t.Unsigned && t.Width == 32:
+		case t.Unsigned && t.Width != 0: // TINYINT to INT UNSIGNED
 			return arrow.PrimitiveTypes.Uint32
 		case t.Unsigned:
 			return arrow.PrimitiveTypes.Uint64

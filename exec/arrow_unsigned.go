@@ -9,10 +9,10 @@ import (
 )
 
 // UnsignedArray is rows [lo, hi) of an unsigned integer column as Arrow's
-// uint32 (INT UNSIGNED) or uint64 (BIGINT UNSIGNED, whose int64 values are
+// uint32 (TINYINT to INT UNSIGNED) or uint64 (BIGINT UNSIGNED, whose int64 values are
 // uint64 bit patterns), so clients read 18446744073709551615, not -1.
 func UnsignedArray(mem memory.Allocator, c *columnar.Column, lo, hi int) arrow.Array {
-	if c.Type.Width == 32 {
+	if c.Type.Width != 0 {
 		b := array.NewUint32Builder(mem)
 		defer b.Release()
 		b.Reserve(hi - lo)

@@ -36,8 +36,13 @@ import (
 // maxDecimalPrecision is the largest DECIMAL precision a scaled int64 holds.
 const maxDecimalPrecision = 18
 
+// sameType reports whether values of type b are read as values of type a
+// without a cast. Integer widths do not count (TINYINT and INT are both
+// int32, TINYINT to INT UNSIGNED all exact int64), except BIGINT UNSIGNED's
+// bit patterns; a store into a narrower integer is range-checked apart
+// (narrowsInteger).
 func sameType(a, b columnar.Type) bool {
-	if a.ID != b.ID || a.JSON != b.JSON || a.Year != b.Year || a.Unsigned != b.Unsigned || a.Unsigned && a.Width != b.Width {
+	if a.ID != b.ID || a.JSON != b.JSON || a.Year != b.Year || a.Unsigned != b.Unsigned || a.Unsigned && (a.Width == 0) != (b.Width == 0) {
 		return false
 	}
 	switch a.ID {
@@ -126,7 +131,7 @@ func compareType(l, r Expr) (columnar.Type, error) {
 	}
 	switch {
 	case a.ID == b.ID && a.ID != columnar.Decimal:
-		return a, nil
+		return widerInteger(a, b), nil
 	case a.ID == columnar.Date && b.ID == columnar.String, a.ID == columnar.String && b.ID == columnar.Date:
 		// A constant with a time of day makes it a DATETIME comparison,
 		// the date as its midnight (MySQL): d = '2024-01-05 10:00' is false.
@@ -207,6 +212,19 @@ func resultType(es []Expr) (columnar.Type, error) {
 	return t, nil
 }
 
+// widerInteger is a where a and b are integers of one ID differing only in
+// width (TINYINT, INT): the wider of the two, as MySQL types
+// COALESCE(tinyint, int) and a UNION of both INT; a otherwise.
+func widerInteger(a, b columnar.Type) columnar.Type {
+	if a.ID != b.ID || a.Unsigned != b.Unsigned || a.ID != columnar.Int32 && !a.Unsigned || a.Width == b.Width || a.Year || b.Year {
+		return a
+	}
+	if a.Width == 0 || b.Width != 0 && a.Width > b.Width {
+		return a
+	}
+	return b
+}
+
 // unionType is the type a value of either type is converted to when both
 // land in one column.
 func unionType(a, b columnar.Type) (columnar.Type, error) {
@@ -232,7 +250,7 @@ func unionType(a, b columnar.Type) (columnar.Type, error) {
 		if a.Year != b.Year {
 			return columnar.TInt32, nil // YEAR with INT is INT, as in MySQL
 		}
-		return a, nil
+		return widerInteger(a, b), nil
 	case a.ID == columnar.String || b.ID == columnar.String:
 		return columnar.TString, nil
 	case a.ID == columnar.Date || b.ID == columnar.Date:
@@ -310,7 +328,7 @@ func convertConst(c *Const, t columnar.Type) (*Const, bool) {
 			if v != 0 {
 				v = 1
 			}
-		} else if t.ID == columnar.Int32 && (v < math.MinInt32 || v > math.MaxInt32) {
+		} else if lo, hi, ok := t.IntBounds(); ok && (v < lo || v > hi) {
 			return nil, false
 		}
 		out.I = v

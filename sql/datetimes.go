@@ -256,7 +256,7 @@ func storeSchema(from, to Schema) Schema {
 		if i < len(from) && (out[i].Type.ID == columnar.Datetime && from[i].Type.ID == columnar.String || out[i].Type.Year || out[i].Type.ID == columnar.Time) {
 			out[i].Type = from[i].Type
 		}
-		if i < len(from) && crossesSignedness(from[i].Type, out[i].Type) {
+		if i < len(from) && storeNeedsRangeCheck(from[i].Type, out[i].Type) {
 			out[i].Type = storeIntegerType(from[i].Type)
 		}
 	}

@@ -15,8 +15,11 @@ import (
 // columnType maps a MySQL column type to the engine's:
 //
 //	TINYINT(1), BOOL, BOOLEAN                  → BOOLEAN (MySQL spells BOOL as TINYINT(1))
-//	TINYINT, SMALLINT, MEDIUMINT, INT, INTEGER → INT
-//	  the same UNSIGNED                        → INT UNSIGNED (int64 values 0..2^32-1)
+//	INT, INTEGER                               → INT
+//	TINYINT, SMALLINT, MEDIUMINT               → INT of Width 8, 16, 24: int32 values,
+//	                                             stores range-checked (Type.IntBounds)
+//	  the same UNSIGNED                        → unsigned of Width 8..32 (int64 values
+//	                                             0..2^Width-1)
 //	BIGINT                                     → BIGINT
 //	BIGINT UNSIGNED                            → BIGINT UNSIGNED (uint64 bit patterns)
 //	FLOAT, REAL, DOUBLE                        → DOUBLE
@@ -39,13 +42,14 @@ import (
 func columnType(tp *types.FieldType) (columnar.Type, string) {
 	switch tp.GetType() {
 	case mysql.TypeTiny, mysql.TypeShort, mysql.TypeInt24, mysql.TypeLong:
+		width := map[byte]int{mysql.TypeTiny: 8, mysql.TypeShort: 16, mysql.TypeInt24: 24, mysql.TypeLong: 32}[tp.GetType()]
 		switch {
 		case tp.GetType() == mysql.TypeTiny && tp.GetFlen() == 1:
 			return columnar.TBool, ""
 		case mysql.HasUnsignedFlag(tp.GetFlag()):
-			return columnar.TUint32, ""
+			return columnar.TUintWidth(width), ""
 		}
-		return columnar.TInt32, ""
+		return columnar.TIntWidth(width), ""
 	case mysql.TypeLonglong:
 		if mysql.HasUnsignedFlag(tp.GetFlag()) {
 			return columnar.TUint64, ""

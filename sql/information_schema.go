@@ -2,6 +2,7 @@ package sql
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"gpusql/storage/columnar"
@@ -101,6 +102,23 @@ func (b *binder) relationFields(name string, pos int) ([]columnar.Field, error) 
 	return fields, nil
 }
 
+// integerColumnType is an integer column's DATA_TYPE and NUMERIC_PRECISION
+// as MySQL 8 reports them: the digits of the type's largest magnitude.
+func integerColumnType(t columnar.Type) (string, int) {
+	name := strings.ToLower(strings.TrimSuffix(t.String(), " UNSIGNED"))
+	if t.IsBigUnsigned() {
+		return name, 20
+	}
+	lo, hi, ok := t.IntBounds()
+	if !ok {
+		return name, 19 // BIGINT
+	}
+	if -lo > hi {
+		hi = -lo - 1 // -128: 3 digits, as 127
+	}
+	return name, len(strconv.FormatInt(hi, 10))
+}
+
 // columnRow is a COLUMNS row: MySQL's DATA_TYPE names and sizes.
 func columnRow(table string, i int, f columnar.Field) []Expr {
 	nullable := "NO"
@@ -111,17 +129,11 @@ func columnRow(table string, i int, f columnar.Field) []Expr {
 	charLen, prec, scale := infoNull(columnar.TInt64), infoNull(columnar.TInt64), infoNull(columnar.TInt64)
 	dataType := strings.ToLower(f.Type.String())
 	switch f.Type.ID {
-	case columnar.Int32:
-		dataType, prec, scale = "int", i64(10), i64(0)
+	case columnar.Int32, columnar.Int64:
+		name, digits := integerColumnType(f.Type)
+		dataType, prec, scale = name, i64(digits), i64(0)
 		if f.Type.Year {
 			dataType, prec, scale = "year", infoNull(columnar.TInt64), infoNull(columnar.TInt64)
-		}
-	case columnar.Int64:
-		dataType, prec, scale = "bigint", i64(19), i64(0)
-		if f.Type.Unsigned && f.Type.Width == 32 {
-			dataType, prec = "int", i64(10)
-		} else if f.Type.Unsigned {
-			prec = i64(20)
 		}
 	case columnar.Float64:
 		dataType, prec = "double", i64(22)

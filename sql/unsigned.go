@@ -91,7 +91,21 @@ func storeOutOfRange(c *Const, t columnar.Type) bool {
 		u, ok, _ := constUint(c)
 		return !ok || u > t.UnsignedMax()
 	}
-	return c.T.IsBigUnsigned() && c.I < 0
+	if c.T.IsBigUnsigned() && c.I < 0 {
+		return true
+	}
+	return narrowOutOfRange(c, t)
+}
+
+// narrowOutOfRange reports a number constant past a TINYINT, SMALLINT or
+// MEDIUMINT column's range (INT's own overflow keeps convertConst's error).
+func narrowOutOfRange(c *Const, t columnar.Type) bool {
+	if !t.IsNarrowInt() || c.T.ID == columnar.String && !c.hex && !strictOK(c, &Const{T: columnar.TInt64}) {
+		return false
+	}
+	v, ok := convertConst(c, columnar.TInt64)
+	lo, hi, _ := t.IntBounds()
+	return ok && (v.I < lo || v.I > hi)
 }
 
 // convertUnsignedConst is convertConst where t is unsigned or c is a
@@ -151,9 +165,40 @@ func storeIntegerType(from columnar.Type) columnar.Type {
 	return columnar.TInt64
 }
 
+// narrowsInteger reports a store of a from value into an integer column
+// of type to whose range is narrower than from's: INT into TINYINT, BIGINT
+// into INT, a DOUBLE or DECIMAL into either, a string into TINYINT. Such a
+// value reaches the engine as BIGINT (storeIntegerType) for its range
+// check, as a crossing of signedness does: a cast to the column's int32
+// would wrap 5000000000 to 705032704 and keep 300 in a TINYINT.
+func narrowsInteger(from, to columnar.Type) bool {
+	lo, hi, ok := to.IntBounds()
+	if !ok {
+		return false
+	}
+	switch {
+	case from.Year:
+		return hi < 2155
+	case from.ID == columnar.Int32, from.ID == columnar.Int64:
+		flo, fhi, fok := from.IntBounds()
+		return !fok || flo < lo || fhi > hi
+	case from.ID == columnar.Decimal, from.ID == columnar.Float64:
+		return true
+	case from.ID == columnar.Bool, from.ID == columnar.Vector:
+		return false
+	}
+	return to.Width != 0 && to.Width < 32 // strings, dates: INT keeps its cast
+}
+
+// storeNeedsRangeCheck reports a store the engine range-checks, the value
+// reaching it as storeIntegerType.
+func storeNeedsRangeCheck(from, to columnar.Type) bool {
+	return crossesSignedness(from, to) || narrowsInteger(from, to)
+}
+
 // storeIntegerSource is storeCast's rule for such a store.
 func storeIntegerSource(e Expr, t columnar.Type) (Expr, bool) {
-	if !crossesSignedness(e.Type(), t) {
+	if !storeNeedsRangeCheck(e.Type(), t) {
 		return nil, false
 	}
 	return castTo(e, storeIntegerType(e.Type())), true
@@ -186,7 +231,7 @@ func unsignedValuesSchema(v *Values, cols []Column) error {
 				mixed = true
 			}
 		}
-		if first.ID == 0 || sameType(first, c.Type) {
+		if first.ID == 0 || sameType(first, c.Type) && !narrowsInteger(first, c.Type) {
 			continue
 		}
 		refuse := fmt.Errorf("unsupported: VALUES rows of different signedness for column '%s' %s (insert them in separate statements)", c.Name, c.Type)

@@ -219,7 +219,7 @@ func unsignedUnionType(a, b columnar.Type) (t columnar.Type, ok bool, err error)
 		if a.IsBigUnsigned() {
 			return a, true, nil
 		}
-		return b, true, nil
+		return widerInteger(a, b), true, nil
 	case a.IsBigUnsigned() || b.IsBigUnsigned():
 		return t, true, fmt.Errorf("type mismatch: %s and %s have no common type (MySQL's is DECIMAL(20), past gpusql's 18 digits; CAST one side AS SIGNED or AS UNSIGNED)", a, b)
 	case a.ID == columnar.Decimal || b.ID == columnar.Decimal:

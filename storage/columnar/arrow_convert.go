@@ -169,7 +169,11 @@ func appendArrowInts(b *Builder, arr arrow.Array) (int, error) {
 		}
 		switch t.Physical() {
 		case PhysInt32:
-			if v < math.MinInt32 || v > math.MaxInt32 {
+			lo, hi, ok := t.IntBounds()
+			if !ok {
+				lo, hi = math.MinInt32, math.MaxInt32
+			}
+			if v < lo || v > hi {
 				return fmt.Errorf("%s is out of range for %s", text(), t)
 			}
 			b.i32[start+i] = int32(v)
@@ -195,10 +199,10 @@ func appendArrowInts(b *Builder, arr arrow.Array) (int, error) {
 		}
 		return 0, nil
 	}
-	// Fast paths: same width, no check.
+	// Fast paths: same width, no check (TINYINT to MEDIUMINT check each value).
 	switch a := arr.(type) {
 	case *array.Int32:
-		if t.Physical() == PhysInt32 {
+		if t.Physical() == PhysInt32 && !t.IsNarrowInt() {
 			copy(b.i32[start:], a.Int32Values())
 			return 0, nil
 		}

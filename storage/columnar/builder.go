@@ -269,7 +269,7 @@ func (b *Builder) parseText(i int, f []byte) (null bool, err error) {
 		if !ok {
 			return false, errNotValid(f, b.typ)
 		}
-		if !inRange || v < math.MinInt32 || v > math.MaxInt32 {
+		if lo, hi, _ := b.typ.IntBounds(); !inRange || v < lo || v > hi {
 			return false, errOutOfRange(f, b.typ)
 		}
 		b.i32[i] = int32(v)
@@ -353,7 +353,11 @@ func (b *Builder) AppendInt64(v int64) error {
 		if b.typ.ID == String {
 			return errors.New("AppendInt64 on a VARCHAR column")
 		}
-		if v < math.MinInt32 || v > math.MaxInt32 || (b.typ.ID == Bool && v != 0 && v != 1) {
+		lo, hi, ok := b.typ.IntBounds()
+		if !ok {
+			lo, hi = math.MinInt32, math.MaxInt32
+		}
+		if v < lo || v > hi || (b.typ.ID == Bool && v != 0 && v != 1) {
 			return errOutOfRange([]byte(strconv.FormatInt(v, 10)), b.typ)
 		}
 		b.appendI32(int32(v))

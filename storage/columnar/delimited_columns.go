@@ -108,19 +108,23 @@ func (w *parseWorker) parseColumn(c int, sink *Builder, data []byte, off, lo, hi
 		}
 		return nil
 	}
+	// A value past the column's width (300 for TINYINT) takes the slow
+	// path, whose error names it.
+	minV, maxV, bounded := sink.typ.IntBounds()
+	inRange := func(v int64) bool { return !bounded || v >= minV && v <= maxV }
 	switch typ := sink.typ; {
 	case typ.ID == Int32 && !typ.Year: // YEAR's two-digit rules take the slow path
 		dst := sink.i32[off:]
 		for r := lo; r < hi; r++ {
 			s, e := int(pos[r*stride+c]), int(pos[r*stride+c+1])-1
 			if n := e - s; uint(n-1) < 8 && s+8 <= len(data) {
-				if v, ok := eightDigits(data[s:s+8], n); ok {
+				if v, ok := eightDigits(data[s:s+8], n); ok && inRange(int64(v)) {
 					dst[r] = int32(v)
 					continue
 				}
 			}
 			f := data[s:e]
-			if v, ok := fastInt(f, 9); ok {
+			if v, ok := fastInt(f, 9); ok && inRange(v) {
 				dst[r] = int32(v)
 			} else if e := slow(r, f); e != nil {
 				return e
@@ -131,7 +135,7 @@ func (w *parseWorker) parseColumn(c int, sink *Builder, data []byte, off, lo, hi
 		for r := lo; r < hi; r++ {
 			s, e := int(pos[r*stride+c]), int(pos[r*stride+c+1])-1
 			if n := e - s; uint(n-1) < 8 && s+8 <= len(data) {
-				if v, ok := eightDigits(data[s:s+8], n); ok {
+				if v, ok := eightDigits(data[s:s+8], n); ok && inRange(int64(v)) {
 					dst[r] = int64(v)
 					continue
 				}

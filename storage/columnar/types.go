@@ -45,11 +45,17 @@ type Type struct {
 	// Year marks a YEAR column (ID Int32): 0 or 1901..2155, converted in
 	// and printed as MySQL does (year.go).
 	Year bool `json:",omitempty"`
-	// Unsigned marks an unsigned integer column (ID Int64). With Width 32
-	// it is INT UNSIGNED (TINYINT to INT UNSIGNED alike): values 0 to
-	// 2^32-1, exact as int64, so signed arithmetic on them is right. With
-	// Width 0 it is BIGINT UNSIGNED: the int64 vector holds uint64 bit
-	// patterns, read by the type (values of 2^63 and more look negative).
+	// Unsigned marks an unsigned integer column (ID Int64). With Width 8,
+	// 16, 24 or 32 it is TINYINT, SMALLINT, MEDIUMINT or INT UNSIGNED:
+	// values 0 to 2^Width-1, exact as int64, so signed arithmetic on them
+	// is right. With Width 0 it is BIGINT UNSIGNED: the int64 vector holds
+	// uint64 bit patterns, read by the type (values of 2^63 and more look
+	// negative).
+	//
+	// A signed integer of ID Int32 uses Width the same way: 8, 16 or 24
+	// is TINYINT, SMALLINT or MEDIUMINT, 0 is INT. The width only bounds
+	// what a store accepts (IntBounds) and names the type; values are
+	// int32 and compare, compute and travel to the GPU as INT's do.
 	Unsigned bool `json:",omitempty"`
 }
 
@@ -59,10 +65,50 @@ func (t Type) IsBigUnsigned() bool { return t.ID == Int64 && t.Unsigned && t.Wid
 
 // UnsignedMax is the largest value an unsigned integer type holds.
 func (t Type) UnsignedMax() uint64 {
-	if t.Width == 32 {
-		return math.MaxUint32
+	switch t.Width {
+	case 8, 16, 24, 32:
+		return 1<<t.Width - 1
 	}
 	return math.MaxUint64
+}
+
+// IntBounds is the range a store into an integer column of this type
+// accepts (MySQL's strict mode refuses the rest as "Out of range"):
+// TINYINT -128..127, SMALLINT -32768..32767, MEDIUMINT -8388608..8388607,
+// INT the int32 range, the unsigned ones 0..UnsignedMax. ok is false for
+// BIGINT, BIGINT UNSIGNED, YEAR and every other type.
+func (t Type) IntBounds() (lo, hi int64, ok bool) {
+	switch {
+	case t.ID == Int32 && !t.Year:
+		switch t.Width {
+		case 8, 16, 24:
+			hi = 1<<(t.Width-1) - 1
+			return -hi - 1, hi, true
+		}
+		return math.MinInt32, math.MaxInt32, true
+	case t.ID == Int64 && t.Unsigned && t.Width > 0:
+		return 0, int64(t.UnsignedMax()), true
+	}
+	return 0, 0, false
+}
+
+// IsNarrowInt reports TINYINT, SMALLINT or MEDIUMINT (signed), whose
+// int32 vector holds values of a narrower range than INT.
+func (t Type) IsNarrowInt() bool { return t.ID == Int32 && !t.Year && t.Width != 0 }
+
+// intName is the SQL name of a signed integer of the given width.
+func intName(width int) string {
+	switch width {
+	case 8:
+		return "TINYINT"
+	case 16:
+		return "SMALLINT"
+	case 24:
+		return "MEDIUMINT"
+	case 32:
+		return "INT"
+	}
+	return "BIGINT"
 }
 
 // Physical is the Go element type a column of this type is stored as.
@@ -111,13 +157,13 @@ func (t Type) String() string {
 		if t.Year {
 			return "YEAR"
 		}
-		return "INT"
+		if t.Width == 0 {
+			return "INT"
+		}
+		return intName(t.Width)
 	case Int64:
-		switch {
-		case t.Unsigned && t.Width == 32:
-			return "INT UNSIGNED"
-		case t.Unsigned:
-			return "BIGINT UNSIGNED"
+		if t.Unsigned {
+			return intName(t.Width) + " UNSIGNED"
 		}
 		return "BIGINT"
 	case Float64:
@@ -178,6 +224,18 @@ var (
 	TUint32 = Type{ID: Int64, Unsigned: true, Width: 32}
 	TUint64 = Type{ID: Int64, Unsigned: true}
 )
+
+// TIntWidth returns the signed integer type of width 8, 16, 24 (TINYINT,
+// SMALLINT, MEDIUMINT) or 32 (INT).
+func TIntWidth(width int) Type {
+	if width == 32 {
+		return TInt32
+	}
+	return Type{ID: Int32, Width: width}
+}
+
+// TUintWidth returns the unsigned integer type of width 8, 16, 24 or 32.
+func TUintWidth(width int) Type { return Type{ID: Int64, Unsigned: true, Width: width} }
 
 // TDatetime returns DATETIME(fsp).
 func TDatetime(fsp int) Type { return Type{ID: Datetime, Scale: fsp} }
