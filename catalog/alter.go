@@ -41,6 +41,7 @@ func (c *Catalog) Rename(from, to []string) error {
 		c.writers[t], c.indexes[t] = c.writers[f], c.indexes[f]
 		delete(c.writers, f)
 		delete(c.indexes, f)
+		c.moveCounter(f, t)
 	}
 	c.tables = tables
 	c.version++

@@ -24,8 +24,10 @@ type Catalog struct {
 	// views are the named queries (view.go).
 	views map[string]View
 	// remaps are remapped columns, per table and column (remap.go).
-	remaps  map[string]map[string]*columnar.ColumnRemap
-	version uint64
+	remaps map[string]map[string]*columnar.ColumnRemap
+	// counters are the AUTO_INCREMENT counters (auto_increment.go).
+	counters map[string]*AutoCounter
+	version  uint64
 }
 
 // New returns an empty catalog.
@@ -90,6 +92,7 @@ func (c *Catalog) CreateIndexed(name string, fields []columnar.Field, indexes []
 	}
 	c.tables[key(name)] = columnar.NewEmptyTable(name, fields)
 	c.writers[key(name)] = &sync.Mutex{}
+	c.dropCounter(key(name))
 	c.indexes[key(name)] = append([]Index(nil), indexes...)
 	c.version++
 	return nil
@@ -104,6 +107,7 @@ func (c *Catalog) Put(t *columnar.Table) {
 	}
 	c.tables[key(t.Name)] = t
 	delete(c.indexes, key(t.Name))
+	c.dropCounter(key(t.Name))
 	c.dropRemaps(t.Name, nil)
 	c.version++
 }
@@ -121,6 +125,7 @@ func (c *Catalog) Drop(name string, ifExists bool) error {
 	delete(c.tables, key(name))
 	delete(c.writers, key(name))
 	delete(c.indexes, key(name))
+	c.dropCounter(key(name))
 	c.dropRemaps(name, nil)
 	c.version++
 	return nil

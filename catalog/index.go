@@ -81,7 +81,11 @@ func (c *Catalog) DropIndex(table, name string, ifExists bool) error {
 		list := c.indexes[key(table)]
 		for i, ix := range list {
 			if strings.EqualFold(ix.Name, name) {
-				c.indexes[key(table)] = append(list[:i:i], list[i+1:]...)
+				rest := append(list[:i:i], list[i+1:]...)
+				if t, ok := c.tables[key(table)]; ok && !autoKeyed(t.Fields, rest) {
+					return fmt.Errorf("%s (dropping %s leaves AUTO_INCREMENT column '%s' of %s without a key)", ErrAutoKey, ix.Name, t.Fields[ix.Columns[0]].Name, table)
+				}
+				c.indexes[key(table)] = rest
 				c.version++
 				return nil
 			}

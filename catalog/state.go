@@ -14,6 +14,9 @@ type State struct {
 	Tables  map[string]*columnar.Table
 	Indexes map[string][]Index
 	Views   map[string]View
+	// AutoIncrement are the AUTO_INCREMENT counters' next values of the
+	// tables that have one above 1 (auto_increment.go).
+	AutoIncrement map[string]uint64
 	// Version is the catalog's Version when the state was taken.
 	Version uint64
 }
@@ -33,6 +36,7 @@ func (c *Catalog) State() State {
 	for k, v := range c.views {
 		s.Views[k] = v
 	}
+	s.AutoIncrement = c.counterValues()
 	return s
 }
 
@@ -57,5 +61,6 @@ func (c *Catalog) Restore(s State) {
 	for k, v := range s.Views {
 		c.views[k] = v
 	}
+	c.restoreCounters(s.AutoIncrement)
 	c.version++
 }

@@ -291,19 +291,28 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 	if err != nil {
 		return nil, err
 	}
-	var n int64
-	for _, r := range res {
-		n += r.RowsAffected
+	return resultOf(res), nil
+}
+
+// result is an Exec's rows affected (summed over its statements) and the
+// insert id of its last statement that has one (the first AUTO_INCREMENT
+// value it generated, else the value it stored; 0 when none), as MySQL
+// drivers report the OK packet's insert id.
+type result struct{ rows, lastID int64 }
+
+func resultOf(res []*engine.StatementResult) result {
+	var r result
+	for _, s := range res {
+		r.rows += s.RowsAffected
+		if s.LastInsertID != 0 {
+			r.lastID = int64(s.LastInsertID)
+		}
 	}
-	return result(n), nil
+	return r
 }
 
-type result int64
-
-func (r result) LastInsertId() (int64, error) {
-	return 0, errors.New("gpusql: tables have no auto-increment ids")
-}
-func (r result) RowsAffected() (int64, error) { return int64(r), nil }
+func (r result) LastInsertId() (int64, error) { return r.lastID, nil }
+func (r result) RowsAffected() (int64, error) { return r.rows, nil }
 
 type stmt struct {
 	c     *conn

@@ -38,6 +38,7 @@ func (db *DB) truncate(s *sql.TruncateTable) (*StatementResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	db.cat.Counter(s.Table).Reset() // MySQL starts AUTO_INCREMENT over
 	return message("truncated table %s", s.Table), nil
 }
 

@@ -66,8 +66,15 @@ func (db *DB) showTableStatus() *StatementResult {
 	mem := columnar.NewColumn(columnar.TInt64, len(names), false)
 	disk := columnar.NewColumn(columnar.TInt64, len(names), false)
 	engines := make([]string, len(names))
+	// Auto_increment: the next AUTO_INCREMENT value, NULL for a table
+	// without such a column (MySQL's column of the same name).
+	auto := columnar.NewColumn(columnar.TUint64, len(names), true)
 	for i, n := range names {
 		t, _ := db.cat.Table(n)
+		if next := db.autoIncrementNext(t); next > 0 {
+			auto.I64[i] = int64(next)
+			auto.SetValid(i)
+		}
 		rows.I64[i] = int64(t.Rows)
 		for _, c := range t.Columns {
 			mem.I64[i] += c.Bytes()
@@ -78,8 +85,8 @@ func (db *DB) showTableStatus() *StatementResult {
 			engines[i] = "gpusql"
 		}
 	}
-	res := &exec.Result{Names: []string{"Name", "Engine", "Rows", "Data_length", "Disk_length"},
-		Columns: []*columnar.Column{stringColumn(names), stringColumn(engines), rows, mem, disk}, Rows: len(names)}
+	res := &exec.Result{Names: []string{"Name", "Engine", "Rows", "Data_length", "Disk_length", "Auto_increment"},
+		Columns: []*columnar.Column{stringColumn(names), stringColumn(engines), rows, mem, disk, auto}, Rows: len(names)}
 	return &StatementResult{Kind: KindRows, Result: res}
 }
 
@@ -98,7 +105,7 @@ func (db *DB) exportDatabase(dir string) (*StatementResult, error) {
 		if err := t.Verify(); err != nil {
 			return nil, err
 		}
-		script.WriteString(createTableSQL(t, db.cat.Indexes(n)))
+		script.WriteString(createTableSQL(t, db.cat.Indexes(n), db.autoIncrementNext(t)))
 		file := n + ".parquet"
 		if err := writeParquet(filepath.Join(dir, file), t); err != nil {
 			return nil, fmt.Errorf("EXPORT DATABASE: table %s: %w", t.Name, err)
@@ -125,8 +132,9 @@ func (db *DB) exportDatabase(dir string) (*StatementResult, error) {
 
 func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
 
-// createTableSQL is the CREATE TABLE statement of t with its keys.
-func createTableSQL(t *columnar.Table, indexes []catalog.Index) string {
+// createTableSQL is the CREATE TABLE statement of t with its keys and,
+// when past 1, the AUTO_INCREMENT counter's next value.
+func createTableSQL(t *columnar.Table, indexes []catalog.Index, autoNext uint64) string {
 	var defs []string
 	for _, f := range t.Fields {
 		typ := f.Type.String()
@@ -152,7 +160,11 @@ func createTableSQL(t *columnar.Table, indexes []catalog.Index) string {
 			defs = append(defs, "KEY "+quoteIdent(ix.Name)+" "+list)
 		}
 	}
-	return fmt.Sprintf("CREATE TABLE %s (\n  %s\n);\n", quoteIdent(t.Name), strings.Join(defs, ",\n  "))
+	option := ""
+	if autoNext > 1 {
+		option = fmt.Sprintf(" AUTO_INCREMENT=%d", autoNext)
+	}
+	return fmt.Sprintf("CREATE TABLE %s (\n  %s\n)%s;\n", quoteIdent(t.Name), strings.Join(defs, ",\n  "), option)
 }
 
 // writeParquet writes t as one Parquet file (Snappy), a row group per

@@ -26,8 +26,8 @@ func (db *DB) showTables(like *string) *StatementResult {
 
 // describe lists a table's columns as MySQL's DESCRIBE does: Field, Type,
 // Null, Key (PRI, UNI or MUL: see columnKeys), Default (NULL when the
-// column has none) and Extra (always empty: gpusql has no AUTO_INCREMENT
-// or generated columns).
+// column has none) and Extra (auto_increment, or on update
+// CURRENT_TIMESTAMP; gpusql has no generated columns).
 func (db *DB) describe(name string) (*StatementResult, error) {
 	t, ok := db.cat.Table(name)
 	if !ok {
@@ -42,7 +42,7 @@ func (db *DB) describe(name string) (*StatementResult, error) {
 		nulls = append(nulls, map[bool]string{true: "YES", false: "NO"}[f.Nullable])
 		defaults = append(defaults, f.Default)
 		noDefault = append(noDefault, !f.HasDefault)
-		extra = append(extra, map[bool]string{true: "on update CURRENT_TIMESTAMP"}[f.OnUpdateNow])
+		extra = append(extra, columnExtra(f))
 	}
 	res := &exec.Result{
 		Names: []string{"Field", "Type", "Null", "Key", "Default", "Extra"},
@@ -188,6 +188,10 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 		}
 	}
 	ddl := fmt.Sprintf("CREATE TABLE `%s` (\n%s\n)", t.Name, strings.Join(lines, ",\n"))
+	if next := db.autoIncrementNext(t); next > 1 {
+		// MySQL shows the table option once the counter is past 1.
+		ddl += fmt.Sprintf(" AUTO_INCREMENT=%d", next)
+	}
 	return &StatementResult{Kind: KindRows, Result: &exec.Result{
 		Names:   []string{"Table", "Create Table"},
 		Columns: []*columnar.Column{stringColumn([]string{t.Name}), stringColumn([]string{ddl})},
@@ -215,8 +219,14 @@ func nullAndDefault(f columnar.Field) string {
 	if f.OnUpdateNow {
 		s += " ON UPDATE CURRENT_TIMESTAMP"
 	}
+	if f.AutoIncrement {
+		s += " AUTO_INCREMENT"
+	}
 	return s
 }
+
+// columnExtra is DESCRIBE's and information_schema.COLUMNS' Extra.
+func columnExtra(f columnar.Field) string { return sql.ColumnExtra(f) }
 
 // defaultQuoter escapes a default for a quoted SQL string that the parser
 // reads back as the same text (backslash is an escape in MySQL strings).

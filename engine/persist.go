@@ -52,7 +52,7 @@ func mayChange(stmt sql.Statement) bool {
 // d.mu held) changed it and succeeded, and puts the last written state
 // back when it failed or cannot be written.
 func (d *durable) settle(cat *catalog.Catalog, stmtErr error) error {
-	if cat.Version() == d.last.Version {
+	if cat.Version() == d.last.Version && !cat.CountersMoved(d.last) {
 		return stmtErr
 	}
 	// A failing statement normally changes nothing; when it did change the
@@ -95,5 +95,15 @@ func (db *DB) Close() error {
 	if db.durable == nil {
 		return nil
 	}
-	return db.durable.store.Close()
+	// AUTO_INCREMENT values taken by a ROLLBACK'ed transaction since the
+	// last write are written now, so a reopened database does not hand
+	// them out again (as MySQL 8 persists its counters).
+	d := db.durable
+	d.mu.Lock()
+	err := d.settle(db.cat, nil)
+	d.mu.Unlock()
+	if cerr := d.store.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

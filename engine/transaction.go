@@ -70,6 +70,7 @@ func (c *Conn) Begin(readOnly bool) error {
 	c.mu.Lock()
 	work := catalog.Clone(base)
 	work.CopyIndexes(c.db.cat)
+	work.ShareCounters(c.db.cat)
 	c.tx = &transaction{base: base, work: work, readOnly: readOnly}
 	c.mu.Unlock()
 	return nil
@@ -138,7 +139,7 @@ func (c *Conn) transactionStatement(stmt sql.Statement) (r *StatementResult, han
 			return nil, true, err
 		}
 		return c.savepointStatement(stmt)
-	case *sql.CreateTable, *sql.CreateTableAs, *sql.DropTable, *sql.AlterColumns, *sql.TruncateTable, *sql.RenameTable, *sql.ImportDatabase:
+	case *sql.CreateTable, *sql.CreateTableAs, *sql.DropTable, *sql.AlterColumns, *sql.AlterAutoIncrement, *sql.TruncateTable, *sql.RenameTable, *sql.ImportDatabase:
 		return nil, false, c.Commit()
 	case *sql.Insert, *sql.Load, *sql.Update, *sql.Delete, *sql.MultiUpdate, *sql.MultiDelete:
 		c.mu.Lock()

@@ -102,6 +102,8 @@ var messageCodes = []struct {
 	text string
 	code uint16
 }{
+	{"Incorrect table definition; there can be only one auto column", mysql.ER_WRONG_AUTO_KEY},
+	{"Failed to read auto-increment value", mysql.ER_AUTOINC_READ_FAILED},
 	{"unknown table", mysql.ER_NO_SUCH_TABLE},
 	{"unknown column", mysql.ER_BAD_FIELD_ERROR},
 	{"unknown database", mysql.ER_BAD_DB_ERROR},

@@ -163,7 +163,10 @@ func (h *mysqlHandler) run(query string, binaryRows bool) (*mysql.Result, error)
 	if r.Kind == engine.KindRows {
 		return writeResult(h.conn, r.Result, binaryRows, status)
 	}
-	return &mysql.Result{AffectedRows: uint64(max(r.RowsAffected, 0)), Status: status}, nil
+	// InsertId: the first AUTO_INCREMENT value the statement generated,
+	// else the value it stored (mysql_insert_id), as MySQL's OK packet
+	// carries it.
+	return &mysql.Result{AffectedRows: uint64(max(r.RowsAffected, 0)), InsertId: r.LastInsertID, Status: status}, nil
 }
 
 // HandleFieldList answers COM_FIELD_LIST (the mysql client's column-name

@@ -163,6 +163,9 @@ func (b *binder) alterColumns(t *columnar.Table, spec *ast.AlterTableSpec) (Stat
 	if err != nil {
 		return nil, err
 	}
+	if err := b.checkAlterAuto(t, fields, src); err != nil {
+		return nil, err
+	}
 	return b.rewriteTable(t, fields, src)
 }
 
@@ -250,8 +253,13 @@ func (b *binder) columnDef(c *ast.ColumnDef, hasRows bool) (columnar.Field, erro
 		case ast.ColumnOptionNull, ast.ColumnOptionComment, ast.ColumnOptionCollate, ast.ColumnOptionNoOption:
 		case ast.ColumnOptionDefaultValue:
 			def = o.Expr
+		case ast.ColumnOptionAutoIncrement: // MODIFY / CHANGE only: checkAlterAuto
+			if !t.IsInteger() || t.ID == columnar.Bool || t.Year {
+				return columnar.Field{}, b.errf(pos, "unsupported: AUTO_INCREMENT on %s column '%s' (give it an integer type: INT or BIGINT)", t, name)
+			}
+			f.AutoIncrement, f.Nullable = true, false
 		default:
-			return columnar.Field{}, b.errf(pos, "unsupported: this column option in ALTER TABLE (column '%s'); NULL, NOT NULL, DEFAULT and COMMENT are supported", name)
+			return columnar.Field{}, b.errf(pos, "unsupported: this column option in ALTER TABLE (column '%s'); NULL, NOT NULL, DEFAULT, COMMENT and AUTO_INCREMENT (MODIFY / CHANGE) are supported", name)
 		}
 	}
 	if def != nil {

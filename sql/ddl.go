@@ -174,7 +174,12 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 			case ast.ColumnOptionDefaultValue:
 				def = o.Expr // bound below, once NOT NULL is known
 			case ast.ColumnOptionAutoIncrement:
-				return nil, b.errf(pos, "unsupported: AUTO_INCREMENT (column '%s')", cname)
+				if !t.IsInteger() || t.ID == columnar.Bool || t.Year {
+					return nil, b.errf(pos, "unsupported: AUTO_INCREMENT on %s column '%s' (give it an integer type: INT or BIGINT)", t, cname)
+				}
+				// MySQL makes an AUTO_INCREMENT column NOT NULL: a NULL
+				// given for it generates a value instead.
+				f.AutoIncrement, f.Nullable = true, false
 			case ast.ColumnOptionGenerated:
 				return nil, b.errf(pos, "unsupported: generated columns (column '%s')", cname)
 			case ast.ColumnOptionOnUpdate:
@@ -198,7 +203,16 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &CreateTable{Name: name, Fields: fields, Indexes: indexes, IfNotExists: n.IfNotExists}, nil
+	if err := b.checkAutoIncrement(fields, indexes); err != nil {
+		return nil, err
+	}
+	st := &CreateTable{Name: name, Fields: fields, Indexes: indexes, IfNotExists: n.IfNotExists}
+	for _, o := range n.Options {
+		if o.Tp == ast.TableOptionAutoIncrement {
+			st.AutoIncrement = o.UintValue
+		}
+	}
+	return st, nil
 }
 
 func (b *binder) dropTable(n *ast.DropTableStmt) (Statement, error) {

@@ -216,6 +216,8 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 		return b.alterColumns(t, spec)
 	case spec.Tp == ast.AlterTableRenameTable:
 		return &RenameTable{From: []string{t.Name}, To: []string{spec.NewTable.Name.O}}, nil
+	case spec.Tp == ast.AlterTableOption:
+		return b.alterAutoIncrement(t, spec.Options)
 	}
 	switch spec.Tp {
 	case ast.AlterTableAddConstraint:

@@ -151,10 +151,7 @@ func columnRow(table string, i int, f columnar.Field) []Expr {
 	if f.HasDefault {
 		def = infoStr(f.Default)
 	}
-	extra := ""
-	if f.OnUpdateNow {
-		extra = "on update CURRENT_TIMESTAMP"
-	}
+	extra := ColumnExtra(f)
 	return []Expr{infoStr("def"), infoStr(DatabaseName), infoStr(table), infoStr(f.Name), i64(i + 1), def,
 		infoStr(nullable), infoStr(dataType), charLen, prec, scale, infoStr(colType), infoStr(""), infoStr(extra), infoStr("")}
 }

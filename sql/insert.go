@@ -67,6 +67,11 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 		if containsInt(targets, i) || f.Nullable && !f.HasDefault && !allDefaults {
 			continue
 		}
+		if f.AutoIncrement { // NULL: the engine generates the value
+			targets = append(targets, i)
+			defaults = append(defaults, &Const{T: f.Type, Null: true})
+			continue
+		}
 		c, err := b.defaultConst(f, b.start)
 		if err != nil {
 			return nil, err
@@ -78,7 +83,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 	out := make(Schema, len(targets))
 	for i, k := range targets {
 		f := t.Fields[k]
-		out[i] = Column{Name: f.Name, Type: f.Type, Nullable: f.Nullable}
+		out[i] = Column{Name: f.Name, Type: f.Type, Nullable: f.Nullable || f.AutoIncrement}
 	}
 	if n.Select != nil {
 		blk, err := b.query(n.Select, nil)
@@ -103,7 +108,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 			}
 			src = newProject(src, append(exprs, defaults...), names(out))
 		}
-		return b.finishInsert(n, &Insert{Table: t.Name, Targets: targets, Source: src, Replace: n.IsReplace}, t)
+		return b.finishInsert(n, &Insert{Table: t.Name, Targets: targets, Source: src, Replace: n.IsReplace, AutoOnZero: b.autoValueOnZero()}, t)
 	}
 	b.target = t // DEFAULT(col) in VALUES names t's columns
 	defer func() { b.target = nil }()
@@ -120,7 +125,9 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 			pos := b.posOr(v, -1)
 			var e Expr
 			var err error
-			if d, ok := v.(*ast.DefaultExpr); ok {
+			if d, ok := v.(*ast.DefaultExpr); ok && t.Fields[targets[i]].AutoIncrement && d.Name == nil {
+				e = &Const{T: col.Type, Null: true} // DEFAULT generates a value
+			} else if ok {
 				e, err = b.defaultOf(d, t, t.Fields[targets[i]], pos)
 			} else {
 				e, err = b.expr(v, empty)
@@ -170,7 +177,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 	if err := unsignedValuesSchema(vals, out); err != nil {
 		return nil, b.errf(-1, "%v", err)
 	}
-	return b.finishInsert(n, &Insert{Table: t.Name, Targets: targets, Source: vals, Replace: n.IsReplace}, t)
+	return b.finishInsert(n, &Insert{Table: t.Name, Targets: targets, Source: vals, Replace: n.IsReplace, AutoOnZero: b.autoValueOnZero()}, t)
 }
 
 // finishInsert binds ON DUPLICATE KEY UPDATE, if given, and IGNORE into

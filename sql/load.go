@@ -17,7 +17,7 @@ func (b *binder) loadData(n *ast.LoadDataStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &Load{Table: t.Name, Path: n.Path, Format: "csv", Delimiter: '\t'}
+	st := &Load{Table: t.Name, Path: n.Path, Format: "csv", Delimiter: '\t', AutoOnZero: b.autoValueOnZero()}
 	if n.Format != nil {
 		switch f := strings.ToLower(*n.Format); f {
 		case "delimited data", "csv":
@@ -89,12 +89,12 @@ func (b *binder) importInto(n *ast.ImportIntoStmt) (Statement, error) {
 	if len(n.ColumnsAndUserVars) > 0 || len(n.ColumnAssignments) > 0 {
 		return nil, b.errf(-1, "unsupported: IMPORT INTO with a column list or SET")
 	}
-	st := &Load{Table: t.Name, Path: n.Path, Format: "csv", Delimiter: ',', Enclosure: '"', IgnoreLines: 1}
+	st := &Load{Table: t.Name, Path: n.Path, Format: "csv", Delimiter: ',', Enclosure: '"', IgnoreLines: 1, AutoOnZero: b.autoValueOnZero()}
 	if n.Format != nil {
 		switch f := strings.ToLower(*n.Format); f {
 		case "csv":
 		case "parquet":
-			st = &Load{Table: t.Name, Path: n.Path, Format: "parquet"}
+			st = &Load{Table: t.Name, Path: n.Path, Format: "parquet", AutoOnZero: b.autoValueOnZero()}
 		default:
 			return nil, b.errf(-1, "unsupported: IMPORT INTO FORMAT '%s' (csv and parquet are supported)", f)
 		}

@@ -146,6 +146,9 @@ func (s *Session) hasMode(m string) bool {
 	return false
 }
 
+// HasMode reports whether sql_mode includes m (upper case).
+func (s *Session) HasMode(m string) bool { return s.hasMode(m) }
+
 // OnlyFullGroupBy reports whether a grouped query must aggregate or group
 // every column it names.
 func (s *Session) OnlyFullGroupBy() bool { return s.hasMode("ONLY_FULL_GROUP_BY") }

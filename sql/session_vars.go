@@ -19,7 +19,8 @@ import (
 // fixedVariables are the connect-time variables and their values.
 var fixedVariables = map[string]*Const{
 	"autocommit":               {T: columnar.TInt64, I: 1},
-	"auto_increment_increment": {T: columnar.TInt64, I: 1},
+	"auto_increment_increment": {T: columnar.TInt64, I: 1}, // AUTO_INCREMENT steps by 1 (SET to 1 only)
+	"auto_increment_offset":    {T: columnar.TInt64, I: 1},
 	"max_allowed_packet":       {T: columnar.TInt64, I: MaxAllowedPacket},
 	"character_set_client":     {T: columnar.TString, S: "utf8mb4"},
 	"character_set_connection": {T: columnar.TString, S: "utf8mb4"},
@@ -61,7 +62,7 @@ const MaxAllowedPacket = 64 << 20
 var ignoredWhenSet = map[string]bool{
 	"wait_timeout": true, "interactive_timeout": true, "net_write_timeout": true,
 	"net_read_timeout": true, "character_set_results": true, "sql_select_limit": true,
-	"auto_increment_increment": true, "max_allowed_packet": true,
+	"max_allowed_packet": true,
 }
 
 // utf8Names are the character sets and collations gpusql's UTF-8 is.

@@ -34,6 +34,9 @@ type CreateTable struct {
 	Fields      []columnar.Field
 	Indexes     []catalog.Index
 	IfNotExists bool
+	// AutoIncrement is the table option AUTO_INCREMENT = N, the first
+	// value the AUTO_INCREMENT column generates (0: not given, 1).
+	AutoIncrement uint64
 }
 
 // CreateTableAs creates a table holding a query's result.
@@ -63,6 +66,9 @@ type Insert struct {
 	Ignore bool
 	// OnDuplicate is set by ON DUPLICATE KEY UPDATE (on_duplicate.go).
 	OnDuplicate *OnDuplicate
+	// AutoOnZero: a 0 stored into the AUTO_INCREMENT column generates a
+	// value, as NULL does (sql_mode without NO_AUTO_VALUE_ON_ZERO).
+	AutoOnZero bool
 }
 
 // Load appends a file to a table: LOAD DATA INFILE (Format "csv", with the
@@ -76,6 +82,8 @@ type Load struct {
 	Delimiter   rune
 	Enclosure   rune // 0: none
 	IgnoreLines int
+	// AutoOnZero is Insert.AutoOnZero for the file's rows.
+	AutoOnZero bool
 }
 
 // ShowTables lists the tables, those whose name matches Like when it is

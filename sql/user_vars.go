@@ -27,6 +27,23 @@ type UserVars struct {
 	m  map[string]*Const
 	// manualCommit is SET autocommit = 0.
 	manualCommit bool
+	// lastInsertID is LAST_INSERT_ID(): the first AUTO_INCREMENT value
+	// the connection's last INSERT that generated one generated.
+	lastInsertID uint64
+}
+
+// LastInsertID is the connection's LAST_INSERT_ID() (0 before any).
+func (u *UserVars) LastInsertID() uint64 {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.lastInsertID
+}
+
+// SetLastInsertID records the value LAST_INSERT_ID() returns next.
+func (u *UserVars) SetLastInsertID(v uint64) {
+	u.mu.Lock()
+	u.lastInsertID = v
+	u.mu.Unlock()
 }
 
 // Autocommit reports the connection's @@autocommit.

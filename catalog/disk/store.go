@@ -76,7 +76,7 @@ func (s *Store) Close() error {
 // load reads the manifest (a missing one is a new, empty database) and
 // maps every column.
 func (s *Store) load() (catalog.State, error) {
-	state := catalog.State{Tables: map[string]*columnar.Table{}, Indexes: map[string][]catalog.Index{}, Views: map[string]catalog.View{}}
+	state := catalog.State{Tables: map[string]*columnar.Table{}, Indexes: map[string][]catalog.Index{}, Views: map[string]catalog.View{}, AutoIncrement: map[string]uint64{}}
 	m, err := readManifest(s.dir)
 	if errors.Is(err, os.ErrNotExist) {
 		s.current = manifest{Format: FormatVersion}
@@ -94,6 +94,9 @@ func (s *Store) load() (catalog.State, error) {
 		state.Tables[k] = t
 		if len(tm.Indexes) > 0 {
 			state.Indexes[k] = tm.Indexes
+		}
+		if tm.AutoIncrement > 1 {
+			state.AutoIncrement[k] = tm.AutoIncrement
 		}
 		s.tables[k] = t
 	}
@@ -180,7 +183,7 @@ func (s *Store) commit(state catalog.State, fold bool) error {
 	sort.Strings(keys)
 	for ti, k := range keys {
 		t := state.Tables[k]
-		tm := tableMeta{Name: t.Name, Rows: t.Rows, Fields: t.Fields, Indexes: state.Indexes[k]}
+		tm := tableMeta{Name: t.Name, Rows: t.Rows, Fields: t.Fields, Indexes: state.Indexes[k], AutoIncrement: state.AutoIncrement[k]}
 		for j, c := range t.Columns {
 			cm, ok := s.files[c]
 			if !ok || cm.valueBytes() != int64(valueBytes(c)) || (fold && len(cm.Tail) > 0) {

@@ -27,6 +27,10 @@ type Field struct {
 	// CURRENT_TIMESTAMP: an UPDATE that changes a row and does not set the
 	// column sets it to the statement's clock.
 	OnUpdateNow bool `json:",omitempty"`
+	// AutoIncrement marks the table's AUTO_INCREMENT column (an integer
+	// key column): an INSERT that leaves it out, or gives NULL or 0,
+	// stores the table's next counter value (catalog/auto_increment.go).
+	AutoIncrement bool `json:",omitempty"`
 }
 
 // ChunkStats describes one chunk of one column. Min and Max are in the

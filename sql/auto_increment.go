@@ -1,0 +1,134 @@
+package sql
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"gpusql/catalog"
+	"gpusql/storage/columnar"
+)
+
+// AUTO_INCREMENT columns, as MySQL has them: one integer column per table,
+// the first column of some index (PRIMARY KEY, UNIQUE or KEY), NOT NULL.
+// The binder only lets NULL reach such a column (a value left out, NULL,
+// or 0 outside NO_AUTO_VALUE_ON_ZERO); the engine turns those into the
+// table's counter values when it stores the rows (engine/auto_increment.go).
+
+// ErrAutoColumn is MySQL's error 1075 text.
+const ErrAutoColumn = catalog.ErrAutoKey
+
+// checkAutoIncrement enforces MySQL's rule for a table's AUTO_INCREMENT
+// column (error 1075): at most one, and it leads an index.
+func (b *binder) checkAutoIncrement(fields []columnar.Field, indexes []catalog.Index) error {
+	auto := AutoColumn(fields)
+	if auto < 0 {
+		return nil
+	}
+	for i, f := range fields {
+		if f.AutoIncrement && i != auto {
+			return b.errf(b.wordPos(f.Name, -1), "%s (column '%s')", ErrAutoColumn, f.Name)
+		}
+	}
+	for _, ix := range indexes {
+		if len(ix.Columns) > 0 && ix.Columns[0] == auto {
+			return nil
+		}
+	}
+	return b.errf(b.wordPos(fields[auto].Name, -1), "%s (column '%s' is not the first column of a PRIMARY KEY, UNIQUE or KEY)", ErrAutoColumn, fields[auto].Name)
+}
+
+// AutoColumn is the index of the table's AUTO_INCREMENT column, -1 if none.
+func AutoColumn(fields []columnar.Field) int {
+	for i, f := range fields {
+		if f.AutoIncrement {
+			return i
+		}
+	}
+	return -1
+}
+
+// autoValueOnZero reports whether 0 stored into an AUTO_INCREMENT column
+// generates a value, as it does unless sql_mode has NO_AUTO_VALUE_ON_ZERO.
+func (b *binder) autoValueOnZero() bool {
+	return b.session == nil || !b.session.HasMode("NO_AUTO_VALUE_ON_ZERO")
+}
+
+// lastInsertID binds LAST_INSERT_ID(): the first AUTO_INCREMENT value the
+// connection's last INSERT that generated one generated (0 before any),
+// a BIGINT UNSIGNED as in MySQL. Like @x it is read when the statement
+// starts. LAST_INSERT_ID(expr), which sets the value, is not supported.
+func (b *binder) lastInsertID(nargs, pos int) (Expr, error) {
+	if nargs != 0 {
+		return nil, b.errf(pos, "unsupported: LAST_INSERT_ID(expr) (LAST_INSERT_ID() without an argument reads the last generated AUTO_INCREMENT value)")
+	}
+	b.volatile("LAST_INSERT_ID()")
+	var v uint64
+	if b.vars != nil {
+		v = b.vars.LastInsertID()
+	}
+	return &Const{T: columnar.TUint64, I: int64(v)}, nil
+}
+
+// ColumnExtra is a column's Extra in DESCRIBE and information_schema.COLUMNS
+// (MySQL 8's words).
+func ColumnExtra(f columnar.Field) string {
+	switch {
+	case f.AutoIncrement:
+		return "auto_increment"
+	case f.OnUpdateNow:
+		return "on update CURRENT_TIMESTAMP"
+	}
+	return ""
+}
+
+// checkAlterAuto applies MySQL's rule to the columns ALTER TABLE leaves
+// (fields; src[i] is field i's column in t, -1 for an added one): at most
+// one AUTO_INCREMENT column, leading one of t's indexes. ADD COLUMN ...
+// AUTO_INCREMENT (MySQL numbers the existing rows) is not supported.
+func (b *binder) checkAlterAuto(t *columnar.Table, fields []columnar.Field, src []int) error {
+	auto := AutoColumn(fields)
+	if auto < 0 {
+		return nil
+	}
+	name := fields[auto].Name
+	for i, f := range fields {
+		if f.AutoIncrement && i != auto {
+			return b.errf(b.wordPos(f.Name, -1), "%s (column '%s')", ErrAutoColumn, f.Name)
+		}
+	}
+	if src[auto] < 0 {
+		return b.errf(b.wordPos(name, -1), "unsupported: ADD COLUMN ... AUTO_INCREMENT (column '%s'): add the column, fill it, then MODIFY it AUTO_INCREMENT", name)
+	}
+	for _, ix := range b.cat.Indexes(t.Name) {
+		if len(ix.Columns) > 0 && ix.Columns[0] == src[auto] {
+			return nil
+		}
+	}
+	return b.errf(b.wordPos(name, -1), "%s (column '%s' is not the first column of a PRIMARY KEY, UNIQUE or KEY)", ErrAutoColumn, name)
+}
+
+// AlterAutoIncrement is ALTER TABLE t AUTO_INCREMENT = N: the counter's
+// next value becomes N, or the column's largest value + 1 when N is not
+// past it (InnoDB never sets it at or below a value in use).
+type AlterAutoIncrement struct {
+	Table string
+	Next  uint64
+}
+
+func (*AlterAutoIncrement) statement() {}
+
+// alterAutoIncrement binds ALTER TABLE t AUTO_INCREMENT = N; the other
+// table options (ENGINE, CHARSET, ...) mean nothing to gpusql and are
+// accepted alongside it, as CREATE TABLE accepts them.
+func (b *binder) alterAutoIncrement(t *columnar.Table, opts []*ast.TableOption) (Statement, error) {
+	st := &AlterAutoIncrement{Table: t.Name}
+	found := false
+	for _, o := range opts {
+		if o.Tp == ast.TableOptionAutoIncrement {
+			st.Next, found = o.UintValue, true
+		}
+	}
+	if !found {
+		return nil, b.errf(b.start, "unsupported: this ALTER TABLE table option (AUTO_INCREMENT = N is supported)")
+	}
+	return st, nil
+}
