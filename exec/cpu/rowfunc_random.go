@@ -13,7 +13,7 @@ import (
 	"gpusql/sql"
 )
 
-// RAND, UUID and UUID_SHORT (sql/functions_random.go).
+// RAND, UUID, UUID_SHORT and SLEEP (sql/functions_random.go).
 
 func init() {
 	stringBodies["rand_row_seed"] = func(f *rowFunc, a []val) val {
