@@ -86,6 +86,8 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		return b.sessionFunc(name, len(n.Args), pos)
 	case "last_insert_id":
 		return b.lastInsertID(len(n.Args), pos)
+	case "row_count":
+		return b.rowCountFunc(len(n.Args), pos)
 	}
 	args := make([]Expr, len(n.Args))
 	for i, a := range n.Args {

@@ -30,6 +30,9 @@ type UserVars struct {
 	// lastInsertID is LAST_INSERT_ID(): the first AUTO_INCREMENT value
 	// the connection's last INSERT that generated one generated.
 	lastInsertID uint64
+	// rowCount is ROW_COUNT(): what the connection's last statement
+	// affected (row_count.go).
+	rowCount int64
 }
 
 // LastInsertID is the connection's LAST_INSERT_ID() (0 before any).
