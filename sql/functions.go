@@ -88,6 +88,8 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		return b.lastInsertID(len(n.Args), pos)
 	case "row_count":
 		return b.rowCountFunc(len(n.Args), pos)
+	case "found_rows":
+		return b.foundRowsFunc(len(n.Args), pos)
 	}
 	args := make([]Expr, len(n.Args))
 	for i, a := range n.Args {

@@ -33,6 +33,10 @@ type UserVars struct {
 	// rowCount is ROW_COUNT(): what the connection's last statement
 	// affected (row_count.go).
 	rowCount int64
+	// foundRows is FOUND_ROWS(): the rows of the connection's last result
+	// set; foundRowsCalc marks one asked for with SQL_CALC_FOUND_ROWS.
+	foundRows     int64
+	foundRowsCalc bool
 }
 
 // LastInsertID is the connection's LAST_INSERT_ID() (0 before any).
