@@ -230,3 +230,50 @@ func (c *Catalog) moveCounter(from, to string) {
 		delete(c.counters, from)
 	}
 }
+
+// ColumnMax is the largest positive value of column c of t (0 if none),
+// from the chunk statistics where they are current; BIGINT UNSIGNED
+// chunks holding values past 2^63 (negative as int64) are scanned.
+func ColumnMax(t *columnar.Table, c int) uint64 {
+	col := t.Columns[c]
+	big := t.Fields[c].Type.IsBigUnsigned()
+	var best uint64
+	scan := func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if col.IsNull(i) {
+				continue
+			}
+			v := col.Int64At(i)
+			if (v > 0 || big) && uint64(v) > best {
+				best = uint64(v)
+			}
+		}
+	}
+	if len(t.Stats) != len(t.Columns) || len(t.Stats[c]) != t.NumChunks() {
+		scan(0, t.Rows)
+		return best
+	}
+	for k, st := range t.Stats[c] {
+		lo := k * columnar.ChunkRows
+		hi := min(lo+columnar.ChunkRows, t.Rows)
+		switch {
+		case st.NullCount == hi-lo:
+		case big && st.Min < 0:
+			scan(lo, hi)
+		case st.Max > 0 && uint64(st.Max) > best:
+			best = uint64(st.Max)
+		}
+	}
+	return best
+}
+
+// AutoIncrementNext is the value t's AUTO_INCREMENT column would generate
+// next (0: t has none): the counter, raised past the largest value t holds.
+func (c *Catalog) AutoIncrementNext(t *columnar.Table) uint64 {
+	for i, f := range t.Fields {
+		if f.AutoIncrement {
+			return max(c.Counter(t.Name).Next(), After(ColumnMax(t, i)))
+		}
+	}
+	return 0
+}

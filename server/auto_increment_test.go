@@ -26,6 +26,7 @@ func TestMySQLLastInsertID(t *testing.T) {
 		{"insert into t values (null, 4)", 4, 1},
 		{"insert into t values (10, 5)", 10, 1}, // explicit: the value stored
 		{"insert into t (v) select v from t where v <= 2", 11, 2},
+		{"update t set v = last_insert_id(v + 100) where id = 1", 101, 1},
 	} {
 		r, err := db.ExecContext(context.Background(), c.q)
 		if err != nil {
@@ -38,8 +39,8 @@ func TestMySQLLastInsertID(t *testing.T) {
 		}
 	}
 	var last int64
-	if err := db.QueryRowContext(context.Background(), "select last_insert_id()").Scan(&last); err != nil || last != 11 {
-		t.Errorf("LAST_INSERT_ID() = %d, %v; want 11", last, err)
+	if err := db.QueryRowContext(context.Background(), "select last_insert_id()").Scan(&last); err != nil || last != 101 {
+		t.Errorf("LAST_INSERT_ID() = %d, %v; want 101", last, err)
 	}
 	if _, err := db.ExecContext(context.Background(), "insert into b values (9223372036854775807, 1)"); err != nil {
 		t.Fatal(err)

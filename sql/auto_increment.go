@@ -58,7 +58,7 @@ func (b *binder) autoValueOnZero() bool {
 // starts. LAST_INSERT_ID(expr), which sets the value, is not supported.
 func (b *binder) lastInsertID(nargs, pos int) (Expr, error) {
 	if nargs != 0 {
-		return nil, b.errf(pos, "unsupported: LAST_INSERT_ID(expr) (LAST_INSERT_ID() without an argument reads the last generated AUTO_INCREMENT value)")
+		return nil, b.errf(pos, "unsupported: LAST_INSERT_ID(expr) other than as the whole value of a single-table UPDATE's SET c = LAST_INSERT_ID(expr) (LAST_INSERT_ID() without an argument reads the last generated AUTO_INCREMENT value)")
 	}
 	b.volatile("LAST_INSERT_ID()")
 	var v uint64
@@ -131,4 +131,29 @@ func (b *binder) alterAutoIncrement(t *columnar.Table, opts []*ast.TableOption) 
 		return nil, b.errf(b.start, "unsupported: this ALTER TABLE table option (AUTO_INCREMENT = N is supported)")
 	}
 	return st, nil
+}
+
+// lastInsertIDAssignment finds SET c = LAST_INSERT_ID(expr) in a
+// single-table UPDATE (MySQL's sequence idiom, UPDATE seq SET id =
+// LAST_INSERT_ID(id + 1)): it returns the list with that value replaced by
+// expr, and c's name ("" when there is none). The engine then takes c's
+// value in the last row it updated as LAST_INSERT_ID(). The last such
+// assignment wins; elsewhere LAST_INSERT_ID(expr) is not supported.
+func lastInsertIDAssignment(list []*ast.Assignment) ([]*ast.Assignment, string) {
+	out := list
+	column := ""
+	for i, a := range list {
+		f, ok := a.Expr.(*ast.FuncCallExpr)
+		if !ok || f.FnName.L != "last_insert_id" || len(f.Args) != 1 {
+			continue
+		}
+		if column == "" {
+			out = append([]*ast.Assignment(nil), list...)
+		}
+		c := *a
+		c.Expr = f.Args[0]
+		out[i] = &c
+		column = a.Column.Name.O
+	}
+	return out, column
 }

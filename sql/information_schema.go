@@ -23,7 +23,7 @@ var (
 		{"DEFAULT_CHARACTER_SET_NAME", columnar.TString}, {"DEFAULT_COLLATION_NAME", columnar.TString}}
 	infoTables = []infoColumn{{"TABLE_CATALOG", columnar.TString}, {"TABLE_SCHEMA", columnar.TString},
 		{"TABLE_NAME", columnar.TString}, {"TABLE_TYPE", columnar.TString}, {"ENGINE", columnar.TString},
-		{"TABLE_ROWS", columnar.TInt64}, {"TABLE_COMMENT", columnar.TString}}
+		{"TABLE_ROWS", columnar.TInt64}, {"AUTO_INCREMENT", columnar.TUint64}, {"TABLE_COMMENT", columnar.TString}}
 	infoColumns = []infoColumn{{"TABLE_CATALOG", columnar.TString}, {"TABLE_SCHEMA", columnar.TString},
 		{"TABLE_NAME", columnar.TString}, {"COLUMN_NAME", columnar.TString}, {"ORDINAL_POSITION", columnar.TInt64},
 		{"COLUMN_DEFAULT", columnar.TString}, {"IS_NULLABLE", columnar.TString}, {"DATA_TYPE", columnar.TString},
@@ -45,11 +45,14 @@ func (b *binder) informationSchema(name string, pos int) (Plan, []string, error)
 	case "tables":
 		cols = infoTables
 		for _, e := range b.relations() {
-			kind, rowCount := "VIEW", infoNull(columnar.TInt64)
+			kind, rowCount, auto := "VIEW", infoNull(columnar.TInt64), infoNull(columnar.TUint64)
 			if t, ok := b.cat.Table(e); ok {
 				kind, rowCount = "BASE TABLE", &Const{T: columnar.TInt64, I: int64(t.Rows)}
+				if next := b.cat.AutoIncrementNext(t); next > 0 { // NULL without an AUTO_INCREMENT column
+					auto = &Const{T: columnar.TUint64, I: int64(next)}
+				}
 			}
-			rows = append(rows, []Expr{infoStr("def"), infoStr(DatabaseName), infoStr(e), infoStr(kind), infoStr("gpusql"), rowCount, infoStr("")})
+			rows = append(rows, []Expr{infoStr("def"), infoStr(DatabaseName), infoStr(e), infoStr(kind), infoStr("gpusql"), rowCount, auto, infoStr("")})
 		}
 	case "columns":
 		cols = infoColumns

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,6 +36,11 @@ type Update struct {
 	// statement's clock, microseconds; rounded to each column's fsp).
 	Touch []int
 	Now   int64
+	// SetsLastInsertID: SET c = LAST_INSERT_ID(expr), c being
+	// Targets[LastInsertIDTarget]; c's value in the last row updated
+	// becomes the connection's LAST_INSERT_ID().
+	SetsLastInsertID   bool
+	LastInsertIDTarget int
 }
 
 // Delete removes the rows of Snapshot whose row numbers Source returns.
@@ -151,7 +157,8 @@ func (b *binder) update(n *ast.UpdateStmt) (Statement, error) {
 		return nil, err
 	}
 	width := len(sc.cols) // table columns and the row number
-	sc, targets, raw, err := b.assignments(t, sc.cols[0].table, n.List, sc)
+	list, idColumn := lastInsertIDAssignment(n.List)
+	sc, targets, raw, err := b.assignments(t, sc.cols[0].table, list, sc)
 	if err != nil {
 		return nil, err
 	}
@@ -167,6 +174,13 @@ func (b *binder) update(n *ast.UpdateStmt) (Statement, error) {
 	}
 	src := newProject(sc.plan, out, outNames)
 	u := &Update{Table: t.Name, Snapshot: t, Targets: targets, Source: src}
+	if idColumn != "" {
+		k, _ := b.assignTarget(t, sc.cols[0].table, &ast.ColumnName{Name: ast.NewCIStr(idColumn)})
+		if tp := sc.colRef(raw[k]).Type(); !tp.IsInteger() || tp.ID == columnar.Bool {
+			return nil, b.errf(b.wordPos(idColumn, -1), "unsupported: LAST_INSERT_ID(expr) of %s (give it an integer expression)", tp)
+		}
+		u.SetsLastInsertID, u.LastInsertIDTarget = true, slices.Index(targets, k)
+	}
 	for k, f := range t.Fields {
 		if f.OnUpdateNow && !containsInt(targets, k) {
 			u.Touch = append(u.Touch, k)
