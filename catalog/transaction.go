@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"sort"
 	"sync"
 
 	"gpusql/storage/columnar"
@@ -74,6 +75,25 @@ func (c *Catalog) Publish(base map[string]*columnar.Table, work *Catalog) error 
 	for k := range base {
 		if _, ok := after[k]; !ok {
 			changed[k] = true
+		}
+	}
+	// The changed tables' writer locks first, in name order as
+	// UpdateTables takes them: a statement running outside the
+	// transaction finishes before the commit swaps its table (which the
+	// commit then sees as a conflict), instead of failing because its
+	// table was replaced under it.
+	names := make([]string, 0, len(changed))
+	for k := range changed {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		c.mu.RLock()
+		w, ok := c.writers[k]
+		c.mu.RUnlock()
+		if ok {
+			w.Lock()
+			defer w.Unlock()
 		}
 	}
 	c.mu.Lock()

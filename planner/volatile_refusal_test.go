@@ -25,6 +25,7 @@ func TestVolatilePlansOnCPU(t *testing.T) {
 		"select s, uuid_short() from v":             "uuid_short()",
 		"select rand(id) from v":                    "rand_row_seed()",
 		"select hex(random_bytes(4)) from v":        "random_bytes()",
+		"select sleep(0) from v":                    "sleep()",
 	} {
 		p := e.plan(q, planner.Options{})
 		if !strings.Contains(p.CPUOnly, name) {

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -150,6 +151,9 @@ func (b *binder) alterColumns(t *columnar.Table, spec *ast.AlterTableSpec) (Stat
 		if err != nil {
 			return nil, err
 		}
+		if b.inPrimaryKey(t.Name, i) {
+			f.Nullable = false // MySQL: a PRIMARY KEY column is NOT NULL whatever MODIFY says
+		}
 		at, err := b.columnPosition(spec.Position, append(fields[:i:i], fields[i+1:]...), i)
 		if err != nil {
 			return nil, err
@@ -167,6 +171,17 @@ func (b *binder) alterColumns(t *columnar.Table, spec *ast.AlterTableSpec) (Stat
 		return nil, err
 	}
 	return b.rewriteTable(t, fields, src)
+}
+
+// inPrimaryKey reports whether column c of table name is part of its
+// PRIMARY KEY.
+func (b *binder) inPrimaryKey(name string, c int) bool {
+	for _, ix := range b.cat.Indexes(name) {
+		if ix.Primary && slices.Contains(ix.Columns, c) {
+			return true
+		}
+	}
+	return false
 }
 
 // rewriteTable builds the query that reads t into the new fields.

@@ -80,10 +80,16 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		return b.getFormat(n, sc, pos)
 	case "convert":
 		return b.convertUsing(n, sc, pos)
+	case "name_const":
+		return b.nameConst(n, sc, pos)
 	case "connection_id", "database", "schema", "version", "user", "current_user", "session_user", "system_user":
 		return b.sessionFunc(name, len(n.Args), pos)
 	case "last_insert_id":
 		return b.lastInsertID(len(n.Args), pos)
+	case "row_count":
+		return b.rowCountFunc(len(n.Args), pos)
+	case "found_rows":
+		return b.foundRowsFunc(len(n.Args), pos)
 	}
 	args := make([]Expr, len(n.Args))
 	for i, a := range n.Args {

@@ -116,3 +116,37 @@ func (b *binder) collate(n *ast.SetCollationExpr, sc *scope, pos int) (Expr, err
 	}
 	return b.expr(n.Expr, sc)
 }
+
+// nameConst binds NAME_CONST(name, value): value, which like name must be
+// a constant (MySQL's rule); the select list names the column name
+// (nameConstName).
+func (b *binder) nameConst(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {
+	if len(n.Args) != 2 {
+		return nil, b.errf(pos, "Incorrect parameter count in the call to native function 'name_const'")
+	}
+	if _, ok := nameConstName(n); !ok {
+		return nil, b.errf(pos, "Incorrect arguments to NAME_CONST")
+	}
+	v, err := b.expr(n.Args[1], sc)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := v.(*Const); !ok {
+		return nil, b.errf(pos, "Incorrect arguments to NAME_CONST")
+	}
+	return v, nil
+}
+
+// nameConstName is the column name of a select item NAME_CONST('name', v).
+func nameConstName(e ast.ExprNode) (string, bool) {
+	f, ok := unparen(e).(*ast.FuncCallExpr)
+	if !ok || f.FnName.L != "name_const" || len(f.Args) != 2 {
+		return "", false
+	}
+	if v, ok := f.Args[0].(ast.ValueExpr); ok {
+		if s, ok := v.GetValue().(string); ok {
+			return s, true
+		}
+	}
+	return "", false
+}

@@ -6,7 +6,8 @@ import (
 	"gpusql/storage/columnar"
 )
 
-// INTERVAL, PERIOD_ADD, PERIOD_DIFF, GET_FORMAT and RANDOM_BYTES, bound as
+// INTERVAL, PERIOD_ADD, PERIOD_DIFF, GET_FORMAT, RANDOM_BYTES, FORMAT_BYTES
+// and FORMAT_PICO_TIME, bound as
 // the library of functions_more.go and evaluated by
 // exec/cpu/rowfunc_misc.go.
 //
@@ -37,7 +38,7 @@ func init() {
 	VolatileFuncs["random_bytes"] = true
 }
 
-// miscFunc binds INTERVAL, PERIOD_ADD, PERIOD_DIFF and RANDOM_BYTES.
+// miscFunc binds the functions above but GET_FORMAT, and CURRENT_ROLE.
 func (c *call) miscFunc() (Expr, bool, error) {
 	switch c.name {
 	case "interval":
@@ -60,6 +61,12 @@ func (c *call) miscFunc() (Expr, bool, error) {
 			return nil, true, c.b.errf(c.pos, "type mismatch: %s() of %s (a number is required)", c.name, x.Type())
 		}
 		return c.fn(columnar.TString, castTo(x, columnar.TFloat64))
+	case "current_role":
+		// gpusql has no roles, so none is ever active: MySQL's answer then.
+		if err := c.nativeArity(0, 0); err != nil {
+			return nil, true, err
+		}
+		return &Const{T: columnar.TString, S: "NONE"}, true, nil
 	case "period_add", "period_diff":
 		if err := c.nativeArity(2, 2); err != nil {
 			return nil, true, err

@@ -20,14 +20,17 @@ import "gpusql/storage/columnar"
 //	                                  sequence per process, strictly increasing time per call
 //	uuid_short  -                     BIGINT UNSIGNED: (server_id 1) << 56 + (process start in
 //	                                  seconds) << 24 + a counter incremented per call
+//	sleep       n DOUBLE              BIGINT 0 after n seconds per row, 1 when the query is
+//	                                  cancelled meanwhile; NULL or n < 0 is an error
 func init() {
-	for _, n := range []string{"rand", "rand_row_seed", "uuid", "uuid_short"} {
+	for _, n := range []string{"rand", "rand_row_seed", "uuid", "uuid_short", "sleep"} {
 		moreFuncs[n] = true
 	}
 }
 
 // VolatileFuncs are the functions whose value differs per call.
-var VolatileFuncs = map[string]bool{"rand": true, "rand_row_seed": true, "uuid": true, "uuid_short": true}
+var VolatileFuncs = map[string]bool{"rand": true, "rand_row_seed": true, "uuid": true, "uuid_short": true,
+	"sleep": true}
 
 // randomFunc binds RAND, UUID and UUID_SHORT.
 func (c *call) randomFunc() (Expr, bool, error) {
@@ -52,6 +55,16 @@ func (c *call) randomFunc() (Expr, bool, error) {
 		}
 		c.name = "rand_row_seed"
 		return c.fn(columnar.TFloat64, seed)
+	case "sleep":
+		if err := c.nativeArity(1, 1); err != nil {
+			return nil, true, err
+		}
+		x := c.args[0]
+		if _, ok := numericType(x.Type()); !ok && !isNullConst(x) && x.Type().ID != columnar.String {
+			return nil, true, c.b.errf(c.pos, "type mismatch: sleep() of %s (a number is required)", x.Type())
+		}
+		c.b.volatile("SLEEP()")
+		return c.fn(columnar.TInt64, castTo(x, columnar.TFloat64))
 	case "uuid", "uuid_short":
 		if err := c.nativeArity(0, 0); err != nil {
 			return nil, true, err

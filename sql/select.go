@@ -314,6 +314,8 @@ func (b *binder) selectItems(fl *ast.FieldList, sc *scope) ([]selItem, error) {
 		if !it.alias {
 			if cn, ok := unparen(f.Expr).(*ast.ColumnNameExpr); ok {
 				it.name = cn.Name.Name.O
+			} else if name, ok := nameConstName(f.Expr); ok {
+				it.name = name
 			} else {
 				it.name = strings.TrimSpace(f.Text())
 			}

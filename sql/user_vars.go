@@ -30,6 +30,13 @@ type UserVars struct {
 	// lastInsertID is LAST_INSERT_ID(): the first AUTO_INCREMENT value
 	// the connection's last INSERT that generated one generated.
 	lastInsertID uint64
+	// rowCount is ROW_COUNT(): what the connection's last statement
+	// affected (row_count.go).
+	rowCount int64
+	// foundRows is FOUND_ROWS(): the rows of the connection's last result
+	// set; foundRowsCalc marks one asked for with SQL_CALC_FOUND_ROWS.
+	foundRows     int64
+	foundRowsCalc bool
 }
 
 // LastInsertID is the connection's LAST_INSERT_ID() (0 before any).

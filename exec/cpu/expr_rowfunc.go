@@ -54,8 +54,9 @@ func (c *compiler) compileRowFunc(e *sql.Func) (evaluator, error) {
 	}
 	f.vals = make([]val, len(f.args))
 	var ok bool
-	if e.Name == "rand" {
-		f.body = c.randBody(e)
+	if mk, found := compiledBodies[e.Name]; found {
+		f.body = mk(c, e)
+		f.nullSafe = nullSafeRowFuncs[e.Name]
 	} else if f.body, ok = stringBodies[e.Name]; ok {
 		f.nullSafe = nullSafeRowFuncs[e.Name]
 	} else if f.body, ok = mathBodies[e.Name]; ok {

@@ -1,8 +1,10 @@
 package cpu
 
 import (
+	"context"
 	crand "crypto/rand"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -11,7 +13,7 @@ import (
 	"gpusql/sql"
 )
 
-// RAND, UUID and UUID_SHORT (sql/functions_random.go).
+// RAND, UUID, UUID_SHORT and SLEEP (sql/functions_random.go).
 
 func init() {
 	stringBodies["rand_row_seed"] = func(f *rowFunc, a []val) val {
@@ -21,6 +23,36 @@ func init() {
 	stringBodies["uuid"] = func(f *rowFunc, a []val) val { return sv(uuidV1()) }
 	stringBodies["uuid_short"] = func(f *rowFunc, a []val) val { return iv(int64(uuidShort.Add(1) - 1)) }
 	nullSafeRowFuncs["rand_row_seed"] = true
+	nullSafeRowFuncs["sleep"] = true
+}
+
+// compiledBodies make the bodies that need the run: RAND(N)'s shared
+// sequence, SLEEP's cancellation.
+var compiledBodies = map[string]func(c *compiler, e *sql.Func) func(f *rowFunc, a []val) val{
+	"rand":  (*compiler).randBody,
+	"sleep": (*compiler).sleepBody,
+}
+
+// sleepBody makes SLEEP's body: it waits n seconds, or until the query's
+// context ends (then 1, and the executor reports the cancellation).
+func (c *compiler) sleepBody(_ *sql.Func) func(f *rowFunc, a []val) val {
+	ctx := context.Background()
+	if c.x != nil {
+		ctx = c.x.ctx
+	}
+	return func(f *rowFunc, a []val) val {
+		if a[0].null || a[0].f < 0 || math.IsNaN(a[0].f) {
+			raise(fmt.Errorf("Incorrect arguments to sleep"))
+		}
+		t := time.NewTimer(time.Duration(min(a[0].f, 1e9) * float64(time.Second)))
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return iv(0)
+		case <-ctx.Done():
+			return iv(1)
+		}
+	}
 }
 
 // myRand is MySQL's my_rnd generator (mysys/my_rnd.cc): two seeds below
