@@ -95,7 +95,8 @@ func TestIntWidthStorePaths(t *testing.T) {
 }
 
 // TestIntWidthPersist: a database directory keeps the widths across a
-// reopen, and the reopened columns still check their range.
+// reopen, and so do EXPORT DATABASE / IMPORT DATABASE (schema.sql and
+// Parquet); the reopened or imported columns still check their range.
 func TestIntWidthPersist(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "db")
 	db := openAt(t, dir)
@@ -115,4 +116,16 @@ func TestIntWidthPersist(t *testing.T) {
 	}
 	wantExecError(t, db, "INSERT INTO w (ut) VALUES (256)", "", "Out of range value for column 'ut' at row 1")
 	wantExecError(t, db, "INSERT INTO w (s) VALUES (-32769)", "", "Out of range value for column 's' at row 1")
+
+	exp := filepath.Join(t.TempDir(), "exp")
+	mustRun(t, db, "EXPORT DATABASE '"+exp+"'")
+	db2 := open(t)
+	mustRun(t, db2, "IMPORT DATABASE '"+exp+"'")
+	if got := tableText(t, db2, "DESCRIBE w"); got != want {
+		t.Errorf("DESCRIBE after IMPORT DATABASE:\n%s\nwant:\n%s", got, want)
+	}
+	if got := tableText(t, db2, "SELECT t, ut, s, us, m, um, ui FROM w"); got != "-128|255|-32768|65535|8388607|16777215|4294967295" {
+		t.Errorf("rows after IMPORT DATABASE: %s", got)
+	}
+	wantExecError(t, db2, "INSERT INTO w (m) VALUES (8388608)", "", "Out of range value for column 'm' at row 1")
 }
