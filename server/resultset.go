@@ -86,6 +86,7 @@ func fields(r *exec.Result) []*mysql.Field {
 			}
 			f.Type, f.ColumnLength, f.Charset, f.Flag = mysql.MYSQL_TYPE_VAR_STRING, uint32(4*width), charsetUTF8MB4, 0
 		}
+		narrowIntField(t, f) // TINYINT .. MEDIUMINT [UNSIGNED]: their own wire types
 		fs[j] = f
 	}
 	return fs
@@ -152,6 +153,10 @@ func appendBinaryRow(row []byte, r *exec.Result, i int) []byte {
 	for j, c := range r.Columns {
 		if c.IsNull(i) {
 			row[start+1+(j+2)/8] |= 1 << ((j + 2) % 8)
+			continue
+		}
+		if isNarrowIntWire(c.Type) {
+			row = appendNarrowInt(row, c, i)
 			continue
 		}
 		switch c.Type.ID {
