@@ -20,7 +20,7 @@ func sameIntegerRange(to, from columnar.Type) bool {
 func holdsIntegers(to, from columnar.Type) bool {
 	lo, hi, ok := to.IntBounds()
 	flo, fhi, fok := from.IntBounds()
-	return ok && fok && from.ID != columnar.Bool && flo >= lo && fhi <= hi
+	return ok && fok && flo >= lo && fhi <= hi
 }
 
 // fitsSignedness reports whether v, row i's value read from type from as
