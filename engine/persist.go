@@ -41,7 +41,7 @@ func mayChange(stmt sql.Statement) bool {
 	case *sql.Query, *sql.Explain, *sql.ShowTables, *sql.ShowWarnings, *sql.Describe, *sql.ShowIndex,
 		*sql.Rollback, *sql.Savepoint, *sql.RollbackTo, *sql.ReleaseSavepoint, *sql.AnalyzeTable, *sql.ShowTableStatus, *sql.CheckDatabase,
 		*sql.ExportDatabase, *sql.Checkpoint, *sql.ShowCreateTable, *sql.Use, *sql.ShowDatabases,
-		*sql.ShowVariables, *sql.Kill, *sql.Copy, *sql.CreateUser, *sql.DropUser, *sql.Grant,
+		*sql.ShowVariables, *sql.Kill, *sql.ShowProcessList, *sql.Copy, *sql.CreateUser, *sql.DropUser, *sql.Grant,
 		*sql.Prepare, *sql.Execute, *sql.Deallocate: // EXECUTE's own statement takes the lock
 		return false
 	}

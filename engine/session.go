@@ -35,6 +35,18 @@ type SessionOptions struct {
 	NoFiles bool
 	// Kill runs KILL [QUERY] id for the session; nil: KILL is refused.
 	Kill func(k *sql.Kill) error
+	// Processes lists the connections SHOW PROCESSLIST shows this
+	// session; nil: it is refused.
+	Processes func() []Process
+}
+
+// Process is one connection as SHOW PROCESSLIST shows it.
+type Process struct {
+	ID      uint32
+	User    string
+	Command string // Query while a statement runs, else Sleep
+	Seconds int64  // in that state
+	Info    string // the running statement's text ("" when none)
 }
 
 // SessionConn returns a connection with its own session, starting from the
@@ -77,7 +89,7 @@ func (c *Conn) checkRights(stmt sql.Statement) error {
 	case *sql.Query, *sql.Explain, *sql.ShowTables, *sql.ShowWarnings, *sql.Describe, *sql.ShowIndex, *sql.ShowCreateTable,
 		*sql.Set, *sql.Begin, *sql.Commit, *sql.Rollback, *sql.Use,
 		*sql.Savepoint, *sql.RollbackTo, *sql.ReleaseSavepoint,
-		*sql.ShowDatabases, *sql.ShowVariables, *sql.Kill,
+		*sql.ShowDatabases, *sql.ShowVariables, *sql.Kill, *sql.ShowProcessList,
 		*sql.Prepare, *sql.Execute, *sql.Deallocate: // EXECUTE checks its statement
 		return nil
 	}
@@ -115,6 +127,11 @@ func (c *Conn) sessionStatement(db *DB, stmt sql.Statement) (*StatementResult, b
 			return nil, true, err
 		}
 		return message("killed"), true, nil
+	case *sql.ShowProcessList:
+		if c.opts.Processes == nil {
+			return nil, true, errors.New("SHOW PROCESSLIST lists server connections (gpusql serve); this session has none")
+		}
+		return processList(c.opts.Processes(), s.Full), true, nil
 	case *sql.Use:
 		return message("database changed"), true, nil
 	case *sql.ShowDatabases:

@@ -145,7 +145,7 @@ func (h *mysqlHandler) HandleQuery(query string) (*mysql.Result, error) {
 // run parses and runs one statement, cancelled if the client goes away or
 // is killed meanwhile, and answers with rows (text or binary) or OK.
 func (h *mysqlHandler) run(query string, binaryRows bool) (*mysql.Result, error) {
-	ctx, end := h.sess.begin()
+	ctx, end := h.sess.begin(query)
 	defer end()
 	stop := h.gc.watch(func() { h.sess.kill(true) })
 	r, err := runOne(ctx, h.sess.conn, query)

@@ -128,18 +128,22 @@ type session struct {
 	mu     sync.Mutex
 	cancel context.CancelFunc // the running query's, nil between queries
 	close  func()             // closes the network connection
+	// info is the running statement's text ("" between statements),
+	// since when the session is in its current state (SHOW PROCESSLIST).
+	info  string
+	since time.Time
 }
 
 // begin starts a query: its context is cancelled by KILL, by the client
 // going away and by the server closing.
-func (ss *session) begin() (context.Context, func()) {
+func (ss *session) begin(text string) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ss.mu.Lock()
-	ss.cancel = cancel
+	ss.cancel, ss.info, ss.since = cancel, text, time.Now()
 	ss.mu.Unlock()
 	return ctx, func() {
 		ss.mu.Lock()
-		ss.cancel = nil
+		ss.cancel, ss.info, ss.since = nil, "", time.Now()
 		ss.mu.Unlock()
 		cancel()
 	}
@@ -159,9 +163,10 @@ func (ss *session) kill(query bool) {
 
 // newSession registers a connection under its id (the id KILL names).
 func (s *Server) newSession(id uint32, user string, closeConn func()) *session {
-	ss := &session{id: id, user: user, close: closeConn}
+	ss := &session{id: id, user: user, close: closeConn, since: time.Now()}
 	opts := s.sessionOptions(user)
 	opts.Kill = func(k *sql.Kill) error { return s.kill(ss, k) }
+	opts.Processes = func() []engine.Process { return s.processes(ss) }
 	ss.conn = s.db.SessionConn(opts)
 	ss.conn.Session().SetEngineVariable("pseudo_thread_id", &sql.Const{T: columnar.TInt64, I: int64(id)})
 	ss.conn.Session().SetUser(user)
@@ -192,6 +197,33 @@ func (s *Server) kill(by *session, k *sql.Kill) error {
 	}
 	target.kill(k.Query)
 	return nil
+}
+
+// processes lists the sessions SHOW PROCESSLIST shows to by: all of them
+// for a user with ALL rights (MySQL's PROCESS privilege), else its own
+// user's.
+func (s *Server) processes(by *session) []engine.Process {
+	u, _ := s.db.User(by.user)
+	all := by.user == "" || u.Write
+	s.mu.Lock()
+	sessions := make([]*session, 0, len(s.sessions))
+	for _, ss := range s.sessions {
+		if all || ss.user == by.user {
+			sessions = append(sessions, ss)
+		}
+	}
+	s.mu.Unlock()
+	out := make([]engine.Process, len(sessions))
+	for i, ss := range sessions {
+		ss.mu.Lock()
+		p := engine.Process{ID: ss.id, User: ss.user, Command: "Sleep", Seconds: int64(time.Since(ss.since).Seconds()), Info: ss.info}
+		ss.mu.Unlock()
+		if p.Info != "" {
+			p.Command = "Query"
+		}
+		out[i] = p
+	}
+	return out
 }
 
 type killError struct {

@@ -234,6 +234,8 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 	switch n.Tp {
 	case ast.ShowTables:
 		return b.showTables(n)
+	case ast.ShowProcessList:
+		return &ShowProcessList{Full: n.Full}, nil
 	case ast.ShowWarnings, ast.ShowErrors:
 		return &ShowWarnings{Errors: n.Tp == ast.ShowErrors, Count: n.CountWarningsOrErrors}, nil
 	case ast.ShowTableStatus:
@@ -271,7 +273,7 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		}
 		return &ShowIndex{Table: t.Name}, nil
 	}
-	return nil, b.errf(b.start, "unsupported statement: %s (SHOW TABLES, SHOW COLUMNS, SHOW INDEX, SHOW CREATE TABLE, SHOW DATABASES, SHOW VARIABLES, SHOW TABLE STATUS and SHOW WARNINGS are supported)", strings.ToUpper(firstN(b.src[b.start:b.end], 2)))
+	return nil, b.errf(b.start, "unsupported statement: %s (SHOW TABLES, SHOW COLUMNS, SHOW INDEX, SHOW CREATE TABLE, SHOW DATABASES, SHOW VARIABLES, SHOW TABLE STATUS, SHOW WARNINGS and SHOW PROCESSLIST are supported)", strings.ToUpper(firstN(b.src[b.start:b.end], 2)))
 }
 
 // showTables binds SHOW TABLES [LIKE 'pattern'].

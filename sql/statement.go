@@ -90,6 +90,10 @@ type Load struct {
 // set (SHOW TABLES LIKE 'pattern').
 type ShowTables struct{ Like *string }
 
+// ShowProcessList is SHOW [FULL] PROCESSLIST: the server's connections
+// (Info cut to 100 characters unless Full).
+type ShowProcessList struct{ Full bool }
+
 // ShowWarnings is SHOW WARNINGS / SHOW ERRORS [or their COUNT(*)]: gpusql
 // fails a statement rather than warn, so there are none to list.
 type ShowWarnings struct {
@@ -108,4 +112,5 @@ func (*Insert) statement()        {}
 func (*Load) statement()          {}
 func (*ShowTables) statement()    {}
 func (*ShowWarnings) statement()  {}
+func (*ShowProcessList) statement() {}
 func (*Describe) statement()      {}
