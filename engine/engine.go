@@ -465,6 +465,8 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.showTables(s.Like), nil
 	case *sql.ShowWarnings:
 		return showWarnings(s), nil
+	case *sql.ShowCatalogTable:
+		return showCatalogTable(s), nil
 	case *sql.Describe:
 		return db.describe(s.Table)
 	case *sql.Set:

@@ -52,3 +52,21 @@ func TestShowTablesLikeAndWarnings(t *testing.T) {
 		t.Errorf("SHOW TABLES WHERE accepted")
 	}
 }
+
+// SHOW CHARACTER SET / COLLATION / ENGINES give gpusql's fixed rows, LIKE
+// filters them by their first column.
+func TestShowCatalogTables(t *testing.T) {
+	db := open(t)
+	for q, want := range map[string]int{
+		"show character set": 2, "show charset like 'utf8%'": 1, "show collation": 2,
+		"show collation like 'latin1%'": 0, "show engines": 1,
+	} {
+		res, err := db.Exec(context.Background(), q, "")
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if r := res[0].Result; r.Rows != want || len(r.Names) < 4 {
+			t.Errorf("%s: %d rows, columns %v; want %d rows", q, r.Rows, r.Names, want)
+		}
+	}
+}

@@ -234,6 +234,8 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 	switch n.Tp {
 	case ast.ShowTables:
 		return b.showTables(n)
+	case ast.ShowCharset, ast.ShowCollation, ast.ShowEngines:
+		return b.showCatalogTable(n)
 	case ast.ShowProcessList:
 		return &ShowProcessList{Full: n.Full}, nil
 	case ast.ShowWarnings, ast.ShowErrors:
@@ -273,7 +275,7 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		}
 		return &ShowIndex{Table: t.Name}, nil
 	}
-	return nil, b.errf(b.start, "unsupported statement: %s (SHOW TABLES, SHOW COLUMNS, SHOW INDEX, SHOW CREATE TABLE, SHOW DATABASES, SHOW VARIABLES, SHOW TABLE STATUS, SHOW WARNINGS and SHOW PROCESSLIST are supported)", strings.ToUpper(firstN(b.src[b.start:b.end], 2)))
+	return nil, b.errf(b.start, "unsupported statement: %s (SHOW TABLES, SHOW COLUMNS, SHOW INDEX, SHOW CREATE TABLE, SHOW DATABASES, SHOW VARIABLES, SHOW TABLE STATUS, SHOW WARNINGS, SHOW PROCESSLIST, SHOW CHARACTER SET, SHOW COLLATION and SHOW ENGINES are supported)", strings.ToUpper(firstN(b.src[b.start:b.end], 2)))
 }
 
 // showTables binds SHOW TABLES [LIKE 'pattern'].
@@ -281,8 +283,24 @@ func (b *binder) showTables(n *ast.ShowStmt) (Statement, error) {
 	if n.Where != nil {
 		return nil, b.errf(-1, "unsupported: SHOW TABLES WHERE (use SHOW TABLES LIKE, or SELECT table_name FROM information_schema.tables WHERE ...)")
 	}
+	like, err := b.showLike(n, "SHOW TABLES")
+	return &ShowTables{Like: like}, err
+}
+
+// showCatalogTable binds SHOW CHARACTER SET / COLLATION / ENGINES [LIKE].
+func (b *binder) showCatalogTable(n *ast.ShowStmt) (Statement, error) {
+	what := map[ast.ShowStmtType]string{ast.ShowCharset: "charset", ast.ShowCollation: "collation", ast.ShowEngines: "engines"}[n.Tp]
+	if n.Where != nil {
+		return nil, b.errf(-1, "unsupported: SHOW %s WHERE (use LIKE)", strings.ToUpper(what))
+	}
+	like, err := b.showLike(n, "SHOW "+strings.ToUpper(what))
+	return &ShowCatalogTable{What: what, Like: like}, err
+}
+
+// showLike is the constant pattern of a SHOW ... LIKE (nil without one).
+func (b *binder) showLike(n *ast.ShowStmt, what string) (*string, error) {
 	if n.Pattern == nil {
-		return &ShowTables{}, nil
+		return nil, nil
 	}
 	p, err := b.expr(n.Pattern.Pattern, &scope{})
 	if err != nil {
@@ -290,9 +308,9 @@ func (b *binder) showTables(n *ast.ShowStmt) (Statement, error) {
 	}
 	c, ok := p.(*Const)
 	if !ok || c.Null || c.T.ID != columnar.String {
-		return nil, b.errf(-1, "SHOW TABLES LIKE needs a string pattern")
+		return nil, b.errf(-1, "%s LIKE needs a string pattern", what)
 	}
-	return &ShowTables{Like: &c.S}, nil
+	return &c.S, nil
 }
 
 // table returns a catalog table for a DML statement, or an error at its name.

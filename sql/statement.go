@@ -94,6 +94,13 @@ type ShowTables struct{ Like *string }
 // (Info cut to 100 characters unless Full).
 type ShowProcessList struct{ Full bool }
 
+// ShowCatalogTable is SHOW CHARACTER SET, SHOW COLLATION or SHOW ENGINES
+// [LIKE 'pattern']: gpusql's fixed answers (engine/show_catalog.go).
+type ShowCatalogTable struct {
+	What string // "charset", "collation" or "engines"
+	Like *string
+}
+
 // ShowWarnings is SHOW WARNINGS / SHOW ERRORS [or their COUNT(*)]: gpusql
 // fails a statement rather than warn, so there are none to list.
 type ShowWarnings struct {
@@ -113,4 +120,5 @@ func (*Load) statement()          {}
 func (*ShowTables) statement()    {}
 func (*ShowWarnings) statement()  {}
 func (*ShowProcessList) statement() {}
+func (*ShowCatalogTable) statement() {}
 func (*Describe) statement()      {}
