@@ -166,25 +166,9 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gpusql bench: give --data or --db, not both")
 		return 2
 	}
-	if *executors == "auto" {
-		*executors = "cpu"
-		if ok, _ := engine.GPUStatus(); ok {
-			*executors = "gpu,cpu"
-		}
-	}
-	exes := strings.Split(*executors, ",")
-	for _, e := range exes {
-		switch e {
-		case "cpu":
-		case "gpu":
-			if ok, why := engine.GPUStatus(); !ok {
-				fmt.Fprintln(stderr, "gpusql bench: gpu:", why)
-				return 1
-			}
-		default:
-			fmt.Fprintf(stderr, "gpusql bench: unknown executor %q (want cpu or gpu)\n", e)
-			return 2
-		}
+	exes, code := benchExecutors(*executors, stderr)
+	if code != 0 {
+		return code
 	}
 	if *runs < 1 {
 		*runs = 1

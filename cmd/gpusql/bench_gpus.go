@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"gpusql/engine"
@@ -71,4 +72,30 @@ func firstGPU(exes []string, q *queryReport) *queryTiming {
 		}
 	}
 	return nil
+}
+
+// benchExecutors reads an --executor list (auto: gpu,cpu where a GPU is
+// usable) and checks that each can run here.
+func benchExecutors(list string, stderr io.Writer) ([]string, int) {
+	if list == "auto" {
+		list = "cpu"
+		if ok, _ := engine.GPUStatus(); ok {
+			list = "gpu,cpu"
+		}
+	}
+	exes := strings.Split(list, ",")
+	for _, e := range exes {
+		switch e {
+		case "cpu":
+		case "gpu":
+			if ok, why := engine.GPUStatus(); !ok {
+				fmt.Fprintln(stderr, "gpusql bench: gpu:", why)
+				return nil, 1
+			}
+		default:
+			fmt.Fprintf(stderr, "gpusql bench: unknown executor %q (want cpu or gpu)\n", e)
+			return nil, 2
+		}
+	}
+	return exes, 0
 }

@@ -7,9 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
 	"slices"
-	"strings"
 	"time"
 
 	"gpusql/engine"
@@ -93,32 +91,6 @@ func benchNarrow(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// benchExecutors reads an --executor list (auto: gpu,cpu where a GPU is
-// usable) and checks that each can run here.
-func benchExecutors(list string, stderr io.Writer) ([]string, int) {
-	if list == "auto" {
-		list = "cpu"
-		if ok, _ := engine.GPUStatus(); ok {
-			list = "gpu,cpu"
-		}
-	}
-	exes := strings.Split(list, ",")
-	for _, e := range exes {
-		switch e {
-		case "cpu":
-		case "gpu":
-			if ok, why := engine.GPUStatus(); !ok {
-				fmt.Fprintln(stderr, "gpusql bench: gpu:", why)
-				return nil, 1
-			}
-		default:
-			fmt.Fprintf(stderr, "gpusql bench: unknown executor %q (want cpu or gpu)\n", e)
-			return nil, 2
-		}
-	}
-	return exes, 0
-}
-
 // narrowFact is f(k, g, v): k a key of d (1..1010; 1001..1010 match no
 // row), g 16 groups, v 0..99, drawn from a hash of the row number.
 func narrowFact(n int) *columnar.Table {
@@ -128,7 +100,7 @@ func narrowFact(n int) *columnar.Table {
 	v := columnar.NewColumnIn(alloc, columnar.TInt32, n, false)
 	const block = 1 << 22
 	blocks := (n + block - 1) / block
-	parallelBlocks(blocks, func(b int) {
+	parallelFor(blocks, func(b int) {
 		for i := b * block; i < min(n, (b+1)*block); i++ {
 			h := mix64(uint64(i))
 			k.I32[i] = int32(h%(narrowDimRows+10)) + 1
@@ -160,28 +132,6 @@ func narrowDim() *columnar.Table {
 		{Name: "id", Type: columnar.TInt32}, {Name: "cat", Type: columnar.TString}}}
 	columnar.ComputeStats(t)
 	return t
-}
-
-// parallelBlocks calls do(b) for b in [0, n) on every core.
-func parallelBlocks(n int, do func(b int)) {
-	work := make(chan int, n)
-	for b := range n {
-		work <- b
-	}
-	close(work)
-	done := make(chan struct{})
-	workers := min(runtime.NumCPU(), max(n, 1))
-	for range workers {
-		go func() {
-			for b := range work {
-				do(b)
-			}
-			done <- struct{}{}
-		}()
-	}
-	for range workers {
-		<-done
-	}
 }
 
 // mix64 is SplitMix64's finalizer: a well-spread hash of x.
