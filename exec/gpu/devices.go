@@ -200,3 +200,14 @@ func sharedPinnedPool() *pinnedPool {
 	pinnedOnce.Do(func() { thePinned = newPinnedPool() })
 	return thePinned
 }
+
+// concurrently runs f(k) for k in [0, n) at once, k = 0 on the calling
+// goroutine: one thread fewer to wake for work that waits on all of them.
+func concurrently(n int, f func(k int)) {
+	var wg sync.WaitGroup
+	for k := 1; k < n; k++ {
+		wg.Go(func() { f(k) })
+	}
+	f(0)
+	wg.Wait()
+}

@@ -21,17 +21,10 @@ import (
 // called by one device at a time). Counting splits the queries the same
 // way, each device filling the counts of its strided share.
 
-// eachDevice runs f(k, d) inside every device's do at once (the first on
-// the calling goroutine).
+// eachDevice runs f(k, d) inside every device's do at once.
 func eachDevice(devs []*device, f func(k int, d *device) error) error {
 	errs := make([]error, len(devs))
-	run := func(k int) { errs[k] = devs[k].do(func() error { return f(k, devs[k]) }) }
-	var wg sync.WaitGroup
-	for k := 1; k < len(devs); k++ {
-		wg.Go(func() { run(k) })
-	}
-	run(0)
-	wg.Wait()
+	concurrently(len(devs), func(k int) { errs[k] = devs[k].do(func() error { return f(k, devs[k]) }) })
 	return firstError(errs)
 }
 

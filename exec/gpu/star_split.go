@@ -44,18 +44,10 @@ func runSplit(ctx context.Context, p *planner.Physical, profiled bool) (*exec.Re
 	parts := make([]starGroups, len(devs))
 	profs := make([]*QueryProfile, len(devs))
 	errs := make([]error, len(devs))
-	runPart := func(k int) {
+	concurrently(len(devs), func(k int) {
 		part := &factPart{parent: q.fact.Table, rows: g.Split.Ranges[k]}
 		parts[k], profs[k], errs[k] = devs[k].starPart(ctx, g, q, part, profiled)
-	}
-	// The calling goroutine runs the first part itself: one thread fewer
-	// to wake.
-	var wg sync.WaitGroup
-	for k := 1; k < len(devs); k++ {
-		wg.Go(func() { runPart(k) })
-	}
-	runPart(0)
-	wg.Wait()
+	})
 	if err := firstError(errs); err != nil {
 		return unsplit(ctx, p, devs[0], profiled, err)
 	}
