@@ -250,28 +250,10 @@ const slowQuery = "select sum(a.lo_quantity) from lineorder a join lineorder b o
 // TestMySQLCancel: KILL QUERY from another connection and a client that
 // goes away both stop the running query; the server goes on serving.
 func TestMySQLCancel(t *testing.T) {
-	script, dir := ssbScript(t)
-	db, _ := engine.Open(engine.Options{Executor: "cpu"})
-	if _, err := db.Exec(context.Background(), script, dir); err != nil {
-		t.Fatal(err)
-	}
-	srv, addr := startServer(t, Config{DB: db}, "")
+	srv, addr := ssbServer(t)
 	c := open(t, addr, "admin", "secret", "")
 	ctx := context.Background()
-	victim, err := c.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var id int64
-	if err := victim.QueryRowContext(ctx, "select connection_id()").Scan(&id); err != nil {
-		t.Fatal(err)
-	}
-	errc := make(chan error, 1)
-	go func() {
-		_, err := victim.ExecContext(ctx, slowQuery)
-		errc <- err
-	}()
-	waitRunning(t, srv, uint32(id))
+	victim, id, errc := startSlowQuery(t, srv, c, ctx)
 	if _, err := c.Exec(fmt.Sprintf("kill query %d", id)); err != nil {
 		t.Fatal(err)
 	}
@@ -287,16 +269,7 @@ func TestMySQLCancel(t *testing.T) {
 	// A client that goes away: the driver closes the connection when the
 	// context ends; the server cancels the query and forgets the session.
 	qctx, cancel := context.WithCancel(ctx)
-	gone, err := c.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gone.QueryRowContext(ctx, "select connection_id()").Scan(&id)
-	go func() {
-		_, err := gone.ExecContext(qctx, slowQuery)
-		errc <- err
-	}()
-	waitRunning(t, srv, uint32(id))
+	_, id, errc = startSlowQuery(t, srv, c, qctx)
 	cancel()
 	if err := <-errc; !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled client: %v", err)
@@ -305,6 +278,39 @@ func TestMySQLCancel(t *testing.T) {
 	if err := c.QueryRow("select count(*) from date").Scan(&n); err != nil {
 		t.Errorf("server after a client went away: %v", err)
 	}
+}
+
+// ssbServer serves a CPU database holding the SSB test data.
+func ssbServer(t *testing.T) (*Server, string) {
+	t.Helper()
+	script, dir := ssbScript(t)
+	db, _ := engine.Open(engine.Options{Executor: "cpu"})
+	if _, err := db.Exec(context.Background(), script, dir); err != nil {
+		t.Fatal(err)
+	}
+	return startServer(t, Config{DB: db}, "")
+}
+
+// startSlowQuery opens a connection of c, starts slowQuery on it under
+// qctx and returns once the server runs it: the connection, its id and
+// where the query's error will come.
+func startSlowQuery(t *testing.T, srv *Server, c *sql.DB, qctx context.Context) (*sql.Conn, int64, <-chan error) {
+	t.Helper()
+	conn, err := c.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id int64
+	if err := conn.QueryRowContext(context.Background(), "select connection_id()").Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	errc := make(chan error, 1)
+	go func() {
+		_, err := conn.ExecContext(qctx, slowQuery)
+		errc <- err
+	}()
+	waitRunning(t, srv, uint32(id))
+	return conn, id, errc
 }
 
 // waitRunning waits until session id is running a query.

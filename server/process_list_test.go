@@ -6,36 +6,15 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"gpusql/engine"
 )
 
 // TestMySQLProcessList: SHOW PROCESSLIST lists the server's connections
 // with their running statement; a user without ALL rights sees only its
 // own; KILL QUERY of a listed id stops it.
 func TestMySQLProcessList(t *testing.T) {
-	script, dir := ssbScript(t)
-	db, _ := engine.Open(engine.Options{Executor: "cpu"})
-	if _, err := db.Exec(context.Background(), script, dir); err != nil {
-		t.Fatal(err)
-	}
-	srv, addr := startServer(t, Config{DB: db}, "")
-	ctx := context.Background()
+	srv, addr := ssbServer(t)
 	admin := open(t, addr, "admin", "secret", "")
-	victim, err := admin.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var id int64
-	if err := victim.QueryRowContext(ctx, "select connection_id()").Scan(&id); err != nil {
-		t.Fatal(err)
-	}
-	errc := make(chan error, 1)
-	go func() {
-		_, err := victim.ExecContext(ctx, slowQuery)
-		errc <- err
-	}()
-	waitRunning(t, srv, uint32(id))
+	_, id, errc := startSlowQuery(t, srv, admin, context.Background())
 	rows := processRows(t, admin, "show full processlist")
 	row, ok := rows[id]
 	if !ok || row[4] != "Query" || !strings.Contains(row[7], strings.TrimSpace(slowQuery)[:20]) || row[3] != "gpusql" {
