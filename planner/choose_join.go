@@ -87,6 +87,7 @@ func (b *builder) makeJoin(kind sql.JoinKind, l, r Node, lk, rk []sql.Expr, resi
 	hj := &HashJoin{Kind: kind, Left: l, Right: r, LeftKeys: lk, RightKeys: rk,
 		Residual: residual, NullAware: nullAware, BuildSide: BuildRight, Out: out}
 	b.chooseBuild(hj, rs, rows/math.Max(ls.Rows, 1))
+	hj.BuildKeyDup = buildKeyDup(rk, rs)
 	lSorted, rSorted := false, false
 	if sameKeyTypes(lk, rk) {
 		lSorted, rSorted = sortedOn(l, lk), sortedOn(r, rk)
@@ -110,6 +111,15 @@ func (b *builder) makeJoin(kind sql.JoinKind, l, r Node, lk, rk []sql.Expr, resi
 	}
 	hj.TwoPass = b.useTwoPass(hj, ls, rs)
 	return b.set(hj, st, base+2*rs.Rows)
+}
+
+// buildKeyDup is the build rows per distinct key combination, at least 1.
+func buildKeyDup(keys []sql.Expr, s *relStats) float64 {
+	d := 1.0
+	for _, k := range keys {
+		d *= keyDistinct(k, s)
+	}
+	return math.Max(s.Rows/math.Max(math.Min(d, s.Rows), 1), 1)
 }
 
 // useMerge decides between hash and sort-merge join for an equi-join that

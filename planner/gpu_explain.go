@@ -26,6 +26,9 @@ func explainGPU(sb *strings.Builder, g *GPUPlan) {
 	}
 	for _, op := range g.Ops {
 		fmt.Fprintf(sb, "    %s: %s\n", opName(op.Node), op.How)
+		if jp := g.JoinPasses[op.Node]; jp != nil {
+			fmt.Fprintf(sb, "      %s\n", explainJoinPasses(jp))
+		}
 	}
 	explainSplit(sb, g)
 	if g.Shape == GPUEpsilonShape {

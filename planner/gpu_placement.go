@@ -365,7 +365,11 @@ func opsWorkingBytes(g *GPUPlan) (int64, string, int64) {
 			build = j.Left
 		}
 		rows := build.Props().EstRows
-		if b := int64(min(32*rows, math.MaxInt64/2)); b > most {
+		b := int64(min(32*rows, math.MaxInt64/2))
+		if jp := g.JoinPasses[j]; jp != nil {
+			b = jp.FixedBytes + jp.PassBytes // partitioned: one pass at a time
+		}
+		if b > most {
 			most, name = b, fmt.Sprintf("the hash table of %s (est %.0f build rows)", opName(j), rows)
 		}
 	}

@@ -40,6 +40,9 @@ type GPUPlan struct {
 	// SetOps are the algorithms of the DISTINCT and set operations among
 	// Ops (gpu_set_op.go).
 	SetOps map[Node]GPUSetChoice
+	// JoinPasses are the hash joins among Ops that run in several passes
+	// over partitions of their inputs (gpu_join_passes.go).
+	JoinPasses map[Node]*GPUJoinPasses
 	// Presorted are the Sorts and TopNs whose input arrives in their
 	// order from a sort-based DISTINCT or set operation (the value), so
 	// the GPU does not sort them.
@@ -136,6 +139,7 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 	if g.Shape == GPUOperatorsShape {
 		g.Ops = planGPUOps(g.Body)
 		planGPUSetOps(g, prof)
+		planJoinPasses(g, prof)
 	}
 	g.TailOn = tailPlace(g.Tail)
 	if why := tailRefusal(g.Tail); why != "" {

@@ -42,6 +42,12 @@ type GPUProfile struct {
 	// ForceSetOp, for tests, runs every DISTINCT and set operation by this
 	// algorithm (gpu_set_op.go) whatever the cost says.
 	ForceSetOp SetAlgorithm
+	// ForceJoinPasses, for tests, runs every operator-at-a-time hash join
+	// (not a bitmap) in at least this many passes (a power of two), and
+	// ForceJoinReread makes their passes re-read both sides instead of
+	// scattering them once (gpu_join_passes.go).
+	ForceJoinPasses int
+	ForceJoinReread bool
 	// Devices are the GPUs (indices into the executor's device set) plans
 	// may use: a star's fact table may be split over them and other
 	// queries are placed on the least busy (--gpus, SET gpus); nil or one

@@ -101,6 +101,10 @@ type HashJoin struct {
 	// dimension's primary key), so that a probe row meets at most one build
 	// row and the join never multiplies rows.
 	UniqueBuild bool
+	// BuildKeyDup is the estimated build rows per distinct key (at least
+	// 1): a partitioned GPU join (gpu_join_passes.go) puts all rows of one
+	// key in one pass, so they bound how small a pass can be.
+	BuildKeyDup float64
 	// Needed[i] is true when output column i is read above the join; build
 	// columns that are not needed are never gathered. The needed build
 	// columns are the join's payload.

@@ -1,0 +1,149 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+)
+
+// Partitioned GPU hash joins (issue 13 item 3). An operator-at-a-time
+// hash join whose table over the whole build side does not fit what the
+// device memory budget leaves runs in P passes, P a power of two: rows are
+// split by a hash of their keys independent of the table's slot hash (so
+// each pass's table still spreads its keys), and pass p builds a table over
+// the build rows of partition p and probes it with the probe rows of
+// partition p only. Equal keys share a partition, so the passes together
+// find every pair exactly once, and a probe row unmatched in its own pass
+// is unmatched (which left, semi and anti joins need).
+//
+// The partitions come either from one scatter of both sides' normalized
+// keys and row numbers (histogram, offsets, scatter: the keys are read
+// twice and written once, then each pass reads only its part), or, when
+// those copies do not fit, from each pass re-reading both sides' keys and
+// compacting its own rows ((P+1) reads of the keys). The keys are vectors
+// the expression VM wrote in device memory, so both are HBM traffic: for
+// P ≥ 2 the scatter moves fewer bytes, and the re-read is chosen only by
+// memory. The P is the smallest whose largest estimated partition — an
+// average share with headroom for skew, plus every duplicate of one key
+// (they cannot be split) — fits; when even 4096 passes do not, because one
+// key's duplicates alone pass the budget, the GPU plan is refused with the
+// reason and the query runs on the CPU by plan, never into a device
+// out-of-memory error.
+
+// GPUJoinPasses is the plan of a partitioned GPU hash join.
+type GPUJoinPasses struct {
+	// Passes is P, a power of two ≥ 2.
+	Passes int
+	// TableBytes is the single-pass table over the whole build side that
+	// did not fit; Left what the budget leaves for the join's tables.
+	TableBytes, Left int64
+	// PassBytes is one pass's tables (hash table and build keys of the
+	// largest partition, its pair buffer); FixedBytes the scattered key
+	// copies held through every pass (0 when passes re-read).
+	PassBytes, FixedBytes int64
+	// Scatter: both sides are partitioned once by a scatter; else each
+	// pass compacts its partition's rows from both sides' keys.
+	Scatter bool
+	// LargestRows is the estimated build rows of the largest partition.
+	LargestRows float64
+}
+
+const (
+	// gpuJoinMaxPasses bounds P: the partition histogram is per-block in
+	// shared memory up to this many counters.
+	gpuJoinMaxPasses = 4096
+	// joinPassSkew is the headroom of the largest partition over an
+	// average one (the hash spreads keys; rows per key vary).
+	joinPassSkew = 1.5
+	// joinTableBytesPerRow is a hash table's device bytes per build row,
+	// as opsWorkingBytes charges them: slots at load ≤ 1/2 rounded to a
+	// power of two (≤ 16 B) and the 8-byte normalized keys of both sides.
+	joinTableBytesPerRow = 32
+	// gpuJoinMaxPairs: pair row numbers are int32.
+	gpuJoinMaxPairs = 1 << 31
+)
+
+// planJoinPasses plans the partitioned joins of g's operator-at-a-time
+// body and refuses g when a join cannot run on the device at all.
+func planJoinPasses(g *GPUPlan, prof *GPUProfile) {
+	left := prof.Budget()
+	for _, c := range gpuColumns(g) {
+		if c.Col.Valid != nil {
+			left -= validityBytes(c.Col) // bitmaps stay on the device
+		}
+	}
+	for _, op := range g.Ops {
+		j, ok := op.Node.(*HashJoin)
+		if !ok || j.Strategy == Bitmap || j.Strategy == BucketedBitmap {
+			continue
+		}
+		if j.EstRows >= gpuJoinMaxPairs {
+			g.Refused = fmt.Sprintf("%s: est %.3g output pairs, more than the GPU's 2^31 (row numbers are 32-bit); the join runs on the CPU", opName(j), j.EstRows)
+			return
+		}
+		jp, why := joinPasses(j, left, prof.ForceJoinPasses)
+		if jp != nil && prof.ForceJoinReread {
+			jp.PassBytes += jp.FixedBytes / int64(jp.Passes)
+			jp.Scatter, jp.FixedBytes = false, 0
+		}
+		if why != "" {
+			g.Refused = why
+			return
+		}
+		if jp != nil {
+			if g.JoinPasses == nil {
+				g.JoinPasses = map[Node]*GPUJoinPasses{}
+			}
+			g.JoinPasses[j] = jp
+		}
+	}
+}
+
+// joinPasses plans j's passes within left bytes: nil when one pass fits
+// (and force is 0), else the passes, or why no P fits.
+func joinPasses(j *HashJoin, left int64, force int) (*GPUJoinPasses, string) {
+	build, probe := j.Build().Props().EstRows, j.Probe().Props().EstRows
+	table := int64(min(joinTableBytesPerRow*build, math.MaxInt64/4))
+	if table <= left && force == 0 {
+		return nil, ""
+	}
+	keyBytes := float64(8*len(j.BuildKeys()) + 4) // a scattered row: keys and row number
+	dup := math.Max(j.BuildKeyDup, 1)
+	fixed := int64(keyBytes * (build + probe))
+	for p := 2; p <= gpuJoinMaxPasses; p *= 2 {
+		if force > 0 && p < force {
+			continue
+		}
+		largest := math.Min(build, build/float64(p)*joinPassSkew+dup)
+		pass := int64(joinTableBytesPerRow*largest + 8*math.Max(j.EstRows, 0)/float64(p)*joinPassSkew)
+		jp := &GPUJoinPasses{Passes: p, TableBytes: table, Left: left, PassBytes: pass, LargestRows: largest}
+		switch {
+		case fixed+pass <= left:
+			jp.Scatter, jp.FixedBytes = true, fixed
+		case pass+int64(keyBytes*(largest+probe/float64(p)*joinPassSkew)) <= left:
+			jp.PassBytes += int64(keyBytes * (largest + probe/float64(p)*joinPassSkew))
+		default:
+			if force > 0 {
+				jp.Scatter, jp.FixedBytes = true, fixed // a test's forced P runs whatever the budget
+				return jp, ""
+			}
+			if 32*dup > float64(left) {
+				return nil, fmt.Sprintf("%s: one build key's est %.0f duplicate rows alone need %s of device memory in one pass, more than the %s the GPU memory budget leaves (raise --gpu-memory or SET gpu_memory); the join runs on the CPU",
+					opName(j), dup, fmtBytes(int64(joinTableBytesPerRow*dup)), fmtBytes(left))
+			}
+			continue
+		}
+		return jp, ""
+	}
+	return nil, fmt.Sprintf("%s: the hash table over est %.0f build rows needs %s, more than %d passes can split into the %s the GPU memory budget leaves (raise --gpu-memory or SET gpu_memory); the join runs on the CPU",
+		opName(j), build, fmtBytes(table), gpuJoinMaxPasses, fmtBytes(left))
+}
+
+// explainJoinPasses is EXPLAIN's line for a partitioned join.
+func explainJoinPasses(jp *GPUJoinPasses) string {
+	how := "both sides' keys scattered once by key hash"
+	if !jp.Scatter {
+		how = "each pass re-reads both sides' keys (scattered copies do not fit)"
+	}
+	return fmt.Sprintf("hash join in %d passes: build table est %s > %s left of the budget; %s, %s a pass (largest partition est %.0f build rows)",
+		jp.Passes, fmtBytes(jp.TableBytes), fmtBytes(jp.Left), how, fmtBytes(jp.PassBytes), jp.LargestRows)
+}
