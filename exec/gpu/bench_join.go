@@ -118,7 +118,7 @@ func (q *queryRun) intersect(rv, sv colView, nr, ns int64, algo string, bucketBi
 	case "hash":
 		jp := joinParams{NProbe: nr, NBuild: ns, NKeys: 1}
 		jp.Probe[0], jp.Build[0] = rv, sv
-		pr, err := q.equiPairs(&jp, nr)
+		pr, err := q.equiPairs(&q.s, &jp, nr)
 		return pr.m, err
 	case "bitmap", "bucketed":
 		if ns == 0 {

@@ -140,7 +140,12 @@ func (r *queryRun) hashJoin(ctx context.Context, x *planner.HashJoin) (*relation
 	if swap {
 		jp.NProbe, jp.NBuild = R.n, L.n
 	}
-	pr, err := r.equiPairs(&jp, joinCapacity(x.EstRows, jp.NProbe))
+	var pr pairs
+	if passes := r.joinPasses[x]; passes != nil {
+		pr, err = r.partitionedPairs(&jp, passes, joinCapacity(x.EstRows, jp.NProbe))
+	} else {
+		pr, err = r.equiPairs(&r.s, &jp, joinCapacity(x.EstRows, jp.NProbe))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -179,17 +184,18 @@ var (
 // equiPairs builds the table on the build keys and writes every matching
 // (probe, build) pair in one probe pass (join_probe) into an output of
 // capacity pairs; when more pairs exist the pass counted them all, so one
-// rerun into an output of exactly that size finishes.
-func (r *queryRun) equiPairs(jp *joinParams, capacity int64) (pairs, error) {
+// rerun into an output of exactly that size finishes. Its device memory
+// comes from s (a pass of a partitioned join frees its own after the pass).
+func (r *queryRun) equiPairs(s *scratch, jp *joinParams, capacity int64) (pairs, error) {
 	if jp.NProbe == 0 || jp.NBuild == 0 {
-		p, err := r.s.alloc(8)
+		p, err := s.alloc(8)
 		return pairs{left: p, right: p}, err
 	}
 	size := int64(16)
 	for size < 2*jp.NBuild {
 		size *= 2
 	}
-	slots, err := r.s.alloc(4 * size)
+	slots, err := s.alloc(4 * size)
 	if err != nil {
 		return pairs{}, err
 	}
@@ -208,17 +214,17 @@ func (r *queryRun) equiPairs(jp *joinParams, capacity int64) (pairs, error) {
 	if err != nil {
 		return pairs{}, err
 	}
-	total, err := r.s.alloc(8)
+	total, err := s.alloc(8)
 	if err != nil {
 		return pairs{}, err
 	}
 	jp.Total = uint64(total)
 	for {
-		po, err := r.s.alloc(4 * capacity)
+		po, err := s.alloc(4 * capacity)
 		if err != nil {
 			return pairs{}, err
 		}
-		pb, err := r.s.alloc(4 * capacity)
+		pb, err := s.alloc(4 * capacity)
 		if err != nil {
 			return pairs{}, err
 		}

@@ -318,7 +318,7 @@ func checkExprs(op planner.Node, in any, es ...sql.Expr) error {
 // and set operations by the algorithms g names.
 func (d *device) runRel(ctx context.Context, n planner.Node, g *planner.GPUPlan) (*exec.Result, error) {
 	r := d.newQueryRun()
-	r.ctx, r.setOps, r.presorted = ctx, g.SetOps, g.Presorted
+	r.ctx, r.setOps, r.presorted, r.joinPasses = ctx, g.SetOps, g.Presorted, g.JoinPasses
 	defer r.close()
 	rel, err := r.rel(ctx, n)
 	if err != nil {

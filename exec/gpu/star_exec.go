@@ -65,6 +65,9 @@ type queryRun struct {
 	// presorted are the Sorts and TopNs whose input arrives in order from
 	// a sort-based DISTINCT or set operation.
 	presorted map[planner.Node]planner.Node
+	// joinPasses are the hash joins that run in passes over partitions
+	// (hash_join_passes.go).
+	joinPasses map[planner.Node]*planner.GPUJoinPasses
 }
 
 func (d *device) newQueryRun() *queryRun { return &queryRun{d: d, s: scratch{d: d}} }
