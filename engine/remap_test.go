@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"gpusql/storage/ssbgen"
 )
 
 // remapDB is a database whose table f (k: 40 values, skewed; v: distinct
@@ -242,5 +244,56 @@ func TestExplainRemappedPayload(t *testing.T) {
 	}
 	if got := explain(); strings.Contains(got, "payload:") {
 		t.Errorf("EXPLAIN after a write to f.k still reads a remap:\n%s", got)
+	}
+}
+
+// End to end without a GPU: a group table of too many groups for more
+// than one shared copy is laid out by the group column's remap once
+// ANALYZE TABLE built it and the remap measured fewer rounds than the
+// plain copy; a column of uniform values keeps the layout rule's choice
+// and EXPLAIN says why.
+func TestExplainRemappedGroupTable(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i, k := range ssbgen.ZipfColumn(20000, 1500, 1.2, 3) {
+		fmt.Fprintf(&b, "%d,%d,%d\n", k, i%1500, i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f.csv"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(Options{Executor: "gpu", GPUProfile: "h100", RemapMinRows: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := db.Exec(ctx, "create table f (k int, u int, v int); load data infile 'f.csv' into table f fields terminated by ','", dir); err != nil {
+		t.Fatal(err)
+	}
+	groupLine := func(col string) string {
+		t.Helper()
+		res, err := db.Exec(ctx, "explain select "+col+", count(*), sum(v) from f group by "+col, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := res[len(res)-1].Result
+		for i := 0; i < r.Rows; i++ {
+			if line := r.Columns[0].Dict.Values[r.Columns[0].I32[i]]; strings.Contains(line, "group table:") {
+				return line
+			}
+		}
+		t.Fatalf("no group table line in EXPLAIN of group by %s", col)
+		return ""
+	}
+	if got := groupLine("k"); strings.Contains(got, "remapped") {
+		t.Errorf("before ANALYZE: %s", got)
+	}
+	if _, err := db.Exec(ctx, "analyze table f", ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := groupLine("k"); !strings.Contains(got, "remapped shared memory, by f.k (") {
+		t.Errorf("after ANALYZE, skewed k: %s", got)
+	}
+	if got := groupLine("u"); !strings.Contains(got, "not remapped: f.u has a remap, but it measured") {
+		t.Errorf("after ANALYZE, uniform u: %s", got)
 	}
 }
