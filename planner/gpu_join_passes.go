@@ -17,17 +17,20 @@ import (
 //
 // The partitions come either from one scatter of both sides' normalized
 // keys and row numbers (histogram, offsets, scatter: the keys are read
-// twice and written once, then each pass reads only its part), or, when
-// those copies do not fit, from each pass re-reading both sides' keys and
-// compacting its own rows ((P+1) reads of the keys). The keys are vectors
-// the expression VM wrote in device memory, so both are HBM traffic: for
-// P ≥ 2 the scatter moves fewer bytes, and the re-read is chosen only by
-// memory. The P is the smallest whose largest estimated partition — an
-// average share with headroom for skew, plus every duplicate of one key
-// (they cannot be split) — fits; when even 4096 passes do not, because one
-// key's duplicates alone pass the budget, the GPU plan is refused with the
-// reason and the query runs on the CPU by plan, never into a device
-// out-of-memory error.
+// twice and written once, then each pass reads only its part), or from
+// each pass re-reading both sides' keys and compacting its own rows
+// ((P+1) reads of the keys, no copy held through the passes). The keys are
+// vectors the expression VM wrote in device memory, so both move HBM
+// bytes (PCIe is paid once, when the VM reads a zero-copy column); at the
+// same P the scatter moves fewer, but its copies take memory, so the
+// re-read may fit with fewer passes: each mode takes its smallest P that
+// fits, and the lower estimated time wins (bytes at the profile's HBM
+// rate, plus a fixed cost a pass). P is the smallest whose largest
+// estimated partition — an average share with headroom for skew, plus
+// every duplicate of one key (they cannot be split) — fits with its pair
+// buffer; when even 4096 passes do not, because one key's duplicates
+// alone pass the budget, the GPU plan is refused with the reason and the
+// query runs on the CPU by plan, never into a device out-of-memory error.
 
 // GPUJoinPasses is the plan of a partitioned GPU hash join.
 type GPUJoinPasses struct {
@@ -45,6 +48,9 @@ type GPUJoinPasses struct {
 	Scatter bool
 	// LargestRows is the estimated build rows of the largest partition.
 	LargestRows float64
+	// EstSeconds is the estimated time of the partitioning (not of the
+	// tables' build and probe, the same in every plan).
+	EstSeconds float64
 }
 
 const (
@@ -80,10 +86,11 @@ func planJoinPasses(g *GPUPlan, prof *GPUProfile) {
 			g.Refused = fmt.Sprintf("%s: est %.3g output pairs, more than the GPU's 2^31 (row numbers are 32-bit); the join runs on the CPU", opName(j), j.EstRows)
 			return
 		}
-		jp, why := joinPasses(j, left, prof.ForceJoinPasses)
-		if jp != nil && prof.ForceJoinReread {
-			jp.PassBytes += jp.FixedBytes / int64(jp.Passes)
-			jp.Scatter, jp.FixedBytes = false, 0
+		jp, why := joinPasses(j, left, prof.ForceJoinPasses, prof)
+		if jp != nil && prof.ForceJoinPasses > 0 {
+			// a test's forced P runs in the forced mode whatever the budget
+			jp = planPasses(j, jp.Passes, !prof.ForceJoinReread, jp.TableBytes, left)
+			jp.EstSeconds = passesTime(j, jp, prof)
 		}
 		if why != "" {
 			g.Refused = why
@@ -99,51 +106,87 @@ func planJoinPasses(g *GPUPlan, prof *GPUProfile) {
 }
 
 // joinPasses plans j's passes within left bytes: nil when one pass fits
-// (and force is 0), else the passes, or why no P fits.
-func joinPasses(j *HashJoin, left int64, force int) (*GPUJoinPasses, string) {
-	build, probe := j.Build().Props().EstRows, j.Probe().Props().EstRows
+// (and force is 0), else the passes, or why no P fits. Scattering once
+// and re-reading per pass each get their smallest P that fits; the one
+// with the lower estimated time wins (passOverhead per pass, the rest key
+// bytes at the profile's HBM rate; the tables' own work is the same).
+func joinPasses(j *HashJoin, left int64, force int, prof *GPUProfile) (*GPUJoinPasses, string) {
+	build := j.Build().Props().EstRows
 	table := int64(min(joinTableBytesPerRow*build, math.MaxInt64/4))
 	if table <= left && force == 0 {
 		return nil, ""
 	}
-	keyBytes := float64(8*len(j.BuildKeys()) + 4) // a scattered row: keys and row number
 	dup := math.Max(j.BuildKeyDup, 1)
-	fixed := int64(keyBytes * (build + probe))
-	for p := 2; p <= gpuJoinMaxPasses; p *= 2 {
-		if force > 0 && p < force {
-			continue
-		}
-		largest := math.Min(build, build/float64(p)*joinPassSkew+dup)
-		pass := int64(joinTableBytesPerRow*largest + 8*math.Max(j.EstRows, 0)/float64(p)*joinPassSkew)
-		jp := &GPUJoinPasses{Passes: p, TableBytes: table, Left: left, PassBytes: pass, LargestRows: largest}
-		switch {
-		case fixed+pass <= left:
-			jp.Scatter, jp.FixedBytes = true, fixed
-		case pass+int64(keyBytes*(largest+probe/float64(p)*joinPassSkew)) <= left:
-			jp.PassBytes += int64(keyBytes * (largest + probe/float64(p)*joinPassSkew))
-		default:
-			if force > 0 {
-				jp.Scatter, jp.FixedBytes = true, fixed // a test's forced P runs whatever the budget
-				return jp, ""
+	var best *GPUJoinPasses
+	for _, scatter := range []bool{true, false} {
+		for p := max(2, force); p <= gpuJoinMaxPasses; p *= 2 {
+			jp := planPasses(j, p, scatter, table, left)
+			if jp.FixedBytes+jp.PassBytes > left && force == 0 {
+				continue
 			}
-			if 32*dup > float64(left) {
-				return nil, fmt.Sprintf("%s: one build key's est %.0f duplicate rows alone need %s of device memory in one pass, more than the %s the GPU memory budget leaves (raise --gpu-memory or SET gpu_memory); the join runs on the CPU",
-					opName(j), dup, fmtBytes(int64(joinTableBytesPerRow*dup)), fmtBytes(left))
+			jp.EstSeconds = passesTime(j, jp, prof)
+			if best == nil || jp.EstSeconds < best.EstSeconds {
+				best = jp
 			}
-			continue
+			break
 		}
-		return jp, ""
+	}
+	switch {
+	case best != nil:
+		return best, ""
+	case joinTableBytesPerRow*dup > float64(left):
+		return nil, fmt.Sprintf("%s: one build key's est %.0f duplicate rows alone need %s of device memory in one pass, more than the %s the GPU memory budget leaves (raise --gpu-memory or SET gpu_memory); the join runs on the CPU",
+			opName(j), dup, fmtBytes(int64(joinTableBytesPerRow*dup)), fmtBytes(left))
 	}
 	return nil, fmt.Sprintf("%s: the hash table over est %.0f build rows needs %s, more than %d passes can split into the %s the GPU memory budget leaves (raise --gpu-memory or SET gpu_memory); the join runs on the CPU",
 		opName(j), build, fmtBytes(table), gpuJoinMaxPasses, fmtBytes(left))
+}
+
+// planPasses sizes j's join in p passes: the largest partition an average
+// share with headroom for skew plus one key's duplicates (they cannot be
+// split), its table and pair buffer, and the scattered keys (held through
+// every pass) or the pass's own compacted keys.
+func planPasses(j *HashJoin, p int, scatter bool, table, left int64) *GPUJoinPasses {
+	build, probe := j.Build().Props().EstRows, j.Probe().Props().EstRows
+	row := scatteredRowBytes(j)
+	largest := math.Min(build, build/float64(p)*joinPassSkew+math.Max(j.BuildKeyDup, 1))
+	jp := &GPUJoinPasses{Passes: p, TableBytes: table, Left: left, LargestRows: largest, Scatter: scatter,
+		PassBytes: int64(joinTableBytesPerRow*largest + 8*math.Max(j.EstRows, 0)/float64(p)*joinPassSkew)}
+	if scatter {
+		jp.FixedBytes = int64(row * (build + probe))
+	} else {
+		jp.PassBytes += int64(row * (largest + probe/float64(p)*joinPassSkew))
+	}
+	return jp
+}
+
+// scatteredRowBytes is a row's 8-byte keys and 4-byte row number.
+func scatteredRowBytes(j *HashJoin) float64 { return float64(8*len(j.BuildKeys()) + 4) }
+
+// passOverhead is one pass's fixed cost: a handful of launches and the
+// synchronizing read of its pair count.
+const passOverhead = 30e-6
+
+// passesTime estimates the partitioning's time: the histogram reads both
+// sides' keys; a scatter reads them again and writes them with row
+// numbers, which the passes read once; re-reading passes each read both
+// sides' keys and write and read their partition.
+func passesTime(j *HashJoin, jp *GPUJoinPasses, prof *GPUProfile) float64 {
+	rows := j.Build().Props().EstRows + j.Probe().Props().EstRows
+	key, row := 8*float64(len(j.BuildKeys())), scatteredRowBytes(j)
+	bytes := key*rows + key*rows + 2*row*rows
+	if !jp.Scatter {
+		bytes = key*rows + float64(jp.Passes)*key*rows + 2*row*rows
+	}
+	return bytes/(prof.HBMGBs*1e9) + float64(jp.Passes)*passOverhead
 }
 
 // explainJoinPasses is EXPLAIN's line for a partitioned join.
 func explainJoinPasses(jp *GPUJoinPasses) string {
 	how := "both sides' keys scattered once by key hash"
 	if !jp.Scatter {
-		how = "each pass re-reads both sides' keys (scattered copies do not fit)"
+		how = "each pass re-reads both sides' keys and compacts its partition"
 	}
-	return fmt.Sprintf("hash join in %d passes: build table est %s > %s left of the budget; %s, %s a pass (largest partition est %.0f build rows)",
-		jp.Passes, fmtBytes(jp.TableBytes), fmtBytes(jp.Left), how, fmtBytes(jp.PassBytes), jp.LargestRows)
+	return fmt.Sprintf("hash join in %d passes: build table est %s > %s left of the budget; %s, %s a pass (largest partition est %.0f build rows), est %.3g ms of partitioning",
+		jp.Passes, fmtBytes(jp.TableBytes), fmtBytes(jp.Left), how, fmtBytes(jp.PassBytes), jp.LargestRows, jp.EstSeconds*1e3)
 }
