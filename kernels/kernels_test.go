@@ -14,6 +14,7 @@ func TestEmbeddedPTX(t *testing.T) {
 		"hash_build":      {"dim_mark", "dim_build", "fill_i64"},
 		"column_cache":    {"narrow_i64_i32"},
 		"epsilon_join":    {"epsilon_count", "epsilon_pairs", "epsilon_param_size"},
+		"join_partition":  {"join_part_hist", "join_part_scatter", "join_part_map", "join_part_params_size"},
 		"merge_path_join": {"mpj_partition", "mpj_search", "mpj_scan_tiles", "mpj_scan_apply", "mpj_expand_partition", "mpj_expand", "mpj_param_sizes"},
 	}
 	for mod, fns := range want {

@@ -118,10 +118,15 @@ func TestJoinPassesRefusedForOneHeavyKey(t *testing.T) {
 	if !strings.Contains(r, "duplicate rows alone need") || !strings.Contains(r, "runs on the CPU") {
 		t.Errorf("refusal %q\n%s", r, p.Explain())
 	}
-	// With room for one key's rows it runs in passes.
-	p, hj = planPasses(t, q, int64(64*hj.BuildKeyDup)+(64<<20), nil)
-	if p.GPU.Refused != "" {
-		t.Errorf("refused with room: %s", p.GPU.Refused)
+	// With room for one key's rows, less than the whole table, it runs
+	// in passes.
+	budget := int64(4 * 32 * hj.BuildKeyDup)
+	if float64(budget) >= 32*hj.Build().Props().EstRows {
+		t.Fatalf("budget %d holds the whole table", budget)
+	}
+	p, hj = planPasses(t, q, budget, nil)
+	if p.GPU.Refused != "" || p.GPU.JoinPasses[hj] == nil {
+		t.Errorf("budget %d: refused %q, passes %v", budget, p.GPU.Refused, p.GPU.JoinPasses[hj])
 	}
 }
 
