@@ -11,8 +11,10 @@ import (
 // TestJoinPartitionKernelsEmulated compiles kernels/join_partition.cu as
 // C++ with a CPU emulation of the CUDA features it uses, warps included
 // (testdata/emulate/warp_emulation.h), and runs the partitioned join's
-// host sequence over it (testdata/emulate/join_partition_main.cpp checks
-// the histogram, scatter, compaction and map from first principles), so
+// host sequence over it with hash_join.cu's build and probe per pass
+// (testdata/emulate/join_partition_main.cpp checks the histogram,
+// scatter, compaction and map, then every join's pairs against a nested
+// loop), so
 // the kernels' own source is checked on machines without a GPU; the cuda
 // tests in exec/gpu run the partitioned joins on one. Needs g++ (C++20).
 func TestJoinPartitionKernelsEmulated(t *testing.T) {
@@ -23,6 +25,7 @@ func TestJoinPartitionKernelsEmulated(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{ // source -> name in dir
 		"join_partition.cu":                        "jp.cpp",
+		"hash_join.cu":                             "hj.cpp",
 		"common.cuh":                               "common_real.cuh",
 		"testdata/emulate/warp_emulation.h":        "common.cuh",
 		"testdata/emulate/join_partition_main.cpp": "main.cpp",

@@ -8,8 +8,16 @@
 // partition's range; equal keys of both inputs land in the same partition;
 // compacting one partition gives that range's rows; the map turns local
 // positions into row numbers; distinct keys spread over the partitions.
-// Exit status 1 on any mismatch. Built and run by kernels/emulate_test.go.
+// Then the whole partitioned join as exec/gpu/hash_join_passes.go runs it
+// (scatter both sides; per partition hash_join.cu's join_build and
+// join_probe over the partition's keys, rerun at the counted size when the
+// pair output overflows; join_part_map to row numbers; the passes' pairs
+// appended) must give exactly the pairs of a nested loop (NULL keys never
+// matching). Exit status 1 on any mismatch. Built and run by
+// kernels/emulate_test.go.
 #include "jp.cpp"
+#include "hj.cpp"
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <random>
@@ -21,6 +29,7 @@ dim3e blockDim, gridDim;
 std::barrier<>* g_bar;
 std::barrier<>* g_warp_bar[32];
 unsigned long long g_warp_slot[32][32];
+int g_block_flag[1024];
 
 template <class... A>
 void launch(void (*k)(A...), int grid, int block, A... a) {
@@ -151,6 +160,54 @@ int main() {
             unsigned least = *std::min_element(a.counts.begin(), a.counts.end());
             CHECK(least > 0 && most < 2 * (n / np), "spread over 16 partitions: %u .. %u rows", least, most);
           }
+        }
+  // the whole partitioned join
+  for (int nk = 1; nk <= 2; nk++)
+    for (auto [nb, np] : std::vector<std::pair<int, int>>{{0, 50}, {50, 0}, {1, 1}, {37, 1000}, {701, 1203}})
+      for (int distinct : {1, 5, 100000})
+        for (int bits : {1, 3}) {
+          if (nk == 2 && (distinct != 5 || bits != 3)) continue;
+          if (distinct == 1 && nb > 100) continue;  // one key: every pair, one a round per probe row
+          Side b = make(rng, nb, nk, distinct), a = make(rng, np, nk, distinct);
+          partition(b, bits);
+          partition(a, bits);
+          std::vector<std::pair<int, int>> got, want;
+          for (int p = 0; p < (1 << bits); p++) {
+            long long cb = b.counts[p], cp = a.counts[p];
+            if (cb == 0 || cp == 0) continue;
+            JoinParams jp{};
+            jp.nProbe = cp, jp.nBuild = cb, jp.nkeys = nk;
+            for (int k = 0; k < nk; k++) {
+              jp.probe[k] = Col{a.sk[k].data() + a.offs[p], nullptr, 8, 0};
+              jp.build[k] = Col{b.sk[k].data() + b.offs[p], nullptr, 8, 0};
+            }
+            long long size = 16;
+            while (size < 2 * cb) size *= 2;
+            std::vector<int> slots(size, -1);
+            jp.slots = slots.data(), jp.mask = size - 1;
+            launch(join_build, 1, 32, jp);
+            unsigned long long total = 0;
+            long long cap = 64;
+            std::vector<int> lp, lb;
+            for (;;) {
+              lp.assign(cap, -7), lb.assign(cap, -7);
+              total = 0;
+              jp.total = &total, jp.cap = cap, jp.outProbe = lp.data(), jp.outBuild = lb.data();
+              launch(join_probe, 2, 32, jp);
+              if ((long long)total <= cap) break;
+              cap = total;
+            }
+            std::vector<int> gp(total), gb(total);
+            launch(join_part_map, 1, 32, (const int*)lp.data(), (long long)total, (const int*)(a.rows.data() + a.offs[p]), gp.data());
+            launch(join_part_map, 1, 32, (const int*)lb.data(), (long long)total, (const int*)(b.rows.data() + b.offs[p]), gb.data());
+            for (unsigned long long i = 0; i < total; i++) got.push_back({gp[i], gb[i]});
+          }
+          for (int i = 0; i < a.n; i++)
+            for (int j = 0; j < b.n; j++)
+              if (!a.isNull(i) && !b.isNull(j) && a.tuple(i) == b.tuple(j)) want.push_back({i, j});
+          std::sort(got.begin(), got.end());
+          std::sort(want.begin(), want.end());
+          CHECK(got == want, "join nk=%d %dx%d distinct=%d P=%d: %zu pairs, want %zu", nk, np, nb, distinct, 1 << bits, got.size(), want.size());
         }
   // join_part_map
   std::vector<int> local = {3, 0, 2, 2}, rows = {10, 11, 12, 13}, out(4, -7);

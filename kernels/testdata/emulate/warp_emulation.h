@@ -1,10 +1,11 @@
-// CPU emulation of the CUDA features kernels/join_partition.cu and
-// kernels/common.cuh use, copied beside the kernel as common.cuh by
+// CPU emulation of the CUDA features kernels/join_partition.cu,
+// kernels/hash_join.cu and kernels/common.cuh use, copied beside the kernel as common.cuh by
 // kernels/emulate_test.go (the real common.cuh follows as
 // common_real.cuh): as cuda_emulation.h, one OS thread per CUDA thread of
 // a block and the blocks one after another, plus warps: the 32 lanes of a
 // warp meet at a barrier of their own in each warp intrinsic
-// (__match_any_sync, __shfl_sync), which is what a converged warp does, so
+// (__match_any_sync, __shfl_sync, __ballot_sync; __syncthreads_or meets
+// at the block's barrier), which is what a converged warp does, so
 // kernels whose warps stay converged through their intrinsics (loops over
 // whole warps) run here. Atomics are std::atomic_ref.
 #pragma once
@@ -49,6 +50,25 @@ template <class T> T __shfl_sync(unsigned, T v, int src) {
   T r;
   std::memcpy(&r, &x, sizeof(T));
   return r;
+}
+inline unsigned __ballot_sync(unsigned, bool v) {
+  int w = threadIdx.x / 32, lane = threadIdx.x % 32;
+  g_warp_slot[w][lane] = v;
+  g_warp_bar[w]->arrive_and_wait();
+  unsigned m = 0;
+  for (int l = 0; l < 32; l++)
+    if (g_warp_slot[w][l]) m |= 1u << l;
+  g_warp_bar[w]->arrive_and_wait();
+  return m;
+}
+extern int g_block_flag[1024];
+inline int __syncthreads_or(int v) {
+  g_block_flag[threadIdx.x] = v;
+  g_bar->arrive_and_wait();
+  int any = 0;
+  for (unsigned t = 0; t < blockDim.x; t++) any |= g_block_flag[t] != 0;
+  g_bar->arrive_and_wait();
+  return any;
 }
 inline int __ffs(unsigned x) { return __builtin_ffs((int)x); }
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
