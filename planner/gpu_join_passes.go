@@ -3,6 +3,8 @@ package planner
 import (
 	"fmt"
 	"math"
+
+	"gpusql/sql"
 )
 
 // Partitioned GPU hash joins (issue 13 item 3). An operator-at-a-time
@@ -51,6 +53,12 @@ type GPUJoinPasses struct {
 	// EstSeconds is the estimated time of the partitioning (not of the
 	// tables' build and probe, the same in every plan).
 	EstSeconds float64
+	// Consumer, when set, is the aggregate above the join (no GROUP BY;
+	// COUNT, SUM, MIN, MAX, not DISTINCT; through filters and
+	// projections) that folds each pass's rows when the pass ends, so the
+	// join's output is never whole on the device and may pass 2^31 rows
+	// (each pass's must not).
+	Consumer *HashAggregate
 }
 
 const (
@@ -64,9 +72,12 @@ const (
 	// as opsWorkingBytes charges them: slots at load ≤ 1/2 rounded to a
 	// power of two (≤ 16 B) and the 8-byte normalized keys of both sides.
 	joinTableBytesPerRow = 32
-	// gpuJoinMaxPairs: pair row numbers are int32.
-	gpuJoinMaxPairs = 1 << 31
 )
+
+// GPUJoinMaxPairs bounds the pairs one join (or one pass of a join an
+// aggregate folds pass by pass) may output on the GPU: pair row numbers
+// are int32. A variable so that tests can lower it.
+var GPUJoinMaxPairs float64 = 1 << 31
 
 // planJoinPasses plans the partitioned joins of g's operator-at-a-time
 // body and refuses g when a join cannot run on the device at all.
@@ -77,20 +88,37 @@ func planJoinPasses(g *GPUPlan, prof *GPUProfile) {
 			left -= validityBytes(c.Col) // bitmaps stay on the device
 		}
 	}
+	consumers := map[*HashJoin]*HashAggregate{}
+	for _, op := range g.Ops {
+		if agg, ok := op.Node.(*HashAggregate); ok {
+			if j := passConsumed(agg); j != nil {
+				consumers[j] = agg
+			}
+		}
+	}
 	for _, op := range g.Ops {
 		j, ok := op.Node.(*HashJoin)
 		if !ok || j.Strategy == Bitmap || j.Strategy == BucketedBitmap {
 			continue
 		}
-		if j.EstRows >= gpuJoinMaxPairs {
-			g.Refused = fmt.Sprintf("%s: est %.3g output pairs, more than the GPU's 2^31 (row numbers are 32-bit); the join runs on the CPU", opName(j), j.EstRows)
-			return
+		agg, least := consumers[j], 0
+		if j.EstRows >= GPUJoinMaxPairs {
+			if agg == nil {
+				g.Refused = fmt.Sprintf("%s: est %.3g output pairs, more than the GPU's 2^31 (row numbers are 32-bit) and no aggregate above folds them pass by pass; the join runs on the CPU", opName(j), j.EstRows)
+				return
+			}
+			// Enough passes that each outputs under half the limit.
+			for least = 2; float64(least)*GPUJoinMaxPairs/2 < j.EstRows; least *= 2 {
+			}
 		}
-		jp, why := joinPasses(j, left, prof.ForceJoinPasses, prof)
+		jp, why := joinPasses(j, left, least, prof.ForceJoinPasses, prof)
 		if jp != nil && prof.ForceJoinPasses > 0 {
 			// a test's forced P runs in the forced mode whatever the budget
 			jp = planPasses(j, jp.Passes, !prof.ForceJoinReread, jp.TableBytes, left)
 			jp.EstSeconds = passesTime(j, jp, prof)
+		}
+		if jp != nil {
+			jp.Consumer = agg
 		}
 		if why != "" {
 			g.Refused = why
@@ -105,21 +133,23 @@ func planJoinPasses(g *GPUPlan, prof *GPUProfile) {
 	}
 }
 
-// joinPasses plans j's passes within left bytes: nil when one pass fits
-// (and force is 0), else the passes, or why no P fits. Scattering once
-// and re-reading per pass each get their smallest P that fits; the one
-// with the lower estimated time wins (passOverhead per pass, the rest key
-// bytes at the profile's HBM rate; the tables' own work is the same).
-func joinPasses(j *HashJoin, left int64, force int, prof *GPUProfile) (*GPUJoinPasses, string) {
+// joinPasses plans j's passes within left bytes, at least least of them
+// (an output too large for one pass): nil when one pass does, else the
+// passes, or why no P fits; force, for tests, sets the least P and runs
+// it whatever the budget. Scattering once and re-reading per pass each get
+// their smallest P that fits; the one with the lower estimated time wins
+// (passOverhead per pass, the rest key bytes at the profile's HBM rate;
+// the tables' own work is the same).
+func joinPasses(j *HashJoin, left int64, least, force int, prof *GPUProfile) (*GPUJoinPasses, string) {
 	build := j.Build().Props().EstRows
 	table := int64(min(joinTableBytesPerRow*build, math.MaxInt64/4))
-	if table <= left && force == 0 {
+	if table <= left && force == 0 && least == 0 {
 		return nil, ""
 	}
 	dup := math.Max(j.BuildKeyDup, 1)
 	var best *GPUJoinPasses
 	for _, scatter := range []bool{true, false} {
-		for p := max(2, force); p <= gpuJoinMaxPasses; p *= 2 {
+		for p := max(2, least, force); p <= gpuJoinMaxPasses; p *= 2 {
 			jp := planPasses(j, p, scatter, table, left)
 			if jp.FixedBytes+jp.PassBytes > left && force == 0 {
 				continue
@@ -181,12 +211,56 @@ func passesTime(j *HashJoin, jp *GPUJoinPasses, prof *GPUProfile) float64 {
 	return bytes/(prof.HBMGBs*1e9) + float64(jp.Passes)*passOverhead
 }
 
+// passConsumed is the inner hash join below agg, through filters and
+// projections, when agg can fold its input pass by pass: no GROUP BY (one
+// running row), and only COUNT, SUM, MIN and MAX without DISTINCT, whose
+// per-pass results combine by addition or comparison (AVG and DISTINCT
+// would need their parts, not their results).
+func passConsumed(agg *HashAggregate) *HashJoin {
+	if len(agg.GroupBy) > 0 {
+		return nil
+	}
+	for _, a := range agg.Aggs {
+		switch a.Func {
+		case sql.AggCountStar, sql.AggCount, sql.AggSum, sql.AggMin, sql.AggMax:
+		default:
+			return nil
+		}
+		if a.Distinct {
+			return nil
+		}
+	}
+	for n := agg.Input; ; {
+		switch x := n.(type) {
+		case *Filter:
+			n = x.Input
+		case *Projection:
+			n = x.Input
+		case *HashJoin:
+			if x.Kind != sql.JoinInner || x.Strategy == Bitmap || x.Strategy == BucketedBitmap {
+				return nil
+			}
+			return x
+		default:
+			return nil
+		}
+	}
+}
+
 // explainJoinPasses is EXPLAIN's line for a partitioned join.
 func explainJoinPasses(jp *GPUJoinPasses) string {
 	how := "both sides' keys scattered once by key hash"
 	if !jp.Scatter {
 		how = "each pass re-reads both sides' keys and compacts its partition"
 	}
-	return fmt.Sprintf("hash join in %d passes: build table est %s > %s left of the budget; %s, %s a pass (largest partition est %.0f build rows), est %.3g ms of partitioning",
-		jp.Passes, fmtBytes(jp.TableBytes), fmtBytes(jp.Left), how, fmtBytes(jp.PassBytes), jp.LargestRows, jp.EstSeconds*1e3)
+	why := fmt.Sprintf("build table est %s > %s left of the budget", fmtBytes(jp.TableBytes), fmtBytes(jp.Left))
+	if jp.TableBytes <= jp.Left {
+		why = "output est over 2^31 rows"
+	}
+	line := fmt.Sprintf("hash join in %d passes: %s; %s, %s a pass (largest partition est %.0f build rows), est %.3g ms of partitioning",
+		jp.Passes, why, how, fmtBytes(jp.PassBytes), jp.LargestRows, jp.EstSeconds*1e3)
+	if jp.Consumer != nil {
+		line += fmt.Sprintf("; each pass's rows folded into %s as it ends", opName(jp.Consumer))
+	}
+	return line
 }

@@ -169,3 +169,32 @@ func TestJoinPassesExplainGolden(t *testing.T) {
 		t.Errorf("plan changed:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// An aggregate without GROUP BY over an inner join folds each pass's rows
+// as the pass ends, so a join whose estimated output passes the pair limit
+// (lowered here from 2^31) runs in enough passes that each stays under
+// half of it, and EXPLAIN says so; the same join with rows as output is
+// refused, and an AVG above it cannot fold results.
+func TestJoinPassesFoldedByAggregate(t *testing.T) {
+	defer func(v float64) { planner.GPUJoinMaxPairs = v }(planner.GPUJoinMaxPairs)
+	planner.GPUJoinMaxPairs = 1e6
+	const agg = "select count(*), sum(b.lo_revenue), min(a.lo_orderkey), max(b.lo_tax) from lineorder a join lineorder b on a.lo_orderkey = b.lo_orderkey"
+	p, hj := planPasses(t, agg, 0, nil)
+	jp := p.GPU.JoinPasses[hj]
+	if jp == nil || jp.Consumer == nil || p.GPU.Refused != "" {
+		t.Fatalf("passes %+v, refused %q\n%s", jp, p.GPU.Refused, p.Explain())
+	}
+	want := 2
+	for float64(want)*1e6/2 < hj.EstRows {
+		want *= 2
+	}
+	if jp.Passes != want || !strings.Contains(p.Explain(), "folded into HashAggregate") {
+		t.Errorf("%d passes, want %d\n%s", jp.Passes, want, p.Explain())
+	}
+	for _, q := range []string{passesQuery, strings.Replace(agg, "count(*)", "avg(a.lo_tax)", 1)} {
+		p, _ := planPasses(t, q, 0, nil)
+		if !strings.Contains(p.GPU.Refused, "2^31") {
+			t.Errorf("%s: refusal %q", q, p.GPU.Refused)
+		}
+	}
+}
