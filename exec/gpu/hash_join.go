@@ -113,32 +113,9 @@ func (r *queryRun) hashJoin(ctx context.Context, x *planner.HashJoin) (*relation
 			return out, err
 		}
 	}
-	if len(x.LeftKeys) == 0 || len(x.LeftKeys) > maxJoinKeys || len(x.LeftKeys) != len(x.RightKeys) {
-		return nil, unsupported(x, fmt.Sprintf("%d join keys", len(x.LeftKeys)))
-	}
-	// Probe the left input and build on the right unless the planner chose
-	// otherwise for an inner join; pairs are (left, right) either way.
-	swap := x.Kind == sql.JoinInner && x.BuildSide == planner.BuildLeft
-	var jp joinParams
-	jp.NKeys = int32(len(x.LeftKeys))
-	for i := range x.LeftKeys {
-		t := sql.OperandType(x.LeftKeys[i].Type(), x.RightKeys[i].Type())
-		lv, ld, err := r.joinKey(L, x.LeftKeys[i], t, nil, x)
-		if err != nil {
-			return nil, err
-		}
-		rv, _, err := r.joinKey(R, x.RightKeys[i], t, ld, x)
-		if err != nil {
-			return nil, err
-		}
-		jp.Probe[i], jp.Build[i] = lv, rv
-		if swap {
-			jp.Probe[i], jp.Build[i] = rv, lv
-		}
-	}
-	jp.NProbe, jp.NBuild = L.n, R.n
-	if swap {
-		jp.NProbe, jp.NBuild = R.n, L.n
+	jp, swap, err := r.joinKeys(L, R, x)
+	if err != nil {
+		return nil, err
 	}
 	var pr pairs
 	if passes := r.joinPasses[x]; passes != nil {
@@ -156,6 +133,37 @@ func (r *queryRun) hashJoin(ctx context.Context, x *planner.HashJoin) (*relation
 		return r.notIn(L, R, pr, x)
 	}
 	return r.finishJoin(L, R, pr, x.Kind, x.Residual, x)
+}
+
+// joinKeys evaluates x's keys over its inputs into join parameters that
+// probe the left input and build on the right unless the planner chose
+// otherwise for an inner join (swap: then pairs come out (right, left)).
+func (r *queryRun) joinKeys(L, R *relation, x *planner.HashJoin) (jp joinParams, swap bool, err error) {
+	if len(x.LeftKeys) == 0 || len(x.LeftKeys) > maxJoinKeys || len(x.LeftKeys) != len(x.RightKeys) {
+		return jp, false, unsupported(x, fmt.Sprintf("%d join keys", len(x.LeftKeys)))
+	}
+	swap = x.Kind == sql.JoinInner && x.BuildSide == planner.BuildLeft
+	jp.NKeys = int32(len(x.LeftKeys))
+	for i := range x.LeftKeys {
+		t := sql.OperandType(x.LeftKeys[i].Type(), x.RightKeys[i].Type())
+		lv, ld, err := r.joinKey(L, x.LeftKeys[i], t, nil, x)
+		if err != nil {
+			return jp, false, err
+		}
+		rv, _, err := r.joinKey(R, x.RightKeys[i], t, ld, x)
+		if err != nil {
+			return jp, false, err
+		}
+		jp.Probe[i], jp.Build[i] = lv, rv
+		if swap {
+			jp.Probe[i], jp.Build[i] = rv, lv
+		}
+	}
+	jp.NProbe, jp.NBuild = L.n, R.n
+	if swap {
+		jp.NProbe, jp.NBuild = R.n, L.n
+	}
+	return jp, swap, nil
 }
 
 // joinCapacity is the first guess at a join's pair count: the planner's

@@ -47,50 +47,40 @@ type partSide struct {
 }
 
 // joinPassStats is what the last partitioned join did, for tests: the
-// passes that ran a table and the most device bytes one pass held, as the
-// pool's size classes count them. Only the device goroutine touches it.
+// passes that ran a table, the most device bytes one pass held (as the
+// pool's size classes count them), and the passes an aggregate folded.
+// Only the device goroutine touches it.
 var joinPassStats struct {
 	passes        int
 	peakPassBytes int64
+	folded        int
 }
 
-// partitionedPairs is equiPairs in plan.Passes passes.
+// partitionedPairs is equiPairs in plan.Passes passes, their pairs
+// appended into one output.
 func (r *queryRun) partitionedPairs(jp *joinParams, plan *planner.GPUJoinPasses, capacity int64) (pairs, error) {
 	if jp.NProbe == 0 || jp.NBuild == 0 {
 		return r.equiPairs(&r.s, jp, capacity)
 	}
-	np := plan.Passes
-	if np < 2 || np&(np-1) != 0 || np > 4096 {
-		return pairs{}, fmt.Errorf("gpu: a hash join in %d passes (want a power of two from 2 to 4096)", np)
-	}
-	shift := int32(64 - bits.TrailingZeros(uint(np)))
-	nk := int(jp.NKeys)
-	build := &partSide{n: jp.NBuild, keys: jp.Build[:nk]}
-	probe := &partSide{n: jp.NProbe, keys: jp.Probe[:nk]}
-	for _, side := range []*partSide{build, probe} {
-		if err := r.partHistogram(side, np, shift); err != nil {
-			return pairs{}, err
-		}
-		if plan.Scatter {
-			if err := r.partScatter(&r.s, side, np, shift, -1); err != nil {
-				return pairs{}, err
-			}
-		}
-	}
-	joinPassStats.passes, joinPassStats.peakPassBytes = 0, 0
 	var out pairOutput
-	for p := range np {
-		if build.counts[p] == 0 || probe.counts[p] == 0 {
-			continue // no pair: unmatched probe rows are those no pass pairs
+	err := r.forEachPass(jp, plan, capacity, func(pr pairs) error {
+		if out.m+pr.m >= 1<<31 {
+			return fmt.Errorf("gpu: a join of more than %d rows is not supported on the GPU (row numbers are 32-bit)", int64(1)<<31-1)
 		}
-		pass := &scratch{d: r.d}
-		err := r.joinPass(pass, jp, plan.Scatter, build, probe, p, shift, capacity/int64(np), &out)
-		joinPassStats.passes++
-		joinPassStats.peakPassBytes = max(joinPassStats.peakPassBytes, pass.bytes())
-		pass.release()
-		if err != nil {
-			return pairs{}, err
+		if err := r.reservePairs(&out, pr.m); err != nil {
+			return err
 		}
+		if err := cu.MemcpyDtoD(out.left+cu.DevicePtr(4*out.m), pr.left, 4*pr.m); err != nil {
+			return err
+		}
+		if err := cu.MemcpyDtoD(out.right+cu.DevicePtr(4*out.m), pr.right, 4*pr.m); err != nil {
+			return err
+		}
+		out.m += pr.m
+		return nil
+	})
+	if err != nil {
+		return pairs{}, err
 	}
 	if out.m == 0 {
 		p, err := r.s.alloc(8)
@@ -99,15 +89,61 @@ func (r *queryRun) partitionedPairs(jp *joinParams, plan *planner.GPUJoinPasses,
 	return pairs{left: out.left, right: out.right, m: out.m}, nil
 }
 
-// joinPass joins partition p of both sides, with its tables in pass, and
-// appends the pairs to out.
-func (r *queryRun) joinPass(pass *scratch, jp *joinParams, scattered bool, build, probe *partSide, p int, shift int32, capacity int64, out *pairOutput) error {
+// forEachPass runs the join of jp in plan.Passes passes and hands each
+// pass's pairs (probe row, build row of the whole inputs; none empty) to
+// use while the pass's device memory is held; it goes back to the pool
+// when use returns.
+func (r *queryRun) forEachPass(jp *joinParams, plan *planner.GPUJoinPasses, capacity int64, use func(pairs) error) error {
+	joinPassStats.passes, joinPassStats.peakPassBytes, joinPassStats.folded = 0, 0, 0
+	if jp.NProbe == 0 || jp.NBuild == 0 {
+		return nil
+	}
+	np := plan.Passes
+	if np < 2 || np&(np-1) != 0 || np > 4096 {
+		return fmt.Errorf("gpu: a hash join in %d passes (want a power of two from 2 to 4096)", np)
+	}
+	shift := int32(64 - bits.TrailingZeros(uint(np)))
+	nk := int(jp.NKeys)
+	build := &partSide{n: jp.NBuild, keys: jp.Build[:nk]}
+	probe := &partSide{n: jp.NProbe, keys: jp.Probe[:nk]}
+	for _, side := range []*partSide{build, probe} {
+		if err := r.partHistogram(side, np, shift); err != nil {
+			return err
+		}
+		if plan.Scatter {
+			if err := r.partScatter(&r.s, side, np, shift, -1); err != nil {
+				return err
+			}
+		}
+	}
+	for p := range np {
+		if build.counts[p] == 0 || probe.counts[p] == 0 {
+			continue // no pair: unmatched probe rows are those no pass pairs
+		}
+		pass := &scratch{d: r.d}
+		pr, err := r.joinPass(pass, jp, plan.Scatter, build, probe, p, shift, capacity/int64(np))
+		if err == nil && pr.m > 0 {
+			err = use(pr)
+		}
+		joinPassStats.passes++
+		joinPassStats.peakPassBytes = max(joinPassStats.peakPassBytes, pass.bytes())
+		pass.release()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// joinPass joins partition p of both sides with its memory from pass and
+// returns the pairs as row numbers of the whole inputs.
+func (r *queryRun) joinPass(pass *scratch, jp *joinParams, scattered bool, build, probe *partSide, p int, shift int32, capacity int64) (pairs, error) {
 	np := len(build.counts)
 	bOff, pOff := build.offs[p], probe.offs[p]
 	if !scattered {
 		for _, side := range []*partSide{build, probe} {
 			if err := r.partScatter(pass, side, np, shift, p); err != nil {
-				return err
+				return pairs{}, err
 			}
 		}
 		bOff, pOff = 0, 0
@@ -120,23 +156,27 @@ func (r *queryRun) joinPass(pass *scratch, jp *joinParams, scattered bool, build
 	}
 	local, err := r.equiPairs(pass, &sub, max(capacity, 1024))
 	if err != nil || local.m == 0 {
-		return err
+		return pairs{}, err
 	}
-	if out.m+local.m >= 1<<31 {
-		return fmt.Errorf("gpu: a join of more than %d rows is not supported on the GPU (row numbers are 32-bit)", int64(1)<<31-1)
-	}
-	if err := r.reservePairs(out, local.m); err != nil {
-		return err
+	if local.m >= 1<<31 {
+		return pairs{}, fmt.Errorf("gpu: one pass of a hash join found %d rows, more than 2^31-1 (row numbers are 32-bit)", local.m)
 	}
 	f, err := r.d.fn("join_part_map")
 	if err != nil {
-		return err
+		return pairs{}, err
+	}
+	out := pairs{m: local.m}
+	if out.left, err = pass.alloc(4 * local.m); err != nil {
+		return pairs{}, err
+	}
+	if out.right, err = pass.alloc(4 * local.m); err != nil {
+		return pairs{}, err
 	}
 	for _, m := range []struct {
 		local, rows, out cu.DevicePtr
 	}{
-		{local.left, probe.sRows + cu.DevicePtr(4*pOff), out.left + cu.DevicePtr(4*out.m)},
-		{local.right, build.sRows + cu.DevicePtr(4*bOff), out.right + cu.DevicePtr(4*out.m)},
+		{local.left, probe.sRows + cu.DevicePtr(4*pOff), out.left},
+		{local.right, build.sRows + cu.DevicePtr(4*bOff), out.right},
 	} {
 		a := struct {
 			Local uint64
@@ -145,11 +185,10 @@ func (r *queryRun) joinPass(pass *scratch, jp *joinParams, scattered bool, build
 			Out   uint64
 		}{uint64(m.local), local.m, uint64(m.rows), uint64(m.out)}
 		if err := launch(f, r.d.grid(local.m), 256, 0, unsafe.Pointer(&a), unsafe.Sizeof(a)); err != nil {
-			return err
+			return pairs{}, err
 		}
 	}
-	out.m += local.m
-	return nil
+	return out, nil
 }
 
 // partHistogram counts side's rows per partition (NULL keys in none) and

@@ -4,6 +4,8 @@ package gpu
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -37,10 +39,22 @@ var passQueries = []string{
 	"select v from pl where exists (select 1 from pe where pe.k = pl.k)",
 }
 
+// passFoldQueries are aggregates without GROUP BY over a partitioned inner
+// join, folded pass by pass: COUNT, SUM, MIN, MAX of both sides, a filter
+// and a residual between, strings, expressions above, an empty side.
+var passFoldQueries = []string{
+	"select count(*), sum(pb.w), min(pl.v), max(pb.w), count(pb.w) from pl join pb on pl.k = pb.k",
+	"select count(*), sum(pl.v) from pl join pb on pl.k = pb.k where pl.v + pb.w > 500",
+	"select min(pl.s), max(pb.s), count(*) from pl join pb on pl.k = pb.k and pl.v < pb.w",
+	"select count(*), sum(pe.w), max(pl.s) from pl join pe on pl.k = pe.k",
+	"select count(*) + 1, max(pb.w) - min(pl.v) from pl join pu on pl.k = pu.k join pb on pl.k = pb.k",
+}
+
 func TestJoinPassesDifferential(t *testing.T) {
 	needGPU(t)
 	cat := passCatalog(t)
-	for _, text := range passQueries {
+	for _, text := range append(passQueries, passFoldQueries...) {
+		fold := slices.Contains(passFoldQueries, text)
 		p := planPassQuery(t, cat, text)
 		want, err := cpu.Run(context.Background(), p)
 		if err != nil {
@@ -56,6 +70,13 @@ func TestJoinPassesDifferential(t *testing.T) {
 			if len(g.JoinPasses) == 0 || g.Refused != "" {
 				t.Errorf("%s: no partitioned join (refused %q)", text, g.Refused)
 			}
+			folded := false
+			for _, jp := range g.JoinPasses {
+				folded = folded || jp.Consumer != nil
+			}
+			if folded != fold {
+				t.Errorf("%s: folded by an aggregate %v, want %v", text, folded, fold)
+			}
 			p.GPU = g
 			got, err := Run(context.Background(), p)
 			explain := p.Explain()
@@ -66,6 +87,9 @@ func TestJoinPassesDifferential(t *testing.T) {
 			}
 			if d := diffResults(sorted(got), sorted(want)); d != "" {
 				t.Errorf("%s %+v: %s\n%s", text, c, d, explain)
+			}
+			if fold && !strings.Contains(text, "pe") && joinPassStats.folded == 0 {
+				t.Errorf("%s %+v: no pass folded", text, c)
 			}
 		}
 	}

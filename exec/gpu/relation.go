@@ -334,6 +334,9 @@ func (r *queryRun) rel(ctx context.Context, n planner.Node) (*relation, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if rel, ok := r.fixed[n]; ok {
+		return rel, nil
+	}
 	switch x := n.(type) {
 	case *planner.TableScan:
 		if int64(x.Table.Rows) >= 1<<31 {
@@ -379,6 +382,9 @@ func (r *queryRun) rel(ctx context.Context, n planner.Node) (*relation, error) {
 	case *planner.TopN:
 		return r.topN(ctx, x)
 	case *planner.HashAggregate:
+		if j, jp := r.foldedJoin(x); j != nil && r.fixed[j] == nil {
+			return r.aggregateOverPasses(ctx, x, j, jp)
+		}
 		return r.hashAggregate(ctx, x)
 	case *planner.Distinct:
 		return r.distinct(ctx, x)

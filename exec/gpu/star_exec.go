@@ -68,6 +68,9 @@ type queryRun struct {
 	// joinPasses are the hash joins that run in passes over partitions
 	// (hash_join_passes.go).
 	joinPasses map[planner.Node]*planner.GPUJoinPasses
+	// fixed are relations that stand for plan nodes already computed: a
+	// join folded pass by pass is one pass's rows (aggregate_passes.go).
+	fixed map[planner.Node]*relation
 }
 
 func (d *device) newQueryRun() *queryRun { return &queryRun{d: d, s: scratch{d: d}} }
