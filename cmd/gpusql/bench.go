@@ -41,6 +41,8 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 			return benchUVA(args[1:], stdout, stderr)
 		case "narrow":
 			return benchNarrow(args[1:], stdout, stderr)
+		case "skeletons":
+			return benchSkeletons(args[1:], stdout, stderr)
 		}
 		if isHelp(args[0]) {
 			benchSSB([]string{"--help"}, stdout, stderr)
@@ -50,7 +52,7 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 			return benchLoad([]string{"--help"}, stdout, stderr)
 		}
 	}
-	fmt.Fprintln(stderr, "usage: gpusql bench ssb|load|open|serve|simjoin|join|conflicts|uva|narrow ... (gpusql bench NAME --help lists the flags)")
+	fmt.Fprintln(stderr, "usage: gpusql bench ssb|load|open|serve|simjoin|join|conflicts|uva|narrow|skeletons ... (gpusql bench NAME --help lists the flags)")
 	return 2
 }
 
@@ -400,7 +402,11 @@ func printBench(w io.Writer, r *benchReport) {
 	for _, q := range r.Queries {
 		link = link || q.LinkBytes > 0
 	}
-	fmt.Fprintf(w, "%-6s %8s %10s %8s %9s", "query", "rows", "MB", "plan ms", "cached ms")
+	nameW := 6
+	for _, q := range r.Queries {
+		nameW = max(nameW, len(q.Name))
+	}
+	fmt.Fprintf(w, "%-*s %8s %10s %8s %9s", nameW, "query", "rows", "MB", "plan ms", "cached ms")
 	for _, e := range r.Executors {
 		fmt.Fprintf(w, " | %4s %9s %7s %9s %7s", e, "cold ms", "GB/s", "warm ms", "GB/s")
 		if isGPU(e) {
@@ -417,7 +423,7 @@ func printBench(w io.Writer, r *benchReport) {
 	}
 	fmt.Fprintln(w)
 	for _, q := range r.Queries {
-		fmt.Fprintf(w, "%-6s %8d %10.1f %8.3f %9.4f", q.Name, q.Rows, float64(q.Bytes)/1e6, q.PlanMs, q.CachedPlanMs)
+		fmt.Fprintf(w, "%-*s %8d %10.1f %8.3f %9.4f", nameW, q.Name, q.Rows, float64(q.Bytes)/1e6, q.PlanMs, q.CachedPlanMs)
 		for _, e := range r.Executors {
 			t := q.Executors[e]
 			fmt.Fprintf(w, " | %4s %9.2f %7.2f %9.2f %7.2f", "", t.ColdMs, t.ColdGBps, t.WarmMs, t.GBps)
