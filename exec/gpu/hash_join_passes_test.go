@@ -210,7 +210,7 @@ func passCatalog(t *testing.T) *catalog.Catalog {
 		tb.Columns[0] = columnar.NewColumnIn(alloc, columnar.TInt64, spec.n, true)
 		codes := make([]int, spec.n)
 		for i := range spec.n {
-			h := int(splitmix64(uint64(i)+uint64(len(spec.name))<<40) % 1_000_003)
+			h := int(splitmix64(uint64(i)+uint64(spec.name[1])<<40) % 1_000_003)
 			tb.Columns[0].I64[i] = spec.key(h)
 			if h%13 != 0 {
 				tb.Columns[0].SetValid(i)
