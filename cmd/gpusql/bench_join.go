@@ -31,7 +31,7 @@ func benchJoin(args []string, stdout, stderr io.Writer) int {
 	dists := fs.String("dist", "uniform,zipf", "key distributions: uniform, zipf, dense (a permutation of [0, 1.5n))")
 	executors := fs.String("executor", "auto", "cpu, gpu or both (auto: gpu,cpu when a GPU is usable)")
 	cpuAlgos := fs.String("cpu-algos", "hash,bitmap,twopass,merge", "CPU join algorithms (SET join_algorithm names)")
-	gpuAlgos := fs.String("gpu-algos", strings.Join(engine.GPUIntersectAlgorithms, ","), "GPU intersection algorithms")
+	gpuAlgos := fs.String("gpu-algos", strings.Join(engine.GPUIntersectAlgorithms, ","), "GPU intersection algorithms (also hash-P and hash-Pr: the hash join in P passes over partitions, scattered once or re-read each pass)")
 	threads := fs.String("threads", "1,all", "CPU thread counts (all = every CPU)")
 	runs := fs.Int("runs", 3, "runs per measurement (the fastest is reported)")
 	bucketBits := fs.Int("bucket-bits", 18, "log2 of the values one bucketed-bitmap bucket covers")

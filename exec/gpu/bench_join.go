@@ -5,10 +5,14 @@ package gpu
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 	"unsafe"
 
 	"gorgonia.org/cu"
+
+	"gpusql/planner"
 )
 
 // IntersectTiming is one algorithm's intersection of two key sets on the
@@ -32,8 +36,10 @@ var IntersectAlgorithms = []string{"hash", "bitmap", "bucketed", "merge", "merge
 // 2^bucketBits values, the sort-merge join (radix sort both sides, merge
 // path), "merge-sorted": the merge-path join alone on key sets sorted on
 // the host beforehand (as an input sorted on the key is: not sorted
-// again), and "merge-search": sort, then the earlier join stage (one
-// thread per left row, two binary searches), for comparison.
+// again), "merge-search": sort, then the earlier join stage (one
+// thread per left row, two binary searches), for comparison; and
+// "hash-P" / "hash-Pr": the hash join in P passes over partitions,
+// scattered once or re-read each pass (hash_join_passes.go).
 func BenchIntersect(r, s []int64, algos []string, bucketBits, runs int) ([]IntersectTiming, error) {
 	d, err := getDevice()
 	if err != nil {
@@ -111,6 +117,22 @@ func (r *queryRun) uploadKeys(keys []int64) (colView, error) {
 	return colView{Data: uint64(p), Width: 8}, nil
 }
 
+// passesAlgorithm parses "hash-P" (the hash join in P passes over
+// partitions scattered once) and "hash-Pr" (each pass re-reads both
+// sides), P a power of two from 2 to 4096.
+func passesAlgorithm(algo string) (np int, reread, ok bool) {
+	rest, found := strings.CutPrefix(algo, "hash-")
+	if !found {
+		return 0, false, false
+	}
+	rest, reread = strings.CutSuffix(rest, "r")
+	np, err := strconv.Atoi(rest)
+	if err != nil || np < 2 || np > 4096 || np&(np-1) != 0 {
+		return 0, false, false
+	}
+	return np, reread, true
+}
+
 // intersect counts the probe keys (r) found among the build keys (s),
 // whose values lie in [lo, hi].
 func (q *queryRun) intersect(rv, sv colView, nr, ns int64, algo string, bucketBits int, lo, hi int64) (int64, error) {
@@ -155,5 +177,15 @@ func (q *queryRun) intersect(rv, sv colView, nr, ns int64, algo string, bucketBi
 		}
 		return pr.m, err
 	}
-	return 0, fmt.Errorf("unknown algorithm %q (want %v)", algo, IntersectAlgorithms)
+	if np, reread, ok := passesAlgorithm(algo); ok {
+		jp := joinParams{NProbe: nr, NBuild: ns, NKeys: 1}
+		jp.Probe[0], jp.Build[0] = rv, sv
+		var m int64
+		err := q.forEachPass(&jp, &planner.GPUJoinPasses{Passes: np, Scatter: !reread}, nr, func(pr pairs) error {
+			m += pr.m
+			return nil
+		})
+		return m, err
+	}
+	return 0, fmt.Errorf("unknown algorithm %q (want %v, or hash-P / hash-Pr: the hash join in P passes, scattered once / re-read)", algo, IntersectAlgorithms)
 }
