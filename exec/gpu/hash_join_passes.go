@@ -121,7 +121,9 @@ func (r *queryRun) forEachPass(jp *joinParams, plan *planner.GPUJoinPasses, capa
 			continue // no pair: unmatched probe rows are those no pass pairs
 		}
 		pass := &scratch{d: r.d}
-		pr, err := r.joinPass(pass, jp, plan.Scatter, build, probe, p, shift, capacity/int64(np))
+		// The first guess at the pass's pairs: its share of probe rows.
+		guess := capacity * probe.counts[p] / jp.NProbe
+		pr, err := r.joinPass(pass, jp, plan.Scatter, build, probe, p, shift, guess+guess/4)
 		if err == nil && pr.m > 0 {
 			err = use(pr)
 		}
