@@ -53,11 +53,11 @@ type GPUJoinPasses struct {
 	// EstSeconds is the estimated time of the partitioning (not of the
 	// tables' build and probe, the same in every plan).
 	EstSeconds float64
-	// Consumer, when set, is the aggregate above the join (no GROUP BY;
+	// Consumer, when set, is the aggregate above the join (few groups;
 	// COUNT, SUM, MIN, MAX, not DISTINCT; through filters and
-	// projections) that folds each pass's rows when the pass ends, so the
-	// join's output is never whole on the device and may pass 2^31 rows
-	// (each pass's must not).
+	// projections) that folds each pass's rows when the pass ends, its
+	// groups combined on the host, so the join's output is never whole on
+	// the device and may pass 2^31 rows (each pass's must not).
 	Consumer *HashAggregate
 }
 
@@ -212,12 +212,13 @@ func passesTime(j *HashJoin, jp *GPUJoinPasses, prof *GPUProfile) float64 {
 }
 
 // passConsumed is the inner hash join below agg, through filters and
-// projections, when agg can fold its input pass by pass: no GROUP BY (one
-// running row), and only COUNT, SUM, MIN and MAX without DISTINCT, whose
-// per-pass results combine by addition or comparison (AVG and DISTINCT
-// would need their parts, not their results).
+// projections, when agg can fold its input pass by pass: few groups (the
+// host combines the passes' groups: at most HostTailLimit estimated), and
+// only COUNT, SUM, MIN and MAX without DISTINCT, whose per-pass results
+// combine by addition or comparison (AVG and DISTINCT would need their
+// parts, not their results).
 func passConsumed(agg *HashAggregate) *HashJoin {
-	if len(agg.GroupBy) > 0 {
+	if len(agg.GroupBy) > 0 && agg.EstRows > HostTailLimit {
 		return nil
 	}
 	for _, a := range agg.Aggs {

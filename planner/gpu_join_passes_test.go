@@ -170,7 +170,7 @@ func TestJoinPassesExplainGolden(t *testing.T) {
 	}
 }
 
-// An aggregate without GROUP BY over an inner join folds each pass's rows
+// An aggregate (here without GROUP BY) over an inner join folds each pass's rows
 // as the pass ends, so a join whose estimated output passes the pair limit
 // (lowered here from 2^31) runs in enough passes that each stays under
 // half of it, and EXPLAIN says so; the same join with rows as output is
@@ -195,6 +195,24 @@ func TestJoinPassesFoldedByAggregate(t *testing.T) {
 		p, _ := planPasses(t, q, 0, nil)
 		if !strings.Contains(p.GPU.Refused, "2^31") {
 			t.Errorf("%s: refusal %q", q, p.GPU.Refused)
+		}
+	}
+}
+
+// GROUP BY folds too while its estimated groups are few (the host combines
+// them), not past HostTailLimit.
+func TestJoinPassesFoldedGroupBy(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		fold bool
+	}{
+		{"select a.lo_shipmode, count(*), sum(b.lo_revenue) from lineorder a join lineorder b on a.lo_orderkey = b.lo_orderkey group by a.lo_shipmode", true},
+		{"select a.lo_custkey, a.lo_suppkey, count(*), sum(b.lo_revenue) from lineorder a join lineorder b on a.lo_orderkey = b.lo_orderkey group by a.lo_custkey, a.lo_suppkey", false},
+	} {
+		p, hj := planPasses(t, c.q, 8<<20, nil)
+		jp := p.GPU.JoinPasses[hj]
+		if jp == nil || (jp.Consumer != nil) != c.fold {
+			t.Errorf("%s: passes %+v, want folded %v\n%s", c.q, jp, c.fold, p.Explain())
 		}
 	}
 }

@@ -39,15 +39,20 @@ var passQueries = []string{
 	"select v from pl where exists (select 1 from pe where pe.k = pl.k)",
 }
 
-// passFoldQueries are aggregates without GROUP BY over a partitioned inner
-// join, folded pass by pass: COUNT, SUM, MIN, MAX of both sides, a filter
-// and a residual between, strings, expressions above, an empty side.
+// passFoldQueries are aggregates over a partitioned inner join, folded
+// pass by pass: COUNT, SUM, MIN, MAX of both sides, a filter and a
+// residual between, strings, expressions above, an empty side, GROUP BY a
+// column, an expression, a CASE with NULL groups.
 var passFoldQueries = []string{
 	"select count(*), sum(pb.w), min(pl.v), max(pb.w), count(pb.w) from pl join pb on pl.k = pb.k",
 	"select count(*), sum(pl.v) from pl join pb on pl.k = pb.k where pl.v + pb.w > 500",
 	"select min(pl.s), max(pb.s), count(*) from pl join pb on pl.k = pb.k and pl.v < pb.w",
 	"select count(*), sum(pe.w), max(pl.s) from pl join pe on pl.k = pe.k",
 	"select count(*) + 1, max(pb.w) - min(pl.v) from pl join pu on pl.k = pu.k join pb on pl.k = pb.k",
+	"select pl.s, count(*), sum(pb.w), min(pb.s), max(pl.v) from pl join pb on pl.k = pb.k group by pl.s",
+	"select pb.v % 7, count(*), sum(pl.w) from pl join pb on pl.k = pb.k group by pb.v % 7",
+	"select case when pl.v < 100 then null else pl.v % 3 end, count(pb.w), min(pb.v) from pl join pb on pl.k = pb.k group by 1",
+	"select pe.s, count(*) from pl join pe on pl.k = pe.k group by pe.s",
 }
 
 func TestJoinPassesDifferential(t *testing.T) {
