@@ -31,8 +31,8 @@ var IntersectAlgorithms = []string{"hash", "bitmap", "bucketed", "merge", "merge
 // (bitmap_join.cu), the bucketed bitmap with shared-memory buckets of
 // 2^bucketBits values, the sort-merge join (radix sort both sides, merge
 // path), "merge-sorted": the merge-path join alone on key sets sorted on
-// the host beforehand (as an input sorted on the key is: not sorted
-// again), and "merge-search": sort, then the earlier join stage (one
+// the host beforehand, untimed (intersectInputs: as an input sorted on
+// the key is, not sorted again), and "merge-search": sort, then the earlier join stage (one
 // thread per left row, two binary searches), for comparison.
 func BenchIntersect(r, s []int64, algos []string, bucketBits, runs int) ([]IntersectTiming, error) {
 	d, err := getDevice()
@@ -43,8 +43,9 @@ func BenchIntersect(r, s []int64, algos []string, bucketBits, runs int) ([]Inter
 	err = d.do(func() error {
 		for _, a := range algos {
 			best := IntersectTiming{Algorithm: a}
+			ra, sa := intersectInputs(r, s, a)
 			for i := 0; i < max(runs, 1); i++ {
-				t, err := d.intersectOnce(r, s, a, bucketBits)
+				t, err := d.intersectOnce(ra, sa, a, bucketBits)
 				if err != nil {
 					return fmt.Errorf("gpu: intersect %s: %w", a, err)
 				}
