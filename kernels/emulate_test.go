@@ -15,6 +15,29 @@ import (
 // the kernels' own source is checked on machines without a GPU (the cuda
 // tests in exec/gpu check them on one). Needs a C++20 compiler (g++).
 func TestMergePathKernelsEmulated(t *testing.T) {
+	runEmulated(t, "merge_path_join.cu", "mpj.cpp", "merge_path_join_main.cpp", func(src []byte) []byte {
+		const dyn = "extern __shared__ unsigned long long sh[];"
+		if bytes.Count(src, []byte(dyn)) != 1 {
+			t.Fatalf("merge_path_join.cu should declare its dynamic shared memory once as %q", dyn)
+		}
+		return bytes.Replace(src, []byte(dyn), []byte("unsigned long long* sh = g_dyn_shared;"), 1)
+	})
+}
+
+// TestRadixSortKernelsEmulated runs kernels/radix_sort.cu's passes in the
+// same emulation (with warps: __match_any_sync, __shfl_sync, __syncwarp)
+// under every plan exec/gpu/radix_sort.go makes, against std::stable_sort:
+// the permutation must be the stable order and the written-back keys
+// sorted.
+func TestRadixSortKernelsEmulated(t *testing.T) {
+	runEmulated(t, "radix_sort.cu", "rs.cpp", "radix_sort_main.cpp", func(src []byte) []byte { return src })
+}
+
+// runEmulated copies kernel source cu (as name, after edit) beside the
+// emulation header (as common.cuh) and the host program main, builds them
+// with g++ and runs the program, which exits non-zero on a mismatch.
+func runEmulated(t *testing.T, cu, name, main string, edit func([]byte) []byte) {
+	t.Helper()
 	gxx, err := exec.LookPath("g++")
 	if err != nil {
 		t.Skip("no g++: the emulated kernel test needs a C++20 compiler")
@@ -27,21 +50,16 @@ func TestMergePathKernelsEmulated(t *testing.T) {
 	if out, err := exec.Command(gxx, "-std=c++20", "-pthread", "-o", filepath.Join(dir, "probe"), probe).CombinedOutput(); err != nil {
 		t.Skipf("g++ cannot build C++20 <barrier> code: %v\n%s", err, out)
 	}
-	src, err := os.ReadFile("merge_path_join.cu")
+	src, err := os.ReadFile(cu)
 	if os.IsNotExist(err) {
 		t.Skip("kernel source not here (a gpu-bundle runs the kernels themselves)")
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	const dyn = "extern __shared__ unsigned long long sh[];"
-	if bytes.Count(src, []byte(dyn)) != 1 {
-		t.Fatalf("merge_path_join.cu should declare its dynamic shared memory once as %q", dyn)
-	}
-	src = bytes.Replace(src, []byte(dyn), []byte("unsigned long long* sh = g_dyn_shared;"), 1)
-	if err := os.WriteFile(filepath.Join(dir, "mpj.cpp"), src, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, name), edit(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for from, to := range map[string]string{"cuda_emulation.h": "common.cuh", "merge_path_join_main.cpp": "main.cpp"} {
+	for from, to := range map[string]string{"cuda_emulation.h": "common.cuh", main: "main.cpp"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "emulate", from))
 		if err != nil {
 			t.Fatal(err)
@@ -57,6 +75,6 @@ func TestMergePathKernelsEmulated(t *testing.T) {
 	out, err := exec.Command(bin).CombinedOutput()
 	t.Logf("%s", out)
 	if err != nil {
-		t.Fatalf("emulated merge-path join: %v (a MISMATCH line above names the case)", err)
+		t.Fatalf("emulated %s: %v (a MISMATCH line above names the case)", cu, err)
 	}
 }

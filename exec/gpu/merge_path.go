@@ -143,9 +143,23 @@ func (r *queryRun) expandPairs(m int64, ls, rs *sortedSide, offsets, lo cu.Devic
 }
 
 // scanDevice replaces a[0..n) (int64) by its exclusive prefix sums on the
-// device (tile sums, one block scanning them, each tile rescanned from its
-// base) and returns the total, the only value read back.
+// device (scanOnDevice) and returns the total, the only value read back.
 func (r *queryRun) scanDevice(a cu.DevicePtr, n int64) (int64, error) {
+	total, err := r.scanOnDevice(a, n)
+	if err != nil {
+		return 0, err
+	}
+	var m int64
+	if err := cu.MemcpyDtoH(unsafe.Pointer(&m), total, 8); err != nil {
+		return 0, fmt.Errorf("gpu: merge join failed: %v", err)
+	}
+	return m, nil
+}
+
+// scanOnDevice replaces a[0..n) (int64) by its exclusive prefix sums (tile
+// sums, one block scanning them, each tile rescanned from its base) and
+// returns where on the device the total lies; nothing is read back.
+func (r *queryRun) scanOnDevice(a cu.DevicePtr, n int64) (cu.DevicePtr, error) {
 	tiles := (n + mpScanTile - 1) / mpScanTile
 	sums, err := r.s.alloc(8 * max(tiles, 1))
 	if err != nil {
@@ -174,11 +188,7 @@ func (r *queryRun) scanDevice(a cu.DevicePtr, n int64) (int64, error) {
 		return 0, err
 	}
 	noteKernel(8*n+8*tiles, 8*n, n, n)
-	var m int64
-	if err := cu.MemcpyDtoH(unsafe.Pointer(&m), total, 8); err != nil {
-		return 0, fmt.Errorf("gpu: merge join failed: %v", err)
-	}
-	return m, nil
+	return total, nil
 }
 
 // noPairs is an empty pair list (one word allocated, so that the pointers
