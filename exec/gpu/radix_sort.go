@@ -84,12 +84,22 @@ func (s *radixSorter) byKey(perm cu.DevicePtr, k sortKey, nullFlag bool) (cu.Dev
 	if err := s.encode(perm, k, nullFlag); err != nil {
 		return 0, err
 	}
+	plan, err := s.rangePlan()
+	if err != nil {
+		return 0, err
+	}
+	out, _, err := s.sort(perm, plan, false)
+	return out, err
+}
+
+// rangePlan reads back the last encoded key's minimum and maximum (the
+// sort's one copy to the host per key) and plans its passes.
+func (s *radixSorter) rangePlan() (radixPlan, error) {
 	var mm [2]uint64
 	if err := cu.MemcpyDtoH(unsafe.Pointer(&mm[0]), s.minMax, 16); err != nil {
-		return 0, fmt.Errorf("gpu: sort failed: %v", err)
+		return radixPlan{}, fmt.Errorf("gpu: sort failed: %v", err)
 	}
-	out, _, err := s.sort(perm, planFromRange(mm[0], mm[1]), false)
-	return out, err
+	return planFromRange(mm[0], mm[1]), nil
 }
 
 // sort runs plan's passes over keys[0] (encoded, in perm's order) and
