@@ -23,6 +23,7 @@ inline void __syncthreads() { g_bar->arrive_and_wait(); }
 #define __device__
 #define __forceinline__ inline
 #define __shared__ static
+#define __launch_bounds__(...)
 template <class T> T __ldg(const T* p) { return *p; }
 using std::max;
 using std::min;
