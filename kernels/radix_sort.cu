@@ -48,9 +48,10 @@
 // 4 (upsweep) + 8 (downsweep reads) + 8 (writes) + ~2.5 (digit counts:
 // 256 * 8 B per 4096-row tile, written, scanned, read) = 22.5 B per row;
 // the last pass, writing no keys, 18.5 B; the first reads 8-byte keys,
-// 30.5 B. Uniform 32-bit keys (4 passes) plus the encoder (8 B read, 8 B
-// written, and 4 B of iota'd row ids) are ~114 B per row: 64 M keys in
-// ~2.5 ms, ~26 G keys/s at the limit. Scattered writes fill partial
+// 30.5 B. Uniform 32-bit keys (4 passes) plus the encoder (4 B of row id
+// and 8 B of key read, 8 B written) and the iota'd row ids (4 B) are 118 B
+// per row (exec/gpu radixPlan.bytesPerRow): 64 M keys in 2.6 ms, ~26 G
+// keys/s at the limit. Scattered writes fill partial
 // sectors at a tile's run edges (a run averages 16 keys = 64 B, two
 // sectors), so expect ~70-80 % of the limit.
 #include "common.cuh"

@@ -3,9 +3,11 @@
 package gpu
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 	"unsafe"
 
 	"gorgonia.org/cu"
@@ -102,3 +104,53 @@ func cmpInt64(a, b int64) int {
 	}
 	return 0
 }
+
+// BenchmarkRadixSort sorts n uniform 32-bit keys (an 8-byte column, as the
+// join's keys are) on the device, the upload outside the timer: Gkeys/s,
+// and the plan's modelled HBM bytes (radixPlan.bytesPerRow) over the time
+// against the profile's HBM bandwidth.
+func BenchmarkRadixSort(b *testing.B) {
+	d := needGPU(b)
+	for _, n := range []int{4 << 20, 16 << 20, 64 << 20} {
+		b.Run(sizeLabel(n), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(5, 5))
+			keys := make([]int64, n)
+			for i := range keys {
+				keys[i] = int64(rng.Uint32())
+			}
+			var elapsed float64
+			for i := 0; i < b.N; i++ {
+				err := d.do(func() error {
+					q := d.newQueryRun()
+					defer q.close()
+					kv, err := q.uploadKeys(keys)
+					if err != nil {
+						return err
+					}
+					if err := cu.Synchronize(); err != nil {
+						return err
+					}
+					start := time.Now()
+					if _, err := q.sortPerm(int64(n), []sortKey{{v: kv}}, false); err != nil {
+						return err
+					}
+					if err := cu.Synchronize(); err != nil {
+						return err
+					}
+					elapsed += time.Since(start).Seconds()
+					return nil
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			per := elapsed / float64(b.N)
+			bytes := planFromRange(0, 1<<32-1).bytesPerRow(false) * float64(n)
+			b.ReportMetric(per*1e3, "ms/sort")
+			b.ReportMetric(float64(n)/per/1e9, "Gkeys/s")
+			b.ReportMetric(100*bytes/per/(d.setProfile().HBMGBs*1e9), "%HBM")
+		})
+	}
+}
+
+func sizeLabel(n int) string { return fmt.Sprintf("n=%dM", n>>20) }
