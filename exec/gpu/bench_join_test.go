@@ -30,7 +30,7 @@ func TestBenchIntersect(t *testing.T) {
 				want++
 			}
 		}
-		ts, err := BenchIntersect(r, s, IntersectAlgorithms, 10, 1)
+		ts, err := BenchIntersect(r, s, IntersectAlgorithms, 18, 1)
 		if err != nil {
 			t.Fatalf("n=%d m=%d: %v", c.n, c.m, err)
 		}
