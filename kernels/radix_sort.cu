@@ -48,12 +48,11 @@
 // 4 (upsweep) + 8 (downsweep reads) + 8 (writes) + ~2.5 (digit counts:
 // 256 * 8 B per 4096-row tile, written, scanned, read) = 22.5 B per row;
 // the last pass, writing no keys, 18.5 B; the first reads 8-byte keys,
-// 30.5 B. Uniform 32-bit keys (4 passes) plus the encoder (4 B of row id
-// and 8 B of key read, 8 B written) and the iota'd row ids (4 B) are 118 B
-// per row (exec/gpu radixPlan.bytesPerRow): 64 M keys in 2.6 ms, ~26 G
-// keys/s at the limit. Scattered writes fill partial
-// sectors at a tile's run edges (a run averages 16 keys = 64 B, two
-// sectors), so expect ~70-80 % of the limit.
+// 26.5 B (its row ids are implicit: row i's id is i). Uniform 32-bit keys
+// (4 passes) plus the encoder (8 B read, 8 B written) are 106 B per row
+// (exec/gpu radixPlan.bytesPerRow): 64 M keys in 2.3 ms, ~27 G keys/s at
+// the limit. Scattered writes fill partial sectors at a tile's run edges
+// (a run averages 16 keys = 64 B, two sectors), so expect ~70-80 % of it.
 #include "common.cuh"
 
 #define RS_THREADS 256
@@ -64,7 +63,7 @@
 
 struct RadixSortParams {
   const void* keysIn;    // KI per row
-  const int* valsIn;     // row ids
+  const int* valsIn;     // row ids, or null: row i's id is i (the first pass of a sort)
   void* keysOut;         // KO per row, or null: keys not written
   int* valsOut;
   long long n;
@@ -188,7 +187,7 @@ __device__ __forceinline__ void downsweep(const RadixSortParams& p) {
   int v[RS_ITEMS];
   for (int j = 0; j < RS_ITEMS; j++) {
     long long i = seg + j * 32 + lane;
-    v[j] = i < p.n ? __ldg(p.valsIn + i) : 0;
+    v[j] = i >= p.n ? 0 : p.valsIn ? __ldg(p.valsIn + i) : (int)i;  // no valsIn: the identity
   }
   for (int j = 0; j < RS_ITEMS; j++)
     if (seg + j * 32 + lane < p.n) vstage[slot[j]] = v[j];

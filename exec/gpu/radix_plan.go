@@ -49,23 +49,27 @@ func planFromMasks(and, or uint64) radixPlan {
 	return p
 }
 
-// bytesPerRow is the HBM traffic the plan's passes move per row at device
-// width (kernels/radix_sort.cu's bound): per pass the upsweep reads the
-// keys, the downsweep reads keys and row ids and writes row ids and (but
-// on the last pass, unless wantKeys) keys, and the digit counts (256 × 8 B
-// per 4096-row tile) are written, scanned (read, read, written) and read:
-// 2.5 B. The encoder (4 B of row id, 8 B of key read, 8 B written) and the
-// iota'd row ids (4 B) come once per sort.
+// bytesPerRow is the HBM traffic a one-key sort from the identity moves
+// per row at device width under the plan (kernels/radix_sort.cu's bound):
+// the encoder reads the 8 B key and writes 8 B; per pass the upsweep reads
+// the keys, the downsweep reads keys and row ids (but on the first pass,
+// which takes row i's id as i) and writes row ids and (but on the last
+// pass, unless wantKeys) keys, and the digit counts (256 × 8 B per
+// 4096-row tile) are written, scanned (read, read, written) and read:
+// 2.5 B.
 func (p radixPlan) bytesPerRow(wantKeys bool) float64 {
-	b := 4.0 + 20
+	b := 16.0
 	wide := true
 	for i := range p.shifts {
-		kin, kout := 4.0, 4.0
+		kin, kout, vin := 4.0, 4.0, 4.0
 		if wide {
 			kin = 8
 		}
 		if !p.narrow {
 			kout = 8
+		}
+		if i == 0 {
+			vin = 0
 		}
 		if i == len(p.shifts)-1 {
 			kout = 0
@@ -73,7 +77,7 @@ func (p radixPlan) bytesPerRow(wantKeys bool) float64 {
 				kout = 8
 			}
 		}
-		b += 2*kin + 8 + kout + 2.5
+		b += 2*kin + vin + 4 + kout + 2.5
 		wide = kout == 8
 	}
 	return b

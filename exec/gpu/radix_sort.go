@@ -31,13 +31,17 @@ type radixSortParams struct {
 const radixTile = 256 * 16 // RS_TILE
 
 // radixSorter holds the buffers of sorting n row ids: the encoder's
-// 8-byte keys (keys[0]) and their ping-pong twin, a spare permutation,
-// the per-tile digit counts and the encoder's minimum and maximum.
+// 8-byte keys (keys[0]) and their ping-pong twin, two permutations, the
+// per-tile digit counts and the encoder's minimum and maximum. A
+// permutation of 0 is the identity, never written: the encoder reads row
+// i and the first pass takes i as its row id, which spares writing and
+// twice reading 4 B a row (sortPerm materializes it only when no pass
+// runs).
 type radixSorter struct {
 	r        *queryRun
 	n, tiles int64
 	keys     [2]cu.DevicePtr
-	spare    cu.DevicePtr
+	perms    [2]cu.DevicePtr
 	counts   cu.DevicePtr
 	minMax   cu.DevicePtr
 }
@@ -47,7 +51,8 @@ func (r *queryRun) newRadixSorter(n int64) (*radixSorter, error) {
 	for _, b := range []struct {
 		p  *cu.DevicePtr
 		sz int64
-	}{{&s.keys[0], 8 * n}, {&s.keys[1], 8 * n}, {&s.spare, 4 * n}, {&s.counts, 8 * 256 * s.tiles}, {&s.minMax, 16}} {
+	}{{&s.keys[0], 8 * n}, {&s.keys[1], 8 * n}, {&s.perms[0], 4 * n}, {&s.perms[1], 4 * n}, {&s.counts, 8 * 256 * s.tiles},
+		{&s.minMax, 16}} {
 		var err error
 		if *b.p, err = r.s.alloc(max(b.sz, 16)); err != nil {
 			return nil, err
@@ -56,9 +61,9 @@ func (r *queryRun) newRadixSorter(n int64) (*radixSorter, error) {
 	return s, nil
 }
 
-// encode writes key k of the rows in perm's order into keys[0] (its
-// NULL flag instead when nullFlag) and their minimum and maximum on the
-// device.
+// encode writes key k of the rows in perm's order (0: the identity) into
+// keys[0] (its NULL flag instead when nullFlag) and their minimum and
+// maximum on the device.
 func (s *radixSorter) encode(perm cu.DevicePtr, k sortKey, nullFlag bool) error {
 	init := [2]uint64{^uint64(0), 0}
 	if err := cu.MemcpyHtoD(s.minMax, unsafe.Pointer(&init[0]), 16); err != nil {
@@ -73,13 +78,13 @@ func (s *radixSorter) encode(perm cu.DevicePtr, k sortKey, nullFlag bool) error 
 	if err := launch(f, s.r.d.grid(s.n), 256, 0, unsafe.Pointer(&ep), unsafe.Sizeof(ep)); err != nil {
 		return err
 	}
-	noteKernel(4*s.n+8*s.n, 8*s.n, s.n, s.n)
+	noteKernel(4*s.n*int64(min(perm, 1))+8*s.n, 8*s.n, s.n, s.n)
 	return nil
 }
 
-// byKey sorts perm stably by key k (or its NULL flag) and returns the
-// sorted permutation (perm or the spare buffer; the other becomes the
-// spare).
+// byKey sorts perm (0: the identity) stably by key k (or its NULL flag)
+// and returns the sorted permutation: one of s.perms, or perm itself when
+// no pass runs.
 func (s *radixSorter) byKey(perm cu.DevicePtr, k sortKey, nullFlag bool) (cu.DevicePtr, error) {
 	if err := s.encode(perm, k, nullFlag); err != nil {
 		return 0, err
@@ -102,15 +107,19 @@ func (s *radixSorter) rangePlan() (radixPlan, error) {
 	return planFromRange(mm[0], mm[1]), nil
 }
 
-// sort runs plan's passes over keys[0] (encoded, in perm's order) and
-// returns the sorted permutation and, with wantKeys, the sorted encoded
-// keys as 8-byte words.
+// sort runs plan's passes over keys[0] (encoded, in the order of perm, 0
+// for the identity) and returns the sorted permutation and, with
+// wantKeys, the sorted encoded keys as 8-byte words.
 func (s *radixSorter) sort(perm cu.DevicePtr, plan radixPlan, wantKeys bool) (cu.DevicePtr, cu.DevicePtr, error) {
 	keys, spareKeys := s.keys[0], s.keys[1]
 	wide := true // keys in keys are 8-byte words
 	for i, shift := range plan.shifts {
 		first, last := i == 0, i == len(plan.shifts)-1
-		p := radixSortParams{KeysIn: uint64(keys), ValsIn: uint64(perm), KeysOut: uint64(spareKeys), ValsOut: uint64(s.spare),
+		out := s.perms[0]
+		if perm == out {
+			out = s.perms[1]
+		}
+		p := radixSortParams{KeysIn: uint64(keys), ValsIn: uint64(perm), KeysOut: uint64(spareKeys), ValsOut: uint64(out),
 			N: s.n, Tiles: s.tiles, Counts: uint64(s.counts), Shift: shift}
 		if first {
 			p.Sub = plan.sub
@@ -131,7 +140,7 @@ func (s *radixSorter) sort(perm cu.DevicePtr, plan radixPlan, wantKeys bool) (cu
 			return 0, 0, err
 		}
 		keys, spareKeys = spareKeys, keys
-		perm, s.spare = s.spare, perm
+		perm = out
 		wide = outWide
 	}
 	if !wantKeys {
@@ -173,7 +182,7 @@ func (s *radixSorter) pass(p *radixSortParams, wideIn, wideOut bool) error {
 	if err := launch(f, int(s.tiles), 256, 0, unsafe.Pointer(p), unsafe.Sizeof(*p)); err != nil {
 		return err
 	}
-	noteKernel((kin+4)*s.n+8*256*s.tiles, (kout+4)*s.n, s.n, s.n)
+	noteKernel((kin+4*int64(min(p.ValsIn, 1)))*s.n+8*256*s.tiles, (kout+4)*s.n, s.n, s.n)
 	return nil
 }
 

@@ -18,9 +18,8 @@ func (r *queryRun) rowsPerm(n int64, keys []sortKey) (cu.DevicePtr, error) {
 	if len(keys) > setopMaxCols {
 		return 0, fmt.Errorf("gpu: sort by %d columns (at most %d)", len(keys), setopMaxCols)
 	}
-	perm, err := r.iotaPerm(n)
-	if err != nil || n <= 1 {
-		return perm, err
+	if n <= 1 {
+		return r.iotaPerm(n)
 	}
 	masks, err := r.digitMasks(n, keys)
 	if err != nil {
@@ -30,6 +29,7 @@ func (r *queryRun) rowsPerm(n int64, keys []sortKey) (cu.DevicePtr, error) {
 	if err != nil {
 		return 0, err
 	}
+	var perm cu.DevicePtr // the identity until a pass runs
 	// pass sorts stably by one key's values (or NULL flags) on the digits
 	// of the bits on which the rows differ.
 	pass := func(k sortKey, nullFlag bool, and, or uint64) error {
@@ -51,6 +51,9 @@ func (r *queryRun) rowsPerm(n int64, keys []sortKey) (cu.DevicePtr, error) {
 		if err := pass(keys[i], true, m[2], m[3]); err != nil {
 			return 0, err
 		}
+	}
+	if perm == 0 {
+		return r.iotaPerm(n)
 	}
 	return perm, nil
 }

@@ -75,14 +75,14 @@ func (r *queryRun) sortRel(ctx context.Context, input planner.Node, keys []sql.S
 // significant). With nullsLast every row with a NULL key goes after every
 // row without, whatever the direction (the merge join cuts them off).
 func (r *queryRun) sortPerm(n int64, keys []sortKey, nullsLast bool) (cu.DevicePtr, error) {
-	perm, err := r.iotaPerm(n)
-	if err != nil || n <= 1 {
-		return perm, err
+	if n <= 1 {
+		return r.iotaPerm(n)
 	}
 	rs, err := r.newRadixSorter(n)
 	if err != nil {
 		return 0, err
 	}
+	var perm cu.DevicePtr // the identity until a pass runs
 	for i := len(keys) - 1; i >= 0; i-- {
 		if perm, err = rs.byKey(perm, keys[i], false); err != nil {
 			return 0, err
@@ -104,6 +104,9 @@ func (r *queryRun) sortPerm(n int64, keys []sortKey, nullsLast bool) (cu.DeviceP
 				}
 			}
 		}
+	}
+	if perm == 0 {
+		return r.iotaPerm(n)
 	}
 	return perm, nil
 }

@@ -182,24 +182,25 @@ func (r *queryRun) joinSide(n int64, keys []sortKey, sorted bool) (*sortedSide, 
 // last pass writes the sorted encoded keys back, so they need not be
 // gathered through the permutation again (a random 8-byte read per row).
 func (r *queryRun) sortedOneKey(n int64, k sortKey) (*sortedSide, error) {
-	perm, err := r.iotaPerm(n)
-	if err != nil {
-		return nil, err
-	}
 	rs, err := r.newRadixSorter(n)
 	if err != nil {
 		return nil, err
 	}
-	if err := rs.encode(perm, k, false); err != nil {
+	if err := rs.encode(0, k, false); err != nil {
 		return nil, err
 	}
 	plan, err := rs.rangePlan()
 	if err != nil {
 		return nil, err
 	}
-	perm, keys, err := rs.sort(perm, plan, true)
+	perm, keys, err := rs.sort(0, plan, true)
 	if err != nil {
 		return nil, err
+	}
+	if perm == 0 {
+		if perm, err = r.iotaPerm(n); err != nil {
+			return nil, err
+		}
 	}
 	s := &sortedSide{perm: perm, n: n}
 	s.keys[0] = uint64(keys)
@@ -301,11 +302,12 @@ func checkSortMergeJoin(x *planner.SortMergeJoin) error {
 // their order: per nullable key one stable radix pass on its NULL flag,
 // which costs far less than sorting the values again.
 func (r *queryRun) nullsLastPerm(n int64, keys []sortKey) (cu.DevicePtr, error) {
-	perm, err := r.iotaPerm(n)
-	if err != nil || n <= 1 {
-		return perm, err
+	if n <= 1 {
+		return r.iotaPerm(n)
 	}
+	var perm cu.DevicePtr // the identity until a pass runs
 	var rs *radixSorter
+	var err error
 	for i := len(keys) - 1; i >= 0; i-- {
 		if keys[i].v.Valid == 0 {
 			continue
@@ -320,6 +322,9 @@ func (r *queryRun) nullsLastPerm(n int64, keys []sortKey) (cu.DevicePtr, error) 
 		if perm, err = rs.byKey(perm, sortKey{v: keys[i].v, desc: true}, true); err != nil {
 			return 0, err
 		}
+	}
+	if perm == 0 {
+		return r.iotaPerm(n)
 	}
 	return perm, nil
 }

@@ -4,7 +4,7 @@
 // sizes around the 4096-row tile, every plan the Go side makes (digits of
 // key - min, 32-bit after the first pass when the range fits; or the
 // digits where the bits differ, from AND/OR masks), with and without the
-// sorted keys written back. The permutation must be the one
+// sorted keys written back, with row ids given or implicit (the identity). The permutation must be the one
 // std::stable_sort gives, the keys the sorted keys. Exit status 1 on any
 // mismatch. Built and run by kernels/emulate_test.go.
 #include "rs.cpp"
@@ -72,7 +72,10 @@ Plan from_masks(unsigned long long a, unsigned long long o) {  // planFromMasks
 
 // radix_sort.go's radixSorter.sort: perm sorted by keys; the sorted keys
 // (8-byte) when wantKeys.
-void sort(std::vector<unsigned long long> keys, std::vector<int>& perm, const Plan& plan, bool wantKeys, std::vector<unsigned long long>& sortedKeys) {
+// identity: the first pass takes row i's id as i (valsIn null), as a sort
+// starting from the identity does.
+void sort(std::vector<unsigned long long> keys, std::vector<int>& perm, const Plan& plan, bool wantKeys, bool identity,
+          std::vector<unsigned long long>& sortedKeys) {
   long long n = keys.size(), tiles = (n + RS_TILE - 1) / RS_TILE;
   std::vector<unsigned long long> spareKeys(n, 0xdeadbeefdeadbeefULL);
   std::vector<int> spare(n, -7);
@@ -83,7 +86,7 @@ void sort(std::vector<unsigned long long> keys, std::vector<int>& perm, const Pl
   for (size_t i = 0; i < plan.shifts.size(); i++) {
     bool first = i == 0, last = i + 1 == plan.shifts.size();
     RadixSortParams p{};
-    p.keysIn = kin, p.valsIn = vin, p.keysOut = kout, p.valsOut = vout, p.n = n, p.tiles = tiles, p.counts = counts.data();
+    p.keysIn = kin, p.valsIn = first && identity ? nullptr : vin, p.keysOut = kout, p.valsOut = vout, p.n = n, p.tiles = tiles, p.counts = counts.data();
     p.shift = plan.shifts[i];
     if (first) p.sub = plan.sub;
     bool outWide = !plan.narrow;
@@ -136,12 +139,13 @@ int main() {
         std::vector<unsigned long long> sk;
         // The permutation's values are row ids carried along: start from
         // the identity, so the result must equal the stable order.
-        sort(keys, perm, plan, wk, sk);
+        sort(keys, perm, plan, wk, m == wk, sk);
         bool ok = perm == want;
         if (ok && wk && !plan.shifts.empty())
           for (int i = 0; i < c.n; i++) ok = ok && sk[i] == keys[want[i]];
         bad += !ok;
-        printf("%-15s n=%-6d plan=%s passes=%zu narrow=%d keys=%d: %s\n", c.name, c.n, m ? "masks" : "range", plan.shifts.size(), plan.narrow, wk, ok ? "ok" : "MISMATCH");
+        printf("%-15s n=%-6d plan=%s passes=%zu narrow=%d keys=%d identity=%d: %s\n", c.name, c.n, m ? "masks" : "range",
+               plan.shifts.size(), plan.narrow, wk, m == wk, ok ? "ok" : "MISMATCH");
       }
   }
   return bad != 0;
