@@ -43,6 +43,8 @@ type radixSorter struct {
 	keys     [2]cu.DevicePtr
 	perms    [2]cu.DevicePtr
 	counts   cu.DevicePtr
+	sums     cu.DevicePtr // the counts' scan: tile sums and total
+	total    cu.DevicePtr
 	minMax   cu.DevicePtr
 }
 
@@ -52,7 +54,7 @@ func (r *queryRun) newRadixSorter(n int64) (*radixSorter, error) {
 		p  *cu.DevicePtr
 		sz int64
 	}{{&s.keys[0], 8 * n}, {&s.keys[1], 8 * n}, {&s.perms[0], 4 * n}, {&s.perms[1], 4 * n}, {&s.counts, 8 * 256 * s.tiles},
-		{&s.minMax, 16}} {
+		{&s.sums, 8 * scanTiles(256*s.tiles)}, {&s.total, 8}, {&s.minMax, 16}} {
 		var err error
 		if *b.p, err = r.s.alloc(max(b.sz, 16)); err != nil {
 			return nil, err
@@ -165,7 +167,7 @@ func (s *radixSorter) pass(p *radixSortParams, wideIn, wideOut bool) error {
 		return err
 	}
 	noteKernel(kin*s.n, 8*256*s.tiles, s.n, 256*s.tiles)
-	if _, err := s.r.scanOnDevice(s.counts, 256*s.tiles); err != nil {
+	if err := s.r.scanWith(s.counts, 256*s.tiles, s.sums, s.total); err != nil {
 		return err
 	}
 	kout := int64(4)
