@@ -49,7 +49,8 @@ type countValidParams struct {
 	Out   uint64
 }
 
-// sortedSide is one join input sorted on its keys: the permutation, the
+// sortedSide is one join input sorted on its keys: the permutation (0:
+// the identity, for a side that arrives sorted without NULL keys), the
 // rows without NULL keys (a prefix of it) and their encoded keys in order.
 type sortedSide struct {
 	perm cu.DevicePtr
@@ -300,10 +301,11 @@ func checkSortMergeJoin(x *planner.SortMergeJoin) error {
 // nullsLastPerm returns the row ids 0..n-1 of an input already sorted on
 // keys, with the rows holding a NULL key moved last and the others in
 // their order: per nullable key one stable radix pass on its NULL flag,
-// which costs far less than sorting the values again.
+// which costs far less than sorting the values again. 0 stands for the
+// identity (no NULL key: nothing moves), never written.
 func (r *queryRun) nullsLastPerm(n int64, keys []sortKey) (cu.DevicePtr, error) {
 	if n <= 1 {
-		return r.iotaPerm(n)
+		return 0, nil
 	}
 	var perm cu.DevicePtr // the identity until a pass runs
 	var rs *radixSorter
@@ -322,9 +324,6 @@ func (r *queryRun) nullsLastPerm(n int64, keys []sortKey) (cu.DevicePtr, error) 
 		if perm, err = rs.byKey(perm, sortKey{v: keys[i].v, desc: true}, true); err != nil {
 			return 0, err
 		}
-	}
-	if perm == 0 {
-		return r.iotaPerm(n)
 	}
 	return perm, nil
 }
