@@ -3,6 +3,7 @@
 package gpu
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -54,4 +55,53 @@ func uniqueKeys(rng *rand.Rand, n int, domain int64) []int64 {
 		}
 	}
 	return out
+}
+
+// BenchmarkIntersectKernels runs bench join's intersection of two sets of
+// 16 M uniform 32-bit keys (8-byte on the device, half shared) once warm,
+// then once under the kernel profiler, and logs the per-kernel table (ms,
+// bytes moved, GB/s, % of HBM) of the sort-merge join, the merge on
+// presorted keys and the hash join: where each one's time goes.
+func BenchmarkIntersectKernels(b *testing.B) {
+	d := needGPU(b)
+	const n = 16 << 20
+	keys := make([]int64, n+n/2)
+	for i := range keys {
+		keys[i] = int64(uint32(uint32(i)*0x9E3779B1 + 0x7F4A7C15))
+	}
+	r, s := keys[:n], keys[n/2:]
+	for _, algo := range []string{"merge", "merge-sorted", "hash"} {
+		b.Run(algo, func(b *testing.B) {
+			ra, sa := intersectInputs(r, s, algo)
+			var prof *QueryProfile
+			for i := 0; i < b.N; i++ {
+				err := d.do(func() error {
+					if _, err := d.intersectOnce(ra, sa, algo, 18); err != nil {
+						return err
+					}
+					q := d.newQueryRun()
+					defer q.close()
+					rv, err := q.uploadKeys(ra)
+					if err != nil {
+						return err
+					}
+					sv, err := q.uploadKeys(sa)
+					if err != nil {
+						return err
+					}
+					return d.profiled(true, func() error {
+						m, err := q.intersect(rv, sv, n, n, algo, 18, 0, 0)
+						if err == nil && m != n/2 {
+							err = fmt.Errorf("%s: %d matches, want %d", algo, m, n/2)
+						}
+						return err
+					}, &prof)
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.Logf("%s, n = 16M:\n%s", algo, prof.Table())
+		})
+	}
 }
