@@ -19,14 +19,14 @@
 //
 //   radix_upsweep{32,64}   per tile of RS_TILE rows, the 256-bin histogram
 //                          of the digit in shared memory (lanes of a warp
-//                          with equal digits add once: __match_any_sync),
+//                          with equal digits add once: match_digit),
 //                          written digit-major, counts[digit * tiles +
 //                          tile], so that one exclusive scan of counts
 //                          gives every (digit, tile) its output base.
 //                          Reads KI per row; writes 8 B per 16 rows.
 //   radix_downsweep_I_O    per tile: each warp ranks its 32 * RS_ITEMS
 //                          consecutive rows (row order = warp, item,
-//                          lane) item by item with __match_any_sync and
+//                          lane) item by item with match_digit and
 //                          per-warp digit counters in shared memory; a
 //                          block scan over (digit, warp) turns the
 //                          counters into tile offsets, so a key's place
@@ -80,6 +80,20 @@ __device__ __forceinline__ unsigned digit_of(const RadixSortParams& p, KI k) {
   return (unsigned)((((unsigned long long)k - p.sub) >> p.shift) & (RS_RADIX - 1));
 }
 
+// match_digit: the lanes of the warp whose digit equals this lane's (its
+// own bit only when !ok), by eight ballots, one per digit bit, as CUB's
+// MatchAny does: __match_any_sync is a slow, serialized instruction on
+// Volta through Hopper, ballots issue at full rate. Every lane calls it.
+__device__ __forceinline__ unsigned match_digit(int d, bool ok, int lane) {
+  unsigned peers = __ballot_sync(0xffffffffu, ok);
+  for (int b = 0; b < 8; b++) {
+    bool bit = (d >> b) & 1;
+    unsigned vote = __ballot_sync(0xffffffffu, bit);
+    peers &= bit ? vote : ~vote;
+  }
+  return ok ? peers : 1u << lane;
+}
+
 template <class KI>
 __device__ __forceinline__ void upsweep(const RadixSortParams& p) {
   __shared__ int h[RS_RADIX];
@@ -95,8 +109,8 @@ __device__ __forceinline__ void upsweep(const RadixSortParams& p) {
   }
   for (int j = 0; j < RS_ITEMS; j++) {
     bool ok = base + (long long)j * RS_THREADS + t < p.n;
-    int d = ok ? (int)digit_of<KI>(p, k[j]) : RS_RADIX + lane;
-    unsigned peers = __match_any_sync(0xffffffffu, d);
+    int d = ok ? (int)digit_of<KI>(p, k[j]) : 0;
+    unsigned peers = match_digit(d, ok, lane);
     if (ok && lane == __ffs(peers) - 1) atomicAdd(&h[d], __popc(peers));
   }
   __syncthreads();
@@ -146,8 +160,8 @@ __device__ __forceinline__ void downsweep(const RadixSortParams& p) {
   }
   for (int j = 0; j < RS_ITEMS; j++) {
     bool ok = seg + j * 32 + lane < p.n;
-    int d = ok ? (int)digit_of<KI>(p, k[j]) : RS_RADIX + lane;
-    unsigned peers = __match_any_sync(0xffffffffu, d);
+    int d = ok ? (int)digit_of<KI>(p, k[j]) : 0;
+    unsigned peers = match_digit(d, ok, lane);
     int leader = __ffs(peers) - 1;
     int before = ok && lane == leader ? cnt[warp][d] : 0;
     before = __shfl_sync(0xffffffffu, before, leader);

@@ -53,6 +53,16 @@ template <class T> T __shfl_sync(unsigned, T v, int src) {
   w.bar->arrive_and_wait();
   return r;
 }
+inline unsigned __ballot_sync(unsigned, int pred) {
+  WarpEmu& w = emu_warp();
+  w.slot[threadIdx.x % 32] = pred != 0;
+  w.bar->arrive_and_wait();
+  unsigned m = 0;
+  for (int i = 0; i < 32; i++)
+    if (w.slot[i]) m |= 1u << i;
+  w.bar->arrive_and_wait();
+  return m;
+}
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __ffs(int x) { return __builtin_ffs(x); }
 template <class T> T atomicAdd(T* p, T v) { return std::atomic_ref<T>(*p).fetch_add(v); }
