@@ -16,17 +16,41 @@
 // Col is a device view of one column vector: 4- or 8-byte values (integers
 // narrowed to 32 bits when they fit, codes, dates, doubles) and an optional
 // validity bitmap (bit set = not NULL).
+//
+// A packed column (frame set; storage/columnar/packed.go) holds 32-bit
+// values as bits-bit offsets from a frame of reference per 2^shift rows:
+// data are 32-bit words, row i's offset starts at bit i*bits (low bits
+// first) and may straddle two words, padded so the word after any value's
+// first word may be read; width is 4 (the decoded values'). The plan packs
+// only the fused star kernel's resident fact columns; ldi and the tile
+// loads decode them in registers.
 struct Col {
   const void* data;
   const unsigned long long* valid;
   int width;
   int isFloat;
+  const int* frame;
+  int bits;
+  int shift;
 };
+
+__device__ __forceinline__ unsigned packed_mask(int bits) { return bits >= 32 ? 0xffffffffu : (1u << bits) - 1u; }
+
+// ld_packed decodes row i of a packed column: two word loads (L1 hits for
+// a warp's neighbours), a funnel shift, the frame added in 32 bits (a
+// chunk's offsets may span the whole int32 range, so the sum wraps).
+__device__ __forceinline__ int ld_packed(const Col& c, long long i) {
+  unsigned long long o = (unsigned long long)i * (unsigned)c.bits;
+  const unsigned* p = (const unsigned*)c.data + (o >> 5);
+  unsigned off = __funnelshift_r(__ldg(p), __ldg(p + 1), (unsigned)o & 31u) & packed_mask(c.bits);
+  return (int)((unsigned)__ldg(c.frame + (i >> c.shift)) + off);
+}
 
 // Widths 1 and 2 are a streamed fact column's chunk, sent narrowed
 // (exec/gpu/streaming.go): signed values, as the planner's wire width
 // holds them.
 __device__ __forceinline__ long long ldi(const Col& c, long long i) {
+  if (c.frame) return (long long)ld_packed(c, i);
   if (c.width == 4) return (long long)__ldg((const int*)c.data + i);
   if (c.width == 2) return (long long)__ldg((const short*)c.data + i);
   if (c.width == 1) return (long long)__ldg((const signed char*)c.data + i);
@@ -299,11 +323,46 @@ __device__ __forceinline__ bool any_alive(const bool* alive) {
   return any;
 }
 
+// load_packed decodes a thread's IT rows of a packed column. They share a
+// frame (IT divides 2^shift) and lie in consecutive bits, so a window of
+// two words slides along them: IT+1 word loads at most (bits = 32), 2 or 3
+// for a 4-bit column, where two loads per value would make L1, not HBM,
+// the limit of narrow columns. A tail tile decodes its live rows one by
+// one (the window could run past the padding).
+template <int IT, typename T>
+__device__ __forceinline__ void load_packed(const Col& c, long long i0, bool full, const bool* alive, T* v) {
+  if (!full) {
+#pragma unroll
+    for (int k = 0; k < IT; k++) v[k] = alive[k] ? (T)ld_packed(c, i0 + k) : (T)0;
+    return;
+  }
+  const unsigned fr = (unsigned)__ldg(c.frame + (i0 >> c.shift));
+  const unsigned m = packed_mask(c.bits);
+  const unsigned* w = (const unsigned*)c.data;
+  unsigned long long o = (unsigned long long)i0 * (unsigned)c.bits;
+  unsigned long long wi = o >> 5;
+  unsigned lo = __ldg(w + wi), hi = __ldg(w + wi + 1);
+#pragma unroll
+  for (int k = 0; k < IT; k++) {
+    if ((o >> 5) != wi) {  // bits <= 32: the window moves one word at most
+      wi++;
+      lo = hi;
+      hi = __ldg(w + wi + 1);
+    }
+    v[k] = (T)(int)(fr + (__funnelshift_r(lo, hi, (unsigned)o & 31u) & m));
+    o += (unsigned)c.bits;
+  }
+}
+
 template <int IT>
 __device__ __forceinline__ void load_i(const Col& c, long long i0, bool full, const bool* alive, long long* v) {
 #pragma unroll
   for (int k = 0; k < IT; k++) v[k] = 0;
   if (!any_alive<IT>(alive)) return;
+  if (c.frame) {
+    load_packed<IT>(c, i0, full, alive, v);
+    return;
+  }
   if (c.width < 4) {  // a narrowed streamed chunk: the link, not loads, bounds it
 #pragma unroll
     for (int k = 0; k < IT; k++) v[k] = alive[k] ? ldi(c, i0 + k) : 0;

@@ -46,7 +46,8 @@ func TestSSBGPUStreamedExplainGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prof.MemoryBudget = 8 << 20
+	// 4-byte fact columns: packed (gpu_h100_ssb_*) they all fit 8 MiB.
+	prof.MemoryBudget, prof.NoPacking = 8<<20, true
 	checkSSBGolden(t, planner.Options{GPU: prof}, "gpu_h100_8MB_ssb_")
 }
 
@@ -134,7 +135,8 @@ func TestRemapNeedsFactOnDevice(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		prof.MemoryBudget = c.budget
+		// 8 MiB is less than the 4-byte fact columns.
+		prof.MemoryBudget, prof.NoPacking = c.budget, true
 		q := ssbtest.Queries(t, cat)[3] // Q2.1
 		p, err := planner.Plan(q.Query, planner.Options{GPU: prof, Remaps: lookup})
 		if err != nil {

@@ -56,6 +56,11 @@ type GPUColumn struct {
 	// from them without reading it first.
 	Min, Max int64
 	HasRange bool
+	// Packing, on a resident fact column of a star, is its bit-packed
+	// form (gpu_packing.go); Bytes is then the packed size and
+	// UnpackedBytes the 4-byte form's.
+	Packing       *GPUPacking
+	UnpackedBytes int64
 }
 
 // ColumnPlace is where a column lives for the GPU.
@@ -116,6 +121,8 @@ func (p *GPUProfile) Budget() int64 {
 // and fills g.Memory.
 func planColumns(g *GPUPlan, prof *GPUProfile) []GPUColumn {
 	cols := gpuColumns(g)
+	packCandidates(g, cols, prof)
+	defer unpackOffDevice(cols)
 	if g.Split != nil {
 		// Each device holds its range of the fact table.
 		rows := int64(g.Star.Fact.Table.Rows)

@@ -26,7 +26,9 @@ func TestGPUPlacement(t *testing.T) {
 	}
 	plan := func(budget int64, force planner.ColumnPlace) *planner.Physical {
 		prof := h100(t)
-		prof.MemoryBudget, prof.ForcePlace = budget, force
+		// Budgets below are sized for 4-byte columns (packing has its
+		// own tests, gpu_packing_test.go).
+		prof.MemoryBudget, prof.ForcePlace, prof.NoPacking = budget, force, true
 		p, err := planner.Plan(q.Query, planner.Options{GPU: prof})
 		if err != nil {
 			t.Fatal(err)

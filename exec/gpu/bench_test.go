@@ -122,7 +122,9 @@ func factBytes(d *device, p *planner.Physical) int64 {
 	var total int64
 	d.do(func() error {
 		for c := range cols {
-			if e, ok := d.cache.m[q.fact.Table.Columns[c]]; ok {
+			if e, ok := d.cache.m[cacheKey{col: q.fact.Table.Columns[c], packed: true}]; ok {
+				total += e.view().valueBytes(int64(e.n))
+			} else if e, ok := d.cache.m[cacheKey{col: q.fact.Table.Columns[c]}]; ok {
 				total += int64(e.n) * int64(e.width)
 			}
 		}

@@ -32,15 +32,32 @@ type devColumn struct {
 	// pinnedCopy is the pinned host copy a zero-copy column owns when its
 	// vector was not in pinned memory (zero_copy.go).
 	pinnedCopy unsafe.Pointer
-	pins       int
-	elem       *list.Element
+	// packing is a packed column's form (column_pack.go): data are its
+	// words, frame its frames (inside the same allocation), pinnedCopy
+	// the packed host copy the cold transfer moved.
+	packing *planner.GPUPacking
+	frame   cu.DevicePtr
+	pins    int
+	elem    *list.Element
 }
+
+// cacheKey is a cache entry's identity: a column in one device form (a
+// packed column and its 4-byte form are distinct entries).
+type cacheKey struct {
+	col    *columnar.Column
+	packed bool
+}
+
+func (c *devColumn) key() cacheKey { return cacheKey{c.col, c.packing != nil} }
 
 // view is the kernel's Col of the column.
 func (c *devColumn) view() colView {
 	v := colView{Data: uint64(c.data), Valid: uint64(c.valid), Width: int32(c.width)}
 	if c.isFloat {
 		v.IsFloat = 1
+	}
+	if c.packing != nil {
+		v.Frame, v.Bits, v.Shift = uint64(c.frame), int32(c.packing.Bits), int32(c.packing.ChunkShift)
 	}
 	return v
 }
@@ -56,13 +73,13 @@ type columnCache struct {
 	d      *device
 	budget int64
 	used   int64
-	m      map[*columnar.Column]*devColumn
+	m      map[cacheKey]*devColumn
 	lru    list.List    // front = most recent
 	mm     cu.DevicePtr // 16 B: cache_scan's min and max
 }
 
 func newColumnCache(d *device, budget int64) *columnCache {
-	return &columnCache{d: d, budget: budget, m: map[*columnar.Column]*devColumn{}}
+	return &columnCache{d: d, budget: budget, m: map[cacheKey]*devColumn{}}
 }
 
 func hostPtr(c *columnar.Column) uintptr {
@@ -87,7 +104,7 @@ func (cc *columnCache) getAs(col *columnar.Column, zeroCopy bool, in *planner.GP
 	// An empty vector has nothing to read in place: its 8-byte stand-in
 	// lives on the device.
 	zeroCopy = zeroCopy && len(col.Data()) > 0
-	if e, ok := cc.m[col]; ok {
+	if e, ok := cc.m[cacheKey{col: col}]; ok {
 		// A pinned entry serves the query that pinned it as it is: a
 		// column that did not fit the cache and is read zero-copy stays
 		// so for the whole query.
@@ -108,10 +125,15 @@ func (cc *columnCache) getAs(col *columnar.Column, zeroCopy bool, in *planner.GP
 	if err != nil {
 		return nil, err
 	}
+	cc.insert(e)
+	return e, nil
+}
+
+// insert adds a loaded entry, pinned once.
+func (cc *columnCache) insert(e *devColumn) {
 	e.pins = 1
 	e.elem = cc.lru.PushFront(e)
-	cc.m[col] = e
-	return e, nil
+	cc.m[e.key()] = e
 }
 
 func (cc *columnCache) unpin(e *devColumn) {
@@ -132,7 +154,7 @@ func (cc *columnCache) drop(e *devColumn) {
 	}
 	cc.used -= e.bytes
 	cc.lru.Remove(e.elem)
-	delete(cc.m, e.col)
+	delete(cc.m, e.key())
 }
 
 // reserve evicts unpinned columns until n more bytes fit the budget.
