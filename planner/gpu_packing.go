@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"slices"
+
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -20,8 +22,10 @@ import (
 // the bytes before the executor packs anything, and the executor packs
 // with the plan's b (it fails, naming the rows, if the data disagree).
 // A column is packed when that saves bytes (b < 32) and:
-//   - it is resident: streamed chunks keep their 1/2/4-byte wire widths,
-//     and zero-copy reads go to the host copy;
+//   - it is resident and the fact table does not stream: streamed chunks
+//     keep their 1/2/4-byte wire widths, zero-copy reads go to the host
+//     copy, and a chunked launch moves resident views by any multiple of
+//     64 rows, not of a frame's 4,096;
 //   - the expression VM does not read it too (multi-column predicates,
 //     computed aggregate arguments): the VM reads 4-byte values, and two
 //     device forms of one column would double its bytes;
@@ -67,13 +71,26 @@ func packCandidates(g *GPUPlan, cols []GPUColumn, prof *GPUProfile) {
 }
 
 // unpackOffDevice drops the packing of columns placement moved off the
-// device.
+// device, and of every column when the fact table streams.
 func unpackOffDevice(cols []GPUColumn) {
+	streams := slices.ContainsFunc(cols, func(c GPUColumn) bool { return c.Place == PlaceStreamed })
 	for i := range cols {
-		if c := &cols[i]; c.Packing != nil && c.Place != PlaceResident {
+		if c := &cols[i]; c.Packing != nil && (c.Place != PlaceResident || streams) {
 			c.Packing, c.Bytes, c.UnpackedBytes = nil, c.UnpackedBytes, 0
 		}
 	}
+}
+
+// residentBytes is what resident column c takes on the device: its packed
+// size, or its 4-byte size when the fact table streams (the chunked launch
+// moves every fact column's view by the chunk's first row, which a packed
+// column's frames allow only at multiples of 4,096 rows, and chunks are
+// any multiple of 64).
+func residentBytes(c GPUColumn, streams bool) int64 {
+	if c.Packing != nil && streams {
+		return c.UnpackedBytes
+	}
+	return c.Bytes
 }
 
 // starFactReads lists the fact columns the fused kernel reads directly and

@@ -86,4 +86,35 @@ func TestGPUPackingExclusions(t *testing.T) {
 			t.Errorf("%s.%s %s: packing %+v, %d bytes", c.Table, c.Column, c.Place, c.Packing, c.Bytes)
 		}
 	}
+
+	// A budget for about half the packed fact columns: some stream, and
+	// then none is packed (a chunked launch moves the resident views by
+	// rows that need not be a frame's multiple), and the device bytes
+	// count them at 4 bytes.
+	const q = "select sum(lo_extendedprice * lo_discount) from lineorder, date where lo_orderdate = d_datekey and d_year = 1993 and lo_quantity < 25"
+	g := planSQL(t, cat, q, planner.Options{GPU: h100(t)}).GPU
+	var packedFact int64
+	for _, c := range g.Columns {
+		if c.Fact {
+			packedFact += c.Bytes
+		}
+	}
+	prof = h100(t)
+	prof.MemoryBudget = g.Memory.Working + g.Memory.Resident - packedFact/2
+	p = planSQL(t, cat, q, planner.Options{GPU: prof})
+	streamed, resident := 0, int64(0)
+	for _, c := range p.GPU.Columns {
+		if c.Place == planner.PlaceStreamed {
+			streamed++
+		}
+		if c.Packing != nil {
+			t.Errorf("%s.%s packed beside streamed columns\n%s", c.Table, c.Column, p.Explain())
+		}
+		if c.Place == planner.PlaceResident {
+			resident += c.Bytes
+		}
+	}
+	if streamed == 0 || p.GPU.Memory.Resident != resident || p.GPU.Memory.NoFit != "" {
+		t.Errorf("half the packed bytes: %d streamed, resident %d of %d\n%s", streamed, p.GPU.Memory.Resident, resident, p.Explain())
+	}
 }

@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"gpusql/sql"
@@ -164,10 +165,11 @@ func planColumns(g *GPUPlan, prof *GPUProfile) []GPUColumn {
 	for i := 0; ; i++ {
 		m.Resident, m.Stream = 0, nil
 		var wire int64
+		streams := slices.ContainsFunc(cols, func(c GPUColumn) bool { return c.Place == PlaceStreamed })
 		for _, c := range cols {
 			switch c.Place {
 			case PlaceResident:
-				m.Resident += c.Bytes
+				m.Resident += residentBytes(c, streams)
 			case PlaceStreamed:
 				wire += int64(c.WireWidth)
 			}
