@@ -114,6 +114,9 @@ func explainStar(sb *strings.Builder, s *GPUStar) {
 	case GroupShared, GroupSharedReplicated:
 		fmt.Fprintf(sb, ", est %.2f bank rounds per warp (uniform keys)", g.EstRounds)
 	}
+	if x := explainGroupRemap(g, s.Fact.Table.Name); x != "" {
+		sb.WriteString(", " + x)
+	}
 	if len(s.Dims) > 0 && g.Layout != GroupRegisters {
 		sb.WriteString("; chosen again on the groups that survive the dimension filters")
 	}
