@@ -78,7 +78,10 @@ func (cc *columnCache) loadPacked(col *columnar.Column, pk *planner.GPUPacking, 
 	}
 	e.pinnedCopy = h
 	words := unsafe.Slice((*uint32)(h), nw)
-	frames := unsafe.Slice((*int32)(unsafe.Add(h, 4*nw)), max(nf, 1))[:nf]
+	var frames []int32
+	if nf > 0 {
+		frames = unsafe.Slice((*int32)(unsafe.Add(h, 4*nw)), nf)
+	}
 	if err := columnar.PackInto(col, pk.Bits, words, frames); err != nil {
 		cc.freePacked(e)
 		return nil, fmt.Errorf("gpu: %s.%s: %w", gc.Table, gc.Column, err)
