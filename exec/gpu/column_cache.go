@@ -33,12 +33,14 @@ type devColumn struct {
 	// vector was not in pinned memory (zero_copy.go).
 	pinnedCopy unsafe.Pointer
 	// packing is a packed column's form (column_pack.go): data are its
-	// words, frame its frames (inside the same allocation), pinnedCopy
-	// the packed host copy the cold transfer moved.
-	packing *planner.GPUPacking
-	frame   cu.DevicePtr
-	pins    int
-	elem    *list.Element
+	// words, frame its frames (inside the same allocation), packedCopy
+	// the packed host copy the cold transfer moved (held while the entry
+	// lives, kept after it within packedCopies' budget).
+	packing    *planner.GPUPacking
+	frame      cu.DevicePtr
+	packedCopy *packedCopy
+	pins       int
+	elem       *list.Element
 }
 
 // cacheKey is a cache entry's identity: a column in one device form (a
@@ -76,10 +78,17 @@ type columnCache struct {
 	m      map[cacheKey]*devColumn
 	lru    list.List    // front = most recent
 	mm     cu.DevicePtr // 16 B: cache_scan's min and max
+	// packed holds packed columns' pinned host copies (column_pack.go).
+	packed *packedCopies
 }
 
 func newColumnCache(d *device, budget int64) *columnCache {
-	return &columnCache{d: d, budget: budget, m: map[cacheKey]*devColumn{}}
+	pinned := func(n int) (unsafe.Pointer, error) {
+		h, _, err := hostAlloc(n)
+		return h, err
+	}
+	unpin := func(p unsafe.Pointer) { hostFree(p) }
+	return &columnCache{d: d, budget: budget, m: map[cacheKey]*devColumn{}, packed: newPackedCopies(budget, pinned, unpin)}
 }
 
 func hostPtr(c *columnar.Column) uintptr {
@@ -151,6 +160,9 @@ func (cc *columnCache) drop(e *devColumn) {
 	}
 	if e.pinnedCopy != nil {
 		hostFree(e.pinnedCopy)
+	}
+	if e.packedCopy != nil {
+		cc.packed.release(e.packedCopy)
 	}
 	cc.used -= e.bytes
 	cc.lru.Remove(e.elem)

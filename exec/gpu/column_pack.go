@@ -22,18 +22,16 @@ import (
 // operators read), with its own bytes, evicted, checked for staleness and
 // pinned as any other entry.
 //
-// The host packs the column once per load, in parallel by chunk, straight
-// into pinned memory the entry keeps, and the cold transfer moves the
-// packed bytes: a 4-bit column crosses PCIe in an eighth of the time of its
-// 4-byte form, which is what lifts a cold query above the link's rate in
-// rows per second.
-
-// errNoRoom: the packed form does not fit the cache now.
-var errNoRoom = errors.New("no room in the device column cache")
+// The host packs the column once, in parallel by chunk, straight into
+// pinned memory kept across evictions (packed_copies.go), and the cold
+// transfer moves the packed bytes: a 4-bit column crosses PCIe in an
+// eighth of the time of its 4-byte form, which is what lifts a cold query
+// above the link's rate in rows per second.
 
 // getPacked returns col's packed form as gc plans it, pinned until unpin.
 // When the cache has no room for it (the plan's budget is more than the
-// device has free), the 4-byte form serves, as load would.
+// device has free) or pinned memory for its host copy is short, the
+// 4-byte form serves, as load would.
 func (cc *columnCache) getPacked(col *columnar.Column, gc *planner.GPUColumn) (*devColumn, error) {
 	pk := gc.Packing
 	if e, ok := cc.m[cacheKey{col, true}]; ok {
@@ -55,9 +53,9 @@ func (cc *columnCache) getPacked(col *columnar.Column, gc *planner.GPUColumn) (*
 	return e, nil
 }
 
-// loadPacked packs col into pinned host memory and copies it to the
-// device: words, then frames, in one allocation. Its value range is the
-// plan's (statistics), as a zero-copy column's is.
+// loadPacked copies col's packed host copy (made now, or kept from an
+// earlier load) to the device: words, then frames, in one allocation.
+// Its value range is the plan's (statistics), as a zero-copy column's is.
 func (cc *columnCache) loadPacked(col *columnar.Column, pk *planner.GPUPacking, gc *planner.GPUColumn) (*devColumn, error) {
 	if pk.ChunkShift != columnar.PackChunkShift {
 		return nil, fmt.Errorf("gpu: internal error: the plan packs frames per 2^%d rows, storage per 2^%d", pk.ChunkShift, columnar.PackChunkShift)
@@ -66,33 +64,26 @@ func (cc *columnCache) loadPacked(col *columnar.Column, pk *planner.GPUPacking, 
 	if gc.HasRange {
 		e.min, e.max = gc.Min, gc.Max
 	}
-	nw, nf := columnar.PackedWords(col.Len, pk.Bits), columnar.PackedFrames(col.Len)
-	size := 4 * int64(nw+nf)
+	size := columnar.PackedBytes(col.Len, pk.Bits)
 	vbytes := int64(len(col.Valid)) * 8
 	if !cc.reserve(size + vbytes) {
 		return nil, errNoRoom
 	}
-	h, _, err := hostAlloc(int(size))
+	pc, err := cc.packed.get(col, pk.Bits)
+	if errors.Is(err, errNoRoom) {
+		return nil, err
+	}
 	if err != nil {
-		return nil, fmt.Errorf("gpu: pinning %d bytes to pack a column: %w", size, err)
-	}
-	e.pinnedCopy = h
-	words := unsafe.Slice((*uint32)(h), nw)
-	var frames []int32
-	if nf > 0 {
-		frames = unsafe.Slice((*int32)(unsafe.Add(h, 4*nw)), nf)
-	}
-	if err := columnar.PackInto(col, pk.Bits, words, frames); err != nil {
-		cc.freePacked(e)
 		return nil, fmt.Errorf("gpu: %s.%s: %w", gc.Table, gc.Column, err)
 	}
+	e.packedCopy = pc
 	if e.data, err = cu.MemAlloc(size); err != nil {
 		cc.freePacked(e)
 		return nil, fmt.Errorf("gpu: caching a packed column of %d bytes: %v", size, err)
 	}
-	e.frame = e.data + cu.DevicePtr(4*nw)
+	e.frame = e.data + cu.DevicePtr(4*pc.words)
 	e.bytes = size
-	if err := cu.MemcpyHtoDAsync(e.data, h, size, cu.NoStream); err != nil {
+	if err := cu.MemcpyHtoDAsync(e.data, pc.mem, size, cu.NoStream); err != nil {
 		cc.freePacked(e)
 		return nil, fmt.Errorf("gpu: copying a packed column to the device: %v", err)
 	}
@@ -110,10 +101,8 @@ func (cc *columnCache) loadPacked(col *columnar.Column, pk *planner.GPUPacking, 
 	return e, nil
 }
 
-// freePacked releases what a failed packed load allocated.
+// freePacked releases what a failed packed load took.
 func (cc *columnCache) freePacked(e *devColumn) {
 	cc.free(e)
-	if e.pinnedCopy != nil {
-		hostFree(e.pinnedCopy)
-	}
+	cc.packed.release(e.packedCopy)
 }
