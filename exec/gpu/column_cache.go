@@ -88,7 +88,7 @@ func newColumnCache(d *device, budget int64) *columnCache {
 		return h, err
 	}
 	unpin := func(p unsafe.Pointer) { hostFree(p) }
-	return &columnCache{d: d, budget: budget, m: map[cacheKey]*devColumn{}, packed: newPackedCopies(budget, pinned, unpin)}
+	return &columnCache{d: d, budget: budget, m: map[cacheKey]*devColumn{}, packed: newPackedCopies(min(budget, packedKeep), pinned, unpin)}
 }
 
 func hostPtr(c *columnar.Column) uintptr {
