@@ -147,16 +147,26 @@ func packChunk[T int32 | int64](v []T, valid []uint64, lo, hi, b int, w []uint32
 	if b == 0 {
 		return int32(frame), nil
 	}
+	// Offsets go into a 64-bit accumulator (fewer than 32 bits pending
+	// plus at most 32 new) that spills a word at a time.
+	var acc uint64
+	pending, wi := 0, 0
 	for i := lo; i < hi; i++ {
-		if valid != nil && !isValid(valid, i) {
-			continue
-		}
 		d := uint64(int64(v[i]) - frame)
-		o := (i - lo) * b
-		w[o>>5] |= uint32(d << (o & 31))
-		if s := o & 31; s+b > 32 {
-			w[o>>5+1] |= uint32(d >> (32 - s))
+		if valid != nil && !isValid(valid, i) {
+			d = 0
 		}
+		acc |= d << pending
+		pending += b
+		if pending >= 32 {
+			w[wi] = uint32(acc)
+			wi++
+			acc >>= 32
+			pending -= 32
+		}
+	}
+	if pending > 0 {
+		w[wi] = uint32(acc)
 	}
 	return int32(frame), nil
 }
