@@ -28,6 +28,10 @@ import (
 // eighth of the time of its 4-byte form, which is what lifts a cold query
 // above the link's rate in rows per second.
 
+// packedKeep bounds the pinned bytes of packed host copies kept for later
+// loads (as narrowKeep bounds narrowed ones).
+const packedKeep = 8 << 30
+
 // getPacked returns col's packed form as gc plans it, pinned until unpin.
 // When the cache has no room for it (the plan's budget is more than the
 // device has free) or pinned memory for its host copy is short, the

@@ -22,10 +22,6 @@ import (
 // DropColumnCache (bench's cold runs) keeps them: a packed copy is the
 // column's host form for the GPU, made once, as the pinned vector it
 // comes from is; the first load of a column pays for packing it.
-// packedKeep bounds the pinned bytes of packed host copies kept for later
-// loads (as narrowKeep bounds narrowed ones).
-const packedKeep = 8 << 30
-
 // errNoRoom: a packed form does not fit the device cache, or its host
 // copy pinned memory, now.
 var errNoRoom = errors.New("no room for a packed column")
