@@ -139,8 +139,8 @@ func TestGeneralDifferentialPacking(t *testing.T) {
 // packedEdgeDB is edgeDB's fact and dimension tables with statistics (the
 // plan packs from them) and two more fact columns: c, one value, and x,
 // values over the whole int32 range (32 bits, packed only when forced).
-func packedEdgeDB(n, ndim int, nulls float64, seed uint64) (*columnar.Table, *columnar.Table) {
-	f, d := edgeDB(n, ndim, nulls, 1, false, seed)
+func packedEdgeDB(n, ndim int, nulls float64, dup bool, seed uint64) (*columnar.Table, *columnar.Table) {
+	f, d := edgeDB(n, ndim, nulls, 1, dup, seed)
 	r := rand.New(rand.NewPCG(seed, 9))
 	c := columnar.NewColumnIn(columnar.HeapAllocator, columnar.TInt32, n, false)
 	x := columnar.NewColumnIn(columnar.HeapAllocator, columnar.TInt32, n, false)
@@ -165,16 +165,18 @@ func TestPackedStarEdgeCases(t *testing.T) {
 		name    string
 		n, ndim int
 		nulls   float64
+		dup     bool // duplicate dimension keys: the operator-at-a-time fallback
 	}{
-		{"empty", 0, 10, 0},
-		{"one-row", 1, 3, 0},
-		{"tile-minus-one", 256*8 - 1, 50, 0},
-		{"chunk-plus-one", 4097, 20, 0.1},
-		{"nulls", 70001, 40, 0.2},
-		{"larger", 300001, 1000, 0.01},
+		{"empty", 0, 10, 0, false},
+		{"one-row", 1, 3, 0, false},
+		{"tile-minus-one", 256*8 - 1, 50, 0, false},
+		{"chunk-plus-one", 4097, 20, 0.1, false},
+		{"nulls", 70001, 40, 0.2, false},
+		{"larger", 300001, 1000, 0.01, false},
+		{"dup-keys-fallback", 9001, 20, 0.1, true},
 	}
 	for _, c := range cases {
-		f, d := packedEdgeDB(c.n, c.ndim, c.nulls, uint64(c.n)+1)
+		f, d := packedEdgeDB(c.n, c.ndim, c.nulls, c.dup, uint64(c.n)+1)
 		plans := edgePlans(f, d)
 		{
 			s := scanOf(f, "k", "g", "v", "w", "c", "x")
