@@ -338,10 +338,12 @@ __device__ __forceinline__ void load_packed(const Col& c, long long i0, bool ful
   }
   const unsigned fr = (unsigned)__ldg(c.frame + (i0 >> c.shift));
   const unsigned m = packed_mask(c.bits);
-  const unsigned* w = (const unsigned*)c.data;
-  unsigned long long o = (unsigned long long)i0 * (unsigned)c.bits;
-  unsigned long long wi = o >> 5;
-  unsigned lo = __ldg(w + wi), hi = __ldg(w + wi + 1);
+  // The thread's first word in 64 bits, then bit offsets from it in 32
+  // (at most IT*32 + 31).
+  const unsigned long long first = (unsigned long long)i0 * (unsigned)c.bits;
+  const unsigned* w = (const unsigned*)c.data + (first >> 5);
+  unsigned o = (unsigned)first & 31u, wi = 0;
+  unsigned lo = __ldg(w), hi = __ldg(w + 1);
 #pragma unroll
   for (int k = 0; k < IT; k++) {
     if ((o >> 5) != wi) {  // bits <= 32: the window moves one word at most
@@ -349,7 +351,7 @@ __device__ __forceinline__ void load_packed(const Col& c, long long i0, bool ful
       lo = hi;
       hi = __ldg(w + wi + 1);
     }
-    v[k] = (T)(int)(fr + (__funnelshift_r(lo, hi, (unsigned)o & 31u) & m));
+    v[k] = (T)(int)(fr + (__funnelshift_r(lo, hi, o & 31u) & m));
     o += (unsigned)c.bits;
   }
 }
