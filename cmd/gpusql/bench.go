@@ -132,10 +132,12 @@ type queryReport struct {
 }
 
 type benchReport struct {
-	SF        float64            `json:"sf,omitempty"`
-	Data      string             `json:"data,omitempty"`
-	Runs      int                `json:"runs"`
-	Executors []string           `json:"executor_order"`
+	SF        float64  `json:"sf,omitempty"`
+	Data      string   `json:"data,omitempty"`
+	Runs      int      `json:"runs"`
+	Executors []string `json:"executor_order"`
+	// Packing is --packing: the GPU's fact columns bit-packed or not.
+	Packing   string             `json:"packing"`
 	Queries   []*queryReport     `json:"queries"`
 	TotalWarm map[string]float64 `json:"total_warm_s"`
 	// LinkGBs is the pinned host-to-device copy rate measured after the
@@ -214,7 +216,7 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 	if *data != "" {
 		*sf = 0 // the data's scale factor is whatever generated it
 	}
-	report := &benchReport{SF: *sf, Data: *data, Runs: *runs, Executors: exes, TotalWarm: map[string]float64{}}
+	report := &benchReport{SF: *sf, Data: *data, Runs: *runs, Executors: exes, Packing: *packing, TotalWarm: map[string]float64{}}
 	if *cpuProfile != "" {
 		stopProfile, err := startCPUProfile(*cpuProfile)
 		if err != nil {
