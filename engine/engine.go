@@ -122,6 +122,7 @@ func Open(opts Options) (*DB, error) {
 		return nil, fmt.Errorf("unknown plan cache mode %q (want on or off)", opts.PlanCache)
 	}
 	db.session.SetEngineVariable("plan_cache", &sql.Const{T: columnar.TString, S: defaultPlanCache(opts.PlanCache)})
+	db.session.SetEngineVariable("gpu_packing", &sql.Const{T: columnar.TString, S: defaultGPUPacking(opts.Packing)})
 	db.conn = db.Conn()
 	switch opts.Executor {
 	case "", "auto":

@@ -25,6 +25,9 @@ func TestSetGPUPacking(t *testing.T) {
 		}
 		return res[0].Explain
 	}
+	if got := execRows(t, db.conn, "select @@gpu_packing"); !reflect.DeepEqual(got, rows("on")) {
+		t.Errorf("@@gpu_packing before any SET: %v, want on", got)
+	}
 	if text := explain(); !strings.Contains(text, "f.v resident packed 3 bits (frame per 4,096 rows") {
 		t.Errorf("packing on by default: EXPLAIN does not show f.v packed:\n%s", text)
 	}
@@ -60,6 +63,9 @@ func TestSetGPUPacking(t *testing.T) {
 	defer off.Close()
 	if !off.planProfile().NoPacking {
 		t.Error("Options.Packing off: plans still pack")
+	}
+	if got := execRows(t, off.conn, "select @@gpu_packing"); !reflect.DeepEqual(got, rows("off")) {
+		t.Errorf("Options.Packing off: @@gpu_packing %v", got)
 	}
 	if _, err := Open(Options{Packing: "maybe"}); err == nil {
 		t.Error("Open accepted packing mode maybe")
