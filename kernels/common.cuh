@@ -324,11 +324,15 @@ __device__ __forceinline__ bool any_alive(const bool* alive) {
 }
 
 // load_packed decodes a thread's IT rows of a packed column. They share a
-// frame (IT divides 2^shift) and lie in consecutive bits, so a window of
-// two words slides along them: IT+1 word loads at most (bits = 32), 2 or 3
-// for a 4-bit column, where two loads per value would make L1, not HBM,
-// the limit of narrow columns. A tail tile decodes its live rows one by
-// one (the window could run past the padding).
+// frame (IT divides 2^shift) and lie in consecutive bits: row k starts at
+// bit p_k = o + k*bits of the thread's first word, in word p_k/32, and
+// when it straddles into the next word (bits <= 32) that word is row
+// k+1's. So IT+1 word loads, every address known before any returns, all
+// in flight at once (one memory latency per column, as the 4-byte tile
+// loads have; a window sliding word by word would wait for each load in
+// turn), and a funnel shift per row. Repeated words are L1 hits. A tail
+// tile decodes its live rows one by one (the loads could pass the
+// padding).
 template <int IT, typename T>
 __device__ __forceinline__ void load_packed(const Col& c, long long i0, bool full, const bool* alive, T* v) {
   if (!full) {
@@ -336,24 +340,20 @@ __device__ __forceinline__ void load_packed(const Col& c, long long i0, bool ful
     for (int k = 0; k < IT; k++) v[k] = alive[k] ? (T)ld_packed(c, i0 + k) : (T)0;
     return;
   }
+  const unsigned b = (unsigned)c.bits;
   const unsigned fr = (unsigned)__ldg(c.frame + (i0 >> c.shift));
   const unsigned m = packed_mask(c.bits);
-  // The thread's first word in 64 bits, then bit offsets from it in 32
-  // (at most IT*32 + 31).
-  const unsigned long long first = (unsigned long long)i0 * (unsigned)c.bits;
+  // The thread's first word in 64 bits, bit offsets from it in 32 (at
+  // most IT*32 + 31).
+  const unsigned long long first = (unsigned long long)i0 * b;
   const unsigned* w = (const unsigned*)c.data + (first >> 5);
-  unsigned o = (unsigned)first & 31u, wi = 0;
-  unsigned lo = __ldg(w), hi = __ldg(w + 1);
+  const unsigned o = (unsigned)first & 31u;
+  unsigned word[IT + 1];
 #pragma unroll
-  for (int k = 0; k < IT; k++) {
-    if ((o >> 5) != wi) {  // bits <= 32: the window moves one word at most
-      wi++;
-      lo = hi;
-      hi = __ldg(w + wi + 1);
-    }
-    v[k] = (T)(int)(fr + (__funnelshift_r(lo, hi, o & 31u) & m));
-    o += (unsigned)c.bits;
-  }
+  for (int k = 0; k < IT; k++) word[k] = __ldg(w + ((o + k * b) >> 5));
+  word[IT] = __ldg(w + ((o + (IT - 1) * b) >> 5) + 1);
+#pragma unroll
+  for (int k = 0; k < IT; k++) v[k] = (T)(int)(fr + (__funnelshift_r(word[k], word[k + 1], (o + k * b) & 31u) & m));
 }
 
 template <int IT>
