@@ -25,7 +25,7 @@
 //	plan_cache     on (default) or off: reuse the plan of a repeated
 //	               SELECT (the same text and arguments) while the tables
 //	               it reads are unchanged; SET plan_cache changes it
-//	packing        on (default) or off: keep the GPU's resident fact
+//	packing        on or off (default): keep the GPU's resident fact
 //	               columns of star queries bit-packed; SET gpu_packing
 //	               changes it
 //

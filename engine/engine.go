@@ -59,9 +59,10 @@ type Options struct {
 	// "off" to plan every statement anew (plan_cache.go); SET plan_cache
 	// changes it for a session.
 	PlanCache string
-	// Packing is "on" (or "") to keep the fused star kernel's resident
-	// fact columns bit-packed on the GPU, "off" to keep them 4 bytes a
-	// value (gpu_packing.go); SET gpu_packing changes it for a session.
+	// Packing is "on" to keep the fused star kernel's resident fact
+	// columns bit-packed on the GPU, "off" (or "", the default) to keep
+	// them 4 bytes a value (gpu_packing.go); SET gpu_packing changes it
+	// for a session.
 	Packing string
 	// GPUs are the device indices plans may use (nil: every visible GPU);
 	// see gpu_devices.go.

@@ -8,11 +8,12 @@ import (
 	"gpusql/storage/columnar"
 )
 
-// Bit-packed fact columns on the GPU (planner/gpu_packing.go): on by
-// default; Options.Packing (--packing, DSN packing=) sets the database's
-// default and SET gpu_packing = ON | OFF a session's, so that tests and
-// bench can compare the two. The setting reaches the planner through the
-// GPU profile (planProfile), so the plan cache's key includes it.
+// Bit-packed fact columns on the GPU (planner/gpu_packing.go): off by
+// default until the packed kernels are measured faster on the device;
+// Options.Packing (--packing, DSN packing=) sets the database's default
+// and SET gpu_packing = ON | OFF a session's, so that tests and bench can
+// compare the two. The setting reaches the planner through the GPU
+// profile (planProfile), so the plan cache's key includes it.
 
 // packingModes are the values of Options.Packing and DSN packing=.
 var packingModes = map[string]bool{"": true, "on": true, "off": true}
@@ -23,7 +24,7 @@ func (db *DB) packingOn() bool {
 	if v, ok := db.session.Variable("gpu_packing"); ok && !v.Null {
 		return v.S == "on"
 	}
-	return db.opts.Packing != "off"
+	return db.opts.Packing == "on"
 }
 
 // setGPUPacking applies SET gpu_packing = 'on' | 'off' (ON, OFF, 1, 0).
@@ -52,8 +53,8 @@ func (db *DB) SetGPUPacking(mode string) error {
 
 // defaultGPUPacking is gpu_packing's value before any SET.
 func defaultGPUPacking(opt string) string {
-	if opt == "off" {
-		return "off"
+	if opt == "on" {
+		return "on"
 	}
-	return "on"
+	return "off"
 }

@@ -38,6 +38,17 @@ func TestSSBGPUExplainGolden(t *testing.T) {
 	checkSSBGolden(t, planner.Options{GPU: prof}, "gpu_h100_ssb_")
 }
 
+// TestSSBGPUPackedExplainGolden: the h100 plans with SET gpu_packing = ON,
+// the fact columns bit-packed (testdata/explain/gpu_h100_packed_ssb_*.txt).
+func TestSSBGPUPackedExplainGolden(t *testing.T) {
+	prof, err := planner.LookupGPUProfile("h100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prof.Packing = true
+	checkSSBGolden(t, planner.Options{GPU: prof}, "gpu_h100_packed_ssb_")
+}
+
 // TestSSBGPUStreamedExplainGolden: the h100 plans under an 8 MiB GPU
 // memory budget, where the fact columns that do not fit stream in chunks
 // (testdata/explain/gpu_h100_8MB_ssb_*.txt).
@@ -46,8 +57,7 @@ func TestSSBGPUStreamedExplainGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 4-byte fact columns: packed (gpu_h100_ssb_*) they all fit 8 MiB.
-	prof.MemoryBudget, prof.NoPacking = 8<<20, true
+	prof.MemoryBudget = 8 << 20
 	checkSSBGolden(t, planner.Options{GPU: prof}, "gpu_h100_8MB_ssb_")
 }
 
@@ -135,8 +145,7 @@ func TestRemapNeedsFactOnDevice(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// 8 MiB is less than the 4-byte fact columns.
-		prof.MemoryBudget, prof.NoPacking = c.budget, true
+		prof.MemoryBudget = c.budget
 		q := ssbtest.Queries(t, cat)[3] // Q2.1
 		p, err := planner.Plan(q.Query, planner.Options{GPU: prof, Remaps: lookup})
 		if err != nil {

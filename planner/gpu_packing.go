@@ -33,8 +33,9 @@ import (
 //   - the star is not split over devices (a device's range starts
 //     anywhere, so its chunks need not lie inside statistics chunks).
 //
-// SET gpu_packing = OFF (--packing off, DSN packing=off) turns it off, to
-// compare; GPUProfile.NoPacking carries it into the plan (and so into the
+// SET gpu_packing = ON (--packing on, DSN packing=on) turns it on; it is
+// off by default until the packed kernels are measured faster on the
+// device. GPUProfile.Packing carries it into the plan (and so into the
 // plan cache's key).
 
 // GPUPacking is a packed column's form: Bits a value, a frame per
@@ -47,7 +48,7 @@ type GPUPacking struct {
 // packCandidates marks the star's fact columns the fused kernel reads
 // directly with the bits they pack in, and gives them their packed size.
 func packCandidates(g *GPUPlan, cols []GPUColumn, prof *GPUProfile) {
-	if g.Star == nil || g.Split != nil || prof.NoPacking {
+	if g.Star == nil || g.Split != nil || !prof.Packing && !prof.ForcePacking {
 		return // a split's ranges start anywhere, not on a statistics chunk
 	}
 	direct, viaVM := starFactReads(g.Star)

@@ -8,6 +8,13 @@ import (
 	"gpusql/storage/columnar"
 )
 
+// packing is the h100 profile with SET gpu_packing = ON.
+func packing(t *testing.T) *planner.GPUProfile {
+	p := h100(t)
+	p.Packing = true
+	return p
+}
+
 func columnsByName(g *planner.GPUPlan) map[string]planner.GPUColumn {
 	m := map[string]planner.GPUColumn{}
 	for _, c := range g.Columns {
@@ -19,11 +26,11 @@ func columnsByName(g *planner.GPUPlan) map[string]planner.GPUColumn {
 // The star's fact columns pack in the bits their statistics give (SSB:
 // lo_discount 0..10 in 4, lo_quantity 1..50 in 6), their packed size
 // counts in the plan's device bytes, dimension columns stay 4 bytes, and
-// NoPacking (SET gpu_packing = OFF) packs nothing.
+// without Packing (SET gpu_packing = ON; off by default) nothing is packed.
 func TestGPUPackingSSB(t *testing.T) {
 	cat := ssbtest.Catalog(t, 0.01, columnar.HeapAllocator)
 	const q11 = "select sum(lo_extendedprice * lo_discount) from lineorder, date where lo_orderdate = d_datekey and d_year = 1993 and lo_discount between 1 and 3 and lo_quantity < 25"
-	p := planSQL(t, cat, q11, planner.Options{GPU: h100(t)})
+	p := planSQL(t, cat, q11, planner.Options{GPU: packing(t)})
 	m := columnsByName(p.GPU)
 	rows := m["lineorder.lo_discount"].Col.Len
 	for name, bits := range map[string]int{"lineorder.lo_discount": 4, "lineorder.lo_quantity": 6} {
@@ -47,9 +54,7 @@ func TestGPUPackingSSB(t *testing.T) {
 		t.Errorf("device bytes %d, columns %d", p.GPU.Memory.Resident, resident)
 	}
 
-	off := h100(t)
-	off.NoPacking = true
-	p = planSQL(t, cat, q11, planner.Options{GPU: off})
+	p = planSQL(t, cat, q11, planner.Options{GPU: h100(t)})
 	for _, c := range p.GPU.Columns {
 		if c.Packing != nil || c.Fact && c.Bytes != 4*int64(rows) {
 			t.Errorf("packing off: %s.%s %+v, %d bytes", c.Table, c.Column, c.Packing, c.Bytes)
@@ -62,7 +67,7 @@ func TestGPUPackingSSB(t *testing.T) {
 // are not packed.
 func TestGPUPackingExclusions(t *testing.T) {
 	cat := ssbtest.Catalog(t, 0.01, columnar.HeapAllocator)
-	p := planSQL(t, cat, "select sum(lo_revenue), count(*) from lineorder where lo_quantity + lo_discount > 40 and lo_tax < 5", planner.Options{GPU: h100(t)})
+	p := planSQL(t, cat, "select sum(lo_revenue), count(*) from lineorder where lo_quantity + lo_discount > 40 and lo_tax < 5", planner.Options{GPU: packing(t)})
 	if p.GPU.Star == nil {
 		t.Fatalf("not a star:\n%s", p.Explain())
 	}
@@ -78,7 +83,7 @@ func TestGPUPackingExclusions(t *testing.T) {
 		}
 	}
 
-	prof := h100(t)
+	prof := packing(t)
 	prof.MemoryBudget, prof.ForcePlace = 1<<20, planner.PlaceStreamed
 	p = planSQL(t, cat, "select sum(lo_revenue) from lineorder where lo_quantity < 10", planner.Options{GPU: prof})
 	for _, c := range p.GPU.Columns {
@@ -92,14 +97,14 @@ func TestGPUPackingExclusions(t *testing.T) {
 	// rows that need not be a frame's multiple), and the device bytes
 	// count them at 4 bytes.
 	const q = "select sum(lo_extendedprice * lo_discount) from lineorder, date where lo_orderdate = d_datekey and d_year = 1993 and lo_quantity < 25"
-	g := planSQL(t, cat, q, planner.Options{GPU: h100(t)}).GPU
+	g := planSQL(t, cat, q, planner.Options{GPU: packing(t)}).GPU
 	var packedFact int64
 	for _, c := range g.Columns {
 		if c.Fact {
 			packedFact += c.Bytes
 		}
 	}
-	prof = h100(t)
+	prof = packing(t)
 	prof.MemoryBudget = g.Memory.Working + g.Memory.Resident - packedFact/2
 	p = planSQL(t, cat, q, planner.Options{GPU: prof})
 	streamed, resident := 0, int64(0)

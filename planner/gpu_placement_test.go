@@ -26,9 +26,7 @@ func TestGPUPlacement(t *testing.T) {
 	}
 	plan := func(budget int64, force planner.ColumnPlace) *planner.Physical {
 		prof := h100(t)
-		// Budgets below are sized for 4-byte columns (packing has its
-		// own tests, gpu_packing_test.go).
-		prof.MemoryBudget, prof.ForcePlace, prof.NoPacking = budget, force, true
+		prof.MemoryBudget, prof.ForcePlace = budget, force
 		p, err := planner.Plan(q.Query, planner.Options{GPU: prof})
 		if err != nil {
 			t.Fatal(err)

@@ -50,10 +50,11 @@ type GPUProfile struct {
 	// ForceSplit, for tests, splits every star over Devices whatever the
 	// cost says.
 	ForceSplit bool
-	// NoPacking keeps fact columns in their 4-byte device form (SET
-	// gpu_packing = OFF); ForcePacking, for tests, packs them even in 32
-	// bits, where packing saves nothing (gpu_packing.go).
-	NoPacking, ForcePacking bool
+	// Packing bit-packs the star's resident fact columns (SET gpu_packing
+	// = ON; off by default until it is measured faster on the device);
+	// ForcePacking, for tests, packs them even in 32 bits, where packing
+	// saves nothing (gpu_packing.go).
+	Packing, ForcePacking bool
 }
 
 // builtinGPUProfiles are the GPUs gpusql runs on. The H100 numbers are

@@ -147,9 +147,8 @@ load data infile 'd.tbl' into table d fields terminated by '|';
 
 // --gpu-memory and SET gpu_memory steer the placement EXPLAIN shows: a
 // budget below the fact table's columns streams them; one below the
-// working tables says the plan does not fit; a bad size is refused. The
-// budgets are sized for 4-byte columns (--packing off); packed, the fact
-// columns fit 30 KB.
+// working tables says the plan does not fit; a bad size is refused. With
+// --packing on the fact columns, packed, fit 30 KB.
 func TestGPUMemoryExplain(t *testing.T) {
 	dir := t.TempDir()
 	var rows strings.Builder
@@ -165,7 +164,7 @@ load data infile 'd.tbl' into table d fields terminated by '|';
 `), 0o644)
 	q := "explain select g, sum(v) from f, d where k = dk group by g"
 	var out, errb bytes.Buffer
-	code := run([]string{"--executor", "gpu", "--gpu-profile", "h100", "--gpu-memory", "30KB", "--packing", "off", "-f", script, "-c", q,
+	code := run([]string{"--executor", "gpu", "--gpu-profile", "h100", "--gpu-memory", "30KB", "-f", script, "-c", q,
 		"-c", "set gpu_memory = '100B'", "-c", q, "-c", "set gpu_memory = default", "-c", q}, nil, &out, &errb)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
@@ -184,9 +183,9 @@ load data infile 'd.tbl' into table d fields terminated by '|';
 		t.Errorf("bad --gpu-memory: exit %d, stderr %q", code, errb.String())
 	}
 	out.Reset()
-	code = run([]string{"--executor", "gpu", "--gpu-profile", "h100", "--gpu-memory", "30KB", "-f", script, "-c", q}, nil, &out, &errb)
+	code = run([]string{"--executor", "gpu", "--gpu-profile", "h100", "--gpu-memory", "30KB", "--packing", "on", "-f", script, "-c", q}, nil, &out, &errb)
 	if s := out.String(); code != 0 || !strings.Contains(s, "f.v resident packed 13 bits (frame per 4,096 rows, 7.95 KiB)") || strings.Contains(s, "streamed") {
-		t.Errorf("packing on (the default) under 30 KB: exit %d\n%s", code, s)
+		t.Errorf("--packing on under 30 KB: exit %d\n%s", code, s)
 	}
 	errb.Reset()
 	if code := run([]string{"--packing", "maybe", "-c", "select 1"}, nil, &out, &errb); code == 0 || !strings.Contains(errb.String(), "packing") {

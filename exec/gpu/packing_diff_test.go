@@ -37,7 +37,7 @@ func withPacking(t testing.TB, p *planner.Physical, off, force bool) *planner.Ph
 	if err != nil {
 		t.Fatal(err)
 	}
-	prof.NoPacking, prof.ForcePacking = off, force
+	prof.Packing, prof.ForcePacking = !off, force
 	cp := *p
 	cp.GPU = planner.PlanGPU(p, prof)
 	return &cp
