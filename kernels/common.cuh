@@ -330,9 +330,12 @@ __device__ __forceinline__ bool any_alive(const bool* alive) {
 // k+1's. So IT+1 word loads, every address known before any returns, all
 // in flight at once (one memory latency per column, as the 4-byte tile
 // loads have; a window sliding word by word would wait for each load in
-// turn), and a funnel shift per row. Repeated words are L1 hits. A tail
+// turn), and a funnel shift per row. Repeated words are L1 hits. A narrow
+// column (IT*bits <= 64: SSB's 4-bit lo_discount, 6-bit lo_quantity)
+// has the thread's rows in three words: three loads, not IT+1. A tail
 // tile decodes its live rows one by one (the loads could pass the
-// padding).
+// padding). The fast star kernels (load32) use it; the generic ones,
+// short of registers, decode row by row (load_i).
 template <int IT, typename T>
 __device__ __forceinline__ void load_packed(const Col& c, long long i0, bool full, const bool* alive, T* v) {
   if (!full) {
@@ -348,6 +351,19 @@ __device__ __forceinline__ void load_packed(const Col& c, long long i0, bool ful
   const unsigned long long first = (unsigned long long)i0 * b;
   const unsigned* w = (const unsigned*)c.data + (first >> 5);
   const unsigned o = (unsigned)first & 31u;
+  if (IT * b <= 64) {
+    // Row k starts at bit p < 96 and ends by bit o + IT*bits <= 95; a
+    // word past the rows' last bit is not read (it may pass the padding).
+    const unsigned end = o + IT * b;
+    const unsigned w0 = __ldg(w), w1 = end > 32 ? __ldg(w + 1) : 0u, w2 = end > 64 ? __ldg(w + 2) : 0u;
+#pragma unroll
+    for (int k = 0; k < IT; k++) {
+      const unsigned p = o + k * b;
+      const unsigned x = p < 32 ? __funnelshift_r(w0, w1, p) : p < 64 ? __funnelshift_r(w1, w2, p - 32) : w2 >> (p - 64);
+      v[k] = (T)(int)(fr + (x & m));
+    }
+    return;
+  }
   unsigned word[IT + 1];
 #pragma unroll
   for (int k = 0; k < IT; k++) word[k] = __ldg(w + ((o + k * b) >> 5));
@@ -362,7 +378,10 @@ __device__ __forceinline__ void load_i(const Col& c, long long i0, bool full, co
   for (int k = 0; k < IT; k++) v[k] = 0;
   if (!any_alive<IT>(alive)) return;
   if (c.frame) {
-    load_packed<IT>(c, i0, full, alive, v);
+    // The generic kernels are short of registers: row by row (the loads
+    // of all rows are still independent, so in flight together).
+#pragma unroll
+    for (int k = 0; k < IT; k++) v[k] = full || alive[k] ? (long long)ld_packed(c, i0 + k) : 0;
     return;
   }
   if (c.width < 4) {  // a narrowed streamed chunk: the link, not loads, bounds it

@@ -1,7 +1,9 @@
 // Decodes packed columns written by kernels/emulate_test.go (the Go
 // packer's words and frames, and the values they must decode to) through
 // common.cuh's own ldi and load_i, in every tile shape the star kernels
-// use (4, 8, 16 rows a thread; full tiles and the tail), and prints a
+// use (4, 8, 16 rows a thread; full tiles and the tail; the generic
+// kernels' load_i and the fast kernels' load_packed, narrow columns and
+// wide), and prints a
 // MISMATCH line for the first wrong value. The words are allocated to
 // exactly the packed length, so -fsanitize=address catches a read past
 // the padding.
@@ -19,10 +21,16 @@ static int check_tiles(const Col& c, long long n, const std::vector<long long>& 
     for (int k = 0; k < IT; k++) alive[k] = i0 + k < n;
     const bool full = i0 + IT <= n;
     long long v[IT];
+    int n32[IT];
     load_i<IT>(c, i0, full, alive, v);
+    load_packed<IT>(c, i0, full, alive, n32);  // the fast kernels' load32
     for (int k = 0; k < IT && i0 + k < n; k++) {
       if (v[k] != want[i0 + k]) {
         printf("MISMATCH %s: load_i<%d> row %lld (bits %d): got %lld, want %lld\n", name, IT, i0 + k, c.bits, v[k], want[i0 + k]);
+        return 1;
+      }
+      if (n32[k] != want[i0 + k]) {
+        printf("MISMATCH %s: load_packed<%d> row %lld (bits %d): got %d, want %lld\n", name, IT, i0 + k, c.bits, n32[k], want[i0 + k]);
         return 1;
       }
     }
