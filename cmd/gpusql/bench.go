@@ -197,6 +197,10 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gpusql bench: --gpu-memory:", err)
 		return 2
 	}
+	if *packing != "on" && *packing != "off" {
+		fmt.Fprintf(stderr, "gpusql bench: --packing %q: want on or off\n", *packing)
+		return 2
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
