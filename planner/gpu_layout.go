@@ -15,18 +15,37 @@ type GPUBuild struct {
 	// KeyMin and Span: the array covers keys KeyMin..KeyMin+Span-1.
 	KeyMin, Span int64
 	Capacity     int64
+	// Bitmap: a direct array's bitmap of the keys with a surviving row is
+	// tested first (kernels/dim_bits.cu), and the array read only for rows
+	// that pass; BitsOnly: never read (the dimension has no group column,
+	// so every payload is 0).
+	Bitmap, BitsOnly bool
 }
 
 func (b GPUBuild) String() string {
 	if b.Direct {
-		return fmt.Sprintf("direct array [%d..%d]", b.KeyMin, b.KeyMin+b.Span-1)
+		s := fmt.Sprintf("direct array [%d..%d]", b.KeyMin, b.KeyMin+b.Span-1)
+		switch {
+		case b.BitsOnly:
+			s = fmt.Sprintf("bitmap [%d..%d] (%s; no payload to read)", b.KeyMin, b.KeyMin+b.Span-1, fmtBytes((b.Span+31)/32*4))
+		case b.Bitmap:
+			s += fmt.Sprintf(", probed through its bitmap (%s) first", fmtBytes((b.Span+31)/32*4))
+		}
+		return s
 	}
 	return fmt.Sprintf("hash table (%d slots)", b.Capacity)
 }
 
+// bitmapMaxSel: a dimension with group columns gets a bitmap in front of
+// its payloads when its filters keep at most this share of its rows (a
+// bit test then saves most payload loads; past it the test is extra work).
+const bitmapMaxSel = 0.5
+
 // planDimBuild picks the dimension's join table: a direct array when the
 // key span is at most 4× the dimension's rows (or 1M entries, 4 MiB, which
-// any GPU holds): one load per probe instead of a probe sequence.
+// any GPU holds): one load per probe instead of a probe sequence. A direct
+// array gets a bitmap (Kruliš & Yaghob) when the dimension has no group
+// column (the bit is all a probe needs) or its filters are selective.
 func planDimBuild(d *GPUStarDim) GPUBuild {
 	rows := int64(d.Scan.Table.Rows)
 	lo, hi, ok := intRange(d.Scan.Table, d.Key)
@@ -34,7 +53,10 @@ func planDimBuild(d *GPUStarDim) GPUBuild {
 		lo, hi = 0, 0
 	}
 	if span := hi - lo + 1; span <= max(4*rows, 1<<20) {
-		return GPUBuild{Direct: true, KeyMin: lo, Span: span}
+		b := GPUBuild{Direct: true, KeyMin: lo, Span: span}
+		b.BitsOnly = len(d.GroupCols) == 0
+		b.Bitmap = b.BitsOnly || d.Sel <= bitmapMaxSel
+		return b
 	}
 	capacity := int64(1)
 	for capacity < 2*max(rows, 1) {
