@@ -124,16 +124,17 @@ func sortBytes(c colStat, t columnar.Type) int {
 //   - one that hits L2 (both built-in profiles have 50 MB): 32 B;
 //   - a radix sort pass (kernels/radix_sort.cu): 18.5-30.5 B a row moved
 //     (histogram read, key and row id read and written, the per-tile
-//     digit counts scanned on the device), the scatter's run edges
-//     filling partial sectors: 30 B (modelled; BenchmarkRadixSort in
-//     exec/gpu measures it);
+//     digit counts scanned on the device), taking the time of 66 B: the
+//     H100 sorted 64 M 32-bit keys (four passes and the encoder's 16 B)
+//     in 6.18 ms, 280 B a row at 2.9 TB/s (exec/gpu BenchmarkRadixSort,
+//     README);
 //   - a kernel launch ~5 µs of dispatch, a host synchronization (the sort
 //     reads each key's digit mask back) ~15 µs.
 const (
 	setL2Bytes      = 50 << 20
 	missBytes       = 350
 	hitBytes        = 32
-	radixPassBytes  = 30
+	radixPassBytes  = 66
 	oneBlockScanGBs = 100
 	setLaunchSec    = 5e-6
 	setSyncSec      = 15e-6
