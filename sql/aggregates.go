@@ -92,6 +92,9 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 			if err != nil {
 				return nil, err
 			}
+			if err := b.refuseCollatedGrouping("GROUP BY", pos, e); err != nil {
+				return nil, err
+			}
 			addGroup(e)
 		}
 	}
@@ -356,6 +359,14 @@ func (b *binder) aggCall(n *ast.AggregateFuncExpr, sc *scope) (AggExpr, error) {
 	arg, err := b.expr(n.Args[0], sc)
 	if err != nil {
 		return AggExpr{}, err
+	}
+	if name := explicitCollation(arg); name != "" {
+		switch {
+		case ae.Func == AggCount && ae.Distinct:
+			arg = collationKey(arg, name) // values equal in the collation count once
+		case ae.Func == AggMin || ae.Func == AggMax:
+			return AggExpr{}, b.refuseCollatedGrouping(f+"()", pos, arg)
+		}
 	}
 	t := arg.Type()
 	if t.ID == columnar.Vector && ae.Func != AggCount && ae.Func != AggMin && ae.Func != AggMax {

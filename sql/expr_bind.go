@@ -352,6 +352,13 @@ func (b *binder) compare(op BinOp, l, r Expr, pos int) (Expr, error) {
 	if isJSON(l) || isJSON(r) {
 		return b.jsonCompare(op, l, r, pos)
 	}
+	if name, err := b.comparisonCollation(op.String(), pos, l, r); err != nil || name != "" {
+		if err != nil {
+			return nil, err
+		}
+		return &Binary{Op: op, L: collationKey(l, name), R: collationKey(r, name), T: columnar.TBool}, nil
+	}
+	l, r = uncollated(l), uncollated(r)
 	if cs := codeSetCompare(op, l, r); cs != nil {
 		return cs, nil
 	}
@@ -584,6 +591,15 @@ func (b *binder) inList(n *ast.PatternInExpr, sc *scope, pos int) (Expr, error) 
 	if err := b.refuseJSONCompare(pos, "IN", append([]Expr{e}, items...)...); err != nil {
 		return nil, err
 	}
+	if name, err := b.comparisonCollation("in", pos, append([]Expr{e}, items...)...); err != nil || name != "" {
+		if err != nil {
+			return nil, err
+		}
+		for i := range items {
+			items[i] = collationKey(items[i], name)
+		}
+		return &InList{E: collationKey(e, name), List: items, Negated: n.Not}, nil
+	}
 	if cs := codeSetIn(e, items, n.Not); cs != nil {
 		return cs, nil
 	}
@@ -633,6 +649,13 @@ func (b *binder) like(n *ast.PatternLikeOrIlikeExpr, sc *scope, pos int) (Expr, 
 	p, err := b.expr(n.Pattern, sc)
 	if err != nil {
 		return nil, err
+	}
+	name, err := b.comparisonCollation("like", pos, e, p)
+	if err != nil {
+		return nil, err
+	}
+	if name != "" {
+		e, p = collationFold(e, name), collationFold(p, name)
 	}
 	pc, ok := p.(*Const)
 	if !ok && n.Escape != '\\' {

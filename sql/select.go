@@ -215,13 +215,13 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 			idx = len(exprs) + len(hidden)
 			hidden = append(hidden, e)
 		}
-		if idx < len(exprs) && isJSON(exprs[idx]) {
+		if idx < len(exprs) && needsOrderKey(exprs[idx]) {
 			// A JSON column sorts by its key, a hidden column next to it
 			// (a function of the column, so DISTINCT is unchanged by it).
 			key := orderKey(exprs[idx])
 			idx = len(exprs) + len(hidden)
 			hidden = append(hidden, key)
-		} else if idx >= len(exprs) && isJSON(hidden[idx-len(exprs)]) {
+		} else if idx >= len(exprs) && needsOrderKey(hidden[idx-len(exprs)]) {
 			hidden[idx-len(exprs)] = orderKey(hidden[idx-len(exprs)])
 		}
 		keys = append(keys, SortKey{Expr: &ColRef{Index: idx}, Desc: by.Desc})
@@ -233,6 +233,9 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 	}
 	var plan Plan = newProject(out.plan, append(append([]Expr(nil), exprs...), hidden...), projNames)
 	if s.Distinct {
+		if err := b.refuseCollatedGrouping("SELECT DISTINCT", -1, exprs...); err != nil {
+			return nil, err
+		}
 		plan = &Distinct{Input: plan}
 	}
 	if len(keys) > 0 {
