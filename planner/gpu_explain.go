@@ -50,6 +50,17 @@ func explainGPU(sb *strings.Builder, g *GPUPlan) {
 		label = "columns (fact columns: each device's range)"
 	}
 	fmt.Fprintf(sb, "  %s: %s\n", label, strings.Join(parts, ", "))
+	if g.Star != nil {
+		var whole int64
+		for _, c := range g.Columns {
+			if c.Fact {
+				whole += c.Bytes
+			}
+		}
+		if x := explainFactReads(g.Star, whole); x != "" {
+			fmt.Fprintf(sb, "  %s\n", x)
+		}
+	}
 	explainMemory(sb, g)
 }
 
@@ -110,6 +121,9 @@ func explainStar(sb *strings.Builder, s *GPUStar) {
 		fmt.Fprintf(sb, ", est %.2f same-word atomics per warp in L2 (uniform keys)", g.EstRounds)
 	case GroupShared, GroupSharedReplicated:
 		fmt.Fprintf(sb, ", est %.2f bank rounds per warp (uniform keys)", g.EstRounds)
+	}
+	if x := explainGroupRemap(g, s.Fact.Table.Name); x != "" {
+		sb.WriteString(", " + x)
 	}
 	if len(s.Dims) > 0 && g.Layout != GroupRegisters {
 		sb.WriteString("; chosen again on the groups that survive the dimension filters")

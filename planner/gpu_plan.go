@@ -125,6 +125,8 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 				d.Build = planDimBuild(d)
 			}
 			planDimPayloads(star, p.Options.Remaps)
+			planGroupRemap(star, p.Options.Remaps, prof)
+			planFactFilters(star)
 		}
 	} else {
 		g.Tail, g.Body = sortCut(splitTail(p.Root, false))
@@ -143,8 +145,11 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 	}
 	g.Split = planSplit(g, prof)
 	g.Columns = planColumns(g, prof)
-	if g.Star != nil && keepRemapsOnDevice(g) {
+	if g.Star != nil && (keepRemapsOnDevice(g) || keepGroupRemapOnDevice(g, prof)) {
 		g.Columns = planColumns(g, prof)
+	}
+	if g.Star != nil {
+		planFactReads(g)
 	}
 	return g
 }
