@@ -56,6 +56,11 @@ func (b *binder) collate(n *ast.SetCollationExpr, sc *scope, pos int) (Expr, err
 	}
 	switch {
 	case name == "binary" || (utf8Charsets[cs] && strings.HasSuffix(name, "_bin")):
+		if isCollated(e) {
+			// A case-insensitive column compared by bytes: the explicit
+			// collation beats the column's, its keys are the bytes.
+			return &Func{Name: "collate", Args: []Expr{uncollated(e), &Const{T: columnar.TString, S: name}}, T: e.Type()}, nil
+		}
 		return e, nil
 	case !IsCICollation(name) && !knownCollationPrefix(name):
 		return nil, b.errf(pos, "Unknown collation: '%s'", name)
@@ -80,6 +85,52 @@ func explicitCollation(e Expr) string {
 	return ""
 }
 
+// collationOf is the case-insensitive collation e compares by and whether
+// it is explicit (COLLATE, coercibility 0) or a column's (2); "" when e
+// compares by bytes.
+func collationOf(e Expr) (name string, explicit bool) {
+	if c := explicitCollation(e); c != "" {
+		return c, true
+	}
+	if r, ok := e.(*ColRef); ok {
+		return r.Col.Collation, false
+	}
+	return "", false
+}
+
+// fieldCollation is the collation information_schema shows for a string
+// column.
+func fieldCollation(f columnar.Field) string {
+	if f.Collation != "" {
+		return f.Collation
+	}
+	return "utf8mb4_bin"
+}
+
+// columnCollation sets a column definition's COLLATE name: the
+// case-insensitive collations are kept, the byte-wise ones (_bin, binary)
+// and an empty name leave the column comparing by bytes, others are
+// refused. Non-string columns ignore it, as MySQL does.
+func (b *binder) columnCollation(f *columnar.Field, name string, pos int) error {
+	name = strings.ToLower(name)
+	cs, _, _ := strings.Cut(name, "_")
+	switch {
+	case name == "" || f.Type.ID != columnar.String:
+	case name == "binary" || (utf8Charsets[cs] && strings.HasSuffix(name, "_bin")):
+		f.Collation = ""
+	case IsCICollation(name):
+		if f.Type.Binary {
+			return b.errf(pos, "COLLATION '%s' is not valid for CHARACTER SET 'binary'", name)
+		}
+		f.Collation = name
+	case knownCollationPrefix(name):
+		return b.errf(pos, "unsupported: COLLATE %s on column '%s' (utf8mb4_bin, utf8mb4_general_ci, utf8mb4_unicode_ci and utf8mb4_0900_ai_ci are supported)", name, f.Name)
+	default:
+		return b.errf(pos, "Unknown collation: '%s'", name)
+	}
+	return nil
+}
+
 // uncollated is e without its COLLATE.
 func uncollated(e Expr) Expr {
 	if f, ok := e.(*Func); ok && f.Name == "collate" {
@@ -89,22 +140,32 @@ func uncollated(e Expr) Expr {
 }
 
 // comparisonCollation is the case-insensitive collation the operands of
-// op compare under, "" when they compare by bytes: the one explicit
-// collation among them when all are strings (or NULL). Two different
-// explicit collations are MySQL's error 1267.
+// op compare under, "" when they compare by bytes: the explicit collation
+// among them, else a column's, when all are strings (or NULL). Two
+// different collations of the same strength are MySQL's error 1267; a
+// column comparing by bytes yields to one with a collation.
 func (b *binder) comparisonCollation(op string, pos int, es ...Expr) (string, error) {
-	name := ""
+	var name [2]string // implicit, explicit
 	for _, e := range es {
-		c := explicitCollation(e)
+		c, explicit := collationOf(e)
 		if c == "" {
 			continue
 		}
-		if name != "" && c != name {
-			return "", b.errf(pos, "Illegal mix of collations (%s,EXPLICIT) and (%s,EXPLICIT) for operation '%s'", name, c, op)
+		k := 0
+		if explicit {
+			k = 1
 		}
-		name = c
+		if name[k] != "" && c != name[k] {
+			how := [2]string{"IMPLICIT", "EXPLICIT"}[k]
+			return "", b.errf(pos, "Illegal mix of collations (%s,%s) and (%s,%s) for operation '%s'", name[k], how, c, how, op)
+		}
+		name[k] = c
 	}
-	if name == "" {
+	c := name[1]
+	if c == "" {
+		c = name[0]
+	}
+	if c == "" {
 		return "", nil
 	}
 	for _, e := range es {
@@ -112,7 +173,7 @@ func (b *binder) comparisonCollation(op string, pos int, es ...Expr) (string, er
 			return "", nil // a number or a date compares as such
 		}
 	}
-	return name, nil
+	return c, nil
 }
 
 // collationKey is e's sort key under the collation name (a constant's is
@@ -140,14 +201,14 @@ func collationFold(e Expr, name string) Expr {
 	return &Func{Name: "collation_fold", Args: []Expr{e, &Const{T: columnar.TString, S: name}}, T: columnar.TString}
 }
 
-// isCollated reports whether e is a COLLATE'd value (whose sort key is
-// not its bytes).
-func isCollated(e Expr) bool { return explicitCollation(e) != "" }
+// isCollated reports whether e's sort key is not its bytes (COLLATE, a
+// column of a case-insensitive collation).
+func isCollated(e Expr) bool { c, _ := collationOf(e); return c != "" }
 
 // refuseCollatedGrouping is the error for grouping on a collated value.
 func (b *binder) refuseCollatedGrouping(what string, pos int, es ...Expr) error {
 	for _, e := range es {
-		if c := explicitCollation(e); c != "" {
+		if c, _ := collationOf(e); c != "" {
 			return b.errf(pos, "unsupported: %s on %s (a value of collation %s; comparisons, IN, LIKE, ORDER BY and COUNT(DISTINCT) follow it, grouping does not yet)", what, e, c)
 		}
 	}

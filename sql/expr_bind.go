@@ -549,7 +549,7 @@ func (b *binder) between(n *ast.BetweenExpr, sc *scope, pos int) (Expr, error) {
 	if err := b.refuseJSONCompare(pos, "BETWEEN", e, lo, hi); err != nil {
 		return nil, err
 	}
-	if cs := codeSetBetween(e, lo, hi, n.Not); cs != nil {
+	if cs := codeSetBetween(e, lo, hi, n.Not); cs != nil && !isCollated(e) {
 		return cs, nil
 	}
 	if n.Not {

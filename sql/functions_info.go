@@ -50,9 +50,12 @@ func describeCollation(e Expr, arg ast.ExprNode) (charset, collation string, coe
 	case t.ID != columnar.String:
 		return "binary", "binary", 5
 	}
-	if c := explicitCollation(e); c != "" {
+	if c, explicit := collationOf(e); c != "" {
 		cs, _, _ := strings.Cut(c, "_")
-		return cs, c, 0
+		if explicit {
+			return cs, c, 0
+		}
+		return cs, c, 2
 	}
 	if f, ok := arg.(*ast.FuncCallExpr); ok && systemStringFuncs[f.FnName.L] {
 		return "utf8mb3", "utf8mb3_general_ci", 3
