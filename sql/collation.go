@@ -218,3 +218,57 @@ func (b *binder) refuseCollatedGrouping(what string, pos int, es ...Expr) error 
 // needsOrderKey reports whether e sorts by a key other than its value
 // (orderKey): JSON and collated values.
 func needsOrderKey(e Expr) bool { return isJSON(e) || isCollated(e) }
+
+// or is a unless it is "", else b.
+func or(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// distinct is SELECT DISTINCT over p: a Distinct, or, where a column has a
+// case-insensitive collation, an Aggregate grouping by the collation keys
+// of those columns (the other columns as they are) whose value for a
+// collated column is the group's smallest by bytes, projected back to p's
+// columns.
+func distinct(p Plan) Plan {
+	sch := p.Schema()
+	var groups []Expr
+	var aggs []AggExpr
+	exprs := make([]Expr, len(sch))
+	names := make([]string, len(sch))
+	for i, c := range sch {
+		ref := &ColRef{Index: i, Col: c}
+		names[i] = c.Name
+		if c.Collation == "" {
+			exprs[i] = &ColRef{Index: len(groups)}
+			groups = append(groups, ref)
+			continue
+		}
+		groups = append(groups, collationKey(ref, c.Collation))
+		exprs[i] = &ColRef{Index: -1 - len(aggs)} // an aggregate: placed below
+		aggs = append(aggs, AggExpr{Func: AggMin, Arg: ref, T: c.Type})
+	}
+	if len(aggs) == 0 {
+		return &Distinct{Input: p}
+	}
+	out := make(Schema, 0, len(groups)+len(aggs))
+	for _, g := range groups {
+		out = append(out, Column{Name: g.String(), Type: g.Type(), Nullable: nullable(g)})
+	}
+	for _, ae := range aggs {
+		c, _ := collationOf(ae.Arg)
+		out = append(out, Column{Name: ae.String(), Type: ae.T, Nullable: true, Collation: c})
+	}
+	agg := &Aggregate{Input: p, GroupBy: groups, Aggs: aggs, Out: out}
+	for i, e := range exprs {
+		r := e.(*ColRef)
+		if r.Index < 0 {
+			r.Index = len(groups) - 1 - r.Index
+		}
+		r.Col = out[r.Index]
+		exprs[i] = r
+	}
+	return newProject(agg, exprs, names)
+}

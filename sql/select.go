@@ -233,10 +233,7 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 	}
 	var plan Plan = newProject(out.plan, append(append([]Expr(nil), exprs...), hidden...), projNames)
 	if s.Distinct {
-		if err := b.refuseCollatedGrouping("SELECT DISTINCT", -1, exprs...); err != nil {
-			return nil, err
-		}
-		plan = &Distinct{Input: plan}
+		plan = distinct(plan)
 	}
 	if len(keys) > 0 {
 		sch := plan.Schema()
@@ -282,7 +279,8 @@ func projectColumn(e Expr, name string) Column {
 		c.Name = name
 		return c
 	}
-	return Column{Name: name, Type: e.Type(), Nullable: nullable(e)}
+	c, _ := collationOf(e)
+	return Column{Name: name, Type: e.Type(), Nullable: nullable(e), Collation: c}
 }
 
 // selectItems expands '*' and 't.*' and names every select-list column:

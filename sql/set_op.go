@@ -102,11 +102,15 @@ func (b *binder) combine(l, r *block, kind SetOpKind, all bool) (*block, error) 
 	}
 	out := make(Schema, len(l.names))
 	for i := range out {
+		if c := ls[i].Collation + rs[i].Collation; c != "" && !(all && kind == SetUnion) {
+			what := map[SetOpKind]string{SetUnion: "UNION", SetIntersect: "INTERSECT", SetExcept: "EXCEPT"}[kind]
+			return nil, b.errf(-1, "unsupported: %s of column '%s' of collation %s (set operations compare by bytes; UNION ALL is supported)", what, l.names[i], or(ls[i].Collation, rs[i].Collation))
+		}
 		t, err := unionType(ls[i].Type, rs[i].Type)
 		if err != nil {
 			return nil, b.errf(-1, "%v", err)
 		}
-		out[i] = Column{Name: l.names[i], Type: t, Nullable: ls[i].Nullable || rs[i].Nullable}
+		out[i] = Column{Name: l.names[i], Type: t, Nullable: ls[i].Nullable || rs[i].Nullable, Collation: or(ls[i].Collation, rs[i].Collation)}
 	}
 	lp := castColumns(l.plan, l.names, out)
 	rp := castColumns(r.plan, r.names, out)

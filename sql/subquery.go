@@ -120,6 +120,11 @@ func (b *binder) inSubquery(lhs ast.ExprNode, sq *ast.SubqueryExpr, not bool, sc
 	if len(blk.names) != len(lefts) {
 		return b.errf(pos, "operand should contain %d column(s): the IN subquery returns %d", len(lefts), len(blk.names))
 	}
+	for i, c := range blk.plan.Schema()[:len(lefts)] {
+		if c.Collation != "" || isCollated(lefts[i]) {
+			return b.errf(pos, "unsupported: IN (subquery) on a value of a case-insensitive collation (it compares by bytes; join on the columns instead)")
+		}
+	}
 	left := sc.plan
 	leftLen := len(left.Schema())
 	var right Plan
