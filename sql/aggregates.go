@@ -325,7 +325,7 @@ func (b *binder) matchAggregated(n ast.ExprNode, sc *scope) (Expr, bool, error) 
 		if !ok {
 			return nil, false, b.errf(b.posOr(n, -1), "invalid use of aggregate function %s()", strings.ToLower(x.F))
 		}
-		return sc.colRef(a.nGroups + i), true, nil
+		return collationUntagged(sc.colRef(a.nGroups+i), a.aggFuncs[i]), true, nil
 	case *ast.ColumnNameExpr, *driver.ValueExpr, *ast.ParenthesesExpr:
 		return nil, false, nil
 	}
@@ -390,7 +390,10 @@ func (b *binder) aggCall(n *ast.AggregateFuncExpr, sc *scope) (AggExpr, error) {
 		case ae.Func == AggCount && ae.Distinct:
 			arg = collationKey(arg, name) // values equal in the collation count once
 		case ae.Func == AggMin || ae.Func == AggMax:
-			return AggExpr{}, b.refuseCollatedGrouping(f+"()", pos, arg)
+			// The smallest or largest tagged value (its collation key
+			// first); matchAggregated reads the value back out.
+			ae.Arg, ae.T = collationTagged(arg, name), columnar.TString
+			return ae, nil
 		}
 	}
 	t := arg.Type()

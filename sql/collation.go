@@ -24,13 +24,14 @@ import (
 // against 2 and 4), as in MySQL.
 
 func init() {
-	for _, n := range []string{"collate", "collation_key", "collation_fold"} {
+	for _, n := range []string{"collate", "collation_key", "collation_fold", "collation_tagged", "collation_untag"} {
 		moreFuncs[n] = true
 	}
 }
 
 // CollationFuncs are the functions a collated query computes.
-var CollationFuncs = map[string]bool{"collate": true, "collation_key": true, "collation_fold": true}
+var CollationFuncs = map[string]bool{"collate": true, "collation_key": true, "collation_fold": true,
+	"collation_tagged": true, "collation_untag": true}
 
 // knownCollations are the other collation names MySQL has that gpusql
 // refuses (with "unsupported") rather than calling them unknown.
@@ -271,4 +272,24 @@ func distinct(p Plan) Plan {
 		exprs[i] = r
 	}
 	return newProject(agg, exprs, names)
+}
+
+// collationTagged is e as the string CollationTag makes of it: MIN and MAX
+// of tagged values pick the value of the smallest or largest key.
+func collationTagged(e Expr, name string) Expr {
+	return &Func{Name: "collation_tagged", Args: []Expr{castTo(uncollated(e), columnar.TString), &Const{T: columnar.TString, S: name}}, T: columnar.TString}
+}
+
+// collationUntagged reads the value back out of the result ref of an
+// aggregate over tagged values (ae), still of the collation (as if
+// COLLATE'd: MySQL keeps the column's, a weaker coercibility that only
+// matters against a second collation); other results are ref as they are.
+func collationUntagged(ref *ColRef, ae AggExpr) Expr {
+	f, ok := ae.Arg.(*Func)
+	if !ok || f.Name != "collation_tagged" {
+		return ref
+	}
+	v := &Func{Name: "collation_untag", Args: []Expr{ref}, T: f.Args[0].Type()}
+	// The value compares by the collation still (HAVING max(name) = 'BOB').
+	return &Func{Name: "collate", Args: []Expr{v, f.Args[1]}, T: v.T}
 }

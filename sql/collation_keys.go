@@ -133,3 +133,36 @@ func CollationFold(name, s string) string {
 	}
 	return sb.String()
 }
+
+// CollationTag is s prefixed by its key under collation name, escaped so
+// that the tags of two strings order as their keys (0x00 is written 0x00
+// 0x01 and the key ends with 0x00 0x00), then s itself: MIN and MAX of
+// tags by bytes are the tags of the strings with the smallest and largest
+// keys. CollationUntag gives s back.
+func CollationTag(name, s string) string {
+	key := CollationKey(name, s)
+	var sb strings.Builder
+	sb.Grow(len(key) + len(s) + 4)
+	for i := 0; i < len(key); i++ {
+		sb.WriteByte(key[i])
+		if key[i] == 0 {
+			sb.WriteByte(1)
+		}
+	}
+	sb.WriteString("\x00\x00")
+	sb.WriteString(s)
+	return sb.String()
+}
+
+// CollationUntag is the string a CollationTag was made of.
+func CollationUntag(tag string) string {
+	for i := 0; i+1 < len(tag); i++ {
+		if tag[i] == 0 {
+			if tag[i+1] == 0 {
+				return tag[i+2:]
+			}
+			i++ // an escaped 0x00
+		}
+	}
+	return tag
+}
