@@ -640,6 +640,9 @@ func (b *binder) inList(n *ast.PatternInExpr, sc *scope, pos int) (Expr, error) 
 
 func (b *binder) like(n *ast.PatternLikeOrIlikeExpr, sc *scope, pos int) (Expr, error) {
 	if !n.IsLike {
+		if b.soundsLike {
+			return b.bindSoundsLike(n, sc, pos)
+		}
 		return nil, b.errf(pos, "unsupported: ILIKE")
 	}
 	e, err := b.expr(n.Expr, sc)

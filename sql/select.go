@@ -318,7 +318,7 @@ func (b *binder) selectItems(fl *ast.FieldList, sc *scope) ([]selItem, error) {
 			} else if name, ok := nameConstName(f.Expr); ok {
 				it.name = name
 			} else {
-				it.name = strings.TrimSpace(f.Text())
+				it.name = strings.TrimSpace(b.unmarkedText(f.Text()))
 			}
 			if it.name == "" {
 				it.name = "expr"
