@@ -101,7 +101,6 @@ func (b *binder) bindSoundsLike(n *ast.PatternLikeOrIlikeExpr, sc *scope, pos in
 	return eq, nil
 }
 
-
 // unmarkSoundsLike writes the ILIKE words of restored SQL (a view's text)
 // back as SOUNDS LIKE, outside literals.
 func unmarkSoundsLike(text string) string {
