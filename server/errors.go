@@ -122,6 +122,9 @@ var messageCodes = []struct {
 	{"Invalid JSON text", erInvalidJSONText},
 	{"Invalid JSON path expression", erInvalidJSONPath},
 	{"unsupported", mysql.ER_NOT_SUPPORTED_YET},
+	{"Illegal mix of collations", mysql.ER_CANT_AGGREGATE_2COLLATIONS},
+	{"Unknown collation", mysql.ER_UNKNOWN_COLLATION},
+	{"is not valid for CHARACTER SET", mysql.ER_COLLATION_CHARSET_MISMATCH},
 	{"Incorrect user-level lock name", erUserLockWrongName},
 	{"Deadlock found when trying to get user-level lock", erUserLockDeadlock},
 }

@@ -197,6 +197,9 @@ func syntaxError(src string, err error) *Error {
 	}
 	m := tidbErrRE.FindStringSubmatch(msg)
 	if m == nil {
+		if _, rest, ok := strings.Cut(msg, "[ddl:1273]"); ok {
+			return &Error{Line: 1, Col: 1, Msg: rest} // Unknown collation: 'x'
+		}
 		return &Error{Line: 1, Col: 1, Msg: "syntax error: " + msg}
 	}
 	rest := msg[len(m[0]):]
