@@ -98,7 +98,7 @@ func (b *binder) relationFields(name string, pos int) ([]columnar.Field, error) 
 	}
 	fields := make([]columnar.Field, len(names))
 	for i, c := range p.Schema() {
-		fields[i] = columnar.Field{Name: names[i], Type: c.Type, Nullable: c.Nullable}
+		fields[i] = columnar.Field{Name: names[i], Type: c.Type, Nullable: c.Nullable, Collation: c.Collation}
 	}
 	return fields, nil
 }
