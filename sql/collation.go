@@ -23,12 +23,6 @@ import (
 // an explicit collation beats a column's or a literal's (coercibility 0
 // against 2 and 4), as in MySQL.
 
-func init() {
-	for _, n := range []string{"collate", "collation_key", "collation_fold", "collation_tagged", "collation_untag"} {
-		moreFuncs[n] = true
-	}
-}
-
 // CollationFuncs are the functions a collated query computes.
 var CollationFuncs = map[string]bool{"collate": true, "collation_key": true, "collation_fold": true,
 	"collation_tagged": true, "collation_untag": true}
