@@ -160,8 +160,17 @@ struct Dim {
   int nslots;
   int nullCode;  // the code of NULL (-1: none); its slots hold -1
   int shOffset;  // the table's first int in the dimensions' shared memory
-  int pad;
+  // bitsOnly: the payload is always 0 (no group column), so a row needs
+  // only its bit (kernels/dim_bits.cu).
+  int bitsOnly;
+  // A direct table's bitmap, tested before the payload is read (0: none).
+  const unsigned int* bits;
 };
+
+// dim_bit reports whether direct-table entry o (in range) has a row.
+__device__ __forceinline__ bool dim_bit(const Dim& d, unsigned long long o) {
+  return d.bits == 0 || ((__ldg(d.bits + (o >> 5)) >> (o & 31)) & 1u) != 0;
+}
 
 __device__ __forceinline__ int dim_probe(const Dim& d, long long key) {
   if (d.hkeys == 0) {

@@ -255,7 +255,8 @@ __device__ __forceinline__ void star_body(const StarParams& p) {
 #pragma unroll
         for (int k = 0; k < IT; k++) {
           long long o = key[k] - dm.keyMin;
-          v[k] = alive[k] && nn[k] && o >= 0 && o < dm.mapLen ? __ldg(dm.map + o) : -1;
+          bool in = alive[k] && nn[k] && o >= 0 && o < dm.mapLen && dim_bit(dm, (unsigned long long)o);
+          v[k] = !in ? -1 : dm.bitsOnly ? 0 : __ldg(dm.map + o);
         }
       } else {
 #pragma unroll
@@ -423,7 +424,8 @@ __device__ __forceinline__ void star_fast_body(const StarParams& p) {
 #pragma unroll
         for (int k = 0; k < IT; k++) {
           unsigned int o = (unsigned int)(key[k] - kmin);
-          v[k] = alive[k] && o < (unsigned long long)dm.mapLen ? __ldg(dm.map + o) : -1;
+          bool in = alive[k] && o < (unsigned long long)dm.mapLen && dim_bit(dm, o);
+          v[k] = !in ? -1 : dm.bitsOnly ? 0 : __ldg(dm.map + o);
         }
       } else {
 #pragma unroll

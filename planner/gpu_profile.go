@@ -50,6 +50,9 @@ type GPUProfile struct {
 	// ForceSplit, for tests, splits every star over Devices whatever the
 	// cost says.
 	ForceSplit bool
+	// ForceDimBitmap, for tests, gives every direct star join table a
+	// bitmap whatever its size and selectivity (planDimBuild).
+	ForceDimBitmap bool
 }
 
 // builtinGPUProfiles are the GPUs gpusql runs on. The H100 numbers are

@@ -63,7 +63,9 @@ type dimParam struct {
 	SlotValue          uint64
 	RemapMin           int64
 	NSlots, NullCode   int32
-	ShOffset, RemapPad int32
+	ShOffset, BitsOnly int32
+	// Bits is a direct table's bitmap (kernels/dim_bits.cu), 0 for none.
+	Bits uint64
 }
 
 const (
