@@ -120,11 +120,6 @@ func (b *binder) inSubquery(lhs ast.ExprNode, sq *ast.SubqueryExpr, not bool, sc
 	if len(blk.names) != len(lefts) {
 		return b.errf(pos, "operand should contain %d column(s): the IN subquery returns %d", len(lefts), len(blk.names))
 	}
-	for i, c := range blk.plan.Schema()[:len(lefts)] {
-		if c.Collation != "" || isCollated(lefts[i]) {
-			return b.errf(pos, "unsupported: IN (subquery) on a value of a case-insensitive collation (it compares by bytes; join on the columns instead)")
-		}
-	}
 	left := sc.plan
 	leftLen := len(left.Schema())
 	var right Plan
@@ -170,6 +165,15 @@ func (b *binder) inSubquery(lhs ast.ExprNode, sq *ast.SubqueryExpr, not bool, sc
 		j.Kind, j.NullAware = JoinAnti, true
 	}
 	for i := range lefts {
+		name, err := b.comparisonCollation("in", pos, lefts[i], rights[i])
+		if err != nil {
+			return err
+		}
+		if name != "" { // equal in the collation: equal keys
+			j.LeftKeys = append(j.LeftKeys, collationKey(lefts[i], name))
+			j.RightKeys = append(j.RightKeys, collationKey(rights[i], name))
+			continue
+		}
 		t, err := compareType(lefts[i], rights[i])
 		if err != nil {
 			return b.errf(pos, "%v", err)
