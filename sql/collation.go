@@ -287,3 +287,13 @@ func collationUntagged(ref *ColRef, ae AggExpr) Expr {
 	// The value compares by the collation still (HAVING max(name) = 'BOB').
 	return &Func{Name: "collate", Args: []Expr{v, f.Args[1]}, T: v.T}
 }
+
+// collatedSchema reports whether a column of s has a collation.
+func collatedSchema(s Schema) bool {
+	for _, c := range s {
+		if c.Collation != "" {
+			return true
+		}
+	}
+	return false
+}
