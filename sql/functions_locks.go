@@ -16,11 +16,14 @@ import "gpusql/storage/columnar"
 //	is_used_lock       name                       the holder's connection id, NULL when free
 //	release_all_locks  -                          how many holds were released
 func init() {
-	for _, n := range []string{"get_lock", "release_lock", "is_free_lock", "is_used_lock", "release_all_locks"} {
+	for n := range LockFuncs {
 		moreFuncs[n] = true
 		VolatileFuncs[n] = true
 	}
 }
+
+// LockFuncs are the user-level lock functions.
+var LockFuncs = map[string]bool{"get_lock": true, "release_lock": true, "is_free_lock": true, "is_used_lock": true, "release_all_locks": true}
 
 // lockFunc binds the functions above.
 func (c *call) lockFunc() (Expr, bool, error) {

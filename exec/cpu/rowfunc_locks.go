@@ -15,7 +15,7 @@ import (
 // puts each connection's there).
 
 func init() {
-	for _, n := range []string{"get_lock", "release_lock", "is_free_lock", "is_used_lock", "release_all_locks"} {
+	for n := range sql.LockFuncs {
 		compiledBodies[n] = (*compiler).lockBody
 		nullSafeRowFuncs[n] = true // a NULL name is MySQL's error, not NULL
 	}
