@@ -57,9 +57,9 @@ func (b *binder) collate(n *ast.SetCollationExpr, sc *scope, pos int) (Expr, err
 			return &Func{Name: "collate", Args: []Expr{uncollated(e), &Const{T: columnar.TString, S: name}}, T: e.Type()}, nil
 		}
 		return e, nil
-	case !IsCICollation(name) && !knownCollationPrefix(name):
+	case !columnar.IsCICollation(name) && !knownCollationPrefix(name):
 		return nil, b.errf(pos, "Unknown collation: '%s'", name)
-	case !IsCICollation(name):
+	case !columnar.IsCICollation(name):
 		return nil, b.errf(pos, "unsupported: COLLATE %s (gpusql compares strings by their bytes, utf8mb4_bin; utf8mb4_general_ci, utf8mb4_unicode_ci and utf8mb4_0900_ai_ci are supported by name)", name)
 	}
 	t := e.Type()
@@ -113,7 +113,7 @@ func (b *binder) columnCollation(f *columnar.Field, name string, pos int) error 
 	case name == "" || f.Type.ID != columnar.String:
 	case name == "binary" || (utf8Charsets[cs] && strings.HasSuffix(name, "_bin")):
 		f.Collation = ""
-	case IsCICollation(name):
+	case columnar.IsCICollation(name):
 		if f.Type.Binary {
 			return b.errf(pos, "COLLATION '%s' is not valid for CHARACTER SET 'binary'", name)
 		}
@@ -179,7 +179,7 @@ func collationKey(e Expr, name string) Expr {
 		if c.Null {
 			return c
 		}
-		return &Const{T: columnar.TString, S: CollationKey(name, c.S)}
+		return &Const{T: columnar.TString, S: columnar.CollationKey(name, c.S)}
 	}
 	return &Func{Name: "collation_key", Args: []Expr{e, &Const{T: columnar.TString, S: name}}, T: columnar.TString}
 }
@@ -191,7 +191,7 @@ func collationFold(e Expr, name string) Expr {
 		if c.Null {
 			return c
 		}
-		return &Const{T: columnar.TString, S: CollationFold(name, c.S)}
+		return &Const{T: columnar.TString, S: columnar.CollationFold(name, c.S)}
 	}
 	return &Func{Name: "collation_fold", Args: []Expr{e, &Const{T: columnar.TString, S: name}}, T: columnar.TString}
 }

@@ -371,13 +371,13 @@ func (f *funcEval) apply(s string, args []*vec, p int32) string {
 	case "collate": // sql/collation.go: the value, compared by its collation elsewhere
 		return s
 	case "collation_key":
-		return sql.CollationKey(args[1].stringAt(p), s)
+		return columnar.CollationKey(args[1].stringAt(p), s)
 	case "collation_fold":
-		return sql.CollationFold(args[1].stringAt(p), s)
+		return columnar.CollationFold(args[1].stringAt(p), s)
 	case "collation_tagged":
-		return sql.CollationTag(args[1].stringAt(p), s)
+		return columnar.CollationTag(args[1].stringAt(p), s)
 	case "collation_untag":
-		return sql.CollationUntag(s)
+		return columnar.CollationUntag(s)
 	case "upper":
 		return strings.ToUpper(s)
 	case "lower":

@@ -1,4 +1,4 @@
-package sql
+package columnar
 
 import (
 	"strings"
@@ -12,7 +12,8 @@ import (
 )
 
 // The case-insensitive collations gpusql compares by when a query names
-// one (x COLLATE utf8mb4_general_ci, a column declared with it). Strings
+// one (x COLLATE utf8mb4_general_ci, a column declared with it; the binder's
+// side is sql/collation.go, unique keys use them in catalog.KeyOf). Strings
 // are otherwise compared by their bytes (utf8mb4_bin), which is what the
 // reference databases of gpusql's tests do. Each collation turns a string
 // into a key whose byte order is the collation's order (CollationKey), so
