@@ -279,7 +279,7 @@ func viewBytes(views []colView, n int64) int64 {
 			continue
 		}
 		seen[v.Data] = true
-		b += int64(v.Width) * n
+		b += v.valueBytes(n)
 		if v.Valid != 0 {
 			b += (n + 7) / 8
 		}
