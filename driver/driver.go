@@ -219,7 +219,7 @@ func (c *conn) PrepareContext(_ context.Context, query string) (driver.Stmt, err
 
 // Close discards the connection's open transaction, if any.
 func (c *conn) Close() error {
-	c.db.Rollback()
+	c.db.Close() // rolls back and releases the connection's GET_LOCKs
 	return nil
 }
 

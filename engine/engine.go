@@ -108,12 +108,14 @@ type DB struct {
 	gpus   *gpuSet
 	// plans are the cached plans of repeated queries (plan_cache.go).
 	plans *planCache
+	// userLocks are the named locks of GET_LOCK (user_locks.go).
+	userLocks *exec.UserLocks
 }
 
 // Open returns an empty database. Asking for the GPU (or --check) where none
 // can be used fails here, naming the reason.
 func Open(opts Options) (*DB, error) {
-	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil), users: &users{}, gpuMem: &gpuBudget{}, gpus: &gpuSet{}}
+	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil), users: &users{}, gpuMem: &gpuBudget{}, gpus: &gpuSet{}, userLocks: exec.NewUserLocks()}
 	db.SetMemoryLimit(opts.MemoryLimit)
 	db.plans = newPlanCache(db.cat)
 	if !packingModes[opts.Packing] {
@@ -326,6 +328,7 @@ func cancelled(err error) error {
 func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*StatementResult, error) {
 	start := time.Now()
 	p.Dir = baseDir
+	ctx = c.withLocks(ctx)
 	if e, view := c.cachedPlan(p.Text); e != nil {
 		r, err := view.runCached(ctx, e)
 		if err != nil {
