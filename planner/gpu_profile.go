@@ -50,6 +50,10 @@ type GPUProfile struct {
 	// ForceSplit, for tests, splits every star over Devices whatever the
 	// cost says.
 	ForceSplit bool
+	// ForceGroupCompact, for tests, compacts every star group table of
+	// more than one group on the device whatever the cost says
+	// (gpu_group_compact.go).
+	ForceGroupCompact bool
 }
 
 // builtinGPUProfiles are the GPUs gpusql runs on. The H100 numbers are
