@@ -33,7 +33,7 @@ const (
 // the non-empty groups.
 func planGroupCompaction(g *GPUGroupTable, prof *GPUProfile, rowsIn float64) {
 	g.EstRowsIn = max(rowsIn, 1)
-	g.EstNonEmpty = estNonEmptyGroups(g.EstGroups, g.EstRowsIn)
+	g.EstNonEmpty = EstNonEmptyGroups(g.EstGroups, g.EstRowsIn)
 	g.Compact = GroupCompactionFor(prof, g.EstGroups, g.Width, g.EstRowsIn)
 }
 
@@ -56,14 +56,14 @@ func GroupCompactionFor(prof *GPUProfile, groups, width int64, rowsIn float64) b
 	d2h := max(prof.PinnedCopyGBs, 1) * 1e3 // bytes per µs
 	hbm := max(prof.HBMGBs, 1) * 1e3
 	host := hostScanGBs * 1e3
-	rows := float64(estNonEmptyGroups(groups, rowsIn) * (width + 1) * 8)
+	rows := float64(EstNonEmptyGroups(groups, rowsIn) * (width + 1) * 8)
 	return groupCompactFixedUs+2*dense/hbm+rows/d2h+rows/host < dense/d2h+dense/host
 }
 
-// estNonEmptyGroups is the expected number of distinct slots that rows
+// EstNonEmptyGroups is the expected number of distinct slots that rows
 // rows drawn uniformly from groups slots fill (Cardenas): a dense table
 // of many slots and few rows is mostly empty.
-func estNonEmptyGroups(groups int64, rows float64) int64 {
+func EstNonEmptyGroups(groups int64, rows float64) int64 {
 	if groups <= 1 {
 		return max(groups, 1)
 	}

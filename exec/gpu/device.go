@@ -71,6 +71,9 @@ type device struct {
 
 	ev   [2]cu.Event  // brackets the last fact-table kernel
 	last kernelTiming // what ev measured
+
+	// readbackBuf takes small results back from the device (star_compact.go).
+	readbackBuf readbackBuf
 }
 
 // kernelTiming is the device time of the last query's fact-table kernel.

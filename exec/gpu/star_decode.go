@@ -19,19 +19,25 @@ type factKey struct {
 
 // decodeStar turns the group table into the aggregate's output: one row
 // per non-empty group (exactly one without GROUP BY), group columns first.
-func decodeStar(q *starQuery, outs []starOutput, dims []*dimRun, fkeys []factKey, host []uint64, W int64) (*exec.Result, error) {
-	ngroups := int64(len(host)) / W
-	var groups []int64
-	if len(q.keys) == 0 {
-		groups = []int64{0}
-	} else {
-		for g := int64(0); g < ngroups; g++ {
-			if host[g*W] != 0 {
-				groups = append(groups, g)
+func decodeStar(q *starQuery, outs []starOutput, dims []*dimRun, fkeys []factKey, tab groupRows) (*exec.Result, error) {
+	// rows are the table rows of the output's groups.
+	var rows []int64
+	switch {
+	case len(q.keys) == 0:
+		rows = []int64{0}
+	case tab.compact:
+		rows = make([]int64, tab.rows())
+		for i := range rows {
+			rows[i] = int64(i)
+		}
+	default:
+		for i := int64(0); i < tab.rows(); i++ {
+			if tab.words[i*tab.W] != 0 {
+				rows = append(rows, i)
 			}
 		}
 	}
-	n := len(groups)
+	n := len(rows)
 	res := &exec.Result{Rows: n}
 	schema := q.agg.Out
 	for _, c := range schema {
@@ -55,7 +61,8 @@ func decodeStar(q *starQuery, outs []starOutput, dims []*dimRun, fkeys []factKey
 		}
 		col := columnar.NewColumnIn(columnar.HeapAllocator, schema[ki].Type, n, src.Valid != nil)
 		col.Dict = src.Dict
-		for row, g := range groups {
+		for row, i := range rows {
+			g := tab.slot(i)
 			var comp int64 // component index of this key in the group index
 			if k.dim >= 0 {
 				comp = int64(k.dim)
@@ -105,13 +112,13 @@ func decodeStar(q *starQuery, outs []starOutput, dims []*dimRun, fkeys []factKey
 			}
 		}
 		a := q.aggs[o.slot]
-		for row, g := range groups {
-			base := g * W
-			cnt := host[base]
+		for row, i := range rows {
+			words := tab.at(i)
+			cnt := words[0]
 			if o.countSlot >= 0 {
-				cnt = host[base+1+int64(o.countSlot)]
+				cnt = words[1+o.countSlot]
 			}
-			v := host[base+1+int64(o.slot)]
+			v := words[1+o.slot]
 			switch {
 			case o.ae.Func == sql.AggCountStar || o.ae.Func == sql.AggCount:
 				setInt(col, row, int64(v))

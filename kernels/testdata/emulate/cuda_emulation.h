@@ -1,5 +1,6 @@
-// CPU emulation of the few CUDA features kernels/merge_path_join.cu uses,
-// copied beside it as common.cuh by kernels/emulate_test.go: a launch runs
+// CPU emulation of the few CUDA features kernels/merge_path_join.cu and
+// kernels/group_compact.cu use, copied beside each as common.cuh by
+// kernels/emulate_test.go: a launch runs
 // one OS thread per CUDA thread of a block, the blocks one after another
 // with a barrier between them, so function-static arrays stand for
 // __shared__ ones and __syncthreads is a barrier wait. The
@@ -19,6 +20,7 @@ inline void __syncthreads() { g_bar->arrive_and_wait(); }
 #define __global__
 #define __device__
 #define __forceinline__ inline
+#define __launch_bounds__(...)
 #define __shared__ static
 template <class T> T __ldg(const T* p) { return *p; }
 using std::max;
