@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"slices"
 	"strings"
 
 	"gpusql/storage/columnar"
@@ -91,4 +92,67 @@ func columnIndexFold(t *columnar.Table, name string) int {
 		}
 	}
 	return -1
+}
+
+// remapValues lists the remaps that match their table's current snapshot,
+// by table key (State). Call with c.mu held.
+func (c *Catalog) remapValues() map[string][]*columnar.ColumnRemap {
+	out := map[string][]*columnar.ColumnRemap{}
+	for k, m := range c.remaps {
+		t := c.tables[k]
+		if t == nil {
+			continue
+		}
+		for col, r := range m {
+			if i := columnIndexFold(t, col); i >= 0 && r.Matches(t, i) {
+				out[k] = append(out[k], r)
+			}
+		}
+	}
+	for _, rs := range out {
+		slices.SortFunc(rs, func(a, b *columnar.ColumnRemap) int { return strings.Compare(key(a.Column), key(b.Column)) })
+	}
+	return out
+}
+
+// restoreRemaps keeps the remaps of rs that match the restored tables.
+// Call with c.mu held.
+func (c *Catalog) restoreRemaps(rs map[string][]*columnar.ColumnRemap) {
+	c.remaps = nil
+	for k, list := range rs {
+		t := c.tables[k]
+		for _, r := range list {
+			if t == nil {
+				break
+			}
+			if i := columnIndexFold(t, r.Column); i < 0 || !r.Matches(t, i) {
+				continue
+			}
+			if c.remaps == nil {
+				c.remaps = map[string]map[string]*columnar.ColumnRemap{}
+			}
+			if c.remaps[k] == nil {
+				c.remaps[k] = map[string]*columnar.ColumnRemap{}
+			}
+			c.remaps[k][key(r.Column)] = r
+		}
+	}
+}
+
+// RemapsMoved reports whether the current remaps differ from those st
+// holds: ANALYZE TABLE built some (or a write dropped some) since st was
+// written, which changes no table version.
+func (c *Catalog) RemapsMoved(st State) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	now := c.remapValues()
+	if len(now) != len(st.Remaps) {
+		return true
+	}
+	for k, rs := range now {
+		if !slices.Equal(rs, st.Remaps[k]) {
+			return true
+		}
+	}
+	return false
 }

@@ -17,6 +17,9 @@ type State struct {
 	// AutoIncrement are the AUTO_INCREMENT counters' next values of the
 	// tables that have one above 1 (auto_increment.go).
 	AutoIncrement map[string]uint64
+	// Remaps are the remapped columns of each table's snapshot in Tables
+	// (remap.go), by lower-cased table name.
+	Remaps map[string][]*columnar.ColumnRemap
 	// Version is the catalog's Version when the state was taken.
 	Version uint64
 }
@@ -37,6 +40,7 @@ func (c *Catalog) State() State {
 		s.Views[k] = v
 	}
 	s.AutoIncrement = c.counterValues()
+	s.Remaps = c.remapValues()
 	return s
 }
 
@@ -62,5 +66,6 @@ func (c *Catalog) Restore(s State) {
 		c.views[k] = v
 	}
 	c.restoreCounters(s.AutoIncrement)
+	c.restoreRemaps(s.Remaps)
 	c.version++
 }

@@ -45,12 +45,12 @@ func (db *DB) checkDatabase() *StatementResult {
 	if db.durable == nil {
 		tables, cols, msgs = []string{""}, []string{""}, []string{"ok (in-memory database: no files to check)"}
 	} else {
-		problems, n := db.durable.store.Check()
+		problems, n, nr := db.durable.store.Check()
 		for _, p := range problems {
 			tables, cols, msgs = append(tables, p.Table), append(cols, p.Column), append(msgs, p.Msg)
 		}
 		if len(problems) == 0 {
-			tables, cols, msgs = []string{""}, []string{""}, []string{fmt.Sprintf("ok (%d column files verified)", n)}
+			tables, cols, msgs = []string{""}, []string{""}, []string{checkedText(n, nr)}
 		}
 	}
 	res := &exec.Result{Names: []string{"table", "column", "integrity_check"},
@@ -242,4 +242,12 @@ func resolve(baseDir, path string) string {
 		return filepath.Join(baseDir, path)
 	}
 	return path
+}
+
+// checkedText is CHECK DATABASE's message when every file checked out.
+func checkedText(columns, remaps int) string {
+	if remaps == 0 {
+		return fmt.Sprintf("ok (%d column files verified)", columns)
+	}
+	return fmt.Sprintf("ok (%d column files and %d remap %s verified)", columns, remaps, plural(remaps, "file"))
 }

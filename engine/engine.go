@@ -165,7 +165,7 @@ func Open(opts Options) (*DB, error) {
 		usePinnedMemory()
 	}
 	if opts.Path != "" {
-		d, err := openDurable(opts.Path, opts.NoSync, db.cat)
+		d, err := openDurable(opts.Path, opts.NoSync, opts.Remap != "off", db.cat)
 		if err != nil {
 			return nil, err
 		}
@@ -173,6 +173,9 @@ func Open(opts Options) (*DB, error) {
 		if opts.Remap == "load" {
 			for _, name := range db.cat.Names() {
 				db.buildRemaps(name)
+			}
+			if err := db.Persist(); err != nil {
+				return nil, err
 			}
 		}
 	}

@@ -126,6 +126,11 @@ func (db *DB) analyze(tables []string) *StatementResult {
 		}
 		names, ops, types, msgs = append(names, t), append(ops, "analyze"), append(types, "status"), append(msgs, "OK")
 	}
+	// The remaps are kept in a database directory too, so a restart does
+	// not lose them (catalog/disk/remap_file.go).
+	if err := db.Persist(); err != nil {
+		names, ops, types, msgs = append(names, strings.Join(tables, ",")), append(ops, "analyze"), append(types, "error"), append(msgs, "remaps not saved: "+err.Error())
+	}
 	res := &exec.Result{
 		Names:   []string{"Table", "Op", "Msg_type", "Msg_text"},
 		Columns: []*columnar.Column{stringColumn(names), stringColumn(ops), stringColumn(types), stringColumn(msgs)},

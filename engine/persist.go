@@ -24,11 +24,15 @@ type durable struct {
 }
 
 // openDurable opens (or creates) the database directory and fills cat
-// from it.
-func openDurable(path string, noSync bool, cat *catalog.Catalog) (*durable, error) {
+// from it; without remaps the remapped columns it keeps are not used (and
+// leave the directory with the next write).
+func openDurable(path string, noSync, remaps bool, cat *catalog.Catalog) (*durable, error) {
 	store, state, err := disk.Open(path, noSync)
 	if err != nil {
 		return nil, err
+	}
+	if !remaps {
+		state.Remaps = nil
 	}
 	cat.Restore(state)
 	return &durable{store: store, last: cat.State()}, nil
@@ -52,7 +56,7 @@ func mayChange(stmt sql.Statement) bool {
 // d.mu held) changed it and succeeded, and puts the last written state
 // back when it failed or cannot be written.
 func (d *durable) settle(cat *catalog.Catalog, stmtErr error) error {
-	if cat.Version() == d.last.Version && !cat.CountersMoved(d.last) {
+	if cat.Version() == d.last.Version && !cat.CountersMoved(d.last) && !cat.RemapsMoved(d.last) {
 		return stmtErr
 	}
 	// A failing statement normally changes nothing; when it did change the

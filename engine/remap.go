@@ -10,8 +10,8 @@ import (
 // Remapped columns (storage/columnar/remap_column.go, catalog/remap.go):
 // when they are built is Options.Remap's choice. By default ANALYZE TABLE
 // builds them; "load" also builds them after each LOAD DATA and for every
-// table of a database directory when it opens (they are not persisted:
-// a remap is rebuilt from its column, ~10 s of one core per 100 M rows);
+// table of a database directory when it opens that has none (a database
+// directory keeps the remaps built, catalog/disk/remap_file.go);
 // "off" never builds them. `bench conflicts` measured on the H100 that
 // plain shared-memory atomics on 4-byte keys stay at ~80 % of HBM at every
 // skew for 1,024 values, which is why a load does not pay for remaps

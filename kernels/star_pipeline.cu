@@ -27,7 +27,11 @@
 // memory contention of OLAP operators on GPU processors", DaMoN 2012);
 // replicas are merged and flushed with one global atomic per non-empty slot.
 // Many groups → global atomics straight into the table (L2-resident for
-// tables up to tens of MB).
+// tables up to tens of MB). A group table the plan lays out by a fact
+// group column's remap (planner/gpu_group_remap.go) is one shared copy
+// whose outermost digit is the row's slot, read from the remap's slot
+// column: rows of a warp on one hot value update different copies in
+// distinct banks, and the flush adds each copy into its value's group.
 //
 // Remapped dimension payloads (planner/gpu_payload.go): for a dimension
 // whose fact key has a replica-remapped twin (storage/columnar/remap.go),
@@ -58,6 +62,12 @@ struct StarParams {
   long long replicaStride;    // slots between shared replicas (odd, to spread banks)
   int sharedReplicas;         // 0: aggregate with global atomics
   int dimSh;                  // first int of the remapped dimension payloads in shared memory
+  long long shGroups;         // groups of the shared table (ngroups unless remapped)
+  // A group table laid out by a fact group column's remap (the group
+  // index's outermost digit is the row's slot): slot s holds value code
+  // groupSlotValue[s] (-1: unused), groupRemapStride groups apart.
+  const int* groupSlotValue;
+  long long groupRemapStride;
 };
 
 extern "C" __global__ void star_params_size(long long* out) { *out = sizeof(StarParams); }
@@ -146,7 +156,6 @@ __device__ __forceinline__ void agg_items(const Agg& a, long long i0, bool full,
 template <bool SINGLE>
 __device__ __forceinline__ void star_finish(const StarParams& p, unsigned long long* sh, unsigned long long* acc, int R, int lane) {
   const int W = 1 + p.naggs;
-  const long long slots = p.ngroups * W;
   const bool single = SINGLE;
   if (single) {
     // Warp reduce, then one atomic per warp and slot. COUNT(*)/COUNT fold
@@ -166,20 +175,28 @@ __device__ __forceinline__ void star_finish(const StarParams& p, unsigned long l
   }
   if (R > 0) {
     __syncthreads();
-    for (long long s = threadIdx.x; s < slots; s += blockDim.x) {
+    const long long shSlots = p.shGroups * W;
+    for (long long s = threadIdx.x; s < shSlots; s += blockDim.x) {
       long long gbase = s - s % W;
       unsigned long long rows = 0;
       for (int r = 0; r < R; r++) rows += sh[r * p.replicaStride + gbase];
       if (rows == 0) continue;
       int w = (int)(s % W);
+      long long dst = s;
+      if (p.groupSlotValue) {  // a copy of a remapped value: into the value's group
+        long long grp = s / W;
+        int code = __ldg(p.groupSlotValue + grp / p.groupRemapStride);
+        if (code < 0) continue;
+        dst = ((long long)code * p.groupRemapStride + grp % p.groupRemapStride) * W + w;
+      }
       if (w == 0) {
-        atomicAdd(p.table + s, rows);
+        atomicAdd(p.table + dst, rows);
         continue;
       }
       const Agg& a = p.aggs[w - 1];
       unsigned long long v = sh[s];
       for (int r = 1; r < R; r++) v = agg_fold(a, v, sh[r * p.replicaStride + s]);
-      agg_combine(a, p.table + s, v);
+      agg_combine(a, p.table + dst, v);
     }
   }
 }
@@ -188,7 +205,7 @@ template <bool SINGLE, int IT>
 __device__ __forceinline__ void star_body(const StarParams& p) {
   extern __shared__ unsigned long long sh[];
   const int W = 1 + p.naggs;
-  const long long slots = p.ngroups * W;
+  const long long slots = p.shGroups * W;  // of the shared table
   const int R = p.sharedReplicas;
   const int lane = threadIdx.x & 31;
   const bool single = SINGLE;
@@ -343,7 +360,7 @@ template <bool SINGLE, int IT>
 __device__ __forceinline__ void star_fast_body(const StarParams& p) {
   extern __shared__ unsigned long long sh[];
   const int W = 1 + p.naggs;
-  const long long slots = p.ngroups * W;
+  const long long slots = p.shGroups * W;  // of the shared table
   const int R = p.sharedReplicas;
   const int lane = threadIdx.x & 31;
   if (!SINGLE && R > 0) {

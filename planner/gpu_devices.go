@@ -82,6 +82,9 @@ func splitRefusal(s *GPUStar) string {
 			return "a dimension payload is read through a remapped fact column"
 		}
 	}
+	if s.Groups.Layout == GroupSharedRemapped {
+		return "the group table is laid out by a remapped fact column"
+	}
 	return ""
 }
 

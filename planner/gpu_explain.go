@@ -111,6 +111,9 @@ func explainStar(sb *strings.Builder, s *GPUStar) {
 	case GroupShared, GroupSharedReplicated:
 		fmt.Fprintf(sb, ", est %.2f bank rounds per warp (uniform keys)", g.EstRounds)
 	}
+	if x := explainGroupRemap(g, s.Fact.Table.Name); x != "" {
+		sb.WriteString(", " + x)
+	}
 	if g.Compact {
 		fmt.Fprintf(sb, ", compacted on the device (est %d non-empty)", g.EstNonEmpty)
 	}

@@ -87,6 +87,14 @@ type GPUGroupTable struct {
 	Layout    GPUGroupLayout
 	Replicas  int
 	EstRounds float64
+	// Remap and RemapCol: the fact group column whose remap lays the
+	// table out (GroupSharedRemapped, gpu_group_remap.go); PlainRounds
+	// the rounds estimated without it; RemapWhy why a candidate column
+	// did not (else "").
+	Remap       *columnar.ColumnRemap
+	RemapCol    int
+	PlainRounds float64
+	RemapWhy    string
 	// Compact: the table is compacted on the device before it is copied
 	// back (gpu_group_compact.go), chosen on EstGroups and EstRowsIn, the
 	// estimated rows reaching the aggregate (EstNonEmpty the non-empty

@@ -105,10 +105,7 @@ func remapBytes(p GPUDimPayload) int64 {
 // fact column, would not fit either. It reports whether it reverted any,
 // so that the columns are placed again without them.
 func keepRemapsOnDevice(g *GPUPlan) bool {
-	offDevice := g.Memory.NoFit != ""
-	for _, c := range g.Columns {
-		offDevice = offDevice || c.Fact && c.Place != PlaceResident
-	}
+	offDevice := factOffDevice(g)
 	reverted := false
 	for _, d := range g.Star.Dims {
 		if offDevice && d.Payload.Layout == PayloadSharedRemapped {
@@ -117,4 +114,14 @@ func keepRemapsOnDevice(g *GPUPlan) bool {
 		}
 	}
 	return reverted
+}
+
+// factOffDevice reports whether the plan's fact table does not stay on the
+// device: a column streamed or read zero-copy, or no fit at all.
+func factOffDevice(g *GPUPlan) bool {
+	off := g.Memory.NoFit != ""
+	for _, c := range g.Columns {
+		off = off || c.Fact && c.Place != PlaceResident
+	}
+	return off
 }

@@ -327,6 +327,7 @@ func workingBytes(g *GPUPlan) (total int64, largest string, largestBytes int64) 
 		}
 		total += remapBytes(d.Payload)
 	}
+	total += groupRemapBytes(q.Groups)
 	rows := int64(q.Fact.Table.Rows)
 	var vm int64
 	for _, x := range q.ExprPreds {

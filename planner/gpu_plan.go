@@ -125,6 +125,7 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 				d.Build = planDimBuild(d)
 			}
 			planDimPayloads(star, p.Options.Remaps)
+			planGroupRemap(star, p.Options.Remaps, prof)
 		}
 	} else {
 		g.Tail, g.Body = sortCut(splitTail(p.Root, false))
@@ -143,7 +144,7 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 	}
 	g.Split = planSplit(g, prof)
 	g.Columns = planColumns(g, prof)
-	if g.Star != nil && keepRemapsOnDevice(g) {
+	if g.Star != nil && (keepRemapsOnDevice(g) || keepGroupRemapOnDevice(g, prof)) {
 		g.Columns = planColumns(g, prof)
 	}
 	return g

@@ -17,16 +17,16 @@ type Problem struct {
 // Check reads every file of the database afresh from disk (not from the
 // maps, which were taken at open) and verifies the manifest and every
 // section of every column file against their CRC32C. It returns the
-// problems found and the number of column files checked.
-func (s *Store) Check() ([]Problem, int) {
+// problems found and the number of column and remap files checked.
+func (s *Store) Check() (problems []Problem, columns, remaps int) {
 	s.mu.Lock()
 	m := s.current
 	s.mu.Unlock()
 	var out []Problem
+	n, nr := 0, 0
 	if _, err := readManifest(s.dir); err != nil && m.Generation > 0 {
 		out = append(out, Problem{Msg: err.Error()})
 	}
-	n := 0
 	for _, t := range m.Tables {
 		for j, c := range t.Columns {
 			n++
@@ -34,8 +34,17 @@ func (s *Store) Check() ([]Problem, int) {
 				out = append(out, Problem{Table: t.Name, Column: t.Fields[j].Name, Msg: err.Error()})
 			}
 		}
+		for _, r := range t.Remaps {
+			nr++
+			for _, sec := range []section{r.Slots, r.SlotValue} {
+				if err := checkSection(filepath.Join(s.dir, r.File), sec); err != nil {
+					out = append(out, Problem{Table: t.Name, Column: r.Column, Msg: fmt.Sprintf("remap file %s: %v (ANALYZE TABLE %s rebuilds it)", r.File, err, t.Name)})
+					break
+				}
+			}
+		}
 	}
-	return out, n
+	return out, n, nr
 }
 
 // checkFile verifies each section of a column's files, streaming them.

@@ -19,7 +19,8 @@ import (
 // scanning it once.
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// columnWriter appends 64-byte-aligned sections to a new column file.
+// columnWriter appends 64-byte-aligned sections to a new column (or
+// remap) file.
 type columnWriter struct {
 	f   *os.File
 	w   *bufio.Writer
@@ -37,16 +38,15 @@ func writeColumn(dir, name string, c *columnar.Column, stats []columnar.ChunkSta
 		return columnMeta{}, err
 	}
 	defer f.Close()
-	cw := &columnWriter{f: f, w: bufio.NewWriterSize(f, 1<<20)}
+	cw := newSectionWriter(f)
 	hdr := make([]byte, headerSize)
 	copy(hdr, fileMagic)
 	binary.LittleEndian.PutUint32(hdr[8:], FormatVersion)
 	binary.LittleEndian.PutUint32(hdr[12:], uint32(c.Type.ID))
 	binary.LittleEndian.PutUint64(hdr[16:], uint64(c.Len))
-	if _, err := cw.w.Write(hdr); err != nil {
+	if err := cw.header(hdr); err != nil {
 		return columnMeta{}, err
 	}
-	cw.off = headerSize
 	m := columnMeta{File: name}
 	w := width(c.Type)
 	if m.Values, err = cw.section(c.Data()[fromRow*w : valueBytes(c)]); err != nil {
@@ -89,6 +89,19 @@ func writeColumn(dir, name string, c *columnar.Column, stats []columnar.ChunkSta
 		return m, nil
 	}
 	return m, f.Sync()
+}
+
+func newSectionWriter(f *os.File) *columnWriter {
+	return &columnWriter{f: f, w: bufio.NewWriterSize(f, 1<<20)}
+}
+
+// header writes the file's headerSize-byte header.
+func (cw *columnWriter) header(hdr []byte) error {
+	if _, err := cw.w.Write(hdr); err != nil {
+		return err
+	}
+	cw.off = int64(len(hdr))
+	return nil
 }
 
 // section writes b at the next aligned offset.

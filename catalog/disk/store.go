@@ -29,6 +29,8 @@ type Store struct {
 	current manifest
 	tables  map[string]*columnar.Table
 	files   map[*columnar.Column]columnMeta
+	// remapFiles is the file of each remap written or mapped.
+	remapFiles map[*columnar.ColumnRemap]remapMeta
 	// noSync skips fsync: a commit then survives the process being killed
 	// (the page cache holds it) but not a power loss. For tests.
 	noSync bool
@@ -48,7 +50,8 @@ func Open(dir string, noSync bool) (*Store, catalog.State, error) {
 	if err != nil {
 		return nil, catalog.State{}, err
 	}
-	s := &Store{dir: dir, lock: lk, tables: map[string]*columnar.Table{}, files: map[*columnar.Column]columnMeta{}, noSync: noSync}
+	s := &Store{dir: dir, lock: lk, tables: map[string]*columnar.Table{}, files: map[*columnar.Column]columnMeta{},
+		remapFiles: map[*columnar.ColumnRemap]remapMeta{}, noSync: noSync}
 	state, err := s.load()
 	if err != nil {
 		lk.Close()
@@ -76,7 +79,8 @@ func (s *Store) Close() error {
 // load reads the manifest (a missing one is a new, empty database) and
 // maps every column.
 func (s *Store) load() (catalog.State, error) {
-	state := catalog.State{Tables: map[string]*columnar.Table{}, Indexes: map[string][]catalog.Index{}, Views: map[string]catalog.View{}, AutoIncrement: map[string]uint64{}}
+	state := catalog.State{Tables: map[string]*columnar.Table{}, Indexes: map[string][]catalog.Index{}, Views: map[string]catalog.View{},
+		AutoIncrement: map[string]uint64{}, Remaps: map[string][]*columnar.ColumnRemap{}}
 	m, err := readManifest(s.dir)
 	if errors.Is(err, os.ErrNotExist) {
 		s.current = manifest{Format: FormatVersion}
@@ -97,6 +101,9 @@ func (s *Store) load() (catalog.State, error) {
 		}
 		if tm.AutoIncrement > 1 {
 			state.AutoIncrement[k] = tm.AutoIncrement
+		}
+		if rs := s.loadRemaps(tm, t); len(rs) > 0 {
+			state.Remaps[k] = rs
 		}
 		s.tables[k] = t
 	}
@@ -176,6 +183,7 @@ func (s *Store) commit(state catalog.State, fold bool) error {
 	}
 	next := manifest{Format: FormatVersion, Generation: s.current.Generation + 1}
 	files := map[*columnar.Column]columnMeta{}
+	remapFiles := map[*columnar.ColumnRemap]remapMeta{}
 	keys := make([]string, 0, len(state.Tables))
 	for k := range state.Tables {
 		keys = append(keys, k)
@@ -196,6 +204,10 @@ func (s *Store) commit(state catalog.State, fold bool) error {
 			files[c] = cm
 			tm.Columns = append(tm.Columns, cm)
 		}
+		var err error
+		if tm.Remaps, err = s.remapsOf(state.Remaps[k], next.Generation, ti, t, remapFiles); err != nil {
+			return fmt.Errorf("database %s: %w", s.dir, err)
+		}
 		next.Tables = append(next.Tables, tm)
 	}
 	vkeys := make([]string, 0, len(state.Views))
@@ -209,7 +221,7 @@ func (s *Store) commit(state catalog.State, fold bool) error {
 	if err := writeManifest(s.dir, next, !s.noSync); err != nil {
 		return fmt.Errorf("database %s: %w", s.dir, err)
 	}
-	s.current, s.files, s.tables = next, files, state.Tables
+	s.current, s.files, s.tables, s.remapFiles = next, files, state.Tables, remapFiles
 	s.removeUnreferenced()
 	return nil
 }
@@ -305,6 +317,9 @@ func (s *Store) removeUnreferenced() {
 				keep[c.fileOf(sec)] = true
 			}
 		}
+		for _, r := range t.Remaps {
+			keep[r.File] = true
+		}
 	}
 	entries, err := os.ReadDir(s.dir)
 	if err != nil {
@@ -312,7 +327,8 @@ func (s *Store) removeUnreferenced() {
 	}
 	for _, e := range entries {
 		n := e.Name()
-		if (strings.HasSuffix(n, ".col") && !keep[n]) || n == manifestName+".tmp" {
+		ours := strings.HasSuffix(n, ".col") || strings.HasSuffix(n, ".remap")
+		if (ours && !keep[n]) || n == manifestName+".tmp" {
 			os.Remove(filepath.Join(s.dir, n))
 		}
 	}
@@ -328,6 +344,9 @@ func (s *Store) Size(table string) int64 {
 		if strings.EqualFold(t.Name, table) {
 			for _, c := range t.Columns {
 				n += c.bytes() + headerSize
+			}
+			for _, r := range t.Remaps {
+				n += r.Size
 			}
 		}
 	}

@@ -218,6 +218,13 @@ func TestPrintBenchLink(t *testing.T) {
 	if s := b.String(); !strings.Contains(s, "link GB/s") || !strings.Contains(s, "30.0      20.0") {
 		t.Errorf("link columns missing or wrong:\n%s", s)
 	}
+	r.LinkGBs = 40
+	b.Reset()
+	printBench(&b, r)
+	if s := b.String(); !strings.Contains(s, "%link") || !strings.Contains(s, "30.0      20.0   50.0") || !strings.Contains(s, "measured after the runs at 40.0 GB/s") {
+		t.Errorf("link share of the measured rate missing or wrong:\n%s", s)
+	}
+	r.LinkGBs = 0
 	r.Queries[0].LinkBytes = 0
 	b.Reset()
 	printBench(&b, r)

@@ -43,3 +43,6 @@ func BenchUVA(ctx context.Context, opt UVABenchOptions, progress func(UVAResult)
 func RunProfiled(ctx context.Context, p *planner.Physical) (*exec.Result, *QueryProfile, error) {
 	return nil, nil, errNoCUDA
 }
+
+// MeasureLink needs a GPU.
+func MeasureLink(bytes int64, runs int) (float64, error) { return 0, errNoCUDA }

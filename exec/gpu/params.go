@@ -99,6 +99,9 @@ type starParams struct {
 	ReplicaStride                int64
 	SharedReplicas               int32
 	DimSh                        int32
+	ShGroups                     int64
+	GroupSlotValue               uint64
+	GroupRemapStride             int64
 }
 
 type dimBuildParams struct {

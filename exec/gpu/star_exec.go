@@ -225,6 +225,11 @@ func (d *device) starTable(ctx context.Context, q *starQuery, prof *planner.GPUP
 	if err := r.aggParams(q, &sp); err != nil {
 		return starGroups{}, err
 	}
+	if part == nil {
+		if _, err := r.groupRemapParams(q, &sp, fkeys, ngroups, int64(1+len(q.aggs)), prof); err != nil {
+			return starGroups{}, err
+		}
+	}
 	groups, err := r.launchStar(q, &sp, ngroups, prof)
 	if err != nil {
 		return starGroups{}, err

@@ -118,6 +118,9 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 		return groupRows{}, unsupported(q.agg, fmt.Sprintf("a group table of %d groups exceeds the GPU's %d MiB limit", ngroups, maxGroupTable>>20))
 	}
 	sp.NGroups = ngroups
+	if sp.GroupSlotValue == 0 {
+		sp.ShGroups = ngroups
+	}
 	table, err := r.s.alloc(slots * 8)
 	if err != nil {
 		return groupRows{}, err
@@ -139,6 +142,11 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 		// Per-thread accumulators live in shared memory.
 		kname = fmt.Sprintf("%s_scalar_%d", family, it)
 		shmem = block * (1 + maxAggs) * 8
+	} else if sp.GroupSlotValue != 0 {
+		// One shared table of the remap's slots (groupRemapParams).
+		sp.ReplicaStride = sp.ShGroups*W | 1
+		sp.SharedReplicas = 1
+		shmem = int(sp.ReplicaStride * 8)
 	} else {
 		// The plan's layout rule, on the groups that survived the
 		// dimension filters.
