@@ -74,6 +74,10 @@ type device struct {
 
 	// readbackBuf takes small results back from the device (star_compact.go).
 	readbackBuf readbackBuf
+	// shapes are the fact kernels' occupancies found so far, optIn the
+	// dynamic shared memory each kernel was opted into (launch_shape.go).
+	shapes map[launchShapeKey]launchShapeInfo
+	optIn  map[cu.Function]int
 }
 
 // kernelTiming is the device time of the last query's fact-table kernel.

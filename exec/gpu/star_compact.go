@@ -94,13 +94,39 @@ const readbackBytes = 1 << 20
 // count of groups. factRows bounds the non-empty groups.
 func (r *queryRun) readGroups(q *starQuery, prof *planner.GPUProfile, table cu.DevicePtr, ngroups, W, factRows int64) (groupRows, error) {
 	if !planner.GroupCompactionFor(prof, ngroups, W, q.groups.EstRowsIn) {
-		host := make([]uint64, ngroups*W)
-		if err := cu.MemcpyDtoH(unsafe.Pointer(&host[0]), table, ngroups*W*8); err != nil {
-			return groupRows{}, fmt.Errorf("gpu: star pipeline failed: %v", err)
+		host, err := r.d.readDense(table, ngroups*W)
+		if err != nil {
+			return groupRows{}, err
 		}
 		return groupRows{words: host, W: W}, nil
 	}
 	return r.compactGroups(q, table, ngroups, W, factRows)
+}
+
+// readDense copies n words back: through the pinned read-back buffer when
+// they fit it (an asynchronous copy at pinned speed and one
+// synchronization, instead of the driver staging a pageable copy), else
+// straight into the result.
+func (d *device) readDense(table cu.DevicePtr, n int64) ([]uint64, error) {
+	host := make([]uint64, n)
+	if 8*n > readbackBytes {
+		if err := cu.MemcpyDtoH(unsafe.Pointer(&host[0]), table, 8*n); err != nil {
+			return nil, fmt.Errorf("gpu: star pipeline failed: %v", err)
+		}
+		return host, nil
+	}
+	buf, err := d.readback(8 * n)
+	if err != nil {
+		return nil, err
+	}
+	if err := cu.MemcpyDtoHAsync(buf, table, 8*n, cu.Stream{}); err != nil {
+		return nil, fmt.Errorf("gpu: star pipeline failed: %v", err)
+	}
+	if err := d.sync(); err != nil {
+		return nil, err
+	}
+	copy(host, unsafe.Slice((*uint64)(buf), n))
+	return host, nil
 }
 
 // compactGroups compacts the table on the device (count per tile, scan,

@@ -163,14 +163,9 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 	if shmem > d.maxShared {
 		return groupRows{}, unsupported(q.agg, fmt.Sprintf("the kernel's shared memory (%d KiB) exceeds the device's %d KiB per block", shmem>>10, d.maxShared>>10))
 	}
-	if shmem > 48<<10 {
-		if err := setMaxDynamicShared(kern, shmem); err != nil {
-			return groupRows{}, err
-		}
-	}
-	blocksPerSM := 2
-	if occ, err := kern.MaxActiveBlocksPerMultiProcessor(block, int64(shmem)); err == nil && occ > 0 {
-		blocksPerSM = occ
+	blocksPerSM, err := d.launchShape(kern, block, shmem)
+	if err != nil {
+		return groupRows{}, err
 	}
 	initK, err := d.fn("group_init")
 	if err != nil {
