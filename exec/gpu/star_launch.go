@@ -175,11 +175,16 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 		return groupRows{}, err
 	}
 	noteKernel(0, slots*8, -1, -1)
-	d.ev[0].Record(cu.Stream{})
+	timed := timeFactKernel.Load()
+	if timed {
+		d.ev[0].Record(cu.Stream{})
+	}
 	if err := r.launchFact(kern, block*it, d.sms*blocksPerSM, block, shmem, sp); err != nil {
 		return groupRows{}, err
 	}
-	d.ev[1].Record(cu.Stream{})
+	if timed {
+		d.ev[1].Record(cu.Stream{})
+	}
 	fact := lastKernel()
 	groups, err := r.readGroups(q, prof, table, ngroups, W, sp.N)
 	if err != nil {
@@ -188,7 +193,7 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 	if kprof() != nil && len(r.streamed) == 0 {
 		noteKernelAt(fact, factReadBytes(sp), slots*8, sp.N, groups.nonEmpty())
 	}
-	if ms, err := d.ev[0].Elapsed(d.ev[1]); err == nil {
+	if ms, err := d.ev[0].Elapsed(d.ev[1]); timed && err == nil {
 		d.last = kernelTiming{name: "star_pipeline", ms: ms, rows: sp.N, groups: ngroups, replicas: int(sp.SharedReplicas)}
 	}
 	return groups, nil
