@@ -9,9 +9,11 @@ import (
 	"strconv"
 	"strings"
 	"unsafe"
+	"weak"
 
 	"gorgonia.org/cu"
 
+	"gpusql/planner"
 	"gpusql/storage/columnar"
 )
 
@@ -50,6 +52,8 @@ type dimCache struct {
 	d   *device
 	m   map[string]*dimBuild
 	lru list.List // front = most recent
+	// keys remembers the build keys of recent plans' dimensions.
+	keys map[weak.Pointer[planner.HashJoin]]dimKeyMemo
 }
 
 func newDimCache(d *device) *dimCache { return &dimCache{d: d, m: map[string]*dimBuild{}} }
@@ -115,12 +119,12 @@ func (c *dimCache) clear() {
 	}
 }
 
-// dimBuildKey names dimension i's build: its table's columns (by
+// makeDimBuildKey names dimension i's build: its table's columns (by
 // identity, host vector and length), its filters as SQL, its key and
 // group columns and the planned structure. "" when the build must not be
 // cached: scalar subquery values substituted into its filters are not in
-// their text.
-func (r *queryRun) dimBuildKey(q *starQuery, i int) (string, []*columnar.Column) {
+// their text. dimBuildKey remembers it per plan (star_dim_key.go).
+func (r *queryRun) makeDimBuildKey(q *starQuery, i int) (string, []*columnar.Column) {
 	if dimCacheOff || len(r.subq) > 0 {
 		return "", nil
 	}

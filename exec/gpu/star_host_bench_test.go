@@ -49,7 +49,7 @@ func BenchmarkStarHost(b *testing.B) {
 		for i := range ngroups {
 			table.words[i*W] = uint64(1 + i%5)
 		}
-		r := &queryRun{}
+		r := &queryRun{d: &device{dims: newDimCache(nil)}}
 		b.Run(sq.Name+"/plan", func(b *testing.B) {
 			for b.Loop() {
 				if _, _, err := starFromPlan(g.Star); err != nil {
