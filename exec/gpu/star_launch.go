@@ -193,8 +193,10 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 	if kprof() != nil && len(r.streamed) == 0 {
 		noteKernelAt(fact, factReadBytes(sp), slots*8, sp.N, groups.nonEmpty())
 	}
-	if ms, err := d.ev[0].Elapsed(d.ev[1]); timed && err == nil {
-		d.last = kernelTiming{name: "star_pipeline", ms: ms, rows: sp.N, groups: ngroups, replicas: int(sp.SharedReplicas)}
+	if timed {
+		if ms, err := d.ev[0].Elapsed(d.ev[1]); err == nil {
+			d.last = kernelTiming{name: "star_pipeline", ms: ms, rows: sp.N, groups: ngroups, replicas: int(sp.SharedReplicas)}
+		}
 	}
 	return groups, nil
 }
