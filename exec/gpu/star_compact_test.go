@@ -82,10 +82,11 @@ func TestGroupCompactEdgeCases(t *testing.T) {
 }
 
 // Many groups: 50 quantities × every part key (tens of thousands of
-// slots, past many tiles; more rows than one read-back buffer, so the
-// rest comes by a second copy), all non-empty or few (a filter keeps one
-// discount value of 11 and a narrow range of quantities) or none (a
-// filter nothing passes: no row at all, while the table has slots).
+// slots, past many tiles; more rows than the read-back guess, so the rest
+// comes by a second copy) with many groups non-empty, few (a filter keeps
+// one discount value of 11 and a narrow range of quantities), one or none
+// (a filter nothing passes: no row at all, while the table has slots);
+// and a table past one tile whose every slot is non-empty.
 func TestGroupCompactManyGroups(t *testing.T) {
 	needGPU(t)
 	prof := compactProfile(t)
@@ -96,6 +97,10 @@ func TestGroupCompactManyGroups(t *testing.T) {
 	plans := map[string]*planner.Physical{
 		"all": {Root: aggOf(s, []string{"lo_quantity", "lo_partkey"}, sumOf(ref(s, "lo_revenue")), countStar())},
 	}
+	// 7 years × 50 quantities × 11 discounts: 3,850 slots (past one
+	// 2,048-slot tile), every one non-empty (~31 rows each).
+	j := joinOf(scanOf(lo, "lo_orderdate", "lo_quantity", "lo_discount"), scanOf(db["date"], "d_datekey", "d_year"), "lo_orderdate", "d_datekey")
+	plans["all-non-empty"] = &planner.Physical{Root: aggOf(j, []string{"d_year", "lo_quantity", "lo_discount"}, countStar())}
 	s = scanOf(lo, cols...)
 	fl := filterOf(s, cmpOp(sql.OpEQ, ref(s, "lo_discount"), 4), between(ref(s, "lo_quantity"), 10, 12))
 	plans["sparse"] = &planner.Physical{Root: aggOf(fl, []string{"lo_quantity", "lo_partkey"}, sumOf(ref(fl, "lo_revenue")),
@@ -112,6 +117,9 @@ func TestGroupCompactManyGroups(t *testing.T) {
 				t.Errorf("%s: the group table was not compacted", name)
 			}
 		})
+	}
+	if res, err := Run(t.Context(), plans["all-non-empty"]); err != nil || res.Rows != 7*50*11 {
+		t.Errorf("all-non-empty: %v, %v (want 3850 rows)", res, err)
 	}
 }
 
