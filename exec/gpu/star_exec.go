@@ -183,7 +183,9 @@ func (d *device) runStar(ctx context.Context, q *starQuery, outs []starOutput, p
 	if err != nil {
 		return nil, err
 	}
-	return decodeStar(q, outs, t.dims, t.fkeys, t.groups)
+	res, err := decodeStar(q, outs, t.dims, t.fkeys, t.groups)
+	hostSteps.mark("release+decode")
+	return res, err
 }
 
 // starGroups is a star pipeline's group table back on the host with what
@@ -225,6 +227,7 @@ func (d *device) starTable(ctx context.Context, q *starQuery, prof *planner.GPUP
 	if err := r.aggParams(q, &sp); err != nil {
 		return starGroups{}, err
 	}
+	hostSteps.mark("dims+params")
 	if part == nil {
 		if _, err := r.groupRemapParams(q, &sp, fkeys, ngroups, int64(1+len(q.aggs)), prof); err != nil {
 			return starGroups{}, err

@@ -4,7 +4,10 @@ package gpu
 
 import (
 	"context"
+	"os"
+	"strconv"
 	"testing"
+	"time"
 
 	"gpusql/internal/ssbtest"
 	"gpusql/planner"
@@ -121,4 +124,52 @@ func columnMinMax(c *columnar.Column) (int64, int64) {
 		}
 	}
 	return lo, hi
+}
+
+// BenchmarkStarHostSteps takes a warm SSB query's wall time in the GPU
+// executor apart on a GPU machine (hostSteps): per query, the mean µs of
+// each step of the star path, and "outside" the rest of the wall time
+// (device selection, the device lock and context, the overflow flag).
+// SSB at GPUSQL_STEPS_SF (default 0.2), pinned host memory.
+//
+//	go test -tags cuda ./exec/gpu -run '^$' -bench StarHostSteps -benchtime 200x
+func BenchmarkStarHostSteps(b *testing.B) {
+	needGPU(b)
+	sf := 0.2
+	if v, err := strconv.ParseFloat(os.Getenv("GPUSQL_STEPS_SF"), 64); err == nil && v > 0 {
+		sf = v
+	}
+	cat := ssbtest.Catalog(b, sf, PinnedAllocator())
+	for _, sq := range ssbtest.Queries(b, cat) {
+		p, err := planner.Plan(sq.Query, planner.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(sq.Name, func(b *testing.B) {
+			for range 3 { // warm: columns and dimension builds cached
+				if _, err := Run(b.Context(), p); err != nil {
+					b.Fatal(err)
+				}
+			}
+			hostSteps.take()
+			hostSteps.on.Store(true)
+			defer hostSteps.on.Store(false)
+			start := time.Now()
+			n := 0
+			for b.Loop() {
+				if _, err := Run(b.Context(), p); err != nil {
+					b.Fatal(err)
+				}
+				n++
+			}
+			wall := time.Since(start)
+			order, total := hostSteps.take()
+			var sum time.Duration
+			for _, s := range order {
+				sum += total[s]
+				b.ReportMetric(float64(total[s].Nanoseconds())/1e3/float64(n), s+"-µs")
+			}
+			b.ReportMetric(float64((wall-sum).Nanoseconds())/1e3/float64(n), "outside-µs")
+		})
+	}
 }

@@ -186,10 +186,12 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 		d.ev[1].Record(cu.Stream{})
 	}
 	fact := lastKernel()
+	hostSteps.mark("launches")
 	groups, err := r.readGroups(q, prof, table, ngroups, W, sp.N)
 	if err != nil {
 		return groupRows{}, err
 	}
+	hostSteps.mark("wait+copy")
 	if kprof() != nil && len(r.streamed) == 0 {
 		noteKernelAt(fact, factReadBytes(sp), slots*8, sp.N, groups.nonEmpty())
 	}
