@@ -74,6 +74,9 @@ type device struct {
 
 	// readbackBuf takes small results back from the device (star_compact.go).
 	readbackBuf readbackBuf
+	// syncedAt is the launch count at the device's last synchronization
+	// (syncedSince).
+	syncedAt uint64
 	// shapes are the fact kernels' occupancies found so far, optIn the
 	// dynamic shared memory each kernel was opted into (launch_shape.go).
 	shapes map[launchShapeKey]launchShapeInfo
@@ -232,11 +235,24 @@ func (d *device) fn(name string) (cu.Function, error) {
 // sync waits for all launched work and returns the first error it raised
 // (an illegal address in a kernel shows up here).
 func (d *device) sync() error {
+	n := launches.Load()
 	if err := cu.Synchronize(); err != nil {
 		return fmt.Errorf("gpu: kernel failed: %v", err)
 	}
+	d.syncedAt = n
 	return nil
 }
+
+// launches counts kernel launches on every device; a device that
+// synchronized when it stood at syncedAt has no kernel of its own running
+// while it still stands there (launches elsewhere only make it wait once
+// more than it needs).
+var launches atomic.Uint64
+
+// syncedSince reports whether no kernel was launched since the device's
+// last synchronization: its queries' kernels are done and their errors
+// and overflow flags seen.
+func (d *device) syncedSince() bool { return launches.Load() == d.syncedAt }
 
 // deviceProfile reads the planner's profile from the device's attributes.
 // Bandwidths are not attributes: they come from the built-in profile of
