@@ -51,6 +51,8 @@ func decodeStar(q *starQuery, outs []starOutput, dims []*dimRun, fkeys []factKey
 	for _, fk := range fkeys {
 		sizes = append(sizes, fk.size)
 	}
+	keyCols := make([]*columnar.Column, len(q.keys))
+	decoders := make([]keyDecoder, len(q.keys))
 	for ki, k := range q.keys {
 		var src *columnar.Column
 		if k.dim >= 0 {
@@ -59,38 +61,16 @@ func decodeStar(q *starQuery, outs []starOutput, dims []*dimRun, fkeys []factKey
 		} else {
 			src = q.fact.Table.Columns[q.nFact[k.j]]
 		}
-		col := columnar.NewColumnIn(columnar.HeapAllocator, schema[ki].Type, n, src.Valid != nil)
-		col.Dict = src.Dict
-		for row, i := range rows {
-			g := tab.slot(i)
-			var comp int64 // component index of this key in the group index
-			if k.dim >= 0 {
-				comp = int64(k.dim)
-			} else {
-				comp = int64(len(dims) + k.j)
-			}
-			digit := g
-			for c := int64(0); c < comp; c++ {
-				digit /= sizes[c]
-			}
-			digit %= sizes[comp]
-			var v int64
-			var null bool
-			if k.dim >= 0 {
-				dr := dims[k.dim]
-				raw := dr.ranks[digit]
-				inner := int64(1)
-				for j := len(dr.sizes) - 1; j > k.j; j-- {
-					inner *= dr.sizes[j]
-				}
-				dj := raw / inner % dr.sizes[k.j]
-				null = dr.nullable[k.j] && dj == dr.sizes[k.j]-1
-				v = dr.mins[k.j] + dj
-			} else {
-				fk := fkeys[k.j]
-				null = fk.nullable && digit == fk.size-1
-				v = fk.lo + digit
-			}
+		keyCols[ki] = columnar.NewColumnIn(columnar.HeapAllocator, schema[ki].Type, n, src.Valid != nil)
+		keyCols[ki].Dict = src.Dict
+		decoders[ki] = newKeyDecoder(k, dims, fkeys)
+	}
+	digits := newGroupDigits(sizes)
+	for row, i := range rows {
+		digits.moveTo(tab.slot(i))
+		for ki := range decoders {
+			kd, col := &decoders[ki], keyCols[ki]
+			v, null := kd.value(digits.digits[kd.comp])
 			if null {
 				col.SetNull(row)
 				continue
@@ -100,8 +80,8 @@ func decodeStar(q *starQuery, outs []starOutput, dims []*dimRun, fkeys []factKey
 			}
 			setInt(col, row, v)
 		}
-		res.Columns = append(res.Columns, col)
 	}
+	res.Columns = append(res.Columns, keyCols...)
 	// Aggregates.
 	for oi, o := range outs {
 		t := schema[len(q.keys)+oi].Type
