@@ -244,6 +244,24 @@ func (p *Prepared) LinkBytes() int64 {
 	return n
 }
 
+// FetchBytes is what the GPU plan estimates its kernels fetch from device
+// memory: a star's fact columns for the rows alive when the kernel reads
+// them (late materialization, planner/gpu_fact_reads.go) and its other
+// columns whole; 0 for plans that are not a star.
+func (p *Prepared) FetchBytes() int64 {
+	g := p.Physical.GPU
+	if g == nil || g.Star == nil {
+		return 0
+	}
+	n := g.Star.FactReadBytes
+	for _, c := range g.Columns {
+		if !c.Fact {
+			n += c.Bytes
+		}
+	}
+	return n
+}
+
 func (p *Prepared) ScannedBytes() int64 {
 	var n int64
 	for _, node := range p.Physical.Nodes() {

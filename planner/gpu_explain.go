@@ -50,6 +50,17 @@ func explainGPU(sb *strings.Builder, g *GPUPlan) {
 		label = "columns (fact columns: each device's range)"
 	}
 	fmt.Fprintf(sb, "  %s: %s\n", label, strings.Join(parts, ", "))
+	if g.Star != nil {
+		var whole int64
+		for _, c := range g.Columns {
+			if c.Fact {
+				whole += c.Bytes
+			}
+		}
+		if x := explainFactReads(g.Star, whole); x != "" {
+			fmt.Fprintf(sb, "  %s\n", x)
+		}
+	}
 	explainMemory(sb, g)
 }
 

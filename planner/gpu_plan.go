@@ -126,6 +126,7 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 			}
 			planDimPayloads(star, p.Options.Remaps)
 			planGroupRemap(star, p.Options.Remaps, prof)
+			planFactFilters(star)
 		}
 	} else {
 		g.Tail, g.Body = sortCut(splitTail(p.Root, false))
@@ -146,6 +147,9 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 	g.Columns = planColumns(g, prof)
 	if g.Star != nil && (keepRemapsOnDevice(g) || keepGroupRemapOnDevice(g, prof)) {
 		g.Columns = planColumns(g, prof)
+	}
+	if g.Star != nil {
+		planFactReads(g)
 	}
 	return g
 }

@@ -46,6 +46,12 @@ type GPUStar struct {
 	Outputs []GPUStarOutput
 	// Groups is the group table's layout.
 	Groups GPUGroupTable
+	// FactFilters are the fact table's filtered columns in the order the
+	// kernel tests them; FactReads what it fetches of each fact column
+	// and FactReadBytes their sum (gpu_fact_reads.go).
+	FactFilters   []GPUFactFilter
+	FactReads     []GPUFactRead
+	FactReadBytes int64
 }
 
 // GPUStarDim is one dimension of a star.

@@ -41,6 +41,8 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 			return benchUVA(args[1:], stdout, stderr)
 		case "narrow":
 			return benchNarrow(args[1:], stdout, stderr)
+		case "skeletons":
+			return benchSkeletons(args[1:], stdout, stderr)
 		}
 		if isHelp(args[0]) {
 			benchSSB([]string{"--help"}, stdout, stderr)
@@ -50,7 +52,7 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 			return benchLoad([]string{"--help"}, stdout, stderr)
 		}
 	}
-	fmt.Fprintln(stderr, "usage: gpusql bench ssb|load|open|serve|simjoin|join|conflicts|uva|narrow ... (gpusql bench NAME --help lists the flags)")
+	fmt.Fprintln(stderr, "usage: gpusql bench ssb|load|open|serve|simjoin|join|conflicts|uva|narrow|skeletons ... (gpusql bench NAME --help lists the flags)")
 	return 2
 }
 
@@ -103,13 +105,17 @@ type queryTiming struct {
 	// CUDA events): KernelMs is the sum of its kernels' device times,
 	// HostMs the warm median minus that (launches, synchronizations, small
 	// copies, host steps), DeviceBytes the columns read as stored on the
-	// device (a BIGINT narrowed to 4 bytes counts 4); KernelGBps is those
-	// bytes over the kernel time and HBMPct its share of the profile's
+	// device (a BIGINT narrowed to 4 bytes counts 4); FetchBytes the
+	// plan's estimate of what the kernels fetch of them (a star reads fact
+	// columns only for rows alive: engine.Prepared.FetchBytes; 0 when
+	// not estimated); KernelGBps is the fetched bytes (else the device
+	// bytes) over the kernel time and HBMPct its share of the profile's
 	// measured HBM read rate (HBMGBs).
 	KernelMs    float64 `json:"kernel_ms,omitempty"`
 	HostMs      float64 `json:"host_ms,omitempty"`
 	Kernels     int     `json:"kernels,omitempty"`
 	DeviceBytes int64   `json:"device_bytes,omitempty"`
+	FetchBytes  int64   `json:"fetch_bytes,omitempty"`
 	KernelGBps  float64 `json:"kernel_gb_per_s,omitempty"`
 	HBMPct      float64 `json:"hbm_pct,omitempty"`
 	HBMGBs      float64 `json:"hbm_gb_per_s,omitempty"`
@@ -328,6 +334,7 @@ func benchQuery(ctx context.Context, db *engine.DB, q ssbgen.Query, exes []strin
 			t.ColdGBps = float64(qr.Bytes) / (t.ColdMs / 1000) / 1e9
 		}
 		if isGPU(e) {
+			t.FetchBytes = prep.FetchBytes()
 			if err := profileGPU(ctx, db, prep, t); err != nil {
 				return nil, err
 			}
@@ -395,11 +402,15 @@ func printBench(w io.Writer, r *benchReport) {
 	for _, q := range r.Queries {
 		link = link || q.LinkBytes > 0
 	}
-	fmt.Fprintf(w, "%-6s %8s %10s %8s %9s", "query", "rows", "MB", "plan ms", "cached ms")
+	nameW := 6
+	for _, q := range r.Queries {
+		nameW = max(nameW, len(q.Name))
+	}
+	fmt.Fprintf(w, "%-*s %8s %10s %8s %9s", nameW, "query", "rows", "MB", "plan ms", "cached ms")
 	for _, e := range r.Executors {
 		fmt.Fprintf(w, " | %4s %9s %7s %9s %7s", e, "cold ms", "GB/s", "warm ms", "GB/s")
 		if isGPU(e) {
-			fmt.Fprintf(w, " %7s %8s %8s %8s %5s", "kernels", "kern ms", "host ms", "dev MB", "%HBM")
+			fmt.Fprintf(w, " %7s %8s %8s %8s %8s %5s", "kernels", "kern ms", "host ms", "dev MB", "read MB", "%HBM")
 		}
 	}
 	if link {
@@ -412,12 +423,12 @@ func printBench(w io.Writer, r *benchReport) {
 	}
 	fmt.Fprintln(w)
 	for _, q := range r.Queries {
-		fmt.Fprintf(w, "%-6s %8d %10.1f %8.3f %9.4f", q.Name, q.Rows, float64(q.Bytes)/1e6, q.PlanMs, q.CachedPlanMs)
+		fmt.Fprintf(w, "%-*s %8d %10.1f %8.3f %9.4f", nameW, q.Name, q.Rows, float64(q.Bytes)/1e6, q.PlanMs, q.CachedPlanMs)
 		for _, e := range r.Executors {
 			t := q.Executors[e]
 			fmt.Fprintf(w, " | %4s %9.2f %7.2f %9.2f %7.2f", "", t.ColdMs, t.ColdGBps, t.WarmMs, t.GBps)
 			if isGPU(e) {
-				fmt.Fprintf(w, " %7d %8.3f %8.3f %8.1f %5.1f", t.Kernels, t.KernelMs, t.HostMs, float64(t.DeviceBytes)/1e6, t.HBMPct)
+				fmt.Fprintf(w, " %7d %8.3f %8.3f %8.1f %8.1f %5.1f", t.Kernels, t.KernelMs, t.HostMs, float64(t.DeviceBytes)/1e6, float64(t.readBytes())/1e6, t.HBMPct)
 			}
 			r.TotalWarm[e] += t.WarmMs / 1000
 		}

@@ -25,7 +25,7 @@ func profileGPU(ctx context.Context, db *engine.DB, prep *engine.Prepared, t *qu
 	t.DeviceBytes = prof.ColumnBytes
 	t.HBMGBs = prof.HBMGBs
 	if prof.KernelMs > 0 {
-		t.KernelGBps = float64(prof.ColumnBytes) / prof.KernelMs / 1e6
+		t.KernelGBps = float64(t.readBytes()) / prof.KernelMs / 1e6
 	}
 	if t.WarmMs > 0 {
 		// The GPU's rate counts bytes as stored on the device.
@@ -57,7 +57,7 @@ func printGPUTotal(w io.Writer, r *benchReport, e string) {
 			kern, host, hbm = kern+t.KernelMs, host+t.HostMs, t.HBMGBs
 		}
 	}
-	fmt.Fprintf(w, "%s: kernels %.3f ms + host %.3f ms over all queries (kern ms: CUDA events around each kernel of one profiled run; host ms: warm ms - kern ms; dev MB: columns read as stored on the device; %%HBM: dev MB / kern ms against the measured %.0f GB/s)\n",
+	fmt.Fprintf(w, "%s: kernels %.3f ms + host %.3f ms over all queries (kern ms: CUDA events around each kernel of one profiled run; host ms: warm ms - kern ms; dev MB: columns read as stored on the device; read MB: the plan's estimate of what the kernels fetch of them (a star reads fact columns only for rows alive, in 32-byte sectors); %%HBM: read MB / kern ms against the measured %.0f GB/s)\n",
 		e, kern, host, hbm)
 }
 
@@ -76,4 +76,13 @@ func startCPUProfile(path string) (func(), error) {
 		pprof.StopCPUProfile()
 		f.Close()
 	}, nil
+}
+
+// readBytes is what the kernels fetched: the plan's estimate when it made
+// one, else the columns' device bytes.
+func (t *queryTiming) readBytes() int64 {
+	if t.FetchBytes > 0 {
+		return t.FetchBytes
+	}
+	return t.DeviceBytes
 }

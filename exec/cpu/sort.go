@@ -44,15 +44,21 @@ func (x *executor) runSort(n *planner.Sort) (*rel, error) {
 // a sort of millions of rows takes seconds, and Ctrl-C must not wait for
 // it. The comparator checks the context every few thousand calls and
 // raises the error, which the executor's recover returns as the query's.
+// Ties are broken by row number, which makes pdqsort's O(n log n) order
+// the stable one (slices.SortStableFunc merges in place in O(n log² n):
+// 0.8 s for a million rows where this takes a tenth).
 func (x *executor) sortPerm(perm []int32, cmp func(a, b int32) int) error {
 	calls := 0
-	slices.SortStableFunc(perm, func(a, b int32) int {
+	slices.SortFunc(perm, func(a, b int32) int {
 		if calls++; calls&(1<<14-1) == 0 {
 			if err := x.ctx.Err(); err != nil {
 				raise(err)
 			}
 		}
-		return cmp(a, b)
+		if r := cmp(a, b); r != 0 {
+			return r
+		}
+		return int(a) - int(b)
 	})
 	return x.ctx.Err()
 }

@@ -3,8 +3,10 @@
 package gpu
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"gorgonia.org/cu"
@@ -106,7 +108,7 @@ func bytesOf[T any](s []T) []byte {
 // Conjuncts the range/bitmap shapes cannot express, and those reading
 // several columns of the scan, become flags computed by the expression VM.
 func (r *queryRun) tablePreds(q *starQuery, t *columnar.Table, scanOf func(baseCol) bool) ([]predParam, error) {
-	out, err := r.compilePreds(q.preds, t, scanOf)
+	out, err := r.compilePreds(q.preds, q.predOrder(scanOf), t)
 	if err != nil {
 		return nil, err
 	}
@@ -135,12 +137,29 @@ func (r *queryRun) vmScanPred(e sql.Expr, colOf func(int) (*columnar.Column, boo
 	return r.vmPred(prog, r.rows(t))
 }
 
-func (r *queryRun) compilePreds(preds map[baseCol][]sql.Expr, t *columnar.Table, scanOf func(baseCol) bool) ([]predParam, error) {
-	var out []predParam
-	for b, cs := range preds {
-		if !scanOf(b) {
-			continue
+// predOrder lists the filtered columns scanOf accepts in the order the
+// kernel tests them: the plan's for the fact table, by column otherwise.
+func (q *starQuery) predOrder(scanOf func(baseCol) bool) []baseCol {
+	var cols []baseCol
+	for b := range q.preds {
+		if scanOf(b) {
+			cols = append(cols, b)
 		}
+	}
+	rank := func(b baseCol) int {
+		if i, ok := q.factOrder[b.col]; ok && b.scan == q.fact {
+			return i
+		}
+		return len(q.factOrder) + b.col
+	}
+	slices.SortFunc(cols, func(a, b baseCol) int { return cmp.Compare(rank(a), rank(b)) })
+	return cols
+}
+
+func (r *queryRun) compilePreds(preds map[baseCol][]sql.Expr, order []baseCol, t *columnar.Table) ([]predParam, error) {
+	var out []predParam
+	for _, b := range order {
+		cs := preds[b]
 		e := cs[0]
 		for _, c := range cs[1:] {
 			e = &sql.Binary{Op: sql.OpAnd, L: e, R: c, T: columnar.TBool}

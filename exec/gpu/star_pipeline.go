@@ -33,6 +33,9 @@ type starQuery struct {
 	vmPreds []scanExpr
 	// groups is the planned group table.
 	groups planner.GPUGroupTable
+	// factOrder ranks the fact table's filtered columns in the order the
+	// plan tests them (most selective first).
+	factOrder map[int]int
 }
 
 // scanExpr is an expression over node's output whose every column is a
@@ -120,6 +123,10 @@ func starFromPlan(s *planner.GPUStar) (*starQuery, []starOutput, error) {
 		nFact: s.FactGroupCols, groups: s.Groups}
 	for b, cs := range s.ColumnPreds {
 		q.preds[baseCol{b.Scan, b.Col}] = cs
+	}
+	q.factOrder = map[int]int{}
+	for i, f := range s.FactFilters {
+		q.factOrder[f.Col] = i
 	}
 	for _, x := range s.ExprPreds {
 		if _, err := compileVM(x.E, x.ColOf, true); err != nil {
