@@ -77,6 +77,8 @@ type device struct {
 	// syncedAt is the launch count at the device's last synchronization
 	// (syncedSince).
 	syncedAt uint64
+	// remapUploads are remaps' slot values on the device (remap_upload.go).
+	remapUploads []remapUpload
 	// shapes are the fact kernels' occupancies found so far, optIn the
 	// dynamic shared memory each kernel was opted into (launch_shape.go).
 	shapes map[launchShapeKey]launchShapeInfo
