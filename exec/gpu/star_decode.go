@@ -131,8 +131,32 @@ func decodeStar(q *starQuery, outs []starOutput, dims []*dimRun, fkeys []factKey
 	return res, nil
 }
 
-// avgScaled is sum/count scaled up by 10^up, rounded half away from zero.
+// avgScaled is sum/count scaled up by 10^up, rounded half away from zero
+// (count > 0). It divides in int64 when sum·10^up fits one, as it does
+// for all but extreme sums, and in big integers otherwise.
 func avgScaled(sum, count int64, up int) int64 {
+	if up >= 0 && up <= 18 && count > 0 {
+		if p := pow10(up); sum <= math.MaxInt64/p && sum >= -(math.MaxInt64/p) {
+			num := sum * p
+			q, m := num/count, num%count
+			if m < 0 {
+				m = -m
+			}
+			if m >= count-m { // 2|m| >= count, without overflowing
+				if num < 0 {
+					q--
+				} else {
+					q++
+				}
+			}
+			return q
+		}
+	}
+	return avgScaledBig(sum, count, up)
+}
+
+// avgScaledBig is avgScaled in big integers.
+func avgScaledBig(sum, count int64, up int) int64 {
 	num := big.NewInt(sum)
 	if up > 0 {
 		num.Mul(num, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(up)), nil))

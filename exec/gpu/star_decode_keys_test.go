@@ -3,6 +3,7 @@
 package gpu
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -68,5 +69,27 @@ func TestKeyDecoder(t *testing.T) {
 	}
 	if _, null := kd.value(8); !null {
 		t.Fatal("a nullable fact key's last digit is its NULL slot")
+	}
+}
+
+// avgScaled's int64 path rounds as the big-integer one (half away from
+// zero), for sums of both signs, small and extreme counts, and scalings
+// from none to past what int64 holds.
+func TestAvgScaled(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	sums := []int64{0, 1, -1, 5, -5, 15, -15, math.MaxInt64, math.MinInt64 + 1, 1 << 40, -(1 << 40)}
+	counts := []int64{1, 2, 3, 4, 7, 10, 1 << 33, math.MaxInt64}
+	for range 2000 {
+		sums = append(sums, r.Int64N(1<<50)-1<<49)
+		counts = append(counts, 1+r.Int64N(1000))
+	}
+	for i, sum := range sums {
+		for _, count := range []int64{counts[i%len(counts)], counts[(i*7)%len(counts)], 2, 3} {
+			for _, up := range []int{0, 1, 4, 6, 12, 18, 20} {
+				if got, want := avgScaled(sum, count, up), avgScaledBig(sum, count, up); got != want {
+					t.Fatalf("avg(%d / %d, up %d) = %d, want %d", sum, count, up, got, want)
+				}
+			}
+		}
 	}
 }
