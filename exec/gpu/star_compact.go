@@ -3,6 +3,7 @@
 package gpu
 
 import (
+	"os"
 	"sync/atomic"
 	"unsafe"
 
@@ -75,6 +76,12 @@ type groupCompactParams struct {
 	Out     uint64
 }
 
+// groupCompactOff (GPUSQL_GROUP_COMPACT=off, or a benchmark) brings every
+// group table back whole: the before of a measurement.
+var groupCompactOff atomic.Bool
+
+func init() { groupCompactOff.Store(os.Getenv("GPUSQL_GROUP_COMPACT") == "off") }
+
 // compactRuns counts the group tables compacted on a device (tests tell
 // the two read-backs apart by it).
 var compactRuns atomic.Int64
@@ -87,7 +94,7 @@ const gcTile = 256 * 8
 // back to the host, dense or compacted as the plan's rule says for this
 // count of groups. factRows bounds the non-empty groups.
 func (r *queryRun) readGroups(q *starQuery, prof *planner.GPUProfile, table cu.DevicePtr, ngroups, W, factRows int64) (groupRows, error) {
-	if !planner.GroupCompactionFor(prof, ngroups, W, q.groups.EstRowsIn) {
+	if groupCompactOff.Load() || !planner.GroupCompactionFor(prof, ngroups, W, q.groups.EstRowsIn) {
 		host, err := r.d.readDense(table, ngroups*W)
 		if err != nil {
 			return groupRows{}, err

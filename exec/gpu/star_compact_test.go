@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
+	"strconv"
 	"testing"
+	"time"
 
 	"gpusql/exec/cpu"
 	"gpusql/internal/ssbtest"
@@ -340,5 +343,64 @@ func TestDecodeCompactMatchesDense(t *testing.T) {
 		if a, b := resultStrings(got), resultStrings(want); !slices.Equal(a, b) {
 			t.Errorf("%s: compact decode differs from dense:\n%v\nwant\n%v", sq.Name, a[:min(5, len(a))], b[:min(5, len(b))])
 		}
+	}
+}
+
+// BenchmarkGroupCompact times a star whose dense group table is large and
+// mostly empty — 50 quantities × every part key, one discount value of
+// 11 and a third of the quantities kept — with the table compacted on the
+// device and copied back whole (groupCompactOff), on SSB at
+// GPUSQL_STEPS_SF (default 1). Reported: ms per query, the table's MB.
+//
+//	go test -tags cuda ./exec/gpu -run '^$' -bench GroupCompact -benchtime 20x
+func BenchmarkGroupCompact(b *testing.B) {
+	needGPU(b)
+	sf := 1.0
+	if v, err := strconv.ParseFloat(os.Getenv("GPUSQL_STEPS_SF"), 64); err == nil && v > 0 {
+		sf = v
+	}
+	cat := ssbtest.Catalog(b, sf, PinnedAllocator())
+	const sqlText = "select lo_partkey, lo_quantity, sum(lo_revenue) from lineorder where lo_discount = 4 and lo_quantity < 17 group by lo_partkey, lo_quantity"
+	ps, err := sql.Parse(sqlText)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, err := sql.Bind(cat, ps[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := planner.Plan(st.(*sql.Query), planner.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	want, err := cpu.Run(context.Background(), p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, off := range []bool{false, true} {
+		name := "compacted"
+		if off {
+			name = "whole"
+		}
+		b.Run(name, func(b *testing.B) {
+			groupCompactOff.Store(off)
+			defer groupCompactOff.Store(os.Getenv("GPUSQL_GROUP_COMPACT") == "off")
+			got, err := Run(b.Context(), p) // warm
+			if err != nil {
+				b.Fatal(err)
+			}
+			if d := diffResults(got, want); d != "" {
+				b.Fatalf("%s: %s", name, d)
+			}
+			start := time.Now()
+			n := 0
+			for b.Loop() {
+				if _, err := Run(b.Context(), p); err != nil {
+					b.Fatal(err)
+				}
+				n++
+			}
+			b.ReportMetric(float64(time.Since(start).Microseconds())/1e3/float64(n), "ms/query")
+		})
 	}
 }
