@@ -59,6 +59,11 @@ type Options struct {
 	// "off" to plan every statement anew (plan_cache.go); SET plan_cache
 	// changes it for a session.
 	PlanCache string
+	// Packing is "on" to keep the fused star kernel's resident fact
+	// columns bit-packed on the GPU, "off" (or "", the default) to keep
+	// them 4 bytes a value (gpu_packing.go); SET gpu_packing changes it
+	// for a session.
+	Packing string
 	// GPUs are the device indices plans may use (nil: every visible GPU);
 	// see gpu_devices.go.
 	GPUs []int
@@ -111,10 +116,14 @@ func Open(opts Options) (*DB, error) {
 	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil), users: &users{}, gpuMem: &gpuBudget{}, gpus: &gpuSet{}}
 	db.SetMemoryLimit(opts.MemoryLimit)
 	db.plans = newPlanCache(db.cat)
+	if !packingModes[opts.Packing] {
+		return nil, fmt.Errorf("unknown packing mode %q (want on or off)", opts.Packing)
+	}
 	if !planCacheModes[opts.PlanCache] {
 		return nil, fmt.Errorf("unknown plan cache mode %q (want on or off)", opts.PlanCache)
 	}
 	db.session.SetEngineVariable("plan_cache", &sql.Const{T: columnar.TString, S: defaultPlanCache(opts.PlanCache)})
+	db.session.SetEngineVariable("gpu_packing", &sql.Const{T: columnar.TString, S: defaultGPUPacking(opts.Packing)})
 	db.conn = db.Conn()
 	switch opts.Executor {
 	case "", "auto":

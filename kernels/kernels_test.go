@@ -12,6 +12,7 @@ func TestEmbeddedPTX(t *testing.T) {
 		"star_pipeline":   {"star_pipeline_4", "star_pipeline_8", "star_pipeline_scalar_4", "star_pipeline_scalar_8", "star_fast_4", "star_fast_8", "star_fast_16", "star_fast_scalar_4", "star_fast_scalar_8", "star_fast_scalar_16", "group_init"},
 		"bandwidth_probe": {"probe_sum_i32"},
 		"hash_build":      {"dim_mark", "dim_build", "fill_i64"},
+		"dim_bits":        {"dim_bits"},
 		"column_cache":    {"narrow_i64_i32"},
 		"epsilon_join":    {"epsilon_count", "epsilon_pairs", "epsilon_param_size"},
 		"merge_path_join": {"mpj_partition", "mpj_search", "mpj_scan_tiles", "mpj_scan_apply", "mpj_expand_partition", "mpj_expand", "mpj_param_sizes"},

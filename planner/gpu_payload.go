@@ -73,6 +73,8 @@ func planDimPayloads(q *GPUStar, lookup RemapLookup) {
 		default:
 			used += bytes
 			d.Payload = GPUDimPayload{Layout: PayloadSharedRemapped, Remap: r, EstRounds: r.MeanRounds(), PlainRounds: r.MeanPlainRounds()}
+			// The kernel reads the remapped payloads instead of the table.
+			d.Build.Bitmap, d.Build.BitsOnly = false, false
 		}
 	}
 }

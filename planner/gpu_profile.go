@@ -54,6 +54,14 @@ type GPUProfile struct {
 	// more than one group on the device whatever the cost says
 	// (gpu_group_compact.go).
 	ForceGroupCompact bool
+	// ForceDimBitmap, for tests, gives every direct star join table a
+	// bitmap whatever its size and selectivity (planDimBuild).
+	ForceDimBitmap bool
+	// Packing bit-packs the star's resident fact columns (SET gpu_packing
+	// = ON; off by default until it is measured faster on the device);
+	// ForcePacking, for tests, packs them even in 32 bits, where packing
+	// saves nothing (gpu_packing.go).
+	Packing, ForcePacking bool
 }
 
 // builtinGPUProfiles are the GPUs gpusql runs on. The H100 numbers are

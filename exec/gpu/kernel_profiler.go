@@ -132,7 +132,7 @@ func touchColumn(dc *devColumn) {
 	if kp == nil || dc == nil || dc.col == nil {
 		return
 	}
-	b := int64(dc.width) * int64(dc.n)
+	b := dc.view().valueBytes(int64(dc.n))
 	if dc.valid != 0 {
 		b += (int64(dc.n) + 7) / 8
 	}

@@ -171,6 +171,7 @@ func (r *queryRun) buildJoinTables(q *starQuery, dims []*dimRun, sp *starParams)
 			return 0, err
 		}
 		dp.Key = fk.view()
+		dp.BitsOnly = b2i(dm.build.BitsOnly && dp.Bits != 0)
 		if dm.payload.Layout == planner.PayloadSharedRemapped {
 			if err := r.remapParams(&dp, dm.payload.Remap, sp); err != nil {
 				return 0, err
@@ -231,8 +232,38 @@ func (r *queryRun) dimJoinTable(dm *starDim, dr *dimRun) (dimParam, error) {
 		return dp, err
 	}
 	noteKernel(dimReadBytes(p), -1, p.N, -1)
+	if dm.build.Direct && dm.build.Bitmap {
+		if err := r.dimBits(dr, &dp); err != nil {
+			return dp, err
+		}
+	}
 	dr.built = dp
 	return dp, nil
+}
+
+// dimBits builds the bitmap of dp's direct table (kernels/dim_bits.cu),
+// kept with the build like the table itself.
+func (r *queryRun) dimBits(dr *dimRun, dp *dimParam) error {
+	f, err := r.d.fn("dim_bits")
+	if err != nil {
+		return err
+	}
+	words := (dp.MapLen + 31) / 32
+	bits, err := r.allocBuild(dr, 4*words)
+	if err != nil {
+		return err
+	}
+	a := struct {
+		Map  uint64
+		N    int64
+		Bits uint64
+	}{dp.Map, dp.MapLen, uint64(bits)}
+	if err := launch(f, grid1D(32*words, threads), threads, 0, unsafe.Pointer(&a), unsafe.Sizeof(a)); err != nil {
+		return err
+	}
+	noteKernel(4*dp.MapLen, 4*words, dp.MapLen, -1)
+	dp.Bits = uint64(bits)
+	return nil
 }
 
 // dimReadBytes is what a dimension kernel reads: each column it names
@@ -257,7 +288,7 @@ func viewBytes(views []colView, n int64) int64 {
 			continue
 		}
 		seen[v.Data] = true
-		b += int64(v.Width) * n
+		b += v.valueBytes(n)
 		if v.Valid != 0 {
 			b += (n + 7) / 8
 		}
