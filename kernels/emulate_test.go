@@ -33,11 +33,19 @@ func TestRadixSortKernelsEmulated(t *testing.T) {
 	runEmulated(t, "radix_sort.cu", "rs.cpp", "radix_sort_main.cpp", func(src []byte) []byte { return src })
 }
 
-// runEmulated copies kernel source cu (as name, after edit) beside the
-// emulation header (as common.cuh) and the host program main, builds them
-// with g++ and runs the program, which exits non-zero on a mismatch.
-func runEmulated(t *testing.T, cu, name, main string, edit func([]byte) []byte) {
-	t.Helper()
+// TestGroupCompactKernelsEmulated runs kernels/group_compact.cu the same
+// way: the star group table's device-side compaction (count, scan,
+// scatter) against a sequential filter of the dense table, for tables
+// around the tile size, empty, full and sparse.
+func TestGroupCompactKernelsEmulated(t *testing.T) {
+	runEmulated(t, "group_compact.cu", "kernel.cpp", "group_compact_main.cpp", nil)
+}
+
+// runEmulated compiles kernel source file (rewritten by rewrite when
+// given) as name beside the emulation header (as common.cuh) and the
+// host driver main (from testdata/emulate), runs it and fails on a
+// non-zero exit status (a MISMATCH line of its output names the case).
+func runEmulated(t *testing.T, file, name, main string, rewrite func([]byte) []byte) {
 	gxx, err := exec.LookPath("g++")
 	if err != nil {
 		t.Skip("no g++: the emulated kernel test needs a C++20 compiler")
@@ -50,13 +58,16 @@ func runEmulated(t *testing.T, cu, name, main string, edit func([]byte) []byte) 
 	if out, err := exec.Command(gxx, "-std=c++20", "-pthread", "-o", filepath.Join(dir, "probe"), probe).CombinedOutput(); err != nil {
 		t.Skipf("g++ cannot build C++20 <barrier> code: %v\n%s", err, out)
 	}
-	src, err := os.ReadFile(cu)
+	src, err := os.ReadFile(file)
 	if os.IsNotExist(err) {
 		t.Skip("kernel source not here (a gpu-bundle runs the kernels themselves)")
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, name), edit(src), 0o644); err != nil {
+	if rewrite != nil {
+		src = rewrite(src)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for from, to := range map[string]string{"cuda_emulation.h": "common.cuh", main: "main.cpp"} {
@@ -75,6 +86,6 @@ func runEmulated(t *testing.T, cu, name, main string, edit func([]byte) []byte) 
 	out, err := exec.Command(bin).CombinedOutput()
 	t.Logf("%s", out)
 	if err != nil {
-		t.Fatalf("emulated %s: %v (a MISMATCH line above names the case)", cu, err)
+		t.Fatalf("emulated %s: %v (a MISMATCH line above names the case)", file, err)
 	}
 }

@@ -128,6 +128,9 @@ func explainStar(sb *strings.Builder, s *GPUStar) {
 	if x := explainGroupRemap(g, s.Fact.Table.Name); x != "" {
 		sb.WriteString(", " + x)
 	}
+	if g.Compact {
+		fmt.Fprintf(sb, ", compacted on the device (est %d non-empty)", g.EstNonEmpty)
+	}
 	if len(s.Dims) > 0 && g.Layout != GroupRegisters {
 		sb.WriteString("; chosen again on the groups that survive the dimension filters")
 	}

@@ -125,6 +125,13 @@ type GPUGroupTable struct {
 	RemapCol    int
 	PlainRounds float64
 	RemapWhy    string
+	// Compact: the table is compacted on the device before it is copied
+	// back (gpu_group_compact.go), chosen on EstGroups and EstRowsIn, the
+	// estimated rows reaching the aggregate (EstNonEmpty the non-empty
+	// groups they fill), and again on the true group count.
+	Compact     bool
+	EstRowsIn   float64
+	EstNonEmpty int64
 }
 
 // Limits of the dense star group table.
@@ -189,6 +196,7 @@ func planGroupTable(q *GPUStar, prof *GPUProfile) GPUGroupTable {
 	g := GPUGroupTable{EstGroups: int64(math.Min(groups, math.MaxInt64/2)), Width: int64(1 + len(q.Aggs))}
 	g.Layout, g.Replicas = GroupLayoutFor(prof, g.EstGroups, g.Width)
 	g.EstRounds = estRounds(prof, g.EstGroups, g.Width, g.Layout, g.Replicas)
+	planGroupCompaction(&g, prof, q.Aggregate.Input.Props().EstRows)
 	return g
 }
 

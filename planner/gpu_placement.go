@@ -322,7 +322,7 @@ func workingBytes(g *GPUPlan) (total int64, largest string, largestBytes int64) 
 		return opsWorkingBytes(g)
 	}
 	q := g.Star
-	total = min(q.Groups.EstGroups, GPUMaxGroupTable) * q.Groups.Width * 8
+	total = q.Groups.deviceBytes(int64(q.Fact.Table.Rows))
 	biggest, name := total, fmt.Sprintf("the group table of %s (%d groups)", opName(q.Aggregate), q.Groups.EstGroups)
 	for _, d := range q.Dims {
 		t := d.Scan.Table

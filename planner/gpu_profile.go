@@ -50,6 +50,10 @@ type GPUProfile struct {
 	// ForceSplit, for tests, splits every star over Devices whatever the
 	// cost says.
 	ForceSplit bool
+	// ForceGroupCompact, for tests, compacts every star group table of
+	// more than one group on the device whatever the cost says
+	// (gpu_group_compact.go).
+	ForceGroupCompact bool
 	// ForceDimBitmap, for tests, gives every direct star join table a
 	// bitmap whatever its size and selectivity (planDimBuild).
 	ForceDimBitmap bool

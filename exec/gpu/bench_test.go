@@ -26,6 +26,8 @@ import (
 // compare with the device's ~2.9-3.3 TB/s).
 func BenchmarkSSB(b *testing.B) {
 	d := needGPU(b)
+	timeFactKernel.Store(true)
+	defer timeFactKernel.Store(false)
 	db, plans := benchDB(b)
 	probeBandwidth(b, d, db["lineorder"].Columns[db["lineorder"].ColumnIndex("lo_revenue")])
 	saved := starTuning

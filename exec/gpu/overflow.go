@@ -52,10 +52,14 @@ func (d *device) overflowFlags() error {
 func (d *device) clearOverflow() { atomic.StoreUint32(d.overflow, 0) }
 
 // checkOverflow waits for the query's kernels and fails it with
-// errOverflow when one of them set the flag.
+// errOverflow when one of them set the flag. A query whose last step
+// already synchronized after its last launch (a star's copy back) is not
+// made to wait again: one synchronization per query.
 func (d *device) checkOverflow() error {
-	if err := d.sync(); err != nil {
-		return err
+	if !d.syncedSince() {
+		if err := d.sync(); err != nil {
+			return err
+		}
 	}
 	if atomic.LoadUint32(d.overflow) != 0 {
 		return errOverflow

@@ -1,5 +1,5 @@
 // CPU emulation of the few CUDA features kernels/merge_path_join.cu and
-// kernels/radix_sort.cu use, copied beside them as common.cuh by
+// kernels/radix_sort.cu and kernels/group_compact.cu use, copied beside them as common.cuh by
 // kernels/emulate_test.go: a launch runs one OS thread per CUDA thread of a
 // block, the blocks one after another with a barrier between them, so
 // function-static arrays stand for __shared__ ones and __syncthreads is a
