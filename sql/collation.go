@@ -200,16 +200,6 @@ func collationFold(e Expr, name string) Expr {
 // column of a case-insensitive collation).
 func isCollated(e Expr) bool { c, _ := collationOf(e); return c != "" }
 
-// refuseCollatedGrouping is the error for grouping on a collated value.
-func (b *binder) refuseCollatedGrouping(what string, pos int, es ...Expr) error {
-	for _, e := range es {
-		if c, _ := collationOf(e); c != "" {
-			return b.errf(pos, "unsupported: %s on %s (a value of collation %s; comparisons, IN, LIKE, ORDER BY and COUNT(DISTINCT) follow it, grouping does not yet)", what, e, c)
-		}
-	}
-	return nil
-}
-
 // needsOrderKey reports whether e sorts by a key other than its value
 // (orderKey): JSON and collated values.
 func needsOrderKey(e Expr) bool { return isJSON(e) || isCollated(e) }
