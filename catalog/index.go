@@ -155,7 +155,9 @@ func DuplicateError(t *columnar.Table, ix Index, row int) error {
 
 // KeyOf encodes row r's values of columns cols as a map key; ok is false
 // when one of them is NULL. Strings encode their text (codes of two
-// snapshots' dictionaries differ), doubles their bits with -0 as 0.
+// snapshots' dictionaries differ) or, in a column of a case-insensitive
+// collation, its collation key (so 'a' and 'A' are one key, as in MySQL);
+// doubles their bits with -0 as 0.
 func KeyOf(t *columnar.Table, cols []int, r int) (string, bool) {
 	var b []byte
 	for _, ci := range cols {
@@ -166,6 +168,9 @@ func KeyOf(t *columnar.Table, cols []int, r int) (string, bool) {
 		switch {
 		case c.Type.ID == columnar.String:
 			s := c.StringAt(r)
+			if ci < len(t.Fields) && t.Fields[ci].Collation != "" {
+				s = columnar.CollationKey(t.Fields[ci].Collation, s)
+			}
 			b = binary.AppendUvarint(b, uint64(len(s)))
 			b = append(b, s...)
 		case c.Type.ID == columnar.Vector:

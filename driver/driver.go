@@ -25,6 +25,9 @@
 //	plan_cache     on (default) or off: reuse the plan of a repeated
 //	               SELECT (the same text and arguments) while the tables
 //	               it reads are unchanged; SET plan_cache changes it
+//	packing        on or off (default): keep the GPU's resident fact
+//	               columns of star queries bit-packed; SET gpu_packing
+//	               changes it
 //
 // A context deadline or cancellation stops a running query promptly; its
 // error then wraps the context's (context.DeadlineExceeded).
@@ -155,6 +158,12 @@ func ParseDSN(dsn string) (Config, error) {
 				return cfg, fmt.Errorf("gpusql: DSN plan_cache=%q: want on or off", v)
 			}
 			cfg.Options.PlanCache = v
+		case "packing":
+			v = strings.ToLower(v)
+			if v != "on" && v != "off" {
+				return cfg, fmt.Errorf("gpusql: DSN packing=%q: want on or off", v)
+			}
+			cfg.Options.Packing = v
 		case "gpus":
 			ids, err := engine.ParseGPUs(v)
 			if err != nil {
@@ -162,7 +171,7 @@ func ParseDSN(dsn string) (Config, error) {
 			}
 			cfg.Options.GPUs = ids
 		default:
-			return cfg, fmt.Errorf("gpusql: unknown DSN key %q (want executor, check, data, db, join, groupby, memory_limit, gpu_memory, gpus, plan_cache)", k)
+			return cfg, fmt.Errorf("gpusql: unknown DSN key %q (want executor, check, data, db, join, groupby, memory_limit, gpu_memory, gpus, plan_cache, packing)", k)
 		}
 	}
 	return cfg, nil
@@ -210,7 +219,7 @@ func (c *conn) PrepareContext(_ context.Context, query string) (driver.Stmt, err
 
 // Close discards the connection's open transaction, if any.
 func (c *conn) Close() error {
-	c.db.Rollback()
+	c.db.Close() // rolls back and releases the connection's GET_LOCKs
 	return nil
 }
 

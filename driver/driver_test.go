@@ -24,7 +24,10 @@ func TestParseDSN(t *testing.T) {
 	if cfg, err := ParseDSN("plan_cache=OFF"); err != nil || cfg.Options.PlanCache != "off" {
 		t.Errorf("plan_cache=OFF: %+v, %v", cfg.Options, err)
 	}
-	for _, bad := range []string{"executor", "color=red", "check=maybe", "plan_cache=sometimes"} {
+	if cfg, err := ParseDSN("packing=Off"); err != nil || cfg.Options.Packing != "off" {
+		t.Errorf("packing=Off: %+v, %v", cfg.Options, err)
+	}
+	for _, bad := range []string{"executor", "color=red", "check=maybe", "plan_cache=sometimes", "packing=half"} {
 		if _, err := ParseDSN(bad); err == nil {
 			t.Errorf("ParseDSN(%q) accepted", bad)
 		}

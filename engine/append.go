@@ -103,10 +103,12 @@ func (db *DB) createTableAs(ctx context.Context, s *sql.CreateTableAs) (*Stateme
 		}
 		seen[name] = true
 		t := res.Columns[i].Type
+		collation := ""
 		if i < len(schema) && schema[i].Type.ID == t.ID {
 			t = schema[i].Type // keeps VARCHAR widths and DECIMAL precision
+			collation = schema[i].Collation
 		}
-		fields[i] = columnar.Field{Name: name, Type: t, Nullable: true}
+		fields[i] = columnar.Field{Name: name, Type: t, Nullable: true, Collation: collation}
 		targets[i] = i
 	}
 	t, err := appendResult(columnar.NewEmptyTable(s.Name, fields), targets, res)

@@ -59,6 +59,11 @@ type Options struct {
 	// "off" to plan every statement anew (plan_cache.go); SET plan_cache
 	// changes it for a session.
 	PlanCache string
+	// Packing is "on" to keep the fused star kernel's resident fact
+	// columns bit-packed on the GPU, "off" (or "", the default) to keep
+	// them 4 bytes a value (gpu_packing.go); SET gpu_packing changes it
+	// for a session.
+	Packing string
 	// GPUs are the device indices plans may use (nil: every visible GPU);
 	// see gpu_devices.go.
 	GPUs []int
@@ -103,18 +108,24 @@ type DB struct {
 	gpus   *gpuSet
 	// plans are the cached plans of repeated queries (plan_cache.go).
 	plans *planCache
+	// userLocks are the named locks of GET_LOCK (user_locks.go).
+	userLocks *exec.UserLocks
 }
 
 // Open returns an empty database. Asking for the GPU (or --check) where none
 // can be used fails here, naming the reason.
 func Open(opts Options) (*DB, error) {
-	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil), users: &users{}, gpuMem: &gpuBudget{}, gpus: &gpuSet{}}
+	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil), users: &users{}, gpuMem: &gpuBudget{}, gpus: &gpuSet{}, userLocks: exec.NewUserLocks()}
 	db.SetMemoryLimit(opts.MemoryLimit)
 	db.plans = newPlanCache(db.cat)
+	if !packingModes[opts.Packing] {
+		return nil, fmt.Errorf("unknown packing mode %q (want on or off)", opts.Packing)
+	}
 	if !planCacheModes[opts.PlanCache] {
 		return nil, fmt.Errorf("unknown plan cache mode %q (want on or off)", opts.PlanCache)
 	}
 	db.session.SetEngineVariable("plan_cache", &sql.Const{T: columnar.TString, S: defaultPlanCache(opts.PlanCache)})
+	db.session.SetEngineVariable("gpu_packing", &sql.Const{T: columnar.TString, S: defaultGPUPacking(opts.Packing)})
 	db.conn = db.Conn()
 	switch opts.Executor {
 	case "", "auto":
@@ -317,6 +328,7 @@ func cancelled(err error) error {
 func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*StatementResult, error) {
 	start := time.Now()
 	p.Dir = baseDir
+	ctx = c.withLocks(ctx)
 	if e, view := c.cachedPlan(p.Text); e != nil {
 		r, err := view.runCached(ctx, e)
 		if err != nil {

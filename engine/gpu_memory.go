@@ -61,6 +61,7 @@ func (db *DB) planProfile() *planner.GPUProfile {
 	p.Devices = db.chosenGPUs(p.Devices)
 	p.ForceSplit = db.opts.SplitEveryStar
 	p.ForceSetOp = planner.SetAlgorithm(db.opts.SetOpAlgorithm)
+	p.Packing = db.packingOn()
 	return &p
 }
 

@@ -210,8 +210,11 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 // in every column type; a nullable column without one is DEFAULT NULL.
 func nullAndDefault(f columnar.Field) string {
 	s := ""
+	if f.Collation != "" {
+		s = " COLLATE " + f.Collation
+	}
 	if !f.Nullable {
-		s = " NOT NULL"
+		s += " NOT NULL"
 	}
 	switch {
 	case f.HasDefault && f.Type.ID == columnar.Datetime && f.Default == columnar.DefaultNow:

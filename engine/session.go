@@ -56,8 +56,10 @@ func (db *DB) SessionConn(opts SessionOptions) *Conn {
 	if err := s.SetSQLMode(db.session.SQLMode()); err != nil {
 		panic(err) // the DB's mode was accepted once already
 	}
-	if v, ok := db.session.Variable("plan_cache"); ok {
-		s.SetEngineVariable("plan_cache", v)
+	for _, name := range []string{"plan_cache", "gpu_packing"} {
+		if v, ok := db.session.Variable(name); ok {
+			s.SetEngineVariable(name, v)
+		}
 	}
 	c := &Conn{db: db, session: s, mem: exec.NewMemory(0, db.mem), opts: opts, vars: sql.NewUserVars()}
 	// The session starts at the database's limit (which bounds it anyway)

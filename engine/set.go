@@ -63,6 +63,10 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 			if err := db.setPlanCache(v); err != nil {
 				return nil, err
 			}
+		case "gpu_packing":
+			if err := db.setGPUPacking(v); err != nil {
+				return nil, err
+			}
 		default:
 			if handled, err := sql.SetFixed(a.Name, v); handled {
 				if err != nil {
@@ -70,7 +74,7 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 				}
 				continue
 			}
-			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit, gpu_memory, gpus, join_algorithm, epsilon_join, plan_cache, cte_max_recursion_depth, group_concat_max_len, autocommit, time_zone = '+00:00')", a.Name)
+			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit, gpu_memory, gpus, join_algorithm, epsilon_join, plan_cache, gpu_packing, cte_max_recursion_depth, group_concat_max_len, autocommit, time_zone = '+00:00')", a.Name)
 		}
 	}
 	return message("variables set"), nil
@@ -93,6 +97,8 @@ func (db *DB) setValue(ctx context.Context, a sql.Assignment) (*sql.Const, error
 			return &sql.Const{T: columnar.TString, S: "all"}, nil
 		case "plan_cache":
 			return &sql.Const{T: columnar.TString, S: defaultPlanCache(db.opts.PlanCache)}, nil
+		case "gpu_packing":
+			return &sql.Const{T: columnar.TString, S: defaultGPUPacking(db.opts.Packing)}, nil
 		}
 		if d, ok := sql.LimitDefault(a.Name); ok {
 			return &sql.Const{T: columnar.TInt64, I: d}, nil

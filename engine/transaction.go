@@ -39,6 +39,11 @@ type Conn struct {
 	session *sql.Session
 	mem     *exec.Memory
 	opts    SessionOptions
+
+	// locks is the connection's side of the user-level lock table
+	// (user_locks.go), made on first use.
+	locksOnce sync.Once
+	locks     *exec.LockOwner
 }
 
 type transaction struct {

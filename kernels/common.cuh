@@ -16,17 +16,41 @@
 // Col is a device view of one column vector: 4- or 8-byte values (integers
 // narrowed to 32 bits when they fit, codes, dates, doubles) and an optional
 // validity bitmap (bit set = not NULL).
+//
+// A packed column (frame set; storage/columnar/packed.go) holds 32-bit
+// values as bits-bit offsets from a frame of reference per 2^shift rows:
+// data are 32-bit words, row i's offset starts at bit i*bits (low bits
+// first) and may straddle two words, padded so the word after any value's
+// first word may be read; width is 4 (the decoded values'). The plan packs
+// only the fused star kernel's resident fact columns; ldi and the tile
+// loads decode them in registers.
 struct Col {
   const void* data;
   const unsigned long long* valid;
   int width;
   int isFloat;
+  const int* frame;
+  int bits;
+  int shift;
 };
+
+__device__ __forceinline__ unsigned packed_mask(int bits) { return bits >= 32 ? 0xffffffffu : (1u << bits) - 1u; }
+
+// ld_packed decodes row i of a packed column: two word loads (L1 hits for
+// a warp's neighbours), a funnel shift, the frame added in 32 bits (a
+// chunk's offsets may span the whole int32 range, so the sum wraps).
+__device__ __forceinline__ int ld_packed(const Col& c, long long i) {
+  unsigned long long o = (unsigned long long)i * (unsigned)c.bits;
+  const unsigned* p = (const unsigned*)c.data + (o >> 5);
+  unsigned off = __funnelshift_r(__ldg(p), __ldg(p + 1), (unsigned)o & 31u) & packed_mask(c.bits);
+  return (int)((unsigned)__ldg(c.frame + (i >> c.shift)) + off);
+}
 
 // Widths 1 and 2 are a streamed fact column's chunk, sent narrowed
 // (exec/gpu/streaming.go): signed values, as the planner's wire width
 // holds them.
 __device__ __forceinline__ long long ldi(const Col& c, long long i) {
+  if (c.frame) return (long long)ld_packed(c, i);
   if (c.width == 4) return (long long)__ldg((const int*)c.data + i);
   if (c.width == 2) return (long long)__ldg((const short*)c.data + i);
   if (c.width == 1) return (long long)__ldg((const signed char*)c.data + i);
@@ -308,11 +332,67 @@ __device__ __forceinline__ bool any_alive(const bool* alive) {
   return any;
 }
 
+// load_packed decodes a thread's IT rows of a packed column. They share a
+// frame (IT divides 2^shift) and lie in consecutive bits: row k starts at
+// bit p_k = o + k*bits of the thread's first word, in word p_k/32, and
+// when it straddles into the next word (bits <= 32) that word is row
+// k+1's. So IT+1 word loads, every address known before any returns, all
+// in flight at once (one memory latency per column, as the 4-byte tile
+// loads have; a window sliding word by word would wait for each load in
+// turn), and a funnel shift per row. Repeated words are L1 hits. A narrow
+// column (IT*bits <= 64: SSB's 4-bit lo_discount, 6-bit lo_quantity)
+// has the thread's rows in three words: three loads, not IT+1. A tail
+// tile decodes its live rows one by one (the loads could pass the
+// padding). The fast star kernels (load32) use it; the generic ones,
+// short of registers, decode row by row (load_i).
+template <int IT, typename T>
+__device__ __forceinline__ void load_packed(const Col& c, long long i0, bool full, const bool* alive, T* v) {
+  if (!full) {
+#pragma unroll
+    for (int k = 0; k < IT; k++) v[k] = alive[k] ? (T)ld_packed(c, i0 + k) : (T)0;
+    return;
+  }
+  const unsigned b = (unsigned)c.bits;
+  const unsigned fr = (unsigned)__ldg(c.frame + (i0 >> c.shift));
+  const unsigned m = packed_mask(c.bits);
+  // The thread's first word in 64 bits, bit offsets from it in 32 (at
+  // most IT*32 + 31).
+  const unsigned long long first = (unsigned long long)i0 * b;
+  const unsigned* w = (const unsigned*)c.data + (first >> 5);
+  const unsigned o = (unsigned)first & 31u;
+  if (IT * b <= 64) {
+    // Row k starts at bit p < 96 and ends by bit o + IT*bits <= 95; a
+    // word past the rows' last bit is not read (it may pass the padding).
+    const unsigned end = o + IT * b;
+    const unsigned w0 = __ldg(w), w1 = end > 32 ? __ldg(w + 1) : 0u, w2 = end > 64 ? __ldg(w + 2) : 0u;
+#pragma unroll
+    for (int k = 0; k < IT; k++) {
+      const unsigned p = o + k * b;
+      const unsigned x = p < 32 ? __funnelshift_r(w0, w1, p) : p < 64 ? __funnelshift_r(w1, w2, p - 32) : w2 >> (p - 64);
+      v[k] = (T)(int)(fr + (x & m));
+    }
+    return;
+  }
+  unsigned word[IT + 1];
+#pragma unroll
+  for (int k = 0; k < IT; k++) word[k] = __ldg(w + ((o + k * b) >> 5));
+  word[IT] = __ldg(w + ((o + (IT - 1) * b) >> 5) + 1);
+#pragma unroll
+  for (int k = 0; k < IT; k++) v[k] = (T)(int)(fr + (__funnelshift_r(word[k], word[k + 1], (o + k * b) & 31u) & m));
+}
+
 template <int IT>
 __device__ __forceinline__ void load_i(const Col& c, long long i0, bool full, const bool* alive, long long* v) {
 #pragma unroll
   for (int k = 0; k < IT; k++) v[k] = 0;
   if (!any_alive<IT>(alive)) return;
+  if (c.frame) {
+    // The generic kernels are short of registers: row by row (the loads
+    // of all rows are still independent, so in flight together).
+#pragma unroll
+    for (int k = 0; k < IT; k++) v[k] = full || alive[k] ? (long long)ld_packed(c, i0 + k) : 0;
+    return;
+  }
   if (c.width < 4) {  // a narrowed streamed chunk: the link, not loads, bounds it
 #pragma unroll
     for (int k = 0; k < IT; k++) v[k] = alive[k] ? ldi(c, i0 + k) : 0;

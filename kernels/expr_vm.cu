@@ -9,7 +9,7 @@
 // propagates NULL the way exec/cpu does (MySQL semantics: NULL in, NULL
 // out; division by zero is NULL; AND/OR/NOT three-valued). CASE and
 // COALESCE evaluate all arms and select, which is safe because no op can
-// fail: an overflowing BIGINT only sets common.cuh's gpusql_overflow, and
+// fail: an overflowing BIGINT (or an infinite DOUBLE) only sets common.cuh's gpusql_overflow, and
 // exec/gpu fails the query then. String functions never run here: exec/gpu evaluates them once per
 // dictionary entry on the host and the program looks the result up by code
 // (VM_LOOKUP), so rows stay on the device.
@@ -180,14 +180,18 @@ extern "C" __global__ void __launch_bounds__(256) expr_vm(const ExprVMParams p) 
             if (ok) v = r[b] == -1 ? 0 : r[a] % r[b];
             break;
           case VM_WRAP32: v = (long long)(int)r[a]; ok = nn[a]; break;
-          case VM_FADD: v = fbits(asf(r[a]) + asf(r[b])); ok = nn[a] && nn[b]; break;
-          case VM_FSUB: v = fbits(asf(r[a]) - asf(r[b])); ok = nn[a] && nn[b]; break;
-          case VM_FMUL: v = fbits(asf(r[a]) * asf(r[b])); ok = nn[a] && nn[b]; break;
+          // A DOUBLE result past the largest double is MySQL's error 1690
+          // ("DOUBLE value is out of range"), like a BIGINT overflow: SQL
+          // values are finite, so an infinite result is one.
+          case VM_FADD: v = fbits(asf(r[a]) + asf(r[b])); ok = nn[a] && nn[b]; if (ok) note_overflow(!isfinite(asf(v))); break;
+          case VM_FSUB: v = fbits(asf(r[a]) - asf(r[b])); ok = nn[a] && nn[b]; if (ok) note_overflow(!isfinite(asf(v))); break;
+          case VM_FMUL: v = fbits(asf(r[a]) * asf(r[b])); ok = nn[a] && nn[b]; if (ok) note_overflow(!isfinite(asf(v))); break;
           case VM_FDIV:
           case VM_FIDIV:
             ok = nn[a] && nn[b] && asf(r[b]) != 0.0;
             if (ok) {
               double q = asf(r[a]) / asf(r[b]);
+              note_overflow(!isfinite(q));
               v = fbits(in.op == VM_FIDIV ? trunc(q) : q);
             }
             break;

@@ -22,6 +22,21 @@
 // and a chain walk of expected length ~1.5 at load factor 1/2; the table
 // (4 B per slot) stays in L2 for build sides up to a few million rows.
 // Bound: random access latency into the table, then memory bandwidth.
+//
+// Past L2 the bound is in 32 B sectors, not bytes. A table of 2^k >= 2n
+// slots (load factor 1/2; 8 slots a sector) costs, with one 8-byte key:
+// per probe row ~1.2 slot sectors (linear probing examines ~1.5 slots on a
+// hit, ~2.5 on a miss, and they share a sector but for ~1 in 5 walks) plus
+// one random 8 B build-key load per occupied slot examined (~1.5 sectors,
+// slots hold row ids, not keys): ~2.7 sectors = ~86 B of HBM traffic for
+// 8 B of input; per build row one CAS on a random slot sector (read and
+// written back: ~1.2 x 64 B) plus the 4n-slot memset. bench join's 64 M x
+// 64 M intersection is then ~11.8 GB moved, 4.1 ms at 2.9 TB/s; the
+// measured 15.5 ms (README) is ~0.33 G sectors / 15.5 ms = ~21 G random
+// sectors/s, ~23 % of HBM in sector terms, which is what the H100 gives
+// for dependent random 32 B reads. Going faster means fewer sectors per
+// row (keys stored in the slots: one sector per probe) or a table that
+// fits L2 (radix-partitioned build), not a tighter loop.
 #include "common.cuh"
 
 #define MAX_JKEYS 4

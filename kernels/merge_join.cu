@@ -72,10 +72,10 @@ extern "C" __global__ void merge_count(MergeParams p) {
 extern "C" __global__ void merge_write(MergeParams p) {
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.nl; i += (long long)gridDim.x * blockDim.x) {
     long long o = p.counts[i];
-    int l = __ldg(p.lperm + i);
+    int l = p.lperm ? __ldg(p.lperm + i) : (int)i;  // null perms: sides in row order
     for (int j = p.lo[i]; j < p.hi[i]; j++, o++) {
       p.outL[o] = l;
-      p.outR[o] = __ldg(p.rperm + j);
+      p.outR[o] = p.rperm ? __ldg(p.rperm + j) : (int)j;
     }
   }
 }

@@ -208,7 +208,7 @@ struct ExpandParams {
   long long na;               // left rows
   const long long* offsets;   // exclusive scan of the counts, na entries
   const int* lo;              // first partner (index into rperm) per left row
-  const int* lperm;
+  const int* lperm;           // row id of each sorted position (null: the position)
   const int* rperm;
   long long* corank;          // tiles + 1 co-ranks (outputs before each cut)
   int* outL;
@@ -258,8 +258,9 @@ extern "C" __global__ void mpj_expand(ExpandParams p) {
   for (int x = threadIdx.x; x < na; x += MP_THREADS) {
     int jr = rowOf[x];
     long long row = b0 - 1 + jr, k = a0 + x;
-    p.outL[k] = __ldg(p.lperm + row);
-    p.outR[k] = __ldg(p.rperm + __ldg(p.lo + row) + (k - off[jr]));
+    long long pos = __ldg(p.lo + row) + (k - off[jr]);
+    p.outL[k] = p.lperm ? __ldg(p.lperm + row) : (int)row;  // null: a side in row order
+    p.outR[k] = p.rperm ? __ldg(p.rperm + pos) : (int)pos;
   }
 }
 

@@ -1,10 +1,10 @@
-// sort: an LSD radix sort of (normalized key, row id) pairs, the device half
-// of Sort, TopN and SortMergeJoin (exec/gpu/sort.go). A multi-column ORDER BY
-// sorts by its least significant key first; each key is one value pass and,
-// when the column has NULLs, one NULL-flag pass after it (the flag is the
-// more significant), every pass a stable radix sort on 8-bit digits, so the
-// permutation ends ordered by all keys (Satish et al.'s histogram / scan /
-// scatter scheme, without CUB).
+// sort: the encoding half of Sort, TopN and SortMergeJoin's LSD radix sort
+// of (normalized key, row id) pairs (exec/gpu/sort.go, radix_sort.go; the
+// passes are kernels/radix_sort.cu). A multi-column ORDER BY sorts by its
+// least significant key first; each key is one value sort and, when the
+// column has NULLs, one NULL-flag sort after it (the flag is the more
+// significant), every one stable, so the permutation ends ordered by all
+// keys.
 //
 //   sort_iota          perm[i] = i. Writes 4 B per row.
 //   sort_encode        keys[i] = an order-preserving uint64 of the key at row
@@ -12,33 +12,19 @@
 //                      flipped for positives, every bit for negatives, -0
 //                      taken as 0; DESC: complemented; NULL-flag pass: 0/1
 //                      so NULLs come first ascending, last descending), and
-//                      the AND and OR of all keys, so the host skips the
-//                      digits on which every key agrees (dictionary codes
-//                      and small integers need one to three passes, not
-//                      eight). Reads 4 B + one gathered value, writes 8 B.
-//   radix_hist         per tile of SORT_TILE rows, the 256-bin histogram of
-//                      one digit in shared memory, written digit-major
-//                      (counts[digit * tiles + tile]) so that one exclusive
-//                      scan gives every tile's output base per digit.
-//                      Reads 8 B per row.
-//   scan_exclusive_i64 one block of 1024 threads scans counts in place.
-//                      256 * rows / 4096 entries: 1/16 of a row per row.
-//   radix_scatter      per tile, in row order, ranks each row among equal
-//                      digits (warp __match_any_sync, then per-warp counts
-//                      in shared memory) and writes (key, row id) to its
-//                      stable position. Reads 12 B, writes 12 B per row,
-//                      scattered into at most 256 runs per tile.
+//                      the minimum and maximum of all keys, so that the
+//                      radix passes visit only the digits of key - minimum
+//                      that the range spans (dictionary codes and small
+//                      integers need one to three passes, not eight).
+//                      Reads 4 B + one gathered value, writes 8 B.
+//   scan_exclusive_i64 one block of 1024 threads scans a short array in
+//                      place (the tile sums of the device-wide scans).
 //   sort_count_valid   how many rows have every (join) key non-NULL.
 //
-// Launch: 256 threads per block (one per digit value), one block per tile
-// for hist/scatter, grid-stride for the rest. Bound: memory bandwidth,
-// ~50 B per row per pass plus the scattered writes' partial sectors.
+// Launch: 256 threads per block, grid-stride. Bound: memory bandwidth
+// (sort_encode's gather is random when perm is not the identity).
 #include "common.cuh"
 
-#define RADIX 256
-#define SORT_ITEMS 16
-#define SORT_TILE (RADIX * SORT_ITEMS)
-#define SORT_WARPS (RADIX / 32)
 
 extern "C" __global__ void sort_iota(int* perm, long long n) {
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
@@ -52,7 +38,7 @@ struct EncodeParams {
   unsigned long long* keys;
   int desc;
   int nullFlag;
-  unsigned long long* andOr;  // [0] AND (host sets ~0), [1] OR (host sets 0)
+  unsigned long long* minMax;  // [0] minimum (host sets ~0), [1] maximum (host sets 0)
 };
 
 __device__ __forceinline__ unsigned long long encode_value(const Col& c, long long r) {
@@ -66,7 +52,7 @@ __device__ __forceinline__ unsigned long long encode_value(const Col& c, long lo
 }
 
 extern "C" __global__ void sort_encode(EncodeParams p) {
-  unsigned long long a = ~0ULL, o = 0;
+  unsigned long long a = ~0ULL, o = 0;  // minimum, maximum
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.n; i += (long long)gridDim.x * blockDim.x) {
     long long r = p.perm ? __ldg(p.perm + i) : i;
     bool ok = isvalid(p.col, r);
@@ -78,74 +64,16 @@ extern "C" __global__ void sort_encode(EncodeParams p) {
       if (p.desc) k = ~k;
     }
     p.keys[i] = k;
-    a &= k;
-    o |= k;
+    a = min(a, k);
+    o = max(o, k);
   }
   for (int s = 16; s > 0; s >>= 1) {
-    a &= __shfl_xor_sync(0xffffffffu, a, s);
-    o |= __shfl_xor_sync(0xffffffffu, o, s);
+    a = min(a, __shfl_xor_sync(0xffffffffu, a, s));
+    o = max(o, __shfl_xor_sync(0xffffffffu, o, s));
   }
   if ((threadIdx.x & 31) == 0) {
-    atomicAnd(p.andOr, a);
-    atomicOr(p.andOr + 1, o);
-  }
-}
-
-struct RadixParams {
-  const unsigned long long* keysIn;
-  const int* valsIn;
-  unsigned long long* keysOut;
-  int* valsOut;
-  long long n;
-  long long tiles;
-  long long* counts;
-  int shift;
-  int pad;
-};
-
-extern "C" __global__ void radix_hist(RadixParams p) {
-  __shared__ int h[RADIX];
-  int t = threadIdx.x;
-  h[t] = 0;
-  __syncthreads();
-  long long base = (long long)blockIdx.x * SORT_TILE;
-  for (int j = 0; j < SORT_ITEMS; j++) {
-    long long i = base + (long long)j * RADIX + t;
-    if (i < p.n) atomicAdd(&h[(p.keysIn[i] >> p.shift) & (RADIX - 1)], 1);
-  }
-  __syncthreads();
-  p.counts[(long long)t * p.tiles + blockIdx.x] = h[t];
-}
-
-extern "C" __global__ void radix_scatter(RadixParams p) {
-  __shared__ long long base[RADIX];
-  __shared__ int wc[SORT_WARPS][RADIX];
-  int t = threadIdx.x, lane = t & 31, warp = t >> 5;
-  base[t] = p.counts[(long long)t * p.tiles + blockIdx.x];
-  long long tile = (long long)blockIdx.x * SORT_TILE;
-  unsigned lt = (1u << lane) - 1;
-  for (int j = 0; j < SORT_ITEMS; j++) {
-    for (int w = 0; w < SORT_WARPS; w++) wc[w][t] = 0;
-    __syncthreads();
-    long long i = tile + (long long)j * RADIX + t;
-    bool ok = i < p.n;
-    unsigned long long k = ok ? p.keysIn[i] : 0;
-    int d = ok ? (int)((k >> p.shift) & (RADIX - 1)) : RADIX + lane;
-    unsigned peers = __match_any_sync(0xffffffffu, d);
-    int rank = __popc(peers & lt);
-    if (ok && rank == 0) wc[warp][d] = __popc(peers);
-    __syncthreads();
-    if (ok) {
-      long long pos = base[d] + rank;
-      for (int w = 0; w < warp; w++) pos += wc[w][d];
-      p.keysOut[pos] = k;
-      p.valsOut[pos] = p.valsIn[i];
-    }
-    __syncthreads();
-    int tot = 0;
-    for (int w = 0; w < SORT_WARPS; w++) tot += wc[w][t];
-    base[t] += tot;
-    __syncthreads();
+    atomicMin(p.minMax, a);
+    atomicMax(p.minMax + 1, o);
   }
 }
 
@@ -197,6 +125,5 @@ extern "C" __global__ void sort_count_valid(CountValidParams p) {
 // sort_param_sizes: the byte sizes of this file's parameter structs, for exec/gpu's layout test.
 extern "C" __global__ void sort_param_sizes(long long* out) {
   out[0] = sizeof(EncodeParams);
-  out[1] = sizeof(RadixParams);
-  out[2] = sizeof(CountValidParams);
+  out[1] = sizeof(CountValidParams);
 }

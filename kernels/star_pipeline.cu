@@ -40,6 +40,11 @@
 // (load_remapped_dims), so the 32 rows of a warp hit distinct banks
 // instead of random words of the L2-resident map.
 //
+// Packed fact columns (common.cuh, load_packed; planner/gpu_packing.go)
+// are read at their packed width, b bits a row plus a frame per 4,096
+// rows, and decoded in registers: the bound below then counts b/8 bytes
+// a row, not 4 (SSB: lo_discount 4 bits, lo_quantity 6).
+//
 // Bound: device memory bandwidth for the columns read (H100 SXM HBM3: 3.35
 // TB/s peak, 2.7 TB/s measured by bandwidth_probe.cu; SSB Q1.x reads at most
 // 4 columns x 4 B per row = 0.96 GB at SF10 → ~0.35 ms, less with sectors
@@ -330,7 +335,8 @@ extern "C" __global__ void group_init(const StarParams p) {
 // ---------------------------------------------------------------------------
 // Fast path: the same pipeline specialized, at compile time, for the common
 // case the host checks before choosing it — every fact column it reads is
-// 4 bytes wide (narrowed BIGINTs included) and has no NULLs, predicates are
+// 4 bytes wide (narrowed BIGINTs included; packed columns decode to 4
+// bytes) and has no NULLs, predicates are
 // ranges or code sets, aggregates are integer. Values then live in 32-bit
 // registers and no validity or float code is generated; the kernel needs
 // far fewer registers, so more threads (and more loads in flight) fit per
@@ -341,6 +347,10 @@ __device__ __forceinline__ void load32(const Col& c, long long i0, bool full, co
 #pragma unroll
   for (int k = 0; k < IT; k++) v[k] = 0;
   if (!any_alive<IT>(alive)) return;
+  if (c.frame) {
+    load_packed<IT>(c, i0, full, alive, v);
+    return;
+  }
   const int* d = (const int*)c.data + i0;
   if (full) {
 #pragma unroll

@@ -38,6 +38,17 @@ func TestSSBGPUExplainGolden(t *testing.T) {
 	checkSSBGolden(t, planner.Options{GPU: prof}, "gpu_h100_ssb_")
 }
 
+// TestSSBGPUPackedExplainGolden: the h100 plans with SET gpu_packing = ON,
+// the fact columns bit-packed (testdata/explain/gpu_h100_packed_ssb_*.txt).
+func TestSSBGPUPackedExplainGolden(t *testing.T) {
+	prof, err := planner.LookupGPUProfile("h100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prof.Packing = true
+	checkSSBGolden(t, planner.Options{GPU: prof}, "gpu_h100_packed_ssb_")
+}
+
 // TestSSBGPUStreamedExplainGolden: the h100 plans under an 8 MiB GPU
 // memory budget, where the fact columns that do not fit stream in chunks
 // (testdata/explain/gpu_h100_8MB_ssb_*.txt).

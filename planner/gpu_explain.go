@@ -44,6 +44,9 @@ func explainGPU(sb *strings.Builder, g *GPUPlan) {
 	parts := make([]string, len(g.Columns))
 	for i, c := range g.Columns {
 		parts[i] = fmt.Sprintf("%s.%s %s (%s)", c.Table, c.Column, c.Place, fmtBytes(c.Bytes))
+		if c.Packing != nil {
+			parts[i] = fmt.Sprintf("%s.%s %s packed %d bits (frame per %s rows, %s)", c.Table, c.Column, c.Place, c.Packing.Bits, fmtCount(1<<c.Packing.ChunkShift), fmtBytes(c.Bytes))
+		}
 		if c.Place == PlaceStreamed {
 			parts[i] = fmt.Sprintf("%s.%s %s (%s, sent as %d B a value)", c.Table, c.Column, c.Place, fmtBytes(c.Bytes), c.WireWidth)
 		}
@@ -128,6 +131,9 @@ func explainStar(sb *strings.Builder, s *GPUStar) {
 	if x := explainGroupRemap(g, s.Fact.Table.Name); x != "" {
 		sb.WriteString(", " + x)
 	}
+	if g.Compact {
+		fmt.Fprintf(sb, ", compacted on the device (est %d non-empty)", g.EstNonEmpty)
+	}
 	if len(s.Dims) > 0 && g.Layout != GroupRegisters {
 		sb.WriteString("; chosen again on the groups that survive the dimension filters")
 	}
@@ -162,4 +168,13 @@ func fmtBytes(b int64) string {
 		return fmt.Sprintf("%.3g KiB", float64(b)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", b)
+}
+
+// fmtCount writes n with thousands separators (4,096).
+func fmtCount(n int64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

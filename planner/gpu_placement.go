@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"gpusql/sql"
@@ -56,6 +57,11 @@ type GPUColumn struct {
 	// from them without reading it first.
 	Min, Max int64
 	HasRange bool
+	// Packing, on a resident fact column of a star, is its bit-packed
+	// form (gpu_packing.go); Bytes is then the packed size and
+	// UnpackedBytes the 4-byte form's.
+	Packing       *GPUPacking
+	UnpackedBytes int64
 }
 
 // ColumnPlace is where a column lives for the GPU.
@@ -116,6 +122,8 @@ func (p *GPUProfile) Budget() int64 {
 // and fills g.Memory.
 func planColumns(g *GPUPlan, prof *GPUProfile) []GPUColumn {
 	cols := gpuColumns(g)
+	packCandidates(g, cols, prof)
+	defer unpackOffDevice(cols)
 	if g.Split != nil {
 		// Each device holds its range of the fact table.
 		rows := int64(g.Star.Fact.Table.Rows)
@@ -157,10 +165,11 @@ func planColumns(g *GPUPlan, prof *GPUProfile) []GPUColumn {
 	for i := 0; ; i++ {
 		m.Resident, m.Stream = 0, nil
 		var wire int64
+		streams := slices.ContainsFunc(cols, func(c GPUColumn) bool { return c.Place == PlaceStreamed })
 		for _, c := range cols {
 			switch c.Place {
 			case PlaceResident:
-				m.Resident += c.Bytes
+				m.Resident += residentBytes(c, streams)
 			case PlaceStreamed:
 				wire += int64(c.WireWidth)
 			}
@@ -313,7 +322,7 @@ func workingBytes(g *GPUPlan) (total int64, largest string, largestBytes int64) 
 		return opsWorkingBytes(g)
 	}
 	q := g.Star
-	total = min(q.Groups.EstGroups, GPUMaxGroupTable) * q.Groups.Width * 8
+	total = q.Groups.deviceBytes(int64(q.Fact.Table.Rows))
 	biggest, name := total, fmt.Sprintf("the group table of %s (%d groups)", opName(q.Aggregate), q.Groups.EstGroups)
 	for _, d := range q.Dims {
 		t := d.Scan.Table

@@ -125,7 +125,7 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 			g.Shape, g.Star = GPUStarShape, star
 			star.Groups = planGroupTable(star, prof)
 			for _, d := range star.Dims {
-				d.Build = planDimBuild(d)
+				d.Build = planDimBuild(d, prof)
 			}
 			planDimPayloads(star, p.Options.Remaps)
 			planGroupRemap(star, p.Options.Remaps, prof)

@@ -56,6 +56,18 @@ type GPUProfile struct {
 	// ForceSplit, for tests, splits every star over Devices whatever the
 	// cost says.
 	ForceSplit bool
+	// ForceGroupCompact, for tests, compacts every star group table of
+	// more than one group on the device whatever the cost says
+	// (gpu_group_compact.go).
+	ForceGroupCompact bool
+	// ForceDimBitmap, for tests, gives every direct star join table a
+	// bitmap whatever its size and selectivity (planDimBuild).
+	ForceDimBitmap bool
+	// Packing bit-packs the star's resident fact columns (SET gpu_packing
+	// = ON; off by default until it is measured faster on the device);
+	// ForcePacking, for tests, packs them even in 32 bits, where packing
+	// saves nothing (gpu_packing.go).
+	Packing, ForcePacking bool
 }
 
 // builtinGPUProfiles are the GPUs gpusql runs on. The H100 numbers are

@@ -122,18 +122,19 @@ func sortBytes(c colStat, t columnar.Type) int {
 //     (README, bench join: 64 M uniform keys, 15.5 ms for 128 M table
 //     operations) does one per 0.12 ns, 350 B at 2.9 TB/s;
 //   - one that hits L2 (both built-in profiles have 50 MB): 32 B;
-//   - a radix sort pass: ~50 B a row moved (histogram, scatter of key
-//     and row id), its scattered writes at about a third of the rate:
-//     150 B (estimated, not measured), plus the one-block scan of the
-//     per-tile digit counts (exec/gpu/sort.go: 1/16 of a word a row, read
-//     and written by one SM at ~100 GB/s);
+//   - a radix sort pass (kernels/radix_sort.cu): 18.5-30.5 B a row moved
+//     (histogram read, key and row id read and written, the per-tile
+//     digit counts scanned on the device), taking the time of 66 B: the
+//     H100 sorted 64 M 32-bit keys (four passes and the encoder's 16 B)
+//     in 6.18 ms, 280 B a row at 2.9 TB/s (exec/gpu BenchmarkRadixSort,
+//     README);
 //   - a kernel launch ~5 µs of dispatch, a host synchronization (the sort
 //     reads each key's digit mask back) ~15 µs.
 const (
 	setL2Bytes      = 50 << 20
 	missBytes       = 350
 	hitBytes        = 32
-	radixPassBytes  = 150
+	radixPassBytes  = 66
 	oneBlockScanGBs = 100
 	setLaunchSec    = 5e-6
 	setSyncSec      = 15e-6
@@ -271,7 +272,8 @@ func sortSetSeconds(ks RowKeyStats, counts, sorted, sortedOut bool, prof *GPUPro
 // sortBytes, least significant first: per key (and NULL flag) an encode
 // pass reading the key through the permutation (sequential for the first,
 // random after) and one pass per varying byte; a launch per encode and
-// three per pass, a host synchronization per key (its digit mask).
+// five per pass (histogram, three for the device-wide scan, scatter), a
+// host synchronization per key (its digit mask).
 func radixSortCost(rows float64, sortBytes []int, nullable []bool, prof *GPUProfile) (sec, launches, syncs float64) {
 	bytes, passes := 0.0, 0.0
 	for i, b := range sortBytes {
@@ -281,14 +283,14 @@ func radixSortCost(rows float64, sortBytes []int, nullable []bool, prof *GPUProf
 		}
 		bytes += keys * rows * (12 + missBytes)
 		passes += float64(b)
-		launches += keys + 3*float64(b)
+		launches += keys + 5*float64(b)
 		syncs += keys
 	}
 	if len(sortBytes) > 0 {
 		bytes -= rows * (missBytes - 8) // the first encode reads in row order
 	}
 	bytes += passes * rows * radixPassBytes
-	sec = bytes/(prof.HBMGBs*1e9) + passes*rows/16*8*2/(oneBlockScanGBs*1e9)
+	sec = bytes / (prof.HBMGBs * 1e9)
 	return sec, launches, syncs
 }
 

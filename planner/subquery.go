@@ -130,6 +130,9 @@ func cpuOnlyReason(p *Physical) string {
 	if why := volatileOnCPU(p); why != "" {
 		return why
 	}
+	if why := collationOnCPU(p); why != "" {
+		return why
+	}
 	for _, n := range p.Nodes() {
 		if _, ok := n.(*Window); ok {
 			return "window functions in " + opName(n)

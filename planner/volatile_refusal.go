@@ -19,7 +19,11 @@ func volatileOnCPU(p *Physical) string {
 		for _, e := range nodeExprs(n) {
 			walkExpr(e, func(x sql.Expr) {
 				if f, ok := x.(*sql.Func); ok && reason == "" && sql.VolatileFuncs[f.Name] {
-					reason = fmt.Sprintf("%s() in %s: a new value per row is computed on the CPU", f.Name, opName(n))
+					why := "a new value per row is computed on the CPU"
+					if sql.LockFuncs[f.Name] {
+						why = "user-level locks are taken on the CPU, row by row"
+					}
+					reason = fmt.Sprintf("%s() in %s: %s", f.Name, opName(n), why)
 				}
 			})
 		}

@@ -37,9 +37,12 @@ const (
 	erInvalidJSONText        = 3140
 	erInvalidJSONTextInParam = 3141
 	erInvalidJSONPath        = 3143
+	erUserLockWrongName      = 3057 // ER_USER_LOCK_WRONG_NAME
+	erUserLockDeadlock       = 3058 // ER_USER_LOCK_DEADLOCK
 )
 
-var extraStates = map[uint16]string{erInvalidJSONText: "22032", erInvalidJSONTextInParam: "22032", erInvalidJSONPath: "42000"}
+var extraStates = map[uint16]string{erInvalidJSONText: "22032", erInvalidJSONTextInParam: "22032", erInvalidJSONPath: "42000",
+	erUserLockWrongName: "42000"}
 
 func errorCode(err error) uint16 {
 	var (
@@ -119,4 +122,9 @@ var messageCodes = []struct {
 	{"Invalid JSON text", erInvalidJSONText},
 	{"Invalid JSON path expression", erInvalidJSONPath},
 	{"unsupported", mysql.ER_NOT_SUPPORTED_YET},
+	{"Illegal mix of collations", mysql.ER_CANT_AGGREGATE_2COLLATIONS},
+	{"Unknown collation", mysql.ER_UNKNOWN_COLLATION},
+	{"is not valid for CHARACTER SET", mysql.ER_COLLATION_CHARSET_MISMATCH},
+	{"Incorrect user-level lock name", erUserLockWrongName},
+	{"Deadlock found when trying to get user-level lock", erUserLockDeadlock},
 }

@@ -148,6 +148,7 @@ func flightUser(ctx context.Context) string {
 // run runs query as the calling user.
 func (f *flightSQL) run(ctx context.Context, query string) (*engine.StatementResult, error) {
 	conn := f.srv.db.SessionConn(f.srv.sessionOptions(flightUser(ctx)))
+	defer conn.Close() // a Flight call is its own session: its GET_LOCKs end with it
 	r, err := runOne(ctx, conn, query)
 	if err != nil {
 		return nil, flightError(err)

@@ -180,7 +180,7 @@ func (s *Server) endSession(ss *session) {
 	s.mu.Lock()
 	delete(s.sessions, ss.id)
 	s.mu.Unlock()
-	ss.conn.Rollback()
+	ss.conn.Close() // rolls back and releases the session's GET_LOCKs
 }
 
 // kill runs KILL [QUERY] id: a user may kill its own sessions' queries, a

@@ -27,6 +27,12 @@ type aggScope struct {
 	// rollupFlags is the index of the first GROUPING flag column in a
 	// query WITH ROLLUP (rollup.go), 0 otherwise.
 	rollupFlags int
+	// collatedValues are the GROUP BY expressions of a case-insensitive
+	// collation: the Aggregate groups by their collation keys, and each
+	// reads as the aggregate collatedGroups names (by exprKey), the
+	// group's smallest value by bytes (MySQL gives the first row's).
+	collatedValues []Expr
+	collatedGroups map[string]int
 }
 
 // group maps an expression over the pre-aggregation input to its group
@@ -37,6 +43,9 @@ func (a *aggScope) group(e Expr, sc *scope) (Expr, bool) {
 		if gk == k {
 			return sc.colRef(i), true
 		}
+	}
+	if i, ok := a.collatedGroups[k]; ok {
+		return sc.colRef(a.nGroups + i), true
 	}
 	return nil, false
 }
@@ -92,6 +101,11 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 			if err != nil {
 				return nil, err
 			}
+			if name, _ := collationOf(e); name != "" {
+				addGroup(collationKey(e, name))
+				a.collatedValues = append(a.collatedValues, e)
+				continue
+			}
 			addGroup(e)
 		}
 	}
@@ -133,6 +147,16 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 		nodes = append(nodes, by.Expr)
 	}
 	keys := map[string]int{}
+	a.collatedGroups = map[string]int{}
+	for _, e := range a.collatedValues {
+		ae := AggExpr{Func: AggMin, Arg: e, T: e.Type()}
+		k := aggKey(ae)
+		if _, ok := keys[k]; !ok {
+			keys[k] = len(a.aggFuncs)
+			a.aggFuncs = append(a.aggFuncs, ae)
+		}
+		a.collatedGroups[exprKey(e)] = keys[k]
+	}
 	b.bareColumns(nodes, sc, a, keys, !b.session.OnlyFullGroupBy())
 	for _, n := range nodes {
 		var err error
@@ -175,7 +199,11 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 	}
 	for _, ae := range a.aggFuncs {
 		n := ae.Func != AggCountStar && ae.Func != AggCount && (len(groups) == 0 || nullable(ae.Arg))
-		out = append(out, Column{Name: ae.String(), Type: ae.T, Nullable: n})
+		c := Column{Name: ae.String(), Type: ae.T, Nullable: n}
+		if ae.Func == AggMin || ae.Func == AggMax {
+			c.Collation, _ = collationOf(ae.Arg) // a collated group's value sorts by its collation
+		}
+		out = append(out, c)
 	}
 	agg := &Aggregate{Input: sc.plan, GroupBy: groups, Aggs: a.aggFuncs, Out: out}
 	post := &scope{plan: agg, parent: sc.parent, corr: sc.corr, agg: a}
@@ -297,7 +325,7 @@ func (b *binder) matchAggregated(n ast.ExprNode, sc *scope) (Expr, bool, error) 
 		if !ok {
 			return nil, false, b.errf(b.posOr(n, -1), "invalid use of aggregate function %s()", strings.ToLower(x.F))
 		}
-		return sc.colRef(a.nGroups + i), true, nil
+		return collationUntagged(sc.colRef(a.nGroups+i), a.aggFuncs[i]), true, nil
 	case *ast.ColumnNameExpr, *driver.ValueExpr, *ast.ParenthesesExpr:
 		return nil, false, nil
 	}
@@ -356,6 +384,17 @@ func (b *binder) aggCall(n *ast.AggregateFuncExpr, sc *scope) (AggExpr, error) {
 	arg, err := b.expr(n.Args[0], sc)
 	if err != nil {
 		return AggExpr{}, err
+	}
+	if name, _ := collationOf(arg); name != "" {
+		switch {
+		case ae.Func == AggCount && ae.Distinct:
+			arg = collationKey(arg, name) // values equal in the collation count once
+		case ae.Func == AggMin || ae.Func == AggMax:
+			// The smallest or largest tagged value (its collation key
+			// first); matchAggregated reads the value back out.
+			ae.Arg, ae.T = collationTagged(arg, name), columnar.TString
+			return ae, nil
+		}
 	}
 	t := arg.Type()
 	if t.ID == columnar.Vector && ae.Func != AggCount && ae.Func != AggMin && ae.Func != AggMax {

@@ -260,12 +260,19 @@ func (b *binder) columnDef(c *ast.ColumnDef, hasRows bool) (columnar.Field, erro
 		return columnar.Field{}, b.errf(pos, "unsupported: %s (column '%s')", bad, name)
 	}
 	f := columnar.Field{Name: name, Type: t, Nullable: true}
+	if err := b.columnCollation(&f, c.Tp.GetCollate(), pos); err != nil {
+		return columnar.Field{}, err
+	}
 	var def ast.ExprNode
 	for _, o := range c.Options {
 		switch o.Tp {
 		case ast.ColumnOptionNotNull:
 			f.Nullable = false
-		case ast.ColumnOptionNull, ast.ColumnOptionComment, ast.ColumnOptionCollate, ast.ColumnOptionNoOption:
+		case ast.ColumnOptionCollate:
+			if err := b.columnCollation(&f, o.StrValue, pos); err != nil {
+				return columnar.Field{}, err
+			}
+		case ast.ColumnOptionNull, ast.ColumnOptionComment, ast.ColumnOptionNoOption:
 		case ast.ColumnOptionDefaultValue:
 			def = o.Expr
 		case ast.ColumnOptionAutoIncrement: // MODIFY / CHANGE only: checkAlterAuto

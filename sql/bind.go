@@ -46,6 +46,8 @@ func BindConn(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed) (st
 type binder struct {
 	cat     *catalog.Catalog
 	session *Session
+	// soundsLike: the statement's ILIKE are its SOUNDS LIKE (sounds_like.go).
+	soundsLike bool
 	// src is the text AST offsets index; [start,end) is this statement.
 	src        string
 	start, end int
@@ -96,7 +98,7 @@ type binder struct {
 const maxDepth = 2000
 
 func bind(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed) (Statement, error) {
-	b := &binder{cat: cat, session: sess, vars: vars, src: p.src, start: p.start, files: p.files, dir: p.Dir, reads: &QueryReads{}}
+	b := &binder{cat: cat, session: sess, vars: vars, src: p.src, start: p.start, files: p.files, dir: p.Dir, reads: &QueryReads{}, soundsLike: p.soundsLike}
 	if b.src == "" {
 		b.src, b.start, b.lineBase = p.Text, 0, max(p.Line-1, 0)
 	}

@@ -75,6 +75,15 @@ func asDecimal(t columnar.Type) columnar.Type {
 	return t
 }
 
+// isNumberType reports a DATE or a type that is a number in itself.
+func isNumberType(t columnar.Type) bool {
+	switch t.ID {
+	case columnar.Date, columnar.Int32, columnar.Int64, columnar.Float64, columnar.Decimal, columnar.Bool:
+		return true
+	}
+	return false
+}
+
 // numericType maps a type to the numeric type arithmetic uses for it.
 func numericType(t columnar.Type) (columnar.Type, bool) {
 	switch t.ID {
@@ -86,6 +95,8 @@ func numericType(t columnar.Type) (columnar.Type, bool) {
 		return columnar.TFloat64, true
 	case columnar.Datetime, columnar.Time:
 		return datetimeNumeric(t), true
+	case columnar.Date:
+		return columnar.TInt64, true // YYYYMMDD, as MySQL reads a DATE in a numeric context
 	}
 	return t, false
 }
@@ -141,6 +152,12 @@ func compareType(l, r Expr) (columnar.Type, error) {
 			}
 		}
 		return columnar.TDate, nil
+	case (a.ID == columnar.Date) != (b.ID == columnar.Date) && isNumberType(a) && isNumberType(b):
+		// A DATE with a number compares as the number YYYYMMDD (MySQL's
+		// numeric context): d = 20240102, d < 20240200.5.
+		na, _ := numericType(a)
+		nb, _ := numericType(b)
+		return commonNumeric(na, nb), nil
 	case a.ID == columnar.Date || b.ID == columnar.Date:
 		return a, fmt.Errorf("type mismatch: cannot compare %s with %s", a, b)
 	case a.ID == columnar.String || b.ID == columnar.String:

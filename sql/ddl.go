@@ -162,6 +162,9 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 			return nil, b.errf(pos, "unsupported: %s (column '%s')", bad, cname)
 		}
 		f := columnar.Field{Name: cname, Type: t, Nullable: true}
+		if err := b.columnCollation(&f, c.Tp.GetCollate(), pos); err != nil {
+			return nil, err
+		}
 		var def ast.ExprNode
 		for _, o := range c.Options {
 			switch o.Tp {
@@ -171,7 +174,11 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 				f.Nullable = true
 			case ast.ColumnOptionUniqKey:
 				// An index: tableIndexes collects it.
-			case ast.ColumnOptionComment, ast.ColumnOptionCollate,
+			case ast.ColumnOptionCollate:
+				if err := b.columnCollation(&f, o.StrValue, pos); err != nil {
+					return nil, err
+				}
+			case ast.ColumnOptionComment,
 				ast.ColumnOptionReference, ast.ColumnOptionCheck, ast.ColumnOptionNoOption:
 				// Constraints the engine does not enforce; accepted so
 				// MySQL DDL loads unchanged.

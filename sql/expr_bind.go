@@ -352,6 +352,13 @@ func (b *binder) compare(op BinOp, l, r Expr, pos int) (Expr, error) {
 	if isJSON(l) || isJSON(r) {
 		return b.jsonCompare(op, l, r, pos)
 	}
+	if name, err := b.comparisonCollation(op.String(), pos, l, r); err != nil || name != "" {
+		if err != nil {
+			return nil, err
+		}
+		return &Binary{Op: op, L: collationKey(l, name), R: collationKey(r, name), T: columnar.TBool}, nil
+	}
+	l, r = uncollated(l), uncollated(r)
 	if cs := codeSetCompare(op, l, r); cs != nil {
 		return cs, nil
 	}
@@ -542,7 +549,7 @@ func (b *binder) between(n *ast.BetweenExpr, sc *scope, pos int) (Expr, error) {
 	if err := b.refuseJSONCompare(pos, "BETWEEN", e, lo, hi); err != nil {
 		return nil, err
 	}
-	if cs := codeSetBetween(e, lo, hi, n.Not); cs != nil {
+	if cs := codeSetBetween(e, lo, hi, n.Not); cs != nil && !isCollated(e) {
 		return cs, nil
 	}
 	if n.Not {
@@ -584,6 +591,15 @@ func (b *binder) inList(n *ast.PatternInExpr, sc *scope, pos int) (Expr, error) 
 	if err := b.refuseJSONCompare(pos, "IN", append([]Expr{e}, items...)...); err != nil {
 		return nil, err
 	}
+	if name, err := b.comparisonCollation("in", pos, append([]Expr{e}, items...)...); err != nil || name != "" {
+		if err != nil {
+			return nil, err
+		}
+		for i := range items {
+			items[i] = collationKey(items[i], name)
+		}
+		return &InList{E: collationKey(e, name), List: items, Negated: n.Not}, nil
+	}
 	if cs := codeSetIn(e, items, n.Not); cs != nil {
 		return cs, nil
 	}
@@ -624,6 +640,9 @@ func (b *binder) inList(n *ast.PatternInExpr, sc *scope, pos int) (Expr, error) 
 
 func (b *binder) like(n *ast.PatternLikeOrIlikeExpr, sc *scope, pos int) (Expr, error) {
 	if !n.IsLike {
+		if b.soundsLike {
+			return b.bindSoundsLike(n, sc, pos)
+		}
 		return nil, b.errf(pos, "unsupported: ILIKE")
 	}
 	e, err := b.expr(n.Expr, sc)
@@ -633,6 +652,13 @@ func (b *binder) like(n *ast.PatternLikeOrIlikeExpr, sc *scope, pos int) (Expr, 
 	p, err := b.expr(n.Pattern, sc)
 	if err != nil {
 		return nil, err
+	}
+	name, err := b.comparisonCollation("like", pos, e, p)
+	if err != nil {
+		return nil, err
+	}
+	if name != "" {
+		e, p = collationFold(e, name), collationFold(p, name)
 	}
 	pc, ok := p.(*Const)
 	if !ok && n.Escape != '\\' {

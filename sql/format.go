@@ -241,7 +241,8 @@ func constString(c *Const) string {
 		}
 		return strconv.FormatInt(c.I, 10)
 	case columnar.Float64:
-		return strconv.FormatFloat(c.F, 'g', -1, 64)
+		// MySQL writes exponents without a plus sign: '(1e308 * 10)'.
+		return strings.Replace(strconv.FormatFloat(c.F, 'g', -1, 64), "e+", "e", 1)
 	case columnar.Decimal:
 		return FormatDecimal(c.I, c.T.Scale)
 	case columnar.Date:

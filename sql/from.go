@@ -235,7 +235,7 @@ func newScan(t *columnar.Table, alias string) *Scan {
 	s := &Scan{Table: t, Alias: alias, Columns: make([]int, len(t.Fields)), Out: make(Schema, len(t.Fields))}
 	for i, f := range t.Fields {
 		s.Columns[i] = i
-		c := Column{Name: f.Name, Table: alias, Type: f.Type, Nullable: f.Nullable}
+		c := Column{Name: f.Name, Table: alias, Type: f.Type, Nullable: f.Nullable, Collation: f.Collation}
 		if f.Type.ID == columnar.String && i < len(t.Columns) && t.Columns[i] != nil {
 			c.Dict = t.Columns[i].Dict
 		}

@@ -17,7 +17,7 @@ import (
 // utf8mb4_bin. COERCIBILITY follows MySQL's scale: 2 for a value that reads
 // a column, 3 for those system functions, 4 for a literal string (and an
 // expression of literals only), 5 for a number or temporal value, 6 for
-// NULL (COLLATE, 0, is not supported by gpusql).
+// NULL, and 0 for a value with an explicit COLLATE.
 func (b *binder) infoFunc(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {
 	name := n.FnName.L
 	if len(n.Args) != 1 {
@@ -49,6 +49,13 @@ func describeCollation(e Expr, arg ast.ExprNode) (charset, collation string, coe
 		return "binary", "binary", 6
 	case t.ID != columnar.String:
 		return "binary", "binary", 5
+	}
+	if c, explicit := collationOf(e); c != "" {
+		cs, _, _ := strings.Cut(c, "_")
+		if explicit {
+			return cs, c, 0
+		}
+		return cs, c, 2
 	}
 	if f, ok := arg.(*ast.FuncCallExpr); ok && systemStringFuncs[f.FnName.L] {
 		return "utf8mb3", "utf8mb3_general_ci", 3
@@ -102,19 +109,6 @@ func (b *binder) convertUsing(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, er
 		return nil, err
 	}
 	return castTo(e, columnar.TString), nil
-}
-
-// collate binds x COLLATE name. gpusql compares strings by their bytes,
-// which is the order and equality of the _bin collations of UTF-8 (and of
-// binary), so those leave x as it is; a case- or accent-insensitive
-// collation would change answers and is refused.
-func (b *binder) collate(n *ast.SetCollationExpr, sc *scope, pos int) (Expr, error) {
-	name := strings.ToLower(n.Collate)
-	cs, _, _ := strings.Cut(name, "_")
-	if name != "binary" && !(utf8Charsets[cs] && strings.HasSuffix(name, "_bin")) {
-		return nil, b.errf(pos, "unsupported: COLLATE %s (gpusql compares strings by their bytes: utf8mb4_bin, utf8mb3_bin and binary are accepted)", name)
-	}
-	return b.expr(n.Expr, sc)
 }
 
 // nameConst binds NAME_CONST(name, value): value, which like name must be

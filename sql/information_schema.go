@@ -30,7 +30,8 @@ var (
 		{"COLUMN_DEFAULT", columnar.TString}, {"IS_NULLABLE", columnar.TString}, {"DATA_TYPE", columnar.TString},
 		{"CHARACTER_MAXIMUM_LENGTH", columnar.TInt64}, {"NUMERIC_PRECISION", columnar.TInt64},
 		{"NUMERIC_SCALE", columnar.TInt64}, {"COLUMN_TYPE", columnar.TString}, {"COLUMN_KEY", columnar.TString},
-		{"EXTRA", columnar.TString}, {"COLUMN_COMMENT", columnar.TString}}
+		{"EXTRA", columnar.TString}, {"COLUMN_COMMENT", columnar.TString},
+		{"CHARACTER_SET_NAME", columnar.TString}, {"COLLATION_NAME", columnar.TString}}
 )
 
 // informationSchema binds information_schema.name.
@@ -97,7 +98,7 @@ func (b *binder) relationFields(name string, pos int) ([]columnar.Field, error) 
 	}
 	fields := make([]columnar.Field, len(names))
 	for i, c := range p.Schema() {
-		fields[i] = columnar.Field{Name: names[i], Type: c.Type, Nullable: c.Nullable}
+		fields[i] = columnar.Field{Name: names[i], Type: c.Type, Nullable: c.Nullable, Collation: c.Collation}
 	}
 	return fields, nil
 }
@@ -167,8 +168,13 @@ func columnRow(table string, i int, f columnar.Field) []Expr {
 		def = infoStr(f.Default)
 	}
 	extra := ColumnExtra(f)
+	charset, collation := infoNull(columnar.TString), infoNull(columnar.TString)
+	if f.Type.ID == columnar.String && !f.Type.Binary && !f.Type.JSON {
+		charset, collation = infoStr("utf8mb4"), infoStr(fieldCollation(f))
+	}
 	return []Expr{infoStr("def"), infoStr(DatabaseName), infoStr(table), infoStr(f.Name), i64(i + 1), def,
-		infoStr(nullable), infoStr(dataType), charLen, prec, scale, infoStr(colType), infoStr(""), infoStr(extra), infoStr("")}
+		infoStr(nullable), infoStr(dataType), charLen, prec, scale, infoStr(colType), infoStr(""), infoStr(extra), infoStr(""),
+		charset, collation}
 }
 
 func infoStr(s string) Expr         { return &Const{T: columnar.TString, S: s} }

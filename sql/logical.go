@@ -13,6 +13,9 @@ type Column struct {
 	// string column passed through unchanged from a base table; nil for
 	// strings computed by expressions.
 	Dict *columnar.Dictionary
+	// Collation is the case-insensitive collation of a base table's
+	// column (columnar.Field.Collation) the column reads; "" otherwise.
+	Collation string
 }
 
 // Schema is the ordered output of a plan node.

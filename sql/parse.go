@@ -43,6 +43,9 @@ type Parsed struct {
 	// copy is the COPY statement this one is (copy.go); Node is its inner
 	// query, or nil.
 	copy *copyStmt
+	// soundsLike marks a statement whose ILIKE are SOUNDS LIKE
+	// (sounds_like.go).
+	soundsLike bool
 }
 
 // Parse splits text into statements and parses them with the TiDB parser
@@ -62,6 +65,8 @@ func parse(text string) ([]Parsed, error) {
 	blanked, routines := blankRoutines(text)
 	blanked, copies := blankCopies(blanked)
 	blanked, files := markFileSources(blanked)
+	unmarked := blanked
+	blanked, sounds := markSoundsLike(blanked)
 	p := parser.New()
 	nodes, err := parseSQL(p, blanked)
 	if perr, ok := err.(*Error); ok {
@@ -71,9 +76,9 @@ func parse(text string) ([]Parsed, error) {
 		perr := syntaxError(blanked, err)
 		before := parsedPrefix(p, blanked, perr)
 		limit := offsetOf(blanked, perr.Line, perr.Col)
-		return withFiles(withRoutines(withCopies(before, text, copies, limit), text, routines, limit), text, files), perr
+		return withSoundsLike(withFiles(withRoutines(withCopies(before, text, copies, limit), text, routines, limit), text, files), text, unmarked, sounds), perr
 	}
-	return withFiles(withRoutines(withCopies(splitParsed(blanked, nodes), text, copies, len(text)), text, routines, len(text)), text, files), nil
+	return withSoundsLike(withFiles(withRoutines(withCopies(splitParsed(blanked, nodes), text, copies, len(text)), text, routines, len(text)), text, files), text, unmarked, sounds), nil
 }
 
 // withFiles gives every statement the script's file sources, and those
@@ -192,6 +197,9 @@ func syntaxError(src string, err error) *Error {
 	}
 	m := tidbErrRE.FindStringSubmatch(msg)
 	if m == nil {
+		if _, rest, ok := strings.Cut(msg, "[ddl:1273]"); ok {
+			return &Error{Line: 1, Col: 1, Msg: rest} // Unknown collation: 'x'
+		}
 		return &Error{Line: 1, Col: 1, Msg: "syntax error: " + msg}
 	}
 	rest := msg[len(m[0]):]

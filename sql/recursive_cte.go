@@ -91,7 +91,7 @@ func (b *binder) bindRecursive(def *cteDef) error {
 	}
 	fields := make([]columnar.Field, len(names))
 	for i, c := range ab.plan.Schema() {
-		fields[i] = columnar.Field{Name: names[i], Type: c.Type, Nullable: true}
+		fields[i] = columnar.Field{Name: names[i], Type: c.Type, Nullable: true, Collation: c.Collation}
 	}
 	work := columnar.NewEmptyTable(def.name, fields)
 	result := columnar.NewEmptyTable(def.name, fields)

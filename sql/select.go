@@ -215,13 +215,13 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 			idx = len(exprs) + len(hidden)
 			hidden = append(hidden, e)
 		}
-		if idx < len(exprs) && isJSON(exprs[idx]) {
+		if idx < len(exprs) && needsOrderKey(exprs[idx]) {
 			// A JSON column sorts by its key, a hidden column next to it
 			// (a function of the column, so DISTINCT is unchanged by it).
 			key := orderKey(exprs[idx])
 			idx = len(exprs) + len(hidden)
 			hidden = append(hidden, key)
-		} else if idx >= len(exprs) && isJSON(hidden[idx-len(exprs)]) {
+		} else if idx >= len(exprs) && needsOrderKey(hidden[idx-len(exprs)]) {
 			hidden[idx-len(exprs)] = orderKey(hidden[idx-len(exprs)])
 		}
 		keys = append(keys, SortKey{Expr: &ColRef{Index: idx}, Desc: by.Desc})
@@ -233,7 +233,7 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 	}
 	var plan Plan = newProject(out.plan, append(append([]Expr(nil), exprs...), hidden...), projNames)
 	if s.Distinct {
-		plan = &Distinct{Input: plan}
+		plan = distinct(plan)
 	}
 	if len(keys) > 0 {
 		sch := plan.Schema()
@@ -279,7 +279,8 @@ func projectColumn(e Expr, name string) Column {
 		c.Name = name
 		return c
 	}
-	return Column{Name: name, Type: e.Type(), Nullable: nullable(e)}
+	c, _ := collationOf(e)
+	return Column{Name: name, Type: e.Type(), Nullable: nullable(e), Collation: c}
 }
 
 // selectItems expands '*' and 't.*' and names every select-list column:
@@ -317,7 +318,7 @@ func (b *binder) selectItems(fl *ast.FieldList, sc *scope) ([]selItem, error) {
 			} else if name, ok := nameConstName(f.Expr); ok {
 				it.name = name
 			} else {
-				it.name = strings.TrimSpace(f.Text())
+				it.name = strings.TrimSpace(b.unmarkedText(f.Text()))
 			}
 			if it.name == "" {
 				it.name = "expr"

@@ -102,16 +102,25 @@ func (b *binder) combine(l, r *block, kind SetOpKind, all bool) (*block, error) 
 	}
 	out := make(Schema, len(l.names))
 	for i := range out {
+		if c := ls[i].Collation + rs[i].Collation; c != "" && kind != SetUnion {
+			what := map[SetOpKind]string{SetUnion: "UNION", SetIntersect: "INTERSECT", SetExcept: "EXCEPT"}[kind]
+			return nil, b.errf(-1, "unsupported: %s of column '%s' of collation %s (INTERSECT and EXCEPT compare by bytes; UNION is supported)", what, l.names[i], or(ls[i].Collation, rs[i].Collation))
+		}
 		t, err := unionType(ls[i].Type, rs[i].Type)
 		if err != nil {
 			return nil, b.errf(-1, "%v", err)
 		}
-		out[i] = Column{Name: l.names[i], Type: t, Nullable: ls[i].Nullable || rs[i].Nullable}
+		out[i] = Column{Name: l.names[i], Type: t, Nullable: ls[i].Nullable || rs[i].Nullable, Collation: or(ls[i].Collation, rs[i].Collation)}
 	}
 	lp := castColumns(l.plan, l.names, out)
 	rp := castColumns(r.plan, r.names, out)
-	return &block{plan: &SetOp{Kind: kind, All: all, Left: lp, Right: rp, Out: out}, names: l.names,
-		corrUsed: l.corrUsed || r.corrUsed, setOp: true}, nil
+	var plan Plan = &SetOp{Kind: kind, All: all, Left: lp, Right: rp, Out: out}
+	if kind == SetUnion && !all && collatedSchema(out) {
+		// UNION of values of a collation: UNION ALL, then DISTINCT by
+		// the collation's keys.
+		plan = distinct(&SetOp{Kind: kind, All: true, Left: lp, Right: rp, Out: out})
+	}
+	return &block{plan: plan, names: l.names, corrUsed: l.corrUsed || r.corrUsed, setOp: true}, nil
 }
 
 // castColumns projects p's first len(to) columns to the types of to when

@@ -110,15 +110,15 @@ type ShowWarnings struct {
 // Describe lists a table's columns and types.
 type Describe struct{ Table string }
 
-func (*Query) statement()         {}
-func (*Explain) statement()       {}
-func (*CreateTable) statement()   {}
-func (*CreateTableAs) statement() {}
-func (*DropTable) statement()     {}
-func (*Insert) statement()        {}
-func (*Load) statement()          {}
-func (*ShowTables) statement()    {}
-func (*ShowWarnings) statement()  {}
-func (*ShowProcessList) statement() {}
+func (*Query) statement()            {}
+func (*Explain) statement()          {}
+func (*CreateTable) statement()      {}
+func (*CreateTableAs) statement()    {}
+func (*DropTable) statement()        {}
+func (*Insert) statement()           {}
+func (*Load) statement()             {}
+func (*ShowTables) statement()       {}
+func (*ShowWarnings) statement()     {}
+func (*ShowProcessList) statement()  {}
 func (*ShowCatalogTable) statement() {}
-func (*Describe) statement()      {}
+func (*Describe) statement()         {}

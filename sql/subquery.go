@@ -165,6 +165,15 @@ func (b *binder) inSubquery(lhs ast.ExprNode, sq *ast.SubqueryExpr, not bool, sc
 		j.Kind, j.NullAware = JoinAnti, true
 	}
 	for i := range lefts {
+		name, err := b.comparisonCollation("in", pos, lefts[i], rights[i])
+		if err != nil {
+			return err
+		}
+		if name != "" { // equal in the collation: equal keys
+			j.LeftKeys = append(j.LeftKeys, collationKey(lefts[i], name))
+			j.RightKeys = append(j.RightKeys, collationKey(rights[i], name))
+			continue
+		}
 		t, err := compareType(lefts[i], rights[i])
 		if err != nil {
 			return b.errf(pos, "%v", err)

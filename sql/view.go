@@ -67,6 +67,9 @@ func (b *binder) createView(n *ast.CreateViewStmt) (Statement, error) {
 		return nil, b.errf(b.start, "cannot store view '%s': %v", name, err)
 	}
 	v.SQL = b.unmarkFiles(sb.String())
+	if b.soundsLike {
+		v.SQL = unmarkSoundsLike(v.SQL)
+	}
 	return &CreateView{View: v, OrReplace: n.OrReplace}, nil
 }
 
@@ -98,7 +101,7 @@ func (b *binder) bindView(v catalog.View, pos int) (Plan, []string, error) {
 	node := ps[0].Node
 	vb := &binder{cat: b.cat, session: b.session, vars: b.vars, src: ps[0].src, end: len(ps[0].src), depth: b.depth,
 		nextParam: b.nextParam, views: append(append([]string(nil), b.views...), v.Name),
-		files: ps[0].files, dir: b.dir, reads: b.reads}
+		files: ps[0].files, dir: b.dir, reads: b.reads, soundsLike: ps[0].soundsLike}
 	blk, err := vb.query(node, nil)
 	b.nextParam = vb.nextParam
 	b.recursive = append(b.recursive, vb.recursive...)

@@ -312,6 +312,9 @@ func (b *binder) windowSpec(w *WindowFunc, spec *ast.WindowSpec, sc *scope, name
 			if err != nil {
 				return err
 			}
+			if name, _ := collationOf(e); name != "" {
+				e = collationKey(e, name) // rows equal in the collation share a partition
+			}
 			w.Partition = append(w.Partition, e)
 		}
 	}

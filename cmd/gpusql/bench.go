@@ -138,10 +138,12 @@ type queryReport struct {
 }
 
 type benchReport struct {
-	SF        float64            `json:"sf,omitempty"`
-	Data      string             `json:"data,omitempty"`
-	Runs      int                `json:"runs"`
-	Executors []string           `json:"executor_order"`
+	SF        float64  `json:"sf,omitempty"`
+	Data      string   `json:"data,omitempty"`
+	Runs      int      `json:"runs"`
+	Executors []string `json:"executor_order"`
+	// Packing is --packing: the GPU's fact columns bit-packed or not.
+	Packing   string             `json:"packing"`
 	Queries   []*queryReport     `json:"queries"`
 	TotalWarm map[string]float64 `json:"total_warm_s"`
 	// LinkGBs is the pinned host-to-device copy rate measured after the
@@ -162,6 +164,7 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 	only := fs.String("queries", "", "comma-separated query names to run (e.g. Q1.1,Q3.2); default all 13")
 	dbPath := fs.String("db", "", "keep the data in the database directory `PATH`: generated in memory and written there on the first run, opened on the next ones")
 	gpuMemory := fs.String("gpu-memory", "default", "GPU memory budget of each query's plan, as `SIZE` 256MB: a fact table that does not fit streams in chunks (see EXPLAIN)")
+	packing := fs.String("packing", "off", "keep the GPU's resident fact columns bit-packed: on or `off` (to compare)")
 	gpuSets := fs.String("gpus", "", "time the GPU executor on each device set of `SETS`, lists of device indices separated by / (0/0,1: one GPU, then two); default: every visible GPU")
 	cpuProfile := fs.String("cpuprofile", "", "write a Go CPU profile of the timed runs to `FILE` (go tool pprof): where the host time goes")
 	chart := fs.String("chart", "", "also draw the times as grouped bars into `FILE` (.svg, .png or .pdf)")
@@ -194,6 +197,10 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gpusql bench: --gpu-memory:", err)
 		return 2
 	}
+	if *packing != "on" && *packing != "off" {
+		fmt.Fprintf(stderr, "gpusql bench: --packing %q: want on or off\n", *packing)
+		return 2
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
@@ -211,11 +218,15 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 	}
 	defer db.Close()
 	db.SetGPUMemory(gpuMem)
+	if err := db.SetGPUPacking(*packing); err != nil {
+		fmt.Fprintln(stderr, "gpusql bench: --packing:", err)
+		return 2
+	}
 
 	if *data != "" {
 		*sf = 0 // the data's scale factor is whatever generated it
 	}
-	report := &benchReport{SF: *sf, Data: *data, Runs: *runs, Executors: exes, TotalWarm: map[string]float64{}}
+	report := &benchReport{SF: *sf, Data: *data, Runs: *runs, Executors: exes, Packing: *packing, TotalWarm: map[string]float64{}}
 	if *cpuProfile != "" {
 		stopProfile, err := startCPUProfile(*cpuProfile)
 		if err != nil {

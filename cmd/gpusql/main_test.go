@@ -147,7 +147,8 @@ load data infile 'd.tbl' into table d fields terminated by '|';
 
 // --gpu-memory and SET gpu_memory steer the placement EXPLAIN shows: a
 // budget below the fact table's columns streams them; one below the
-// working tables says the plan does not fit; a bad size is refused.
+// working tables says the plan does not fit; a bad size is refused. With
+// --packing on the fact columns, packed, fit 30 KB.
 func TestGPUMemoryExplain(t *testing.T) {
 	dir := t.TempDir()
 	var rows strings.Builder
@@ -180,6 +181,15 @@ load data infile 'd.tbl' into table d fields terminated by '|';
 	errb.Reset()
 	if code := run([]string{"--gpu-memory", "lots", "-c", "select 1"}, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--gpu-memory") {
 		t.Errorf("bad --gpu-memory: exit %d, stderr %q", code, errb.String())
+	}
+	out.Reset()
+	code = run([]string{"--executor", "gpu", "--gpu-profile", "h100", "--gpu-memory", "30KB", "--packing", "on", "-f", script, "-c", q}, nil, &out, &errb)
+	if s := out.String(); code != 0 || !strings.Contains(s, "f.v resident packed 13 bits (frame per 4,096 rows, 7.95 KiB)") || strings.Contains(s, "streamed") {
+		t.Errorf("--packing on under 30 KB: exit %d\n%s", code, s)
+	}
+	errb.Reset()
+	if code := run([]string{"--packing", "maybe", "-c", "select 1"}, nil, &out, &errb); code == 0 || !strings.Contains(errb.String(), "packing") {
+		t.Errorf("bad --packing: exit %d, stderr %q", code, errb.String())
 	}
 }
 

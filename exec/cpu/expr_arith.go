@@ -198,6 +198,10 @@ func (e *arithEval) evalFloat(b *batch, sel []int32, x, y []float64) {
 			}
 			o[p] = math.Mod(x[p], y[p])
 		}
+		return // a remainder is never larger than its operand
+	}
+	if nonFinite(e.out, sel, o) {
+		raise(outOfRange("DOUBLE", e.expr))
 	}
 }
 

@@ -50,7 +50,8 @@ func (c *compiler) compileFunc(e *sql.Func) (evaluator, error) {
 	}
 	switch e.Name {
 	case "abs", "round", "floor", "ceil", "upper", "lower", "length", "char_length", "substring",
-		"trim", "ltrim", "rtrim", "replace", "year", "month", "day", "datediff", "like":
+		"trim", "ltrim", "rtrim", "replace", "year", "month", "day", "datediff", "like",
+		"collate", "collation_key", "collation_fold", "collation_tagged", "collation_untag":
 	case "coalesce", "concat":
 		if len(f.args) == 0 {
 			return nil, fmt.Errorf("cpu: %s() without arguments", e.Name)
@@ -116,7 +117,8 @@ func (f *funcEval) eval(b *batch, sel []int32) *vec {
 		f.coalesce(b, sel)
 	case "round", "floor", "ceil":
 		f.rounding(b, sel, args)
-	case "upper", "lower", "trim", "ltrim", "rtrim", "substring", "concat", "replace":
+	case "upper", "lower", "trim", "ltrim", "rtrim", "substring", "concat", "replace",
+		"collate", "collation_key", "collation_fold", "collation_tagged", "collation_untag":
 		f.stringFunc(b, sel, args)
 	case "length", "char_length":
 		x := args[0]
@@ -366,6 +368,16 @@ func (f *funcEval) stringFunc(b *batch, sel []int32, args []*vec) {
 // apply computes one string function of s (args[0]'s value) at row p.
 func (f *funcEval) apply(s string, args []*vec, p int32) string {
 	switch f.name {
+	case "collate": // sql/collation.go: the value, compared by its collation elsewhere
+		return s
+	case "collation_key":
+		return columnar.CollationKey(args[1].stringAt(p), s)
+	case "collation_fold":
+		return columnar.CollationFold(args[1].stringAt(p), s)
+	case "collation_tagged":
+		return columnar.CollationTag(args[1].stringAt(p), s)
+	case "collation_untag":
+		return columnar.CollationUntag(s)
 	case "upper":
 		return strings.ToUpper(s)
 	case "lower":

@@ -14,6 +14,7 @@ import (
 // wins over a vectorized kernel per function.
 type rowFunc struct {
 	name  string
+	expr  *sql.Func // for error messages
 	args  []evaluator
 	types []columnar.Type
 	t     columnar.Type
@@ -43,7 +44,7 @@ type val struct {
 var nullVal = val{null: true}
 
 func (c *compiler) compileRowFunc(e *sql.Func) (evaluator, error) {
-	f := &rowFunc{name: e.Name, t: e.T, out: newVec(e.T)}
+	f := &rowFunc{name: e.Name, expr: e, t: e.T, out: newVec(e.T)}
 	for _, a := range e.Args {
 		ev, err := c.compile(a)
 		if err != nil {

@@ -8,7 +8,7 @@ import (
 	"gpusql/sql"
 )
 
-// Integer arithmetic follows MySQL: a BIGINT result that leaves the int64
+// Arithmetic follows MySQL: a BIGINT result that leaves the int64
 // range is ERROR 1690 (22003), never a wrapped value. The loops stay
 // branch-free: each accumulates a word whose sign bit (or high half) turns
 // on when some position may have overflowed, and only then a second pass
@@ -111,6 +111,27 @@ func checkedInt64Arith(op sql.BinOp, out *vec, n int, sel []int32, a, b, o []int
 		return false
 	}
 	return flag != 0 && firstOverflow(op, out, sel, a, b) >= 0
+}
+
+// nonFinite reports whether some non-NULL position of sel holds ±Inf or
+// NaN: MySQL's DOUBLE has neither, and an operator that would produce one
+// raises "DOUBLE value is out of range". 0*v is 0 for every finite v and
+// NaN otherwise, so one branch-free sum tells whether the exact pass over
+// the batch (which skips NULL slots holding leftovers) is needed.
+func nonFinite(out *vec, sel []int32, o []float64) bool {
+	var acc float64
+	for _, p := range sel {
+		acc += 0 * o[p]
+	}
+	if acc == 0 {
+		return false
+	}
+	for _, p := range sel {
+		if v := o[p]; (math.IsInf(v, 0) || math.IsNaN(v)) && !out.isNull(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkedNeg negates a BIGINT vector; -(-2^63) is the one value that

@@ -3,6 +3,9 @@ package cpu
 import (
 	"fmt"
 	"math"
+	"strings"
+
+	"gpusql/sql"
 
 	"gpusql/storage/columnar"
 )
@@ -18,10 +21,22 @@ func double(name string, fn func(a []val) float64) func(f *rowFunc, a []val) val
 		case math.IsNaN(r):
 			return nullVal
 		case math.IsInf(r, 0):
-			raise(fmt.Errorf("DOUBLE value is out of range in '%s()'", name))
+			raise(fmt.Errorf("DOUBLE value is out of range in '%s'", mysqlCall(name, f.expr)))
 		}
 		return fv(r)
 	}
+}
+
+// mysqlCall writes a call as MySQL's error messages do: pow(10,309).
+func mysqlCall(name string, e *sql.Func) string {
+	if e == nil {
+		return name + "()"
+	}
+	args := make([]string, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = a.String()
+	}
+	return name + "(" + strings.Join(args, ",") + ")"
 }
 
 // positive is fn(x) for x > 0 and NaN (NULL) otherwise, as MySQL's LN/LOG.

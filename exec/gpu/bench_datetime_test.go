@@ -22,6 +22,8 @@ import (
 // at its 8-byte device width over the time (H100 HBM reads: ~2.9 TB/s);
 // the GPU's kernel-ms excludes the launch and copy-back overheads.
 func BenchmarkDatetimeFilter(b *testing.B) {
+	timeFactKernel.Store(true)
+	defer timeFactKernel.Store(false)
 	d := needGPU(b)
 	const n = 100_000_000
 	base, _ := columnar.ParseDatetime("2024-01-01 00:00:00", 0)

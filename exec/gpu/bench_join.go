@@ -35,11 +35,11 @@ var IntersectAlgorithms = []string{"hash", "bitmap", "bucketed", "merge", "merge
 // (bitmap_join.cu), the bucketed bitmap with shared-memory buckets of
 // 2^bucketBits values, the sort-merge join (radix sort both sides, merge
 // path), "merge-sorted": the merge-path join alone on key sets sorted on
-// the host beforehand (as an input sorted on the key is: not sorted
-// again), "merge-search": sort, then the earlier join stage (one
-// thread per left row, two binary searches), for comparison; and
-// "hash-P" / "hash-Pr": the hash join in P passes over partitions,
-// scattered once or re-read each pass (hash_join_passes.go).
+// the host beforehand, untimed (intersectInputs: as an input sorted on
+// the key is, not sorted again), "merge-search": sort, then the earlier
+// join stage (one thread per left row, two binary searches), for
+// comparison; and "hash-P" / "hash-Pr": the hash join in P passes over
+// partitions, scattered once or re-read each pass (hash_join_passes.go).
 func BenchIntersect(r, s []int64, algos []string, bucketBits, runs int) ([]IntersectTiming, error) {
 	d, err := getDevice()
 	if err != nil {
@@ -49,8 +49,9 @@ func BenchIntersect(r, s []int64, algos []string, bucketBits, runs int) ([]Inter
 	err = d.do(func() error {
 		for _, a := range algos {
 			best := IntersectTiming{Algorithm: a}
+			ra, sa := intersectInputs(r, s, a)
 			for i := 0; i < max(runs, 1); i++ {
-				t, err := d.intersectOnce(r, s, a, bucketBits)
+				t, err := d.intersectOnce(ra, sa, a, bucketBits)
 				if err != nil {
 					return fmt.Errorf("gpu: intersect %s: %w", a, err)
 				}

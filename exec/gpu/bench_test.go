@@ -26,6 +26,8 @@ import (
 // compare with the device's ~2.9-3.3 TB/s).
 func BenchmarkSSB(b *testing.B) {
 	d := needGPU(b)
+	timeFactKernel.Store(true)
+	defer timeFactKernel.Store(false)
 	db, plans := benchDB(b)
 	probeBandwidth(b, d, db["lineorder"].Columns[db["lineorder"].ColumnIndex("lo_revenue")])
 	saved := starTuning
@@ -91,7 +93,14 @@ func benchDB(b *testing.B) (synthDB, map[string]*planner.Physical) {
 
 // factBytes is the fact-table bytes the star kernel of p reads at least.
 func factBytes(d *device, p *planner.Physical) int64 {
-	g := planner.PlanGPU(p, d.profile)
+	g := p.GPU
+	if g == nil {
+		g = planner.PlanGPU(p, d.profile)
+	}
+	packed := map[*columnar.Column]bool{}
+	for _, c := range g.Columns {
+		packed[c.Col] = c.Packing != nil
+	}
 	if g.Star == nil {
 		return 0
 	}
@@ -122,8 +131,9 @@ func factBytes(d *device, p *planner.Physical) int64 {
 	var total int64
 	d.do(func() error {
 		for c := range cols {
-			if e, ok := d.cache.m[q.fact.Table.Columns[c]]; ok {
-				total += int64(e.n) * int64(e.width)
+			col := q.fact.Table.Columns[c]
+			if e, ok := d.cache.m[cacheKey{col: col, packed: packed[col]}]; ok {
+				total += e.view().valueBytes(int64(e.n))
 			}
 		}
 		return nil

@@ -14,6 +14,7 @@ func DropColumnCache() error {
 			d.dims.clear()
 			d.cache.clear()
 			d.dropNarrowed()
+			d.dropRemapUploads()
 			return nil
 		})
 		if err != nil {

@@ -32,15 +32,34 @@ type devColumn struct {
 	// pinnedCopy is the pinned host copy a zero-copy column owns when its
 	// vector was not in pinned memory (zero_copy.go).
 	pinnedCopy unsafe.Pointer
+	// packing is a packed column's form (column_pack.go): data are its
+	// words, frame its frames (inside the same allocation), packedCopy
+	// the packed host copy the cold transfer moved (held while the entry
+	// lives, kept after it within packedCopies' budget).
+	packing    *planner.GPUPacking
+	frame      cu.DevicePtr
+	packedCopy *packedCopy
 	pins       int
 	elem       *list.Element
 }
+
+// cacheKey is a cache entry's identity: a column in one device form (a
+// packed column and its 4-byte form are distinct entries).
+type cacheKey struct {
+	col    *columnar.Column
+	packed bool
+}
+
+func (c *devColumn) key() cacheKey { return cacheKey{c.col, c.packing != nil} }
 
 // view is the kernel's Col of the column.
 func (c *devColumn) view() colView {
 	v := colView{Data: uint64(c.data), Valid: uint64(c.valid), Width: int32(c.width)}
 	if c.isFloat {
 		v.IsFloat = 1
+	}
+	if c.packing != nil {
+		v.Frame, v.Bits, v.Shift = uint64(c.frame), int32(c.packing.Bits), int32(c.packing.ChunkShift)
 	}
 	return v
 }
@@ -56,13 +75,20 @@ type columnCache struct {
 	d      *device
 	budget int64
 	used   int64
-	m      map[*columnar.Column]*devColumn
+	m      map[cacheKey]*devColumn
 	lru    list.List    // front = most recent
 	mm     cu.DevicePtr // 16 B: cache_scan's min and max
+	// packed holds packed columns' pinned host copies (column_pack.go).
+	packed *packedCopies
 }
 
 func newColumnCache(d *device, budget int64) *columnCache {
-	return &columnCache{d: d, budget: budget, m: map[*columnar.Column]*devColumn{}}
+	pinned := func(n int) (unsafe.Pointer, error) {
+		h, _, err := hostAlloc(n)
+		return h, err
+	}
+	unpin := func(p unsafe.Pointer) { hostFree(p) }
+	return &columnCache{d: d, budget: budget, m: map[cacheKey]*devColumn{}, packed: newPackedCopies(min(budget, packedKeep), pinned, unpin)}
 }
 
 func hostPtr(c *columnar.Column) uintptr {
@@ -87,7 +113,7 @@ func (cc *columnCache) getAs(col *columnar.Column, zeroCopy bool, in *planner.GP
 	// An empty vector has nothing to read in place: its 8-byte stand-in
 	// lives on the device.
 	zeroCopy = zeroCopy && len(col.Data()) > 0
-	if e, ok := cc.m[col]; ok {
+	if e, ok := cc.m[cacheKey{col: col}]; ok {
 		// A pinned entry serves the query that pinned it as it is: a
 		// column that did not fit the cache and is read zero-copy stays
 		// so for the whole query.
@@ -108,10 +134,15 @@ func (cc *columnCache) getAs(col *columnar.Column, zeroCopy bool, in *planner.GP
 	if err != nil {
 		return nil, err
 	}
+	cc.insert(e)
+	return e, nil
+}
+
+// insert adds a loaded entry, pinned once.
+func (cc *columnCache) insert(e *devColumn) {
 	e.pins = 1
 	e.elem = cc.lru.PushFront(e)
-	cc.m[col] = e
-	return e, nil
+	cc.m[e.key()] = e
 }
 
 func (cc *columnCache) unpin(e *devColumn) {
@@ -130,9 +161,12 @@ func (cc *columnCache) drop(e *devColumn) {
 	if e.pinnedCopy != nil {
 		hostFree(e.pinnedCopy)
 	}
+	if e.packedCopy != nil {
+		cc.packed.release(e.packedCopy)
+	}
 	cc.used -= e.bytes
 	cc.lru.Remove(e.elem)
-	delete(cc.m, e.col)
+	delete(cc.m, e.key())
 }
 
 // reserve evicts unpinned columns until n more bytes fit the budget.

@@ -71,6 +71,18 @@ type device struct {
 
 	ev   [2]cu.Event  // brackets the last fact-table kernel
 	last kernelTiming // what ev measured
+
+	// readbackBuf takes small results back from the device (star_compact.go).
+	readbackBuf readbackBuf
+	// syncedAt is the launch count at the device's last synchronization
+	// (syncedSince).
+	syncedAt uint64
+	// remapUploads are remaps' slot values on the device (remap_upload.go).
+	remapUploads []remapUpload
+	// shapes are the fact kernels' occupancies found so far, optIn the
+	// dynamic shared memory each kernel was opted into (launch_shape.go).
+	shapes map[launchShapeKey]launchShapeInfo
+	optIn  map[cu.Function]int
 }
 
 // kernelTiming is the device time of the last query's fact-table kernel.
@@ -225,11 +237,24 @@ func (d *device) fn(name string) (cu.Function, error) {
 // sync waits for all launched work and returns the first error it raised
 // (an illegal address in a kernel shows up here).
 func (d *device) sync() error {
+	n := launches.Load()
 	if err := cu.Synchronize(); err != nil {
 		return fmt.Errorf("gpu: kernel failed: %v", err)
 	}
+	d.syncedAt = n
 	return nil
 }
+
+// launches counts kernel launches on every device; a device that
+// synchronized when it stood at syncedAt has no kernel of its own running
+// while it still stands there (launches elsewhere only make it wait once
+// more than it needs).
+var launches atomic.Uint64
+
+// syncedSince reports whether no kernel was launched since the device's
+// last synchronization: its queries' kernels are done and their errors
+// and overflow flags seen.
+func (d *device) syncedSince() bool { return launches.Load() == d.syncedAt }
 
 // deviceProfile reads the planner's profile from the device's attributes.
 // Bandwidths are not attributes: they come from the built-in profile of

@@ -70,7 +70,9 @@ func (d *device) profiled(on bool, f func() error, out **QueryProfile) error {
 		if err := f(); err != nil {
 			return err
 		}
-		return d.checkOverflow()
+		err := d.checkOverflow()
+		hostSteps.mark("final-sync")
+		return err
 	}
 	kp := d.startProfile()
 	defer d.stopProfile(kp)

@@ -78,13 +78,20 @@ func hostTail(n planner.Node, in *exec.Result) (*exec.Result, error) {
 }
 
 func sortResult(n planner.Node, in *exec.Result, keys []sql.SortKey, off, count int64) (*exec.Result, error) {
-	ks := make([]hostSortKey, len(keys))
+	cols, desc := make([]*columnar.Column, len(keys)), make([]bool, len(keys))
 	for i, k := range keys {
 		r, ok := k.Expr.(*sql.ColRef)
 		if !ok {
 			return nil, unsupported(n, fmt.Sprintf("sort key %s is not a column", k.Expr))
 		}
-		ks[i] = newHostSortKey(in.Columns[r.Index], k.Desc)
+		cols[i], desc[i] = in.Columns[r.Index], k.Desc
+	}
+	if idx, ok := packedSortOrder(cols, desc, in.Rows); ok {
+		return limitResult(gather(in, idx), off, count), nil
+	}
+	ks := make([]hostSortKey, len(keys))
+	for i := range keys {
+		ks[i] = newHostSortKey(cols[i], desc[i])
 	}
 	idx := make([]int, in.Rows)
 	for i := range idx {

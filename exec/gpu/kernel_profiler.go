@@ -105,13 +105,34 @@ func noteKernel(read, written, rowsIn, rowsOut int64) {
 	k.BytesRead, k.BytesWritten, k.RowsIn, k.RowsOut = read, written, rowsIn, rowsOut
 }
 
+// lastKernel is the index of the profiled query's last kernel so far (-1
+// when none or not profiling), for noteKernelAt.
+func lastKernel() int {
+	kp := kprof()
+	if kp == nil {
+		return -1
+	}
+	return len(kp.stats) - 1
+}
+
+// noteKernelAt is noteKernel for kernel i (lastKernel's index), when what
+// it moved is known only after later launches.
+func noteKernelAt(i int, read, written, rowsIn, rowsOut int64) {
+	kp := kprof()
+	if kp == nil || i < 0 || i >= len(kp.stats) {
+		return
+	}
+	k := &kp.stats[i]
+	k.BytesRead, k.BytesWritten, k.RowsIn, k.RowsOut = read, written, rowsIn, rowsOut
+}
+
 // touchColumn counts a column the query reads at its device width.
 func touchColumn(dc *devColumn) {
 	kp := kprof()
 	if kp == nil || dc == nil || dc.col == nil {
 		return
 	}
-	b := int64(dc.width) * int64(dc.n)
+	b := dc.view().valueBytes(int64(dc.n))
 	if dc.valid != 0 {
 		b += (int64(dc.n) + 7) / 8
 	}

@@ -143,11 +143,24 @@ func (r *queryRun) expandPairs(m int64, ls, rs *sortedSide, offsets, lo cu.Devic
 }
 
 // scanDevice replaces a[0..n) (int64) by its exclusive prefix sums on the
-// device (tile sums, one block scanning them, each tile rescanned from its
-// base) and returns the total, the only value read back.
+// device (scanOnDevice) and returns the total, the only value read back.
 func (r *queryRun) scanDevice(a cu.DevicePtr, n int64) (int64, error) {
-	tiles := (n + mpScanTile - 1) / mpScanTile
-	sums, err := r.s.alloc(8 * max(tiles, 1))
+	total, err := r.scanOnDevice(a, n)
+	if err != nil {
+		return 0, err
+	}
+	var m int64
+	if err := cu.MemcpyDtoH(unsafe.Pointer(&m), total, 8); err != nil {
+		return 0, fmt.Errorf("gpu: merge join failed: %v", err)
+	}
+	return m, nil
+}
+
+// scanOnDevice replaces a[0..n) (int64) by its exclusive prefix sums (tile
+// sums, one block scanning them, each tile rescanned from its base) and
+// returns where on the device the total lies; nothing is read back.
+func (r *queryRun) scanOnDevice(a cu.DevicePtr, n int64) (cu.DevicePtr, error) {
+	sums, err := r.s.alloc(8 * max(scanTiles(n), 1))
 	if err != nil {
 		return 0, err
 	}
@@ -155,30 +168,36 @@ func (r *queryRun) scanDevice(a cu.DevicePtr, n int64) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	return total, r.scanWith(a, n, sums, total)
+}
+
+// scanTiles is how many tile sums scanning n values takes.
+func scanTiles(n int64) int64 { return (n + mpScanTile - 1) / mpScanTile }
+
+// scanWith is scanOnDevice in buffers the caller holds: sums (scanTiles(n)
+// words) and total (one word), so that a loop of scans allocates nothing.
+func (r *queryRun) scanWith(a cu.DevicePtr, n int64, sums, total cu.DevicePtr) error {
+	tiles := scanTiles(n)
 	sp := scanParams{A: uint64(a), N: n, Sums: uint64(sums)}
 	f, err := r.d.fn("mpj_scan_tiles")
 	if err != nil {
-		return 0, err
+		return err
 	}
 	if err := launch(f, int(tiles), mpScanThreads, 0, unsafe.Pointer(&sp), unsafe.Sizeof(sp)); err != nil {
-		return 0, err
+		return err
 	}
 	noteKernel(8*n, 8*tiles, n, tiles)
 	if err := r.scanInPlace(sums, tiles, total); err != nil {
-		return 0, err
+		return err
 	}
 	if f, err = r.d.fn("mpj_scan_apply"); err != nil {
-		return 0, err
+		return err
 	}
 	if err := launch(f, int(tiles), mpScanThreads, 0, unsafe.Pointer(&sp), unsafe.Sizeof(sp)); err != nil {
-		return 0, err
+		return err
 	}
 	noteKernel(8*n+8*tiles, 8*n, n, n)
-	var m int64
-	if err := cu.MemcpyDtoH(unsafe.Pointer(&m), total, 8); err != nil {
-		return 0, fmt.Errorf("gpu: merge join failed: %v", err)
-	}
-	return m, nil
+	return nil
 }
 
 // noPairs is an empty pair list (one word allocated, so that the pointers

@@ -134,3 +134,53 @@ func TestOverflowDifferential(t *testing.T) {
 		}
 	}
 }
+
+// A DOUBLE operator whose result passes the largest double fails the GPU
+// query with errOverflow (exec/cpu then raises MySQL's error 1690), on the
+// last row of a table that is no multiple of the block; in range, the GPU
+// answers as the CPU does.
+func TestDoubleOverflowOnGPU(t *testing.T) {
+	needGPU(t)
+	const n = 70_001
+	x := columnar.NewColumnIn(columnar.HeapAllocator, columnar.TFloat64, n, false)
+	for i := range n {
+		x.F64[i] = float64(i%1000) * 1e300
+	}
+	x.F64[n-1] = 1.5e308
+	tab := &columnar.Table{Name: "d", Rows: n, Fields: []columnar.Field{{Name: "x", Type: columnar.TFloat64}}, Columns: []*columnar.Column{x}}
+	columnar.ComputeStats(tab)
+	cat := catalog.New()
+	cat.Put(tab)
+	for _, c := range []struct {
+		text     string
+		overflow bool
+	}{{"select x * 10 from d", true}, {"select x + x from d", true}, {"select x / 0.5 from d", true},
+		{"select x * 0.5, x - x, x / 3 from d", false}, {"select x * 10 from d where x < 1e307", false}} {
+		ps, err := sql.Parse(c.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := sql.Bind(cat, ps[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := planner.Plan(st.(*sql.Query), planner.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, gerr := Run(context.Background(), p)
+		if c.overflow {
+			if !errors.Is(gerr, errOverflow) {
+				t.Errorf("%s: GPU returned %v, want errOverflow", c.text, gerr)
+			}
+			continue
+		}
+		want, err := cpu.Run(context.Background(), p)
+		if err != nil || gerr != nil {
+			t.Fatalf("%s: cpu %v, gpu %v", c.text, err, gerr)
+		}
+		if d := diffResults(sorted(got), sorted(want)); d != "" {
+			t.Errorf("%s: %s", c.text, d)
+		}
+	}
+}

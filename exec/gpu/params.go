@@ -2,6 +2,8 @@
 
 package gpu
 
+import "gpusql/storage/columnar"
+
 // Go twins of the kernel parameter structs in kernels/common.cuh,
 // kernels/star_pipeline.cu and kernels/hash_build.cu, field for field
 // (device pointers as uint64). They are passed by value through
@@ -21,6 +23,19 @@ type colView struct {
 	Valid   uint64
 	Width   int32
 	IsFloat int32
+	// Frame is set on a packed column (column_pack.go): Data are its
+	// words, Bits a value, a frame per 2^Shift rows.
+	Frame       uint64
+	Bits, Shift int32
+}
+
+// valueBytes is what reading n values of v costs at device width: packed
+// bytes for a packed column.
+func (v colView) valueBytes(n int64) int64 {
+	if v.Frame != 0 {
+		return columnar.PackedBytes(int(n), int(v.Bits))
+	}
+	return int64(v.Width) * n
 }
 
 const (

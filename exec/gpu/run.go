@@ -56,6 +56,7 @@ func RunProfiled(ctx context.Context, p *planner.Physical) (*exec.Result, *Query
 var traceUnsupported = os.Getenv("GPUSQL_GPU_TRACE") != ""
 
 func (d *device) run(ctx context.Context, p *planner.Physical) (*exec.Result, error) {
+	hostSteps.start()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -78,6 +79,7 @@ func (d *device) run(ctx context.Context, p *planner.Physical) (*exec.Result, er
 	if res, err = runTail(ctx, g, res, p.Names); err != nil {
 		return nil, err
 	}
+	hostSteps.mark("tail")
 	if len(p.Names) == len(res.Columns) {
 		res.Names = append([]string(nil), p.Names...)
 	}
@@ -92,6 +94,7 @@ func (d *device) runBody(ctx context.Context, g *planner.GPUPlan) (*exec.Result,
 	switch g.Shape {
 	case planner.GPUStarShape:
 		q, outs, err := starFromPlan(g.Star)
+		hostSteps.mark("placement+plan")
 		var res *exec.Result
 		if err == nil {
 			if res, err = d.runStar(ctx, q, outs, g.Profile); err == nil {

@@ -18,68 +18,42 @@ func (r *queryRun) rowsPerm(n int64, keys []sortKey) (cu.DevicePtr, error) {
 	if len(keys) > setopMaxCols {
 		return 0, fmt.Errorf("gpu: sort by %d columns (at most %d)", len(keys), setopMaxCols)
 	}
-	perm, err := r.s.alloc(4 * max(n, 2))
-	if err != nil {
-		return 0, err
-	}
-	iota, err := r.d.fn("sort_iota")
-	if err != nil {
-		return 0, err
-	}
-	ip := struct {
-		Perm uint64
-		N    int64
-	}{uint64(perm), n}
-	if err := launch(iota, r.d.grid(n), 256, 0, unsafe.Pointer(&ip), unsafe.Sizeof(ip)); err != nil {
-		return 0, err
+	if n <= 1 {
+		return r.iotaPerm(n)
 	}
 	masks, err := r.digitMasks(n, keys)
 	if err != nil {
 		return 0, err
 	}
-	tiles := (n + sortTile - 1) / sortTile
-	bufs := make([]cu.DevicePtr, 6)
-	for i, sz := range []int64{8 * n, 8 * n, 4 * n, 8 * 256 * tiles, 16, 8} {
-		if bufs[i], err = r.s.alloc(max(sz, 16)); err != nil {
-			return 0, err
-		}
-	}
-	k1, k2, p2, counts, andOr, total := bufs[0], bufs[1], bufs[2], bufs[3], bufs[4], bufs[5]
-	encode, err := r.d.fn("sort_encode")
+	rs, err := r.newRadixSorter(n)
 	if err != nil {
 		return 0, err
 	}
+	var perm cu.DevicePtr // the identity until a pass runs
 	// pass sorts stably by one key's values (or NULL flags) on the digits
-	// of diff, the bits on which the rows differ.
-	pass := func(k sortKey, nullFlag bool, diff uint64) error {
-		if diff == 0 {
+	// of the bits on which the rows differ.
+	pass := func(k sortKey, nullFlag bool, and, or uint64) error {
+		if and == or {
 			return nil
 		}
-		ep := encodeParams{Col: k.v, Perm: uint64(perm), N: n, Keys: uint64(k1), NullFlag: b2i(nullFlag), AndOr: uint64(andOr)}
-		if err := launch(encode, r.d.grid(n), 256, 0, unsafe.Pointer(&ep), unsafe.Sizeof(ep)); err != nil {
+		if err := rs.encode(perm, k, nullFlag); err != nil {
 			return err
 		}
-		for d := 0; d < 8; d++ {
-			if (diff>>(8*d))&0xff == 0 {
-				continue
-			}
-			if err := r.radixPass(k1, perm, k2, p2, n, tiles, counts, total, int32(8*d)); err != nil {
-				return err
-			}
-			k1, k2 = k2, k1
-			perm, p2 = p2, perm
-		}
-		return nil
+		perm, _, err = rs.sort(perm, planFromMasks(and, or), false)
+		return err
 	}
 	for i := len(keys) - 1; i >= 0; i-- {
 		m := masks[4*i : 4*i+4]
-		if err := pass(keys[i], false, m[0]^m[1]); err != nil {
+		if err := pass(keys[i], false, m[0], m[1]); err != nil {
 			return 0, err
 		}
 		// The NULL flag ranks just above the values: NULLs first.
-		if err := pass(keys[i], true, m[2]^m[3]); err != nil {
+		if err := pass(keys[i], true, m[2], m[3]); err != nil {
 			return 0, err
 		}
+	}
+	if perm == 0 {
+		return r.iotaPerm(n)
 	}
 	return perm, nil
 }

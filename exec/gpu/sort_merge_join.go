@@ -49,7 +49,8 @@ type countValidParams struct {
 	Out   uint64
 }
 
-// sortedSide is one join input sorted on its keys: the permutation, the
+// sortedSide is one join input sorted on its keys: the permutation (0:
+// the identity, for a side that arrives sorted without NULL keys), the
 // rows without NULL keys (a prefix of it) and their encoded keys in order.
 type sortedSide struct {
 	perm cu.DevicePtr
@@ -115,6 +116,9 @@ func (r *queryRun) sortMergeJoin(ctx context.Context, x *planner.SortMergeJoin) 
 // key last (stably) without sorting again; then it encodes the sorted keys
 // of the rows without NULLs.
 func (r *queryRun) joinSide(n int64, keys []sortKey, sorted bool) (*sortedSide, error) {
+	if !sorted && len(keys) == 1 && keys[0].v.Valid == 0 && n > 0 {
+		return r.sortedOneKey(n, keys[0])
+	}
 	s := &sortedSide{}
 	var err error
 	if sorted {
@@ -154,7 +158,7 @@ func (r *queryRun) joinSide(n int64, keys []sortKey, sorted bool) (*sortedSide, 
 	if s.n == 0 {
 		return s, nil
 	}
-	andOr, err := r.s.alloc(16)
+	minMax, err := r.s.alloc(16)
 	if err != nil {
 		return nil, err
 	}
@@ -166,12 +170,41 @@ func (r *queryRun) joinSide(n int64, keys []sortKey, sorted bool) (*sortedSide, 
 		if err != nil {
 			return nil, err
 		}
-		ep := encodeParams{Col: k.v, Perm: uint64(s.perm), N: s.n, Keys: uint64(buf), AndOr: uint64(andOr)}
+		ep := encodeParams{Col: k.v, Perm: uint64(s.perm), N: s.n, Keys: uint64(buf), MinMax: uint64(minMax)}
 		if err := launch(f, r.d.grid(s.n), 256, 0, unsafe.Pointer(&ep), unsafe.Sizeof(ep)); err != nil {
 			return nil, err
 		}
 		s.keys[i] = uint64(buf)
 	}
+	return s, nil
+}
+
+// sortedOneKey is joinSide for one key without NULLs: the radix sort's
+// last pass writes the sorted encoded keys back, so they need not be
+// gathered through the permutation again (a random 8-byte read per row).
+func (r *queryRun) sortedOneKey(n int64, k sortKey) (*sortedSide, error) {
+	rs, err := r.newRadixSorter(n)
+	if err != nil {
+		return nil, err
+	}
+	if err := rs.encode(0, k, false); err != nil {
+		return nil, err
+	}
+	plan, err := rs.rangePlan()
+	if err != nil {
+		return nil, err
+	}
+	perm, keys, err := rs.sort(0, plan, true)
+	if err != nil {
+		return nil, err
+	}
+	if perm == 0 {
+		if perm, err = r.iotaPerm(n); err != nil {
+			return nil, err
+		}
+	}
+	s := &sortedSide{perm: perm, n: n}
+	s.keys[0] = uint64(keys)
 	return s, nil
 }
 
@@ -268,63 +301,29 @@ func checkSortMergeJoin(x *planner.SortMergeJoin) error {
 // nullsLastPerm returns the row ids 0..n-1 of an input already sorted on
 // keys, with the rows holding a NULL key moved last and the others in
 // their order: per nullable key one stable radix pass on its NULL flag,
-// which costs far less than sorting the values again.
+// which costs far less than sorting the values again. 0 stands for the
+// identity (no NULL key: nothing moves), never written.
 func (r *queryRun) nullsLastPerm(n int64, keys []sortKey) (cu.DevicePtr, error) {
-	perm, err := r.s.alloc(4 * max(n, 2))
-	if err != nil || n == 0 {
-		return perm, err
+	if n <= 1 {
+		return 0, nil
 	}
-	iota, err := r.d.fn("sort_iota")
-	if err != nil {
-		return 0, err
-	}
-	ip := struct {
-		Perm uint64
-		N    int64
-	}{uint64(perm), n}
-	if err := launch(iota, r.d.grid(n), 256, 0, unsafe.Pointer(&ip), unsafe.Sizeof(ip)); err != nil || n == 1 {
-		return perm, err
-	}
-	tiles := (n + sortTile - 1) / sortTile
-	bufs := make([]cu.DevicePtr, 5)
-	for i, sz := range []int64{8 * n, 8 * n, 4 * n, 8 * 256 * tiles, 16} {
-		if bufs[i], err = r.s.alloc(sz); err != nil {
-			return 0, err
-		}
-	}
-	k1, k2, p2, counts, andOr := bufs[0], bufs[1], bufs[2], bufs[3], bufs[4]
-	total, err := r.s.alloc(8)
-	if err != nil {
-		return 0, err
-	}
-	f, err := r.d.fn("sort_encode")
-	if err != nil {
-		return 0, err
-	}
+	var perm cu.DevicePtr // the identity until a pass runs
+	var rs *radixSorter
+	var err error
 	for i := len(keys) - 1; i >= 0; i-- {
 		if keys[i].v.Valid == 0 {
 			continue
 		}
-		// DESC NULL flag: 0 for a value, 1 for a NULL.
-		ep := encodeParams{Col: keys[i].v, Perm: uint64(perm), N: n, Keys: uint64(k1), Desc: 1, NullFlag: 1, AndOr: uint64(andOr)}
-		init := [2]uint64{^uint64(0), 0}
-		if err := cu.MemcpyHtoD(andOr, unsafe.Pointer(&init[0]), 16); err != nil {
+		if rs == nil {
+			if rs, err = r.newRadixSorter(n); err != nil {
+				return 0, err
+			}
+		}
+		// DESC NULL flag: 0 for a value, 1 for a NULL; no pass when the
+		// flags agree (no NULL, or only NULLs): the order stands.
+		if perm, err = rs.byKey(perm, sortKey{v: keys[i].v, desc: true}, true); err != nil {
 			return 0, err
 		}
-		if err := launch(f, r.d.grid(n), 256, 0, unsafe.Pointer(&ep), unsafe.Sizeof(ep)); err != nil {
-			return 0, err
-		}
-		var ao [2]uint64
-		if err := cu.MemcpyDtoH(unsafe.Pointer(&ao[0]), andOr, 16); err != nil {
-			return 0, fmt.Errorf("gpu: merge join failed: %v", err)
-		}
-		if ao[0] == ao[1] {
-			continue // no NULL (or only NULLs): the order stands
-		}
-		if err := r.radixPass(k1, perm, k2, p2, n, tiles, counts, total, 0); err != nil {
-			return 0, err
-		}
-		perm, p2 = p2, perm
 	}
 	return perm, nil
 }

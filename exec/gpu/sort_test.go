@@ -227,8 +227,8 @@ func TestSortMergeJoinDifferential(t *testing.T) {
 
 func TestSortParamLayout(t *testing.T) {
 	d := needGPU(t)
-	var got [3]int64
-	var merge int64
+	var got [2]int64
+	var merge, radix int64
 	err := d.do(func() error {
 		out, err := d.pool.get(32)
 		if err != nil {
@@ -239,7 +239,8 @@ func TestSortParamLayout(t *testing.T) {
 			fn  string
 			dst unsafe.Pointer
 			n   int64
-		}{{"sort_param_sizes", unsafe.Pointer(&got[0]), 24}, {"merge_params_size", unsafe.Pointer(&merge), 8}} {
+		}{{"sort_param_sizes", unsafe.Pointer(&got[0]), 16}, {"merge_params_size", unsafe.Pointer(&merge), 8},
+			{"radix_sort_param_size", unsafe.Pointer(&radix), 8}} {
 			f, err := d.fn(k.fn)
 			if err != nil {
 				return err
@@ -257,8 +258,9 @@ func TestSortParamLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := [3]int64{int64(unsafe.Sizeof(encodeParams{})), int64(unsafe.Sizeof(radixParams{})), int64(unsafe.Sizeof(countValidParams{}))}
-	if got != want || merge != int64(unsafe.Sizeof(mergeParams{})) {
-		t.Errorf("kernel struct sizes %v / %d, Go's %v / %d", got, merge, want, unsafe.Sizeof(mergeParams{}))
+	want := [2]int64{int64(unsafe.Sizeof(encodeParams{})), int64(unsafe.Sizeof(countValidParams{}))}
+	if got != want || merge != int64(unsafe.Sizeof(mergeParams{})) || radix != int64(unsafe.Sizeof(radixSortParams{})) {
+		t.Errorf("kernel struct sizes %v / %d / %d, Go's %v / %d / %d", got, merge, radix, want,
+			unsafe.Sizeof(mergeParams{}), unsafe.Sizeof(radixSortParams{}))
 	}
 }

@@ -20,16 +20,11 @@ import (
 
 // markDims applies each dimension's filters and flags its surviving group
 // values. status gets one word per dimension: bit 0 duplicate keys, bit 1
-// a key outside the statistics range.
+// a key outside the statistics range; it is allocated (and cleared on the
+// device) only when some dimension is built, not found in the cache.
 func (r *queryRun) markDims(q *starQuery) ([]*dimRun, cu.DevicePtr, error) {
 	dims := make([]*dimRun, len(q.dims))
-	status, err := r.s.alloc(int64(4 * max(len(q.dims), 1)))
-	if err != nil {
-		return nil, 0, err
-	}
-	if err := cu.MemsetD32(status, 0, int64(max(len(q.dims), 1))); err != nil {
-		return nil, 0, err
-	}
+	var status cu.DevicePtr
 	mark, err := r.d.fn("dim_mark")
 	if err != nil {
 		return nil, 0, err
@@ -43,6 +38,11 @@ func (r *queryRun) markDims(q *starQuery) ([]*dimRun, cu.DevicePtr, error) {
 			continue
 		}
 		countDimBuild(false)
+		if status == 0 {
+			if status, err = r.dimStatus(len(q.dims)); err != nil {
+				return nil, 0, err
+			}
+		}
 		dr := &dimRun{domain: 1, k: 1, cacheKey: key, cols: cols}
 		dims[i] = dr
 		p := &dr.p
@@ -109,6 +109,15 @@ func (r *queryRun) markDims(q *starQuery) ([]*dimRun, cu.DevicePtr, error) {
 		}
 	}
 	return dims, status, nil
+}
+
+// dimStatus allocates and clears the build status words of n dimensions.
+func (r *queryRun) dimStatus(n int) (cu.DevicePtr, error) {
+	status, err := r.s.alloc(int64(4 * max(n, 1)))
+	if err != nil {
+		return 0, err
+	}
+	return status, cu.MemsetD32(status, 0, int64(max(n, 1)))
 }
 
 // rankGroups numbers each dimension's surviving group values densely and
@@ -279,7 +288,7 @@ func viewBytes(views []colView, n int64) int64 {
 			continue
 		}
 		seen[v.Data] = true
-		b += int64(v.Width) * n
+		b += v.valueBytes(n)
 		if v.Valid != 0 {
 			b += (n + 7) / 8
 		}

@@ -19,19 +19,25 @@ type factKey struct {
 
 // decodeStar turns the group table into the aggregate's output: one row
 // per non-empty group (exactly one without GROUP BY), group columns first.
-func decodeStar(q *starQuery, outs []starOutput, dims []*dimRun, fkeys []factKey, host []uint64, W int64) (*exec.Result, error) {
-	ngroups := int64(len(host)) / W
-	var groups []int64
-	if len(q.keys) == 0 {
-		groups = []int64{0}
-	} else {
-		for g := int64(0); g < ngroups; g++ {
-			if host[g*W] != 0 {
-				groups = append(groups, g)
+func decodeStar(q *starQuery, outs []starOutput, dims []*dimRun, fkeys []factKey, tab groupRows) (*exec.Result, error) {
+	// rows are the table rows of the output's groups.
+	var rows []int64
+	switch {
+	case len(q.keys) == 0:
+		rows = []int64{0}
+	case tab.compact:
+		rows = make([]int64, tab.rows())
+		for i := range rows {
+			rows[i] = int64(i)
+		}
+	default:
+		for i := int64(0); i < tab.rows(); i++ {
+			if tab.words[i*tab.W] != 0 {
+				rows = append(rows, i)
 			}
 		}
 	}
-	n := len(groups)
+	n := len(rows)
 	res := &exec.Result{Rows: n}
 	schema := q.agg.Out
 	for _, c := range schema {
@@ -45,6 +51,8 @@ func decodeStar(q *starQuery, outs []starOutput, dims []*dimRun, fkeys []factKey
 	for _, fk := range fkeys {
 		sizes = append(sizes, fk.size)
 	}
+	keyCols := make([]*columnar.Column, len(q.keys))
+	decoders := make([]keyDecoder, len(q.keys))
 	for ki, k := range q.keys {
 		var src *columnar.Column
 		if k.dim >= 0 {
@@ -53,37 +61,16 @@ func decodeStar(q *starQuery, outs []starOutput, dims []*dimRun, fkeys []factKey
 		} else {
 			src = q.fact.Table.Columns[q.nFact[k.j]]
 		}
-		col := columnar.NewColumnIn(columnar.HeapAllocator, schema[ki].Type, n, src.Valid != nil)
-		col.Dict = src.Dict
-		for row, g := range groups {
-			var comp int64 // component index of this key in the group index
-			if k.dim >= 0 {
-				comp = int64(k.dim)
-			} else {
-				comp = int64(len(dims) + k.j)
-			}
-			digit := g
-			for c := int64(0); c < comp; c++ {
-				digit /= sizes[c]
-			}
-			digit %= sizes[comp]
-			var v int64
-			var null bool
-			if k.dim >= 0 {
-				dr := dims[k.dim]
-				raw := dr.ranks[digit]
-				inner := int64(1)
-				for j := len(dr.sizes) - 1; j > k.j; j-- {
-					inner *= dr.sizes[j]
-				}
-				dj := raw / inner % dr.sizes[k.j]
-				null = dr.nullable[k.j] && dj == dr.sizes[k.j]-1
-				v = dr.mins[k.j] + dj
-			} else {
-				fk := fkeys[k.j]
-				null = fk.nullable && digit == fk.size-1
-				v = fk.lo + digit
-			}
+		keyCols[ki] = columnar.NewColumnIn(columnar.HeapAllocator, schema[ki].Type, n, src.Valid != nil)
+		keyCols[ki].Dict = src.Dict
+		decoders[ki] = newKeyDecoder(k, dims, fkeys)
+	}
+	digits := newGroupDigits(sizes)
+	for row, i := range rows {
+		digits.moveTo(tab.slot(i))
+		for ki := range decoders {
+			kd, col := &decoders[ki], keyCols[ki]
+			v, null := kd.value(digits.digits[kd.comp])
 			if null {
 				col.SetNull(row)
 				continue
@@ -93,8 +80,8 @@ func decodeStar(q *starQuery, outs []starOutput, dims []*dimRun, fkeys []factKey
 			}
 			setInt(col, row, v)
 		}
-		res.Columns = append(res.Columns, col)
 	}
+	res.Columns = append(res.Columns, keyCols...)
 	// Aggregates.
 	for oi, o := range outs {
 		t := schema[len(q.keys)+oi].Type
@@ -105,13 +92,13 @@ func decodeStar(q *starQuery, outs []starOutput, dims []*dimRun, fkeys []factKey
 			}
 		}
 		a := q.aggs[o.slot]
-		for row, g := range groups {
-			base := g * W
-			cnt := host[base]
+		for row, i := range rows {
+			words := tab.at(i)
+			cnt := words[0]
 			if o.countSlot >= 0 {
-				cnt = host[base+1+int64(o.countSlot)]
+				cnt = words[1+o.countSlot]
 			}
-			v := host[base+1+int64(o.slot)]
+			v := words[1+o.slot]
 			switch {
 			case o.ae.Func == sql.AggCountStar || o.ae.Func == sql.AggCount:
 				setInt(col, row, int64(v))
@@ -144,8 +131,32 @@ func decodeStar(q *starQuery, outs []starOutput, dims []*dimRun, fkeys []factKey
 	return res, nil
 }
 
-// avgScaled is sum/count scaled up by 10^up, rounded half away from zero.
+// avgScaled is sum/count scaled up by 10^up, rounded half away from zero
+// (count > 0). It divides in int64 when sum·10^up fits one, as it does
+// for all but extreme sums, and in big integers otherwise.
 func avgScaled(sum, count int64, up int) int64 {
+	if up >= 0 && up <= 18 && count > 0 {
+		if p := pow10(up); sum <= math.MaxInt64/p && sum >= -(math.MaxInt64/p) {
+			num := sum * p
+			q, m := num/count, num%count
+			if m < 0 {
+				m = -m
+			}
+			if m >= count-m { // 2|m| >= count, without overflowing
+				if num < 0 {
+					q--
+				} else {
+					q++
+				}
+			}
+			return q
+		}
+	}
+	return avgScaledBig(sum, count, up)
+}
+
+// avgScaledBig is avgScaled in big integers.
+func avgScaledBig(sum, count int64, up int) int64 {
 	num := big.NewInt(sum)
 	if up > 0 {
 		num.Mul(num, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(up)), nil))

@@ -4,13 +4,16 @@ package gpu
 
 import (
 	"container/list"
-	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
+	"unsafe"
+	"weak"
 
 	"gorgonia.org/cu"
 
+	"gpusql/planner"
 	"gpusql/storage/columnar"
 )
 
@@ -49,6 +52,8 @@ type dimCache struct {
 	d   *device
 	m   map[string]*dimBuild
 	lru list.List // front = most recent
+	// keys remembers the build keys of recent plans' dimensions.
+	keys map[weak.Pointer[planner.HashJoin]]dimKeyMemo
 }
 
 func newDimCache(d *device) *dimCache { return &dimCache{d: d, m: map[string]*dimBuild{}} }
@@ -114,25 +119,46 @@ func (c *dimCache) clear() {
 	}
 }
 
-// dimBuildKey names dimension i's build: its table's columns (by
+// makeDimBuildKey names dimension i's build: its table's columns (by
 // identity, host vector and length), its filters as SQL, its key and
 // group columns and the planned structure. "" when the build must not be
 // cached: scalar subquery values substituted into its filters are not in
-// their text.
-func (r *queryRun) dimBuildKey(q *starQuery, i int) (string, []*columnar.Column) {
+// their text. dimBuildKey remembers it per plan (star_dim_key.go).
+func (r *queryRun) makeDimBuildKey(q *starQuery, i int) (string, []*columnar.Column) {
 	if dimCacheOff || len(r.subq) > 0 {
 		return "", nil
 	}
 	dm := q.dims[i]
 	t := dm.scan.Table
-	var b strings.Builder
-	// Every column of the table, not only those the build reads: a filter
-	// the expression VM evaluates may read any of them.
-	fmt.Fprintf(&b, "%d rows:", t.Rows)
+	// Built with appends, not fmt: the key is made for every dimension of
+	// every warm query.
+	b := make([]byte, 0, 64+40*len(t.Columns))
+	b = strconv.AppendInt(b, int64(t.Rows), 10)
+	b = append(b, " rows:"...)
 	for c, col := range t.Columns {
-		fmt.Fprintf(&b, " %d:%p:%x:%d", c, col, hostPtr(col), col.Len)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(c), 10)
+		b = append(b, ':')
+		b = strconv.AppendUint(b, uint64(uintptr(unsafe.Pointer(col))), 16)
+		b = append(b, ':')
+		b = strconv.AppendUint(b, uint64(hostPtr(col)), 16)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(col.Len), 10)
 	}
-	fmt.Fprintf(&b, "; key %d group %v build %v %d semi %v filters ", dm.key, dm.gcols, dm.build.Direct, dm.build.Capacity, dm.semi)
+	b = append(b, "; key "...)
+	b = strconv.AppendInt(b, int64(dm.key), 10)
+	b = append(b, " group"...)
+	for _, c := range dm.gcols {
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(c), 10)
+	}
+	b = append(b, " build "...)
+	b = strconv.AppendBool(b, dm.build.Direct)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, dm.build.Capacity, 10)
+	b = append(b, " semi "...)
+	b = strconv.AppendBool(b, dm.semi)
+	b = append(b, " filters "...)
 	var filters []string
 	for bc, cs := range q.preds {
 		if bc.scan != dm.scan {
@@ -145,7 +171,7 @@ func (r *queryRun) dimBuildKey(q *starQuery, i int) (string, []*columnar.Column)
 			}
 			f = append(f, e.String())
 		}
-		filters = append(filters, fmt.Sprintf("%d:%s", bc.col, strings.Join(f, " AND ")))
+		filters = append(filters, strconv.Itoa(bc.col)+":"+strings.Join(f, " AND "))
 	}
 	for _, x := range q.vmPreds {
 		if x.scan == dm.scan {
@@ -156,8 +182,8 @@ func (r *queryRun) dimBuildKey(q *starQuery, i int) (string, []*columnar.Column)
 		}
 	}
 	slices.Sort(filters) // q.preds is a map
-	b.WriteString(strings.Join(filters, " | "))
-	return b.String(), slices.Clone(t.Columns)
+	b = append(b, strings.Join(filters, " | ")...)
+	return string(b), slices.Clone(t.Columns)
 }
 
 // cachedRun is the dimRun of a cached build.

@@ -208,16 +208,17 @@ func (d *device) runStar(ctx context.Context, q *starQuery, outs []starOutput, p
 	if err != nil {
 		return nil, err
 	}
-	return decodeStar(q, outs, t.dims, t.fkeys, t.host, t.W)
+	res, err := decodeStar(q, outs, t.dims, t.fkeys, t.groups)
+	hostSteps.mark("release+decode")
+	return res, err
 }
 
-// starGroups is a star pipeline's group table back on the host (slots of
-// W words per group) with what decoding it needs.
+// starGroups is a star pipeline's group table back on the host with what
+// decoding it needs.
 type starGroups struct {
-	host  []uint64
-	W     int64
-	dims  []*dimRun
-	fkeys []factKey
+	groups groupRows
+	dims   []*dimRun
+	fkeys  []factKey
 }
 
 // starTable runs the star pipeline over the fact table, or over part of
@@ -251,12 +252,13 @@ func (d *device) starTable(ctx context.Context, q *starQuery, prof *planner.GPUP
 	if err := r.aggParams(q, &sp); err != nil {
 		return starGroups{}, err
 	}
+	hostSteps.mark("dims+params")
 	if part == nil {
 		if _, err := r.groupRemapParams(q, &sp, fkeys, ngroups, int64(1+len(q.aggs)), prof); err != nil {
 			return starGroups{}, err
 		}
 	}
-	host, W, err := r.launchStar(q, &sp, ngroups, prof)
+	groups, err := r.launchStar(q, &sp, ngroups, prof)
 	if err != nil {
 		return starGroups{}, err
 	}
@@ -267,5 +269,5 @@ func (d *device) starTable(ctx context.Context, q *starQuery, prof *planner.GPUP
 		}
 		r.keepDimBuilds(dims)
 	}
-	return starGroups{host: host, W: W, dims: dims, fkeys: fkeys}, nil
+	return starGroups{groups: groups, dims: dims, fkeys: fkeys}, nil
 }

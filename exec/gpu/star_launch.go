@@ -109,13 +109,13 @@ func (r *queryRun) aggParams(q *starQuery, sp *starParams) error {
 }
 
 // launchStar allocates the group table, launches the fused kernel and
-// copies the table back: slots of W words per group.
-func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof *planner.GPUProfile) ([]uint64, int64, error) {
+// brings the table back (readGroups: whole, or compacted on the device).
+func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof *planner.GPUProfile) (groupRows, error) {
 	d := r.d
 	W := int64(1 + len(q.aggs))
 	slots := ngroups * W
 	if slots*8 > maxGroupTable {
-		return nil, 0, unsupported(q.agg, fmt.Sprintf("a group table of %d groups exceeds the GPU's %d MiB limit", ngroups, maxGroupTable>>20))
+		return groupRows{}, unsupported(q.agg, fmt.Sprintf("a group table of %d groups exceeds the GPU's %d MiB limit", ngroups, maxGroupTable>>20))
 	}
 	sp.NGroups = ngroups
 	if sp.GroupSlotValue == 0 {
@@ -123,11 +123,11 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 	}
 	table, err := r.s.alloc(slots * 8)
 	if err != nil {
-		return nil, 0, err
+		return groupRows{}, err
 	}
 	sp.Table = uint64(table)
 	if sp.N >= planner.GPUMaxLaunchRows && len(r.streamed) == 0 {
-		return nil, 0, fmt.Errorf("gpu: internal error: the plan did not stream %s's %d rows (2^31 rows or more run in chunks)", q.fact.Table.Name, sp.N)
+		return groupRows{}, fmt.Errorf("gpu: internal error: the plan did not stream %s's %d rows (2^31 rows or more run in chunks)", q.fact.Table.Name, sp.N)
 	}
 	block, it := starTuning.block, starTuning.items
 	family := "star_pipeline"
@@ -158,44 +158,49 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 	shmem = placeRemappedDims(sp, shmem)
 	kern, err := d.fn(kname)
 	if err != nil {
-		return nil, 0, err
+		return groupRows{}, err
 	}
 	if shmem > d.maxShared {
-		return nil, 0, unsupported(q.agg, fmt.Sprintf("the kernel's shared memory (%d KiB) exceeds the device's %d KiB per block", shmem>>10, d.maxShared>>10))
+		return groupRows{}, unsupported(q.agg, fmt.Sprintf("the kernel's shared memory (%d KiB) exceeds the device's %d KiB per block", shmem>>10, d.maxShared>>10))
 	}
-	if shmem > 48<<10 {
-		if err := setMaxDynamicShared(kern, shmem); err != nil {
-			return nil, 0, err
-		}
-	}
-	blocksPerSM := 2
-	if occ, err := kern.MaxActiveBlocksPerMultiProcessor(block, int64(shmem)); err == nil && occ > 0 {
-		blocksPerSM = occ
+	blocksPerSM, err := d.launchShape(kern, block, shmem)
+	if err != nil {
+		return groupRows{}, err
 	}
 	initK, err := d.fn("group_init")
 	if err != nil {
-		return nil, 0, err
+		return groupRows{}, err
 	}
 	if err := launch(initK, min(grid1D(slots, threads), d.sms*8), threads, 0, unsafe.Pointer(sp), unsafe.Sizeof(*sp)); err != nil {
-		return nil, 0, err
+		return groupRows{}, err
 	}
 	noteKernel(0, slots*8, -1, -1)
-	d.ev[0].Record(cu.Stream{})
+	timed := timeFactKernel.Load()
+	if timed {
+		d.ev[0].Record(cu.Stream{})
+	}
 	if err := r.launchFact(kern, block*it, d.sms*blocksPerSM, block, shmem, sp); err != nil {
-		return nil, 0, err
+		return groupRows{}, err
 	}
-	d.ev[1].Record(cu.Stream{})
-	host := make([]uint64, slots)
-	if err := cu.MemcpyDtoH(unsafe.Pointer(&host[0]), table, slots*8); err != nil {
-		return nil, 0, fmt.Errorf("gpu: star pipeline failed: %v", err)
+	if timed {
+		d.ev[1].Record(cu.Stream{})
 	}
+	fact := lastKernel()
+	hostSteps.mark("launches")
+	groups, err := r.readGroups(q, prof, table, ngroups, W, sp.N)
+	if err != nil {
+		return groupRows{}, err
+	}
+	hostSteps.mark("wait+copy")
 	if kprof() != nil && len(r.streamed) == 0 {
-		noteKernel(factReadBytes(sp), slots*8, sp.N, nonEmptyGroups(host, ngroups, W))
+		noteKernelAt(fact, factReadBytes(sp), slots*8, sp.N, groups.nonEmpty())
 	}
-	if ms, err := d.ev[0].Elapsed(d.ev[1]); err == nil {
-		d.last = kernelTiming{name: "star_pipeline", ms: ms, rows: sp.N, groups: ngroups, replicas: int(sp.SharedReplicas)}
+	if timed {
+		if ms, err := d.ev[0].Elapsed(d.ev[1]); err == nil {
+			d.last = kernelTiming{name: "star_pipeline", ms: ms, rows: sp.N, groups: ngroups, replicas: int(sp.SharedReplicas)}
+		}
 	}
-	return host, W, nil
+	return groups, nil
 }
 
 // checkDimStatus reports what the build kernels found: duplicate keys in
@@ -300,16 +305,4 @@ func factReadBytes(sp *starParams) int64 {
 		views = append(views, sp.Aggs[i].A, sp.Aggs[i].B)
 	}
 	return viewBytes(views, sp.N)
-}
-
-// nonEmptyGroups counts the groups of the table with rows (word 0 of a
-// slot counts them).
-func nonEmptyGroups(host []uint64, ngroups, W int64) int64 {
-	n := int64(0)
-	for g := int64(0); g < ngroups; g++ {
-		if host[g*W] != 0 {
-			n++
-		}
-	}
-	return n
 }

@@ -24,7 +24,7 @@ func (r *queryRun) remapParams(dp *dimParam, rm *columnar.ColumnRemap, sp *starP
 	if err != nil {
 		return fmt.Errorf("remap of %s: %w", rm.Column, err)
 	}
-	sv, err := r.upload(bytesOf(rm.SlotValue))
+	sv, err := r.remapSlotValues(rm)
 	if err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func (r *queryRun) groupRemapParams(q *starQuery, sp *starParams, fkeys []factKe
 	if err != nil {
 		return false, fmt.Errorf("remap of %s: %w", rm.Column, err)
 	}
-	sv, err := r.upload(bytesOf(rm.SlotValue))
+	sv, err := r.remapSlotValues(rm)
 	if err != nil {
 		return false, err
 	}

@@ -51,12 +51,12 @@ func runSplit(ctx context.Context, p *planner.Physical, profiled bool) (*exec.Re
 	if err := firstError(errs); err != nil {
 		return unsplit(ctx, p, devs[0], profiled, err)
 	}
-	host, err := mergeStarGroups(q, parts)
+	groups, err := mergeStarGroups(q, parts)
 	if err != nil {
 		return nil, nil, err
 	}
 	splitRuns.Add(1)
-	res, err := decodeStar(q, outs, parts[0].dims, parts[0].fkeys, host, parts[0].W)
+	res, err := decodeStar(q, outs, parts[0].dims, parts[0].fkeys, groups)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -173,30 +173,72 @@ func (r *queryRun) factDomain(col *columnar.Column, dc *devColumn) (lo, hi int64
 	return gc.Min, gc.Max, nil
 }
 
-// mergeStarGroups adds the devices' group tables into the first, slot by
-// slot, each aggregate word as its function merges.
-func mergeStarGroups(q *starQuery, parts []starGroups) ([]uint64, error) {
-	out, W := parts[0].host, parts[0].W
+// mergeStarGroups adds the devices' group tables up: dense ones slot by
+// slot into the first, compact ones (sorted by slot) by a merge of the
+// sorted rows, each aggregate word as its function merges.
+func mergeStarGroups(q *starQuery, parts []starGroups) (groupRows, error) {
+	out := parts[0].groups
 	for _, p := range parts[1:] {
-		if len(p.host) != len(out) || p.W != W {
-			return nil, fmt.Errorf("gpu: internal error: devices made group tables of different layouts (%d and %d words)", len(out), len(p.host))
+		t := p.groups
+		if t.W != out.W || t.compact != out.compact || !t.compact && len(t.words) != len(out.words) {
+			return groupRows{}, fmt.Errorf("gpu: internal error: devices made group tables of different layouts (%d and %d words, compact %v and %v)",
+				len(out.words), len(t.words), out.compact, t.compact)
 		}
-		for base := int64(0); base < int64(len(out)); base += W {
-			if p.host[base] == 0 {
-				continue // no rows of this group on that device: identities
+		if t.compact {
+			merged, err := mergeCompact(q, out, t)
+			if err != nil {
+				return groupRows{}, err
 			}
-			out[base] += p.host[base]
-			for i, a := range q.aggs {
-				w := base + 1 + int64(i)
-				v, ok := mergeAgg(a, out[w], p.host[w])
-				if !ok {
-					return nil, errOverflow
-				}
-				out[w] = v
+			out = merged
+			continue
+		}
+		for i := int64(0); i < t.rows(); i++ {
+			if err := addGroup(q, out.at(i), t.at(i)); err != nil {
+				return groupRows{}, err
 			}
 		}
 	}
 	return out, nil
+}
+
+// mergeCompact merges two compact tables, each in slot order, into one.
+func mergeCompact(q *starQuery, a, b groupRows) (groupRows, error) {
+	out := groupRows{W: a.W, compact: true, words: make([]uint64, 0, len(a.words)+len(b.words))}
+	i, j := int64(0), int64(0)
+	for i < a.rows() || j < b.rows() {
+		switch {
+		case j == b.rows() || i < a.rows() && a.slot(i) < b.slot(j):
+			out.words = append(out.words, a.words[i*(a.W+1):(i+1)*(a.W+1)]...)
+			i++
+		case i == a.rows() || b.slot(j) < a.slot(i):
+			out.words = append(out.words, b.words[j*(b.W+1):(j+1)*(b.W+1)]...)
+			j++
+		default:
+			start := len(out.words)
+			out.words = append(out.words, a.words[i*(a.W+1):(i+1)*(a.W+1)]...)
+			if err := addGroup(q, out.words[start+1:], b.at(j)); err != nil {
+				return groupRows{}, err
+			}
+			i, j = i+1, j+1
+		}
+	}
+	return out, nil
+}
+
+// addGroup adds group words y (row count, then each aggregate) into x.
+func addGroup(q *starQuery, x, y []uint64) error {
+	if y[0] == 0 {
+		return nil // no rows of this group on that device: identities
+	}
+	x[0] += y[0]
+	for i, a := range q.aggs {
+		v, ok := mergeAgg(a, x[1+i], y[1+i])
+		if !ok {
+			return errOverflow
+		}
+		x[1+i] = v
+	}
+	return nil
 }
 
 // mergeAgg merges two partial values of aggregate a (as the kernels keep

@@ -93,6 +93,11 @@ func (r *queryRun) launchFact(kern cu.Function, rowsPerBlock, maxGrid, block, sh
 	if s == nil {
 		return fmt.Errorf("gpu: internal error: streamed columns without a chunking plan")
 	}
+	if packedView(sp) {
+		// chunkViews moves views by whole rows; a packed view moves by
+		// frames of 4,096 (the plan packs nothing when the fact streams).
+		return fmt.Errorf("gpu: internal error: a packed fact column in a streamed launch")
+	}
 	streams, err := r.d.starStreams(s.Streams)
 	if err != nil {
 		return err
@@ -131,7 +136,7 @@ func (r *queryRun) launchFact(kern cu.Function, rowsPerBlock, maxGrid, block, sh
 // row lo (a multiple of 64, so validity words align): streamed columns at
 // their buffers, the others offset in place.
 func chunkViews(sp *starParams, lo int64, bufs []cu.DevicePtr) {
-	fix := func(v *colView) {
+	eachFactView(sp, func(v *colView) {
 		if v.Data&sentinelMask == streamSentinel {
 			v.Data = uint64(bufs[v.Data&^sentinelMask])
 		} else if v.Data != 0 {
@@ -140,7 +145,11 @@ func chunkViews(sp *starParams, lo int64, bufs []cu.DevicePtr) {
 		if v.Valid != 0 {
 			v.Valid += uint64(lo / 64 * 8)
 		}
-	}
+	})
+}
+
+// eachFactView calls fix on every fact column view of sp.
+func eachFactView(sp *starParams, fix func(v *colView)) {
 	for i := range sp.NPreds {
 		fix(&sp.Preds[i].Col)
 	}
@@ -154,6 +163,13 @@ func chunkViews(sp *starParams, lo int64, bufs []cu.DevicePtr) {
 		fix(&sp.Aggs[i].A)
 		fix(&sp.Aggs[i].B)
 	}
+}
+
+// packedView reports whether any fact view of sp is packed.
+func packedView(sp *starParams) bool {
+	packed := false
+	eachFactView(sp, func(v *colView) { packed = packed || v.Frame != 0 })
+	return packed
 }
 
 // starStreams returns n streams for chunked launches, created once. They

@@ -31,6 +31,10 @@ type Field struct {
 	// key column): an INSERT that leaves it out, or gives NULL or 0,
 	// stores the table's next counter value (catalog/auto_increment.go).
 	AutoIncrement bool `json:",omitempty"`
+	// Collation is a string column's case-insensitive collation
+	// (COLLATE utf8mb4_0900_ai_ci in its definition; sql/collation.go),
+	// "" for gpusql's comparison by bytes.
+	Collation string `json:",omitempty"`
 }
 
 // ChunkStats describes one chunk of one column. Min and Max are in the

@@ -1,8 +1,8 @@
 // The host side of exec/gpu/merge_path.go over kernels/merge_path_join.cu
 // run in CPU emulation (cuda_emulation.h): random sorted key tuples (one
 // to three keys; one value repeated on every row; few values; mostly
-// unique), shuffled row ids, both join modes (all pairs; first partner
-// only), sizes around the 1024-element tile; every (left row, right row)
+// unique), shuffled row ids (or none: sides in row order), both join modes
+// (all pairs; first partner only), sizes around the 1024-element tile; every (left row, right row)
 // pair must be the one a two-pointer merge gives. Exit status 1 on any
 // mismatch. Built and run by kernels/emulate_test.go.
 #include "mpj.cpp"
@@ -37,7 +37,7 @@ void launch(void (*k)(P), int grid, int block, P p) {
 
 // host side of exec/gpu/merge_path.go
 std::vector<std::pair<int, int>> join(int nk, std::vector<std::vector<unsigned long long>>& A, std::vector<std::vector<unsigned long long>>& B,
-                                      std::vector<int>& ap, std::vector<int>& bp, bool first) {
+                                      std::vector<int>& ap, std::vector<int>& bp, bool first, bool nullPerms) {
   long long na = ap.size(), nb = bp.size();
   std::vector<std::pair<int, int>> out;
   if (na == 0 || nb == 0) return out;
@@ -64,7 +64,8 @@ std::vector<std::pair<int, int>> join(int nk, std::vector<std::vector<unsigned l
   long long etiles = (m + na + MP_NV - 1) / MP_NV;
   std::vector<long long> ecor(etiles + 1, -7);
   std::vector<int> outL(m, -7), outR(m, -7);
-  ExpandParams ep{m, na, counts.data(), lo.data(), ap.data(), bp.data(), ecor.data(), outL.data(), outR.data()};
+  ExpandParams ep{m, na, counts.data(), lo.data(), nullPerms ? nullptr : ap.data(), nullPerms ? nullptr : bp.data(),
+                  ecor.data(), outL.data(), outR.data()};
   launch(mpj_expand_partition, 2, 256, ep);
   launch(mpj_expand, (int)etiles, MP_THREADS, ep);
   for (long long k = 0; k < m; k++) out.push_back({outL[k], outR[k]});
@@ -79,7 +80,10 @@ int main() {
                              {700, 2500, 1, 100000}, {5000, 5000, 1, 7000}, {2, 100000, 1, 1}, {4097, 4095, 3, 3}, {9000, 7000, 1, 1000}};
   int bad = 0;
   for (auto c : cases) {
-    for (int first = 0; first < 2; first++) {
+    for (int mode = 0; mode < 3; mode++) {
+      // Modes: all pairs; first partner only; all pairs with null
+      // permutations (sides in row order, as a presorted side's).
+      bool first = mode == 1, nullPerms = mode == 2;
       auto gen = [&](int n) {
         std::vector<std::vector<unsigned long long>> rows(n, std::vector<unsigned long long>(c.nk));
         for (auto& r : rows) for (auto& v : r) v = rng() % c.dom;
@@ -92,9 +96,11 @@ int main() {
       std::vector<int> ap(c.na), bp(c.nb);
       for (int i = 0; i < c.na; i++) ap[i] = i;
       for (int i = 0; i < c.nb; i++) bp[i] = i;
-      std::shuffle(ap.begin(), ap.end(), rng);
-      std::shuffle(bp.begin(), bp.end(), rng);
-      auto got = join(c.nk, A, B, ap, bp, first);
+      if (!nullPerms) {
+        std::shuffle(ap.begin(), ap.end(), rng);
+        std::shuffle(bp.begin(), bp.end(), rng);
+      }
+      auto got = join(c.nk, A, B, ap, bp, first, nullPerms);
       std::vector<std::pair<int, int>> want;
       for (int i = 0, j = 0; i < c.na; i++) {
         auto key = [&](auto& X, int r) { std::vector<unsigned long long> k; for (auto& col : X) k.push_back(col[r]); return k; };
@@ -105,7 +111,7 @@ int main() {
       std::sort(want.begin(), want.end());
       bool ok = got == want;
       bad += !ok;
-      printf("na=%d nb=%d nk=%d dom=%llu first=%d: %zu pairs, want %zu %s\n", c.na, c.nb, c.nk, c.dom, first, got.size(), want.size(), ok ? "ok" : "MISMATCH");
+      printf("na=%d nb=%d nk=%d dom=%llu first=%d nullPerms=%d: %zu pairs, want %zu %s\n", c.na, c.nb, c.nk, c.dom, first, nullPerms, got.size(), want.size(), ok ? "ok" : "MISMATCH");
     }
   }
   return bad != 0;

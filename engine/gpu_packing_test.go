@@ -1,0 +1,74 @@
+package engine
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// SET gpu_packing turns the GPU's bit-packed fact columns on and off for a
+// session (off by default): EXPLAIN shows the columns packed or not,
+// @@gpu_packing reads the setting, bad values are errors naming the
+// variable, the plan cache keeps the two plans apart, and Options.Packing
+// sets the default.
+func TestSetGPUPacking(t *testing.T) {
+	db, err := Open(Options{Executor: "cpu", GPUProfile: "h100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mustExec(t, db, "create table f (k int, v int); insert into f values (1, 2), (3, 4), (5, 7)", "")
+	explain := func() string {
+		res, err := db.Exec(context.Background(), "explain select sum(v) from f where k > 1", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res[0].Explain
+	}
+	if got := execRows(t, db.conn, "select @@gpu_packing"); !reflect.DeepEqual(got, rows("off")) {
+		t.Errorf("@@gpu_packing before any SET: %v, want off", got)
+	}
+	if text := explain(); strings.Contains(text, "packed") || !strings.Contains(text, "f.v resident (12 B)") {
+		t.Errorf("packing off by default: EXPLAIN packs:\n%s", text)
+	}
+	for range 2 {
+		execRows(t, db.conn, "select sum(v) from f where k > 1")
+	}
+	mustExec(t, db, "SET gpu_packing = ON", "")
+	if text := explain(); !strings.Contains(text, "f.v resident packed 3 bits (frame per 4,096 rows") {
+		t.Errorf("SET gpu_packing = ON: EXPLAIN does not show f.v packed:\n%s", text)
+	}
+	if got := execRows(t, db.conn, "select @@gpu_packing"); !reflect.DeepEqual(got, rows("on")) {
+		t.Errorf("@@gpu_packing %v, want on", got)
+	}
+	before := db.PlanCacheStats()
+	execRows(t, db.conn, "select sum(v) from f where k > 1")
+	if s := db.PlanCacheStats(); s.Misses != before.Misses+1 {
+		t.Errorf("the plan cache served the 4-byte plan with packing on: %+v then %+v", before, s)
+	}
+	for _, bad := range []string{"'sometimes'", "NULL", "2"} {
+		if _, err := db.Exec(context.Background(), "SET gpu_packing = "+bad, ""); err == nil || !strings.Contains(err.Error(), "gpu_packing") {
+			t.Errorf("SET gpu_packing = %s: %v, want an error naming the variable", bad, err)
+		}
+	}
+	mustExec(t, db, "SET gpu_packing = DEFAULT", "")
+	if text := explain(); strings.Contains(text, "packed") {
+		t.Errorf("SET gpu_packing = DEFAULT: EXPLAIN still packs:\n%s", text)
+	}
+
+	on, err := Open(Options{Executor: "cpu", GPUProfile: "h100", Packing: "on"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer on.Close()
+	if !on.planProfile().Packing {
+		t.Error("Options.Packing on: plans do not pack")
+	}
+	if got := execRows(t, on.conn, "select @@gpu_packing"); !reflect.DeepEqual(got, rows("on")) {
+		t.Errorf("Options.Packing on: @@gpu_packing %v", got)
+	}
+	if _, err := Open(Options{Packing: "maybe"}); err == nil {
+		t.Error("Open accepted packing mode maybe")
+	}
+}

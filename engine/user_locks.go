@@ -1,0 +1,52 @@
+package engine
+
+import (
+	"context"
+	"sync/atomic"
+
+	"gpusql/exec"
+)
+
+// Each connection holds its own user-level locks (GET_LOCK; the table is
+// exec.UserLocks, one per database). The engine puts the connection's lock
+// owner into the context of every statement it runs, and Close gives the
+// connection's locks back: a server session when its client goes, a
+// database/sql connection when the pool closes it.
+
+// lockIDs numbers the connections that have no server connection id
+// (the REPL, scripts, database/sql): IS_USED_LOCK names them by it. They
+// start past the 32-bit server ids so the two never meet.
+var lockIDs atomic.Int64
+
+func init() { lockIDs.Store(1 << 32) }
+
+// lockOwner returns the connection's owner in the database's lock table,
+// made on first use.
+func (c *Conn) lockOwner() *exec.LockOwner {
+	c.locksOnce.Do(func() {
+		id := int64(0)
+		if v, ok := c.view().session.Variable("pseudo_thread_id"); ok && v.I != 0 {
+			id = v.I
+		} else {
+			id = lockIDs.Add(1)
+		}
+		c.locks = c.db.userLocks.Owner(id)
+	})
+	return c.locks
+}
+
+// withLocks is ctx carrying the connection's lock owner.
+func (c *Conn) withLocks(ctx context.Context) context.Context {
+	return exec.WithLockOwner(ctx, c.lockOwner())
+}
+
+// Close ends the connection: an open transaction rolls back and the
+// user-level locks it holds are released. The connection may not be used
+// afterwards.
+func (c *Conn) Close() {
+	c.Rollback()
+	c.locksOnce.Do(func() {}) // no owner made now: nothing was locked
+	if c.locks != nil {
+		c.locks.ReleaseAll()
+	}
+}

@@ -1,0 +1,109 @@
+package gpu
+
+import (
+	"errors"
+	"testing"
+	"unsafe"
+
+	"gpusql/storage/columnar"
+)
+
+// heapAlloc stands in for pinned memory: Go memory kept reachable, counted.
+type heapAlloc struct {
+	live map[unsafe.Pointer][]byte
+}
+
+func (h *heapAlloc) alloc(n int) (unsafe.Pointer, error) {
+	b := make([]byte, max(n, 1))
+	p := unsafe.Pointer(&b[0])
+	h.live[p] = b
+	return p, nil
+}
+
+func (h *heapAlloc) free(p unsafe.Pointer) { delete(h.live, p) }
+
+func intColumn(n int, f func(i int) int32) *columnar.Column {
+	c := &columnar.Column{Type: columnar.TInt32, Len: n, I32: make([]int32, n)}
+	for i := range c.I32 {
+		c.I32[i] = f(i)
+	}
+	return c
+}
+
+// Packed copies are made once, shared while in use, kept after release
+// within the budget, evicted least recent first when unused, never while
+// in use, and packed again for a new vector; they decode to the column.
+func TestPackedCopies(t *testing.T) {
+	h := &heapAlloc{live: map[unsafe.Pointer][]byte{}}
+	a := intColumn(10_000, func(i int) int32 { return int32(i % 11) })
+	b := intColumn(10_000, func(i int) int32 { return int32(i%50 - 20) })
+	size := columnar.PackedBytes(10_000, 6)
+	s := newPackedCopies(size+size/2, h.alloc, h.free) // room for one 6-bit copy
+	ca, err := s.get(a, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < a.Len; i++ {
+		if got := columnar.UnpackAt(ca.wordSlice(), ca.frameSlice(), 4, i); got != int64(a.I32[i]) {
+			t.Fatalf("row %d: %d, want %d", i, got, a.I32[i])
+		}
+	}
+	again, _ := s.get(a, 4)
+	if again != ca || ca.users != 2 || len(h.live) != 1 {
+		t.Errorf("a second get packed again: %v users %d, %d allocations", again == ca, ca.users, len(h.live))
+	}
+	s.release(ca)
+	s.release(ca)
+	if _, ok := s.m[packedCopyKey{a, 4}]; !ok {
+		t.Error("an unused copy within the budget was freed")
+	}
+	// b needs room: a (unused) goes.
+	cb, err := s.get(b, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.m[packedCopyKey{a, 4}]; ok || len(h.live) != 1 || s.used != size {
+		t.Errorf("a not evicted for b: %d allocations, %d bytes used", len(h.live), s.used)
+	}
+	// In use, b stays even past the budget.
+	ca, err = s.get(a, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.live) != 2 || s.used <= s.budget {
+		t.Errorf("over the budget with both in use: %d allocations, %d of %d bytes", len(h.live), s.used, s.budget)
+	}
+	s.release(cb)
+	if _, ok := s.m[packedCopyKey{b, 6}]; ok || s.used > s.budget {
+		t.Errorf("the released copy past the budget stays: %d of %d bytes", s.used, s.budget)
+	}
+	s.release(ca)
+	// A new vector under the same column packs again.
+	a.I32 = append([]int32(nil), a.I32...)
+	a.I32[0] = 10
+	c2, err := s.get(a, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c2 == ca || columnar.UnpackAt(c2.wordSlice(), c2.frameSlice(), 4, 0) != 10 {
+		t.Error("a stale copy served a new vector")
+	}
+	// Too few bits for the values is an error, and frees what it took.
+	s.release(c2)
+	n := len(h.live)
+	if _, err := s.get(b, 2); err == nil || len(h.live) != n {
+		t.Errorf("b in 2 bits: %v, %d allocations (had %d)", err, len(h.live), n)
+	}
+	// An empty column packs into its padding.
+	e, err := s.get(intColumn(0, nil), 0)
+	if err != nil || e.frames != 0 || e.words != 2 {
+		t.Errorf("empty column: %+v, %v", e, err)
+	}
+	// Pinned memory short: unused copies go, then the error says no room
+	// (the caller reads the 4-byte form instead).
+	s.release(e)
+	fail := newPackedCopies(1<<30, func(int) (unsafe.Pointer, error) { return nil, errors.New("out of pinned memory") }, h.free)
+	if _, err := fail.get(a, 4); !errors.Is(err, errNoRoom) {
+		t.Errorf("alloc failing: %v, want errNoRoom", err)
+	}
+}

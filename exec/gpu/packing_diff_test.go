@@ -1,0 +1,205 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gpusql/exec/cpu"
+	"gpusql/internal/ssbtest"
+	"gpusql/planner"
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// Bit-packed fact columns (planner/gpu_packing.go, column_pack.go,
+// kernels/common.cuh load_packed) give the rows of the 4-byte form: the
+// SSB and general differentials with packing off and on, and packed
+// columns through the star kernel at their edges (NULLs, negative values,
+// 32 bits, constants, sizes off the tile, an empty table).
+
+// packingModes are the plans compared: packing off, on (the default), and
+// forced (every fact column the kernel reads packed, 32 bits included).
+var packingModes = []struct {
+	name       string
+	off, force bool
+}{{"packing-off", true, false}, {"packing-on", false, false}, {"packing-forced", false, true}}
+
+// withPacking returns a copy of p planned for the device with packing set
+// as mode says.
+func withPacking(t testing.TB, p *planner.Physical, off, force bool) *planner.Physical {
+	t.Helper()
+	prof, err := DeviceProfile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	prof.Packing, prof.ForcePacking = !off, force
+	cp := *p
+	cp.GPU = planner.PlanGPU(p, prof)
+	return &cp
+}
+
+func packedColumns(g *planner.GPUPlan) int {
+	n := 0
+	for _, c := range g.Columns {
+		if c.Packing != nil {
+			n++
+		}
+	}
+	return n
+}
+
+func TestSSBDifferentialPacking(t *testing.T) {
+	d := needGPU(t)
+	for _, alloc := range []columnar.Allocator{columnar.HeapAllocator, PinnedAllocator()} {
+		cat := ssbtest.Catalog(t, 0.05, alloc)
+		for _, q := range ssbtest.Queries(t, cat) {
+			base, err := planner.Plan(q.Query, planner.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := cpu.Run(context.Background(), base)
+			if err != nil {
+				t.Fatalf("%s cpu: %v", q.Name, err)
+			}
+			for _, m := range packingModes {
+				p := withPacking(t, base, m.off, m.force)
+				if packed := packedColumns(p.GPU); (packed > 0) == m.off || p.GPU.Star == nil {
+					t.Errorf("%s %s: %d packed columns, star %v\n%s", q.Name, m.name, packed, p.GPU.Star != nil, p.Explain())
+				}
+				eachTuningQuiet(func(tu tuning) {
+					got, err := Run(context.Background(), p)
+					if err != nil {
+						t.Errorf("%s %s %s: %v\n%s", q.Name, m.name, tu, err, p.Explain())
+						return
+					}
+					if diff := diffResults(got, want); diff != "" {
+						t.Errorf("%s %s %s: %s\n%s", q.Name, m.name, tu, diff, p.Explain())
+					}
+				})
+				// The packed form is its own cache entry, of the planned size.
+				for _, c := range p.GPU.Columns {
+					if c.Packing == nil {
+						continue
+					}
+					d.do(func() error {
+						e, ok := d.cache.m[cacheKey{col: c.Col, packed: true}]
+						if !ok || e.packing.Bits != c.Packing.Bits || e.bytes-8*int64(len(c.Col.Valid)) != c.Bytes {
+							t.Errorf("%s %s: %s.%s not cached packed in %d bits, %d bytes (entry %v)", q.Name, m.name, c.Table, c.Column, c.Packing.Bits, c.Bytes, ok)
+						}
+						return nil
+					})
+				}
+			}
+		}
+	}
+}
+
+func TestGeneralDifferentialPacking(t *testing.T) {
+	needGPU(t)
+	cat := ssbtest.Catalog(t, 0.05, columnar.HeapAllocator)
+	for _, text := range generalQueries {
+		ps, err := sql.Parse(text)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		st, err := sql.Bind(cat, ps[0])
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		base, err := planner.Plan(st.(*sql.Query), planner.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := cpu.Run(context.Background(), base)
+		if err != nil {
+			t.Fatalf("%s cpu: %v", text, err)
+		}
+		for _, m := range packingModes {
+			p := withPacking(t, base, m.off, m.force)
+			got, err := Run(context.Background(), p)
+			if errors.Is(err, ErrUnsupported) {
+				continue
+			}
+			if err != nil {
+				t.Errorf("%s %s: %v\n%s", text, m.name, err, p.Explain())
+				continue
+			}
+			if d := diffResults(sorted(got), sorted(want)); d != "" {
+				t.Errorf("%s %s: %s\n%s", text, m.name, d, p.Explain())
+			}
+		}
+	}
+}
+
+// packedEdgeDB is edgeDB's fact and dimension tables with statistics (the
+// plan packs from them) and two more fact columns: c, one value, and x,
+// values over the whole int32 range (32 bits, packed only when forced).
+func packedEdgeDB(n, ndim int, nulls float64, dup bool, seed uint64) (*columnar.Table, *columnar.Table) {
+	f, d := edgeDB(n, ndim, nulls, 1, dup, seed)
+	r := rand.New(rand.NewPCG(seed, 9))
+	c := columnar.NewColumnIn(columnar.HeapAllocator, columnar.TInt32, n, false)
+	x := columnar.NewColumnIn(columnar.HeapAllocator, columnar.TInt32, n, false)
+	for i := 0; i < n; i++ {
+		c.I32[i] = -42
+		x.I32[i] = int32(r.Uint32())
+		if i%977 == 0 {
+			x.I32[i] = math.MinInt32
+		}
+	}
+	f.Fields = append(f.Fields, columnar.Field{Name: "c", Type: columnar.TInt32}, columnar.Field{Name: "x", Type: columnar.TInt32})
+	f.Columns = append(f.Columns, c, x)
+	f.Stats = append(f.Stats, nil, nil)
+	columnar.ComputeStats(f)
+	columnar.ComputeStats(d)
+	return f, d
+}
+
+func TestPackedStarEdgeCases(t *testing.T) {
+	needGPU(t)
+	cases := []struct {
+		name    string
+		n, ndim int
+		nulls   float64
+		dup     bool // duplicate dimension keys: the operator-at-a-time fallback
+	}{
+		{"empty", 0, 10, 0, false},
+		{"one-row", 1, 3, 0, false},
+		{"tile-minus-one", 256*8 - 1, 50, 0, false},
+		{"chunk-plus-one", 4097, 20, 0.1, false},
+		{"nulls", 70001, 40, 0.2, false},
+		{"larger", 300001, 1000, 0.01, false},
+		{"dup-keys-fallback", 9001, 20, 0.1, true},
+	}
+	for _, c := range cases {
+		f, d := packedEdgeDB(c.n, c.ndim, c.nulls, c.dup, uint64(c.n)+1)
+		plans := edgePlans(f, d)
+		{
+			s := scanOf(f, "k", "g", "v", "w", "c", "x")
+			fl := filterOf(s, cmpOp(sql.OpGT, ref(s, "x"), -1_000_000_000))
+			plans["wide-and-constant"] = &planner.Physical{Root: aggOf(fl, []string{"c", "g"}, sumOf(ref(fl, "x")), countStar(),
+				sql.AggExpr{Func: sql.AggMin, Arg: ref(fl, "x"), T: columnar.TInt32}, sql.AggExpr{Func: sql.AggMax, Arg: ref(fl, "x"), T: columnar.TInt32})}
+			j := joinOf(scanOf(f, "k", "g", "v", "w", "c", "x"), scanOf(d, "dk", "da", "ds"), "k", "dk")
+			plans["join-wide"] = &planner.Physical{Root: aggOf(j, []string{"ds"}, sumOf(ref(j, "x")), sumOf(ref(j, "c")))}
+		}
+		for _, m := range packingModes[1:] {
+			packed := map[string]*planner.Physical{}
+			for name, base := range plans {
+				p := withPacking(t, base, m.off, m.force)
+				if p.GPU.Star != nil && packedColumns(p.GPU) == 0 {
+					t.Errorf("%s/%s %s: no packed column\n%s", c.name, name, m.name, p.Explain())
+				}
+				packed[name] = p
+			}
+			eachTuning(t, func(t *testing.T) {
+				for name, p := range packed {
+					t.Run(c.name+"/"+name+"/"+m.name, func(t *testing.T) { checkPlan(t, name, p) })
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,148 @@
+package planner
+
+import (
+	"slices"
+
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// Bit-packed fact columns (issue 17). The fused star kernel is bound by
+// the bytes it reads, and a fact column's values usually need far fewer
+// than the 32 bits the device form gives them: SSB's lo_discount 4 bits,
+// lo_quantity 6, the keys 15 to 20. A resident fact column that the kernel
+// reads directly (a predicate, a probe key, a group column, an aggregate
+// argument) is kept on the device in the packed form of
+// storage/columnar/packed.go: per 4,096 rows a frame of reference, each
+// value its offset from the frame in b bits, decoded in registers by the
+// kernel's tile loads (kernels/common.cuh, load_packed).
+//
+// b comes from the column's chunk statistics (the widest span of any
+// statistics chunk; a packing chunk lies inside one), so the plan knows
+// the bytes before the executor packs anything, and the executor packs
+// with the plan's b (it fails, naming the rows, if the data disagree).
+// A column is packed when that saves bytes (b < 32) and:
+//   - it is resident and the fact table does not stream: streamed chunks
+//     keep their 1/2/4-byte wire widths, zero-copy reads go to the host
+//     copy, and a chunked launch moves resident views by any multiple of
+//     64 rows, not of a frame's 4,096;
+//   - the expression VM does not read it too (multi-column predicates,
+//     computed aggregate arguments): the VM reads 4-byte values, and two
+//     device forms of one column would double its bytes;
+//   - it holds integers that fit 32 bits (not DOUBLE, not wide BIGINT);
+//   - the star is not split over devices (a device's range starts
+//     anywhere, so its chunks need not lie inside statistics chunks).
+//
+// SET gpu_packing = ON (--packing on, DSN packing=on) turns it on; it is
+// off by default until the packed kernels are measured faster on the
+// device. GPUProfile.Packing carries it into the plan (and so into the
+// plan cache's key).
+
+// GPUPacking is a packed column's form: Bits a value, a frame per
+// 2^ChunkShift rows.
+type GPUPacking struct {
+	Bits       int
+	ChunkShift int
+}
+
+// packCandidates marks the star's fact columns the fused kernel reads
+// directly with the bits they pack in, and gives them their packed size.
+func packCandidates(g *GPUPlan, cols []GPUColumn, prof *GPUProfile) {
+	if g.Star == nil || g.Split != nil || !prof.Packing && !prof.ForcePacking {
+		return // a split's ranges start anywhere, not on a statistics chunk
+	}
+	direct, viaVM := starFactReads(g.Star)
+	t := g.Star.Fact.Table
+	for i := range cols {
+		c := &cols[i]
+		ci := columnIndex(t, c.Col)
+		if !c.Fact || ci < 0 || !direct[ci] || viaVM[c.Col] || c.Bytes != 4*int64(t.Rows) {
+			continue
+		}
+		if t.Fields[ci].Type.Physical() == columnar.PhysFloat64 || ci >= len(t.Stats) {
+			continue
+		}
+		b, ok := columnar.PackBitsFromStats(t.Stats[ci], t.Rows)
+		if !ok || b >= 32 && !prof.ForcePacking {
+			continue
+		}
+		c.Packing = &GPUPacking{Bits: b, ChunkShift: columnar.PackChunkShift}
+		c.UnpackedBytes, c.Bytes = c.Bytes, columnar.PackedBytes(t.Rows, b)
+	}
+}
+
+// unpackOffDevice drops the packing of columns placement moved off the
+// device, and of every column when the fact table streams.
+func unpackOffDevice(cols []GPUColumn) {
+	streams := slices.ContainsFunc(cols, func(c GPUColumn) bool { return c.Place == PlaceStreamed })
+	for i := range cols {
+		if c := &cols[i]; c.Packing != nil && (c.Place != PlaceResident || streams) {
+			c.Packing, c.Bytes, c.UnpackedBytes = nil, c.UnpackedBytes, 0
+		}
+	}
+}
+
+// residentBytes is what resident column c takes on the device: its packed
+// size, or its 4-byte size when the fact table streams (the chunked launch
+// moves every fact column's view by the chunk's first row, which a packed
+// column's frames allow only at multiples of 4,096 rows, and chunks are
+// any multiple of 64).
+func residentBytes(c GPUColumn, streams bool) int64 {
+	if c.Packing != nil && streams {
+		return c.UnpackedBytes
+	}
+	return c.Bytes
+}
+
+// starFactReads lists the fact columns the fused kernel reads directly and
+// those the expression VM reads.
+func starFactReads(s *GPUStar) (direct map[int]bool, viaVM map[*columnar.Column]bool) {
+	direct, viaVM = map[int]bool{}, map[*columnar.Column]bool{}
+	for sc := range s.ColumnPreds {
+		if sc.Scan == s.Fact {
+			direct[sc.Col] = true
+		}
+	}
+	for _, d := range s.Dims {
+		direct[d.Probe.Col] = true
+	}
+	for _, c := range s.FactGroupCols {
+		direct[c] = true
+	}
+	vmExprs := []ScanExpr{}
+	for _, x := range s.ExprPreds {
+		if x.Scan == s.Fact {
+			vmExprs = append(vmExprs, x)
+		}
+	}
+	for _, a := range s.Aggs {
+		if a.A >= 0 {
+			direct[a.A] = true
+		}
+		if a.B >= 0 {
+			direct[a.B] = true
+		}
+		if a.Expr != nil {
+			vmExprs = append(vmExprs, ScanExpr{E: a.Expr, Node: s.Aggregate.Input, Scan: s.Fact})
+		}
+	}
+	for _, x := range vmExprs {
+		walkExpr(x.E, func(e sql.Expr) {
+			if r, ok := e.(*sql.ColRef); ok {
+				if col, ok := x.ColOf(r.Index); ok {
+					viaVM[col] = true
+				}
+			}
+		})
+	}
+	return direct, viaVM
+}
+
+func columnIndex(t *columnar.Table, col *columnar.Column) int {
+	for i, c := range t.Columns {
+		if c == col {
+			return i
+		}
+	}
+	return -1
+}
