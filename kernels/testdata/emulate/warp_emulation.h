@@ -97,6 +97,10 @@ template <class T> T atomicMax(T* p, T v) {
 }
 inline long long __double_as_longlong(double d) { long long x; std::memcpy(&x, &d, 8); return x; }
 inline double __longlong_as_double(long long x) { double d; std::memcpy(&d, &x, 8); return d; }
+inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned s) {
+  unsigned long long v = ((unsigned long long)hi << 32) | lo;
+  return (unsigned)(v >> (s & 31));
+}
 inline long long __mul64hi(long long a, long long b) { return (long long)(((__int128)a * b) >> 64); }
 struct int4 { int x, y, z, w; };
 struct longlong2 { long long x, y; };
