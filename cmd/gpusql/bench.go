@@ -235,17 +235,15 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 		}
 		defer stopProfile()
 	}
+	var queries []ssbgen.Query
 	for _, q := range ssbgen.Queries() {
-		if *only != "" && !slices.Contains(strings.Split(*only, ","), q.Name) {
-			continue
+		if *only == "" || slices.Contains(strings.Split(*only, ","), q.Name) {
+			queries = append(queries, q)
 		}
-		qr, err := benchQuery(ctx, db, q, exes, *runs)
-		if err != nil {
-			fmt.Fprintf(stderr, "gpusql bench: %s: %v\n", q.Name, err)
-			return 1
-		}
-		fmt.Fprintf(stderr, "%s done\n", q.Name)
-		report.Queries = append(report.Queries, qr)
+	}
+	if err := timeQueries(ctx, db, report, queries, stderr); err != nil {
+		fmt.Fprintln(stderr, "gpusql bench:", err)
+		return 1
 	}
 	if slices.ContainsFunc(report.Queries, func(q *queryReport) bool { return q.LinkBytes > 0 }) {
 		if report.LinkGBs, err = gpu.MeasureLink(linkProbeBytes, 5); err != nil {
@@ -285,6 +283,20 @@ func benchDB(ctx context.Context, dbPath, data string, sf float64, workers int, 
 		return nil, err
 	}
 	return db, nil
+}
+
+// timeQueries times each query on report's executors (benchQuery) into
+// report, saying on stderr as each one finishes.
+func timeQueries(ctx context.Context, db *engine.DB, report *benchReport, queries []ssbgen.Query, stderr io.Writer) error {
+	for _, q := range queries {
+		qr, err := benchQuery(ctx, db, q, report.Executors, report.Runs)
+		if err != nil {
+			return fmt.Errorf("%s: %w", q.Name, err)
+		}
+		fmt.Fprintf(stderr, "%s done\n", q.Name)
+		report.Queries = append(report.Queries, qr)
+	}
+	return nil
 }
 
 // benchQuery plans q once and times it on every executor: a cold first run,

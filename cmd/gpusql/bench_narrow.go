@@ -75,14 +75,9 @@ func benchNarrow(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	report := &benchReport{Runs: *runs, Executors: exes, TotalWarm: map[string]float64{}}
-	for _, q := range narrowQueries {
-		qr, err := benchQuery(ctx, db, q, exes, *runs)
-		if err != nil {
-			fmt.Fprintf(stderr, "gpusql bench narrow: %s: %v\n", q.Name, err)
-			return 1
-		}
-		fmt.Fprintf(stderr, "%s done\n", q.Name)
-		report.Queries = append(report.Queries, qr)
+	if err := timeQueries(ctx, db, report, narrowQueries, stderr); err != nil {
+		fmt.Fprintln(stderr, "gpusql bench narrow:", err)
+		return 1
 	}
 	for _, q := range narrowQueries {
 		fmt.Fprintf(stdout, "%s: %s\n", q.Name, q.SQL)

@@ -75,14 +75,9 @@ func benchSkeletons(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	report := &benchReport{Runs: *runs, Executors: exes, TotalWarm: map[string]float64{}}
-	for _, q := range skeletonQueries(*rows) {
-		qr, err := benchQuery(ctx, db, q, exes, *runs)
-		if err != nil {
-			fmt.Fprintf(stderr, "gpusql bench skeletons: %s: %v\n", q.Name, err)
-			return 1
-		}
-		fmt.Fprintf(stderr, "%s done\n", q.Name)
-		report.Queries = append(report.Queries, qr)
+	if err := timeQueries(ctx, db, report, skeletonQueries(*rows), stderr); err != nil {
+		fmt.Fprintln(stderr, "gpusql bench skeletons:", err)
+		return 1
 	}
 	fmt.Fprintf(stdout, "skeletons over t, u: %d unique INT keys and an INT payload each (%s a table as stored); GB/s counts the columns read, writes not counted\n",
 		*rows, exec.FormatBytes(int64(8**rows)))
