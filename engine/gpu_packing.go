@@ -1,9 +1,6 @@
 package engine
 
 import (
-	"fmt"
-	"strings"
-
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -28,23 +25,7 @@ func (db *DB) packingOn() bool {
 }
 
 // setGPUPacking applies SET gpu_packing = 'on' | 'off' (ON, OFF, 1, 0).
-func (db *DB) setGPUPacking(v *sql.Const) error {
-	mode := ""
-	switch {
-	case v.Null:
-	case v.T.ID == columnar.String:
-		mode = strings.ToLower(strings.TrimSpace(v.S))
-	case v.T.IsInteger() && v.I == 0:
-		mode = "off"
-	case v.T.IsInteger() && v.I == 1:
-		mode = "on"
-	}
-	if mode != "on" && mode != "off" {
-		return fmt.Errorf("variable 'gpu_packing' takes 'on' or 'off', got %s", v)
-	}
-	db.session.SetEngineVariable("gpu_packing", &sql.Const{T: columnar.TString, S: mode})
-	return nil
-}
+func (db *DB) setGPUPacking(v *sql.Const) error { return db.setSwitch("gpu_packing", v) }
 
 // SetGPUPacking sets gpu_packing ("on" or "off") as SET does.
 func (db *DB) SetGPUPacking(mode string) error {

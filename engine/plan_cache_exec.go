@@ -32,7 +32,11 @@ func (db *DB) planCacheOn() bool {
 }
 
 // setPlanCache applies SET plan_cache = 'on' | 'off' (1 | 0).
-func (db *DB) setPlanCache(v *sql.Const) error {
+func (db *DB) setPlanCache(v *sql.Const) error { return db.setSwitch("plan_cache", v) }
+
+// setSwitch applies SET name = 'on' | 'off' (ON, OFF, 1, 0) to a session
+// variable of the engine that is either.
+func (db *DB) setSwitch(name string, v *sql.Const) error {
 	mode := ""
 	switch {
 	case v.Null:
@@ -44,9 +48,9 @@ func (db *DB) setPlanCache(v *sql.Const) error {
 		mode = "on"
 	}
 	if mode != "on" && mode != "off" {
-		return fmt.Errorf("variable 'plan_cache' takes 'on' or 'off', got %s", v)
+		return fmt.Errorf("variable '%s' takes 'on' or 'off', got %s", name, v)
 	}
-	db.session.SetEngineVariable("plan_cache", &sql.Const{T: columnar.TString, S: mode})
+	db.session.SetEngineVariable(name, &sql.Const{T: columnar.TString, S: mode})
 	return nil
 }
 
