@@ -31,13 +31,26 @@ func (x *executor) runSort(n *planner.Sort) (*rel, error) {
 	for i := range perm {
 		perm[i] = int32(i)
 	}
-	if err := x.sortPerm(perm, keys.compare); err != nil {
+	if err := x.sortRows(perm, keys); err != nil {
 		return nil, err
 	}
 	out := gatherRel(in, perm)
 	out.mem = relBytes(in)
 	x.free(in)
 	return out, nil
+}
+
+// sortRows sorts perm by keys: as integers when there is one integer key
+// that allows it (sort_int.go), else by comparing rows.
+func (x *executor) sortRows(perm []int32, keys *sortKeyCols) error {
+	if len(keys.cols) == 1 {
+		if key := columnIntKey(keys.cols[0]); key != nil {
+			if done, err := x.sortPermByInt(perm, key, keys.desc[0]); done || err != nil {
+				return err
+			}
+		}
+	}
+	return x.sortPerm(perm, keys.compare)
 }
 
 // sortPerm sorts perm stably by cmp, checking for cancellation as it goes:

@@ -111,6 +111,12 @@ func (x *executor) sortedRows(k *relKeys, rows int, arrivesSorted bool) ([]int32
 	if arrivesSorted {
 		return perm, nil
 	}
+	if len(k.words) == 1 {
+		w := k.words[0]
+		if done, err := x.sortPermByInt(perm, func(i int32) (int64, bool) { return w[i], false }, false); done || err != nil {
+			return perm, err
+		}
+	}
 	err := x.sortPerm(perm, func(a, b int32) int { return cmpKeyRows(k, a, k, b) })
 	return perm, err
 }
