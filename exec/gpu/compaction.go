@@ -38,6 +38,8 @@ func (r *queryRun) compact(sp *selectParams) (rows cu.DevicePtr, m int64, err er
 	if err := launch(f, int(tiles), 256, 0, unsafe.Pointer(sp), unsafe.Sizeof(*sp)); err != nil {
 		return 0, 0, err
 	}
+	predBytes := predsBytes(sp.Preds[:sp.NPreds], sp.N)
+	noteKernel(predBytes, 8*tiles, sp.N, tiles)
 	if err := r.scanInPlace(counts, tiles, total); err != nil {
 		return 0, 0, err
 	}
@@ -54,5 +56,6 @@ func (r *queryRun) compact(sp *selectParams) (rows cu.DevicePtr, m int64, err er
 	if err := launch(f, int(tiles), 256, 0, unsafe.Pointer(sp), unsafe.Sizeof(*sp)); err != nil {
 		return 0, 0, err
 	}
+	noteKernel(predBytes+8*tiles, 4*m, sp.N, m)
 	return rows, m, nil
 }

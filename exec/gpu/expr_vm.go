@@ -96,6 +96,14 @@ func (r *queryRun) evalVM(p *vmProgram, n int64, rowids cu.DevicePtr, kind int) 
 	if err := launch(f, min(grid1D(n32, 256), r.d.sms*8), 256, 0, unsafe.Pointer(&vp), unsafe.Sizeof(vp)); err != nil {
 		return 0, 0, err
 	}
+	read, written := viewBytes(vp.Cols[:vp.NCols], n), n*width
+	if rowids != 0 {
+		read += 4 * n
+	}
+	if valid != 0 {
+		written += (n + 7) / 8
+	}
+	noteKernel(read, written, n, n)
 	return data, valid, nil
 }
 

@@ -247,6 +247,7 @@ func (r *queryRun) gather(src *columnar.Column, rowids cu.DevicePtr, m int64, t 
 	if err := launch(f, min(grid1D(m, 256), r.d.sms*8), 256, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
 		return nil, err
 	}
+	noteKernel(4*m+m*int64(dc.width), m*int64(dc.width), m, m)
 	host := out.Data()
 	if dc.width == 4 && src.I64 != nil {
 		// Narrowed on the device: widen on the way back.
@@ -282,6 +283,7 @@ func (r *queryRun) gather(src *columnar.Column, rowids cu.DevicePtr, m int64, t 
 		if err := launch(f, min(grid1D(m, 256), r.d.sms*8), 256, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
 			return nil, err
 		}
+		noteKernel(4*m+(m+7)/8, (m+7)/8, m, m)
 		if err := cu.MemcpyDtoH(unsafe.Pointer(&out.Valid[0]), vb, 8*words); err != nil {
 			return nil, err
 		}
