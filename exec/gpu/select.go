@@ -185,26 +185,36 @@ func (d *device) runSelect(ctx context.Context, q *selectQuery) (*exec.Result, e
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res := &exec.Result{Rows: int(m)}
+	res := &exec.Result{Rows: int(m), Columns: make([]*columnar.Column, len(q.outs))}
 	schema := q.body.Schema()
+	// Computed columns run together through the tile VM (one launch reads
+	// the columns they share once); plain ones are gathered.
+	var progs []*vmProgram
+	var computed []int
+	var types []columnar.Type
 	for i, e := range q.outs {
 		res.Names = append(res.Names, schema[i].Name)
-		var col *columnar.Column
-		var err error
 		if ref, ok := e.(*sql.ColRef); ok {
 			c := q.scan.Columns[ref.Index]
-			col, err = r.gather(t.Columns[c], rowids, m, schema[i].Type)
-		} else {
-			var prog *vmProgram
-			if prog, err = r.compile(e, q.colOf); err != nil {
-				return nil, unsupported(q.body, err.Error())
+			col, err := r.gather(t.Columns[c], rowids, m, schema[i].Type)
+			if err != nil {
+				return nil, err
 			}
-			col, err = r.vmColumn(prog, m, rowids, schema[i].Type)
+			res.Columns[i] = col
+			continue
 		}
+		prog, err := r.compile(e, q.colOf)
 		if err != nil {
-			return nil, err
+			return nil, unsupported(q.body, err.Error())
 		}
-		res.Columns = append(res.Columns, col)
+		progs, computed, types = append(progs, prog), append(computed, i), append(types, schema[i].Type)
+	}
+	cols, err := r.vmColumns(progs, m, rowids, types)
+	if err != nil {
+		return nil, err
+	}
+	for j, i := range computed {
+		res.Columns[i] = cols[j]
 	}
 	return res, nil
 }

@@ -1,0 +1,70 @@
+package kernels
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestExprVMTileEmulated compiles kernels/expr_vm.cu as C++ over the CPU
+// emulation (testdata/emulate: cuda_emulation.h's threads and warps,
+// vm_prelude.h's remaining intrinsics, then the real common.cuh) and runs
+// testdata/emulate/expr_vm_main.cpp: the tile VM against the per-row VM on
+// the same programs, sizes around the tile, selections and grids smaller
+// than the tile count (values, validity words, the overflow flag, nothing
+// written past n). The cuda tests in exec/gpu run both against exec/cpu on
+// a GPU. Needs a C++20 compiler (g++).
+func TestExprVMTileEmulated(t *testing.T) {
+	gxx, err := exec.LookPath("g++")
+	if err != nil {
+		t.Skip("no g++: the emulated kernel test needs a C++20 compiler")
+	}
+	src, err := os.ReadFile("expr_vm.cu")
+	if os.IsNotExist(err) {
+		t.Skip("kernel source not here (a gpu-bundle runs the kernels themselves)")
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	const dyn = "extern __shared__ long long vt_shared[];"
+	if bytes.Count(src, []byte(dyn)) != 1 {
+		t.Fatalf("expr_vm.cu should declare its dynamic shared memory once as %q", dyn)
+	}
+	src = bytes.Replace(src, []byte(dyn), []byte("long long* vt_shared = (long long*)g_dyn_shared;"), 1)
+	common, err := os.ReadFile("common.cuh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	files := map[string][]byte{
+		"kernel.cpp":      src,
+		"real_common.cuh": common,
+		"common.cuh":      []byte("#pragma once\n#include \"vm_prelude.h\"\n#include \"real_common.cuh\"\n"),
+	}
+	for from, to := range map[string]string{"cuda_emulation.h": "cuda_emulation.h", "vm_prelude.h": "vm_prelude.h", "expr_vm_main.cpp": "main.cpp"} {
+		if files[to], err = os.ReadFile(filepath.Join("testdata", "emulate", from)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(dir, "emu")
+	if out, err := exec.Command(gxx, "-std=c++20", "-O1", "-pthread", "-I", dir, "-o", bin, filepath.Join(dir, "main.cpp")).CombinedOutput(); err != nil {
+		t.Fatalf("compile: %v\n%s", err, out)
+	}
+	// A kernel that leaves some lanes out of a warp ballot would hang the
+	// emulation's barriers: bound it.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin).CombinedOutput()
+	t.Logf("%s", out)
+	if err != nil {
+		t.Fatalf("emulated expr_vm.cu: %v (a MISMATCH line above names the case)", err)
+	}
+}
