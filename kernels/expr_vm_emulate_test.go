@@ -19,21 +19,40 @@ import (
 // written past n). The cuda tests in exec/gpu run both against exec/cpu on
 // a GPU. Needs a C++20 compiler (g++).
 func TestExprVMTileEmulated(t *testing.T) {
+	runWithCommon(t, "expr_vm.cu", "extern __shared__ long long vt_shared[];", "long long* vt_shared = (long long*)g_dyn_shared;", "expr_vm_main.cpp")
+}
+
+// TestSelectEmitEmulated runs kernels/select.cu's select_count (keeping the
+// pass bits) and select_emit in the same emulation against a sequential
+// filter: values of INT, BIGINT (with NULLs) and DOUBLE columns at their
+// ranks, validity bits (ORed in by neighbouring threads), row numbers,
+// nothing past the last row; sizes around the 2048-row tile, 0 to 100 %
+// selectivity, more columns than one launch takes.
+func TestSelectEmitEmulated(t *testing.T) {
+	runWithCommon(t, "select.cu", "", "", "select_emit_main.cpp")
+}
+
+// runWithCommon compiles kernel source file as C++ (its dynamic shared
+// declaration dyn, when given, rewritten to rewriteTo) over
+// cuda_emulation.h, vm_prelude.h and the real common.cuh, with main from
+// testdata/emulate, runs it and fails on a non-zero exit status.
+func runWithCommon(t *testing.T, file, dyn, rewriteTo, main string) {
 	gxx, err := exec.LookPath("g++")
 	if err != nil {
 		t.Skip("no g++: the emulated kernel test needs a C++20 compiler")
 	}
-	src, err := os.ReadFile("expr_vm.cu")
+	src, err := os.ReadFile(file)
 	if os.IsNotExist(err) {
 		t.Skip("kernel source not here (a gpu-bundle runs the kernels themselves)")
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	const dyn = "extern __shared__ long long vt_shared[];"
-	if bytes.Count(src, []byte(dyn)) != 1 {
-		t.Fatalf("expr_vm.cu should declare its dynamic shared memory once as %q", dyn)
+	if dyn != "" {
+		if bytes.Count(src, []byte(dyn)) != 1 {
+			t.Fatalf("%s should declare its dynamic shared memory once as %q", file, dyn)
+		}
+		src = bytes.Replace(src, []byte(dyn), []byte(rewriteTo), 1)
 	}
-	src = bytes.Replace(src, []byte(dyn), []byte("long long* vt_shared = (long long*)g_dyn_shared;"), 1)
 	common, err := os.ReadFile("common.cuh")
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +63,7 @@ func TestExprVMTileEmulated(t *testing.T) {
 		"real_common.cuh": common,
 		"common.cuh":      []byte("#pragma once\n#include \"vm_prelude.h\"\n#include \"real_common.cuh\"\n"),
 	}
-	for from, to := range map[string]string{"cuda_emulation.h": "cuda_emulation.h", "vm_prelude.h": "vm_prelude.h", "expr_vm_main.cpp": "main.cpp"} {
+	for from, to := range map[string]string{"cuda_emulation.h": "cuda_emulation.h", "vm_prelude.h": "vm_prelude.h", main: "main.cpp"} {
 		if files[to], err = os.ReadFile(filepath.Join("testdata", "emulate", from)); err != nil {
 			t.Fatal(err)
 		}
@@ -65,6 +84,6 @@ func TestExprVMTileEmulated(t *testing.T) {
 	out, err := exec.CommandContext(ctx, bin).CombinedOutput()
 	t.Logf("%s", out)
 	if err != nil {
-		t.Fatalf("emulated expr_vm.cu: %v (a MISMATCH line above names the case)", err)
+		t.Fatalf("emulated %s: %v (a MISMATCH line above names the case)", file, err)
 	}
 }

@@ -25,6 +25,9 @@ struct SelectParams {
   long long* counts;   // per tile; scanned in place into offsets
   const long long* offsets;  // per tile, exclusive
   int* rowids;
+  // mask (optional): select_count writes each thread's SEL_IT pass bits,
+  // one byte a thread (bit k: row i0 + k), for select_emit.
+  unsigned char* mask;
 };
 
 extern "C" __global__ void select_params_size(long long* out) { *out = sizeof(SelectParams); }
@@ -72,6 +75,12 @@ extern "C" __global__ void __launch_bounds__(256) select_count(const SelectParam
   int total;
   block_exclusive_scan(tile_rows(p, i0, alive), &total);
   if (threadIdx.x == 0) p.counts[blockIdx.x] = total;
+  if (p.mask) {
+    unsigned bits = 0;
+#pragma unroll
+    for (int k = 0; k < SEL_IT; k++) bits |= alive[k] ? 1u << k : 0u;
+    p.mask[(long long)blockIdx.x * blockDim.x + threadIdx.x] = (unsigned char)bits;
+  }
 }
 
 extern "C" __global__ void __launch_bounds__(256) select_scatter(const SelectParams p) {
@@ -83,4 +92,80 @@ extern "C" __global__ void __launch_bounds__(256) select_scatter(const SelectPar
 #pragma unroll
   for (int k = 0; k < SEL_IT; k++)
     if (alive[k]) p.rowids[at++] = (int)(i0 + k);
+}
+
+// select_emit: the compaction's second pass without re-evaluating the
+// predicates or writing row numbers for a gather: each thread reads its
+// byte of select_count's pass bits, ranks its passing rows in the block
+// (the same scan as select_scatter) and writes the selected values of the
+// plain output columns at offset + rank, their validity bits with at most
+// two atomicOr a thread (the output bitmap zeroed before), and row numbers
+// only when computed columns need them (rowids set).
+//
+// Per row: reads 1/8 B of pass bits; per passing row: 4-8 B of each output
+// column (a 32 B sector per isolated row at low selectivity, the whole
+// column at high), writes 4-8 B a column and 4 B of row number when asked.
+// Launch: one block of 256 threads per tile of 256 x SEL_IT rows, as
+// select_count. Bound: device memory bandwidth.
+#define MAX_EMIT 8
+
+// EmitCol is a plain output column: values of in at the passing rows into
+// out (8 B a value when in.width is 8, else 4 B), validity into outValid
+// (32 rows a word) when in has a bitmap.
+struct EmitCol {
+  Col in;
+  void* out;
+  unsigned int* outValid;
+};
+
+struct EmitParams {
+  long long n;
+  const long long* offsets;  // per tile, exclusive (select_count + scan)
+  const unsigned char* mask;  // per thread: its rows' pass bits
+  int* rowids;               // nullptr: not written
+  int ncols;
+  int pad;
+  EmitCol cols[MAX_EMIT];
+};
+
+extern "C" __global__ void emit_params_size(long long* out) { *out = sizeof(EmitParams); }
+
+extern "C" __global__ void __launch_bounds__(256) select_emit(const EmitParams p) {
+  const long long thread = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  const long long i0 = thread * SEL_IT;
+  const unsigned bits = p.mask[thread];
+  int total;
+  const long long at0 = p.offsets[blockIdx.x] + block_exclusive_scan(__popc(bits), &total);
+  if (bits == 0) return;  // after the block's scan, which every thread joins
+  if (p.rowids) {
+    long long at = at0;
+#pragma unroll
+    for (int k = 0; k < SEL_IT; k++)
+      if ((bits >> k) & 1u) p.rowids[at++] = (int)(i0 + k);
+  }
+  for (int c = 0; c < p.ncols; c++) {
+    const EmitCol& e = p.cols[c];
+    const bool wide = e.in.width == 8 && !e.in.frame;
+    unsigned long long vbits = 0;
+    int nv = 0;
+    long long at = at0;
+#pragma unroll
+    for (int k = 0; k < SEL_IT; k++) {
+      if (!((bits >> k) & 1u)) continue;
+      const long long row = i0 + k;
+      if (wide) ((long long*)e.out)[at] = __ldg((const long long*)e.in.data + row);
+      else ((int*)e.out)[at] = (int)ldi(e.in, row);
+      if (e.outValid && isvalid(e.in, row)) vbits |= 1ULL << nv;
+      nv++;
+      at++;
+    }
+    if (vbits) {
+      // The thread's outputs are positions at0 .. at0+nv-1 (nv <= 8): at
+      // most two bitmap words, shared with neighbouring threads.
+      const unsigned long long shifted = vbits << (at0 & 31);
+      unsigned int* w = e.outValid + (at0 >> 5);
+      if ((unsigned)shifted) atomicOr(w, (unsigned)shifted);
+      if ((unsigned)(shifted >> 32)) atomicOr(w + 1, (unsigned)(shifted >> 32));
+    }
+  }
 }

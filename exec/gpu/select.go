@@ -24,6 +24,7 @@ type selectParams struct {
 	Counts  uint64
 	Offsets uint64
 	RowIDs  uint64
+	Mask    uint64
 }
 
 const selectItems = 8 // SEL_IT in kernels/select.cu
@@ -172,35 +173,26 @@ func (d *device) runSelect(ctx context.Context, q *selectQuery) (*exec.Result, e
 	}
 	sp.NPreds = int32(len(preds))
 	copy(sp.Preds[:], preds)
-	tile := int64(256 * selectItems)
-	tiles := (sp.N + tile - 1) / tile
-	m := sp.N
-	var rowids cu.DevicePtr
-	if len(preds) > 0 && tiles > 0 {
-		var err error
-		if rowids, m, err = r.compact(&sp); err != nil {
-			return nil, err
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	res := &exec.Result{Rows: int(m), Columns: make([]*columnar.Column, len(q.outs))}
+	res := &exec.Result{Columns: make([]*columnar.Column, len(q.outs))}
 	schema := q.body.Schema()
-	// Computed columns run together through the tile VM (one launch reads
-	// the columns they share once); plain ones are gathered.
+	// Plain output columns are written by the compaction itself
+	// (compactEmit); computed ones run together through the tile VM at the
+	// selected rows (one launch reads the columns they share once).
+	var plain, computed []int
+	var srcs []*devColumn
 	var progs []*vmProgram
-	var computed []int
 	var types []columnar.Type
 	for i, e := range q.outs {
 		res.Names = append(res.Names, schema[i].Name)
 		if ref, ok := e.(*sql.ColRef); ok {
-			c := q.scan.Columns[ref.Index]
-			col, err := r.gather(t.Columns[c], rowids, m, schema[i].Type)
-			if err != nil {
-				return nil, err
+			plain = append(plain, i)
+			if len(preds) > 0 {
+				dc, err := r.col0(t.Columns[q.scan.Columns[ref.Index]])
+				if err != nil {
+					return nil, err
+				}
+				srcs = append(srcs, dc)
 			}
-			res.Columns[i] = col
 			continue
 		}
 		prog, err := r.compile(e, q.colOf)
@@ -208,6 +200,28 @@ func (d *device) runSelect(ctx context.Context, q *selectQuery) (*exec.Result, e
 			return nil, unsupported(q.body, err.Error())
 		}
 		progs, computed, types = append(progs, prog), append(computed, i), append(types, schema[i].Type)
+	}
+	m := sp.N
+	var rowids cu.DevicePtr
+	var selected []selectedColumn
+	if len(preds) > 0 && sp.N > 0 {
+		var err error
+		if rowids, m, selected, err = r.compactEmit(&sp, srcs, len(progs) > 0); err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res.Rows = int(m)
+	for j, i := range plain {
+		src := t.Columns[q.scan.Columns[q.outs[i].(*sql.ColRef).Index]]
+		var err error
+		if selected == nil {
+			res.Columns[i] = hostCopy(src, m, schema[i].Type)
+		} else if res.Columns[i], err = downloadSelected(src, selected[j], m, schema[i].Type); err != nil {
+			return nil, err
+		}
 	}
 	cols, err := r.vmColumns(progs, m, rowids, types)
 	if err != nil {
@@ -219,84 +233,57 @@ func (d *device) runSelect(ctx context.Context, q *selectQuery) (*exec.Result, e
 	return res, nil
 }
 
-// gather copies rows rowids (all rows when rowids is 0) of src, as cached
-// on the device, back into a host column of type t.
-func (r *queryRun) gather(src *columnar.Column, rowids cu.DevicePtr, m int64, t columnar.Type) (*columnar.Column, error) {
+// hostCopy is the first m rows of src as a column of type t: a select
+// without a predicate keeps every row, which the host already has.
+func hostCopy(src *columnar.Column, m int64, t columnar.Type) *columnar.Column {
+	out := columnar.NewColumnIn(columnar.HeapAllocator, t, int(m), src.Valid != nil)
+	out.Dict = src.Dict
+	if m > 0 {
+		copy(out.Data(), src.Data())
+		if src.Valid != nil {
+			copy(out.Valid, src.Valid)
+		}
+	}
+	return out
+}
+
+// downloadSelected copies a column compactEmit wrote (m rows) back into a
+// host column of type t like src, widening values the device held
+// narrowed.
+func downloadSelected(src *columnar.Column, o selectedColumn, m int64, t columnar.Type) (*columnar.Column, error) {
 	out := columnar.NewColumnIn(columnar.HeapAllocator, t, int(m), src.Valid != nil)
 	out.Dict = src.Dict
 	if m == 0 {
 		return out, nil
 	}
-	if rowids == 0 {
-		// Every row: the host already has them; no device round trip.
-		copy(out.Data(), src.Data())
-		if src.Valid != nil {
-			copy(out.Valid, src.Valid)
-		}
-		return out, nil
-	}
-	dc, err := r.col0(src)
-	if err != nil {
-		return nil, err
-	}
-	dst, err := r.s.alloc(m * int64(dc.width))
-	if err != nil {
-		return nil, err
-	}
-	f, err := r.d.fn("gather_col")
-	if err != nil {
-		return nil, err
-	}
-	p := struct {
-		RowIDs uint64
-		M      int64
-		In     uint64
-		Out    uint64
-		Width  int64
-	}{uint64(rowids), m, uint64(dc.data), uint64(dst), int64(dc.width)}
-	if err := launch(f, min(grid1D(m, 256), r.d.sms*8), 256, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
-		return nil, err
-	}
-	noteKernel(4*m+m*int64(dc.width), m*int64(dc.width), m, m)
-	host := out.Data()
-	if dc.width == 4 && src.I64 != nil {
-		// Narrowed on the device: widen on the way back.
+	if emitWidth(o.src) == 4 && src.I64 != nil {
 		tmp := make([]int32, m)
-		if err := cu.MemcpyDtoH(unsafe.Pointer(&tmp[0]), dst, 4*m); err != nil {
-			return nil, err
+		if err := cu.MemcpyDtoH(unsafe.Pointer(&tmp[0]), o.data, 4*m); err != nil {
+			return nil, fmt.Errorf("gpu: select result: %v", err)
 		}
 		for i, v := range tmp {
 			out.I64[i] = int64(v)
 		}
-	} else if err := cu.MemcpyDtoH(unsafe.Pointer(&host[0]), dst, int64(len(host))); err != nil {
-		return nil, err
+	} else {
+		host := out.Data()
+		if int64(len(host)) != m*emitWidth(o.src) {
+			return nil, fmt.Errorf("gpu: select result: %d bytes for %d rows of %s", len(host), m, t)
+		}
+		if err := cu.MemcpyDtoH(unsafe.Pointer(&host[0]), o.data, int64(len(host))); err != nil {
+			return nil, fmt.Errorf("gpu: select result: %v", err)
+		}
 	}
-	if src.Valid != nil {
-		words := (m + 63) / 64
-		vb, err := r.s.alloc(8 * words)
-		if err != nil {
-			return nil, err
+	if src.Valid == nil {
+		return out, nil
+	}
+	if o.valid == 0 {
+		for i := range int(m) {
+			out.SetValid(i)
 		}
-		if err := cu.MemsetD32(vb, 0, 2*words); err != nil {
-			return nil, err
-		}
-		f, err := r.d.fn("gather_valid")
-		if err != nil {
-			return nil, err
-		}
-		p := struct {
-			RowIDs uint64
-			M      int64
-			In     uint64
-			Out    uint64
-		}{uint64(rowids), m, uint64(dc.valid), uint64(vb)}
-		if err := launch(f, min(grid1D(m, 256), r.d.sms*8), 256, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
-			return nil, err
-		}
-		noteKernel(4*m+(m+7)/8, (m+7)/8, m, m)
-		if err := cu.MemcpyDtoH(unsafe.Pointer(&out.Valid[0]), vb, 8*words); err != nil {
-			return nil, err
-		}
+		return out, nil
+	}
+	if err := cu.MemcpyDtoH(unsafe.Pointer(&out.Valid[0]), o.valid, 8*((m+63)/64)); err != nil {
+		return nil, fmt.Errorf("gpu: select result: %v", err)
 	}
 	return out, nil
 }

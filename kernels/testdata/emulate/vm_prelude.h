@@ -1,7 +1,7 @@
-// The CUDA features kernels/common.cuh and kernels/expr_vm.cu use beyond
+// The CUDA features kernels/common.cuh, kernels/expr_vm.cu and kernels/select.cu use beyond
 // cuda_emulation.h's threads, barriers and warp intrinsics: the vector
 // types, 64-bit bit tricks and the atomics common.cuh's helpers name (run
-// as std::atomic_ref read-modify-writes). kernels/expr_vm_emulate_test.go
+// as std::atomic_ref read-modify-writes). kernels/expr_vm_emulate_test.go (and the select test there)
 // puts this and the real common.cuh behind the common.cuh the kernel
 // includes.
 #pragma once
@@ -39,4 +39,10 @@ inline long long atomicMax(long long* p, long long v) {
   while (v > o && !a.compare_exchange_weak(o, v)) {
   }
   return o;
+}
+inline unsigned atomicOr(unsigned* p, unsigned v) { return std::atomic_ref<unsigned>(*p).fetch_or(v); }
+template <class T> T __shfl_up_sync(unsigned mask, T v, unsigned d) {
+  const int lane = threadIdx.x % 32;
+  const T up = __shfl_sync(mask, v, lane >= (int)d ? lane - (int)d : lane);
+  return up;
 }
