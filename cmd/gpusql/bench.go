@@ -125,6 +125,9 @@ type queryTiming struct {
 	// say, whose bytes MovedBytes leaves out.
 	MovedBytes int64 `json:"moved_bytes,omitempty"`
 	Unnoted    int   `json:"unnoted_kernels,omitempty"`
+	// KernelTable is the profiled run's kernel by kernel table
+	// (QueryProfile.Table), for bench skeletons --kernels.
+	KernelTable string `json:"-"`
 }
 
 type queryReport struct {

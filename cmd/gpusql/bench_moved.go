@@ -62,3 +62,18 @@ func pctOf(rate, limit float64) string {
 	}
 	return fmt.Sprintf("%.1f", 100*rate/limit)
 }
+
+// printKernelTables prints each GPU query's profiled run kernel by kernel,
+// to see which stage of a skeleton takes the time.
+func printKernelTables(w io.Writer, r *benchReport) {
+	for _, e := range r.Executors {
+		if !isGPU(e) {
+			continue
+		}
+		for _, q := range r.Queries {
+			if t := q.Executors[e]; t != nil && t.KernelTable != "" {
+				fmt.Fprintf(w, "\n%s on %s:\n%s\n", q.Name, e, t.KernelTable)
+			}
+		}
+	}
+}

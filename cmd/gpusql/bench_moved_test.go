@@ -11,7 +11,7 @@ import (
 func TestPrintMoved(t *testing.T) {
 	r := &benchReport{Executors: []string{"gpu", "cpu"}, Queries: []*queryReport{
 		{Name: "project", Executors: map[string]*queryTiming{
-			"gpu": {Kernels: 2, KernelMs: 1, DeviceBytes: 512e6, HBMPct: 17.7, HBMGBs: 2900, MovedBytes: 1450e6},
+			"gpu": {Kernels: 2, KernelMs: 1, DeviceBytes: 512e6, HBMPct: 17.7, HBMGBs: 2900, MovedBytes: 1450e6, KernelTable: "expr_vm_tile 1 ms"},
 			"cpu": {WarmMs: 100}}},
 		{Name: "sort", Executors: map[string]*queryTiming{
 			"gpu": {Kernels: 3, Unnoted: 1, KernelMs: 2, DeviceBytes: 512e6, HBMGBs: 2900, MovedBytes: 2500e6},
@@ -33,5 +33,18 @@ func TestPrintMoved(t *testing.T) {
 	}
 	if strings.Contains(s, "cpu:") {
 		t.Errorf("a CPU executor in the GPU's byte table:\n%s", s)
+	}
+}
+
+// --kernels prints each GPU query's kernel table under its name.
+func TestPrintKernelTables(t *testing.T) {
+	r := &benchReport{Executors: []string{"cpu", "gpu"}, Queries: []*queryReport{
+		{Name: "project", Executors: map[string]*queryTiming{"gpu": {KernelTable: "expr_vm_tile 1 ms"}, "cpu": {}}},
+		{Name: "sort", Executors: map[string]*queryTiming{"gpu": {}, "cpu": {}}},
+	}}
+	var out bytes.Buffer
+	printKernelTables(&out, r)
+	if got, want := out.String(), "\nproject on gpu:\nexpr_vm_tile 1 ms\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

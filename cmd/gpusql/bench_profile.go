@@ -24,6 +24,7 @@ func profileGPU(ctx context.Context, db *engine.DB, prep *engine.Prepared, t *qu
 	t.HostMs = max(t.WarmMs-prof.KernelMs, 0)
 	t.DeviceBytes = prof.ColumnBytes
 	t.HBMGBs = prof.HBMGBs
+	t.KernelTable = prof.Table()
 	for _, k := range prof.Kernels {
 		if k.BytesRead < 0 {
 			t.Unnoted++

@@ -47,6 +47,7 @@ func benchSkeletons(args []string, stdout, stderr io.Writer) int {
 	rows := fs.Int("rows", 16<<20, "keys per table")
 	executors := fs.String("executor", "auto", "comma-separated executors to time: cpu, gpu; auto: gpu,cpu when a GPU is usable, else cpu")
 	runs := fs.Int("runs", 3, "warm runs per query (the median is reported)")
+	kernels := fs.Bool("kernels", false, "print each GPU query's profiled run kernel by kernel (time, bytes, rows)")
 	if code, done := parseFlags(fs, args, "usage: gpusql bench skeletons [flags]   time select, project, sort, merge join and set operations", stdout, stderr); done {
 		return code
 	}
@@ -92,6 +93,9 @@ func benchSkeletons(args []string, stdout, stderr io.Writer) int {
 		*rows, exec.FormatBytes(int64(8**rows)))
 	printBench(stdout, report)
 	printMoved(stdout, report, copyGBs)
+	if *kernels {
+		printKernelTables(stdout, report)
+	}
 	return 0
 }
 
