@@ -329,27 +329,29 @@ extern "C" __global__ void __launch_bounds__(256) expr_vm(const ExprVMParams p) 
   }
 }
 
-// expr_vm_tile: the VM for programs whose registers fit shared memory (the
-// host compacts them first: exec/gpu/expr_vm_regs.go shares repeated
-// instructions and reuses a register once its value is dead). Each block
-// runs one instruction over a tile of VT_ITEMS x 256 rows before the next
-// (the star kernel's items per thread), so an instruction is fetched and
-// dispatched once per VT_ITEMS rows instead of once per row, and the
-// registers live in shared memory ([reg][item][thread], conflict-free)
-// rather than in a thread's local memory. One launch computes up to
-// VM_MAX_OUT output columns of one row set (a projection's expressions),
-// so columns several expressions read are read once.
+// expr_vm_tile8 / expr_vm_tile4: the VM for programs whose registers fit
+// shared memory (the host compacts them first: exec/gpu/expr_vm_regs.go
+// shares repeated instructions and reuses a register once its value is
+// dead). Each block runs one instruction over a tile of IT x 256 rows
+// before the next (the star kernel's items per thread), so an instruction
+// is fetched and dispatched once per IT rows instead of once per row, and
+// the registers live in shared memory ([reg][item][thread], conflict-free)
+// rather than in a thread's local memory. A column load is not dispatched
+// per row: its IT loads (and validity words) are issued together, so
+// enough bytes are in flight to stream at the memory's rate. One launch
+// computes up to VM_MAX_OUT output columns of one row set (a projection's
+// expressions), so columns several expressions read are read once. The
+// host takes 8 rows a thread for programs of at most 4 registers (more
+// loads in flight), else 4.
 //
 // Per row: reads the program's columns (4-8 B each, coalesced: item k of
 // thread t is row tile + k*256 + t; at rowids[i] when a selection is
 // given), writes each output at its declared width (8, 4 or 1 B) and a
 // validity bit. Launch: grid-stride over tiles, 256 threads, dynamic
-// shared memory nreg x VT_TILE x 9 B plus the program. Bound: device memory
-// bandwidth for short arithmetic programs (shared memory traffic is about
-// 27 B per row and instruction, well under its bandwidth), instruction
-// issue for long ones.
-#define VT_ITEMS 4
-#define VT_TILE (VT_ITEMS * 256)
+// shared memory nreg x IT x 256 x 9 B plus the program. Bound: device
+// memory bandwidth for short arithmetic programs (shared memory traffic is
+// about 27 B per row and instruction, well under its bandwidth),
+// instruction issue for long ones.
 #define VM_MAX_OUT 8
 
 // VMOut is one output column of a tile program: register reg as kind
@@ -378,11 +380,34 @@ struct ExprTileParams {
 
 extern "C" __global__ void expr_tile_params_size(long long* out) { *out = sizeof(ExprTileParams); }
 
-extern "C" __global__ void __launch_bounds__(256) expr_vm_tile(const ExprTileParams p) {
+// tile_ldcol is VM_LDCOL (vm_op's case) at IT rows at once: value and
+// validity loads all issued before any is used; NULL and dead rows give 0.
+template <int IT>
+__device__ __forceinline__ void tile_ldcol(const Col& col, const long long* row, const bool* live, long long* v, bool* ok) {
+  if (!col.frame && !col.isFloat && col.width == 4) {
+#pragma unroll
+    for (int k = 0; k < IT; k++) v[k] = live[k] ? (long long)__ldg((const int*)col.data + row[k]) : 0;
+  } else if (!col.frame && col.width == 8) {  // a DOUBLE's bits are its 8 bytes
+#pragma unroll
+    for (int k = 0; k < IT; k++) v[k] = live[k] ? __ldg((const long long*)col.data + row[k]) : 0;
+  } else {
+#pragma unroll
+    for (int k = 0; k < IT; k++) v[k] = !live[k] ? 0 : col.isFloat ? fbits(__ldg((const double*)col.data + row[k])) : ldi(col, row[k]);
+  }
+#pragma unroll
+  for (int k = 0; k < IT; k++) {
+    ok[k] = live[k] && isvalid(col, row[k]);
+    if (!ok[k]) v[k] = 0;
+  }
+}
+
+template <int IT>
+__device__ __forceinline__ void expr_tile(const ExprTileParams& p) {
+  constexpr int TILE = IT * 256;
   extern __shared__ long long vt_shared[];
-  long long* regs = vt_shared;                                      // [nreg][VT_ITEMS][256]
-  VMIns* prog = (VMIns*)(regs + (long long)p.nreg * VT_TILE);        // [nins]
-  unsigned char* nn = (unsigned char*)(prog + p.nins);               // [nreg][VT_ITEMS][256]
+  long long* regs = vt_shared;                                // [nreg][IT][256]
+  VMIns* prog = (VMIns*)(regs + (long long)p.nreg * TILE);    // [nins]
+  unsigned char* nn = (unsigned char*)(prog + p.nins);        // [nreg][IT][256]
   const int t = threadIdx.x;
   {
     const long long* src = (const long long*)p.prog;
@@ -391,41 +416,51 @@ extern "C" __global__ void __launch_bounds__(256) expr_vm_tile(const ExprTilePar
     for (int j = t; j < words; j += blockDim.x) dst[j] = __ldg(src + j);
   }
   __syncthreads();
-  for (long long tile = (long long)blockIdx.x * VT_TILE; tile < p.n; tile += (long long)gridDim.x * VT_TILE) {
-    long long row[VT_ITEMS];
-    bool live[VT_ITEMS];
+  for (long long tile = (long long)blockIdx.x * TILE; tile < p.n; tile += (long long)gridDim.x * TILE) {
+    long long row[IT];
+    bool live[IT];
 #pragma unroll
-    for (int k = 0; k < VT_ITEMS; k++) {
+    for (int k = 0; k < IT; k++) {
       const long long i = tile + k * 256 + t;
       live[k] = i < p.n;
       row[k] = !live[k] ? 0 : p.rowids ? (long long)__ldg(p.rowids + i) : i;
     }
     for (int q = 0; q < p.nins; q++) {
       const VMIns in = prog[q];
+      long long* dv = regs + in.dst * TILE + t;
+      unsigned char* dn = nn + in.dst * TILE + t;
+      if (in.op == VM_LDCOL) {
+        long long v[IT];
+        bool ok[IT];
+        tile_ldcol<IT>(p.cols[in.a], row, live, v, ok);
+#pragma unroll
+        for (int k = 0; k < IT; k++) dv[k * 256] = v[k], dn[k * 256] = ok[k];
+        continue;
+      }
       const int used = in.pad;
 #pragma unroll
-      for (int k = 0; k < VT_ITEMS; k++) {
+      for (int k = 0; k < IT; k++) {
         long long ra = 0, rb = 0, rc = 0;
         bool na = false, nb = false, nc = false;
-        if (used & 1) ra = regs[(in.a * VT_ITEMS + k) * 256 + t], na = nn[(in.a * VT_ITEMS + k) * 256 + t];
-        if (used & 2) rb = regs[(in.b * VT_ITEMS + k) * 256 + t], nb = nn[(in.b * VT_ITEMS + k) * 256 + t];
-        if (used & 4) rc = regs[(in.c * VT_ITEMS + k) * 256 + t], nc = nn[(in.c * VT_ITEMS + k) * 256 + t];
+        if (used & 1) ra = regs[(in.a * IT + k) * 256 + t], na = nn[(in.a * IT + k) * 256 + t];
+        if (used & 2) rb = regs[(in.b * IT + k) * 256 + t], nb = nn[(in.b * IT + k) * 256 + t];
+        if (used & 4) rc = regs[(in.c * IT + k) * 256 + t], nc = nn[(in.c * IT + k) * 256 + t];
         // A row past the end evaluates nothing (every value NULL), so it
         // can neither read past a column nor report an overflow.
         bool ok = false;
         long long v = 0;
         if (live[k]) v = vm_op(in, p.cols, row[k], ra, na, rb, nb, rc, nc, &ok);
-        regs[(in.dst * VT_ITEMS + k) * 256 + t] = ok ? v : 0;
-        nn[(in.dst * VT_ITEMS + k) * 256 + t] = ok;
+        dv[k * 256] = ok ? v : 0;
+        dn[k * 256] = ok;
       }
     }
     for (int o = 0; o < p.nout; o++) {
       const VMOut out = p.outs[o];
 #pragma unroll
-      for (int k = 0; k < VT_ITEMS; k++) {
+      for (int k = 0; k < IT; k++) {
         const long long i = tile + k * 256 + t;
-        const long long v = regs[(out.reg * VT_ITEMS + k) * 256 + t];
-        const bool valid = live[k] && nn[(out.reg * VT_ITEMS + k) * 256 + t];
+        const long long v = regs[(out.reg * IT + k) * 256 + t];
+        const bool valid = live[k] && nn[(out.reg * IT + k) * 256 + t];
         if (live[k]) {
           switch (out.kind) {
             case VM_OUT_I64: ((long long*)out.data)[i] = valid ? v : 0; break;
@@ -445,3 +480,6 @@ extern "C" __global__ void __launch_bounds__(256) expr_vm_tile(const ExprTilePar
     }
   }
 }
+
+extern "C" __global__ void __launch_bounds__(256, 3) expr_vm_tile8(const ExprTileParams p) { expr_tile<8>(p); }
+extern "C" __global__ void __launch_bounds__(256) expr_vm_tile4(const ExprTileParams p) { expr_tile<4>(p); }

@@ -1,9 +1,9 @@
 package gpu
 
-// Preparing an expression-VM program for the tile kernel
-// (kernels/expr_vm.cu's expr_vm_tile), whose registers live in shared
-// memory — 9 KiB a register for a tile of 1024 rows — so a program must
-// use few. The compiler writes a fresh register per expression node (SSA),
+// Preparing an expression-VM program for the tile kernels
+// (kernels/expr_vm.cu's expr_vm_tile8 and expr_vm_tile4), whose registers
+// live in shared memory — 9 or 18 KiB a register for a tile of 1024 or
+// 2048 rows — so a program must use few. The compiler writes a fresh register per expression node (SSA),
 // and a projection's expressions often repeat subexpressions (both read k
 // and v). Two passes over the straight-line code fix both:
 //
@@ -20,7 +20,7 @@ package gpu
 // (vmOperands), and operand fields it does not read are zeroed, so that
 // the kernel loads only what it uses.
 
-// tileProgram is a program prepared for expr_vm_tile.
+// tileProgram is a program prepared for the tile kernels.
 type tileProgram struct {
 	ins  []vmIns
 	outs []int32 // result registers, in the order asked

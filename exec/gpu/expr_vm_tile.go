@@ -10,20 +10,31 @@ import (
 	"gpusql/storage/columnar"
 )
 
-// The tile VM (kernels/expr_vm.cu's expr_vm_tile): one instruction over a
-// tile of vmTile rows at a time, registers in shared memory, several
-// output columns per launch. Programs are prepared by prepareTile
-// (expr_vm_regs.go); those whose registers do not fit shared memory run on
-// the per-row VM (evalVM's fallback).
+// The tile VM (kernels/expr_vm.cu's expr_vm_tile8 and expr_vm_tile4): one
+// instruction over a tile of 2048 or 1024 rows at a time, registers in
+// shared memory, several output columns per launch. Programs are prepared
+// by prepareTile (expr_vm_regs.go); those whose registers do not fit
+// shared memory run on the per-row VM (evalVM's fallback).
 
 const (
-	vmTile   = 4 * 256 // VT_TILE: rows a block runs each instruction over
-	vmMaxOut = 8       // VM_MAX_OUT
-	// vmTileRegBytes is a register's shared memory for one tile: a value
-	// and a not-NULL byte per row.
-	vmTileRegBytes = vmTile * 9
-	vmInsBytes     = int(unsafe.Sizeof(vmIns{}))
+	vmMaxOut   = 8 // VM_MAX_OUT
+	vmInsBytes = int(unsafe.Sizeof(vmIns{}))
+	// vmWideRegs is the most registers a program may have to run 8 rows a
+	// thread (expr_vm_tile8: 18 KiB of shared memory a register, 3 blocks
+	// an SM at 4); larger programs run 4 (expr_vm_tile4).
+	vmWideRegs = 4
 )
+
+// vmTileShape is the kernel, rows per thread and dynamic shared memory a
+// prepared program runs with: a value and a not-NULL byte per register and
+// row of the tile, then the instructions.
+func vmTileShape(tp tileProgram) (kernel string, items, shmem int) {
+	kernel, items = "expr_vm_tile4", 4
+	if tp.nreg <= vmWideRegs {
+		kernel, items = "expr_vm_tile8", 8
+	}
+	return kernel, items, int(tp.nreg)*items*256*9 + len(tp.ins)*vmInsBytes
+}
 
 // vmOutParam mirrors VMOut.
 type vmOutParam struct {
@@ -122,8 +133,11 @@ func (r *queryRun) evalTile(progs []*vmProgram, n int64, rowids cu.DevicePtr, ki
 		return nil, false, nil
 	}
 	tp, ok := prepareTile(m.ins, m.outs)
-	shmem := int(tp.nreg)*vmTileRegBytes + len(tp.ins)*vmInsBytes
-	if !ok || shmem > r.d.maxShared {
+	if !ok {
+		return nil, false, nil
+	}
+	kernel, items, shmem := vmTileShape(tp)
+	if shmem > r.d.maxShared {
 		return nil, false, nil
 	}
 	prog, err := r.uploadProgram(tp.ins, m.tables)
@@ -147,7 +161,7 @@ func (r *queryRun) evalTile(progs []*vmProgram, n int64, rowids cu.DevicePtr, ki
 		p.Outs[i] = vmOutParam{Data: uint64(o.data), Valid: uint64(o.valid), Kind: int32(kind), Reg: tp.outs[i]}
 		written += vmOutBytes(n, kind)
 	}
-	f, err := r.d.fn("expr_vm_tile")
+	f, err := r.d.fn(kernel)
 	if err != nil {
 		return nil, false, err
 	}
@@ -156,7 +170,8 @@ func (r *queryRun) evalTile(progs []*vmProgram, n int64, rowids cu.DevicePtr, ki
 			return nil, false, err
 		}
 	}
-	tiles := (n + vmTile - 1) / vmTile
+	tile := int64(items * 256)
+	tiles := (n + tile - 1) / tile
 	if err := launch(f, int(min(tiles, int64(r.d.sms)*8)), 256, shmem, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
 		return nil, false, err
 	}

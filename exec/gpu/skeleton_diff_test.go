@@ -50,8 +50,8 @@ func skeletonDiffTable(n int) *columnar.Table {
 // on both executors: projections through the tile VM (several outputs a
 // launch, more outputs than one launch takes, NULLs, CASE/COALESCE,
 // flags), selections at 0, 1, 50 and 100 % with plain and computed output
-// columns, and a VM predicate; table sizes around the 1024-row tile and
-// the select kernels' 2048-row tile, empty included.
+// columns, and a VM predicate; table sizes around the VM's 1024- and
+// 2048-row tiles and the select kernels' 2048-row tile, empty included.
 func TestSkeletonDifferential(t *testing.T) {
 	needGPU(t)
 	for _, n := range []int{0, 1, 1023, 1025, 2049, 4097, 70_001} {

@@ -1,6 +1,6 @@
 // kernels/expr_vm.cu run in CPU emulation (cuda_emulation.h, one OS thread
 // per CUDA thread): every program below runs through the per-row VM
-// (expr_vm, one launch per output) and the tile VM (expr_vm_tile, all
+// (expr_vm, one launch per output) and the tile VM (expr_vm_tile8/4, all
 // outputs in one launch) over the same columns, and the two must agree on
 // every value, every validity word and the overflow flag. The programs
 // are written as exec/gpu/expr_vm_regs.go leaves them (registers reused,
@@ -8,9 +8,9 @@
 // instruction semantics are shared (vm_op), so what this checks is the
 // tile kernel's own work: rows per thread and tiles, the grid-stride loop,
 // the tail past n (read nothing, flag nothing), selections through row ids,
-// several outputs per launch and their validity ballots. Sizes around the
-// 1024-row tile, with grids smaller than the tile count. Exit status 1 on
-// any mismatch. Built and run by kernels/expr_vm_emulate_test.go.
+// several outputs per launch and their validity ballots; both kernels (8
+// and 4 rows a thread). Sizes around the 1024- and 2048-row tiles, with
+// grids smaller than the tile count. Exit status 1 on any mismatch. Built and run by kernels/expr_vm_emulate_test.go.
 #include "kernel.cpp"
 #include <cstdio>
 #include <random>
@@ -98,8 +98,9 @@ static std::vector<Output> run_rowwise(const Program& pr, const Col* cols, int n
   return outs;
 }
 
-// run_tile runs all outputs of pr through expr_vm_tile in one launch.
-static std::vector<Output> run_tile(const Program& pr, const Col* cols, int ncols, long long n, const int* rowids, int grid, unsigned* flag) {
+// run_tile runs all outputs of pr through expr_vm_tile8 or expr_vm_tile4
+// (items rows a thread) in one launch.
+static std::vector<Output> run_tile(const Program& pr, const Col* cols, int ncols, long long n, const int* rowids, int items, int grid, unsigned* flag) {
   std::vector<Output> outs;
   overflow_word = 0;
   ExprTileParams p{};
@@ -112,13 +113,14 @@ static std::vector<Output> run_tile(const Program& pr, const Col* cols, int ncol
     p.outs[o].valid = pr.outKinds[o] == VM_OUT_FLAG ? nullptr : outs[o].valid.data();
     p.outs[o].kind = pr.outKinds[o], p.outs[o].reg = pr.outRegs[o];
   }
-  size_t shmem = (size_t)pr.nreg * VT_TILE * 9 + pr.code.size() * sizeof(VMIns);
+  const long long tile = items * 256;
+  size_t shmem = (size_t)pr.nreg * tile * 9 + pr.code.size() * sizeof(VMIns);
   if (shmem > sizeof(g_dyn_shared)) {
     printf("MISMATCH %s: %zu bytes of shared memory, the harness has %zu\n", pr.name.c_str(), shmem, sizeof(g_dyn_shared));
     exit(1);
   }
-  long long tiles = (n + VT_TILE - 1) / VT_TILE;
-  if (tiles > 0) launch(expr_vm_tile, (int)std::min<long long>(tiles, grid), 256, p);
+  long long tiles = (n + tile - 1) / tile;
+  if (tiles > 0) launch(items == 8 ? expr_vm_tile8 : expr_vm_tile4, (int)std::min<long long>(tiles, grid), 256, p);
   *flag = overflow_word;
   return outs;
 }
@@ -172,7 +174,7 @@ int main() {
   };
   int bad = 0;
   for (const auto& pr : progs) {
-    for (long long n : {1LL, 31LL, 33LL, 1023LL, 1024LL, 1025LL, 2500LL, 5000LL}) {
+    for (long long n : {1LL, 31LL, 33LL, 1023LL, 1025LL, 2047LL, 2049LL, 5000LL}) {
       for (int sel = 0; sel < 2; sel++) {
         // With sel, output i reads row rowids[i] (an ascending selection of
         // about a third of the rows, as select.cu writes them).
@@ -184,11 +186,13 @@ int main() {
           m = (long long)rowids.size();
         }
         const int* rp = sel ? rowids.data() : nullptr;
-        for (int grid : {1, 2, 64}) {
-          unsigned f1, f2;
-          auto want = run_rowwise(pr, cols, 3, m, rp, &f1);
-          auto got = run_tile(pr, cols, 3, m, rp, grid, &f2);
-          std::string where = pr.name + " n=" + std::to_string(m) + " sel=" + std::to_string(sel) + " grid=" + std::to_string(grid);
+        unsigned f1;
+        auto want = run_rowwise(pr, cols, 3, m, rp, &f1);
+        for (int shape = 0; shape < 6; shape++) {
+          const int items = shape < 3 ? 8 : 4, grid = (int[]){1, 2, 64}[shape % 3];
+          unsigned f2;
+          auto got = run_tile(pr, cols, 3, m, rp, items, grid, &f2);
+          std::string where = pr.name + " n=" + std::to_string(m) + " sel=" + std::to_string(sel) + " items=" + std::to_string(items) + " grid=" + std::to_string(grid);
           if (f1 != f2) {
             printf("MISMATCH %s: overflow flag %u, the row-wise VM %u\n", where.c_str(), f2, f1);
             bad = 1;
