@@ -10,7 +10,8 @@
 // the tail past n (read nothing, flag nothing), selections through row ids,
 // several outputs per launch and their validity ballots; both kernels (8
 // and 4 rows a thread). Sizes around the 1024- and 2048-row tiles, with
-// grids smaller than the tile count. Exit status 1 on any mismatch. Built and run by kernels/expr_vm_emulate_test.go.
+// grids smaller than the tile count. Exit status 1 on any mismatch. Built
+// and run by kernels/common_emulate_test.go.
 #include "kernel.cpp"
 #include <cstdio>
 #include <random>

@@ -8,7 +8,7 @@
 // no validity bit set past it. Sizes around the 2048-row tile, 0 to 100 %
 // selectivity, more columns than one launch takes (the Go side's groups of
 // MAX_EMIT). Exit status 1 on any mismatch. Built and run by
-// kernels/expr_vm_emulate_test.go.
+// kernels/common_emulate_test.go.
 #include "kernel.cpp"
 #include <cstdio>
 #include <cstring>

@@ -1,7 +1,7 @@
-// The CUDA features kernels/common.cuh, kernels/expr_vm.cu and kernels/select.cu use beyond
+// The CUDA features kernels/common.cuh and the kernels tested over it use beyond
 // cuda_emulation.h's threads, barriers and warp intrinsics: the vector
 // types, 64-bit bit tricks and the atomics common.cuh's helpers name (run
-// as std::atomic_ref read-modify-writes). kernels/expr_vm_emulate_test.go (and the select test there)
+// as std::atomic_ref read-modify-writes). kernels/common_emulate_test.go
 // puts this and the real common.cuh behind the common.cuh the kernel
 // includes.
 #pragma once
@@ -22,8 +22,8 @@ inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b)
 }
 inline double __longlong_as_double(long long x) { double d; std::memcpy(&d, &x, 8); return d; }
 inline long long __double_as_longlong(double d) { long long x; std::memcpy(&x, &d, 8); return x; }
-inline unsigned long long atomicCAS(unsigned long long* p, unsigned long long c, unsigned long long v) {
-  std::atomic_ref<unsigned long long>(*p).compare_exchange_strong(c, v);
+template <class T> T atomicCAS(T* p, T c, T v) {
+  std::atomic_ref<T>(*p).compare_exchange_strong(c, v);
   return c;
 }
 inline long long atomicMin(long long* p, long long v) {
@@ -46,3 +46,8 @@ template <class T> T __shfl_up_sync(unsigned mask, T v, unsigned d) {
   const T up = __shfl_sync(mask, v, lane >= (int)d ? lane - (int)d : lane);
   return up;
 }
+template <class T> T __shfl_down_sync(unsigned mask, T v, unsigned d) {
+  const int lane = threadIdx.x % 32;
+  return __shfl_sync(mask, v, lane + (int)d < 32 ? lane + (int)d : lane);
+}
+inline double atomicAdd(double* p, double v) { return std::atomic_ref<double>(*p).fetch_add(v); }

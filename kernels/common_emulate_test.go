@@ -32,6 +32,15 @@ func TestSelectEmitEmulated(t *testing.T) {
 	runWithCommon(t, "select.cu", "", "", "select_emit_main.cpp")
 }
 
+// TestGroupAggOneEmulated runs kernels/group_by.cu's group_agg_one (one
+// group: thread and warp partials) in the same emulation against a
+// sequential fold: COUNT(*), COUNT, SUM, MIN, MAX of a nullable BIGINT and
+// a DOUBLE, all rows or flagged ones, sizes around a warp and a block, the
+// overflow flag exactly when the total leaves int64.
+func TestGroupAggOneEmulated(t *testing.T) {
+	runWithCommon(t, "group_by.cu", "", "", "group_agg_main.cpp")
+}
+
 // runWithCommon compiles kernel source file as C++ (its dynamic shared
 // declaration dyn, when given, rewritten to rewriteTo) over
 // cuda_emulation.h, vm_prelude.h and the real common.cuh, with main from
