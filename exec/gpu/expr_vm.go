@@ -81,7 +81,9 @@ func (r *queryRun) evalVM(p *vmProgram, n int64, rowids cu.DevicePtr, kind int) 
 	if rowids != 0 {
 		read += 4 * n
 	}
-	noteKernel(read, vmOutBytes(n, kind), n, n)
+	if n > 0 { // an empty input launches nothing to note
+		noteKernel(read, vmOutBytes(n, kind), n, n)
+	}
 	return out.data, out.valid, nil
 }
 

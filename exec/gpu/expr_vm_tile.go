@@ -179,6 +179,8 @@ func (r *queryRun) evalTile(progs []*vmProgram, n int64, rowids cu.DevicePtr, ki
 	if rowids != 0 {
 		read += 4 * n
 	}
-	noteKernel(read, written, n, n)
+	if n > 0 { // an empty input launches nothing to note
+		noteKernel(read, written, n, n)
+	}
 	return outs, true, nil
 }
