@@ -94,34 +94,9 @@ type selectedColumn struct {
 // no gather unless rowids is asked for (computed columns evaluate at the
 // selected rows). The predicate columns are read once, not twice.
 func (r *queryRun) compactEmit(sp *selectParams, srcs []*devColumn, wantRows bool) (rows cu.DevicePtr, m int64, outs []selectedColumn, err error) {
-	tile := int64(256 * selectItems)
-	tiles := (sp.N + tile - 1) / tile
-	counts, err := r.s.alloc(8 * max(tiles, 1))
+	offsets, mask, m, err := r.countPassing(sp)
 	if err != nil {
 		return 0, 0, nil, err
-	}
-	mask, err := r.s.alloc(max(256*tiles, 8))
-	if err != nil {
-		return 0, 0, nil, err
-	}
-	total, err := r.s.alloc(8)
-	if err != nil {
-		return 0, 0, nil, err
-	}
-	sp.Counts, sp.Mask = uint64(counts), uint64(mask)
-	f, err := r.d.fn("select_count")
-	if err != nil {
-		return 0, 0, nil, err
-	}
-	if err := launch(f, int(tiles), 256, 0, unsafe.Pointer(sp), unsafe.Sizeof(*sp)); err != nil {
-		return 0, 0, nil, err
-	}
-	noteKernel(predsBytes(sp.Preds[:sp.NPreds], sp.N), 8*tiles+256*tiles, sp.N, tiles)
-	if err := r.scanInPlace(counts, tiles, total); err != nil {
-		return 0, 0, nil, err
-	}
-	if err := cu.MemcpyDtoH(unsafe.Pointer(&m), total, 8); err != nil {
-		return 0, 0, nil, fmt.Errorf("gpu: select failed: %v", err)
 	}
 	if wantRows {
 		if rows, err = r.s.alloc(4 * max(m, 2)); err != nil {
@@ -134,26 +109,66 @@ func (r *queryRun) compactEmit(sp *selectParams, srcs []*devColumn, wantRows boo
 			return 0, 0, nil, err
 		}
 		if dc.valid != 0 {
-			words := (m + 63) / 64
-			if o.valid, err = r.s.alloc(8 * max(words, 1)); err != nil {
+			words := max((m+63)/64, 1)
+			if o.valid, err = r.s.alloc(8 * words); err != nil {
 				return 0, 0, nil, err
 			}
-			if err := cu.MemsetD32(o.valid, 0, 2*max(words, 1)); err != nil {
+			if err := cu.MemsetD32(o.valid, 0, 2*words); err != nil {
 				return 0, 0, nil, err
 			}
 		}
 		outs = append(outs, o)
 	}
-	if m == 0 {
-		return rows, 0, outs, nil
+	if m > 0 {
+		err = r.emitSelected(sp.N, m, offsets, mask, rows, outs)
 	}
-	if f, err = r.d.fn("select_emit"); err != nil {
-		return 0, 0, nil, err
+	return rows, m, outs, err
+}
+
+// countPassing is select_count keeping every row's pass bit (mask, a byte
+// a thread) and the device scan of the tile counts into offsets; it
+// returns them and the number of passing rows.
+func (r *queryRun) countPassing(sp *selectParams) (offsets, mask cu.DevicePtr, m int64, err error) {
+	tiles := (sp.N + 256*selectItems - 1) / (256 * selectItems)
+	if offsets, err = r.s.alloc(8 * max(tiles, 1)); err != nil {
+		return 0, 0, 0, err
 	}
-	// One launch per maxEmit columns; the first also writes the row
-	// numbers (a launch with no column when only they are wanted).
+	if mask, err = r.s.alloc(max(256*tiles, 8)); err != nil {
+		return 0, 0, 0, err
+	}
+	total, err := r.s.alloc(8)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	sp.Counts, sp.Mask = uint64(offsets), uint64(mask)
+	f, err := r.d.fn("select_count")
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if err := launch(f, int(tiles), 256, 0, unsafe.Pointer(sp), unsafe.Sizeof(*sp)); err != nil {
+		return 0, 0, 0, err
+	}
+	noteKernel(predsBytes(sp.Preds[:sp.NPreds], sp.N), 8*tiles+256*tiles, sp.N, tiles)
+	if err := r.scanInPlace(offsets, tiles, total); err != nil {
+		return 0, 0, 0, err
+	}
+	if err := cu.MemcpyDtoH(unsafe.Pointer(&m), total, 8); err != nil {
+		return 0, 0, 0, fmt.Errorf("gpu: select failed: %v", err)
+	}
+	return offsets, mask, m, nil
+}
+
+// emitSelected launches select_emit over n rows (m pass) for outs, one
+// launch per maxEmit columns; the first also writes the row numbers when
+// rows is set (a launch with no column when only they are wanted).
+func (r *queryRun) emitSelected(n, m int64, offsets, mask, rows cu.DevicePtr, outs []selectedColumn) error {
+	f, err := r.d.fn("select_emit")
+	if err != nil {
+		return err
+	}
+	tiles := (n + 256*selectItems - 1) / (256 * selectItems)
 	for lo := 0; lo == 0 || lo < len(outs); lo += maxEmit {
-		ep := emitParams{N: sp.N, Offsets: uint64(counts), Mask: uint64(mask)}
+		ep := emitParams{N: n, Offsets: uint64(offsets), Mask: uint64(mask)}
 		if lo == 0 {
 			ep.RowIDs = uint64(rows)
 		}
@@ -167,21 +182,21 @@ func (r *queryRun) compactEmit(sp *selectParams, srcs []*devColumn, wantRows boo
 			ep.NCols++
 			// The selected rows of the source, a 32-byte sector each at
 			// most (the whole column when most rows pass).
-			read += min(v.readBytes(sp.N), m*32)
+			read += min(v.readBytes(n), m*32)
 			written += m * emitWidth(o.src)
 			if o.valid != 0 {
 				written += (m + 7) / 8
 			}
 		}
 		if ep.NCols == 0 && ep.RowIDs == 0 {
-			break
+			return nil
 		}
 		if err := launch(f, int(tiles), 256, 0, unsafe.Pointer(&ep), unsafe.Sizeof(ep)); err != nil {
-			return 0, 0, nil, err
+			return err
 		}
-		noteKernel(read, written, sp.N, m)
+		noteKernel(read, written, n, m)
 	}
-	return rows, m, outs, nil
+	return nil
 }
 
 // emitWidth is the bytes select_emit writes a value of dc in: 8 for an

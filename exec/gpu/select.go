@@ -125,11 +125,78 @@ func (d *device) runSelect(ctx context.Context, q *selectQuery) (*exec.Result, e
 	if int64(t.Rows) >= 1<<31 {
 		return nil, fmt.Errorf("gpu: tables of 2^31 rows or more are not supported on the GPU yet (%s)", t.Name)
 	}
-	var sp selectParams
-	sp.N = int64(t.Rows)
-	// Conjuncts of one column become range or bitmap predicates where they
-	// can; the rest are ANDed into one VM program whose flags are the last
-	// predicate.
+	sp, err := r.selectPreds(q)
+	if err != nil {
+		return nil, err
+	}
+	preds := sp.Preds[:sp.NPreds]
+	res := &exec.Result{Columns: make([]*columnar.Column, len(q.outs))}
+	schema := q.body.Schema()
+	// Plain output columns are written by the compaction itself
+	// (compactEmit); computed ones run together through the tile VM at the
+	// selected rows (one launch reads the columns they share once).
+	var plain, computed []int
+	var srcs []*devColumn
+	var progs []*vmProgram
+	var types []columnar.Type
+	for i, e := range q.outs {
+		res.Names = append(res.Names, schema[i].Name)
+		if ref, ok := e.(*sql.ColRef); ok {
+			plain = append(plain, i)
+			if len(preds) > 0 {
+				dc, err := r.col0(t.Columns[q.scan.Columns[ref.Index]])
+				if err != nil {
+					return nil, err
+				}
+				srcs = append(srcs, dc)
+			}
+			continue
+		}
+		prog, err := r.compile(e, q.colOf)
+		if err != nil {
+			return nil, unsupported(q.body, err.Error())
+		}
+		progs, computed, types = append(progs, prog), append(computed, i), append(types, schema[i].Type)
+	}
+	m := sp.N
+	var rowids cu.DevicePtr
+	var selected []selectedColumn
+	if len(preds) > 0 && sp.N > 0 {
+		var err error
+		if rowids, m, selected, err = r.compactEmit(sp, srcs, len(progs) > 0); err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res.Rows = int(m)
+	for j, i := range plain {
+		src := t.Columns[q.scan.Columns[q.outs[i].(*sql.ColRef).Index]]
+		var err error
+		if selected == nil {
+			res.Columns[i] = hostCopy(src, m, schema[i].Type)
+		} else if res.Columns[i], err = downloadSelected(src, selected[j], m, schema[i].Type); err != nil {
+			return nil, err
+		}
+	}
+	cols, err := r.vmColumns(progs, m, rowids, types)
+	if err != nil {
+		return nil, err
+	}
+	for j, i := range computed {
+		res.Columns[i] = cols[j]
+	}
+	return res, nil
+}
+
+// selectPreds compiles q's conjuncts into the compaction's predicates:
+// conjuncts of one column become range or bitmap predicates where they
+// can; the rest are ANDed into one VM program whose flags are the last
+// predicate.
+func (r *queryRun) selectPreds(q *selectQuery) (*selectParams, error) {
+	t := q.scan.Table
+	sp := &selectParams{N: int64(t.Rows)}
 	var preds []predParam
 	var rest []sql.Expr
 	for _, e := range q.conds {
@@ -173,64 +240,7 @@ func (d *device) runSelect(ctx context.Context, q *selectQuery) (*exec.Result, e
 	}
 	sp.NPreds = int32(len(preds))
 	copy(sp.Preds[:], preds)
-	res := &exec.Result{Columns: make([]*columnar.Column, len(q.outs))}
-	schema := q.body.Schema()
-	// Plain output columns are written by the compaction itself
-	// (compactEmit); computed ones run together through the tile VM at the
-	// selected rows (one launch reads the columns they share once).
-	var plain, computed []int
-	var srcs []*devColumn
-	var progs []*vmProgram
-	var types []columnar.Type
-	for i, e := range q.outs {
-		res.Names = append(res.Names, schema[i].Name)
-		if ref, ok := e.(*sql.ColRef); ok {
-			plain = append(plain, i)
-			if len(preds) > 0 {
-				dc, err := r.col0(t.Columns[q.scan.Columns[ref.Index]])
-				if err != nil {
-					return nil, err
-				}
-				srcs = append(srcs, dc)
-			}
-			continue
-		}
-		prog, err := r.compile(e, q.colOf)
-		if err != nil {
-			return nil, unsupported(q.body, err.Error())
-		}
-		progs, computed, types = append(progs, prog), append(computed, i), append(types, schema[i].Type)
-	}
-	m := sp.N
-	var rowids cu.DevicePtr
-	var selected []selectedColumn
-	if len(preds) > 0 && sp.N > 0 {
-		var err error
-		if rowids, m, selected, err = r.compactEmit(&sp, srcs, len(progs) > 0); err != nil {
-			return nil, err
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	res.Rows = int(m)
-	for j, i := range plain {
-		src := t.Columns[q.scan.Columns[q.outs[i].(*sql.ColRef).Index]]
-		var err error
-		if selected == nil {
-			res.Columns[i] = hostCopy(src, m, schema[i].Type)
-		} else if res.Columns[i], err = downloadSelected(src, selected[j], m, schema[i].Type); err != nil {
-			return nil, err
-		}
-	}
-	cols, err := r.vmColumns(progs, m, rowids, types)
-	if err != nil {
-		return nil, err
-	}
-	for j, i := range computed {
-		res.Columns[i] = cols[j]
-	}
-	return res, nil
+	return sp, nil
 }
 
 // hostCopy is the first m rows of src as a column of type t: a select
