@@ -134,17 +134,19 @@ __device__ __forceinline__ long long cmp_op(long long op, T a, T b) {
   return a >= b;
 }
 
-// vm_op evaluates instruction in at one row: ra/na, rb/nb, rc/nc are the
-// values and not-NULL flags of its register operands a, b, c (those it
-// uses; the others are ignored), cols the program's columns (VM_LDCOL reads
-// column in.a at row). It returns the result and sets *okp to whether it
-// is not NULL. Both kernels below run every instruction through it, so
-// they agree by construction.
-__device__ __forceinline__ long long vm_op(const VMIns& in, const Col* cols, long long row, long long ra, bool na,
-                                           long long rb, bool nb, long long rc, bool nc, bool* okp) {
+// vm_op evaluates instruction in, whose opcode is op (in's own, or the
+// same as a constant where a caller has dispatched on it already, so that
+// the switch folds away), at one row: ra/na, rb/nb, rc/nc are the values
+// and not-NULL flags of its register operands a, b, c (those it uses; the
+// others are ignored), cols the program's columns (VM_LDCOL reads column
+// in.a at row). It returns the result and sets *okp to whether it is not
+// NULL. Both kernels below run every instruction through it, so they agree
+// by construction.
+__device__ __forceinline__ long long vm_op(const int op, const VMIns& in, const Col* cols, long long row, long long ra,
+                                           bool na, long long rb, bool nb, long long rc, bool nc, bool* okp) {
   long long v = 0;
   bool ok = true;
-  switch (in.op) {
+  switch (op) {
     case VM_LDCOL: {
       const Col& col = cols[in.a];
       ok = isvalid(col, row);
@@ -189,7 +191,7 @@ __device__ __forceinline__ long long vm_op(const VMIns& in, const Col* cols, lon
       if (ok) {
         double q = asf(ra) / asf(rb);
         note_overflow(!isfinite(q));
-        v = fbits(in.op == VM_FIDIV ? trunc(q) : q);
+        v = fbits(op == VM_FIDIV ? trunc(q) : q);
       }
       break;
     case VM_FMOD:
@@ -277,8 +279,8 @@ __device__ __forceinline__ long long vm_op(const VMIns& in, const Col* cols, lon
       long long x = ra;
       v = x / in.imm;
       if (x % in.imm != 0) {
-        if (in.op == VM_DFLOOR && x < 0) v--;
-        else if (in.op == VM_DCEIL && x > 0) v++;
+        if (op == VM_DFLOOR && x < 0) v--;
+        else if (op == VM_DCEIL && x > 0) v++;
       }
       break;
     }
@@ -288,7 +290,7 @@ __device__ __forceinline__ long long vm_op(const VMIns& in, const Col* cols, lon
       ok = na;
       long long y, m, d;
       civil(ra, &y, &m, &d);
-      v = in.op == VM_YEAR ? y : in.op == VM_MONTH ? m : d;
+      v = op == VM_YEAR ? y : op == VM_MONTH ? m : d;
       break;
     }
   }
@@ -307,7 +309,7 @@ extern "C" __global__ void __launch_bounds__(256) expr_vm(const ExprVMParams p) 
       for (int k = 0; k < p.nins; k++) {
         const VMIns in = p.prog[k];
         bool ok;
-        const long long v = vm_op(in, p.cols, row, r[in.a], nn[in.a], r[in.b], nn[in.b], r[in.c], nn[in.c], &ok);
+        const long long v = vm_op(in.op, in, p.cols, row, r[in.a], nn[in.a], r[in.b], nn[in.b], r[in.c], nn[in.c], &ok);
         r[in.dst] = ok ? v : 0;
         nn[in.dst] = ok;
       }
@@ -401,6 +403,33 @@ __device__ __forceinline__ void tile_ldcol(const Col& col, const long long* row,
   }
 }
 
+// tile_op runs instruction in at the IT rows of a thread. OP is its opcode
+// as a constant (-1: in.op at run time, the operand mask the host put in
+// pad limiting what is read) and USED its operand mask; a constant opcode
+// folds vm_op's switch away. A row past the end evaluates nothing (every
+// value NULL), so it can neither read past a column nor report an
+// overflow.
+template <int IT, int OP, int USED>
+__device__ __forceinline__ void tile_op(const VMIns& in, const Col* cols, long long* regs, unsigned char* nn,
+                                        const long long* row, const bool* live, int t) {
+  constexpr int TILE = IT * 256;
+  const int used = OP < 0 ? in.pad : USED;
+  const int op = OP < 0 ? in.op : OP;
+#pragma unroll
+  for (int k = 0; k < IT; k++) {
+    long long ra = 0, rb = 0, rc = 0;
+    bool na = false, nb = false, nc = false;
+    if (used & 1) ra = regs[in.a * TILE + k * 256 + t], na = nn[in.a * TILE + k * 256 + t];
+    if (used & 2) rb = regs[in.b * TILE + k * 256 + t], nb = nn[in.b * TILE + k * 256 + t];
+    if (used & 4) rc = regs[in.c * TILE + k * 256 + t], nc = nn[in.c * TILE + k * 256 + t];
+    bool ok = false;
+    long long v = 0;
+    if (live[k]) v = vm_op(op, in, cols, row[k], ra, na, rb, nb, rc, nc, &ok);
+    regs[in.dst * TILE + k * 256 + t] = ok ? v : 0;
+    nn[in.dst * TILE + k * 256 + t] = ok;
+  }
+}
+
 template <int IT>
 __device__ __forceinline__ void expr_tile(const ExprTileParams& p) {
   constexpr int TILE = IT * 256;
@@ -427,31 +456,31 @@ __device__ __forceinline__ void expr_tile(const ExprTileParams& p) {
     }
     for (int q = 0; q < p.nins; q++) {
       const VMIns in = prog[q];
-      long long* dv = regs + in.dst * TILE + t;
-      unsigned char* dn = nn + in.dst * TILE + t;
       if (in.op == VM_LDCOL) {
         long long v[IT];
         bool ok[IT];
         tile_ldcol<IT>(p.cols[in.a], row, live, v, ok);
 #pragma unroll
-        for (int k = 0; k < IT; k++) dv[k * 256] = v[k], dn[k * 256] = ok[k];
+        for (int k = 0; k < IT; k++) regs[in.dst * TILE + k * 256 + t] = v[k], nn[in.dst * TILE + k * 256 + t] = ok[k];
         continue;
       }
-      const int used = in.pad;
-#pragma unroll
-      for (int k = 0; k < IT; k++) {
-        long long ra = 0, rb = 0, rc = 0;
-        bool na = false, nb = false, nc = false;
-        if (used & 1) ra = regs[(in.a * IT + k) * 256 + t], na = nn[(in.a * IT + k) * 256 + t];
-        if (used & 2) rb = regs[(in.b * IT + k) * 256 + t], nb = nn[(in.b * IT + k) * 256 + t];
-        if (used & 4) rc = regs[(in.c * IT + k) * 256 + t], nc = nn[(in.c * IT + k) * 256 + t];
-        // A row past the end evaluates nothing (every value NULL), so it
-        // can neither read past a column nor report an overflow.
-        bool ok = false;
-        long long v = 0;
-        if (live[k]) v = vm_op(in, p.cols, row[k], ra, na, rb, nb, rc, nc, &ok);
-        dv[k * 256] = ok ? v : 0;
-        dn[k * 256] = ok;
+      // The common ops run specialized (the opcode and operand mask as
+      // constants: no dispatch per row); the rest through the generic case.
+      switch (in.op) {
+        case VM_CONST: tile_op<IT, VM_CONST, 0>(in, p.cols, regs, nn, row, live, t); break;
+        case VM_IADD: tile_op<IT, VM_IADD, 3>(in, p.cols, regs, nn, row, live, t); break;
+        case VM_ISUB: tile_op<IT, VM_ISUB, 3>(in, p.cols, regs, nn, row, live, t); break;
+        case VM_IMUL: tile_op<IT, VM_IMUL, 3>(in, p.cols, regs, nn, row, live, t); break;
+        case VM_MULK: tile_op<IT, VM_MULK, 1>(in, p.cols, regs, nn, row, live, t); break;
+        case VM_WRAP32: tile_op<IT, VM_WRAP32, 1>(in, p.cols, regs, nn, row, live, t); break;
+        case VM_ICMP: tile_op<IT, VM_ICMP, 3>(in, p.cols, regs, nn, row, live, t); break;
+        case VM_AND: tile_op<IT, VM_AND, 3>(in, p.cols, regs, nn, row, live, t); break;
+        case VM_OR: tile_op<IT, VM_OR, 3>(in, p.cols, regs, nn, row, live, t); break;
+        case VM_SELECT: tile_op<IT, VM_SELECT, 7>(in, p.cols, regs, nn, row, live, t); break;
+        case VM_FADD: tile_op<IT, VM_FADD, 3>(in, p.cols, regs, nn, row, live, t); break;
+        case VM_FMUL: tile_op<IT, VM_FMUL, 3>(in, p.cols, regs, nn, row, live, t); break;
+        case VM_I2F: tile_op<IT, VM_I2F, 1>(in, p.cols, regs, nn, row, live, t); break;
+        default: tile_op<IT, -1, 7>(in, p.cols, regs, nn, row, live, t); break;
       }
     }
     for (int o = 0; o < p.nout; o++) {
