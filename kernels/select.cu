@@ -102,9 +102,10 @@ extern "C" __global__ void __launch_bounds__(256) select_scatter(const SelectPar
 // two atomicOr a thread (the output bitmap zeroed before), and row numbers
 // only when computed columns need them (rowids set).
 //
-// Per row: reads 1/8 B of pass bits; per passing row: 4-8 B of each output
-// column (a 32 B sector per isolated row at low selectivity, the whole
-// column at high), writes 4-8 B a column and 4 B of row number when asked.
+// Per row: reads 1/8 B of pass bits; per thread with a passing row: its
+// SEL_IT values of each output column (one 32 B sector of an INT column, as
+// vector loads in a full tile), writes 4-8 B a column per passing row and
+// 4 B of row number when asked.
 // Launch: one block of 256 threads per tile of 256 x SEL_IT rows, as
 // select_count. Bound: device memory bandwidth.
 #define MAX_EMIT 8
@@ -143,19 +144,29 @@ extern "C" __global__ void __launch_bounds__(256) select_emit(const EmitParams p
     for (int k = 0; k < SEL_IT; k++)
       if ((bits >> k) & 1u) p.rowids[at++] = (int)(i0 + k);
   }
+  bool pass[SEL_IT];
+#pragma unroll
+  for (int k = 0; k < SEL_IT; k++) pass[k] = (bits >> k) & 1u;
+  const bool full = i0 + SEL_IT <= p.n;
   for (int c = 0; c < p.ncols; c++) {
     const EmitCol& e = p.cols[c];
+    // All the thread's values and its validity word are loaded at once
+    // (vector loads in a full tile), not one dependent load per passing
+    // row: a thread then waits for memory once a column.
+    long long v[SEL_IT];
+    bool nn[SEL_IT];
+    load_i<SEL_IT>(e.in, i0, full, pass, v);
+    load_valid<SEL_IT>(e.in, i0, pass, nn);
     const bool wide = e.in.width == 8 && !e.in.frame;
     unsigned long long vbits = 0;
     int nv = 0;
     long long at = at0;
 #pragma unroll
     for (int k = 0; k < SEL_IT; k++) {
-      if (!((bits >> k) & 1u)) continue;
-      const long long row = i0 + k;
-      if (wide) ((long long*)e.out)[at] = __ldg((const long long*)e.in.data + row);
-      else ((int*)e.out)[at] = (int)ldi(e.in, row);
-      if (e.outValid && isvalid(e.in, row)) vbits |= 1ULL << nv;
+      if (!pass[k]) continue;
+      if (wide) ((long long*)e.out)[at] = v[k];
+      else ((int*)e.out)[at] = (int)v[k];
+      if (e.outValid && nn[k]) vbits |= 1ULL << nv;
       nv++;
       at++;
     }
