@@ -38,9 +38,10 @@ func (c *Catalog) Rename(from, to []string) error {
 		if f == t {
 			continue
 		}
-		c.writers[t], c.indexes[t] = c.writers[f], c.indexes[f]
+		c.writers[t], c.indexes[t], c.checks[t] = c.writers[f], c.indexes[f], c.checks[f]
 		delete(c.writers, f)
 		delete(c.indexes, f)
+		delete(c.checks, f)
 		c.moveCounter(f, t)
 	}
 	c.tables = tables
@@ -55,13 +56,8 @@ func (c *Catalog) Rename(from, to []string) error {
 // (as MySQL does). It fails if the table changed since snapshot was read.
 func (c *Catalog) Alter(name string, snapshot, next *columnar.Table, colMap []int) error {
 	return c.withWriter(name, func() error {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if c.tables[key(name)] != snapshot {
-			return fmt.Errorf("table %s changed during ALTER TABLE; run it again", name)
-		}
 		var kept []Index
-		for _, ix := range c.indexes[key(name)] {
+		for _, ix := range c.Indexes(name) {
 			var cols []int
 			for _, col := range ix.Columns {
 				if colMap[col] >= 0 {
@@ -76,6 +72,16 @@ func (c *Catalog) Alter(name string, snapshot, next *columnar.Table, colMap []in
 		}
 		if err := checkUnique(next, kept); err != nil {
 			return err
+		}
+		// A changed column type must still satisfy the CHECK
+		// constraints (MySQL validates the rebuilt table).
+		if err := c.validate(next); err != nil {
+			return err
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.tables[key(name)] != snapshot {
+			return fmt.Errorf("table %s changed during ALTER TABLE; run it again", name)
 		}
 		c.tables[key(name)] = next
 		c.indexes[key(name)] = kept

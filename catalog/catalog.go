@@ -27,12 +27,16 @@ type Catalog struct {
 	remaps map[string]map[string]*columnar.ColumnRemap
 	// counters are the AUTO_INCREMENT counters (auto_increment.go).
 	counters map[string]*AutoCounter
-	version  uint64
+	// checks are each table's CHECK constraints, validator the engine's
+	// function that enforces them (check.go).
+	checks    map[string][]Check
+	validator Validator
+	version   uint64
 }
 
 // New returns an empty catalog.
 func New() *Catalog {
-	return &Catalog{tables: map[string]*columnar.Table{}, writers: map[string]*sync.Mutex{}, indexes: map[string][]Index{}, views: map[string]View{}}
+	return &Catalog{tables: map[string]*columnar.Table{}, writers: map[string]*sync.Mutex{}, indexes: map[string][]Index{}, views: map[string]View{}, checks: map[string][]Check{}}
 }
 
 func key(name string) string { return strings.ToLower(name) }
@@ -65,6 +69,20 @@ func (c *Catalog) Create(name string, fields []columnar.Field, ifNotExists bool)
 // CreateIndexed is Create with the table's indexes (PRIMARY KEY, UNIQUE and
 // KEY clauses of CREATE TABLE).
 func (c *Catalog) CreateIndexed(name string, fields []columnar.Field, indexes []Index, ifNotExists bool) error {
+	return c.CreateDefined(TableDef{Name: name, Fields: fields, Indexes: indexes}, ifNotExists)
+}
+
+// TableDef is everything CREATE TABLE defines besides the rows.
+type TableDef struct {
+	Name    string
+	Fields  []columnar.Field
+	Indexes []Index
+	Checks  []Check
+}
+
+// CreateDefined is Create with the table's indexes and constraints.
+func (c *Catalog) CreateDefined(def TableDef, ifNotExists bool) error {
+	name, fields, indexes := def.Name, def.Fields, def.Indexes
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.tables[key(name)]; ok {
@@ -94,6 +112,7 @@ func (c *Catalog) CreateIndexed(name string, fields []columnar.Field, indexes []
 	c.writers[key(name)] = &sync.Mutex{}
 	c.dropCounter(key(name))
 	c.indexes[key(name)] = append([]Index(nil), indexes...)
+	c.checks[key(name)] = append([]Check(nil), def.Checks...)
 	c.version++
 	return nil
 }
@@ -107,6 +126,7 @@ func (c *Catalog) Put(t *columnar.Table) {
 	}
 	c.tables[key(t.Name)] = t
 	delete(c.indexes, key(t.Name))
+	delete(c.checks, key(t.Name))
 	c.dropCounter(key(t.Name))
 	c.dropRemaps(t.Name, nil)
 	c.version++
@@ -125,6 +145,7 @@ func (c *Catalog) Drop(name string, ifExists bool) error {
 	delete(c.tables, key(name))
 	delete(c.writers, key(name))
 	delete(c.indexes, key(name))
+	delete(c.checks, key(name))
 	c.dropCounter(key(name))
 	c.dropRemaps(name, nil)
 	c.version++
@@ -159,6 +180,9 @@ func (c *Catalog) Update(name string, change func(old *columnar.Table) (*columna
 		return err
 	}
 	if err := checkUnique(next, c.Indexes(name)); err != nil {
+		return err
+	}
+	if err := c.validate(next); err != nil {
 		return err
 	}
 	c.mu.Lock()

@@ -14,6 +14,8 @@ type State struct {
 	Tables  map[string]*columnar.Table
 	Indexes map[string][]Index
 	Views   map[string]View
+	// Checks are the CHECK constraints of the tables that have any.
+	Checks map[string][]Check
 	// AutoIncrement are the AUTO_INCREMENT counters' next values of the
 	// tables that have one above 1 (auto_increment.go).
 	AutoIncrement map[string]uint64
@@ -39,6 +41,12 @@ func (c *Catalog) State() State {
 	for k, v := range c.views {
 		s.Views[k] = v
 	}
+	s.Checks = map[string][]Check{}
+	for k, list := range c.checks {
+		if len(list) > 0 {
+			s.Checks[k] = append([]Check(nil), list...)
+		}
+	}
 	s.AutoIncrement = c.counterValues()
 	s.Remaps = c.remapValues()
 	return s
@@ -53,6 +61,10 @@ func (c *Catalog) Restore(s State) {
 	c.tables = map[string]*columnar.Table{}
 	c.indexes = map[string][]Index{}
 	c.views = map[string]View{}
+	c.checks = map[string][]Check{}
+	for k, list := range s.Checks {
+		c.checks[k] = append([]Check(nil), list...)
+	}
 	for k, t := range s.Tables {
 		c.tables[k] = t
 		if _, ok := c.writers[k]; !ok {

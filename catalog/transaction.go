@@ -38,9 +38,10 @@ func Clone(tables map[string]*columnar.Table) *Catalog {
 	return c
 }
 
-// CopyIndexes gives c's tables the indexes src has for them, so a
-// transaction's clone enforces the same keys (and INSERT ... ON DUPLICATE
-// KEY UPDATE and REPLACE find the same conflicts) as the shared catalog.
+// CopyIndexes gives c's tables the indexes and CHECK constraints src has
+// for them, and src's validator, so a transaction's clone enforces the same
+// keys and constraints (and INSERT ... ON DUPLICATE KEY UPDATE and REPLACE
+// find the same conflicts) as the shared catalog.
 func (c *Catalog) CopyIndexes(src *Catalog) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -48,7 +49,13 @@ func (c *Catalog) CopyIndexes(src *Catalog) {
 		if ix := src.Indexes(k); len(ix) > 0 {
 			c.indexes[k] = ix
 		}
+		if cks := src.Checks(k); len(cks) > 0 {
+			c.checks[k] = cks
+		}
 	}
+	src.mu.RLock()
+	c.validator = src.validator
+	src.mu.RUnlock()
 }
 
 // ConflictError is a COMMIT that lost to another session's change of a

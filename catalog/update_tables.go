@@ -51,6 +51,9 @@ func (c *Catalog) UpdateTables(tables []string, change func(old []*columnar.Tabl
 		if err := checkUnique(next[i], c.Indexes(name)); err != nil {
 			return err
 		}
+		if err := c.validate(next[i]); err != nil {
+			return err
+		}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -118,6 +118,7 @@ func Open(opts Options) (*DB, error) {
 	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil), users: &users{}, gpuMem: &gpuBudget{}, gpus: &gpuSet{}, userLocks: exec.NewUserLocks()}
 	db.SetMemoryLimit(opts.MemoryLimit)
 	db.plans = newPlanCache(db.cat)
+	db.cat.SetValidator(db.validateChecks)
 	if !packingModes[opts.Packing] {
 		return nil, fmt.Errorf("unknown packing mode %q (want on or off)", opts.Packing)
 	}
@@ -415,7 +416,7 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.explain(ctx, s)
 	case *sql.CreateTable:
 		_, existed := db.cat.Table(s.Name)
-		if err := db.cat.CreateIndexed(s.Name, s.Fields, s.Indexes, s.IfNotExists); err != nil {
+		if err := db.cat.CreateDefined(catalog.TableDef{Name: s.Name, Fields: s.Fields, Indexes: s.Indexes, Checks: s.Checks}, s.IfNotExists); err != nil {
 			return nil, err
 		}
 		if !existed && s.AutoIncrement > 1 {
@@ -488,6 +489,12 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.set(ctx, s)
 	case *sql.AlterColumns:
 		return db.alterColumns(ctx, s)
+	case *sql.AddCheck:
+		return db.addCheck(s)
+	case *sql.DropCheck:
+		return db.dropCheck(s)
+	case *sql.AlterCheck:
+		return db.alterCheck(s)
 	case *sql.AlterAutoIncrement:
 		return db.alterAutoIncrement(s)
 	case *sql.TruncateTable:

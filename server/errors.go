@@ -55,8 +55,11 @@ func errorCode(err error) uint16 {
 		kill *killError
 		syn  *syntaxError
 		save *engine.SavepointError
+		con  *catalog.ConstraintError
 	)
 	switch {
+	case errors.As(err, &con):
+		return con.Code
 	case errors.As(err, &syn):
 		return mysql.ER_PARSE_ERROR
 	case errors.Is(err, errEmptyQuery):
@@ -106,6 +109,17 @@ var messageCodes = []struct {
 	code uint16
 }{
 	{"Incorrect table definition; there can be only one auto column", mysql.ER_WRONG_AUTO_KEY},
+	// CHECK constraints (sql/check.go): MySQL 8.0.16's codes 3812-3822, 3959.
+	{"non-boolean type specified to a check constraint", 3812},
+	{"Column check constraint '", 3813},
+	{"contains disallowed function: ", 3814},
+	{"contains disallowed function.", 3815},
+	{"cannot refer to a user or system variable", 3816},
+	{"cannot refer to a row value", 3817},
+	{"cannot refer to an auto-increment column", 3818},
+	{"refers to non-existing column", 3820},
+	{"Duplicate check constraint name", 3822},
+	{"hence column cannot be dropped or renamed", 3959},
 	{"Failed to read auto-increment value", mysql.ER_AUTOINC_READ_FAILED},
 	{"unknown table", mysql.ER_NO_SUCH_TABLE},
 	{"unknown column", mysql.ER_BAD_FIELD_ERROR},

@@ -114,12 +114,20 @@ func (b *binder) alterColumns(t *columnar.Table, spec *ast.AlterTableSpec) (Stat
 		if len(fields) == 1 {
 			return nil, b.errf(b.start, "cannot drop the only column of '%s' (use DROP TABLE)", t.Name)
 		}
+		if err := b.checkColumnUse(t.Name, fields[i].Name); err != nil {
+			return nil, err
+		}
 		fields = append(fields[:i], fields[i+1:]...)
 		src = append(src[:i], src[i+1:]...)
 	case ast.AlterTableRenameColumn:
 		i, err := find(spec.OldColumnName.Name.O)
 		if err != nil {
 			return nil, err
+		}
+		if !strings.EqualFold(fields[i].Name, spec.NewColumnName.Name.O) {
+			if err := b.checkColumnUse(t.Name, fields[i].Name); err != nil {
+				return nil, err
+			}
 		}
 		fields[i].Name = spec.NewColumnName.Name.O
 	case ast.AlterTableAlterColumn:
@@ -150,6 +158,11 @@ func (b *binder) alterColumns(t *columnar.Table, spec *ast.AlterTableSpec) (Stat
 		f, err := b.columnDef(spec.NewColumns[0], false)
 		if err != nil {
 			return nil, err
+		}
+		if !strings.EqualFold(f.Name, fields[i].Name) {
+			if err := b.checkColumnUse(t.Name, fields[i].Name); err != nil {
+				return nil, err
+			}
 		}
 		if b.inPrimaryKey(t.Name, i) {
 			f.Nullable = false // MySQL: a PRIMARY KEY column is NOT NULL whatever MODIFY says

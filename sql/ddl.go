@@ -178,8 +178,10 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 				if err := b.columnCollation(&f, o.StrValue, pos); err != nil {
 					return nil, err
 				}
+			case ast.ColumnOptionCheck:
+				// A constraint: columnChecks collects it.
 			case ast.ColumnOptionComment,
-				ast.ColumnOptionReference, ast.ColumnOptionCheck, ast.ColumnOptionNoOption:
+				ast.ColumnOptionReference, ast.ColumnOptionNoOption:
 				// Constraints the engine does not enforce; accepted so
 				// MySQL DDL loads unchanged.
 			case ast.ColumnOptionDefaultValue:
@@ -218,6 +220,11 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 		return nil, err
 	}
 	st := &CreateTable{Name: name, Fields: fields, Indexes: indexes, IfNotExists: n.IfNotExists}
+	if _, exists := b.cat.Table(name); !exists || !n.IfNotExists {
+		if st.Checks, err = b.bindChecks(name, fields, columnChecks(n), nil); err != nil {
+			return nil, err
+		}
+	}
 	for _, o := range n.Options {
 		if o.Tp == ast.TableOptionAutoIncrement {
 			st.AutoIncrement = o.UintValue

@@ -68,7 +68,10 @@ func (b *binder) informationSchema(name string, pos int) (Plan, []string, error)
 			}
 		}
 	default:
-		return nil, nil, b.errf(pos, "unknown table 'information_schema.%s' (gpusql has SCHEMATA, TABLES and COLUMNS)", name)
+		var ok bool
+		if cols, rows, ok = b.infoConstraintTable(name); !ok {
+			return nil, nil, b.errf(pos, "unknown table 'information_schema.%s' (gpusql has SCHEMATA, TABLES, COLUMNS, TABLE_CONSTRAINTS and CHECK_CONSTRAINTS)", name)
+		}
 	}
 	out := make(Schema, len(cols))
 	names := make([]string, len(cols))

@@ -33,6 +33,7 @@ type CreateTable struct {
 	Name        string
 	Fields      []columnar.Field
 	Indexes     []catalog.Index
+	Checks      []catalog.Check
 	IfNotExists bool
 	// AutoIncrement is the table option AUTO_INCREMENT = N, the first
 	// value the AUTO_INCREMENT column generates (0: not given, 1).
