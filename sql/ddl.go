@@ -117,7 +117,7 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 	}
 	switch {
 	case n.ReferTable != nil:
-		return nil, b.errf(-1, "unsupported: CREATE TABLE ... LIKE")
+		return b.createTableLike(n)
 	case n.Partition != nil:
 		return nil, b.errf(-1, "unsupported: partitioned tables")
 	}
