@@ -70,12 +70,14 @@ func (c *Catalog) Alter(name string, snapshot, next *columnar.Table, colMap []in
 			ix.Columns = cols
 			kept = append(kept, ix)
 		}
-		if err := checkUnique(next, kept); err != nil {
+		// A changed column type must still satisfy the CHECK
+		// constraints (MySQL validates the rebuilt table), and an added
+		// generated column gets its values.
+		next, err := c.finish(next)
+		if err != nil {
 			return err
 		}
-		// A changed column type must still satisfy the CHECK
-		// constraints (MySQL validates the rebuilt table).
-		if err := c.validate(next); err != nil {
+		if err := checkUnique(next, kept); err != nil {
 			return err
 		}
 		c.mu.Lock()

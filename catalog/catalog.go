@@ -27,11 +27,12 @@ type Catalog struct {
 	remaps map[string]map[string]*columnar.ColumnRemap
 	// counters are the AUTO_INCREMENT counters (auto_increment.go).
 	counters map[string]*AutoCounter
-	// checks are each table's CHECK constraints, validator the engine's
-	// function that enforces them (check.go).
-	checks    map[string][]Check
-	validator Validator
-	version   uint64
+	// checks are each table's CHECK constraints, finisher the engine's
+	// function that computes generated columns and enforces them
+	// (check.go).
+	checks   map[string][]Check
+	finisher Finisher
+	version  uint64
 }
 
 // New returns an empty catalog.
@@ -179,10 +180,10 @@ func (c *Catalog) Update(name string, change func(old *columnar.Table) (*columna
 	if err != nil {
 		return err
 	}
-	if err := checkUnique(next, c.Indexes(name)); err != nil {
+	if next, err = c.finish(next); err != nil {
 		return err
 	}
-	if err := c.validate(next); err != nil {
+	if err := checkUnique(next, c.Indexes(name)); err != nil {
 		return err
 	}
 	c.mu.Lock()

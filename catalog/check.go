@@ -10,11 +10,11 @@ import (
 // CHECK constraints. Like indexes they live beside the table snapshots, by
 // table: a constraint is metadata, and the rows it admits are whatever
 // snapshot Update commits. The catalog cannot evaluate SQL (it must not
-// parse it), so the engine installs a Validator that runs the enforced
-// constraints over a snapshot before Update, UpdateTables and Alter commit
-// it; a snapshot a constraint rejects is not committed, so a failing
-// statement leaves its table exactly as it was (MySQL's statement
-// rollback).
+// parse it), so the engine installs a Finisher that computes a snapshot's
+// generated columns and runs the enforced constraints over it before
+// Update, UpdateTables and Alter commit it; a snapshot a constraint rejects
+// is not committed, so a failing statement leaves its table exactly as it
+// was (MySQL's statement rollback).
 
 // Check is one CHECK constraint of a table.
 type Check struct {
@@ -45,27 +45,29 @@ func CheckViolated(name string) error {
 	return &ConstraintError{Code: 3819, Msg: fmt.Sprintf("Check constraint '%s' is violated.", name)}
 }
 
-// Validator rejects a snapshot of a table that breaks one of the table's
-// constraints in catalog c (a transaction's clone or the shared catalog).
-type Validator func(c *Catalog, t *columnar.Table) error
+// Finisher completes a snapshot a statement built (its generated columns
+// computed) and rejects one that breaks a constraint of the table in
+// catalog c (a transaction's clone or the shared catalog); it returns the
+// snapshot to commit.
+type Finisher func(c *Catalog, t *columnar.Table) (*columnar.Table, error)
 
-// SetValidator installs the function that checks constraints before a
-// snapshot is committed.
-func (c *Catalog) SetValidator(v Validator) {
+// SetFinisher installs the function every snapshot goes through before it
+// is committed.
+func (c *Catalog) SetFinisher(f Finisher) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.validator = v
+	c.finisher = f
 }
 
-// validate runs the validator, when one is installed, on t.
-func (c *Catalog) validate(t *columnar.Table) error {
+// finish runs the finisher, when one is installed, on t.
+func (c *Catalog) finish(t *columnar.Table) (*columnar.Table, error) {
 	c.mu.RLock()
-	v := c.validator
+	f := c.finisher
 	c.mu.RUnlock()
-	if v == nil {
-		return nil
+	if f == nil {
+		return t, nil
 	}
-	return v(c, t)
+	return f(c, t)
 }
 
 // Checks returns the named table's CHECK constraints in definition order.
@@ -167,7 +169,7 @@ func (c *Catalog) setChecks(table string, t *columnar.Table, list []Check) error
 	before := c.checks[key(table)]
 	c.checks[key(table)] = list
 	c.mu.Unlock()
-	if err := c.validate(t); err != nil {
+	if _, err := c.finish(t); err != nil {
 		c.mu.Lock()
 		c.checks[key(table)] = before
 		c.mu.Unlock()

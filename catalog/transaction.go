@@ -39,7 +39,7 @@ func Clone(tables map[string]*columnar.Table) *Catalog {
 }
 
 // CopyIndexes gives c's tables the indexes and CHECK constraints src has
-// for them, and src's validator, so a transaction's clone enforces the same
+// for them, and src's finisher, so a transaction's clone enforces the same
 // keys and constraints (and INSERT ... ON DUPLICATE KEY UPDATE and REPLACE
 // find the same conflicts) as the shared catalog.
 func (c *Catalog) CopyIndexes(src *Catalog) {
@@ -54,7 +54,7 @@ func (c *Catalog) CopyIndexes(src *Catalog) {
 		}
 	}
 	src.mu.RLock()
-	c.validator = src.validator
+	c.finisher = src.finisher
 	src.mu.RUnlock()
 }
 

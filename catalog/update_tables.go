@@ -48,10 +48,10 @@ func (c *Catalog) UpdateTables(tables []string, change func(old []*columnar.Tabl
 		return err
 	}
 	for i, name := range tables {
-		if err := checkUnique(next[i], c.Indexes(name)); err != nil {
+		if next[i], err = c.finish(next[i]); err != nil {
 			return err
 		}
-		if err := c.validate(next[i]); err != nil {
+		if err := checkUnique(next[i], c.Indexes(name)); err != nil {
 			return err
 		}
 	}

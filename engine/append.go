@@ -147,7 +147,7 @@ func appendResult(old *columnar.Table, targets []int, res *exec.Result) (*column
 	n := res.Rows
 	t := &columnar.Table{Name: old.Name, Fields: old.Fields, Columns: make([]*columnar.Column, len(old.Fields)), Rows: old.Rows + n}
 	for j, f := range old.Fields {
-		if !f.Nullable && n > 0 {
+		if !f.Nullable && n > 0 && f.Generated == "" { // generated: checked once computed
 			if src[j] == nil {
 				return nil, fmt.Errorf("column %s of %s cannot be NULL and has no default: give it a value", f.Name, old.Name)
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"gpusql/catalog"
+	"gpusql/exec"
 	"gpusql/exec/cpu"
 	"gpusql/planner"
 	"gpusql/sql"
@@ -23,7 +24,18 @@ import (
 // rollback. The cost is one filtered scan of the table per statement on a
 // table with constraints, none on a table without.
 
-// validateChecks is the catalog's Validator.
+// finishSnapshot is the catalog's Finisher: generated columns computed,
+// then the CHECK constraints checked.
+func (db *DB) finishSnapshot(cat *catalog.Catalog, t *columnar.Table) (*columnar.Table, error) {
+	t, err := db.computeGenerated(t)
+	if err != nil {
+		return nil, err
+	}
+	return t, db.validateChecks(cat, t)
+}
+
+// validateChecks fails with error 3819 when a row of t breaks an enforced
+// CHECK constraint of its table in cat.
 func (db *DB) validateChecks(cat *catalog.Catalog, t *columnar.Table) error {
 	var enforced []catalog.Check
 	for _, ck := range cat.Checks(t.Name) {
@@ -34,30 +46,7 @@ func (db *DB) validateChecks(cat *catalog.Catalog, t *columnar.Table) error {
 	if len(enforced) == 0 || t.Rows == 0 {
 		return nil
 	}
-	parsed, err := sql.Parse(sql.CheckViolationQuery(t.Name, enforced))
-	if err != nil || len(parsed) != 1 {
-		return fmt.Errorf("check constraints of %s: %v", t.Name, err)
-	}
-	// The query reads the snapshot being committed, through a catalog that
-	// holds only it.
-	one := catalog.Clone(map[string]*columnar.Table{strings.ToLower(t.Name): t})
-	st, err := sql.Bind(one, parsed[0])
-	if err != nil {
-		return fmt.Errorf("check constraints of %s: %w", t.Name, err)
-	}
-	q, ok := st.(*sql.Query)
-	if !ok {
-		return fmt.Errorf("check constraints of %s: not a query", t.Name)
-	}
-	// Planned without the catalog's remaps (they belong to committed
-	// snapshots) and run on the CPU: the rows are the statement's own.
-	p, err := planner.Plan(q, planner.Options{})
-	if err != nil {
-		return fmt.Errorf("check constraints of %s: %w", t.Name, err)
-	}
-	ctx, done := db.queryMemory(context.Background())
-	defer done()
-	res, err := cpu.Run(ctx, p)
+	res, err := querySnapshot(db, t, sql.CheckViolationQuery(t.Name, enforced))
 	if err != nil {
 		return fmt.Errorf("check constraints of %s: %w", t.Name, err)
 	}
@@ -70,6 +59,36 @@ func (db *DB) validateChecks(cat *catalog.Catalog, t *columnar.Table) error {
 		}
 	}
 	return nil
+}
+
+// querySnapshot runs a query over snapshot t (named by its table's name)
+// on the CPU, through a catalog that holds only t, planned without the
+// catalog's remaps (they belong to committed snapshots): what the engine
+// computes over a statement's own rows before committing them.
+func querySnapshot(db *DB, t *columnar.Table, text string) (*exec.Result, error) {
+	parsed, err := sql.Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	if len(parsed) != 1 {
+		return nil, fmt.Errorf("internal error: %d statements in %q", len(parsed), text)
+	}
+	one := catalog.Clone(map[string]*columnar.Table{strings.ToLower(t.Name): t})
+	st, err := sql.Bind(one, parsed[0])
+	if err != nil {
+		return nil, err
+	}
+	q, ok := st.(*sql.Query)
+	if !ok {
+		return nil, fmt.Errorf("internal error: %q is not a query", text)
+	}
+	p, err := planner.Plan(q, planner.Options{})
+	if err != nil {
+		return nil, err
+	}
+	ctx, done := db.queryMemory(context.Background())
+	defer done()
+	return cpu.Run(ctx, p)
 }
 
 // addCheck runs ALTER TABLE ... ADD CHECK.

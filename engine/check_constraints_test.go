@@ -89,3 +89,32 @@ func TestCheckConstraintsLoadAndTransaction(t *testing.T) {
 		t.Fatalf("rows after the transaction %q, want 1|a;2|b;7|g", got)
 	}
 }
+
+// Generated columns keep their definition and go on being computed after
+// the database is reopened.
+func TestGeneratedColumnsReopen(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	db := openAt(t, dir)
+	mustRun(t, db, "CREATE TABLE g (a INT, b INT AS (a * 2) STORED NOT NULL, s VARCHAR(5) AS (CONCAT('n', a)))")
+	mustRun(t, db, "INSERT INTO g (a) VALUES (1), (2)")
+	want := "CREATE TABLE `g` (\n" +
+		"  `a` int DEFAULT NULL,\n" +
+		"  `b` int GENERATED ALWAYS AS ((`a` * 2)) STORED NOT NULL,\n" +
+		"  `s` varchar(5) GENERATED ALWAYS AS (concat(_utf8mb4'n',`a`)) VIRTUAL\n" +
+		")"
+	if got := showCreate(t, db, "g"); got != want {
+		t.Fatalf("SHOW CREATE TABLE:\n%s\nwant\n%s", got, want)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = openAt(t, dir)
+	defer db.Close()
+	if got := showCreate(t, db, "g"); got != want {
+		t.Fatalf("SHOW CREATE TABLE after reopening:\n%s\nwant\n%s", got, want)
+	}
+	mustRun(t, db, "INSERT INTO g (a) VALUES (3); UPDATE g SET a = a * 10 WHERE a = 1")
+	if got := tableText(t, db, "SELECT a, b, s FROM g ORDER BY a"); got != "2|4|n2;3|6|n3;10|20|n10" {
+		t.Fatalf("rows %q", got)
+	}
+}

@@ -118,7 +118,7 @@ func Open(opts Options) (*DB, error) {
 	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil), users: &users{}, gpuMem: &gpuBudget{}, gpus: &gpuSet{}, userLocks: exec.NewUserLocks()}
 	db.SetMemoryLimit(opts.MemoryLimit)
 	db.plans = newPlanCache(db.cat)
-	db.cat.SetValidator(db.validateChecks)
+	db.cat.SetFinisher(db.finishSnapshot)
 	if !packingModes[opts.Packing] {
 		return nil, fmt.Errorf("unknown packing mode %q (want on or off)", opts.Packing)
 	}

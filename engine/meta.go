@@ -214,6 +214,9 @@ func nullAndDefault(f columnar.Field) string {
 	if f.Collation != "" {
 		s = " COLLATE " + f.Collation
 	}
+	if f.Generated != "" {
+		return s + generatedClause(f)
+	}
 	if !f.Nullable {
 		s += " NOT NULL"
 	}

@@ -155,6 +155,9 @@ func (b *binder) alterColumns(t *columnar.Table, spec *ast.AlterTableSpec) (Stat
 		if err != nil {
 			return nil, err
 		}
+		if fields[i].Generated != "" {
+			return nil, b.errf(b.wordPos(old, -1), "unsupported: MODIFY / CHANGE of generated column '%s' (drop it and add it again)", old)
+		}
 		f, err := b.columnDef(spec.NewColumns[0], false)
 		if err != nil {
 			return nil, err

@@ -194,7 +194,7 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 				// given for it generates a value instead.
 				f.AutoIncrement, f.Nullable = true, false
 			case ast.ColumnOptionGenerated:
-				return nil, b.errf(pos, "unsupported: generated columns (column '%s')", cname)
+				// Bound once every column is known: generatedColumns.
 			case ast.ColumnOptionOnUpdate:
 				if t.ID != columnar.Datetime || !isCurrentTimestamp(o.Expr) {
 					return nil, b.errf(pos, "invalid ON UPDATE clause for '%s' column (only DATETIME and TIMESTAMP columns take ON UPDATE CURRENT_TIMESTAMP)", cname)
@@ -211,6 +211,10 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 		}
 		index[strings.ToLower(cname)] = len(fields)
 		fields = append(fields, f)
+	}
+	markGenerated(n, fields)
+	if err := b.generatedColumns(n, fields); err != nil {
+		return nil, err
 	}
 	indexes, err := b.tableIndexes(n, fields)
 	if err != nil {

@@ -31,7 +31,8 @@ var (
 		{"CHARACTER_MAXIMUM_LENGTH", columnar.TInt64}, {"NUMERIC_PRECISION", columnar.TInt64},
 		{"NUMERIC_SCALE", columnar.TInt64}, {"COLUMN_TYPE", columnar.TString}, {"COLUMN_KEY", columnar.TString},
 		{"EXTRA", columnar.TString}, {"COLUMN_COMMENT", columnar.TString},
-		{"CHARACTER_SET_NAME", columnar.TString}, {"COLLATION_NAME", columnar.TString}}
+		{"CHARACTER_SET_NAME", columnar.TString}, {"COLLATION_NAME", columnar.TString},
+		{"GENERATION_EXPRESSION", columnar.TString}}
 )
 
 // informationSchema binds information_schema.name.
@@ -177,7 +178,7 @@ func columnRow(table string, i int, f columnar.Field) []Expr {
 	}
 	return []Expr{infoStr("def"), infoStr(DatabaseName), infoStr(table), infoStr(f.Name), i64(i + 1), def,
 		infoStr(nullable), infoStr(dataType), charLen, prec, scale, infoStr(colType), infoStr(""), infoStr(extra), infoStr(""),
-		charset, collation}
+		charset, collation, infoStr(f.Generated)}
 }
 
 func infoStr(s string) Expr         { return &Const{T: columnar.TString, S: s} }

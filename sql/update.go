@@ -71,6 +71,10 @@ func withRowID(t *columnar.Table) *columnar.Table {
 	return out
 }
 
+// WithRowID is t with the row-number column RowIDColumn appended, for
+// queries the engine runs over a snapshot that must place their rows.
+func WithRowID(t *columnar.Table) *columnar.Table { return withRowID(t) }
+
 // dmlTable resolves the single table of an UPDATE or DELETE, rejecting the
 // multi-table forms (the binder sends those to dml_multi.go), and returns
 // the scope its expressions bind over: the snapshot's columns (the row
@@ -251,6 +255,12 @@ func (b *binder) assignValue(t *columnar.Table, f columnar.Field, v ast.ExprNode
 	pos := b.posOr(v, b.wordPos(f.Name, -1))
 	b.target = t
 	defer func() { b.target = nil }()
+	if d, ok := v.(*ast.DefaultExpr); ok && f.Generated != "" && d.Name == nil {
+		// SET g = DEFAULT: the engine computes the column anyway.
+		return b.expr(&ast.ColumnNameExpr{Name: &ast.ColumnName{Name: ast.NewCIStr(f.Name)}}, sc)
+	} else if f.Generated != "" {
+		return nil, b.generatedValueError(pos, f.Name, t.Name)
+	}
 	if d, ok := v.(*ast.DefaultExpr); ok {
 		return b.defaultOf(d, t, f, pos)
 	}
