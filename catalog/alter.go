@@ -38,10 +38,12 @@ func (c *Catalog) Rename(from, to []string) error {
 		if f == t {
 			continue
 		}
-		c.writers[t], c.indexes[t], c.checks[t] = c.writers[f], c.indexes[f], c.checks[f]
+		c.writers[t], c.indexes[t], c.checks[t], c.foreignKeys[t] = c.writers[f], c.indexes[f], c.checks[f], c.foreignKeys[f]
 		delete(c.writers, f)
 		delete(c.indexes, f)
 		delete(c.checks, f)
+		delete(c.foreignKeys, f)
+		c.renameReferences(from[i], to[i])
 		c.moveCounter(f, t)
 	}
 	c.tables = tables
@@ -73,7 +75,7 @@ func (c *Catalog) Alter(name string, snapshot, next *columnar.Table, colMap []in
 		// A changed column type must still satisfy the CHECK
 		// constraints (MySQL validates the rebuilt table), and an added
 		// generated column gets its values.
-		next, err := c.finish(next)
+		next, err := c.finishAlone(FinishOptions{}, snapshot, next)
 		if err != nil {
 			return err
 		}

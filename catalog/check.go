@@ -45,31 +45,6 @@ func CheckViolated(name string) error {
 	return &ConstraintError{Code: 3819, Msg: fmt.Sprintf("Check constraint '%s' is violated.", name)}
 }
 
-// Finisher completes a snapshot a statement built (its generated columns
-// computed) and rejects one that breaks a constraint of the table in
-// catalog c (a transaction's clone or the shared catalog); it returns the
-// snapshot to commit.
-type Finisher func(c *Catalog, t *columnar.Table) (*columnar.Table, error)
-
-// SetFinisher installs the function every snapshot goes through before it
-// is committed.
-func (c *Catalog) SetFinisher(f Finisher) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.finisher = f
-}
-
-// finish runs the finisher, when one is installed, on t.
-func (c *Catalog) finish(t *columnar.Table) (*columnar.Table, error) {
-	c.mu.RLock()
-	f := c.finisher
-	c.mu.RUnlock()
-	if f == nil {
-		return t, nil
-	}
-	return f(c, t)
-}
-
 // Checks returns the named table's CHECK constraints in definition order.
 func (c *Catalog) Checks(table string) []Check {
 	c.mu.RLock()
@@ -169,7 +144,7 @@ func (c *Catalog) setChecks(table string, t *columnar.Table, list []Check) error
 	before := c.checks[key(table)]
 	c.checks[key(table)] = list
 	c.mu.Unlock()
-	if _, err := c.finish(t); err != nil {
+	if _, _, err := c.finish(FinishOptions{}, t, t); err != nil {
 		c.mu.Lock()
 		c.checks[key(table)] = before
 		c.mu.Unlock()

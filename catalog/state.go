@@ -14,8 +14,10 @@ type State struct {
 	Tables  map[string]*columnar.Table
 	Indexes map[string][]Index
 	Views   map[string]View
-	// Checks are the CHECK constraints of the tables that have any.
-	Checks map[string][]Check
+	// Checks are the CHECK constraints of the tables that have any,
+	// ForeignKeys their FOREIGN KEY constraints.
+	Checks      map[string][]Check
+	ForeignKeys map[string][]ForeignKey
 	// AutoIncrement are the AUTO_INCREMENT counters' next values of the
 	// tables that have one above 1 (auto_increment.go).
 	AutoIncrement map[string]uint64
@@ -47,6 +49,12 @@ func (c *Catalog) State() State {
 			s.Checks[k] = append([]Check(nil), list...)
 		}
 	}
+	s.ForeignKeys = map[string][]ForeignKey{}
+	for k, list := range c.foreignKeys {
+		if len(list) > 0 {
+			s.ForeignKeys[k] = append([]ForeignKey(nil), list...)
+		}
+	}
 	s.AutoIncrement = c.counterValues()
 	s.Remaps = c.remapValues()
 	return s
@@ -64,6 +72,10 @@ func (c *Catalog) Restore(s State) {
 	c.checks = map[string][]Check{}
 	for k, list := range s.Checks {
 		c.checks[k] = append([]Check(nil), list...)
+	}
+	c.foreignKeys = map[string][]ForeignKey{}
+	for k, list := range s.ForeignKeys {
+		c.foreignKeys[k] = append([]ForeignKey(nil), list...)
 	}
 	for k, t := range s.Tables {
 		c.tables[k] = t

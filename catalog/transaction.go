@@ -38,7 +38,7 @@ func Clone(tables map[string]*columnar.Table) *Catalog {
 	return c
 }
 
-// CopyIndexes gives c's tables the indexes and CHECK constraints src has
+// CopyIndexes gives c's tables the indexes, CHECK and FOREIGN KEY constraints src has
 // for them, and src's finisher, so a transaction's clone enforces the same
 // keys and constraints (and INSERT ... ON DUPLICATE KEY UPDATE and REPLACE
 // find the same conflicts) as the shared catalog.
@@ -51,6 +51,9 @@ func (c *Catalog) CopyIndexes(src *Catalog) {
 		}
 		if cks := src.Checks(k); len(cks) > 0 {
 			c.checks[k] = cks
+		}
+		if fks := src.ForeignKeys(k); len(fks) > 0 {
+			c.foreignKeys[k] = fks
 		}
 	}
 	src.mu.RLock()

@@ -25,13 +25,25 @@ import (
 // table with constraints, none on a table without.
 
 // finishSnapshot is the catalog's Finisher: generated columns computed,
-// then the CHECK constraints checked.
-func (db *DB) finishSnapshot(cat *catalog.Catalog, t *columnar.Table) (*columnar.Table, error) {
-	t, err := db.computeGenerated(t)
+// the CHECK constraints checked, then the foreign keys (foreign_keys.go),
+// unless the statement runs with foreign_key_checks = 0.
+func (db *DB) finishSnapshot(cat *catalog.Catalog, opts catalog.FinishOptions, old, next *columnar.Table) (*columnar.Table, []catalog.Cascade, error) {
+	next, err := db.computeGenerated(next)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return t, db.validateChecks(cat, t)
+	if err := db.validateChecks(cat, next); err != nil {
+		return nil, nil, err
+	}
+	if opts.NoForeignKeyChecks {
+		return next, nil, nil
+	}
+	return enforceForeignKeys(cat, old, next)
+}
+
+// finishOptions are the session's settings for the Finisher.
+func (db *DB) finishOptions() catalog.FinishOptions {
+	return catalog.FinishOptions{NoForeignKeyChecks: db.session.Limit("foreign_key_checks") == 0}
 }
 
 // validateChecks fails with error 3819 when a row of t breaks an enforced

@@ -416,7 +416,7 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.explain(ctx, s)
 	case *sql.CreateTable:
 		_, existed := db.cat.Table(s.Name)
-		if err := db.cat.CreateDefined(catalog.TableDef{Name: s.Name, Fields: s.Fields, Indexes: s.Indexes, Checks: s.Checks}, s.IfNotExists); err != nil {
+		if err := db.cat.CreateDefined(catalog.TableDef{Name: s.Name, Fields: s.Fields, Indexes: s.Indexes, Checks: s.Checks, ForeignKeys: s.ForeignKeys}, s.IfNotExists); err != nil {
 			return nil, err
 		}
 		if !existed && s.AutoIncrement > 1 {
@@ -426,6 +426,9 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 	case *sql.CreateTableAs:
 		return db.createTableAs(ctx, s)
 	case *sql.DropTable:
+		if err := db.checkDropReferenced(s.Names); err != nil {
+			return nil, err
+		}
 		for _, name := range s.Names {
 			if err := db.cat.Drop(name, s.IfExists); err != nil {
 				return nil, err
@@ -495,6 +498,16 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.dropCheck(s)
 	case *sql.AlterCheck:
 		return db.alterCheck(s)
+	case *sql.AddForeignKey:
+		if err := db.cat.AddForeignKey(s.Table, s.Key, s.Index, db.finishOptions()); err != nil {
+			return nil, err
+		}
+		return message("added foreign key %s to %s", s.Key.Name, s.Table), nil
+	case *sql.DropForeignKey:
+		if err := db.cat.DropForeignKey(s.Table, s.Name); err != nil {
+			return nil, err
+		}
+		return message("dropped foreign key %s from %s", s.Name, s.Table), nil
 	case *sql.AlterAutoIncrement:
 		return db.alterAutoIncrement(s)
 	case *sql.TruncateTable:

@@ -192,6 +192,7 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 			lines = append(lines, fmt.Sprintf("  KEY `%s` (%s)", ix.Name, strings.Join(cols, ",")))
 		}
 	}
+	lines = append(lines, foreignKeyLines(db.cat.ForeignKeys(name))...)
 	lines = append(lines, checkLines(db.cat.Checks(name))...)
 	ddl := fmt.Sprintf("CREATE TABLE `%s` (\n%s\n)", t.Name, strings.Join(lines, ",\n"))
 	if next := db.autoIncrementNext(t); next > 1 {

@@ -24,7 +24,7 @@ func (db *DB) update(ctx context.Context, s *sql.Update) (*StatementResult, erro
 		return nil, err
 	}
 	changed := 0
-	err = db.cat.Update(s.Table, func(old *columnar.Table) (*columnar.Table, error) {
+	err = db.cat.UpdateWith(s.Table, db.finishOptions(), func(old *columnar.Table) (*columnar.Table, error) {
 		if old != s.Snapshot {
 			return nil, fmt.Errorf("table %s changed while the UPDATE ran; run it again", s.Table)
 		}
@@ -70,7 +70,7 @@ func (db *DB) deleteRows(ctx context.Context, s *sql.Delete) (*StatementResult, 
 	if err != nil {
 		return nil, err
 	}
-	err = db.cat.Update(s.Table, func(old *columnar.Table) (*columnar.Table, error) {
+	err = db.cat.UpdateWith(s.Table, db.finishOptions(), func(old *columnar.Table) (*columnar.Table, error) {
 		if old != s.Snapshot {
 			return nil, fmt.Errorf("table %s changed while the DELETE ran; run it again", s.Table)
 		}

@@ -187,12 +187,16 @@ func init() {
 }
 
 // checkColumnUse is MySQL's error 3959 when ALTER TABLE drops or renames a
-// column a check constraint reads (3108 when a generated column reads it).
+// column a check constraint reads (3108 when a generated column reads it,
+// 1828/1829 when a foreign key names it).
 func (b *binder) checkColumnUse(table, column string) error {
 	if t, ok := b.cat.Table(table); ok {
 		if err := b.generatedColumnUse(t.Fields, column); err != nil {
 			return err
 		}
+	}
+	if err := b.foreignKeyColumnUse(table, column); err != nil {
+		return err
 	}
 	for _, ck := range b.cat.Checks(table) {
 		for _, c := range ck.Columns {

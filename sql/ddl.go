@@ -228,6 +228,11 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 		if st.Checks, err = b.bindChecks(name, fields, columnChecks(n), nil); err != nil {
 			return nil, err
 		}
+		ft := &fkTable{name: name, fields: fields, indexes: indexes}
+		if st.ForeignKeys, err = b.foreignKeys(ft, n.Constraints, nil); err != nil {
+			return nil, err
+		}
+		st.Indexes = ft.indexes
 	}
 	for _, o := range n.Options {
 		if o.Tp == ast.TableOptionAutoIncrement {

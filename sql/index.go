@@ -222,6 +222,9 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 	if st, ok, err := b.alterCheck(t, spec); ok {
 		return st, err
 	}
+	if st, ok, err := b.alterForeignKey(t, spec); ok {
+		return st, err
+	}
 	switch spec.Tp {
 	case ast.AlterTableAddConstraint:
 		ix, ok, err := b.constraintIndex(t.Fields, spec.Constraint, b.usedIndexNames(t))
@@ -244,5 +247,5 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 	case ast.AlterTableDropPrimaryKey:
 		return &DropIndex{Table: t.Name, Name: catalog.PrimaryName}, nil
 	}
-	return nil, b.errf(b.start, "unsupported: this ALTER TABLE change (ADD/DROP/RENAME/MODIFY/CHANGE COLUMN, ALTER COLUMN SET/DROP DEFAULT, RENAME TO, ADD/DROP INDEX, UNIQUE and PRIMARY KEY, ADD/DROP/ALTER CHECK are supported)")
+	return nil, b.errf(b.start, "unsupported: this ALTER TABLE change (ADD/DROP/RENAME/MODIFY/CHANGE COLUMN, ALTER COLUMN SET/DROP DEFAULT, RENAME TO, ADD/DROP INDEX, UNIQUE and PRIMARY KEY, ADD/DROP/ALTER CHECK, ADD/DROP FOREIGN KEY are supported)")
 }

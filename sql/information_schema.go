@@ -71,7 +71,7 @@ func (b *binder) informationSchema(name string, pos int) (Plan, []string, error)
 	default:
 		var ok bool
 		if cols, rows, ok = b.infoConstraintTable(name); !ok {
-			return nil, nil, b.errf(pos, "unknown table 'information_schema.%s' (gpusql has SCHEMATA, TABLES, COLUMNS, TABLE_CONSTRAINTS and CHECK_CONSTRAINTS)", name)
+			return nil, nil, b.errf(pos, "unknown table 'information_schema.%s' (gpusql has SCHEMATA, TABLES, COLUMNS, TABLE_CONSTRAINTS, CHECK_CONSTRAINTS, REFERENTIAL_CONSTRAINTS and KEY_COLUMN_USAGE)", name)
 		}
 	}
 	out := make(Schema, len(cols))

@@ -34,6 +34,7 @@ type CreateTable struct {
 	Fields      []columnar.Field
 	Indexes     []catalog.Index
 	Checks      []catalog.Check
+	ForeignKeys []catalog.ForeignKey
 	IfNotExists bool
 	// AutoIncrement is the table option AUTO_INCREMENT = N, the first
 	// value the AUTO_INCREMENT column generates (0: not given, 1).

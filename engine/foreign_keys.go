@@ -1,0 +1,403 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"gpusql/catalog"
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// Foreign keys are enforced, like CHECK constraints, on the snapshot a
+// statement commits, as InnoDB enforces them row by row:
+//
+//   - as a child: every row whose key columns are all non-NULL must find
+//     its key among the parent's rows (else error 1452);
+//   - as a parent: a child row whose key the new snapshot no longer holds
+//     is an error (1451) under RESTRICT / NO ACTION, is deleted under ON
+//     DELETE CASCADE, gets the parent row's new key under ON UPDATE
+//     CASCADE, or NULL keys under SET NULL. The changed child is then
+//     checked in turn (it may be a parent too), up to MySQL's depth of 15.
+//
+// A parent key vanished by an UPDATE (same rows, a key changed in place)
+// takes ON UPDATE's action and the key in the same row of the new snapshot;
+// one vanished otherwise (DELETE, REPLACE) takes ON DELETE's. The changes
+// to other tables go back to the catalog as Cascades, committed with the
+// statement's snapshot or not at all. Each check hashes the whole parent
+// key column set and scans the whole child table: one pass per statement
+// on tables with foreign keys, none on tables without.
+
+// maxCascadeDepth is InnoDB's limit on nested cascades (error 3008).
+const maxCascadeDepth = 15
+
+// fkChange is a table's snapshot before and after the statement.
+type fkChange struct {
+	name     string
+	old, new *columnar.Table
+	depth    int
+}
+
+// fkRun holds the snapshots a statement and its cascades produce.
+type fkRun struct {
+	cat     *catalog.Catalog
+	root    string
+	pending map[string]*columnar.Table // lower-cased name → new snapshot
+	base    map[string]*columnar.Table // → snapshot it replaces
+	order   []string
+}
+
+// current is the table's snapshot as the statement leaves it so far.
+func (r *fkRun) current(name string) (*columnar.Table, bool) {
+	if t, ok := r.pending[strings.ToLower(name)]; ok {
+		return t, true
+	}
+	return r.cat.Table(name)
+}
+
+// enforceForeignKeys checks next (replacing old) against the foreign keys
+// of cat and returns the root's final snapshot and the cascades.
+func enforceForeignKeys(cat *catalog.Catalog, old, next *columnar.Table) (*columnar.Table, []catalog.Cascade, error) {
+	r := &fkRun{cat: cat, root: strings.ToLower(next.Name), pending: map[string]*columnar.Table{}, base: map[string]*columnar.Table{}}
+	r.pending[r.root] = next
+	work := []fkChange{{name: next.Name, old: old, new: next}}
+	for len(work) > 0 {
+		ch := work[0]
+		work = work[1:]
+		if r.pending[strings.ToLower(ch.name)] != ch.new {
+			continue // changed again by a cascade, which is queued
+		}
+		// The actions first: a self-referencing SET NULL or CASCADE
+		// changes the rows the child check then reads.
+		more, err := r.checkParent(ch)
+		if err != nil {
+			return nil, nil, err
+		}
+		work = append(work, more...)
+		if r.pending[strings.ToLower(ch.name)] != ch.new {
+			continue
+		}
+		if err := r.checkChild(ch.old, ch.new); err != nil {
+			return nil, nil, err
+		}
+	}
+	var out []catalog.Cascade
+	for _, k := range r.order {
+		out = append(out, catalog.Cascade{Table: r.pending[k].Name, Base: r.base[k], Next: r.pending[k]})
+	}
+	return r.pending[r.root], out, nil
+}
+
+// checkChild fails with 1452 when a row of t has a key its parent lacks.
+// Only keys old did not hold are checked: rows left from before
+// foreign_key_checks = 0 are not the statement's to answer for, as in
+// InnoDB, which checks the rows a statement writes (old nil: every row, for
+// ALTER TABLE ADD FOREIGN KEY).
+func (r *fkRun) checkChild(old, t *columnar.Table) error {
+	for _, fk := range r.cat.ForeignKeys(t.Name) {
+		cols, err := columnIndexes(t, fk.Columns)
+		if err != nil {
+			return err
+		}
+		var before map[string]int
+		if old != nil {
+			if ocols, err := columnIndexes(old, fk.Columns); err == nil {
+				before = keySet(old, ocols)
+			}
+		}
+		var keys map[string]int
+		if parent, ok := r.current(fk.RefTable); ok {
+			pcols, err := columnIndexes(parent, fk.RefColumns)
+			if err != nil {
+				return err
+			}
+			keys = keySet(parent, pcols)
+		}
+		for row := 0; row < t.Rows; row++ {
+			k, ok := catalog.KeyOf(t, cols, row)
+			if !ok {
+				continue // a NULL in the key: not checked (MATCH SIMPLE)
+			}
+			if _, kept := before[k]; kept {
+				continue
+			}
+			if _, found := keys[k]; !found {
+				return catalog.ChildRowError(sql.DatabaseName, t.Name, fk)
+			}
+		}
+	}
+	return nil
+}
+
+// checkParent applies the referential actions of the keys referencing
+// ch's table to the child rows whose parent key vanished.
+func (r *fkRun) checkParent(ch fkChange) ([]fkChange, error) {
+	var more []fkChange
+	for _, ref := range r.cat.ReferencesTo(ch.name) {
+		parent := r.pending[strings.ToLower(ch.name)]
+		pcols, err := columnIndexes(parent, ref.Key.RefColumns)
+		if err != nil {
+			return nil, err
+		}
+		child, ok := r.current(ref.Child)
+		if !ok {
+			continue
+		}
+		ccols, err := columnIndexes(child, ref.Key.Columns)
+		if err != nil {
+			return nil, err
+		}
+		orphans, newRow := vanishedKeys(ch.old, parent, pcols, child, ccols)
+		if len(orphans) == 0 {
+			continue
+		}
+		if ch.depth >= maxCascadeDepth {
+			return nil, &catalog.ConstraintError{Code: 3008, Msg: fmt.Sprintf("Foreign key cascade delete/update exceeds max depth of %d.", maxCascadeDepth)}
+		}
+		next, err := applyAction(ref, child, ccols, parent, pcols, orphans, newRow)
+		if err != nil {
+			return nil, err
+		}
+		k := strings.ToLower(child.Name)
+		if _, seen := r.base[k]; !seen && k != r.root {
+			r.base[k] = child
+			r.order = append(r.order, k)
+		}
+		r.pending[k] = next
+		more = append(more, fkChange{name: child.Name, old: child, new: next, depth: ch.depth + 1})
+	}
+	return more, nil
+}
+
+// vanishedKeys finds the child rows whose key old held and parent no
+// longer does (a key missing from old too is an orphan from before
+// foreign_key_checks = 0, left alone). For each, newRow gives the parent
+// row holding its key's replacement when the key changed in place (an
+// UPDATE: old and parent have the same rows), or -1 when it was deleted.
+func vanishedKeys(old, parent *columnar.Table, pcols []int, child *columnar.Table, ccols []int) (orphans, newRow []int) {
+	if old == nil || old.Rows == 0 {
+		return nil, nil
+	}
+	ocols, err := columnIndexes(old, namesOf(parent, pcols))
+	if err != nil {
+		return nil, nil
+	}
+	keys, before := keySet(parent, pcols), keySet(old, ocols)
+	var moved map[string]int // old key → row of its replacement
+	for row := 0; row < child.Rows; row++ {
+		k, ok := catalog.KeyOf(child, ccols, row)
+		if !ok {
+			continue
+		}
+		if _, found := keys[k]; found {
+			continue
+		}
+		if _, was := before[k]; !was {
+			continue
+		}
+		if moved == nil {
+			moved = movedKeys(old, ocols, parent, pcols)
+		}
+		orphans = append(orphans, row)
+		if pr, ok := moved[k]; ok {
+			newRow = append(newRow, pr)
+		} else {
+			newRow = append(newRow, -1)
+		}
+	}
+	return orphans, newRow
+}
+
+// movedKeys maps the keys an UPDATE changed in place (same row count,
+// rows in the same positions) to the rows now holding their replacement.
+func movedKeys(old *columnar.Table, ocols []int, parent *columnar.Table, pcols []int) map[string]int {
+	moved := map[string]int{}
+	if old.Rows != parent.Rows {
+		return moved
+	}
+	for pr := 0; pr < old.Rows; pr++ {
+		ok, okOld := catalog.KeyOf(old, ocols, pr)
+		nk, okNew := catalog.KeyOf(parent, pcols, pr)
+		if okOld && okNew && ok != nk {
+			moved[ok] = pr
+		}
+	}
+	return moved
+}
+
+func namesOf(t *columnar.Table, cols []int) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = t.Fields[c].Name
+	}
+	return out
+}
+
+// applyAction returns child after ref's action on the orphaned rows.
+func applyAction(ref catalog.Reference, child *columnar.Table, ccols []int, parent *columnar.Table, pcols []int, orphans, newRow []int) (*columnar.Table, error) {
+	var deleted, updated []int // indexes into orphans
+	for i := range orphans {
+		if newRow[i] < 0 {
+			deleted = append(deleted, i)
+		} else {
+			updated = append(updated, i)
+		}
+	}
+	out := child
+	if len(updated) > 0 {
+		var err error
+		if out, err = applyRule(ref, ref.Key.OnUpdate, out, ccols, parent, pcols, pick(orphans, updated), pick(newRow, updated)); err != nil {
+			return nil, err
+		}
+	}
+	if len(deleted) > 0 {
+		var err error
+		if out, err = applyRule(ref, ref.Key.OnDelete, out, ccols, parent, pcols, pick(orphans, deleted), nil); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// applyRule applies one action to rows of child; parentRows (UPDATE only)
+// are the parent rows with the new keys.
+func applyRule(ref catalog.Reference, action string, child *columnar.Table, ccols []int, parent *columnar.Table, pcols []int, rows, parentRows []int) (*columnar.Table, error) {
+	switch {
+	case action == catalog.SetNull:
+		return setKeyColumns(child, ccols, rows, nil, nil)
+	case action == catalog.CascadeAction && parentRows == nil:
+		return deleteRows(child, rows), nil
+	case action == catalog.CascadeAction:
+		return setKeyColumns(child, ccols, rows, parent, gatherKeys(parent, pcols, parentRows))
+	}
+	return nil, catalog.ParentRowError(sql.DatabaseName, ref.Child, ref.Key)
+}
+
+// setKeyColumns returns t with the key columns of rows set to vals[i]
+// (a column per key column, in rows order), or to NULL when vals is nil.
+func setKeyColumns(t *columnar.Table, cols, rows []int, parent *columnar.Table, vals []*columnar.Column) (*columnar.Table, error) {
+	out := &columnar.Table{Name: t.Name, Fields: t.Fields, Rows: t.Rows, Columns: append([]*columnar.Column(nil), t.Columns...)}
+	diff := make([]bool, len(rows))
+	for i, c := range cols {
+		f := t.Fields[c]
+		src := columnar.NewColumn(f.Type, len(rows), true) // all NULL
+		if vals != nil {
+			src = vals[i]
+		} else if f.Type.ID == columnar.String {
+			src.Dict = columnar.BuildDictionary(nil)
+		}
+		col, err := setColumn(t.Columns[c], rows, src, f, diff)
+		if err != nil {
+			return nil, fmt.Errorf("foreign key cascade into %s: %w", t.Name, err)
+		}
+		out.Columns[c] = col
+	}
+	columnar.ComputeStats(out)
+	return out, nil
+}
+
+// gatherKeys copies the key columns of rows of t.
+func gatherKeys(t *columnar.Table, cols, rows []int) []*columnar.Column {
+	out := make([]*columnar.Column, len(cols))
+	for i, c := range cols {
+		out[i] = gatherColumn(t.Columns[c], rows)
+	}
+	return out
+}
+
+// deleteRows is t without rows (sorted ascending).
+func deleteRows(t *columnar.Table, rows []int) *columnar.Table {
+	drop := make(map[int]bool, len(rows))
+	for _, r := range rows {
+		drop[r] = true
+	}
+	keep := make([]int, 0, t.Rows-len(rows))
+	for r := 0; r < t.Rows; r++ {
+		if !drop[r] {
+			keep = append(keep, r)
+		}
+	}
+	return gatherTable(t, keep)
+}
+
+func pick(xs, at []int) []int {
+	out := make([]int, len(at))
+	for i, k := range at {
+		out[i] = xs[k]
+	}
+	return out
+}
+
+// keySet holds the keys of t's rows over cols (rows with a NULL left out).
+func keySet(t *columnar.Table, cols []int) map[string]int {
+	keys := make(map[string]int, t.Rows)
+	for row := 0; row < t.Rows; row++ {
+		if k, ok := catalog.KeyOf(t, cols, row); ok {
+			keys[k] = row
+		}
+	}
+	return keys
+}
+
+// columnIndexes resolves a key's column names in t.
+func columnIndexes(t *columnar.Table, names []string) ([]int, error) {
+	out := make([]int, len(names))
+	for i, n := range names {
+		out[i] = -1
+		for j, f := range t.Fields {
+			if strings.EqualFold(f.Name, n) {
+				out[i] = j
+			}
+		}
+		if out[i] < 0 {
+			return nil, fmt.Errorf("foreign key column '%s' is missing from table %s", n, t.Name)
+		}
+	}
+	return out, nil
+}
+
+// checkDropReferenced is MySQL's error 3730: DROP TABLE of a parent that a
+// table not dropped with it references (unless foreign_key_checks = 0).
+func (db *DB) checkDropReferenced(names []string) error {
+	if db.finishOptions().NoForeignKeyChecks {
+		return nil
+	}
+	dropped := map[string]bool{}
+	for _, n := range names {
+		dropped[strings.ToLower(n)] = true
+	}
+	for _, n := range names {
+		for _, ref := range db.cat.ReferencesTo(n) {
+			if !dropped[strings.ToLower(ref.Child)] {
+				return &catalog.ConstraintError{Code: 3730, Msg: fmt.Sprintf("Cannot drop table '%s' referenced by a foreign key constraint '%s' on table '%s'.", n, ref.Key.Name, ref.Child)}
+			}
+		}
+	}
+	return nil
+}
+
+// checkTruncateReferenced is MySQL's error 1701: TRUNCATE of a table
+// another table references.
+func (db *DB) checkTruncateReferenced(name string) error {
+	if db.finishOptions().NoForeignKeyChecks {
+		return nil
+	}
+	for _, ref := range db.cat.ReferencesTo(name) {
+		if !strings.EqualFold(ref.Child, name) {
+			return &catalog.ConstraintError{Code: 1701, Msg: fmt.Sprintf("Cannot truncate a table referenced in a foreign key constraint (`%s`.`%s`, %s)", sql.DatabaseName, ref.Child, ref.Key.Definition())}
+		}
+	}
+	return nil
+}
+
+// foreignKeyLines are SHOW CREATE TABLE's lines for a table's foreign
+// keys, in name order.
+func foreignKeyLines(fks []catalog.ForeignKey) []string {
+	sort.Slice(fks, func(i, j int) bool { return fks[i].Name < fks[j].Name })
+	out := make([]string, len(fks))
+	for i, fk := range fks {
+		out[i] = "  " + fk.Definition()
+	}
+	return out
+}
