@@ -176,7 +176,7 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 	}
 	var lines []string
 	for _, f := range t.Fields {
-		lines = append(lines, fmt.Sprintf("  `%s` %s%s", f.Name, strings.ToLower(f.Type.String()), nullAndDefault(f)))
+		lines = append(lines, fmt.Sprintf("  `%s` %s%s", f.Name, sql.SQLTypeName(f.Type), nullAndDefault(f)))
 	}
 	for _, ix := range db.cat.Indexes(name) {
 		cols := make([]string, len(ix.Columns))

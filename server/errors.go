@@ -129,6 +129,8 @@ var messageCodes = []struct {
 	{"Key reference and table reference don't match", 1239},
 	{"Duplicate foreign key constraint name", 1826},
 	{"needed in a foreign key constraint", 1828},
+	// ENUM / SET values that are not members (storage/columnar/enum.go).
+	{"Data truncated for column", mysql.WARN_DATA_TRUNCATED},
 	// Generated columns (sql/generated.go).
 	{"The value specified for generated column", 3105},
 	{"Expression of generated column", 3102},

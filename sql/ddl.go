@@ -38,7 +38,10 @@ import (
 //	                                             (storage/columnar/year.go)
 //	TIME[(fsp)]                                → TIME: signed µs (storage/columnar/time.go)
 //
-// ENUM, SET and BIT are rejected.
+//	ENUM(...), SET(...)                        → VARCHAR holding the members' text,
+//	                                             Type.Members (sql/enum.go)
+//
+// BIT is rejected.
 func columnType(tp *types.FieldType) (columnar.Type, string) {
 	switch tp.GetType() {
 	case mysql.TypeTiny, mysql.TypeShort, mysql.TypeInt24, mysql.TypeLong:
@@ -83,6 +86,8 @@ func columnType(tp *types.FieldType) (columnar.Type, string) {
 		return columnar.TDate, ""
 	case mysql.TypeTiDBVectorFloat32:
 		return vectorType(tp.GetFlen())
+	case mysql.TypeEnum, mysql.TypeSet:
+		return enumType(tp, tp.GetType() == mysql.TypeSet)
 	case mysql.TypeJSON:
 		return columnar.TJSON, ""
 	case mysql.TypeYear:
@@ -208,6 +213,10 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 			if err := b.columnDefault(&f, def, pos); err != nil {
 				return nil, err
 			}
+		}
+		if t.Members != "" && !f.Nullable && !f.HasDefault && !t.Set {
+			// MySQL: a NOT NULL ENUM without a DEFAULT defaults to its first member.
+			f.HasDefault, f.Default = true, t.EnumMembers()[0]
 		}
 		index[strings.ToLower(cname)] = len(fields)
 		fields = append(fields, f)

@@ -359,6 +359,7 @@ func (b *binder) compare(op BinOp, l, r Expr, pos int) (Expr, error) {
 		return &Binary{Op: op, L: collationKey(l, name), R: collationKey(r, name), T: columnar.TBool}, nil
 	}
 	l, r = uncollated(l), uncollated(r)
+	l, r = enumCompare(l, r)
 	if cs := codeSetCompare(op, l, r); cs != nil {
 		return cs, nil
 	}
@@ -406,6 +407,7 @@ func (b *binder) arith(op BinOp, l, r Expr, pos int) (Expr, error) {
 	if l.Type().ID == columnar.Vector || r.Type().ID == columnar.Vector {
 		return b.vectorArith(op, l, r, pos)
 	}
+	l, r = enumNumber(l), enumNumber(r)
 	lt, lok := numericType(l.Type())
 	rt, rok := numericType(r.Type())
 	if isNullConst(l) && rok {

@@ -160,11 +160,14 @@ func columnRow(table string, i int, f columnar.Field) []Expr {
 		if f.Type.Width <= 0 {
 			charLen = i64(16383)
 		}
+		if f.Type.Members != "" {
+			dataType, charLen = enumDataType(f.Type)
+		}
 	}
-	colType := strings.ToLower(f.Type.String())
+	colType := SQLTypeName(f.Type)
 	if f.Type.ID == columnar.Bool {
 		colType = "tinyint(1)"
-	} else if f.Type.ID == columnar.String && f.Type.Width <= 0 {
+	} else if f.Type.ID == columnar.String && f.Type.Width <= 0 && f.Type.Members == "" {
 		colType = "varchar(16383)"
 	}
 	def := infoNull(columnar.TString)
