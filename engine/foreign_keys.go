@@ -401,3 +401,13 @@ func foreignKeyLines(fks []catalog.ForeignKey) []string {
 	}
 	return out
 }
+
+// constraintDefs are a table's FOREIGN KEY and CHECK constraints as CREATE
+// TABLE clauses (EXPORT DATABASE's schema.sql).
+func constraintDefs(fks []catalog.ForeignKey, checks []catalog.Check) []string {
+	var out []string
+	for _, l := range append(foreignKeyLines(fks), checkLines(checks)...) {
+		out = append(out, strings.TrimSpace(l))
+	}
+	return out
+}
