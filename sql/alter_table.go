@@ -106,6 +106,11 @@ func (b *binder) alterColumns(t *columnar.Table, spec *ast.AlterTableSpec) (Stat
 		}
 		fields = append(fields[:at], append([]columnar.Field{f}, fields[at:]...)...)
 		src = append(src[:at], append([]int{-1}, src[at:]...)...)
+		if f.Generated != "" {
+			if err := b.addGenerated(fields, at, spec.NewColumns[0]); err != nil {
+				return nil, err
+			}
+		}
 	case ast.AlterTableDropColumn:
 		i, err := find(spec.OldColumnName.Name.O)
 		if err != nil {
@@ -166,6 +171,9 @@ func (b *binder) alterColumns(t *columnar.Table, spec *ast.AlterTableSpec) (Stat
 			if err := b.checkColumnUse(t.Name, fields[i].Name); err != nil {
 				return nil, err
 			}
+		}
+		if f.Generated != "" {
+			return nil, b.errf(b.wordPos(f.Name, -1), "unsupported: MODIFY / CHANGE into a generated column '%s' (add it with ADD COLUMN)", f.Name)
 		}
 		if b.inPrimaryKey(t.Name, i) {
 			f.Nullable = false // MySQL: a PRIMARY KEY column is NOT NULL whatever MODIFY says
@@ -291,6 +299,8 @@ func (b *binder) columnDef(c *ast.ColumnDef, hasRows bool) (columnar.Field, erro
 		case ast.ColumnOptionNull, ast.ColumnOptionComment, ast.ColumnOptionNoOption:
 		case ast.ColumnOptionDefaultValue:
 			def = o.Expr
+		case ast.ColumnOptionGenerated:
+			f.Generated = "?" // ADD COLUMN binds it over the new fields: addGenerated
 		case ast.ColumnOptionAutoIncrement: // MODIFY / CHANGE only: checkAlterAuto
 			if !t.IsInteger() || t.ID == columnar.Bool || t.Year {
 				return columnar.Field{}, b.errf(pos, "unsupported: AUTO_INCREMENT on %s column '%s' (give it an integer type: INT or BIGINT)", t, name)
@@ -305,7 +315,7 @@ func (b *binder) columnDef(c *ast.ColumnDef, hasRows bool) (columnar.Field, erro
 			return columnar.Field{}, err
 		}
 	}
-	if !f.Nullable && !f.HasDefault && hasRows {
+	if !f.Nullable && !f.HasDefault && hasRows && f.Generated == "" {
 		return columnar.Field{}, b.errf(pos, "cannot add NOT NULL column '%s' without a DEFAULT to a table with rows (give it a DEFAULT, or add it nullable, UPDATE it, then MODIFY it NOT NULL)", name)
 	}
 	return f, nil

@@ -126,3 +126,16 @@ func (b *binder) generatedColumnUse(fields []columnar.Field, column string) erro
 	}
 	return nil
 }
+
+// addGenerated binds the expression of the generated column ALTER TABLE
+// ADD COLUMN puts at fields[at]; the engine computes its values for the
+// rows already there as it commits the rewritten table.
+func (b *binder) addGenerated(fields []columnar.Field, at int, c *ast.ColumnDef) error {
+	fields[at].Generated = ""
+	for _, o := range c.Options {
+		if o.Tp == ast.ColumnOptionGenerated {
+			return b.generatedColumn(fields, at, o)
+		}
+	}
+	return nil
+}
