@@ -59,7 +59,12 @@ func (db *DB) insert(ctx context.Context, s *sql.Insert) (*StatementResult, erro
 		case s.Replace:
 			t, replaced = replaceConflicts(t, old.Rows, db.cat.Indexes(s.Table))
 		case s.Ignore:
+			var dropped int
+			if t, dropped, err = db.skipViolations(db.cat, t, old.Rows, db.finishOptions()); err != nil {
+				return nil, err
+			}
 			t, skipped = skipConflicts(t, old.Rows, db.cat.Indexes(s.Table))
+			skipped += dropped
 		}
 		return t, nil
 	})
