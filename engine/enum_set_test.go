@@ -27,7 +27,7 @@ func TestEnumSetReopenAndLoad(t *testing.T) {
 	}
 	want := "CREATE TABLE `e` (\n" +
 		"  `id` int DEFAULT NULL,\n" +
-		"  `size` enum('small','large') NOT NULL DEFAULT 'small',\n" +
+		"  `size` enum('small','large') NOT NULL,\n" +
 		"  `tags` set('a','b') DEFAULT NULL\n" +
 		")"
 	if got := showCreate(t, db, "e"); got != want {

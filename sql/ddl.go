@@ -214,10 +214,6 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 				return nil, err
 			}
 		}
-		if t.Members != "" && !f.Nullable && !f.HasDefault && !t.Set {
-			// MySQL: a NOT NULL ENUM without a DEFAULT defaults to its first member.
-			f.HasDefault, f.Default = true, t.EnumMembers()[0]
-		}
 		index[strings.ToLower(cname)] = len(fields)
 		fields = append(fields, f)
 	}
