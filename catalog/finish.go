@@ -19,6 +19,11 @@ type FinishOptions struct {
 	// NoForeignKeyChecks is SET foreign_key_checks = 0: foreign keys are
 	// neither checked nor cascaded.
 	NoForeignKeyChecks bool
+	// InPlace says the statement changes rows where they are (UPDATE, ON
+	// DUPLICATE KEY UPDATE): the new snapshot's first rows are the old
+	// ones, so a changed key is an update of that row (ON UPDATE), not a
+	// deletion (ON DELETE).
+	InPlace bool
 }
 
 // Cascade is a change a snapshot makes to another table: Next replaces

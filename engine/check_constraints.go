@@ -38,12 +38,20 @@ func (db *DB) finishSnapshot(cat *catalog.Catalog, opts catalog.FinishOptions, o
 	if opts.NoForeignKeyChecks {
 		return next, nil, nil
 	}
-	return enforceForeignKeys(cat, old, next)
+	return enforceForeignKeys(cat, old, next, opts.InPlace)
 }
 
 // finishOptions are the session's settings for the Finisher.
 func (db *DB) finishOptions() catalog.FinishOptions {
 	return catalog.FinishOptions{NoForeignKeyChecks: db.session.Limit("foreign_key_checks") == 0}
+}
+
+// inPlaceOptions are finishOptions for a statement that changes rows where
+// they are (UPDATE, ON DUPLICATE KEY UPDATE).
+func (db *DB) inPlaceOptions() catalog.FinishOptions {
+	o := db.finishOptions()
+	o.InPlace = true
+	return o
 }
 
 // validateChecks fails with error 3819 when a row of t breaks an enforced

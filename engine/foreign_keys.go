@@ -37,6 +37,7 @@ type fkChange struct {
 	name     string
 	old, new *columnar.Table
 	depth    int
+	inPlace  bool // rows changed where they are (catalog.FinishOptions.InPlace)
 }
 
 // fkRun holds the snapshots a statement and its cascades produce.
@@ -58,10 +59,10 @@ func (r *fkRun) current(name string) (*columnar.Table, bool) {
 
 // enforceForeignKeys checks next (replacing old) against the foreign keys
 // of cat and returns the root's final snapshot and the cascades.
-func enforceForeignKeys(cat *catalog.Catalog, old, next *columnar.Table) (*columnar.Table, []catalog.Cascade, error) {
+func enforceForeignKeys(cat *catalog.Catalog, old, next *columnar.Table, inPlace bool) (*columnar.Table, []catalog.Cascade, error) {
 	r := &fkRun{cat: cat, root: strings.ToLower(next.Name), pending: map[string]*columnar.Table{}, base: map[string]*columnar.Table{}}
 	r.pending[r.root] = next
-	work := []fkChange{{name: next.Name, old: old, new: next}}
+	work := []fkChange{{name: next.Name, old: old, new: next, inPlace: inPlace}}
 	for len(work) > 0 {
 		ch := work[0]
 		work = work[1:]
@@ -148,7 +149,7 @@ func (r *fkRun) checkParent(ch fkChange) ([]fkChange, error) {
 		if err != nil {
 			return nil, err
 		}
-		orphans, newRow := vanishedKeys(ch.old, parent, pcols, child, ccols)
+		orphans, newRow := vanishedKeys(ch.old, parent, pcols, child, ccols, ch.inPlace)
 		if len(orphans) == 0 {
 			continue
 		}
@@ -165,17 +166,21 @@ func (r *fkRun) checkParent(ch fkChange) ([]fkChange, error) {
 			r.order = append(r.order, k)
 		}
 		r.pending[k] = next
-		more = append(more, fkChange{name: child.Name, old: child, new: next, depth: ch.depth + 1})
+		// SET NULL and ON UPDATE CASCADE change child rows in place; a
+		// cascaded DELETE removes them.
+		inPlace := next.Rows == child.Rows
+		more = append(more, fkChange{name: child.Name, old: child, new: next, depth: ch.depth + 1, inPlace: inPlace})
 	}
 	return more, nil
 }
 
-// vanishedKeys finds the child rows whose key old held and parent no
-// longer does (a key missing from old too is an orphan from before
-// foreign_key_checks = 0, left alone). For each, newRow gives the parent
-// row holding its key's replacement when the key changed in place (an
-// UPDATE: old and parent have the same rows), or -1 when it was deleted.
-func vanishedKeys(old, parent *columnar.Table, pcols []int, child *columnar.Table, ccols []int) (orphans, newRow []int) {
+// vanishedKeys finds the child rows whose parent row the statement took
+// away. For an in-place change (UPDATE) that is each parent row whose key
+// changed, and newRow gives that row (ON UPDATE applies, with its new
+// key); otherwise each key old held and parent no longer does, newRow -1
+// (ON DELETE). A key missing from old too is an orphan from before
+// foreign_key_checks = 0, left alone.
+func vanishedKeys(old, parent *columnar.Table, pcols []int, child *columnar.Table, ccols []int, inPlace bool) (orphans, newRow []int) {
 	if old == nil || old.Rows == 0 {
 		return nil, nil
 	}
@@ -183,47 +188,54 @@ func vanishedKeys(old, parent *columnar.Table, pcols []int, child *columnar.Tabl
 	if err != nil {
 		return nil, nil
 	}
-	keys, before := keySet(parent, pcols), keySet(old, ocols)
-	var moved map[string]int // old key → row of its replacement
+	var gone map[string]int // old key → the parent row now in its place, or -1
+	if inPlace && old.Rows <= parent.Rows {
+		gone = changedKeys(old, ocols, parent, pcols)
+	} else {
+		gone = lostKeys(old, ocols, parent, pcols)
+	}
+	if len(gone) == 0 {
+		return nil, nil // an INSERT into the parent, or a change of other columns
+	}
 	for row := 0; row < child.Rows; row++ {
 		k, ok := catalog.KeyOf(child, ccols, row)
 		if !ok {
 			continue
 		}
-		if _, found := keys[k]; found {
-			continue
-		}
-		if _, was := before[k]; !was {
-			continue
-		}
-		if moved == nil {
-			moved = movedKeys(old, ocols, parent, pcols)
-		}
-		orphans = append(orphans, row)
-		if pr, ok := moved[k]; ok {
+		if pr, hit := gone[k]; hit {
+			orphans = append(orphans, row)
 			newRow = append(newRow, pr)
-		} else {
-			newRow = append(newRow, -1)
 		}
 	}
 	return orphans, newRow
 }
 
-// movedKeys maps the keys an UPDATE changed in place (same row count,
-// rows in the same positions) to the rows now holding their replacement.
-func movedKeys(old *columnar.Table, ocols []int, parent *columnar.Table, pcols []int) map[string]int {
-	moved := map[string]int{}
-	if old.Rows != parent.Rows {
-		return moved
-	}
+// changedKeys maps the old keys of the rows whose key an in-place change
+// changed to those rows.
+func changedKeys(old *columnar.Table, ocols []int, parent *columnar.Table, pcols []int) map[string]int {
+	out := map[string]int{}
 	for pr := 0; pr < old.Rows; pr++ {
 		ok, okOld := catalog.KeyOf(old, ocols, pr)
 		nk, okNew := catalog.KeyOf(parent, pcols, pr)
-		if okOld && okNew && ok != nk {
-			moved[ok] = pr
+		if okOld && (!okNew || ok != nk) {
+			out[ok] = pr
 		}
 	}
-	return moved
+	return out
+}
+
+// lostKeys are the keys old held and parent no longer does (-1: deleted).
+func lostKeys(old *columnar.Table, ocols []int, parent *columnar.Table, pcols []int) map[string]int {
+	keys := keySet(parent, pcols)
+	out := map[string]int{}
+	for pr := 0; pr < old.Rows; pr++ {
+		if k, ok := catalog.KeyOf(old, ocols, pr); ok {
+			if _, kept := keys[k]; !kept {
+				out[k] = -1
+			}
+		}
+	}
+	return out
 }
 
 func namesOf(t *columnar.Table, cols []int) []string {

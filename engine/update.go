@@ -24,7 +24,7 @@ func (db *DB) update(ctx context.Context, s *sql.Update) (*StatementResult, erro
 		return nil, err
 	}
 	changed := 0
-	err = db.cat.UpdateWith(s.Table, db.finishOptions(), func(old *columnar.Table) (*columnar.Table, error) {
+	err = db.cat.UpdateWith(s.Table, db.inPlaceOptions(), func(old *columnar.Table) (*columnar.Table, error) {
 		if old != s.Snapshot {
 			return nil, fmt.Errorf("table %s changed while the UPDATE ran; run it again", s.Table)
 		}
