@@ -24,6 +24,10 @@ type FinishOptions struct {
 	// ones, so a changed key is an update of that row (ON UPDATE), not a
 	// deletion (ON DELETE).
 	InPlace bool
+	// Deleted, when set, lists rows of the old snapshot the statement
+	// deleted even where new rows take their keys (REPLACE): their
+	// children see a DELETE (called after the change has run).
+	Deleted func() []int
 }
 
 // Cascade is a change a snapshot makes to another table: Next replaces

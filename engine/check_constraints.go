@@ -38,7 +38,11 @@ func (db *DB) finishSnapshot(cat *catalog.Catalog, opts catalog.FinishOptions, o
 	if opts.NoForeignKeyChecks {
 		return next, nil, nil
 	}
-	return enforceForeignKeys(cat, old, next, opts.InPlace)
+	var deleted []int
+	if opts.Deleted != nil {
+		deleted = opts.Deleted()
+	}
+	return enforceForeignKeys(cat, old, next, opts.InPlace, deleted)
 }
 
 // finishOptions are the session's settings for the Finisher.

@@ -37,7 +37,8 @@ type fkChange struct {
 	name     string
 	old, new *columnar.Table
 	depth    int
-	inPlace  bool // rows changed where they are (catalog.FinishOptions.InPlace)
+	inPlace  bool  // rows changed where they are (catalog.FinishOptions.InPlace)
+	deleted  []int // old rows deleted though their keys came back (REPLACE)
 }
 
 // fkRun holds the snapshots a statement and its cascades produce.
@@ -59,10 +60,10 @@ func (r *fkRun) current(name string) (*columnar.Table, bool) {
 
 // enforceForeignKeys checks next (replacing old) against the foreign keys
 // of cat and returns the root's final snapshot and the cascades.
-func enforceForeignKeys(cat *catalog.Catalog, old, next *columnar.Table, inPlace bool) (*columnar.Table, []catalog.Cascade, error) {
+func enforceForeignKeys(cat *catalog.Catalog, old, next *columnar.Table, inPlace bool, deleted []int) (*columnar.Table, []catalog.Cascade, error) {
 	r := &fkRun{cat: cat, root: strings.ToLower(next.Name), pending: map[string]*columnar.Table{}, base: map[string]*columnar.Table{}}
 	r.pending[r.root] = next
-	work := []fkChange{{name: next.Name, old: old, new: next, inPlace: inPlace}}
+	work := []fkChange{{name: next.Name, old: old, new: next, inPlace: inPlace, deleted: deleted}}
 	for len(work) > 0 {
 		ch := work[0]
 		work = work[1:]
@@ -149,7 +150,7 @@ func (r *fkRun) checkParent(ch fkChange) ([]fkChange, error) {
 		if err != nil {
 			return nil, err
 		}
-		orphans, newRow := vanishedKeys(ch.old, parent, pcols, child, ccols, ch.inPlace)
+		orphans, newRow := vanishedKeys(ch, parent, pcols, child, ccols)
 		if len(orphans) == 0 {
 			continue
 		}
@@ -180,7 +181,8 @@ func (r *fkRun) checkParent(ch fkChange) ([]fkChange, error) {
 // key); otherwise each key old held and parent no longer does, newRow -1
 // (ON DELETE). A key missing from old too is an orphan from before
 // foreign_key_checks = 0, left alone.
-func vanishedKeys(old, parent *columnar.Table, pcols []int, child *columnar.Table, ccols []int, inPlace bool) (orphans, newRow []int) {
+func vanishedKeys(ch fkChange, parent *columnar.Table, pcols []int, child *columnar.Table, ccols []int) (orphans, newRow []int) {
+	old := ch.old
 	if old == nil || old.Rows == 0 {
 		return nil, nil
 	}
@@ -189,10 +191,15 @@ func vanishedKeys(old, parent *columnar.Table, pcols []int, child *columnar.Tabl
 		return nil, nil
 	}
 	var gone map[string]int // old key → the parent row now in its place, or -1
-	if inPlace && old.Rows <= parent.Rows {
+	if ch.inPlace && old.Rows <= parent.Rows {
 		gone = changedKeys(old, ocols, parent, pcols)
 	} else {
 		gone = lostKeys(old, ocols, parent, pcols)
+	}
+	for _, r := range ch.deleted {
+		if k, ok := catalog.KeyOf(old, ocols, r); ok {
+			gone[k] = -1
+		}
 	}
 	if len(gone) == 0 {
 		return nil, nil // an INSERT into the parent, or a change of other columns
