@@ -102,12 +102,6 @@ func (r *fkRun) checkChild(old, t *columnar.Table) error {
 		if err != nil {
 			return err
 		}
-		var before map[string]int
-		if old != nil {
-			if ocols, err := columnIndexes(old, fk.Columns); err == nil {
-				before = keySet(old, ocols)
-			}
-		}
 		var keys map[string]int
 		if parent, ok := r.current(fk.RefTable); ok {
 			pcols, err := columnIndexes(parent, fk.RefColumns)
@@ -116,20 +110,46 @@ func (r *fkRun) checkChild(old, t *columnar.Table) error {
 			}
 			keys = keySet(parent, pcols)
 		}
-		for row := 0; row < t.Rows; row++ {
-			k, ok := catalog.KeyOf(t, cols, row)
-			if !ok {
-				continue // a NULL in the key: not checked (MATCH SIMPLE)
+		missing := missingKeys(t, cols, keys)
+		if len(missing) == 0 {
+			continue
+		}
+		if old != nil {
+			// Keys old held already are orphans from before, not this
+			// statement's: look them up only now that some are missing.
+			if ocols, err := columnIndexes(old, fk.Columns); err == nil {
+				before := keySet(old, ocols)
+				kept := missing[:0]
+				for _, k := range missing {
+					if _, was := before[k]; !was {
+						kept = append(kept, k)
+					}
+				}
+				missing = kept
 			}
-			if _, kept := before[k]; kept {
-				continue
-			}
-			if _, found := keys[k]; !found {
-				return catalog.ChildRowError(sql.DatabaseName, t.Name, fk)
-			}
+		}
+		if len(missing) > 0 {
+			return catalog.ChildRowError(sql.DatabaseName, t.Name, fk)
 		}
 	}
 	return nil
+}
+
+// missingKeys are the keys of t's rows (over cols, NULLs skipped: MATCH
+// SIMPLE) that keys lacks.
+func missingKeys(t *columnar.Table, cols []int, keys map[string]int) []string {
+	var out []string
+	var buf []byte
+	for row := 0; row < t.Rows; row++ {
+		var ok bool
+		if buf, ok = catalog.AppendKey(buf[:0], t, cols, row); !ok {
+			continue
+		}
+		if _, found := keys[string(buf)]; !found {
+			out = append(out, string(buf))
+		}
+	}
+	return out
 }
 
 // checkParent applies the referential actions of the keys referencing
@@ -204,12 +224,13 @@ func vanishedKeys(ch fkChange, parent *columnar.Table, pcols []int, child *colum
 	if len(gone) == 0 {
 		return nil, nil // an INSERT into the parent, or a change of other columns
 	}
+	var buf []byte
 	for row := 0; row < child.Rows; row++ {
-		k, ok := catalog.KeyOf(child, ccols, row)
-		if !ok {
+		var ok bool
+		if buf, ok = catalog.AppendKey(buf[:0], child, ccols, row); !ok {
 			continue
 		}
-		if pr, hit := gone[k]; hit {
+		if pr, hit := gone[string(buf)]; hit {
 			orphans = append(orphans, row)
 			newRow = append(newRow, pr)
 		}
