@@ -28,6 +28,10 @@ type FinishOptions struct {
 	// deleted even where new rows take their keys (REPLACE): their
 	// children see a DELETE (called after the change has run).
 	Deleted func() []int
+	// Appended says the new snapshot is the old one's rows, unchanged,
+	// followed by new ones (INSERT, LOAD DATA): what is computed from a
+	// row (generated columns) is computed for the new rows only.
+	Appended bool
 }
 
 // Cascade is a change a snapshot makes to another table: Next replaces

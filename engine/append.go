@@ -49,6 +49,7 @@ func (db *DB) insert(ctx context.Context, s *sql.Insert) (*StatementResult, erro
 	var replacedOld []int // old rows REPLACE deleted: their children see a DELETE
 	opts := db.finishOptions()
 	opts.Deleted = func() []int { return replacedOld }
+	opts.Appended = !s.Replace // REPLACE may delete old rows
 	err = db.cat.UpdateWith(s.Table, opts, func(old *columnar.Table) (*columnar.Table, error) {
 		filled, g, err := fillAutoIncrement(db.cat, old, s.Targets, res, s.AutoOnZero)
 		if err != nil {

@@ -28,11 +28,16 @@ import (
 // the CHECK constraints checked, then the foreign keys (foreign_keys.go),
 // unless the statement runs with foreign_key_checks = 0.
 func (db *DB) finishSnapshot(cat *catalog.Catalog, opts catalog.FinishOptions, old, next *columnar.Table) (*columnar.Table, []catalog.Cascade, error) {
-	next, err := db.computeGenerated(next)
+	first := 0
+	if opts.Appended && old != nil && len(old.Fields) == len(next.Fields) && old.Rows <= next.Rows {
+		first = old.Rows
+	}
+	next, err := db.computeGenerated(next, first)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := db.validateChecks(cat, next); err != nil {
+	// The rows before first are old rows, which satisfy the constraints.
+	if err := db.validateChecks(cat, rowsFrom(next, first)); err != nil {
 		return nil, nil, err
 	}
 	if opts.NoForeignKeyChecks {
@@ -42,7 +47,7 @@ func (db *DB) finishSnapshot(cat *catalog.Catalog, opts catalog.FinishOptions, o
 	if opts.Deleted != nil {
 		deleted = opts.Deleted()
 	}
-	return enforceForeignKeys(cat, old, next, opts.InPlace, deleted)
+	return enforceForeignKeys(cat, fkChange{name: next.Name, old: old, new: next, inPlace: opts.InPlace, deleted: deleted, from: first})
 }
 
 // finishOptions are the session's settings for the Finisher.

@@ -39,6 +39,7 @@ type fkChange struct {
 	depth    int
 	inPlace  bool  // rows changed where they are (catalog.FinishOptions.InPlace)
 	deleted  []int // old rows deleted though their keys came back (REPLACE)
+	from     int   // rows before it are old's, unchanged (an append)
 }
 
 // fkRun holds the snapshots a statement and its cascades produce.
@@ -58,12 +59,13 @@ func (r *fkRun) current(name string) (*columnar.Table, bool) {
 	return r.cat.Table(name)
 }
 
-// enforceForeignKeys checks next (replacing old) against the foreign keys
-// of cat and returns the root's final snapshot and the cascades.
-func enforceForeignKeys(cat *catalog.Catalog, old, next *columnar.Table, inPlace bool, deleted []int) (*columnar.Table, []catalog.Cascade, error) {
-	r := &fkRun{cat: cat, root: strings.ToLower(next.Name), pending: map[string]*columnar.Table{}, base: map[string]*columnar.Table{}}
-	r.pending[r.root] = next
-	work := []fkChange{{name: next.Name, old: old, new: next, inPlace: inPlace, deleted: deleted}}
+// enforceForeignKeys checks the statement's change root against the
+// foreign keys of cat and returns the root's final snapshot and the
+// cascades.
+func enforceForeignKeys(cat *catalog.Catalog, root fkChange) (*columnar.Table, []catalog.Cascade, error) {
+	r := &fkRun{cat: cat, root: strings.ToLower(root.name), pending: map[string]*columnar.Table{}, base: map[string]*columnar.Table{}}
+	r.pending[r.root] = root.new
+	work := []fkChange{root}
 	for len(work) > 0 {
 		ch := work[0]
 		work = work[1:]
@@ -80,7 +82,7 @@ func enforceForeignKeys(cat *catalog.Catalog, old, next *columnar.Table, inPlace
 		if r.pending[strings.ToLower(ch.name)] != ch.new {
 			continue
 		}
-		if err := r.checkChild(ch.old, ch.new); err != nil {
+		if err := r.checkChild(ch.old, ch.new, ch.from); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -92,11 +94,12 @@ func enforceForeignKeys(cat *catalog.Catalog, old, next *columnar.Table, inPlace
 }
 
 // checkChild fails with 1452 when a row of t has a key its parent lacks.
-// Only keys old did not hold are checked: rows left from before
+// Rows before from are old ones (an append), not checked again; of the
+// others, only keys old did not hold count: rows left from before
 // foreign_key_checks = 0 are not the statement's to answer for, as in
 // InnoDB, which checks the rows a statement writes (old nil: every row, for
 // ALTER TABLE ADD FOREIGN KEY).
-func (r *fkRun) checkChild(old, t *columnar.Table) error {
+func (r *fkRun) checkChild(old, t *columnar.Table, from int) error {
 	for _, fk := range r.cat.ForeignKeys(t.Name) {
 		cols, err := columnIndexes(t, fk.Columns)
 		if err != nil {
@@ -110,11 +113,11 @@ func (r *fkRun) checkChild(old, t *columnar.Table) error {
 			}
 			keys = keySet(parent, pcols)
 		}
-		missing := missingKeys(t, cols, keys)
+		missing := missingKeys(t, cols, keys, from)
 		if len(missing) == 0 {
 			continue
 		}
-		if old != nil {
+		if old != nil && from == 0 {
 			// Keys old held already are orphans from before, not this
 			// statement's: look them up only now that some are missing.
 			if ocols, err := columnIndexes(old, fk.Columns); err == nil {
@@ -135,12 +138,12 @@ func (r *fkRun) checkChild(old, t *columnar.Table) error {
 	return nil
 }
 
-// missingKeys are the keys of t's rows (over cols, NULLs skipped: MATCH
-// SIMPLE) that keys lacks.
-func missingKeys(t *columnar.Table, cols []int, keys map[string]int) []string {
+// missingKeys are the keys of t's rows from from on (over cols, NULLs
+// skipped: MATCH SIMPLE) that keys lacks.
+func missingKeys(t *columnar.Table, cols []int, keys map[string]int, from int) []string {
 	var out []string
 	var buf []byte
-	for row := 0; row < t.Rows; row++ {
+	for row := from; row < t.Rows; row++ {
 		var ok bool
 		if buf, ok = catalog.AppendKey(buf[:0], t, cols, row); !ok {
 			continue
@@ -203,8 +206,8 @@ func (r *fkRun) checkParent(ch fkChange) ([]fkChange, error) {
 // foreign_key_checks = 0, left alone.
 func vanishedKeys(ch fkChange, parent *columnar.Table, pcols []int, child *columnar.Table, ccols []int) (orphans, newRow []int) {
 	old := ch.old
-	if old == nil || old.Rows == 0 {
-		return nil, nil
+	if old == nil || old.Rows == 0 || ch.from > 0 && len(ch.deleted) == 0 {
+		return nil, nil // nothing old, or an append: no parent row went
 	}
 	ocols, err := columnIndexes(old, namesOf(parent, pcols))
 	if err != nil {

@@ -16,8 +16,12 @@ import (
 // the statement). The cost is one scan of the table per statement on a
 // table with generated columns, none on a table without.
 
-// computeGenerated returns t with its generated columns computed.
-func (db *DB) computeGenerated(t *columnar.Table) (*columnar.Table, error) {
+// computeGenerated returns t with its generated columns computed for its
+// rows from first on (the rows before are old rows, computed already).
+func (db *DB) computeGenerated(t *columnar.Table, first int) (*columnar.Table, error) {
+	if first >= t.Rows {
+		return t, nil
+	}
 	var out *columnar.Table
 	for j, f := range t.Fields {
 		if f.Generated == "" {
@@ -26,7 +30,7 @@ func (db *DB) computeGenerated(t *columnar.Table) (*columnar.Table, error) {
 		if out == nil {
 			out = &columnar.Table{Name: t.Name, Fields: t.Fields, Rows: t.Rows, Columns: append([]*columnar.Column(nil), t.Columns...)}
 		}
-		col, err := db.generatedColumn(out, j)
+		col, err := db.generatedColumn(out, j, first)
 		if err != nil {
 			return nil, err
 		}
@@ -39,26 +43,25 @@ func (db *DB) computeGenerated(t *columnar.Table) (*columnar.Table, error) {
 	return out, nil
 }
 
-// generatedColumn computes column j of t, in t's row order.
-func (db *DB) generatedColumn(t *columnar.Table, j int) (*columnar.Column, error) {
+// generatedColumn computes column j of t for the rows from first on.
+func (db *DB) generatedColumn(t *columnar.Table, j, first int) (*columnar.Column, error) {
 	f := t.Fields[j]
 	text := fmt.Sprintf("SELECT `%s`, %s FROM `%s`", sql.RowIDColumn, f.Generated, t.Name)
-	res, err := querySnapshot(db, sql.WithRowID(t), text)
+	res, err := querySnapshot(db, sql.WithRowID(rowsFrom(t, first)), text)
 	if err != nil {
 		return nil, fmt.Errorf("generated column %s.%s: %w", t.Name, f.Name, err)
 	}
-	conv, err := appendColumn(t.Columns[j], 0, res.Columns[1], res.Rows, f.Type, t.Name, f.Name)
-	if err != nil {
-		return nil, fmt.Errorf("generated column %s.%s: %w", t.Name, f.Name, err)
+	if !f.Nullable && hasNull(res.Columns[1], res.Rows) {
+		return nil, fmt.Errorf("Column '%s' cannot be null", f.Name)
 	}
 	// The query's rows need not come in table order: row ids place them.
-	perm := make([]int, t.Rows)
-	for i := 0; i < res.Rows; i++ {
-		perm[res.Columns[0].Int64At(i)] = i
+	ids := make([]int, res.Rows)
+	for i := range ids {
+		ids[i] = first + int(res.Columns[0].Int64At(i))
 	}
-	col := gatherColumn(conv, perm)
-	if !f.Nullable && hasNull(col, t.Rows) {
-		return nil, fmt.Errorf("Column '%s' cannot be null", f.Name)
+	col, err := setColumn(t.Columns[j], ids, res.Columns[1], f, make([]bool, len(ids)))
+	if err != nil {
+		return nil, fmt.Errorf("generated column %s.%s: %w", t.Name, f.Name, err)
 	}
 	return col, nil
 }
@@ -75,4 +78,17 @@ func generatedClause(f columnar.Field) string {
 		s += " NOT NULL"
 	}
 	return s
+}
+
+// rowsFrom is t's rows from first on (t itself for 0), for computing or
+// checking only the rows a statement appended.
+func rowsFrom(t *columnar.Table, first int) *columnar.Table {
+	if first <= 0 {
+		return t
+	}
+	keep := make([]int, 0, t.Rows-first)
+	for r := first; r < t.Rows; r++ {
+		keep = append(keep, r)
+	}
+	return gatherTable(t, keep)
 }

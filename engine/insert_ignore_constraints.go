@@ -15,7 +15,7 @@ import (
 // those errors into warnings, and returns how many it dropped. t's
 // generated columns are computed first, since a constraint may read them.
 func (db *DB) skipViolations(cat *catalog.Catalog, t *columnar.Table, first int, opts catalog.FinishOptions) (*columnar.Table, int, error) {
-	t, err := db.computeGenerated(t)
+	t, err := db.computeGenerated(t, first)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -52,13 +52,13 @@ func (db *DB) checkViolators(cat *catalog.Catalog, t *columnar.Table, first int,
 	if len(conds) == 0 || first >= t.Rows {
 		return nil
 	}
-	text := fmt.Sprintf("SELECT `%s` FROM `%s` WHERE `%s` >= %d AND (%s)", sql.RowIDColumn, t.Name, sql.RowIDColumn, first, strings.Join(conds, " OR "))
-	res, err := querySnapshot(db, sql.WithRowID(t), text)
+	text := fmt.Sprintf("SELECT `%s` FROM `%s` WHERE %s", sql.RowIDColumn, t.Name, strings.Join(conds, " OR "))
+	res, err := querySnapshot(db, sql.WithRowID(rowsFrom(t, first)), text)
 	if err != nil {
 		return fmt.Errorf("check constraints of %s: %w", t.Name, err)
 	}
 	for i := 0; i < res.Rows; i++ {
-		bad[int(res.Columns[0].Int64At(i))] = true
+		bad[first+int(res.Columns[0].Int64At(i))] = true
 	}
 	return nil
 }
