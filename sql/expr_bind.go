@@ -593,6 +593,9 @@ func (b *binder) inList(n *ast.PatternInExpr, sc *scope, pos int) (Expr, error) 
 	if err := b.refuseJSONCompare(pos, "IN", append([]Expr{e}, items...)...); err != nil {
 		return nil, err
 	}
+	for i := range items {
+		_, items[i] = enumCompare(e, items[i]) // members named in another case
+	}
 	if name, err := b.comparisonCollation("in", pos, append([]Expr{e}, items...)...); err != nil || name != "" {
 		if err != nil {
 			return nil, err
