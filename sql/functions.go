@@ -150,6 +150,10 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		if x.Type().Unsigned {
 			return x, nil // already its absolute value (MySQL keeps it unsigned)
 		}
+		if x.Type().ID == columnar.Int32 {
+			// |-2147483648| leaves INT: MySQL computes ABS in BIGINT.
+			x = castTo(x, columnar.TInt64)
+		}
 		return &Func{Name: "abs", Args: []Expr{x}, T: x.Type()}, nil
 	case "coalesce", "ifnull":
 		if name == "ifnull" {
