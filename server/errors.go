@@ -124,6 +124,7 @@ var messageCodes = []struct {
 	{"Operand should contain", mysql.ER_OPERAND_COLUMNS},
 	{"Subquery returns more than 1 row", mysql.ER_SUBQUERY_NO_1_ROW},
 	{"Result consisted of more than one row", mysql.ER_TOO_MANY_ROWS},
+	{"The used SELECT statements have a different number of columns", mysql.ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT},
 	{"unsupported", mysql.ER_NOT_SUPPORTED_YET},
 	{"Illegal mix of collations", mysql.ER_CANT_AGGREGATE_2COLLATIONS},
 	{"Unknown collation", mysql.ER_UNKNOWN_COLLATION},

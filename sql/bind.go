@@ -116,7 +116,13 @@ func bind(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed) (Statem
 	if p.Node == nil {
 		return nil, b.errf(b.start, "empty statement")
 	}
-	st, err := b.statement(p.Node)
+	var st Statement
+	var err error
+	if len(p.into) > 0 {
+		st, err = b.selectIntoVars(p.Node, p.into)
+	} else {
+		st, err = b.statement(p.Node)
+	}
 	if err == nil && len(b.recursive) > 0 {
 		return nil, b.errf(b.start, "unsupported: WITH RECURSIVE in this statement (SELECT, EXPLAIN and CREATE TABLE ... AS SELECT are supported)")
 	}
