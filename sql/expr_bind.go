@@ -87,6 +87,9 @@ func (b *binder) expr(n ast.ExprNode, sc *scope) (Expr, error) {
 		}
 		return b.defaultOf(n, b.target, columnar.Field{}, pos)
 	case *ast.VariableExpr:
+		if n.Value != nil && !n.IsSystem {
+			return b.assignUserVar(n, sc, pos)
+		}
 		return b.variable(n, pos)
 	case *ast.PositionExpr:
 		return nil, b.errf(pos, "unsupported: column position %d in an expression", n.N)

@@ -35,6 +35,9 @@ type funcEval struct {
 }
 
 func (c *compiler) compileFunc(e *sql.Func) (evaluator, error) {
+	if e.Name == sql.UserVarGet || e.Name == sql.UserVarSet {
+		return c.compileUserVar(e)
+	}
 	if sql.IsRowFunc(e.Name) {
 		return c.compileRowFunc(e)
 	}
