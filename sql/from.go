@@ -48,6 +48,9 @@ func (b *binder) join(n *ast.Join) (Plan, []scopeCol, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if ts, ok := isLateral(n.Right); ok {
+		return b.lateralJoin(n, ts, lp, lc)
+	}
 	rp, rc, err := b.from(n.Right)
 	if err != nil {
 		return nil, nil, err
