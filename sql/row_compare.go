@@ -219,18 +219,17 @@ func (b *binder) rowInList(n *ast.PatternInExpr, sc *scope, pos int) (Expr, erro
 	if err != nil {
 		return nil, err
 	}
-	var out Expr
-	for _, item := range n.List {
+	eqs := make([]Expr, len(n.List))
+	for i, item := range n.List {
 		r, err := b.rowOperand(item, sc)
 		if err != nil {
 			return nil, err
 		}
-		eq, err := b.compareRows(OpEQ, x, r, b.posOr(item, pos))
-		if err != nil {
+		if eqs[i], err = b.compareRows(OpEQ, x, r, b.posOr(item, pos)); err != nil {
 			return nil, err
 		}
-		out = orElse(out, eq)
 	}
+	out := balancedOr(eqs)
 	if n.Not {
 		out = &Not{E: out}
 	}
@@ -249,6 +248,16 @@ func rowInListShape(n *ast.PatternInExpr) bool {
 		}
 	}
 	return false
+}
+
+// balancedOr joins es with OR as a balanced tree, so a list of thousands
+// of rows nests only a few levels deep.
+func balancedOr(es []Expr) Expr {
+	if len(es) == 1 {
+		return es[0]
+	}
+	mid := len(es) / 2
+	return orElse(balancedOr(es[:mid]), balancedOr(es[mid:]))
 }
 
 // orElse is l OR r (three-valued); a nil l is no disjunct yet.
