@@ -308,8 +308,11 @@ func (f *funcEval) rounding(b *batch, sel []int32, args []*vec) {
 					} else {
 						q, m := divRound(v, pow10(drop)), pow10(max(0, -keep))
 						if mulOverflows(q, m) {
-							// ROUND(-9223372036854775808, -1) leaves
-							// BIGINT: MySQL's error 1690, not a wrap.
+							// ROUND(9223372036854775807, -1) leaves
+							// BIGINT. MySQL rounds a 19-digit integer in
+							// DECIMAL(20) and answers 9223372036854775810,
+							// past gpusql's 18-digit DECIMAL: an error
+							// here, never a wrapped value.
 							raise(outOfRange(rangeKind(f.t), f.expr))
 						}
 						r = q * m
