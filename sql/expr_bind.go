@@ -287,7 +287,7 @@ func (b *binder) truthy(e Expr, pos int) (Expr, error) {
 }
 
 func (b *binder) binaryOp(n *ast.BinaryOperationExpr, sc *scope, pos int) (Expr, error) {
-	if _, cmp := cmpOps[n.Op]; (cmp || n.Op == opcode.NullEQ) && (isRowConstructor(n.L) || isRowConstructor(n.R)) {
+	if _, cmp := cmpOps[n.Op]; (cmp || n.Op == opcode.NullEQ) && (isRowOperand(n.L) || isRowOperand(n.R)) {
 		return b.rowComparison(n, sc, pos)
 	}
 	l, err := b.expr(n.L, sc)

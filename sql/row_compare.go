@@ -56,6 +56,22 @@ func isRowConstructor(n ast.ExprNode) bool {
 	return ok
 }
 
+// isRowSubquery reports whether n is a subquery whose select list has
+// several items, (SELECT a, b ...): then n = (SELECT c, d ...) compares
+// rows.
+func isRowSubquery(n ast.ExprNode) bool {
+	sq, ok := unparen(n).(*ast.SubqueryExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := sq.Query.(*ast.SelectStmt)
+	return ok && sel.Fields != nil && len(sel.Fields.Fields) > 1
+}
+
+// isRowOperand reports whether n is a row: a constructor or a subquery of
+// several columns.
+func isRowOperand(n ast.ExprNode) bool { return isRowConstructor(n) || isRowSubquery(n) }
+
 // operandColumnsError is MySQL's ER_OPERAND_COLUMNS (1241), worded as
 // MySQL words it.
 func (b *binder) operandColumnsError(pos, n int) error {
