@@ -47,65 +47,84 @@ func (b *binder) lateralJoin(n *ast.Join, ts *ast.TableSource, lp Plan, lc []sco
 			names[i] = c.O
 		}
 	}
+	cols, err := b.lateralColumns(sel, len(names), ls, pos)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Binding may have joined decorrelated subqueries to the left side
+	// (ls.plan); its first columns are still the left ones.
+	base := ls.plan
+	bs := base.Schema()
+	exprs := make([]Expr, 0, len(lc)+len(cols))
+	outNames := make([]string, 0, len(lc)+len(cols))
+	for i := range lc {
+		exprs = append(exprs, &ColRef{Index: i, Col: bs[i]})
+		outNames = append(outNames, bs[i].Name)
+	}
+	exprs = append(exprs, cols...)
+	outNames = append(outNames, names...)
+	var p Plan = newProject(base, exprs, outNames)
+	out := append(append([]scopeCol(nil), lc...), qualify(names, ts.AsName.O)...)
+	if n.On == nil {
+		return p, out, nil
+	}
+	return b.lateralOn(n, p, out, len(lc), outNames, pos)
+}
+
+// lateralColumns binds the lateral SELECT's width columns over the left
+// scope ls, for the shapes that give one row per left row.
+func (b *binder) lateralColumns(sel *ast.SelectStmt, width int, ls *scope, pos int) ([]Expr, error) {
 	var cols []Expr
 	switch {
 	case sel.From == nil && sel.Where == nil && sel.Having == nil && sel.Limit == nil && sel.GroupBy == nil:
 		for _, f := range sel.Fields.Fields {
 			e, err := b.expr(f.Expr, ls)
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			cols = append(cols, e)
 		}
 	case sel.From != nil && sel.GroupBy == nil && sel.Having == nil && sel.Limit == nil && hasAggregate(sel.Fields):
 		q := &ast.SubqueryExpr{Query: sel}
-		for i := range names {
+		for i := 0; i < width; i++ {
 			e, err := b.subqueryColumn(q, i, ls, pos)
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			cols = append(cols, e)
 		}
 	default:
-		return nil, nil, b.errf(pos, "unsupported: a LATERAL derived table that may return other than one row per row to its left (gpusql binds LATERAL without FROM, or an aggregate without GROUP BY, HAVING or LIMIT); write it as a join or a correlated subquery")
+		return nil, b.errf(pos, "unsupported: a LATERAL derived table that may return other than one row per row to its left (gpusql binds LATERAL without FROM, or an aggregate without GROUP BY, HAVING or LIMIT); write it as a join or a correlated subquery")
 	}
-	ls = &scope{plan: lp, cols: lc}
-	exprs := make([]Expr, 0, len(lc)+len(cols))
-	outNames := make([]string, 0, len(lc)+len(cols))
-	for i := range lc {
-		exprs = append(exprs, ls.colRef(i))
-		outNames = append(outNames, lp.Schema()[i].Name)
+	return cols, nil
+}
+
+// lateralOn applies JOIN LATERAL's ON cond to p, the left columns (the
+// first nleft) joined with the lateral ones: a filter, or for LEFT JOIN
+// the lateral columns made NULL where cond fails (the left row stays:
+// its one lateral row is its only candidate).
+func (b *binder) lateralOn(n *ast.Join, p Plan, out []scopeCol, nleft int, names []string, pos int) (Plan, []scopeCol, error) {
+	sc := &scope{plan: p, cols: out}
+	cond, err := b.expr(n.On.Expr, sc)
+	if err != nil {
+		return nil, nil, err
 	}
-	exprs = append(exprs, cols...)
-	outNames = append(outNames, names...)
-	var p Plan = newProject(lp, exprs, outNames)
-	out := append(append([]scopeCol(nil), lc...), qualify(names, ts.AsName.O)...)
-	if n.On != nil {
-		sc := &scope{plan: p, cols: out}
-		cond, err := b.expr(n.On.Expr, sc)
-		if err != nil {
-			return nil, nil, err
-		}
-		if cond, err = b.truthy(cond, b.posOr(n.On.Expr, pos)); err != nil {
-			return nil, nil, err
-		}
-		if n.Tp != ast.LeftJoin {
-			return &Filter{Input: p, Cond: cond}, out, nil
-		}
-		// LEFT JOIN LATERAL ... ON cond: a left row whose one lateral row
-		// fails cond is kept with the lateral columns NULL.
-		ps := p.Schema()
-		keep := make([]Expr, len(ps))
-		for i := range ps {
-			ref := &ColRef{Index: i, Col: ps[i]}
-			keep[i] = ref
-			if i >= len(lc) {
-				keep[i] = &Case{Whens: []When{{Cond: cond, Result: ref}}, Else: nullConst(ref.Type()), T: ref.Type()}
-			}
-		}
-		p = newProject(p, keep, outNames)
+	if cond, err = b.truthy(cond, b.posOr(n.On.Expr, pos)); err != nil {
+		return nil, nil, err
 	}
-	return p, out, nil
+	if n.Tp != ast.LeftJoin {
+		return &Filter{Input: p, Cond: cond}, out, nil
+	}
+	ps := p.Schema()
+	keep := make([]Expr, len(ps))
+	for i := range ps {
+		ref := &ColRef{Index: i, Col: ps[i]}
+		keep[i] = ref
+		if i >= nleft {
+			keep[i] = &Case{Whens: []When{{Cond: cond, Result: ref}}, Else: nullConst(ref.Type()), T: ref.Type()}
+		}
+	}
+	return newProject(p, keep, names), out, nil
 }
 
 // lateralNames binds the lateral SELECT once, reading the left scope, for
