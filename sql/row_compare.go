@@ -255,11 +255,11 @@ func (b *binder) rowInList(n *ast.PatternInExpr, sc *scope, pos int) (Expr, erro
 // rowInListShape reports whether x IN (list) involves a row: then it is
 // lowered by rowInList instead of becoming an InList.
 func rowInListShape(n *ast.PatternInExpr) bool {
-	if isRowConstructor(n.Expr) {
+	if isRowOperand(n.Expr) {
 		return true
 	}
 	for _, item := range n.List {
-		if isRowConstructor(item) {
+		if isRowOperand(item) {
 			return true
 		}
 	}
