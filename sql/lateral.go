@@ -1,11 +1,17 @@
 package sql
 
-import "github.com/pingcap/tidb/pkg/parser/ast"
+import (
+	"errors"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+
+	"gpusql/storage/columnar"
+)
 
 // LATERAL derived tables (MySQL 8.0.14+): FROM t, LATERAL (SELECT ...) AS
 // x, where the subquery reads the columns of the tables to its left. gpusql
-// binds the shapes that return exactly one row per left row, which need no
-// new operator:
+// binds them without a per-row apply operator, in three shapes:
 //
 //   - a SELECT without FROM, WHERE, HAVING or LIMIT — LATERAL (SELECT t.id
 //     * 2 AS dbl) — is its select list computed over the left row: a
@@ -13,13 +19,17 @@ import "github.com/pingcap/tidb/pkg/parser/ast"
 //   - an aggregate without GROUP BY, HAVING or LIMIT — LATERAL (SELECT
 //     count(*) AS n, max(u.v) AS m FROM u WHERE u.tid = t.id) — returns
 //     one row per left row too (0 and NULLs over no rows): each column is
-//     a correlated scalar subquery, which the binder decorrelates or nests.
+//     a correlated scalar subquery, which the binder decorrelates or nests;
+//   - a SELECT whose rows are its FROM's rows filtered row by row — no
+//     aggregate, DISTINCT, LIMIT or set operation — is a join of the left
+//     side with that FROM on the WHERE conjuncts that read the left row
+//     (lateralRows).
 //
-// Both give a row for every left row, so the join with the left side is
-// that projection, and ON conditions filter it (LEFT JOIN LATERAL keeps
-// every row: there is always a match). A lateral subquery that can return
-// several rows or none (WHERE, GROUP BY, LIMIT over a FROM) needs a
-// per-row apply operator that neither executor has: it is refused.
+// The first two give a row for every left row, so ON filters their
+// projection and LEFT JOIN LATERAL keeps every row. A lateral table that
+// reads nothing to its left is an ordinary derived table. Other shapes
+// (top-N per left row: ORDER BY ... LIMIT) need an apply operator that
+// neither executor has and are refused.
 
 // lateralJoin binds left JOIN LATERAL (src) AS alias.
 func (b *binder) lateralJoin(n *ast.Join, ts *ast.TableSource, lp Plan, lc []scopeCol) (Plan, []scopeCol, error) {
@@ -47,6 +57,9 @@ func (b *binder) lateralJoin(n *ast.Join, ts *ast.TableSource, lp Plan, lc []sco
 			names[i] = c.O
 		}
 	}
+	if !oneRowLateral(sel) {
+		return b.lateralRows(n, ts, sel, names, ls, pos)
+	}
 	cols, err := b.lateralColumns(sel, len(names), ls, pos)
 	if err != nil {
 		return nil, nil, err
@@ -71,12 +84,22 @@ func (b *binder) lateralJoin(n *ast.Join, ts *ast.TableSource, lp Plan, lc []sco
 	return b.lateralOn(n, p, out, len(lc), outNames, pos)
 }
 
+// oneRowLateral reports whether the lateral SELECT gives exactly one row
+// per left row: no FROM (and nothing that could drop the row), or an
+// aggregate without GROUP BY, HAVING or LIMIT.
+func oneRowLateral(sel *ast.SelectStmt) bool {
+	if sel.From == nil {
+		return sel.Where == nil && sel.Having == nil && sel.Limit == nil && sel.GroupBy == nil
+	}
+	return sel.GroupBy == nil && sel.Having == nil && sel.Limit == nil && hasAggregate(sel.Fields)
+}
+
 // lateralColumns binds the lateral SELECT's width columns over the left
 // scope ls, for the shapes that give one row per left row.
 func (b *binder) lateralColumns(sel *ast.SelectStmt, width int, ls *scope, pos int) ([]Expr, error) {
 	var cols []Expr
 	switch {
-	case sel.From == nil && sel.Where == nil && sel.Having == nil && sel.Limit == nil && sel.GroupBy == nil:
+	case sel.From == nil:
 		for _, f := range sel.Fields.Fields {
 			e, err := b.expr(f.Expr, ls)
 			if err != nil {
@@ -84,7 +107,7 @@ func (b *binder) lateralColumns(sel *ast.SelectStmt, width int, ls *scope, pos i
 			}
 			cols = append(cols, e)
 		}
-	case sel.From != nil && sel.GroupBy == nil && sel.Having == nil && sel.Limit == nil && hasAggregate(sel.Fields):
+	default:
 		q := &ast.SubqueryExpr{Query: sel}
 		for i := 0; i < width; i++ {
 			e, err := b.subqueryColumn(q, i, ls, pos)
@@ -93,10 +116,80 @@ func (b *binder) lateralColumns(sel *ast.SelectStmt, width int, ls *scope, pos i
 			}
 			cols = append(cols, e)
 		}
-	default:
-		return nil, b.errf(pos, "unsupported: a LATERAL derived table that may return other than one row per row to its left (gpusql binds LATERAL without FROM, or an aggregate without GROUP BY, HAVING or LIMIT); write it as a join or a correlated subquery")
 	}
 	return cols, nil
+}
+
+// errUncorrelatedLateral says a LATERAL derived table reads nothing to
+// its left: it is joined as any derived table.
+var errUncorrelatedLateral = errors.New("LATERAL derived table without correlation")
+
+// lateralRows binds a lateral SELECT that returns any number of rows per
+// left row as a join: its FROM (filtered by its uncorrelated WHERE
+// conjuncts) is the right input, the conjuncts that read the left side
+// join the two (equalities as keys, the rest as the residual), and its
+// select list, which may read the left row too, is computed over the
+// join. That is the lateral join's meaning whenever the subquery's rows
+// are its input's rows filtered row by row — no aggregate, DISTINCT,
+// LIMIT or set operation, the left side read only in WHERE and the select
+// list — and such a lateral table is refused otherwise. LEFT JOIN keeps a
+// left row without lateral rows (NULL-extended) when its ON is absent or
+// TRUE.
+func (b *binder) lateralRows(n *ast.Join, ts *ast.TableSource, sel *ast.SelectStmt, names []string, ls *scope, pos int) (Plan, []scopeCol, error) {
+	blk, err := b.query(sel, ls)
+	if err != nil && !errors.Is(err, errNeedNested) {
+		return nil, nil, err
+	}
+	if err == nil && !blk.corrUsed && !blk.forceNested {
+		return nil, nil, errUncorrelatedLateral
+	}
+	if err != nil || sel.Distinct || sel.Limit != nil || sel.GroupBy != nil || sel.Having != nil || !semiJoinable(blk) || planHasOuterRef(blk.input) {
+		return nil, nil, b.errf(pos, "unsupported: this LATERAL derived table (gpusql joins a lateral SELECT whose rows are its FROM's rows filtered by WHERE: no aggregate with GROUP BY, DISTINCT, LIMIT or UNION, the left tables read only in WHERE and the select list); write it as a join or a correlated subquery")
+	}
+	kind := JoinInner
+	if n.Tp == ast.LeftJoin {
+		if n.On != nil && !isTrueLiteral(n.On.Expr) {
+			return nil, nil, b.errf(pos, "unsupported: LEFT JOIN LATERAL ... ON a condition over a lateral table of several rows (write the condition in the lateral WHERE and ON TRUE)")
+		}
+		kind = JoinLeft
+	}
+	lp := ls.plan
+	leftLen := len(lp.Schema())
+	right := blk.input
+	if kind == JoinLeft {
+		right = withMatchMarker(right)
+	}
+	j := &Join{Kind: kind, Left: lp, Right: right}
+	j.Out = joinSchema(lp.Schema(), right.Schema(), kind)
+	b.attachCorrelation(j, blk.corr, true)
+	if kind == JoinInner && len(j.LeftKeys) == 0 && j.Residual == nil {
+		j.Kind = JoinCross
+	}
+	exprs := make([]Expr, 0, leftLen+len(blk.exprs))
+	outNames := make([]string, 0, leftLen+len(blk.exprs))
+	for i, c := range j.Out[:leftLen] {
+		exprs = append(exprs, &ColRef{Index: i, Col: c})
+		outNames = append(outNames, c.Name)
+	}
+	for i, e := range blk.exprs {
+		e = outerToLeft(e, leftLen)
+		if ref, ok := e.(*ColRef); kind == JoinLeft && !(ok && ref.Index >= leftLen) {
+			// A left row without lateral rows gets NULL in every lateral
+			// column, also one computed from the left row, a constant or
+			// COALESCE(u.v, 0): the marker tells the rows apart.
+			last := len(j.Out) - 1
+			matched := &IsNull{E: &ColRef{Index: last, Col: j.Out[last]}, Negated: true}
+			e = &Case{Whens: []When{{Cond: matched, Result: e}}, Else: nullConst(e.Type()), T: e.Type()}
+		}
+		exprs = append(exprs, e)
+		outNames = append(outNames, names[i])
+	}
+	var p Plan = newProject(j, exprs, outNames)
+	out := append(append([]scopeCol(nil), ls.cols...), qualify(names, ts.AsName.O)...)
+	if n.On == nil || kind == JoinLeft {
+		return p, out, nil
+	}
+	return b.lateralOn(n, p, out, leftLen, outNames, pos)
 }
 
 // lateralOn applies JOIN LATERAL's ON cond to p, the left columns (the
@@ -182,4 +275,35 @@ func (v *aggFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 func isLateral(n ast.ResultSetNode) (*ast.TableSource, bool) {
 	ts, ok := n.(*ast.TableSource)
 	return ts, ok && ts.Lateral
+}
+
+// isTrueLiteral reports whether n is TRUE or a non-zero integer literal
+// (LEFT JOIN LATERAL ... ON TRUE).
+func isTrueLiteral(n ast.ExprNode) bool {
+	v, ok := unparen(n).(*driver.ValueExpr)
+	if !ok {
+		return false
+	}
+	switch v.Kind() {
+	case driver.KindInt64:
+		return v.GetInt64() != 0
+	case driver.KindUint64:
+		return v.GetUint64() != 0
+	}
+	return false
+}
+
+// withMatchMarker is p with a last column that is 1 on every row: after a
+// LEFT JOIN it is NULL exactly on the rows without a match.
+func withMatchMarker(p Plan) Plan {
+	ps := p.Schema()
+	exprs := make([]Expr, 0, len(ps)+1)
+	names := make([]string, 0, len(ps)+1)
+	for i, c := range ps {
+		exprs = append(exprs, &ColRef{Index: i, Col: c})
+		names = append(names, c.Name)
+	}
+	exprs = append(exprs, &Const{T: columnar.TInt32, I: 1})
+	names = append(names, "lateral_match")
+	return newProject(p, exprs, names)
 }
