@@ -44,6 +44,7 @@ func (c *Catalog) Rename(from, to []string) error {
 		delete(c.checks, f)
 		delete(c.foreignKeys, f)
 		c.renameReferences(from[i], to[i])
+		c.renameConstraints(t, from[i], to[i])
 		c.moveCounter(f, t)
 	}
 	c.tables = tables

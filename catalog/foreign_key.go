@@ -189,3 +189,26 @@ func (c *Catalog) renameReferences(from, to string) {
 		}
 	}
 }
+
+// renameConstraints gives the constraints of table k (renamed from to to)
+// named from_chk_N or from_ibfk_N the new table's prefix, as MySQL's
+// RENAME TABLE does; c.mu is held.
+func (c *Catalog) renameConstraints(k, from, to string) {
+	rename := func(name, infix string) string {
+		prefix := from + infix
+		if len(name) > len(prefix) && strings.EqualFold(name[:len(prefix)], prefix) {
+			return to + infix + name[len(prefix):]
+		}
+		return name
+	}
+	checks := append([]Check(nil), c.checks[k]...)
+	for i := range checks {
+		checks[i].Name = rename(checks[i].Name, "_chk_")
+	}
+	c.checks[k] = checks
+	fks := append([]ForeignKey(nil), c.foreignKeys[k]...)
+	for i := range fks {
+		fks[i].Name = rename(fks[i].Name, "_ibfk_")
+	}
+	c.foreignKeys[k] = fks
+}
