@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -48,8 +49,8 @@ func (*AddCheck) statement()   {}
 func (*DropCheck) statement()  {}
 func (*AlterCheck) statement() {}
 
-// columnChecks collects the CHECK clauses of CREATE TABLE: column options
-// in column order, then table constraints.
+// columnChecks collects the CHECK clauses of CREATE TABLE in the order
+// they are written.
 func columnChecks(n *ast.CreateTableStmt) []checkDef {
 	var out []checkDef
 	for _, c := range n.Cols {
@@ -64,6 +65,12 @@ func columnChecks(n *ast.CreateTableStmt) []checkDef {
 			out = append(out, checkDef{name: con.Name, expr: con.Expr, enforced: con.Enforced})
 		}
 	}
+	// MySQL numbers t_chk_N in the order the clauses are written, table
+	// constraints among the columns; the parser keeps the two apart, so
+	// the conditions' offsets in the text put them back in order.
+	sort.SliceStable(out, func(i, j int) bool {
+		return out[i].expr.OriginTextPosition() < out[j].expr.OriginTextPosition()
+	})
 	return out
 }
 
@@ -123,7 +130,8 @@ func (b *binder) bindCheck(table string, fields []columnar.Field, name string, d
 	if err != nil {
 		return catalog.Check{}, err
 	}
-	if e.Type().ID == columnar.String || e.Type().ID == columnar.Vector {
+	if e.Type().ID != columnar.Bool {
+		// MySQL wants a condition: CHECK (f1) or CHECK (f1 + 10) is refused.
 		return catalog.Check{}, b.errf(pos, "An expression of non-boolean type specified to a check constraint '%s'.", name)
 	}
 	clause := mysqlExprText(d.expr)
