@@ -24,7 +24,7 @@ func (db *DB) alterColumns(ctx context.Context, s *sql.AlterColumns) (*Statement
 	if err != nil {
 		return nil, err
 	}
-	if err := db.cat.Alter(s.Table, s.Snapshot, next, s.ColMap); err != nil {
+	if err := db.cat.Alter(s.Table, s.Snapshot, next, s.ColMap, s.Checks...); err != nil {
 		return nil, err
 	}
 	return message("altered table %s", s.Table), nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
+	"gpusql/catalog"
 	"gpusql/storage/columnar"
 )
 
@@ -23,6 +24,9 @@ type AlterColumns struct {
 	Query    *Query
 	ColMap   []int
 	Snapshot *columnar.Table
+	// Checks are CHECK constraints the statement adds (ADD COLUMN c INT
+	// CHECK (...), ADD CONSTRAINT ... CHECK beside the column change).
+	Checks []catalog.Check
 }
 
 // RenameTable is RENAME TABLE a TO b [, c TO d] and ALTER TABLE a RENAME
@@ -301,6 +305,7 @@ func (b *binder) columnDef(c *ast.ColumnDef, hasRows bool) (columnar.Field, erro
 			def = o.Expr
 		case ast.ColumnOptionGenerated:
 			f.Generated = "?" // ADD COLUMN binds it over the new fields: addGenerated
+		case ast.ColumnOptionCheck: // alterColumnsChecked adds it
 		case ast.ColumnOptionAutoIncrement: // MODIFY / CHANGE only: checkAlterAuto
 			if !t.IsInteger() || t.ID == columnar.Bool || t.Year {
 				return columnar.Field{}, b.errf(pos, "unsupported: AUTO_INCREMENT on %s column '%s' (give it an integer type: INT or BIGINT)", t, name)

@@ -250,3 +250,59 @@ func CheckViolationQuery(table string, checks []catalog.Check) string {
 	return fmt.Sprintf("SELECT %s FROM `%s` WHERE %s LIMIT 1", strings.Join(conds, ", "),
 		strings.ReplaceAll(table, "`", "``"), strings.Join(conds, " OR "))
 }
+
+// alterSpecs splits ALTER TABLE's changes into the one change the binder
+// applies and the ADD [CONSTRAINT] CHECK clauses that may come with a
+// column change (ALTER TABLE t ADD COLUMN c INT, ADD CONSTRAINT ck CHECK
+// (c > 0)); other combinations are one change per statement.
+func (b *binder) alterSpecs(n *ast.AlterTableStmt) (*ast.AlterTableSpec, []checkDef, error) {
+	if len(n.Specs) == 1 {
+		return n.Specs[0], nil, nil
+	}
+	var main *ast.AlterTableSpec
+	var checks []checkDef
+	refuse := b.errf(b.start, "unsupported: ALTER TABLE with %d changes (give one per statement; a column change may come with ADD CONSTRAINT ... CHECK)", len(n.Specs))
+	for _, sp := range n.Specs {
+		switch {
+		case sp.Tp == ast.AlterTableAddConstraint && sp.Constraint.Tp == ast.ConstraintCheck:
+			checks = append(checks, checkDef{name: sp.Constraint.Name, expr: sp.Constraint.Expr, enforced: sp.Constraint.Enforced})
+		case isColumnChange(sp.Tp) && main == nil:
+			main = sp
+		default:
+			return nil, nil, refuse
+		}
+	}
+	if main == nil {
+		return nil, nil, refuse
+	}
+	return main, checks, nil
+}
+
+// alterColumnsChecked binds a column change and the CHECK constraints it
+// adds: inline ones on the new column definition, and extra.
+func (b *binder) alterColumnsChecked(t *columnar.Table, spec *ast.AlterTableSpec, extra []checkDef) (Statement, error) {
+	st, err := b.alterColumns(t, spec)
+	if err != nil {
+		return nil, err
+	}
+	var defs []checkDef
+	for _, c := range spec.NewColumns {
+		for _, o := range c.Options {
+			if o.Tp == ast.ColumnOptionCheck {
+				defs = append(defs, checkDef{name: o.ConstraintName, expr: o.Expr, enforced: o.Enforced, column: c.Name.Name.O})
+			}
+		}
+	}
+	defs = append(defs, extra...)
+	if len(defs) == 0 {
+		return st, nil
+	}
+	ac, ok := st.(*AlterColumns)
+	if !ok {
+		return nil, b.errf(b.start, "unsupported: CHECK constraints with this ALTER TABLE change")
+	}
+	if ac.Checks, err = b.bindChecks(t.Name, ac.Fields, defs, b.cat.Checks(t.Name)); err != nil {
+		return nil, err
+	}
+	return ac, nil
+}

@@ -207,13 +207,13 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(n.Specs) != 1 {
-		return nil, b.errf(b.start, "unsupported: ALTER TABLE with %d changes (give one per statement)", len(n.Specs))
+	spec, checks, err := b.alterSpecs(n)
+	if err != nil {
+		return nil, err
 	}
-	spec := n.Specs[0]
 	switch {
 	case isColumnChange(spec.Tp):
-		return b.alterColumns(t, spec)
+		return b.alterColumnsChecked(t, spec, checks)
 	case spec.Tp == ast.AlterTableRenameTable:
 		return &RenameTable{From: []string{t.Name}, To: []string{spec.NewTable.Name.O}}, nil
 	case spec.Tp == ast.AlterTableOption:
