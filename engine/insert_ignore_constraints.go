@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"gpusql/catalog"
+	"gpusql/exec"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -19,17 +20,13 @@ func (db *DB) skipViolations(cat *catalog.Catalog, t *columnar.Table, first int,
 	if err != nil {
 		return nil, 0, err
 	}
-	bad := make(map[int]bool)
-	if err := db.checkViolators(cat, t, first, bad); err != nil {
-		return nil, 0, err
+	rows := make([]int, 0, t.Rows-first)
+	for r := first; r < t.Rows; r++ {
+		rows = append(rows, r)
 	}
-	if !opts.NoForeignKeyChecks {
-		if err := orphanRows(cat, t, first, bad); err != nil {
-			return nil, 0, err
-		}
-	}
-	if len(bad) == 0 {
-		return t, 0, nil
+	bad, err := db.violators(cat, t, rows, opts)
+	if err != nil || len(bad) == 0 {
+		return t, 0, err
 	}
 	keep := make([]int, 0, t.Rows-len(bad))
 	for r := 0; r < t.Rows; r++ {
@@ -40,32 +37,47 @@ func (db *DB) skipViolations(cat *catalog.Catalog, t *columnar.Table, first int,
 	return gatherTable(t, keep), len(bad), nil
 }
 
-// checkViolators marks the rows from first on where an enforced CHECK
+// violators are the rows among rows of t that break an enforced CHECK or
+// (unless opts turn checks off) whose foreign key has no parent row.
+func (db *DB) violators(cat *catalog.Catalog, t *columnar.Table, rows []int, opts catalog.FinishOptions) (map[int]bool, error) {
+	bad := make(map[int]bool)
+	if err := db.checkViolators(cat, t, rows, bad); err != nil {
+		return nil, err
+	}
+	if !opts.NoForeignKeyChecks {
+		if err := orphanRows(cat, t, rows, bad); err != nil {
+			return nil, err
+		}
+	}
+	return bad, nil
+}
+
+// checkViolators marks the rows among rows where an enforced CHECK
 // condition is FALSE.
-func (db *DB) checkViolators(cat *catalog.Catalog, t *columnar.Table, first int, bad map[int]bool) error {
+func (db *DB) checkViolators(cat *catalog.Catalog, t *columnar.Table, rows []int, bad map[int]bool) error {
 	var conds []string
 	for _, ck := range cat.Checks(t.Name) {
 		if ck.Enforced {
 			conds = append(conds, "NOT "+ck.Clause)
 		}
 	}
-	if len(conds) == 0 || first >= t.Rows {
+	if len(conds) == 0 || len(rows) == 0 {
 		return nil
 	}
 	text := fmt.Sprintf("SELECT `%s` FROM `%s` WHERE %s", sql.RowIDColumn, t.Name, strings.Join(conds, " OR "))
-	res, err := querySnapshot(db, sql.WithRowID(rowsFrom(t, first)), text)
+	res, err := querySnapshot(db, sql.WithRowID(gatherTable(t, rows)), text)
 	if err != nil {
 		return fmt.Errorf("check constraints of %s: %w", t.Name, err)
 	}
 	for i := 0; i < res.Rows; i++ {
-		bad[first+int(res.Columns[0].Int64At(i))] = true
+		bad[rows[res.Columns[0].Int64At(i)]] = true
 	}
 	return nil
 }
 
-// orphanRows marks the rows from first on whose foreign key (all columns
+// orphanRows marks the rows among rows whose foreign key (all columns
 // non-NULL) has no parent row.
-func orphanRows(cat *catalog.Catalog, t *columnar.Table, first int, bad map[int]bool) error {
+func orphanRows(cat *catalog.Catalog, t *columnar.Table, rows []int, bad map[int]bool) error {
 	for _, fk := range cat.ForeignKeys(t.Name) {
 		cols, err := columnIndexes(t, fk.Columns)
 		if err != nil {
@@ -83,7 +95,7 @@ func orphanRows(cat *catalog.Catalog, t *columnar.Table, first int, bad map[int]
 			}
 			keys = keySet(parent, pcols)
 		}
-		for r := first; r < t.Rows; r++ {
+		for _, r := range rows {
 			if k, ok := catalog.KeyOf(t, cols, r); ok {
 				if _, found := keys[k]; !found {
 					bad[r] = true
@@ -92,4 +104,39 @@ func orphanRows(cat *catalog.Catalog, t *columnar.Table, first int, bad map[int]
 		}
 	}
 	return nil
+}
+
+// ignoreViolations is UPDATE IGNORE's part for constraints: it tries the
+// update on old and drops from the statement's rows (res, whose row i sets
+// table row ids[i]) those whose new values break a CHECK or a foreign key,
+// which MySQL leaves as they were with a warning.
+func (db *DB) ignoreViolations(old *columnar.Table, s *sql.Update, res *exec.Result, ids []int) (*exec.Result, []int, error) {
+	trial := &columnar.Table{Name: old.Name, Fields: old.Fields, Rows: old.Rows, Columns: append([]*columnar.Column(nil), old.Columns...)}
+	diff := make([]bool, len(ids))
+	for i, k := range s.Targets {
+		col, err := setColumn(old.Columns[k], ids, res.Columns[i+1], old.Fields[k], diff)
+		if err != nil {
+			return nil, nil, fmt.Errorf("UPDATE %s: %w", old.Name, err)
+		}
+		trial.Columns[k] = col
+	}
+	trial, err := db.computeGenerated(trial, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	bad, err := db.violators(db.cat, trial, ids, db.finishOptions())
+	if err != nil || len(bad) == 0 {
+		return res, ids, err
+	}
+	var keep, kept []int
+	for i, id := range ids {
+		if !bad[id] {
+			keep, kept = append(keep, i), append(kept, id)
+		}
+	}
+	out := &exec.Result{Names: res.Names, Rows: len(keep), Columns: make([]*columnar.Column, len(res.Columns))}
+	for j, c := range res.Columns {
+		out.Columns[j] = gatherColumn(c, keep)
+	}
+	return out, kept, nil
 }

@@ -32,6 +32,11 @@ func (db *DB) update(ctx context.Context, s *sql.Update) (*StatementResult, erro
 		if err != nil {
 			return nil, err
 		}
+		if s.Ignore {
+			if res, ids, err = db.ignoreViolations(old, s, res, ids); err != nil {
+				return nil, err
+			}
+		}
 		t := &columnar.Table{Name: old.Name, Fields: old.Fields, Rows: old.Rows,
 			Columns: append([]*columnar.Column(nil), old.Columns...)}
 		diff := make([]bool, len(ids))

@@ -41,6 +41,9 @@ type Update struct {
 	// becomes the connection's LAST_INSERT_ID().
 	SetsLastInsertID   bool
 	LastInsertIDTarget int
+	// Ignore (UPDATE IGNORE) leaves the rows whose new values break a
+	// CHECK constraint or a foreign key as they were.
+	Ignore bool
 }
 
 // Delete removes the rows of Snapshot whose row numbers Source returns.
@@ -177,7 +180,7 @@ func (b *binder) update(n *ast.UpdateStmt) (Statement, error) {
 		outNames = append(outNames, t.Fields[k].Name)
 	}
 	src := newProject(sc.plan, out, outNames)
-	u := &Update{Table: t.Name, Snapshot: t, Targets: targets, Source: src}
+	u := &Update{Table: t.Name, Snapshot: t, Targets: targets, Source: src, Ignore: n.IgnoreErr}
 	if idColumn != "" {
 		k, _ := b.assignTarget(t, sc.cols[0].table, &ast.ColumnName{Name: ast.NewCIStr(idColumn)})
 		if tp := sc.colRef(raw[k]).Type(); !tp.IsInteger() || tp.ID == columnar.Bool {
