@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"gpusql/storage/columnar"
 )
 
 // FOREIGN KEY constraints, InnoDB's way. A foreign key belongs to its
@@ -211,4 +213,39 @@ func (c *Catalog) renameConstraints(k, from, to string) {
 		fks[i].Name = rename(fks[i].Name, "_ibfk_")
 	}
 	c.foreignKeys[k] = fks
+}
+
+// foreignKeyIndexLost is MySQL's error 1553 when dropping index name of t
+// (leaving rest) leaves a foreign key of t, or one referencing t, without
+// an index its columns lead; c.mu is held.
+func (c *Catalog) foreignKeyIndexLost(t *columnar.Table, name string, rest []Index) error {
+	led := func(cols []string) bool {
+		for _, ix := range rest {
+			if len(ix.Columns) < len(cols) {
+				continue
+			}
+			match := true
+			for i, col := range cols {
+				match = match && strings.EqualFold(t.Fields[ix.Columns[i]].Name, col)
+			}
+			if match {
+				return true
+			}
+		}
+		return false
+	}
+	lost := &ConstraintError{Code: 1553, Msg: fmt.Sprintf("Cannot drop index '%s': needed in a foreign key constraint", name)}
+	for _, fk := range c.foreignKeys[key(t.Name)] {
+		if !led(fk.Columns) {
+			return lost
+		}
+	}
+	for _, list := range c.foreignKeys {
+		for _, fk := range list {
+			if strings.EqualFold(fk.RefTable, t.Name) && !led(fk.RefColumns) {
+				return lost
+			}
+		}
+	}
+	return nil
 }

@@ -85,6 +85,11 @@ func (c *Catalog) DropIndex(table, name string, ifExists bool) error {
 				if t, ok := c.tables[key(table)]; ok && !autoKeyed(t.Fields, rest) {
 					return fmt.Errorf("%s (dropping %s leaves AUTO_INCREMENT column '%s' of %s without a key)", ErrAutoKey, ix.Name, t.Fields[ix.Columns[0]].Name, table)
 				}
+				if t, ok := c.tables[key(table)]; ok {
+					if err := c.foreignKeyIndexLost(t, ix.Name, rest); err != nil {
+						return err
+					}
+				}
 				c.indexes[key(table)] = rest
 				c.version++
 				return nil
