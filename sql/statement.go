@@ -86,6 +86,10 @@ type Load struct {
 	IgnoreLines int
 	// AutoOnZero is Insert.AutoOnZero for the file's rows.
 	AutoOnZero bool
+	// Ignore (LOAD DATA ... IGNORE) skips rows that repeat a unique key or
+	// break a constraint; Replace (... REPLACE) replaces the rows they
+	// repeat a key of, as INSERT IGNORE and REPLACE do.
+	Ignore, Replace bool
 }
 
 // ShowTables lists the tables, those whose name matches Like when it is
