@@ -186,7 +186,7 @@ func castTo(e Expr, t columnar.Type) Expr {
 	if t.JSON && !e.Type().JSON {
 		return castToJSON(e)
 	}
-	if isEnum(e) && t.IsNumeric() {
+	if isEnum(e) && (t.IsNumeric() || t.ID == columnar.Bool) {
 		e = enumNumber(e) // an ENUM's number is its index, a SET's its bitmask
 	}
 	if sameType(e.Type(), t) || widensFsp(e, t) {
