@@ -41,6 +41,11 @@ func (db *DB) insert(ctx context.Context, s *sql.Insert) (*StatementResult, erro
 	if err != nil {
 		return nil, err
 	}
+	if t, ok := db.cat.Table(s.Table); ok {
+		if res, err = db.timestampsToUTC(res, t.Fields, s.Targets); err != nil {
+			return nil, err
+		}
+	}
 	if s.OnDuplicate != nil {
 		return db.insertOnDuplicate(ctx, s, res)
 	}
@@ -110,6 +115,9 @@ func (db *DB) createTableAs(ctx context.Context, s *sql.CreateTableAs) (*Stateme
 		}
 		fields[i] = columnar.Field{Name: name, Type: t, Nullable: true, Collation: collation}
 		targets[i] = i
+	}
+	if res, err = db.timestampsToUTC(res, fields, targets); err != nil {
+		return nil, err
 	}
 	t, err := appendResult(columnar.NewEmptyTable(s.Name, fields), targets, res)
 	if err != nil {

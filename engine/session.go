@@ -52,7 +52,7 @@ type Process struct {
 // SessionConn returns a connection with its own session, starting from the
 // database's current variables.
 func (db *DB) SessionConn(opts SessionOptions) *Conn {
-	s := sql.NewSession()
+	s := db.session.NewSessionOf()
 	if err := s.SetSQLMode(db.session.SQLMode()); err != nil {
 		panic(err) // the DB's mode was accepted once already
 	}

@@ -37,11 +37,15 @@ func (db *DB) update(ctx context.Context, s *sql.Update) (*StatementResult, erro
 		diff := make([]bool, len(ids))
 		for i, k := range s.Targets {
 			f := old.Fields[k]
-			if t.Columns[k], err = setColumn(old.Columns[k], ids, res.Columns[i+1], f, diff); err != nil {
+			vals, err := storedValues(res.Columns[i+1], res.Rows, f, db.zone())
+			if err != nil {
+				return nil, fmt.Errorf("UPDATE %s: %w", old.Name, err)
+			}
+			if t.Columns[k], err = setColumn(old.Columns[k], ids, vals, f, diff); err != nil {
 				return nil, fmt.Errorf("UPDATE %s: %w", old.Name, err)
 			}
 		}
-		if err := touchColumns(t, old, ids, diff, s.Touch, s.Now); err != nil {
+		if err := touchColumns(t, old, ids, diff, s.Touch, s.Now, db.zone()); err != nil {
 			return nil, fmt.Errorf("UPDATE %s: %w", old.Name, err)
 		}
 		changed = 0

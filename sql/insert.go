@@ -149,7 +149,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 					return nil, b.errf(pos, "Out of range value for column '%s' at row %d (%s does not hold %s)", col.Name, r+1, col.Type, constString(c))
 				}
 				v, ok := convertConst(c, col.Type)
-				if col.Type.ID == columnar.Datetime && !v.Null && (!ok || !col.Type.InDatetimeRange(v.I)) {
+				if col.Type.ID == columnar.Datetime && !v.Null && (!ok || !col.Type.InDatetimeRange(b.storedDatetime(col.Type, v.I))) {
 					return nil, b.errf(pos, "%s", incorrectDatetime(c, col.Name, r+1))
 				}
 				if col.Type.ID == columnar.Time && !ok {
