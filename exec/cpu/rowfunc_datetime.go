@@ -1,7 +1,6 @@
 package cpu
 
 import (
-
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
