@@ -67,6 +67,10 @@ type Options struct {
 	// GPUs are the device indices plans may use (nil: every visible GPU);
 	// see gpu_devices.go.
 	GPUs []int
+	// TimeZone is @@global.time_zone, the zone sessions start in ("":
+	// SYSTEM, which is UTC): an offset '+02:00' or a zone name
+	// (sql/time_zone.go). MySQL's --default-time-zone.
+	TimeZone string
 	// SplitEveryStar, for tests, splits every star query over the GPUs
 	// whatever its size (planner.GPUProfile.ForceSplit).
 	SplitEveryStar bool
@@ -123,6 +127,14 @@ func Open(opts Options) (*DB, error) {
 	}
 	if !planCacheModes[opts.PlanCache] {
 		return nil, fmt.Errorf("unknown plan cache mode %q (want on or off)", opts.PlanCache)
+	}
+	if opts.TimeZone != "" {
+		z, err := sql.ParseTimeZone(opts.TimeZone)
+		if err != nil {
+			return nil, err
+		}
+		db.session.SetGlobalTimeZone(z)
+		db.session.SetTimeZone(z)
 	}
 	db.session.SetEngineVariable("plan_cache", &sql.Const{T: columnar.TString, S: defaultPlanCache(opts.PlanCache)})
 	db.session.SetEngineVariable("gpu_packing", &sql.Const{T: columnar.TString, S: defaultGPUPacking(opts.Packing)})

@@ -55,8 +55,11 @@ func errorCode(err error) uint16 {
 		kill *killError
 		syn  *syntaxError
 		save *engine.SavepointError
+		zone *sql.UnknownTimeZoneError
 	)
 	switch {
+	case errors.As(err, &zone):
+		return mysql.ER_UNKNOWN_TIME_ZONE
 	case errors.As(err, &syn):
 		return mysql.ER_PARSE_ERROR
 	case errors.Is(err, errEmptyQuery):
