@@ -116,3 +116,35 @@ func TestTimeZoneLoadAndOnUpdate(t *testing.T) {
 		t.Errorf("in UTC, dt - ts = %s s, want -28800 (dt kept -08:00's wall clock)", got)
 	}
 }
+
+// TestTimeZoneGPUPlan: outside UTC a plan reading a TIMESTAMP converts it
+// and the planner keeps that plan on the CPU, saying why; under UTC (and
+// for DATETIME columns) the plan has no conversion and stays the GPU's.
+func TestTimeZoneGPUPlan(t *testing.T) {
+	db, err := Open(Options{Executor: "cpu", GPUProfile: "h100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, db, "create table ev (ts timestamp, dt datetime, x int); insert into ev values ('2024-01-01 10:00:00', '2024-01-01 10:00:00', 1)")
+	explain := func(q string) string {
+		t.Helper()
+		var b strings.Builder
+		for _, r := range mustRun(t, db, "explain "+q) {
+			for i := 0; i < r.Result.Rows; i++ {
+				b.WriteString(strings.Join(r.Result.Row(i), " ") + "\n")
+			}
+		}
+		return b.String()
+	}
+	const q = "select count(*) from ev where ts > '2024-01-01 00:00:00'"
+	if plan := explain(q); strings.Contains(plan, "zone_") || strings.Contains(plan, "time zone") {
+		t.Errorf("under UTC the plan converts:\n%s", plan)
+	}
+	mustRun(t, db, "set time_zone = 'Europe/Paris'")
+	if plan := explain(q); !strings.Contains(plan, "CPU only (zone_from_utc(ts, 'Europe/Paris') in ") || !strings.Contains(plan, "time zone conversions are computed on the CPU") {
+		t.Errorf("in Paris the plan is not kept on the CPU:\n%s", plan)
+	}
+	if plan := explain("select count(*) from ev where dt > '2024-01-01 00:00:00'"); strings.Contains(plan, "zone_") {
+		t.Errorf("a DATETIME is converted:\n%s", plan)
+	}
+}

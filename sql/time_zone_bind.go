@@ -13,8 +13,8 @@ import (
 //	zone_from_utc  us DATETIME, zone VARCHAR  DATETIME: the UTC instant us as wall-clock time in zone
 //	zone_to_utc    us DATETIME, zone VARCHAR  DATETIME: the wall-clock time us in zone as a UTC instant
 //
-// Both are row functions of exec/cpu, which the GPU executor refuses by
-// name, so a plan that converts runs on the CPU; under UTC the binder
+// Both are row functions of exec/cpu; the planner puts a plan that
+// converts on the CPU (planner/time_zone_refusal.go); under UTC the binder
 // adds neither and plans stay as they were. The zone is part of the plan
 // cache's key (engine.planSettings).
 
@@ -27,6 +27,10 @@ const (
 	zoneFromUTC = "zone_from_utc"
 	zoneToUTC   = "zone_to_utc"
 )
+
+// IsTimeZoneFunc reports the functions converting between UTC and the
+// session zone (the planner keeps them on the CPU).
+func IsTimeZoneFunc(name string) bool { return name == zoneFromUTC || name == zoneToUTC }
 
 // zone is the session's time zone (UTC for a binder without a session).
 func (b *binder) zone() *TimeZone {
