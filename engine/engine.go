@@ -341,6 +341,9 @@ func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*S
 	start := time.Now()
 	p.Dir = baseDir
 	ctx = c.withLocks(ctx)
+	ctx = sql.WithWarnings(ctx, c.vars.BeginWarnings())
+	diagnostic := false
+	defer func() { c.vars.EndWarnings(diagnostic) }()
 	if e, view := c.cachedPlan(p.Text); e != nil {
 		r, err := view.runCached(ctx, e)
 		if err != nil {
@@ -359,6 +362,7 @@ func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*S
 	if err != nil {
 		return nil, err
 	}
+	_, diagnostic = stmt.(*sql.ShowWarnings)
 	if err := c.checkRights(stmt); err != nil {
 		return nil, err
 	}

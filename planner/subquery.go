@@ -133,6 +133,9 @@ func cpuOnlyReason(p *Physical) string {
 	if why := timeZoneOnCPU(p); why != "" {
 		return why
 	}
+	if why := warningOnCPU(p); why != "" {
+		return why
+	}
 	if why := collationOnCPU(p); why != "" {
 		return why
 	}

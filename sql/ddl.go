@@ -246,7 +246,8 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 	case ast.ShowProcessList:
 		return &ShowProcessList{Full: n.Full}, nil
 	case ast.ShowWarnings, ast.ShowErrors:
-		return &ShowWarnings{Errors: n.Tp == ast.ShowErrors, Count: n.CountWarningsOrErrors}, nil
+		b.volatile("SHOW WARNINGS")
+		return &ShowWarnings{Errors: n.Tp == ast.ShowErrors, Count: n.CountWarningsOrErrors, Last: b.vars.LastWarnings()}, nil
 	case ast.ShowTableStatus:
 		if n.Pattern != nil || n.Where != nil {
 			return nil, b.errf(-1, "unsupported: SHOW TABLE STATUS LIKE/WHERE")
