@@ -37,7 +37,11 @@ func (db *DB) insert(ctx context.Context, s *sql.Insert) (*StatementResult, erro
 		// literal) must not fail an INSERT under --executor gpu.
 		executor = "cpu"
 	}
-	res, _, err := db.queryOn(ctx, &sql.Query{Plan: s.Source, Names: names}, executor)
+	var res *exec.Result
+	err := db.strictly(ctx, s.Ignore, func(ctx context.Context) (err error) {
+		res, _, err = db.queryOn(ctx, &sql.Query{Plan: s.Source, Names: names}, executor)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -42,7 +42,7 @@ func (db *DB) multiUpdate(ctx context.Context, s *sql.MultiUpdate) (*StatementRe
 	if err != nil {
 		return nil, err
 	}
-	return updateMessage(matched, changed), nil
+	return updateMessage(ctx, matched, changed), nil
 }
 
 // updateTarget is the next snapshot of one table of a multi-table UPDATE
@@ -152,8 +152,8 @@ func (db *DB) multiDelete(ctx context.Context, s *sql.MultiDelete) (*StatementRe
 
 // updateMessage is an UPDATE's result: MySQL counts the rows changed as
 // affected, and reports the rows matched beside them.
-func updateMessage(matched, changed int) *StatementResult {
-	r := message("%d %s affected (Rows matched: %d  Changed: %d  Warnings: 0)", changed, plural(changed, "row"), matched, changed)
+func updateMessage(ctx context.Context, matched, changed int) *StatementResult {
+	r := message("%d %s affected (Rows matched: %d  Changed: %d  Warnings: %d)", changed, plural(changed, "row"), matched, changed, sql.WarningsFrom(ctx).Count())
 	r.RowsAffected = int64(changed)
 	return r
 }

@@ -166,7 +166,7 @@ func (h *mysqlHandler) run(query string, binaryRows bool) (*mysql.Result, error)
 	// InsertId: the first AUTO_INCREMENT value the statement generated,
 	// else the value it stored (mysql_insert_id), as MySQL's OK packet
 	// carries it.
-	return &mysql.Result{AffectedRows: uint64(max(r.RowsAffected, 0)), InsertId: r.LastInsertID, Status: status}, nil
+	return &mysql.Result{AffectedRows: uint64(max(r.RowsAffected, 0)), InsertId: r.LastInsertID, Status: status, Warnings: uint16(min(r.Warnings, 65535))}, nil
 }
 
 // HandleFieldList answers COM_FIELD_LIST (the mysql client's column-name

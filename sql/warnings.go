@@ -159,6 +159,11 @@ func TruncatesNumber(s string, integer bool) bool {
 	return digits == 0 || i != len(t)
 }
 
+// WarningError is a warning a statement in strict mode fails with.
+type WarningError struct{ Warning Warning }
+
+func (e *WarningError) Error() string { return e.Warning.Message }
+
 type warningsKey struct{}
 
 // WithWarnings returns ctx carrying the running statement's warnings.

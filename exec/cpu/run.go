@@ -80,7 +80,7 @@ type executor struct {
 	// caches the results of the nested subqueries this plan holds.
 	params map[int]*sql.Const
 	// warn collects the statement's warnings (sql/warnings.go; nil: none).
-	warn *sql.Warnings
+	warn   *sql.Warnings
 	nested map[*planner.NestedSubquery]*nestedCache
 	rands  map[*sql.Func]*randSeq // RAND(N)'s sequences, made on first use
 }
