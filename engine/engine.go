@@ -114,12 +114,17 @@ type DB struct {
 	plans *planCache
 	// userLocks are the named locks of GET_LOCK (user_locks.go).
 	userLocks *exec.UserLocks
+	// opened is when Open returned (Uptime); status counts every
+	// connection's statements (SHOW GLOBAL STATUS, status.go).
+	opened time.Time
+	status *statusCounters
 }
 
 // Open returns an empty database. Asking for the GPU (or --check) where none
 // can be used fails here, naming the reason.
 func Open(opts Options) (*DB, error) {
-	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil), users: &users{}, gpuMem: &gpuBudget{}, gpus: &gpuSet{}, userLocks: exec.NewUserLocks()}
+	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil), users: &users{}, gpuMem: &gpuBudget{}, gpus: &gpuSet{}, userLocks: exec.NewUserLocks(),
+		opened: time.Now(), status: &statusCounters{}}
 	db.SetMemoryLimit(opts.MemoryLimit)
 	db.plans = newPlanCache(db.cat)
 	if !packingModes[opts.Packing] {
@@ -343,6 +348,7 @@ func cancelled(err error) error {
 func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*StatementResult, error) {
 	p.Dir = baseDir
 	ctx = c.withLocks(ctx)
+	c.countStatement(p.Node)
 	warnings := c.vars.BeginWarnings()
 	ctx = sql.WithWarnings(ctx, warnings)
 	diagnostic := false

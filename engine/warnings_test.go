@@ -44,3 +44,50 @@ func TestWarningCount(t *testing.T) {
 		t.Errorf("SHOW WARNINGS after 1/0: %q", got)
 	}
 }
+
+// TestShowStatus: SHOW STATUS counts the asking connection's statements by
+// kind (itself included), SHOW GLOBAL STATUS every connection's; LIKE
+// filters names case-insensitively. Cached plans count too.
+func TestShowStatus(t *testing.T) {
+	db, err := Open(Options{Executor: "cpu"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	a := db.SessionConn(SessionOptions{})
+	for _, q := range []string{"create table s (x int)", "insert into s values (1)", "replace into s values (2)",
+		"select x from s", "select x from s", "update s set x = 3 where x = 2", "delete from s where x = 3", "set @v = 1"} {
+		if _, err := a.Exec(ctx, q, ""); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	mustRun(t, db, "select 1")
+	status := func(c *Conn, q string) map[string]string {
+		t.Helper()
+		rs, err := c.Exec(ctx, q, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]string{}
+		for i := 0; i < rs[0].Result.Rows; i++ {
+			row := rs[0].Result.Row(i)
+			m[row[0]] = row[1]
+		}
+		return m
+	}
+	own := status(a, "show status")
+	want := map[string]string{"Questions": "9", "Queries": "9", "Com_select": "2", "Com_insert": "1", "Com_replace": "1",
+		"Com_update": "1", "Com_delete": "1", "Com_set_option": "1", "Threads_connected": "1"}
+	for k, v := range want {
+		if own[k] != v {
+			t.Errorf("SHOW STATUS %s = %q, want %s", k, own[k], v)
+		}
+	}
+	if _, ok := own["Uptime"]; !ok {
+		t.Errorf("SHOW STATUS has no Uptime: %v", own)
+	}
+	all := status(a, "show global status like 'COM_SEL%'")
+	if len(all) != 1 || all["Com_select"] != "3" {
+		t.Errorf("SHOW GLOBAL STATUS LIKE 'COM_SEL%%' = %v, want Com_select 3 (the other connection's SELECT 1 too)", all)
+	}
+}

@@ -90,7 +90,8 @@ func (s *Server) serveMySQLConn(proto *gms.Server, method string, nc net.Conn) {
 			nc.Close()
 		}
 	}()
-	gc := &guardedConn{Conn: nc, maxPacket: sql.MaxAllowedPacket + 4}
+	own := &traffic{}
+	gc := &guardedConn{Conn: &countingConn{Conn: nc, own: own, all: &s.traffic}, maxPacket: sql.MaxAllowedPacket + 4}
 	_ = nc.SetDeadline(time.Now().Add(handshakeTimeout))
 	h := &mysqlHandler{srv: s}
 	c, err := proto.NewCustomizedConn(gc, s.credentials(method), h)
@@ -100,7 +101,7 @@ func (s *Server) serveMySQLConn(proto *gms.Server, method string, nc net.Conn) {
 		return
 	}
 	_ = nc.SetDeadline(time.Time{})
-	h.sess = s.newSession(c.ConnectionID(), c.GetUser(), func() { nc.Close() })
+	h.sess = s.newSession(c.ConnectionID(), c.GetUser(), func() { nc.Close() }, own)
 	h.gc, h.conn = gc, c
 	defer s.endSession(h.sess)
 	defer nc.Close()
