@@ -148,3 +148,28 @@ func TestTimeZoneGPUPlan(t *testing.T) {
 		t.Errorf("a DATETIME is converted:\n%s", plan)
 	}
 }
+
+// TestTimeZoneExportImport: EXPORT DATABASE writes TIMESTAMPs as stored
+// (UTC) and IMPORT DATABASE reads them so, whatever the session zones of
+// the two databases: the instants survive.
+func TestTimeZoneExportImport(t *testing.T) {
+	src, err := Open(Options{Executor: "cpu", TimeZone: "Europe/Paris"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp := t.TempDir()
+	mustRun(t, src, "create table ev (ts timestamp, dt datetime); insert into ev values ('2024-07-01 12:00:00', '2024-07-01 12:00:00')")
+	mustRun(t, src, "export database '"+exp+"'")
+	dst, err := Open(Options{Executor: "cpu", TimeZone: "America/New_York"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, dst, "import database '"+exp+"'")
+	// 12:00 in Paris (UTC+2 in July) is 06:00 in New York (UTC-4).
+	if got, want := tableText(t, dst, "select ts, dt from ev"), "2024-07-01 06:00:00|2024-07-01 12:00:00"; got != want {
+		t.Errorf("imported in New York: %q, want %q", got, want)
+	}
+	if got := tableText(t, dst, "select @@time_zone"); got != "America/New_York" {
+		t.Errorf("IMPORT changed the session zone to %q", got)
+	}
+}
