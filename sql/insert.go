@@ -150,6 +150,10 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 					return nil, b.errf(pos, "Out of range value for column '%s' at row %d (%s does not hold %s)", col.Name, r+1, col.Type, constString(c))
 				}
 				v, ok := convertConst(c, col.Type)
+				if ok && col.Type.ID == columnar.Datetime && c.T.ID == columnar.String && columnar.HasZoneOffset(c.S) {
+					// An instant written with its offset: stored as the session's wall clock (MySQL 8.0.19).
+					v.I = b.zone().FromUTC(v.I)
+				}
 				if col.Type.ID == columnar.Datetime && !v.Null && (!ok || !col.Type.InDatetimeRange(b.storedDatetime(col.Type, v.I))) {
 					return nil, b.errf(pos, "%s", incorrectDatetime(c, col.Name, r+1))
 				}
