@@ -66,7 +66,11 @@ func (c *compiler) compileArith(e *sql.Binary) (evaluator, error) {
 	}
 	lt, rt, t := e.L.Type(), e.R.Type(), e.T
 	if t.ID == columnar.Int64 && (t.Unsigned || lt.Unsigned || rt.Unsigned) {
-		return newUnsignedArith(e, l, r), nil
+		var warn *sql.Warnings
+		if c.x != nil {
+			warn = c.x.warn
+		}
+		return newUnsignedArith(e, l, r, warn), nil
 	}
 	a := &arithEval{op: e.Op, t: t, out: newVec(t), expr: e}
 	if c.x != nil && (e.Op == sql.OpDiv || e.Op == sql.OpIntDiv || e.Op == sql.OpMod) {
