@@ -354,6 +354,9 @@ func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*S
 	diagnostic := false
 	defer func() { c.vars.EndWarnings(diagnostic) }()
 	r, err := c.execWarned(ctx, p, baseDir, &diagnostic)
+	if err != nil {
+		c.noteError(warnings, err)
+	}
 	if r != nil {
 		r.Warnings = warnings.Count()
 	}

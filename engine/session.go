@@ -42,6 +42,9 @@ type SessionOptions struct {
 	// Connections, Max_used_connections, Bytes_received, Bytes_sent): the
 	// server's totals when global, else this connection's (status.go).
 	Status func(global bool) map[string]int64
+	// ErrorCode is the MySQL error code of a statement's error (the
+	// server's mapping), for SHOW ERRORS; nil: 1105, unknown error.
+	ErrorCode func(error) uint16
 }
 
 // Process is one connection as SHOW PROCESSLIST shows it.

@@ -7,15 +7,19 @@ import (
 )
 
 // showWarnings answers SHOW WARNINGS / SHOW ERRORS / SHOW COUNT(*)
-// WARNINGS in MySQL's columns Level, Code and Message: the warnings the
-// connection's previous statement noted (sql/warnings.go). gpusql fails a
-// statement with an error instead of keeping it in the list, so SHOW
-// ERRORS is empty.
+// WARNINGS | ERRORS in MySQL's columns Level, Code and Message: what the
+// connection's previous statement noted (sql/warnings.go), the error it
+// failed with included; SHOW ERRORS lists that error only.
 func showWarnings(s *sql.ShowWarnings) *StatementResult {
-	var list []sql.Warning
-	count := int64(0)
-	if !s.Errors {
-		list, count = s.Last.List(), s.Last.Count()
+	list, count := s.Last.List(), s.Last.Count()
+	if s.Errors {
+		kept := list[:0]
+		for _, w := range list {
+			if w.Level == "Error" {
+				kept = append(kept, w)
+			}
+		}
+		list, count = kept, s.Last.Errors()
 	}
 	if s.Count {
 		name := "@@session.warning_count"
@@ -34,4 +38,26 @@ func showWarnings(s *sql.ShowWarnings) *StatementResult {
 	res := &exec.Result{Names: []string{"Level", "Code", "Message"}, Columns: []*columnar.Column{
 		stringColumn(levels), codes, stringColumn(messages)}, Rows: len(list)}
 	return &StatementResult{Kind: KindRows, Result: res}
+}
+
+// errUnknownCode is MySQL's ER_UNKNOWN_ERROR, the code of a failed
+// statement's error outside a server (which names codes: SessionOptions.ErrorCode).
+const errUnknownCode = 1105
+
+// noteError records the error a statement failed with in its warnings.
+func (c *Conn) noteError(w *sql.Warnings, err error) {
+	code := uint16(errUnknownCode)
+	if c.opts.ErrorCode != nil {
+		code = c.opts.ErrorCode(err)
+	}
+	w.AddError(code, err.Error())
+}
+
+// NoteError makes err, a statement's error found before it ran (a
+// syntax error the server parsed), the connection's last statement's: SHOW
+// WARNINGS and SHOW ERRORS list it.
+func (c *Conn) NoteError(err error) {
+	w := c.vars.BeginWarnings()
+	c.noteError(w, err)
+	c.vars.EndWarnings(false)
 }

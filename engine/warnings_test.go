@@ -91,3 +91,37 @@ func TestShowStatus(t *testing.T) {
 		t.Errorf("SHOW GLOBAL STATUS LIKE 'COM_SEL%%' = %v, want Com_select 3 (the other connection's SELECT 1 too)", all)
 	}
 }
+
+// TestShowErrors: a statement that fails leaves its error as the list SHOW
+// WARNINGS and SHOW ERRORS read (@@error_count 1, @@warning_count counting
+// it too, as MySQL's); the code is the server's mapping where one is given,
+// else 1105; the next statement clears it.
+func TestShowErrors(t *testing.T) {
+	db, err := Open(Options{Executor: "cpu"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	c := db.SessionConn(SessionOptions{ErrorCode: func(error) uint16 { return 1146 }})
+	if _, err := c.Exec(ctx, "select * from nosuch", ""); err == nil {
+		t.Fatal("select from a missing table ran")
+	}
+	rs, err := c.Exec(ctx, "show errors", "")
+	if err != nil || rs[0].Result.Rows != 1 || rs[0].Result.Row(0)[0] != "Error" || rs[0].Result.Row(0)[1] != "1146" || !strings.Contains(rs[0].Result.Row(0)[2], "nosuch") {
+		t.Fatalf("SHOW ERRORS after a failed SELECT: %v %v", rs, err)
+	}
+	rs, err = c.Exec(ctx, "select @@error_count, @@warning_count", "")
+	if err != nil || strings.Join(rs[0].Result.Row(0), "|") != "1|1" {
+		t.Errorf("@@error_count, @@warning_count: %v %v, want 1|1", rs, err)
+	}
+	rs, err = c.Exec(ctx, "show errors", "")
+	if err != nil || rs[0].Result.Rows != 0 {
+		t.Errorf("SHOW ERRORS after a statement that succeeded: %v %v", rs, err)
+	}
+	if _, err := db.Exec(ctx, "select 1 + nosuch", ""); err == nil {
+		t.Fatal("unknown column ran")
+	}
+	if got := tableText(t, db, "show warnings"); !strings.HasPrefix(got, "Error|1105|") {
+		t.Errorf("outside a server the code is 1105: %q", got)
+	}
+}

@@ -69,3 +69,46 @@ func TestMySQLStatus(t *testing.T) {
 		t.Errorf("SHOW SESSION VARIABLES time_zone: %q (%v), want +05:00", zone, err)
 	}
 }
+
+// TestMySQLWarnings: over the wire a statement's warnings come back in
+// the OK packet's count and in SHOW WARNINGS, and a failed statement's
+// error (a syntax error the server found too) in SHOW ERRORS with its
+// MySQL code; a strict INSERT is 1366.
+func TestMySQLWarnings(t *testing.T) {
+	_, addr := startServer(t, Config{}, `create table w (a int, s varchar(9)); insert into w values (1, '2x');`)
+	db := open(t, addr, "admin", "secret", "")
+	db.SetMaxOpenConns(1)
+	code := func(q string) (string, int, string) {
+		t.Helper()
+		var level, msg string
+		var c int
+		if err := db.QueryRow(q).Scan(&level, &c, &msg); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return level, c, msg
+	}
+	if _, err := db.Exec("update w set a = a / 0"); err != nil {
+		t.Fatal(err)
+	}
+	if l, c, m := code("show warnings"); l != "Warning" || c != 1365 || m != "Division by 0" {
+		t.Errorf("after a / 0: %s %d %s", l, c, m)
+	}
+	if _, err := db.Exec("select * from nosuch"); mysqlCode(err) != 1146 {
+		t.Fatalf("missing table: %v", err)
+	}
+	if l, c, _ := code("show errors"); l != "Error" || c != 1146 {
+		t.Errorf("SHOW ERRORS after a missing table: %s %d, want Error 1146", l, c)
+	}
+	if _, err := db.Exec("selec 1"); mysqlCode(err) != 1064 {
+		t.Fatalf("syntax error: %v", err)
+	}
+	if l, c, _ := code("show warnings"); l != "Error" || c != 1064 {
+		t.Errorf("SHOW WARNINGS after a syntax error: %s %d, want Error 1064", l, c)
+	}
+	if _, err := db.Exec("insert into w values ('12abc', 'x')"); mysqlCode(err) != 1366 {
+		t.Errorf("strict INSERT of '12abc' into INT: %v (code %d), want 1366", err, mysqlCode(err))
+	}
+	if _, err := db.Exec("insert into w select s, s from w"); mysqlCode(err) != 1292 {
+		t.Errorf("strict INSERT ... SELECT of '2x' into INT: %v (code %d), want 1292", err, mysqlCode(err))
+	}
+}

@@ -80,11 +80,10 @@ func (b *binder) variable(n *ast.VariableExpr, pos int) (Expr, error) {
 		return &Const{T: columnar.TInt64, I: on}, nil
 	}
 	if strings.EqualFold(n.Name, "warning_count") || strings.EqualFold(n.Name, "error_count") {
-		// The previous statement's; gpusql fails statements with an error
-		// and keeps none in the list, so error_count is 0.
-		var count int64
-		if strings.EqualFold(n.Name, "warning_count") {
-			count = b.vars.LastWarnings().Count()
+		// The previous statement's (warnings.go).
+		count := b.vars.LastWarnings().Count()
+		if strings.EqualFold(n.Name, "error_count") {
+			count = b.vars.LastWarnings().Errors()
 		}
 		return &Const{T: columnar.TInt64, I: count}, nil
 	}

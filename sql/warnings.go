@@ -20,7 +20,8 @@ import (
 // per row it reads (exec/cpu), and the planner keeps plans that could note
 // any on the CPU (planner/warning_refusal.go). Writes in strict mode fail
 // instead, as MySQL's do. Each connection keeps the warnings of its last
-// statement (UserVars); SHOW WARNINGS, a diagnostic statement, reads them
+// statement (UserVars), and the error it failed with; SHOW WARNINGS, a
+// diagnostic statement, reads them
 // without replacing them, where a SELECT @@warning_count reads the count
 // and then, as any other statement, starts a new list.
 
@@ -45,10 +46,11 @@ const MaxWarnings = 1024
 // Warnings collects one statement's warnings; executor workers add to it
 // at once. A nil *Warnings discards them.
 type Warnings struct {
-	mu    sync.Mutex
-	list  []Warning
-	count int64
-	once  map[any]bool
+	mu     sync.Mutex
+	list   []Warning
+	count  int64
+	errors int64
+	once   map[any]bool
 }
 
 // Add notes a warning.
@@ -62,6 +64,31 @@ func (w *Warnings) Add(code uint16, msg string) {
 	if len(w.list) < MaxWarnings {
 		w.list = append(w.list, Warning{Level: "Warning", Code: code, Message: msg})
 	}
+}
+
+// AddError notes the error a statement failed with (SHOW ERRORS, and
+// @@error_count; @@warning_count counts it too, as MySQL's does).
+func (w *Warnings) AddError(code uint16, msg string) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.count++
+	w.errors++
+	if len(w.list) < MaxWarnings {
+		w.list = append(w.list, Warning{Level: "Error", Code: code, Message: msg})
+	}
+}
+
+// Errors is @@error_count.
+func (w *Warnings) Errors() int64 {
+	if w == nil {
+		return 0
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.errors
 }
 
 // AddOnce notes a warning once for key (a literal every executor worker
