@@ -115,11 +115,28 @@ func namedLocation(name string) (*time.Location, bool) {
 	}
 	var loc *time.Location
 	// "Local" and "" are Go's names for the host's zone, not IANA's.
-	if l, err := time.LoadLocation(name); err == nil && name != "" && name != "Local" && !strings.ContainsAny(name, " \\") {
-		loc = l
+	// MySQL's zone tables compare names case-insensitively; the IANA
+	// names are mostly upper case ('UTC', 'MET') or capitalized words.
+	for _, n := range []string{name, strings.ToUpper(name), capitalizeWords(name)} {
+		if l, err := time.LoadLocation(n); err == nil && n != "" && !strings.EqualFold(n, "Local") && !strings.ContainsAny(n, " \\") {
+			loc = l
+			break
+		}
 	}
 	locations.Store(name, loc)
 	return loc, loc != nil
+}
+
+// capitalizeWords writes each word of a zone name (between '/', '_' and
+// '-') with a capital: 'europe/paris' is 'Europe/Paris'.
+func capitalizeWords(s string) string {
+	b := []byte(strings.ToLower(s))
+	for i := range b {
+		if (i == 0 || b[i-1] == '/' || b[i-1] == '_' || b[i-1] == '-') && b[i] >= 'a' && b[i] <= 'z' {
+			b[i] -= 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // zonesByName caches ZoneNamed, which executors call per row.

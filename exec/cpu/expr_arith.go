@@ -139,6 +139,9 @@ func (e *arithEval) eval(b *batch, sel []int32) *vec {
 // noteDivisionsByZero notes 1365 for the rows whose operands are both
 // values and whose quotient or remainder is NULL: the divisor was zero.
 func (e *arithEval) noteDivisionsByZero(sel []int32, lv, rv *vec) {
+	if e.out.nulls == nil {
+		return // no NULL at all: nothing was divided by zero
+	}
 	for _, p := range sel {
 		if e.out.isNull(p) && !lv.isNull(p) && !rv.isNull(p) {
 			e.warn.Add(sql.WarnDivisionByZero, "Division by 0")
