@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Warnings as MySQL gives them (SHOW WARNINGS, @@warning_count): a
@@ -48,7 +49,7 @@ const MaxWarnings = 1024
 type Warnings struct {
 	mu     sync.Mutex
 	list   []Warning
-	count  int64
+	count  atomic.Int64 // past MaxWarnings, rows only count (no lock)
 	errors int64
 	once   map[any]bool
 }
@@ -58,9 +59,11 @@ func (w *Warnings) Add(code uint16, msg string) {
 	if w == nil {
 		return
 	}
+	if w.count.Add(1) > MaxWarnings {
+		return
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.count++
 	if len(w.list) < MaxWarnings {
 		w.list = append(w.list, Warning{Level: "Warning", Code: code, Message: msg})
 	}
@@ -72,9 +75,9 @@ func (w *Warnings) AddError(code uint16, msg string) {
 	if w == nil {
 		return
 	}
+	w.count.Add(1)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.count++
 	w.errors++
 	if len(w.list) < MaxWarnings {
 		w.list = append(w.list, Warning{Level: "Error", Code: code, Message: msg})
@@ -124,9 +127,7 @@ func (w *Warnings) Count() int64 {
 	if w == nil {
 		return 0
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.count
+	return w.count.Load()
 }
 
 // TruncatedValue is 1292's text for a string read as a number of typeName
