@@ -13,7 +13,8 @@ import (
 // same values without noting anything, so a plan with:
 //
 //   - a string read as a number (CAST(s AS SIGNED), s + 1, s = 1, and a
-//     literal read only in part, '1abc' + 1: 1292),
+//     literal read only in part, '1abc' + 1: 1292) or as a date or time
+//     (CAST(s AS DATE): NULL and 1292 when it is none),
 //   - a division, DIV or % whose divisor is not a constant other than 0
 //     (1365; a / 2 stays on the GPU, a / b does not),
 //   - STR_TO_DATE (1411),
@@ -44,6 +45,9 @@ func mayWarn(x sql.Expr) string {
 	case *sql.Cast:
 		if x.E.Type().ID == columnar.String && numberType(x.T) {
 			return "a string read as a number may be truncated (warning 1292); " + noted
+		}
+		if x.E.Type().ID == columnar.String && (x.T.ID == columnar.Date || x.T.ID == columnar.Datetime || x.T.ID == columnar.Time) {
+			return "a string that is no date or time is NULL with warning 1292; " + noted
 		}
 	case *sql.Binary:
 		switch x.Op {

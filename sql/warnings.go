@@ -12,8 +12,10 @@ import (
 // could not take as written. gpusql keeps MySQL's for reading values:
 //
 //	1292  Truncated incorrect DOUBLE value: '1abc'     a string read as a number ('1abc' + 1,
-//	      Truncated incorrect INTEGER value: '12abc'   CAST('12abc' AS SIGNED), CAST(s AS DECIMAL))
-//	      Truncated incorrect DECIMAL value: 'x'
+//	      Truncated incorrect INTEGER value: '12abc'   CAST('12abc' AS SIGNED), CAST(s AS DECIMAL);
+//	      Truncated incorrect DECIMAL value: 'x'       an integer past BIGINT clamped)
+//	      Incorrect datetime value: 'x'               a string cast to DATE / DATETIME (TIME:
+//	                                                  Incorrect time value) that is none: NULL
 //	1365  Division by 0                                x / 0, x DIV 0, x % 0 (the value is NULL)
 //	1411  Incorrect datetime value: 'x' for function str_to_date
 //

@@ -49,7 +49,7 @@ func castWarning(ev evaluator, from, to columnar.Type, warn *sql.Warnings) evalu
 		b := &batch{n: 1, sel: identSel[:1]}
 		v := ce.eval(b, b.sel)
 		if ce.truncated && !k.Null {
-			warn.AddOnce(k, sql.WarnTruncatedValue, sql.TruncatedValue(numberName(to), k.S))
+			warn.AddOnce(k, sql.WarnTruncatedValue, castWarningText(to, k.S))
 		}
 		lit := &sql.Const{T: to, Null: v.isNull(0)}
 		if !lit.Null {
@@ -242,15 +242,30 @@ func (e *castEval) noteTruncated(s string) {
 		e.truncated = true
 		return
 	}
-	e.warn.Add(sql.WarnTruncatedValue, sql.TruncatedValue(numberName(e.to), s))
+	e.warn.Add(sql.WarnTruncatedValue, castWarningText(e.to, s))
+}
+
+// castWarningText is MySQL's 1292 text for s read as a value of type t.
+func castWarningText(t columnar.Type, s string) string {
+	switch t.ID {
+	case columnar.Date, columnar.Datetime:
+		return "Incorrect datetime value: '" + s + "'"
+	case columnar.Time:
+		return "Incorrect time value: '" + s + "'"
+	}
+	return sql.TruncatedValue(numberName(t), s)
 }
 
 // parseAs converts a string to a value of type t: the longest numeric prefix
 // for numbers (0 when there is none, as MySQL), 'YYYY-MM-DD' for dates.
 func parseAs(s string, t columnar.Type) numVal {
 	v := parseValue(s, t)
-	if !t.Year && (t.IsInteger() || t.ID == columnar.Float64 || t.ID == columnar.Decimal) {
-		v.truncated = sql.TruncatesNumber(s, t.IsInteger())
+	switch {
+	case t.Year:
+	case t.IsInteger() || t.ID == columnar.Float64 || t.ID == columnar.Decimal:
+		v.truncated = v.truncated || sql.TruncatesNumber(s, t.IsInteger())
+	case t.ID == columnar.Date || t.ID == columnar.Datetime || t.ID == columnar.Time:
+		v.truncated = v.null // not a date: NULL, noting 1292
 	}
 	return v
 }
@@ -292,14 +307,22 @@ func parseValue(s string, t columnar.Type) numVal {
 		}
 	}
 	i, err := strconv.ParseInt(pre, 10, 64)
+	clamped := false
 	if err != nil && pre != "" && pre != "-" && pre != "+" {
 		f, _ := strconv.ParseFloat(pre, 64)
-		i = int64(f)
+		switch {
+		case f >= math.MaxInt64: // MySQL clamps, noting 1292
+			i, clamped = math.MaxInt64, true
+		case f <= math.MinInt64:
+			i, clamped = math.MinInt64, true
+		default:
+			i = int64(f)
+		}
 	}
 	if t.ID == columnar.Int32 {
 		i = int64(int32(i))
 	}
-	return numVal{i: i}
+	return numVal{i: i, truncated: clamped}
 }
 
 // numericPrefix returns the longest prefix of s that reads as a number.
