@@ -29,6 +29,9 @@ func RunAnalyze(ctx context.Context, p *planner.Physical) (*exec.Result, *planne
 
 func run(ctx context.Context, p *planner.Physical, analyze bool) (res *exec.Result, st *planner.OpStats, err error) {
 	x := newExecutor(ctx)
+	if planner.AssignsUserVariables(p) {
+		x.workers = 1 // rows in order: @n := @n + 1 numbers them as MySQL does
+	}
 	if analyze {
 		x.stats = planner.NewOpStats()
 	}
