@@ -41,6 +41,10 @@ const SystemTimeZone = "UTC"
 type TimeZone struct {
 	Name string
 	Loc  *time.Location
+	// fixed marks an offset zone ('+02:00'): offset µs east of UTC,
+	// converted without the zone rules.
+	fixed  bool
+	offset int64
 }
 
 // UTCZone is the zone of a new session: 'SYSTEM', which is UTC.
@@ -71,7 +75,7 @@ func ParseTimeZone(name string) (*TimeZone, error) {
 		if off == 0 {
 			return &TimeZone{Name: shown, Loc: time.UTC}, nil
 		}
-		return &TimeZone{Name: shown, Loc: time.FixedZone(shown, off)}, nil
+		return &TimeZone{Name: shown, Loc: time.FixedZone(shown, off), fixed: true, offset: int64(off) * columnar.MicrosPerSecond}, nil
 	}
 	loc, ok := namedLocation(name)
 	if !ok {
@@ -163,6 +167,9 @@ func (z *TimeZone) FromUTC(us int64) int64 {
 	if z.IsUTC() {
 		return us
 	}
+	if z.fixed {
+		return us + z.offset
+	}
 	secs := floorDiv(us, columnar.MicrosPerSecond)
 	_, off := time.Unix(secs, 0).In(z.Loc).Zone()
 	return us + int64(off)*columnar.MicrosPerSecond
@@ -173,6 +180,9 @@ func (z *TimeZone) FromUTC(us int64) int64 {
 func (z *TimeZone) ToUTC(us int64) int64 {
 	if z.IsUTC() {
 		return us
+	}
+	if z.fixed {
+		return us - z.offset
 	}
 	local := floorDiv(us, columnar.MicrosPerSecond)
 	frac := us - local*columnar.MicrosPerSecond
