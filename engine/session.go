@@ -94,6 +94,11 @@ func (c *Conn) checkRights(stmt sql.Statement) error {
 	if !c.opts.ReadOnly {
 		return nil
 	}
+	if s, ok := stmt.(*sql.Set); ok && setsGlobal(s) {
+		// SET GLOBAL changes other sessions (MySQL asks for
+		// SYSTEM_VARIABLES_ADMIN).
+		return &PrivilegeError{User: c.opts.User, Command: "SET GLOBAL"}
+	}
 	switch stmt.(type) {
 	case *sql.Query, *sql.SelectIntoVars, *sql.Explain, *sql.ShowTables, *sql.ShowWarnings, *sql.ShowCatalogTable, *sql.Describe, *sql.ShowIndex, *sql.ShowCreateTable,
 		*sql.Set, *sql.Begin, *sql.Commit, *sql.Rollback, *sql.Use,
@@ -103,6 +108,15 @@ func (c *Conn) checkRights(stmt sql.Statement) error {
 		return nil
 	}
 	return &PrivilegeError{User: c.opts.User, Command: commandName(stmt)}
+}
+
+func setsGlobal(s *sql.Set) bool {
+	for _, a := range s.Assignments {
+		if a.Global {
+			return true
+		}
+	}
+	return false
 }
 
 // commandName is a statement's command as MySQL's privilege errors name it.

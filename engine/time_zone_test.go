@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -171,5 +172,27 @@ func TestTimeZoneExportImport(t *testing.T) {
 	}
 	if got := tableText(t, dst, "select @@time_zone"); got != "America/New_York" {
 		t.Errorf("IMPORT changed the session zone to %q", got)
+	}
+}
+
+// TestTimeZoneGlobalNeedsRights: a read-only user sets its own session's
+// zone but not the global one, which every later session starts in.
+func TestTimeZoneGlobalNeedsRights(t *testing.T) {
+	db, err := Open(Options{Executor: "cpu"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ro := db.SessionConn(SessionOptions{User: "r", ReadOnly: true})
+	if _, err := ro.Exec(ctx, "set time_zone = '+01:00'", ""); err != nil {
+		t.Errorf("read-only SET time_zone: %v", err)
+	}
+	_, err = ro.Exec(ctx, "set global time_zone = '+01:00'", "")
+	var priv *PrivilegeError
+	if !errors.As(err, &priv) || priv.Command != "SET GLOBAL" {
+		t.Errorf("read-only SET GLOBAL time_zone: %v", err)
+	}
+	if got := db.session.GlobalTimeZone().Name; got != "SYSTEM" {
+		t.Errorf("@@global.time_zone became %q", got)
 	}
 }

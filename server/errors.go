@@ -76,7 +76,7 @@ func errorCode(err error) uint16 {
 	case errors.As(err, &mem):
 		return mysql.ER_OUT_OF_RESOURCES
 	case errors.As(err, &priv):
-		if priv.Command == "CREATE USER" {
+		if priv.Command == "CREATE USER" || priv.Command == "SET GLOBAL" {
 			return mysql.ER_SPECIFIC_ACCESS_DENIED_ERROR
 		}
 		return mysql.ER_TABLEACCESS_DENIED_ERROR
