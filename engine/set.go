@@ -167,8 +167,11 @@ func setLimit(s *sql.Session, name string, v *sql.Const) (bool, error) {
 // setTimeZone applies SET [GLOBAL] time_zone (sql/time_zone.go): an
 // unknown zone is MySQL's error 1298 and changes nothing.
 func (db *DB) setTimeZone(v *sql.Const, global bool) error {
-	if v.Null || v.T.ID != columnar.String {
-		return fmt.Errorf("Unknown or incorrect time zone: '%s'", v)
+	if v.Null {
+		return fmt.Errorf("variable 'time_zone' can't be set to the value of 'NULL'")
+	}
+	if v.T.ID != columnar.String {
+		return &sql.UnknownTimeZoneError{Name: v.String()}
 	}
 	z, err := sql.ParseTimeZone(v.S)
 	if err != nil {
