@@ -125,3 +125,33 @@ func TestShowErrors(t *testing.T) {
 		t.Errorf("outside a server the code is 1105: %q", got)
 	}
 }
+
+// TestWarningPlansStayOnGPU: a division whose divisor may be 0 keeps the
+// plan on the CPU only where the GPU would compute it; above the
+// aggregate (a ratio of two sums) the CPU executor computes the tail, so
+// the GPU runs the rest.
+func TestWarningPlansStayOnGPU(t *testing.T) {
+	db, err := Open(Options{Executor: "cpu", GPUProfile: "h100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mustExec(t, db, "create table f (g int, a int, b int); insert into f values (1, 2, 0), (1, 4, 2), (2, 7, 0)", "")
+	explain := func(q string) string {
+		res, err := db.Exec(context.Background(), "explain "+q, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res[0].Explain
+	}
+	if text := explain("select g, sum(a) / sum(b) from f group by g"); strings.Contains(text, "divisor may be 0") || !strings.Contains(text, "then on the CPU executor: Projection#1") {
+		t.Errorf("a ratio of sums is refused on the GPU:\n%s", text)
+	}
+	if text := explain("select sum(a / b) from f"); !strings.Contains(text, "the divisor may be 0 (warning 1365)") {
+		t.Errorf("a division below the aggregate stays on the GPU:\n%s", text)
+	}
+	rs := mustRun(t, db, "select g, sum(a) / sum(b) from f group by g order by g")
+	if rs[0].Warnings != 1 {
+		t.Errorf("sum(a) / sum(b) with one group's sum(b) = 0: %d warnings, want 1", rs[0].Warnings)
+	}
+}

@@ -20,9 +20,18 @@ import (
 //   - STR_TO_DATE (1411),
 //
 // stays on the CPU, where SHOW WARNINGS and @@warning_count count what
-// MySQL counts.
+// MySQL counts. Operators above the GPU's part (a ratio of two sums over
+// the groups, a HAVING) do not count: the GPU executor hands them to the
+// CPU executor (exec/gpu/host_tail.go), which notes the warnings.
 func warningOnCPU(p *Physical) string {
+	onHost := map[Node]bool{}
+	for _, n := range gpuTail(p.Root) {
+		onHost[n] = true
+	}
 	for _, n := range p.Nodes() {
+		if onHost[n] {
+			continue
+		}
 		reason := ""
 		for _, e := range nodeExprs(n) {
 			walkExpr(e, func(x sql.Expr) {
@@ -71,4 +80,16 @@ func mayWarn(x sql.Expr) string {
 
 func numberType(t columnar.Type) bool {
 	return !t.Year && (t.IsInteger() || t.ID == columnar.Float64 || t.ID == columnar.Decimal || t.ID == columnar.Bool)
+}
+
+// gpuTail is the part of the plan the GPU executor leaves to the host, as
+// PlanGPU splits it: above an aggregate every tail operator, elsewhere
+// only those that order or limit.
+func gpuTail(root Node) []Node {
+	tail, body := splitTail(root, true)
+	if _, ok := body.(*HashAggregate); ok {
+		return tail
+	}
+	tail, _ = splitTail(root, false)
+	return tail
 }
