@@ -15,7 +15,7 @@ import (
 // enforced CHECK or whose foreign key finds no parent row, as MySQL turns
 // those errors into warnings, and returns how many it dropped. t's
 // generated columns are computed first, since a constraint may read them.
-func (db *DB) skipViolations(cat *catalog.Catalog, t *columnar.Table, first int, opts catalog.FinishOptions) (*columnar.Table, int, error) {
+func (db *DB) skipViolations(cat *catalog.Catalog, t *columnar.Table, first int, opts catalog.FinishOptions, w *sql.Warnings) (*columnar.Table, int, error) {
 	t, err := db.computeGenerated(t, first)
 	if err != nil {
 		return nil, 0, err
@@ -24,7 +24,7 @@ func (db *DB) skipViolations(cat *catalog.Catalog, t *columnar.Table, first int,
 	for r := first; r < t.Rows; r++ {
 		rows = append(rows, r)
 	}
-	bad, err := db.violators(cat, t, rows, opts)
+	bad, err := db.violators(cat, t, rows, opts, w)
 	if err != nil || len(bad) == 0 {
 		return t, 0, err
 	}
@@ -38,9 +38,10 @@ func (db *DB) skipViolations(cat *catalog.Catalog, t *columnar.Table, first int,
 }
 
 // violators are the rows among rows of t that break an enforced CHECK or
-// (unless opts turn checks off) whose foreign key has no parent row.
-func (db *DB) violators(cat *catalog.Catalog, t *columnar.Table, rows []int, opts catalog.FinishOptions) (map[int]bool, error) {
-	bad := make(map[int]bool)
+// (unless opts turn checks off) whose foreign key has no parent row; each
+// adds MySQL's warning to w (3819 or 1452, the error it would have been).
+func (db *DB) violators(cat *catalog.Catalog, t *columnar.Table, rows []int, opts catalog.FinishOptions, w *sql.Warnings) (map[int]bool, error) {
+	bad := make(map[int]error)
 	if err := db.checkViolators(cat, t, rows, bad); err != nil {
 		return nil, err
 	}
@@ -49,35 +50,54 @@ func (db *DB) violators(cat *catalog.Catalog, t *columnar.Table, rows []int, opt
 			return nil, err
 		}
 	}
-	return bad, nil
+	out := make(map[int]bool, len(bad))
+	for _, r := range rows {
+		if e, ok := bad[r]; ok {
+			out[r] = true
+			if ce, ok := e.(*catalog.ConstraintError); ok {
+				w.Add(ce.Code, ce.Msg)
+			}
+		}
+	}
+	return out, nil
 }
 
 // checkViolators marks the rows among rows where an enforced CHECK
-// condition is FALSE.
-func (db *DB) checkViolators(cat *catalog.Catalog, t *columnar.Table, rows []int, bad map[int]bool) error {
-	var conds []string
+// condition is FALSE, with the first such constraint's error.
+func (db *DB) checkViolators(cat *catalog.Catalog, t *columnar.Table, rows []int, bad map[int]error) error {
+	var enforced []catalog.Check
 	for _, ck := range cat.Checks(t.Name) {
 		if ck.Enforced {
-			conds = append(conds, "NOT "+ck.Clause)
+			enforced = append(enforced, ck)
 		}
 	}
-	if len(conds) == 0 || len(rows) == 0 {
+	if len(enforced) == 0 || len(rows) == 0 {
 		return nil
 	}
-	text := fmt.Sprintf("SELECT `%s` FROM `%s` WHERE %s", sql.RowIDColumn, t.Name, strings.Join(conds, " OR "))
+	conds := make([]string, len(enforced))
+	for i, ck := range enforced {
+		conds[i] = "NOT " + ck.Clause
+	}
+	text := fmt.Sprintf("SELECT `%s`, %s FROM `%s` WHERE %s", sql.RowIDColumn, strings.Join(conds, ", "), t.Name, strings.Join(conds, " OR "))
 	res, err := querySnapshot(db, sql.WithRowID(gatherTable(t, rows)), text)
 	if err != nil {
 		return fmt.Errorf("check constraints of %s: %w", t.Name, err)
 	}
 	for i := 0; i < res.Rows; i++ {
-		bad[rows[res.Columns[0].Int64At(i)]] = true
+		r := rows[res.Columns[0].Int64At(i)]
+		for k, c := range res.Columns[1:] {
+			if !c.IsNull(i) && c.Int64At(i) != 0 {
+				bad[r] = catalog.CheckViolated(enforced[k].Name)
+				break
+			}
+		}
 	}
 	return nil
 }
 
 // orphanRows marks the rows among rows whose foreign key (all columns
 // non-NULL) has no parent row.
-func orphanRows(cat *catalog.Catalog, t *columnar.Table, rows []int, bad map[int]bool) error {
+func orphanRows(cat *catalog.Catalog, t *columnar.Table, rows []int, bad map[int]error) error {
 	for _, fk := range cat.ForeignKeys(t.Name) {
 		cols, err := columnIndexes(t, fk.Columns)
 		if err != nil {
@@ -97,8 +117,8 @@ func orphanRows(cat *catalog.Catalog, t *columnar.Table, rows []int, bad map[int
 		}
 		for _, r := range rows {
 			if k, ok := catalog.KeyOf(t, cols, r); ok {
-				if _, found := keys[k]; !found {
-					bad[r] = true
+				if _, found := keys[k]; !found && bad[r] == nil {
+					bad[r] = catalog.ChildRowError(sql.DatabaseName, t.Name, fk)
 				}
 			}
 		}
@@ -110,7 +130,7 @@ func orphanRows(cat *catalog.Catalog, t *columnar.Table, rows []int, bad map[int
 // update on old and drops from the statement's rows (res, whose row i sets
 // table row ids[i]) those whose new values break a CHECK or a foreign key,
 // which MySQL leaves as they were with a warning.
-func (db *DB) ignoreViolations(old *columnar.Table, s *sql.Update, res *exec.Result, ids []int) (*exec.Result, []int, error) {
+func (db *DB) ignoreViolations(old *columnar.Table, s *sql.Update, res *exec.Result, ids []int, w *sql.Warnings) (*exec.Result, []int, error) {
 	trial := &columnar.Table{Name: old.Name, Fields: old.Fields, Rows: old.Rows, Columns: append([]*columnar.Column(nil), old.Columns...)}
 	diff := make([]bool, len(ids))
 	for i, k := range s.Targets {
@@ -124,7 +144,7 @@ func (db *DB) ignoreViolations(old *columnar.Table, s *sql.Update, res *exec.Res
 	if err != nil {
 		return nil, nil, err
 	}
-	bad, err := db.violators(db.cat, trial, ids, db.finishOptions())
+	bad, err := db.violators(db.cat, trial, ids, db.finishOptions(), w)
 	if err != nil || len(bad) == 0 {
 		return res, ids, err
 	}

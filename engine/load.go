@@ -59,7 +59,7 @@ func (db *DB) load(ctx context.Context, s *sql.Load, baseDir string) (*Statement
 		case s.Replace:
 			t, _, replacedOld = replaceConflicts(t, old.Rows, db.cat.Indexes(s.Table))
 		case s.Ignore:
-			if t, _, err = db.skipViolations(db.cat, t, old.Rows, opts); err != nil {
+			if t, _, err = db.skipViolations(db.cat, t, old.Rows, opts, sql.WarningsFrom(ctx)); err != nil {
 				return nil, err
 			}
 			t, _ = skipConflicts(t, old.Rows, db.cat.Indexes(s.Table))

@@ -33,7 +33,7 @@ func (db *DB) update(ctx context.Context, s *sql.Update) (*StatementResult, erro
 			return nil, err
 		}
 		if s.Ignore {
-			if res, ids, err = db.ignoreViolations(old, s, res, ids); err != nil {
+			if res, ids, err = db.ignoreViolations(old, s, res, ids, sql.WarningsFrom(ctx)); err != nil {
 				return nil, err
 			}
 		}
