@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"gpusql/exec/cpu"
 	"gpusql/sql"
@@ -67,6 +68,10 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 			if err := db.setGPUPacking(v); err != nil {
 				return nil, err
 			}
+		case "time_zone":
+			if err := db.setTimeZone(v, a.Global); err != nil {
+				return nil, err
+			}
 		default:
 			if handled, err := sql.SetFixed(a.Name, v); handled {
 				if err != nil {
@@ -74,7 +79,7 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 				}
 				continue
 			}
-			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit, gpu_memory, gpus, join_algorithm, epsilon_join, plan_cache, gpu_packing, cte_max_recursion_depth, group_concat_max_len, autocommit, time_zone = '+00:00')", a.Name)
+			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit, gpu_memory, gpus, join_algorithm, epsilon_join, plan_cache, gpu_packing, cte_max_recursion_depth, group_concat_max_len, autocommit, time_zone)", a.Name)
 		}
 	}
 	return message("variables set"), nil
@@ -99,6 +104,11 @@ func (db *DB) setValue(ctx context.Context, a sql.Assignment) (*sql.Const, error
 			return &sql.Const{T: columnar.TString, S: defaultPlanCache(db.opts.PlanCache)}, nil
 		case "gpu_packing":
 			return &sql.Const{T: columnar.TString, S: defaultGPUPacking(db.opts.Packing)}, nil
+		case "time_zone":
+			if a.Global {
+				return &sql.Const{T: columnar.TString, S: sql.UTCZone.Name}, nil
+			}
+			return &sql.Const{T: columnar.TString, S: db.session.GlobalTimeZone().Name}, nil
 		}
 		if d, ok := sql.LimitDefault(a.Name); ok {
 			return &sql.Const{T: columnar.TInt64, I: d}, nil
@@ -118,21 +128,28 @@ func (db *DB) setValue(ctx context.Context, a sql.Assignment) (*sql.Const, error
 	if err != nil {
 		return nil, err
 	}
-	c := res.Columns[0]
+	if res.Rows == 0 {
+		return &sql.Const{T: res.Columns[0].Type, Null: true}, nil
+	}
+	return cellConst(res.Columns[0], 0), nil
+}
+
+// cellConst is row r of column c as a constant of c's type.
+func cellConst(c *columnar.Column, r int) *sql.Const {
 	k := &sql.Const{T: c.Type}
 	switch {
-	case res.Rows == 0 || c.IsNull(0):
+	case c.IsNull(r):
 		k.Null = true
 	case c.Type.ID == columnar.String:
-		k.S = c.StringAt(0)
+		k.S = c.StringAt(r)
 	case c.Type.ID == columnar.Vector:
-		k.V = append([]float32{}, c.VectorAt(0)...)
+		k.V = append([]float32{}, c.VectorAt(r)...)
 	case c.F64 != nil:
-		k.F = c.F64[0]
+		k.F = c.F64[r]
 	default:
-		k.I = c.Int64At(0)
+		k.I = c.Int64At(r)
 	}
-	return k, nil
+	return k
 }
 
 // setLimit applies SET of an integer limit variable; it reports whether
@@ -141,9 +158,39 @@ func setLimit(s *sql.Session, name string, v *sql.Const) (bool, error) {
 	if _, ok := sql.LimitDefault(name); !ok {
 		return false, nil
 	}
+	if name == "foreign_key_checks" && !v.Null && v.T.ID == columnar.String {
+		// A switch: SET foreign_key_checks = OFF / ON as well as 0 / 1.
+		switch strings.ToUpper(v.S) {
+		case "OFF":
+			v = &sql.Const{T: columnar.TInt64, I: 0}
+		case "ON":
+			v = &sql.Const{T: columnar.TInt64, I: 1}
+		}
+	}
 	if v.Null || !v.T.IsInteger() {
 		return true, fmt.Errorf("variable '%s' takes an integer, got %s", name, v)
 	}
 	s.SetLimit(name, v.I)
 	return true, nil
+}
+
+// setTimeZone applies SET [GLOBAL] time_zone (sql/time_zone.go): an
+// unknown zone is MySQL's error 1298 and changes nothing.
+func (db *DB) setTimeZone(v *sql.Const, global bool) error {
+	if v.Null {
+		return fmt.Errorf("variable 'time_zone' can't be set to the value of 'NULL'")
+	}
+	if v.T.ID != columnar.String {
+		return &sql.UnknownTimeZoneError{Name: v.String()}
+	}
+	z, err := sql.ParseTimeZone(v.S)
+	if err != nil {
+		return err
+	}
+	if global {
+		db.session.SetGlobalTimeZone(z)
+	} else {
+		db.session.SetTimeZone(z)
+	}
+	return nil
 }

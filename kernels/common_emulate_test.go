@@ -13,13 +13,13 @@ import (
 // TestExprVMTileEmulated compiles kernels/expr_vm.cu as C++ over the CPU
 // emulation (testdata/emulate: cuda_emulation.h's threads and warps,
 // vm_prelude.h's remaining intrinsics, then the real common.cuh) and runs
-// testdata/emulate/expr_vm_main.cpp: the tile VM against the per-row VM on
+// testdata/emulate/expr_vm_tile_main.cpp: the tile VM against the per-row VM on
 // the same programs, sizes around the tile, selections and grids smaller
 // than the tile count (values, validity words, the overflow flag, nothing
 // written past n). The cuda tests in exec/gpu run both against exec/cpu on
 // a GPU. Needs a C++20 compiler (g++).
 func TestExprVMTileEmulated(t *testing.T) {
-	runWithCommon(t, "expr_vm.cu", "extern __shared__ long long vt_shared[];", "long long* vt_shared = (long long*)g_dyn_shared;", "expr_vm_main.cpp")
+	runWithCommon(t, "expr_vm.cu", "extern __shared__ long long vt_shared[];", "long long* vt_shared = (long long*)g_dyn_shared;", "expr_vm_tile_main.cpp")
 }
 
 // TestSelectEmitEmulated runs kernels/select.cu's select_count (keeping the

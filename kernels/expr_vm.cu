@@ -267,7 +267,12 @@ __device__ __forceinline__ long long vm_op(const int op, const VMIns& in, const 
       v = (long long)(0ULL - (unsigned long long)ra);
       break;
     case VM_FNEG: v = fbits(-asf(ra)); ok = na; break;
-    case VM_IABS: v = ra < 0 ? -ra : ra; ok = na; break;
+    case VM_IABS:
+      // |-2^63| leaves BIGINT: flagged like VM_INEG (MySQL's error 1690).
+      ok = na;
+      if (ok && in.imm2) note_overflow(ra == (long long)0x8000000000000000ULL);
+      v = ra < 0 ? (long long)(0ULL - (unsigned long long)ra) : ra;
+      break;
     case VM_FABS: v = fbits(fabs(asf(ra))); ok = na; break;
     case VM_FROUND: v = fbits(rint(asf(ra) * asf(in.imm)) / asf(in.imm)); ok = na; break;
     case VM_FFLOOR: v = fbits(floor(asf(ra))); ok = na; break;

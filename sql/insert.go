@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -64,8 +65,8 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 	// value is a constant appended to every row.
 	var defaults []Expr
 	for i, f := range t.Fields {
-		if containsInt(targets, i) || f.Nullable && !f.HasDefault && !allDefaults {
-			continue
+		if containsInt(targets, i) || f.Nullable && !f.HasDefault && !allDefaults || f.Generated != "" {
+			continue // a generated column is computed by the engine
 		}
 		if f.AutoIncrement { // NULL: the engine generates the value
 			targets = append(targets, i)
@@ -83,9 +84,14 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 	out := make(Schema, len(targets))
 	for i, k := range targets {
 		f := t.Fields[k]
-		out[i] = Column{Name: f.Name, Type: f.Type, Nullable: f.Nullable || f.AutoIncrement}
+		out[i] = Column{Name: f.Name, Type: f.Type, Nullable: f.Nullable || f.AutoIncrement || f.Generated != ""}
 	}
 	if n.Select != nil {
+		for _, k := range targets[:given] {
+			if t.Fields[k].Generated != "" {
+				return nil, b.generatedValueError(b.wordPos(t.Fields[k].Name, -1), t.Fields[k].Name, t.Name)
+			}
+		}
 		blk, err := b.query(n.Select, nil)
 		if err != nil {
 			return nil, err
@@ -125,11 +131,17 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 			pos := b.posOr(v, -1)
 			var e Expr
 			var err error
-			if d, ok := v.(*ast.DefaultExpr); ok && t.Fields[targets[i]].AutoIncrement && d.Name == nil {
+			d, ok := v.(*ast.DefaultExpr)
+			switch gen := t.Fields[targets[i]].Generated != ""; {
+			case gen && (!ok || d.Name != nil):
+				return nil, b.generatedValueError(pos, col.Name, t.Name)
+			case gen:
+				e = &Const{T: col.Type, Null: true} // the engine computes it
+			case ok && t.Fields[targets[i]].AutoIncrement && d.Name == nil:
 				e = &Const{T: col.Type, Null: true} // DEFAULT generates a value
-			} else if ok {
+			case ok:
 				e, err = b.defaultOf(d, t, t.Fields[targets[i]], pos)
-			} else {
+			default:
 				e, err = b.expr(v, empty)
 			}
 			if err != nil {
@@ -149,14 +161,18 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 					return nil, b.errf(pos, "Out of range value for column '%s' at row %d (%s does not hold %s)", col.Name, r+1, col.Type, constString(c))
 				}
 				v, ok := convertConst(c, col.Type)
-				if col.Type.ID == columnar.Datetime && !v.Null && (!ok || !col.Type.InDatetimeRange(v.I)) {
+				if ok && col.Type.ID == columnar.Datetime && c.T.ID == columnar.String && columnar.HasZoneOffset(c.S) {
+					// An instant written with its offset: stored as the session's wall clock (MySQL 8.0.19).
+					v.I = b.zone().FromUTC(v.I)
+				}
+				if col.Type.ID == columnar.Datetime && !v.Null && (!ok || !col.Type.InDatetimeRange(b.storedDatetime(col.Type, v.I))) {
 					return nil, b.errf(pos, "%s", incorrectDatetime(c, col.Name, r+1))
 				}
 				if col.Type.ID == columnar.Time && !ok {
 					return nil, b.errf(pos, "%s", strings.Replace(incorrectDatetime(c, col.Name, r+1), "datetime", "time", 1))
 				}
 				if !ok || !strictOK(c, v) {
-					return nil, b.errf(pos, "incorrect %s value %s for column '%s' at row %d", col.Type, constString(c), col.Name, r+1)
+					return nil, b.errf(pos, "%s", incorrectValue(c, col, r+1))
 				}
 				if col.Type.ID == columnar.String && !v.Null {
 					if v.S, err = col.Type.FitString(v.S); err != nil {
@@ -270,4 +286,18 @@ func firstNode(list []ast.ExprNode) ast.Node {
 		return nil
 	}
 	return list[0]
+}
+
+// incorrectValue is MySQL's strict-mode error for a constant column col
+// cannot take as written: 1366 "Incorrect integer value: '12abc' for
+// column 'a' at row 1" for a string into an integer or DECIMAL column.
+func incorrectValue(c *Const, col Column, row int) string {
+	if c.T.ID == columnar.String && !col.Type.Year && (col.Type.IsInteger() || col.Type.ID == columnar.Decimal) {
+		kind := "integer"
+		if col.Type.ID == columnar.Decimal {
+			kind = "decimal"
+		}
+		return fmt.Sprintf("Incorrect %s value: '%s' for column '%s' at row %d", kind, strings.ReplaceAll(c.S, "'", "''"), col.Name, row)
+	}
+	return fmt.Sprintf("incorrect %s value %s for column '%s' at row %d", col.Type, constString(c), col.Name, row)
 }

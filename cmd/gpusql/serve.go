@@ -39,6 +39,7 @@ func serveMain(args []string, stdout, stderr io.Writer) int {
 	executor := fs.String("executor", "auto", "executor: cpu, gpu or auto")
 	memLimit := fs.String("memory-limit", "default", "bytes all queries may hold at once, as `SIZE` 8GB (0: no limit)")
 	dbPath := fs.String("db", "", "serve the database directory `PATH` (created when absent; default: in memory)")
+	timeZone := fs.String("default-time-zone", "", "sessions' starting time zone (@@global.time_zone), as `ZONE` +02:00 or Europe/Paris (default: SYSTEM, which is UTC)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -53,7 +54,7 @@ func serveMain(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	db, err := engine.Open(engine.Options{Executor: *executor, MemoryLimit: limit, Path: *dbPath})
+	db, err := engine.Open(engine.Options{Executor: *executor, MemoryLimit: limit, Path: *dbPath, TimeZone: *timeZone})
 	if err != nil {
 		return fail(err)
 	}

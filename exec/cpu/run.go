@@ -29,6 +29,9 @@ func RunAnalyze(ctx context.Context, p *planner.Physical) (*exec.Result, *planne
 
 func run(ctx context.Context, p *planner.Physical, analyze bool) (res *exec.Result, st *planner.OpStats, err error) {
 	x := newExecutor(ctx)
+	if planner.AssignsUserVariables(p) {
+		x.workers = 1 // rows in order: @n := @n + 1 numbers them as MySQL does
+	}
 	if analyze {
 		x.stats = planner.NewOpStats()
 	}
@@ -79,6 +82,8 @@ type executor struct {
 	// subquery's plan (this executor runs one evaluation of it); nested
 	// caches the results of the nested subqueries this plan holds.
 	params map[int]*sql.Const
+	// warn collects the statement's warnings (sql/warnings.go; nil: none).
+	warn   *sql.Warnings
 	nested map[*planner.NestedSubquery]*nestedCache
 	rands  map[*sql.Func]*randSeq // RAND(N)'s sequences, made on first use
 }
@@ -86,7 +91,7 @@ type executor struct {
 // newExecutor uses as many workers as Go runs threads (GOMAXPROCS: the
 // CPUs by default, fewer where a container or `bench join` limits them).
 func newExecutor(ctx context.Context) *executor {
-	return &executor{ctx: ctx, mem: exec.MemoryFrom(ctx), workers: runtime.GOMAXPROCS(0),
+	return &executor{ctx: ctx, mem: exec.MemoryFrom(ctx), warn: sql.WarningsFrom(ctx), workers: runtime.GOMAXPROCS(0),
 		subq: map[*planner.Subquery]*sql.Const{}, tables: map[*planner.HashJoin]*joinTable{},
 		loops:  map[*planner.NestedLoopJoin]*rel{},
 		nested: map[*planner.NestedSubquery]*nestedCache{}}
