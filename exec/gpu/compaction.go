@@ -145,7 +145,9 @@ func (r *queryRun) countPassing(sp *selectParams) (offsets, mask cu.DevicePtr, m
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	if err := launch(f, int(tiles), 256, 0, unsafe.Pointer(sp), unsafe.Sizeof(*sp)); err != nil {
+	// A few blocks an SM loop over the tiles (select_count's launch bounds
+	// keep five resident).
+	if err := launch(f, int(min(tiles, int64(r.d.sms)*5)), 256, 0, unsafe.Pointer(sp), unsafe.Sizeof(*sp)); err != nil {
 		return 0, 0, 0, err
 	}
 	noteKernel(predsBytes(sp.Preds[:sp.NPreds], sp.N), 8*tiles+256*tiles, sp.N, tiles)
@@ -191,7 +193,7 @@ func (r *queryRun) emitSelected(n, m int64, offsets, mask, rows cu.DevicePtr, ou
 		if ep.NCols == 0 && ep.RowIDs == 0 {
 			return nil
 		}
-		if err := launch(f, int(tiles), 256, 0, unsafe.Pointer(&ep), unsafe.Sizeof(ep)); err != nil {
+		if err := launch(f, int(min(tiles, int64(r.d.sms)*4)), 256, 0, unsafe.Pointer(&ep), unsafe.Sizeof(ep)); err != nil {
 			return err
 		}
 		noteKernel(read, written, n, m)
