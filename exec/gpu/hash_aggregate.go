@@ -249,6 +249,7 @@ func (r *queryRun) aggregate(in *relation, ae sql.AggExpr, t columnar.Type, gid 
 		if err := r.fillI64(acc, ident, max(g, 1)); err != nil {
 			return nil, err
 		}
+		noteKernel(0, 8*max(g, 1), max(g, 1), max(g, 1))
 		if in.n > 0 && g > 0 {
 			// One group: partials per thread and warp instead of every
 			// row's atomic on one word.
