@@ -52,27 +52,10 @@ func shareRepeated(ins []vmIns, outs []int32) ([]vmIns, []int32, bool) {
 	canon := map[int32]int32{} // register → the register holding its value
 	seen := map[insKey]int32{}
 	var kept []vmIns
-	rename := func(r int32) (int32, bool) {
-		c, ok := canon[r]
-		return c, ok
-	}
 	for _, in := range ins {
-		used := vmOperands(in.Op)
-		x := in
-		var ok bool
-		x.A, x.B, x.C = normalizeOperand(in.A, used&vmUsesA != 0, in.Op == vmLdCol), normalizeOperand(in.B, used&vmUsesB != 0, in.Op == vmConst), normalizeOperand(in.C, used&vmUsesC != 0, false)
-		for _, f := range []struct {
-			mask int32
-			p    *int32
-		}{{vmUsesA, &x.A}, {vmUsesB, &x.B}, {vmUsesC, &x.C}} {
-			if used&f.mask != 0 {
-				if *f.p, ok = rename(*f.p); !ok {
-					return nil, nil, false // read before written
-				}
-			}
-		}
-		if _, written := canon[in.Dst]; written {
-			return nil, nil, false
+		x, ok := canonical(in, canon)
+		if _, written := canon[in.Dst]; !ok || written {
+			return nil, nil, false // read before written, or written twice
 		}
 		k := insKey{x.Op, x.A, x.B, x.C, x.Imm, x.Imm2}
 		if r, dup := seen[k]; dup {
@@ -81,7 +64,6 @@ func shareRepeated(ins []vmIns, outs []int32) ([]vmIns, []int32, bool) {
 		}
 		seen[k] = in.Dst
 		canon[in.Dst] = in.Dst
-		x.Pad = used
 		kept = append(kept, x)
 	}
 	renamed := make([]int32, len(outs))
@@ -93,6 +75,32 @@ func shareRepeated(ins []vmIns, outs []int32) ([]vmIns, []int32, bool) {
 		renamed[i] = r
 	}
 	return kept, renamed, true
+}
+
+// canonical is in with its register operands renamed through canon, the
+// operand fields it does not read zeroed and Pad set to its operand mask;
+// false when it reads a register not written yet.
+func canonical(in vmIns, canon map[int32]int32) (vmIns, bool) {
+	used := vmOperands(in.Op)
+	x := in
+	x.Pad = used
+	x.A = normalizeOperand(in.A, used&vmUsesA != 0, in.Op == vmLdCol)
+	x.B = normalizeOperand(in.B, used&vmUsesB != 0, in.Op == vmConst)
+	x.C = normalizeOperand(in.C, used&vmUsesC != 0, false)
+	for _, f := range []struct {
+		mask int32
+		p    *int32
+	}{{vmUsesA, &x.A}, {vmUsesB, &x.B}, {vmUsesC, &x.C}} {
+		if used&f.mask == 0 {
+			continue
+		}
+		r, ok := canon[*f.p]
+		if !ok {
+			return vmIns{}, false
+		}
+		*f.p = r
+	}
+	return x, true
 }
 
 // normalizeOperand keeps an operand field the op reads (as a register, or
