@@ -31,9 +31,10 @@ const selectItems = 8 // SEL_IT in kernels/select.cu
 
 // selectQuery is a filtered, projected scan without aggregate: Filter and
 // Projection nodes over one TableScan, in any order. It runs as stream
-// compaction on the GPU (kernels/select.cu) and a gather of each plain
-// output column (kernels/gather.cu); computed output columns run through
-// the expression VM (kernels/expr_vm.cu) at the selected rows, and
+// compaction on the GPU (kernels/select.cu), whose second pass writes the
+// plain output columns at the selected rows itself (compactEmit); computed
+// output columns run through the expression VM's tile kernels
+// (kernels/expr_vm.cu) at the selected rows, all in one launch, and
 // conjuncts the range/bitmap predicates cannot express run through the VM
 // into a flag per row first. Only the selected rows come back.
 type selectQuery struct {
