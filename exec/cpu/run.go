@@ -29,6 +29,10 @@ func RunAnalyze(ctx context.Context, p *planner.Physical) (*exec.Result, *planne
 
 func run(ctx context.Context, p *planner.Physical, analyze bool) (res *exec.Result, st *planner.OpStats, err error) {
 	x := newExecutor(ctx)
+	// Spill files are removed however the query ends (the recover below
+	// runs first, then this).
+	x.spill = exec.NewSpill(exec.SpillOptionsFrom(ctx))
+	defer x.spill.Close()
 	if analyze {
 		x.stats = planner.NewOpStats()
 	}
@@ -81,6 +85,9 @@ type executor struct {
 	params map[int]*sql.Const
 	nested map[*planner.NestedSubquery]*nestedCache
 	rands  map[*sql.Func]*randSeq // RAND(N)'s sequences, made on first use
+	// spill is the query's temporary-file space (operators past the
+	// memory limit write there; see sort_spill.go, hash_aggregate_spill.go).
+	spill *exec.Spill
 }
 
 // newExecutor uses as many workers as Go runs threads (GOMAXPROCS: the
