@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"gpusql/exec"
@@ -156,5 +158,122 @@ func TestSortSpillLimits(t *testing.T) {
 	mustExec(t, db, "set max_spill_bytes = 0", "")
 	if u := db.mem.Used(); u != 0 {
 		t.Errorf("%d bytes still reserved", u)
+	}
+}
+
+// checkSpilledSet is checkSpilled for results in no particular order
+// (hash aggregation): the rows are compared sorted.
+func checkSpilledSet(t *testing.T, db *DB, tmp string, limit int64, queries []string) {
+	t.Helper()
+	sorted := func(s string) string {
+		rows := strings.Split(s, ";")
+		sort.Strings(rows)
+		return strings.Join(rows, ";")
+	}
+	for _, q := range queries {
+		db.SetMemoryLimit(-1)
+		want, err := runText(t, db, q)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		db.SetMemoryLimit(limit)
+		got, err := runText(t, db, q)
+		if err != nil {
+			t.Errorf("%s under %d bytes: %v", q, limit, err)
+			continue
+		}
+		if sorted(got) != sorted(want) {
+			t.Errorf("%s: spilled result differs\n got %.300s\nwant %.300s", q, sorted(got), sorted(want))
+		}
+		if ex := explainAnalyze(t, db, q); !strings.Contains(ex, "spilled") {
+			t.Errorf("%s under %d bytes did not spill:\n%s", q, limit, ex)
+		}
+		if u := db.mem.Used(); u != 0 {
+			t.Errorf("%s: %d bytes still reserved", q, u)
+		}
+		checkNoSpillFiles(t, tmp)
+	}
+	db.SetMemoryLimit(-1)
+}
+
+// TestAggregateSpills groups past the memory limit by partitioning the
+// input: every aggregate function, NULL keys, strings, one huge group.
+func TestAggregateSpills(t *testing.T) {
+	db, tmp := spillDB(t, 8192)
+	// Heavy states (value sets, strings) over few groups: what spills.
+	checkSpilledSet(t, db, tmp, 256<<10, []string{
+		"select x % 200 as g, count(distinct x), count(*) from d group by g",
+		"select str, group_concat(strn order by strn, x), count(distinct dc) from d group by str",
+		"select kn, count(distinct str), sum(distinct x), avg(dc) from d group by kn",
+		// JSON_ARRAYAGG keeps no defined order (nor does MySQL's): its length.
+		"select strn is null, k, length(json_arrayagg(x)), max(dt) from d group by strn is null, k",
+		"select case when x < 3000 then 0 else x % 100 end as g, count(distinct x), min(str) from d group by g",
+		"select dc, group_concat(str order by x), count(distinct f) from d group by dc",
+	})
+	checkSpilledSet(t, db, tmp, 200<<10, []string{
+		"select distinct strn, k, x % 50 from d",
+	})
+}
+
+// TestAggregateSpillOneHugeGroup: a group whose state alone passes the
+// limit cannot be split; the query stops with the memory limit error
+// naming the aggregation, and its files are removed.
+func TestAggregateSpillOneHugeGroup(t *testing.T) {
+	db, tmp := spillDB(t, 8192)
+	db.SetMemoryLimit(256 << 10)
+	_, err := runText(t, db, "select x < 100000 as g, count(distinct x), group_concat(str order by x) from d group by g")
+	var me *exec.MemoryLimitError
+	if !errors.As(err, &me) || !strings.HasPrefix(me.Op, "HashAggregate#") {
+		t.Errorf("one group past the limit: %v, want the memory limit error naming the HashAggregate", err)
+	}
+	checkNoSpillFiles(t, tmp)
+	if u := db.mem.Used(); u != 0 {
+		t.Errorf("%d bytes still reserved", u)
+	}
+}
+
+// cancelAfter is a context cancelled once its Err has been asked n times:
+// a spilling query stopped at every point of its run, deterministically.
+type cancelAfter struct {
+	context.Context
+	n *atomic.Int64
+}
+
+func (c cancelAfter) Err() error {
+	if c.n.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestSpillCancelled cancels spilling queries at many points: each ends
+// with the cancellation (or its rows), no file is left behind, no byte
+// stays reserved.
+func TestSpillCancelled(t *testing.T) {
+	db, tmp := spillDB(t, 8192)
+	db.SetMemoryLimit(256 << 10)
+	for _, q := range []string{
+		"select x, k from d order by k",
+		"select x % 200 as g, count(distinct x) from d group by g",
+	} {
+		cancelled := 0
+		for n := int64(1); n < 4000; n = n*3/2 + 1 {
+			ctx := cancelAfter{Context: context.Background(), n: new(atomic.Int64)}
+			ctx.n.Store(n)
+			_, err := db.Exec(ctx, q, "")
+			if err != nil && !errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "query cancelled") {
+				t.Errorf("%s cancelled after %d checks: %v", q, n, err)
+			}
+			if err != nil {
+				cancelled++
+			}
+			checkNoSpillFiles(t, tmp)
+			if u := db.mem.Used(); u != 0 {
+				t.Errorf("%s cancelled after %d checks: %d bytes still reserved", q, n, u)
+			}
+		}
+		if cancelled == 0 {
+			t.Errorf("%s: never cancelled", q)
+		}
 	}
 }

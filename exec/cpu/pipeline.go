@@ -44,6 +44,10 @@ func (x *executor) runPipeline(top planner.Node, sf sinkFactory, sink planner.No
 	} else if src, err = x.materialize(n); err != nil {
 		return err
 	}
+	// The materialized source has been read whole when the pipeline ends
+	// (or it failed: an aggregation past the memory limit runs its input
+	// again, and this copy must not stay charged).
+	defer x.free(src)
 	// Build every hash table this pipeline probes, materialize every
 	// nested-loop join's right input.
 	for _, op := range ops {
@@ -100,8 +104,6 @@ func (x *executor) runPipeline(top planner.Node, sf sinkFactory, sink planner.No
 	if err := sf.finish(); err != nil {
 		return err
 	}
-	// The materialized source has been read whole.
-	x.free(src)
 	if x.stats != nil {
 		x.recordPipeline(n, ops, timers, busy)
 		if sink != nil {

@@ -67,16 +67,22 @@ func (w *spillWriter) writeBlock(cols []*vec, n int) error {
 	if n == 0 {
 		return nil
 	}
-	b := append(w.buf[:0], make([]byte, 8)...)
-	for i, t := range w.types {
+	w.buf = encodeSpillBlock(w.buf[:0], w.types, cols, n)
+	w.rows += int64(n)
+	_, err := w.w.Write(w.buf)
+	return err
+}
+
+// encodeSpillBlock appends the block of rows 0..n-1 of cols to b.
+func encodeSpillBlock(b []byte, types []columnar.Type, cols []*vec, n int) []byte {
+	at := len(b)
+	b = append(b, make([]byte, 8)...)
+	for i, t := range types {
 		b = encodeSpillVec(b, t, cols[i], n)
 	}
-	binary.LittleEndian.PutUint32(b[0:], uint32(n))
-	binary.LittleEndian.PutUint32(b[4:], uint32(len(b)-8))
-	w.buf = b
-	w.rows += int64(n)
-	_, err := w.w.Write(b)
-	return err
+	binary.LittleEndian.PutUint32(b[at:], uint32(n))
+	binary.LittleEndian.PutUint32(b[at+4:], uint32(len(b)-at-8))
+	return b
 }
 
 // close flushes the writer and returns the file, ready to be read.
