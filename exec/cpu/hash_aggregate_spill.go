@@ -26,8 +26,9 @@ import (
 // aggregation promises no order.
 
 // aggFanOut is the partitions per pass: each costs one open file and no
-// buffer (a batch's rows for a partition are written as one block).
-const aggFanOut = 32
+// buffer (a batch's rows for a partition are written as one block). A
+// variable for the tests of re-partitioning.
+var aggFanOut = 32
 
 // aggMaxDepth bounds re-partitioning: 32^4 partitions are a million.
 const aggMaxDepth = 4

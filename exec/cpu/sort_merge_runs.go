@@ -16,6 +16,10 @@ import (
 // left allows at once, the first ones are merged into a new run first
 // (a multi-pass merge, fan-in from the free memory, at least 2).
 
+// sortMaxFanIn bounds the runs merged at once (a variable for the tests
+// of multi-pass merges).
+var sortMaxFanIn = 256
+
 // runCursor reads one run block by block.
 type runCursor struct {
 	r    *spillReader
@@ -58,7 +62,7 @@ func (s *sortSink) mergeRuns() (*rel, error) {
 		return nil, err
 	}
 	perRun := int64(spillBufBytes) + 2*int64(spillBlockRows)*rowWidth(s.runTypes)
-	fanIn := int(min(max(s.x.mem.Free()/perRun, 2), 256))
+	fanIn := int(min(max(s.x.mem.Free()/perRun, 2), int64(sortMaxFanIn)))
 	for len(s.runs) > fanIn {
 		if err := s.mergeFirst(fanIn, perRun); err != nil {
 			s.x.free(out)
