@@ -2,10 +2,7 @@ package cpu
 
 import (
 	"errors"
-	"hash/maphash"
 	"io"
-	"math"
-	"sync"
 
 	"gpusql/exec"
 	"gpusql/planner"
@@ -48,8 +45,7 @@ type aggSpill struct {
 	aggs   []sql.AggExpr
 	types  []columnar.Type
 	cause  error // the memory limit error that made it spill
-	// files and wrote count the partition files and their bytes.
-	files, wrote int64
+	count  spillCount
 }
 
 func (x *executor) aggregateSpilled(n planner.Node, input planner.Node, groups []sql.Expr, aggs []sql.AggExpr, cause error) (*rel, error) {
@@ -62,7 +58,7 @@ func (x *executor) aggregateSpilled(n planner.Node, input planner.Node, groups [
 	if !spillableTypes(sp.types) {
 		return nil, cause
 	}
-	p := sp.newPartitioner(0)
+	p := sp.partitioner(0)
 	defer p.drop()
 	if err := x.runPipeline(input, p, n); err != nil {
 		return nil, err
@@ -80,7 +76,7 @@ func (x *executor) aggregateSpilled(n planner.Node, input planner.Node, groups [
 		outs = append(outs, r...)
 	}
 	if x.stats != nil {
-		x.stats.AddSpill(n.Props().ID, sp.files, sp.wrote)
+		x.stats.AddSpill(n.Props().ID, sp.count.files, sp.count.wrote)
 	}
 	return sp.concat(outs)
 }
@@ -103,7 +99,7 @@ func (sp *aggSpill) aggregatePart(part *partFile, depth int) ([]*rel, error) {
 	if !spillAggregate(err, sp.groups) || depth >= aggMaxDepth {
 		return nil, err
 	}
-	p := sp.newPartitioner(uint64(depth))
+	p := sp.partitioner(uint64(depth))
 	defer p.drop()
 	if err := sp.x.runBlocks(part.f, sp.types, p, nil); err != nil {
 		return nil, err
@@ -202,154 +198,18 @@ func (s *aggSink) forgetBlock(cols []*vec) {
 	}
 }
 
-// partFile is one partition's file.
-type partFile struct {
-	mu   sync.Mutex
-	f    *exec.SpillFile
-	rows int64
-}
-
-// partitioner is a sink writing each row to the partition of its group
-// key's hash.
-type partitioner struct {
-	sp    *aggSpill
-	seed  uint64
-	parts []*partFile
-}
-
-func (sp *aggSpill) newPartitioner(seed uint64) *partitioner {
-	p := &partitioner{sp: sp, seed: seed, parts: make([]*partFile, aggFanOut)}
-	for i := range p.parts {
-		p.parts[i] = &partFile{}
-	}
-	return p
-}
-
-// drop removes the partition files not yet removed.
-func (p *partitioner) drop() {
-	for _, part := range p.parts {
-		part.f.Remove()
-	}
-}
-
-func (p *partitioner) finish() error {
-	for _, part := range p.parts {
-		if part.f != nil {
-			p.sp.wrote += part.f.Size()
-			p.sp.files++
-		}
-	}
-	return nil
-}
-
-type partLocal struct {
-	p      *partitioner
-	keys   []evaluator
-	err    error
-	hashes []uint64
-	sels   [][]int32
-	cols   []*vec
-	buf    []byte
-}
-
-func (p *partitioner) local(w int) operator {
-	l := &partLocal{p: p, sels: make([][]int32, len(p.parts)), cols: make([]*vec, len(p.sp.types))}
-	cp := &compiler{x: p.sp.x}
-	for _, g := range p.sp.groups {
-		ev, err := cp.compile(g)
-		if err != nil {
-			l.err = err
-		}
-		l.keys = append(l.keys, ev)
-	}
-	return l
-}
-
-func (l *partLocal) push(b *batch) error {
-	if l.err != nil {
-		return l.err
-	}
-	if b.weight != nil {
-		return l.p.sp.cause // weighted rows (a counted join) are not spilled
-	}
-	l.hash(b)
-	for i := range l.sels {
-		l.sels[i] = l.sels[i][:0]
-	}
-	for k, p := range b.sel {
-		part := (l.hashes[k] >> 32) * uint64(len(l.sels)) >> 32
-		l.sels[part] = append(l.sels[part], p)
-	}
-	for i, sel := range l.sels {
-		if len(sel) > 0 {
-			if err := l.write(l.p.parts[i], b, sel); err != nil {
-				return err
+// partitioner writes input rows to partitions by their group key.
+func (sp *aggSpill) partitioner(seed uint64) *partitioner {
+	keys := func(cp *compiler) ([]evaluator, error) {
+		var evs []evaluator
+		for _, g := range sp.groups {
+			ev, err := cp.compile(g)
+			if err != nil {
+				return nil, err
 			}
+			evs = append(evs, ev)
 		}
+		return evs, nil
 	}
-	return nil
-}
-
-// hash computes each selected row's hash of its group key, equal for keys
-// the group table takes as equal (keyEncoder's words; strings by text).
-func (l *partLocal) hash(b *batch) {
-	if cap(l.hashes) < len(b.sel) {
-		l.hashes = make([]uint64, len(b.sel))
-	}
-	h := l.hashes[:len(b.sel)]
-	for k := range h {
-		h[k] = 0x243F6A8885A308D3 ^ (l.p.seed * 0x9E3779B97F4A7C15)
-	}
-	for _, ev := range l.keys {
-		v := ev.eval(b, b.sel)
-		for k, p := range b.sel {
-			h[k] = hashWords(h[k], spillKeyWord(v, p))
-		}
-	}
-	for k := range h {
-		h[k] = hashWords(h[k], int64(l.p.seed))
-	}
-}
-
-var spillHashSeed = maphash.MakeSeed()
-
-// spillKeyWord is position p of v as a word for hashing.
-func spillKeyWord(v *vec, p int32) int64 {
-	switch {
-	case v.isNull(p):
-		return 0x5bd1e995
-	case v.t.ID == columnar.String:
-		return int64(maphash.String(spillHashSeed, v.dict.Values[v.i32[p]]))
-	case v.i32 != nil:
-		return int64(v.i32[p])
-	case v.i64 != nil:
-		return v.i64[p]
-	case v.f64 != nil:
-		return floatKey(v.f64[p])
-	}
-	return int64(math.MaxInt64)
-}
-
-// write appends the rows sel of b to part as one block.
-func (l *partLocal) write(part *partFile, b *batch, sel []int32) error {
-	sp := l.p.sp
-	for c := range l.cols {
-		l.cols[c] = nil
-		if c < len(b.cols) && b.cols[c] != nil {
-			l.cols[c] = gatherVec(b.cols[c], sel)
-		}
-	}
-	l.buf = encodeSpillBlock(l.buf[:0], sp.types, l.cols, len(sel))
-	part.mu.Lock()
-	defer part.mu.Unlock()
-	if part.f == nil {
-		f, err := sp.x.spill.Create(planner.OpName(sp.n))
-		if err != nil {
-			return err
-		}
-		part.f = f
-	}
-	part.rows += int64(len(sel))
-	_, err := part.f.Write(l.buf)
-	return err
+	return newPartitioner(sp.x, sp.n, sp.types, keys, seed, &sp.count)
 }
