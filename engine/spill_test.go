@@ -255,6 +255,7 @@ func TestSpillCancelled(t *testing.T) {
 	for _, q := range []string{
 		"select x, k from d order by k",
 		"select x % 200 as g, count(distinct x) from d group by g",
+		"select count(*), sum(a.x) from d a join d b on a.strn = b.strn",
 	} {
 		cancelled := 0
 		for n := int64(1); n < 4000; n = n*3/2 + 1 {
@@ -275,5 +276,39 @@ func TestSpillCancelled(t *testing.T) {
 		if cancelled == 0 {
 			t.Errorf("%s: never cancelled", q)
 		}
+	}
+}
+
+// TestJoinSpills joins past the memory limit as a grace hash join: every
+// join kind, residuals, string and DECIMAL keys, NOT IN with and without
+// NULLs in the subquery.
+func TestJoinSpills(t *testing.T) {
+	db, tmp := spillDB(t, 8192)
+	checkSpilledSet(t, db, tmp, 64<<10, []string{
+		"select count(*), sum(a.x), sum(b.k) from d a join d b on a.strn = b.strn",
+		"select a.k, count(b.x), count(*) from d a left join d b on a.x = b.x * 2 group by a.k",
+		"select count(*), sum(a.x) from d a join d b on a.strn = b.strn and a.x < b.x",
+		"select count(*) from d a join d b on a.dc = b.dc and a.k = b.k",
+		"select count(*), sum(x) from d where x in (select x * 3 from d where kn is not null)",
+		"select count(*), sum(x) from d a where not exists (select 1 from d b where b.strn = a.strn and b.x > a.x + 4000)",
+		"select count(*) from d where x not in (select kn * 1000 from d)",
+		"select count(*), sum(x) from d where x not in (select x + 1 from d where kn is not null)",
+		"select a.str, count(*), max(b.dt) from d a left join d b on a.strn = b.str group by a.str",
+	})
+}
+
+// TestJoinSpillOneKey: build rows sharing one key cannot be split; the
+// join stops with the memory limit error naming it, its files removed.
+func TestJoinSpillOneKey(t *testing.T) {
+	db, tmp := spillDB(t, 8192)
+	db.SetMemoryLimit(64 << 10)
+	_, err := runText(t, db, "select count(*) from d a join d b on floor(a.x / 100000) = floor(b.x / 100000)")
+	var me *exec.MemoryLimitError
+	if !errors.As(err, &me) || !strings.HasPrefix(me.Op, "HashJoin#") {
+		t.Errorf("one join key past the limit: %v, want the memory limit error naming the HashJoin", err)
+	}
+	checkNoSpillFiles(t, tmp)
+	if u := db.mem.Used(); u != 0 {
+		t.Errorf("%d bytes still reserved", u)
 	}
 }

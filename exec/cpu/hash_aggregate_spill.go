@@ -105,10 +105,8 @@ func (sp *aggSpill) aggregatePart(part *partFile, depth int) ([]*rel, error) {
 		return nil, err
 	}
 	var outs []*rel
-	for _, sub := range p.parts {
-		if sub.rows == part.rows {
-			return nil, err // one group (or one hash) holds every row
-		}
+	if !p.splits() {
+		return nil, err // one group (or one hash) holds every row
 	}
 	for _, sub := range p.parts {
 		r, err := sp.aggregatePart(sub, depth+1)
@@ -185,16 +183,9 @@ func (x *executor) runBlocks(f *exec.SpillFile, types []columnar.Type, sf sinkFa
 // dictionaries: each block has its own, used once.
 func (s *aggSink) forgetBlock(cols []*vec) {
 	for _, in := range s.interners {
-		if in == nil {
-			continue
+		if in != nil {
+			in.forget(cols)
 		}
-		in.mu.Lock()
-		for _, v := range cols {
-			if v != nil && v.dict != nil {
-				delete(in.dicts, v.dict)
-			}
-		}
-		in.mu.Unlock()
 	}
 }
 

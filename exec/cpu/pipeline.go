@@ -48,12 +48,21 @@ func (x *executor) runPipeline(top planner.Node, sf sinkFactory, sink planner.No
 	// (or it failed: an aggregation past the memory limit runs its input
 	// again, and this copy must not stay charged).
 	defer x.free(src)
+	var skip []bool
+	if ts, ok := n.(*planner.TableScan); ok && len(ops) > 0 {
+		if f, ok := ops[0].(*planner.Filter); ok {
+			skip = zoneSkips(ts, f.Cond)
+		}
+	}
 	// Build every hash table this pipeline probes, materialize every
 	// nested-loop join's right input.
-	for _, op := range ops {
+	for i, op := range ops {
 		switch op := op.(type) {
 		case *planner.HashJoin:
 			if _, err := x.joinTable(op); err != nil {
+				if graceJoinable(op, err) {
+					return x.runGraceJoin(src, ops, i, sf, skip, err)
+				}
 				return err
 			}
 		case *planner.NestedLoopJoin:
@@ -89,12 +98,6 @@ func (x *executor) runPipeline(top planner.Node, sf sinkFactory, sink planner.No
 		}
 		timers = append(timers, ts)
 		return next, nil
-	}
-	var skip []bool
-	if ts, ok := n.(*planner.TableScan); ok && len(ops) > 0 {
-		if f, ok := ops[0].(*planner.Filter); ok {
-			skip = zoneSkips(ts, f.Cond)
-		}
 	}
 	busy, err := x.runRel(src, chain, sf, skip)
 	if err != nil {
@@ -302,6 +305,9 @@ func (x *executor) collect(top planner.Node, limit int64, sink planner.Node) (*r
 	}
 	cs := &collectSink{x: x, owner: owner, types: typesOf(top.Schema()), limit: limit}
 	if err := x.runPipeline(top, cs, sink); err != nil {
+		// What was collected is dropped (an operator that spills runs its
+		// input again, and must not find it still charged).
+		x.release(cs.chunkMem.Swap(0))
 		return nil, err
 	}
 	return cs.result, nil
@@ -365,6 +371,12 @@ func (s *collectSink) finish() error {
 	return nil
 }
 
+// joinTableBytes is what a join's table over rows build rows holds: key
+// words, NULL flags, chains and (at most) two head slots per row.
+func joinTableBytes(hj *planner.HashJoin, rows int) int64 {
+	return int64(rows) * int64(8*len(hj.BuildKeys())+1+4+8)
+}
+
 // joinTable returns the (cached) hash table of a join's build side.
 func (x *executor) joinTable(hj *planner.HashJoin) (*joinTable, error) {
 	x.mu.Lock()
@@ -377,9 +389,9 @@ func (x *executor) joinTable(hj *planner.HashJoin) (*joinTable, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Key words, NULL flags, chains and (at most) two head slots per row;
-	// the table lives until the query ends.
-	if err := x.reserve(hj, int64(r.rows)*int64(8*len(hj.BuildKeys())+1+4+8)); err != nil {
+	// The table lives until the query ends.
+	if err := x.reserve(hj, joinTableBytes(hj, r.rows)); err != nil {
+		x.free(r)
 		return nil, err
 	}
 	t, err = x.buildJoinTable(hj, r)

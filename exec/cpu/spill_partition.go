@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"gpusql/exec"
 	"gpusql/planner"
@@ -37,6 +38,8 @@ type partitioner struct {
 	dropNullKeys bool
 	parts        []*partFile
 	count        *spillCount
+	// nullKeys is set once a row with a NULL key was seen.
+	nullKeys atomic.Bool
 }
 
 // spillCount counts the files an operator spilled and their bytes.
@@ -50,6 +53,26 @@ func newPartitioner(x *executor, owner planner.Node, types []columnar.Type,
 		p.parts[i] = &partFile{}
 	}
 	return p
+}
+
+// rows is the rows written to every partition.
+func (p *partitioner) rows() int64 {
+	var n int64
+	for _, part := range p.parts {
+		n += part.rows
+	}
+	return n
+}
+
+// splits says whether the rows went to more than one partition.
+func (p *partitioner) splits() bool {
+	total := p.rows()
+	for _, part := range p.parts {
+		if part.rows == total {
+			return false
+		}
+	}
+	return true
 }
 
 // drop removes the partition files not yet removed.
@@ -135,6 +158,12 @@ func (l *partLocal) hash(b *batch) {
 			nk[k] = nk[k] || v.isNull(p)
 		}
 	}
+	for _, null := range nk {
+		if null {
+			l.p.nullKeys.Store(true)
+			break
+		}
+	}
 	for k := range h {
 		h[k] = hashWords(h[k], int64(l.p.seed))
 	}
@@ -159,8 +188,15 @@ func spillKeyWord(v *vec, p int32) int64 {
 	return int64(math.MaxInt64)
 }
 
-// write appends the rows sel of b to part as one block.
+// write appends the rows sel of b to part, in blocks of at most a batch
+// (the operators reading them back size their buffers by batchSize).
 func (l *partLocal) write(part *partFile, b *batch, sel []int32) error {
+	for len(sel) > batchSize {
+		if err := l.write(part, b, sel[:batchSize]); err != nil {
+			return err
+		}
+		sel = sel[batchSize:]
+	}
 	lp := l.p
 	for c := range l.cols {
 		l.cols[c] = nil
