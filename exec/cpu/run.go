@@ -138,6 +138,9 @@ func (x *executor) materializeFor(n planner.Node, consumer planner.Node) (*rel, 
 	start := x.enter()
 	var r *rel
 	var err error
+	// rerun: a blocking join ran again as a hash join pipeline, which
+	// counted its rows.
+	rerun := false
 	switch n := n.(type) {
 	case *planner.HashAggregate:
 		r, err = x.runAggregate(n)
@@ -153,9 +156,19 @@ func (x *executor) materializeFor(n planner.Node, consumer planner.Node) (*rel, 
 		r, err = x.runSetOp(n)
 	case *planner.SortMergeJoin:
 		r, err = x.runSortMergeJoin(n)
+		if isMemoryLimit(err) {
+			r, err = x.joinByHash(asHashJoin(n), err)
+			rerun = true
+		}
 	case *planner.HashJoin:
 		if n.TwoPass { // a blocking join, not a streaming probe
 			r, err = x.runTwoPassJoin(n)
+			if isMemoryLimit(err) {
+				hj := *n
+				hj.TwoPass = false
+				r, err = x.joinByHash(&hj, err)
+				rerun = true
+			}
 		} else {
 			r, err = x.collect(n, -1, consumer)
 		}
@@ -174,7 +187,7 @@ func (x *executor) materializeFor(n planner.Node, consumer planner.Node) (*rel, 
 	if err != nil {
 		return nil, err
 	}
-	if x.stats != nil {
+	if x.stats != nil && !rerun {
 		switch n.(type) {
 		case *planner.TableScan:
 			x.stats.Add(n.Props().ID, int64(r.rows), own, 0)

@@ -52,9 +52,9 @@ func spillFixture(t *testing.T) *testDB {
 
 // runLimited runs q under a memory limit, spilling to dir, and returns
 // its rows and the files its operators spilled.
-func (d *testDB) runLimited(q string, limit int64, dir string) ([][]string, int64) {
+func (d *testDB) runLimited(q string, opts planner.Options, limit int64, dir string) ([][]string, int64) {
 	d.t.Helper()
-	p := d.plan(q, planner.Options{})
+	p := d.plan(q, opts)
 	mem := exec.NewMemory(limit, nil)
 	ctx := exec.WithSpillOptions(exec.WithMemory(context.Background(), mem), exec.SpillOptions{Dir: dir})
 	res, st, err := cpu.RunAnalyze(ctx, p)
@@ -84,24 +84,33 @@ func TestSpillMatchesSQLite(t *testing.T) {
 		// first pass makes means runs merged into runs, partitions
 		// partitioned again.
 		minFiles int64
+		opts     planner.Options
 	}{
-		{"select a, b from big order by a, b", 400 << 10, true, 4},
-		{"select s, d from big order by s desc, d", 450 << 10, true, 4},
-		{"select f, a from big order by f desc, a", 500 << 10, true, 4},
-		{"select a, count(*), sum(b), count(distinct s), count(distinct b) from big group by a", 400 << 10, false, 3},
-		{"select b, count(distinct s), min(d), max(f) from big group by b", 512 << 10, false, 3},
-		{"select distinct s, b from big", 300 << 10, false, 3},
+		{"select a, b from big order by a, b", 400 << 10, true, 4, planner.Options{}},
+		{"select s, d from big order by s desc, d", 450 << 10, true, 4, planner.Options{}},
+		{"select f, a from big order by f desc, a", 500 << 10, true, 4, planner.Options{}},
+		{"select a, count(*), sum(b), count(distinct s), count(distinct b) from big group by a", 400 << 10, false, 3, planner.Options{}},
+		{"select b, count(distinct s), min(d), max(f) from big group by b", 512 << 10, false, 3, planner.Options{}},
+		{"select distinct s, b from big", 300 << 10, false, 3, planner.Options{}},
 		// Grace hash joins, partitions partitioned again.
-		{"select count(*), sum(x.a), sum(y.f) from big x join big y on x.b = y.b", 128 << 10, false, 5},
-		{"select x.a, count(y.b), count(*) from big x left join big y on y.b = x.b + 500 and y.s < x.s group by x.a", 128 << 10, false, 5},
-		{"select count(*), sum(b) from big where b in (select b * 2 from big where s = 'fig')", 16 << 10, false, 3},
-		{"select count(*), sum(b) from big where b not in (select b * 3 from big where b is not null)", 96 << 10, false, 3},
-		{"select count(*) from big where b not in (select a from big)", 96 << 10, false, 1},
-		{"select count(*), sum(x.b) from big x where not exists (select 1 from big y where y.d = x.d and y.a > x.a)", 128 << 10, false, 5},
+		{"select count(*), sum(x.a), sum(y.f) from big x join big y on x.b = y.b", 128 << 10, false, 5, planner.Options{}},
+		{"select x.a, count(y.b), count(*) from big x left join big y on y.b = x.b + 500 and y.s < x.s group by x.a", 128 << 10, false, 5, planner.Options{}},
+		{"select count(*), sum(b) from big where b in (select b * 2 from big where s = 'fig')", 16 << 10, false, 3, planner.Options{}},
+		{"select count(*), sum(b) from big where b not in (select b * 3 from big where b is not null)", 96 << 10, false, 3, planner.Options{}},
+		{"select count(*) from big where b not in (select a from big)", 96 << 10, false, 1, planner.Options{}},
+		{"select count(*), sum(x.b) from big x where not exists (select 1 from big y where y.d = x.d and y.a > x.a)", 128 << 10, false, 5, planner.Options{}},
+		// Blocking joins (sort-merge, two-pass) past the limit run again
+		// as hash joins, here grace hash joins; their output is whole in
+		// memory, so these keep few rows.
+		{"select b, s from big where b in (select b + 1500 from big)", 256 << 10, false, 5, planner.Options{Join: "merge"}},
+		{"select x.b, x.d from big x where not exists (select 1 from big y where y.b = x.b and y.d <> x.d)", 256 << 10, false, 5, planner.Options{Join: "merge"}},
+		{"select x.a, y.f from big x join big y on x.b = y.b + 1990 and x.s = y.s", 256 << 10, false, 5, planner.Options{Join: "merge"}},
+		{"select b, s from big where b in (select b + 1500 from big)", 256 << 10, false, 5, planner.Options{Join: "twopass"}},
+		{"select x.a, y.f from big x join big y on x.b = y.b + 1990 and x.s = y.s", 256 << 10, false, 5, planner.Options{Join: "twopass"}},
 	}
 	for _, c := range cases {
-		want := d.run(c.q, planner.Options{})
-		got, files := d.runLimited(c.q, c.limit, dir)
+		want := d.run(c.q, c.opts)
+		got, files := d.runLimited(c.q, c.opts, c.limit, dir)
 		if files < c.minFiles {
 			t.Errorf("%s under %d bytes spilled %d files, want at least %d", c.q, c.limit, files, c.minFiles)
 		}
