@@ -312,3 +312,30 @@ func TestJoinSpillOneKey(t *testing.T) {
 		t.Errorf("%d bytes still reserved", u)
 	}
 }
+
+// TestSetSpillVariables: SET tmpdir and SET max_spill_bytes, their checks
+// and defaults.
+func TestSetSpillVariables(t *testing.T) {
+	db := open(t)
+	dir := t.TempDir()
+	if got, _ := runText(t, db, "select @@tmpdir, @@max_spill_bytes"); got != os.TempDir()+",0" {
+		t.Errorf("defaults: %q", got)
+	}
+	mustExec(t, db, "set tmpdir = '"+dir+"'; set max_spill_bytes = '1GB'", "")
+	if got, _ := runText(t, db, "select @@tmpdir, @@max_spill_bytes"); got != dir+",1073741824" {
+		t.Errorf("after SET: %q", got)
+	}
+	if o := db.spillOptions(); o.Dir != dir || o.MaxBytes != 1<<30 {
+		t.Errorf("spill options %+v", o)
+	}
+	for _, bad := range []string{"set tmpdir = '/no/such/dir'", "set tmpdir = 3", "set max_spill_bytes = -1",
+		"set max_spill_bytes = '12 parsecs'", "set max_spill_bytes = null"} {
+		if _, err := db.Exec(context.Background(), bad, ""); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+	mustExec(t, db, "set tmpdir = default; set max_spill_bytes = default", "")
+	if got, _ := runText(t, db, "select @@tmpdir, @@max_spill_bytes"); got != os.TempDir()+",0" {
+		t.Errorf("after DEFAULT: %q", got)
+	}
+}
