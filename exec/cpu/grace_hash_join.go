@@ -3,6 +3,7 @@ package cpu
 import (
 	"errors"
 	"io"
+	"time"
 
 	"gpusql/exec"
 	"gpusql/planner"
@@ -78,6 +79,10 @@ type graceJoin struct {
 	after       operator // the join's consumers, ending in the sink
 	morsel      int      // blocks pushed so far
 	dropNullKey bool
+	// timer times the join stage and afterTimers the ones after it
+	// (EXPLAIN ANALYZE only).
+	timer       *timedOp
+	afterTimers []*timedOp
 }
 
 // runGraceJoin runs the pipeline src → ops → sf with ops[i] as a grace
@@ -105,16 +110,42 @@ func (x *executor) runGraceJoin(src *rel, ops []planner.Node, i int, sf sinkFact
 	}
 	probe := g.partitioner(hj.ProbeKeys(), hj.BuildKeys(), 0)
 	defer probe.drop()
-	before := func(w int, sink operator) (operator, error) { return x.chainOps(ops[:i], sink) }
-	if _, err := x.runRel(src, before, probe, skip); err != nil {
+	var timers [][]*timedOp
+	before := func(w int, sink operator) (operator, error) {
+		head, ts, err := x.timedChain(ops[:i], sink)
+		timers = append(timers, ts)
+		return head, err
+	}
+	busy, err := x.runRel(src, before, probe, skip)
+	if err != nil {
 		return err
 	}
 	if err := probe.finish(); err != nil {
 		return err
 	}
-	var err error
-	if g.after, err = x.chainOps(ops[i+1:], sf.local(0)); err != nil {
+	if x.stats != nil {
+		x.recordPipeline(planner.StreamInput(ops[0]), ops[:i], timers, busy)
+	}
+	start := time.Now()
+	if err := g.joinParts(build, probe, ops[i+1:], sf); err != nil {
 		return err
+	}
+	if x.stats != nil {
+		ts := append([]*timedOp{g.timer}, g.afterTimers...)
+		x.recordPipeline(hj, ops[i:], [][]*timedOp{ts}, []time.Duration{time.Since(start)})
+	}
+	return sf.finish()
+}
+
+// joinParts joins the partitions one after the other into the operators
+// after the join (on one worker) and the sink.
+func (g *graceJoin) joinParts(build, probe *partitioner, after []planner.Node, sf sinkFactory) error {
+	var err error
+	if g.after, g.afterTimers, err = g.x.timedChain(after, sf.local(0)); err != nil {
+		return err
+	}
+	if g.x.stats != nil {
+		g.timer = &timedOp{}
 	}
 	for p := range build.parts {
 		err := g.joinPart(build.parts[p], probe.parts[p], 1)
@@ -124,7 +155,7 @@ func (x *executor) runGraceJoin(src *rel, ops []planner.Node, i int, sf sinkFact
 			return err
 		}
 	}
-	return sf.finish()
+	return nil
 }
 
 // runWithout runs the pipeline with ops[i] left out (a NOT IN whose
@@ -203,7 +234,12 @@ func (g *graceJoin) joinPart(build, probe *partFile, depth int) error {
 			}
 		}
 	}
-	return g.pushBlocks(probe.f, op, forget)
+	var stage operator = op
+	if g.timer != nil {
+		g.timer.inner = op
+		stage = g.timer
+	}
+	return g.pushBlocks(probe.f, stage, forget)
 }
 
 // loadTable reads a build partition and builds its table; held is what

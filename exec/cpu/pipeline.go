@@ -77,27 +77,9 @@ func (x *executor) runPipeline(top planner.Node, sf sinkFactory, sink planner.No
 	}
 	var timers [][]*timedOp
 	chain := func(w int, sink operator) (operator, error) {
-		next := sink
-		var ts []*timedOp
-		if x.stats != nil {
-			t := &timedOp{inner: next}
-			ts = append(ts, t)
-			next = t
-		}
-		for i := len(ops) - 1; i >= 0; i-- {
-			op, err := x.newOperator(ops[i], next)
-			if err != nil {
-				return nil, err
-			}
-			next = op
-			if x.stats != nil {
-				t := &timedOp{inner: next}
-				ts = append([]*timedOp{t}, ts...)
-				next = t
-			}
-		}
+		head, ts, err := x.timedChain(ops, sink)
 		timers = append(timers, ts)
-		return next, nil
+		return head, err
 	}
 	busy, err := x.runRel(src, chain, sf, skip)
 	if err != nil {
@@ -119,6 +101,31 @@ func (x *executor) runPipeline(top planner.Node, sf sinkFactory, sink planner.No
 		}
 	}
 	return nil
+}
+
+// timedChain instantiates the streaming operators ops in front of sink
+// for one worker; under EXPLAIN ANALYZE each stage is behind a timedOp,
+// returned in order (ts[k] enters ops[k], the last enters the sink).
+func (x *executor) timedChain(ops []planner.Node, sink operator) (head operator, ts []*timedOp, err error) {
+	next := sink
+	if x.stats != nil {
+		t := &timedOp{inner: next}
+		ts = append(ts, t)
+		next = t
+	}
+	for i := len(ops) - 1; i >= 0; i-- {
+		op, err := x.newOperator(ops[i], next)
+		if err != nil {
+			return nil, nil, err
+		}
+		next = op
+		if x.stats != nil {
+			t := &timedOp{inner: next}
+			ts = append([]*timedOp{t}, ts...)
+			next = t
+		}
+	}
+	return next, ts, nil
 }
 
 // runRel pushes the rows of src, in morsels taken by the workers in turn,
