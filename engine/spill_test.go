@@ -121,6 +121,7 @@ func TestSortSpills(t *testing.T) {
 		"select x, dc from d order by dc desc",
 		"select x, f from d order by f",
 		"select x, dt from d order by dt, x desc",
+		"select strn, x from d order by concat(upper(substr(strn, 1, 1)), lower(strn)) collate utf8mb4_0900_ai_ci desc, x",
 	})
 	// Keys that are expressions: a projection drops them after the sort.
 	checkSpilled(t, db, tmp, 400<<10, []string{
@@ -141,6 +142,15 @@ func TestSortSpillLimits(t *testing.T) {
 	db.SetMemoryLimit(256 << 10)
 	if got, err := runText(t, db, "select x from d where x < 0 order by k"); err != nil || got != "" {
 		t.Errorf("empty sort: %q, %v", got, err)
+	}
+	// ORDER BY ... LIMIT keeps a bounded heap: nothing to spill. The
+	// largest strn, 'v999', is x*7919 ≡ 999 (mod 1000), x ≡ 321; 2321
+	// is a multiple of 11 (NULL).
+	if got, err := runText(t, db, "select x from d order by strn desc, x limit 3"); err != nil || got != "321;1321;3321" {
+		t.Errorf("top 3 under the limit: %q, %v", got, err)
+	}
+	if ex := explainAnalyze(t, db, "select x from d order by strn desc, x limit 3"); strings.Contains(ex, "spilled") {
+		t.Errorf("top-N spilled:\n%s", ex)
 	}
 	_, err := runText(t, db, "select * from d order by str")
 	var me *exec.MemoryLimitError
