@@ -2,6 +2,7 @@ package cpu_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand"
 	"os"
@@ -135,4 +136,76 @@ func TestSpillMatchesSQLite(t *testing.T) {
 			t.Errorf("%s: %d spill entries left behind", c.q, len(ents))
 		}
 	}
+}
+
+// TestSpillCorpus runs the oracle and expected corpora under every
+// strategy with small memory limits and the smallest fans: each query
+// either returns the unlimited run's rows (spilling where it must) or
+// stops with the memory limit error (its output, or one group or key,
+// does not fit), and leaves no file behind.
+func TestSpillCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the corpus under small limits takes a while")
+	}
+	defer cpu.SetSpillFans(2, 2)()
+	d := fixtureDB(t)
+	dir := t.TempDir()
+	blocks := append(readBlocks(t, "testdata/oracle.sql"), readBlocks(t, "testdata/expected.test")...)
+	var ran, spilled, stopped int
+	for _, b := range blocks {
+		for _, o := range allOptions {
+			want := d.run(b.sql, o)
+			for _, limit := range []int64{16 << 10, 64 << 10, 512 << 10} {
+				got, files, err := d.tryLimited(b.sql, o, limit, dir)
+				ran++
+				if ents, _ := os.ReadDir(dir); len(ents) > 0 {
+					t.Errorf("%s under %+v, %d bytes: %d spill entries left behind", b.sql, o, limit, len(ents))
+				}
+				var me *exec.MemoryLimitError
+				switch {
+				case errors.As(err, &me):
+					stopped++
+					if os.Getenv("SPILL_LOG") != "" {
+						t.Logf("%d bytes %+v stopped: %v: %s", limit, o, me.Op, strings.ReplaceAll(b.sql, "\n", " "))
+					}
+					continue
+				case err != nil:
+					t.Errorf("%s under %+v, %d bytes: %v", b.sql, o, limit, err)
+					continue
+				}
+				if files > 0 {
+					spilled++
+				}
+				g, w := strings.Join(sortedRows(got), "\n"), strings.Join(sortedRows(want), "\n")
+				if strings.Contains(b.flags, "ordered") {
+					g, w = rowsText(got), rowsText(want)
+				}
+				if g != w {
+					t.Errorf("%s under %+v, %d bytes (%d files spilled): rows differ from the unlimited run's\ngot\n%s\nwant\n%s",
+						b.sql, o, limit, files, head(g), head(w))
+				}
+			}
+		}
+	}
+	t.Logf("%d runs: %d spilled, %d stopped at the limit", ran, spilled, stopped)
+}
+
+// tryLimited is runLimited returning the error.
+func (d *testDB) tryLimited(q string, opts planner.Options, limit int64, dir string) ([][]string, int64, error) {
+	p := d.plan(q, opts)
+	mem := exec.NewMemory(limit, nil)
+	defer mem.Close()
+	ctx := exec.WithSpillOptions(exec.WithMemory(context.Background(), mem), exec.SpillOptions{Dir: dir})
+	res, st, err := cpu.RunAnalyze(ctx, p)
+	if err != nil {
+		return nil, 0, err
+	}
+	if u := mem.Used(); u > limit {
+		d.t.Errorf("%s: %d bytes reserved after the run, past the limit %d", q, u, limit)
+	}
+	var files int64
+	for _, o := range st.Ops {
+		files += o.SpillRuns
+	}
+	return formatResult(res), files, nil
 }
