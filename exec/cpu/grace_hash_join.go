@@ -70,8 +70,12 @@ func graceJoinable(hj *planner.HashJoin, err error) bool {
 
 // graceJoin is one join run by partitions.
 type graceJoin struct {
-	x           *executor
-	hj          *planner.HashJoin
+	x  *executor
+	hj *planner.HashJoin
+	// part is hj for one partition's table: a hash table, whatever the
+	// plan chose (a direct array or bitmap spans the key domain of the
+	// whole build side, not the partition's rows).
+	part        planner.HashJoin
 	cause       error
 	buildTypes  []columnar.Type
 	probeTypes  []columnar.Type
@@ -89,8 +93,9 @@ type graceJoin struct {
 // hash join.
 func (x *executor) runGraceJoin(src *rel, ops []planner.Node, i int, sf sinkFactory, skip []bool, cause error) error {
 	hj := ops[i].(*planner.HashJoin)
-	g := &graceJoin{x: x, hj: hj, cause: cause,
+	g := &graceJoin{x: x, hj: hj, part: *hj, cause: cause,
 		buildTypes: typesOf(hj.Build().Schema()), probeTypes: typesOf(hj.Probe().Schema())}
+	g.part.Strategy = planner.HashTable
 	if x.stats != nil {
 		defer func() { x.stats.AddSpill(hj.Props().ID, g.count.files, g.count.wrote) }()
 	}
@@ -223,7 +228,7 @@ func (g *graceJoin) joinPart(build, probe *partFile, depth int) error {
 		return g.repartition(build, probe, depth)
 	}
 	defer g.x.release(held)
-	op, err := newHashJoinOp(&compiler{x: g.x}, g.hj, t, g.after)
+	op, err := newHashJoinOp(&compiler{x: g.x}, &g.part, t, g.after)
 	if err != nil {
 		return err
 	}
@@ -258,7 +263,7 @@ func (g *graceJoin) loadTable(build *partFile) (*joinTable, int64, error) {
 		x.free(r)
 		return nil, 0, err
 	}
-	t, err := x.buildJoinTable(g.hj, r)
+	t, err := x.buildJoinTable(&g.part, r)
 	if err != nil {
 		x.release(tb)
 		x.free(r)
