@@ -349,3 +349,28 @@ func TestSetSpillVariables(t *testing.T) {
 		t.Errorf("after DEFAULT: %q", got)
 	}
 }
+
+// TestSpillDiskLimit: aggregations and joins past max_spill_bytes stop
+// with the spill limit error naming them, their files removed.
+func TestSpillDiskLimit(t *testing.T) {
+	db, tmp := spillDB(t, 8192)
+	mustExec(t, db, "set max_spill_bytes = '16KB'", "")
+	for _, c := range []struct {
+		q, op string
+		limit int64
+	}{
+		{"select x % 200 as g, count(distinct x) from d group by g", "HashAggregate#", 256 << 10},
+		{"select count(*), sum(a.x) from d a join d b on a.strn = b.strn", "HashJoin#", 64 << 10},
+	} {
+		db.SetMemoryLimit(c.limit)
+		_, err := runText(t, db, c.q)
+		var se *exec.SpillLimitError
+		if !errors.As(err, &se) || !strings.HasPrefix(se.Op, c.op) {
+			t.Errorf("%s past the disk limit: %v, want the spill limit error naming %s", c.q, err, c.op)
+		}
+		checkNoSpillFiles(t, tmp)
+		if u := db.mem.Used(); u != 0 {
+			t.Errorf("%s: %d bytes still reserved", c.q, u)
+		}
+	}
+}
