@@ -48,6 +48,30 @@ func (s *OpStats) Add(id int, rows int64, d time.Duration, batches int64) {
 	o.Batches += batches
 }
 
+// Snapshot copies the statistics gathered so far; Restore puts such a
+// copy back (an operator that gives up an attempt past the memory limit
+// and runs its input again counts the input's rows once).
+func (s *OpStats) Snapshot() map[int]OpStat {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[int]OpStat, len(s.Ops))
+	for id, o := range s.Ops {
+		out[id] = *o
+	}
+	return out
+}
+
+// Restore replaces the statistics by a Snapshot.
+func (s *OpStats) Restore(snap map[int]OpStat) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Ops = make(map[int]*OpStat, len(snap))
+	for id, o := range snap {
+		o := o
+		s.Ops[id] = &o
+	}
+}
+
 // AddSpill records files and bytes operator id spilled to disk.
 func (s *OpStats) AddSpill(id int, files, bytes int64) {
 	s.mu.Lock()

@@ -35,9 +35,11 @@ func (x *executor) aggregate(n planner.Node, input planner.Node, groups []sql.Ex
 	if err != nil {
 		return nil, err
 	}
+	restore := x.statsMark()
 	if err := x.runPipeline(input, s, n); err != nil {
 		s.releaseStates()
 		if spillAggregate(err, groups) {
+			restore()
 			return x.aggregateSpilled(n, input, groups, aggs, err)
 		}
 		return nil, err

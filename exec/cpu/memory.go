@@ -103,3 +103,14 @@ func chunkBytes(ch *chunk) int64 {
 	}
 	return w*int64(ch.rows) + extra
 }
+
+// statsMark returns a function putting the EXPLAIN ANALYZE statistics back
+// as they are now: an operator that gives up an attempt at the memory
+// limit and runs its input again (to spill) counts the input once.
+func (x *executor) statsMark() func() {
+	if x.stats == nil {
+		return func() {}
+	}
+	snap := x.stats.Snapshot()
+	return func() { x.stats.Restore(snap) }
+}

@@ -59,8 +59,10 @@ func (x *executor) runPipeline(top planner.Node, sf sinkFactory, sink planner.No
 	for i, op := range ops {
 		switch op := op.(type) {
 		case *planner.HashJoin:
+			restore := x.statsMark()
 			if _, err := x.joinTable(op); err != nil {
 				if graceJoinable(op, err) {
+					restore()
 					return x.runGraceJoin(src, ops, i, sf, skip, err)
 				}
 				return err

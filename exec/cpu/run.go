@@ -155,15 +155,19 @@ func (x *executor) materializeFor(n planner.Node, consumer planner.Node) (*rel, 
 	case *planner.SetOp:
 		r, err = x.runSetOp(n)
 	case *planner.SortMergeJoin:
+		restore := x.statsMark()
 		r, err = x.runSortMergeJoin(n)
 		if isMemoryLimit(err) {
+			restore()
 			r, err = x.joinByHash(asHashJoin(n), err)
 			rerun = true
 		}
 	case *planner.HashJoin:
 		if n.TwoPass { // a blocking join, not a streaming probe
+			restore := x.statsMark()
 			r, err = x.runTwoPassJoin(n)
 			if isMemoryLimit(err) {
+				restore()
 				hj := *n
 				hj.TwoPass = false
 				r, err = x.joinByHash(&hj, err)
