@@ -2,7 +2,10 @@ package cpu
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"sync"
+	"sync/atomic"
 
 	"gpusql/exec"
 	"gpusql/planner"
@@ -46,6 +49,7 @@ type aggSpill struct {
 	types  []columnar.Type
 	cause  error // the memory limit error that made it spill
 	count  spillCount
+	mu     sync.Mutex // see aggregateOnce
 }
 
 func (x *executor) aggregateSpilled(n planner.Node, input planner.Node, groups []sql.Expr, aggs []sql.AggExpr, cause error) (*rel, error) {
@@ -63,17 +67,9 @@ func (x *executor) aggregateSpilled(n planner.Node, input planner.Node, groups [
 	if err := x.runPipeline(input, p, n); err != nil {
 		return nil, err
 	}
-	var outs []*rel
-	for _, part := range p.parts {
-		r, err := sp.aggregatePart(part, 1)
-		part.f.Remove()
-		if err != nil {
-			for _, o := range outs {
-				x.free(o)
-			}
-			return nil, err
-		}
-		outs = append(outs, r...)
+	outs, err := sp.aggregateParts(p.parts)
+	if err != nil {
+		return nil, err
 	}
 	if x.stats != nil {
 		x.stats.AddSpill(n.Props().ID, sp.count.files, sp.count.wrote)
@@ -81,22 +77,115 @@ func (x *executor) aggregateSpilled(n planner.Node, input planner.Node, groups [
 	return sp.concat(outs)
 }
 
-// aggregatePart aggregates one partition file, partitioning it again when
-// it does not fit.
-func (sp *aggSpill) aggregatePart(part *partFile, depth int) ([]*rel, error) {
+// aggregateParts aggregates the partitions, up to x.workers at once. A
+// partition that finds the memory taken (by the others, or because it
+// does not fit) is left for after, when it runs alone, partitioned again
+// if it still does not fit.
+func (sp *aggSpill) aggregateParts(parts []*partFile) ([]*rel, error) {
+	results := make([]*rel, len(parts))
+	retry := make([]bool, len(parts))
+	var next atomic.Int64
+	var stop atomic.Bool
+	workers := max(1, min(sp.x.workers, len(parts)))
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					errs[w] = recoveredError(r)
+					stop.Store(true)
+				}
+			}()
+			for !stop.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= len(parts) {
+					return
+				}
+				r, err := sp.aggregateOnce(parts[i])
+				switch {
+				case spillAggregate(err, sp.groups):
+					retry[i] = true
+				case err != nil:
+					errs[w] = err
+					stop.Store(true)
+					return
+				default:
+					results[i] = r
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	var outs []*rel
+	for _, r := range results {
+		if r != nil {
+			outs = append(outs, r)
+		}
+	}
+	fail := func(err error) ([]*rel, error) {
+		for _, o := range outs {
+			sp.x.free(o)
+		}
+		return nil, err
+	}
+	for _, err := range errs {
+		if err != nil {
+			return fail(err)
+		}
+	}
+	for i, part := range parts {
+		if retry[i] {
+			r, err := sp.aggregatePart(part, 1)
+			if err != nil {
+				return fail(err)
+			}
+			outs = append(outs, r...)
+		}
+		part.f.Remove()
+	}
+	return outs, nil
+}
+
+// aggregateOnce aggregates one partition file in memory (nil: an empty
+// partition).
+func (sp *aggSpill) aggregateOnce(part *partFile) (*rel, error) {
 	if part.f == nil {
 		return nil, nil
 	}
+	// Compiling touches the executor's caches: one worker at a time.
+	sp.mu.Lock()
 	s, err := sp.x.newAggSink(sp.n, sp.groups, sp.aggs, planner.AggHash, nil)
+	var l operator
+	if err == nil {
+		l = s.local(0)
+	}
+	sp.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
-	err = sp.x.runBlocks(part.f, sp.types, s, s.forgetBlock)
-	if err == nil {
-		return []*rel{s.result}, nil
+	if err = sp.x.pushFile(part.f, sp.types, l, s.forgetBlock); err == nil {
+		err = s.finish()
 	}
-	s.releaseStates()
-	if !spillAggregate(err, sp.groups) || depth >= aggMaxDepth {
+	if err != nil {
+		s.releaseStates()
+		return nil, err
+	}
+	return s.result, nil
+}
+
+// aggregatePart aggregates one partition file, partitioning it again when
+// it does not fit.
+func (sp *aggSpill) aggregatePart(part *partFile, depth int) ([]*rel, error) {
+	r, err := sp.aggregateOnce(part)
+	switch {
+	case err == nil && r == nil:
+		return nil, nil
+	case err == nil:
+		return []*rel{r}, nil
+	case !spillAggregate(err, sp.groups) || depth >= aggMaxDepth:
 		return nil, err
 	}
 	p := sp.partitioner(uint64(depth))
@@ -104,10 +193,10 @@ func (sp *aggSpill) aggregatePart(part *partFile, depth int) ([]*rel, error) {
 	if err := sp.x.runBlocks(part.f, sp.types, p, nil); err != nil {
 		return nil, err
 	}
-	var outs []*rel
 	if !p.splits() {
 		return nil, err // one group (or one hash) holds every row
 	}
+	var outs []*rel
 	for _, sub := range p.parts {
 		r, err := sp.aggregatePart(sub, depth+1)
 		sub.f.Remove()
@@ -148,19 +237,26 @@ func (sp *aggSpill) concat(outs []*rel) (*rel, error) {
 // worker of sf, then finishes it; after calls after each block (nil:
 // none).
 func (x *executor) runBlocks(f *exec.SpillFile, types []columnar.Type, sf sinkFactory, after func([]*vec)) error {
+	if err := x.pushFile(f, types, sf.local(0), after); err != nil {
+		return err
+	}
+	return sf.finish()
+}
+
+// pushFile pushes the blocks of a spill file, in order, into op.
+func (x *executor) pushFile(f *exec.SpillFile, types []columnar.Type, op operator, after func([]*vec)) error {
 	rd, err := openSpillReader(f, types)
 	if err != nil {
 		return err
 	}
 	defer rd.close()
-	sink := sf.local(0)
 	for m := 0; ; m++ {
 		if err := x.ctx.Err(); err != nil {
 			return err
 		}
 		cols, n, err := rd.readBlock()
 		if errors.Is(err, io.EOF) {
-			break
+			return nil
 		}
 		if err != nil {
 			return err
@@ -169,14 +265,25 @@ func (x *executor) runBlocks(f *exec.SpillFile, types []columnar.Type, sf sinkFa
 		if n > len(sel) {
 			sel = identityPerm(n)
 		}
-		if err := sink.push(&batch{n: n, sel: sel[:n], cols: cols, morsel: m}); err != nil {
+		if err := op.push(&batch{n: n, sel: sel[:n], cols: cols, morsel: m}); err != nil {
 			return err
 		}
 		if after != nil {
 			after(cols)
 		}
 	}
-	return sf.finish()
+}
+
+// recoveredError is the error of a panic recovered in a worker goroutine:
+// a raised error (raise.go) as itself, anything else as an internal error.
+func recoveredError(r any) error {
+	if err, ok := recovered(r); ok {
+		return err
+	}
+	if debugPanics {
+		panic(r)
+	}
+	return fmt.Errorf("cpu executor: internal error: %v", r)
 }
 
 // forgetBlock drops the interners' mappings of a spilled block's
