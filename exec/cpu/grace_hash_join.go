@@ -3,6 +3,8 @@ package cpu
 import (
 	"errors"
 	"io"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"gpusql/exec"
@@ -80,14 +82,24 @@ type graceJoin struct {
 	buildTypes  []columnar.Type
 	probeTypes  []columnar.Type
 	count       spillCount
-	after       operator // the join's consumers, ending in the sink
-	morsel      int      // blocks pushed so far
+	morsel      atomic.Int64 // blocks pushed so far
 	dropNullKey bool
-	// timer times the join stage and afterTimers the ones after it
-	// (EXPLAIN ANALYZE only).
-	timer       *timedOp
-	afterTimers []*timedOp
+	mu          sync.Mutex // compiling (tables, probes) one worker at a time
 }
+
+// graceWorker is one worker's end of the pipeline: the operators after
+// the join, ending in its instance of the sink.
+type graceWorker struct {
+	after operator
+	// timer times the join stage; timers are it and the stages after it
+	// (EXPLAIN ANALYZE only).
+	timer  *timedOp
+	timers []*timedOp
+}
+
+// errJoinAlone marks a partition whose table did not fit while other
+// partitions held memory: it is joined again alone.
+var errJoinAlone = errors.New("grace join partition left for a lone pass")
 
 // runGraceJoin runs the pipeline src → ops → sf with ops[i] as a grace
 // hash join.
@@ -131,36 +143,88 @@ func (x *executor) runGraceJoin(src *rel, ops []planner.Node, i int, sf sinkFact
 	if x.stats != nil {
 		x.recordPipeline(planner.StreamInput(ops[0]), ops[:i], timers, busy)
 	}
-	start := time.Now()
-	if err := g.joinParts(build, probe, ops[i+1:], sf); err != nil {
+	timers, busy, err = g.joinParts(build, probe, ops[i+1:], sf)
+	if err != nil {
 		return err
 	}
 	if x.stats != nil {
-		ts := append([]*timedOp{g.timer}, g.afterTimers...)
-		x.recordPipeline(hj, ops[i:], [][]*timedOp{ts}, []time.Duration{time.Since(start)})
+		x.recordPipeline(hj, ops[i:], timers, busy)
 	}
 	return sf.finish()
 }
 
-// joinParts joins the partitions one after the other into the operators
-// after the join (on one worker) and the sink.
-func (g *graceJoin) joinParts(build, probe *partitioner, after []planner.Node, sf sinkFactory) error {
-	var err error
-	if g.after, g.afterTimers, err = g.x.timedChain(after, sf.local(0)); err != nil {
-		return err
-	}
-	if g.x.stats != nil {
-		g.timer = &timedOp{}
-	}
-	for p := range build.parts {
-		err := g.joinPart(build.parts[p], probe.parts[p], 1)
-		build.parts[p].f.Remove()
-		probe.parts[p].f.Remove()
+// joinParts joins the partitions into the operators after the join and
+// the sink, up to x.workers partitions at once. A partition whose table
+// finds the memory taken waits for a lone pass after the others (where it
+// is partitioned again if it still does not fit). It returns each
+// worker's stage timers and busy time.
+func (g *graceJoin) joinParts(build, probe *partitioner, after []planner.Node, sf sinkFactory) ([][]*timedOp, []time.Duration, error) {
+	n := len(build.parts)
+	gws := make([]*graceWorker, max(1, min(g.x.workers, n)))
+	timers := make([][]*timedOp, len(gws))
+	for w := range gws {
+		head, ts, err := g.x.timedChain(after, sf.local(w))
 		if err != nil {
-			return err
+			return nil, nil, err
+		}
+		gws[w] = &graceWorker{after: head}
+		if g.x.stats != nil {
+			gws[w].timer = &timedOp{}
+			gws[w].timers = append([]*timedOp{gws[w].timer}, ts...)
+			timers[w] = gws[w].timers
 		}
 	}
-	return nil
+	retry := make([]bool, n)
+	busy := make([]time.Duration, len(gws))
+	errs := make([]error, len(gws))
+	var next atomic.Int64
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	for w, gw := range gws {
+		wg.Add(1)
+		go func(w int, gw *graceWorker) {
+			defer wg.Done()
+			start := time.Now()
+			defer func() {
+				busy[w] = time.Since(start)
+				if r := recover(); r != nil {
+					errs[w] = recoveredError(r)
+					stop.Store(true)
+				}
+			}()
+			for !stop.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				err := g.joinPart(build.parts[i], probe.parts[i], 1, gw, false)
+				switch {
+				case errors.Is(err, errJoinAlone):
+					retry[i] = true
+				case err != nil:
+					errs[w] = err
+					stop.Store(true)
+					return
+				}
+			}
+		}(w, gw)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	for p := range build.parts {
+		if retry[p] {
+			if err := g.joinPart(build.parts[p], probe.parts[p], 1, gws[0], true); err != nil {
+				return nil, nil, err
+			}
+		}
+		build.parts[p].f.Remove()
+		probe.parts[p].f.Remove()
+	}
+	return timers, busy, nil
 }
 
 // runWithout runs the pipeline with ops[i] left out (a NOT IN whose
@@ -214,21 +278,28 @@ func (g *graceJoin) partitioner(keys, as []sql.Expr, seed uint64) *partitioner {
 }
 
 // joinPart joins one partition: its build rows into a table, its probe
-// rows through the join.
-func (g *graceJoin) joinPart(build, probe *partFile, depth int) error {
+// rows through the join into gw. Alone, a table that does not fit is
+// partitioned again; otherwise it returns errJoinAlone.
+func (g *graceJoin) joinPart(build, probe *partFile, depth int, gw *graceWorker, alone bool) error {
 	if probe.f == nil {
 		return nil // no probe row: nothing to keep or pad
 	}
 	t, held, err := g.loadTable(build)
 	if err != nil {
-		var limit *exec.MemoryLimitError
-		if !errors.As(err, &limit) || depth >= aggMaxDepth {
+		switch {
+		case !isMemoryLimit(err):
+			return err
+		case !alone:
+			return errJoinAlone
+		case depth >= aggMaxDepth:
 			return err
 		}
-		return g.repartition(build, probe, depth)
+		return g.repartition(build, probe, depth, gw)
 	}
 	defer g.x.release(held)
-	op, err := newHashJoinOp(&compiler{x: g.x}, &g.part, t, g.after)
+	g.mu.Lock()
+	op, err := newHashJoinOp(&compiler{x: g.x}, &g.part, t, gw.after)
+	g.mu.Unlock()
 	if err != nil {
 		return err
 	}
@@ -240,9 +311,9 @@ func (g *graceJoin) joinPart(build, probe *partFile, depth int) error {
 		}
 	}
 	var stage operator = op
-	if g.timer != nil {
-		g.timer.inner = op
-		stage = g.timer
+	if gw.timer != nil {
+		gw.timer.inner = op
+		stage = gw.timer
 	}
 	return g.pushBlocks(probe.f, stage, forget)
 }
@@ -263,7 +334,9 @@ func (g *graceJoin) loadTable(build *partFile) (*joinTable, int64, error) {
 		x.free(r)
 		return nil, 0, err
 	}
+	g.mu.Lock()
 	t, err := x.buildJoinTable(&g.part, r)
+	g.mu.Unlock()
 	if err != nil {
 		x.release(tb)
 		x.free(r)
@@ -322,8 +395,8 @@ func (g *graceJoin) pushBlocks(f *exec.SpillFile, op operator, after func([]*vec
 		if err != nil {
 			return err
 		}
-		g.morsel++
-		if err := op.push(&batch{n: n, sel: identSel[:n], cols: cols, morsel: g.morsel}); err != nil {
+		m := int(g.morsel.Add(1))
+		if err := op.push(&batch{n: n, sel: identSel[:n], cols: cols, morsel: m}); err != nil {
 			return err
 		}
 		after(cols)
@@ -332,7 +405,7 @@ func (g *graceJoin) pushBlocks(f *exec.SpillFile, op operator, after func([]*vec
 
 // repartition splits a partition whose build rows do not fit with a new
 // seed and joins the pieces.
-func (g *graceJoin) repartition(build, probe *partFile, depth int) error {
+func (g *graceJoin) repartition(build, probe *partFile, depth int, gw *graceWorker) error {
 	x := g.x
 	bp := g.partitioner(g.hj.BuildKeys(), nil, uint64(depth))
 	defer bp.drop()
@@ -348,7 +421,7 @@ func (g *graceJoin) repartition(build, probe *partFile, depth int) error {
 		return err
 	}
 	for p := range bp.parts {
-		err := g.joinPart(bp.parts[p], pp.parts[p], depth+1)
+		err := g.joinPart(bp.parts[p], pp.parts[p], depth+1, gw, true)
 		bp.parts[p].f.Remove()
 		pp.parts[p].f.Remove()
 		if err != nil {
