@@ -30,7 +30,9 @@ import (
 // partition's table can answer alone. A partition whose build rows still
 // do not fit is partitioned again with a new seed; one that does not split
 // (a single key past the limit) stops with the memory limit error.
-// The rest of the pipeline runs on one worker, partition after partition.
+// The workers take the partitions in turn, each joining into its own
+// instance of the rest of the pipeline; a partition whose table finds the
+// memory held by the others' is joined alone after them.
 
 // A blocking join (a sort-merge join, a two-pass hash join) that passes
 // the memory limit holding both of its inputs runs again as a streaming
