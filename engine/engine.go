@@ -492,6 +492,8 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.describe(s.Table)
 	case *sql.Set:
 		return db.set(ctx, s)
+	case *sql.SelectIntoVars:
+		return db.selectIntoVars(ctx, s)
 	case *sql.AlterColumns:
 		return db.alterColumns(ctx, s)
 	case *sql.AlterAutoIncrement:

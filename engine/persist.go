@@ -42,7 +42,7 @@ func openDurable(path string, noSync, remaps bool, cat *catalog.Catalog) (*durab
 // (directly, or by committing a transaction).
 func mayChange(stmt sql.Statement) bool {
 	switch stmt.(type) {
-	case *sql.Query, *sql.Explain, *sql.ShowTables, *sql.ShowWarnings, *sql.ShowCatalogTable, *sql.Describe, *sql.ShowIndex,
+	case *sql.Query, *sql.SelectIntoVars, *sql.Explain, *sql.ShowTables, *sql.ShowWarnings, *sql.ShowCatalogTable, *sql.Describe, *sql.ShowIndex,
 		*sql.Rollback, *sql.Savepoint, *sql.RollbackTo, *sql.ReleaseSavepoint, *sql.AnalyzeTable, *sql.ShowTableStatus, *sql.CheckDatabase,
 		*sql.ExportDatabase, *sql.Checkpoint, *sql.ShowCreateTable, *sql.Use, *sql.ShowDatabases,
 		*sql.ShowVariables, *sql.Kill, *sql.ShowProcessList, *sql.Copy, *sql.CreateUser, *sql.DropUser, *sql.Grant,

@@ -88,7 +88,7 @@ func (c *Conn) checkRights(stmt sql.Statement) error {
 		return nil
 	}
 	switch stmt.(type) {
-	case *sql.Query, *sql.Explain, *sql.ShowTables, *sql.ShowWarnings, *sql.ShowCatalogTable, *sql.Describe, *sql.ShowIndex, *sql.ShowCreateTable,
+	case *sql.Query, *sql.SelectIntoVars, *sql.Explain, *sql.ShowTables, *sql.ShowWarnings, *sql.ShowCatalogTable, *sql.Describe, *sql.ShowIndex, *sql.ShowCreateTable,
 		*sql.Set, *sql.Begin, *sql.Commit, *sql.Rollback, *sql.Use,
 		*sql.Savepoint, *sql.RollbackTo, *sql.ReleaseSavepoint,
 		*sql.ShowDatabases, *sql.ShowVariables, *sql.Kill, *sql.ShowProcessList,

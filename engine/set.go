@@ -132,21 +132,28 @@ func (db *DB) setValue(ctx context.Context, a sql.Assignment) (*sql.Const, error
 	if err != nil {
 		return nil, err
 	}
-	c := res.Columns[0]
+	if res.Rows == 0 {
+		return &sql.Const{T: res.Columns[0].Type, Null: true}, nil
+	}
+	return cellConst(res.Columns[0], 0), nil
+}
+
+// cellConst is row r of column c as a constant of c's type.
+func cellConst(c *columnar.Column, r int) *sql.Const {
 	k := &sql.Const{T: c.Type}
 	switch {
-	case res.Rows == 0 || c.IsNull(0):
+	case c.IsNull(r):
 		k.Null = true
 	case c.Type.ID == columnar.String:
-		k.S = c.StringAt(0)
+		k.S = c.StringAt(r)
 	case c.Type.ID == columnar.Vector:
-		k.V = append([]float32{}, c.VectorAt(0)...)
+		k.V = append([]float32{}, c.VectorAt(r)...)
 	case c.F64 != nil:
-		k.F = c.F64[0]
+		k.F = c.F64[r]
 	default:
-		k.I = c.Int64At(0)
+		k.I = c.Int64At(r)
 	}
-	return k, nil
+	return k
 }
 
 // setLimit applies SET of an integer limit variable; it reports whether

@@ -161,7 +161,9 @@ func runSLTFile(t *testing.T, f *slt.File, opts Options) (ran, failed int) {
 		ran++
 		where := fmt.Sprintf("%s:%d", f.Path, r.Line)
 		msg, executor := runRecord(ctx, db, r, base)
-		if msg == "" && opts.PlanCache == "on" && r.Kind == slt.Query {
+		// A query that assigns user variables (@n := @n + 1) changes what
+		// its next run returns, and is never cached: it runs once.
+		if msg == "" && opts.PlanCache == "on" && r.Kind == slt.Query && !strings.Contains(r.SQL, ":=") {
 			if msg, _ = runRecord(ctx, db, r, base); msg != "" {
 				msg = "run again (plan cache): " + msg
 			}

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"gpusql/exec"
+	"gpusql/exec/cpu"
 )
 
 // Each connection holds its own user-level locks (GET_LOCK; the table is
@@ -35,9 +36,10 @@ func (c *Conn) lockOwner() *exec.LockOwner {
 	return c.locks
 }
 
-// withLocks is ctx carrying the connection's lock owner.
+// withLocks is ctx carrying the connection's lock owner, and its user
+// variables for the statements that assign them row by row.
 func (c *Conn) withLocks(ctx context.Context) context.Context {
-	return exec.WithLockOwner(ctx, c.lockOwner())
+	return cpu.WithUserVars(exec.WithLockOwner(ctx, c.lockOwner()), c.vars)
 }
 
 // Close ends the connection: an open transaction rolls back and the

@@ -269,7 +269,12 @@ extern "C" __global__ void __launch_bounds__(256) expr_vm(const ExprVMParams p) 
             v = (long long)(0ULL - (unsigned long long)r[a]);
             break;
           case VM_FNEG: v = fbits(-asf(r[a])); ok = nn[a]; break;
-          case VM_IABS: v = r[a] < 0 ? -r[a] : r[a]; ok = nn[a]; break;
+          case VM_IABS:
+            // |-2^63| leaves BIGINT: flagged like VM_INEG (MySQL's error 1690).
+            ok = nn[a];
+            if (ok && in.imm2) note_overflow(r[a] == (long long)0x8000000000000000ULL);
+            v = r[a] < 0 ? (long long)(0ULL - (unsigned long long)r[a]) : r[a];
+            break;
           case VM_FABS: v = fbits(fabs(asf(r[a]))); ok = nn[a]; break;
           case VM_FROUND: v = fbits(rint(asf(r[a]) * asf(in.imm)) / asf(in.imm)); ok = nn[a]; break;
           case VM_FFLOOR: v = fbits(floor(asf(r[a]))); ok = nn[a]; break;

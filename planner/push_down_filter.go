@@ -20,11 +20,19 @@ func push(p sql.Plan, preds []sql.Expr) sql.Plan {
 	case *sql.Filter:
 		return push(n.Input, append(preds, conjuncts(n.Cond)...))
 	case *sql.Project:
-		var down []sql.Expr
+		// A predicate on a column whose expression differs per call
+		// (RAND(), @n := @n + 1) stays above: pushed down, the expression
+		// would be evaluated twice and the filter would test another value
+		// than the one returned.
+		var down, keep []sql.Expr
 		for _, e := range preds {
+			if readsVolatile(e, n.Exprs) {
+				keep = append(keep, e)
+				continue
+			}
 			down = append(down, substCols(e, n.Exprs))
 		}
-		return &sql.Project{Input: push(n.Input, down), Exprs: n.Exprs, Out: n.Out}
+		return wrapFilter(&sql.Project{Input: push(n.Input, down), Exprs: n.Exprs, Out: n.Out}, keep)
 	case *sql.Join:
 		return pushJoin(n, preds)
 	case *sql.Aggregate:
@@ -241,4 +249,25 @@ func retypeCols(preds []sql.Expr, s sql.Schema) []sql.Expr {
 		})
 	}
 	return out
+}
+
+// readsVolatile reports whether e reads a column of exprs that calls a
+// function whose value differs per call.
+func readsVolatile(e sql.Expr, exprs []sql.Expr) bool {
+	for _, c := range colList(e) {
+		if c < len(exprs) && isVolatile(exprs[c]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isVolatile(e sql.Expr) bool {
+	found := false
+	walkExpr(e, func(x sql.Expr) {
+		if f, ok := x.(*sql.Func); ok && sql.VolatileFuncs[f.Name] {
+			found = true
+		}
+	})
+	return found
 }

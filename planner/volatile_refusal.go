@@ -23,6 +23,9 @@ func volatileOnCPU(p *Physical) string {
 					if sql.LockFuncs[f.Name] {
 						why = "user-level locks are taken on the CPU, row by row"
 					}
+					if f.Name == sql.UserVarSet || f.Name == sql.UserVarGet {
+						why = "user variables are assigned and read on the CPU, row by row in order"
+					}
 					reason = fmt.Sprintf("%s() in %s: %s", f.Name, opName(n), why)
 				}
 			})
@@ -32,4 +35,21 @@ func volatileOnCPU(p *Physical) string {
 		}
 	}
 	return ""
+}
+
+// AssignsUserVariables reports whether the plan reads or assigns user
+// variables row by row (SELECT @n := @n + 1 ...): exec/cpu then runs it on
+// one worker, rows in order.
+func AssignsUserVariables(p *Physical) bool {
+	found := false
+	for _, n := range p.Nodes() {
+		for _, e := range nodeExprs(n) {
+			walkExpr(e, func(x sql.Expr) {
+				if f, ok := x.(*sql.Func); ok && (f.Name == sql.UserVarSet || f.Name == sql.UserVarGet) {
+					found = true
+				}
+			})
+		}
+	}
+	return found
 }

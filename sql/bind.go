@@ -93,12 +93,27 @@ type binder struct {
 	// reads are the tables and views the statement resolved and what
 	// makes it volatile (query_reads.go); views bound for it share them.
 	reads *QueryReads
+	// assigning is the state of the user variables the statement assigns
+	// with := (user_var_assign.go); nil when it assigns none.
+	assigning *varAssignments
 }
 
 const maxDepth = 2000
 
 func bind(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed) (Statement, error) {
-	b := &binder{cat: cat, session: sess, vars: vars, src: p.src, start: p.start, files: p.files, dir: p.Dir, reads: &QueryReads{}, soundsLike: p.soundsLike}
+	if p.Node != nil && vars != nil {
+		if names := assignedVars(p.Node); names != nil {
+			return bindAssigning(p, names, func(va *varAssignments) (Statement, error) {
+				return bindPass(cat, sess, vars, p, va)
+			})
+		}
+	}
+	return bindPass(cat, sess, vars, p, nil)
+}
+
+// bindPass binds p once.
+func bindPass(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed, assigning *varAssignments) (Statement, error) {
+	b := &binder{assigning: assigning, cat: cat, session: sess, vars: vars, src: p.src, start: p.start, files: p.files, dir: p.Dir, reads: &QueryReads{}, soundsLike: p.soundsLike}
 	if b.src == "" {
 		b.src, b.start, b.lineBase = p.Text, 0, max(p.Line-1, 0)
 	}
@@ -116,7 +131,13 @@ func bind(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed) (Statem
 	if p.Node == nil {
 		return nil, b.errf(b.start, "empty statement")
 	}
-	st, err := b.statement(p.Node)
+	var st Statement
+	var err error
+	if len(p.into) > 0 {
+		st, err = b.selectIntoVars(p.Node, p.into)
+	} else {
+		st, err = b.statement(p.Node)
+	}
 	if err == nil && len(b.recursive) > 0 {
 		return nil, b.errf(b.start, "unsupported: WITH RECURSIVE in this statement (SELECT, EXPLAIN and CREATE TABLE ... AS SELECT are supported)")
 	}

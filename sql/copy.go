@@ -368,7 +368,7 @@ func (b *binder) copyOption(st *Copy, o copyOption) error {
 func (b *binder) intoOutfile(s *ast.SelectStmt) (Statement, error) {
 	into := s.SelectIntoOpt
 	if into.Tp != ast.SelectIntoOutfile {
-		return nil, b.errf(-1, "unsupported: SELECT ... INTO DUMPFILE or variables (INTO OUTFILE is supported)")
+		return nil, b.errf(-1, "unsupported: SELECT ... INTO DUMPFILE (INTO OUTFILE and INTO @var are supported)")
 	}
 	st := &Copy{Path: into.FileName, Format: "csv", Delimiter: '\t', Null: `\N`, Outfile: true}
 	var err error

@@ -77,7 +77,8 @@ func (b *binder) expr(n ast.ExprNode, sc *scope) (Expr, error) {
 	case *ast.CompareSubqueryExpr:
 		return b.compareSubqueryExpr(n, sc, pos)
 	case *ast.RowExpr:
-		return nil, b.errf(pos, "unsupported: row constructor (a, b) outside IN (subquery)")
+		// A row where one value belongs: MySQL's ER_OPERAND_COLUMNS.
+		return nil, b.operandColumnsError(pos, 1)
 	case *ast.ValuesExpr:
 		return b.valuesRef(n, sc, pos)
 	case *ast.DefaultExpr:
@@ -86,6 +87,9 @@ func (b *binder) expr(n ast.ExprNode, sc *scope) (Expr, error) {
 		}
 		return b.defaultOf(n, b.target, columnar.Field{}, pos)
 	case *ast.VariableExpr:
+		if n.Value != nil && !n.IsSystem {
+			return b.assignUserVar(n, sc, pos)
+		}
 		return b.variable(n, pos)
 	case *ast.PositionExpr:
 		return nil, b.errf(pos, "unsupported: column position %d in an expression", n.N)
@@ -283,6 +287,9 @@ func (b *binder) truthy(e Expr, pos int) (Expr, error) {
 }
 
 func (b *binder) binaryOp(n *ast.BinaryOperationExpr, sc *scope, pos int) (Expr, error) {
+	if _, cmp := cmpOps[n.Op]; (cmp || n.Op == opcode.NullEQ) && (isRowOperand(n.L) || isRowOperand(n.R)) {
+		return b.rowComparison(n, sc, pos)
+	}
 	l, err := b.expr(n.L, sc)
 	if err != nil {
 		return nil, err
@@ -315,15 +322,7 @@ func (b *binder) binaryOp(n *ast.BinaryOperationExpr, sc *scope, pos int) (Expr,
 	case opcode.EQ, opcode.NE, opcode.LT, opcode.LE, opcode.GT, opcode.GE:
 		return b.compare(cmpOps[n.Op], l, r, pos)
 	case opcode.NullEQ:
-		// a <=> b: NULL-safe equality, never NULL.
-		eq, err := b.compare(OpEQ, l, r, pos)
-		if err != nil {
-			return nil, err
-		}
-		return &Case{Whens: []When{
-			{Cond: &IsNull{E: l}, Result: &IsNull{E: r}},
-			{Cond: &IsNull{E: r}, Result: &Const{T: columnar.TBool}},
-		}, Else: eq, T: columnar.TBool}, nil
+		return b.nullSafeEqual(l, r, pos)
 	case opcode.Plus, opcode.Minus, opcode.Mul, opcode.Div, opcode.IntDiv, opcode.Mod:
 		return b.arith(arithOps[n.Op], l, r, pos)
 	}
@@ -575,8 +574,8 @@ func (b *binder) between(n *ast.BetweenExpr, sc *scope, pos int) (Expr, error) {
 }
 
 func (b *binder) inList(n *ast.PatternInExpr, sc *scope, pos int) (Expr, error) {
-	if _, ok := n.Expr.(*ast.RowExpr); ok {
-		return nil, b.errf(pos, "unsupported: row constructor IN list")
+	if rowInListShape(n) {
+		return b.rowInList(n, sc, pos)
 	}
 	e, err := b.expr(n.Expr, sc)
 	if err != nil {

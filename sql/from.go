@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -47,6 +48,12 @@ func (b *binder) join(n *ast.Join) (Plan, []scopeCol, error) {
 	lp, lc, err := b.from(n.Left)
 	if err != nil {
 		return nil, nil, err
+	}
+	if ts, ok := isLateral(n.Right); ok {
+		p, cols, err := b.lateralJoin(n, ts, lp, lc)
+		if !errors.Is(err, errUncorrelatedLateral) {
+			return p, cols, err
+		}
 	}
 	rp, rc, err := b.from(n.Right)
 	if err != nil {

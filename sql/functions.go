@@ -150,6 +150,10 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		if x.Type().Unsigned {
 			return x, nil // already its absolute value (MySQL keeps it unsigned)
 		}
+		if x.Type().ID == columnar.Int32 {
+			// |-2147483648| leaves INT: MySQL computes ABS in BIGINT.
+			x = castTo(x, columnar.TInt64)
+		}
 		return &Func{Name: "abs", Args: []Expr{x}, T: x.Type()}, nil
 	case "coalesce", "ifnull":
 		if name == "ifnull" {
@@ -370,9 +374,15 @@ func (b *binder) extract(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) 
 	if !ok {
 		return nil, b.errf(pos, "unsupported: EXTRACT without a unit")
 	}
+	if fields, ok := compoundExtractUnits[u.Unit]; ok {
+		return b.extractFields(fields, n.Args[1], sc, pos)
+	}
 	fn, ok := extractUnits[u.Unit]
 	if !ok {
-		return nil, b.errf(pos, "unsupported: EXTRACT(%s FROM ...); YEAR, QUARTER, MONTH, WEEK, DAY, HOUR, MINUTE, SECOND and MICROSECOND are supported", u.Unit.String())
+		return nil, b.errf(pos, "unsupported: EXTRACT(%s FROM ...)", u.Unit.String())
+	}
+	if timeFields[fn] {
+		return b.extractFields([]string{fn}, n.Args[1], sc, pos)
 	}
 	call := &ast.FuncCallExpr{FnName: ast.NewCIStr(fn), Args: n.Args[1:]}
 	return b.funcCall(call, sc, pos)

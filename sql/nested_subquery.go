@@ -92,7 +92,7 @@ func (b *binder) nestedScalar(q ast.Node, sc *scope, pos int) (Expr, error) {
 		return nil, err
 	}
 	if len(blk.names) != 1 {
-		return nil, b.errf(pos, "operand should contain 1 column: the subquery returns %d", len(blk.names))
+		return nil, b.operandColumnsError(pos, 1)
 	}
 	return &NestedSubquery{Plan: blk.plan, Params: c.ids, Args: c.args, Mode: SubqueryScalar,
 		T: blk.plan.Schema()[0].Type}, nil
@@ -127,7 +127,7 @@ func (b *binder) nestedCompare(lhs ast.ExprNode, q ast.Node, op BinOp, all, not 
 		return nil, err
 	}
 	if len(blk.names) != len(lefts) {
-		return nil, b.errf(pos, "operand should contain %d column(s): the subquery returns %d", len(lefts), len(blk.names))
+		return nil, b.operandColumnsError(pos, len(lefts))
 	}
 	// Both sides in one comparison type, the subquery's through a Project.
 	rs := blk.plan.Schema()

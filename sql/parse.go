@@ -46,6 +46,9 @@ type Parsed struct {
 	// soundsLike marks a statement whose ILIKE are SOUNDS LIKE
 	// (sounds_like.go).
 	soundsLike bool
+	// into are the user variables of its SELECT ... INTO @a, @b, cut out
+	// of the text before parsing (select_into_vars.go).
+	into []string
 }
 
 // Parse splits text into statements and parses them with the TiDB parser
@@ -64,6 +67,7 @@ func Parse(text string) (stmts []Parsed, err error) {
 func parse(text string) ([]Parsed, error) {
 	blanked, routines := blankRoutines(text)
 	blanked, copies := blankCopies(blanked)
+	blanked, into := blankIntoVars(blanked)
 	blanked, files := markFileSources(blanked)
 	unmarked := blanked
 	blanked, sounds := markSoundsLike(blanked)
@@ -76,9 +80,9 @@ func parse(text string) ([]Parsed, error) {
 		perr := syntaxError(blanked, err)
 		before := parsedPrefix(p, blanked, perr)
 		limit := offsetOf(blanked, perr.Line, perr.Col)
-		return withSoundsLike(withFiles(withRoutines(withCopies(before, text, copies, limit), text, routines, limit), text, files), text, unmarked, sounds), perr
+		return withSoundsLike(withIntoVars(withFiles(withRoutines(withCopies(before, text, copies, limit), text, routines, limit), text, files), text, into), text, unmarked, sounds), perr
 	}
-	return withSoundsLike(withFiles(withRoutines(withCopies(splitParsed(blanked, nodes), text, copies, len(text)), text, routines, len(text)), text, files), text, unmarked, sounds), nil
+	return withSoundsLike(withIntoVars(withFiles(withRoutines(withCopies(splitParsed(blanked, nodes), text, copies, len(text)), text, routines, len(text)), text, files), text, into), text, unmarked, sounds), nil
 }
 
 // withFiles gives every statement the script's file sources, and those

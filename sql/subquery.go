@@ -118,7 +118,7 @@ func (b *binder) inSubquery(lhs ast.ExprNode, sq *ast.SubqueryExpr, not bool, sc
 		return errNeedNested
 	}
 	if len(blk.names) != len(lefts) {
-		return b.errf(pos, "operand should contain %d column(s): the IN subquery returns %d", len(lefts), len(blk.names))
+		return b.operandColumnsError(pos, len(lefts))
 	}
 	left := sc.plan
 	leftLen := len(left.Schema())
@@ -279,7 +279,7 @@ func (b *binder) scalarSubquery(n *ast.SubqueryExpr, sc *scope, pos int) (Expr, 
 		return nil, err
 	}
 	if len(blk.names) != 1 {
-		return nil, b.errf(pos, "operand should contain 1 column: the subquery returns %d", len(blk.names))
+		return nil, b.operandColumnsError(pos, 1)
 	}
 	t := blk.plan.Schema()[0].Type
 	if !blk.corrUsed {

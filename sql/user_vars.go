@@ -15,8 +15,9 @@ import (
 //
 // A statement reads each variable's value as it was when the statement
 // started: @x is bound as a constant. So SET @a = 1, @b = @a + 1 gives @b
-// the old @a plus one (MySQL assigns left to right; write two SETs), and
-// assignment inside expressions (SELECT @x := ...) is not supported.
+// the old @a plus one (MySQL assigns left to right; write two SETs). A
+// variable that the statement itself assigns (SELECT @x := ...) is read
+// row by row instead (user_var_assign.go).
 //
 // They also carry the connection's autocommit setting: the one system
 // variable that belongs to every kind of connection (the REPL's, each
@@ -93,7 +94,7 @@ func (u *UserVars) Set(name string, v *Const) {
 // userVariable binds @name to the value it has now.
 func (b *binder) userVariable(n *ast.VariableExpr, pos int) (Expr, error) {
 	if n.Value != nil {
-		return nil, b.errf(pos, "unsupported: assigning a user variable inside an expression (@%s := ...); use SET @%s = ...", n.Name, n.Name)
+		return nil, b.errf(pos, "unsupported: assigning a user variable (@%s := ...) here", n.Name)
 	}
 	if b.vars == nil {
 		return nil, b.errf(pos, "unsupported: user variables (@%s) outside a connection", n.Name)
@@ -102,6 +103,9 @@ func (b *binder) userVariable(n *ast.VariableExpr, pos int) (Expr, error) {
 		return nil, b.errf(pos, "a view's SELECT cannot contain a user variable (@%s)", n.Name)
 	}
 	b.volatile("a user variable")
+	if b.assigning != nil && b.assigning.names[strings.ToLower(n.Name)] {
+		return b.assignedUserVar(strings.ToLower(n.Name)), nil
+	}
 	if v, ok := b.vars.Get(n.Name); ok {
 		return v, nil
 	}

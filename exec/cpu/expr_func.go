@@ -30,16 +30,21 @@ type funcEval struct {
 		code []int32
 	}
 	unit string // date_add
+	// expr names the call in a BIGINT out-of-range error (abs).
+	expr *sql.Func
 }
 
 func (c *compiler) compileFunc(e *sql.Func) (evaluator, error) {
+	if e.Name == sql.UserVarGet || e.Name == sql.UserVarSet {
+		return c.compileUserVar(e)
+	}
 	if sql.IsRowFunc(e.Name) {
 		return c.compileRowFunc(e)
 	}
 	if sql.IsVectorFunc(e.Name) {
 		return c.compileVectorFunc(e)
 	}
-	f := &funcEval{name: e.Name, t: e.T, out: newVec(e.T)}
+	f := &funcEval{name: e.Name, t: e.T, out: newVec(e.T), expr: e}
 	for _, a := range e.Args {
 		ev, err := c.compile(a)
 		if err != nil {
@@ -93,12 +98,23 @@ func (f *funcEval) eval(b *batch, sel []int32) *vec {
 		mergeNulls(out, b.n, sel, x, nil)
 		switch {
 		case x.i64 != nil:
+			// -MinInt64 wraps to itself, the one result still negative:
+			// MySQL's error 1690 (when the position is not NULL).
+			var wrapped int64
 			for _, p := range sel {
 				v := x.i64[p]
 				if v < 0 {
 					v = -v
 				}
 				out.i64[p] = v
+				wrapped |= v
+			}
+			if wrapped < 0 {
+				for _, p := range sel {
+					if out.i64[p] < 0 && !out.isNull(p) {
+						raise(outOfRange("BIGINT", f.expr))
+					}
+				}
 			}
 		case x.f64 != nil:
 			for _, p := range sel {
@@ -290,7 +306,16 @@ func (f *funcEval) rounding(b *batch, sel []int32, args []*vec) {
 					if drop > 18 {
 						r = 0
 					} else {
-						r = divRound(v, pow10(drop)) * pow10(max(0, -keep))
+						q, m := divRound(v, pow10(drop)), pow10(max(0, -keep))
+						if mulOverflows(q, m) {
+							// ROUND(9223372036854775807, -1) leaves
+							// BIGINT. MySQL rounds a 19-digit integer in
+							// DECIMAL(20) and answers 9223372036854775810,
+							// past gpusql's 18-digit DECIMAL: an error
+							// here, never a wrapped value.
+							raise(outOfRange(rangeKind(f.t), f.expr))
+						}
+						r = q * m
 					}
 					rs = max(keep, 0)
 				}
@@ -305,6 +330,14 @@ func (f *funcEval) rounding(b *batch, sel []int32, args []*vec) {
 			}
 		}
 	}
+}
+
+// rangeKind names t's family in an out-of-range error, as MySQL does.
+func rangeKind(t columnar.Type) string {
+	if t.ID == columnar.Decimal {
+		return "DECIMAL"
+	}
+	return "BIGINT"
 }
 
 func sel0(sel []int32) int32 {

@@ -290,6 +290,11 @@ func (x *executor) newOperator(n planner.Node, next operator) (operator, error) 
 			p.evals = append(p.evals, ev)
 		}
 		p.out.cols = make([]*vec, len(n.Exprs))
+		for _, e := range n.Exprs {
+			if hasUserVarFunc(e) {
+				return newRowwiseProjection(p, n), nil
+			}
+		}
 		return p, nil
 	case *planner.HashJoin:
 		t, err := x.joinTable(n)

@@ -33,6 +33,9 @@ func run(ctx context.Context, p *planner.Physical, analyze bool) (res *exec.Resu
 	// runs first, then this).
 	x.spill = exec.NewSpill(exec.SpillOptionsFrom(ctx))
 	defer x.spill.Close()
+	if planner.AssignsUserVariables(p) {
+		x.workers = 1 // rows in order: @n := @n + 1 numbers them as MySQL does
+	}
 	if analyze {
 		x.stats = planner.NewOpStats()
 	}

@@ -160,7 +160,7 @@ func (c *vmCompiler) emit(op int, a, b, cc int32, imm, imm2 int64, t columnar.Ty
 	return reg{r: d, t: t}, nil
 }
 
-// vmChecked in imm2 of vmIAdd, vmISub, vmIMul, vmIDiv, vmINeg, vmMulK and
+// vmChecked in imm2 of vmIAdd, vmISub, vmIMul, vmIDiv, vmINeg, vmIAbs, vmMulK and
 // vmMulDivRound marks SQL arithmetic on int64 values (BIGINT, scaled
 // decimals), whose overflow the kernel reports (kernels/common.cuh's
 // gpusql_overflow, overflow.go) instead of wrapping; the compiler's own

@@ -29,7 +29,7 @@ func (c *vmCompiler) fn(e *sql.Func) (reg, error) {
 		if t.ID == columnar.String || t.ID != e.T.ID {
 			break
 		}
-		v, err := c.emit(vmIAbs, a.r, 0, 0, 0, 0, t)
+		v, err := c.emit(vmIAbs, a.r, 0, 0, 0, checkedIf(t.Physical() == columnar.PhysInt64), t)
 		if err != nil {
 			return v, err
 		}

@@ -124,7 +124,7 @@ func (r *queryRun) subquery(s *planner.Subquery) (sql.Expr, error) {
 		return nil, fmt.Errorf("subquery returns %d columns, want 1", len(res.Columns))
 	}
 	if res.Rows > 1 {
-		return nil, fmt.Errorf("subquery returns more than 1 row")
+		return nil, fmt.Errorf("Subquery returns more than 1 row")
 	}
 	var k sql.Expr = &sql.Const{T: s.T, Null: true}
 	if res.Rows == 1 && !res.Columns[0].IsNull(0) {

@@ -220,6 +220,11 @@ func edgePlans(f, d *columnar.Table) map[string]*planner.Physical {
 		out["join-group-dim"] = phys(aggOf(j, []string{"ds", "da"}, all(ref(j, "v"))...))
 	}
 	{
+		// As many payload ranks as dimension rows (past a byte's 254).
+		j := joinOf(fs(), ds(), "k", "dk")
+		out["join-group-key"] = phys(aggOf(j, []string{"dk"}, sumOf(ref(j, "v")), countStar()))
+	}
+	{
 		dd := ds()
 		j := joinOf(fs(), filterOf(dd, strEq(dd, "ds", "banana", "date")), "k", "dk")
 		out["join-filter-both"] = phys(aggOf(j, []string{"g", "ds"}, sumOf(arith(sql.OpMul, ref(j, "v"), ref(j, "g"))), countStar()))

@@ -52,6 +52,8 @@ var overflowQueries = []string{
 	"select g, sum(a * b) from o group by g",
 	"select sum(a + b) from o",
 	"select g, avg(a) from o group by g",
+	"select abs(a), abs(b), abs(g - 6) from o",
+	"select abs(a) + 1 from o where g > 3",
 }
 
 // TestOverflowDifferential runs each query on both executors over data
@@ -81,6 +83,12 @@ func TestOverflowDifferential(t *testing.T) {
 			}
 			return 1
 		})},
+		{"min-int", overflowTable(n, 7, func(i int) int64 {
+			if i == n-1 {
+				return math.MinInt64 // abs(a) and -a leave BIGINT
+			}
+			return -small(i)
+		}, func(i int) int64 { return int64(i%5) - 2 })},
 		{"big-sum", overflowTable(n, 0, func(i int) int64 { return 1 << 60 }, func(i int) int64 { return 1 })},
 		{"wrap-back", overflowTable(n, 0, func(i int) int64 {
 			if i%2 == 0 {

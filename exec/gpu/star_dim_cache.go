@@ -156,6 +156,8 @@ func (r *queryRun) makeDimBuildKey(q *starQuery, i int) (string, []*columnar.Col
 	b = strconv.AppendBool(b, dm.build.Direct)
 	b = append(b, ' ')
 	b = strconv.AppendInt(b, dm.build.Capacity, 10)
+	b = append(b, " bitmap "...) // a build without one cannot serve a plan that tests it
+	b = strconv.AppendBool(b, dm.build.Bitmap)
 	b = append(b, " semi "...)
 	b = strconv.AppendBool(b, dm.semi)
 	b = append(b, " filters "...)

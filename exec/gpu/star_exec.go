@@ -249,7 +249,8 @@ func (d *device) starTable(ctx context.Context, q *starQuery, prof *planner.GPUP
 	if err != nil {
 		return starGroups{}, err
 	}
-	if err := r.aggParams(q, &sp); err != nil {
+	sumsSafe, err := r.aggParams(q, &sp)
+	if err != nil {
 		return starGroups{}, err
 	}
 	hostSteps.mark("dims+params")
@@ -258,7 +259,7 @@ func (d *device) starTable(ctx context.Context, q *starQuery, prof *planner.GPUP
 			return starGroups{}, err
 		}
 	}
-	groups, err := r.launchStar(q, &sp, ngroups, prof)
+	groups, err := r.launchStar(q, &sp, ngroups, prof, sumsSafe)
 	if err != nil {
 		return starGroups{}, err
 	}

@@ -62,9 +62,12 @@ func (r *queryRun) factParams(q *starQuery, sp *starParams, strideAcc int64) ([]
 }
 
 // aggParams fills the kernel's aggregates; arguments that are expressions
-// are computed by the expression VM into columns first.
-func (r *queryRun) aggParams(q *starQuery, sp *starParams) error {
+// are computed by the expression VM into columns first. It reports
+// whether every aggregate is a COUNT or an integer SUM of columns whose
+// ranges prove it cannot overflow (sumCannotOverflow).
+func (r *queryRun) aggParams(q *starQuery, sp *starParams) (bool, error) {
 	vmArgs := map[sql.Expr]colView{}
+	sumsSafe := true
 	for i, a := range q.aggs {
 		ap := aggParam{Fn: a.fn, Op: a.op, IsFloat: b2i(a.isFloat)}
 		if a.expr != nil {
@@ -73,7 +76,7 @@ func (r *queryRun) aggParams(q *starQuery, sp *starParams) error {
 				x := scanExpr{e: a.expr, node: q.agg.Input, scan: q.fact}
 				prog, err := r.compile(a.expr, x.colOf)
 				if err != nil {
-					return fmt.Errorf("gpu: aggregate argument %w: %v", ErrUnsupported, err)
+					return false, fmt.Errorf("gpu: aggregate argument %w: %v", ErrUnsupported, err)
 				}
 				kind := vmOutI64
 				if a.expr.Type().ID == columnar.Float64 {
@@ -81,36 +84,57 @@ func (r *queryRun) aggParams(q *starQuery, sp *starParams) error {
 				}
 				data, valid, err := r.evalVM(prog, r.rows(q.fact.Table), 0, kind)
 				if err != nil {
-					return err
+					return false, err
 				}
 				v = colView{Data: uint64(data), Valid: uint64(valid), Width: 8, IsFloat: b2i(kind == vmOutF64)}
 				vmArgs[a.expr] = v
 			}
 			ap.A = v
 		}
+		var da, db *devColumn
 		if a.a >= 0 {
 			dc, err := r.col(q.fact.Table, a.a)
 			if err != nil {
-				return err
+				return false, err
 			}
-			ap.A = dc.view()
+			ap.A, da = dc.view(), dc
 		}
 		if a.b >= 0 {
 			dc, err := r.col(q.fact.Table, a.b)
 			if err != nil {
-				return err
+				return false, err
 			}
-			ap.B = dc.view()
+			ap.B, db = dc.view(), dc
 		}
 		sp.Aggs[i] = ap
+		sumsSafe = sumsSafe && aggCannotOverflow(a, da, db, int64(q.fact.Table.Rows))
 	}
 	sp.NAggs = int32(len(q.aggs))
-	return nil
+	return sumsSafe, nil
+}
+
+// aggCannotOverflow reports whether aggregate a is a COUNT or an integer
+// SUM of fact columns (da, db) that no rows rows can overflow.
+func aggCannotOverflow(a starAgg, da, db *devColumn, rows int64) bool {
+	switch {
+	case a.fn == aggCountStar || a.fn == aggCount:
+		return true
+	case a.fn != aggSum || a.isFloat || a.expr != nil || da == nil:
+		return false
+	}
+	bound := argBound(da)
+	switch a.op {
+	case exprMul:
+		bound *= argBound(db)
+	case exprAdd, exprSub:
+		bound += argBound(db)
+	}
+	return sumCannotOverflow(rows, bound)
 }
 
 // launchStar allocates the group table, launches the fused kernel and
 // brings the table back (readGroups: whole, or compacted on the device).
-func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof *planner.GPUProfile) (groupRows, error) {
+func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof *planner.GPUProfile, sumsSafe bool) (groupRows, error) {
 	d := r.d
 	W := int64(1 + len(q.aggs))
 	slots := ngroups * W
@@ -130,17 +154,17 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 		return groupRows{}, fmt.Errorf("gpu: internal error: the plan did not stream %s's %d rows (2^31 rows or more run in chunks)", q.fact.Table.Name, sp.N)
 	}
 	block, it := starTuning.block, starTuning.items
-	family := "star_pipeline"
+	var kname string
 	if starTuning.fast && fastEligible(sp) {
-		family = "star_fast"
+		kname = fastKernelName(ngroups == 1, it, fastFeatures(sp, sumsSafe))
+	} else if ngroups == 1 {
+		kname = fmt.Sprintf("star_pipeline_scalar_%d", min(it, 8))
 	} else {
-		it = min(it, 8)
+		kname = fmt.Sprintf("star_pipeline_%d", min(it, 8))
 	}
-	kname := fmt.Sprintf("%s_%d", family, it)
 	shmem := 0
 	if ngroups == 1 {
 		// Per-thread accumulators live in shared memory.
-		kname = fmt.Sprintf("%s_scalar_%d", family, it)
 		shmem = block * (1 + maxAggs) * 8
 	} else if sp.GroupSlotValue != 0 {
 		// One shared table of the remap's slots (groupRemapParams).

@@ -1,0 +1,53 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"math"
+	"testing"
+)
+
+// The kernel feature set and the overflow proof that lets a fast kernel
+// add sums without checking them.
+func TestFastFeatures(t *testing.T) {
+	col := func(lo, hi int64) *devColumn { return &devColumn{min: lo, max: hi} }
+	sum := func(op int32) starAgg { return starAgg{fn: aggSum, op: op, a: 0, b: 1} }
+	cases := []struct {
+		name   string
+		a      starAgg
+		da, db *devColumn
+		rows   int64
+		want   bool
+	}{
+		{"count", starAgg{fn: aggCountStar, a: -1, b: -1}, nil, nil, 1 << 40, true},
+		{"ssb revenue", sum(exprMul), col(90000, 10500000), col(0, 10), 60_000_000, true},
+		{"negative range", sum(exprA), col(-math.MaxInt32, 5), nil, 1 << 31, true},
+		{"product past 2^62 over rows", sum(exprMul), col(0, math.MaxInt32), col(0, math.MaxInt32), 2, false},
+		{"sum past 2^62", sum(exprA), col(0, math.MaxInt32), nil, 1 << 32, false},
+		{"min", starAgg{fn: aggMin, a: 0, b: -1}, col(0, 1), nil, 10, false},
+		{"float", starAgg{fn: aggSum, a: 0, b: -1, isFloat: true}, col(0, 1), nil, 10, false},
+		{"empty column", sum(exprA), col(1, 0), nil, 10, false},
+	}
+	for _, c := range cases {
+		if got := aggCannotOverflow(c.a, c.da, c.db, c.rows); got != c.want {
+			t.Errorf("%s: cannot overflow %v, want %v", c.name, got, c.want)
+		}
+	}
+	var sp starParams
+	sp.NDims, sp.NAggs = 2, 1
+	if f := fastFeatures(&sp, true); f != 0 || fastKernelName(false, 8, f) != "star_fast_8_f0" {
+		t.Errorf("plain star: features %d, kernel %s", f, fastKernelName(false, 8, f))
+	}
+	sp.Dims[1].Bits = 1
+	if f := fastFeatures(&sp, false); f != fastNeedBits|fastNeedAggs || fastKernelName(true, 8, f) != "star_fast_scalar_8_f3" {
+		t.Errorf("bitmap, checked sums: features %d", f)
+	}
+	sp.Aggs[0].A.Frame = 1
+	if f := fastFeatures(&sp, true); fastKernelName(false, 8, f) != "star_fast_8_f5" || fastKernelName(false, 16, 0) != "star_fast_16" {
+		t.Errorf("packed: features %d, kernel %s", f, fastKernelName(false, 8, f))
+	}
+	sp.Dims[0].HKeys = 1
+	if f := fastFeatures(&sp, true); fastKernelName(false, 8, f) != "star_fast_8" {
+		t.Errorf("hash table: features %d, kernel %s", f, fastKernelName(false, 8, f))
+	}
+}
