@@ -374,3 +374,25 @@ func TestSpillDiskLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestSpillRunsInputsOnce: a query assigning user variables never runs
+// an input twice (a spilling aggregation would): past the limit it stops
+// with the error, and under no limit @n counts every row once.
+func TestSpillRunsInputsOnce(t *testing.T) {
+	db, tmp := spillDB(t, 8192)
+	const q = "set @n = 0; select x % 200 as g, count(distinct x), max(@n := @n + 1) from d group by g"
+	db.SetMemoryLimit(256 << 10)
+	_, err := runText(t, db, q)
+	var me *exec.MemoryLimitError
+	if !errors.As(err, &me) || !strings.HasPrefix(me.Op, "HashAggregate#") {
+		t.Errorf("assigning aggregation past the limit: %v, want the memory limit error", err)
+	}
+	checkNoSpillFiles(t, tmp)
+	db.SetMemoryLimit(-1)
+	if _, err := runText(t, db, q); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := runText(t, db, "select @n"); got != "8192" {
+		t.Errorf("@n = %s after one run over 8192 rows", got)
+	}
+}

@@ -38,7 +38,7 @@ func (x *executor) aggregate(n planner.Node, input planner.Node, groups []sql.Ex
 	restore := x.statsMark()
 	if err := x.runPipeline(input, s, n); err != nil {
 		s.releaseStates()
-		if spillAggregate(err, groups) {
+		if spillAggregate(err, groups) && !x.runsOnce {
 			restore()
 			return x.aggregateSpilled(n, input, groups, aggs, err)
 		}

@@ -61,7 +61,7 @@ func (x *executor) runPipeline(top planner.Node, sf sinkFactory, sink planner.No
 		case *planner.HashJoin:
 			restore := x.statsMark()
 			if _, err := x.joinTable(op); err != nil {
-				if graceJoinable(op, err) {
+				if graceJoinable(op, err) && !x.runsOnce {
 					restore()
 					return x.runGraceJoin(src, ops, i, sf, skip, err)
 				}

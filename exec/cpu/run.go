@@ -35,6 +35,7 @@ func run(ctx context.Context, p *planner.Physical, analyze bool) (res *exec.Resu
 	defer x.spill.Close()
 	if planner.AssignsUserVariables(p) {
 		x.workers = 1 // rows in order: @n := @n + 1 numbers them as MySQL does
+		x.runsOnce = true
 	}
 	if analyze {
 		x.stats = planner.NewOpStats()
@@ -91,6 +92,10 @@ type executor struct {
 	// spill is the query's temporary-file space (operators past the
 	// memory limit write there; see sort_spill.go, hash_aggregate_spill.go).
 	spill *exec.Spill
+	// runsOnce: the plan assigns user variables, so no input may run a
+	// second time (aggregations and joins past the memory limit that
+	// would run theirs again to spill stop with the error instead).
+	runsOnce bool
 }
 
 // newExecutor uses as many workers as Go runs threads (GOMAXPROCS: the
@@ -160,7 +165,7 @@ func (x *executor) materializeFor(n planner.Node, consumer planner.Node) (*rel, 
 	case *planner.SortMergeJoin:
 		restore := x.statsMark()
 		r, err = x.runSortMergeJoin(n)
-		if isMemoryLimit(err) {
+		if isMemoryLimit(err) && !x.runsOnce {
 			restore()
 			r, err = x.joinByHash(asHashJoin(n), err)
 			rerun = true
@@ -169,7 +174,7 @@ func (x *executor) materializeFor(n planner.Node, consumer planner.Node) (*rel, 
 		if n.TwoPass { // a blocking join, not a streaming probe
 			restore := x.statsMark()
 			r, err = x.runTwoPassJoin(n)
-			if isMemoryLimit(err) {
+			if isMemoryLimit(err) && !x.runsOnce {
 				restore()
 				hj := *n
 				hj.TwoPass = false
