@@ -35,8 +35,8 @@ func run(ctx context.Context, p *planner.Physical, analyze bool) (res *exec.Resu
 	defer x.spill.Close()
 	if planner.AssignsUserVariables(p) {
 		x.workers = 1 // rows in order: @n := @n + 1 numbers them as MySQL does
-		x.runsOnce = true
 	}
+	x.runsOnce = planner.CallsVolatile(p)
 	if analyze {
 		x.stats = planner.NewOpStats()
 	}
@@ -92,9 +92,10 @@ type executor struct {
 	// spill is the query's temporary-file space (operators past the
 	// memory limit write there; see sort_spill.go, hash_aggregate_spill.go).
 	spill *exec.Spill
-	// runsOnce: the plan assigns user variables, so no input may run a
-	// second time (aggregations and joins past the memory limit that
-	// would run theirs again to spill stop with the error instead).
+	// runsOnce: the plan calls volatile functions (RAND, GET_LOCK, user
+	// variable assignments), so no input may run a second time
+	// (aggregations and joins past the memory limit that would run theirs
+	// again to spill stop with the error instead).
 	runsOnce bool
 }
 
