@@ -62,7 +62,8 @@ func (s *sortSink) mergeRuns() (*rel, error) {
 		return nil, err
 	}
 	perRun := int64(spillBufBytes) + 2*int64(spillBlockRows)*rowWidth(s.runTypes)
-	fanIn := int(min(max(s.x.mem.Free()/perRun, 2), int64(sortMaxFanIn)))
+	// An intermediate merge also holds its writer (one perRun more).
+	fanIn := int(min(max(s.x.mem.Free()/perRun-1, 2), int64(sortMaxFanIn)))
 	for len(s.runs) > fanIn {
 		if err := s.mergeFirst(fanIn, perRun); err != nil {
 			s.x.free(out)
