@@ -396,3 +396,20 @@ func TestSpillRunsInputsOnce(t *testing.T) {
 		t.Errorf("@n = %s after one run over 8192 rows", got)
 	}
 }
+
+// TestSetOpSpills: UNION, INTERSECT and EXCEPT (distinct and ALL) past
+// the memory limit partition both inputs by row: NULLs equal, strings,
+// inputs of different types (1 and 1.0 meet).
+func TestSetOpSpills(t *testing.T) {
+	db, tmp := spillDB(t, 8192)
+	checkSpilledSet(t, db, tmp, 256<<10, []string{
+		"select strn, k from d union select str, k from d",
+		"select x % 1000, k from d intersect select x % 500, k from d",
+		"select x % 1000, kn from d except select x % 300, kn from d",
+		"select x % 100, kn from d except all select x % 50, kn from d",
+	})
+	checkSpilledSet(t, db, tmp, 100<<10, []string{
+		"select k, strn from d intersect all select k, strn from d where x % 2 = 0",
+		"select x, str from d intersect select x * 1.0, str from d where x % 3 = 0",
+	})
+}

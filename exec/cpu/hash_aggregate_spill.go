@@ -74,7 +74,7 @@ func (x *executor) aggregateSpilled(n planner.Node, input planner.Node, groups [
 	if x.stats != nil {
 		x.stats.AddSpill(n.Props().ID, sp.count.files, sp.count.wrote)
 	}
-	return sp.concat(outs)
+	return x.concatOwned(n, outs)
 }
 
 // aggregateParts aggregates the partitions, up to x.workers at once. A
@@ -211,23 +211,23 @@ func (sp *aggSpill) aggregatePart(part *partFile, depth int) ([]*rel, error) {
 	return outs, nil
 }
 
-// concat puts the partitions' groups into one result.
-func (sp *aggSpill) concat(outs []*rel) (*rel, error) {
+// concatOwned puts the results of an operator's partitions into one,
+// charged to n (each part's charge is given back).
+func (x *executor) concatOwned(n planner.Node, outs []*rel) (*rel, error) {
 	if len(outs) == 1 {
 		return outs[0], nil
 	}
-	types := typesOf(sp.n.Schema())
 	var chunks []*chunk
 	for i, o := range outs {
 		ch := relChunk(o)
 		ch.seq = i
 		chunks = append(chunks, ch)
 	}
-	out := concatChunks(chunks, types)
+	out := concatChunks(chunks, typesOf(n.Schema()))
 	for _, o := range outs {
-		sp.x.free(o)
+		x.free(o)
 	}
-	if err := sp.x.own(sp.n, out); err != nil {
+	if err := x.own(n, out); err != nil {
 		return nil, err
 	}
 	return out, nil

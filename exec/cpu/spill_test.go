@@ -100,6 +100,10 @@ func TestSpillMatchesSQLite(t *testing.T) {
 		{"select count(*), sum(b) from big where b not in (select b * 3 from big where b is not null)", 96 << 10, false, 3, planner.Options{}},
 		{"select count(*) from big where b not in (select a from big)", 96 << 10, false, 1, planner.Options{}},
 		{"select count(*), sum(x.b) from big x where not exists (select 1 from big y where y.d = x.d and y.a > x.a)", 128 << 10, false, 5, planner.Options{}},
+		// Set operations partition both inputs by row.
+		{"select a, s from big union select b % 50, s from big", 700 << 10, false, 2, planner.Options{}},
+		{"select a, s from big intersect select b % 60, s from big", 700 << 10, false, 2, planner.Options{}},
+		{"select a, s from big except select b % 30, s from big", 700 << 10, false, 2, planner.Options{}},
 		// Blocking joins (sort-merge, two-pass) past the limit run again
 		// as hash joins, here grace hash joins; their output is whole in
 		// memory, so these keep few rows.
