@@ -33,6 +33,9 @@
 //	packing        on or off (default): keep the GPU's resident fact
 //	               columns of star queries bit-packed; SET gpu_packing
 //	               changes it
+//	time_zone      the session time zone, as +02:00 or Europe/Paris
+//	               (default SYSTEM, which is UTC; URL-escaped values such
+//	               as %2B02%3A00 are read too); SET time_zone changes it
 //
 // A context deadline or cancellation stops a running query promptly; its
 // error then wraps the context's (context.DeadlineExceeded).
@@ -62,6 +65,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -71,6 +75,7 @@ import (
 
 	"gpusql/engine"
 	"gpusql/exec"
+	gsql "gpusql/sql"
 	"gpusql/storage/columnar"
 )
 
@@ -177,6 +182,14 @@ func ParseDSN(dsn string) (Config, error) {
 				return cfg, fmt.Errorf("gpusql: DSN packing=%q: want on or off", v)
 			}
 			cfg.Options.Packing = v
+		case "time_zone":
+			if u, err := url.PathUnescape(v); err == nil { // PathUnescape keeps a "+"
+				v = u
+			}
+			if _, err := gsql.ParseTimeZone(v); err != nil {
+				return cfg, fmt.Errorf("gpusql: DSN time_zone=%q: %v", v, err)
+			}
+			cfg.Options.TimeZone = v
 		case "gpus":
 			ids, err := engine.ParseGPUs(v)
 			if err != nil {
@@ -184,7 +197,7 @@ func ParseDSN(dsn string) (Config, error) {
 			}
 			cfg.Options.GPUs = ids
 		default:
-			return cfg, fmt.Errorf("gpusql: unknown DSN key %q (want executor, check, data, db, join, groupby, memory_limit, tmpdir, max_spill, gpu_memory, gpus, plan_cache, packing)", k)
+			return cfg, fmt.Errorf("gpusql: unknown DSN key %q (want executor, check, data, db, join, groupby, memory_limit, tmpdir, max_spill, gpu_memory, gpus, plan_cache, packing, time_zone)", k)
 		}
 	}
 	return cfg, nil

@@ -37,9 +37,18 @@ func (db *DB) insert(ctx context.Context, s *sql.Insert) (*StatementResult, erro
 		// literal) must not fail an INSERT under --executor gpu.
 		executor = "cpu"
 	}
-	res, _, err := db.queryOn(ctx, &sql.Query{Plan: s.Source, Names: names}, executor)
+	var res *exec.Result
+	err := db.strictly(ctx, s.Ignore, func(ctx context.Context) (err error) {
+		res, _, err = db.queryOn(ctx, &sql.Query{Plan: s.Source, Names: names}, executor)
+		return err
+	})
 	if err != nil {
 		return nil, err
+	}
+	if t, ok := db.cat.Table(s.Table); ok {
+		if res, err = db.timestampsToUTC(res, t.Fields, s.Targets); err != nil {
+			return nil, err
+		}
 	}
 	if s.OnDuplicate != nil {
 		return db.insertOnDuplicate(ctx, s, res)
@@ -110,6 +119,9 @@ func (db *DB) createTableAs(ctx context.Context, s *sql.CreateTableAs) (*Stateme
 		}
 		fields[i] = columnar.Field{Name: name, Type: t, Nullable: true, Collation: collation}
 		targets[i] = i
+	}
+	if res, err = db.timestampsToUTC(res, fields, targets); err != nil {
+		return nil, err
 	}
 	t, err := appendResult(columnar.NewEmptyTable(s.Name, fields), targets, res)
 	if err != nil {

@@ -68,13 +68,14 @@ func parseDatetimesInto(out *columnar.Column, m int, src *columnar.Column, n int
 }
 
 // touchColumns sets the ON UPDATE CURRENT_TIMESTAMP columns touch (of
-// UPDATE or ON DUPLICATE KEY UPDATE) to the statement's clock now in the
+// UPDATE or ON DUPLICATE KEY UPDATE) to the statement's clock now (in the
+// session zone z, stored as UTC in a TIMESTAMP column) in the
 // rows the update changed (diff), as MySQL does; rows whose values stay as
 // they were keep their timestamps. It reads old's columns and writes t's.
-func touchColumns(t, old *columnar.Table, ids []int, diff []bool, touch []int, now0 int64) error {
+func touchColumns(t, old *columnar.Table, ids []int, diff []bool, touch []int, now0 int64, z *sql.TimeZone) error {
 	for _, k := range touch {
 		f := old.Fields[k]
-		now := columnar.RoundDatetime(now0, f.Type.Scale)
+		now := nowFor(f, columnar.RoundDatetime(now0, f.Type.Scale), z)
 		if !f.Type.InDatetimeRange(now) {
 			return &rowError{row: 0, value: columnar.FormatDatetime(now, f.Type.Scale), typ: f.Type, column: f.Name}
 		}

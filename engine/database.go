@@ -204,6 +204,15 @@ func writeParquet(path string, t *columnar.Table) error {
 // statement: when any part fails, the catalog is put back as it was, so a
 // persistent database either gains everything or nothing.
 func (db *DB) importDatabase(ctx context.Context, dir string) (*StatementResult, error) {
+	// The files hold TIMESTAMPs as stored, in UTC (as mysqldump's
+	// SET TIME_ZONE='+00:00'): they load under UTC whatever the session's.
+	utc := *db
+	utc.session = db.session.NewSessionOf()
+	utc.session.SetTimeZone(sql.UTCZone)
+	return utc.importFiles(ctx, dir)
+}
+
+func (db *DB) importFiles(ctx context.Context, dir string) (*StatementResult, error) {
 	b, err := os.ReadFile(filepath.Join(dir, "schema.sql"))
 	if err != nil {
 		return nil, fmt.Errorf("IMPORT DATABASE: %w", err)

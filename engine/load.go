@@ -45,6 +45,9 @@ func (db *DB) load(ctx context.Context, s *sql.Load, baseDir string) (*Statement
 		if err != nil {
 			return nil, err
 		}
+		if t, err = db.loadedTimestampsToUTC(t, old.Rows); err != nil {
+			return nil, err
+		}
 		if t, gen, err = fillLoaded(db.cat, old, t, s.AutoOnZero); err != nil {
 			return nil, err
 		}

@@ -180,11 +180,15 @@ func (m *dupMerge) flush() error {
 	}
 	diff := make([]bool, len(ids))
 	for i, k := range m.od.Targets {
-		if m.w.Columns[k], err = setColumn(m.w.Columns[k], ids, res.Columns[i], m.w.Fields[k], diff); err != nil {
+		vals, err := storedValues(res.Columns[i], res.Rows, m.w.Fields[k], m.db.zone())
+		if err != nil {
+			return fmt.Errorf("ON DUPLICATE KEY UPDATE %s: %w", m.w.Name, err)
+		}
+		if m.w.Columns[k], err = setColumn(m.w.Columns[k], ids, vals, m.w.Fields[k], diff); err != nil {
 			return fmt.Errorf("ON DUPLICATE KEY UPDATE %s: %w", m.w.Name, err)
 		}
 	}
-	if err := touchColumns(m.w, m.w, ids, diff, m.od.Touch, m.od.Now); err != nil {
+	if err := touchColumns(m.w, m.w, ids, diff, m.od.Touch, m.od.Now, m.db.zone()); err != nil {
 		return fmt.Errorf("ON DUPLICATE KEY UPDATE %s: %w", m.w.Name, err)
 	}
 	for _, d := range diff {

@@ -260,7 +260,8 @@ func (r *remapRecorder) recorded() []remapRead {
 // the second half of its cache key: the planner's options (join and
 // group-by algorithms, ε-join options, the GPU profile with its memory
 // budget and devices),
-// sql_mode and the limits the binder reads, and the memory limit.
+// sql_mode, the time zone and the limits the binder reads, and the memory
+// limit.
 func (db *DB) planSettings() string {
 	var gpu string
 	if p := db.planProfile(); p != nil {
@@ -270,7 +271,7 @@ func (db *DB) planSettings() string {
 	}
 	return strings.Join([]string{
 		db.joinAlgorithm(), db.opts.GroupBy, db.epsilonOptions().String(), gpu,
-		db.session.SQLMode(),
+		db.session.SQLMode(), db.zone().Name,
 		fmt.Sprint(db.session.Limit("group_concat_max_len"), db.session.Limit("cte_max_recursion_depth"), db.MemoryLimit()),
 	}, "|")
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -184,7 +186,13 @@ func (c *Conn) execScriptCached(ctx context.Context, text string) (r *StatementR
 	}
 	prog := progressOf(ctx)
 	prog.begin(line, taskOf(sql.Parsed{Text: key}))
-	r, err = db.runCached(ctx, e)
+	c.countStatement(&ast.SelectStmt{}) // only SELECTs are cached
+	warnings := c.vars.BeginWarnings()
+	r, err = db.runCached(sql.WithWarnings(ctx, warnings), e)
+	c.vars.EndWarnings(false)
+	if r != nil {
+		r.Warnings = warnings.Count()
+	}
 	prog.end()
 	if err != nil {
 		return nil, line, true, cancelledErr(ctx, err)

@@ -38,6 +38,13 @@ type SessionOptions struct {
 	// Processes lists the connections SHOW PROCESSLIST shows this
 	// session; nil: it is refused.
 	Processes func() []Process
+	// Status adds a server's counters to SHOW STATUS (Threads_connected,
+	// Connections, Max_used_connections, Bytes_received, Bytes_sent): the
+	// server's totals when global, else this connection's (status.go).
+	Status func(global bool) map[string]int64
+	// ErrorCode is the MySQL error code of a statement's error (the
+	// server's mapping), for SHOW ERRORS; nil: 1105, unknown error.
+	ErrorCode func(error) uint16
 }
 
 // Process is one connection as SHOW PROCESSLIST shows it.
@@ -52,7 +59,7 @@ type Process struct {
 // SessionConn returns a connection with its own session, starting from the
 // database's current variables.
 func (db *DB) SessionConn(opts SessionOptions) *Conn {
-	s := sql.NewSession()
+	s := db.session.NewSessionOf()
 	if err := s.SetSQLMode(db.session.SQLMode()); err != nil {
 		panic(err) // the DB's mode was accepted once already
 	}
@@ -87,15 +94,29 @@ func (c *Conn) checkRights(stmt sql.Statement) error {
 	if !c.opts.ReadOnly {
 		return nil
 	}
+	if s, ok := stmt.(*sql.Set); ok && setsGlobal(s) {
+		// SET GLOBAL changes other sessions (MySQL asks for
+		// SYSTEM_VARIABLES_ADMIN).
+		return &PrivilegeError{User: c.opts.User, Command: "SET GLOBAL"}
+	}
 	switch stmt.(type) {
 	case *sql.Query, *sql.SelectIntoVars, *sql.Explain, *sql.ShowTables, *sql.ShowWarnings, *sql.ShowCatalogTable, *sql.Describe, *sql.ShowIndex, *sql.ShowCreateTable,
 		*sql.Set, *sql.Begin, *sql.Commit, *sql.Rollback, *sql.Use,
 		*sql.Savepoint, *sql.RollbackTo, *sql.ReleaseSavepoint,
-		*sql.ShowDatabases, *sql.ShowVariables, *sql.Kill, *sql.ShowProcessList,
+		*sql.ShowDatabases, *sql.ShowVariables, *sql.ShowStatus, *sql.Kill, *sql.ShowProcessList,
 		*sql.Prepare, *sql.Execute, *sql.Deallocate: // EXECUTE checks its statement
 		return nil
 	}
 	return &PrivilegeError{User: c.opts.User, Command: commandName(stmt)}
+}
+
+func setsGlobal(s *sql.Set) bool {
+	for _, a := range s.Assignments {
+		if a.Global {
+			return true
+		}
+	}
+	return false
 }
 
 // commandName is a statement's command as MySQL's privilege errors name it.
@@ -139,14 +160,17 @@ func (c *Conn) sessionStatement(db *DB, stmt sql.Statement) (*StatementResult, b
 	case *sql.ShowDatabases:
 		return &StatementResult{Kind: KindRows, Result: stringsResult("Database", []string{"information_schema", sql.DatabaseName})}, true, nil
 	case *sql.ShowVariables:
-		return db.showVariables(s.Pattern, c.vars.Autocommit()), true, nil
+		return db.showVariables(s, c.vars.Autocommit()), true, nil
+	case *sql.ShowStatus:
+		return c.showStatus(s), true, nil
 	}
 	return nil, false, nil
 }
 
 // showVariables lists the session's variables; autocommit is the
 // connection's own.
-func (db *DB) showVariables(pattern string, autocommit bool) *StatementResult {
+func (db *DB) showVariables(s *sql.ShowVariables, autocommit bool) *StatementResult {
+	pattern := s.Pattern
 	var names, values []string
 	all := db.session.Variables()
 	sort.Strings(all)
@@ -157,6 +181,9 @@ func (db *DB) showVariables(pattern string, autocommit bool) *StatementResult {
 		v, _ := db.session.Variable(n)
 		if n == "autocommit" && !autocommit {
 			v = &sql.Const{T: columnar.TInt64, I: 0}
+		}
+		if n == "time_zone" && s.Global {
+			v = &sql.Const{T: columnar.TString, S: db.session.GlobalTimeZone().Name}
 		}
 		names = append(names, n)
 		switch {

@@ -77,6 +77,10 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 			if err := db.setGPUPacking(v); err != nil {
 				return nil, err
 			}
+		case "time_zone":
+			if err := db.setTimeZone(v, a.Global); err != nil {
+				return nil, err
+			}
 		default:
 			if handled, err := sql.SetFixed(a.Name, v); handled {
 				if err != nil {
@@ -84,7 +88,7 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 				}
 				continue
 			}
-			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit, tmpdir, max_spill_bytes, gpu_memory, gpus, join_algorithm, epsilon_join, plan_cache, gpu_packing, cte_max_recursion_depth, group_concat_max_len, autocommit, time_zone = '+00:00')", a.Name)
+			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit, tmpdir, max_spill_bytes, gpu_memory, gpus, join_algorithm, epsilon_join, plan_cache, gpu_packing, cte_max_recursion_depth, group_concat_max_len, autocommit, time_zone)", a.Name)
 		}
 	}
 	return message("variables set"), nil
@@ -113,6 +117,11 @@ func (db *DB) setValue(ctx context.Context, a sql.Assignment) (*sql.Const, error
 			return &sql.Const{T: columnar.TString, S: defaultPlanCache(db.opts.PlanCache)}, nil
 		case "gpu_packing":
 			return &sql.Const{T: columnar.TString, S: defaultGPUPacking(db.opts.Packing)}, nil
+		case "time_zone":
+			if a.Global {
+				return &sql.Const{T: columnar.TString, S: sql.UTCZone.Name}, nil
+			}
+			return &sql.Const{T: columnar.TString, S: db.session.GlobalTimeZone().Name}, nil
 		}
 		if d, ok := sql.LimitDefault(a.Name); ok {
 			return &sql.Const{T: columnar.TInt64, I: d}, nil
@@ -167,4 +176,25 @@ func setLimit(s *sql.Session, name string, v *sql.Const) (bool, error) {
 	}
 	s.SetLimit(name, v.I)
 	return true, nil
+}
+
+// setTimeZone applies SET [GLOBAL] time_zone (sql/time_zone.go): an
+// unknown zone is MySQL's error 1298 and changes nothing.
+func (db *DB) setTimeZone(v *sql.Const, global bool) error {
+	if v.Null {
+		return fmt.Errorf("variable 'time_zone' can't be set to the value of 'NULL'")
+	}
+	if v.T.ID != columnar.String {
+		return &sql.UnknownTimeZoneError{Name: v.String()}
+	}
+	z, err := sql.ParseTimeZone(v.S)
+	if err != nil {
+		return err
+	}
+	if global {
+		db.session.SetGlobalTimeZone(z)
+	} else {
+		db.session.SetTimeZone(z)
+	}
+	return nil
 }

@@ -6,20 +6,58 @@ import (
 	"gpusql/storage/columnar"
 )
 
-// showWarnings answers SHOW WARNINGS / SHOW ERRORS: gpusql fails a
-// statement with an error instead of finishing it with warnings, so the
-// list is empty (and its COUNT(*) 0), in MySQL's columns Level, Code and
-// Message. Clients and tools send it after statements.
+// showWarnings answers SHOW WARNINGS / SHOW ERRORS / SHOW COUNT(*)
+// WARNINGS | ERRORS in MySQL's columns Level, Code and Message: what the
+// connection's previous statement noted (sql/warnings.go), the error it
+// failed with included; SHOW ERRORS lists that error only.
 func showWarnings(s *sql.ShowWarnings) *StatementResult {
+	list, count := s.Last.List(), s.Last.Count()
+	if s.Errors {
+		kept := list[:0]
+		for _, w := range list {
+			if w.Level == "Error" {
+				kept = append(kept, w)
+			}
+		}
+		list, count = kept, s.Last.Errors()
+	}
 	if s.Count {
 		name := "@@session.warning_count"
 		if s.Errors {
 			name = "@@session.error_count"
 		}
 		c := columnar.NewColumn(columnar.TInt64, 1, false)
+		c.I64[0] = count
 		return &StatementResult{Kind: KindRows, Result: &exec.Result{Names: []string{name}, Columns: []*columnar.Column{c}, Rows: 1}}
 	}
+	levels, messages := make([]string, len(list)), make([]string, len(list))
+	codes := columnar.NewColumn(columnar.TInt32, len(list), false)
+	for i, w := range list {
+		levels[i], messages[i], codes.I32[i] = w.Level, w.Message, int32(w.Code)
+	}
 	res := &exec.Result{Names: []string{"Level", "Code", "Message"}, Columns: []*columnar.Column{
-		stringColumn(nil), columnar.NewColumn(columnar.TInt32, 0, false), stringColumn(nil)}}
+		stringColumn(levels), codes, stringColumn(messages)}, Rows: len(list)}
 	return &StatementResult{Kind: KindRows, Result: res}
+}
+
+// errUnknownCode is MySQL's ER_UNKNOWN_ERROR, the code of a failed
+// statement's error outside a server (which names codes: SessionOptions.ErrorCode).
+const errUnknownCode = 1105
+
+// noteError records the error a statement failed with in its warnings.
+func (c *Conn) noteError(w *sql.Warnings, err error) {
+	code := uint16(errUnknownCode)
+	if c.opts.ErrorCode != nil {
+		code = c.opts.ErrorCode(err)
+	}
+	w.AddError(code, err.Error())
+}
+
+// NoteError makes err, a statement's error found before it ran (a
+// syntax error the server parsed), the connection's last statement's: SHOW
+// WARNINGS and SHOW ERRORS list it.
+func (c *Conn) NoteError(err error) {
+	w := c.vars.BeginWarnings()
+	c.noteError(w, err)
+	c.vars.EndWarnings(false)
 }

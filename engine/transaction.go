@@ -44,6 +44,9 @@ type Conn struct {
 	// (user_locks.go), made on first use.
 	locksOnce sync.Once
 	locks     *exec.LockOwner
+
+	// status counts the connection's statements (SHOW SESSION STATUS).
+	status statusCounters
 }
 
 type transaction struct {

@@ -31,7 +31,7 @@ func (db *DB) multiUpdate(ctx context.Context, s *sql.MultiUpdate) (*StatementRe
 			if old[i] != target.Snapshot {
 				return nil, fmt.Errorf("table %s changed while the UPDATE ran; run it again", target.Table)
 			}
-			t, m, c, err := updateTarget(res, target, old[i], s.Now)
+			t, m, c, err := updateTarget(res, target, old[i], s.Now, db.zone())
 			if err != nil {
 				return nil, fmt.Errorf("UPDATE %s: %w", target.Table, err)
 			}
@@ -42,13 +42,13 @@ func (db *DB) multiUpdate(ctx context.Context, s *sql.MultiUpdate) (*StatementRe
 	if err != nil {
 		return nil, err
 	}
-	return updateMessage(matched, changed), nil
+	return updateMessage(ctx, matched, changed), nil
 }
 
 // updateTarget is the next snapshot of one table of a multi-table UPDATE
 // and its matched and changed row counts. Each row is set once, from the
 // first result row that holds its row number.
-func updateTarget(res *exec.Result, u sql.UpdateTarget, old *columnar.Table, now int64) (*columnar.Table, int, int, error) {
+func updateTarget(res *exec.Result, u sql.UpdateTarget, old *columnar.Table, now int64, z *sql.TimeZone) (*columnar.Table, int, int, error) {
 	picks, ids, err := firstRows(res.Columns[u.RowID], res.Rows, old)
 	if err != nil {
 		return nil, 0, 0, err
@@ -57,12 +57,15 @@ func updateTarget(res *exec.Result, u sql.UpdateTarget, old *columnar.Table, now
 		Columns: append([]*columnar.Column(nil), old.Columns...)}
 	diff := make([]bool, len(ids))
 	for i, k := range u.Columns {
-		vals := gatherColumn(res.Columns[u.Values[i]], picks)
+		vals, err := storedValues(gatherColumn(res.Columns[u.Values[i]], picks), len(picks), old.Fields[k], z)
+		if err != nil {
+			return nil, 0, 0, err
+		}
 		if t.Columns[k], err = setColumn(old.Columns[k], ids, vals, old.Fields[k], diff); err != nil {
 			return nil, 0, 0, err
 		}
 	}
-	if err := touchColumns(t, old, ids, diff, u.Touch, now); err != nil {
+	if err := touchColumns(t, old, ids, diff, u.Touch, now, z); err != nil {
 		return nil, 0, 0, err
 	}
 	changed := 0
@@ -149,8 +152,8 @@ func (db *DB) multiDelete(ctx context.Context, s *sql.MultiDelete) (*StatementRe
 
 // updateMessage is an UPDATE's result: MySQL counts the rows changed as
 // affected, and reports the rows matched beside them.
-func updateMessage(matched, changed int) *StatementResult {
-	r := message("%d %s affected (Rows matched: %d  Changed: %d  Warnings: 0)", changed, plural(changed, "row"), matched, changed)
+func updateMessage(ctx context.Context, matched, changed int) *StatementResult {
+	r := message("%d %s affected (Rows matched: %d  Changed: %d  Warnings: %d)", changed, plural(changed, "row"), matched, changed, sql.WarningsFrom(ctx).Count())
 	r.RowsAffected = int64(changed)
 	return r
 }

@@ -130,6 +130,12 @@ func cpuOnlyReason(p *Physical) string {
 	if why := volatileOnCPU(p); why != "" {
 		return why
 	}
+	if why := timeZoneOnCPU(p); why != "" {
+		return why
+	}
+	if why := warningOnCPU(p); why != "" {
+		return why
+	}
 	if why := collationOnCPU(p); why != "" {
 		return why
 	}

@@ -55,8 +55,14 @@ func errorCode(err error) uint16 {
 		kill *killError
 		syn  *syntaxError
 		save *engine.SavepointError
+		zone *sql.UnknownTimeZoneError
+		warn *sql.WarningError
 	)
 	switch {
+	case errors.As(err, &zone):
+		return mysql.ER_UNKNOWN_TIME_ZONE
+	case errors.As(err, &warn):
+		return warn.Warning.Code
 	case errors.As(err, &syn):
 		return mysql.ER_PARSE_ERROR
 	case errors.Is(err, errEmptyQuery):
@@ -70,7 +76,7 @@ func errorCode(err error) uint16 {
 	case errors.As(err, &mem):
 		return mysql.ER_OUT_OF_RESOURCES
 	case errors.As(err, &priv):
-		if priv.Command == "CREATE USER" {
+		if priv.Command == "CREATE USER" || priv.Command == "SET GLOBAL" {
 			return mysql.ER_SPECIFIC_ACCESS_DENIED_ERROR
 		}
 		return mysql.ER_TABLEACCESS_DENIED_ERROR
@@ -118,6 +124,8 @@ var messageCodes = []struct {
 	{"already exists", mysql.ER_TABLE_EXISTS_ERROR},
 	{"incorrect DATE value", mysql.ER_TRUNCATED_WRONG_VALUE},
 	{"Incorrect datetime value", mysql.ER_TRUNCATED_WRONG_VALUE},
+	{"Incorrect integer value", mysql.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD},
+	{"Incorrect decimal value", mysql.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD},
 	{"Invalid JSON text in argument", erInvalidJSONTextInParam},
 	{"Invalid JSON text", erInvalidJSONText},
 	{"Invalid JSON path expression", erInvalidJSONPath},

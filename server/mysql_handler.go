@@ -90,7 +90,8 @@ func (s *Server) serveMySQLConn(proto *gms.Server, method string, nc net.Conn) {
 			nc.Close()
 		}
 	}()
-	gc := &guardedConn{Conn: nc, maxPacket: sql.MaxAllowedPacket + 4}
+	own := &traffic{}
+	gc := &guardedConn{Conn: &countingConn{Conn: nc, own: own, all: &s.traffic}, maxPacket: sql.MaxAllowedPacket + 4}
 	_ = nc.SetDeadline(time.Now().Add(handshakeTimeout))
 	h := &mysqlHandler{srv: s}
 	c, err := proto.NewCustomizedConn(gc, s.credentials(method), h)
@@ -100,7 +101,7 @@ func (s *Server) serveMySQLConn(proto *gms.Server, method string, nc net.Conn) {
 		return
 	}
 	_ = nc.SetDeadline(time.Time{})
-	h.sess = s.newSession(c.ConnectionID(), c.GetUser(), func() { nc.Close() })
+	h.sess = s.newSession(c.ConnectionID(), c.GetUser(), func() { nc.Close() }, own)
 	h.gc, h.conn = gc, c
 	defer s.endSession(h.sess)
 	defer nc.Close()
@@ -166,7 +167,7 @@ func (h *mysqlHandler) run(query string, binaryRows bool) (*mysql.Result, error)
 	// InsertId: the first AUTO_INCREMENT value the statement generated,
 	// else the value it stored (mysql_insert_id), as MySQL's OK packet
 	// carries it.
-	return &mysql.Result{AffectedRows: uint64(max(r.RowsAffected, 0)), InsertId: r.LastInsertID, Status: status}, nil
+	return &mysql.Result{AffectedRows: uint64(max(r.RowsAffected, 0)), InsertId: r.LastInsertID, Status: status, Warnings: uint16(min(r.Warnings, 65535))}, nil
 }
 
 // HandleFieldList answers COM_FIELD_LIST (the mysql client's column-name

@@ -58,6 +58,11 @@ type Server struct {
 	closed    bool
 	wg        sync.WaitGroup
 	open      int // MySQL connections open now
+	// connections counts the MySQL logins, maxUsed the most sessions
+	// open at once, traffic every connection's bytes (status.go).
+	connections int64
+	maxUsed     int
+	traffic     traffic
 }
 
 // New checks the configuration and returns a server that serves nothing
@@ -162,16 +167,19 @@ func (ss *session) kill(query bool) {
 }
 
 // newSession registers a connection under its id (the id KILL names).
-func (s *Server) newSession(id uint32, user string, closeConn func()) *session {
+func (s *Server) newSession(id uint32, user string, closeConn func(), own *traffic) *session {
 	ss := &session{id: id, user: user, close: closeConn, since: time.Now()}
 	opts := s.sessionOptions(user)
 	opts.Kill = func(k *sql.Kill) error { return s.kill(ss, k) }
 	opts.Processes = func() []engine.Process { return s.processes(ss) }
+	opts.Status = func(global bool) map[string]int64 { return s.status(own, global) }
 	ss.conn = s.db.SessionConn(opts)
 	ss.conn.Session().SetEngineVariable("pseudo_thread_id", &sql.Const{T: columnar.TInt64, I: int64(id)})
 	ss.conn.Session().SetUser(user)
 	s.mu.Lock()
 	s.sessions[id] = ss
+	s.connections++
+	s.maxUsed = max(s.maxUsed, len(s.sessions))
 	s.mu.Unlock()
 	return ss
 }

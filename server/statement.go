@@ -29,6 +29,7 @@ func runOne(ctx context.Context, conn *engine.Conn, query string) (*engine.State
 	}
 	stmts, err := sql.Parse(query)
 	if err != nil {
+		conn.NoteError(&syntaxError{err})
 		return nil, &syntaxError{err}
 	}
 	switch len(stmts) {
@@ -43,7 +44,7 @@ func runOne(ctx context.Context, conn *engine.Conn, query string) (*engine.State
 // sessionOptions are the engine session settings for user: its rights,
 // the file root, KILL through this server.
 func (s *Server) sessionOptions(user string) engine.SessionOptions {
-	opts := engine.SessionOptions{User: user, FileRoot: s.cfg.FileRoot, NoFiles: s.cfg.FileRoot == ""}
+	opts := engine.SessionOptions{User: user, FileRoot: s.cfg.FileRoot, NoFiles: s.cfg.FileRoot == "", ErrorCode: errorCode}
 	if u, ok := s.db.User(user); ok {
 		opts.ReadOnly = !u.Write
 	}

@@ -213,6 +213,11 @@ func (b *binder) rewriteTable(t *columnar.Table, fields []columnar.Field, src []
 					return nil, err
 				}
 				exprs[i] = c
+				if f.Type.Timestamp {
+					// ALTER stores values as they are (UTC): the default,
+					// in the session zone, is converted here.
+					exprs[i] = b.toUTC(c)
+				}
 			}
 			continue
 		}

@@ -192,12 +192,26 @@ func castTo(e Expr, t columnar.Type) Expr {
 		}
 		return e
 	}
-	if c, ok := e.(*Const); ok {
+	if c, ok := e.(*Const); ok && !truncatingNumber(c, t) {
 		if v, ok := convertConst(c, t); ok {
 			return v
 		}
 	}
 	return &Cast{E: e, T: t}
+}
+
+// truncatingNumber reports a string constant that reads as a number of
+// type t only in part ('1abc'): its cast is left to the executor, which
+// notes MySQL's warning each time the statement runs (warnings.go).
+func truncatingNumber(c *Const, t columnar.Type) bool {
+	if c.Null || c.hex || c.T.ID != columnar.String || t.Year {
+		return false
+	}
+	switch t.ID {
+	case columnar.Int32, columnar.Int64, columnar.Float64, columnar.Decimal:
+		return TruncatesNumber(c.S, t.IsInteger())
+	}
+	return false
 }
 
 // resultType is the type of a CASE/COALESCE/UNION column over the given

@@ -23,8 +23,21 @@ type Use struct{ Database string }
 type ShowDatabases struct{}
 
 // ShowVariables lists the session's variables whose names match Pattern
-// (LIKE syntax; "" = all).
-type ShowVariables struct{ Pattern string }
+// (LIKE syntax; "" = all); Global shows the GLOBAL values
+// (@@global.time_zone) where they differ.
+type ShowVariables struct {
+	Pattern string
+	Global  bool
+}
+
+// ShowStatus lists the server status counters whose names match Pattern
+// (SHOW [GLOBAL | SESSION] STATUS [LIKE '...']; engine/status.go).
+type ShowStatus struct {
+	Pattern string
+	Global  bool
+}
+
+func (*ShowStatus) statement() {}
 
 // ShowCreateTable gives the CREATE TABLE statement of a table (SHOW
 // CREATE TABLE, which dump tools and GUI clients read).
@@ -46,11 +59,27 @@ func (b *binder) showVariables(n *ast.ShowStmt) (Statement, error) {
 	if n.Where != nil {
 		return nil, b.errf(-1, "unsupported: SHOW VARIABLES WHERE (use LIKE)")
 	}
-	st := &ShowVariables{}
+	st := &ShowVariables{Global: n.GlobalScope}
 	if n.Pattern != nil {
 		v, ok := n.Pattern.Pattern.(*driver.ValueExpr)
 		if !ok {
 			return nil, b.errf(-1, "SHOW VARIABLES LIKE needs a string")
+		}
+		st.Pattern = v.GetString()
+	}
+	return st, nil
+}
+
+func (b *binder) showStatus(n *ast.ShowStmt) (Statement, error) {
+	if n.Where != nil {
+		return nil, b.errf(-1, "unsupported: SHOW STATUS WHERE (use LIKE)")
+	}
+	b.volatile("SHOW STATUS")
+	st := &ShowStatus{Global: n.GlobalScope}
+	if n.Pattern != nil {
+		v, ok := n.Pattern.Pattern.(*driver.ValueExpr)
+		if !ok {
+			return nil, b.errf(-1, "SHOW STATUS LIKE needs a string")
 		}
 		st.Pattern = v.GetString()
 	}

@@ -184,7 +184,7 @@ func datetimeFloat(us int64) float64 {
 // stmtMicros is the statement's clock as a DATETIME(fsp) value, the digits
 // past fsp dropped (MySQL's NOW(fsp)).
 func (b *binder) stmtMicros(fsp int) int64 {
-	us := b.stmtNow().UnixMicro()
+	us := b.zone().FromUTC(b.stmtNow().UnixMicro())
 	unit := columnar.Pow10[columnar.MaxFsp-fsp]
 	return us - (us%unit+unit)%unit
 }

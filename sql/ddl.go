@@ -246,7 +246,8 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 	case ast.ShowProcessList:
 		return &ShowProcessList{Full: n.Full}, nil
 	case ast.ShowWarnings, ast.ShowErrors:
-		return &ShowWarnings{Errors: n.Tp == ast.ShowErrors, Count: n.CountWarningsOrErrors}, nil
+		b.volatile("SHOW WARNINGS")
+		return &ShowWarnings{Errors: n.Tp == ast.ShowErrors, Count: n.CountWarningsOrErrors, Last: b.vars.LastWarnings()}, nil
 	case ast.ShowTableStatus:
 		if n.Pattern != nil || n.Where != nil {
 			return nil, b.errf(-1, "unsupported: SHOW TABLE STATUS LIKE/WHERE")
@@ -272,6 +273,8 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		return &ShowCreateTable{Table: t.Name}, nil
 	case ast.ShowVariables:
 		return b.showVariables(n)
+	case ast.ShowStatus:
+		return b.showStatus(n)
 	case ast.ShowIndex:
 		if n.Table == nil {
 			return nil, b.errf(-1, "SHOW INDEX needs a table")
@@ -282,7 +285,7 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		}
 		return &ShowIndex{Table: t.Name}, nil
 	}
-	return nil, b.errf(b.start, "unsupported statement: %s (SHOW TABLES, SHOW COLUMNS, SHOW INDEX, SHOW CREATE TABLE, SHOW DATABASES, SHOW VARIABLES, SHOW TABLE STATUS, SHOW WARNINGS, SHOW PROCESSLIST, SHOW CHARACTER SET, SHOW COLLATION and SHOW ENGINES are supported)", strings.ToUpper(firstN(b.src[b.start:b.end], 2)))
+	return nil, b.errf(b.start, "unsupported statement: %s (SHOW TABLES, SHOW COLUMNS, SHOW INDEX, SHOW CREATE TABLE, SHOW DATABASES, SHOW VARIABLES, SHOW STATUS, SHOW TABLE STATUS, SHOW WARNINGS, SHOW PROCESSLIST, SHOW CHARACTER SET, SHOW COLLATION and SHOW ENGINES are supported)", strings.ToUpper(firstN(b.src[b.start:b.end], 2)))
 }
 
 // showTables binds SHOW TABLES [LIKE 'pattern'].

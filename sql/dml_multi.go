@@ -88,7 +88,7 @@ func joinsTables(refs *ast.TableRefsClause) bool {
 // numbers, recording the snapshot and qualifier in src.
 func (b *binder) dmlScan(src *dmlSource, t *columnar.Table, q string) Plan {
 	src.alias, src.table = q, t
-	return newScan(withRowID(t), q)
+	return b.zoneScan(newScan(withRowID(t), q))
 }
 
 // dmlCols are the scope columns of dmlScan: the row number is hidden.

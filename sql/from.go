@@ -212,7 +212,7 @@ func (b *binder) tableSource(n *ast.TableSource) (Plan, []scopeCol, error) {
 		for i, c := range scan.Out {
 			names[i] = c.Name
 		}
-		return scan, qualify(names, q), nil
+		return b.zoneScan(scan), qualify(names, q), nil
 	case *ast.SelectStmt, *ast.SetOprStmt:
 		if alias == "" {
 			return nil, nil, b.errf(-1, "every derived table must have its own alias")

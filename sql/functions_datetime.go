@@ -133,6 +133,9 @@ func (c *call) datetimeFunc() (Expr, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
+		if c.name == "utc_timestamp" {
+			return &Const{T: columnar.TDatetime(fsp), I: c.b.stmtUTCMicros(fsp)}, true, nil
+		}
 		return &Const{T: columnar.TDatetime(fsp), I: c.b.stmtMicros(fsp)}, true, nil
 	case "hour", "minute", "second", "microsecond":
 		if err := c.arity(1, 1); err != nil {
@@ -296,7 +299,7 @@ func (c *call) fromUnixtime() (Expr, bool, error) {
 	case columnar.Float64:
 		fsp = columnar.MaxFsp
 	}
-	dt := Expr(&Func{Name: "from_unixtime", Args: []Expr{castTo(n, columnar.TDecimal(18, columnar.MaxFsp))}, T: columnar.TDatetime(fsp)})
+	dt := c.b.fromUTC(&Func{Name: "from_unixtime", Args: []Expr{castTo(n, columnar.TDecimal(18, columnar.MaxFsp))}, T: columnar.TDatetime(fsp)})
 	if len(c.args) == 1 {
 		return dt, true, nil
 	}

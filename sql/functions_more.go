@@ -256,12 +256,15 @@ func (c *call) dateFunc() (Expr, bool, error) {
 				if err != nil {
 					return nil, true, err
 				}
-				return c.fn(unixTimestampType(dt.Type()), dt)
+				return c.fn(unixTimestampType(dt.Type()), c.b.toUTC(dt))
 			}
 		}
 		d, err := c.date(c.args[0])
 		if err != nil {
 			return nil, true, err
+		}
+		if c.name == "unix_timestamp" && !c.b.zone().IsUTC() {
+			return c.fn(t, c.b.toUTC(castTo(d, columnar.TDatetime(0)))) // the date's midnight in the session zone
 		}
 		return c.fn(t, d)
 	}
@@ -270,8 +273,11 @@ func (c *call) dateFunc() (Expr, bool, error) {
 		if err := c.arity(0, 0); err != nil {
 			return nil, true, err
 		}
-		now := c.b.stmtNow()
-		return &Const{T: columnar.TDate, I: now.Unix() / 86400}, true, nil
+		us := c.b.stmtMicros(0)
+		if c.name == "utc_date" {
+			us = c.b.stmtUTCMicros(0)
+		}
+		return &Const{T: columnar.TDate, I: columnar.DatetimeDays(us)}, true, nil
 	case "from_days":
 		if err := c.arity(1, 1); err != nil {
 			return nil, true, err

@@ -99,6 +99,9 @@ func (c *call) timeFunc() (Expr, bool, error) {
 			return nil, true, err
 		}
 		us := c.b.stmtMicros(fsp)
+		if c.name == "utc_time" {
+			us = c.b.stmtUTCMicros(fsp)
+		}
 		return &Const{T: columnar.TTime(fsp), I: us - columnar.DatetimeDays(us)*columnar.MicrosPerDay}, true, nil
 	case "time":
 		if err := c.arity(1, 1); err != nil {

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -149,14 +150,18 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 					return nil, b.errf(pos, "Out of range value for column '%s' at row %d (%s does not hold %s)", col.Name, r+1, col.Type, constString(c))
 				}
 				v, ok := convertConst(c, col.Type)
-				if col.Type.ID == columnar.Datetime && !v.Null && (!ok || !col.Type.InDatetimeRange(v.I)) {
+				if ok && col.Type.ID == columnar.Datetime && c.T.ID == columnar.String && columnar.HasZoneOffset(c.S) {
+					// An instant written with its offset: stored as the session's wall clock (MySQL 8.0.19).
+					v.I = b.zone().FromUTC(v.I)
+				}
+				if col.Type.ID == columnar.Datetime && !v.Null && (!ok || !col.Type.InDatetimeRange(b.storedDatetime(col.Type, v.I))) {
 					return nil, b.errf(pos, "%s", incorrectDatetime(c, col.Name, r+1))
 				}
 				if col.Type.ID == columnar.Time && !ok {
 					return nil, b.errf(pos, "%s", strings.Replace(incorrectDatetime(c, col.Name, r+1), "datetime", "time", 1))
 				}
 				if !ok || !strictOK(c, v) {
-					return nil, b.errf(pos, "incorrect %s value %s for column '%s' at row %d", col.Type, constString(c), col.Name, r+1)
+					return nil, b.errf(pos, "%s", incorrectValue(c, col, r+1))
 				}
 				if col.Type.ID == columnar.String && !v.Null {
 					if v.S, err = col.Type.FitString(v.S); err != nil {
@@ -270,4 +275,18 @@ func firstNode(list []ast.ExprNode) ast.Node {
 		return nil
 	}
 	return list[0]
+}
+
+// incorrectValue is MySQL's strict-mode error for a constant column col
+// cannot take as written: 1366 "Incorrect integer value: '12abc' for
+// column 'a' at row 1" for a string into an integer or DECIMAL column.
+func incorrectValue(c *Const, col Column, row int) string {
+	if c.T.ID == columnar.String && !col.Type.Year && (col.Type.IsInteger() || col.Type.ID == columnar.Decimal) {
+		kind := "integer"
+		if col.Type.ID == columnar.Decimal {
+			kind = "decimal"
+		}
+		return fmt.Sprintf("Incorrect %s value: '%s' for column '%s' at row %d", kind, strings.ReplaceAll(c.S, "'", "''"), col.Name, row)
+	}
+	return fmt.Sprintf("incorrect %s value %s for column '%s' at row %d", col.Type, constString(c), col.Name, row)
 }

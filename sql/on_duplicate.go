@@ -93,7 +93,7 @@ func (b *binder) bindOnDuplicate(t *columnar.Table, list []*ast.Assignment, pair
 	}
 	b.values = &valuesRow{table: t}
 	defer func() { b.values = nil }()
-	sc, targets, raw, err := b.assignments(t, t.Name, list, &scope{plan: scan, cols: cols})
+	sc, targets, raw, err := b.assignments(t, t.Name, list, &scope{plan: b.zoneScan(scan), cols: cols})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -22,6 +22,54 @@ type Session struct {
 	// (cte_max_recursion_depth, group_concat_max_len).
 	limits map[string]int64
 	user   string // USER(): who logged in to a server session
+	// timeZone is @@session.time_zone; global holds @@global.time_zone,
+	// shared by the sessions of one database (time_zone.go).
+	timeZone *TimeZone
+	global   *globalZone
+}
+
+// globalZone is @@global.time_zone: the zone new sessions start in.
+type globalZone struct {
+	mu   sync.RWMutex
+	zone *TimeZone
+}
+
+// TimeZone is @@session.time_zone.
+func (s *Session) TimeZone() *TimeZone {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.timeZone
+}
+
+// SetTimeZone sets @@session.time_zone.
+func (s *Session) SetTimeZone(z *TimeZone) {
+	s.mu.Lock()
+	s.timeZone = z
+	s.mu.Unlock()
+}
+
+// GlobalTimeZone is @@global.time_zone.
+func (s *Session) GlobalTimeZone() *TimeZone {
+	s.global.mu.RLock()
+	defer s.global.mu.RUnlock()
+	return s.global.zone
+}
+
+// SetGlobalTimeZone sets @@global.time_zone, which sessions opened later
+// start in (as in MySQL, the sessions already open keep theirs).
+func (s *Session) SetGlobalTimeZone(z *TimeZone) {
+	s.global.mu.Lock()
+	s.global.zone = z
+	s.global.mu.Unlock()
+}
+
+// NewSessionOf returns a session of the same database as s: it shares s's
+// global variables and starts in @@global.time_zone.
+func (s *Session) NewSessionOf() *Session {
+	n := NewSession()
+	n.global = s.global
+	n.timeZone = s.GlobalTimeZone()
+	return n
 }
 
 // SetUser records the user a server session runs as, for USER().
@@ -85,7 +133,7 @@ const DefaultSQLMode = "STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION"
 
 // NewSession returns a session with the default variables.
 func NewSession() *Session {
-	s := &Session{engine: map[string]*Const{}}
+	s := &Session{engine: map[string]*Const{}, timeZone: UTCZone, global: &globalZone{zone: UTCZone}}
 	if err := s.SetSQLMode(DefaultSQLMode); err != nil {
 		panic(err)
 	}
@@ -178,6 +226,10 @@ func (s *Session) Variable(name string) (*Const, bool) {
 		return str("gpusql")
 	case "div_precision_increment":
 		return &Const{T: columnar.TInt64, I: 4}, true
+	case "time_zone":
+		return str(s.TimeZone().Name)
+	case "system_time_zone":
+		return str(SystemTimeZone)
 	}
 	if _, ok := limitVariables[name]; ok {
 		return &Const{T: columnar.TInt64, I: s.Limit(name)}, true
@@ -193,7 +245,7 @@ func (s *Session) Variable(name string) (*Const, bool) {
 
 // Variables lists the readable variables, for error messages.
 func (s *Session) Variables() []string {
-	names := []string{"sql_mode", "version", "version_comment", "div_precision_increment"}
+	names := []string{"sql_mode", "version", "version_comment", "div_precision_increment", "time_zone", "system_time_zone"}
 	for n := range limitVariables {
 		names = append(names, n)
 	}

@@ -33,8 +33,6 @@ var fixedVariables = map[string]*Const{
 	"transaction_isolation":    {T: columnar.TString, S: "REPEATABLE-READ"},
 	"tx_isolation":             {T: columnar.TString, S: "REPEATABLE-READ"},
 	"transaction_read_only":    {T: columnar.TInt64, I: 0},
-	"time_zone":                {T: columnar.TString, S: "+00:00"},
-	"system_time_zone":         {T: columnar.TString, S: "UTC"},
 	"lower_case_table_names":   {T: columnar.TInt64, I: 0},
 	"wait_timeout":             {T: columnar.TInt64, I: 28800},
 	"interactive_timeout":      {T: columnar.TInt64, I: 28800},
@@ -83,10 +81,6 @@ func SetFixed(name string, v *Const) (handled bool, err error) {
 		return true, nil
 	case strings.HasPrefix(name, "character_set_") || strings.HasPrefix(name, "collation_"):
 		if v.Null || v.T.ID == columnar.String && utf8Name(v.S) {
-			return true, nil
-		}
-	case name == "time_zone":
-		if s := strings.ToUpper(v.S); s == "+00:00" || s == "UTC" || s == "SYSTEM" {
 			return true, nil
 		}
 	case cur.T.ID == columnar.String:

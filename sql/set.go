@@ -26,6 +26,7 @@ type Assignment struct {
 	Value   *Query
 	Default bool
 	User    bool
+	Global  bool // SET GLOBAL / SET @@global.name
 }
 
 func (*Set) statement() {}
@@ -48,7 +49,7 @@ func (b *binder) set(n *ast.SetStmt) (Statement, error) {
 		case !v.IsSystem && b.vars == nil:
 			return nil, b.errf(b.start, "unsupported: user variables (@%s) outside a connection", v.Name)
 		}
-		a := Assignment{Name: strings.ToLower(v.Name), User: !v.IsSystem}
+		a := Assignment{Name: strings.ToLower(v.Name), User: !v.IsSystem, Global: v.IsGlobal}
 		if _, ok := v.Value.(*ast.DefaultExpr); ok && a.User {
 			return nil, b.errf(b.start, "a user variable cannot be SET to DEFAULT (@%s)", v.Name)
 		} else if ok {
@@ -77,6 +78,17 @@ func (b *binder) variable(n *ast.VariableExpr, pos int) (Expr, error) {
 			on = 1
 		}
 		return &Const{T: columnar.TInt64, I: on}, nil
+	}
+	if strings.EqualFold(n.Name, "warning_count") || strings.EqualFold(n.Name, "error_count") {
+		// The previous statement's (warnings.go).
+		count := b.vars.LastWarnings().Count()
+		if strings.EqualFold(n.Name, "error_count") {
+			count = b.vars.LastWarnings().Errors()
+		}
+		return &Const{T: columnar.TInt64, I: count}, nil
+	}
+	if strings.EqualFold(n.Name, "time_zone") && n.IsGlobal {
+		return &Const{T: columnar.TString, S: b.session.GlobalTimeZone().Name}, nil
 	}
 	v, ok := b.session.Variable(n.Name)
 	if !ok {

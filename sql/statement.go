@@ -105,6 +105,8 @@ type ShowCatalogTable struct {
 // fails a statement rather than warn, so there are none to list.
 type ShowWarnings struct {
 	Errors, Count bool
+	// Last are the warnings of the connection's previous statement.
+	Last *Warnings
 }
 
 // Describe lists a table's columns and types.

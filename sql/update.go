@@ -100,7 +100,7 @@ func (b *binder) dmlTable(verb string, refs *ast.TableRefsClause, where ast.Expr
 	scan := newScan(withRowID(t), q)
 	cols := qualify(names(scan.Out), q)
 	cols[len(cols)-1].hidden = true
-	sc := &scope{plan: scan, cols: cols}
+	sc := &scope{plan: b.zoneScan(scan), cols: cols}
 	if where != nil {
 		if _, err := b.filter(where, sc, false); err != nil {
 			return nil, nil, err

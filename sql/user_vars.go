@@ -38,6 +38,9 @@ type UserVars struct {
 	// set; foundRowsCalc marks one asked for with SQL_CALC_FOUND_ROWS.
 	foundRows     int64
 	foundRowsCalc bool
+	// pendingWarnings collects the running statement's warnings,
+	// lastWarnings are the last statement's (warnings.go).
+	pendingWarnings, lastWarnings *Warnings
 }
 
 // LastInsertID is the connection's LAST_INSERT_ID() (0 before any).

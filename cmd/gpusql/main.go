@@ -165,6 +165,7 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	gpuMemory := fs.String("gpu-memory", "default", "device memory a query's plan may use, as `SIZE` 8GB or 256MB: columns that do not fit stay in pinned host memory, streamed or read zero-copy (default: 75% of the device's free memory)")
 	gpusFlag := fs.String("gpus", "all", "GPUs queries may use, as device indices `LIST` 0,1 (all: every visible GPU): star queries large enough are split over them, others run on the least busy")
 	gpuProfile := fs.String("gpu-profile", "", "plan for this GPU (`NAME`: h100, h200) instead of the device's own profile; with --executor gpu, EXPLAIN shows GPU plans without a GPU")
+	timeZone := fs.String("default-time-zone", "", "the session time zone (@@time_zone), as `ZONE` +02:00 or Europe/Paris (default: SYSTEM, which is UTC)")
 	packing := fs.String("packing", "off", "keep the GPU's resident fact columns of star queries bit-packed (on or `off`; SET gpu_packing changes it)")
 	interactive := fs.Bool("i", false, "open the REPL after running the -f and -c items (e.g. load a schema, then ask)")
 	var usageText strings.Builder
@@ -206,7 +207,7 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	db, err := engine.Open(engine.Options{Executor: *executor, Check: *check, Join: *join, GroupBy: *groupBy,
 		MemoryLimit: limit, TmpDir: *tmpDir, MaxSpill: spill, Path: *dbPath, GPUProfile: *gpuProfile, GPUMemory: gpuMem, GPUs: gpus, Remap: *remap,
-		SetOpAlgorithm: *setOp, Packing: *packing})
+		SetOpAlgorithm: *setOp, Packing: *packing, TimeZone: *timeZone})
 	if err != nil {
 		fmt.Fprintln(stderr, "gpusql:", err)
 		return 1

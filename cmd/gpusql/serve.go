@@ -41,6 +41,7 @@ func serveMain(args []string, stdout, stderr io.Writer) int {
 	tmpDir := fs.String("tmpdir", "", "directory `DIR` for the temporary files of queries past the memory limit (default: the system's temporary directory)")
 	maxSpill := fs.String("max-spill", "0", "bytes a query's temporary files may hold on disk, as `SIZE` 10GB (0: no limit)")
 	dbPath := fs.String("db", "", "serve the database directory `PATH` (created when absent; default: in memory)")
+	timeZone := fs.String("default-time-zone", "", "sessions' starting time zone (@@global.time_zone), as `ZONE` +02:00 or Europe/Paris (default: SYSTEM, which is UTC)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -59,7 +60,7 @@ func serveMain(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	db, err := engine.Open(engine.Options{Executor: *executor, MemoryLimit: limit, TmpDir: *tmpDir, MaxSpill: spill, Path: *dbPath})
+	db, err := engine.Open(engine.Options{Executor: *executor, MemoryLimit: limit, TmpDir: *tmpDir, MaxSpill: spill, Path: *dbPath, TimeZone: *timeZone})
 	if err != nil {
 		return fail(err)
 	}

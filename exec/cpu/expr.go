@@ -104,7 +104,7 @@ func (c *compiler) compile(e sql.Expr) (evaluator, error) {
 		if err != nil {
 			return nil, err
 		}
-		return castTo(in, e.E.Type(), e.T), nil
+		return c.castTo(in, e.E.Type(), e.T), nil
 	case *sql.Func:
 		return c.compileFunc(e)
 	}

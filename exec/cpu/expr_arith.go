@@ -47,6 +47,9 @@ type arithEval struct {
 	t      columnar.Type
 	out    *vec
 	expr   sql.Expr // named by the out-of-range error
+	// warn collects MySQL's 1365 Division by 0 for each row divided by
+	// zero (/, DIV and %, whose value is then NULL).
+	warn *sql.Warnings
 }
 
 func (c *compiler) compileArith(e *sql.Binary) (evaluator, error) {
@@ -63,29 +66,36 @@ func (c *compiler) compileArith(e *sql.Binary) (evaluator, error) {
 	}
 	lt, rt, t := e.L.Type(), e.R.Type(), e.T
 	if t.ID == columnar.Int64 && (t.Unsigned || lt.Unsigned || rt.Unsigned) {
-		return newUnsignedArith(e, l, r), nil
+		var warn *sql.Warnings
+		if c.x != nil {
+			warn = c.x.warn
+		}
+		return newUnsignedArith(e, l, r, warn), nil
 	}
 	a := &arithEval{op: e.Op, t: t, out: newVec(t), expr: e}
+	if c.x != nil && (e.Op == sql.OpDiv || e.Op == sql.OpIntDiv || e.Op == sql.OpMod) {
+		a.warn = c.x.warn
+	}
 	switch {
 	case t.ID == columnar.Float64 || lt.ID == columnar.Float64 || rt.ID == columnar.Float64:
 		a.mode = arithFloat
-		a.l, a.r = castTo(l, lt, columnar.TFloat64), castTo(r, rt, columnar.TFloat64)
+		a.l, a.r = c.castTo(l, lt, columnar.TFloat64), c.castTo(r, rt, columnar.TFloat64)
 	case t.ID == columnar.Decimal || lt.ID == columnar.Decimal || rt.ID == columnar.Decimal ||
 		e.Op == sql.OpDiv:
 		a.mode = arithDecimal
 		a.sl, a.sr = lt.DecimalScale(), rt.DecimalScale()
-		a.l = castTo(l, lt, columnar.TDecimal(38, a.sl))
-		a.r = castTo(r, rt, columnar.TDecimal(38, a.sr))
+		a.l = c.castTo(l, lt, columnar.TDecimal(38, a.sl))
+		a.r = c.castTo(r, rt, columnar.TDecimal(38, a.sr))
 	default:
 		a.mode = arithInt
 		w := columnar.TInt64
 		if t.Physical() == columnar.PhysInt32 {
 			w = t
 		}
-		a.l, a.r = castTo(l, lt, w), castTo(r, rt, w)
+		a.l, a.r = c.castTo(l, lt, w), c.castTo(r, rt, w)
 		if t.Physical() != w.Physical() {
 			// e.g. Date +/- integer handled in the wider domain then cast.
-			return castTo(a, w, t), nil
+			return c.castTo(a, w, t), nil
 		}
 		a.t = w
 		a.out = newVec(w)
@@ -98,7 +108,7 @@ func (c *compiler) compileArith(e *sql.Binary) (evaluator, error) {
 			dt = columnar.TDecimal(38, max(a.sl, a.sr)+4)
 		}
 		a.t, a.out = dt, newVec(dt)
-		return castTo(a, dt, t), nil
+		return c.castTo(a, dt, t), nil
 	}
 	return a, nil
 }
@@ -120,7 +130,23 @@ func (e *arithEval) eval(b *batch, sel []int32) *vec {
 			raise(outOfRange("BIGINT", e.expr))
 		}
 	}
+	if e.warn != nil {
+		e.noteDivisionsByZero(sel, lv, rv)
+	}
 	return out
+}
+
+// noteDivisionsByZero notes 1365 for the rows whose operands are both
+// values and whose quotient or remainder is NULL: the divisor was zero.
+func (e *arithEval) noteDivisionsByZero(sel []int32, lv, rv *vec) {
+	if e.out.nulls == nil {
+		return // no NULL at all: nothing was divided by zero
+	}
+	for _, p := range sel {
+		if e.out.isNull(p) && !lv.isNull(p) && !rv.isNull(p) {
+			e.warn.Add(sql.WarnDivisionByZero, "Division by 0")
+		}
+	}
 }
 
 func evalIntArith[T int32 | int64](op sql.BinOp, out *vec, n int, sel []int32, a, b, o []T) {

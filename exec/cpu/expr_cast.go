@@ -23,16 +23,34 @@ func sameType(a, b columnar.Type) bool {
 }
 
 // castTo converts ev's values from type from to type to (MySQL semantics);
-// literals are converted once, here.
-func castTo(ev evaluator, from, to columnar.Type) evaluator {
+// literals are converted once, here. Strings read as numbers only in part
+// note MySQL's warning 1292 in the statement's warnings (sql/warnings.go):
+// once for a literal, once a row otherwise.
+func (c *compiler) castTo(ev evaluator, from, to columnar.Type) evaluator {
+	var warn *sql.Warnings
+	if c != nil && c.x != nil {
+		warn = c.x.warn
+	}
+	return castWarning(ev, from, to, warn)
+}
+
+// castTo is compiler.castTo where no statement collects warnings.
+func castTo(ev evaluator, from, to columnar.Type) evaluator { return castWarning(ev, from, to, nil) }
+
+func castWarning(ev evaluator, from, to columnar.Type, warn *sql.Warnings) evaluator {
 	finer := (from.ID == columnar.Datetime || from.ID == columnar.Time) && to.ID == from.ID && to.Scale >= from.Scale
 	if sameType(from, to) || finer || from.Year && to.ID == columnar.Int32 {
 		return ev // a finer fsp keeps every DATETIME value as it is
 	}
-	ce := &castEval{in: ev, from: from, to: to, out: newVec(to)}
-	if _, ok := isConst(ev); ok {
+	ce := &castEval{in: ev, from: from, to: to, out: newVec(to), warn: warn}
+	if k, ok := isConst(ev); ok {
+		// Every worker compiles the literal: its warning is noted once.
+		ce.warn, ce.warnKey = nil, k
 		b := &batch{n: 1, sel: identSel[:1]}
 		v := ce.eval(b, b.sel)
+		if ce.truncated && !k.Null {
+			warn.AddOnce(k, sql.WarnTruncatedValue, castWarningText(to, k.S))
+		}
 		lit := &sql.Const{T: to, Null: v.isNull(0)}
 		if !lit.Null {
 			switch {
@@ -59,6 +77,11 @@ type castEval struct {
 	// Conversions of a string column run once per dictionary entry.
 	strNum dictMap[numVal]
 	strVec textVectors
+	// warn collects 1292 per row read in part; a literal's cast sets
+	// warnKey instead and reports truncated.
+	warn      *sql.Warnings
+	warnKey   *sql.Const
+	truncated bool
 }
 
 // numVal is a string parsed as a number or date: i in the target's integer
@@ -67,6 +90,13 @@ type numVal struct {
 	i    int64
 	f    float64
 	null bool
+	// truncated: the string read as a number only in part (warning 1292).
+	truncated bool
+}
+
+// numberName is the type MySQL's 1292 names for a conversion to t.
+func numberName(t columnar.Type) string {
+	return sql.NumberTypeName(t.IsInteger(), t.ID == columnar.Decimal)
 }
 
 func (e *castEval) eval(b *batch, sel []int32) *vec {
@@ -88,6 +118,9 @@ func (e *castEval) eval(b *batch, sel []int32) *vec {
 				continue
 			}
 			nv := m[v.i32[p]]
+			if nv.truncated {
+				e.noteTruncated(v.stringAt(p))
+			}
 			if nv.null {
 				out.setNull(b.n, p)
 				continue
@@ -204,9 +237,40 @@ func convertNum(v *vec, p int32, from, to columnar.Type) (numVal, bool) {
 	}
 }
 
+func (e *castEval) noteTruncated(s string) {
+	if e.warnKey != nil {
+		e.truncated = true
+		return
+	}
+	e.warn.Add(sql.WarnTruncatedValue, castWarningText(e.to, s))
+}
+
+// castWarningText is MySQL's 1292 text for s read as a value of type t.
+func castWarningText(t columnar.Type, s string) string {
+	switch t.ID {
+	case columnar.Date, columnar.Datetime:
+		return "Incorrect datetime value: '" + s + "'"
+	case columnar.Time:
+		return "Incorrect time value: '" + s + "'"
+	}
+	return sql.TruncatedValue(numberName(t), s)
+}
+
 // parseAs converts a string to a value of type t: the longest numeric prefix
 // for numbers (0 when there is none, as MySQL), 'YYYY-MM-DD' for dates.
 func parseAs(s string, t columnar.Type) numVal {
+	v := parseValue(s, t)
+	switch {
+	case t.Year:
+	case t.IsInteger() || t.ID == columnar.Float64 || t.ID == columnar.Decimal:
+		v.truncated = v.truncated || sql.TruncatesNumber(s, t.IsInteger())
+	case t.ID == columnar.Date || t.ID == columnar.Datetime || t.ID == columnar.Time:
+		v.truncated = v.null // not a date: NULL, noting 1292
+	}
+	return v
+}
+
+func parseValue(s string, t columnar.Type) numVal {
 	s = strings.TrimSpace(s)
 	switch t.ID {
 	case columnar.Int32:
@@ -243,14 +307,22 @@ func parseAs(s string, t columnar.Type) numVal {
 		}
 	}
 	i, err := strconv.ParseInt(pre, 10, 64)
+	clamped := false
 	if err != nil && pre != "" && pre != "-" && pre != "+" {
 		f, _ := strconv.ParseFloat(pre, 64)
-		i = int64(f)
+		switch {
+		case f >= math.MaxInt64: // MySQL clamps, noting 1292
+			i, clamped = math.MaxInt64, true
+		case f <= math.MinInt64:
+			i, clamped = math.MinInt64, true
+		default:
+			i = int64(f)
+		}
 	}
 	if t.ID == columnar.Int32 {
 		i = int64(int32(i))
 	}
-	return numVal{i: i}
+	return numVal{i: i, truncated: clamped}
 }
 
 // numericPrefix returns the longest prefix of s that reads as a number.

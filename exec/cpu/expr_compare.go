@@ -19,7 +19,7 @@ func (c *compiler) compileOperands(l, r sql.Expr) (evaluator, evaluator, columna
 		return nil, nil, columnar.Type{}, err
 	}
 	t := sql.OperandType(l.Type(), r.Type())
-	return castTo(le, l.Type(), t), castTo(re, r.Type(), t), t, nil
+	return c.castTo(le, l.Type(), t), c.castTo(re, r.Type(), t), t, nil
 }
 
 // cmpEval computes a comparison as a boolean vector.

@@ -63,7 +63,7 @@ func (c *compiler) compileFunc(e *sql.Func) (evaluator, error) {
 		}
 		for i := range f.args {
 			if e.Name == "coalesce" {
-				f.args[i] = castTo(f.args[i], f.types[i], e.T)
+				f.args[i] = c.castTo(f.args[i], f.types[i], e.T)
 				f.types[i] = e.T
 			}
 		}

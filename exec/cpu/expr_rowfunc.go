@@ -30,6 +30,8 @@ type rowFunc struct {
 	re     *regexp.Regexp
 	reKey  [2]string
 	reUsed bool
+	// warn collects the statement's warnings (STR_TO_DATE's 1411).
+	warn *sql.Warnings
 }
 
 // val is one argument or result value: i for integers, dates, booleans and
@@ -45,6 +47,9 @@ var nullVal = val{null: true}
 
 func (c *compiler) compileRowFunc(e *sql.Func) (evaluator, error) {
 	f := &rowFunc{name: e.Name, expr: e, t: e.T, out: newVec(e.T)}
+	if c.x != nil {
+		f.warn = c.x.warn
+	}
 	for _, a := range e.Args {
 		ev, err := c.compile(a)
 		if err != nil {

@@ -59,9 +59,10 @@ type unsignedArithEval struct {
 	t      columnar.Type
 	out    *vec
 	expr   sql.Expr
+	warn   *sql.Warnings // 1365 for a division by zero (a NULL result of values)
 }
 
-func newUnsignedArith(e *sql.Binary, l, r evaluator) evaluator {
+func newUnsignedArith(e *sql.Binary, l, r evaluator, warn *sql.Warnings) evaluator {
 	lt, rt := e.L.Type(), e.R.Type()
 	// INT and BOOLEAN operands are read as BIGINT (the binder casts them;
 	// folded constants may still be narrower).
@@ -71,7 +72,7 @@ func newUnsignedArith(e *sql.Binary, l, r evaluator) evaluator {
 	if !rt.Unsigned {
 		r, rt = castTo(r, rt, columnar.TInt64), columnar.TInt64
 	}
-	return &unsignedArithEval{op: e.Op, l: l, r: r, lt: lt, rt: rt, t: e.T, out: newVec(e.T), expr: e}
+	return &unsignedArithEval{op: e.Op, l: l, r: r, lt: lt, rt: rt, t: e.T, out: newVec(e.T), expr: e, warn: warn}
 }
 
 // magnitude is a value of up to 65 bits: -mag when neg.
@@ -99,6 +100,7 @@ func (e *unsignedArithEval) eval(b *batch, sel []int32) *vec {
 		x, y := magnitudeOf(lv.i64[p], e.lt), magnitudeOf(rv.i64[p], e.rt)
 		z, ok, null := combineMagnitudes(e.op, x, y)
 		if null {
+			e.warn.Add(sql.WarnDivisionByZero, "Division by 0")
 			out.setNull(b.n, p)
 			continue
 		}

@@ -59,6 +59,7 @@ var dateBodies = map[string]func(f *rowFunc, a []val) val{
 		us, ok := strToDatetime(a[0].s, a[1].s)
 		switch {
 		case !ok:
+			f.warn.Add(sql.WarnDatetimeForFunc, "Incorrect datetime value: '"+a[0].s+"' for function str_to_date")
 			return nullVal
 		case f.t.ID == columnar.Datetime:
 			return iv(columnar.RoundDatetime(us, f.t.Scale))

@@ -1,12 +1,6 @@
 package cpu
 
 import (
-	"strconv"
-	"strings"
-	"sync"
-	"time"
-	_ "time/tzdata" // CONVERT_TZ's zone names work without the host's zoneinfo
-
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -47,19 +41,14 @@ var datetimeBodies = map[string]func(f *rowFunc, a []val) val{
 		return iv(n * columnar.MicrosPerSecond)
 	},
 	"convert_tz": func(f *rowFunc, a []val) val {
-		from, ok1 := zoneNamed(a[1].s)
-		to, ok2 := zoneNamed(a[2].s)
-		if !ok1 || !ok2 {
+		from, to := sql.ZoneNamed(a[1].s), sql.ZoneNamed(a[2].s)
+		if from == nil || to == nil {
 			return nullVal
 		}
-		y, mo, d, h, mi, sec, micro := columnar.DatetimeParts(a[0].i)
-		t := time.Date(y, time.Month(mo), d, h, mi, sec, micro*1000, from).In(to)
-		v := columnar.DatetimeFromParts(t.Year(), int(t.Month()), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond()/1000)
-		if v < columnar.DaysFromCivil(0, 1, 1)*columnar.MicrosPerDay || v > columnar.MaxDatetime {
-			return nullVal
-		}
-		return iv(v)
+		return iv(sql.ConvertTZ(a[0].i, from, to))
 	},
+	"zone_from_utc": func(f *rowFunc, a []val) val { return iv(sessionZone(a[1].s).FromUTC(a[0].i)) },
+	"zone_to_utc":   func(f *rowFunc, a []val) val { return iv(sessionZone(a[1].s).ToUTC(a[0].i)) },
 	"from_unixtime": func(f *rowFunc, a []val) val {
 		// a[0] is DECIMAL(18,6): its raw value counts microseconds.
 		const maxUnix = 32536771199*1_000_000 + 999_999 // MySQL: '3001-01-18 23:59:59.999999' UTC
@@ -92,37 +81,11 @@ func floorDivInt(a, b int64) int64 {
 	return q
 }
 
-// zones caches CONVERT_TZ's time zones by name (nil: unknown).
-var zones sync.Map
-
-// zoneNamed reads '+HH:MM' / '-HH:MM' offsets and IANA zone names ('UTC',
-// 'Europe/Paris'); 'SYSTEM' is the session zone, UTC.
-func zoneNamed(name string) (*time.Location, bool) {
-	if l, ok := zones.Load(name); ok {
-		loc, _ := l.(*time.Location)
-		return loc, loc != nil
+// sessionZone is the zone the binder named for zone_from_utc/zone_to_utc:
+// the session's, which SET time_zone checked.
+func sessionZone(name string) *sql.TimeZone {
+	if z := sql.ZoneNamed(name); z != nil {
+		return z
 	}
-	var loc *time.Location
-	s := strings.TrimSpace(name)
-	switch {
-	case strings.EqualFold(s, "SYSTEM"):
-		loc = time.UTC
-	case len(s) >= 5 && (s[0] == '+' || s[0] == '-'):
-		h, m, ok := strings.Cut(s[1:], ":")
-		hh, err1 := strconv.Atoi(h)
-		mm, err2 := strconv.Atoi(m)
-		if ok && err1 == nil && err2 == nil && hh <= 14 && mm < 60 {
-			off := hh*3600 + mm*60
-			if s[0] == '-' {
-				off = -off
-			}
-			loc = time.FixedZone(s, off)
-		}
-	default:
-		if l, err := time.LoadLocation(s); err == nil && s != "" && s != "Local" {
-			loc = l
-		}
-	}
-	zones.Store(name, loc)
-	return loc, loc != nil
+	return sql.UTCZone
 }

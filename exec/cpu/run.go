@@ -87,6 +87,8 @@ type executor struct {
 	// subquery's plan (this executor runs one evaluation of it); nested
 	// caches the results of the nested subqueries this plan holds.
 	params map[int]*sql.Const
+	// warn collects the statement's warnings (sql/warnings.go; nil: none).
+	warn   *sql.Warnings
 	nested map[*planner.NestedSubquery]*nestedCache
 	rands  map[*sql.Func]*randSeq // RAND(N)'s sequences, made on first use
 	// spill is the query's temporary-file space (operators past the
@@ -102,7 +104,7 @@ type executor struct {
 // newExecutor uses as many workers as Go runs threads (GOMAXPROCS: the
 // CPUs by default, fewer where a container or `bench join` limits them).
 func newExecutor(ctx context.Context) *executor {
-	return &executor{ctx: ctx, mem: exec.MemoryFrom(ctx), workers: runtime.GOMAXPROCS(0),
+	return &executor{ctx: ctx, mem: exec.MemoryFrom(ctx), warn: sql.WarningsFrom(ctx), workers: runtime.GOMAXPROCS(0),
 		subq: map[*planner.Subquery]*sql.Const{}, tables: map[*planner.HashJoin]*joinTable{},
 		loops:  map[*planner.NestedLoopJoin]*rel{},
 		nested: map[*planner.NestedSubquery]*nestedCache{}}

@@ -233,6 +233,18 @@ func ParseDatetime(s string, fsp int) (int64, bool) {
 	return us - offset, ok
 }
 
+// HasZoneOffset reports a datetime string whose time ends in a zone
+// offset ('2024-01-05 10:00:00+05:30'): ParseDatetime gives its UTC time.
+func HasZoneOffset(s string) bool {
+	s = strings.TrimSpace(s)
+	i := strings.IndexAny(s, " T")
+	if i <= 0 || allASCIIDigits(strings.SplitN(s, ".", 2)[0]) {
+		return false
+	}
+	_, off, ok := cutZoneOffset(strings.TrimLeft(s[i+1:], " "))
+	return ok && (off != 0 || strings.HasSuffix(s, "+00:00") || strings.HasSuffix(s, "-00:00"))
+}
+
 // cutZoneOffset removes a trailing time zone offset '+HH:MM' / '-HH:MM'
 // from a time (MySQL 8.0.19: '2024-01-05 10:00:00+05:30' is that instant,
 // shown in the session's zone, UTC; offsets run from -13:59 to +14:00). It

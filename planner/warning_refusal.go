@@ -1,0 +1,95 @@
+package planner
+
+import (
+	"fmt"
+
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// warningOnCPU names the first operator that computes a value which may
+// note one of MySQL's warnings (sql/warnings.go), so that the plan runs
+// on the CPU, whose evaluators note one a row. The GPU kernels give the
+// same values without noting anything, so a plan with:
+//
+//   - a string read as a number (CAST(s AS SIGNED), s + 1, s = 1, and a
+//     literal read only in part, '1abc' + 1: 1292) or as a date or time
+//     (CAST(s AS DATE): NULL and 1292 when it is none),
+//   - a division, DIV or % whose divisor is not a constant other than 0
+//     (1365; a / 2 stays on the GPU, a / b does not),
+//   - STR_TO_DATE (1411),
+//
+// stays on the CPU, where SHOW WARNINGS and @@warning_count count what
+// MySQL counts. Operators above the GPU's part (a ratio of two sums over
+// the groups, a HAVING) do not count: the GPU executor hands them to the
+// CPU executor (exec/gpu/host_tail.go), which notes the warnings.
+func warningOnCPU(p *Physical) string {
+	onHost := map[Node]bool{}
+	for _, n := range gpuTail(p.Root) {
+		onHost[n] = true
+	}
+	for _, n := range p.Nodes() {
+		if onHost[n] {
+			continue
+		}
+		reason := ""
+		for _, e := range nodeExprs(n) {
+			walkExpr(e, func(x sql.Expr) {
+				if why := mayWarn(x); reason == "" && why != "" {
+					reason = fmt.Sprintf("%s in %s: %s", x, opName(n), why)
+				}
+			})
+		}
+		if reason != "" {
+			return reason
+		}
+	}
+	return ""
+}
+
+// mayWarn says why x may note a warning ("" when it cannot).
+func mayWarn(x sql.Expr) string {
+	const noted = "the warnings MySQL notes are counted on the CPU"
+	switch x := x.(type) {
+	case *sql.Cast:
+		if x.E.Type().ID == columnar.String && numberType(x.T) {
+			return "a string read as a number may be truncated (warning 1292); " + noted
+		}
+		if x.E.Type().ID == columnar.String && (x.T.ID == columnar.Date || x.T.ID == columnar.Datetime || x.T.ID == columnar.Time) {
+			return "a string that is no date or time is NULL with warning 1292; " + noted
+		}
+	case *sql.Binary:
+		switch x.Op {
+		case sql.OpDiv, sql.OpIntDiv, sql.OpMod:
+			if c, ok := x.R.(*sql.Const); !ok || c.Null || (c.I == 0 && c.F == 0) {
+				return "the divisor may be 0 (warning 1365); " + noted
+			}
+		case sql.OpEQ, sql.OpNE, sql.OpLT, sql.OpLE, sql.OpGT, sql.OpGE:
+			lt, rt := x.L.Type(), x.R.Type()
+			if lt.ID == columnar.String && numberType(rt) || rt.ID == columnar.String && numberType(lt) {
+				return "a string compared with a number is read as one (warning 1292); " + noted
+			}
+		}
+	case *sql.Func:
+		if x.Name == "str_to_date" {
+			return "an invalid date notes warning 1411; " + noted
+		}
+	}
+	return ""
+}
+
+func numberType(t columnar.Type) bool {
+	return !t.Year && (t.IsInteger() || t.ID == columnar.Float64 || t.ID == columnar.Decimal || t.ID == columnar.Bool)
+}
+
+// gpuTail is the part of the plan the GPU executor leaves to the host, as
+// PlanGPU splits it: above an aggregate every tail operator, elsewhere
+// only those that order or limit.
+func gpuTail(root Node) []Node {
+	tail, body := splitTail(root, true)
+	if _, ok := body.(*HashAggregate); ok {
+		return tail
+	}
+	tail, _ = splitTail(root, false)
+	return tail
+}
