@@ -413,3 +413,26 @@ func TestSetOpSpills(t *testing.T) {
 		"select x, str from d intersect select x * 1.0, str from d where x % 3 = 0",
 	})
 }
+
+// TestSpillWarningsOnce: an aggregation that spills runs its input again;
+// the input's warnings (here 1365, Division by 0) are noted once.
+func TestSpillWarningsOnce(t *testing.T) {
+	db, _ := spillDB(t, 8192)
+	const q = "select x % 200 as g, count(distinct x), sum(x / (x % 2)) from d group by g"
+	counts := map[int64]string{}
+	for _, limit := range []int64{-1, 256 << 10} {
+		db.SetMemoryLimit(limit)
+		want, err := runText(t, db, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := runText(t, db, "select @@warning_count")
+		counts[limit] = n + " " + fmt.Sprint(len(want))
+	}
+	if counts[-1] != counts[256<<10] || !strings.HasPrefix(counts[-1], "4096 ") {
+		t.Errorf("warnings unlimited / spilled: %q / %q, want 4096 both", counts[-1], counts[256<<10])
+	}
+	if ex := explainAnalyze(t, db, q); !strings.Contains(ex, "spilled") {
+		t.Errorf("did not spill:\n%s", ex)
+	}
+}

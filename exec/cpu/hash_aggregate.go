@@ -35,7 +35,7 @@ func (x *executor) aggregate(n planner.Node, input planner.Node, groups []sql.Ex
 	if err != nil {
 		return nil, err
 	}
-	restore := x.statsMark()
+	restore := x.attemptMark()
 	if err := x.runPipeline(input, s, n); err != nil {
 		s.releaseStates()
 		if spillAggregate(err, groups) && !x.runsOnce {

@@ -59,7 +59,7 @@ func (x *executor) runPipeline(top planner.Node, sf sinkFactory, sink planner.No
 	for i, op := range ops {
 		switch op := op.(type) {
 		case *planner.HashJoin:
-			restore := x.statsMark()
+			restore := x.attemptMark()
 			if _, err := x.joinTable(op); err != nil {
 				if graceJoinable(op, err) && !x.runsOnce {
 					restore()

@@ -166,7 +166,7 @@ func (x *executor) materializeFor(n planner.Node, consumer planner.Node) (*rel, 
 	case *planner.SetOp:
 		r, err = x.runSetOp(n)
 	case *planner.SortMergeJoin:
-		restore := x.statsMark()
+		restore := x.attemptMark()
 		r, err = x.runSortMergeJoin(n)
 		if isMemoryLimit(err) && !x.runsOnce {
 			restore()
@@ -175,7 +175,7 @@ func (x *executor) materializeFor(n planner.Node, consumer planner.Node) (*rel, 
 		}
 	case *planner.HashJoin:
 		if n.TwoPass { // a blocking join, not a streaming probe
-			restore := x.statsMark()
+			restore := x.attemptMark()
 			r, err = x.runTwoPassJoin(n)
 			if isMemoryLimit(err) && !x.runsOnce {
 				restore()

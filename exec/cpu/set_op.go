@@ -13,7 +13,7 @@ import (
 // consumes one matching right row.
 // Past the memory limit both inputs are partitioned (set_op_spill.go).
 func (x *executor) runSetOp(n *planner.SetOp) (*rel, error) {
-	restore := x.statsMark()
+	restore := x.attemptMark()
 	l, err := x.collect(n.Left, -1, n)
 	if err != nil {
 		return x.setOpSpilled(n, err, restore)
