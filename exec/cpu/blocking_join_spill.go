@@ -13,6 +13,29 @@ import (
 // join when that does not fit either. Its rows then come in the hash
 // join's order, which no plan relies on for these joins (sortedOn).
 
+// A blocking join that is the source of a pipeline (its rows feed an
+// aggregation, a sort, ...) is not materialized as a hash join's output
+// either: the pipeline runs with the hash join as its first streaming
+// operator, so that only the build side is held (or partitioned).
+
+// streamingJoin is the streaming hash join standing for blocking join n
+// (nil: n is not one).
+func streamingJoin(n planner.Node) *planner.HashJoin {
+	switch n := n.(type) {
+	case *planner.SortMergeJoin:
+		if len(n.LeftKeys) > 0 {
+			return asHashJoin(n)
+		}
+	case *planner.HashJoin:
+		if n.TwoPass {
+			hj := *n
+			hj.TwoPass = false
+			return &hj
+		}
+	}
+	return nil
+}
+
 // isMemoryLimit says whether err is the memory limit's.
 func isMemoryLimit(err error) bool {
 	var limit *exec.MemoryLimitError

@@ -37,11 +37,15 @@ func (x *executor) runPipeline(top planner.Node, sf sinkFactory, sink planner.No
 		ops = append([]planner.Node{n}, ops...)
 		n = planner.StreamInput(n)
 	}
-	var src *rel
-	var err error
-	if ts, ok := n.(*planner.TableScan); ok {
-		src = scanRel(ts)
-	} else if src, err = x.materialize(n); err != nil {
+	src, err := x.pipelineSource(n)
+	if hj := streamingJoin(n); hj != nil && isMemoryLimit(err) && !x.runsOnce {
+		// A blocking join as the source that does not fit: the pipeline
+		// probes it as a hash join instead (blocking_join_spill.go).
+		ops = append([]planner.Node{hj}, ops...)
+		n = hj.Probe()
+		src, err = x.pipelineSource(n)
+	}
+	if err != nil {
 		return err
 	}
 	// The materialized source has been read whole when the pipeline ends
@@ -103,6 +107,28 @@ func (x *executor) runPipeline(top planner.Node, sf sinkFactory, sink planner.No
 		}
 	}
 	return nil
+}
+
+// pipelineSource is the rows a pipeline reads: a table's columns, or n's
+// materialized result.
+func (x *executor) pipelineSource(n planner.Node) (*rel, error) {
+	if ts, ok := n.(*planner.TableScan); ok {
+		return scanRel(ts), nil
+	}
+	if streamingJoin(n) == nil {
+		return x.materialize(n)
+	}
+	// A blocking join past the memory limit is left to the pipeline to
+	// stream, not materialized as a hash join's output.
+	restore := x.attemptMark()
+	outer := x.streamSource
+	x.streamSource = n
+	r, err := x.materialize(n)
+	x.streamSource = outer
+	if isMemoryLimit(err) && !x.runsOnce {
+		restore()
+	}
+	return r, err
 }
 
 // timedChain instantiates the streaming operators ops in front of sink

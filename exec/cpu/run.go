@@ -94,6 +94,10 @@ type executor struct {
 	// spill is the query's temporary-file space (operators past the
 	// memory limit write there; see sort_spill.go, hash_aggregate_spill.go).
 	spill *exec.Spill
+	// streamSource is the blocking join a pipeline is materializing as
+	// its source: past the memory limit it is not rerun as a collected
+	// hash join, the pipeline streams it (pipelineSource).
+	streamSource planner.Node
 	// runsOnce: the plan calls volatile functions (RAND, GET_LOCK, user
 	// variable assignments), so no input may run a second time
 	// (aggregations and joins past the memory limit that would run theirs
@@ -168,7 +172,7 @@ func (x *executor) materializeFor(n planner.Node, consumer planner.Node) (*rel, 
 	case *planner.SortMergeJoin:
 		restore := x.attemptMark()
 		r, err = x.runSortMergeJoin(n)
-		if isMemoryLimit(err) && !x.runsOnce {
+		if isMemoryLimit(err) && !x.runsOnce && x.streamSource != planner.Node(n) {
 			restore()
 			r, err = x.joinByHash(asHashJoin(n), err)
 			rerun = true
@@ -177,7 +181,7 @@ func (x *executor) materializeFor(n planner.Node, consumer planner.Node) (*rel, 
 		if n.TwoPass { // a blocking join, not a streaming probe
 			restore := x.attemptMark()
 			r, err = x.runTwoPassJoin(n)
-			if isMemoryLimit(err) && !x.runsOnce {
+			if isMemoryLimit(err) && !x.runsOnce && x.streamSource != planner.Node(n) {
 				restore()
 				hj := *n
 				hj.TwoPass = false
