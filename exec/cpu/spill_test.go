@@ -111,6 +111,10 @@ func TestSpillMatchesSQLite(t *testing.T) {
 		{"select x.b, x.d from big x where not exists (select 1 from big y where y.b = x.b and y.d <> x.d)", 256 << 10, false, 5, planner.Options{Join: "merge"}},
 		{"select x.a, y.f from big x join big y on x.b = y.b + 1990 and x.s = y.s", 256 << 10, false, 5, planner.Options{Join: "merge"}},
 		{"select b, s from big where b in (select b + 1500 from big)", 256 << 10, false, 5, planner.Options{Join: "twopass"}},
+		// ... and feeding an aggregation, they stream into it: 200 K
+		// pairs never materialized.
+		{"select count(*), sum(x.a), sum(y.f) from big x join big y on x.b = y.b", 128 << 10, false, 5, planner.Options{Join: "merge"}},
+		{"select x.a, count(y.b), count(*) from big x left join big y on y.b = x.b + 500 and y.s < x.s group by x.a", 128 << 10, false, 5, planner.Options{Join: "twopass"}},
 		{"select x.a, y.f from big x join big y on x.b = y.b + 1990 and x.s = y.s", 256 << 10, false, 5, planner.Options{Join: "twopass"}},
 	}
 	for _, c := range cases {
