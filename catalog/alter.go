@@ -38,9 +38,13 @@ func (c *Catalog) Rename(from, to []string) error {
 		if f == t {
 			continue
 		}
-		c.writers[t], c.indexes[t] = c.writers[f], c.indexes[f]
+		c.writers[t], c.indexes[t], c.checks[t], c.foreignKeys[t] = c.writers[f], c.indexes[f], c.checks[f], c.foreignKeys[f]
 		delete(c.writers, f)
 		delete(c.indexes, f)
+		delete(c.checks, f)
+		delete(c.foreignKeys, f)
+		c.renameReferences(from[i], to[i])
+		c.renameConstraints(t, from[i], to[i])
 		c.moveCounter(f, t)
 	}
 	c.tables = tables
@@ -53,34 +57,65 @@ func (c *Catalog) Rename(from, to []string) error {
 // position (-1: dropped). Indexes follow their columns; an index that
 // loses a column loses it from its key, and goes when it has none left
 // (as MySQL does). It fails if the table changed since snapshot was read.
-func (c *Catalog) Alter(name string, snapshot, next *columnar.Table, colMap []int) error {
+func (c *Catalog) Alter(name string, snapshot, next *columnar.Table, colMap []int, addChecks ...Check) error {
 	return c.withWriter(name, func() error {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if c.tables[key(name)] != snapshot {
-			return fmt.Errorf("table %s changed during ALTER TABLE; run it again", name)
-		}
-		var kept []Index
-		for _, ix := range c.indexes[key(name)] {
-			var cols []int
-			for _, col := range ix.Columns {
-				if colMap[col] >= 0 {
-					cols = append(cols, colMap[col])
-				}
+		for _, ck := range addChecks {
+			if c.CheckNameTaken(ck.Name) {
+				return &ConstraintError{Code: 3822, Msg: fmt.Sprintf("Duplicate check constraint name '%s'.", ck.Name)}
 			}
-			if len(cols) == 0 {
-				continue
-			}
-			ix.Columns = cols
-			kept = append(kept, ix)
 		}
-		if err := checkUnique(next, kept); err != nil {
-			return err
+		// The added CHECK constraints hold from this statement on: the
+		// finisher checks the rewritten rows against them too.
+		before := c.Checks(name)
+		if len(addChecks) > 0 {
+			c.mu.Lock()
+			c.checks[key(name)] = append(append([]Check(nil), before...), addChecks...)
+			c.mu.Unlock()
 		}
-		c.tables[key(name)] = next
-		c.indexes[key(name)] = kept
-		c.dropRemaps(name, next)
-		c.version++
-		return nil
+		err := c.alter(name, snapshot, next, colMap)
+		if err != nil && len(addChecks) > 0 {
+			c.mu.Lock()
+			c.checks[key(name)] = before
+			c.mu.Unlock()
+		}
+		return err
 	})
+}
+
+// alter is Alter's swap; the caller holds the writer lock.
+func (c *Catalog) alter(name string, snapshot, next *columnar.Table, colMap []int) error {
+	var kept []Index
+	for _, ix := range c.Indexes(name) {
+		var cols []int
+		for _, col := range ix.Columns {
+			if colMap[col] >= 0 {
+				cols = append(cols, colMap[col])
+			}
+		}
+		if len(cols) == 0 {
+			continue
+		}
+		ix.Columns = cols
+		kept = append(kept, ix)
+	}
+	// A changed column type must still satisfy the CHECK
+	// constraints (MySQL validates the rebuilt table), and an added
+	// generated column gets its values.
+	next, err := c.finishAlone(FinishOptions{}, snapshot, next)
+	if err != nil {
+		return err
+	}
+	if err := checkUnique(next, kept); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tables[key(name)] != snapshot {
+		return fmt.Errorf("table %s changed during ALTER TABLE; run it again", name)
+	}
+	c.tables[key(name)] = next
+	c.indexes[key(name)] = kept
+	c.dropRemaps(name, next)
+	c.version++
+	return nil
 }

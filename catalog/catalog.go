@@ -27,12 +27,20 @@ type Catalog struct {
 	remaps map[string]map[string]*columnar.ColumnRemap
 	// counters are the AUTO_INCREMENT counters (auto_increment.go).
 	counters map[string]*AutoCounter
-	version  uint64
+	// checks are each table's CHECK constraints, finisher the engine's
+	// function that computes generated columns and enforces them
+	// (check.go).
+	checks   map[string][]Check
+	finisher Finisher
+	// foreignKeys are each (child) table's FOREIGN KEY constraints
+	// (foreign_key.go).
+	foreignKeys map[string][]ForeignKey
+	version     uint64
 }
 
 // New returns an empty catalog.
 func New() *Catalog {
-	return &Catalog{tables: map[string]*columnar.Table{}, writers: map[string]*sync.Mutex{}, indexes: map[string][]Index{}, views: map[string]View{}}
+	return &Catalog{tables: map[string]*columnar.Table{}, writers: map[string]*sync.Mutex{}, indexes: map[string][]Index{}, views: map[string]View{}, checks: map[string][]Check{}, foreignKeys: map[string][]ForeignKey{}}
 }
 
 func key(name string) string { return strings.ToLower(name) }
@@ -65,6 +73,21 @@ func (c *Catalog) Create(name string, fields []columnar.Field, ifNotExists bool)
 // CreateIndexed is Create with the table's indexes (PRIMARY KEY, UNIQUE and
 // KEY clauses of CREATE TABLE).
 func (c *Catalog) CreateIndexed(name string, fields []columnar.Field, indexes []Index, ifNotExists bool) error {
+	return c.CreateDefined(TableDef{Name: name, Fields: fields, Indexes: indexes}, ifNotExists)
+}
+
+// TableDef is everything CREATE TABLE defines besides the rows.
+type TableDef struct {
+	Name        string
+	Fields      []columnar.Field
+	Indexes     []Index
+	Checks      []Check
+	ForeignKeys []ForeignKey
+}
+
+// CreateDefined is Create with the table's indexes and constraints.
+func (c *Catalog) CreateDefined(def TableDef, ifNotExists bool) error {
+	name, fields, indexes := def.Name, def.Fields, def.Indexes
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.tables[key(name)]; ok {
@@ -94,6 +117,8 @@ func (c *Catalog) CreateIndexed(name string, fields []columnar.Field, indexes []
 	c.writers[key(name)] = &sync.Mutex{}
 	c.dropCounter(key(name))
 	c.indexes[key(name)] = append([]Index(nil), indexes...)
+	c.checks[key(name)] = append([]Check(nil), def.Checks...)
+	c.foreignKeys[key(name)] = append([]ForeignKey(nil), def.ForeignKeys...)
 	c.version++
 	return nil
 }
@@ -107,6 +132,8 @@ func (c *Catalog) Put(t *columnar.Table) {
 	}
 	c.tables[key(t.Name)] = t
 	delete(c.indexes, key(t.Name))
+	delete(c.checks, key(t.Name))
+	delete(c.foreignKeys, key(t.Name))
 	c.dropCounter(key(t.Name))
 	c.dropRemaps(t.Name, nil)
 	c.version++
@@ -125,6 +152,8 @@ func (c *Catalog) Drop(name string, ifExists bool) error {
 	delete(c.tables, key(name))
 	delete(c.writers, key(name))
 	delete(c.indexes, key(name))
+	delete(c.checks, key(name))
+	delete(c.foreignKeys, key(name))
 	c.dropCounter(key(name))
 	c.dropRemaps(name, nil)
 	c.version++
@@ -133,9 +162,15 @@ func (c *Catalog) Drop(name string, ifExists bool) error {
 
 // Update runs change on the current snapshot of the named table while holding
 // the table's writer lock, and commits the snapshot change returns. If change
-// fails, or the snapshot repeats a key of a unique index, nothing is
-// committed and the table is exactly as it was.
+// fails, or the snapshot repeats a key of a unique index or breaks another
+// constraint, nothing is committed and the table is exactly as it was.
 func (c *Catalog) Update(name string, change func(old *columnar.Table) (*columnar.Table, error)) error {
+	return c.UpdateWith(name, FinishOptions{}, change)
+}
+
+// UpdateWith is Update under a statement's settings (finish.go); changes
+// the snapshot cascades into other tables commit with it.
+func (c *Catalog) UpdateWith(name string, opts FinishOptions, change func(old *columnar.Table) (*columnar.Table, error)) error {
 	c.mu.RLock()
 	w, ok := c.writers[key(name)]
 	c.mu.RUnlock()
@@ -158,16 +193,32 @@ func (c *Catalog) Update(name string, change func(old *columnar.Table) (*columna
 	if err != nil {
 		return err
 	}
+	next, cascades, err := c.finish(opts, old, next)
+	if err != nil {
+		return err
+	}
 	if err := checkUnique(next, c.Indexes(name)); err != nil {
 		return err
 	}
+	release, err := c.lockCascades(name, cascades)
+	if err != nil {
+		return err
+	}
+	defer release()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.tables[key(name)] != old {
 		return fmt.Errorf("table %s was dropped or replaced during the statement", name)
 	}
+	if err := c.checkCascades(cascades); err != nil {
+		return err
+	}
 	c.tables[key(name)] = next
 	c.dropRemaps(name, next)
+	for _, cs := range cascades {
+		c.tables[key(cs.Table)] = cs.Next
+		c.dropRemaps(cs.Table, cs.Next)
+	}
 	c.version++
 	return nil
 }

@@ -85,6 +85,11 @@ func (c *Catalog) DropIndex(table, name string, ifExists bool) error {
 				if t, ok := c.tables[key(table)]; ok && !autoKeyed(t.Fields, rest) {
 					return fmt.Errorf("%s (dropping %s leaves AUTO_INCREMENT column '%s' of %s without a key)", ErrAutoKey, ix.Name, t.Fields[ix.Columns[0]].Name, table)
 				}
+				if t, ok := c.tables[key(table)]; ok {
+					if err := c.foreignKeyIndexLost(t, ix.Name, rest); err != nil {
+						return err
+					}
+				}
 				c.indexes[key(table)] = rest
 				c.version++
 				return nil
@@ -159,11 +164,17 @@ func DuplicateError(t *columnar.Table, ix Index, row int) error {
 // collation, its collation key (so 'a' and 'A' are one key, as in MySQL);
 // doubles their bits with -0 as 0.
 func KeyOf(t *columnar.Table, cols []int, r int) (string, bool) {
-	var b []byte
+	b, ok := AppendKey(nil, t, cols, r)
+	return string(b), ok
+}
+
+// AppendKey appends KeyOf's encoding of row r to b, so a caller probing a
+// map (m[string(b)]) need not allocate a string per row.
+func AppendKey(b []byte, t *columnar.Table, cols []int, r int) ([]byte, bool) {
 	for _, ci := range cols {
 		c := t.Columns[ci]
 		if c.IsNull(r) {
-			return "", false
+			return b, false
 		}
 		switch {
 		case c.Type.ID == columnar.String:
@@ -186,5 +197,5 @@ func KeyOf(t *columnar.Table, cols []int, r int) (string, bool) {
 			b = binary.LittleEndian.AppendUint64(b, uint64(c.Int64At(r)))
 		}
 	}
-	return string(b), true
+	return b, true
 }

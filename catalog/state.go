@@ -14,6 +14,10 @@ type State struct {
 	Tables  map[string]*columnar.Table
 	Indexes map[string][]Index
 	Views   map[string]View
+	// Checks are the CHECK constraints of the tables that have any,
+	// ForeignKeys their FOREIGN KEY constraints.
+	Checks      map[string][]Check
+	ForeignKeys map[string][]ForeignKey
 	// AutoIncrement are the AUTO_INCREMENT counters' next values of the
 	// tables that have one above 1 (auto_increment.go).
 	AutoIncrement map[string]uint64
@@ -39,6 +43,18 @@ func (c *Catalog) State() State {
 	for k, v := range c.views {
 		s.Views[k] = v
 	}
+	s.Checks = map[string][]Check{}
+	for k, list := range c.checks {
+		if len(list) > 0 {
+			s.Checks[k] = append([]Check(nil), list...)
+		}
+	}
+	s.ForeignKeys = map[string][]ForeignKey{}
+	for k, list := range c.foreignKeys {
+		if len(list) > 0 {
+			s.ForeignKeys[k] = append([]ForeignKey(nil), list...)
+		}
+	}
 	s.AutoIncrement = c.counterValues()
 	s.Remaps = c.remapValues()
 	return s
@@ -53,6 +69,14 @@ func (c *Catalog) Restore(s State) {
 	c.tables = map[string]*columnar.Table{}
 	c.indexes = map[string][]Index{}
 	c.views = map[string]View{}
+	c.checks = map[string][]Check{}
+	for k, list := range s.Checks {
+		c.checks[k] = append([]Check(nil), list...)
+	}
+	c.foreignKeys = map[string][]ForeignKey{}
+	for k, list := range s.ForeignKeys {
+		c.foreignKeys[k] = append([]ForeignKey(nil), list...)
+	}
 	for k, t := range s.Tables {
 		c.tables[k] = t
 		if _, ok := c.writers[k]; !ok {

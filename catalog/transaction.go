@@ -38,9 +38,10 @@ func Clone(tables map[string]*columnar.Table) *Catalog {
 	return c
 }
 
-// CopyIndexes gives c's tables the indexes src has for them, so a
-// transaction's clone enforces the same keys (and INSERT ... ON DUPLICATE
-// KEY UPDATE and REPLACE find the same conflicts) as the shared catalog.
+// CopyIndexes gives c's tables the indexes, CHECK and FOREIGN KEY constraints src has
+// for them, and src's finisher, so a transaction's clone enforces the same
+// keys and constraints (and INSERT ... ON DUPLICATE KEY UPDATE and REPLACE
+// find the same conflicts) as the shared catalog.
 func (c *Catalog) CopyIndexes(src *Catalog) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -48,7 +49,16 @@ func (c *Catalog) CopyIndexes(src *Catalog) {
 		if ix := src.Indexes(k); len(ix) > 0 {
 			c.indexes[k] = ix
 		}
+		if cks := src.Checks(k); len(cks) > 0 {
+			c.checks[k] = cks
+		}
+		if fks := src.ForeignKeys(k); len(fks) > 0 {
+			c.foreignKeys[k] = fks
+		}
 	}
+	src.mu.RLock()
+	c.finisher = src.finisher
+	src.mu.RUnlock()
 }
 
 // ConflictError is a COMMIT that lost to another session's change of a

@@ -15,6 +15,12 @@ import (
 // committed together: if change fails, or any next snapshot repeats a key
 // of a unique index, no table changes.
 func (c *Catalog) UpdateTables(tables []string, change func(old []*columnar.Table) ([]*columnar.Table, error)) error {
+	return c.UpdateTablesWith(tables, FinishOptions{}, change)
+}
+
+// UpdateTablesWith is UpdateTables under a statement's settings
+// (finish.go).
+func (c *Catalog) UpdateTablesWith(tables []string, opts FinishOptions, change func(old []*columnar.Table) ([]*columnar.Table, error)) error {
 	order := append([]string(nil), tables...)
 	sort.Slice(order, func(i, j int) bool { return key(order[i]) < key(order[j]) })
 	for i := 1; i < len(order); i++ {
@@ -48,6 +54,9 @@ func (c *Catalog) UpdateTables(tables []string, change func(old []*columnar.Tabl
 		return err
 	}
 	for i, name := range tables {
+		if next[i], err = c.finishAlone(opts, old[i], next[i]); err != nil {
+			return err
+		}
 		if err := checkUnique(next[i], c.Indexes(name)); err != nil {
 			return err
 		}

@@ -24,7 +24,7 @@ func (db *DB) alterColumns(ctx context.Context, s *sql.AlterColumns) (*Statement
 	if err != nil {
 		return nil, err
 	}
-	if err := db.cat.Alter(s.Table, s.Snapshot, next, s.ColMap); err != nil {
+	if err := db.cat.Alter(s.Table, s.Snapshot, next, s.ColMap, s.Checks...); err != nil {
 		return nil, err
 	}
 	return message("altered table %s", s.Table), nil
@@ -32,7 +32,10 @@ func (db *DB) alterColumns(ctx context.Context, s *sql.AlterColumns) (*Statement
 
 // truncate empties a table, keeping its schema and indexes.
 func (db *DB) truncate(s *sql.TruncateTable) (*StatementResult, error) {
-	err := db.cat.Update(s.Table, func(old *columnar.Table) (*columnar.Table, error) {
+	if err := db.checkTruncateReferenced(s.Table); err != nil {
+		return nil, err
+	}
+	err := db.cat.UpdateWith(s.Table, db.finishOptions(), func(old *columnar.Table) (*columnar.Table, error) {
 		return columnar.NewEmptyTable(old.Name, old.Fields), nil
 	})
 	if err != nil {

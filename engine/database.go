@@ -101,11 +101,19 @@ func (db *DB) exportDatabase(dir string) (*StatementResult, error) {
 	var script strings.Builder
 	names := db.cat.Names()
 	for _, n := range names {
+		if len(db.cat.ForeignKeys(n)) > 0 {
+			// Tables are created in name order: a child may come before
+			// its parent, and its rows before the parent's.
+			script.WriteString("SET foreign_key_checks = 0;\n\n")
+			break
+		}
+	}
+	for _, n := range names {
 		t, _ := db.cat.Table(n)
 		if err := t.Verify(); err != nil {
 			return nil, err
 		}
-		script.WriteString(createTableSQL(t, db.cat.Indexes(n), db.autoIncrementNext(t)))
+		script.WriteString(createTableSQL(t, db.cat.Indexes(n), constraintDefs(db.cat.ForeignKeys(n), db.cat.Checks(n)), db.autoIncrementNext(t)))
 		file := n + ".parquet"
 		if err := writeParquet(filepath.Join(dir, file), t); err != nil {
 			return nil, fmt.Errorf("EXPORT DATABASE: table %s: %w", t.Name, err)
@@ -132,13 +140,14 @@ func (db *DB) exportDatabase(dir string) (*StatementResult, error) {
 
 func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
 
-// createTableSQL is the CREATE TABLE statement of t with its keys and,
-// when past 1, the AUTO_INCREMENT counter's next value.
-func createTableSQL(t *columnar.Table, indexes []catalog.Index, autoNext uint64) string {
+// createTableSQL is the CREATE TABLE statement of t with its keys, the
+// constraint definitions given and, when past 1, the AUTO_INCREMENT
+// counter's next value.
+func createTableSQL(t *columnar.Table, indexes []catalog.Index, constraints []string, autoNext uint64) string {
 	var defs []string
 	for _, f := range t.Fields {
 		typ := f.Type.String()
-		if f.Type.ID == columnar.String && f.Type.Width == 0 {
+		if f.Type.ID == columnar.String && f.Type.Width == 0 && f.Type.Members == "" {
 			typ = "TEXT"
 		}
 		defs = append(defs, quoteIdent(f.Name)+" "+typ+nullAndDefault(f))
@@ -160,6 +169,7 @@ func createTableSQL(t *columnar.Table, indexes []catalog.Index, autoNext uint64)
 			defs = append(defs, "KEY "+quoteIdent(ix.Name)+" "+list)
 		}
 	}
+	defs = append(defs, constraints...)
 	option := ""
 	if autoNext > 1 {
 		option = fmt.Sprintf(" AUTO_INCREMENT=%d", autoNext)
@@ -218,6 +228,10 @@ func (db *DB) importFiles(ctx context.Context, dir string) (*StatementResult, er
 		return nil, fmt.Errorf("IMPORT DATABASE: %w", err)
 	}
 	before := db.cat.State()
+	// schema.sql may SET foreign_key_checks = 0 (children before their
+	// parents): the session gets its own setting back afterwards.
+	checks := db.session.Limit("foreign_key_checks")
+	defer db.session.SetLimit("foreign_key_checks", checks)
 	stmts, err := sql.Parse(string(b))
 	if err != nil {
 		return nil, fmt.Errorf("IMPORT DATABASE %s/schema.sql: %w", dir, err)
@@ -227,10 +241,10 @@ func (db *DB) importFiles(ctx context.Context, dir string) (*StatementResult, er
 		st, err := sql.BindSession(db.cat, db.session, p)
 		if err == nil {
 			switch st.(type) {
-			case *sql.CreateTable, *sql.CreateView, *sql.Load, *sql.Insert, *sql.CreateIndex:
+			case *sql.CreateTable, *sql.CreateView, *sql.Load, *sql.Insert, *sql.CreateIndex, *sql.Set:
 				_, err = db.execStatement(ctx, st, dir)
 			default:
-				err = fmt.Errorf("unexpected statement (schema.sql holds CREATE, IMPORT INTO and LOAD DATA only)")
+				err = fmt.Errorf("unexpected statement (schema.sql holds CREATE, IMPORT INTO, LOAD DATA and SET only)")
 			}
 			if _, ok := st.(*sql.CreateTable); ok {
 				tables++

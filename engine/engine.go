@@ -133,6 +133,7 @@ func Open(opts Options) (*DB, error) {
 	db.SetMemoryLimit(opts.MemoryLimit)
 	db.initSpill()
 	db.plans = newPlanCache(db.cat)
+	db.cat.SetFinisher(db.finishSnapshot)
 	if !packingModes[opts.Packing] {
 		return nil, fmt.Errorf("unknown packing mode %q (want on or off)", opts.Packing)
 	}
@@ -461,7 +462,7 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.explain(ctx, s)
 	case *sql.CreateTable:
 		_, existed := db.cat.Table(s.Name)
-		if err := db.cat.CreateIndexed(s.Name, s.Fields, s.Indexes, s.IfNotExists); err != nil {
+		if err := db.cat.CreateDefined(catalog.TableDef{Name: s.Name, Fields: s.Fields, Indexes: s.Indexes, Checks: s.Checks, ForeignKeys: s.ForeignKeys}, s.IfNotExists); err != nil {
 			return nil, err
 		}
 		if !existed && s.AutoIncrement > 1 {
@@ -471,6 +472,9 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 	case *sql.CreateTableAs:
 		return db.createTableAs(ctx, s)
 	case *sql.DropTable:
+		if err := db.checkDropReferenced(s.Names); err != nil {
+			return nil, err
+		}
 		for _, name := range s.Names {
 			if err := db.cat.Drop(name, s.IfExists); err != nil {
 				return nil, err
@@ -536,6 +540,22 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.selectIntoVars(ctx, s)
 	case *sql.AlterColumns:
 		return db.alterColumns(ctx, s)
+	case *sql.AddCheck:
+		return db.addCheck(s)
+	case *sql.DropCheck:
+		return db.dropCheck(s)
+	case *sql.AlterCheck:
+		return db.alterCheck(s)
+	case *sql.AddForeignKey:
+		if err := db.cat.AddForeignKey(s.Table, s.Key, s.Index, db.finishOptions()); err != nil {
+			return nil, err
+		}
+		return message("added foreign key %s to %s", s.Key.Name, s.Table), nil
+	case *sql.DropForeignKey:
+		if err := db.cat.DropForeignKey(s.Table, s.Name); err != nil {
+			return nil, err
+		}
+		return message("dropped foreign key %s from %s", s.Name, s.Table), nil
 	case *sql.AlterAutoIncrement:
 		return db.alterAutoIncrement(s)
 	case *sql.TruncateTable:

@@ -176,7 +176,7 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 	}
 	var lines []string
 	for _, f := range t.Fields {
-		lines = append(lines, fmt.Sprintf("  `%s` %s%s", f.Name, strings.ToLower(f.Type.String()), nullAndDefault(f)))
+		lines = append(lines, fmt.Sprintf("  `%s` %s%s", f.Name, sql.SQLTypeName(f.Type), nullAndDefault(f)))
 	}
 	for _, ix := range db.cat.Indexes(name) {
 		cols := make([]string, len(ix.Columns))
@@ -192,6 +192,8 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 			lines = append(lines, fmt.Sprintf("  KEY `%s` (%s)", ix.Name, strings.Join(cols, ",")))
 		}
 	}
+	lines = append(lines, foreignKeyLines(db.cat.ForeignKeys(name))...)
+	lines = append(lines, checkLines(db.cat.Checks(name))...)
 	ddl := fmt.Sprintf("CREATE TABLE `%s` (\n%s\n)", t.Name, strings.Join(lines, ",\n"))
 	if next := db.autoIncrementNext(t); next > 1 {
 		// MySQL shows the table option once the counter is past 1.
@@ -212,6 +214,9 @@ func nullAndDefault(f columnar.Field) string {
 	s := ""
 	if f.Collation != "" {
 		s = " COLLATE " + f.Collation
+	}
+	if f.Generated != "" {
+		return s + generatedClause(f)
 	}
 	if !f.Nullable {
 		s += " NOT NULL"

@@ -9,9 +9,9 @@ import (
 // appended: MySQL inserts the new rows in order, and each first deletes
 // every row (old, or new and earlier) that shares a key of one of the
 // table's unique indexes with it. It returns the snapshot without the
-// deleted rows and how many there were. Without unique indexes REPLACE is
-// INSERT.
-func replaceConflicts(t *columnar.Table, first int, indexes []catalog.Index) (*columnar.Table, int) {
+// deleted rows and how many there were, and the old rows (before first)
+// among them. Without unique indexes REPLACE is INSERT.
+func replaceConflicts(t *columnar.Table, first int, indexes []catalog.Index) (*columnar.Table, int, []int) {
 	var unique []catalog.Index
 	for _, ix := range indexes {
 		if ix.Unique {
@@ -19,7 +19,7 @@ func replaceConflicts(t *columnar.Table, first int, indexes []catalog.Index) (*c
 		}
 	}
 	if len(unique) == 0 {
-		return t, 0
+		return t, 0, nil
 	}
 	// owner[i] maps each key of index i to the live row holding it.
 	owner := make([]map[string]int, len(unique))
@@ -64,13 +64,17 @@ func replaceConflicts(t *columnar.Table, first int, indexes []catalog.Index) (*c
 		claim(r)
 	}
 	if deleted == 0 {
-		return t, 0
+		return t, 0, nil
 	}
 	keep := make([]int, 0, t.Rows-deleted)
+	var oldGone []int
 	for r, g := range gone {
-		if !g {
+		switch {
+		case !g:
 			keep = append(keep, r)
+		case r < first:
+			oldGone = append(oldGone, r)
 		}
 	}
-	return gatherTable(t, keep), deleted
+	return gatherTable(t, keep), deleted, oldGone
 }

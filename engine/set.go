@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"gpusql/exec/cpu"
 	"gpusql/sql"
@@ -170,6 +171,15 @@ func cellConst(c *columnar.Column, r int) *sql.Const {
 func setLimit(s *sql.Session, name string, v *sql.Const) (bool, error) {
 	if _, ok := sql.LimitDefault(name); !ok {
 		return false, nil
+	}
+	if name == "foreign_key_checks" && !v.Null && v.T.ID == columnar.String {
+		// A switch: SET foreign_key_checks = OFF / ON as well as 0 / 1.
+		switch strings.ToUpper(v.S) {
+		case "OFF":
+			v = &sql.Const{T: columnar.TInt64, I: 0}
+		case "ON":
+			v = &sql.Const{T: columnar.TInt64, I: 1}
+		}
 	}
 	if v.Null || !v.T.IsInteger() {
 		return true, fmt.Errorf("variable '%s' takes an integer, got %s", name, v)

@@ -24,13 +24,18 @@ func (db *DB) update(ctx context.Context, s *sql.Update) (*StatementResult, erro
 		return nil, err
 	}
 	changed := 0
-	err = db.cat.Update(s.Table, func(old *columnar.Table) (*columnar.Table, error) {
+	err = db.cat.UpdateWith(s.Table, db.inPlaceOptions(), func(old *columnar.Table) (*columnar.Table, error) {
 		if old != s.Snapshot {
 			return nil, fmt.Errorf("table %s changed while the UPDATE ran; run it again", s.Table)
 		}
 		ids, err := rowIDs(res, old)
 		if err != nil {
 			return nil, err
+		}
+		if s.Ignore {
+			if res, ids, err = db.ignoreViolations(old, s, res, ids, sql.WarningsFrom(ctx)); err != nil {
+				return nil, err
+			}
 		}
 		t := &columnar.Table{Name: old.Name, Fields: old.Fields, Rows: old.Rows,
 			Columns: append([]*columnar.Column(nil), old.Columns...)}
@@ -74,7 +79,7 @@ func (db *DB) deleteRows(ctx context.Context, s *sql.Delete) (*StatementResult, 
 	if err != nil {
 		return nil, err
 	}
-	err = db.cat.Update(s.Table, func(old *columnar.Table) (*columnar.Table, error) {
+	err = db.cat.UpdateWith(s.Table, db.finishOptions(), func(old *columnar.Table) (*columnar.Table, error) {
 		if old != s.Snapshot {
 			return nil, fmt.Errorf("table %s changed while the DELETE ran; run it again", s.Table)
 		}

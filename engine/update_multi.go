@@ -24,7 +24,7 @@ func (db *DB) multiUpdate(ctx context.Context, s *sql.MultiUpdate) (*StatementRe
 		names[i] = t.Table
 	}
 	matched, changed := 0, 0
-	err = db.cat.UpdateTables(names, func(old []*columnar.Table) ([]*columnar.Table, error) {
+	err = db.cat.UpdateTablesWith(names, db.inPlaceOptions(), func(old []*columnar.Table) ([]*columnar.Table, error) {
 		matched, changed = 0, 0
 		next := make([]*columnar.Table, len(old))
 		for i, target := range s.Targets {
@@ -114,7 +114,7 @@ func (db *DB) multiDelete(ctx context.Context, s *sql.MultiDelete) (*StatementRe
 		names[i] = t.Table
 	}
 	deleted := 0
-	err = db.cat.UpdateTables(names, func(old []*columnar.Table) ([]*columnar.Table, error) {
+	err = db.cat.UpdateTablesWith(names, db.finishOptions(), func(old []*columnar.Table) ([]*columnar.Table, error) {
 		deleted = 0
 		next := make([]*columnar.Table, len(old))
 		for i, target := range s.Targets {

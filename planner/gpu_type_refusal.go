@@ -24,6 +24,9 @@ import (
 //     int64 but its arithmetic is unsigned and no GPU test covers it.
 //   - TIME, YEAR: stored as integers the kernels could move, but their
 //     conversions live in the CPU executor and no GPU test covers them.
+//   - ENUM, SET: dictionary-encoded text the kernels could move, but their
+//     index and bitmask (ORDER BY, numeric contexts) are computed from the
+//     text with FIELD / FIND_IN_SET, and no GPU test covers them.
 func typeOnCPU(p *Physical) string {
 	for _, n := range p.Nodes() {
 		for _, c := range n.Schema() {
@@ -60,6 +63,10 @@ func cpuOnlyType(t columnar.Type) (label, why string) {
 		return "TIME", "TIME values are computed on the CPU"
 	case t.Year:
 		return "YEAR", "YEAR values are computed on the CPU"
+	case t.Members != "" && t.Set:
+		return "SET", "SET values are computed on the CPU"
+	case t.Members != "":
+		return "ENUM", "ENUM values are computed on the CPU"
 	}
 	return "", ""
 }

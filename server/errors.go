@@ -55,10 +55,13 @@ func errorCode(err error) uint16 {
 		kill *killError
 		syn  *syntaxError
 		save *engine.SavepointError
+		con  *catalog.ConstraintError
 		zone *sql.UnknownTimeZoneError
 		warn *sql.WarningError
 	)
 	switch {
+	case errors.As(err, &con):
+		return con.Code
 	case errors.As(err, &zone):
 		return mysql.ER_UNKNOWN_TIME_ZONE
 	case errors.As(err, &warn):
@@ -112,6 +115,34 @@ var messageCodes = []struct {
 	code uint16
 }{
 	{"Incorrect table definition; there can be only one auto column", mysql.ER_WRONG_AUTO_KEY},
+	// CHECK constraints (sql/check.go): MySQL 8.0.16's codes 3812-3822, 3959.
+	{"non-boolean type specified to a check constraint", 3812},
+	{"Column check constraint '", 3813},
+	{"contains disallowed function: ", 3814},
+	{"contains disallowed function.", 3815},
+	{"cannot refer to a user or system variable", 3816},
+	{"cannot refer to a row value", 3817},
+	{"cannot refer to an auto-increment column", 3818},
+	{"refers to non-existing column", 3820},
+	{"Duplicate check constraint name", 3822},
+	{"hence column cannot be dropped or renamed", 3959},
+	// FOREIGN KEY definitions (sql/foreign_key.go).
+	{"Failed to open the referenced table", 1824},
+	{"Failed to add the foreign key constraint. Missing index", 1822},
+	{"Failed to add the foreign key constraint. Missing column", 3734},
+	{"in foreign key constraint", 3780},
+	{"cannot be NOT NULL: needed in a foreign key constraint", 1830},
+	{"Key reference and table reference don't match", 1239},
+	{"Duplicate foreign key constraint name", 1826},
+	{"needed in a foreign key constraint", 1828},
+	// ENUM / SET values that are not members (storage/columnar/enum.go).
+	{"Data truncated for column", mysql.WARN_DATA_TRUNCATED},
+	// Generated columns (sql/generated.go).
+	{"The value specified for generated column", 3105},
+	{"Expression of generated column", 3102},
+	{"Generated column can refer only to generated columns", 3107},
+	{"has a generated column dependency", 3108},
+	{"in 'generated column function'", 1054},
 	{"Failed to read auto-increment value", mysql.ER_AUTOINC_READ_FAILED},
 	{"unknown table", mysql.ER_NO_SUCH_TABLE},
 	{"unknown column", mysql.ER_BAD_FIELD_ERROR},

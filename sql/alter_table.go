@@ -6,6 +6,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
+	"gpusql/catalog"
 	"gpusql/storage/columnar"
 )
 
@@ -23,6 +24,9 @@ type AlterColumns struct {
 	Query    *Query
 	ColMap   []int
 	Snapshot *columnar.Table
+	// Checks are CHECK constraints the statement adds (ADD COLUMN c INT
+	// CHECK (...), ADD CONSTRAINT ... CHECK beside the column change).
+	Checks []catalog.Check
 }
 
 // RenameTable is RENAME TABLE a TO b [, c TO d] and ALTER TABLE a RENAME
@@ -106,6 +110,11 @@ func (b *binder) alterColumns(t *columnar.Table, spec *ast.AlterTableSpec) (Stat
 		}
 		fields = append(fields[:at], append([]columnar.Field{f}, fields[at:]...)...)
 		src = append(src[:at], append([]int{-1}, src[at:]...)...)
+		if f.Generated != "" {
+			if err := b.addGenerated(fields, at, spec.NewColumns[0]); err != nil {
+				return nil, err
+			}
+		}
 	case ast.AlterTableDropColumn:
 		i, err := find(spec.OldColumnName.Name.O)
 		if err != nil {
@@ -114,12 +123,20 @@ func (b *binder) alterColumns(t *columnar.Table, spec *ast.AlterTableSpec) (Stat
 		if len(fields) == 1 {
 			return nil, b.errf(b.start, "cannot drop the only column of '%s' (use DROP TABLE)", t.Name)
 		}
+		if err := b.checkColumnUse(t.Name, fields[i].Name); err != nil {
+			return nil, err
+		}
 		fields = append(fields[:i], fields[i+1:]...)
 		src = append(src[:i], src[i+1:]...)
 	case ast.AlterTableRenameColumn:
 		i, err := find(spec.OldColumnName.Name.O)
 		if err != nil {
 			return nil, err
+		}
+		if !strings.EqualFold(fields[i].Name, spec.NewColumnName.Name.O) {
+			if err := b.checkColumnUse(t.Name, fields[i].Name); err != nil {
+				return nil, err
+			}
 		}
 		fields[i].Name = spec.NewColumnName.Name.O
 	case ast.AlterTableAlterColumn:
@@ -147,9 +164,20 @@ func (b *binder) alterColumns(t *columnar.Table, spec *ast.AlterTableSpec) (Stat
 		if err != nil {
 			return nil, err
 		}
+		if fields[i].Generated != "" {
+			return nil, b.errf(b.wordPos(old, -1), "unsupported: MODIFY / CHANGE of generated column '%s' (drop it and add it again)", old)
+		}
 		f, err := b.columnDef(spec.NewColumns[0], false)
 		if err != nil {
 			return nil, err
+		}
+		if !strings.EqualFold(f.Name, fields[i].Name) {
+			if err := b.checkColumnUse(t.Name, fields[i].Name); err != nil {
+				return nil, err
+			}
+		}
+		if f.Generated != "" {
+			return nil, b.errf(b.wordPos(f.Name, -1), "unsupported: MODIFY / CHANGE into a generated column '%s' (add it with ADD COLUMN)", f.Name)
 		}
 		if b.inPrimaryKey(t.Name, i) {
 			f.Nullable = false // MySQL: a PRIMARY KEY column is NOT NULL whatever MODIFY says
@@ -280,6 +308,9 @@ func (b *binder) columnDef(c *ast.ColumnDef, hasRows bool) (columnar.Field, erro
 		case ast.ColumnOptionNull, ast.ColumnOptionComment, ast.ColumnOptionNoOption:
 		case ast.ColumnOptionDefaultValue:
 			def = o.Expr
+		case ast.ColumnOptionGenerated:
+			f.Generated = "?" // ADD COLUMN binds it over the new fields: addGenerated
+		case ast.ColumnOptionCheck: // alterColumnsChecked adds it
 		case ast.ColumnOptionAutoIncrement: // MODIFY / CHANGE only: checkAlterAuto
 			if !t.IsInteger() || t.ID == columnar.Bool || t.Year {
 				return columnar.Field{}, b.errf(pos, "unsupported: AUTO_INCREMENT on %s column '%s' (give it an integer type: INT or BIGINT)", t, name)
@@ -294,7 +325,7 @@ func (b *binder) columnDef(c *ast.ColumnDef, hasRows bool) (columnar.Field, erro
 			return columnar.Field{}, err
 		}
 	}
-	if !f.Nullable && !f.HasDefault && hasRows {
+	if !f.Nullable && !f.HasDefault && hasRows && f.Generated == "" {
 		return columnar.Field{}, b.errf(pos, "cannot add NOT NULL column '%s' without a DEFAULT to a table with rows (give it a DEFAULT, or add it nullable, UPDATE it, then MODIFY it NOT NULL)", name)
 	}
 	return f, nil

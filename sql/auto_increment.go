@@ -76,6 +76,10 @@ func ColumnExtra(f columnar.Field) string {
 		return "auto_increment"
 	case f.OnUpdateNow:
 		return "on update CURRENT_TIMESTAMP"
+	case f.Generated != "" && f.GeneratedStored:
+		return "STORED GENERATED"
+	case f.Generated != "":
+		return "VIRTUAL GENERATED"
 	}
 	return ""
 }

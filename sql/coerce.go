@@ -186,6 +186,9 @@ func castTo(e Expr, t columnar.Type) Expr {
 	if t.JSON && !e.Type().JSON {
 		return castToJSON(e)
 	}
+	if isEnum(e) && (t.IsNumeric() || t.ID == columnar.Bool) {
+		e = enumNumber(e) // an ENUM's number is its index, a SET's its bitmask
+	}
 	if sameType(e.Type(), t) || widensFsp(e, t) {
 		if c, ok := e.(*Const); ok && c.Null {
 			return nullConst(t)

@@ -202,7 +202,7 @@ func isCollated(e Expr) bool { c, _ := collationOf(e); return c != "" }
 
 // needsOrderKey reports whether e sorts by a key other than its value
 // (orderKey): JSON and collated values.
-func needsOrderKey(e Expr) bool { return isJSON(e) || isCollated(e) }
+func needsOrderKey(e Expr) bool { return isJSON(e) || isCollated(e) || isEnum(e) }
 
 // or is a unless it is "", else b.
 func or(a, b string) string {

@@ -38,7 +38,10 @@ import (
 //	                                             (storage/columnar/year.go)
 //	TIME[(fsp)]                                → TIME: signed µs (storage/columnar/time.go)
 //
-// ENUM, SET and BIT are rejected.
+//	ENUM(...), SET(...)                        → VARCHAR holding the members' text,
+//	                                             Type.Members (sql/enum.go)
+//
+// BIT is rejected.
 func columnType(tp *types.FieldType) (columnar.Type, string) {
 	switch tp.GetType() {
 	case mysql.TypeTiny, mysql.TypeShort, mysql.TypeInt24, mysql.TypeLong:
@@ -83,6 +86,8 @@ func columnType(tp *types.FieldType) (columnar.Type, string) {
 		return columnar.TDate, ""
 	case mysql.TypeTiDBVectorFloat32:
 		return vectorType(tp.GetFlen())
+	case mysql.TypeEnum, mysql.TypeSet:
+		return enumType(tp, tp.GetType() == mysql.TypeSet)
 	case mysql.TypeJSON:
 		return columnar.TJSON, ""
 	case mysql.TypeYear:
@@ -117,7 +122,7 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 	}
 	switch {
 	case n.ReferTable != nil:
-		return nil, b.errf(-1, "unsupported: CREATE TABLE ... LIKE")
+		return b.createTableLike(n)
 	case n.Partition != nil:
 		return nil, b.errf(-1, "unsupported: partitioned tables")
 	}
@@ -178,8 +183,10 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 				if err := b.columnCollation(&f, o.StrValue, pos); err != nil {
 					return nil, err
 				}
+			case ast.ColumnOptionCheck:
+				// A constraint: columnChecks collects it.
 			case ast.ColumnOptionComment,
-				ast.ColumnOptionReference, ast.ColumnOptionCheck, ast.ColumnOptionNoOption:
+				ast.ColumnOptionReference, ast.ColumnOptionNoOption:
 				// Constraints the engine does not enforce; accepted so
 				// MySQL DDL loads unchanged.
 			case ast.ColumnOptionDefaultValue:
@@ -192,7 +199,7 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 				// given for it generates a value instead.
 				f.AutoIncrement, f.Nullable = true, false
 			case ast.ColumnOptionGenerated:
-				return nil, b.errf(pos, "unsupported: generated columns (column '%s')", cname)
+				// Bound once every column is known: generatedColumns.
 			case ast.ColumnOptionOnUpdate:
 				if t.ID != columnar.Datetime || !isCurrentTimestamp(o.Expr) {
 					return nil, b.errf(pos, "invalid ON UPDATE clause for '%s' column (only DATETIME and TIMESTAMP columns take ON UPDATE CURRENT_TIMESTAMP)", cname)
@@ -210,6 +217,10 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 		index[strings.ToLower(cname)] = len(fields)
 		fields = append(fields, f)
 	}
+	markGenerated(n, fields)
+	if err := b.generatedColumns(n, fields); err != nil {
+		return nil, err
+	}
 	indexes, err := b.tableIndexes(n, fields)
 	if err != nil {
 		return nil, err
@@ -218,6 +229,16 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 		return nil, err
 	}
 	st := &CreateTable{Name: name, Fields: fields, Indexes: indexes, IfNotExists: n.IfNotExists}
+	if _, exists := b.cat.Table(name); !exists || !n.IfNotExists {
+		if st.Checks, err = b.bindChecks(name, fields, columnChecks(n), nil); err != nil {
+			return nil, err
+		}
+		ft := &fkTable{name: name, fields: fields, indexes: indexes}
+		if st.ForeignKeys, err = b.foreignKeys(ft, n.Constraints, nil); err != nil {
+			return nil, err
+		}
+		st.Indexes = ft.indexes
+	}
 	for _, o := range n.Options {
 		if o.Tp == ast.TableOptionAutoIncrement {
 			st.AutoIncrement = o.UintValue

@@ -358,6 +358,7 @@ func (b *binder) compare(op BinOp, l, r Expr, pos int) (Expr, error) {
 		return &Binary{Op: op, L: collationKey(l, name), R: collationKey(r, name), T: columnar.TBool}, nil
 	}
 	l, r = uncollated(l), uncollated(r)
+	l, r = enumCompare(l, r)
 	if cs := codeSetCompare(op, l, r); cs != nil {
 		return cs, nil
 	}
@@ -405,6 +406,7 @@ func (b *binder) arith(op BinOp, l, r Expr, pos int) (Expr, error) {
 	if l.Type().ID == columnar.Vector || r.Type().ID == columnar.Vector {
 		return b.vectorArith(op, l, r, pos)
 	}
+	l, r = enumNumber(l), enumNumber(r)
 	lt, lok := numericType(l.Type())
 	rt, rok := numericType(r.Type())
 	if isNullConst(l) && rok {
@@ -589,6 +591,9 @@ func (b *binder) inList(n *ast.PatternInExpr, sc *scope, pos int) (Expr, error) 
 	}
 	if err := b.refuseJSONCompare(pos, "IN", append([]Expr{e}, items...)...); err != nil {
 		return nil, err
+	}
+	for i := range items {
+		_, items[i] = enumCompare(e, items[i]) // members named in another case
 	}
 	if name, err := b.comparisonCollation("in", pos, append([]Expr{e}, items...)...); err != nil || name != "" {
 		if err != nil {

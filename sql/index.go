@@ -207,17 +207,23 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(n.Specs) != 1 {
-		return nil, b.errf(b.start, "unsupported: ALTER TABLE with %d changes (give one per statement)", len(n.Specs))
+	spec, checks, err := b.alterSpecs(n)
+	if err != nil {
+		return nil, err
 	}
-	spec := n.Specs[0]
 	switch {
 	case isColumnChange(spec.Tp):
-		return b.alterColumns(t, spec)
+		return b.alterColumnsChecked(t, spec, checks)
 	case spec.Tp == ast.AlterTableRenameTable:
 		return &RenameTable{From: []string{t.Name}, To: []string{spec.NewTable.Name.O}}, nil
 	case spec.Tp == ast.AlterTableOption:
 		return b.alterAutoIncrement(t, spec.Options)
+	}
+	if st, ok, err := b.alterCheck(t, spec); ok {
+		return st, err
+	}
+	if st, ok, err := b.alterForeignKey(t, spec); ok {
+		return st, err
 	}
 	switch spec.Tp {
 	case ast.AlterTableAddConstraint:
@@ -241,5 +247,5 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 	case ast.AlterTableDropPrimaryKey:
 		return &DropIndex{Table: t.Name, Name: catalog.PrimaryName}, nil
 	}
-	return nil, b.errf(b.start, "unsupported: this ALTER TABLE change (ADD/DROP/RENAME/MODIFY/CHANGE COLUMN, ALTER COLUMN SET/DROP DEFAULT, RENAME TO, ADD/DROP INDEX, UNIQUE and PRIMARY KEY are supported)")
+	return nil, b.errf(b.start, "unsupported: this ALTER TABLE change (ADD/DROP/RENAME/MODIFY/CHANGE COLUMN, ALTER COLUMN SET/DROP DEFAULT, RENAME TO, ADD/DROP INDEX, UNIQUE and PRIMARY KEY, ADD/DROP/ALTER CHECK, ADD/DROP FOREIGN KEY are supported)")
 }

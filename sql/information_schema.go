@@ -31,7 +31,8 @@ var (
 		{"CHARACTER_MAXIMUM_LENGTH", columnar.TInt64}, {"NUMERIC_PRECISION", columnar.TInt64},
 		{"NUMERIC_SCALE", columnar.TInt64}, {"COLUMN_TYPE", columnar.TString}, {"COLUMN_KEY", columnar.TString},
 		{"EXTRA", columnar.TString}, {"COLUMN_COMMENT", columnar.TString},
-		{"CHARACTER_SET_NAME", columnar.TString}, {"COLLATION_NAME", columnar.TString}}
+		{"CHARACTER_SET_NAME", columnar.TString}, {"COLLATION_NAME", columnar.TString},
+		{"GENERATION_EXPRESSION", columnar.TString}}
 )
 
 // informationSchema binds information_schema.name.
@@ -68,7 +69,10 @@ func (b *binder) informationSchema(name string, pos int) (Plan, []string, error)
 			}
 		}
 	default:
-		return nil, nil, b.errf(pos, "unknown table 'information_schema.%s' (gpusql has SCHEMATA, TABLES and COLUMNS)", name)
+		var ok bool
+		if cols, rows, ok = b.infoConstraintTable(name); !ok {
+			return nil, nil, b.errf(pos, "unknown table 'information_schema.%s' (gpusql has SCHEMATA, TABLES, COLUMNS, TABLE_CONSTRAINTS, CHECK_CONSTRAINTS, REFERENTIAL_CONSTRAINTS and KEY_COLUMN_USAGE)", name)
+		}
 	}
 	out := make(Schema, len(cols))
 	names := make([]string, len(cols))
@@ -156,11 +160,14 @@ func columnRow(table string, i int, f columnar.Field) []Expr {
 		if f.Type.Width <= 0 {
 			charLen = i64(16383)
 		}
+		if f.Type.Members != "" {
+			dataType, charLen = enumDataType(f.Type)
+		}
 	}
-	colType := strings.ToLower(f.Type.String())
+	colType := SQLTypeName(f.Type)
 	if f.Type.ID == columnar.Bool {
 		colType = "tinyint(1)"
-	} else if f.Type.ID == columnar.String && f.Type.Width <= 0 {
+	} else if f.Type.ID == columnar.String && f.Type.Width <= 0 && f.Type.Members == "" {
 		colType = "varchar(16383)"
 	}
 	def := infoNull(columnar.TString)
@@ -174,7 +181,7 @@ func columnRow(table string, i int, f columnar.Field) []Expr {
 	}
 	return []Expr{infoStr("def"), infoStr(DatabaseName), infoStr(table), infoStr(f.Name), i64(i + 1), def,
 		infoStr(nullable), infoStr(dataType), charLen, prec, scale, infoStr(colType), infoStr(""), infoStr(extra), infoStr(""),
-		charset, collation}
+		charset, collation, infoStr(f.Generated)}
 }
 
 func infoStr(s string) Expr         { return &Const{T: columnar.TString, S: s} }

@@ -65,8 +65,8 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 	// value is a constant appended to every row.
 	var defaults []Expr
 	for i, f := range t.Fields {
-		if containsInt(targets, i) || f.Nullable && !f.HasDefault && !allDefaults {
-			continue
+		if containsInt(targets, i) || f.Nullable && !f.HasDefault && !allDefaults || f.Generated != "" {
+			continue // a generated column is computed by the engine
 		}
 		if f.AutoIncrement { // NULL: the engine generates the value
 			targets = append(targets, i)
@@ -84,9 +84,14 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 	out := make(Schema, len(targets))
 	for i, k := range targets {
 		f := t.Fields[k]
-		out[i] = Column{Name: f.Name, Type: f.Type, Nullable: f.Nullable || f.AutoIncrement}
+		out[i] = Column{Name: f.Name, Type: f.Type, Nullable: f.Nullable || f.AutoIncrement || f.Generated != ""}
 	}
 	if n.Select != nil {
+		for _, k := range targets[:given] {
+			if t.Fields[k].Generated != "" {
+				return nil, b.generatedValueError(b.wordPos(t.Fields[k].Name, -1), t.Fields[k].Name, t.Name)
+			}
+		}
 		blk, err := b.query(n.Select, nil)
 		if err != nil {
 			return nil, err
@@ -126,11 +131,17 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 			pos := b.posOr(v, -1)
 			var e Expr
 			var err error
-			if d, ok := v.(*ast.DefaultExpr); ok && t.Fields[targets[i]].AutoIncrement && d.Name == nil {
+			d, ok := v.(*ast.DefaultExpr)
+			switch gen := t.Fields[targets[i]].Generated != ""; {
+			case gen && (!ok || d.Name != nil):
+				return nil, b.generatedValueError(pos, col.Name, t.Name)
+			case gen:
+				e = &Const{T: col.Type, Null: true} // the engine computes it
+			case ok && t.Fields[targets[i]].AutoIncrement && d.Name == nil:
 				e = &Const{T: col.Type, Null: true} // DEFAULT generates a value
-			} else if ok {
+			case ok:
 				e, err = b.defaultOf(d, t, t.Fields[targets[i]], pos)
-			} else {
+			default:
 				e, err = b.expr(v, empty)
 			}
 			if err != nil {

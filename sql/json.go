@@ -232,6 +232,9 @@ func (b *binder) jsonCompare(op BinOp, l, r Expr, pos int) (Expr, error) {
 // orderKey is what an ORDER BY of e sorts: e itself, or for a JSON value
 // its mysqljson.SortKey, whose byte order is MySQL's JSON ordering.
 func orderKey(e Expr) Expr {
+	if isEnum(e) {
+		return enumNumber(e) // MySQL sorts an ENUM by index, a SET by bitmask
+	}
 	if name, _ := collationOf(e); name != "" {
 		return collationKey(e, name)
 	}

@@ -9,7 +9,7 @@ import (
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 )
 
-// loadData binds LOAD DATA [LOCAL] INFILE 'f' INTO TABLE t [FORMAT ...]
+// loadData binds LOAD DATA [LOCAL] INFILE 'f' [REPLACE | IGNORE] INTO TABLE t [FORMAT ...]
 // [FIELDS TERMINATED BY 'c' [OPTIONALLY] ENCLOSED BY 'q'] [IGNORE n LINES].
 // The field delimiter defaults to a tab, as in MySQL.
 func (b *binder) loadData(n *ast.LoadDataStmt) (Statement, error) {
@@ -18,6 +18,8 @@ func (b *binder) loadData(n *ast.LoadDataStmt) (Statement, error) {
 		return nil, err
 	}
 	st := &Load{Table: t.Name, Path: n.Path, Format: "csv", Delimiter: '\t', AutoOnZero: b.autoValueOnZero()}
+	st.Ignore = n.OnDuplicate == ast.OnDuplicateKeyHandlingIgnore
+	st.Replace = n.OnDuplicate == ast.OnDuplicateKeyHandlingReplace
 	if n.Format != nil {
 		switch f := strings.ToLower(*n.Format); f {
 		case "delimited data", "csv":

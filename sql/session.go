@@ -91,6 +91,9 @@ func (s *Session) User() string {
 var limitVariables = map[string][2]int64{
 	"cte_max_recursion_depth": {1000, 0},
 	"group_concat_max_len":    {1024, 4},
+	// foreign_key_checks = 0 turns foreign key checks and cascades off
+	// (engine/foreign_keys.go); any other value turns them on.
+	"foreign_key_checks": {1, 0},
 }
 
 // LimitDefault is a limit variable's default; ok is false for other names.

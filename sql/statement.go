@@ -33,6 +33,8 @@ type CreateTable struct {
 	Name        string
 	Fields      []columnar.Field
 	Indexes     []catalog.Index
+	Checks      []catalog.Check
+	ForeignKeys []catalog.ForeignKey
 	IfNotExists bool
 	// AutoIncrement is the table option AUTO_INCREMENT = N, the first
 	// value the AUTO_INCREMENT column generates (0: not given, 1).
@@ -84,6 +86,10 @@ type Load struct {
 	IgnoreLines int
 	// AutoOnZero is Insert.AutoOnZero for the file's rows.
 	AutoOnZero bool
+	// Ignore (LOAD DATA ... IGNORE) skips rows that repeat a unique key or
+	// break a constraint; Replace (... REPLACE) replaces the rows they
+	// repeat a key of, as INSERT IGNORE and REPLACE do.
+	Ignore, Replace bool
 }
 
 // ShowTables lists the tables, those whose name matches Like when it is

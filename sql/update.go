@@ -41,6 +41,9 @@ type Update struct {
 	// becomes the connection's LAST_INSERT_ID().
 	SetsLastInsertID   bool
 	LastInsertIDTarget int
+	// Ignore (UPDATE IGNORE) leaves the rows whose new values break a
+	// CHECK constraint or a foreign key as they were.
+	Ignore bool
 }
 
 // Delete removes the rows of Snapshot whose row numbers Source returns.
@@ -70,6 +73,10 @@ func withRowID(t *columnar.Table) *columnar.Table {
 	columnar.ComputeStats(out)
 	return out
 }
+
+// WithRowID is t with the row-number column RowIDColumn appended, for
+// queries the engine runs over a snapshot that must place their rows.
+func WithRowID(t *columnar.Table) *columnar.Table { return withRowID(t) }
 
 // dmlTable resolves the single table of an UPDATE or DELETE, rejecting the
 // multi-table forms (the binder sends those to dml_multi.go), and returns
@@ -173,7 +180,7 @@ func (b *binder) update(n *ast.UpdateStmt) (Statement, error) {
 		outNames = append(outNames, t.Fields[k].Name)
 	}
 	src := newProject(sc.plan, out, outNames)
-	u := &Update{Table: t.Name, Snapshot: t, Targets: targets, Source: src}
+	u := &Update{Table: t.Name, Snapshot: t, Targets: targets, Source: src, Ignore: n.IgnoreErr}
 	if idColumn != "" {
 		k, _ := b.assignTarget(t, sc.cols[0].table, &ast.ColumnName{Name: ast.NewCIStr(idColumn)})
 		if tp := sc.colRef(raw[k]).Type(); !tp.IsInteger() || tp.ID == columnar.Bool {
@@ -251,6 +258,12 @@ func (b *binder) assignValue(t *columnar.Table, f columnar.Field, v ast.ExprNode
 	pos := b.posOr(v, b.wordPos(f.Name, -1))
 	b.target = t
 	defer func() { b.target = nil }()
+	if d, ok := v.(*ast.DefaultExpr); ok && f.Generated != "" && d.Name == nil {
+		// SET g = DEFAULT: the engine computes the column anyway.
+		return b.expr(&ast.ColumnNameExpr{Name: &ast.ColumnName{Name: ast.NewCIStr(f.Name)}}, sc)
+	} else if f.Generated != "" {
+		return nil, b.generatedValueError(pos, f.Name, t.Name)
+	}
 	if d, ok := v.(*ast.DefaultExpr); ok {
 		return b.defaultOf(d, t, f, pos)
 	}

@@ -49,6 +49,11 @@ type tableMeta struct {
 	Fields  []columnar.Field `json:"fields"`
 	Columns []columnMeta     `json:"columns"`
 	Indexes []catalog.Index  `json:"indexes,omitempty"`
+	// Checks are the table's CHECK constraints (absent in older
+	// manifests, which read as none).
+	Checks []catalog.Check `json:"checks,omitempty"`
+	// ForeignKeys are its FOREIGN KEY constraints (the same).
+	ForeignKeys []catalog.ForeignKey `json:"foreign_keys,omitempty"`
 	// AutoIncrement is the AUTO_INCREMENT counter's next value (omitted
 	// when 1 or the table has none, so older manifests read unchanged).
 	AutoIncrement uint64 `json:"auto_increment,omitempty"`

@@ -80,7 +80,7 @@ func (s *Store) Close() error {
 // maps every column.
 func (s *Store) load() (catalog.State, error) {
 	state := catalog.State{Tables: map[string]*columnar.Table{}, Indexes: map[string][]catalog.Index{}, Views: map[string]catalog.View{},
-		AutoIncrement: map[string]uint64{}, Remaps: map[string][]*columnar.ColumnRemap{}}
+		Checks: map[string][]catalog.Check{}, ForeignKeys: map[string][]catalog.ForeignKey{}, AutoIncrement: map[string]uint64{}, Remaps: map[string][]*columnar.ColumnRemap{}}
 	m, err := readManifest(s.dir)
 	if errors.Is(err, os.ErrNotExist) {
 		s.current = manifest{Format: FormatVersion}
@@ -98,6 +98,12 @@ func (s *Store) load() (catalog.State, error) {
 		state.Tables[k] = t
 		if len(tm.Indexes) > 0 {
 			state.Indexes[k] = tm.Indexes
+		}
+		if len(tm.Checks) > 0 {
+			state.Checks[k] = tm.Checks
+		}
+		if len(tm.ForeignKeys) > 0 {
+			state.ForeignKeys[k] = tm.ForeignKeys
 		}
 		if tm.AutoIncrement > 1 {
 			state.AutoIncrement[k] = tm.AutoIncrement
@@ -191,7 +197,7 @@ func (s *Store) commit(state catalog.State, fold bool) error {
 	sort.Strings(keys)
 	for ti, k := range keys {
 		t := state.Tables[k]
-		tm := tableMeta{Name: t.Name, Rows: t.Rows, Fields: t.Fields, Indexes: state.Indexes[k], AutoIncrement: state.AutoIncrement[k]}
+		tm := tableMeta{Name: t.Name, Rows: t.Rows, Fields: t.Fields, Indexes: state.Indexes[k], Checks: state.Checks[k], ForeignKeys: state.ForeignKeys[k], AutoIncrement: state.AutoIncrement[k]}
 		for j, c := range t.Columns {
 			cm, ok := s.files[c]
 			if !ok || cm.valueBytes() != int64(valueBytes(c)) || (fold && len(cm.Tail) > 0) {

@@ -35,6 +35,13 @@ type Field struct {
 	// (COLLATE utf8mb4_0900_ai_ci in its definition; sql/collation.go),
 	// "" for gpusql's comparison by bytes.
 	Collation string `json:",omitempty"`
+	// Generated is a generated column's expression as MySQL prints it
+	// (information_schema.COLUMNS.GENERATION_EXPRESSION: "(`a` * 2)"),
+	// GeneratedStored marks GENERATED ... STORED. Both kinds are stored
+	// materialized: the engine computes the column whenever a statement
+	// writes the table (engine/generated.go).
+	Generated       string `json:",omitempty"`
+	GeneratedStored bool   `json:",omitempty"`
 }
 
 // ChunkStats describes one chunk of one column. Min and Max are in the

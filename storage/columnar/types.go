@@ -57,6 +57,13 @@ type Type struct {
 	// what a store accepts (IntBounds) and names the type; values are
 	// int32 and compare, compute and travel to the GPU as INT's do.
 	Unsigned bool `json:",omitempty"`
+	// Members marks an ENUM or (with Set) a SET column (ID String): its
+	// members in declaration order, each followed by "\x00" (a
+	// comparable Type). Values are stored as their member strings (a SET
+	// as its members in declaration order joined by commas), checked and
+	// made canonical by FitString (enum.go).
+	Members string `json:",omitempty"`
+	Set     bool   `json:",omitempty"`
 }
 
 // IsBigUnsigned reports a BIGINT UNSIGNED type, whose int64 values are
@@ -191,6 +198,9 @@ func (t Type) String() string {
 	case String:
 		if t.JSON {
 			return "JSON"
+		}
+		if t.Members != "" {
+			return t.EnumName("ENUM", "SET")
 		}
 		name := "VARCHAR"
 		switch {

@@ -34,6 +34,8 @@ import (
 // leaves the place empty: At adds it.
 type StringError struct {
 	TooLong bool // else invalid UTF-8 or (JSONError set) invalid JSON
+	// Truncated: not a member of an ENUM or SET column (enum.go).
+	Truncated bool
 	// JSONError is why the value is not JSON text, as MySQL words it:
 	// "Invalid value." at position 3.
 	JSONError string
@@ -63,6 +65,13 @@ func (e *StringError) Error() string {
 			col = e.Table + "." + e.Column
 		}
 	}
+	if e.Truncated {
+		where := " for column 'the column'"
+		if e.Column != "" {
+			where = fmt.Sprintf(" for column '%s' at row %d", e.Column, e.Row)
+		}
+		return fmt.Sprintf("Data truncated%s ('%s' is not a value of %s)", where, e.Value, e.Type)
+	}
 	if e.JSONError != "" {
 		return fmt.Sprintf("Invalid JSON text: %s in value for column '%s'%s", e.JSONError, col, strings.Replace(where, " for column '"+e.Column+"'", "", 1))
 	}
@@ -91,6 +100,9 @@ func (t Type) FitString(s string) (string, error) {
 	}
 	if !t.Binary && !utf8.ValidString(s) {
 		return "", &StringError{Value: s, Type: t}
+	}
+	if t.Members != "" {
+		return t.fitEnum(s)
 	}
 	orig := s
 	if t.Char {
