@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -130,6 +131,38 @@ func (w *Warnings) Count() int64 {
 		return 0
 	}
 	return w.count.Load()
+}
+
+// WarningsMark is what a Warnings held at one moment (Mark).
+type WarningsMark struct {
+	kept          int
+	count, errors int64
+	once          map[any]bool
+}
+
+// Mark notes the warnings so far; Rewind forgets those noted after it: an
+// executor that gives up an attempt at the memory limit and runs its input
+// again (to spill) notes the input's warnings once.
+func (w *Warnings) Mark() WarningsMark {
+	if w == nil {
+		return WarningsMark{}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return WarningsMark{kept: len(w.list), count: w.count.Load(), errors: w.errors, once: maps.Clone(w.once)}
+}
+
+// Rewind forgets the warnings noted since m.
+func (w *Warnings) Rewind(m WarningsMark) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.list = w.list[:min(m.kept, len(w.list))]
+	w.count.Store(m.count)
+	w.errors = m.errors
+	w.once = m.once
 }
 
 // TruncatedValue is 1292's text for a string read as a number of typeName
