@@ -55,6 +55,41 @@ type Warnings struct {
 	count  atomic.Int64 // past MaxWarnings, rows only count (no lock)
 	errors int64
 	once   map[any]bool
+	// pending holds an attempt's AddOnce warnings (NewAttempt) until
+	// Merge notes them in the statement's list, once each.
+	pending   []onceWarning
+	isAttempt bool
+}
+
+type onceWarning struct {
+	key  any
+	code uint16
+	msg  string
+}
+
+// NewAttempt is a list for the warnings of one attempt at part of a
+// statement (a spilled partition that may give up and run again):
+// Merge notes them in the statement's list when the attempt succeeds; a
+// failed attempt's are dropped with it.
+func NewAttempt() *Warnings { return &Warnings{isAttempt: true} }
+
+// Merge notes the warnings of attempt a in w.
+func (w *Warnings) Merge(a *Warnings) {
+	if w == nil || a == nil {
+		return
+	}
+	a.mu.Lock()
+	list, pending, count := a.list, a.pending, a.count.Load()
+	a.mu.Unlock()
+	for _, x := range list {
+		w.Add(x.Code, x.Message)
+	}
+	if extra := count - int64(len(list)); extra > 0 {
+		w.count.Add(extra) // past MaxWarnings: counted, not kept
+	}
+	for _, p := range pending {
+		w.AddOnce(p.key, p.code, p.msg)
+	}
 }
 
 // Add notes a warning.
@@ -104,6 +139,11 @@ func (w *Warnings) AddOnce(key any, code uint16, msg string) {
 		return
 	}
 	w.mu.Lock()
+	if w.isAttempt {
+		w.pending = append(w.pending, onceWarning{key, code, msg})
+		w.mu.Unlock()
+		return
+	}
 	if w.once == nil {
 		w.once = map[any]bool{}
 	}

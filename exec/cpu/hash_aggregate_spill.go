@@ -155,13 +155,22 @@ func (sp *aggSpill) aggregateOnce(part *partFile) (*rel, error) {
 	if part.f == nil {
 		return nil, nil
 	}
-	// Compiling touches the executor's caches: one worker at a time.
+	// Compiling touches the executor's caches: one worker at a time. The
+	// evaluators compiled now note their warnings in this attempt's list,
+	// kept only if the attempt succeeds (a partition that gives up runs
+	// again alone and notes them then).
 	sp.mu.Lock()
+	stmt := sp.x.warn
+	attempt := sql.NewAttempt()
+	if stmt != nil {
+		sp.x.warn = attempt
+	}
 	s, err := sp.x.newAggSink(sp.n, sp.groups, sp.aggs, planner.AggHash, nil)
 	var l operator
 	if err == nil {
 		l = s.local(0)
 	}
+	sp.x.warn = stmt
 	sp.mu.Unlock()
 	if err != nil {
 		return nil, err
@@ -173,6 +182,7 @@ func (sp *aggSpill) aggregateOnce(part *partFile) (*rel, error) {
 		s.releaseStates()
 		return nil, err
 	}
+	stmt.Merge(attempt)
 	return s.result, nil
 }
 
