@@ -64,10 +64,3 @@ func (r *rel) readBatch(b *batch, vs []*vec, off, n int) {
 // it can reject the whole morsel from the chunk statistics alone
 // (planner.ZoneSkips, which the GPU's plans use too).
 func zoneSkips(ts *planner.TableScan, cond sql.Expr) []bool { return planner.ZoneSkips(ts, cond) }
-
-func conjuncts(e sql.Expr) []sql.Expr {
-	if b, ok := e.(*sql.Binary); ok && b.Op == sql.OpAnd {
-		return append(conjuncts(b.L), conjuncts(b.R)...)
-	}
-	return []sql.Expr{e}
-}
