@@ -19,6 +19,11 @@
 //	memory_limit   bytes the queries may hold at once, as 2GB or 512MiB
 //	               (0: no limit; default 75% of RAM); past it a query
 //	               fails naming the operator, and the connection goes on
+//	               (sorts, aggregations and joins spill to disk first)
+//	tmpdir         where queries past the memory limit write their
+//	               temporary files (default the system's temporary directory)
+//	max_spill      bytes a query's temporary files may hold, as 10GB
+//	               (0: no limit, the default)
 //	gpu_memory     device memory a query's plan may use, as 8GB or 256MB
 //	               (default: 75% of the device's free memory)
 //	gpus           the GPUs plans may use, as 0,1 (default all visible)
@@ -151,6 +156,14 @@ func ParseDSN(dsn string) (Config, error) {
 				return cfg, fmt.Errorf("gpusql: DSN memory_limit=%q: %v", v, err)
 			}
 			cfg.Options.MemoryLimit = n
+		case "tmpdir":
+			cfg.Options.TmpDir = v
+		case "max_spill":
+			n, err := engine.ParseMaxSpill(v)
+			if err != nil {
+				return cfg, fmt.Errorf("gpusql: DSN max_spill=%q: %v", v, err)
+			}
+			cfg.Options.MaxSpill = n
 		case "gpu_memory":
 			n, err := engine.ParseGPUMemory(v)
 			if err != nil {
@@ -184,7 +197,7 @@ func ParseDSN(dsn string) (Config, error) {
 			}
 			cfg.Options.GPUs = ids
 		default:
-			return cfg, fmt.Errorf("gpusql: unknown DSN key %q (want executor, check, data, db, join, groupby, memory_limit, gpu_memory, gpus, plan_cache, packing, time_zone)", k)
+			return cfg, fmt.Errorf("gpusql: unknown DSN key %q (want executor, check, data, db, join, groupby, memory_limit, tmpdir, max_spill, gpu_memory, gpus, plan_cache, packing, time_zone)", k)
 		}
 	}
 	return cfg, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -97,5 +98,53 @@ func TestDSNGPUs(t *testing.T) {
 	}
 	if _, err := ParseDSN("gpus=one"); err == nil || !strings.Contains(err.Error(), "gpus") {
 		t.Errorf("gpus=one: %v", err)
+	}
+}
+
+// TestDSNSpill: tmpdir and max_spill reach the queries, which spill there
+// past the memory limit and leave nothing behind.
+func TestDSNSpill(t *testing.T) {
+	dir := t.TempDir()
+	cfg, err := ParseDSN("tmpdir=" + dir + ";max_spill=1GB")
+	if err != nil || cfg.Options.TmpDir != dir || cfg.Options.MaxSpill != 1<<30 {
+		t.Fatalf("tmpdir, max_spill: %+v, %v", cfg.Options, err)
+	}
+	if _, err := ParseDSN("max_spill=lots"); err == nil || !strings.Contains(err.Error(), "max_spill") {
+		t.Errorf("max_spill=lots: %v", err)
+	}
+	db := openNumbers(t, "executor=cpu;memory_limit=256KB;tmpdir="+dir, 16384)
+	// Sorting 16384 INTs in memory needs about 450 KiB: it spills.
+	var plan strings.Builder
+	ex, err := db.Query("explain analyze select x from t order by x desc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ex.Next() {
+		var line string
+		if err := ex.Scan(&line); err != nil {
+			t.Fatal(err)
+		}
+		plan.WriteString(line + "\n")
+	}
+	if !strings.Contains(plan.String(), "spilled") {
+		t.Errorf("the sort did not spill:\n%s", plan.String())
+	}
+	var x int64
+	rows, err := db.Query("select x from t order by x desc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := int64(16384)
+	for rows.Next() {
+		if err := rows.Scan(&x); err != nil || x != want {
+			t.Fatalf("row %d: %d, %v", 16384-want, x, err)
+		}
+		want--
+	}
+	if err := rows.Err(); err != nil || want != 0 {
+		t.Fatalf("after the rows: %v, %d left", err, want)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("%d spill entries left behind", len(ents))
 	}
 }

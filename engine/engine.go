@@ -35,6 +35,11 @@ type Options struct {
 	// machine's RAM, negative is no limit. A query that would pass it
 	// stops with an error naming the operator.
 	MemoryLimit int64
+	// TmpDir is where queries past the memory limit spill to temporary
+	// files ("": the system's temporary directory); MaxSpill bounds the
+	// bytes a query's files hold (0: no limit). See spill.go.
+	TmpDir   string
+	MaxSpill int64
 	// Path is the database directory (created when absent); "" keeps the
 	// database in memory. See persist.go and docs/storage-format.md.
 	Path string
@@ -126,6 +131,7 @@ func Open(opts Options) (*DB, error) {
 	db := &DB{opts: opts, cat: catalog.New(), session: sql.NewSession(), mem: exec.NewMemory(0, nil), users: &users{}, gpuMem: &gpuBudget{}, gpus: &gpuSet{}, userLocks: exec.NewUserLocks(),
 		opened: time.Now(), status: &statusCounters{}}
 	db.SetMemoryLimit(opts.MemoryLimit)
+	db.initSpill()
 	db.plans = newPlanCache(db.cat)
 	db.cat.SetFinisher(db.finishSnapshot)
 	if !packingModes[opts.Packing] {

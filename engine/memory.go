@@ -61,10 +61,12 @@ func ParseMemoryLimit(s string) (int64, error) {
 	return n, nil
 }
 
-// queryMemory gives a query its own accountant under the database's; the
+// queryMemory gives a query its own accountant under the database's (and
+// the spill options of the moment, spill.go); the
 // returned function ends it, giving back whatever the query still holds.
 func (db *DB) queryMemory(ctx context.Context) (context.Context, func()) {
 	m := exec.NewMemory(0, db.mem)
+	ctx = exec.WithSpillOptions(ctx, db.spillOptions())
 	return exec.WithMemory(ctx, m), m.Close
 }
 

@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	"gpusql/exec/cpu"
@@ -44,6 +46,14 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 			if err := db.setMemoryLimit(v); err != nil {
 				return nil, err
 			}
+		case "tmpdir":
+			if err := db.setTmpdir(v); err != nil {
+				return nil, err
+			}
+		case "max_spill_bytes":
+			if err := db.setMaxSpill(v); err != nil {
+				return nil, err
+			}
 		case "join_algorithm":
 			if err := db.setJoinAlgorithm(v); err != nil {
 				return nil, err
@@ -79,7 +89,7 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 				}
 				continue
 			}
-			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit, gpu_memory, gpus, join_algorithm, epsilon_join, plan_cache, gpu_packing, cte_max_recursion_depth, group_concat_max_len, autocommit, time_zone)", a.Name)
+			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit, tmpdir, max_spill_bytes, gpu_memory, gpus, join_algorithm, epsilon_join, plan_cache, gpu_packing, cte_max_recursion_depth, group_concat_max_len, autocommit, time_zone)", a.Name)
 		}
 	}
 	return message("variables set"), nil
@@ -94,6 +104,10 @@ func (db *DB) setValue(ctx context.Context, a sql.Assignment) (*sql.Const, error
 			return &sql.Const{T: columnar.TString, S: sql.DefaultSQLMode}, nil
 		case "memory_limit", "gpu_memory":
 			return &sql.Const{T: columnar.TString, S: "default"}, nil
+		case "tmpdir":
+			return &sql.Const{T: columnar.TString, S: cmp.Or(db.opts.TmpDir, os.TempDir())}, nil
+		case "max_spill_bytes":
+			return &sql.Const{T: columnar.TInt64, I: max(db.opts.MaxSpill, 0)}, nil
 		case "join_algorithm":
 			return &sql.Const{T: columnar.TString, S: defaultJoinAlgorithm(db.opts.Join)}, nil
 		case "epsilon_join":

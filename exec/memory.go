@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -189,4 +190,18 @@ func memTotal() int64 {
 		}
 	}
 	return 0
+}
+
+// Free is the bytes that can still be reserved before this accountant or
+// an ancestor reaches its limit (math.MaxInt64 where none has one).
+// Operators that spill size their buffers by it; it is a snapshot, as the
+// other workers of a query reserve concurrently.
+func (m *Memory) Free() int64 {
+	free := int64(math.MaxInt64)
+	for ; m != nil; m = m.parent {
+		if limit := m.limit.Load(); limit > 0 {
+			free = min(free, max(0, limit-m.used.Load()))
+		}
+	}
+	return free
 }

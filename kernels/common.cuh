@@ -7,6 +7,8 @@
 #include <stdint.h>
 
 #define MAX_PREDS 8
+// The rows of a statistics chunk (columnar.ChunkRows): zone maps skip whole ones.
+#define ZONE_CHUNK_ROWS 65536
 #define MAX_DIMS 4
 #define MAX_GCOLS 4
 #define MAX_AGGS 8

@@ -73,7 +73,20 @@ struct StarParams {
   // groupSlotValue[s] (-1: unused), groupRemapStride groups apart.
   const int* groupSlotValue;
   long long groupRemapStride;
+  // Zone maps (planner/gpu_zone_maps.go): bit c is set when chunk c
+  // (ZONE_CHUNK_ROWS rows) may hold rows the fact filters keep; 0: every
+  // chunk.
+  const unsigned* liveChunks;
 };
+
+// star_tile_dead reports whether the zone maps ruled out the chunk of the
+// tile at row base: the grid strides over every tile as without them,
+// and a dead tile costs a cached bit test, no column reads.
+__device__ __forceinline__ bool star_tile_dead(const StarParams& p, long long base) {
+  if (p.liveChunks == 0) return false;
+  const long long c = base / ZONE_CHUNK_ROWS;
+  return ((__ldg(p.liveChunks + (c >> 5)) >> (c & 31)) & 1u) == 0;
+}
 
 extern "C" __global__ void star_params_size(long long* out) { *out = sizeof(StarParams); }
 
@@ -234,6 +247,7 @@ __device__ __forceinline__ void star_body(const StarParams& p) {
 
   const long long tile = (long long)blockDim.x * IT;
   for (long long base = (long long)blockIdx.x * tile; base < p.n; base += (long long)gridDim.x * tile) {
+    if (star_tile_dead(p, base)) continue;
     const long long i0 = base + (long long)threadIdx.x * IT;
     const bool full = i0 + IT <= p.n;
     unsigned int g[IT];
@@ -514,6 +528,7 @@ __device__ __forceinline__ void star_fast_body(const StarParams& p) {
 
   const long long tile = (long long)blockDim.x * IT;
   for (long long base = (long long)blockIdx.x * tile; base < p.n; base += (long long)gridDim.x * tile) {
+    if (star_tile_dead(p, base)) continue;
     const long long i0 = base + (long long)threadIdx.x * IT;
     const bool full = i0 + IT <= p.n;
     unsigned int g[IT];

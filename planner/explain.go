@@ -25,6 +25,9 @@ type OpStat struct {
 	Rows    int64
 	Time    time.Duration
 	Batches int64
+	// SpillRuns and SpillBytes are the files (sorted runs, partitions) and
+	// bytes the operator wrote to disk past the memory limit.
+	SpillRuns, SpillBytes int64
 }
 
 // NewOpStats returns empty statistics.
@@ -45,6 +48,43 @@ func (s *OpStats) Add(id int, rows int64, d time.Duration, batches int64) {
 	o.Batches += batches
 }
 
+// Snapshot copies the statistics gathered so far; Restore puts such a
+// copy back (an operator that gives up an attempt past the memory limit
+// and runs its input again counts the input's rows once).
+func (s *OpStats) Snapshot() map[int]OpStat {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[int]OpStat, len(s.Ops))
+	for id, o := range s.Ops {
+		out[id] = *o
+	}
+	return out
+}
+
+// Restore replaces the statistics by a Snapshot.
+func (s *OpStats) Restore(snap map[int]OpStat) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Ops = make(map[int]*OpStat, len(snap))
+	for id, o := range snap {
+		o := o
+		s.Ops[id] = &o
+	}
+}
+
+// AddSpill records files and bytes operator id spilled to disk.
+func (s *OpStats) AddSpill(id int, files, bytes int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o := s.Ops[id]
+	if o == nil {
+		o = &OpStat{}
+		s.Ops[id] = o
+	}
+	o.SpillRuns += files
+	o.SpillBytes += bytes
+}
+
 // Explain renders the plan as a tree: each operator with its choices and
 // estimated rows, then the pipelines.
 func (p *Physical) Explain() string { return explain(p, nil) }
@@ -63,6 +103,9 @@ func explain(p *Physical, stats *OpStats) string {
 		if stats != nil {
 			if o := stats.Ops[pr.ID]; o != nil {
 				fmt.Fprintf(&sb, ", actual %d rows, %s", o.Rows, fmtDur(o.Time))
+				if o.SpillRuns > 0 {
+					fmt.Fprintf(&sb, ", spilled %d runs, %.1f MiB", o.SpillRuns, float64(o.SpillBytes)/(1<<20))
+				}
 			} else {
 				sb.WriteString(", not run")
 			}

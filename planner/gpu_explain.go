@@ -110,6 +110,9 @@ func explainStar(sb *strings.Builder, s *GPUStar) {
 		path = append(path, opName(n))
 	}
 	fmt.Fprintf(sb, "    fused kernel: %s\n", strings.Join(path, " ← "))
+	if s.Zones != nil {
+		fmt.Fprintf(sb, "    %s\n", s.Zones)
+	}
 	probes := make([]string, len(s.Dims))
 	for i, d := range s.Dims {
 		probes[i] = fmt.Sprintf("%s (%s.%s)", opName(d.Join), s.Fact.Table.Name, s.Fact.Table.Fields[d.Probe.Col].Name)

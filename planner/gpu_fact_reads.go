@@ -96,10 +96,14 @@ func conjunctSel(q *GPUStar, c sql.Expr) float64 {
 
 // planFactReads estimates each fact column's fetched bytes in the kernel's
 // order, from the rows alive at its first read and its bytes per row on
-// the device (g.Columns).
+// the device (g.Columns), over the chunks the zone maps leave.
 func planFactReads(g *GPUPlan) {
 	q := g.Star
 	rows := float64(q.Fact.Table.Rows)
+	scanned := rows
+	if z := q.Zones; z != nil && z.Off == "" && z.Chunks > 0 {
+		scanned = rows * float64(z.Live) / float64(z.Chunks)
+	}
 	perRow := map[int]float64{}
 	for _, c := range g.Columns {
 		for i, tc := range q.Fact.Table.Columns {
@@ -117,7 +121,7 @@ func planFactReads(g *GPUPlan) {
 		}
 		seen[col] = true
 		r := GPUFactRead{Col: col, Alive: alive, Sectors: sectorShare(alive, perRow[col])}
-		r.Bytes = int64(r.Sectors * perRow[col] * rows)
+		r.Bytes = int64(r.Sectors * perRow[col] * scanned)
 		q.FactReads = append(q.FactReads, r)
 		q.FactReadBytes += r.Bytes
 	}

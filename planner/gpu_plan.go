@@ -130,6 +130,7 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 			planDimPayloads(star, p.Options.Remaps)
 			planGroupRemap(star, p.Options.Remaps, prof)
 			planFactFilters(star)
+			star.Zones = planStarZones(star)
 		}
 	} else {
 		g.Tail, g.Body = sortCut(splitTail(p.Root, false))
@@ -153,6 +154,7 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 		g.Columns = planColumns(g, prof)
 	}
 	if g.Star != nil {
+		keepZonesResident(g)
 		planFactReads(g)
 	}
 	return g

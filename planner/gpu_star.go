@@ -38,6 +38,8 @@ type GPUStar struct {
 	Dims []*GPUStarDim
 	// Keys locates each GROUP BY key.
 	Keys []GPUStarKey
+	// Zones are the fact chunks the fact filters leave (nil: all).
+	Zones *GPUZoneMap
 	// FactGroupCols are the fact table's group columns.
 	FactGroupCols []int
 	// Aggs are the kernel's aggregates; Outputs make the aggregate's

@@ -37,6 +37,11 @@ func volatileOnCPU(p *Physical) string {
 	return ""
 }
 
+// CallsVolatile reports whether the plan calls a function whose value or
+// effect differs per call (RAND, UUID, GET_LOCK, @x := ...): exec/cpu then
+// never runs an input twice (to spill), which would call it again.
+func CallsVolatile(p *Physical) bool { return volatileOnCPU(p) != "" }
+
 // AssignsUserVariables reports whether the plan reads or assigns user
 // variables row by row (SELECT @n := @n + 1 ...): exec/cpu then runs it on
 // one worker, rows in order.

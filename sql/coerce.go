@@ -55,6 +55,10 @@ func sameType(a, b columnar.Type) bool {
 	return true
 }
 
+// SameType reports whether values of types a and b compare as they are
+// stored, without a cast (sameType).
+func SameType(a, b columnar.Type) bool { return sameType(a, b) }
+
 func isNullConst(e Expr) bool {
 	c, ok := e.(*Const)
 	return ok && c.Null

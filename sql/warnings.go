@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -54,6 +55,41 @@ type Warnings struct {
 	count  atomic.Int64 // past MaxWarnings, rows only count (no lock)
 	errors int64
 	once   map[any]bool
+	// pending holds an attempt's AddOnce warnings (NewAttempt) until
+	// Merge notes them in the statement's list, once each.
+	pending   []onceWarning
+	isAttempt bool
+}
+
+type onceWarning struct {
+	key  any
+	code uint16
+	msg  string
+}
+
+// NewAttempt is a list for the warnings of one attempt at part of a
+// statement (a spilled partition that may give up and run again):
+// Merge notes them in the statement's list when the attempt succeeds; a
+// failed attempt's are dropped with it.
+func NewAttempt() *Warnings { return &Warnings{isAttempt: true} }
+
+// Merge notes the warnings of attempt a in w.
+func (w *Warnings) Merge(a *Warnings) {
+	if w == nil || a == nil {
+		return
+	}
+	a.mu.Lock()
+	list, pending, count := a.list, a.pending, a.count.Load()
+	a.mu.Unlock()
+	for _, x := range list {
+		w.Add(x.Code, x.Message)
+	}
+	if extra := count - int64(len(list)); extra > 0 {
+		w.count.Add(extra) // past MaxWarnings: counted, not kept
+	}
+	for _, p := range pending {
+		w.AddOnce(p.key, p.code, p.msg)
+	}
 }
 
 // Add notes a warning.
@@ -103,6 +139,11 @@ func (w *Warnings) AddOnce(key any, code uint16, msg string) {
 		return
 	}
 	w.mu.Lock()
+	if w.isAttempt {
+		w.pending = append(w.pending, onceWarning{key, code, msg})
+		w.mu.Unlock()
+		return
+	}
 	if w.once == nil {
 		w.once = map[any]bool{}
 	}
@@ -130,6 +171,38 @@ func (w *Warnings) Count() int64 {
 		return 0
 	}
 	return w.count.Load()
+}
+
+// WarningsMark is what a Warnings held at one moment (Mark).
+type WarningsMark struct {
+	kept          int
+	count, errors int64
+	once          map[any]bool
+}
+
+// Mark notes the warnings so far; Rewind forgets those noted after it: an
+// executor that gives up an attempt at the memory limit and runs its input
+// again (to spill) notes the input's warnings once.
+func (w *Warnings) Mark() WarningsMark {
+	if w == nil {
+		return WarningsMark{}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return WarningsMark{kept: len(w.list), count: w.count.Load(), errors: w.errors, once: maps.Clone(w.once)}
+}
+
+// Rewind forgets the warnings noted since m.
+func (w *Warnings) Rewind(m WarningsMark) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.list = w.list[:min(m.kept, len(w.list))]
+	w.count.Store(m.count)
+	w.errors = m.errors
+	w.once = m.once
 }
 
 // TruncatedValue is 1292's text for a string read as a number of typeName

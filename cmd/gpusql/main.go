@@ -157,6 +157,8 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	groupBy := fs.String("groupby", "", "force the group-by strategy: dense or hash (testing)")
 	setOp := fs.String("setop", "", "force the GPU's DISTINCT and set operation algorithm: sort or hash (testing)")
 	memLimit := fs.String("memory-limit", "default", "bytes the queries may hold at once, as `SIZE` 2GB, 512MiB or 1.5GiB (0: no limit; default: 75% of RAM)")
+	tmpDir := fs.String("tmpdir", "", "directory `DIR` for the temporary files of queries past the memory limit (default: the system's temporary directory)")
+	maxSpill := fs.String("max-spill", "0", "bytes a query's temporary files may hold on disk, as `SIZE` 10GB (0: no limit)")
 	dbPath := fs.String("db", "", "open (or create) the database directory `PATH`; also given as the first argument (default: in memory)")
 	noProgress := fs.Bool("no-progress", false, "do not draw a progress bar for long statements (it is drawn only when stderr is a terminal)")
 	remap := fs.String("remap", "analyze", "when fact columns of small domains get a replica-remapped twin: `MODE` analyze (on ANALYZE TABLE), load (also after LOAD and on opening a database), off")
@@ -188,6 +190,11 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gpusql: --memory-limit:", err)
 		return 2
 	}
+	spill, err := engine.ParseMaxSpill(*maxSpill)
+	if err != nil {
+		fmt.Fprintln(stderr, "gpusql: --max-spill:", err)
+		return 2
+	}
 	gpus, err := engine.ParseGPUs(*gpusFlag)
 	if err != nil {
 		fmt.Fprintln(stderr, "gpusql: --gpus:", err)
@@ -199,7 +206,7 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	db, err := engine.Open(engine.Options{Executor: *executor, Check: *check, Join: *join, GroupBy: *groupBy,
-		MemoryLimit: limit, Path: *dbPath, GPUProfile: *gpuProfile, GPUMemory: gpuMem, GPUs: gpus, Remap: *remap,
+		MemoryLimit: limit, TmpDir: *tmpDir, MaxSpill: spill, Path: *dbPath, GPUProfile: *gpuProfile, GPUMemory: gpuMem, GPUs: gpus, Remap: *remap,
 		SetOpAlgorithm: *setOp, Packing: *packing, TimeZone: *timeZone})
 	if err != nil {
 		fmt.Fprintln(stderr, "gpusql:", err)

@@ -38,6 +38,8 @@ func serveMain(args []string, stdout, stderr io.Writer) int {
 	maxConns := fs.Int("max-connections", 1000, "MySQL connections open at once; more are refused (error 1040)")
 	executor := fs.String("executor", "auto", "executor: cpu, gpu or auto")
 	memLimit := fs.String("memory-limit", "default", "bytes all queries may hold at once, as `SIZE` 8GB (0: no limit)")
+	tmpDir := fs.String("tmpdir", "", "directory `DIR` for the temporary files of queries past the memory limit (default: the system's temporary directory)")
+	maxSpill := fs.String("max-spill", "0", "bytes a query's temporary files may hold on disk, as `SIZE` 10GB (0: no limit)")
 	dbPath := fs.String("db", "", "serve the database directory `PATH` (created when absent; default: in memory)")
 	timeZone := fs.String("default-time-zone", "", "sessions' starting time zone (@@global.time_zone), as `ZONE` +02:00 or Europe/Paris (default: SYSTEM, which is UTC)")
 	if err := fs.Parse(args); err != nil {
@@ -54,7 +56,11 @@ func serveMain(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	db, err := engine.Open(engine.Options{Executor: *executor, MemoryLimit: limit, Path: *dbPath, TimeZone: *timeZone})
+	spill, err := engine.ParseMaxSpill(*maxSpill)
+	if err != nil {
+		return fail(err)
+	}
+	db, err := engine.Open(engine.Options{Executor: *executor, MemoryLimit: limit, TmpDir: *tmpDir, MaxSpill: spill, Path: *dbPath, TimeZone: *timeZone})
 	if err != nil {
 		return fail(err)
 	}

@@ -591,6 +591,20 @@ type distinctAcc struct {
 	seen  map[distinctKey]struct{}
 	gbuf  []int32
 	sbuf  []int32
+	// held is the bytes of seen (an entry, its map slot, its string),
+	// charged to the memory limit with the aggregate's state.
+	held int64
+}
+
+// distinctEntryBytes is a seen entry's key and map overhead.
+const distinctEntryBytes = 64
+
+func (a *distinctAcc) heldBytes() int64 {
+	n := a.held
+	if h, ok := a.inner.(interface{ heldBytes() int64 }); ok {
+		n += h.heldBytes()
+	}
+	return n
 }
 
 type distinctKey struct {
@@ -638,6 +652,7 @@ func (a *distinctAcc) update(gids []int32, v *vec, sel []int32) {
 			continue
 		}
 		a.seen[key] = struct{}{}
+		a.held += distinctEntryBytes + int64(len(key.s))
 		gs = append(gs, key.g)
 		ss = append(ss, p)
 	}

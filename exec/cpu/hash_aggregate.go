@@ -31,6 +31,25 @@ func (x *executor) runAggregate(n *planner.HashAggregate) (*rel, error) {
 
 func (x *executor) aggregate(n planner.Node, input planner.Node, groups []sql.Expr, aggs []sql.AggExpr,
 	strategy planner.AggStrategy, dk []planner.DenseKey) (*rel, error) {
+	s, err := x.newAggSink(n, groups, aggs, strategy, dk)
+	if err != nil {
+		return nil, err
+	}
+	restore := x.attemptMark()
+	if err := x.runPipeline(input, s, n); err != nil {
+		s.releaseStates()
+		if spillAggregate(err, groups) && !x.runsOnce {
+			restore()
+			return x.aggregateSpilled(n, input, groups, aggs, err)
+		}
+		return nil, err
+	}
+	return s.result, nil
+}
+
+// newAggSink makes the sink of an aggregation by strategy.
+func (x *executor) newAggSink(n planner.Node, groups []sql.Expr, aggs []sql.AggExpr,
+	strategy planner.AggStrategy, dk []planner.DenseKey) (*aggSink, error) {
 	s := &aggSink{x: x, node: n, groups: groups, aggs: aggs, dense: strategy == planner.AggDense, dk: dk}
 	for _, a := range aggs {
 		s.hasDistinct = s.hasDistinct || a.Distinct
@@ -65,10 +84,18 @@ func (x *executor) aggregate(n planner.Node, input planner.Node, groups []sql.Ex
 			}
 		}
 	}
-	if err := x.runPipeline(input, s, n); err != nil {
-		return nil, err
+	return s, nil
+}
+
+// releaseStates gives back what the states of an aggregation that
+// failed were charged.
+func (s *aggSink) releaseStates() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, l := range s.locals {
+		s.x.release(l.st.charged)
+		l.st.charged = 0
 	}
-	return s.result, nil
 }
 
 // aggState is one set of per-group aggregates.

@@ -68,6 +68,18 @@ func (in *interner) mapDict(d *columnar.Dictionary, insert bool) []int32 {
 	return m
 }
 
+// forget drops the mappings of the dictionaries of cols (a spilled
+// block's own, used once).
+func (in *interner) forget(cols []*vec) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	for _, v := range cols {
+		if v != nil && v.dict != nil {
+			delete(in.dicts, v.dict)
+		}
+	}
+}
+
 // strings returns the interned strings (id order).
 func (in *interner) strings() []string {
 	in.mu.Lock()

@@ -103,3 +103,19 @@ func chunkBytes(ch *chunk) int64 {
 	}
 	return w*int64(ch.rows) + extra
 }
+
+// attemptMark returns a function putting the EXPLAIN ANALYZE statistics
+// and the statement's warnings back as they are now: an operator that
+// gives up an attempt at the memory limit and runs its input again (to
+// spill) counts the input's rows, and notes its warnings, once.
+func (x *executor) attemptMark() func() {
+	w := x.warn.Mark()
+	if x.stats == nil {
+		return func() { x.warn.Rewind(w) }
+	}
+	snap := x.stats.Snapshot()
+	return func() {
+		x.stats.Restore(snap)
+		x.warn.Rewind(w)
+	}
+}

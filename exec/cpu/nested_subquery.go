@@ -150,6 +150,7 @@ func (e *nestedEval) result(args []*vec, p int32) *nestedResult {
 func (x *executor) runNested(s *planner.NestedSubquery, params map[int]*sql.Const) (*nestedResult, error) {
 	child := newExecutor(x.ctx)
 	child.params = params
+	child.spill, child.runsOnce = x.spill, x.runsOnce
 	rows, err := child.materialize(s.Root)
 	if err != nil {
 		return nil, err

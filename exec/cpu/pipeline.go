@@ -37,19 +37,38 @@ func (x *executor) runPipeline(top planner.Node, sf sinkFactory, sink planner.No
 		ops = append([]planner.Node{n}, ops...)
 		n = planner.StreamInput(n)
 	}
-	var src *rel
-	var err error
-	if ts, ok := n.(*planner.TableScan); ok {
-		src = scanRel(ts)
-	} else if src, err = x.materialize(n); err != nil {
+	src, err := x.pipelineSource(n)
+	if hj := streamingJoin(n); hj != nil && isMemoryLimit(err) && !x.runsOnce {
+		// A blocking join as the source that does not fit: the pipeline
+		// probes it as a hash join instead (blocking_join_spill.go).
+		ops = append([]planner.Node{hj}, ops...)
+		n = hj.Probe()
+		src, err = x.pipelineSource(n)
+	}
+	if err != nil {
 		return err
+	}
+	// The materialized source has been read whole when the pipeline ends
+	// (or it failed: an aggregation past the memory limit runs its input
+	// again, and this copy must not stay charged).
+	defer x.free(src)
+	var skip []bool
+	if ts, ok := n.(*planner.TableScan); ok && len(ops) > 0 {
+		if f, ok := ops[0].(*planner.Filter); ok {
+			skip = zoneSkips(ts, f.Cond)
+		}
 	}
 	// Build every hash table this pipeline probes, materialize every
 	// nested-loop join's right input.
-	for _, op := range ops {
+	for i, op := range ops {
 		switch op := op.(type) {
 		case *planner.HashJoin:
+			restore := x.attemptMark()
 			if _, err := x.joinTable(op); err != nil {
+				if graceJoinable(op, err) && !x.runsOnce {
+					restore()
+					return x.runGraceJoin(src, ops, i, sf, skip, err)
+				}
 				return err
 			}
 		case *planner.NestedLoopJoin:
@@ -64,33 +83,9 @@ func (x *executor) runPipeline(top planner.Node, sf sinkFactory, sink planner.No
 	}
 	var timers [][]*timedOp
 	chain := func(w int, sink operator) (operator, error) {
-		next := sink
-		var ts []*timedOp
-		if x.stats != nil {
-			t := &timedOp{inner: next}
-			ts = append(ts, t)
-			next = t
-		}
-		for i := len(ops) - 1; i >= 0; i-- {
-			op, err := x.newOperator(ops[i], next)
-			if err != nil {
-				return nil, err
-			}
-			next = op
-			if x.stats != nil {
-				t := &timedOp{inner: next}
-				ts = append([]*timedOp{t}, ts...)
-				next = t
-			}
-		}
+		head, ts, err := x.timedChain(ops, sink)
 		timers = append(timers, ts)
-		return next, nil
-	}
-	var skip []bool
-	if ts, ok := n.(*planner.TableScan); ok && len(ops) > 0 {
-		if f, ok := ops[0].(*planner.Filter); ok {
-			skip = zoneSkips(ts, f.Cond)
-		}
+		return head, err
 	}
 	busy, err := x.runRel(src, chain, sf, skip)
 	if err != nil {
@@ -100,8 +95,6 @@ func (x *executor) runPipeline(top planner.Node, sf sinkFactory, sink planner.No
 	if err := sf.finish(); err != nil {
 		return err
 	}
-	// The materialized source has been read whole.
-	x.free(src)
 	if x.stats != nil {
 		x.recordPipeline(n, ops, timers, busy)
 		if sink != nil {
@@ -114,6 +107,53 @@ func (x *executor) runPipeline(top planner.Node, sf sinkFactory, sink planner.No
 		}
 	}
 	return nil
+}
+
+// pipelineSource is the rows a pipeline reads: a table's columns, or n's
+// materialized result.
+func (x *executor) pipelineSource(n planner.Node) (*rel, error) {
+	if ts, ok := n.(*planner.TableScan); ok {
+		return scanRel(ts), nil
+	}
+	if streamingJoin(n) == nil {
+		return x.materialize(n)
+	}
+	// A blocking join past the memory limit is left to the pipeline to
+	// stream, not materialized as a hash join's output.
+	restore := x.attemptMark()
+	outer := x.streamSource
+	x.streamSource = n
+	r, err := x.materialize(n)
+	x.streamSource = outer
+	if isMemoryLimit(err) && !x.runsOnce {
+		restore()
+	}
+	return r, err
+}
+
+// timedChain instantiates the streaming operators ops in front of sink
+// for one worker; under EXPLAIN ANALYZE each stage is behind a timedOp,
+// returned in order (ts[k] enters ops[k], the last enters the sink).
+func (x *executor) timedChain(ops []planner.Node, sink operator) (head operator, ts []*timedOp, err error) {
+	next := sink
+	if x.stats != nil {
+		t := &timedOp{inner: next}
+		ts = append(ts, t)
+		next = t
+	}
+	for i := len(ops) - 1; i >= 0; i-- {
+		op, err := x.newOperator(ops[i], next)
+		if err != nil {
+			return nil, nil, err
+		}
+		next = op
+		if x.stats != nil {
+			t := &timedOp{inner: next}
+			ts = append([]*timedOp{t}, ts...)
+			next = t
+		}
+	}
+	return next, ts, nil
 }
 
 // runRel pushes the rows of src, in morsels taken by the workers in turn,
@@ -305,6 +345,9 @@ func (x *executor) collect(top planner.Node, limit int64, sink planner.Node) (*r
 	}
 	cs := &collectSink{x: x, owner: owner, types: typesOf(top.Schema()), limit: limit}
 	if err := x.runPipeline(top, cs, sink); err != nil {
+		// What was collected is dropped (an operator that spills runs its
+		// input again, and must not find it still charged).
+		x.release(cs.chunkMem.Swap(0))
 		return nil, err
 	}
 	return cs.result, nil
@@ -368,6 +411,12 @@ func (s *collectSink) finish() error {
 	return nil
 }
 
+// joinTableBytes is what a join's table over rows build rows holds: key
+// words, NULL flags, chains and (at most) two head slots per row.
+func joinTableBytes(hj *planner.HashJoin, rows int) int64 {
+	return int64(rows) * int64(8*len(hj.BuildKeys())+1+4+8)
+}
+
 // joinTable returns the (cached) hash table of a join's build side.
 func (x *executor) joinTable(hj *planner.HashJoin) (*joinTable, error) {
 	x.mu.Lock()
@@ -380,9 +429,9 @@ func (x *executor) joinTable(hj *planner.HashJoin) (*joinTable, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Key words, NULL flags, chains and (at most) two head slots per row;
-	// the table lives until the query ends.
-	if err := x.reserve(hj, int64(r.rows)*int64(8*len(hj.BuildKeys())+1+4+8)); err != nil {
+	// The table lives until the query ends.
+	if err := x.reserve(hj, joinTableBytes(hj, r.rows)); err != nil {
+		x.free(r)
 		return nil, err
 	}
 	t, err = x.buildJoinTable(hj, r)

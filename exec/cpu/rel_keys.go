@@ -96,11 +96,16 @@ func (x *executor) keyedInputs(op, left, right planner.Node, lkeys, rkeys []sql.
 		return nil, nil, nil, nil, nil, err
 	}
 	if r, err = x.collect(right, -1, op); err != nil {
+		x.free(l)
 		return nil, nil, nil, nil, nil, err
 	}
 	types := keyTypes(lkeys, rkeys)
 	work := int64(l.rows+r.rows)*(8*int64(len(types))+perRow) + perLeft*int64(l.rows)
 	if err := x.reserve(op, work); err != nil {
+		// Given back: a join past the memory limit runs again by
+		// partitions (grace_hash_join.go).
+		x.free(l)
+		x.free(r)
 		return nil, nil, nil, nil, nil, err
 	}
 	release = func() { x.release(work) }

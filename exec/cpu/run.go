@@ -29,9 +29,14 @@ func RunAnalyze(ctx context.Context, p *planner.Physical) (*exec.Result, *planne
 
 func run(ctx context.Context, p *planner.Physical, analyze bool) (res *exec.Result, st *planner.OpStats, err error) {
 	x := newExecutor(ctx)
+	// Spill files are removed however the query ends (the recover below
+	// runs first, then this).
+	x.spill = exec.NewSpill(exec.SpillOptionsFrom(ctx))
+	defer x.spill.Close()
 	if planner.AssignsUserVariables(p) {
 		x.workers = 1 // rows in order: @n := @n + 1 numbers them as MySQL does
 	}
+	x.runsOnce = planner.CallsVolatile(p)
 	if analyze {
 		x.stats = planner.NewOpStats()
 	}
@@ -86,6 +91,18 @@ type executor struct {
 	warn   *sql.Warnings
 	nested map[*planner.NestedSubquery]*nestedCache
 	rands  map[*sql.Func]*randSeq // RAND(N)'s sequences, made on first use
+	// spill is the query's temporary-file space (operators past the
+	// memory limit write there; see sort_spill.go, hash_aggregate_spill.go).
+	spill *exec.Spill
+	// streamSource is the blocking join a pipeline is materializing as
+	// its source: past the memory limit it is not rerun as a collected
+	// hash join, the pipeline streams it (pipelineSource).
+	streamSource planner.Node
+	// runsOnce: the plan calls volatile functions (RAND, GET_LOCK, user
+	// variable assignments), so no input may run a second time
+	// (aggregations and joins past the memory limit that would run theirs
+	// again to spill stop with the error instead).
+	runsOnce bool
 }
 
 // newExecutor uses as many workers as Go runs threads (GOMAXPROCS: the
@@ -136,6 +153,9 @@ func (x *executor) materializeFor(n planner.Node, consumer planner.Node) (*rel, 
 	start := x.enter()
 	var r *rel
 	var err error
+	// rerun: a blocking join ran again as a hash join pipeline, which
+	// counted its rows.
+	rerun := false
 	switch n := n.(type) {
 	case *planner.HashAggregate:
 		r, err = x.runAggregate(n)
@@ -150,10 +170,24 @@ func (x *executor) materializeFor(n planner.Node, consumer planner.Node) (*rel, 
 	case *planner.SetOp:
 		r, err = x.runSetOp(n)
 	case *planner.SortMergeJoin:
+		restore := x.attemptMark()
 		r, err = x.runSortMergeJoin(n)
+		if isMemoryLimit(err) && !x.runsOnce && x.streamSource != planner.Node(n) {
+			restore()
+			r, err = x.joinByHash(asHashJoin(n), err)
+			rerun = true
+		}
 	case *planner.HashJoin:
 		if n.TwoPass { // a blocking join, not a streaming probe
+			restore := x.attemptMark()
 			r, err = x.runTwoPassJoin(n)
+			if isMemoryLimit(err) && !x.runsOnce && x.streamSource != planner.Node(n) {
+				restore()
+				hj := *n
+				hj.TwoPass = false
+				r, err = x.joinByHash(&hj, err)
+				rerun = true
+			}
 		} else {
 			r, err = x.collect(n, -1, consumer)
 		}
@@ -172,7 +206,7 @@ func (x *executor) materializeFor(n planner.Node, consumer planner.Node) (*rel, 
 	if err != nil {
 		return nil, err
 	}
-	if x.stats != nil {
+	if x.stats != nil && !rerun {
 		switch n.(type) {
 		case *planner.TableScan:
 			x.stats.Add(n.Props().ID, int64(r.rows), own, 0)

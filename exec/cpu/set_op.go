@@ -11,15 +11,23 @@ import (
 // distinct row of the concatenation; INTERSECT / EXCEPT keep the distinct
 // left rows present / absent on the right; the ALL forms count: a left row
 // consumes one matching right row.
+// Past the memory limit both inputs are partitioned (set_op_spill.go).
 func (x *executor) runSetOp(n *planner.SetOp) (*rel, error) {
+	restore := x.attemptMark()
 	l, err := x.collect(n.Left, -1, n)
 	if err != nil {
-		return nil, err
+		return x.setOpSpilled(n, err, restore)
 	}
 	r, err := x.collect(n.Right, -1, n)
 	if err != nil {
-		return nil, err
+		x.free(l)
+		return x.setOpSpilled(n, err, restore)
 	}
+	return x.setOpRels(n, l, r)
+}
+
+// setOpRels applies n to its materialized inputs.
+func (x *executor) setOpRels(n *planner.SetOp, l, r *rel) (*rel, error) {
 	types := typesOf(n.Out)
 	if n.Kind == sql.SetUnion {
 		u := concatRels(l, r, types)

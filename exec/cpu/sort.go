@@ -3,7 +3,6 @@ package cpu
 import (
 	"slices"
 
-	"gpusql/planner"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -11,34 +10,7 @@ import (
 // Sort materializes its input, evaluates the keys into whole columns (one
 // dictionary per string key, so codes compare in string order), and sorts a
 // permutation stably: NULLs first ascending, last descending (MySQL).
-
-func (x *executor) runSort(n *planner.Sort) (*rel, error) {
-	in, err := x.collect(n.Input, -1, n)
-	if err != nil {
-		return nil, err
-	}
-	// The evaluated keys, the permutation and the sorted copy.
-	work := int64(in.rows) * int64(8*len(n.Keys)+4)
-	if err := x.reserve(n, work+relBytes(in)); err != nil {
-		return nil, err
-	}
-	defer x.release(work)
-	keys, err := x.sortKeys(in, n.Keys)
-	if err != nil {
-		return nil, err
-	}
-	perm := make([]int32, in.rows)
-	for i := range perm {
-		perm[i] = int32(i)
-	}
-	if err := x.sortRows(perm, keys); err != nil {
-		return nil, err
-	}
-	out := gatherRel(in, perm)
-	out.mem = relBytes(in)
-	x.free(in)
-	return out, nil
-}
+// Past the memory limit it sorts runs and merges them (sort_spill.go).
 
 // sortRows sorts perm by keys: as integers when there is one integer key
 // that allows it (sort_int.go), else by comparing rows.

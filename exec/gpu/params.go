@@ -137,6 +137,9 @@ type starParams struct {
 	ShGroups                     int64
 	GroupSlotValue               uint64
 	GroupRemapStride             int64
+	// LiveChunks is a bitmap of the fact chunks the zone maps leave
+	// (kernels/star_pipeline.cu star_tile_dead); 0 scans every row.
+	LiveChunks uint64
 }
 
 type dimBuildParams struct {

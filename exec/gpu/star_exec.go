@@ -253,6 +253,9 @@ func (d *device) starTable(ctx context.Context, q *starQuery, prof *planner.GPUP
 	if err != nil {
 		return starGroups{}, err
 	}
+	if err := r.zoneParams(q, &sp); err != nil {
+		return starGroups{}, err
+	}
 	hostSteps.mark("dims+params")
 	if part == nil {
 		if _, err := r.groupRemapParams(q, &sp, fkeys, ngroups, int64(1+len(q.aggs)), prof); err != nil {

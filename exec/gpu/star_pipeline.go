@@ -36,6 +36,9 @@ type starQuery struct {
 	// factOrder ranks the fact table's filtered columns in the order the
 	// plan tests them (most selective first).
 	factOrder map[int]int
+	// zoneSkips marks the fact chunks the plan's zone maps rule out (nil:
+	// the kernel scans every chunk).
+	zoneSkips []bool
 }
 
 // scanExpr is an expression over node's output whose every column is a
@@ -123,6 +126,9 @@ func starFromPlan(s *planner.GPUStar) (*starQuery, []starOutput, error) {
 		nFact: s.FactGroupCols, groups: s.Groups}
 	for b, cs := range s.ColumnPreds {
 		q.preds[baseCol{b.Scan, b.Col}] = cs
+	}
+	if s.Zones != nil && s.Zones.Off == "" {
+		q.zoneSkips = s.FactZoneSkips()
 	}
 	q.factOrder = map[int]int{}
 	for i, f := range s.FactFilters {

@@ -1,0 +1,105 @@
+package cpu
+
+import (
+	"gpusql/planner"
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// UNION, INTERSECT and EXCEPT (distinct or ALL) past the memory limit run
+// their inputs again into partition files by a hash of the whole row (in
+// the output's types, so that 1 and 1.0 meet), then apply the set
+// operation partition by partition: equal rows share a partition, so
+// distinctness and the ALL forms' counting hold per partition. UNION ALL,
+// which only concatenates, does not spill (its output must fit anyway).
+// The rows come partition by partition: a set operation promises no
+// order. A partition whose inputs do not fit stops with the memory limit
+// error.
+
+func (x *executor) setOpSpilled(n *planner.SetOp, cause error, restore func()) (*rel, error) {
+	types := typesOf(n.Out)
+	if !isMemoryLimit(cause) || x.runsOnce || (n.Kind == sql.SetUnion && n.All) ||
+		!spillableTypes(types) || !spillableTypes(typesOf(n.Left.Schema())) || !spillableTypes(typesOf(n.Right.Schema())) {
+		return nil, cause
+	}
+	restore()
+	var count spillCount
+	var sides [2]*partitioner
+	for i, in := range []planner.Node{n.Left, n.Right} {
+		sides[i] = newPartitioner(x, n, typesOf(in.Schema()), rowKeys(in, types), 0, &count)
+		defer sides[i].drop()
+		if err := x.runPipeline(in, sides[i], n); err != nil {
+			return nil, err
+		}
+	}
+	var outs []*rel
+	fail := func(err error) (*rel, error) {
+		for _, o := range outs {
+			x.free(o)
+		}
+		return nil, err
+	}
+	for p := range sides[0].parts {
+		out, err := x.setOpPart(n, sides[0].parts[p], sides[1].parts[p])
+		if err != nil {
+			return fail(err)
+		}
+		if out != nil {
+			outs = append(outs, out)
+		}
+		sides[0].parts[p].f.Remove()
+		sides[1].parts[p].f.Remove()
+	}
+	if x.stats != nil {
+		x.stats.AddSpill(n.Props().ID, count.files, count.wrote)
+	}
+	if len(outs) == 0 {
+		return &rel{types: types, cols: emptyCols(types)}, nil
+	}
+	return x.concatOwned(n, outs)
+}
+
+// setOpPart applies n to one partition of each input (nil: no row).
+func (x *executor) setOpPart(n *planner.SetOp, lp, rp *partFile) (*rel, error) {
+	if lp.f == nil && (rp.f == nil || n.Kind != sql.SetUnion) {
+		return nil, nil // INTERSECT and EXCEPT keep left rows only
+	}
+	var sides [2]*rel
+	for i, part := range []*partFile{lp, rp} {
+		types := typesOf([]planner.Node{n.Left, n.Right}[i].Schema())
+		sides[i] = &rel{types: types, cols: emptyCols(types)}
+		if part.f != nil {
+			r, err := x.readRel(part.f, types, n)
+			if err != nil {
+				x.free(sides[0])
+				return nil, err
+			}
+			sides[i] = r
+		}
+	}
+	out, err := x.setOpRels(n, sides[0], sides[1])
+	x.free(sides[0])
+	x.free(sides[1])
+	if err != nil {
+		return nil, err
+	}
+	return out, x.own(n, out)
+}
+
+// rowKeys are an input's columns in the output's types, to hash rows by.
+func rowKeys(in planner.Node, types []columnar.Type) func(cp *compiler) ([]evaluator, error) {
+	return func(cp *compiler) ([]evaluator, error) {
+		var evs []evaluator
+		for i, c := range in.Schema() {
+			ev, err := cp.compile(&sql.ColRef{Index: i, Col: c})
+			if err != nil {
+				return nil, err
+			}
+			if keyDomain(c.Type) != keyDomain(types[i]) {
+				ev = castTo(ev, c.Type, types[i])
+			}
+			evs = append(evs, ev)
+		}
+		return evs, nil
+	}
+}
