@@ -119,6 +119,15 @@ type queryTiming struct {
 	KernelGBps  float64 `json:"kernel_gb_per_s,omitempty"`
 	HBMPct      float64 `json:"hbm_pct,omitempty"`
 	HBMGBs      float64 `json:"hbm_gb_per_s,omitempty"`
+	// MovedBytes is what the kernels read and wrote at device width, as
+	// each launch site counts it (outputs, row-id lists, a sort's passes
+	// included); Unnoted counts the kernels whose launch site does not
+	// say, whose bytes MovedBytes leaves out.
+	MovedBytes int64 `json:"moved_bytes,omitempty"`
+	Unnoted    int   `json:"unnoted_kernels,omitempty"`
+	// KernelTable is the profiled run's kernel by kernel table
+	// (QueryProfile.Table), for bench skeletons --kernels.
+	KernelTable string `json:"-"`
 }
 
 type queryReport struct {

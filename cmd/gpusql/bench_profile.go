@@ -24,6 +24,14 @@ func profileGPU(ctx context.Context, db *engine.DB, prep *engine.Prepared, t *qu
 	t.HostMs = max(t.WarmMs-prof.KernelMs, 0)
 	t.DeviceBytes = prof.ColumnBytes
 	t.HBMGBs = prof.HBMGBs
+	t.KernelTable = prof.Table()
+	for _, k := range prof.Kernels {
+		if k.BytesRead < 0 {
+			t.Unnoted++
+			continue
+		}
+		t.MovedBytes += k.BytesRead + max(k.BytesWritten, 0)
+	}
 	if prof.KernelMs > 0 {
 		t.KernelGBps = float64(t.readBytes()) / prof.KernelMs / 1e6
 	}

@@ -12,6 +12,7 @@ import (
 
 	"gpusql/engine"
 	"gpusql/exec"
+	"gpusql/exec/gpu"
 	"gpusql/storage/columnar"
 	"gpusql/storage/ssbgen"
 )
@@ -23,7 +24,8 @@ import (
 // [n/2, 3n/2): half the keys shared) with a 32-bit payload each. Each query
 // is timed on every executor, answers compared first; the GPU's kernel
 // time comes from a profiled run, and its rate counts the columns read at
-// device width (writes not counted) against the measured HBM read rate.
+// device width (writes not counted) against the measured HBM read rate;
+// printMoved then counts every byte the kernels read and write.
 
 func skeletonQueries(n int) []ssbgen.Query {
 	return []ssbgen.Query{
@@ -45,6 +47,7 @@ func benchSkeletons(args []string, stdout, stderr io.Writer) int {
 	rows := fs.Int("rows", 16<<20, "keys per table")
 	executors := fs.String("executor", "auto", "comma-separated executors to time: cpu, gpu; auto: gpu,cpu when a GPU is usable, else cpu")
 	runs := fs.Int("runs", 3, "warm runs per query (the median is reported)")
+	kernels := fs.Bool("kernels", false, "print each GPU query's profiled run kernel by kernel (time, bytes, rows)")
 	if code, done := parseFlags(fs, args, "usage: gpusql bench skeletons [flags]   time select, project, sort, merge join and set operations", stdout, stderr); done {
 		return code
 	}
@@ -79,9 +82,20 @@ func benchSkeletons(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gpusql bench skeletons:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "skeletons over t, u: %d unique INT keys and an INT payload each (%s a table as stored); GB/s counts the columns read, writes not counted\n",
+	copyGBs := 0.0
+	if primary == "gpu" {
+		var err error
+		if copyGBs, err = gpu.MeasureDeviceCopy(copyProbeBytes, 5); err != nil {
+			fmt.Fprintln(stderr, "gpusql bench skeletons: measuring a device copy:", err)
+		}
+	}
+	fmt.Fprintf(stdout, "skeletons over t, u: %d unique INT keys and an INT payload each (%s a table as stored); GB/s counts the columns read, writes not counted (the GPU's bytes moved follow the table)\n",
 		*rows, exec.FormatBytes(int64(8**rows)))
 	printBench(stdout, report)
+	printMoved(stdout, report, copyGBs)
+	if *kernels {
+		printKernelTables(stdout, report)
+	}
 	return 0
 }
 

@@ -27,67 +27,6 @@ import (
 // rows never leave the device and the semantics are the CPU's by
 // construction.
 
-// VM opcodes, mirroring the enum in kernels/expr_vm.cu.
-const (
-	vmLdCol = iota
-	vmConst
-	vmMov
-	vmIAdd
-	vmISub
-	vmIMul
-	vmIDiv
-	vmIMod
-	vmWrap32
-	vmFAdd
-	vmFSub
-	vmFMul
-	vmFDiv
-	vmFIDiv
-	vmFMod
-	vmMulK
-	vmDivRoundK
-	vmMulDivRound
-	vmICmp
-	vmFCmp
-	vmAnd
-	vmOr
-	vmNot
-	vmIsNull
-	vmLookup
-	vmSelect
-	vmSelNN
-	vmI2F
-	vmF2I
-	vmF2Dec
-	vmDec2F
-	vmINe0
-	vmFNe0
-	vmINeg
-	vmFNeg
-	vmIAbs
-	vmFAbs
-	vmYear
-	vmMonth
-	vmDay
-	vmIntDivDec
-	vmFRound
-	vmFFloor
-	vmFCeil
-	vmDFloor
-	vmDCeil
-)
-
-const (
-	vmRegs = 48 // VM_REGS
-	vmCols = 16 // VM_COLS
-)
-
-// vmIns mirrors VMIns.
-type vmIns struct {
-	Op, Dst, A, B, C, Pad int32
-	Imm, Imm2             int64
-}
-
 // vmProgram is a compiled expression: instructions, the columns they load
 // (slot k is cols[k]), lookup tables (a VM_LOOKUP's Imm is an index into
 // tables until the run uploads them) and the result register and type.

@@ -46,3 +46,6 @@ func RunProfiled(ctx context.Context, p *planner.Physical) (*exec.Result, *Query
 
 // MeasureLink needs a GPU.
 func MeasureLink(bytes int64, runs int) (float64, error) { return 0, errNoCUDA }
+
+// MeasureDeviceCopy needs a GPU.
+func MeasureDeviceCopy(bytes int64, runs int) (float64, error) { return 0, errNoCUDA }

@@ -249,8 +249,15 @@ func (r *queryRun) aggregate(in *relation, ae sql.AggExpr, t columnar.Type, gid 
 		if err := r.fillI64(acc, ident, max(g, 1)); err != nil {
 			return nil, err
 		}
+		noteKernel(0, 8*max(g, 1), max(g, 1), max(g, 1))
 		if in.n > 0 && g > 0 {
-			f, err := r.d.fn("group_agg")
+			// One group: partials per thread and warp instead of every
+			// row's atomic on one word.
+			kernel := "group_agg"
+			if g == 1 {
+				kernel = "group_agg_one"
+			}
+			f, err := r.d.fn(kernel)
 			if err != nil {
 				return nil, err
 			}
@@ -258,6 +265,14 @@ func (r *queryRun) aggregate(in *relation, ae sql.AggExpr, t columnar.Type, gid 
 			if err := launch(f, r.d.grid(in.n), 256, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
 				return nil, err
 			}
+			read := viewBytes([]colView{a.A, a.B}, in.n)
+			if g > 1 {
+				read += 4 * in.n // the group ids
+			}
+			if only != 0 {
+				read += in.n
+			}
+			noteKernel(read, 8*g, in.n, g)
 		}
 		host := make([]uint64, max(g, 1))
 		if err := cu.MemcpyDtoH(unsafe.Pointer(&host[0]), acc, 8*max(g, 1)); err != nil {

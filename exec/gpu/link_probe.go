@@ -41,3 +41,42 @@ func MeasureLink(bytes int64, runs int) (float64, error) {
 	})
 	return gbs, err
 }
+
+// MeasureDeviceCopy times device-to-device copies of the given bytes on
+// device 0 and returns the median rate in GB/s of bytes moved (each byte
+// read once and written once, so 2·bytes per copy): the fair limit for a
+// kernel that streams as much out as in (a projection, a sort's pass),
+// next to the HBM read rate that bounds a scan.
+func MeasureDeviceCopy(bytes int64, runs int) (float64, error) {
+	d, err := getDevice()
+	if err != nil {
+		return 0, err
+	}
+	var gbs float64
+	err = d.do(func() error {
+		src, err := cu.MemAlloc(bytes)
+		if err != nil {
+			return fmt.Errorf("gpu: copy probe of %d bytes: %v", bytes, err)
+		}
+		defer cu.MemFree(src)
+		dst, err := cu.MemAlloc(bytes)
+		if err != nil {
+			return fmt.Errorf("gpu: copy probe of %d bytes: %v", bytes, err)
+		}
+		defer cu.MemFree(dst)
+		var ms []float64
+		for range max(runs, 3) {
+			start := time.Now()
+			if err := cu.MemcpyDtoD(dst, src, bytes); err != nil {
+				return fmt.Errorf("gpu: copy probe: %v", err)
+			}
+			if err := d.sync(); err != nil {
+				return err
+			}
+			ms = append(ms, msSince(start))
+		}
+		gbs = float64(2*bytes) / median(ms) / 1e6
+		return nil
+	})
+	return gbs, err
+}

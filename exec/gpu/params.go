@@ -38,6 +38,24 @@ func (v colView) valueBytes(n int64) int64 {
 	return int64(v.Width) * n
 }
 
+// readBytes is valueBytes plus the validity bitmap's bytes for n rows.
+func (v colView) readBytes(n int64) int64 {
+	b := v.valueBytes(n)
+	if v.Valid != 0 {
+		b += (n + 7) / 8
+	}
+	return b
+}
+
+// predsBytes is what evaluating preds at n rows reads of their columns.
+func predsBytes(preds []predParam, n int64) int64 {
+	var b int64
+	for _, p := range preds {
+		b += p.Col.readBytes(n)
+	}
+	return b
+}
+
 const (
 	predRange  = 0
 	predSet    = 1

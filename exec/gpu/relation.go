@@ -102,6 +102,7 @@ func (r *queryRun) gatherCol(c *columnar.Column, rows cu.DevicePtr, m int64) (*c
 		if err := launch(f, min(grid1D(m32, 256), r.d.sms*8), 256, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
 			return nil, err
 		}
+		noteKernel(4*m+v.readBytes(m), m*w+(m+7)/8, m, m)
 	}
 	return r.newDevCol(c.Type, c.Dict, m, colView{Data: uint64(data), Valid: uint64(valid), Width: v.Width, IsFloat: v.IsFloat}), nil
 }

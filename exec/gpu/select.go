@@ -24,15 +24,17 @@ type selectParams struct {
 	Counts  uint64
 	Offsets uint64
 	RowIDs  uint64
+	Mask    uint64
 }
 
 const selectItems = 8 // SEL_IT in kernels/select.cu
 
 // selectQuery is a filtered, projected scan without aggregate: Filter and
 // Projection nodes over one TableScan, in any order. It runs as stream
-// compaction on the GPU (kernels/select.cu) and a gather of each plain
-// output column (kernels/gather.cu); computed output columns run through
-// the expression VM (kernels/expr_vm.cu) at the selected rows, and
+// compaction on the GPU (kernels/select.cu), whose second pass writes the
+// plain output columns at the selected rows itself (compactEmit); computed
+// output columns run through the expression VM's tile kernels
+// (kernels/expr_vm.cu) at the selected rows, all in one launch, and
 // conjuncts the range/bitmap predicates cannot express run through the VM
 // into a flag per row first. Only the selected rows come back.
 type selectQuery struct {
@@ -124,11 +126,78 @@ func (d *device) runSelect(ctx context.Context, q *selectQuery) (*exec.Result, e
 	if int64(t.Rows) >= 1<<31 {
 		return nil, fmt.Errorf("gpu: tables of 2^31 rows or more are not supported on the GPU yet (%s)", t.Name)
 	}
-	var sp selectParams
-	sp.N = int64(t.Rows)
-	// Conjuncts of one column become range or bitmap predicates where they
-	// can; the rest are ANDed into one VM program whose flags are the last
-	// predicate.
+	sp, err := r.selectPreds(q)
+	if err != nil {
+		return nil, err
+	}
+	preds := sp.Preds[:sp.NPreds]
+	res := &exec.Result{Columns: make([]*columnar.Column, len(q.outs))}
+	schema := q.body.Schema()
+	// Plain output columns are written by the compaction itself
+	// (compactEmit); computed ones run together through the tile VM at the
+	// selected rows (one launch reads the columns they share once).
+	var plain, computed []int
+	var srcs []*devColumn
+	var progs []*vmProgram
+	var types []columnar.Type
+	for i, e := range q.outs {
+		res.Names = append(res.Names, schema[i].Name)
+		if ref, ok := e.(*sql.ColRef); ok {
+			plain = append(plain, i)
+			if len(preds) > 0 {
+				dc, err := r.col0(t.Columns[q.scan.Columns[ref.Index]])
+				if err != nil {
+					return nil, err
+				}
+				srcs = append(srcs, dc)
+			}
+			continue
+		}
+		prog, err := r.compile(e, q.colOf)
+		if err != nil {
+			return nil, unsupported(q.body, err.Error())
+		}
+		progs, computed, types = append(progs, prog), append(computed, i), append(types, schema[i].Type)
+	}
+	m := sp.N
+	var rowids cu.DevicePtr
+	var selected []selectedColumn
+	if len(preds) > 0 && sp.N > 0 {
+		var err error
+		if rowids, m, selected, err = r.compactEmit(sp, srcs, len(progs) > 0); err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res.Rows = int(m)
+	for j, i := range plain {
+		src := t.Columns[q.scan.Columns[q.outs[i].(*sql.ColRef).Index]]
+		var err error
+		if selected == nil {
+			res.Columns[i] = hostCopy(src, m, schema[i].Type)
+		} else if res.Columns[i], err = downloadSelected(src, selected[j], m, schema[i].Type); err != nil {
+			return nil, err
+		}
+	}
+	cols, err := r.vmColumns(progs, m, rowids, types)
+	if err != nil {
+		return nil, err
+	}
+	for j, i := range computed {
+		res.Columns[i] = cols[j]
+	}
+	return res, nil
+}
+
+// selectPreds compiles q's conjuncts into the compaction's predicates:
+// conjuncts of one column become range or bitmap predicates where they
+// can; the rest are ANDed into one VM program whose flags are the last
+// predicate.
+func (r *queryRun) selectPreds(q *selectQuery) (*selectParams, error) {
+	t := q.scan.Table
+	sp := &selectParams{N: int64(t.Rows)}
 	var preds []predParam
 	var rest []sql.Expr
 	for _, e := range q.conds {
@@ -172,119 +241,60 @@ func (d *device) runSelect(ctx context.Context, q *selectQuery) (*exec.Result, e
 	}
 	sp.NPreds = int32(len(preds))
 	copy(sp.Preds[:], preds)
-	tile := int64(256 * selectItems)
-	tiles := (sp.N + tile - 1) / tile
-	m := sp.N
-	var rowids cu.DevicePtr
-	if len(preds) > 0 && tiles > 0 {
-		var err error
-		if rowids, m, err = r.compact(&sp); err != nil {
-			return nil, err
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	res := &exec.Result{Rows: int(m)}
-	schema := q.body.Schema()
-	for i, e := range q.outs {
-		res.Names = append(res.Names, schema[i].Name)
-		var col *columnar.Column
-		var err error
-		if ref, ok := e.(*sql.ColRef); ok {
-			c := q.scan.Columns[ref.Index]
-			col, err = r.gather(t.Columns[c], rowids, m, schema[i].Type)
-		} else {
-			var prog *vmProgram
-			if prog, err = r.compile(e, q.colOf); err != nil {
-				return nil, unsupported(q.body, err.Error())
-			}
-			col, err = r.vmColumn(prog, m, rowids, schema[i].Type)
-		}
-		if err != nil {
-			return nil, err
-		}
-		res.Columns = append(res.Columns, col)
-	}
-	return res, nil
+	return sp, nil
 }
 
-// gather copies rows rowids (all rows when rowids is 0) of src, as cached
-// on the device, back into a host column of type t.
-func (r *queryRun) gather(src *columnar.Column, rowids cu.DevicePtr, m int64, t columnar.Type) (*columnar.Column, error) {
+// hostCopy is the first m rows of src as a column of type t: a select
+// without a predicate keeps every row, which the host already has.
+func hostCopy(src *columnar.Column, m int64, t columnar.Type) *columnar.Column {
+	out := columnar.NewColumnIn(columnar.HeapAllocator, t, int(m), src.Valid != nil)
+	out.Dict = src.Dict
+	if m > 0 {
+		copy(out.Data(), src.Data())
+		if src.Valid != nil {
+			copy(out.Valid, src.Valid)
+		}
+	}
+	return out
+}
+
+// downloadSelected copies a column compactEmit wrote (m rows) back into a
+// host column of type t like src, widening values the device held
+// narrowed.
+func downloadSelected(src *columnar.Column, o selectedColumn, m int64, t columnar.Type) (*columnar.Column, error) {
 	out := columnar.NewColumnIn(columnar.HeapAllocator, t, int(m), src.Valid != nil)
 	out.Dict = src.Dict
 	if m == 0 {
 		return out, nil
 	}
-	if rowids == 0 {
-		// Every row: the host already has them; no device round trip.
-		copy(out.Data(), src.Data())
-		if src.Valid != nil {
-			copy(out.Valid, src.Valid)
-		}
-		return out, nil
-	}
-	dc, err := r.col0(src)
-	if err != nil {
-		return nil, err
-	}
-	dst, err := r.s.alloc(m * int64(dc.width))
-	if err != nil {
-		return nil, err
-	}
-	f, err := r.d.fn("gather_col")
-	if err != nil {
-		return nil, err
-	}
-	p := struct {
-		RowIDs uint64
-		M      int64
-		In     uint64
-		Out    uint64
-		Width  int64
-	}{uint64(rowids), m, uint64(dc.data), uint64(dst), int64(dc.width)}
-	if err := launch(f, min(grid1D(m, 256), r.d.sms*8), 256, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
-		return nil, err
-	}
-	host := out.Data()
-	if dc.width == 4 && src.I64 != nil {
-		// Narrowed on the device: widen on the way back.
+	if emitWidth(o.src) == 4 && src.I64 != nil {
 		tmp := make([]int32, m)
-		if err := cu.MemcpyDtoH(unsafe.Pointer(&tmp[0]), dst, 4*m); err != nil {
-			return nil, err
+		if err := cu.MemcpyDtoH(unsafe.Pointer(&tmp[0]), o.data, 4*m); err != nil {
+			return nil, fmt.Errorf("gpu: select result: %v", err)
 		}
 		for i, v := range tmp {
 			out.I64[i] = int64(v)
 		}
-	} else if err := cu.MemcpyDtoH(unsafe.Pointer(&host[0]), dst, int64(len(host))); err != nil {
-		return nil, err
+	} else {
+		host := out.Data()
+		if int64(len(host)) != m*emitWidth(o.src) {
+			return nil, fmt.Errorf("gpu: select result: %d bytes for %d rows of %s", len(host), m, t)
+		}
+		if err := cu.MemcpyDtoH(unsafe.Pointer(&host[0]), o.data, int64(len(host))); err != nil {
+			return nil, fmt.Errorf("gpu: select result: %v", err)
+		}
 	}
-	if src.Valid != nil {
-		words := (m + 63) / 64
-		vb, err := r.s.alloc(8 * words)
-		if err != nil {
-			return nil, err
+	if src.Valid == nil {
+		return out, nil
+	}
+	if o.valid == 0 {
+		for i := range int(m) {
+			out.SetValid(i)
 		}
-		if err := cu.MemsetD32(vb, 0, 2*words); err != nil {
-			return nil, err
-		}
-		f, err := r.d.fn("gather_valid")
-		if err != nil {
-			return nil, err
-		}
-		p := struct {
-			RowIDs uint64
-			M      int64
-			In     uint64
-			Out    uint64
-		}{uint64(rowids), m, uint64(dc.valid), uint64(vb)}
-		if err := launch(f, min(grid1D(m, 256), r.d.sms*8), 256, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
-			return nil, err
-		}
-		if err := cu.MemcpyDtoH(unsafe.Pointer(&out.Valid[0]), vb, 8*words); err != nil {
-			return nil, err
-		}
+		return out, nil
+	}
+	if err := cu.MemcpyDtoH(unsafe.Pointer(&out.Valid[0]), o.valid, 8*((m+63)/64)); err != nil {
+		return nil, fmt.Errorf("gpu: select result: %v", err)
 	}
 	return out, nil
 }

@@ -224,6 +224,7 @@ func (r *queryRun) concatCol(a, b *columnar.Column, na, nb int64, t columnar.Typ
 		if err := launch(f, r.d.grid((m+31)&^31), 256, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
 			return nil, err
 		}
+		noteKernel(va.readBytes(na)+vb.readBytes(nb), 8*m+(m+7)/8, m, m)
 	}
 	return r.newDevCol(t, a.Dict, m, colView{Data: uint64(data), Valid: uint64(valid), Width: 8, IsFloat: b2i(t.ID == columnar.Float64)}), nil
 }

@@ -5,6 +5,7 @@ package gpu
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"unsafe"
 
 	"gorgonia.org/cu"
@@ -152,6 +153,11 @@ func (r *queryRun) joinSide(n int64, keys []sortKey, sorted bool) (*sortedSide, 
 	if err := launch(f, r.d.grid(n), 256, 0, unsafe.Pointer(&cp), unsafe.Sizeof(cp)); err != nil {
 		return nil, err
 	}
+	var keyBytes int64
+	for _, k := range keys {
+		keyBytes += k.v.readBytes(n)
+	}
+	noteKernel(keyBytes, 8, n, 1)
 	if err := cu.MemcpyDtoH(unsafe.Pointer(&s.n), out, 8); err != nil {
 		return nil, fmt.Errorf("gpu: merge join failed: %v", err)
 	}
@@ -174,6 +180,7 @@ func (r *queryRun) joinSide(n int64, keys []sortKey, sorted bool) (*sortedSide, 
 		if err := launch(f, r.d.grid(s.n), 256, 0, unsafe.Pointer(&ep), unsafe.Sizeof(ep)); err != nil {
 			return nil, err
 		}
+		noteKernel(4*s.n+k.v.readBytes(s.n), 8*s.n, s.n, s.n)
 		s.keys[i] = uint64(buf)
 	}
 	return s, nil
@@ -236,6 +243,10 @@ func (r *queryRun) binarySearchPairs(ls, rs *sortedSide, nk int, first bool) (pa
 	if err := launch(f, r.d.grid(ls.n), 256, 0, unsafe.Pointer(&mp), unsafe.Sizeof(mp)); err != nil {
 		return pairs{}, err
 	}
+	// Each left row binary-searches the right keys: its own key and about
+	// log2(NR) probes, counted as one 8-byte key per probe.
+	probes := int64(bits.Len64(uint64(rs.n)))
+	noteKernel(8*int64(nk)*ls.n*(1+probes)+4*ls.n, 16*ls.n, ls.n, ls.n)
 	if err := r.scanInPlace(bufs[2], ls.n, bufs[3]); err != nil {
 		return pairs{}, err
 	}
@@ -264,6 +275,7 @@ func (r *queryRun) binarySearchPairs(ls, rs *sortedSide, nk int, first bool) (pa
 	if err := launch(f, r.d.grid(ls.n), 256, 0, unsafe.Pointer(&mp), unsafe.Sizeof(mp)); err != nil {
 		return pairs{}, err
 	}
+	noteKernel(16*ls.n+8*ls.n, 8*m, ls.n, m)
 	return pairs{left: outL, right: outR, m: m}, nil
 }
 

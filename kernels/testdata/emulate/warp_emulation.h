@@ -105,5 +105,5 @@ inline long long __mul64hi(long long a, long long b) { return (long long)(((__in
 struct int4 { int x, y, z, w; };
 struct longlong2 { long long x, y; };
 struct double2 { double x, y; };
-#define __launch_bounds__(x)
+#define __launch_bounds__(...)
 #include "common_real.cuh"
