@@ -14,6 +14,12 @@ import (
 	"gpusql/storage/columnar"
 )
 
+// The VM's register file and column slots (kernels/expr_vm.cu).
+const (
+	vmRegs = 48 // VM_REGS
+	vmCols = 16 // VM_COLS
+)
+
 // exprVMParams mirrors ExprVMParams in kernels/expr_vm.cu.
 type exprVMParams struct {
 	N        int64

@@ -54,11 +54,6 @@ const (
 	vmDCeil
 )
 
-const (
-	vmRegs = 48 // VM_REGS
-	vmCols = 16 // VM_COLS
-)
-
 // vmIns mirrors VMIns.
 type vmIns struct {
 	Op, Dst, A, B, C, Pad int32
