@@ -112,7 +112,7 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 	if planGPUEpsilon(p, g) {
 		return g
 	}
-	tail, body := splitTail(p.Root, true)
+	tail, body := gpuSplit(p.Root)
 	if agg, ok := body.(*HashAggregate); ok {
 		g.Body, g.Tail, g.Shape = agg, tail, GPUOperatorsShape
 		star, err := matchStar(agg)
@@ -133,7 +133,7 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 			star.Zones = planStarZones(star)
 		}
 	} else {
-		g.Tail, g.Body = sortCut(splitTail(p.Root, false))
+		g.Tail, g.Body = tail, body
 		g.Shape = GPUOperatorsShape
 		if isFilteredScan(g.Body) {
 			g.Shape = GPUSelectShape
@@ -187,6 +187,17 @@ func splitTail(n Node, aboveAggregate bool) (tail []Node, body Node) {
 			return tail, n
 		}
 	}
+}
+
+// gpuSplit cuts the plan where the GPU's part ends: above an aggregate
+// every tail operator runs on the host; elsewhere only those above the
+// topmost sort, which the GPU runs with what is below it.
+func gpuSplit(root Node) (tail []Node, body Node) {
+	tail, body = splitTail(root, true)
+	if _, ok := body.(*HashAggregate); ok {
+		return tail, body
+	}
+	return sortCut(splitTail(root, false))
 }
 
 // sortCut moves the root-most Sort or TopN of a tail (and everything below

@@ -25,7 +25,8 @@ import (
 // CPU executor (exec/gpu/host_tail.go), which notes the warnings.
 func warningOnCPU(p *Physical) string {
 	onHost := map[Node]bool{}
-	for _, n := range gpuTail(p.Root) {
+	tail, _ := gpuSplit(p.Root)
+	for _, n := range tail {
 		onHost[n] = true
 	}
 	for _, n := range p.Nodes() {
@@ -80,16 +81,4 @@ func mayWarn(x sql.Expr) string {
 
 func numberType(t columnar.Type) bool {
 	return !t.Year && (t.IsInteger() || t.ID == columnar.Float64 || t.ID == columnar.Decimal || t.ID == columnar.Bool)
-}
-
-// gpuTail is the part of the plan the GPU executor leaves to the host, as
-// PlanGPU splits it: above an aggregate every tail operator, elsewhere
-// only those that order or limit.
-func gpuTail(root Node) []Node {
-	tail, body := splitTail(root, true)
-	if _, ok := body.(*HashAggregate); ok {
-		return tail
-	}
-	tail, _ = splitTail(root, false)
-	return tail
 }
