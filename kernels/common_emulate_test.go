@@ -44,7 +44,7 @@ func TestGroupAggOneEmulated(t *testing.T) {
 // runWithCommon compiles kernel source file as C++ (its dynamic shared
 // declaration dyn, when given, rewritten to rewriteTo) over
 // cuda_emulation.h, vm_prelude.h and the real common.cuh, with main from
-// testdata/emulate, runs it and fails on a non-zero exit status.
+// testdata/emulate (and its emulate_launch.h), runs it and fails on a non-zero exit status.
 func runWithCommon(t *testing.T, file, dyn, rewriteTo, main string) {
 	gxx, err := exec.LookPath("g++")
 	if err != nil {
@@ -72,7 +72,7 @@ func runWithCommon(t *testing.T, file, dyn, rewriteTo, main string) {
 		"real_common.cuh": common,
 		"common.cuh":      []byte("#pragma once\n#include \"vm_prelude.h\"\n#include \"real_common.cuh\"\n"),
 	}
-	for from, to := range map[string]string{"cuda_emulation.h": "cuda_emulation.h", "vm_prelude.h": "vm_prelude.h", main: "main.cpp"} {
+	for from, to := range map[string]string{"cuda_emulation.h": "cuda_emulation.h", "vm_prelude.h": "vm_prelude.h", "emulate_launch.h": "emulate_launch.h", main: "main.cpp"} {
 		if files[to], err = os.ReadFile(filepath.Join("testdata", "emulate", from)); err != nil {
 			t.Fatal(err)
 		}

@@ -23,28 +23,7 @@ WarpEmu* g_warps;
 unsigned long long g_dyn_shared[1];
 static unsigned overflow_word;
 
-template <class P>
-void launch(void (*k)(P), int grid, int block, P p) {
-  gridDim.x = grid;
-  blockDim.x = block;
-  std::barrier<> bar(block);
-  g_bar = &bar;
-  std::vector<WarpEmu> warps(block / 32);
-  for (auto& w : warps) w.bar = new std::barrier<>(32);
-  g_warps = warps.data();
-  std::vector<std::thread> ts;
-  for (int t = 0; t < block; t++)
-    ts.emplace_back([&, t] {
-      threadIdx.x = t;
-      for (int b = 0; b < grid; b++) {
-        blockIdx.x = b;
-        k(p);
-        bar.arrive_and_wait();
-      }
-    });
-  for (auto& t : ts) t.join();
-  for (auto& w : warps) delete w.bar;
-}
+#include "emulate_launch.h"
 
 int main() {
   gpusql_overflow = &overflow_word;
