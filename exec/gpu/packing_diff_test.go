@@ -22,22 +22,25 @@ import (
 // columns through the star kernel at their edges (NULLs, negative values,
 // 32 bits, constants, sizes off the tile, an empty table).
 
-// packingModes are the plans compared: packing off, on (the default), and
-// forced (every fact column the kernel reads packed, 32 bits included).
-var packingModes = []struct {
-	name       string
-	off, force bool
-}{{"packing-off", true, false}, {"packing-on", false, false}, {"packing-forced", false, true}}
+// packingModes are the plans compared: packing off, on, forced (every
+// fact column the kernel reads packed, 32 bits included), and sent packed
+// and unpacked on the device (forced: small tables too).
+var packingModes = []packingMode{{"packing-off", true, false, false}, {"packing-on", false, false, false}, {"packing-forced", false, true, false}, {"packing-transfer", false, true, true}}
+
+type packingMode struct {
+	name                 string
+	off, force, transfer bool
+}
 
 // withPacking returns a copy of p planned for the device with packing set
-// as mode says.
-func withPacking(t testing.TB, p *planner.Physical, off, force bool) *planner.Physical {
+// as mode m says.
+func withPacking(t testing.TB, p *planner.Physical, m packingMode) *planner.Physical {
 	t.Helper()
 	prof, err := DeviceProfile()
 	if err != nil {
 		t.Fatal(err)
 	}
-	prof.Packing, prof.ForcePacking = !off, force
+	prof.Packing, prof.ForcePacking, prof.PackTransfer = !m.off && !m.transfer, m.force, m.transfer
 	cp := *p
 	cp.GPU = planner.PlanGPU(p, prof)
 	return &cp
@@ -67,7 +70,7 @@ func TestSSBDifferentialPacking(t *testing.T) {
 				t.Fatalf("%s cpu: %v", q.Name, err)
 			}
 			for _, m := range packingModes {
-				p := withPacking(t, base, m.off, m.force)
+				p := withPacking(t, base, m)
 				if packed := packedColumns(p.GPU); (packed > 0) == m.off || p.GPU.Star == nil {
 					t.Errorf("%s %s: %d packed columns, star %v\n%s", q.Name, m.name, packed, p.GPU.Star != nil, p.Explain())
 				}
@@ -120,7 +123,7 @@ func TestGeneralDifferentialPacking(t *testing.T) {
 			t.Fatalf("%s cpu: %v", text, err)
 		}
 		for _, m := range packingModes {
-			p := withPacking(t, base, m.off, m.force)
+			p := withPacking(t, base, m)
 			got, err := Run(context.Background(), p)
 			if errors.Is(err, ErrUnsupported) {
 				continue
@@ -189,7 +192,7 @@ func TestPackedStarEdgeCases(t *testing.T) {
 		for _, m := range packingModes[1:] {
 			packed := map[string]*planner.Physical{}
 			for name, base := range plans {
-				p := withPacking(t, base, m.off, m.force)
+				p := withPacking(t, base, m)
 				if p.GPU.Star != nil && packedColumns(p.GPU) == 0 {
 					t.Errorf("%s/%s %s: no packed column\n%s", c.name, name, m.name, p.Explain())
 				}

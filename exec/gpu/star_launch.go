@@ -5,6 +5,8 @@ package gpu
 import (
 	"fmt"
 	"math"
+	"os"
+	"strconv"
 	"unsafe"
 
 	"gorgonia.org/cu"
@@ -250,7 +252,18 @@ func checkDimStatus(q *starQuery, status cu.DevicePtr) error {
 // starTuning is the fact kernel's launch shape: threads per block, rows per
 // thread (kernels *_4, *_8, and *_16 for the fast path) and whether the fast
 // path may be used. Benchmarks sweep it; tests run every shape.
-var starTuning = tuning{block: 256, items: 8, fast: true}
+var starTuning = tuning{block: 256, items: starItemsDefault(), fast: true}
+
+// starItemsDefault is 8 rows a thread, or GPUSQL_STAR_ITEMS (4, 8 or 16)
+// where set, so that a GPU machine can compare the shapes through bench.
+func starItemsDefault() int {
+	switch v := os.Getenv("GPUSQL_STAR_ITEMS"); v {
+	case "4", "16":
+		n, _ := strconv.Atoi(v)
+		return n
+	}
+	return 8
+}
 
 type tuning struct {
 	block, items int
