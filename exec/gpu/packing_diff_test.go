@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gpusql/exec"
 	"gpusql/exec/cpu"
 	"gpusql/internal/ssbtest"
 	"gpusql/planner"
@@ -46,6 +47,18 @@ func withPacking(t testing.TB, p *planner.Physical, m packingMode) *planner.Phys
 	return &cp
 }
 
+// runPacking runs p as mode m plans it; for a packed transfer, after
+// dropping every cached column, so that the columns come through the
+// packed transfer and not from an earlier plan's 4-byte entries.
+func runPacking(t testing.TB, p *planner.Physical, m packingMode) (*exec.Result, error) {
+	if m.transfer {
+		if err := DropColumnCache(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return Run(context.Background(), p)
+}
+
 func packedColumns(g *planner.GPUPlan) int {
 	n := 0
 	for _, c := range g.Columns {
@@ -75,7 +88,7 @@ func TestSSBDifferentialPacking(t *testing.T) {
 					t.Errorf("%s %s: %d packed columns, star %v\n%s", q.Name, m.name, packed, p.GPU.Star != nil, p.Explain())
 				}
 				eachTuningQuiet(func(tu tuning) {
-					got, err := Run(context.Background(), p)
+					got, err := runPacking(t, p, m)
 					if err != nil {
 						t.Errorf("%s %s %s: %v\n%s", q.Name, m.name, tu, err, p.Explain())
 						return
@@ -84,13 +97,20 @@ func TestSSBDifferentialPacking(t *testing.T) {
 						t.Errorf("%s %s %s: %s\n%s", q.Name, m.name, tu, diff, p.Explain())
 					}
 				})
-				// The packed form is its own cache entry, of the planned size.
+				// The packed form is its own cache entry, of the planned size;
+				// a column sent packed is cached in its 4-byte form.
 				for _, c := range p.GPU.Columns {
 					if c.Packing == nil {
 						continue
 					}
 					d.do(func() error {
-						e, ok := d.cache.m[cacheKey{col: c.Col, packed: true}]
+						e, ok := d.cache.m[cacheKey{col: c.Col, packed: !c.Packing.Transfer}]
+						if c.Packing.Transfer {
+							if !ok || e.packing != nil || e.width != 4 || e.bytes-8*int64(len(c.Col.Valid)) != c.Bytes {
+								t.Errorf("%s %s: %s.%s sent packed not cached in 4 bytes a row, %d bytes (entry %v)", q.Name, m.name, c.Table, c.Column, c.Bytes, ok)
+							}
+							return nil
+						}
 						if !ok || e.packing.Bits != c.Packing.Bits || e.bytes-8*int64(len(c.Col.Valid)) != c.Bytes {
 							t.Errorf("%s %s: %s.%s not cached packed in %d bits, %d bytes (entry %v)", q.Name, m.name, c.Table, c.Column, c.Packing.Bits, c.Bytes, ok)
 						}
@@ -124,7 +144,7 @@ func TestGeneralDifferentialPacking(t *testing.T) {
 		}
 		for _, m := range packingModes {
 			p := withPacking(t, base, m)
-			got, err := Run(context.Background(), p)
+			got, err := runPacking(t, p, m)
 			if errors.Is(err, ErrUnsupported) {
 				continue
 			}
@@ -200,7 +220,14 @@ func TestPackedStarEdgeCases(t *testing.T) {
 			}
 			eachTuning(t, func(t *testing.T) {
 				for name, p := range packed {
-					t.Run(c.name+"/"+name+"/"+m.name, func(t *testing.T) { checkPlan(t, name, p) })
+					t.Run(c.name+"/"+name+"/"+m.name, func(t *testing.T) {
+						if m.transfer {
+							if err := DropColumnCache(); err != nil {
+								t.Fatal(err)
+							}
+						}
+						checkPlan(t, name, p)
+					})
 				}
 			})
 		}

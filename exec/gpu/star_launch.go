@@ -219,7 +219,7 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 	}
 	hostSteps.mark("wait+copy")
 	if kprof() != nil && len(r.streamed) == 0 {
-		noteKernelAt(fact, factReadBytes(sp), slots*8, sp.N, groups.nonEmpty())
+		noteKernelAt(fact, q.fetchedBytes(sp), slots*8, sp.N, groups.nonEmpty())
 	}
 	if timed {
 		if ms, err := d.ev[0].Elapsed(d.ev[1]); err == nil {
@@ -321,6 +321,19 @@ func (r *queryRun) fillI64(p cu.DevicePtr, v int64, n int64) error {
 		V, N int64
 	}{uint64(p), v, n}
 	return launch(f, min(grid1D(n, threads), r.d.sms*8), threads, 0, unsafe.Pointer(&a), unsafe.Sizeof(a))
+}
+
+// fetchedBytes is what the fused kernel over sp's rows fetches: the plan's
+// estimate (the kernel skips the sectors of rows that failed earlier
+// tests), scaled to the rows of sp (a device's part of a split fact
+// table), or the columns' whole bytes where the plan has none.
+func (q *starQuery) fetchedBytes(sp *starParams) int64 {
+	whole := factReadBytes(sp)
+	rows := int64(q.fact.Table.Rows)
+	if q.fetched <= 0 || rows == 0 {
+		return whole
+	}
+	return min(whole, int64(float64(q.fetched)*float64(sp.N)/float64(rows)))
 }
 
 // factReadBytes is what the fused kernel reads at most: each fact column
