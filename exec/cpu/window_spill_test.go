@@ -1,0 +1,90 @@
+package cpu_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"gpusql/exec"
+	"gpusql/exec/cpu"
+	"gpusql/planner"
+)
+
+// TestWindowSpill computes window functions past the memory limit with the
+// smallest fans (partition files partitioned again, multi-pass merges):
+// the rows, in order, equal the unlimited run's, and SQLite's where the
+// functions do not depend on the order of ties; no file is left.
+func TestWindowSpill(t *testing.T) {
+	defer cpu.SetSpillFans(2, 2)()
+	d := spillFixture(t)
+	dir := t.TempDir()
+	// The window's output is whole in memory (as a sort's is): the queries
+	// keep few of its rows, and run under three quarters of what the
+	// unlimited run held at its peak.
+	cases := []struct {
+		q string
+		// sqlite: the answer does not depend on how ties are ordered.
+		sqlite bool
+	}{
+		{"select * from (select b, a, rank() over (partition by b order by a) rk, count(*) over (partition by b) c, sum(a) over (partition by b order by a) sa from big) t where rk = 2 and a < 4", true},
+		{"select * from (select b, s, dense_rank() over (partition by s, b order by a desc) dr, cume_dist() over (partition by b order by a) cd from big) t where dr = 1 and cd < 0.5 and s = 'fig'", true},
+		{"select * from (select b, a, row_number() over (partition by b order by a) rn, lag(a, 1, -1) over (partition by b order by a) la, last_value(f) over (partition by b order by a rows between unbounded preceding and unbounded following) lv from big) t where rn <= 2 and la between 0 and 3", false},
+		{"select * from (select s, b, ntile(4) over (partition by s, b order by a) nt, percent_rank() over (partition by b, s order by a) pr from big where a < 20) t where nt = 1 and pr > 0.5", false},
+		{"select count(*), sum(rk), sum(c) from (select rank() over (partition by b order by a) rk, count(*) over (partition by b, s) c from big) t", true},
+	}
+	for _, c := range cases {
+		want := d.run(c.q, planner.Options{})
+		limit := d.peak(c.q) * 3 / 4
+		got, files := d.runLimited(c.q, planner.Options{}, limit, dir)
+		if files < 3 {
+			t.Errorf("%s under %d bytes spilled %d files, want at least 3", c.q, limit, files)
+		}
+		if rowsText(got) != rowsText(want) {
+			t.Errorf("%s: spilled rows differ from the unlimited run's\ngot\n%s\nwant\n%s", c.q, head(rowsText(got)), head(rowsText(want)))
+		}
+		if c.sqlite {
+			g, o := sortedRows(normalize(got)), sortedRows(normalize(d.oracleRows(c.q)))
+			if strings.Join(g, "\n") != strings.Join(o, "\n") {
+				t.Errorf("%s: spilled rows differ from SQLite's", c.q)
+			}
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) > 0 {
+			t.Errorf("%s: %d spill entries left behind", c.q, len(ents))
+		}
+	}
+}
+
+// TestWindowSpillTooLarge: a window partition that does not fit alone (a
+// third of the rows share a = 7; OVER () is one partition) stops with the
+// memory limit error naming the functions, and leaves no file.
+func TestWindowSpillTooLarge(t *testing.T) {
+	defer cpu.SetSpillFans(2, 2)()
+	d := spillFixture(t)
+	dir := t.TempDir()
+	for _, c := range []struct{ q, want string }{
+		{"select a, rank() over (partition by a order by b) from big", "one window partition holds"},
+		{"select b, sum(b) over () from big", "the whole input is one window partition"},
+	} {
+		_, _, err := d.tryLimited(c.q, planner.Options{}, 400<<10, dir)
+		var me *exec.MemoryLimitError
+		if !errors.As(err, &me) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "OVER") {
+			t.Errorf("%s: got %v, want the memory limit error saying %q and naming the function", c.q, err, c.want)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) > 0 {
+			t.Errorf("%s: %d spill entries left behind", c.q, len(ents))
+		}
+	}
+}
+
+// peak is the most memory q holds at once without a limit.
+func (d *testDB) peak(q string) int64 {
+	d.t.Helper()
+	mem := exec.NewMemory(0, nil)
+	defer mem.Close()
+	if _, err := cpu.Run(exec.WithMemory(context.Background(), mem), d.plan(q, planner.Options{})); err != nil {
+		d.t.Fatalf("%s: %v", q, err)
+	}
+	return mem.Peak()
+}
