@@ -7,12 +7,15 @@ import (
 )
 
 // SetOp materializes both inputs and works on row keys (every column as a
-// word, NULLs equal): UNION ALL concatenates; UNION keeps the first of each
+// word, NULLs equal): UNION ALL streams both (union_all.go); UNION keeps the first of each
 // distinct row of the concatenation; INTERSECT / EXCEPT keep the distinct
 // left rows present / absent on the right; the ALL forms count: a left row
 // consumes one matching right row.
 // Past the memory limit both inputs are partitioned (set_op_spill.go).
 func (x *executor) runSetOp(n *planner.SetOp) (*rel, error) {
+	if planner.UnionAll(n) != nil {
+		return x.collect(n, -1, nil) // its inputs stream (union_all.go)
+	}
 	restore := x.attemptMark()
 	l, err := x.collect(n.Left, -1, n)
 	if err != nil {

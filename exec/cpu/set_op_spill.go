@@ -10,8 +10,8 @@ import (
 // their inputs again into partition files by a hash of the whole row (in
 // the output's types, so that 1 and 1.0 meet), then apply the set
 // operation partition by partition: equal rows share a partition, so
-// distinctness and the ALL forms' counting hold per partition. UNION ALL,
-// which only concatenates, does not spill (its output must fit anyway).
+// distinctness and the ALL forms' counting hold per partition. UNION ALL
+// streams its inputs into its consumer (union_all.go) and never gets here.
 // The rows come partition by partition: a set operation promises no
 // order. A partition whose inputs do not fit stops with the memory limit
 // error.
