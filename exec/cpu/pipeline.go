@@ -82,7 +82,12 @@ func (x *executor) runPipelineUnder(top planner.Node, above []planner.Node, sf s
 				return err
 			}
 		case *planner.NestedLoopJoin:
+			restore := x.attemptMark()
 			if _, err := x.loopInput(op); err != nil {
+				if x.loopSpillable(op, err) {
+					restore()
+					return x.runBlockLoopJoin(src, ops, i, sf, skip)
+				}
 				return err
 			}
 		case *planner.EpsilonJoin:
