@@ -3,7 +3,6 @@ package cpu
 import (
 	"gpusql/planner"
 	"gpusql/sql"
-	"gpusql/storage/columnar"
 )
 
 // UNION, INTERSECT and EXCEPT (distinct or ALL) past the memory limit run
@@ -25,8 +24,14 @@ func (x *executor) setOpSpilled(n *planner.SetOp, cause error, restore func()) (
 	restore()
 	var count spillCount
 	var sides [2]*partitioner
+	if collatedSchema(n.Out) {
+		// One worker writes the partitions in input order, so that each
+		// keeps the left input's first spelling of a collation key.
+		defer func(w int) { x.workers = w }(x.workers)
+		x.workers = 1
+	}
 	for i, in := range []planner.Node{n.Left, n.Right} {
-		sides[i] = newPartitioner(x, n, typesOf(in.Schema()), rowKeys(in, types), 0, &count)
+		sides[i] = newPartitioner(x, n, typesOf(in.Schema()), rowKeys(in, n.Out), 0, &count)
 		defer sides[i].drop()
 		if err := x.runPipeline(in, sides[i], n); err != nil {
 			return nil, err
@@ -86,8 +91,9 @@ func (x *executor) setOpPart(n *planner.SetOp, lp, rp *partFile) (*rel, error) {
 	return out, x.own(n, out)
 }
 
-// rowKeys are an input's columns in the output's types, to hash rows by.
-func rowKeys(in planner.Node, types []columnar.Type) func(cp *compiler) ([]evaluator, error) {
+// rowKeys are an input's columns in the output's types (a column of a
+// case-insensitive collation as its keys: setOpKeys), to hash rows by.
+func rowKeys(in planner.Node, out sql.Schema) func(cp *compiler) ([]evaluator, error) {
 	return func(cp *compiler) ([]evaluator, error) {
 		var evs []evaluator
 		for i, c := range in.Schema() {
@@ -95,11 +101,28 @@ func rowKeys(in planner.Node, types []columnar.Type) func(cp *compiler) ([]evalu
 			if err != nil {
 				return nil, err
 			}
-			if keyDomain(c.Type) != keyDomain(types[i]) {
-				ev = castTo(ev, c.Type, types[i])
+			if keyDomain(c.Type) != keyDomain(out[i].Type) {
+				ev = castTo(ev, c.Type, out[i].Type)
+			}
+			if out[i].Collation != "" {
+				k := sql.CollationKeyOf(&sql.ColRef{Index: i, Col: c}, out[i].Collation)
+				if ev, err = cp.compile(k); err != nil {
+					return nil, err
+				}
 			}
 			evs = append(evs, ev)
 		}
 		return evs, nil
 	}
+}
+
+// collatedSchema reports whether a column of s has a case-insensitive
+// collation.
+func collatedSchema(s sql.Schema) bool {
+	for _, c := range s {
+		if c.Collation != "" {
+			return true
+		}
+	}
+	return false
 }

@@ -102,8 +102,12 @@ func windowTooLarge(n *planner.Window, cause error, why string) error {
 	for _, w := range n.Funcs {
 		names = append(names, w.String())
 	}
-	return &exec.MemoryLimitError{Limit: limit.Limit, Op: fmt.Sprintf("%s (%s; %s hold each window partition whole)",
-		planner.OpName(n), why, strings.Join(names, ", "))}
+	verb := "is"
+	if len(names) > 1 {
+		verb = "are"
+	}
+	return &exec.MemoryLimitError{Limit: limit.Limit, Op: fmt.Sprintf("%s (%s; %s %s computed over whole window partitions in memory)",
+		planner.OpName(n), why, strings.Join(names, ", "), verb)}
 }
 
 func (sp *windowSpill) partitioner(seed uint64) *partitioner {
