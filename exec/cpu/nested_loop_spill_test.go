@@ -1,10 +1,14 @@
 package cpu_test
 
 import (
+	"context"
+	"errors"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 
+	"gpusql/exec"
 	"gpusql/exec/cpu"
 	"gpusql/planner"
 )
@@ -44,6 +48,58 @@ func TestBlockNestedLoopJoin(t *testing.T) {
 		}
 		if ents, _ := os.ReadDir(dir); len(ents) > 0 {
 			t.Errorf("%s: %d spill entries left behind", c.q, len(ents))
+		}
+	}
+}
+
+// countdownCtx is cancelled once its Err has been asked n times: a query
+// stopped part way through, at a point the count picks, without timing.
+type countdownCtx struct {
+	context.Context
+	n atomic.Int64
+}
+
+func (c *countdownCtx) Err() error {
+	if c.n.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return c.Context.Err()
+}
+
+// TestSpillCancelled stops spilling windows, block nested-loop joins and
+// collated set operations at many points: each run ends with its rows or
+// context.Canceled, and leaves no file behind.
+func TestSpillCancelled(t *testing.T) {
+	defer cpu.SetSpillFans(2, 2)()
+	d := spillFixture(t)
+	dir := t.TempDir()
+	for _, c := range []struct {
+		q     string
+		limit int64
+	}{
+		{"select count(*), sum(rk) from (select rank() over (partition by b order by a) rk from big) t", 900 << 10},
+		{"select count(*), count(y.b) from (select b from big where a between 10 and 29) x left join (select b from big where a between 30 and 49) y on y.b > x.b + 1980", 40 << 10},
+	} {
+		p := d.plan(c.q, planner.Options{})
+		cancelled := 0
+		for _, n := range []int64{5, 20, 80, 320, 1280, 5120} {
+			mem := exec.NewMemory(c.limit, nil)
+			ctx := &countdownCtx{Context: context.Background()}
+			ctx.n.Store(n)
+			_, err := cpu.Run(exec.WithSpillOptions(exec.WithMemory(ctx, mem), exec.SpillOptions{Dir: dir}), p)
+			mem.Close()
+			switch {
+			case errors.Is(err, context.Canceled):
+				cancelled++
+			case err != nil:
+				t.Errorf("%s stopped after %d looks: %v", c.q, n, err)
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) > 0 {
+				t.Errorf("%s stopped after %d looks: %d spill entries left behind", c.q, n, len(ents))
+			}
+		}
+		if cancelled == 0 {
+			t.Errorf("%s: never cancelled", c.q)
 		}
 	}
 }
