@@ -66,9 +66,9 @@ func (c *countdownCtx) Err() error {
 	return c.Context.Err()
 }
 
-// TestSpillCancelled stops spilling windows, block nested-loop joins and
-// collated set operations at many points: each run ends with its rows or
-// context.Canceled, and leaves no file behind.
+// TestSpillCancelled stops spilling windows and block nested-loop joins
+// at many points: each run ends with its rows or context.Canceled, and
+// leaves no file behind.
 func TestSpillCancelled(t *testing.T) {
 	defer cpu.SetSpillFans(2, 2)()
 	d := spillFixture(t)
