@@ -61,14 +61,9 @@ func (s *sortSink) mergeRuns() (*rel, error) {
 		width += valueBytes(t) + int64(b2byte(nulls[c]))
 	}
 	outBytes := width * total
-	perRun := int64(spillBufBytes) + 2*int64(spillBlockRows)*rowWidth(s.runTypes)
-	// An intermediate merge also holds its writer (one perRun more).
-	fanIn := int(min(max((s.x.mem.Free()-outBytes)/perRun, 2), int64(sortMaxFanIn)))
-	for len(s.runs) > fanIn {
-		k := int(min(max(s.x.mem.Free()/perRun-1, 2), int64(sortMaxFanIn), int64(len(s.runs))))
-		if err := s.mergeFirst(k, perRun); err != nil {
-			return nil, err
-		}
+	perRun, err := s.mergeDown(outBytes)
+	if err != nil {
+		return nil, err
 	}
 	if err := s.x.reserve(s.owner, outBytes); err != nil {
 		return nil, err
@@ -92,6 +87,22 @@ func (s *sortSink) mergeRuns() (*rel, error) {
 		s.x.stats.AddSpill(s.owner.Props().ID, s.files, s.wrote)
 	}
 	return out, nil
+}
+
+// mergeDown merges the first runs into new ones until the rest can be
+// merged at once beside keep bytes, and returns what each run's cursor
+// holds (its reader's buffer and a decoded block).
+func (s *sortSink) mergeDown(keep int64) (perRun int64, err error) {
+	perRun = int64(spillBufBytes) + 2*int64(spillBlockRows)*rowWidth(s.runTypes)
+	fanIn := int(min(max((s.x.mem.Free()-keep)/perRun, 2), int64(sortMaxFanIn)))
+	for len(s.runs) > fanIn {
+		// An intermediate merge also holds its writer (one perRun more).
+		k := int(min(max(s.x.mem.Free()/perRun-1, 2), int64(sortMaxFanIn), int64(len(s.runs))))
+		if err := s.mergeFirst(k, perRun); err != nil {
+			return 0, err
+		}
+	}
+	return perRun, nil
 }
 
 // mergeFirst merges the first k runs into one new run at the end.

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -18,9 +19,11 @@ import (
 // file, so each file is computed in memory as the whole input is, after
 // putting its rows back in input order (the sort of a window is stable,
 // so ties keep that order). A file that does not fit is partitioned again
-// with another seed; one window partition that does not fit alone stops
-// with the memory limit error naming the functions, rather than growing:
-// they read frames anywhere in their partition. Each file's result,
+// with another seed. One window partition that does not fit alone is
+// streamed over the externally sorted input where the functions allow
+// (window_stream.go: ROW_NUMBER, RANK, DENSE_RANK); else it stops with the
+// memory limit error naming the functions, rather than growing: they read
+// frames anywhere in their partition. Each file's result,
 // sorted by place, is a run of an external sort with no keys
 // (sort_merge_runs.go), whose merge returns the rows in input order, as
 // the in-memory window does.
@@ -30,43 +33,40 @@ const windowMaxDepth = 6
 
 // windowSpill is one window's spilled run.
 type windowSpill struct {
-	x      *executor
-	n      *planner.Window
-	keys   []sql.Expr
-	inN    int             // the input's columns
-	types  []columnar.Type // a partition file's: the input's, then the place
-	merge  *sortSink       // the results' runs, merged by place
-	count  spillCount
-	single bool // the functions share no PARTITION BY key
+	x     *executor
+	n     *planner.Window
+	keys  []sql.Expr
+	inN   int             // the input's columns
+	types []columnar.Type // a partition file's: the input's, then the place
+	merge *sortSink       // the results' runs, merged by place
+	count spillCount
 }
 
 func (x *executor) windowSpilled(n *planner.Window, cause error, restore func()) (*rel, error) {
-	inTypes := typesOf(n.Input.Schema())
 	if !isMemoryLimit(cause) || x.runsOnce || !spillableTypes(typesOf(n.Out)) {
 		return nil, cause
 	}
-	keys := sharedPartitionKeys(n.Funcs)
-	if len(keys) == 0 {
-		return nil, windowTooLarge(n, cause, "the whole input is one window partition")
-	}
 	restore()
-	sp := &windowSpill{x: x, n: n, keys: keys, inN: len(inTypes),
-		types: append(append([]columnar.Type{}, inTypes...), columnar.TInt64, columnar.TInt64)}
-	outTypes := typesOf(n.Out)
-	sp.merge = &sortSink{x: x, n: &planner.Sort{Input: n}, owner: n, types: outTypes,
-		runTypes: append(append([]columnar.Type{}, outTypes...), columnar.TInt64, columnar.TInt64)}
+	sp := newWindowSpill(x, n)
 	defer sp.merge.dropRuns()
-	p := sp.partitioner(0)
-	defer p.drop()
-	if err := x.runPipeline(n.Input, &placingSink{p: p, inN: sp.inN}, n); err != nil {
-		return nil, err
+	var err error
+	if len(sp.keys) == 0 {
+		err = windowTooLarge(n, cause, "the whole input is one window partition")
+	} else {
+		err = sp.partitionAndCompute()
 	}
-	for _, part := range p.parts {
-		err := sp.computePart(part, 1)
-		part.f.Remove()
-		if err != nil {
-			return nil, err
-		}
+	var tooLarge *windowTooLargeError
+	if errors.As(err, &tooLarge) && windowStreams(n) {
+		// One window partition does not fit: the functions that need no
+		// more than the rows before them stream (window_stream.go).
+		restore()
+		sp.merge.dropRuns()
+		sp.merge.files, sp.merge.wrote, sp.merge.outBytes = 0, 0, 0
+		sp.count = spillCount{}
+		err = sp.stream()
+	}
+	if err != nil {
+		return nil, err
 	}
 	sp.merge.files += sp.count.files
 	sp.merge.wrote += sp.count.wrote
@@ -74,9 +74,38 @@ func (x *executor) windowSpilled(n *planner.Window, cause error, restore func())
 		if x.stats != nil {
 			x.stats.AddSpill(n.Props().ID, sp.merge.files, sp.merge.wrote)
 		}
+		outTypes := typesOf(n.Out)
 		return &rel{types: outTypes, cols: emptyCols(outTypes)}, nil
 	}
 	return sp.merge.mergeRuns()
+}
+
+func newWindowSpill(x *executor, n *planner.Window) *windowSpill {
+	inTypes := typesOf(n.Input.Schema())
+	sp := &windowSpill{x: x, n: n, keys: sharedPartitionKeys(n.Funcs), inN: len(inTypes),
+		types: append(append([]columnar.Type{}, inTypes...), columnar.TInt64, columnar.TInt64)}
+	outTypes := typesOf(n.Out)
+	sp.merge = &sortSink{x: x, n: &planner.Sort{Input: n}, owner: n, types: outTypes,
+		runTypes: append(append([]columnar.Type{}, outTypes...), columnar.TInt64, columnar.TInt64)}
+	return sp
+}
+
+// partitionAndCompute runs the input into partition files and computes
+// each into a run of the merge.
+func (sp *windowSpill) partitionAndCompute() error {
+	p := sp.partitioner(0)
+	defer p.drop()
+	if err := sp.x.runPipeline(sp.n.Input, &placingSink{p: p, inN: sp.inN}, sp.n); err != nil {
+		return err
+	}
+	for _, part := range p.parts {
+		err := sp.computePart(part, 1)
+		part.f.Remove()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // sharedPartitionKeys are the PARTITION BY expressions of every function.
@@ -94,10 +123,16 @@ func sharedPartitionKeys(funcs []sql.WindowFunc) []sql.Expr {
 	return keys
 }
 
-// windowTooLarge is the memory limit error of a window partition that
-// must be held whole and does not fit.
+// windowTooLargeError is the memory limit error of a window partition
+// that must be held whole and does not fit.
+type windowTooLargeError struct{ limit *exec.MemoryLimitError }
+
+func (e *windowTooLargeError) Error() string { return e.limit.Error() }
+func (e *windowTooLargeError) Unwrap() error { return e.limit }
+
 func windowTooLarge(n *planner.Window, cause error, why string) error {
-	limit := cause.(*exec.MemoryLimitError)
+	var limit *exec.MemoryLimitError
+	errors.As(cause, &limit)
 	var names []string
 	for _, w := range n.Funcs {
 		names = append(names, w.String())
@@ -106,8 +141,8 @@ func windowTooLarge(n *planner.Window, cause error, why string) error {
 	if len(names) > 1 {
 		verb = "are"
 	}
-	return &exec.MemoryLimitError{Limit: limit.Limit, Op: fmt.Sprintf("%s (%s; %s %s computed over whole window partitions in memory)",
-		planner.OpName(n), why, strings.Join(names, ", "), verb)}
+	return &windowTooLargeError{&exec.MemoryLimitError{Limit: limit.Limit, Op: fmt.Sprintf("%s (%s; %s %s computed over whole window partitions in memory)",
+		planner.OpName(n), why, strings.Join(names, ", "), verb)}}
 }
 
 func (sp *windowSpill) partitioner(seed uint64) *partitioner {

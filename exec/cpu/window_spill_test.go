@@ -3,6 +3,7 @@ package cpu_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -58,19 +59,66 @@ func TestWindowSpill(t *testing.T) {
 
 // TestWindowSpillTooLarge: a window partition that does not fit alone (a
 // third of the rows share a = 7; OVER () is one partition) stops with the
-// memory limit error naming the functions, and leaves no file.
+// memory limit error naming the functions, where they need more than the
+// rows before them; and leaves no file.
 func TestWindowSpillTooLarge(t *testing.T) {
 	defer cpu.SetSpillFans(2, 2)()
 	d := spillFixture(t)
 	dir := t.TempDir()
 	for _, c := range []struct{ q, want string }{
-		{"select a, rank() over (partition by a order by b) from big", "one window partition holds"},
-		{"select b, sum(b) over () from big", "the whole input is one window partition"},
+		{"select a, sum(a) over (partition by a order by b) from big", "one window partition holds"},
+		{"select a, rank() over (partition by a order by b), ntile(3) over (partition by a order by b) from big", "one window partition holds"},
+		{"select b, sum(a) over () from big", "the whole input is one window partition"},
 	} {
 		_, _, err := d.tryLimited(c.q, planner.Options{}, 400<<10, dir)
 		var me *exec.MemoryLimitError
 		if !errors.As(err, &me) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "OVER") {
 			t.Errorf("%s: got %v, want the memory limit error saying %q and naming the function", c.q, err, c.want)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) > 0 {
+			t.Errorf("%s: %d spill entries left behind", c.q, len(ents))
+		}
+	}
+}
+
+// TestWindowStream: ROW_NUMBER, RANK and DENSE_RANK over one window whose
+// partition does not fit (the same window with NTILE stops at the same
+// limit) stream over the externally sorted input: the rows, in order,
+// equal the unlimited run's, and SQLite's where ties do not matter.
+func TestWindowStream(t *testing.T) {
+	defer cpu.SetSpillFans(2, 2)()
+	d := spillFixture(t)
+	dir := t.TempDir()
+	for _, c := range []struct {
+		q, twin string // twin: the same window, not streamable
+		limit   int64
+		sqlite  bool
+	}{
+		{"select * from (select a, b, rank() over (partition by a order by b desc) rk from big) t where rk % 97 = 1",
+			"select count(*), sum(t) from (select ntile(3) over (partition by a order by b desc) t from big) x", 480 << 10, true},
+		{"select count(*), sum(dr), sum(rk) from (select dense_rank() over (partition by a order by b desc) dr, rank() over (partition by a order by b desc) rk from big) t",
+			"select count(*), sum(t) from (select ntile(3) over (partition by a order by b desc) t from big) x", 660 << 10, true},
+		{"select count(*), sum(rn), max(rn), sum(rk) from (select row_number() over (order by s, a) rn, rank() over (order by s, a) rk from big) t",
+			"select count(*), sum(t) from (select percent_rank() over (order by s, a) t from big) x", 700 << 10, true},
+		{"select * from (select f, s, row_number() over () rn from big) t where rn % 1000 = 0",
+			"select count(*), sum(t) from (select ntile(2) over () t from big) x", 600 << 10, false},
+	} {
+		if _, _, err := d.tryLimited(c.twin, planner.Options{}, c.limit, dir); !strings.Contains(fmt.Sprint(err), "window partition") {
+			t.Errorf("%s under %d bytes: %v, want the window partition's memory limit error", c.twin, c.limit, err)
+		}
+		want := d.run(c.q, planner.Options{})
+		got, files := d.runLimited(c.q, planner.Options{}, c.limit, dir)
+		if files < 2 {
+			t.Errorf("%s under %d bytes spilled %d files", c.q, c.limit, files)
+		}
+		if rowsText(got) != rowsText(want) {
+			t.Errorf("%s: streamed rows differ from the unlimited run's\ngot\n%s\nwant\n%s", c.q, head(rowsText(got)), head(rowsText(want)))
+		}
+		if c.sqlite {
+			g, o := sortedRows(normalize(got)), sortedRows(normalize(d.oracleRows(c.q)))
+			if strings.Join(g, "\n") != strings.Join(o, "\n") {
+				t.Errorf("%s: streamed rows differ from SQLite's", c.q)
+			}
 		}
 		if ents, _ := os.ReadDir(dir); len(ents) > 0 {
 			t.Errorf("%s: %d spill entries left behind", c.q, len(ents))
