@@ -40,10 +40,8 @@ type blockLoop struct {
 	outer  *fileSink
 	lTypes []columnar.Type
 	rTypes []columnar.Type
-	// chains are each worker's join and what follows it.
+	// workers are each worker's join and what follows it.
 	workers []*loopWorker
-	rows    int64 // rows out of the join (EXPLAIN ANALYZE)
-	mu      sync.Mutex
 }
 
 type loopWorker struct {
@@ -239,14 +237,12 @@ func (bl *blockLoop) joinShare(lw *loopWorker, outer *rel, matched []bool, w, ba
 	if w >= batches {
 		return nil
 	}
-	rd, err := openSpillReader(bl.inner.f, bl.rTypes)
-	if bl.inner.f == nil {
-		rd, err = nil, nil // no inner row
-	}
-	if err != nil {
-		return err
-	}
-	if rd != nil {
+	var rd *spillReader // nil: no inner row
+	if bl.inner.f != nil {
+		var err error
+		if rd, err = openSpillReader(bl.inner.f, bl.rTypes); err != nil {
+			return err
+		}
 		defer rd.close()
 	}
 	b := &batch{}
