@@ -81,7 +81,7 @@ func TestWindowSpillTooLarge(t *testing.T) {
 	}
 }
 
-// TestWindowStream: ROW_NUMBER, RANK, DENSE_RANK and LAG over one window whose
+// TestWindowStream: ROW_NUMBER, RANK, DENSE_RANK, LAG and LEAD over one window whose
 // partition does not fit (the same window with NTILE stops at the same
 // limit) stream over the externally sorted input: the rows, in order,
 // equal the unlimited run's, and SQLite's where ties do not matter.
@@ -100,8 +100,8 @@ func TestWindowStream(t *testing.T) {
 			"select count(*), sum(t) from (select ntile(3) over (partition by a order by b desc) t from big) x", 660 << 10, true},
 		{"select count(*), sum(rn), max(rn), sum(rk) from (select row_number() over (order by s, a) rn, rank() over (order by s, a) rk from big) t",
 			"select count(*), sum(t) from (select percent_rank() over (order by s, a) t from big) x", 700 << 10, true},
-		{"select * from (select a, b, s, lag(s, 2) over (partition by a < 30 order by b, f) l2, lag(b, 1, -5) over (partition by a < 30 order by b, f) l1, row_number() over (partition by a < 30 order by b, f) rn from big) t where rn % 50 = 3",
-			"select count(*), sum(t), max(s) from (select s, ntile(3) over (partition by a < 30 order by b, f) t from big) x", 1000 << 10, false},
+		{"select * from (select a, b, s, lag(s, 2) over (partition by a < 30 order by b, f) l2, lag(b, 1, -5) over (partition by a < 30 order by b, f) l1, lead(s, 3) over (partition by a < 30 order by b, f) d3, lead(b, 1, 7) over (partition by a < 30 order by b, f) d1, row_number() over (partition by a < 30 order by b, f) rn from big) t where rn % 50 = 3",
+			"select count(*), sum(t), max(s) from (select s, ntile(3) over (partition by a < 30 order by b, f) t from big) x", 1200 << 10, false},
 		{"select * from (select f, s, row_number() over () rn from big) t where rn % 1000 = 0",
 			"select count(*), sum(t) from (select ntile(2) over () t from big) x", 600 << 10, false},
 	} {

@@ -13,10 +13,11 @@ import (
 // over the input sorted by the window's partition and order keys: an
 // external sort (sort_spill.go), stable by input place like the in-memory
 // sort of a window, whose merge hands the rows over one at a time. Only
-// functions whose value needs no row after the current one stream:
-// ROW_NUMBER, RANK and DENSE_RANK, and LAG of a column (a ring of the
-// rows before), over one window; the others read frames, rows ahead or
-// the partition's size, and stop with the memory limit error naming them. The rows, with their
+// functions whose value needs a bounded number of rows around the current
+// one stream: ROW_NUMBER, RANK and DENSE_RANK, and LAG and LEAD of a
+// column (a ring of the rows before; rows wait for the rows after), over
+// one window; the others read frames or the partition's size, and stop
+// with the memory limit error naming them. The rows, with their
 // values and places, are gathered in buffers as large as the memory
 // allows, each sorted by place into a run of the window's merge, which
 // returns them in input order.
@@ -28,8 +29,8 @@ func windowStreams(n *planner.Window) bool {
 		w := &n.Funcs[i]
 		switch w.Func {
 		case sql.WinRowNumber, sql.WinRank, sql.WinDenseRank:
-		case sql.WinLag:
-			if streamedLag(n, w) == nil {
+		case sql.WinLag, sql.WinLead:
+			if streamedOffset(n, w) == nil {
 				return false
 			}
 		default:
@@ -42,16 +43,17 @@ func windowStreams(n *planner.Window) bool {
 	return true
 }
 
-// maxStreamedLag bounds LAG's offset when it streams: the ring holds
-// that many rows' blocks (charged).
-const maxStreamedLag = 16
+// maxStreamedOffset bounds LAG's and LEAD's offset when they stream: the
+// rows before and after that are held hold their blocks (charged).
+const maxStreamedOffset = 16
 
-// streamedLag is the column LAG function w reads, where it streams: an
-// input column of its own type, an offset up to maxStreamedLag and no
-// default or a constant one of that type (nil: it does not stream).
-func streamedLag(n *planner.Window, w *sql.WindowFunc) *sql.ColRef {
+// streamedOffset is the column LAG or LEAD function w reads, where it
+// streams: an input column of its own type, an offset up to
+// maxStreamedOffset and no default or a constant one of that type (nil:
+// it does not stream).
+func streamedOffset(n *planner.Window, w *sql.WindowFunc) *sql.ColRef {
 	c, ok := w.Args[0].(*sql.ColRef)
-	if !ok || c.Index >= len(n.Input.Schema()) || c.Col.Type != w.T || w.N > maxStreamedLag {
+	if !ok || c.Index >= len(n.Input.Schema()) || c.Col.Type != w.T || w.N > maxStreamedOffset {
 		return nil
 	}
 	if len(w.Args) > 1 {
@@ -80,23 +82,41 @@ type windowStream struct {
 	vals    [][]int64
 	bufRows int
 	held    int64
-	row     []*vec // the columns of the row added
-	// The LAG functions' values: lagBuf's columns (one per LAG, in
-	// order), built from the rows the ring holds, the partition's last
-	// ones (ringN in it so far).
-	lagBuf   *rel
-	lagBuild *relBuilder
-	lagCols  []int  // the run column each LAG reads
-	lagDefs  []*vec // each LAG's default (nil: NULL)
+	row     []*vec // the columns of the row written
+	// The LAG and LEAD functions' values go to offBuf (a column each,
+	// in order), read from the rows the ring holds (the partition's last
+	// ones, ringN in it so far) or from the rows waiting after.
+	offBuf   *rel
+	offBuild *relBuilder
+	offCols  []int  // the run column each reads
+	offDefs  []*vec // each one's default (nil: NULL)
 	ring     []rowRef
 	ringN    int64
-	lagRow   []*vec
+	// pending are the rows added but not written, oldest first from
+	// pendHead (a ring of lead+1): a row waits for lead rows after it.
+	pending  []pendingRow
+	pendHead int
+	pendN    int
+	lead     int64
 }
 
 // rowRef is a row of a run block.
 type rowRef struct {
 	cols []*vec
 	p    int
+}
+
+// valueRef is a value: row p of v (v nil: NULL).
+type valueRef struct {
+	v *vec
+	p int
+}
+
+// pendingRow is a row with its values, waiting for its LEADs.
+type pendingRow struct {
+	row  rowRef
+	vals []int64    // each function's (ROW_NUMBER, RANK, DENSE_RANK)
+	offs []valueRef // each LAG's and LEAD's
 }
 
 // stream computes the window by one pass over its sorted input, writing
@@ -130,8 +150,8 @@ func (sp *windowSpill) stream() error {
 	}
 	defer x.release(cursors)
 	ws := &windowStream{sp: sp, sort: s, np: len(w.Partition), vals: make([][]int64, len(n.Funcs))}
-	ws.lagSetup()
-	ring := int64(len(ws.ring)) * spillBlockRows * rowWidth(s.runTypes)
+	ws.offsetSetup()
+	ring := int64(len(ws.ring)+len(ws.pending)) * spillBlockRows * rowWidth(s.runTypes)
 	if err := x.reserve(n, ring); err != nil {
 		return err
 	}
@@ -141,6 +161,9 @@ func (sp *windowSpill) stream() error {
 		return err
 	}
 	if err := s.merge(s.runs, ws.add); err != nil {
+		return err
+	}
+	if err := ws.drain(0); err != nil {
 		return err
 	}
 	sp.count.files += s.files
@@ -170,68 +193,44 @@ func (ws *windowStream) newBuffer() error {
 		ws.vals[f] = make([]int64, rows)
 	}
 	ws.bufRows = 0
-	if len(ws.lagCols) > 0 {
-		ws.lagBuf = &rel{types: make([]columnar.Type, len(ws.lagCols)), rows: rows, cols: make([]*columnar.Column, len(ws.lagCols))}
-		for i, c := range ws.lagCols {
+	if len(ws.offCols) > 0 {
+		ws.offBuf = &rel{types: make([]columnar.Type, len(ws.offCols)), rows: rows, cols: make([]*columnar.Column, len(ws.offCols))}
+		for i, c := range ws.offCols {
 			t := ws.sort.runTypes[c]
-			ws.lagBuf.types[i], ws.lagBuf.cols[i] = t, newColumn(t, rows, true)
+			ws.offBuf.types[i], ws.offBuf.cols[i] = t, newColumn(t, rows, true)
 		}
-		ws.lagBuild = newRelBuilder(ws.lagBuf)
+		ws.offBuild = newRelBuilder(ws.offBuf)
 	}
 	return nil
 }
 
-// lagSetup notes the LAG functions' columns and defaults and makes the
-// ring of rows they read.
-func (ws *windowStream) lagSetup() {
-	var most int64
+// offsetSetup notes the LAG and LEAD functions' columns and defaults and
+// makes the ring of rows before and the rows waiting.
+func (ws *windowStream) offsetSetup() {
+	var back int64
 	for i := range ws.sp.n.Funcs {
 		w := &ws.sp.n.Funcs[i]
-		if w.Func != sql.WinLag {
+		if w.Func != sql.WinLag && w.Func != sql.WinLead {
 			continue
 		}
-		ws.lagCols = append(ws.lagCols, streamedLag(ws.sp.n, w).Index)
+		ws.offCols = append(ws.offCols, streamedOffset(ws.sp.n, w).Index)
 		var def *vec
 		if len(w.Args) > 1 && !w.Args[1].(*sql.Const).Null {
 			def = newConstEval(w.Args[1].(*sql.Const)).out
 		}
-		ws.lagDefs = append(ws.lagDefs, def)
-		most = max(most, w.N)
-	}
-	ws.ring = make([]rowRef, most+1)
-	ws.lagRow = make([]*vec, len(ws.lagCols))
-}
-
-// addLags appends the LAG functions' values for the row just added (the
-// ring's newest).
-func (ws *windowStream) addLags() error {
-	if len(ws.lagCols) == 0 {
-		return nil
-	}
-	k, size := 0, int64(len(ws.ring))
-	for i := range ws.sp.n.Funcs {
-		w := &ws.sp.n.Funcs[i]
-		if w.Func != sql.WinLag {
-			continue
+		ws.offDefs = append(ws.offDefs, def)
+		if w.Func == sql.WinLag {
+			back = max(back, w.N)
+		} else {
+			ws.lead = max(ws.lead, w.N)
 		}
-		ref := rowRef{}
-		switch {
-		case w.N < ws.ringN:
-			back := ws.ring[(ws.ringN-1-w.N)%size]
-			ref = rowRef{cols: back.cols[ws.lagCols[k] : ws.lagCols[k]+1], p: back.p}
-		case ws.lagDefs[k] != nil:
-			ref = rowRef{cols: []*vec{ws.lagDefs[k]}, p: 0}
-		}
-		ws.lagRow[k] = nil
-		if ref.cols != nil {
-			ws.lagRow[k] = ref.cols[0]
-		}
-		// Each LAG column is built from its own row of its own block.
-		ws.lagBuild.set(k, ws.lagRow[k], ref.p)
-		k++
 	}
-	ws.lagBuild.k++
-	return nil
+	ws.ring = make([]rowRef, back+1)
+	ws.pending = make([]pendingRow, ws.lead+1)
+	for i := range ws.pending {
+		ws.pending[i].vals = make([]int64, len(ws.sp.n.Funcs))
+		ws.pending[i].offs = make([]valueRef, len(ws.offCols))
+	}
 }
 
 // add takes the next row in window order: row p of a run block's cols.
@@ -247,47 +246,106 @@ func (ws *windowStream) add(cols []*vec, p int) error {
 			newPeer = true
 		}
 	}
+	ws.prev, ws.prevP = cols, p
 	ws.rowNum++
 	if newPart {
-		ws.rowNum, ws.rank, ws.dense = 1, 0, 0
+		// The partition before has no more rows for its LEADs.
+		if err := ws.drain(0); err != nil {
+			return err
+		}
+		ws.rowNum, ws.rank, ws.dense, ws.ringN = 1, 0, 0, 0
 	}
 	if newPeer {
 		ws.rank, ws.dense = ws.rowNum, ws.dense+1
 	}
-	ws.prev, ws.prevP = cols, p
-	if newPart {
-		ws.ringN = 0
-	}
 	ws.ring[ws.ringN%int64(len(ws.ring))] = rowRef{cols: cols, p: p}
 	ws.ringN++
-	if err := ws.addLags(); err != nil {
-		return err
-	}
-	// The input's columns, then the place (the run's last two).
-	ws.row = append(append(ws.row[:0], cols[:ws.sp.inN]...), cols[len(cols)-2:]...)
-	if err := ws.build.add(ws.row, p); err != nil {
-		return err
-	}
+	e := &ws.pending[(ws.pendHead+ws.pendN)%len(ws.pending)]
+	ws.pendN++
+	e.row = rowRef{cols: cols, p: p}
+	k := 0
 	for f, w := range ws.sp.n.Funcs {
-		v := ws.rowNum
 		switch w.Func {
+		case sql.WinRowNumber:
+			e.vals[f] = ws.rowNum
 		case sql.WinRank:
-			v = ws.rank
+			e.vals[f] = ws.rank
 		case sql.WinDenseRank:
-			v = ws.dense
+			e.vals[f] = ws.dense
+		case sql.WinLag:
+			e.offs[k] = ws.offDefault(k)
+			if w.N < ws.ringN {
+				back := ws.ring[(ws.ringN-1-w.N)%int64(len(ws.ring))]
+				e.offs[k] = valueRef{v: back.cols[ws.offCols[k]], p: back.p}
+			}
+			k++
+		default: // LEAD: when the row is written
+			k++
 		}
-		ws.vals[f][ws.bufRows] = v
 	}
-	if ws.bufRows++; ws.bufRows == ws.buf.rows {
-		if err := ws.flush(); err != nil {
+	return ws.drain(int(ws.lead))
+}
+
+func (ws *windowStream) offDefault(k int) valueRef {
+	return valueRef{v: ws.offDefs[k], p: 0}
+}
+
+// drain writes the waiting rows but the last keep, each LEAD reading the
+// row its offset after (its default where that is not in the partition).
+func (ws *windowStream) drain(keep int) error {
+	for ws.pendN > keep {
+		e := &ws.pending[ws.pendHead]
+		k := 0
+		for _, w := range ws.sp.n.Funcs {
+			switch w.Func {
+			case sql.WinLead:
+				e.offs[k] = ws.offDefault(k)
+				if int(w.N) < ws.pendN {
+					after := ws.pending[(ws.pendHead+int(w.N))%len(ws.pending)].row
+					e.offs[k] = valueRef{v: after.cols[ws.offCols[k]], p: after.p}
+				}
+				k++
+			case sql.WinLag:
+				k++
+			}
+		}
+		if err := ws.write(e); err != nil {
 			return err
 		}
-		ws.build = newRelBuilder(ws.buf)
-		if ws.lagBuf != nil {
-			ws.lagBuild = newRelBuilder(ws.lagBuf)
-		}
-		ws.bufRows = 0
+		ws.pendHead = (ws.pendHead + 1) % len(ws.pending)
+		ws.pendN--
 	}
+	return nil
+}
+
+// write puts a row with its values in the buffer, flushing a full one.
+func (ws *windowStream) write(e *pendingRow) error {
+	cols := e.row.cols
+	// The input's columns, then the place (the run's last two).
+	ws.row = append(append(ws.row[:0], cols[:ws.sp.inN]...), cols[len(cols)-2:]...)
+	if err := ws.build.add(ws.row, e.row.p); err != nil {
+		return err
+	}
+	for f, v := range e.vals {
+		ws.vals[f][ws.bufRows] = v
+	}
+	if ws.offBuild != nil {
+		for k, r := range e.offs {
+			ws.offBuild.set(k, r.v, r.p)
+		}
+		ws.offBuild.k++
+	}
+	if ws.bufRows++; ws.bufRows < ws.buf.rows {
+		return nil
+	}
+	if err := ws.flush(); err != nil {
+		return err
+	}
+	ws.build = newRelBuilder(ws.buf)
+	if ws.offBuf != nil {
+		ws.offBuild = newRelBuilder(ws.offBuf)
+	}
+	ws.bufRows = 0
 	return nil
 }
 
@@ -308,16 +366,16 @@ func (ws *windowStream) flush() error {
 		return cmp3(lo[a], lo[b])
 	})
 	ordered := gatherRel(part, perm)
-	var lags *rel
-	if ws.lagBuf != nil {
-		lags = gatherRel(firstRows(ws.lagBuf, ws.lagBuild, k), perm)
+	var offs *rel
+	if ws.offBuf != nil {
+		offs = gatherRel(firstRows(ws.offBuf, ws.offBuild, k), perm)
 	}
 	cols := append([]*columnar.Column{}, ordered.cols[:place]...)
-	lag := 0
+	off := 0
 	for f, w := range ws.sp.n.Funcs {
-		if w.Func == sql.WinLag {
-			cols = append(cols, lags.cols[lag])
-			lag++
+		if w.Func == sql.WinLag || w.Func == sql.WinLead {
+			cols = append(cols, offs.cols[off])
+			off++
 			continue
 		}
 		col := newColumn(columnar.TInt64, k, false)
