@@ -98,12 +98,24 @@ func (sp *windowSpill) partitionAndCompute() error {
 	if err := sp.x.runPipeline(sp.n.Input, &placingSink{p: p, inN: sp.inN}, sp.n); err != nil {
 		return err
 	}
+	if err := sp.outputFits(p.rows()); err != nil {
+		return err
+	}
 	for _, part := range p.parts {
 		err := sp.computePart(part, 1)
 		part.f.Remove()
 		if err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// outputFits stops a window whose output, rows of it, could not be held
+// (as the spilled sort does), before the partitions are computed.
+func (sp *windowSpill) outputFits(rows int64) error {
+	if need := rows * rowWidth(sp.merge.types); need > sp.x.mem.Free() {
+		return &exec.MemoryLimitError{Limit: sp.x.mem.Limit(), Op: planner.OpName(sp.n)}
 	}
 	return nil
 }

@@ -65,12 +65,15 @@ func TestWindowSpillTooLarge(t *testing.T) {
 	defer cpu.SetSpillFans(2, 2)()
 	d := spillFixture(t)
 	dir := t.TempDir()
-	for _, c := range []struct{ q, want string }{
-		{"select a, sum(a) over (partition by a order by b) from big", "one window partition holds"},
-		{"select a, rank() over (partition by a order by b), ntile(3) over (partition by a order by b) from big", "one window partition holds"},
-		{"select b, sum(a) over () from big", "the whole input is one window partition"},
+	for _, c := range []struct {
+		q, want string
+		limit   int64
+	}{
+		{"select a, sum(a) over (partition by a order by b) from big", "one window partition holds", 400 << 10},
+		{"select count(*), sum(rk), sum(t) from (select rank() over (partition by a order by b) rk, ntile(3) over (partition by a order by b) t from big) x", "one window partition holds", 640 << 10},
+		{"select b, sum(a) over () from big", "the whole input is one window partition", 400 << 10},
 	} {
-		_, _, err := d.tryLimited(c.q, planner.Options{}, 400<<10, dir)
+		_, _, err := d.tryLimited(c.q, planner.Options{}, c.limit, dir)
 		var me *exec.MemoryLimitError
 		if !errors.As(err, &me) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "OVER") {
 			t.Errorf("%s: got %v, want the memory limit error saying %q and naming the function", c.q, err, c.want)

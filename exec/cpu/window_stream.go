@@ -140,6 +140,13 @@ func (sp *windowSpill) stream() error {
 			return err
 		}
 	}
+	var rows int64
+	for _, r := range s.runs {
+		rows += r.rows
+	}
+	if err := sp.outputFits(rows); err != nil {
+		return err
+	}
 	perRun, err := s.mergeDown(0)
 	if err != nil {
 		return err
