@@ -72,6 +72,8 @@ func TestWindowSpillTooLarge(t *testing.T) {
 		{"select a, sum(a) over (partition by a order by b) from big", "one window partition holds", 400 << 10},
 		{"select count(*), sum(rk), sum(t) from (select rank() over (partition by a order by b) rk, ntile(3) over (partition by a order by b) t from big) x", "one window partition holds", 640 << 10},
 		{"select b, sum(a) over () from big", "the whole input is one window partition", 400 << 10},
+		// COUNT over the whole partition: its one peer group is held.
+		{"select count(*), sum(c) from (select count(*) over () c from big) t", "a peer group of over", 200 << 10},
 	} {
 		_, _, err := d.tryLimited(c.q, planner.Options{}, c.limit, dir)
 		var me *exec.MemoryLimitError
@@ -84,7 +86,8 @@ func TestWindowSpillTooLarge(t *testing.T) {
 	}
 }
 
-// TestWindowStream: ROW_NUMBER, RANK, DENSE_RANK, LAG and LEAD over one window whose
+// TestWindowStream: ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD and running COUNT /
+// MIN / MAX over one window whose
 // partition does not fit (the same window with NTILE stops at the same
 // limit) stream over the externally sorted input: the rows, in order,
 // equal the unlimited run's, and SQLite's where ties do not matter.
@@ -93,7 +96,7 @@ func TestWindowStream(t *testing.T) {
 	d := spillFixture(t)
 	dir := t.TempDir()
 	for _, c := range []struct {
-		q, twin string // twin: the same window, not streamable
+		q, twin string // twin: the same window, not streamable: it must stop
 		limit   int64
 		sqlite  bool
 	}{
@@ -105,6 +108,12 @@ func TestWindowStream(t *testing.T) {
 			"select count(*), sum(t) from (select percent_rank() over (order by s, a) t from big) x", 700 << 10, true},
 		{"select * from (select a, b, s, lag(s, 2) over (partition by a < 30 order by b, f) l2, lag(b, 1, -5) over (partition by a < 30 order by b, f) l1, lead(s, 3) over (partition by a < 30 order by b, f) d3, lead(b, 1, 7) over (partition by a < 30 order by b, f) d1, row_number() over (partition by a < 30 order by b, f) rn from big) t where rn % 50 = 3",
 			"select count(*), sum(t), max(s) from (select s, ntile(3) over (partition by a < 30 order by b, f) t from big) x", 1200 << 10, false},
+		// Running aggregates: RANGE frames wait for the current row's
+		// peers (ties on b), ROWS frames take rows in input order.
+		{"select * from (select a, b, count(*) over (partition by a < 30 order by b) c, max(f) over (partition by a < 30 order by b) mx, count(d) over (partition by a < 30 order by b) cd, min(s) over (partition by a < 30 order by b) mn from big) t where c % 40 = 1",
+			"select * from (select a, b, count(*) over (partition by a < 30 order by b) c, max(f) over (partition by a < 30 order by b) mx, count(d) over (partition by a < 30 order by b) cd, first_value(s) over (partition by a < 30 order by b) mn from big) t where c % 40 = 1", 1500 << 10, true},
+		{"select * from (select a, b, count(*) over (partition by a < 30 order by b rows unbounded preceding) c, min(f) over (partition by a < 30 order by b rows between unbounded preceding and current row) mn, lead(s, 2) over (partition by a < 30 order by b) ld from big) t where c % 40 = 1",
+			"select * from (select a, b, count(*) over (partition by a < 30 order by b rows unbounded preceding) c, min(f) over (partition by a < 30 order by b rows between unbounded preceding and current row) mn, nth_value(s, 2) over (partition by a < 30 order by b) ld from big) t where c % 40 = 1", 1200 << 10, false},
 		{"select * from (select f, s, row_number() over () rn from big) t where rn % 1000 = 0",
 			"select count(*), sum(t) from (select ntile(2) over () t from big) x", 600 << 10, false},
 	} {

@@ -12,112 +12,12 @@ import (
 // PARTITION BY over an input that does not fit) is computed in one pass
 // over the input sorted by the window's partition and order keys: an
 // external sort (sort_spill.go), stable by input place like the in-memory
-// sort of a window, whose merge hands the rows over one at a time. Only
-// functions whose value needs a bounded number of rows around the current
-// one stream: ROW_NUMBER, RANK and DENSE_RANK, and LAG and LEAD of a
-// column (a ring of the rows before; rows wait for the rows after), over
-// one window; the others read frames or the partition's size, and stop
-// with the memory limit error naming them. The rows, with their
-// values and places, are gathered in buffers as large as the memory
-// allows, each sorted by place into a run of the window's merge, which
-// returns them in input order.
-
-// windowStreams says whether n's functions can be computed by one pass
-// over its input sorted by their one window.
-func windowStreams(n *planner.Window) bool {
-	for i := range n.Funcs {
-		w := &n.Funcs[i]
-		switch w.Func {
-		case sql.WinRowNumber, sql.WinRank, sql.WinDenseRank:
-		case sql.WinLag, sql.WinLead:
-			if streamedOffset(n, w) == nil {
-				return false
-			}
-		default:
-			return false
-		}
-		if windowSortKey(w) != windowSortKey(&n.Funcs[0]) {
-			return false
-		}
-	}
-	return true
-}
-
-// maxStreamedOffset bounds LAG's and LEAD's offset when they stream: the
-// rows before and after that are held hold their blocks (charged).
-const maxStreamedOffset = 16
-
-// streamedOffset is the column LAG or LEAD function w reads, where it
-// streams: an input column of its own type, an offset up to
-// maxStreamedOffset and no default or a constant one of that type (nil:
-// it does not stream).
-func streamedOffset(n *planner.Window, w *sql.WindowFunc) *sql.ColRef {
-	c, ok := w.Args[0].(*sql.ColRef)
-	if !ok || c.Index >= len(n.Input.Schema()) || c.Col.Type != w.T || w.N > maxStreamedOffset {
-		return nil
-	}
-	if len(w.Args) > 1 {
-		if d, ok := w.Args[1].(*sql.Const); !ok || (!d.Null && d.T != w.T) {
-			return nil
-		}
-	}
-	return c
-}
-
-// windowStream is the pass over the sorted rows.
-type windowStream struct {
-	sp   *windowSpill
-	sort *sortSink
-	np   int // partition keys: the sort's first keys, then the order keys
-	// prev is the row before (nil: none), in a block the merge has moved
-	// past but not changed.
-	prev  []*vec
-	prevP int
-	// rowNum, rank and dense are the current row's in its partition.
-	rowNum, rank, dense int64
-	// buf holds rows (the input's columns and the place) until it is
-	// written as a run; vals are each function's values for them.
-	buf     *rel
-	build   *relBuilder
-	vals    [][]int64
-	bufRows int
-	held    int64
-	row     []*vec // the columns of the row written
-	// The LAG and LEAD functions' values go to offBuf (a column each,
-	// in order), read from the rows the ring holds (the partition's last
-	// ones, ringN in it so far) or from the rows waiting after.
-	offBuf   *rel
-	offBuild *relBuilder
-	offCols  []int  // the run column each reads
-	offDefs  []*vec // each one's default (nil: NULL)
-	ring     []rowRef
-	ringN    int64
-	// pending are the rows added but not written, oldest first from
-	// pendHead (a ring of lead+1): a row waits for lead rows after it.
-	pending  []pendingRow
-	pendHead int
-	pendN    int
-	lead     int64
-}
-
-// rowRef is a row of a run block.
-type rowRef struct {
-	cols []*vec
-	p    int
-}
-
-// valueRef is a value: row p of v (v nil: NULL).
-type valueRef struct {
-	v *vec
-	p int
-}
-
-// pendingRow is a row with its values, waiting for its LEADs.
-type pendingRow struct {
-	row  rowRef
-	vals []int64    // each function's (ROW_NUMBER, RANK, DENSE_RANK)
-	offs []valueRef // each LAG's and LEAD's
-}
+// sort of a window, whose merge hands the rows over one at a time to the
+// functions' state (window_stream_funcs.go: the functions that need the
+// rows before the current one, a few after it, or its peers). The rows,
+// with their values and places, are gathered in buffers as large as the
+// memory allows, each sorted by place into a run of the window's merge,
+// which returns them in input order.
 
 // stream computes the window by one pass over its sorted input, writing
 // the results as runs of sp.merge.
@@ -156,21 +56,21 @@ func (sp *windowSpill) stream() error {
 		return err
 	}
 	defer x.release(cursors)
-	ws := &windowStream{sp: sp, sort: s, np: len(w.Partition), vals: make([][]int64, len(n.Funcs))}
-	ws.offsetSetup()
-	ring := int64(len(ws.ring)+len(ws.pending)) * spillBlockRows * rowWidth(s.runTypes)
+	ws := newWindowStream(sp, s)
+	// The rows before (LAG) and the rows waiting hold their blocks.
+	ring := int64(len(ws.ring)+int(ws.lead)+1) * spillBlockRows * rowWidth(s.runTypes)
 	if err := x.reserve(n, ring); err != nil {
 		return err
 	}
 	defer x.release(ring)
-	defer func() { x.release(ws.held) }()
+	defer func() { x.release(ws.held + ws.waitHeld) }()
 	if err := ws.newBuffer(); err != nil {
 		return err
 	}
 	if err := s.merge(s.runs, ws.add); err != nil {
 		return err
 	}
-	if err := ws.drain(0); err != nil {
+	if err := ws.endPartition(); err != nil {
 		return err
 	}
 	sp.count.files += s.files
@@ -200,127 +100,13 @@ func (ws *windowStream) newBuffer() error {
 		ws.vals[f] = make([]int64, rows)
 	}
 	ws.bufRows = 0
-	if len(ws.offCols) > 0 {
-		ws.offBuf = &rel{types: make([]columnar.Type, len(ws.offCols)), rows: rows, cols: make([]*columnar.Column, len(ws.offCols))}
-		for i, c := range ws.offCols {
+	if len(ws.refCols) > 0 {
+		ws.refBuf = &rel{types: make([]columnar.Type, len(ws.refCols)), rows: rows, cols: make([]*columnar.Column, len(ws.refCols))}
+		for i, c := range ws.refCols {
 			t := ws.sort.runTypes[c]
-			ws.offBuf.types[i], ws.offBuf.cols[i] = t, newColumn(t, rows, true)
+			ws.refBuf.types[i], ws.refBuf.cols[i] = t, newColumn(t, rows, true)
 		}
-		ws.offBuild = newRelBuilder(ws.offBuf)
-	}
-	return nil
-}
-
-// offsetSetup notes the LAG and LEAD functions' columns and defaults and
-// makes the ring of rows before and the rows waiting.
-func (ws *windowStream) offsetSetup() {
-	var back int64
-	for i := range ws.sp.n.Funcs {
-		w := &ws.sp.n.Funcs[i]
-		if w.Func != sql.WinLag && w.Func != sql.WinLead {
-			continue
-		}
-		ws.offCols = append(ws.offCols, streamedOffset(ws.sp.n, w).Index)
-		var def *vec
-		if len(w.Args) > 1 && !w.Args[1].(*sql.Const).Null {
-			def = newConstEval(w.Args[1].(*sql.Const)).out
-		}
-		ws.offDefs = append(ws.offDefs, def)
-		if w.Func == sql.WinLag {
-			back = max(back, w.N)
-		} else {
-			ws.lead = max(ws.lead, w.N)
-		}
-	}
-	ws.ring = make([]rowRef, back+1)
-	ws.pending = make([]pendingRow, ws.lead+1)
-	for i := range ws.pending {
-		ws.pending[i].vals = make([]int64, len(ws.sp.n.Funcs))
-		ws.pending[i].offs = make([]valueRef, len(ws.offCols))
-	}
-}
-
-// add takes the next row in window order: row p of a run block's cols.
-func (ws *windowStream) add(cols []*vec, p int) error {
-	s := ws.sort
-	newPart, newPeer := ws.prev == nil, ws.prev == nil
-	for i, c := range s.keyCol {
-		if newPeer {
-			break
-		}
-		if compareSpilled(s.runTypes[c], ws.prev[c], ws.prevP, cols[c], p) != 0 {
-			newPart = newPart || i < ws.np
-			newPeer = true
-		}
-	}
-	ws.prev, ws.prevP = cols, p
-	ws.rowNum++
-	if newPart {
-		// The partition before has no more rows for its LEADs.
-		if err := ws.drain(0); err != nil {
-			return err
-		}
-		ws.rowNum, ws.rank, ws.dense, ws.ringN = 1, 0, 0, 0
-	}
-	if newPeer {
-		ws.rank, ws.dense = ws.rowNum, ws.dense+1
-	}
-	ws.ring[ws.ringN%int64(len(ws.ring))] = rowRef{cols: cols, p: p}
-	ws.ringN++
-	e := &ws.pending[(ws.pendHead+ws.pendN)%len(ws.pending)]
-	ws.pendN++
-	e.row = rowRef{cols: cols, p: p}
-	k := 0
-	for f, w := range ws.sp.n.Funcs {
-		switch w.Func {
-		case sql.WinRowNumber:
-			e.vals[f] = ws.rowNum
-		case sql.WinRank:
-			e.vals[f] = ws.rank
-		case sql.WinDenseRank:
-			e.vals[f] = ws.dense
-		case sql.WinLag:
-			e.offs[k] = ws.offDefault(k)
-			if w.N < ws.ringN {
-				back := ws.ring[(ws.ringN-1-w.N)%int64(len(ws.ring))]
-				e.offs[k] = valueRef{v: back.cols[ws.offCols[k]], p: back.p}
-			}
-			k++
-		default: // LEAD: when the row is written
-			k++
-		}
-	}
-	return ws.drain(int(ws.lead))
-}
-
-func (ws *windowStream) offDefault(k int) valueRef {
-	return valueRef{v: ws.offDefs[k], p: 0}
-}
-
-// drain writes the waiting rows but the last keep, each LEAD reading the
-// row its offset after (its default where that is not in the partition).
-func (ws *windowStream) drain(keep int) error {
-	for ws.pendN > keep {
-		e := &ws.pending[ws.pendHead]
-		k := 0
-		for _, w := range ws.sp.n.Funcs {
-			switch w.Func {
-			case sql.WinLead:
-				e.offs[k] = ws.offDefault(k)
-				if int(w.N) < ws.pendN {
-					after := ws.pending[(ws.pendHead+int(w.N))%len(ws.pending)].row
-					e.offs[k] = valueRef{v: after.cols[ws.offCols[k]], p: after.p}
-				}
-				k++
-			case sql.WinLag:
-				k++
-			}
-		}
-		if err := ws.write(e); err != nil {
-			return err
-		}
-		ws.pendHead = (ws.pendHead + 1) % len(ws.pending)
-		ws.pendN--
+		ws.refBuild = newRelBuilder(ws.refBuf)
 	}
 	return nil
 }
@@ -336,11 +122,11 @@ func (ws *windowStream) write(e *pendingRow) error {
 	for f, v := range e.vals {
 		ws.vals[f][ws.bufRows] = v
 	}
-	if ws.offBuild != nil {
-		for k, r := range e.offs {
-			ws.offBuild.set(k, r.v, r.p)
+	if ws.refBuild != nil {
+		for k, r := range e.refs {
+			ws.refBuild.set(k, r.v, r.p)
 		}
-		ws.offBuild.k++
+		ws.refBuild.k++
 	}
 	if ws.bufRows++; ws.bufRows < ws.buf.rows {
 		return nil
@@ -349,8 +135,8 @@ func (ws *windowStream) write(e *pendingRow) error {
 		return err
 	}
 	ws.build = newRelBuilder(ws.buf)
-	if ws.offBuf != nil {
-		ws.offBuild = newRelBuilder(ws.offBuf)
+	if ws.refBuf != nil {
+		ws.refBuild = newRelBuilder(ws.refBuf)
 	}
 	ws.bufRows = 0
 	return nil
@@ -373,16 +159,14 @@ func (ws *windowStream) flush() error {
 		return cmp3(lo[a], lo[b])
 	})
 	ordered := gatherRel(part, perm)
-	var offs *rel
-	if ws.offBuf != nil {
-		offs = gatherRel(firstRows(ws.offBuf, ws.offBuild, k), perm)
+	var refs *rel
+	if ws.refBuf != nil {
+		refs = gatherRel(firstRows(ws.refBuf, ws.refBuild, k), perm)
 	}
 	cols := append([]*columnar.Column{}, ordered.cols[:place]...)
-	off := 0
-	for f, w := range ws.sp.n.Funcs {
-		if w.Func == sql.WinLag || w.Func == sql.WinLead {
-			cols = append(cols, offs.cols[off])
-			off++
+	for f, fn := range ws.funcs {
+		if fn.byRef() {
+			cols = append(cols, refs.cols[fn.ref])
 			continue
 		}
 		col := newColumn(columnar.TInt64, k, false)
