@@ -7,8 +7,9 @@ import (
 )
 
 // SetOp materializes both inputs and works on row keys (every column as a
-// word, NULLs equal): UNION ALL streams both (union_all.go); UNION keeps the first of each
-// distinct row of the concatenation; INTERSECT / EXCEPT keep the distinct
+// word, NULLs equal), but UNION ALL, whose inputs stream (union_all.go).
+// UNION keeps the first of each distinct row of the concatenation;
+// INTERSECT / EXCEPT keep the distinct
 // left rows present / absent on the right; the ALL forms count: a left row
 // consumes one matching right row. Columns of a case-insensitive collation
 // compare by its keys (setOpKeys).

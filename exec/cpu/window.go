@@ -17,7 +17,8 @@ import (
 // sums and MIN/MAX a monotonic deque: O(n) per function after the sort,
 // never O(n * frame) (except JSON_ARRAYAGG / JSON_OBJECTAGG, whose every
 // value holds its frame). Functions over the same window share the sort.
-// Output rows keep the input order.
+// Output rows keep the input order. Past the memory limit the input is
+// partitioned into files, or sorted on disk (window_spill.go).
 
 func (x *executor) runWindow(n *planner.Window) (*rel, error) {
 	restore := x.attemptMark()
