@@ -9,10 +9,9 @@ import (
 // SetOp materializes both inputs and works on row keys (every column as a
 // word, NULLs equal), but UNION ALL, whose inputs stream (union_all.go).
 // UNION keeps the first of each distinct row of the concatenation;
-// INTERSECT / EXCEPT keep the distinct
-// left rows present / absent on the right; the ALL forms count: a left row
-// consumes one matching right row. Columns of a case-insensitive collation
-// compare by its keys (setOpKeys).
+// INTERSECT / EXCEPT keep the distinct left rows present / absent on the
+// right; the ALL forms count: a left row consumes one matching right row.
+// Columns of a case-insensitive collation compare by its keys (setOpKeys).
 // Past the memory limit both inputs are partitioned (set_op_spill.go).
 func (x *executor) runSetOp(n *planner.SetOp) (*rel, error) {
 	if planner.UnionAll(n) != nil {
