@@ -12,8 +12,8 @@ import (
 // distinctness and the ALL forms' counting hold per partition. UNION ALL
 // streams its inputs into its consumer (union_all.go) and never gets here.
 // The rows come partition by partition: a set operation promises no
-// order. A partition whose inputs do not fit stops with the memory limit
-// error.
+// order. A partition whose inputs do not fit is partitioned again with
+// another seed (up to aggMaxDepth levels, as a spilled aggregation's).
 
 func (x *executor) setOpSpilled(n *planner.SetOp, cause error, restore func()) (*rel, error) {
 	types := typesOf(n.Out)
@@ -45,13 +45,11 @@ func (x *executor) setOpSpilled(n *planner.SetOp, cause error, restore func()) (
 		return nil, err
 	}
 	for p := range sides[0].parts {
-		out, err := x.setOpPart(n, sides[0].parts[p], sides[1].parts[p])
+		out, err := x.setOpParts(n, sides[0].parts[p], sides[1].parts[p], 1, &count)
 		if err != nil {
 			return fail(err)
 		}
-		if out != nil {
-			outs = append(outs, out)
-		}
+		outs = append(outs, out...)
 		sides[0].parts[p].f.Remove()
 		sides[1].parts[p].f.Remove()
 	}
@@ -62,6 +60,50 @@ func (x *executor) setOpSpilled(n *planner.SetOp, cause error, restore func()) (
 		return &rel{types: types, cols: emptyCols(types)}, nil
 	}
 	return x.concatOwned(n, outs)
+}
+
+// setOpParts applies n to one partition of each input, partitioning both
+// again with another seed (depth) when they do not fit together: equal
+// rows still meet. Rows that all hash alike on both sides stop with the
+// memory limit error.
+func (x *executor) setOpParts(n *planner.SetOp, lp, rp *partFile, depth int, count *spillCount) ([]*rel, error) {
+	out, err := x.setOpPart(n, lp, rp)
+	switch {
+	case err == nil && out == nil:
+		return nil, nil
+	case err == nil:
+		return []*rel{out}, nil
+	case !isMemoryLimit(err) || depth >= aggMaxDepth:
+		return nil, err
+	}
+	var sides [2]*partitioner
+	for i, in := range []planner.Node{n.Left, n.Right} {
+		types := typesOf(in.Schema())
+		sides[i] = newPartitioner(x, n, types, rowKeys(in, n.Out), uint64(depth), count)
+		defer sides[i].drop()
+		if f := []*partFile{lp, rp}[i].f; f != nil {
+			if err := x.runBlocks(f, types, sides[i], nil); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if !sides[0].splits() && !sides[1].splits() {
+		return nil, err
+	}
+	var outs []*rel
+	for p := range sides[0].parts {
+		out, err := x.setOpParts(n, sides[0].parts[p], sides[1].parts[p], depth+1, count)
+		sides[0].parts[p].f.Remove()
+		sides[1].parts[p].f.Remove()
+		if err != nil {
+			for _, o := range outs {
+				x.free(o)
+			}
+			return nil, err
+		}
+		outs = append(outs, out...)
+	}
+	return outs, nil
 }
 
 // setOpPart applies n to one partition of each input (nil: no row).
