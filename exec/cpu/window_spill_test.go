@@ -69,9 +69,9 @@ func TestWindowSpillTooLarge(t *testing.T) {
 		q, want string
 		limit   int64
 	}{
-		{"select a, sum(a) over (partition by a order by b) from big", "one window partition holds", 400 << 10},
+		{"select a, sum(a) over (partition by a order by b rows between 1 preceding and 1 following) from big", "one window partition holds", 400 << 10},
 		{"select count(*), sum(rk), sum(t) from (select rank() over (partition by a order by b) rk, ntile(3) over (partition by a order by b) t from big) x", "one window partition holds", 640 << 10},
-		{"select b, sum(a) over () from big", "the whole input is one window partition", 400 << 10},
+		{"select b, first_value(a) over () from big", "the whole input is one window partition", 400 << 10},
 		// COUNT over the whole partition: its one peer group is held.
 		{"select count(*), sum(c) from (select count(*) over () c from big) t", "a peer group of over", 200 << 10},
 	} {
@@ -87,7 +87,7 @@ func TestWindowSpillTooLarge(t *testing.T) {
 }
 
 // TestWindowStream: ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD and running COUNT /
-// MIN / MAX over one window whose
+// MIN / MAX / SUM / AVG over one window whose
 // partition does not fit (the same window with NTILE stops at the same
 // limit) stream over the externally sorted input: the rows, in order,
 // equal the unlimited run's, and SQLite's where ties do not matter.
@@ -114,6 +114,8 @@ func TestWindowStream(t *testing.T) {
 			"select * from (select a, b, count(*) over (partition by a < 30 order by b) c, max(f) over (partition by a < 30 order by b) mx, count(d) over (partition by a < 30 order by b) cd, first_value(s) over (partition by a < 30 order by b) mn from big) t where c % 40 = 1", 1500 << 10, true},
 		{"select * from (select a, b, count(*) over (partition by a < 30 order by b rows unbounded preceding) c, min(f) over (partition by a < 30 order by b rows between unbounded preceding and current row) mn, lead(s, 2) over (partition by a < 30 order by b) ld from big) t where c % 40 = 1",
 			"select * from (select a, b, count(*) over (partition by a < 30 order by b rows unbounded preceding) c, min(f) over (partition by a < 30 order by b rows between unbounded preceding and current row) mn, nth_value(s, 2) over (partition by a < 30 order by b) ld from big) t where c % 40 = 1", 1200 << 10, false},
+		{"select * from (select a, b, sum(b) over (partition by a < 30 order by b) sb, avg(f) over (partition by a < 30 order by b rows unbounded preceding) af, sum(d) over (partition by a < 30 order by b) sd from big where a < 40) t where b % 37 = 1",
+			"select * from (select a, b, sum(b) over (partition by a < 30 order by b) sb, avg(f) over (partition by a < 30 order by b rows between 1 preceding and 1 following) af, sum(d) over (partition by a < 30 order by b) sd from big where a < 40) t where b % 37 = 1", 1200 << 10, false},
 		{"select * from (select f, s, row_number() over () rn from big) t where rn % 1000 = 0",
 			"select count(*), sum(t) from (select ntile(2) over () t from big) x", 600 << 10, false},
 	} {

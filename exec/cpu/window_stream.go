@@ -82,8 +82,9 @@ func (sp *windowSpill) stream() error {
 // least a block.
 func (ws *windowStream) newBuffer() error {
 	x := ws.sp.x
-	// The input's columns and place, and a value of each function.
-	width := rowWidth(ws.sp.types) + 9*int64(len(ws.vals))
+	// The input's columns and place, a value of each function and the
+	// state of each SUM / AVG.
+	width := rowWidth(ws.sp.types) + 9*int64(len(ws.vals)) + 40*int64(ws.sums)
 	rows := int(min(max(x.mem.Free()/(4*width), spillBlockRows), 1<<20))
 	// The rows, and their copy in place order while they are written.
 	ws.held = 2 * int64(rows) * width
@@ -98,6 +99,10 @@ func (ws *windowStream) newBuffer() error {
 	ws.build = newRelBuilder(ws.buf)
 	for f := range ws.vals {
 		ws.vals[f] = make([]int64, rows)
+	}
+	ws.sumBuf = make([][]sumState, ws.sums)
+	for i := range ws.sumBuf {
+		ws.sumBuf[i] = make([]sumState, rows)
 	}
 	ws.bufRows = 0
 	if len(ws.refCols) > 0 {
@@ -121,6 +126,9 @@ func (ws *windowStream) write(e *pendingRow) error {
 	}
 	for f, v := range e.vals {
 		ws.vals[f][ws.bufRows] = v
+	}
+	for i, st := range e.sums {
+		ws.sumBuf[i][ws.bufRows] = st
 	}
 	if ws.refBuild != nil {
 		for k, r := range e.refs {
@@ -167,6 +175,10 @@ func (ws *windowStream) flush() error {
 	for f, fn := range ws.funcs {
 		if fn.byRef() {
 			cols = append(cols, refs.cols[fn.ref])
+			continue
+		}
+		if fn.kind == streamSum {
+			cols = append(cols, ws.sumColumn(&ws.funcs[f], perm))
 			continue
 		}
 		col := newColumn(columnar.TInt64, k, false)

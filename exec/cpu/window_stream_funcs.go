@@ -11,15 +11,17 @@ import (
 // The window functions that stream over one window partition larger than
 // the memory limit (window_stream.go), each row in window order updating
 // their state: ROW_NUMBER, RANK and DENSE_RANK count; LAG reads a ring of
-// the partition's last rows; COUNT, MIN and MAX from the partition's start
-// to the current row (ROWS) keep a running count or extreme, and to the
-// current row's last peer (RANGE, the default frame: the whole partition
-// without ORDER BY) hold the peer group's rows until it ends; LEAD holds
-// each row until the rows after it have come. What is held is charged: a
-// peer group that does not fit stops with the memory limit error naming
-// the functions. The others (frames ending after the current row, NTILE,
-// PERCENT_RANK, CUME_DIST, FIRST / LAST / NTH_VALUE, SUM, AVG, ...) read
-// their whole partition and stop likewise.
+// the partition's last rows; COUNT, MIN, MAX, SUM and AVG of a column from
+// the partition's start to the current row (ROWS) keep a running count,
+// extreme or sum (SUM and AVG finish through the hash aggregate's sumAcc,
+// as frameAggregate does), and to the current row's last peer (RANGE, the
+// default frame: the whole partition without ORDER BY) hold the peer
+// group's rows until it ends; LEAD holds each row until the rows after it
+// have come. What is held is charged: a peer group that does not fit
+// stops with the memory limit error naming the functions. The others
+// (frames ending after the current row, NTILE, PERCENT_RANK, CUME_DIST,
+// FIRST / LAST / NTH_VALUE, the statistical and JSON aggregates, ...)
+// read their whole partition and stop likewise.
 
 // streamKind is how a function's value comes.
 type streamKind int
@@ -30,6 +32,7 @@ const (
 	streamDenseRank
 	streamCount  // COUNT(*) or COUNT(col) from the partition's start
 	streamMinMax // MIN(col) or MAX(col) from the partition's start
+	streamSum    // SUM(col) or AVG(col) from the partition's start
 	streamLag
 	streamLead
 )
@@ -43,9 +46,22 @@ type streamedFunc struct {
 	max   bool // MAX, not MIN
 	peers bool // the frame ends at the current row's last peer (RANGE)
 	ref   int  // the function's column among the buffer's by-reference ones
-	// count and ext are COUNT's and MIN / MAX's state in the partition.
+	// agg is SUM's or AVG's call; sumAt its place among the sums.
+	agg   sql.AggExpr
+	sumAt int
+	// count, ext and sum are COUNT's, MIN / MAX's and SUM / AVG's state
+	// in the partition.
 	count int64
 	ext   valueRef
+	sum   sumState
+}
+
+// sumState is a running SUM or AVG: a 128-bit integer (raw decimal) or
+// double sum of the c non-NULL values among rows.
+type sumState struct {
+	s, hi   int64
+	f       float64
+	c, rows int64
 }
 
 // byRef says whether the value is a reference to a row's value (a column
@@ -117,6 +133,14 @@ func streamedAggregate(n *planner.Window, w *sql.WindowFunc) (f streamedFunc, ok
 		f.kind, f.max = streamMinMax, w.Agg.Func == sql.AggMax
 		f.col, ok = inputColumn(n, w.Agg.Arg, w.T)
 		return f, ok
+	case sql.AggSum, sql.AggAvg:
+		t := w.Agg.Arg.Type()
+		if t.Unsigned || t.ID == columnar.String || t.Physical() == columnar.PhysVector {
+			return f, false
+		}
+		f.kind, f.agg = streamSum, w.Agg
+		f.col, ok = inputColumn(n, w.Agg.Arg, t)
+		return f, ok
 	}
 	return f, false
 }
@@ -180,6 +204,10 @@ type windowStream struct {
 	peers    bool
 	free     []*pendingRow
 	waitHeld int64
+	// sums is the SUM / AVG functions; sumBuf their states for the
+	// buffer's rows.
+	sums   int
+	sumBuf [][]sumState
 }
 
 // rowRef is a row of a run block.
@@ -199,6 +227,7 @@ type pendingRow struct {
 	row  rowRef
 	vals []int64    // each function's count (ROW_NUMBER ... COUNT)
 	refs []valueRef // each by-reference function's value
+	sums []sumState // each SUM's or AVG's state
 }
 
 func newWindowStream(sp *windowSpill, s *sortSink) *windowStream {
@@ -210,6 +239,10 @@ func newWindowStream(sp *windowSpill, s *sortSink) *windowStream {
 		if f.byRef() {
 			f.ref = len(ws.refCols)
 			ws.refCols = append(ws.refCols, f.col)
+		}
+		if f.kind == streamSum {
+			f.sumAt = ws.sums
+			ws.sums++
 		}
 		switch f.kind {
 		case streamLag:
@@ -247,7 +280,7 @@ func (ws *windowStream) add(cols []*vec, p int) error {
 		}
 		ws.rowNum, ws.rank, ws.dense, ws.ringN = 0, 0, 0, 0
 		for i := range ws.funcs {
-			ws.funcs[i].count, ws.funcs[i].ext = 0, valueRef{}
+			ws.funcs[i].count, ws.funcs[i].ext, ws.funcs[i].sum = 0, valueRef{}, sumState{}
 		}
 	}
 	ws.rowNum++
@@ -291,6 +324,9 @@ func (ws *windowStream) value(f *streamedFunc, i int, e *pendingRow, cols []*vec
 			}
 		}
 		e.refs[f.ref] = f.ext
+	case streamSum:
+		f.sum.add(cols[f.col], p)
+		e.sums[f.sumAt] = f.sum
 	case streamLag:
 		e.refs[f.ref] = valueRef{v: f.def}
 		if int64(f.n) < ws.ringN {
@@ -301,6 +337,46 @@ func (ws *windowStream) value(f *streamedFunc, i int, e *pendingRow, cols []*vec
 }
 
 func isNullAt(v *vec, p int) bool { return v == nil || v.isNull(int32(p)) }
+
+// add counts row p of v into the sum.
+func (st *sumState) add(v *vec, p int) {
+	st.rows++
+	if isNullAt(v, p) {
+		return
+	}
+	st.c++
+	switch {
+	case v.f64 != nil:
+		st.f += v.f64[p]
+	case v.i32 != nil:
+		add128(&st.s, &st.hi, int64(v.i32[p]))
+	default:
+		add128(&st.s, &st.hi, v.i64[p])
+	}
+}
+
+// sumColumn is SUM's or AVG's column for the buffer's first k rows in
+// the order perm, from their states through the hash aggregate's sumAcc
+// (as frameAggregate does), so types, rounding and the NULL of no value
+// follow GROUP BY.
+func (ws *windowStream) sumColumn(f *streamedFunc, perm []int32) *columnar.Column {
+	k := len(perm)
+	float := f.agg.Arg.Type().Physical() == columnar.PhysFloat64
+	acc := &sumAcc{avg: f.agg.Func == sql.AggAvg, argT: f.agg.Arg.Type(), t: f.agg.T, float: float, expr: f.agg}
+	acc.grow(k)
+	rc := make([]int64, k)
+	groups := make([]int32, k)
+	for i, r := range perm {
+		st := ws.sumBuf[f.sumAt][r]
+		groups[i], rc[i], acc.nulls[i] = int32(i), st.rows, st.rows-st.c
+		if float {
+			acc.f[i] = st.f
+		} else {
+			acc.s[i], acc.hi[i] = st.s, st.hi
+		}
+	}
+	return acc.result(groups, rc)
+}
 
 // endPeers gives the waiting rows of the peer group that ended the values
 // of the functions whose frame takes the peers: the state after its last
@@ -315,6 +391,8 @@ func (ws *windowStream) endPeers() {
 				e.vals[i] = f.count
 			case f.kind == streamMinMax:
 				e.refs[f.ref] = f.ext
+			case f.kind == streamSum:
+				e.sums[f.sumAt] = f.sum
 			}
 		}
 	}
@@ -368,7 +446,7 @@ func (ws *windowStream) newPending(row rowRef) *pendingRow {
 	if k := len(ws.free); k > 0 {
 		e, ws.free = ws.free[k-1], ws.free[:k-1]
 	} else {
-		e = &pendingRow{vals: make([]int64, len(ws.funcs)), refs: make([]valueRef, len(ws.refCols))}
+		e = &pendingRow{vals: make([]int64, len(ws.funcs)), refs: make([]valueRef, len(ws.refCols)), sums: make([]sumState, ws.sums)}
 	}
 	e.row = row
 	return e
