@@ -14,6 +14,9 @@ import (
 // compare, join or sort by there, and no GPU test covers them.
 func collationOnCPU(p *Physical) string {
 	for _, n := range p.Nodes() {
+		if why := setOpCollation(n); why != "" {
+			return why
+		}
 		reason := ""
 		for _, e := range nodeExprs(n) {
 			walkExpr(e, func(x sql.Expr) {
@@ -24,6 +27,22 @@ func collationOnCPU(p *Physical) string {
 		}
 		if reason != "" {
 			return reason
+		}
+	}
+	return ""
+}
+
+// setOpCollation names an INTERSECT or EXCEPT whose rows compare by a
+// case-insensitive collation: the CPU executor compares them by its keys,
+// the GPU's set operations compare dictionary codes.
+func setOpCollation(n Node) string {
+	op, ok := n.(*SetOp)
+	if !ok || op.Kind == sql.SetUnion {
+		return ""
+	}
+	for _, c := range op.Out {
+		if c.Collation != "" {
+			return fmt.Sprintf("%s compares column '%s' by collation %s: on the CPU", opName(n), c.Name, c.Collation)
 		}
 	}
 	return ""

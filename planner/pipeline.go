@@ -10,7 +10,8 @@ import "gpusql/sql"
 // table, aggregate, in one pass; Kaldewey et al.).
 //
 // Source is a TableScan or Values, or an operator whose result another
-// pipeline materializes (anything that is neither streaming nor a scan).
+// pipeline materializes (anything that is neither streaming nor a scan,
+// but a UNION ALL: the pipelines of its inputs pass it, see UnionAll).
 // Ops are the streaming operators in the order rows pass them: Filter,
 // Projection, HashJoin (this pipeline streams its probe input; the build
 // input is the sink of another pipeline) and NestedLoopJoin (it streams its
@@ -34,6 +35,16 @@ type Pipeline struct {
 	// Deps are the pipelines that must finish first: those building the
 	// hash tables this one probes and the one materializing its source.
 	Deps []int
+}
+
+// UnionAll is n as a UNION ALL, which streams its inputs (nil: n is
+// something else): a pipeline whose source it is runs once per input,
+// through the union, into its sink.
+func UnionAll(n Node) *SetOp {
+	if u, ok := n.(*SetOp); ok && u.Kind == sql.SetUnion && u.All {
+		return u
+	}
+	return nil
 }
 
 // Streaming reports whether n passes rows through in a pipeline (as opposed
@@ -98,19 +109,37 @@ type pipeCutter struct {
 // cut builds the pipeline that ends in sink, whose topmost streaming operator
 // (or source) is top, after the pipelines it depends on. It returns its id.
 func (pc *pipeCutter) cut(top Node, sink Node, role string) int {
+	return pc.cutUnder(top, nil, sink, role, nil)
+}
+
+// cutUnder cuts the pipeline of top continued by the streaming operators
+// above (those over a UNION ALL that top is an input of), after the
+// pipelines deps. A UNION ALL as the source streams: each of its inputs is
+// a pipeline passing the union and the operators over it into the one
+// sink, the right input's after the left's (UnionAll).
+func (pc *pipeCutter) cutUnder(top Node, above []Node, sink Node, role string, deps []int) int {
 	if pc.byNode == nil {
 		pc.byNode = map[Node]int{}
 	}
-	var ops []Node
+	ops := append([]Node{}, above...)
 	n := top
 	for Streaming(n) {
 		ops = append([]Node{n}, ops...)
 		n = StreamInput(n)
 	}
-	p := &Pipeline{Source: n, Ops: ops, Sink: sink, SinkRole: role}
+	if u := UnionAll(n); u != nil {
+		ops = append([]Node{u}, ops...)
+		left := pc.cutUnder(u.Left, ops, sink, role, deps)
+		return pc.cutUnder(u.Right, ops, sink, role, []int{left})
+	}
+	p := &Pipeline{Source: n, Ops: ops, Sink: sink, SinkRole: role, Deps: deps}
 	for _, op := range ops {
 		if b := BuildInput(op); b != nil {
-			p.Deps = append(p.Deps, pc.cut(b, op, "build"))
+			if id, ok := pc.byNode[op]; ok {
+				p.Deps = append(p.Deps, id) // built for another input of a UNION ALL
+			} else {
+				p.Deps = append(p.Deps, pc.cut(b, op, "build"))
+			}
 		}
 	}
 	if !isLeafSource(n) {
@@ -159,7 +188,8 @@ func (p *Pipeline) Star() (*StarPipeline, bool) {
 	}
 	s := &StarPipeline{Pipeline: p, Fact: fact, Aggregate: agg}
 	for _, op := range p.Ops {
-		if _, ok := op.(*NestedLoopJoin); ok {
+		switch op.(type) {
+		case *NestedLoopJoin, *SetOp: // a UNION ALL's input is no star
 			return nil, false
 		}
 		if hj, ok := op.(*HashJoin); ok {

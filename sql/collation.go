@@ -184,6 +184,11 @@ func collationKey(e Expr, name string) Expr {
 	return &Func{Name: "collation_key", Args: []Expr{e, &Const{T: columnar.TString, S: name}}, T: columnar.TString}
 }
 
+// CollationKeyOf is e's sort key under the collation name, for the
+// executors comparing a column's values by its collation (a set
+// operation's rows).
+func CollationKeyOf(e Expr, name string) Expr { return collationKey(e, name) }
+
 // collationFold is e folded for LIKE under the collation name.
 func collationFold(e Expr, name string) Expr {
 	e = castTo(uncollated(e), columnar.TString)

@@ -7,7 +7,10 @@ import (
 // Set operations: INTERSECT binds tighter than UNION and EXCEPT (MySQL
 // 8.0.31+), which associate left to right. Each column's type is the common
 // type of both inputs; an input whose column types differ gets a Project of
-// Casts under the SetOp. Output names come from the first SELECT.
+// Casts under the SetOp. Output names come from the first SELECT. A column
+// of a case-insensitive collation (either input's) keeps it: INTERSECT and
+// EXCEPT compare its collation keys (the CPU executor's SetOp), UNION is a
+// UNION ALL under a DISTINCT by them.
 
 func (b *binder) setOprStmt(n *ast.SetOprStmt, parent *scope) (*block, error) {
 	pop, err := b.pushCTEs(n.With)
@@ -102,10 +105,6 @@ func (b *binder) combine(l, r *block, kind SetOpKind, all bool) (*block, error) 
 	}
 	out := make(Schema, len(l.names))
 	for i := range out {
-		if c := ls[i].Collation + rs[i].Collation; c != "" && kind != SetUnion {
-			what := map[SetOpKind]string{SetUnion: "UNION", SetIntersect: "INTERSECT", SetExcept: "EXCEPT"}[kind]
-			return nil, b.errf(-1, "unsupported: %s of column '%s' of collation %s (INTERSECT and EXCEPT compare by bytes; UNION is supported)", what, l.names[i], or(ls[i].Collation, rs[i].Collation))
-		}
 		t, err := unionType(ls[i].Type, rs[i].Type)
 		if err != nil {
 			return nil, b.errf(-1, "%v", err)

@@ -13,7 +13,8 @@ import (
 // theta join under an aggregate, a TopN or a LIMIT never holds its pairs,
 // and the left input is split into morsels across the workers. For a
 // NULL-aware anti join a pair whose condition is NULL counts as a match
-// (x NOT IN (..., NULL) is never TRUE).
+// (x NOT IN (..., NULL) is never TRUE). A right input past the memory
+// limit makes it a block nested-loop join (nested_loop_spill.go).
 
 // loopInput returns the (cached) materialized right input of a join.
 func (x *executor) loopInput(n *planner.NestedLoopJoin) (*rel, error) {
@@ -39,6 +40,18 @@ func (x *executor) newLoopOp(cp *compiler, n *planner.NestedLoopJoin, next opera
 	if err != nil {
 		return nil, err
 	}
+	pj, err := x.loopPairs(cp, n, r, next)
+	if err != nil {
+		return nil, err
+	}
+	kind := pj.kind
+	return &loopOp{x: x, rows: int32(r.rows), pj: pj,
+		semiShortcut: n.Cond == nil && (kind == sql.JoinSemi || kind == sql.JoinAnti)}, nil
+}
+
+// loopPairs makes the pairJoin that tests and emits a nested-loop join's
+// pairs of left rows and rows of build (its right input, or a block of it).
+func (x *executor) loopPairs(cp *compiler, n *planner.NestedLoopJoin, build *rel, next operator) (*pairJoin, error) {
 	var res selector
 	if n.Cond != nil {
 		if n.NullAware {
@@ -47,8 +60,11 @@ func (x *executor) newLoopOp(cp *compiler, n *planner.NestedLoopJoin, next opera
 				return nil, err
 			}
 			res = &trueOrNullSel{in: ev}
-		} else if res, err = cp.compileFilter(n.Cond); err != nil {
-			return nil, err
+		} else {
+			var err error
+			if res, err = cp.compileFilter(n.Cond); err != nil {
+				return nil, err
+			}
 		}
 	}
 	kind := n.Kind
@@ -56,13 +72,11 @@ func (x *executor) newLoopOp(cp *compiler, n *planner.NestedLoopJoin, next opera
 		kind = sql.JoinInner
 	}
 	nl := len(n.Left.Schema())
-	gather := make([]bool, nl+len(r.cols))
+	gather := make([]bool, nl+len(build.cols))
 	for i := range gather {
 		gather[i] = true
 	}
-	pj := newPairJoin(kind, true, typesOf(n.Left.Schema()), r.types, r, gather, res, next)
-	return &loopOp{x: x, rows: int32(r.rows), pj: pj,
-		semiShortcut: n.Cond == nil && (kind == sql.JoinSemi || kind == sql.JoinAnti)}, nil
+	return newPairJoin(kind, true, typesOf(n.Left.Schema()), build.types, build, gather, res, next), nil
 }
 
 // loopCheckPairs is how many pairs a loopOp forms between two looks at the

@@ -30,12 +30,22 @@ type sinkFactory interface {
 // morselRows rows, which workers take in turn; each worker pushes its
 // morsel through its own instance of every operator, batch by batch.
 func (x *executor) runPipeline(top planner.Node, sf sinkFactory, sink planner.Node) error {
+	return x.runPipelineUnder(top, nil, sf, sink)
+}
+
+// runPipelineUnder runs the pipeline from top's source through top and
+// then the streaming operators above (first to last) into sf: above are
+// those over a UNION ALL whose input top is (union_all.go).
+func (x *executor) runPipelineUnder(top planner.Node, above []planner.Node, sf sinkFactory, sink planner.Node) error {
 	defer x.leave(x.enter())
-	var ops []planner.Node
+	ops := append([]planner.Node{}, above...)
 	n := top
 	for planner.Streaming(n) {
 		ops = append([]planner.Node{n}, ops...)
 		n = planner.StreamInput(n)
+	}
+	if u := planner.UnionAll(n); u != nil {
+		return x.runUnionAll(u, ops, sf, sink)
 	}
 	src, err := x.pipelineSource(n)
 	if hj := streamingJoin(n); hj != nil && isMemoryLimit(err) && !x.runsOnce {
@@ -72,7 +82,12 @@ func (x *executor) runPipeline(top planner.Node, sf sinkFactory, sink planner.No
 				return err
 			}
 		case *planner.NestedLoopJoin:
+			restore := x.attemptMark()
 			if _, err := x.loopInput(op); err != nil {
+				if x.loopSpillable(op, err) {
+					restore()
+					return x.runBlockLoopJoin(src, ops, i, sf, skip)
+				}
 				return err
 			}
 		case *planner.EpsilonJoin:

@@ -211,6 +211,10 @@ func (x *executor) materializeFor(n planner.Node, consumer planner.Node) (*rel, 
 		case *planner.TableScan:
 			x.stats.Add(n.Props().ID, int64(r.rows), own, 0)
 		case *planner.Filter, *planner.Projection, *planner.HashJoin, *planner.NestedLoopJoin:
+		case *planner.SetOp:
+			if planner.UnionAll(n) == nil {
+				x.stats.Add(n.Props().ID, int64(r.rows), own, 1)
+			}
 		default:
 			x.stats.Add(n.Props().ID, int64(r.rows), own, 1)
 		}

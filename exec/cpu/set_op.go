@@ -7,12 +7,16 @@ import (
 )
 
 // SetOp materializes both inputs and works on row keys (every column as a
-// word, NULLs equal): UNION ALL concatenates; UNION keeps the first of each
-// distinct row of the concatenation; INTERSECT / EXCEPT keep the distinct
-// left rows present / absent on the right; the ALL forms count: a left row
-// consumes one matching right row.
+// word, NULLs equal), but UNION ALL, whose inputs stream (union_all.go).
+// UNION keeps the first of each distinct row of the concatenation;
+// INTERSECT / EXCEPT keep the distinct left rows present / absent on the
+// right; the ALL forms count: a left row consumes one matching right row.
+// Columns of a case-insensitive collation compare by its keys (setOpKeys).
 // Past the memory limit both inputs are partitioned (set_op_spill.go).
 func (x *executor) runSetOp(n *planner.SetOp) (*rel, error) {
+	if planner.UnionAll(n) != nil {
+		return x.collect(n, -1, nil) // its inputs stream (union_all.go)
+	}
 	restore := x.attemptMark()
 	l, err := x.collect(n.Left, -1, n)
 	if err != nil {
@@ -37,11 +41,11 @@ func (x *executor) setOpRels(n *planner.SetOp, l, r *rel) (*rel, error) {
 		return x.distinctRel(u, types)
 	}
 	ins := keyInterners(types)
-	lk, err := x.encodeRel(l, colRefs(l.types), ins, types)
+	lk, err := x.encodeRel(l, setOpKeys(n.Out, l.types), ins, types)
 	if err != nil {
 		return nil, err
 	}
-	rk, err := x.encodeRel(r, colRefs(r.types), ins, types)
+	rk, err := x.encodeRel(r, setOpKeys(n.Out, r.types), ins, types)
 	if err != nil {
 		return nil, err
 	}
@@ -80,6 +84,20 @@ func (x *executor) setOpRels(n *planner.SetOp, l, r *rel) (*rel, error) {
 		}
 	}
 	return gatherRel(l, keep), nil
+}
+
+// setOpKeys are the values an input's rows (of types) compare by: its
+// columns, a column of a case-insensitive collation by the collation's
+// keys ('a' and 'A' meet under utf8mb4_0900_ai_ci; the left input's first
+// spelling is kept, as in MySQL).
+func setOpKeys(out sql.Schema, types []columnar.Type) []sql.Expr {
+	keys := colRefs(types)
+	for i, c := range out {
+		if c.Collation != "" && i < len(keys) {
+			keys[i] = sql.CollationKeyOf(keys[i], c.Collation)
+		}
+	}
+	return keys
 }
 
 // distinctRel keeps the first row of each distinct row of r.

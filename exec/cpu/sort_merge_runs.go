@@ -53,24 +53,26 @@ func (s *sortSink) mergeRuns() (*rel, error) {
 			nulls[c] = nulls[c] || r.nulls[c]
 		}
 	}
-	out := &rel{types: s.types, rows: int(total), cols: make([]*columnar.Column, len(s.types))}
+	// The output is reserved after the intermediate merges, which do not
+	// hold it, and the final merge's fan-in is what the memory left
+	// beside it allows.
+	var width int64
+	for c, t := range s.types {
+		width += valueBytes(t) + int64(b2byte(nulls[c]))
+	}
+	outBytes := width * total
+	perRun, err := s.mergeDown(outBytes)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.x.reserve(s.owner, outBytes); err != nil {
+		return nil, err
+	}
+	out := &rel{types: s.types, rows: int(total), cols: make([]*columnar.Column, len(s.types)), mem: outBytes}
 	for c, t := range s.types {
 		out.cols[c] = newColumn(t, int(total), nulls[c])
 	}
-	out.mem = relBytes(out)
-	if err := s.x.reserve(s.n, out.mem); err != nil {
-		return nil, err
-	}
-	perRun := int64(spillBufBytes) + 2*int64(spillBlockRows)*rowWidth(s.runTypes)
-	// An intermediate merge also holds its writer (one perRun more).
-	fanIn := int(min(max(s.x.mem.Free()/perRun-1, 2), int64(sortMaxFanIn)))
-	for len(s.runs) > fanIn {
-		if err := s.mergeFirst(fanIn, perRun); err != nil {
-			s.x.free(out)
-			return nil, err
-		}
-	}
-	if err := s.x.reserve(s.n, int64(len(s.runs))*perRun); err != nil {
+	if err := s.x.reserve(s.owner, int64(len(s.runs))*perRun); err != nil {
 		s.x.free(out)
 		return nil, err
 	}
@@ -82,19 +84,35 @@ func (s *sortSink) mergeRuns() (*rel, error) {
 	}
 	b.finish()
 	if s.x.stats != nil {
-		s.x.stats.AddSpill(s.n.Props().ID, s.files, s.wrote)
+		s.x.stats.AddSpill(s.owner.Props().ID, s.files, s.wrote)
 	}
 	return out, nil
+}
+
+// mergeDown merges the first runs into new ones until the rest can be
+// merged at once beside keep bytes, and returns what each run's cursor
+// holds (its reader's buffer and a decoded block).
+func (s *sortSink) mergeDown(keep int64) (perRun int64, err error) {
+	perRun = int64(spillBufBytes) + 2*int64(spillBlockRows)*rowWidth(s.runTypes)
+	fanIn := int(min(max((s.x.mem.Free()-keep)/perRun, 2), int64(sortMaxFanIn)))
+	for len(s.runs) > fanIn {
+		// An intermediate merge also holds its writer (one perRun more).
+		k := int(min(max(s.x.mem.Free()/perRun-1, 2), int64(sortMaxFanIn), int64(len(s.runs))))
+		if err := s.mergeFirst(k, perRun); err != nil {
+			return 0, err
+		}
+	}
+	return perRun, nil
 }
 
 // mergeFirst merges the first k runs into one new run at the end.
 func (s *sortSink) mergeFirst(k int, perRun int64) error {
 	cost := int64(k+1) * perRun
-	if err := s.x.reserve(s.n, cost); err != nil {
+	if err := s.x.reserve(s.owner, cost); err != nil {
 		return err
 	}
 	defer s.x.release(cost)
-	w, err := newSpillWriter(s.x.spill, planner.OpName(s.n), s.runTypes)
+	w, err := newSpillWriter(s.x.spill, planner.OpName(s.owner), s.runTypes)
 	if err != nil {
 		return err
 	}

@@ -27,8 +27,11 @@ import (
 
 // sortSink collects the sort's input and spills it in sorted runs.
 type sortSink struct {
-	x     *executor
-	n     *planner.Sort
+	x *executor
+	n *planner.Sort
+	// owner is the operator charged and named: the sort, or a window
+	// merging its partitions back into input order (window_spill.go).
+	owner planner.Node
 	types []columnar.Type
 	// keyCol is each key's column in a run: an input column for a plain
 	// column reference, else an evaluated column after the input's.
@@ -56,7 +59,7 @@ type sortRun struct {
 }
 
 func newSortSink(x *executor, n *planner.Sort) *sortSink {
-	s := &sortSink{x: x, n: n, types: typesOf(n.Input.Schema())}
+	s := &sortSink{x: x, n: n, owner: n, types: typesOf(n.Input.Schema())}
 	s.runTypes = append([]columnar.Type{}, s.types...)
 	for i, k := range n.Keys {
 		if c, ok := k.Expr.(*sql.ColRef); ok && c.Index < len(s.types) {
@@ -104,7 +107,7 @@ func (l *sortLocal) push(b *batch) error {
 	cost := 2*chunkBytes(ch) + int64(ch.rows)*int64(8*len(s.n.Keys)+12)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	err := s.x.reserve(s.n, cost)
+	err := s.x.reserve(s.owner, cost)
 	var limit *exec.MemoryLimitError
 	if err != nil && errors.As(err, &limit) && s.spillable && len(s.chunks) > 0 {
 		if err := s.spillRun(); err != nil {
@@ -115,7 +118,7 @@ func (l *sortLocal) push(b *batch) error {
 			// spill the rest of the input first.
 			return limit
 		}
-		err = s.x.reserve(s.n, cost)
+		err = s.x.reserve(s.owner, cost)
 	}
 	if err != nil {
 		return err
@@ -200,7 +203,7 @@ const spillBlockRows = 512
 // writeRun writes in's rows in perm's order with the evaluated extra keys
 // and each row's place.
 func (s *sortSink) writeRun(in *rel, keys *sortKeyCols, chunks []*chunk, perm []int32) (*sortRun, error) {
-	w, err := newSpillWriter(s.x.spill, planner.OpName(s.n), s.runTypes)
+	w, err := newSpillWriter(s.x.spill, planner.OpName(s.owner), s.runTypes)
 	if err != nil {
 		return nil, err
 	}

@@ -48,29 +48,33 @@ func newRelBuilder(out *rel) *relBuilder {
 // add appends row p of cols (one vector per output column, then any
 // more, which are ignored).
 func (b *relBuilder) add(cols []*vec, p int) error {
-	k := b.k
-	b.k++
-	for c, col := range b.out.cols {
-		v := cols[c]
-		if v == nil || v.isNull(int32(p)) {
-			col.SetNull(k)
-			continue
-		}
-		if col.Valid != nil {
-			col.SetValid(k)
-		}
-		switch {
-		case b.strs[c] != nil:
-			col.I32[k] = b.strs[c].code(v.dict.Values[v.i32[p]])
-		case col.I32 != nil:
-			col.I32[k] = v.i32[p]
-		case col.I64 != nil:
-			col.I64[k] = v.i64[p]
-		default:
-			col.F64[k] = v.f64[p]
-		}
+	for c := range b.out.cols {
+		b.set(c, cols[c], p)
 	}
+	b.k++
 	return nil
+}
+
+// set writes row p of v (nil: NULL) as column c of the row being added.
+func (b *relBuilder) set(c int, v *vec, p int) {
+	col, k := b.out.cols[c], b.k
+	if v == nil || v.isNull(int32(p)) {
+		col.SetNull(k)
+		return
+	}
+	if col.Valid != nil {
+		col.SetValid(k)
+	}
+	switch {
+	case b.strs[c] != nil:
+		col.I32[k] = b.strs[c].code(v.dict.Values[v.i32[p]])
+	case col.I32 != nil:
+		col.I32[k] = v.i32[p]
+	case col.I64 != nil:
+		col.I64[k] = v.i64[p]
+	default:
+		col.F64[k] = v.f64[p]
+	}
 }
 
 // finish gives each string column its sorted dictionary.

@@ -217,3 +217,35 @@ func (d *testDB) tryLimited(q string, opts planner.Options, limit int64, dir str
 	}
 	return formatResult(res), files, nil
 }
+
+// TestSetOpRepartition: UNION, INTERSECT and EXCEPT whose first partitions
+// do not fit partition them again (more files than the first level's
+// four); the rows equal SQLite's and the unlimited run's.
+func TestSetOpRepartition(t *testing.T) {
+	defer cpu.SetSpillFans(2, 2)()
+	d := spillFixture(t)
+	dir := t.TempDir()
+	for _, q := range []string{
+		"select a, s from big union select b % 50, s from big",
+		"select a, b, s from big intersect select b % 50, a, s from big",
+		"select a, s from big intersect all select b % 50, s from big", // SQLite has no ALL form
+		"select b, s from big except select b + 1, s from big where a < 30",
+	} {
+		want := strings.Join(sortedRows(d.run(q, planner.Options{})), "\n")
+		got, files := d.runLimited(q, planner.Options{}, 200<<10, dir)
+		if files <= 4 {
+			t.Errorf("%s spilled %d files, want partitions partitioned again", q, files)
+		}
+		if g := strings.Join(sortedRows(got), "\n"); g != want {
+			t.Errorf("%s: spilled rows differ from the unlimited run's", q)
+		}
+		if !strings.Contains(q, " all ") {
+			if o := strings.Join(sortedRows(normalize(d.oracleRows(q))), "\n"); strings.Join(sortedRows(normalize(got)), "\n") != o {
+				t.Errorf("%s: spilled rows differ from SQLite's", q)
+			}
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) > 0 {
+			t.Errorf("%s: %d spill entries left behind", q, len(ents))
+		}
+	}
+}

@@ -17,14 +17,29 @@ import (
 // sums and MIN/MAX a monotonic deque: O(n) per function after the sort,
 // never O(n * frame) (except JSON_ARRAYAGG / JSON_OBJECTAGG, whose every
 // value holds its frame). Functions over the same window share the sort.
-// Output rows keep the input order.
+// Output rows keep the input order. Past the memory limit the input is
+// partitioned into files, or sorted on disk (window_spill.go).
 
 func (x *executor) runWindow(n *planner.Window) (*rel, error) {
+	restore := x.attemptMark()
 	in, err := x.collect(n.Input, -1, n)
 	if err != nil {
-		return nil, err
+		return x.windowSpilled(n, err, restore)
 	}
-	out := &rel{types: typesOf(n.Out), rows: in.rows, cols: append([]*columnar.Column{}, in.cols...)}
+	cols, err := x.windowColumns(n, in)
+	if err != nil {
+		x.free(in)
+		return x.windowSpilled(n, err, restore)
+	}
+	out := &rel{types: typesOf(n.Out), rows: in.rows, mem: in.mem,
+		cols: append(append([]*columnar.Column{}, in.cols...), cols...)}
+	return out, nil
+}
+
+// windowColumns computes n's function columns over in (whose first
+// columns are n's input's), in in's row order.
+func (x *executor) windowColumns(n *planner.Window, in *rel) ([]*columnar.Column, error) {
+	var cols []*columnar.Column
 	sorted := map[string]*windowOrder{}
 	for i := range n.Funcs {
 		if err := x.ctx.Err(); err != nil {
@@ -34,6 +49,7 @@ func (x *executor) runWindow(n *planner.Window) (*rel, error) {
 		k := windowSortKey(w)
 		wo, ok := sorted[k]
 		if !ok {
+			var err error
 			if wo, err = x.sortWindow(in, w); err != nil {
 				return nil, err
 			}
@@ -50,9 +66,9 @@ func (x *executor) runWindow(n *planner.Window) (*rel, error) {
 		if err != nil {
 			return nil, err
 		}
-		out.cols = append(out.cols, col)
+		cols = append(cols, col)
 	}
-	return out, nil
+	return cols, nil
 }
 
 // windowScratchBytes bounds a window function's working bytes per row:

@@ -76,6 +76,11 @@ func frameAggregate(w *sql.WindowFunc, wo *windowOrder, fr *frames, args []*colu
 		default:
 			acc.s[i] = si[hi] - si[lo]
 		}
+		if !float {
+			// The accumulator is 128 bits wide: a negative frame sum
+			// extends its sign into the high word.
+			acc.hi[i] = acc.s[i] >> 63
+		}
 	}
 	return gatherColumn(acc.result(groups, rc), inversePerm(wo.perm)), nil
 }

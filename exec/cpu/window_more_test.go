@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"gpusql/planner"
 )
 
 // TestWindowMoreAggregatesOracle checks VAR_POP / VAR_SAMP / STDDEV and
@@ -64,6 +66,24 @@ func TestWindowMoreAggregatesOracle(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestWindowSumNegative: SUM over frames of negative integers and
+// decimals (the 128-bit accumulator's high word follows the sign) equal
+// SQLite's.
+func TestWindowSumNegative(t *testing.T) {
+	d := spillFixture(t)
+	for _, q := range []string{
+		"select a, b, sum(b) over (partition by a order by b) from big",
+		"select sum(b) over (order by b rows between 3 preceding and 1 following) from big",
+		"select count(b), sum(b) over (partition by a) from big group by a, b",
+		"select sum(d) over (partition by a order by b, d) from big where b < 0",
+	} {
+		want := strings.Join(sortedRows(normalize(d.oracleRows(q))), "\n")
+		if got := strings.Join(sortedRows(normalize(d.run(q, planner.Options{}))), "\n"); got != want {
+			t.Errorf("%s:\ngot\n%s\nwant\n%s", q, head(got), head(want))
 		}
 	}
 }
