@@ -215,6 +215,8 @@ func appendColumn(old *columnar.Column, m int, src *columnar.Column, n int, t co
 		copy(out.I64, old.I64[:m])
 	case columnar.PhysFloat64:
 		copy(out.F64, old.F64[:m])
+	case columnar.PhysWide:
+		copy(out.W, old.W[:m])
 	}
 	if withValid {
 		for i := 0; i < m; i++ {
@@ -243,6 +245,8 @@ func appendColumn(old *columnar.Column, m int, src *columnar.Column, n int, t co
 		err = timesInto(out, m, src, n)
 	case t.ID == columnar.Datetime && src.Type.ID == columnar.String:
 		err = parseDatetimesInto(out, m, src, n)
+	case t.IsWide() || src.Type.IsWide():
+		err = widesInto(out, m, src, n)
 	default:
 		err = convertInto(out, m, src, n)
 	}
@@ -429,6 +433,9 @@ type rowError struct {
 func (e *rowError) Error() string {
 	if e.typ.ID == columnar.Datetime { // MySQL's strict-mode text
 		return fmt.Sprintf("Incorrect datetime value: '%s' for column '%s' at row %d", e.value, e.column, e.row+1)
+	}
+	if e.typ.IsWide() { // MySQL's 1264
+		return fmt.Sprintf("Out of range value for column '%s' at row %d", e.column, e.row+1)
 	}
 	if _, _, integer := e.typ.IntBounds(); integer || e.typ.Unsigned { // TINYINT .. INT, unsigned ones
 		return fmt.Sprintf("Out of range value for column '%s' at row %d (%s does not hold %s)", e.column, e.row+1, e.typ, e.value)

@@ -31,8 +31,8 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 		if s < 0 {
 			s = 0
 		}
-		if p > maxDecimalPrecision {
-			return nil, b.errf(pos, "unsupported: DECIMAL precision %d (at most %d)", p, maxDecimalPrecision)
+		if msg := decimalSpecError(n.Tp, n.Expr.Text()); msg != "" {
+			return nil, b.errf(pos, "%s", msg)
 		}
 		t = columnar.TDecimal(p, s)
 	case mysql.TypeDouble, mysql.TypeFloat:

@@ -56,6 +56,9 @@ func (c *compiler) compileArith(e *sql.Binary) (evaluator, error) {
 	if e.T.ID == columnar.Vector {
 		return c.compileVectorArith(e)
 	}
+	if isWideArith(e) {
+		return c.compileWideArith(e)
+	}
 	l, err := c.compile(e.L)
 	if err != nil {
 		return nil, err
@@ -84,8 +87,8 @@ func (c *compiler) compileArith(e *sql.Binary) (evaluator, error) {
 		e.Op == sql.OpDiv:
 		a.mode = arithDecimal
 		a.sl, a.sr = lt.DecimalScale(), rt.DecimalScale()
-		a.l = c.castTo(l, lt, columnar.TDecimal(38, a.sl))
-		a.r = c.castTo(r, rt, columnar.TDecimal(38, a.sr))
+		a.l = c.castTo(l, lt, columnar.TDecimalScaled(a.sl))
+		a.r = c.castTo(r, rt, columnar.TDecimalScaled(a.sr))
 	default:
 		a.mode = arithInt
 		w := columnar.TInt64
@@ -103,9 +106,9 @@ func (c *compiler) compileArith(e *sql.Binary) (evaluator, error) {
 	if a.mode == arithDecimal && t.ID != columnar.Decimal {
 		// The result type is an integer or double: compute as a decimal of
 		// the larger operand scale and convert.
-		dt := columnar.TDecimal(38, max(a.sl, a.sr))
+		dt := columnar.TDecimalScaled(max(a.sl, a.sr))
 		if e.Op == sql.OpDiv {
-			dt = columnar.TDecimal(38, max(a.sl, a.sr)+4)
+			dt = columnar.TDecimalScaled(max(a.sl, a.sr)+4)
 		}
 		a.t, a.out = dt, newVec(dt)
 		return c.castTo(a, dt, t), nil

@@ -19,6 +19,9 @@ func sameType(a, b columnar.Type) bool {
 	if a.Year != b.Year {
 		return false
 	}
+	if a.IsWide() != b.IsWide() {
+		return false
+	}
 	return (a.ID != columnar.Decimal && a.ID != columnar.Datetime && a.ID != columnar.Time) || a.Scale == b.Scale
 }
 
@@ -41,6 +44,9 @@ func castWarning(ev evaluator, from, to columnar.Type, warn *sql.Warnings) evalu
 	finer := (from.ID == columnar.Datetime || from.ID == columnar.Time) && to.ID == from.ID && to.Scale >= from.Scale
 	if sameType(from, to) || finer || from.Year && to.ID == columnar.Int32 {
 		return ev // a finer fsp keeps every DATETIME value as it is
+	}
+	if from.IsWide() || to.IsWide() {
+		return wideCast(ev, from, to)
 	}
 	ce := &castEval{in: ev, from: from, to: to, out: newVec(to), warn: warn}
 	if k, ok := isConst(ev); ok {
