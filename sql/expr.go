@@ -28,7 +28,7 @@ type Const struct {
 	I    int64
 	F    float64
 	S    string
-	V    []float32 // VECTOR values
+	V    []float32   // VECTOR values
 	W    decimal.Num // wide DECIMAL: the unscaled value (T.IsWide)
 	// hex marks a hexadecimal or bit literal (x'41', 0x41, b'1000001'): a
 	// binary string S that reads as the unsigned big-endian number of its

@@ -71,7 +71,14 @@ func wideResult(p, s int) columnar.Type {
 // otherwise). Operands keep their own types; the executor reads each as a
 // wide value at its own scale.
 func wideArith(op BinOp, l, r Expr, lt, rt columnar.Type) (Expr, bool) {
-	if !lt.IsWide() && !rt.IsWide() || lt.ID == columnar.Float64 || rt.ID == columnar.Float64 {
+	if lt.ID == columnar.Float64 || rt.ID == columnar.Float64 {
+		return nil, false
+	}
+	// BIGINT UNSIGNED with a DECIMAL, or divided, needs 20 integer digits:
+	// wide too.
+	bigUnsigned := (lt.IsBigUnsigned() || rt.IsBigUnsigned()) &&
+		(lt.ID == columnar.Decimal || rt.ID == columnar.Decimal || op == OpDiv)
+	if !lt.IsWide() && !rt.IsWide() && !bigUnsigned {
 		return nil, false
 	}
 	dl, dr := wideOperand(lt), wideOperand(rt)
@@ -197,4 +204,21 @@ func constToWide(c *Const, s int) (decimal.Num, bool) {
 		return v, err == nil
 	}
 	return decimal.Num{}, false
+}
+
+// wideSumType is MySQL's type of SUM or AVG of t where it is a wide
+// DECIMAL: SUM(DECIMAL(M,D)) is DECIMAL(min(M+22, 65), D), AVG adds
+// div_precision_increment (4) to the scale. A wide argument and BIGINT
+// UNSIGNED (SUM: DECIMAL(41,0), AVG: DECIMAL(24,4)) get it; other integer
+// and narrow DECIMAL arguments keep the engine's int64 sums (coerce.go),
+// which the GPU computes too.
+func wideSumType(f AggFunc, t columnar.Type) (columnar.Type, bool) {
+	if !t.IsWide() && !t.IsBigUnsigned() {
+		return columnar.Type{}, false
+	}
+	d := wideOperand(t)
+	if f == AggSum {
+		return wideResult(d.Precision+22, d.Scale), true
+	}
+	return wideResult(d.Precision+4, d.Scale+4), true
 }

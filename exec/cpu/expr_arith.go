@@ -108,7 +108,7 @@ func (c *compiler) compileArith(e *sql.Binary) (evaluator, error) {
 		// the larger operand scale and convert.
 		dt := columnar.TDecimalScaled(max(a.sl, a.sr))
 		if e.Op == sql.OpDiv {
-			dt = columnar.TDecimalScaled(max(a.sl, a.sr)+4)
+			dt = columnar.TDecimalScaled(max(a.sl, a.sr) + 4)
 		}
 		a.t, a.out = dt, newVec(dt)
 		return c.castTo(a, dt, t), nil

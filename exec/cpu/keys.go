@@ -102,6 +102,8 @@ func (k *keyEncoder) encode(v *vec, sel []int32, out []int64, nulls []bool) bool
 	switch {
 	case k.t.ID == columnar.Vector:
 		k.encodeVectors(v, sel, out)
+	case k.t.IsWide():
+		k.encodeWide(v, sel, out)
 	case k.t.ID == columnar.String:
 		if v.dict != k.last || k.last == nil {
 			k.last, k.lastM = v.dict, k.in.mapDict(v.dict, k.insert)
@@ -161,6 +163,10 @@ func decodeKey(t columnar.Type, words []int64, nulls []bool, in *interner) *colu
 		return decodeVectorKey(t, words, nulls, in)
 	}
 	col := newColumn(t, n, hasNull)
+	if t.IsWide() {
+		decodeWideKey(col, words, nulls, in)
+		return col
+	}
 	switch {
 	case t.ID == columnar.String:
 		strs := in.strings()

@@ -105,7 +105,7 @@ func (c *vmCompiler) arith(e *sql.Binary) (reg, error) {
 		if t.ID != columnar.Decimal {
 			dt = columnar.TDecimalScaled(max(sl, sr))
 			if e.Op == sql.OpDiv {
-				dt = columnar.TDecimalScaled(max(sl, sr)+4)
+				dt = columnar.TDecimalScaled(max(sl, sr) + 4)
 			}
 		}
 		v, err := c.decimal(e.Op, l, r, sl, sr, dt.Scale, dt)
