@@ -11,6 +11,7 @@ import (
 
 	"gpusql/exec"
 	"gpusql/internal/slt"
+	"gpusql/internal/decimal"
 	"gpusql/storage/columnar"
 )
 
@@ -241,6 +242,10 @@ func cell(c *columnar.Column, i int) slt.Cell {
 	case columnar.Float64:
 		cl.Num, cl.IsNum = c.F64[i], true
 	case columnar.Decimal:
+		if c.W != nil {
+			cl.Num, cl.IsNum = decimal.Float64(c.W[i], c.Type.Scale), true
+			break
+		}
 		cl.Num, cl.IsNum = float64(c.I64[i])/float64(columnar.Pow10[c.Type.Scale]), true
 	}
 	return cl

@@ -136,6 +136,9 @@ func compareType(l, r Expr) (columnar.Type, error) {
 	case a.ID == columnar.Vector || b.ID == columnar.Vector:
 		return vectorCompareType(a, b)
 	}
+	if t, ok := wideCommonType(a, b); ok {
+		return t, nil
+	}
 	if t, ok, err := unsignedCompareType(l, r); ok {
 		return t, err
 	}
@@ -274,6 +277,9 @@ func unionType(a, b columnar.Type) (columnar.Type, error) {
 		return t, nil
 	}
 	if t, ok := datetimeUnionType(a, b); ok {
+		return t, nil
+	}
+	if t, ok := wideCommonType(a, b); ok {
 		return t, nil
 	}
 	if t, ok, err := unsignedUnionType(a, b); ok {

@@ -367,8 +367,10 @@ func (b *binder) compare(op BinOp, l, r Expr, pos int) (Expr, error) {
 	if cs := codeSetCompare(op, l, r); cs != nil {
 		return cs, nil
 	}
-	if e, ok := b.unsignedCompare(op, l, r); ok {
-		return e, nil
+	if _, wide := wideCommonType(l.Type(), r.Type()); !wide {
+		if e, ok := b.unsignedCompare(op, l, r); ok {
+			return e, nil
+		}
 	}
 	t, err := compareType(l, r)
 	if err != nil {

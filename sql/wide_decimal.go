@@ -222,3 +222,23 @@ func wideSumType(f AggFunc, t columnar.Type) (columnar.Type, bool) {
 	}
 	return wideResult(d.Precision+4, d.Scale+4), true
 }
+
+// wideCommonType is the type a wide DECIMAL and another number compare or
+// unite in (ok false unless one side is wide and both are exact numbers).
+func wideCommonType(a, b columnar.Type) (columnar.Type, bool) {
+	if !a.IsWide() && !b.IsWide() {
+		return columnar.Type{}, false
+	}
+	exact := func(t columnar.Type) bool { return t.ID == columnar.Decimal || t.IsInteger() || t.ID == columnar.Bool }
+	if !exact(a) || !exact(b) {
+		return columnar.Type{}, false
+	}
+	return commonWide(a, b), true
+}
+
+// wideStoreType is what a computed value stored into a wide DECIMAL
+// column is cast to: the column's scale at full precision, so that the
+// engine's store names the column and row of a value that does not fit.
+func wideStoreType(t columnar.Type) columnar.Type {
+	return columnar.TDecimal(decimal.MaxPrecision, t.Scale)
+}

@@ -3,8 +3,8 @@ package cpu
 import (
 	"slices"
 
-	"gpusql/sql"
 	"gpusql/internal/decimal"
+	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
 

@@ -63,6 +63,8 @@ func (c *Column) Float64At(i int) float64 {
 		return float64(c.I32[i])
 	case c.I64 != nil:
 		return float64(c.I64[i])
+	case c.W != nil:
+		return decimal.Float64(c.W[i], 0)
 	}
 	return 0
 }
