@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"gpusql/exec"
-	"gpusql/internal/slt"
 	"gpusql/internal/decimal"
+	"gpusql/internal/slt"
 	"gpusql/storage/columnar"
 )
 

@@ -238,6 +238,9 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		if x.Type().ID == columnar.Float64 {
 			t = columnar.TFloat64
 		}
+		if xt := x.Type(); xt.IsWide() {
+			t = wideResult(xt.Precision-xt.Scale+1, 0) // MySQL: DECIMAL(p-s+1, 0)
+		}
 		fn := "floor"
 		if name != "floor" {
 			fn = "ceil"

@@ -38,6 +38,9 @@ func (c *compiler) compileFunc(e *sql.Func) (evaluator, error) {
 	if e.Name == sql.UserVarGet || e.Name == sql.UserVarSet {
 		return c.compileUserVar(e)
 	}
+	if ev, ok, err := c.compileWideFunc(e); ok {
+		return ev, err
+	}
 	if sql.IsRowFunc(e.Name) {
 		return c.compileRowFunc(e)
 	}
@@ -229,6 +232,8 @@ func (f *funcEval) coalesce(b *batch, sel []int32) {
 				out.i64[p] = v.i64[p]
 			case out.vecs != nil:
 				out.vecs[p] = v.vecs[p]
+			case out.w != nil:
+				out.w[p] = v.w[p]
 			default:
 				out.f64[p] = v.f64[p]
 			}

@@ -295,6 +295,8 @@ func fillVec(out *vec, n int, sel []int32, values []*sql.Const) {
 				out.i64[p] = k.I
 			case out.vecs != nil:
 				out.vecs[p] = k.V
+			case out.w != nil:
+				out.w[p] = k.W
 			default:
 				out.f64[p] = k.F
 			}

@@ -135,6 +135,8 @@ func (b *blockBuilder) add(cols []*vec, p int) error {
 			o.i32[k] = v.i32[p]
 		case o.i64 != nil:
 			o.i64[k] = v.i64[p]
+		case o.w != nil:
+			o.w[k] = v.w[p]
 		default:
 			o.f64[k] = v.f64[p]
 		}

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"gpusql/sql"
+	"gpusql/internal/decimal"
 	"gpusql/storage/columnar"
 )
 
@@ -26,6 +27,9 @@ func frameAggregate(w *sql.WindowFunc, wo *windowOrder, fr *frames, args []*colu
 		return col, nil
 	}
 	arg := args[0]
+	if col, ok := frameWideSum(w, wo, fr, arg); ok {
+		return col, nil
+	}
 	if col, ok := frameMoreAggregate(w, wo, fr, arg); ok {
 		return col, nil
 	}
@@ -192,6 +196,8 @@ func compareRows(c *columnar.Column, a, b int32) int {
 		return 0
 	case c.F64 != nil:
 		return cmp3(c.F64[a], c.F64[b])
+	case c.W != nil:
+		return decimal.Cmp(c.W[a], c.W[b])
 	}
 	return cmp3(orderedInt64(c.Type, c.Int64At(int(a))), orderedInt64(c.Type, c.Int64At(int(b))))
 }

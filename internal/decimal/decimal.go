@@ -249,3 +249,6 @@ func Mod(a, b Num) (Num, bool) {
 	r := new(big.Int).Rem(Big(a), Big(b))
 	return FromBig(r)
 }
+
+// New is the value of the four words hi..lo (most significant first).
+func New(w3, w2, w1, w0 uint64) Num { return decimal256.New(w3, w2, w1, w0) }
