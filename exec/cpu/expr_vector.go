@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"gpusql/sql"
 	"gpusql/internal/decimal"
+	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
 

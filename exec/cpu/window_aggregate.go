@@ -1,8 +1,8 @@
 package cpu
 
 import (
-	"gpusql/sql"
 	"gpusql/internal/decimal"
+	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
 
