@@ -129,7 +129,7 @@ func arrowArray(mem memory.Allocator, c *columnar.Column, n int) arrow.Array {
 		return b.NewArray()
 	case columnar.Decimal:
 		if c.Type.IsWide() {
-			return wideDecimalArray(mem, c, n)
+			return WideDecimalArray(mem, c, 0, n, ArrowType(c.Type))
 		}
 		b := array.NewDecimal128Builder(mem, ArrowType(c.Type).(*arrow.Decimal128Type))
 		defer b.Release()

@@ -9,21 +9,24 @@ import (
 	"gpusql/storage/columnar"
 )
 
-// wideDecimalArray is a wide DECIMAL column as Arrow: decimal128 up to 38
-// digits (what most readers take, Parquet's usual decimal), decimal256
-// beyond, whose words are the column's own.
-func wideDecimalArray(mem memory.Allocator, c *columnar.Column, n int) arrow.Array {
-	switch dt := ArrowType(c.Type).(type) {
+// WideDecimalArray is rows [lo, hi) of a wide DECIMAL column as Arrow:
+// decimal128 up to 38 digits (what most readers take, Parquet's usual
+// decimal), decimal256 beyond, whose words are the column's own.
+// dt is the array's type: ArrowType's, or another decimal type that
+// holds the column's values (a Parquet export's wider decimal256).
+func WideDecimalArray(mem memory.Allocator, c *columnar.Column, lo, hi int, dt arrow.DataType) arrow.Array {
+	n := hi - lo
+	switch dt := dt.(type) {
 	case *arrow.Decimal128Type:
 		b := array.NewDecimal128Builder(mem, dt)
 		defer b.Release()
 		b.Reserve(n)
 		for i := 0; i < n; i++ {
-			if c.IsNull(i) {
+			if c.IsNull(lo + i) {
 				b.AppendNull()
 				continue
 			}
-			w := c.W[i].Array() // at most 38 digits: the low two words hold it
+			w := c.W[lo+i].Array() // at most 38 digits: the low two words hold it
 			b.Append(decimal128.New(int64(w[1]), w[0]))
 		}
 		return b.NewArray()
@@ -32,10 +35,10 @@ func wideDecimalArray(mem memory.Allocator, c *columnar.Column, n int) arrow.Arr
 		defer b.Release()
 		b.Reserve(n)
 		for i := 0; i < n; i++ {
-			if c.IsNull(i) {
+			if c.IsNull(lo + i) {
 				b.AppendNull()
 			} else {
-				b.Append(c.W[i])
+				b.Append(c.W[lo+i])
 			}
 		}
 		return b.NewArray()

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
+	"gpusql/internal/decimal"
 	"gpusql/storage/columnar"
 )
 
@@ -230,6 +231,10 @@ func strictOK(from, to *Const) bool {
 		_, ok := ParseDecimal(s, 0)
 		return ok && !strings.Contains(s, ".")
 	case columnar.Decimal:
+		if to.T.IsWide() {
+			_, _, err := decimal.Parse(s, to.T.Scale)
+			return err == nil
+		}
 		_, ok := ParseDecimal(s, to.T.Scale)
 		return ok
 	case columnar.Float64:
