@@ -42,8 +42,10 @@
 //
 // Packed fact columns (common.cuh, load_packed; planner/gpu_packing.go)
 // are read at their packed width, b bits a row plus a frame per 4,096
-// rows, and decoded in registers: the bound below then counts b/8 bytes
-// a row, not 4 (SSB: lo_discount 4 bits, lo_quantity 6).
+// rows, and decoded in registers by the fast kernels compiled for them
+// (FAST_NEED_PACKED: a lane-interleaved row map, so a warp's packed loads
+// are whole lines): the bound below then counts b/8 bytes a row, not 4
+// (SSB: lo_discount 4 bits, lo_quantity 6).
 //
 // Bound: device memory bandwidth for the columns read (H100 SXM HBM3: 3.35
 // TB/s peak, 2.7 TB/s measured by bandwidth_probe.cu; SSB Q1.x reads at most
@@ -366,20 +368,47 @@ extern "C" __global__ void group_init(const StarParams p) {
 // they keep the loads of a column from being scheduled together.
 #define FAST_NEED_BITS 1   // some dimension has a bitmap (kernels/dim_bits.cu)
 #define FAST_NEED_AGGS 2   // some aggregate is MIN/MAX or a SUM that could overflow
-#define FAST_NEED_EXT 4    // packed columns or remapped dimension payloads
+#define FAST_NEED_EXT 4    // remapped dimension payloads
 #define FAST_NEED_HASH 8   // some dimension is a hash table
+#define FAST_NEED_PACKED 16  // packed columns: the lane-interleaved row map
 #define FAST_ALL 15
+
+// The fast kernels' row map. Without packed columns a thread holds IT
+// consecutive rows (16-byte vector loads); with them (FAST_NEED_PACKED) it
+// holds rows i0 + 32k, consecutive slots of one lane of a packed group
+// (storage/columnar/packed.go), so that every packed word a warp loads is
+// one 128-byte line, and the plain 4-byte columns are read by the same map
+// (each load of a warp: 32 consecutive rows, one line). A tile is blockDim
+// x IT rows, whole 1,024-row groups (256 x 4 at least): warp w takes
+// group w / (32/IT) of the tile, slots (w % (32/IT)) * IT on.
+template <int IT, int F>
+__device__ __forceinline__ long long fast_first_row(long long base) {
+  if (!(F & FAST_NEED_PACKED)) return base + (long long)threadIdx.x * IT;
+  const int warp = threadIdx.x >> 5, per = 32 / IT;
+  return base + (long long)(warp / per) * 1024 + (warp % per) * IT * 32 + (threadIdx.x & 31);
+}
+
+// fast_row_step is the distance between a thread's rows.
+template <int F>
+__device__ __forceinline__ constexpr int fast_row_step() { return (F & FAST_NEED_PACKED) ? 32 : 1; }
 
 template <int IT, int F>
 __device__ __forceinline__ void load32(const Col& c, long long i0, bool full, const bool* alive, int* v) {
 #pragma unroll
   for (int k = 0; k < IT; k++) v[k] = 0;
   if (!any_alive<IT>(alive)) return;
-  if ((F & FAST_NEED_EXT) && c.frame) {
-    load_packed<IT>(c, i0, full, alive, v);
+  const int* d = (const int*)c.data + i0;
+  if (F & FAST_NEED_PACKED) {
+    if (c.frame) {
+      load_packed<IT>(c, i0, v);
+      return;
+    }
+    // A dead row's lane skips its load: 8 such lanes side by side are a
+    // sector not fetched.
+#pragma unroll
+    for (int k = 0; k < IT; k++) v[k] = alive[k] ? __ldg(d + 32 * k) : 0;
     return;
   }
-  const int* d = (const int*)c.data + i0;
   if (full) {
 #pragma unroll
     for (int q = 0; q < IT / 4; q++) {
@@ -421,12 +450,13 @@ __device__ __forceinline__ void fast_preds(const StarParams& p, long long i0, bo
   }
 }
 
-// fast_dims probes the dimensions for a tile's live rows, adding each
-// one's payload digit to the rows' group index.
+// fast_dims probes dimensions d0..d1-1 for a tile's live rows, adding
+// each one's payload digit to the rows' group index.
 template <int IT, int F>
-__device__ __forceinline__ void fast_dims(const StarParams& p, const int* dsh, long long i0, bool full, bool* alive, unsigned int* g) {
+__device__ __forceinline__ void fast_dims(const StarParams& p, const int* dsh, long long i0, bool full, bool* alive, unsigned int* g,
+                                          int d0, int d1) {
 #pragma unroll 1
-  for (int d = 0; d < p.ndims; d++) {
+  for (int d = d0; d < d1; d++) {
     const Dim& dm = p.dims[d];
     int key[IT];
     load32<IT, F>(dm.key, i0, full, alive, key);
@@ -505,6 +535,33 @@ __device__ __forceinline__ void fast_aggs(const StarParams& p, long long i0, boo
   }
 }
 
+// fast_tail finishes a tile's live rows after the probes: the fact group
+// columns, the row counts and the aggregates.
+template <bool SINGLE, int IT, int F>
+__device__ __forceinline__ void fast_tail(const StarParams& p, long long i0, bool full, const bool* alive, unsigned int* g,
+                                          unsigned long long* acc, unsigned long long* tab) {
+  const int W = 1 + p.naggs;
+#pragma unroll 1
+  for (int c = 0; c < p.ngcols; c++) {
+    const GCol& gc = p.gcols[c];
+    int v[IT];
+    load32<IT, F>(gc.col, i0, full, alive, v);
+#pragma unroll
+    for (int k = 0; k < IT; k++) g[k] += (unsigned int)(v[k] - (int)gc.min) * (unsigned int)gc.stride;
+  }
+  if (SINGLE) {
+    unsigned int c = 0;
+#pragma unroll
+    for (int k = 0; k < IT; k++) c += alive[k] ? 1u : 0u;
+    acc[0] += c;
+  } else {
+#pragma unroll
+    for (int k = 0; k < IT; k++)
+      if (alive[k]) atomicAdd(tab + (long long)g[k] * W, 1ULL);
+  }
+  fast_aggs<SINGLE, IT, F>(p, i0, full, alive, g, acc, tab);
+}
+
 template <bool SINGLE, int IT, int F>
 __device__ __forceinline__ void star_fast_body(const StarParams& p) {
   extern __shared__ unsigned long long sh[];
@@ -529,36 +586,19 @@ __device__ __forceinline__ void star_fast_body(const StarParams& p) {
   const long long tile = (long long)blockDim.x * IT;
   for (long long base = (long long)blockIdx.x * tile; base < p.n; base += (long long)gridDim.x * tile) {
     if (star_tile_dead(p, base)) continue;
-    const long long i0 = base + (long long)threadIdx.x * IT;
-    const bool full = i0 + IT <= p.n;
+    const long long i0 = fast_first_row<IT, F>(base);
+    const int step = fast_row_step<F>();
+    const bool full = i0 + (IT - 1) * step < p.n;
     unsigned int g[IT];
     bool alive[IT];
 #pragma unroll
     for (int k = 0; k < IT; k++) {
-      alive[k] = i0 + k < p.n;
+      alive[k] = i0 + k * step < p.n;
       g[k] = 0;
     }
     fast_preds<IT, F>(p, i0, full, alive);
-    fast_dims<IT, F>(p, dsh, i0, full, alive, g);
-#pragma unroll 1
-    for (int c = 0; c < p.ngcols; c++) {
-      const GCol& gc = p.gcols[c];
-      int v[IT];
-      load32<IT, F>(gc.col, i0, full, alive, v);
-#pragma unroll
-      for (int k = 0; k < IT; k++) g[k] += (unsigned int)(v[k] - (int)gc.min) * (unsigned int)gc.stride;
-    }
-    if (SINGLE) {
-      unsigned int c = 0;
-#pragma unroll
-      for (int k = 0; k < IT; k++) c += alive[k] ? 1u : 0u;
-      acc[0] += c;
-    } else {
-#pragma unroll
-      for (int k = 0; k < IT; k++)
-        if (alive[k]) atomicAdd(tab + (long long)g[k] * W, 1ULL);
-    }
-    fast_aggs<SINGLE, IT, F>(p, i0, full, alive, g, acc, tab);
+    fast_dims<IT, F>(p, dsh, i0, full, alive, g, 0, p.ndims);
+    fast_tail<SINGLE, IT, F>(p, i0, full, alive, g, acc, tab);
   }
   star_finish<SINGLE>(p, sh, acc, R, lane);
 }
@@ -590,3 +630,131 @@ STAR_FAST(star_fast_scalar_8_f4, true, 8, 4, , 4)
 STAR_FAST(star_fast_scalar_8_f5, true, 8, 5, , 4)
 STAR_FAST(star_fast_scalar_8_f6, true, 8, 6, , 4)
 STAR_FAST(star_fast_scalar_8_f7, true, 8, 7, , 4)
+// With packed columns: the feature sets without hash tables at 8 rows,
+// and every feature at 4, 8 and 16 (star_fast[_scalar]_<IT>_f31).
+STAR_FAST(star_fast_8_f16, false, 8, 16)
+STAR_FAST(star_fast_8_f17, false, 8, 17)
+STAR_FAST(star_fast_8_f18, false, 8, 18)
+STAR_FAST(star_fast_8_f19, false, 8, 19)
+STAR_FAST(star_fast_8_f20, false, 8, 20)
+STAR_FAST(star_fast_8_f21, false, 8, 21)
+STAR_FAST(star_fast_8_f22, false, 8, 22)
+STAR_FAST(star_fast_8_f23, false, 8, 23)
+STAR_FAST(star_fast_scalar_8_f16, true, 8, 16, , 4)
+STAR_FAST(star_fast_scalar_8_f17, true, 8, 17, , 4)
+STAR_FAST(star_fast_scalar_8_f18, true, 8, 18, , 4)
+STAR_FAST(star_fast_scalar_8_f19, true, 8, 19, , 4)
+STAR_FAST(star_fast_scalar_8_f20, true, 8, 20, , 4)
+STAR_FAST(star_fast_scalar_8_f21, true, 8, 21, , 4)
+STAR_FAST(star_fast_scalar_8_f22, true, 8, 22, , 4)
+STAR_FAST(star_fast_scalar_8_f23, true, 8, 23, , 4)
+STAR_FAST(star_fast_4_f31, false, 4, 31)
+STAR_FAST(star_fast_8_f31, false, 8, 31)
+STAR_FAST(star_fast_16_f31, false, 16, 31)
+STAR_FAST(star_fast_scalar_4_f31, true, 4, 31)
+STAR_FAST(star_fast_scalar_8_f31, true, 8, 31)
+STAR_FAST(star_fast_scalar_16_f31, true, 16, 31)
+
+// ---------------------------------------------------------------------------
+// Compacted late stages (planner/gpu_star_compact.go). A warp runs the
+// whole chain of probes for its tile as long as any of its rows is alive,
+// and each probe waits for a fact column from memory: where the first
+// probe keeps few rows (SSB Q2.x: 4%), nearly every warp still pays every
+// later column's latency for a handful of rows. Here each tile runs the
+// fact predicates and the first probe only, and its surviving rows (row
+// and group digit) join a queue in shared memory; whenever the queue holds
+// a block's worth, every thread takes one and runs the later probes, the
+// group columns and the aggregates for it alone: the later stages' chain of
+// latencies is paid once per blockDim surviving rows, not once per tile.
+// The sectors read are the same (a surviving row's columns are read where
+// they are); the queue's order does not matter (the aggregates commute).
+#define COMPACT_QUEUE (256 * 8 + 256)
+
+template <bool SINGLE, int F>
+__device__ __forceinline__ void compact_row(const StarParams& p, const int* dsh, long long row, unsigned int g0,
+                                            unsigned long long* acc, unsigned long long* tab) {
+  bool alive[1] = {row >= 0};
+  unsigned int g[1] = {g0};
+  fast_dims<1, F>(p, dsh, row, false, alive, g, 1, p.ndims);
+  fast_tail<SINGLE, 1, F>(p, row, false, alive, g, acc, tab);
+}
+
+template <bool SINGLE, int IT, int F>
+__device__ __forceinline__ void star_compact_body(const StarParams& p) {
+  extern __shared__ unsigned long long sh[];
+  __shared__ int qrow[COMPACT_QUEUE];
+  __shared__ unsigned int qg[COMPACT_QUEUE];
+  __shared__ int qn;
+  const int W = 1 + p.naggs;
+  const long long slots = p.shGroups * W;
+  const int R = p.sharedReplicas;
+  const int lane = threadIdx.x & 31;
+  if (!SINGLE && R > 0) {
+    for (long long s = threadIdx.x; s < (long long)R * p.replicaStride; s += blockDim.x) {
+      long long within = s % p.replicaStride;
+      sh[s] = within < slots ? slot_identity(p, (int)(within % W)) : 0ULL;
+    }
+  }
+  if (threadIdx.x == 0) qn = 0;
+  __syncthreads();
+  unsigned long long* tab = R > 0 ? sh + (long long)(lane % R) * p.replicaStride : p.table;
+  unsigned long long* acc = sh + threadIdx.x * (1 + MAX_AGGS);
+  const int* dsh = (const int*)sh + p.dimSh;
+  if (SINGLE)
+    for (int w = 0; w <= p.naggs; w++) acc[w] = w == 0 ? 0ULL : agg_identity(p.aggs[w - 1]);
+
+  const long long tile = (long long)blockDim.x * IT;
+  for (long long base = (long long)blockIdx.x * tile; base < p.n; base += (long long)gridDim.x * tile) {
+    if (star_tile_dead(p, base)) continue;
+    const long long i0 = base + (long long)threadIdx.x * IT;
+    const bool full = i0 + IT <= p.n;
+    unsigned int g[IT];
+    bool alive[IT];
+    int c = 0;
+#pragma unroll
+    for (int k = 0; k < IT; k++) {
+      alive[k] = i0 + k < p.n;
+      g[k] = 0;
+    }
+    fast_preds<IT, F>(p, i0, full, alive);
+    fast_dims<IT, F>(p, dsh, i0, full, alive, g, 0, 1);
+#pragma unroll
+    for (int k = 0; k < IT; k++) c += alive[k] ? 1 : 0;
+    if (c > 0) {
+      int at = atomicAdd(&qn, c);
+#pragma unroll
+      for (int k = 0; k < IT; k++)
+        if (alive[k]) {
+          qrow[at] = (int)(i0 + k);
+          qg[at++] = g[k];
+        }
+    }
+    __syncthreads();
+    // Full batches: the queue's last blockDim entries, one a thread.
+    while (qn >= (int)blockDim.x) {
+      const int e = qn - blockDim.x + threadIdx.x;
+      const long long row = qrow[e];
+      const unsigned int g0 = qg[e];
+      __syncthreads();
+      if (threadIdx.x == 0) qn -= blockDim.x;
+      __syncthreads();
+      compact_row<SINGLE, F>(p, dsh, row, g0, acc, tab);
+    }
+  }
+  // What is left: fewer than blockDim rows.
+  const long long row = threadIdx.x < qn ? qrow[threadIdx.x] : -1;
+  const unsigned int g0 = threadIdx.x < qn ? qg[threadIdx.x] : 0u;
+  compact_row<SINGLE, F>(p, dsh, row, g0, acc, tab);
+  star_finish<SINGLE>(p, sh, acc, R, lane);
+}
+
+#define STAR_COMPACT(NAME, SINGLE, F, ...) \
+  extern "C" __global__ void __launch_bounds__(256 __VA_ARGS__) NAME(const StarParams p) { star_compact_body<SINGLE, 8, F>(p); }
+STAR_COMPACT(star_compact_8_f0, false, 0)
+STAR_COMPACT(star_compact_8_f1, false, 1)
+STAR_COMPACT(star_compact_8_f2, false, 2)
+STAR_COMPACT(star_compact_8_f3, false, 3)
+STAR_COMPACT(star_compact_scalar_8_f0, true, 0)
+STAR_COMPACT(star_compact_scalar_8_f1, true, 1)
+STAR_COMPACT(star_compact_scalar_8_f2, true, 2)
+STAR_COMPACT(star_compact_scalar_8_f3, true, 3)

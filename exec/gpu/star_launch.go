@@ -5,6 +5,9 @@ package gpu
 import (
 	"fmt"
 	"math"
+	"os"
+	"strconv"
+	"strings"
 	"unsafe"
 
 	"gorgonia.org/cu"
@@ -156,7 +159,11 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 	block, it := starTuning.block, starTuning.items
 	var kname string
 	if starTuning.fast && fastEligible(sp) {
-		kname = fastKernelName(ngroups == 1, it, fastFeatures(sp, sumsSafe))
+		f := fastFeatures(sp, sumsSafe)
+		kname = fastKernelName(ngroups == 1, it, f)
+		if compactExperiment && it == 8 && f <= fastNeedBits|fastNeedAggs && sp.NDims >= 2 {
+			kname = strings.Replace(kname, "star_fast", "star_compact", 1)
+		}
 	} else if ngroups == 1 {
 		kname = fmt.Sprintf("star_pipeline_scalar_%d", min(it, 8))
 	} else {
@@ -184,7 +191,7 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 	if err != nil {
 		return groupRows{}, err
 	}
-	if shmem > d.maxShared {
+	if shmem+compactStatic(kname) > d.maxShared {
 		return groupRows{}, unsupported(q.agg, fmt.Sprintf("the kernel's shared memory (%d KiB) exceeds the device's %d KiB per block", shmem>>10, d.maxShared>>10))
 	}
 	blocksPerSM, err := d.launchShape(kern, block, shmem)
@@ -217,7 +224,7 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 	}
 	hostSteps.mark("wait+copy")
 	if kprof() != nil && len(r.streamed) == 0 {
-		noteKernelAt(fact, factReadBytes(sp), slots*8, sp.N, groups.nonEmpty())
+		noteKernelAt(fact, q.fetchedBytes(sp), slots*8, sp.N, groups.nonEmpty())
 	}
 	if timed {
 		if ms, err := d.ev[0].Elapsed(d.ev[1]); err == nil {
@@ -250,7 +257,31 @@ func checkDimStatus(q *starQuery, status cu.DevicePtr) error {
 // starTuning is the fact kernel's launch shape: threads per block, rows per
 // thread (kernels *_4, *_8, and *_16 for the fast path) and whether the fast
 // path may be used. Benchmarks sweep it; tests run every shape.
-var starTuning = tuning{block: 256, items: 8, fast: true}
+var starTuning = tuning{block: 256, items: starItemsDefault(), fast: true}
+
+// compactStatic is the static shared memory of a compacting kernel: its
+// queue of rows (kernels/star_pipeline.cu, COMPACT_QUEUE entries of a row
+// and a group digit, 4 bytes each) and its length.
+func compactStatic(kname string) int {
+	if strings.HasPrefix(kname, "star_compact") {
+		return (256*8+256)*8 + 16
+	}
+	return 0
+}
+
+// compactExperiment (GPUSQL_STAR_COMPACT=1) runs the compacting kernels.
+var compactExperiment = os.Getenv("GPUSQL_STAR_COMPACT") == "1"
+
+// starItemsDefault is 8 rows a thread, or GPUSQL_STAR_ITEMS (4, 8 or 16)
+// where set, so that a GPU machine can compare the shapes through bench.
+func starItemsDefault() int {
+	switch v := os.Getenv("GPUSQL_STAR_ITEMS"); v {
+	case "4", "16":
+		n, _ := strconv.Atoi(v)
+		return n
+	}
+	return 8
+}
 
 type tuning struct {
 	block, items int
@@ -308,6 +339,19 @@ func (r *queryRun) fillI64(p cu.DevicePtr, v int64, n int64) error {
 		V, N int64
 	}{uint64(p), v, n}
 	return launch(f, min(grid1D(n, threads), r.d.sms*8), threads, 0, unsafe.Pointer(&a), unsafe.Sizeof(a))
+}
+
+// fetchedBytes is what the fused kernel over sp's rows fetches: the plan's
+// estimate (the kernel skips the sectors of rows that failed earlier
+// tests), scaled to the rows of sp (a device's part of a split fact
+// table), or the columns' whole bytes where the plan has none.
+func (q *starQuery) fetchedBytes(sp *starParams) int64 {
+	whole := factReadBytes(sp)
+	rows := int64(q.fact.Table.Rows)
+	if q.fetched <= 0 || rows == 0 {
+		return whole
+	}
+	return min(whole, int64(float64(q.fetched)*float64(sp.N)/float64(rows)))
 }
 
 // factReadBytes is what the fused kernel reads at most: each fact column
