@@ -375,8 +375,23 @@ func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*S
 // whether the statement was diagnostic (SHOW WARNINGS, which leaves the
 // last statement's list as it was).
 func (c *Conn) execWarned(ctx context.Context, p sql.Parsed, baseDir string, diagnostic *bool) (*StatementResult, error) {
+	r, err := c.execOnce(ctx, p, baseDir, diagnostic)
+	if errors.Is(err, exec.ErrSumOverflow) && !p.ExactSums {
+		// A SUM or AVG left its engine type (BIGINT, DECIMAL(18,s)):
+		// bind it as MySQL does, a wide DECIMAL summed exactly on the
+		// CPU, and run the statement again (it changed nothing).
+		p.ExactSums = true
+		return c.execOnce(ctx, p, baseDir, diagnostic)
+	}
+	return r, err
+}
+
+// execOnce is execWarned's single attempt. A statement bound with exact
+// sums neither reads nor fills the plan cache: its types are not the
+// ones the text binds to.
+func (c *Conn) execOnce(ctx context.Context, p sql.Parsed, baseDir string, diagnostic *bool) (*StatementResult, error) {
 	start := time.Now()
-	if e, view := c.cachedPlan(p.Text); e != nil {
+	if e, view := c.cachedPlan(p.Text); e != nil && !p.ExactSums {
 		r, err := view.runCached(ctx, e)
 		if err != nil {
 			return nil, err
@@ -399,7 +414,7 @@ func (c *Conn) execWarned(ctx context.Context, p sql.Parsed, baseDir string, dia
 		return nil, err
 	}
 	var r *StatementResult
-	if q, ok := db.cacheable(stmt); ok {
+	if q, ok := db.cacheable(stmt); ok && !p.ExactSums {
 		r, err = c.execQueryCaching(ctx, p.Text, settings, q)
 	} else if d := c.db.durable; d != nil && mayChange(stmt) {
 		d.mu.Lock()

@@ -2,12 +2,14 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
+	"gpusql/exec"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -194,6 +196,10 @@ func (c *Conn) execScriptCached(ctx context.Context, text string) (r *StatementR
 		r.Warnings = warnings.Count()
 	}
 	prog.end()
+	if errors.Is(err, exec.ErrSumOverflow) {
+		// The statement path rebinds it with exact sums (execWarned).
+		return nil, 0, false, nil
+	}
 	if err != nil {
 		return nil, line, true, cancelledErr(ctx, err)
 	}

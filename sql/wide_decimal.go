@@ -207,14 +207,21 @@ func constToWide(c *Const, s int) (decimal.Num, bool) {
 }
 
 // wideSumType is MySQL's type of SUM or AVG of t where it is a wide
-// DECIMAL: SUM(DECIMAL(M,D)) is DECIMAL(min(M+22, 65), D), AVG adds
-// div_precision_increment (4) to the scale. A wide argument and BIGINT
-// UNSIGNED (SUM: DECIMAL(41,0), AVG: DECIMAL(24,4)) get it; other integer
-// and narrow DECIMAL arguments keep the engine's int64 sums (coerce.go),
-// which the GPU computes too.
-func wideSumType(f AggFunc, t columnar.Type) (columnar.Type, bool) {
-	if !t.IsWide() && !t.IsBigUnsigned() {
+// DECIMAL: SUM(DECIMAL(M,D)) is DECIMAL(min(M+22, 65), D), SUM of an
+// integer DECIMAL(41,0), AVG adds div_precision_increment (4) to the
+// scale and 4 digits. A wide argument and BIGINT UNSIGNED always get it.
+// Other integer and narrow DECIMAL arguments keep the engine's int64
+// sums (BIGINT, DECIMAL(18,s): the GPU computes them, and values agree
+// with MySQL's) unless exact is set: the engine rebinds a statement so
+// when such a sum overflowed (Parsed.ExactSums), and the CPU then sums in
+// 256 bits.
+func wideSumType(f AggFunc, t columnar.Type, exact bool) (columnar.Type, bool) {
+	exactArg := t.ID == columnar.Decimal || t.IsInteger() || t.ID == columnar.Bool
+	if !t.IsWide() && !t.IsBigUnsigned() && !(exact && exactArg) {
 		return columnar.Type{}, false
+	}
+	if f == AggSum && t.ID != columnar.Decimal {
+		return columnar.TDecimal(41, 0), true // MySQL: any integer sums to DECIMAL(41,0)
 	}
 	d := wideOperand(t)
 	if f == AggSum {

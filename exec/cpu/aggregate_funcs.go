@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"math/bits"
 
+	"gpusql/exec"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -352,7 +353,7 @@ func (a *sumAcc) result(groups []int32, rc []int64) *columnar.Column {
 			if a.t.ID == columnar.Decimal {
 				kind = "DECIMAL"
 			}
-			raise(outOfRange(kind, a.expr))
+			raise(&exec.SumOverflowError{Msg: outOfRange(kind, a.expr).Error()})
 		}
 		putColInt(col, i, v)
 	}

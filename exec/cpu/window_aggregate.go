@@ -55,7 +55,7 @@ func frameAggregate(w *sql.WindowFunc, wo *windowOrder, fr *frames, args []*colu
 		}
 		return col, nil
 	}
-	acc := &sumAcc{avg: w.Agg.Func == sql.AggAvg, argT: w.Agg.Arg.Type(), t: w.Agg.T, float: float}
+	acc := &sumAcc{avg: w.Agg.Func == sql.AggAvg, argT: w.Agg.Arg.Type(), t: w.Agg.T, float: float, expr: w.Agg}
 	acc.grow(n)
 	rc := make([]int64, n)
 	groups := make([]int32, n)
