@@ -249,3 +249,26 @@ func wideCommonType(a, b columnar.Type) (columnar.Type, bool) {
 func wideStoreType(t columnar.Type) columnar.Type {
 	return columnar.TDecimal(decimal.MaxPrecision, t.Scale)
 }
+
+// wideStoreOutOfRange is storeOutOfRange where the column or the constant
+// is a wide DECIMAL (handled false otherwise): a number with more integer
+// digits than the column holds is MySQL's 1264.
+func wideStoreOutOfRange(c *Const, t columnar.Type) (outOfRange, handled bool) {
+	if c.Null || !t.IsWide() && !c.T.IsWide() {
+		return false, false
+	}
+	if c.T.ID == columnar.String && !c.hex {
+		if _, _, err := decimal.Parse(strings.TrimSpace(c.S), 0); err != nil {
+			return false, true // not a number: convertConst's error
+		}
+	}
+	if t.IsWide() {
+		v, ok := constToWide(c, t.Scale)
+		return ok && !decimal.Fits(v, t.Precision), true
+	}
+	if t.IsInteger() || t.ID == columnar.Decimal {
+		_, ok := convertWideConst(c, t)
+		return !ok, true
+	}
+	return false, true
+}
