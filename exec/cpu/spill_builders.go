@@ -66,6 +66,8 @@ func (b *relBuilder) add(cols []*vec, p int) error {
 			col.I32[k] = v.i32[p]
 		case col.I64 != nil:
 			col.I64[k] = v.i64[p]
+		case col.W != nil:
+			col.W[k] = v.w[p]
 		default:
 			col.F64[k] = v.f64[p]
 		}

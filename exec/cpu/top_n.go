@@ -155,7 +155,8 @@ func (l *topNLocal) prune() {
 	l.mem = kept
 	// Strings and vectors have no one-word threshold: their rows are all
 	// kept until the next prune.
-	if r.rows == s.k && s.keyTypes[0].ID != columnar.String && s.keyTypes[0].ID != columnar.Vector {
+	// Nor have wide DECIMALs.
+	if r.rows == s.k && s.keyTypes[0].ID != columnar.String && s.keyTypes[0].ID != columnar.Vector && !s.keyTypes[0].IsWide() {
 		c := r.cols[len(s.types)]
 		last := r.rows - 1
 		l.thrSet, l.thrNull = true, c.IsNull(last)
