@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"gpusql/planner"
 	"gpusql/internal/decimal"
+	"gpusql/planner"
 	"gpusql/storage/columnar"
 )
 
