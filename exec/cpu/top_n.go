@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"gpusql/planner"
+	"gpusql/internal/decimal"
 	"gpusql/storage/columnar"
 )
 
@@ -56,6 +57,7 @@ type topNLocal struct {
 	thrNull bool
 	thrI    int64
 	thrF    float64
+	thrW    decimal.Num // wide DECIMAL keys
 	sel     []int32
 	ob      batch
 }
@@ -128,6 +130,9 @@ func (l *topNLocal) passThreshold(v *vec, sel []int32) []int32 {
 			keep = desc
 		case v.f64 != nil:
 			keep = (!desc && v.f64[p] <= l.thrF) || (desc && v.f64[p] >= l.thrF)
+		case v.w != nil:
+			c := decimal.Cmp(v.w[p], l.thrW)
+			keep = (!desc && c <= 0) || (desc && c >= 0)
 		default:
 			x := orderedInt64(l.s.keyTypes[0], v.int64At(p))
 			keep = (!desc && x <= l.thrI) || (desc && x >= l.thrI)
@@ -155,14 +160,16 @@ func (l *topNLocal) prune() {
 	l.mem = kept
 	// Strings and vectors have no one-word threshold: their rows are all
 	// kept until the next prune.
-	// Nor have wide DECIMALs.
-	if r.rows == s.k && s.keyTypes[0].ID != columnar.String && s.keyTypes[0].ID != columnar.Vector && !s.keyTypes[0].IsWide() {
+	if r.rows == s.k && s.keyTypes[0].ID != columnar.String && s.keyTypes[0].ID != columnar.Vector {
 		c := r.cols[len(s.types)]
 		last := r.rows - 1
 		l.thrSet, l.thrNull = true, c.IsNull(last)
-		if c.F64 != nil {
+		switch {
+		case c.F64 != nil:
 			l.thrF = c.F64[last]
-		} else {
+		case c.W != nil:
+			l.thrW = c.W[last]
+		default:
 			l.thrI = orderedInt64(c.Type, c.Int64At(last))
 		}
 	}
