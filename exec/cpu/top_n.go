@@ -3,8 +3,8 @@ package cpu
 import (
 	"sync"
 
-	"gpusql/planner"
 	"gpusql/internal/decimal"
+	"gpusql/planner"
 	"gpusql/storage/columnar"
 )
 
