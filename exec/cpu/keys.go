@@ -4,6 +4,7 @@ import (
 	"math"
 	"sync"
 
+	"gpusql/internal/decimal"
 	"gpusql/storage/columnar"
 )
 
@@ -23,6 +24,10 @@ type interner struct {
 	// base is a dictionary whose codes are the first ids, so columns of
 	// that dictionary need no mapping at all.
 	base *columnar.Dictionary
+	// wide and wideVals intern wide DECIMAL keys by their words
+	// (wide_keys.go).
+	wide     map[decimal.Num]int32
+	wideVals []decimal.Num
 }
 
 func newInterner(base *columnar.Dictionary) *interner {
