@@ -221,7 +221,7 @@ func unsignedUnionType(a, b columnar.Type) (t columnar.Type, ok bool, err error)
 		}
 		return widerInteger(a, b), true, nil
 	case a.IsBigUnsigned() || b.IsBigUnsigned():
-		return t, true, fmt.Errorf("type mismatch: %s and %s have no common type (MySQL's is DECIMAL(20), past gpusql's 18 digits; CAST one side AS SIGNED or AS UNSIGNED)", a, b)
+		return commonWide(a, b), true, nil // MySQL: DECIMAL(20,0) with a signed integer
 	case a.ID == columnar.Decimal || b.ID == columnar.Decimal:
 		return t, false, nil // INT UNSIGNED fits DECIMAL(18,0)
 	}
