@@ -13,12 +13,11 @@ import (
 
 // wideSumAcc is SUM or AVG in the wide domain.
 type wideSumAcc struct {
-	avg      bool
-	argT, t  columnar.Type
-	s        []decimal.Num
-	n        []int64 // values summed per group
-	ownCount bool
-	expr     sql.AggExpr
+	avg     bool
+	argT, t columnar.Type
+	s       []decimal.Num
+	n       []int64 // values summed per group
+	expr    sql.AggExpr
 }
 
 func (a *wideSumAcc) grow(n int) {

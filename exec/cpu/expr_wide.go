@@ -1,8 +1,6 @@
 package cpu
 
 import (
-	"strconv"
-
 	"gpusql/internal/decimal"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
@@ -297,14 +295,6 @@ func cmpWide(op sql.BinOp, a, b []decimal.Num, sel []int32, out []int32) {
 		}
 		out[p] = b2i(r)
 	}
-}
-
-// formatWide is the text of a wide value (CAST AS CHAR, CONCAT).
-func formatWide(v *vec, p int32, t columnar.Type) string {
-	if v.w == nil {
-		return strconv.FormatInt(v.int64At(p), 10)
-	}
-	return decimal.Format(v.w[p], t.Scale)
 }
 
 // wideCast is castWarning for a wide source or target; a literal is
