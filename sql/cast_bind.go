@@ -83,6 +83,16 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 	if e.Type().ID == columnar.Time && isTemporal(t) {
 		return nil, b.errf(pos, "unsupported: CAST of a TIME to %s (MySQL adds today's date: write TIMESTAMP(CURRENT_DATE, t))", t)
 	}
+	if narrowsWide(e, t) {
+		// Same scale, fewer digits: castTo would keep e as it is; the
+		// CAST's type (and its range check) must show.
+		if c, ok := e.(*Const); ok {
+			if v, ok := convertConst(c, t); ok {
+				return v, nil
+			}
+		}
+		return &Cast{E: e, T: t}, nil
+	}
 	return castTo(e, t), nil
 }
 

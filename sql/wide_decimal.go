@@ -272,3 +272,10 @@ func wideStoreOutOfRange(c *Const, t columnar.Type) (outOfRange, handled bool) {
 	}
 	return false, true
 }
+
+// narrowsWide reports a CAST of a wide DECIMAL to a DECIMAL of its scale
+// and fewer digits, which castTo would leave out (same representation).
+func narrowsWide(e Expr, t columnar.Type) bool {
+	et := e.Type()
+	return t.IsWide() && et.IsWide() && et.Scale == t.Scale && et.Precision > t.Precision
+}
