@@ -50,6 +50,9 @@ func (db *DB) insert(ctx context.Context, s *sql.Insert) (*StatementResult, erro
 			return nil, err
 		}
 	}
+	for _, n := range s.Notes {
+		sql.WarningsFrom(ctx).AddNote(n.Code, n.Message)
+	}
 	if s.OnDuplicate != nil {
 		return db.insertOnDuplicate(ctx, s, res)
 	}

@@ -268,12 +268,12 @@ func TestStatementErrorLine(t *testing.T) {
 	}
 }
 
-// usesSessionState reports whether a file's SQL sets session variables or
-// opens transactions.
+// usesSessionState reports whether a file's SQL sets session variables,
+// opens transactions or reads the previous statement's warnings.
 func usesSessionState(f *slt.File) bool {
 	for _, r := range f.Records {
 		u := strings.ToUpper(strings.TrimSpace(r.SQL))
-		for _, p := range []string{"SET ", "BEGIN", "START TRANSACTION", "PREPARE "} {
+		for _, p := range []string{"SET ", "BEGIN", "START TRANSACTION", "PREPARE ", "SHOW WARNINGS"} {
 			if strings.HasPrefix(u, p) || strings.Contains(u, ";\n"+p) || strings.Contains(u, "; "+p) {
 				return true
 			}

@@ -120,6 +120,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 	b.target = t // DEFAULT(col) in VALUES names t's columns
 	defer func() { b.target = nil }()
 	vals := &Values{Out: out}
+	var notes []Warning
 	empty := &scope{plan: &Values{Rows: [][]Expr{{}}}}
 	for r, list := range n.Lists {
 		if len(list) != given {
@@ -180,6 +181,9 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 						return nil, b.errf(pos, "%v", err.(*columnar.StringError).At(t.Name, col.Name, r+1))
 					}
 				}
+				if decimalRounded(c, v) {
+					notes = append(notes, dataTruncated(col.Name, r+1))
+				}
 				row[i] = v
 				continue
 			}
@@ -194,7 +198,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 	if err := unsignedValuesSchema(vals, out); err != nil {
 		return nil, b.errf(-1, "%v", err)
 	}
-	return b.finishInsert(n, &Insert{Table: t.Name, Targets: targets, Source: vals, Replace: n.IsReplace, AutoOnZero: b.autoValueOnZero()}, t)
+	return b.finishInsert(n, &Insert{Table: t.Name, Targets: targets, Source: vals, Replace: n.IsReplace, AutoOnZero: b.autoValueOnZero(), Notes: notes}, t)
 }
 
 // finishInsert binds ON DUPLICATE KEY UPDATE, if given, and IGNORE into

@@ -279,3 +279,24 @@ func narrowsWide(e Expr, t columnar.Type) bool {
 	et := e.Type()
 	return t.IsWide() && et.IsWide() && et.Scale == t.Scale && et.Precision > t.Precision
 }
+
+// decimalRounded reports a constant stored into a DECIMAL column (as v)
+// whose fraction digits the column's scale dropped: MySQL notes 1265
+// then ("a note is generated", Precision Math). Both are compared at the
+// largest scale.
+func decimalRounded(c, v *Const) bool {
+	if c.Null || v.Null || v.T.ID != columnar.Decimal || c.T.ID == columnar.Decimal && c.T.Scale <= v.T.Scale {
+		return false
+	}
+	if c.T.IsInteger() || c.T.ID == columnar.Bool {
+		return false
+	}
+	x, ok := constToWide(c, decimal.MaxScale)
+	y, ok2 := constToWide(v, decimal.MaxScale)
+	return ok && ok2 && decimal.Cmp(x, y) != 0
+}
+
+// dataTruncated is MySQL's note 1265 for column name at row (1-based).
+func dataTruncated(name string, row int) Warning {
+	return Warning{Level: "Note", Code: NoteDataTruncated, Message: fmt.Sprintf("Data truncated for column '%s' at row %d", name, row)}
+}
