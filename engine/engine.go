@@ -473,7 +473,7 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		if err != nil {
 			return nil, err
 		}
-		return &StatementResult{Kind: KindRows, Result: res, Executor: executor}, nil
+		return &StatementResult{Kind: KindRows, Result: withClientTypes(s, res), Executor: executor}, nil
 	case *sql.Explain:
 		return db.explain(ctx, s)
 	case *sql.CreateTable:

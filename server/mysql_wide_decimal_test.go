@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -40,5 +41,37 @@ func TestMySQLWideDecimal(t *testing.T) {
 		if _, err := db.Exec("delete from w where id = 3"); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestMySQLSumTypes: SUM and AVG of integers and DECIMALs are announced
+// as MySQL types them (SUM(INT) DECIMAL(32,0), SUM(BIGINT)
+// DECIMAL(41,0), AVG(BIGINT) DECIMAL(23,4), SUM(DECIMAL(10,2))
+// DECIMAL(32,2)), with their values as text, in the text and the binary
+// protocol.
+func TestMySQLSumTypes(t *testing.T) {
+	_, addr := startServer(t, Config{}, `create table s (i int, b bigint, d decimal(10,2));
+		insert into s values (1, 2, 3.25), (4, 5, 6.50);`)
+	for _, dsn := range []string{"", "interpolateParams=false"} {
+		db := open(t, addr, "admin", "secret", dsn)
+		rows, err := db.Query("select sum(i), sum(b), avg(b), sum(d), count(*) from s where i > ?", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		types, _ := rows.ColumnTypes()
+		want := []string{"DECIMAL 32 0", "DECIMAL 41 0", "DECIMAL 23 4", "DECIMAL 32 2", "BIGINT 0 0"}
+		for i, ct := range types {
+			p, s, _ := ct.DecimalSize()
+			if got := fmt.Sprintf("%s %d %d", ct.DatabaseTypeName(), p, s); got != want[i] {
+				t.Errorf("%s: column %s: %s, want %s", dsn, ct.Name(), got, want[i])
+			}
+		}
+		var si, sb, ab, sd string
+		var n int64
+		rows.Next()
+		if err := rows.Scan(&si, &sb, &ab, &sd, &n); err != nil || si+" "+sb+" "+ab+" "+sd != "5 7 3.5000 9.75" || n != 2 {
+			t.Errorf("%s: row %s %s %s %s %d, %v", dsn, si, sb, ab, sd, n, err)
+		}
+		rows.Close()
 	}
 }

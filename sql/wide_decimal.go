@@ -216,18 +216,17 @@ func constToWide(c *Const, s int) (decimal.Num, bool) {
 // when such a sum overflowed (Parsed.ExactSums), and the CPU then sums in
 // 256 bits.
 func wideSumType(f AggFunc, t columnar.Type, exact bool) (columnar.Type, bool) {
-	exactArg := t.ID == columnar.Decimal || t.IsInteger() || t.ID == columnar.Bool
-	if !t.IsWide() && !t.IsBigUnsigned() && !(exact && exactArg) {
+	if !t.IsWide() && !t.IsBigUnsigned() && !exact {
 		return columnar.Type{}, false
 	}
-	if f == AggSum && t.ID != columnar.Decimal {
-		return columnar.TDecimal(41, 0), true // MySQL: any integer sums to DECIMAL(41,0)
+	digits, scale, ok := exactDigits(t)
+	if !ok {
+		return columnar.Type{}, false
 	}
-	d := wideOperand(t)
 	if f == AggSum {
-		return wideResult(d.Precision+22, d.Scale), true
+		return wideResult(digits+22, scale), true
 	}
-	return wideResult(d.Precision+4, d.Scale+4), true
+	return wideResult(digits+4, scale+4), true
 }
 
 // wideCommonType is the type a wide DECIMAL and another number compare or
