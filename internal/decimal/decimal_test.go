@@ -3,6 +3,7 @@ package decimal
 import (
 	"math/big"
 	"math/rand"
+	"strings"
 	"testing"
 )
 
@@ -157,5 +158,45 @@ func TestFitsAndDigits(t *testing.T) {
 	}
 	if v, ok := FromFloat64(0.1, 20); !ok || Format(v, 20) != "0.10000000000000000000" {
 		t.Fatalf("FromFloat64(0.1) = %s", Format(v, 20))
+	}
+}
+
+// FuzzParse checks Parse against big.Rat: text that both read is the same
+// number, rounded half away from zero to the scale; Format reads back.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"0", "-1.5", "12345678901234567890.125", "1e-3", ".5", "+7.", strings.Repeat("9", 65)} {
+		f.Add(s, uint8(2))
+	}
+	f.Fuzz(func(t *testing.T, s string, scale uint8) {
+		sc := int(scale % 31)
+		n, _, err := Parse(s, sc)
+		r, ok := new(big.Rat).SetString(strings.TrimSpace(s))
+		if err != nil || !ok {
+			return // one of them refuses the text (exponents, hex, ...)
+		}
+		want := refDivRound(new(big.Int).Mul(r.Num(), Pow10(sc)), r.Denom())
+		if Big(n).Cmp(want) != 0 {
+			t.Fatalf("Parse(%q, %d) = %s, want %s", s, sc, Big(n), want)
+		}
+		back, _, err := Parse(Format(n, sc), sc)
+		if err != nil || Cmp(back, n) != 0 {
+			t.Fatalf("Format(%s) = %q does not read back", Big(n), Format(n, sc))
+		}
+	})
+}
+
+// TestParseLongMantissa: a mantissa of more than 76 digits with a
+// negative exponent is a number of ordinary size, not zero.
+func TestParseLongMantissa(t *testing.T) {
+	s := "1" + strings.Repeat("0", 150) + "e-100" // 10^50
+	n, rounded, err := Parse(s, 2)
+	if err != nil || rounded || Format(n, 2) != "1"+strings.Repeat("0", 50)+".00" {
+		t.Fatalf("Parse(%s) = %s, %v, %v", s, Format(n, 2), rounded, err)
+	}
+	if _, _, err := Parse("1e80", 0); err == nil {
+		t.Fatal("1e80 fit")
+	}
+	if n, _, err := Parse("0e80", 0); err != nil || n.Sign() != 0 {
+		t.Fatalf("0e80 = %s, %v", Big(n), err)
 	}
 }

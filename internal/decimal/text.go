@@ -41,22 +41,16 @@ func Parse(text string, s int) (n Num, rounded bool, err error) {
 		return Num{}, false, err
 	}
 	// The value is v × 10^exp; bring it to scale s.
+	// Digits and exponent are bounded (parseParts), so the power of ten
+	// is at most 10^400.
 	shift := exp + s
 	switch {
 	case shift >= 0:
-		if shift > 80 {
-			if v.Sign() == 0 {
-				return Num{}, false, nil
-			}
-			return Num{}, false, errOutOfRange
-		}
-		v.Mul(v, pow10[shift])
+		v.Mul(v, bigPow10(shift))
 	default:
-		if -shift > 76 {
-			return Num{}, v.Sign() != 0, nil
-		}
-		q := divRoundBig(v, pow10[-shift])
-		rounded = new(big.Int).Mul(q, pow10[-shift]).Cmp(v) != 0
+		p := bigPow10(-shift)
+		q := divRoundBig(v, p)
+		rounded = new(big.Int).Mul(q, p).Cmp(v) != 0
 		v = q
 	}
 	n, ok := FromBig(v)
@@ -67,6 +61,14 @@ func Parse(text string, s int) (n Num, rounded bool, err error) {
 }
 
 var errOutOfRange = errors.New("decimal value out of range")
+
+// bigPow10 is 10^n for any n >= 0 (the table's up to 10^76).
+func bigPow10(n int) *big.Int {
+	if n < len(pow10) {
+		return pow10[n]
+	}
+	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
+}
 
 // parseParts splits number text into an integer of all its digits and the
 // power of ten that scales it.
