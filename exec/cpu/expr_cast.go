@@ -49,7 +49,7 @@ func castWarning(ev evaluator, from, to columnar.Type, warn *sql.Warnings) evalu
 		return ev // a finer fsp keeps every DATETIME value as it is
 	}
 	if from.IsWide() || to.IsWide() {
-		return wideCast(ev, from, to)
+		return wideCastVia(ev, from, to, warn)
 	}
 	ce := &castEval{in: ev, from: from, to: to, out: newVec(to), warn: warn}
 	if k, ok := isConst(ev); ok {

@@ -322,3 +322,22 @@ func wideCast(ev evaluator, from, to columnar.Type) evaluator {
 	}
 	return newConstEval(lit)
 }
+
+// wideCastVia is wideCast for the conversions it computes itself
+// (numbers, strings, booleans); a DATE, DATETIME, TIME or YEAR goes to or
+// comes from a wide DECIMAL through the narrow conversions (YYYYMMDD,
+// YYYYMMDDhhmmss.ffffff, ...): a narrow DECIMAL of at most 6 fraction
+// digits one way, a DOUBLE the other.
+func wideCastVia(ev evaluator, from, to columnar.Type, warn *sql.Warnings) evaluator {
+	direct := func(t columnar.Type) bool {
+		return t.ID == columnar.Decimal || t.IsInteger() || t.ID == columnar.Float64 || t.ID == columnar.String && !t.JSON || t.ID == columnar.Bool
+	}
+	switch {
+	case direct(from) && direct(to) && !from.Year && !to.Year:
+		return wideCast(ev, from, to)
+	case to.IsWide():
+		mid := columnar.TDecimal(decimal.NarrowPrecision, min(to.Scale, columnar.MaxFsp))
+		return wideCast(castWarning(ev, from, mid, warn), mid, to)
+	}
+	return castWarning(wideCast(ev, from, columnar.TFloat64), columnar.TFloat64, to, warn)
+}
