@@ -450,13 +450,12 @@ __device__ __forceinline__ void fast_preds(const StarParams& p, long long i0, bo
   }
 }
 
-// fast_dims probes dimensions d0..d1-1 for a tile's live rows, adding
-// each one's payload digit to the rows' group index.
+// fast_dims probes the dimensions for a tile's live rows, adding each
+// one's payload digit to the rows' group index.
 template <int IT, int F>
-__device__ __forceinline__ void fast_dims(const StarParams& p, const int* dsh, long long i0, bool full, bool* alive, unsigned int* g,
-                                          int d0, int d1) {
+__device__ __forceinline__ void fast_dims(const StarParams& p, const int* dsh, long long i0, bool full, bool* alive, unsigned int* g) {
 #pragma unroll 1
-  for (int d = d0; d < d1; d++) {
+  for (int d = 0; d < p.ndims; d++) {
     const Dim& dm = p.dims[d];
     int key[IT];
     load32<IT, F>(dm.key, i0, full, alive, key);
@@ -535,33 +534,6 @@ __device__ __forceinline__ void fast_aggs(const StarParams& p, long long i0, boo
   }
 }
 
-// fast_tail finishes a tile's live rows after the probes: the fact group
-// columns, the row counts and the aggregates.
-template <bool SINGLE, int IT, int F>
-__device__ __forceinline__ void fast_tail(const StarParams& p, long long i0, bool full, const bool* alive, unsigned int* g,
-                                          unsigned long long* acc, unsigned long long* tab) {
-  const int W = 1 + p.naggs;
-#pragma unroll 1
-  for (int c = 0; c < p.ngcols; c++) {
-    const GCol& gc = p.gcols[c];
-    int v[IT];
-    load32<IT, F>(gc.col, i0, full, alive, v);
-#pragma unroll
-    for (int k = 0; k < IT; k++) g[k] += (unsigned int)(v[k] - (int)gc.min) * (unsigned int)gc.stride;
-  }
-  if (SINGLE) {
-    unsigned int c = 0;
-#pragma unroll
-    for (int k = 0; k < IT; k++) c += alive[k] ? 1u : 0u;
-    acc[0] += c;
-  } else {
-#pragma unroll
-    for (int k = 0; k < IT; k++)
-      if (alive[k]) atomicAdd(tab + (long long)g[k] * W, 1ULL);
-  }
-  fast_aggs<SINGLE, IT, F>(p, i0, full, alive, g, acc, tab);
-}
-
 template <bool SINGLE, int IT, int F>
 __device__ __forceinline__ void star_fast_body(const StarParams& p) {
   extern __shared__ unsigned long long sh[];
@@ -597,8 +569,26 @@ __device__ __forceinline__ void star_fast_body(const StarParams& p) {
       g[k] = 0;
     }
     fast_preds<IT, F>(p, i0, full, alive);
-    fast_dims<IT, F>(p, dsh, i0, full, alive, g, 0, p.ndims);
-    fast_tail<SINGLE, IT, F>(p, i0, full, alive, g, acc, tab);
+    fast_dims<IT, F>(p, dsh, i0, full, alive, g);
+#pragma unroll 1
+    for (int c = 0; c < p.ngcols; c++) {
+      const GCol& gc = p.gcols[c];
+      int v[IT];
+      load32<IT, F>(gc.col, i0, full, alive, v);
+#pragma unroll
+      for (int k = 0; k < IT; k++) g[k] += (unsigned int)(v[k] - (int)gc.min) * (unsigned int)gc.stride;
+    }
+    if (SINGLE) {
+      unsigned int c = 0;
+#pragma unroll
+      for (int k = 0; k < IT; k++) c += alive[k] ? 1u : 0u;
+      acc[0] += c;
+    } else {
+#pragma unroll
+      for (int k = 0; k < IT; k++)
+        if (alive[k]) atomicAdd(tab + (long long)g[k] * W, 1ULL);
+    }
+    fast_aggs<SINGLE, IT, F>(p, i0, full, alive, g, acc, tab);
   }
   star_finish<SINGLE>(p, sh, acc, R, lane);
 }
@@ -654,107 +644,3 @@ STAR_FAST(star_fast_16_f31, false, 16, 31)
 STAR_FAST(star_fast_scalar_4_f31, true, 4, 31)
 STAR_FAST(star_fast_scalar_8_f31, true, 8, 31)
 STAR_FAST(star_fast_scalar_16_f31, true, 16, 31)
-
-// ---------------------------------------------------------------------------
-// Compacted late stages (planner/gpu_star_compact.go). A warp runs the
-// whole chain of probes for its tile as long as any of its rows is alive,
-// and each probe waits for a fact column from memory: where the first
-// probe keeps few rows (SSB Q2.x: 4%), nearly every warp still pays every
-// later column's latency for a handful of rows. Here each tile runs the
-// fact predicates and the first probe only, and its surviving rows (row
-// and group digit) join a queue in shared memory; whenever the queue holds
-// a block's worth, every thread takes one and runs the later probes, the
-// group columns and the aggregates for it alone: the later stages' chain of
-// latencies is paid once per blockDim surviving rows, not once per tile.
-// The sectors read are the same (a surviving row's columns are read where
-// they are); the queue's order does not matter (the aggregates commute).
-#define COMPACT_QUEUE (256 * 8 + 256)
-
-template <bool SINGLE, int F>
-__device__ __forceinline__ void compact_row(const StarParams& p, const int* dsh, long long row, unsigned int g0,
-                                            unsigned long long* acc, unsigned long long* tab) {
-  bool alive[1] = {row >= 0};
-  unsigned int g[1] = {g0};
-  fast_dims<1, F>(p, dsh, row, false, alive, g, 1, p.ndims);
-  fast_tail<SINGLE, 1, F>(p, row, false, alive, g, acc, tab);
-}
-
-template <bool SINGLE, int IT, int F>
-__device__ __forceinline__ void star_compact_body(const StarParams& p) {
-  extern __shared__ unsigned long long sh[];
-  __shared__ int qrow[COMPACT_QUEUE];
-  __shared__ unsigned int qg[COMPACT_QUEUE];
-  __shared__ int qn;
-  const int W = 1 + p.naggs;
-  const long long slots = p.shGroups * W;
-  const int R = p.sharedReplicas;
-  const int lane = threadIdx.x & 31;
-  if (!SINGLE && R > 0) {
-    for (long long s = threadIdx.x; s < (long long)R * p.replicaStride; s += blockDim.x) {
-      long long within = s % p.replicaStride;
-      sh[s] = within < slots ? slot_identity(p, (int)(within % W)) : 0ULL;
-    }
-  }
-  if (threadIdx.x == 0) qn = 0;
-  __syncthreads();
-  unsigned long long* tab = R > 0 ? sh + (long long)(lane % R) * p.replicaStride : p.table;
-  unsigned long long* acc = sh + threadIdx.x * (1 + MAX_AGGS);
-  const int* dsh = (const int*)sh + p.dimSh;
-  if (SINGLE)
-    for (int w = 0; w <= p.naggs; w++) acc[w] = w == 0 ? 0ULL : agg_identity(p.aggs[w - 1]);
-
-  const long long tile = (long long)blockDim.x * IT;
-  for (long long base = (long long)blockIdx.x * tile; base < p.n; base += (long long)gridDim.x * tile) {
-    if (star_tile_dead(p, base)) continue;
-    const long long i0 = base + (long long)threadIdx.x * IT;
-    const bool full = i0 + IT <= p.n;
-    unsigned int g[IT];
-    bool alive[IT];
-    int c = 0;
-#pragma unroll
-    for (int k = 0; k < IT; k++) {
-      alive[k] = i0 + k < p.n;
-      g[k] = 0;
-    }
-    fast_preds<IT, F>(p, i0, full, alive);
-    fast_dims<IT, F>(p, dsh, i0, full, alive, g, 0, 1);
-#pragma unroll
-    for (int k = 0; k < IT; k++) c += alive[k] ? 1 : 0;
-    if (c > 0) {
-      int at = atomicAdd(&qn, c);
-#pragma unroll
-      for (int k = 0; k < IT; k++)
-        if (alive[k]) {
-          qrow[at] = (int)(i0 + k);
-          qg[at++] = g[k];
-        }
-    }
-    __syncthreads();
-    // Full batches: the queue's last blockDim entries, one a thread.
-    while (qn >= (int)blockDim.x) {
-      const int e = qn - blockDim.x + threadIdx.x;
-      const long long row = qrow[e];
-      const unsigned int g0 = qg[e];
-      __syncthreads();
-      if (threadIdx.x == 0) qn -= blockDim.x;
-      __syncthreads();
-      compact_row<SINGLE, F>(p, dsh, row, g0, acc, tab);
-    }
-  }
-  // What is left: fewer than blockDim rows.
-  const long long row = threadIdx.x < qn ? qrow[threadIdx.x] : -1;
-  const unsigned int g0 = threadIdx.x < qn ? qg[threadIdx.x] : 0u;
-  compact_row<SINGLE, F>(p, dsh, row, g0, acc, tab);
-  star_finish<SINGLE>(p, sh, acc, R, lane);
-}
-
-#define STAR_COMPACT(NAME, SINGLE, F, ...) \
-  extern "C" __global__ void __launch_bounds__(256 __VA_ARGS__) NAME(const StarParams p) { star_compact_body<SINGLE, 8, F>(p); }
-STAR_COMPACT(star_compact_8_f0, false, 0)
-STAR_COMPACT(star_compact_8_f1, false, 1)
-STAR_COMPACT(star_compact_8_f2, false, 2)
-STAR_COMPACT(star_compact_8_f3, false, 3)
-STAR_COMPACT(star_compact_scalar_8_f0, true, 0)
-STAR_COMPACT(star_compact_scalar_8_f1, true, 1)
-STAR_COMPACT(star_compact_scalar_8_f2, true, 2)
-STAR_COMPACT(star_compact_scalar_8_f3, true, 3)

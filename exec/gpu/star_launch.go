@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"strconv"
-	"strings"
 	"unsafe"
 
 	"gorgonia.org/cu"
@@ -159,11 +158,7 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 	block, it := starTuning.block, starTuning.items
 	var kname string
 	if starTuning.fast && fastEligible(sp) {
-		f := fastFeatures(sp, sumsSafe)
-		kname = fastKernelName(ngroups == 1, it, f)
-		if compactExperiment && it == 8 && f <= fastNeedBits|fastNeedAggs && sp.NDims >= 2 {
-			kname = strings.Replace(kname, "star_fast", "star_compact", 1)
-		}
+		kname = fastKernelName(ngroups == 1, it, fastFeatures(sp, sumsSafe))
 	} else if ngroups == 1 {
 		kname = fmt.Sprintf("star_pipeline_scalar_%d", min(it, 8))
 	} else {
@@ -191,7 +186,7 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 	if err != nil {
 		return groupRows{}, err
 	}
-	if shmem+compactStatic(kname) > d.maxShared {
+	if shmem > d.maxShared {
 		return groupRows{}, unsupported(q.agg, fmt.Sprintf("the kernel's shared memory (%d KiB) exceeds the device's %d KiB per block", shmem>>10, d.maxShared>>10))
 	}
 	blocksPerSM, err := d.launchShape(kern, block, shmem)
@@ -258,19 +253,6 @@ func checkDimStatus(q *starQuery, status cu.DevicePtr) error {
 // thread (kernels *_4, *_8, and *_16 for the fast path) and whether the fast
 // path may be used. Benchmarks sweep it; tests run every shape.
 var starTuning = tuning{block: 256, items: starItemsDefault(), fast: true}
-
-// compactStatic is the static shared memory of a compacting kernel: its
-// queue of rows (kernels/star_pipeline.cu, COMPACT_QUEUE entries of a row
-// and a group digit, 4 bytes each) and its length.
-func compactStatic(kname string) int {
-	if strings.HasPrefix(kname, "star_compact") {
-		return (256*8+256)*8 + 16
-	}
-	return 0
-}
-
-// compactExperiment (GPUSQL_STAR_COMPACT=1) runs the compacting kernels.
-var compactExperiment = os.Getenv("GPUSQL_STAR_COMPACT") == "1"
 
 // starItemsDefault is 8 rows a thread, or GPUSQL_STAR_ITEMS (4, 8 or 16)
 // where set, so that a GPU machine can compare the shapes through bench.
