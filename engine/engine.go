@@ -376,11 +376,11 @@ func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*S
 // last statement's list as it was).
 func (c *Conn) execWarned(ctx context.Context, p sql.Parsed, baseDir string, diagnostic *bool) (*StatementResult, error) {
 	r, err := c.execOnce(ctx, p, baseDir, diagnostic)
-	if errors.Is(err, exec.ErrSumOverflow) && !p.ExactSums {
+	if errors.Is(err, exec.ErrExactOverflow) && !p.ExactDecimals {
 		// A SUM or AVG left its engine type (BIGINT, DECIMAL(18,s)):
 		// bind it as MySQL does, a wide DECIMAL summed exactly on the
 		// CPU, and run the statement again (it changed nothing).
-		p.ExactSums = true
+		p.ExactDecimals = true
 		return c.execOnce(ctx, p, baseDir, diagnostic)
 	}
 	return r, err
@@ -391,7 +391,7 @@ func (c *Conn) execWarned(ctx context.Context, p sql.Parsed, baseDir string, dia
 // ones the text binds to.
 func (c *Conn) execOnce(ctx context.Context, p sql.Parsed, baseDir string, diagnostic *bool) (*StatementResult, error) {
 	start := time.Now()
-	if e, view := c.cachedPlan(p.Text); e != nil && !p.ExactSums {
+	if e, view := c.cachedPlan(p.Text); e != nil && !p.ExactDecimals {
 		r, err := view.runCached(ctx, e)
 		if err != nil {
 			return nil, err
@@ -414,7 +414,7 @@ func (c *Conn) execOnce(ctx context.Context, p sql.Parsed, baseDir string, diagn
 		return nil, err
 	}
 	var r *StatementResult
-	if q, ok := db.cacheable(stmt); ok && !p.ExactSums {
+	if q, ok := db.cacheable(stmt); ok && !p.ExactDecimals {
 		r, err = c.execQueryCaching(ctx, p.Text, settings, q)
 	} else if d := c.db.durable; d != nil && mayChange(stmt) {
 		d.mu.Lock()

@@ -196,7 +196,7 @@ func (c *Conn) execScriptCached(ctx context.Context, text string) (r *StatementR
 		r.Warnings = warnings.Count()
 	}
 	prog.end()
-	if errors.Is(err, exec.ErrSumOverflow) {
+	if errors.Is(err, exec.ErrExactOverflow) {
 		// The statement path rebinds it with exact sums (execWarned).
 		return nil, 0, false, nil
 	}

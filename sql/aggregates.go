@@ -406,7 +406,7 @@ func (b *binder) aggCall(n *ast.AggregateFuncExpr, sc *scope) (AggExpr, error) {
 		if !ok {
 			return AggExpr{}, b.errf(pos, "type mismatch: %s() of %s", f, t)
 		}
-		if wt, ok := wideSumType(ae.Func, t, b.exactSums); ok {
+		if wt, ok := wideSumType(ae.Func, t, b.exactDecimals); ok {
 			ae.Arg, ae.T = arg, wt
 			return ae, nil
 		}

@@ -10,7 +10,7 @@ import "gpusql/storage/columnar"
 // column that is such an aggregate as it is, the type MySQL gives it, so
 // that clients (the MySQL protocol, database/sql, Arrow results) see
 // MySQL's types. A statement whose sum overflowed is rebound with these
-// types outright (Parsed.ExactSums).
+// types outright (Parsed.ExactDecimals).
 
 // ClientTypes returns, per result column of q, MySQL's type where it
 // differs from the plan's (the zero Type elsewhere); nil when none does.

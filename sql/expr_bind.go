@@ -429,7 +429,7 @@ func (b *binder) arith(op BinOp, l, r Expr, pos int) (Expr, error) {
 		}
 		return nil, b.errf(pos, "type mismatch: operator %s does not apply to %s (use DATE_ADD/DATEDIFF for dates)", op, bad)
 	}
-	if e, ok := wideArith(op, l, r, lt, rt); ok {
+	if e, ok := wideArith(op, l, r, lt, rt, b.exactDecimals); ok {
 		return e, nil
 	}
 	if e, ok, err := b.unsignedArith(op, l, r, lt, rt, pos); ok || err != nil {

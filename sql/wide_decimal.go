@@ -67,10 +67,10 @@ func wideResult(p, s int) columnar.Type {
 	return columnar.TDecimal(min(max(p, s, 1), decimal.MaxPrecision), s)
 }
 
-// wideArith binds l op r where an operand is a wide DECIMAL (handled false
-// otherwise). Operands keep their own types; the executor reads each as a
-// wide value at its own scale.
-func wideArith(op BinOp, l, r Expr, lt, rt columnar.Type) (Expr, bool) {
+// wideArith binds l op r where an operand is a wide DECIMAL, or with
+// exact set a DECIMAL (handled false otherwise). Operands keep their own
+// types; the executor reads each as a wide value at its own scale.
+func wideArith(op BinOp, l, r Expr, lt, rt columnar.Type, exact bool) (Expr, bool) {
 	if lt.ID == columnar.Float64 || rt.ID == columnar.Float64 {
 		return nil, false
 	}
@@ -78,7 +78,8 @@ func wideArith(op BinOp, l, r Expr, lt, rt columnar.Type) (Expr, bool) {
 	// wide too.
 	bigUnsigned := (lt.IsBigUnsigned() || rt.IsBigUnsigned()) &&
 		(lt.ID == columnar.Decimal || rt.ID == columnar.Decimal || op == OpDiv)
-	if !lt.IsWide() && !rt.IsWide() && !bigUnsigned {
+	exactDecimal := exact && (lt.ID == columnar.Decimal || rt.ID == columnar.Decimal) && op != OpIntDiv
+	if !lt.IsWide() && !rt.IsWide() && !bigUnsigned && !exactDecimal {
 		return nil, false
 	}
 	dl, dr := wideOperand(lt), wideOperand(rt)
@@ -98,6 +99,9 @@ func wideArith(op BinOp, l, r Expr, lt, rt columnar.Type) (Expr, bool) {
 		t = columnar.TInt64
 	default:
 		return nil, false
+	}
+	if !lt.IsWide() && !rt.IsWide() && !bigUnsigned && !t.IsWide() {
+		return nil, false // 18 digits or fewer: the int64 rules hold it
 	}
 	return &Binary{Op: op, L: castTo(l, lt), R: castTo(r, rt), T: t}, true
 }
@@ -213,7 +217,7 @@ func constToWide(c *Const, s int) (decimal.Num, bool) {
 // Other integer and narrow DECIMAL arguments keep the engine's int64
 // sums (BIGINT, DECIMAL(18,s): the GPU computes them, and values agree
 // with MySQL's) unless exact is set: the engine rebinds a statement so
-// when such a sum overflowed (Parsed.ExactSums), and the CPU then sums in
+// when such a sum overflowed (Parsed.ExactDecimals), and the CPU then sums in
 // 256 bits.
 func wideSumType(f AggFunc, t columnar.Type, exact bool) (columnar.Type, bool) {
 	if !t.IsWide() && !t.IsBigUnsigned() && !exact {

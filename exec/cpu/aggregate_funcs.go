@@ -353,7 +353,7 @@ func (a *sumAcc) result(groups []int32, rc []int64) *columnar.Column {
 			if a.t.ID == columnar.Decimal {
 				kind = "DECIMAL"
 			}
-			raise(&exec.SumOverflowError{Msg: outOfRange(kind, a.expr).Error()})
+			raise(&exec.ExactOverflowError{Msg: outOfRange(kind, a.expr).Error()})
 		}
 		putColInt(col, i, v)
 	}

@@ -247,7 +247,7 @@ func (e *arithEval) evalDecimal(b *batch, sel []int32, x, y []int64) {
 		if sl == sr && st == s {
 			// Equal scales: the BIGINT loop and its overflow test.
 			if checkedInt64Arith(e.op, e.out, b.n, sel, x, y, o) {
-				raise(outOfRange("DECIMAL", e.expr))
+				raise(decimalOverflow(e.expr))
 			}
 			return
 		}
@@ -262,7 +262,7 @@ func (e *arithEval) evalDecimal(b *batch, sel []int32, x, y []int64) {
 			}
 			if !e.out.isNull(p) && (mulOverflows(x[p], ml) || mulOverflows(y[p], mr) ||
 				e.op == sql.OpAdd && addOverflows(a, c) || e.op == sql.OpSub && subOverflows(a, c)) {
-				raise(outOfRange("DECIMAL", e.expr))
+				raise(decimalOverflow(e.expr))
 			}
 			o[p] = rescale(v, s, st)
 		}
@@ -273,7 +273,7 @@ func (e *arithEval) evalDecimal(b *batch, sel []int32, x, y []int64) {
 			v, ok := decimalDiv(x[p], y[p], sl, sr, st)
 			if !ok {
 				if y[p] != 0 && !e.out.isNull(p) {
-					raise(outOfRange("DECIMAL", e.expr))
+					raise(decimalOverflow(e.expr))
 				}
 				e.out.setNull(b.n, p)
 			}
@@ -289,7 +289,7 @@ func (e *arithEval) evalDecimal(b *batch, sel []int32, x, y []int64) {
 				continue
 			}
 			if !e.out.isNull(p) && (mulOverflows(x[p], ml) || mulOverflows(y[p], mr)) {
-				raise(outOfRange("DECIMAL", e.expr))
+				raise(decimalOverflow(e.expr))
 			}
 			if e.op == sql.OpMod {
 				o[p] = rescale((x[p]*ml)%d, s, st)
@@ -297,7 +297,7 @@ func (e *arithEval) evalDecimal(b *batch, sel []int32, x, y []int64) {
 			}
 			q := x[p] * ml / d
 			if !e.out.isNull(p) && mulOverflows(q, pow10(st)) {
-				raise(outOfRange("DECIMAL", e.expr))
+				raise(decimalOverflow(e.expr))
 			}
 			o[p] = q * pow10(st)
 		}
@@ -312,13 +312,13 @@ func (e *arithEval) evalDecimalMul(b *batch, sel []int32, x, y []int64, s, st in
 	switch {
 	case s == st:
 		if checkedInt64Arith(sql.OpMul, e.out, b.n, sel, x, y, o) {
-			raise(outOfRange("DECIMAL", e.expr))
+			raise(decimalOverflow(e.expr))
 		}
 	case s > st:
 		for _, p := range sel {
 			v, ok := mulDivRound(x[p], y[p], pow10(s-st))
 			if !ok && !e.out.isNull(p) {
-				raise(outOfRange("DECIMAL", e.expr))
+				raise(decimalOverflow(e.expr))
 			}
 			o[p] = v
 		}
@@ -327,7 +327,7 @@ func (e *arithEval) evalDecimalMul(b *batch, sel []int32, x, y []int64, s, st in
 		for _, p := range sel {
 			v := x[p] * y[p]
 			if !e.out.isNull(p) && (mulOverflows(x[p], y[p]) || mulOverflows(v, m)) {
-				raise(outOfRange("DECIMAL", e.expr))
+				raise(decimalOverflow(e.expr))
 			}
 			o[p] = v * m
 		}

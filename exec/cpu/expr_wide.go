@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"gpusql/exec"
 	"gpusql/internal/decimal"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
@@ -340,4 +341,11 @@ func wideCastVia(ev evaluator, from, to columnar.Type, warn *sql.Warnings) evalu
 		return wideCast(castWarning(ev, from, mid, warn), mid, to)
 	}
 	return castWarning(wideCast(ev, from, columnar.TFloat64), columnar.TFloat64, to, warn)
+}
+
+// decimalOverflow is the error of narrow DECIMAL arithmetic whose result
+// leaves its int64: MySQL's 1690, marked so that the engine reruns the
+// statement with MySQL's (wide) types (exec.ErrExactOverflow).
+func decimalOverflow(e sql.Expr) error {
+	return &exec.ExactOverflowError{Msg: outOfRange("DECIMAL", e).Error()}
 }
