@@ -14,9 +14,11 @@ import (
 // Wide DECIMAL: MySQL's DECIMAL(M,D) for 19 <= M <= 65, D <= 30, whose
 // values are 256-bit words (internal/decimal) rather than a scaled int64.
 // Narrow decimals keep the engine's int64 rules (coerce.go: results capped
-// at 18 digits, so plans over them stay on the GPU); as soon as one operand
-// is wide, types follow MySQL's "Precision Math" chapter, capped at 65
-// digits and 30 fraction digits:
+// at 18 digits, so plans over them stay on the GPU) until a value leaves
+// them: the engine then rebinds the statement with ExactDecimals (CPU).
+// As soon as one operand is wide, or under ExactDecimals one is a DECIMAL,
+// types follow MySQL's "Precision Math" chapter, capped at 65 digits and
+// 30 fraction digits:
 //
 //	a + b, a - b   DECIMAL(max(p1-s1, p2-s2) + max(s1, s2) + 1, max(s1, s2))
 //	a * b          DECIMAL(p1 + p2, s1 + s2)
