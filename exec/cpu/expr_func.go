@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"gpusql/exec"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -315,10 +316,11 @@ func (f *funcEval) rounding(b *batch, sel []int32, args []*vec) {
 						if mulOverflows(q, m) {
 							// ROUND(9223372036854775807, -1) leaves
 							// BIGINT. MySQL rounds a 19-digit integer in
-							// DECIMAL(20) and answers 9223372036854775810,
-							// past gpusql's 18-digit DECIMAL: an error
-							// here, never a wrapped value.
-							raise(outOfRange(rangeKind(f.t), f.expr))
+							// DECIMAL(20) and answers 9223372036854775810:
+							// the engine reruns the statement in MySQL's
+							// types (exec.ErrExactOverflow), never a
+							// wrapped value.
+							raise(&exec.ExactOverflowError{Msg: outOfRange(rangeKind(f.t), f.expr).Error()})
 						}
 						r = q * m
 					}
