@@ -112,6 +112,9 @@ func (db *DB) createTableAs(ctx context.Context, s *sql.CreateTableAs) (*Stateme
 		return nil, err
 	}
 	schema := s.Query.Plan.Schema()
+	// A SUM or AVG column gets MySQL's type (SUM(INT) DECIMAL(32,0), ...),
+	// as MySQL's CREATE TABLE AS gives it; its values convert as stored.
+	mysqlTypes := sql.ClientTypes(s.Query)
 	fields := make([]columnar.Field, len(res.Columns))
 	targets := make([]int, len(res.Columns))
 	seen := map[string]bool{}
@@ -126,6 +129,9 @@ func (db *DB) createTableAs(ctx context.Context, s *sql.CreateTableAs) (*Stateme
 		if i < len(schema) && schema[i].Type.ID == t.ID {
 			t = schema[i].Type // keeps VARCHAR widths and DECIMAL precision
 			collation = schema[i].Collation
+		}
+		if i < len(mysqlTypes) && mysqlTypes[i].ID != 0 {
+			t = mysqlTypes[i]
 		}
 		fields[i] = columnar.Field{Name: name, Type: t, Nullable: true, Collation: collation}
 		targets[i] = i
