@@ -392,6 +392,9 @@ func (r *rows) Next(dest []driver.Value) error {
 	}
 	for j, c := range r.res.Columns {
 		dest[j] = exec.Value(c, r.i)
+		if dest[j] != nil && r.res.ClientType(j).ID == columnar.Decimal && c.Type.ID != columnar.Decimal {
+			dest[j] = exec.FormatValue(c, r.i) // a SUM told as DECIMAL: its text
+		}
 	}
 	r.i++
 	return nil
@@ -399,7 +402,7 @@ func (r *rows) Next(dest []driver.Value) error {
 
 // ColumnTypeDatabaseTypeName is the SQL type (INT, DECIMAL, ...).
 func (r *rows) ColumnTypeDatabaseTypeName(j int) string {
-	t := r.res.Columns[j].Type.String()
+	t := r.res.ClientType(j).String()
 	if i := strings.IndexByte(t, '('); i >= 0 {
 		t = t[:i]
 	}
@@ -408,7 +411,7 @@ func (r *rows) ColumnTypeDatabaseTypeName(j int) string {
 
 // ColumnTypeScanType is the Go type values of column j scan as.
 func (r *rows) ColumnTypeScanType(j int) reflect.Type {
-	switch r.res.Columns[j].Type.ID {
+	switch r.res.ClientType(j).ID {
 	case columnar.Int32:
 		return reflect.TypeOf(int32(0))
 	case columnar.Int64:
@@ -431,7 +434,7 @@ func (r *rows) ColumnTypeNullable(int) (bool, bool) { return true, true }
 
 // ColumnTypePrecisionScale reports DECIMAL's precision and scale.
 func (r *rows) ColumnTypePrecisionScale(j int) (int64, int64, bool) {
-	t := r.res.Columns[j].Type
+	t := r.res.ClientType(j)
 	if t.ID != columnar.Decimal {
 		return 0, 0, false
 	}

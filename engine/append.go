@@ -50,6 +50,9 @@ func (db *DB) insert(ctx context.Context, s *sql.Insert) (*StatementResult, erro
 			return nil, err
 		}
 	}
+	for _, n := range s.Notes {
+		sql.WarningsFrom(ctx).AddNote(n.Code, n.Message)
+	}
 	if s.OnDuplicate != nil {
 		return db.insertOnDuplicate(ctx, s, res)
 	}
@@ -109,6 +112,9 @@ func (db *DB) createTableAs(ctx context.Context, s *sql.CreateTableAs) (*Stateme
 		return nil, err
 	}
 	schema := s.Query.Plan.Schema()
+	// A SUM or AVG column gets MySQL's type (SUM(INT) DECIMAL(32,0), ...),
+	// as MySQL's CREATE TABLE AS gives it; its values convert as stored.
+	mysqlTypes := sql.ClientTypes(s.Query)
 	fields := make([]columnar.Field, len(res.Columns))
 	targets := make([]int, len(res.Columns))
 	seen := map[string]bool{}
@@ -123,6 +129,9 @@ func (db *DB) createTableAs(ctx context.Context, s *sql.CreateTableAs) (*Stateme
 		if i < len(schema) && schema[i].Type.ID == t.ID {
 			t = schema[i].Type // keeps VARCHAR widths and DECIMAL precision
 			collation = schema[i].Collation
+		}
+		if i < len(mysqlTypes) && mysqlTypes[i].ID != 0 {
+			t = mysqlTypes[i]
 		}
 		fields[i] = columnar.Field{Name: name, Type: t, Nullable: true, Collation: collation}
 		targets[i] = i
@@ -215,6 +224,8 @@ func appendColumn(old *columnar.Column, m int, src *columnar.Column, n int, t co
 		copy(out.I64, old.I64[:m])
 	case columnar.PhysFloat64:
 		copy(out.F64, old.F64[:m])
+	case columnar.PhysWide:
+		copy(out.W, old.W[:m])
 	}
 	if withValid {
 		for i := 0; i < m; i++ {
@@ -243,6 +254,8 @@ func appendColumn(old *columnar.Column, m int, src *columnar.Column, n int, t co
 		err = timesInto(out, m, src, n)
 	case t.ID == columnar.Datetime && src.Type.ID == columnar.String:
 		err = parseDatetimesInto(out, m, src, n)
+	case t.IsWide() || src.Type.IsWide():
+		err = widesInto(out, m, src, n)
 	default:
 		err = convertInto(out, m, src, n)
 	}
@@ -429,6 +442,9 @@ type rowError struct {
 func (e *rowError) Error() string {
 	if e.typ.ID == columnar.Datetime { // MySQL's strict-mode text
 		return fmt.Sprintf("Incorrect datetime value: '%s' for column '%s' at row %d", e.value, e.column, e.row+1)
+	}
+	if e.typ.IsWide() { // MySQL's 1264
+		return fmt.Sprintf("Out of range value for column '%s' at row %d", e.column, e.row+1)
 	}
 	if _, _, integer := e.typ.IntBounds(); integer || e.typ.Unsigned { // TINYINT .. INT, unsigned ones
 		return fmt.Sprintf("Out of range value for column '%s' at row %d (%s does not hold %s)", e.column, e.row+1, e.typ, e.value)

@@ -375,8 +375,23 @@ func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*S
 // whether the statement was diagnostic (SHOW WARNINGS, which leaves the
 // last statement's list as it was).
 func (c *Conn) execWarned(ctx context.Context, p sql.Parsed, baseDir string, diagnostic *bool) (*StatementResult, error) {
+	r, err := c.execOnce(ctx, p, baseDir, diagnostic)
+	if errors.Is(err, exec.ErrExactOverflow) && !p.ExactDecimals {
+		// A SUM or AVG left its engine type (BIGINT, DECIMAL(18,s)):
+		// bind it as MySQL does, a wide DECIMAL summed exactly on the
+		// CPU, and run the statement again (it changed nothing).
+		p.ExactDecimals = true
+		return c.execOnce(ctx, p, baseDir, diagnostic)
+	}
+	return r, err
+}
+
+// execOnce is execWarned's single attempt. A statement bound with exact
+// sums neither reads nor fills the plan cache: its types are not the
+// ones the text binds to.
+func (c *Conn) execOnce(ctx context.Context, p sql.Parsed, baseDir string, diagnostic *bool) (*StatementResult, error) {
 	start := time.Now()
-	if e, view := c.cachedPlan(p.Text); e != nil {
+	if e, view := c.cachedPlan(p.Text); e != nil && !p.ExactDecimals {
 		r, err := view.runCached(ctx, e)
 		if err != nil {
 			return nil, err
@@ -399,7 +414,7 @@ func (c *Conn) execWarned(ctx context.Context, p sql.Parsed, baseDir string, dia
 		return nil, err
 	}
 	var r *StatementResult
-	if q, ok := db.cacheable(stmt); ok {
+	if q, ok := db.cacheable(stmt); ok && !p.ExactDecimals {
 		r, err = c.execQueryCaching(ctx, p.Text, settings, q)
 	} else if d := c.db.durable; d != nil && mayChange(stmt) {
 		d.mu.Lock()
@@ -458,7 +473,7 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		if err != nil {
 			return nil, err
 		}
-		return &StatementResult{Kind: KindRows, Result: res, Executor: executor}, nil
+		return &StatementResult{Kind: KindRows, Result: withClientTypes(s, res), Executor: executor}, nil
 	case *sql.Explain:
 		return db.explain(ctx, s)
 	case *sql.CreateTable:

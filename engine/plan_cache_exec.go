@@ -2,12 +2,14 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
+	"gpusql/exec"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -113,7 +115,7 @@ func (db *DB) runCached(ctx context.Context, e *cachedPlan) (*StatementResult, e
 	if err != nil {
 		return nil, err
 	}
-	return &StatementResult{Kind: KindRows, Result: res, Executor: executor, Elapsed: time.Since(start)}, nil
+	return &StatementResult{Kind: KindRows, Result: withClientTypes(e.query, res), Executor: executor, Elapsed: time.Since(start)}, nil
 }
 
 // cacheable reports whether a bound statement's plan may be stored.
@@ -147,7 +149,7 @@ func (c *Conn) execQueryCaching(ctx context.Context, text, settings string, q *s
 	if err != nil {
 		return nil, err
 	}
-	return &StatementResult{Kind: KindRows, Result: res, Executor: executor}, nil
+	return &StatementResult{Kind: KindRows, Result: withClientTypes(q, res), Executor: executor}, nil
 }
 
 // PlanCacheStats are the plan cache's counters (for tests and bench).
@@ -194,6 +196,10 @@ func (c *Conn) execScriptCached(ctx context.Context, text string) (r *StatementR
 		r.Warnings = warnings.Count()
 	}
 	prog.end()
+	if errors.Is(err, exec.ErrExactOverflow) {
+		// The statement path rebinds it with exact sums (execWarned).
+		return nil, 0, false, nil
+	}
 	if err != nil {
 		return nil, line, true, cancelledErr(ctx, err)
 	}
@@ -220,4 +226,13 @@ func (db *DB) PrepareCached(text string) (p *Prepared, hit bool, err error) {
 		db.plans.put(&cachedPlan{key: planKey{text: key, settings: settings}, query: p.Query, physical: p.Physical, remaps: rec.recorded()})
 	}
 	return p, false, nil
+}
+
+// withClientTypes tells res's clients the types MySQL gives q's SUM and
+// AVG columns (sql.ClientTypes); the values stay as computed.
+func withClientTypes(q *sql.Query, res *exec.Result) *exec.Result {
+	if res != nil {
+		res.ClientTypes = sql.ClientTypes(q)
+	}
+	return res
 }

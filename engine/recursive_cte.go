@@ -130,6 +130,8 @@ func gatherRows(c *columnar.Column, rows []int) *columnar.Column {
 			out.I32[i] = c.I32[r]
 		case out.I64 != nil:
 			out.I64[i] = c.I64[r]
+		case out.W != nil:
+			out.W[i] = c.W[r]
 		default:
 			out.F64[i] = c.F64[r]
 		}

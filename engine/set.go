@@ -158,6 +158,8 @@ func cellConst(c *columnar.Column, r int) *sql.Const {
 		k.S = c.StringAt(r)
 	case c.Type.ID == columnar.Vector:
 		k.V = append([]float32{}, c.VectorAt(r)...)
+	case c.W != nil:
+		k.W = c.W[r]
 	case c.F64 != nil:
 		k.F = c.F64[r]
 	default:

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"gpusql/exec"
+	"gpusql/internal/decimal"
 	"gpusql/internal/slt"
 	"gpusql/storage/columnar"
 )
@@ -241,6 +242,10 @@ func cell(c *columnar.Column, i int) slt.Cell {
 	case columnar.Float64:
 		cl.Num, cl.IsNum = c.F64[i], true
 	case columnar.Decimal:
+		if c.W != nil {
+			cl.Num, cl.IsNum = decimal.Float64(c.W[i], c.Type.Scale), true
+			break
+		}
 		cl.Num, cl.IsNum = float64(c.I64[i])/float64(columnar.Pow10[c.Type.Scale]), true
 	}
 	return cl
@@ -263,12 +268,12 @@ func TestStatementErrorLine(t *testing.T) {
 	}
 }
 
-// usesSessionState reports whether a file's SQL sets session variables or
-// opens transactions.
+// usesSessionState reports whether a file's SQL sets session variables,
+// opens transactions or reads the previous statement's warnings.
 func usesSessionState(f *slt.File) bool {
 	for _, r := range f.Records {
 		u := strings.ToUpper(strings.TrimSpace(r.SQL))
-		for _, p := range []string{"SET ", "BEGIN", "START TRANSACTION", "PREPARE "} {
+		for _, p := range []string{"SET ", "BEGIN", "START TRANSACTION", "PREPARE ", "SHOW WARNINGS"} {
 			if strings.HasPrefix(u, p) || strings.Contains(u, ";\n"+p) || strings.Contains(u, "; "+p) {
 				return true
 			}

@@ -176,6 +176,7 @@ func setColumn(old *columnar.Column, ids []int, src *columnar.Column, f columnar
 	copy(out.I32, old.I32)
 	copy(out.I64, old.I64)
 	copy(out.F64, old.F64)
+	copy(out.W, old.W)
 	if withValid {
 		for i := 0; i < old.Len; i++ {
 			if !old.IsNull(i) {
@@ -215,6 +216,9 @@ func setColumn(old *columnar.Column, ids []int, src *columnar.Column, f columnar
 		case out.I64 != nil:
 			diff[i] = diff[i] || before || out.I64[id] != conv.I64[i]
 			out.I64[id] = conv.I64[i]
+		case out.W != nil:
+			diff[i] = diff[i] || before || out.W[id] != conv.W[i]
+			out.W[id] = conv.W[i]
 		default:
 			diff[i] = diff[i] || before || math.Float64bits(out.F64[id]) != math.Float64bits(conv.F64[i])
 			out.F64[id] = conv.F64[i]
@@ -291,6 +295,8 @@ func gatherColumn(c *columnar.Column, keep []int) *columnar.Column {
 			out.I64[i] = c.I64[r]
 		case c.F64 != nil:
 			out.F64[i] = c.F64[r]
+		case c.W != nil:
+			out.W[i] = c.W[r]
 		}
 		if c.HasNulls() && !c.IsNull(r) {
 			out.SetValid(i)

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/decimal128"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
+	"gpusql/internal/decimal"
 	"gpusql/storage/columnar"
 )
 
@@ -43,7 +44,10 @@ func ArrowType(t columnar.Type) arrow.DataType {
 		return arrow.PrimitiveTypes.Float64
 	case columnar.Decimal:
 		p := t.Precision
-		if p <= 0 || p > 38 {
+		if p > 38 {
+			return &arrow.Decimal256Type{Precision: int32(p), Scale: int32(t.Scale)}
+		}
+		if p <= 0 {
 			p = 38
 		}
 		return &arrow.Decimal128Type{Precision: int32(p), Scale: int32(t.Scale)}
@@ -124,6 +128,9 @@ func arrowArray(mem memory.Allocator, c *columnar.Column, n int) arrow.Array {
 		b.AppendValues(c.F64[:n], validBools(c, n))
 		return b.NewArray()
 	case columnar.Decimal:
+		if c.Type.IsWide() {
+			return WideDecimalArray(mem, c, 0, n, ArrowType(c.Type))
+		}
 		b := array.NewDecimal128Builder(mem, ArrowType(c.Type).(*arrow.Decimal128Type))
 		defer b.Release()
 		b.Reserve(n)
@@ -210,6 +217,9 @@ func FormatValue(c *columnar.Column, i int) string {
 	case columnar.Float64:
 		return FormatDouble(c.F64[i])
 	case columnar.Decimal:
+		if c.W != nil {
+			return decimal.Format(c.W[i], c.Type.Scale)
+		}
 		return FormatDecimal(c.I64[i], c.Type.Scale)
 	case columnar.Date:
 		return FormatDate(c.I32[i])
@@ -249,6 +259,9 @@ func Value(c *columnar.Column, i int) any {
 	case columnar.Float64:
 		return c.F64[i]
 	case columnar.Decimal:
+		if c.W != nil {
+			return decimal.Format(c.W[i], c.Type.Scale)
+		}
 		return FormatDecimal(c.I64[i], c.Type.Scale)
 	case columnar.Date:
 		return DateTime(c.I32[i])

@@ -11,4 +11,18 @@ type Result struct {
 	Names   []string
 	Columns []*columnar.Column
 	Rows    int
+	// ClientTypes, when set, are the types clients are told of (the
+	// zero Type: the column's own): MySQL's DECIMAL for a SUM or AVG the
+	// engine computed as BIGINT or DECIMAL(18,s) (sql.ClientTypes). The
+	// values are the same; the MySQL protocol and the database/sql
+	// driver describe and send such a column as that DECIMAL.
+	ClientTypes []columnar.Type
+}
+
+// ClientType is the type clients are told column j has.
+func (r *Result) ClientType(j int) columnar.Type {
+	if j < len(r.ClientTypes) && r.ClientTypes[j].ID != 0 {
+		return r.ClientTypes[j]
+	}
+	return r.Columns[j].Type
 }

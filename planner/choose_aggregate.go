@@ -95,7 +95,7 @@ func denseDomain(g sql.Expr, cs colStat) (DenseKey, bool) {
 		}
 		return DenseKey{Min: 0, Size: int64(c.Col.Dict.Len()) + 1}, true
 	}
-	if t.Physical() == columnar.PhysFloat64 || !cs.Exact || !cs.HasRange {
+	if t.Physical() == columnar.PhysFloat64 || t.IsWide() || !cs.Exact || !cs.HasRange {
 		return DenseKey{}, false
 	}
 	lo, hi := math.Floor(cs.Min), math.Ceil(cs.Max)

@@ -153,6 +153,12 @@ func foldNode(e sql.Expr) sql.Expr {
 		case columnar.Float64:
 			return &sql.Const{T: x.T, F: float64(c.I)}
 		case columnar.Decimal:
+			if x.T.IsWide() {
+				if v, ok := sql.ConvertConst(c, x.T); ok {
+					return v
+				}
+				return x
+			}
 			if x.T.Scale < len(columnar.Pow10) {
 				p := columnar.Pow10[x.T.Scale]
 				if v := c.I * p; v/p == c.I {

@@ -24,6 +24,8 @@ import (
 //     int64 but its arithmetic is unsigned and no GPU test covers it.
 //   - TIME, YEAR: stored as integers the kernels could move, but their
 //     conversions live in the CPU executor and no GPU test covers them.
+//   - wide DECIMAL (more than 18 digits): 256-bit words per value; the
+//     kernels compute decimals as scaled int64 only.
 //   - ENUM, SET: dictionary-encoded text the kernels could move, but their
 //     index and bitmask (ORDER BY, numeric contexts) are computed from the
 //     text with FIELD / FIND_IN_SET, and no GPU test covers them.
@@ -55,6 +57,8 @@ func cpuOnlyType(t columnar.Type) (label, why string) {
 	switch {
 	case t.ID == columnar.Vector:
 		return "VECTOR", "VECTOR values are computed on the CPU"
+	case t.IsWide():
+		return t.String(), "DECIMAL of more than 18 digits is computed on the CPU"
 	case t.JSON:
 		return "JSON", "JSON values are computed on the CPU"
 	case t.Unsigned:

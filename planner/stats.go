@@ -66,9 +66,9 @@ func tableColumnStat(t *columnar.Table, c int) colStat {
 	if t.Rows == 0 {
 		return colStat{Distinct: 1, Integral: col.Type.Physical() != columnar.PhysFloat64}
 	}
-	if col.Type.ID == columnar.Vector {
-		// Vectors have no range to plan dense tables or bitmaps over;
-		// count them as distinct.
+	if col.Type.ID == columnar.Vector || col.Type.IsWide() {
+		// Vectors and wide DECIMALs have no int64 range to plan dense
+		// tables or bitmaps over; count them as distinct.
 		return colStat{Distinct: rows}
 	}
 	var s columnar.Summary

@@ -87,8 +87,8 @@ func zoneTest(ts *TableScan, c sql.Expr) func(k int) bool {
 		}
 		// DATETIMEs of any fsp are microseconds: comparable as they are.
 		comparable := sql.SameType(ref.Col.Type, k.T) || ref.Col.Type.ID == k.T.ID && (k.T.ID == columnar.Datetime || k.T.ID == columnar.Time)
-		if !comparable || ref.Col.Type.ID == columnar.String {
-			return nil
+		if !comparable || ref.Col.Type.ID == columnar.String || ref.Col.Type.IsWide() {
+			return nil // wide DECIMAL chunks keep no min/max
 		}
 		st := stats(ref)
 		if st == nil {

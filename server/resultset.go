@@ -29,13 +29,13 @@ const (
 // fields describes the result's columns.
 func fields(r *exec.Result) []*mysql.Field {
 	fs := make([]*mysql.Field, len(r.Columns))
-	for j, c := range r.Columns {
+	for j := range r.Columns {
 		name := ""
 		if j < len(r.Names) {
 			name = r.Names[j]
 		}
 		f := &mysql.Field{Name: []byte(name), OrgName: []byte(name), Charset: charsetBinary, Flag: mysql.BINARY_FLAG}
-		t := c.Type
+		t := r.ClientType(j)
 		switch t.ID {
 		case columnar.Int32:
 			f.Type, f.ColumnLength, f.Flag = mysql.MYSQL_TYPE_LONG, 11, mysql.BINARY_FLAG|mysql.NUM_FLAG
@@ -52,7 +52,12 @@ func fields(r *exec.Result) []*mysql.Field {
 		case columnar.Float64:
 			f.Type, f.ColumnLength, f.Decimal, f.Flag = mysql.MYSQL_TYPE_DOUBLE, 22, 31, mysql.BINARY_FLAG|mysql.NUM_FLAG
 		case columnar.Decimal:
-			f.Type, f.ColumnLength, f.Decimal = mysql.MYSQL_TYPE_NEWDECIMAL, uint32(t.Precision+2), uint8(t.Scale)
+			// MySQL's display length: the digits, a sign and, with a
+			// scale, the point (clients take the precision back from it).
+			f.Type, f.ColumnLength, f.Decimal = mysql.MYSQL_TYPE_NEWDECIMAL, uint32(t.Precision+1), uint8(t.Scale)
+			if t.Scale > 0 {
+				f.ColumnLength++
+			}
 			f.Flag = mysql.BINARY_FLAG | mysql.NUM_FLAG
 		case columnar.Date:
 			f.Type, f.ColumnLength = mysql.MYSQL_TYPE_DATE, 10
@@ -153,6 +158,11 @@ func appendBinaryRow(row []byte, r *exec.Result, i int) []byte {
 	for j, c := range r.Columns {
 		if c.IsNull(i) {
 			row[start+1+(j+2)/8] |= 1 << ((j + 2) % 8)
+			continue
+		}
+		if r.ClientType(j).ID == columnar.Decimal && c.Type.ID != columnar.Decimal {
+			// A SUM told as MySQL's DECIMAL: its text, as DECIMALs go.
+			row = append(row, mysql.PutLengthEncodedString([]byte(exec.FormatValue(c, i)))...)
 			continue
 		}
 		if isNarrowIntWire(c.Type) {

@@ -406,8 +406,9 @@ func (b *binder) aggCall(n *ast.AggregateFuncExpr, sc *scope) (AggExpr, error) {
 		if !ok {
 			return AggExpr{}, b.errf(pos, "type mismatch: %s() of %s", f, t)
 		}
-		if t.IsBigUnsigned() {
-			return AggExpr{}, b.errf(pos, "unsupported: %s() of BIGINT UNSIGNED (MySQL answers DECIMAL(41,0), past gpusql's 18-digit DECIMAL; %s(CAST(x AS DOUBLE)) approximates it)", f, f)
+		if wt, ok := wideSumType(ae.Func, t, b.exactDecimals); ok {
+			ae.Arg, ae.T = arg, wt
+			return ae, nil
 		}
 		if nt.ID != t.ID && t.ID != columnar.Bool {
 			arg, t = castTo(arg, nt), nt

@@ -46,6 +46,8 @@ func BindConn(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed) (st
 type binder struct {
 	cat     *catalog.Catalog
 	session *Session
+	// exactDecimals: see Parsed.ExactDecimals.
+	exactDecimals bool
 	// soundsLike: the statement's ILIKE are its SOUNDS LIKE (sounds_like.go).
 	soundsLike bool
 	// src is the text AST offsets index; [start,end) is this statement.
@@ -113,7 +115,7 @@ func bind(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed) (Statem
 
 // bindPass binds p once.
 func bindPass(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed, assigning *varAssignments) (Statement, error) {
-	b := &binder{assigning: assigning, cat: cat, session: sess, vars: vars, src: p.src, start: p.start, files: p.files, dir: p.Dir, reads: &QueryReads{}, soundsLike: p.soundsLike}
+	b := &binder{assigning: assigning, cat: cat, session: sess, vars: vars, src: p.src, start: p.start, files: p.files, dir: p.Dir, reads: &QueryReads{}, soundsLike: p.soundsLike, exactDecimals: p.ExactDecimals}
 	if b.src == "" {
 		b.src, b.start, b.lineBase = p.Text, 0, max(p.Line-1, 0)
 	}

@@ -31,8 +31,8 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 		if s < 0 {
 			s = 0
 		}
-		if p > maxDecimalPrecision {
-			return nil, b.errf(pos, "unsupported: DECIMAL precision %d (at most %d)", p, maxDecimalPrecision)
+		if msg := decimalSpecError(n.Tp, n.Expr.Text()); msg != "" {
+			return nil, b.errf(pos, "%s", msg)
 		}
 		t = columnar.TDecimal(p, s)
 	case mysql.TypeDouble, mysql.TypeFloat:
@@ -82,6 +82,16 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 	}
 	if e.Type().ID == columnar.Time && isTemporal(t) {
 		return nil, b.errf(pos, "unsupported: CAST of a TIME to %s (MySQL adds today's date: write TIMESTAMP(CURRENT_DATE, t))", t)
+	}
+	if narrowsWide(e, t) {
+		// Same scale, fewer digits: castTo would keep e as it is; the
+		// CAST's type (and its range check) must show.
+		if c, ok := e.(*Const); ok {
+			if v, ok := convertConst(c, t); ok {
+				return v, nil
+			}
+		}
+		return &Cast{E: e, T: t}, nil
 	}
 	return castTo(e, t), nil
 }

@@ -46,7 +46,9 @@ func sameType(a, b columnar.Type) bool {
 		return false
 	}
 	switch a.ID {
-	case columnar.Decimal, columnar.Datetime, columnar.Time:
+	case columnar.Decimal:
+		return a.Scale == b.Scale && a.IsWide() == b.IsWide()
+	case columnar.Datetime, columnar.Time:
 		return a.Scale == b.Scale
 	case columnar.Vector:
 		// Into VECTOR(n) a vector of another dimension needs a check.
@@ -110,6 +112,8 @@ func commonNumeric(a, b columnar.Type) columnar.Type {
 	switch {
 	case a.ID == columnar.Float64 || b.ID == columnar.Float64:
 		return columnar.TFloat64
+	case a.IsWide() || b.IsWide():
+		return commonWide(a, b)
 	case a.ID == columnar.Decimal || b.ID == columnar.Decimal:
 		da, db := asDecimal(a), asDecimal(b)
 		s := max(da.Scale, db.Scale)
@@ -131,6 +135,9 @@ func compareType(l, r Expr) (columnar.Type, error) {
 		return a, nil
 	case a.ID == columnar.Vector || b.ID == columnar.Vector:
 		return vectorCompareType(a, b)
+	}
+	if t, ok := wideCommonType(a, b); ok {
+		return t, nil
 	}
 	if t, ok, err := unsignedCompareType(l, r); ok {
 		return t, err
@@ -272,6 +279,9 @@ func unionType(a, b columnar.Type) (columnar.Type, error) {
 	if t, ok := datetimeUnionType(a, b); ok {
 		return t, nil
 	}
+	if t, ok := wideCommonType(a, b); ok {
+		return t, nil
+	}
 	if t, ok, err := unsignedUnionType(a, b); ok {
 		return t, err
 	}
@@ -311,6 +321,9 @@ func convertConst(c *Const, t columnar.Type) (*Const, bool) {
 	}
 	if t.ID == columnar.Vector || c.T.ID == columnar.Vector {
 		return convertVectorConst(c, t)
+	}
+	if t.IsWide() || c.T.IsWide() {
+		return convertWideConst(c, t)
 	}
 	out := &Const{T: t}
 	switch {

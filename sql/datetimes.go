@@ -245,6 +245,11 @@ func storeCast(e Expr, t columnar.Type) Expr {
 	if s, ok := storeIntegerSource(e, t); ok {
 		return s
 	}
+	if _, isConst := e.(*Const); t.IsWide() && !isConst {
+		// The engine checks the precision as it stores, naming the
+		// column and row (1264); the cast only brings the scale.
+		return castTo(e, wideStoreType(t))
+	}
 	return castTo(e, t)
 }
 
@@ -258,6 +263,9 @@ func storeSchema(from, to Schema) Schema {
 		}
 		if i < len(from) && storeNeedsRangeCheck(from[i].Type, out[i].Type) {
 			out[i].Type = storeIntegerType(from[i].Type)
+		}
+		if out[i].Type.IsWide() {
+			out[i].Type = wideStoreType(out[i].Type)
 		}
 	}
 	return out

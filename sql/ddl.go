@@ -9,6 +9,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/pingcap/tidb/pkg/parser/types"
 
+	"gpusql/internal/decimal"
 	"gpusql/storage/columnar"
 )
 
@@ -23,7 +24,8 @@ import (
 //	BIGINT                                     → BIGINT
 //	BIGINT UNSIGNED                            → BIGINT UNSIGNED (uint64 bit patterns)
 //	FLOAT, REAL, DOUBLE                        → DOUBLE
-//	DECIMAL(p,s), NUMERIC(p,s)                 → DECIMAL(p,s), p ≤ 18; default (10,0)
+//	DECIMAL(p,s), NUMERIC(p,s)                 → DECIMAL(p,s), p ≤ 65, s ≤ 30; default (10,0);
+//	                                             p > 18 is wide (sql/wide_decimal.go)
 //	CHAR(n), VARCHAR(n), TEXT, BLOB, ...       → VARCHAR (dictionary-encoded), Width n
 //	                                             (CHAR alone: 1), Binary for BINARY/BLOB,
 //	                                             Char for CHAR (trailing spaces cut)
@@ -68,8 +70,8 @@ func columnType(tp *types.FieldType) (columnar.Type, string) {
 		if s < 0 {
 			s = 0
 		}
-		if p > maxDecimalPrecision {
-			return columnar.Type{}, "DECIMAL precision above 18 (decimals are stored as 64-bit integers)"
+		if p > decimal.MaxPrecision || s > decimal.MaxScale || s > p {
+			return columnar.Type{}, fmt.Sprintf("DECIMAL(%d,%d) (at most 65 digits, 30 after the point)", p, s)
 		}
 		return columnar.TDecimal(p, s), ""
 	case mysql.TypeVarchar, mysql.TypeVarString, mysql.TypeString:
@@ -161,6 +163,9 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 		pos := b.wordPos(cname, -1)
 		if _, dup := index[strings.ToLower(cname)]; dup {
 			return nil, b.errf(pos, "duplicate column name '%s'", cname)
+		}
+		if msg := decimalSpecError(c.Tp, cname); msg != "" {
+			return nil, b.errf(pos, "%s", msg)
 		}
 		t, bad := columnType(c.Tp)
 		if bad != "" {

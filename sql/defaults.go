@@ -7,6 +7,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 
+	"gpusql/internal/decimal"
 	"gpusql/storage/columnar"
 )
 
@@ -115,6 +116,9 @@ func valueText(c *Const) string {
 	case columnar.Float64:
 		return strconv.FormatFloat(c.F, 'g', -1, 64)
 	case columnar.Decimal:
+		if c.T.IsWide() {
+			return decimal.Format(c.W, c.T.Scale)
+		}
 		return FormatDecimal(c.I, c.T.Scale)
 	case columnar.Date:
 		return FormatDate(int32(c.I))

@@ -1,6 +1,9 @@
 package sql
 
-import "gpusql/storage/columnar"
+import (
+	"gpusql/internal/decimal"
+	"gpusql/storage/columnar"
+)
 
 // Expr is a bound, typed scalar expression. Column references are positions
 // in the schema of the operator's input (for a join: left columns, then right
@@ -25,7 +28,8 @@ type Const struct {
 	I    int64
 	F    float64
 	S    string
-	V    []float32 // VECTOR values
+	V    []float32   // VECTOR values
+	W    decimal.Num // wide DECIMAL: the unscaled value (T.IsWide)
 	// hex marks a hexadecimal or bit literal (x'41', 0x41, b'1000001'): a
 	// binary string S that reads as the unsigned big-endian number of its
 	// bytes, not of its text, in a numeric context (see hexLiteral).

@@ -10,6 +10,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 
+	"gpusql/internal/decimal"
 	"gpusql/storage/columnar"
 )
 
@@ -186,7 +187,8 @@ func intConst(v int64) *Const {
 	return &Const{T: columnar.TInt64, I: v}
 }
 
-// decimalLiteral types 1.25 as DECIMAL(3,2); more than 18 digits → DOUBLE.
+// decimalLiteral types 1.25 as DECIMAL(3,2); more than 18 digits is a wide
+// DECIMAL, more than 65 a DOUBLE.
 func decimalLiteral(s string) *Const {
 	digits := strings.TrimLeft(strings.TrimPrefix(s, "-"), "0")
 	scale := 0
@@ -199,6 +201,9 @@ func decimalLiteral(s string) *Const {
 		if v, ok := ParseDecimal(s, scale); ok {
 			return &Const{T: columnar.TDecimal(prec, scale), I: v}
 		}
+	}
+	if c, ok := wideLiteral(s, prec, scale); ok {
+		return c
 	}
 	f, _ := parseFloatPrefix(s)
 	return &Const{T: columnar.TFloat64, F: f}
@@ -362,8 +367,10 @@ func (b *binder) compare(op BinOp, l, r Expr, pos int) (Expr, error) {
 	if cs := codeSetCompare(op, l, r); cs != nil {
 		return cs, nil
 	}
-	if e, ok := b.unsignedCompare(op, l, r); ok {
-		return e, nil
+	if _, wide := wideCommonType(l.Type(), r.Type()); !wide {
+		if e, ok := b.unsignedCompare(op, l, r); ok {
+			return e, nil
+		}
 	}
 	t, err := compareType(l, r)
 	if err != nil {
@@ -421,6 +428,9 @@ func (b *binder) arith(op BinOp, l, r Expr, pos int) (Expr, error) {
 			bad = r.Type()
 		}
 		return nil, b.errf(pos, "type mismatch: operator %s does not apply to %s (use DATE_ADD/DATEDIFF for dates)", op, bad)
+	}
+	if e, ok := wideArith(op, l, r, lt, rt, b.exactDecimals); ok {
+		return e, nil
 	}
 	if e, ok, err := b.unsignedArith(op, l, r, lt, rt, pos); ok || err != nil {
 		return e, err
@@ -501,6 +511,8 @@ func (b *binder) negate(e Expr, pos int) (Expr, error) {
 			if c.I != math.MinInt64 {
 				return intConst(-c.I), nil
 			}
+		case c.T.IsWide():
+			return &Const{T: c.T, W: decimal.Neg(c.W)}, nil
 		case c.T.ID == columnar.Decimal:
 			return &Const{T: c.T, I: -c.I}, nil
 		case c.T.ID == columnar.Float64:

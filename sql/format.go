@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gpusql/internal/decimal"
 	"gpusql/storage/columnar"
 )
 
@@ -244,6 +245,9 @@ func constString(c *Const) string {
 		// MySQL writes exponents without a plus sign: '(1e308 * 10)'.
 		return strings.Replace(strconv.FormatFloat(c.F, 'g', -1, 64), "e+", "e", 1)
 	case columnar.Decimal:
+		if c.T.IsWide() {
+			return decimal.Format(c.W, c.T.Scale)
+		}
 		return FormatDecimal(c.I, c.T.Scale)
 	case columnar.Date:
 		return "DATE '" + FormatDate(int32(c.I)) + "'"

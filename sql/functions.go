@@ -5,6 +5,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
+	"gpusql/internal/decimal"
 	"gpusql/storage/columnar"
 )
 
@@ -218,6 +219,13 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		if x.Type().IsBigUnsigned() {
 			return b.wholeUnsigned("round", x, d, pos)
 		}
+		if b.exactDecimals && d < 0 && (x.Type().IsInteger() || x.Type().ID == columnar.Decimal) && !x.Type().IsWide() {
+			// Rerun after an overflow: MySQL rounds in a DECIMAL one
+			// digit wider (ROUND(9223372036854775807, -1) is
+			// 9223372036854775810).
+			digits, scale, _ := exactDigits(x.Type())
+			x = castTo(x, wideResult(max(digits+1, decimal.NarrowPrecision+1), scale))
+		}
 		t := x.Type()
 		if t.ID == columnar.Decimal {
 			t = columnar.TDecimal(t.Precision, min(t.Scale, int(max(d, 0))))
@@ -237,6 +245,9 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		t := columnar.TInt64
 		if x.Type().ID == columnar.Float64 {
 			t = columnar.TFloat64
+		}
+		if xt := x.Type(); xt.IsWide() {
+			t = wideResult(xt.Precision-xt.Scale+1, 0) // MySQL: DECIMAL(p-s+1, 0)
 		}
 		fn := "floor"
 		if name != "floor" {

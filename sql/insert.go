@@ -6,6 +6,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
+	"gpusql/internal/decimal"
 	"gpusql/storage/columnar"
 )
 
@@ -119,6 +120,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 	b.target = t // DEFAULT(col) in VALUES names t's columns
 	defer func() { b.target = nil }()
 	vals := &Values{Out: out}
+	var notes []Warning
 	empty := &scope{plan: &Values{Rows: [][]Expr{{}}}}
 	for r, list := range n.Lists {
 		if len(list) != given {
@@ -179,6 +181,9 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 						return nil, b.errf(pos, "%v", err.(*columnar.StringError).At(t.Name, col.Name, r+1))
 					}
 				}
+				if decimalRounded(c, v) {
+					notes = append(notes, dataTruncated(col.Name, r+1))
+				}
 				row[i] = v
 				continue
 			}
@@ -193,7 +198,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 	if err := unsignedValuesSchema(vals, out); err != nil {
 		return nil, b.errf(-1, "%v", err)
 	}
-	return b.finishInsert(n, &Insert{Table: t.Name, Targets: targets, Source: vals, Replace: n.IsReplace, AutoOnZero: b.autoValueOnZero()}, t)
+	return b.finishInsert(n, &Insert{Table: t.Name, Targets: targets, Source: vals, Replace: n.IsReplace, AutoOnZero: b.autoValueOnZero(), Notes: notes}, t)
 }
 
 // finishInsert binds ON DUPLICATE KEY UPDATE, if given, and IGNORE into
@@ -230,6 +235,10 @@ func strictOK(from, to *Const) bool {
 		_, ok := ParseDecimal(s, 0)
 		return ok && !strings.Contains(s, ".")
 	case columnar.Decimal:
+		if to.T.IsWide() {
+			_, _, err := decimal.Parse(s, to.T.Scale)
+			return err == nil
+		}
 		_, ok := ParseDecimal(s, to.T.Scale)
 		return ok
 	case columnar.Float64:

@@ -1,6 +1,9 @@
 package sql
 
-import "gpusql/storage/columnar"
+import (
+	"gpusql/internal/decimal"
+	"gpusql/storage/columnar"
+)
 
 // Flip mirrors a comparison so that its operands can swap sides
 // (a < b ⇔ b > a); other operators are returned unchanged.
@@ -31,8 +34,10 @@ func OperandType(a, b columnar.Type) columnar.Type {
 		return columnar.TString
 	case a.ID == columnar.Float64 || b.ID == columnar.Float64:
 		return columnar.TFloat64
+	case a.IsWide() || b.IsWide():
+		return columnar.TDecimal(decimal.MaxPrecision, max(a.DecimalScale(), b.DecimalScale()))
 	case a.ID == columnar.Decimal || b.ID == columnar.Decimal:
-		return columnar.TDecimal(38, max(a.DecimalScale(), b.DecimalScale()))
+		return columnar.TDecimalScaled(max(a.DecimalScale(), b.DecimalScale()))
 	case a.ID == columnar.Datetime && b.ID == columnar.Datetime, a.ID == columnar.Time && b.ID == columnar.Time:
 		if b.Scale > a.Scale {
 			return b // the finer fsp: nothing rounds

@@ -37,6 +37,11 @@ type Parsed struct {
 	// Dir is the folder relative file names in the statement resolve
 	// against (read_csv('f.csv')); the engine sets it to the script's.
 	Dir string
+	// ExactDecimals binds SUM and AVG of integers and narrow DECIMALs,
+	// and arithmetic on narrow DECIMALs, as MySQL types them (wideSumType,
+	// wideArith): what the engine rebinds a statement with when a value
+	// overflowed the engine's int64 types (exec.ErrExactOverflow).
+	ExactDecimals bool
 	// files are the script's file sources (file_source.go), which marker
 	// table names in Node index.
 	files []fileSource

@@ -71,6 +71,10 @@ type Insert struct {
 	// AutoOnZero: a 0 stored into the AUTO_INCREMENT column generates a
 	// value, as NULL does (sql_mode without NO_AUTO_VALUE_ON_ZERO).
 	AutoOnZero bool
+	// Notes are what storing the written values notes (1265 for a
+	// DECIMAL rounded to its column's scale); the engine adds them to
+	// the statement's warnings when the rows are stored.
+	Notes []Warning
 }
 
 // Load appends a file to a table: LOAD DATA INFILE (Format "csv", with the

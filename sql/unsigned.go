@@ -81,6 +81,9 @@ func hexUint(s string) (uint64, bool) {
 // UNSIGNED value above 2^63-1 for a signed one. (Other range checks are
 // convertConst's.)
 func storeOutOfRange(c *Const, t columnar.Type) bool {
+	if wide, handled := wideStoreOutOfRange(c, t); handled {
+		return wide
+	}
 	if c.Null || t.ID != columnar.Int64 && t.ID != columnar.Int32 {
 		return false
 	}

@@ -221,7 +221,7 @@ func unsignedUnionType(a, b columnar.Type) (t columnar.Type, ok bool, err error)
 		}
 		return widerInteger(a, b), true, nil
 	case a.IsBigUnsigned() || b.IsBigUnsigned():
-		return t, true, fmt.Errorf("type mismatch: %s and %s have no common type (MySQL's is DECIMAL(20), past gpusql's 18 digits; CAST one side AS SIGNED or AS UNSIGNED)", a, b)
+		return commonWide(a, b), true, nil // MySQL: DECIMAL(20,0) with a signed integer
 	case a.ID == columnar.Decimal || b.ID == columnar.Decimal:
 		return t, false, nil // INT UNSIGNED fits DECIMAL(18,0)
 	}
@@ -229,13 +229,15 @@ func unsignedUnionType(a, b columnar.Type) (t columnar.Type, ok bool, err error)
 }
 
 // wholeUnsigned binds ROUND / TRUNCATE of a BIGINT UNSIGNED x to d digits:
-// a whole number keeps itself for d ≥ 0; to tens or more the int64 slot's
-// signed arithmetic would be wrong past 2^63, so that is refused.
+// a whole number keeps itself for d ≥ 0; to tens or more it is computed
+// as MySQL's DECIMAL(21,0) (ROUND(18446744073709551615, -1) is
+// 18446744073709551620, past 2^64-1), a wide DECIMAL.
 func (b *binder) wholeUnsigned(name string, x Expr, d int64, pos int) (Expr, error) {
 	if d >= 0 {
 		return x, nil
 	}
-	return nil, b.errf(pos, "unsupported: %s() of BIGINT UNSIGNED to %d digits (CAST it AS SIGNED or AS DOUBLE)", name, d)
+	t := wideResult(21, 0)
+	return &Func{Name: name, Args: []Expr{castTo(x, t), &Const{T: columnar.TInt64, I: d}}, T: t}, nil
 }
 
 // unsignedOperand is e as an unsigned operand: an unsigned expression, or

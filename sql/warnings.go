@@ -41,6 +41,7 @@ const (
 	WarnTruncatedValue  uint16 = 1292 // ER_TRUNCATED_WRONG_VALUE
 	WarnDivisionByZero  uint16 = 1365 // ER_DIVISION_BY_ZERO
 	WarnDatetimeForFunc uint16 = 1411 // ER_WRONG_VALUE_FOR_TYPE
+	NoteDataTruncated   uint16 = 1265 // WARN_DATA_TRUNCATED (a Note for a rounded DECIMAL)
 )
 
 // MaxWarnings is @@max_error_count: the warnings a statement keeps; it
@@ -104,6 +105,22 @@ func (w *Warnings) Add(code uint16, msg string) {
 	defer w.mu.Unlock()
 	if len(w.list) < MaxWarnings {
 		w.list = append(w.list, Warning{Level: "Warning", Code: code, Message: msg})
+	}
+}
+
+// AddNote notes a Note (MySQL's lowest level: 1265 for a value rounded
+// as it is stored).
+func (w *Warnings) AddNote(code uint16, msg string) {
+	if w == nil {
+		return
+	}
+	if w.count.Add(1) > MaxWarnings {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.list) < MaxWarnings {
+		w.list = append(w.list, Warning{Level: "Note", Code: code, Message: msg})
 	}
 }
 

@@ -408,7 +408,7 @@ func (b *binder) frameBound(fb *ast.FrameBound, rows bool, order []SortKey, sc *
 		return b.intervalBound(out, fb.Unit, c, kt, bpos)
 	}
 	// BIGINT UNSIGNED keys past 2^63 would be offset as negative int64s.
-	if _, num := numericType(kt); !num || kt.ID == columnar.String || kt.ID == columnar.Bool || kt.IsBigUnsigned() {
+	if _, num := numericType(kt); !num || kt.ID == columnar.String || kt.ID == columnar.Bool || kt.IsBigUnsigned() || kt.IsWide() {
 		return out, b.errf(bpos, "unsupported: RANGE frame offset over an ORDER BY expression of type %s", kt)
 	}
 	if !ok || c.Null {

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"gpusql/internal/decimal"
 	"gpusql/storage/columnar"
 )
 
@@ -208,6 +209,8 @@ func mapColumn(dir string, m columnMeta, f columnar.Field, rows int, what string
 		c.I32 = castSlice[int32](vals)
 	case columnar.PhysInt64:
 		c.I64 = castSlice[int64](vals)
+	case columnar.PhysWide:
+		c.W = castSlice[decimal.Num](vals)
 	case columnar.PhysVector:
 		c.F32 = castSlice[float32](vals)
 		if isVarVector(f.Type) {
@@ -296,6 +299,8 @@ func width(t columnar.Type) int {
 		return 4
 	case columnar.PhysVector:
 		return 4 * t.Dim
+	case columnar.PhysWide:
+		return 32 // decimal.Num: four little-endian words
 	}
 	return 8
 }
@@ -350,7 +355,7 @@ func mapFile(path string) ([]byte, error) {
 
 // castSlice views b as a vector of T; an empty b gives an empty, non-nil
 // vector (a column's physical type is told by which vector is non-nil).
-func castSlice[T int32 | int64 | float64 | uint64 | float32](b []byte) []T {
+func castSlice[T int32 | int64 | float64 | uint64 | float32 | decimal.Num](b []byte) []T {
 	var zero T
 	n := len(b) / int(unsafe.Sizeof(zero))
 	if n == 0 {
@@ -359,7 +364,7 @@ func castSlice[T int32 | int64 | float64 | uint64 | float32](b []byte) []T {
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
 }
 
-func asBytes[T int32 | int64 | float64 | uint64 | float32](s []T) []byte {
+func asBytes[T int32 | int64 | float64 | uint64 | float32 | decimal.Num](s []T) []byte {
 	if len(s) == 0 {
 		return nil
 	}

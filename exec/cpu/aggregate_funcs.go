@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"math/bits"
 
+	"gpusql/exec"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -35,14 +36,16 @@ func newAccumulator(a sql.AggExpr) accumulator {
 		argT = a.Arg.Type()
 	}
 	var acc accumulator
-	switch a.Func {
-	case sql.AggCountStar:
+	switch wide := newWideAccumulator(a, argT); {
+	case wide != nil:
+		acc = wide
+	case a.Func == sql.AggCountStar:
 		acc = &countAcc{star: true}
-	case sql.AggCount:
+	case a.Func == sql.AggCount:
 		acc = &countAcc{}
-	case sql.AggSum, sql.AggAvg:
+	case a.Func == sql.AggSum, a.Func == sql.AggAvg:
 		acc = &sumAcc{avg: a.Func == sql.AggAvg, argT: argT, t: a.T, float: argT.Physical() == columnar.PhysFloat64, expr: a}
-	case sql.AggMin, sql.AggMax:
+	case a.Func == sql.AggMin, a.Func == sql.AggMax:
 		switch argT.ID {
 		case columnar.String:
 			acc = &minMaxStrAcc{max: a.Func == sql.AggMax}
@@ -350,7 +353,7 @@ func (a *sumAcc) result(groups []int32, rc []int64) *columnar.Column {
 			if a.t.ID == columnar.Decimal {
 				kind = "DECIMAL"
 			}
-			raise(outOfRange(kind, a.expr))
+			raise(&exec.ExactOverflowError{Msg: outOfRange(kind, a.expr).Error()})
 		}
 		putColInt(col, i, v)
 	}
@@ -643,6 +646,8 @@ func (a *distinctAcc) update(gids []int32, v *vec, sel []int32) {
 			key.s = v.stringAt(p)
 		case v.t.ID == columnar.Vector:
 			key.s = vectorKeyText(v.vecs[p])
+		case v.w != nil:
+			key.s = wideKeyText(&v.w[p])
 		case v.f64 != nil:
 			key.w = floatKey(v.f64[p])
 		default:

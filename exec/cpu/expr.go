@@ -76,6 +76,9 @@ func (c *compiler) compile(e sql.Expr) (evaluator, error) {
 		if err != nil {
 			return nil, err
 		}
+		if e.E.Type().IsWide() {
+			return &wideNegEval{in: in, out: newVec(e.E.Type())}, nil
+		}
 		kind := "BIGINT"
 		if e.E.Type().ID == columnar.Decimal {
 			kind = "DECIMAL"
@@ -191,6 +194,10 @@ func newConstEval(k *sql.Const) *constEval {
 	case k.T.ID == columnar.Vector:
 		for i := range v.vecs {
 			v.vecs[i] = k.V
+		}
+	case v.w != nil:
+		for i := range v.w {
+			v.w[i] = k.W
 		}
 	case v.i32 != nil:
 		for i := range v.i32 {

@@ -56,6 +56,9 @@ func (c *compiler) compileArith(e *sql.Binary) (evaluator, error) {
 	if e.T.ID == columnar.Vector {
 		return c.compileVectorArith(e)
 	}
+	if isWideArith(e) {
+		return c.compileWideArith(e)
+	}
 	l, err := c.compile(e.L)
 	if err != nil {
 		return nil, err
@@ -84,8 +87,8 @@ func (c *compiler) compileArith(e *sql.Binary) (evaluator, error) {
 		e.Op == sql.OpDiv:
 		a.mode = arithDecimal
 		a.sl, a.sr = lt.DecimalScale(), rt.DecimalScale()
-		a.l = c.castTo(l, lt, columnar.TDecimal(38, a.sl))
-		a.r = c.castTo(r, rt, columnar.TDecimal(38, a.sr))
+		a.l = c.castTo(l, lt, columnar.TDecimalScaled(a.sl))
+		a.r = c.castTo(r, rt, columnar.TDecimalScaled(a.sr))
 	default:
 		a.mode = arithInt
 		w := columnar.TInt64
@@ -103,9 +106,9 @@ func (c *compiler) compileArith(e *sql.Binary) (evaluator, error) {
 	if a.mode == arithDecimal && t.ID != columnar.Decimal {
 		// The result type is an integer or double: compute as a decimal of
 		// the larger operand scale and convert.
-		dt := columnar.TDecimal(38, max(a.sl, a.sr))
+		dt := columnar.TDecimalScaled(max(a.sl, a.sr))
 		if e.Op == sql.OpDiv {
-			dt = columnar.TDecimal(38, max(a.sl, a.sr)+4)
+			dt = columnar.TDecimalScaled(max(a.sl, a.sr) + 4)
 		}
 		a.t, a.out = dt, newVec(dt)
 		return c.castTo(a, dt, t), nil
@@ -244,7 +247,7 @@ func (e *arithEval) evalDecimal(b *batch, sel []int32, x, y []int64) {
 		if sl == sr && st == s {
 			// Equal scales: the BIGINT loop and its overflow test.
 			if checkedInt64Arith(e.op, e.out, b.n, sel, x, y, o) {
-				raise(outOfRange("DECIMAL", e.expr))
+				raise(decimalOverflow(e.expr))
 			}
 			return
 		}
@@ -259,7 +262,7 @@ func (e *arithEval) evalDecimal(b *batch, sel []int32, x, y []int64) {
 			}
 			if !e.out.isNull(p) && (mulOverflows(x[p], ml) || mulOverflows(y[p], mr) ||
 				e.op == sql.OpAdd && addOverflows(a, c) || e.op == sql.OpSub && subOverflows(a, c)) {
-				raise(outOfRange("DECIMAL", e.expr))
+				raise(decimalOverflow(e.expr))
 			}
 			o[p] = rescale(v, s, st)
 		}
@@ -270,7 +273,7 @@ func (e *arithEval) evalDecimal(b *batch, sel []int32, x, y []int64) {
 			v, ok := decimalDiv(x[p], y[p], sl, sr, st)
 			if !ok {
 				if y[p] != 0 && !e.out.isNull(p) {
-					raise(outOfRange("DECIMAL", e.expr))
+					raise(decimalOverflow(e.expr))
 				}
 				e.out.setNull(b.n, p)
 			}
@@ -286,7 +289,7 @@ func (e *arithEval) evalDecimal(b *batch, sel []int32, x, y []int64) {
 				continue
 			}
 			if !e.out.isNull(p) && (mulOverflows(x[p], ml) || mulOverflows(y[p], mr)) {
-				raise(outOfRange("DECIMAL", e.expr))
+				raise(decimalOverflow(e.expr))
 			}
 			if e.op == sql.OpMod {
 				o[p] = rescale((x[p]*ml)%d, s, st)
@@ -294,7 +297,7 @@ func (e *arithEval) evalDecimal(b *batch, sel []int32, x, y []int64) {
 			}
 			q := x[p] * ml / d
 			if !e.out.isNull(p) && mulOverflows(q, pow10(st)) {
-				raise(outOfRange("DECIMAL", e.expr))
+				raise(decimalOverflow(e.expr))
 			}
 			o[p] = q * pow10(st)
 		}
@@ -309,13 +312,13 @@ func (e *arithEval) evalDecimalMul(b *batch, sel []int32, x, y []int64, s, st in
 	switch {
 	case s == st:
 		if checkedInt64Arith(sql.OpMul, e.out, b.n, sel, x, y, o) {
-			raise(outOfRange("DECIMAL", e.expr))
+			raise(decimalOverflow(e.expr))
 		}
 	case s > st:
 		for _, p := range sel {
 			v, ok := mulDivRound(x[p], y[p], pow10(s-st))
 			if !ok && !e.out.isNull(p) {
-				raise(outOfRange("DECIMAL", e.expr))
+				raise(decimalOverflow(e.expr))
 			}
 			o[p] = v
 		}
@@ -324,7 +327,7 @@ func (e *arithEval) evalDecimalMul(b *batch, sel []int32, x, y []int64, s, st in
 		for _, p := range sel {
 			v := x[p] * y[p]
 			if !e.out.isNull(p) && (mulOverflows(x[p], y[p]) || mulOverflows(v, m)) {
-				raise(outOfRange("DECIMAL", e.expr))
+				raise(decimalOverflow(e.expr))
 			}
 			o[p] = v * m
 		}

@@ -19,6 +19,9 @@ func sameType(a, b columnar.Type) bool {
 	if a.Year != b.Year {
 		return false
 	}
+	if a.IsWide() != b.IsWide() {
+		return false
+	}
 	return (a.ID != columnar.Decimal && a.ID != columnar.Datetime && a.ID != columnar.Time) || a.Scale == b.Scale
 }
 
@@ -38,9 +41,15 @@ func (c *compiler) castTo(ev evaluator, from, to columnar.Type) evaluator {
 func castTo(ev evaluator, from, to columnar.Type) evaluator { return castWarning(ev, from, to, nil) }
 
 func castWarning(ev evaluator, from, to columnar.Type, warn *sql.Warnings) evaluator {
+	if from.IsWide() && to.IsWide() && from.Scale == to.Scale && from.Precision > to.Precision {
+		return wideCast(ev, from, to) // fewer digits: each value checked
+	}
 	finer := (from.ID == columnar.Datetime || from.ID == columnar.Time) && to.ID == from.ID && to.Scale >= from.Scale
 	if sameType(from, to) || finer || from.Year && to.ID == columnar.Int32 {
 		return ev // a finer fsp keeps every DATETIME value as it is
+	}
+	if from.IsWide() || to.IsWide() {
+		return wideCastVia(ev, from, to, warn)
 	}
 	ce := &castEval{in: ev, from: from, to: to, out: newVec(to), warn: warn}
 	if k, ok := isConst(ev); ok {

@@ -39,6 +39,8 @@ func (e *cmpEval) eval(b *batch, sel []int32) *vec {
 		cmpVectors(e.op, lv, rv, sel, out.i32)
 	case e.t.ID == columnar.String:
 		cmpStrings(e.op, lv, rv, sel, out.i32)
+	case lv.w != nil:
+		cmpWide(e.op, lv.w, rv.w, sel, out.i32)
 	case lv.i32 != nil:
 		cmpKernel(e.op, lv.i32, rv.i32, sel, out.i32)
 	case lv.i64 != nil:
@@ -132,6 +134,9 @@ func (c *compiler) compileCmpSelector(e *sql.Binary) (selector, bool, error) {
 	l, r, t, err := c.compileOperands(e.L, e.R)
 	if err != nil {
 		return nil, false, err
+	}
+	if t.IsWide() {
+		return nil, false, nil // compared by cmpEval
 	}
 	op := e.Op
 	if _, lc := isConst(l); lc {

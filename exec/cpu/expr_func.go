@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"gpusql/exec"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -37,6 +38,9 @@ type funcEval struct {
 func (c *compiler) compileFunc(e *sql.Func) (evaluator, error) {
 	if e.Name == sql.UserVarGet || e.Name == sql.UserVarSet {
 		return c.compileUserVar(e)
+	}
+	if ev, ok, err := c.compileWideFunc(e); ok {
+		return ev, err
 	}
 	if sql.IsRowFunc(e.Name) {
 		return c.compileRowFunc(e)
@@ -229,6 +233,8 @@ func (f *funcEval) coalesce(b *batch, sel []int32) {
 				out.i64[p] = v.i64[p]
 			case out.vecs != nil:
 				out.vecs[p] = v.vecs[p]
+			case out.w != nil:
+				out.w[p] = v.w[p]
 			default:
 				out.f64[p] = v.f64[p]
 			}
@@ -310,10 +316,11 @@ func (f *funcEval) rounding(b *batch, sel []int32, args []*vec) {
 						if mulOverflows(q, m) {
 							// ROUND(9223372036854775807, -1) leaves
 							// BIGINT. MySQL rounds a 19-digit integer in
-							// DECIMAL(20) and answers 9223372036854775810,
-							// past gpusql's 18-digit DECIMAL: an error
-							// here, never a wrapped value.
-							raise(outOfRange(rangeKind(f.t), f.expr))
+							// DECIMAL(20) and answers 9223372036854775810:
+							// the engine reruns the statement in MySQL's
+							// types (exec.ErrExactOverflow), never a
+							// wrapped value.
+							raise(&exec.ExactOverflowError{Msg: outOfRange(rangeKind(f.t), f.expr).Error()})
 						}
 						r = q * m
 					}

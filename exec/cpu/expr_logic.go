@@ -218,7 +218,7 @@ func (c *compiler) compileInList(e *sql.InList) (evaluator, error) {
 	for _, it := range e.List {
 		t = sql.OperandType(t, it.Type())
 	}
-	if t.ID == columnar.Vector {
+	if t.ID == columnar.Vector || t.IsWide() {
 		return c.compileVectorIn(e, castTo(in, e.E.Type(), t), t)
 	}
 	ev := &inListEval{in: castTo(in, e.E.Type(), t), neg: e.Negated, t: t, out: newVec(columnar.TBool)}
@@ -442,6 +442,8 @@ func (e *caseEval) eval(b *batch, sel []int32) *vec {
 				out.i64[p] = v.i64[p]
 			case out.vecs != nil:
 				out.vecs[p] = v.vecs[p]
+			case out.w != nil:
+				out.w[p] = v.w[p]
 			default:
 				out.f64[p] = v.f64[p]
 			}

@@ -46,6 +46,17 @@ type val struct {
 var nullVal = val{null: true}
 
 func (c *compiler) compileRowFunc(e *sql.Func) (evaluator, error) {
+	if e.T.IsWide() {
+		// Row bodies compute in int64 or doubles: a wide result is
+		// computed as a DOUBLE (approximate) and converted.
+		inner := *e
+		inner.T = columnar.TFloat64
+		ev, err := c.compileRowFunc(&inner)
+		if err != nil {
+			return nil, err
+		}
+		return c.castTo(ev, columnar.TFloat64, e.T), nil
+	}
 	f := &rowFunc{name: e.Name, expr: e, t: e.T, out: newVec(e.T)}
 	if c.x != nil {
 		f.warn = c.x.warn
@@ -55,8 +66,12 @@ func (c *compiler) compileRowFunc(e *sql.Func) (evaluator, error) {
 		if err != nil {
 			return nil, err
 		}
+		t := a.Type()
+		if t.IsWide() { // read as a DOUBLE (approximate), see above
+			ev, t = c.castTo(ev, t, columnar.TFloat64), columnar.TFloat64
+		}
 		f.args = append(f.args, ev)
-		f.types = append(f.types, a.Type())
+		f.types = append(f.types, t)
 	}
 	f.vals = make([]val, len(f.args))
 	var ok bool

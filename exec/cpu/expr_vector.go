@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"gpusql/internal/decimal"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -217,7 +218,7 @@ func (e *vectorInEval) eval(b *batch, sel []int32) *vec {
 		for _, it := range items {
 			if it.isNull(p) {
 				null = true
-			} else if columnar.CompareVectors(v.vecs[p], it.vecs[p]) == 0 {
+			} else if v.w != nil && decimal.Cmp(v.w[p], it.w[p]) == 0 || v.w == nil && columnar.CompareVectors(v.vecs[p], it.vecs[p]) == 0 {
 				found = true
 				break
 			}

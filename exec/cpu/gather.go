@@ -7,7 +7,7 @@ import "gpusql/storage/columnar"
 func prepare(dst *vec, t columnar.Type, d *columnar.Dictionary, n int) {
 	if dst.t != t {
 		dst.t = t
-		dst.i32, dst.i64, dst.f64, dst.vecs = nil, nil, nil, nil
+		dst.i32, dst.i64, dst.f64, dst.vecs, dst.w = nil, nil, nil, nil, nil
 	}
 	dst.ensure(n)
 	dst.dict = d
@@ -39,6 +39,15 @@ func gatherColAt(dst *vec, col *columnar.Column, idx []int32, sel []int32, n int
 		}
 	case col.F64 != nil:
 		src, d := col.F64, dst.f64
+		for _, p := range sel {
+			if r := idx[p]; r >= 0 {
+				d[p] = src[r]
+			} else {
+				miss = true
+			}
+		}
+	case col.W != nil:
+		src, d := col.W, dst.w
 		for _, p := range sel {
 			if r := idx[p]; r >= 0 {
 				d[p] = src[r]
@@ -87,6 +96,12 @@ func gatherColDense(dst *vec, col *columnar.Column, idx []int32) {
 				dst.f64[k] = col.F64[r]
 			}
 		}
+	case col.W != nil:
+		for k, r := range idx {
+			if r >= 0 {
+				dst.w[k] = col.W[r]
+			}
+		}
 	case col.F32 != nil:
 		for k, r := range idx {
 			if r >= 0 {
@@ -117,6 +132,10 @@ func gatherVecDense(dst *vec, src *vec, idx []int32) {
 	case src.f64 != nil:
 		for k, p := range idx {
 			dst.f64[k] = src.f64[p]
+		}
+	case src.w != nil:
+		for k, p := range idx {
+			dst.w[k] = src.w[p]
 		}
 	case src.vecs != nil:
 		for k, p := range idx {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sync"
 
+	"gpusql/internal/decimal"
 	"gpusql/storage/columnar"
 )
 
@@ -23,6 +24,10 @@ type interner struct {
 	// base is a dictionary whose codes are the first ids, so columns of
 	// that dictionary need no mapping at all.
 	base *columnar.Dictionary
+	// wide and wideVals intern wide DECIMAL keys by their words
+	// (wide_keys.go).
+	wide     map[decimal.Num]int32
+	wideVals []decimal.Num
 }
 
 func newInterner(base *columnar.Dictionary) *interner {
@@ -102,6 +107,8 @@ func (k *keyEncoder) encode(v *vec, sel []int32, out []int64, nulls []bool) bool
 	switch {
 	case k.t.ID == columnar.Vector:
 		k.encodeVectors(v, sel, out)
+	case k.t.IsWide():
+		k.encodeWide(v, sel, out)
 	case k.t.ID == columnar.String:
 		if v.dict != k.last || k.last == nil {
 			k.last, k.lastM = v.dict, k.in.mapDict(v.dict, k.insert)
@@ -161,6 +168,10 @@ func decodeKey(t columnar.Type, words []int64, nulls []bool, in *interner) *colu
 		return decodeVectorKey(t, words, nulls, in)
 	}
 	col := newColumn(t, n, hasNull)
+	if t.IsWide() {
+		decodeWideKey(col, words, nulls, in)
+		return col
+	}
 	switch {
 	case t.ID == columnar.String:
 		strs := in.strings()

@@ -52,6 +52,8 @@ func valueBytes(t columnar.Type) int64 {
 		return 4
 	case columnar.PhysVector:
 		return 4 * int64(t.Dim)
+	case columnar.PhysWide:
+		return 32
 	}
 	return 8
 }

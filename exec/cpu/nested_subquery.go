@@ -209,6 +209,8 @@ func columnConst(c *columnar.Column, i int) *sql.Const {
 		k.S = c.StringAt(i)
 	case c.Type.ID == columnar.Vector:
 		k.V = c.VectorAt(i)
+	case c.W != nil:
+		k.W = c.W[i]
 	case c.F64 != nil:
 		k.F = c.F64[i]
 	default:
@@ -227,6 +229,8 @@ func constAt(v *vec, p int32) *sql.Const {
 		k.S = v.stringAt(p)
 	case v.t.ID == columnar.Vector:
 		k.V = v.vecs[p]
+	case v.w != nil:
+		k.W = v.w[p]
 	case v.f64 != nil:
 		k.F = v.f64[p]
 	default:
@@ -295,6 +299,8 @@ func fillVec(out *vec, n int, sel []int32, values []*sql.Const) {
 				out.i64[p] = k.I
 			case out.vecs != nil:
 				out.vecs[p] = k.V
+			case out.w != nil:
+				out.w[p] = k.W
 			default:
 				out.f64[p] = k.F
 			}

@@ -3,6 +3,7 @@ package cpu
 import (
 	"sort"
 
+	"gpusql/internal/decimal"
 	"gpusql/storage/columnar"
 )
 
@@ -64,6 +65,11 @@ func gatherVec(v *vec, idx []int32) *vec {
 		for k, p := range idx {
 			o.vecs[k] = v.vecs[p]
 		}
+	case v.w != nil:
+		o.w = make([]decimal.Num, n)
+		for k, p := range idx {
+			o.w[k] = v.w[p]
+		}
 	default:
 		switch v.t.Physical() {
 		case columnar.PhysInt32:
@@ -72,6 +78,8 @@ func gatherVec(v *vec, idx []int32) *vec {
 			o.i64 = make([]int64, n)
 		case columnar.PhysVector:
 			o.vecs = make([][]float32, n)
+		case columnar.PhysWide:
+			o.w = make([]decimal.Num, n)
 		default:
 			o.f64 = make([]float64, n)
 		}
@@ -156,6 +164,8 @@ func concatVecs(t columnar.Type, parts []*vec, lens []int, rows int) *columnar.C
 			copy(col.I64[off:off+n], v.i64[:n])
 		case col.F64 != nil:
 			copy(col.F64[off:off+n], v.f64[:n])
+		case col.W != nil:
+			copy(col.W[off:off+n], v.w[:n])
 		}
 		off += n
 	}
@@ -262,6 +272,12 @@ func gatherColumn(col *columnar.Column, idx []int32) *columnar.Column {
 		for k, i := range idx {
 			if i >= 0 {
 				o.F64[k] = col.F64[i]
+			}
+		}
+	case col.W != nil:
+		for k, i := range idx {
+			if i >= 0 {
+				o.W[k] = col.W[i]
 			}
 		}
 	}

@@ -128,7 +128,7 @@ func concatRels(a, b *rel, types []columnar.Type) *rel {
 
 // colVec views a whole column as a vector.
 func colVec(c *columnar.Column) *vec {
-	v := &vec{t: c.Type, i32: c.I32, i64: c.I64, f64: c.F64, dict: c.Dict}
+	v := &vec{t: c.Type, i32: c.I32, i64: c.I64, f64: c.F64, w: c.W, dict: c.Dict}
 	if c.Type.ID == columnar.Vector {
 		v.vecs = vectorRows(nil, c, 0, c.Len)
 	}

@@ -3,6 +3,7 @@ package cpu
 import (
 	"slices"
 
+	"gpusql/internal/decimal"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -115,6 +116,8 @@ func (k *sortKeyCols) compare(a, b int32) int {
 			r = cmp3(orderedInt64(c.Type, c.I64[a]), orderedInt64(c.Type, c.I64[b]))
 		case c.F32 != nil:
 			r = columnar.CompareVectors(c.VectorAt(int(a)), c.VectorAt(int(b)))
+		case c.W != nil:
+			r = decimal.Cmp(c.W[a], c.W[b])
 		default:
 			r = cmp3(c.F64[a], c.F64[b])
 		}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"gpusql/internal/decimal"
 	"gpusql/planner"
 	"gpusql/storage/columnar"
 )
@@ -245,6 +246,8 @@ func compareSpilled(t columnar.Type, va *vec, pa int, vb *vec, pb int) int {
 		return cmp3(va.i32[pa], vb.i32[pb])
 	case va.i64 != nil:
 		return cmp3(orderedInt64(t, va.i64[pa]), orderedInt64(t, vb.i64[pb]))
+	case va.w != nil:
+		return decimal.Cmp(va.w[pa], vb.w[pb])
 	}
 	return cmp3(va.f64[pa], vb.f64[pb])
 }

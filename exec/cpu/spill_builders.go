@@ -72,6 +72,8 @@ func (b *relBuilder) set(c int, v *vec, p int) {
 		col.I32[k] = v.i32[p]
 	case col.I64 != nil:
 		col.I64[k] = v.i64[p]
+	case col.W != nil:
+		col.W[k] = v.w[p]
 	default:
 		col.F64[k] = v.f64[p]
 	}
@@ -139,6 +141,8 @@ func (b *blockBuilder) add(cols []*vec, p int) error {
 			o.i32[k] = v.i32[p]
 		case o.i64 != nil:
 			o.i64[k] = v.i64[p]
+		case o.w != nil:
+			o.w[k] = v.w[p]
 		default:
 			o.f64[k] = v.f64[p]
 		}

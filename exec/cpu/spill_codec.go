@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"gpusql/exec"
+	"gpusql/internal/decimal"
 	"gpusql/storage/columnar"
 )
 
@@ -116,6 +117,12 @@ func encodeSpillVec(b []byte, t columnar.Type, v *vec, n int) []byte {
 	case t.Physical() == columnar.PhysInt64:
 		for _, x := range v.i64[:n] {
 			b = le.AppendUint64(b, uint64(x))
+		}
+	case t.IsWide():
+		for _, x := range v.w[:n] {
+			for _, word := range x.Array() {
+				b = le.AppendUint64(b, word)
+			}
 		}
 	default:
 		for _, x := range v.f64[:n] {
@@ -263,6 +270,13 @@ func decodeSpillVec(b []byte, t columnar.Type, n int) (*vec, []byte) {
 			v.i64[p] = int64(le.Uint64(b[8*p:]))
 		}
 		b = b[8*n:]
+	case t.IsWide():
+		v.w = make([]decimal.Num, n)
+		for p := range v.w {
+			q := b[32*p:]
+			v.w[p] = decimal.New(le.Uint64(q[24:]), le.Uint64(q[16:]), le.Uint64(q[8:]), le.Uint64(q))
+		}
+		b = b[32*n:]
 	default:
 		v.f64 = make([]float64, n)
 		for p := range v.f64 {

@@ -38,7 +38,7 @@ func (r *rel) readBatch(b *batch, vs []*vec, off, n int) {
 			continue
 		}
 		v.t, v.dict = c.Type, c.Dict
-		v.i32, v.i64, v.f64, v.vecs, v.nulls = nil, nil, nil, nil, nil
+		v.i32, v.i64, v.f64, v.vecs, v.w, v.nulls = nil, nil, nil, nil, nil, nil
 		switch {
 		case c.I32 != nil:
 			v.i32 = c.I32[off : off+n]
@@ -46,6 +46,8 @@ func (r *rel) readBatch(b *batch, vs []*vec, off, n int) {
 			v.i64 = c.I64[off : off+n]
 		case c.F64 != nil:
 			v.f64 = c.F64[off : off+n]
+		case c.W != nil:
+			v.w = c.W[off : off+n]
 		case c.F32 != nil:
 			v.vecs = vectorRows(v.vecs, c, off, n)
 		}

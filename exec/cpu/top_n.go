@@ -3,6 +3,7 @@ package cpu
 import (
 	"sync"
 
+	"gpusql/internal/decimal"
 	"gpusql/planner"
 	"gpusql/storage/columnar"
 )
@@ -56,6 +57,7 @@ type topNLocal struct {
 	thrNull bool
 	thrI    int64
 	thrF    float64
+	thrW    decimal.Num // wide DECIMAL keys
 	sel     []int32
 	ob      batch
 }
@@ -128,6 +130,9 @@ func (l *topNLocal) passThreshold(v *vec, sel []int32) []int32 {
 			keep = desc
 		case v.f64 != nil:
 			keep = (!desc && v.f64[p] <= l.thrF) || (desc && v.f64[p] >= l.thrF)
+		case v.w != nil:
+			c := decimal.Cmp(v.w[p], l.thrW)
+			keep = (!desc && c <= 0) || (desc && c >= 0)
 		default:
 			x := orderedInt64(l.s.keyTypes[0], v.int64At(p))
 			keep = (!desc && x <= l.thrI) || (desc && x >= l.thrI)
@@ -159,9 +164,12 @@ func (l *topNLocal) prune() {
 		c := r.cols[len(s.types)]
 		last := r.rows - 1
 		l.thrSet, l.thrNull = true, c.IsNull(last)
-		if c.F64 != nil {
+		switch {
+		case c.F64 != nil:
 			l.thrF = c.F64[last]
-		} else {
+		case c.W != nil:
+			l.thrW = c.W[last]
+		default:
 			l.thrI = orderedInt64(c.Type, c.Int64At(last))
 		}
 	}

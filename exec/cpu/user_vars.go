@@ -126,6 +126,8 @@ func vecConst(v *vec, p int32, t columnar.Type) *sql.Const {
 		k.S = v.stringAt(p)
 	case t.ID == columnar.Vector:
 		k.V = append([]float32(nil), v.vecs[p]...)
+	case v.w != nil:
+		k.W = v.w[p]
 	case v.f64 != nil:
 		k.F = v.f64[p]
 	default:
@@ -152,6 +154,8 @@ func putConst(out *vec, sb *stringBuilder, n int, p int32, k *sql.Const) {
 		sb.set(p, k.S)
 	case out.t.ID == columnar.Vector:
 		out.vecs[p] = k.V
+	case out.w != nil:
+		out.w[p] = k.W
 	case out.f64 != nil:
 		out.f64[p] = k.F
 	default:

@@ -7,6 +7,7 @@
 package cpu
 
 import (
+	"gpusql/internal/decimal"
 	"gpusql/storage/columnar"
 )
 
@@ -39,6 +40,8 @@ type vec struct {
 	i32 []int32
 	i64 []int64
 	f64 []float64
+	// w holds wide DECIMAL values (unscaled, at t's scale).
+	w []decimal.Num
 	// vecs holds a VECTOR value per position: slices of the table
 	// column (borrowed) or of an operator's own results.
 	vecs  [][]float32
@@ -69,6 +72,11 @@ func (v *vec) ensure(n int) {
 			v.f64 = make([]float64, max(n, batchSize))
 		}
 		v.f64 = v.f64[:cap(v.f64)]
+	case columnar.PhysWide:
+		if cap(v.w) < n {
+			v.w = make([]decimal.Num, max(n, batchSize))
+		}
+		v.w = v.w[:cap(v.w)]
 	case columnar.PhysVector:
 		if cap(v.vecs) < n {
 			v.vecs = make([][]float32, max(n, batchSize))

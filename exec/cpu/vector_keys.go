@@ -12,7 +12,8 @@ import (
 // with comparisons (element-wise, where -0 = 0). Key decoding parses the
 // text back.
 
-func isVectorKey(t columnar.Type) bool { return t.ID == columnar.Vector }
+// Wide DECIMALs are interned too (by their 32 bytes: one type, one scale).
+func isVectorKey(t columnar.Type) bool { return t.ID == columnar.Vector || t.IsWide() }
 
 // encodeVectors writes the interned id of each vector at sel (-1 for one
 // a lookup-only encoder has not seen).

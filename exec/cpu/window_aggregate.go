@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"gpusql/internal/decimal"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -26,6 +27,9 @@ func frameAggregate(w *sql.WindowFunc, wo *windowOrder, fr *frames, args []*colu
 		return col, nil
 	}
 	arg := args[0]
+	if col, ok := frameWideSum(w, wo, fr, arg); ok {
+		return col, nil
+	}
 	if col, ok := frameMoreAggregate(w, wo, fr, arg); ok {
 		return col, nil
 	}
@@ -51,7 +55,7 @@ func frameAggregate(w *sql.WindowFunc, wo *windowOrder, fr *frames, args []*colu
 		}
 		return col, nil
 	}
-	acc := &sumAcc{avg: w.Agg.Func == sql.AggAvg, argT: w.Agg.Arg.Type(), t: w.Agg.T, float: float}
+	acc := &sumAcc{avg: w.Agg.Func == sql.AggAvg, argT: w.Agg.Arg.Type(), t: w.Agg.T, float: float, expr: w.Agg}
 	acc.grow(n)
 	rc := make([]int64, n)
 	groups := make([]int32, n)
@@ -197,6 +201,8 @@ func compareRows(c *columnar.Column, a, b int32) int {
 		return 0
 	case c.F64 != nil:
 		return cmp3(c.F64[a], c.F64[b])
+	case c.W != nil:
+		return decimal.Cmp(c.W[a], c.W[b])
 	}
 	return cmp3(orderedInt64(c.Type, c.Int64At(int(a))), orderedInt64(c.Type, c.Int64At(int(b))))
 }

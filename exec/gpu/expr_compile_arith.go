@@ -95,17 +95,17 @@ func (c *vmCompiler) arith(e *sql.Binary) (reg, error) {
 		return c.emit(op, l.r, r.r, 0, 0, 0, columnar.TFloat64)
 	case t.ID == columnar.Decimal || lt.ID == columnar.Decimal || rt.ID == columnar.Decimal || e.Op == sql.OpDiv:
 		sl, sr := lt.DecimalScale(), rt.DecimalScale()
-		if l, err = c.cast(l, lt, columnar.TDecimal(38, sl), e); err != nil {
+		if l, err = c.cast(l, lt, columnar.TDecimalScaled(sl), e); err != nil {
 			return reg{}, err
 		}
-		if r, err = c.cast(r, rt, columnar.TDecimal(38, sr), e); err != nil {
+		if r, err = c.cast(r, rt, columnar.TDecimalScaled(sr), e); err != nil {
 			return reg{}, err
 		}
 		dt := t
 		if t.ID != columnar.Decimal {
-			dt = columnar.TDecimal(38, max(sl, sr))
+			dt = columnar.TDecimalScaled(max(sl, sr))
 			if e.Op == sql.OpDiv {
-				dt = columnar.TDecimal(38, max(sl, sr)+4)
+				dt = columnar.TDecimalScaled(max(sl, sr) + 4)
 			}
 		}
 		v, err := c.decimal(e.Op, l, r, sl, sr, dt.Scale, dt)

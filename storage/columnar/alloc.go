@@ -1,6 +1,10 @@
 package columnar
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"gpusql/internal/decimal"
+)
 
 // Allocator hands out the memory that column vectors live in. The default uses
 // the Go heap; a GPU build substitutes pinned, device-mapped host memory so that
@@ -29,7 +33,7 @@ func SetDefaultAllocator(a Allocator) { defaultAllocator = a }
 // DefaultAllocator returns the allocator new columns use.
 func DefaultAllocator() Allocator { return defaultAllocator }
 
-func allocSlice[T int32 | int64 | float64 | uint64 | float32](a Allocator, n int) []T {
+func allocSlice[T int32 | int64 | float64 | uint64 | float32 | decimal.Num](a Allocator, n int) []T {
 	if n == 0 {
 		return nil
 	}
@@ -38,7 +42,7 @@ func allocSlice[T int32 | int64 | float64 | uint64 | float32](a Allocator, n int
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(buf))), n)
 }
 
-func asBytes[T int32 | int64 | float64 | uint64 | float32](s []T) []byte {
+func asBytes[T int32 | int64 | float64 | uint64 | float32 | decimal.Num](s []T) []byte {
 	if len(s) == 0 {
 		return nil
 	}

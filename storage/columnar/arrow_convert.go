@@ -23,7 +23,7 @@ func parquetConvertible(dt arrow.DataType, t Type) bool {
 	case Float64:
 		return isArrowInt(dt) || dt.ID() == arrow.FLOAT32 || dt.ID() == arrow.FLOAT64
 	case Decimal:
-		return isArrowInt(dt) || dt.ID() == arrow.DECIMAL128
+		return isArrowInt(dt) || dt.ID() == arrow.DECIMAL128 || t.IsWide() && dt.ID() == arrow.DECIMAL256
 	case Date:
 		return dt.ID() == arrow.DATE32 || dt.ID() == arrow.DATE64
 	case Datetime:
@@ -68,6 +68,10 @@ func appendArrow(b *Builder, arr arrow.Array) (int, error) {
 	var err error
 	switch b.typ.ID {
 	case Int32, Int64, Decimal:
+		if b.typ.IsWide() {
+			bad, err = appendArrowWide(b, arr)
+			break
+		}
 		if b.typ.Unsigned {
 			bad, err = appendArrowUnsigned(b, arr)
 			break

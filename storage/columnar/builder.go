@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"gpusql/internal/decimal"
 )
 
 // Builder accumulates the values of one column row by row and turns them
@@ -25,6 +27,7 @@ type Builder struct {
 	i32 []int32
 	i64 []int64
 	f64 []float64
+	w   []decimal.Num // wide DECIMAL
 	// Vector columns: f32 holds Dim elements per row of capacity (VECTOR(n));
 	// rows holds each row's elements (VECTOR of any length), flattened by
 	// finish. Both let the parallel loader fill rows out of order.
@@ -73,6 +76,8 @@ func (b *Builder) capacity() int {
 		return len(b.i64)
 	case PhysFloat64:
 		return len(b.f64)
+	case PhysWide:
+		return len(b.w)
 	case PhysVector:
 		if d := b.typ.Dim; d > 0 {
 			return len(b.f32) / d
@@ -98,6 +103,8 @@ func (b *Builder) resize(c int) {
 		b.i64 = realloc(b.alloc, b.i64, c)
 	case PhysFloat64:
 		b.f64 = realloc(b.alloc, b.f64, c)
+	case PhysWide:
+		b.w = realloc(b.alloc, b.w, c)
 	case PhysVector:
 		if d := b.typ.Dim; d > 0 {
 			b.f32 = realloc(b.alloc, b.f32, c*d)
@@ -122,7 +129,7 @@ func (b *Builder) resize(c int) {
 
 // realloc moves s into a new vector of c elements. It copies all of s, not
 // only the rows appended: the delimited loader writes rows past n.
-func realloc[T int32 | int64 | float64 | uint64 | float32](a Allocator, s []T, c int) []T {
+func realloc[T int32 | int64 | float64 | uint64 | float32 | decimal.Num](a Allocator, s []T, c int) []T {
 	out := allocSlice[T](a, c)
 	copy(out, s)
 	if s != nil {
@@ -235,6 +242,8 @@ func (b *Builder) setZero(i int) {
 		b.i64[i] = 0
 	case PhysFloat64:
 		b.f64[i] = 0
+	case PhysWide:
+		b.w[i] = decimal.Num{}
 	case PhysVector:
 		if d := b.typ.Dim; d > 0 {
 			clear(b.f32[i*d : (i+1)*d])
@@ -295,6 +304,9 @@ func (b *Builder) parseText(i int, f []byte) (null bool, err error) {
 		}
 		b.f64[i] = v
 	case Decimal:
+		if b.typ.IsWide() {
+			return false, b.parseWide(i, f)
+		}
 		v, ok, fits := parseDecimal(f, b.typ.Precision, b.typ.Scale)
 		if !ok {
 			return false, errNotValid(f, b.typ)
@@ -347,6 +359,8 @@ func (b *Builder) AppendInt64(v int64) error {
 		b.appendI64(v)
 	case PhysFloat64:
 		b.appendF64(float64(v))
+	case PhysWide:
+		return b.AppendWide(decimal.FromInt64(v))
 	case PhysVector:
 		return errors.New("AppendInt64 on a VECTOR column")
 	default:
@@ -377,6 +391,8 @@ func (b *Builder) seed(old *Column, extra int) {
 		copy(b.i64, old.I64[:old.Len])
 	case PhysFloat64:
 		copy(b.f64, old.F64[:old.Len])
+	case PhysWide:
+		copy(b.w, old.W[:old.Len])
 	case PhysVector:
 		b.seedVectors(old)
 	default:
@@ -431,6 +447,8 @@ func (b *Builder) finish() (c *Column, baseRemap []int32) {
 		c.I64 = fit(b.alloc, b.i64, n, keep)
 	case PhysFloat64:
 		c.F64 = fit(b.alloc, b.f64, n, keep)
+	case PhysWide:
+		c.W = fit(b.alloc, b.w, n, keep)
 	case PhysVector:
 		b.finishVectors(c, keep)
 	default:
@@ -458,7 +476,7 @@ func (b *Builder) finish() (c *Column, baseRemap []int32) {
 // fit returns s[:n], or a copy of exactly n elements (freeing s) when keep
 // is false. The result is never nil, so a column's vector identifies its
 // physical type even with zero rows.
-func fit[T int32 | int64 | float64 | uint64 | float32](a Allocator, s []T, n int, keep bool) []T {
+func fit[T int32 | int64 | float64 | uint64 | float32 | decimal.Num](a Allocator, s []T, n int, keep bool) []T {
 	if keep && s != nil {
 		return s[:n]
 	}

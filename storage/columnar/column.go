@@ -1,5 +1,7 @@
 package columnar
 
+import "gpusql/internal/decimal"
+
 // Column is one column of a table: a contiguous vector of Len values of the
 // physical type of Type (exactly one of I32, I64, F64, F32 is set), an
 // optional validity bitmap and, for strings, the dictionary the codes index.
@@ -19,6 +21,8 @@ type Column struct {
 	// row, or Offsets[i]..Offsets[i+1] when Type.Dim is 0.
 	F32     []float32
 	Offsets []int64
+	// W holds a wide DECIMAL column's unscaled values (Type.IsWide).
+	W []decimal.Num
 	// Valid has bit i set when row i is not NULL; nil means no NULLs.
 	Valid []uint64
 	// Dict maps codes to strings for String columns.
@@ -59,6 +63,8 @@ func (c *Column) Float64At(i int) float64 {
 		return float64(c.I32[i])
 	case c.I64 != nil:
 		return float64(c.I64[i])
+	case c.W != nil:
+		return decimal.Float64(c.W[i], 0)
 	}
 	return 0
 }
@@ -69,7 +75,7 @@ func (c *Column) StringAt(i int) string { return c.Dict.Values[c.I32[i]] }
 // Bytes is the size of the value vector plus the validity bitmap.
 func (c *Column) Bytes() int64 {
 	n := int64(len(c.I32))*4 + int64(len(c.I64))*8 + int64(len(c.F64))*8 + int64(len(c.Valid))*8
-	return n + int64(len(c.F32))*4 + int64(len(c.Offsets))*8
+	return n + int64(len(c.F32))*4 + int64(len(c.Offsets))*8 + int64(len(c.W))*32
 }
 
 // NewColumn allocates a zeroed column of n rows from the default allocator.
@@ -95,6 +101,11 @@ func NewColumnIn(a Allocator, t Type, n int, withValidity bool) *Column {
 		c.F64 = allocSlice[float64](a, n)
 		if c.F64 == nil {
 			c.F64 = []float64{}
+		}
+	case PhysWide:
+		c.W = allocSlice[decimal.Num](a, n)
+		if c.W == nil {
+			c.W = []decimal.Num{}
 		}
 	case PhysVector:
 		// Fixed dimension: n rows of zeros. Any dimension: n empty rows.
@@ -135,7 +146,8 @@ func (c *Column) Free() {
 	c.alloc.Free(asBytes(c.F64))
 	c.alloc.Free(asBytes(c.Valid))
 	c.alloc.Free(asBytes(c.F32))
-	c.I32, c.I64, c.F64, c.F32, c.Offsets, c.Valid = nil, nil, nil, nil, nil, nil
+	c.alloc.Free(asBytes(c.W))
+	c.I32, c.I64, c.F64, c.F32, c.Offsets, c.Valid, c.W = nil, nil, nil, nil, nil, nil, nil
 }
 
 // Pointer identifies the value vector (for caches keyed by column identity).
@@ -147,6 +159,8 @@ func (c *Column) Data() []byte {
 		return asBytes(c.I64)
 	case c.F32 != nil:
 		return asBytes(c.F32)
+	case c.W != nil:
+		return asBytes(c.W)
 	default:
 		return asBytes(c.F64)
 	}

@@ -92,6 +92,9 @@ func LoadParquet(t *Table, path string, opts ParquetOptions) (*Table, error) {
 			return fail(fmt.Errorf("column %d (%s): the file has several columns of that name", c+1, f.Name))
 		}
 		sf := probe.Manifest.Fields[i]
+		if err := decimal256Readable(sf.Field.Type); err != nil {
+			return fail(fmt.Errorf("column %d (%s): %w", c+1, f.Name, err))
+		}
 		leaf := leafOf(sf)
 		if !leaf.IsLeaf() || !parquetConvertible(sf.Field.Type, f.Type) {
 			return fail(fmt.Errorf("column %d (%s): cannot load Parquet type %s into %s", c+1, f.Name, sf.Field.Type, f.Type))

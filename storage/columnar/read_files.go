@@ -12,6 +12,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet/file"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+
+	"gpusql/internal/decimal"
 )
 
 // ReadCSV and ReadParquet give the table a query reads straight from files
@@ -134,10 +136,19 @@ func typeOfArrow(dt arrow.DataType) (Type, bool) {
 		return TFloat64, true
 	case arrow.DECIMAL128:
 		d := dt.(*arrow.Decimal128Type)
-		if d.Precision > 18 {
+		if d.Scale > decimal.MaxScale || d.Scale < 0 {
 			return TFloat64, false
 		}
 		return TDecimal(int(d.Precision), int(d.Scale)), true
+	case arrow.DECIMAL256:
+		d := dt.(*arrow.Decimal256Type)
+		if d.Scale > decimal.MaxScale || d.Scale < 0 {
+			return TFloat64, false
+		}
+		// decimal256(76, s), as EXPORT writes 58 to 65 digits (see
+		// wide_decimal.go), holds DECIMAL(65, s) values; a larger value
+		// fails the load's range check.
+		return TDecimal(min(int(d.Precision), decimal.MaxPrecision), int(d.Scale)), true
 	case arrow.DATE32, arrow.DATE64:
 		return TDate, true
 	case arrow.TIMESTAMP:

@@ -25,6 +25,8 @@ func (c *Column) RowRange(lo, hi int) (*Column, error) {
 		v.I64 = c.I64[lo:hi:hi]
 	case c.F64 != nil:
 		v.F64 = c.F64[lo:hi:hi]
+	case c.W != nil:
+		v.W = c.W[lo:hi:hi]
 	}
 	switch {
 	case c.Valid == nil:

@@ -95,8 +95,9 @@ func chunkStats(col *Column, lo, hi int, sc *statsScratch) ChunkStats {
 		st.Sorted = nonDecreasing(col.I64, valid, lo, hi)
 	case col.F64 != nil:
 		st.MinF, st.MaxF, st.Distinct = floatStats(col.F64, valid, lo, hi, sc)
-	case col.F32 != nil:
-		// Vectors have no order worth a min/max; count them as distinct.
+	case col.F32 != nil || col.W != nil:
+		// Vectors have no order worth a min/max; wide decimals have no
+		// int64 one. Count them as distinct.
 		st.Distinct = (hi - lo) - st.NullCount
 	}
 	return st

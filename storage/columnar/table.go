@@ -164,7 +164,7 @@ func (t *Table) columnSummary(c int) Summary {
 	switch {
 	case col.Type.ID == String && col.Dict != nil:
 		s.Distinct = col.Dict.Len()
-	case len(chunks) > 1 && col.Type.Physical() != PhysFloat64:
+	case len(chunks) > 1 && col.Type.Physical() != PhysFloat64 && !col.Type.IsWide():
 		s.Distinct = estimateDistinct(chunks, t.Rows, int(min(int64(t.Rows), s.Max-s.Min+1)))
 	}
 	return s

@@ -6,6 +6,8 @@ package columnar
 import (
 	"fmt"
 	"math"
+
+	"gpusql/internal/decimal"
 )
 
 // TypeID names a SQL type as the engine stores it.
@@ -15,7 +17,7 @@ const (
 	Int32    TypeID = iota + 1 // INT: int32
 	Int64                      // BIGINT: int64
 	Float64                    // DOUBLE: float64
-	Decimal                    // DECIMAL(p,s): int64 scaled by 10^s
+	Decimal                    // DECIMAL(p,s): int64 scaled by 10^s; above 18 digits 256-bit words (IsWide)
 	Date                       // DATE: int32 days since 1970-01-01
 	Bool                       // BOOLEAN: int32 0 or 1
 	String                     // VARCHAR: int32 code into a sorted dictionary
@@ -126,13 +128,24 @@ const (
 	PhysInt64
 	PhysFloat64
 	PhysVector // float32 elements, Type.Dim per row or by offsets (vector.go)
+	PhysWide   // decimal.Num: 256-bit two's complement words (wide DECIMAL)
 )
+
+// IsWide reports a DECIMAL of more than 18 digits, whose values are
+// 256-bit words (internal/decimal) instead of a scaled int64. The GPU
+// executor does not take them (the planner keeps such plans on the CPU).
+func (t Type) IsWide() bool { return t.ID == Decimal && t.Precision > decimal.NarrowPrecision }
 
 func (t Type) Physical() Physical {
 	switch t.ID {
 	case Vector:
 		return PhysVector
-	case Int64, Decimal, Datetime, Time:
+	case Decimal:
+		if t.IsWide() {
+			return PhysWide
+		}
+		return PhysInt64
+	case Int64, Datetime, Time:
 		return PhysInt64
 	case Float64:
 		return PhysFloat64
@@ -252,6 +265,11 @@ func TDatetime(fsp int) Type { return Type{ID: Datetime, Scale: fsp} }
 
 // TDecimal returns DECIMAL(p,s).
 func TDecimal(p, s int) Type { return Type{ID: Decimal, Precision: p, Scale: s} }
+
+// TDecimalScaled is a scaled int64 DECIMAL of scale s and no declared
+// precision: the executors' working type where only the scale matters
+// (operands brought to one scale). It is never wide.
+func TDecimalScaled(s int) Type { return Type{ID: Decimal, Scale: s} }
 
 // Pow10 holds 10^i for decimal scaling.
 var Pow10 = [...]int64{1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,

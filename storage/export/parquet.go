@@ -22,7 +22,8 @@ var rowGroupRows = 1 << 20
 
 // WriteParquet writes r as a Snappy-compressed Parquet file through Arrow's
 // pqarrow. Types map as the result's Arrow schema says (exec.ArrowType):
-// DECIMAL keeps its precision and scale, DATE is date32, BOOLEAN boolean.
+// DECIMAL keeps its precision and scale (up to 38 digits; past that it is
+// decimal256 of precision 57 or 76), DATE is date32, BOOLEAN boolean.
 // VARCHAR columns are written as Arrow dictionaries whose indices are the
 // column's own codes and whose dictionary is its sorted dictionary, so the
 // strings are never decoded per row and the file's pages stay
@@ -77,6 +78,11 @@ func parquetType(t columnar.Type) arrow.DataType {
 	case columnar.Vector:
 		return arrow.ListOf(arrow.PrimitiveTypes.Float32)
 	}
+	if t.IsWide() && t.Precision > 38 {
+		// A precision whose values fill whole 8-byte words, which every
+		// Parquet reader decodes (columnar.Decimal256ExportPrecision).
+		return &arrow.Decimal256Type{Precision: columnar.Decimal256ExportPrecision(t.Precision), Scale: int32(t.Scale)}
+	}
 	return exec.ArrowType(t)
 }
 
@@ -105,6 +111,9 @@ func columnArray(c *columnar.Column, lo, hi int) arrow.Array {
 		b.AppendValues(c.F64[lo:hi], validity(c, lo, hi))
 		return b.NewArray()
 	case columnar.Decimal:
+		if c.Type.IsWide() {
+			return exec.WideDecimalArray(mem, c, lo, hi, parquetType(c.Type))
+		}
 		b := array.NewDecimal128Builder(mem, exec.ArrowType(c.Type).(*arrow.Decimal128Type))
 		defer b.Release()
 		b.Reserve(n)
