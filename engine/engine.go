@@ -533,7 +533,7 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 	case *sql.ShowCatalogTable:
 		return showCatalogTable(s), nil
 	case *sql.Describe:
-		return db.describe(s.Table)
+		return db.describe(s.Table, s.Like)
 	case *sql.Set:
 		return db.set(ctx, s)
 	case *sql.SelectIntoVars:

@@ -28,7 +28,7 @@ func (db *DB) showTables(like *string) *StatementResult {
 // Null, Key (PRI, UNI or MUL: see columnKeys), Default (NULL when the
 // column has none) and Extra (auto_increment, or on update
 // CURRENT_TIMESTAMP; gpusql has no generated columns).
-func (db *DB) describe(name string) (*StatementResult, error) {
+func (db *DB) describe(name string, like *string) (*StatementResult, error) {
 	t, ok := db.cat.Table(name)
 	if !ok {
 		return nil, errNoTable(name)
@@ -36,9 +36,14 @@ func (db *DB) describe(name string) (*StatementResult, error) {
 	keys := columnKeys(len(t.Fields), db.cat.Indexes(name))
 	var names, types, nulls, defaults, extra []string
 	var noDefault []bool
-	for _, f := range t.Fields {
+	var keep []string
+	for i, f := range t.Fields {
+		if like != nil && !sql.LikeMatch(f.Name, *like) {
+			continue // SHOW COLUMNS FROM t LIKE 'pattern'
+		}
+		keep = append(keep, keys[i])
 		names = append(names, f.Name)
-		types = append(types, f.Type.String())
+		types = append(types, sql.SQLTypeName(f.Type))
 		nulls = append(nulls, map[bool]string{true: "YES", false: "NO"}[f.Nullable])
 		defaults = append(defaults, f.Default)
 		noDefault = append(noDefault, !f.HasDefault)
@@ -47,7 +52,7 @@ func (db *DB) describe(name string) (*StatementResult, error) {
 	res := &exec.Result{
 		Names: []string{"Field", "Type", "Null", "Key", "Default", "Extra"},
 		Columns: []*columnar.Column{stringColumn(names), stringColumn(types), stringColumn(nulls),
-			stringColumn(keys), nullableStringColumn(defaults, noDefault), stringColumn(extra)},
+			stringColumn(keep), nullableStringColumn(defaults, noDefault), stringColumn(extra)},
 		Rows: len(names),
 	}
 	return &StatementResult{Kind: KindRows, Result: res}, nil

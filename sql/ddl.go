@@ -283,7 +283,14 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		if !ok {
 			return nil, b.errf(b.wordPos(name, -1), "unknown table '%s'", name)
 		}
-		return &Describe{Table: t.Name}, nil
+		if n.Where != nil {
+			return nil, b.errf(-1, "unsupported: SHOW COLUMNS WHERE (use LIKE)")
+		}
+		like, err := b.showLike(n, "SHOW COLUMNS")
+		if n.Column != nil && like == nil {
+			like = &n.Column.Name.O // DESCRIBE t col_wild: a LIKE pattern too
+		}
+		return &Describe{Table: t.Name, Like: like}, err
 	case ast.ShowDatabases:
 		return &ShowDatabases{}, nil
 	case ast.ShowCreateTable:

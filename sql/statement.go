@@ -116,7 +116,10 @@ type ShowWarnings struct {
 }
 
 // Describe lists a table's columns and types.
-type Describe struct{ Table string }
+type Describe struct {
+	Table string
+	Like  *string // SHOW COLUMNS FROM t LIKE 'pattern': only the columns it matches
+}
 
 func (*Query) statement()            {}
 func (*Explain) statement()          {}
