@@ -89,8 +89,9 @@ func hasTimePart(e Expr) bool {
 
 // datetimeArg converts a function argument to DATETIME: a DATETIME as it
 // is, a DATE as its midnight, a string constant parsed (fsp its fraction
-// digits; an invalid one is an error naming it), another string parsed
-// per row (fsp 6, NULL when invalid), NULL as a NULL DATETIME.
+// digits; an invalid one is NULL with a warning), another string parsed
+// per row (fsp 6, NULL when invalid), a number as YYYYMMDDHHMMSS, NULL as
+// a NULL DATETIME.
 func (b *binder) datetimeArg(e Expr, name string, pos int) (Expr, error) {
 	switch t := e.Type(); {
 	case isNullConst(e):
@@ -103,12 +104,14 @@ func (b *binder) datetimeArg(e Expr, name string, pos int) (Expr, error) {
 		if c, ok := e.(*Const); ok {
 			fsp := literalFsp(c.S)
 			us, ok := columnar.ParseDatetime(c.S, fsp)
-			if !ok {
-				return nil, b.errf(pos, "Incorrect datetime value: '%s'", c.S)
+			if !ok { // NULL with warning 1292, per row (temporal_args.go)
+				return &Cast{E: e, T: columnar.TDatetime(columnar.MaxFsp)}, nil
 			}
 			return &Const{T: columnar.TDatetime(fsp), I: us}, nil
 		}
 		return castTo(e, columnar.TDatetime(columnar.MaxFsp)), nil
+	case isDateNumber(t): // YYYYMMDDHHMMSS, YYYYMMDD ... (temporal_args.go)
+		return castTo(e, columnar.TDatetime(0)), nil
 	}
 	return nil, b.errf(pos, "type mismatch: %s() of %s (a DATETIME is required)", name, e.Type())
 }

@@ -137,15 +137,8 @@ func (c *call) integer(e Expr) (Expr, error) {
 }
 
 func (c *call) date(e Expr) (Expr, error) {
-	switch {
-	case e.Type().ID == columnar.Date:
-		return e, nil
-	case e.Type().ID == columnar.Datetime:
-		return datePartOf(e), nil
-	case isNullConst(e):
-		return nullConst(columnar.TDate), nil
-	case e.Type().ID == columnar.String:
-		return c.b.castConst(e, columnar.TDate, c.pos)
+	if d, ok := lenientDateArg(e); ok { // temporal_args.go
+		return d, nil
 	}
 	return nil, c.b.errf(c.pos, "type mismatch: %s() of %s (a DATE is required)", c.name, e.Type())
 }
@@ -577,8 +570,8 @@ func (b *binder) timestampDiff(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, e
 			ds[i], err = b.datetimeArg(e, "timestampdiff", pos)
 		case isNullConst(e):
 			ds[i] = nullConst(columnar.TDate)
-		case e.Type().ID == columnar.String:
-			ds[i], err = b.castConst(e, columnar.TDate, pos)
+		case e.Type().ID == columnar.String || isDateNumber(e.Type()):
+			ds[i], _ = lenientDateArg(e)
 		case e.Type().ID != columnar.Date:
 			err = b.errf(pos, "type mismatch: timestampdiff() of %s (a DATE or DATETIME is required)", e.Type())
 		}

@@ -61,6 +61,13 @@ func datetimeFormat(us int64, format string) string {
 			fmt.Fprintf(&sb, "%02d", (yd-1+7-(wd+1)%7)/7)
 		case 'u':
 			fmt.Fprintf(&sb, "%02d", mondayWeek(y, yd))
+		case 'V', 'X': // Sunday-first weeks of the year they mostly lie in (MySQL's make_date_time)
+			w, wy := calcWeek(days, weekYear|weekFirstWeekday)
+			if format[i] == 'V' {
+				fmt.Fprintf(&sb, "%02d", w)
+			} else {
+				fmt.Fprintf(&sb, "%04d", wy)
+			}
 		case 'v', 'x':
 			t := time.Date(int(y), time.Month(m), int(d), 0, 0, 0, 0, time.UTC)
 			iy, iw := t.ISOWeek()

@@ -49,7 +49,7 @@ func castWarning(ev evaluator, from, to columnar.Type, warn *sql.Warnings) evalu
 		b := &batch{n: 1, sel: identSel[:1]}
 		v := ce.eval(b, b.sel)
 		if ce.truncated && !k.Null {
-			warn.AddOnce(k, sql.WarnTruncatedValue, castWarningText(to, k.S))
+			warn.AddOnce(k, sql.WarnTruncatedValue, castWarningText(to, ce.truncText))
 		}
 		lit := &sql.Const{T: to, Null: v.isNull(0)}
 		if !lit.Null {
@@ -82,6 +82,7 @@ type castEval struct {
 	warn      *sql.Warnings
 	warnKey   *sql.Const
 	truncated bool
+	truncText string // the literal as the warning quotes it
 }
 
 // numVal is a string parsed as a number or date: i in the target's integer
@@ -147,6 +148,10 @@ func (e *castEval) eval(b *batch, sel []int32) *vec {
 		}
 		nv, ok := convertNum(v, p, from, to)
 		if !ok {
+			if (to.ID == columnar.Date || to.ID == columnar.Datetime) && from.IsNumeric() {
+				// MONTH(3), CAST(20241340 AS DATE): no date, NULL with 1292.
+				e.noteTruncated(formatValue(v, p, from))
+			}
 			out.setNull(b.n, p)
 			continue
 		}
@@ -217,8 +222,9 @@ func convertNum(v *vec, p int32, from, to columnar.Type) (numVal, bool) {
 		} else if from.ID == columnar.Decimal {
 			i = rescale(i, from.Scale, 0)
 		}
-		d, ok := dateFromNumber(i)
-		return numVal{i: d}, ok
+		// MySQL's numeric dates: YYYYMMDD, YYMMDD, YYYYMMDDHHMMSS.
+		us, ok := columnar.DatetimeFromNumber(i)
+		return numVal{i: columnar.DatetimeDays(us)}, ok
 	default: // integers
 		switch {
 		case isFloat:
@@ -239,7 +245,7 @@ func convertNum(v *vec, p int32, from, to columnar.Type) (numVal, bool) {
 
 func (e *castEval) noteTruncated(s string) {
 	if e.warnKey != nil {
-		e.truncated = true
+		e.truncated, e.truncText = true, s
 		return
 	}
 	e.warn.Add(sql.WarnTruncatedValue, castWarningText(e.to, s))
