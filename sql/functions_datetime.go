@@ -319,28 +319,41 @@ func (c *call) datetimeFirstArg() (Expr, error) {
 	return c.b.datetimeArg(c.args[0], c.name, c.pos)
 }
 
-// strToDateType is STR_TO_DATE's result type for a constant format.
+// strToDateType is STR_TO_DATE's type as MySQL 8 derives it from a
+// constant format (item_timefunc.cc, get_date_time_result_type): DATE
+// when it reads only date parts, TIME when only time parts, DATETIME when
+// both; fsp 6 with %f. Another format: DATETIME(6).
 func strToDateType(format Expr) columnar.Type {
 	f, ok := format.(*Const)
 	if !ok || f.Null || f.T.ID != columnar.String {
-		return columnar.TDate
+		return columnar.TDatetime(columnar.MaxFsp)
 	}
-	t := columnar.TDate
+	var date, tod, frac bool
 	for i := 0; i+1 < len(f.S); i++ {
 		if f.S[i] != '%' {
 			continue
 		}
 		i++
 		switch f.S[i] {
-		case 'H', 'k', 'h', 'I', 'l', 'i', 's', 'S', 'p', 'r', 'T':
-			if t.ID != columnar.Datetime {
-				t = columnar.TDatetime(0)
-			}
+		case 'a', 'b', 'c', 'd', 'D', 'e', 'j', 'm', 'M', 'u', 'U', 'v', 'V', 'w', 'W', 'x', 'X', 'y', 'Y':
+			date = true
+		case 'H', 'h', 'I', 'i', 'k', 'l', 'p', 'r', 's', 'S', 'T':
+			tod = true
 		case 'f':
-			t = columnar.TDatetime(columnar.MaxFsp)
+			tod, frac = true, true
 		}
 	}
-	return t
+	fsp := 0
+	if frac {
+		fsp = columnar.MaxFsp
+	}
+	switch {
+	case date && tod:
+		return columnar.TDatetime(fsp)
+	case tod:
+		return columnar.TTime(fsp)
+	}
+	return columnar.TDate
 }
 
 // unixTimestampType is UNIX_TIMESTAMP(dt)'s type: seconds, with dt's
