@@ -210,7 +210,7 @@ func (c *call) timestampFunc() (Expr, bool, error) {
 	if !ok || k.T.ID != columnar.String {
 		return nil, true, c.b.errf(c.pos, "unsupported: timestamp() with a second argument that is not a constant time such as '01:30:00'")
 	}
-	us, ok := parseTimeOfDay(k.S)
+	us, ok := columnar.ParseTime(k.S, columnar.MaxFsp) // '[-][D ]HH:MM:SS[.f]' as TIME reads it
 	if !ok {
 		return nil, true, c.b.errf(c.pos, "Incorrect time value: '%s'", k.S)
 	}
@@ -230,43 +230,6 @@ func (c *call) timestampFunc() (Expr, bool, error) {
 		x.T.Scale = fsp
 	}
 	return e, true, err
-}
-
-// parseTimeOfDay reads '[-]H:M[:S[.f]]' as microseconds.
-func parseTimeOfDay(s string) (int64, bool) {
-	s = strings.TrimSpace(s)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	frac := ""
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		s, frac = s[:i], s[i+1:]
-	}
-	parts := strings.Split(s, ":")
-	if len(parts) < 2 || len(parts) > 3 || (frac != "" && !allDigits(frac)) {
-		return 0, false
-	}
-	var v [3]int64
-	for i, p := range parts {
-		if !allDigits(p) || len(p) > 3 {
-			return 0, false
-		}
-		v[i] = int64(atoi(p))
-	}
-	if v[1] > 59 || v[2] > 59 {
-		return 0, false
-	}
-	us := (v[0]*3600 + v[1]*60 + v[2]) * columnar.MicrosPerSecond
-	for i := 0; i < columnar.MaxFsp; i++ {
-		d := int64(0)
-		if i < len(frac) {
-			d = int64(frac[i] - '0')
-		}
-		us += d * columnar.Pow10[columnar.MaxFsp-1-i]
-	}
-	if neg {
-		us = -us
-	}
-	return us, true
 }
 
 // fspArg reads the optional fractional-seconds precision of NOW(fsp).
