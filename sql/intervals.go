@@ -144,13 +144,13 @@ var compositeUnits = map[ast.TimeUnitType][]int64{
 	ast.TimeUnitHourMicrosecond:   {3600 * columnar.MicrosPerSecond, 60 * columnar.MicrosPerSecond, columnar.MicrosPerSecond, 1},
 	ast.TimeUnitMinuteMicrosecond: {60 * columnar.MicrosPerSecond, columnar.MicrosPerSecond, 1},
 	ast.TimeUnitSecondMicrosecond: {columnar.MicrosPerSecond, 1},
-	ast.TimeUnitYearMonth:    {12, 1},
-	ast.TimeUnitDayHour:      {columnar.MicrosPerDay, 3600 * columnar.MicrosPerSecond},
-	ast.TimeUnitDayMinute:    {columnar.MicrosPerDay, 3600 * columnar.MicrosPerSecond, 60 * columnar.MicrosPerSecond},
-	ast.TimeUnitDaySecond:    {columnar.MicrosPerDay, 3600 * columnar.MicrosPerSecond, 60 * columnar.MicrosPerSecond, columnar.MicrosPerSecond},
-	ast.TimeUnitHourMinute:   {3600 * columnar.MicrosPerSecond, 60 * columnar.MicrosPerSecond},
-	ast.TimeUnitHourSecond:   {3600 * columnar.MicrosPerSecond, 60 * columnar.MicrosPerSecond, columnar.MicrosPerSecond},
-	ast.TimeUnitMinuteSecond: {60 * columnar.MicrosPerSecond, columnar.MicrosPerSecond},
+	ast.TimeUnitYearMonth:         {12, 1},
+	ast.TimeUnitDayHour:           {columnar.MicrosPerDay, 3600 * columnar.MicrosPerSecond},
+	ast.TimeUnitDayMinute:         {columnar.MicrosPerDay, 3600 * columnar.MicrosPerSecond, 60 * columnar.MicrosPerSecond},
+	ast.TimeUnitDaySecond:         {columnar.MicrosPerDay, 3600 * columnar.MicrosPerSecond, 60 * columnar.MicrosPerSecond, columnar.MicrosPerSecond},
+	ast.TimeUnitHourMinute:        {3600 * columnar.MicrosPerSecond, 60 * columnar.MicrosPerSecond},
+	ast.TimeUnitHourSecond:        {3600 * columnar.MicrosPerSecond, 60 * columnar.MicrosPerSecond, columnar.MicrosPerSecond},
+	ast.TimeUnitMinuteSecond:      {60 * columnar.MicrosPerSecond, columnar.MicrosPerSecond},
 }
 
 // addComposite binds d + INTERVAL 'text' unit for a composite unit: the
