@@ -20,12 +20,14 @@
 // validity bitmap (bit set = not NULL).
 //
 // A packed column (frame set; storage/columnar/packed.go) holds 32-bit
-// values as bits-bit offsets from a frame of reference per 2^shift rows:
-// data are 32-bit words, row i's offset starts at bit i*bits (low bits
-// first) and may straddle two words, padded so the word after any value's
-// first word may be read; width is 4 (the decoded values'). The plan packs
-// only the fused star kernel's resident fact columns; ldi and the tile
-// loads decode them in registers.
+// values as bits-bit offsets from a frame of reference per 2^shift rows,
+// lane-interleaved: in each group of 1,024 rows, row 32s + l is slot s of
+// lane l, lane l's slots are one bit stream (slot s at bit s*bits, low
+// bits first, possibly straddling two words) and its word j is the
+// group's word 32j + l, so a warp reading word j of its 32 lanes reads one
+// 128-byte line. width is 4 (the decoded values'). The plan packs only the
+// fused star kernel's resident fact columns; ldi and the tile loads
+// decode them in registers.
 struct Col {
   const void* data;
   const unsigned long long* valid;
@@ -38,14 +40,18 @@ struct Col {
 
 __device__ __forceinline__ unsigned packed_mask(int bits) { return bits >= 32 ? 0xffffffffu : (1u << bits) - 1u; }
 
-// ld_packed decodes row i of a packed column: two word loads (L1 hits for
-// a warp's neighbours), a funnel shift, the frame added in 32 bits (a
-// chunk's offsets may span the whole int32 range, so the sum wraps).
+// ld_packed decodes row i of a packed column: one or two word loads, a
+// funnel shift, the frame added in 32 bits (a chunk's offsets may span the
+// whole int32 range, so the sum wraps).
 __device__ __forceinline__ int ld_packed(const Col& c, long long i) {
-  unsigned long long o = (unsigned long long)i * (unsigned)c.bits;
-  const unsigned* p = (const unsigned*)c.data + (o >> 5);
-  unsigned off = __funnelshift_r(__ldg(p), __ldg(p + 1), (unsigned)o & 31u) & packed_mask(c.bits);
-  return (int)((unsigned)__ldg(c.frame + (i >> c.shift)) + off);
+  const unsigned b = (unsigned)c.bits;
+  const int fr = __ldg(c.frame + (i >> c.shift));
+  if (b == 0) return fr;
+  const unsigned bit = ((unsigned)(i >> 5) & 31u) * b;
+  const unsigned* p = (const unsigned*)c.data + (i >> 10) * 32 * (long long)b + (bit >> 5) * 32 + (i & 31);
+  const unsigned o = bit & 31u;
+  const unsigned off = __funnelshift_r(__ldg(p), o + b > 32 ? __ldg(p + 32) : 0u, o) & packed_mask(b);
+  return (int)((unsigned)fr + off);
 }
 
 // Widths 1 and 2 are a streamed fact column's chunk, sent narrowed
@@ -334,42 +340,42 @@ __device__ __forceinline__ bool any_alive(const bool* alive) {
   return any;
 }
 
-// load_packed decodes a thread's IT rows of a packed column. They share a
-// frame (IT divides 2^shift) and lie in consecutive bits: row k starts at
-// bit p_k = o + k*bits of the thread's first word, in word p_k/32, and
-// when it straddles into the next word (bits <= 32) that word is row
-// k+1's. So IT+1 word loads, every address known before any returns, all
-// in flight at once (one memory latency per column, as the 4-byte tile
-// loads have; a window sliding word by word would wait for each load in
-// turn), and a funnel shift per row. Repeated words are L1 hits. A narrow
-// column (IT*bits <= 64: SSB's 4-bit lo_discount, 6-bit lo_quantity)
-// has the thread's rows in three words: three loads, not IT+1. A tail
-// tile decodes its live rows one by one (the loads could pass the
-// padding). The fast star kernels (load32) use it; the generic ones,
-// short of registers, decode row by row (load_i).
+// load_packed decodes a thread's IT rows of a packed column in the fast
+// star kernels' lane-interleaved row map: rows i0 + 32k, k < IT, slots
+// s0..s0+IT-1 of one lane of one group (s0 + IT <= 32, so they share a
+// frame). Their bits are consecutive in the lane's stream: row k starts at
+// bit p_k = o + k*bits, in stream word p_k/32, and when it straddles into
+// the next word (bits <= 32) that word is row k+1's. So IT+1 word loads,
+// each one 128-byte line for the warp (its 32 lanes' word j), every
+// address known before any returns, all in flight at once, and a funnel
+// shift per row; repeated words are L1 hits. A narrow column (IT*bits <=
+// 64: SSB's 4-bit lo_discount, 6-bit lo_quantity) has the thread's rows in
+// three words: three loads, not IT+1. Rows past the column's end but in
+// its last group read the group's zero padding; a thread whose group is
+// past the end has no live rows and is not called.
 template <int IT, typename T>
-__device__ __forceinline__ void load_packed(const Col& c, long long i0, bool full, const bool* alive, T* v) {
-  if (!full) {
-#pragma unroll
-    for (int k = 0; k < IT; k++) v[k] = alive[k] ? (T)ld_packed(c, i0 + k) : (T)0;
-    return;
-  }
+__device__ __forceinline__ void load_packed(const Col& c, long long i0, T* v) {
   const unsigned b = (unsigned)c.bits;
   const unsigned fr = (unsigned)__ldg(c.frame + (i0 >> c.shift));
+  if (b == 0) {
+#pragma unroll
+    for (int k = 0; k < IT; k++) v[k] = (T)(int)fr;
+    return;
+  }
   const unsigned m = packed_mask(c.bits);
-  // The thread's first word in 64 bits, bit offsets from it in 32 (at
-  // most IT*32 + 31).
-  const unsigned long long first = (unsigned long long)i0 * b;
-  const unsigned* w = (const unsigned*)c.data + (first >> 5);
-  const unsigned o = (unsigned)first & 31u;
+  const unsigned o = ((unsigned)(i0 >> 5) & 31u) * b;
+  // The lane's stream: word j at w[32 * j].
+  const unsigned* w = (const unsigned*)c.data + (i0 >> 10) * 32 * (long long)b + (i0 & 31);
   if (IT * b <= 64) {
-    // Row k starts at bit p < 96 and ends by bit o + IT*bits <= 95; a
-    // word past the rows' last bit is not read (it may pass the padding).
-    const unsigned end = o + IT * b;
-    const unsigned w0 = __ldg(w), w1 = end > 32 ? __ldg(w + 1) : 0u, w2 = end > 64 ? __ldg(w + 2) : 0u;
+    // Rows start at bit r + k*bits of the stream's word o/32 and end by
+    // bit r + IT*bits <= 95; a word past the rows' last bit is not read
+    // (it may be past the lane's stream).
+    const unsigned r = o & 31u, end = r + IT * b;
+    const unsigned* w0p = w + 32 * (o >> 5);
+    const unsigned w0 = __ldg(w0p), w1 = end > 32 ? __ldg(w0p + 32) : 0u, w2 = end > 64 ? __ldg(w0p + 64) : 0u;
 #pragma unroll
     for (int k = 0; k < IT; k++) {
-      const unsigned p = o + k * b;
+      const unsigned p = r + k * b;
       const unsigned x = p < 32 ? __funnelshift_r(w0, w1, p) : p < 64 ? __funnelshift_r(w1, w2, p - 32) : w2 >> (p - 64);
       v[k] = (T)(int)(fr + (x & m));
     }
@@ -377,8 +383,10 @@ __device__ __forceinline__ void load_packed(const Col& c, long long i0, bool ful
   }
   unsigned word[IT + 1];
 #pragma unroll
-  for (int k = 0; k < IT; k++) word[k] = __ldg(w + ((o + k * b) >> 5));
-  word[IT] = __ldg(w + ((o + (IT - 1) * b) >> 5) + 1);
+  for (int k = 0; k < IT; k++) word[k] = __ldg(w + 32 * ((o + k * b) >> 5));
+  // The last row's next word, only where it straddles into it.
+  const unsigned last = (o + (IT - 1) * b) >> 5;
+  word[IT] = ((o + IT * b - 1) >> 5) != last ? __ldg(w + 32 * (last + 1)) : 0u;
 #pragma unroll
   for (int k = 0; k < IT; k++) v[k] = (T)(int)(fr + (__funnelshift_r(word[k], word[k + 1], (o + k * b) & 31u) & m));
 }

@@ -19,7 +19,7 @@ import (
 // packed_prelude.h) and decodes columns packed by storage/columnar's
 // packer through its ldi and tile loads (load_i with 4, 8 and 16 rows a
 // thread, full tiles and the tail), under AddressSanitizer so a read past
-// the packed words' padding fails too. The cuda tests in exec/gpu run the
+// the packed words fails too. The cuda tests in exec/gpu run the
 // same code on a GPU.
 func TestPackedDecodeEmulated(t *testing.T) {
 	gxx, err := exec.LookPath("g++")

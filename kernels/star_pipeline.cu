@@ -42,8 +42,10 @@
 //
 // Packed fact columns (common.cuh, load_packed; planner/gpu_packing.go)
 // are read at their packed width, b bits a row plus a frame per 4,096
-// rows, and decoded in registers: the bound below then counts b/8 bytes
-// a row, not 4 (SSB: lo_discount 4 bits, lo_quantity 6).
+// rows, and decoded in registers by the fast kernels compiled for them
+// (FAST_NEED_PACKED: a lane-interleaved row map, so a warp's packed loads
+// are whole lines): the bound below then counts b/8 bytes a row, not 4
+// (SSB: lo_discount 4 bits, lo_quantity 6).
 //
 // Bound: device memory bandwidth for the columns read (H100 SXM HBM3: 3.35
 // TB/s peak, 2.7 TB/s measured by bandwidth_probe.cu; SSB Q1.x reads at most
@@ -366,20 +368,47 @@ extern "C" __global__ void group_init(const StarParams p) {
 // they keep the loads of a column from being scheduled together.
 #define FAST_NEED_BITS 1   // some dimension has a bitmap (kernels/dim_bits.cu)
 #define FAST_NEED_AGGS 2   // some aggregate is MIN/MAX or a SUM that could overflow
-#define FAST_NEED_EXT 4    // packed columns or remapped dimension payloads
+#define FAST_NEED_EXT 4    // remapped dimension payloads
 #define FAST_NEED_HASH 8   // some dimension is a hash table
+#define FAST_NEED_PACKED 16  // packed columns: the lane-interleaved row map
 #define FAST_ALL 15
+
+// The fast kernels' row map. Without packed columns a thread holds IT
+// consecutive rows (16-byte vector loads); with them (FAST_NEED_PACKED) it
+// holds rows i0 + 32k, consecutive slots of one lane of a packed group
+// (storage/columnar/packed.go), so that every packed word a warp loads is
+// one 128-byte line, and the plain 4-byte columns are read by the same map
+// (each load of a warp: 32 consecutive rows, one line). A tile is blockDim
+// x IT rows, whole 1,024-row groups (256 x 4 at least): warp w takes
+// group w / (32/IT) of the tile, slots (w % (32/IT)) * IT on.
+template <int IT, int F>
+__device__ __forceinline__ long long fast_first_row(long long base) {
+  if (!(F & FAST_NEED_PACKED)) return base + (long long)threadIdx.x * IT;
+  const int warp = threadIdx.x >> 5, per = 32 / IT;
+  return base + (long long)(warp / per) * 1024 + (warp % per) * IT * 32 + (threadIdx.x & 31);
+}
+
+// fast_row_step is the distance between a thread's rows.
+template <int F>
+__device__ __forceinline__ constexpr int fast_row_step() { return (F & FAST_NEED_PACKED) ? 32 : 1; }
 
 template <int IT, int F>
 __device__ __forceinline__ void load32(const Col& c, long long i0, bool full, const bool* alive, int* v) {
 #pragma unroll
   for (int k = 0; k < IT; k++) v[k] = 0;
   if (!any_alive<IT>(alive)) return;
-  if ((F & FAST_NEED_EXT) && c.frame) {
-    load_packed<IT>(c, i0, full, alive, v);
+  const int* d = (const int*)c.data + i0;
+  if (F & FAST_NEED_PACKED) {
+    if (c.frame) {
+      load_packed<IT>(c, i0, v);
+      return;
+    }
+    // A dead row's lane skips its load: 8 such lanes side by side are a
+    // sector not fetched.
+#pragma unroll
+    for (int k = 0; k < IT; k++) v[k] = alive[k] ? __ldg(d + 32 * k) : 0;
     return;
   }
-  const int* d = (const int*)c.data + i0;
   if (full) {
 #pragma unroll
     for (int q = 0; q < IT / 4; q++) {
@@ -529,13 +558,14 @@ __device__ __forceinline__ void star_fast_body(const StarParams& p) {
   const long long tile = (long long)blockDim.x * IT;
   for (long long base = (long long)blockIdx.x * tile; base < p.n; base += (long long)gridDim.x * tile) {
     if (star_tile_dead(p, base)) continue;
-    const long long i0 = base + (long long)threadIdx.x * IT;
-    const bool full = i0 + IT <= p.n;
+    const long long i0 = fast_first_row<IT, F>(base);
+    const int step = fast_row_step<F>();
+    const bool full = i0 + (IT - 1) * step < p.n;
     unsigned int g[IT];
     bool alive[IT];
 #pragma unroll
     for (int k = 0; k < IT; k++) {
-      alive[k] = i0 + k < p.n;
+      alive[k] = i0 + k * step < p.n;
       g[k] = 0;
     }
     fast_preds<IT, F>(p, i0, full, alive);
@@ -590,3 +620,27 @@ STAR_FAST(star_fast_scalar_8_f4, true, 8, 4, , 4)
 STAR_FAST(star_fast_scalar_8_f5, true, 8, 5, , 4)
 STAR_FAST(star_fast_scalar_8_f6, true, 8, 6, , 4)
 STAR_FAST(star_fast_scalar_8_f7, true, 8, 7, , 4)
+// With packed columns: the feature sets without hash tables at 8 rows,
+// and every feature at 4, 8 and 16 (star_fast[_scalar]_<IT>_f31).
+STAR_FAST(star_fast_8_f16, false, 8, 16)
+STAR_FAST(star_fast_8_f17, false, 8, 17)
+STAR_FAST(star_fast_8_f18, false, 8, 18)
+STAR_FAST(star_fast_8_f19, false, 8, 19)
+STAR_FAST(star_fast_8_f20, false, 8, 20)
+STAR_FAST(star_fast_8_f21, false, 8, 21)
+STAR_FAST(star_fast_8_f22, false, 8, 22)
+STAR_FAST(star_fast_8_f23, false, 8, 23)
+STAR_FAST(star_fast_scalar_8_f16, true, 8, 16, , 4)
+STAR_FAST(star_fast_scalar_8_f17, true, 8, 17, , 4)
+STAR_FAST(star_fast_scalar_8_f18, true, 8, 18, , 4)
+STAR_FAST(star_fast_scalar_8_f19, true, 8, 19, , 4)
+STAR_FAST(star_fast_scalar_8_f20, true, 8, 20, , 4)
+STAR_FAST(star_fast_scalar_8_f21, true, 8, 21, , 4)
+STAR_FAST(star_fast_scalar_8_f22, true, 8, 22, , 4)
+STAR_FAST(star_fast_scalar_8_f23, true, 8, 23, , 4)
+STAR_FAST(star_fast_4_f31, false, 4, 31)
+STAR_FAST(star_fast_8_f31, false, 8, 31)
+STAR_FAST(star_fast_16_f31, false, 16, 31)
+STAR_FAST(star_fast_scalar_4_f31, true, 4, 31)
+STAR_FAST(star_fast_scalar_8_f31, true, 8, 31)
+STAR_FAST(star_fast_scalar_16_f31, true, 16, 31)

@@ -15,8 +15,9 @@ import (
 const (
 	fastNeedBits = 1 << iota // a dimension has a bitmap
 	fastNeedAggs             // an aggregate is MIN/MAX or a SUM that could overflow
-	fastNeedExt              // a packed column or a remapped dimension payload
+	fastNeedExt              // a remapped dimension payload
 	fastNeedHash             // a dimension is a hash table
+	fastNeedPacked           // a packed column (the lane-interleaved row map)
 )
 
 // fastFeatures is the feature set sp needs; sumsSafe says every aggregate
@@ -28,7 +29,7 @@ func fastFeatures(sp *starParams, sumsSafe bool) int {
 	}
 	packed := func(c colView) {
 		if c.Frame != 0 {
-			f |= fastNeedExt
+			f |= fastNeedPacked
 		}
 	}
 	for i := range sp.Preds[:sp.NPreds] {
@@ -59,15 +60,19 @@ func fastFeatures(sp *starParams, sumsSafe bool) int {
 
 // fastKernelName is the fast kernel for it rows a thread and feature set
 // f: the specialized ones exist at 8 rows without hash tables; every
-// other case takes the kernel with all.
+// other case takes the kernel with all features, with packed columns
+// (_f31) or without.
 func fastKernelName(scalar bool, it, f int) string {
 	name := "star_fast"
 	if scalar {
 		name += "_scalar"
 	}
 	name = fmt.Sprintf("%s_%d", name, it)
-	if it == 8 && f&fastNeedHash == 0 {
+	switch {
+	case it == 8 && f&fastNeedHash == 0:
 		name += fmt.Sprintf("_f%d", f)
+	case f&fastNeedPacked != 0:
+		name += "_f31"
 	}
 	return name
 }

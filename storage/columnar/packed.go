@@ -10,25 +10,35 @@ import (
 )
 
 // The bit-packed form of an integer column, as the GPU's fused star kernel
-// reads it (kernels/common.cuh, ld_packed): per chunk of PackChunkRows
-// rows a frame of reference (the chunk's least non-NULL value), and every
-// value stored as value - frame in Bits bits, consecutive in 32-bit words
-// from bit 0 (row i's bits start at bit i*Bits, low bits first, and may
-// straddle two words). A NULL row stores 0 (its value reads as the frame;
-// the validity bitmap says it is NULL). Two words of padding follow the
-// last value, so a decoder may always read the word after the one a value
-// starts in. A chunk's values end on a word boundary (PackChunkRows*Bits
-// is a multiple of 32), so chunks pack independently, in parallel.
+// reads it (kernels/common.cuh, ld_packed and load_packed): per chunk of
+// PackChunkRows rows a frame of reference (the chunk's least non-NULL
+// value), and every value stored as value - frame in Bits bits. A NULL row
+// stores 0 (its value reads as the frame; the validity bitmap says it is
+// NULL).
+//
+// The words are lane-interleaved, so that a GPU warp's loads coalesce: rows
+// come in groups of PackGroupRows (1,024); row 32s + l of a group is slot s
+// of lane l, and lane l's 32 slots are one stream of 32*Bits bits (slot s
+// at bits s*Bits, low bits first, possibly straddling two words) whose
+// word j is the group's word 32j + l. So a warp that decodes consecutive
+// slots of its 32 lanes reads every word it needs as one 128-byte line (32
+// lanes x word j), whatever Bits is, where a row-after-row stream would
+// spread each of its loads over Bits*32 bytes. A group takes exactly
+// 32*Bits words; the last one is padded with zeros.
 //
 // A column of SSB's lo_discount (11 values) takes 4 bits a row instead of
 // the 32 of its device form: the scan reads an eighth of the bytes.
 
-// PackChunkShift is log2 of the rows a frame covers: 4,096 rows, so the
-// rows one GPU thread loads together (4, 8 or 16 consecutive, aligned)
-// never straddle two frames, and frames add a byte per 1,024 rows.
+// PackChunkShift is log2 of the rows a frame covers: 4,096 rows (four
+// groups), so the rows one GPU thread loads together (consecutive slots of
+// one lane) never straddle two frames, and frames add a byte per 1,024
+// rows.
 const (
 	PackChunkShift = 12
 	PackChunkRows  = 1 << PackChunkShift
+	PackGroupShift = 10
+	PackGroupRows  = 1 << PackGroupShift
+	PackLanes      = 32
 )
 
 // Packed is a packed column in Go memory.
@@ -39,10 +49,10 @@ type Packed struct {
 	Frames []int32
 }
 
-// PackedWords is the 32-bit words rows values of bits bits take, padding
-// included.
+// PackedWords is the 32-bit words rows values of bits bits take: whole
+// groups of 32*bits words.
 func PackedWords(rows, bits int) int {
-	return int((int64(rows)*int64(bits)+31)/32) + 2
+	return (rows + PackGroupRows - 1) >> PackGroupShift * PackLanes * bits
 }
 
 // PackedFrames is the number of frames of rows rows.
@@ -103,14 +113,12 @@ func PackInto(col *Column, b int, words []uint32, frames []int32) error {
 	if len(words) < PackedWords(col.Len, b) || len(frames) < PackedFrames(col.Len) {
 		return fmt.Errorf("pack: buffers of %d words and %d frames, want %d and %d", len(words), len(frames), PackedWords(col.Len, b), PackedFrames(col.Len))
 	}
-	tail := PackedWords(col.Len, b) - 2
-	words[tail], words[tail+1] = 0, 0
 	nch := PackedFrames(col.Len)
 	var errs = make([]error, nch)
 	parallelChunks(nch, func(k int) {
 		lo := k << PackChunkShift
 		hi := min(lo+PackChunkRows, col.Len)
-		w := words[int(int64(lo)*int64(b)/32):int((int64(hi)*int64(b)+31)/32)]
+		w := words[lo>>PackGroupShift*PackLanes*b : min(PackedWords(hi, b), len(words))]
 		clear(w)
 		if col.I32 != nil {
 			frames[k], errs[k] = packChunk(col.I32, col.Valid, lo, hi, b, w)
@@ -126,8 +134,9 @@ func PackInto(col *Column, b int, words []uint32, frames []int32) error {
 	return nil
 }
 
-// packChunk packs rows [lo, hi) into w (which starts at row lo's word;
-// lo*b is a multiple of 32) and returns the chunk's frame.
+// packChunk packs rows [lo, hi) into w (which starts at the word of row
+// lo's group, lo a multiple of PackChunkRows) and returns the chunk's
+// frame.
 func packChunk[T int32 | int64](v []T, valid []uint64, lo, hi, b int, w []uint32) (int32, error) {
 	frame, top := int64(math.MaxInt64), int64(math.MinInt64)
 	for i := lo; i < hi; i++ {
@@ -147,28 +156,38 @@ func packChunk[T int32 | int64](v []T, valid []uint64, lo, hi, b int, w []uint32
 	if b == 0 {
 		return int32(frame), nil
 	}
-	// Offsets go into a 64-bit accumulator (fewer than 32 bits pending
-	// plus at most 32 new) that spills a word at a time.
-	var acc uint64
-	pending, wi := 0, 0
-	for i := lo; i < hi; i++ {
-		d := uint64(int64(v[i]) - frame)
-		if valid != nil && !isValid(valid, i) {
-			d = 0
-		}
-		acc |= d << pending
-		pending += b
-		if pending >= 32 {
-			w[wi] = uint32(acc)
-			wi++
-			acc >>= 32
-			pending -= 32
-		}
-	}
-	if pending > 0 {
-		w[wi] = uint32(acc)
+	for g := lo; g < hi; g += PackGroupRows {
+		packGroup(v[g:min(g+PackGroupRows, hi)], valid, g, frame, b, w[(g-lo)>>PackGroupShift*PackLanes*b:])
 	}
 	return int32(frame), nil
+}
+
+// packGroup packs one group's rows (v, the group's first row first) into
+// its 32*b words w, lane by lane. Offsets go into a 64-bit accumulator
+// (fewer than 32 bits pending plus at most 32 new) that spills a word at a
+// time into the lane's next word, 32 words on.
+func packGroup[T int32 | int64](v []T, valid []uint64, first int, frame int64, b int, w []uint32) {
+	for lane := 0; lane < PackLanes; lane++ {
+		var acc uint64
+		pending, wi := 0, lane
+		for r := lane; r < len(v); r += PackLanes {
+			d := uint64(int64(v[r]) - frame)
+			if valid != nil && !isValid(valid, first+r) {
+				d = 0
+			}
+			acc |= d << pending
+			pending += b
+			if pending >= 32 {
+				w[wi] = uint32(acc)
+				wi += PackLanes
+				acc >>= 32
+				pending -= 32
+			}
+		}
+		if pending > 0 {
+			w[wi] = uint32(acc)
+		}
+	}
 }
 
 // At decodes row i as a kernel does (NULL rows read as their frame).
@@ -178,9 +197,16 @@ func (p *Packed) At(i int) int64 {
 
 // UnpackAt decodes row i of packed words and frames.
 func UnpackAt(words []uint32, frames []int32, b, i int) int64 {
-	o := int64(i) * int64(b)
-	pair := uint64(words[o>>5]) | uint64(words[o>>5+1])<<32
-	d := uint32(pair >> (o & 31))
+	if b == 0 {
+		return int64(frames[i>>PackChunkShift])
+	}
+	bit := (i >> 5 & (PackLanes - 1)) * b
+	at := i>>PackGroupShift*PackLanes*b + bit>>5*PackLanes + i&(PackLanes-1)
+	pair := uint64(words[at])
+	if bit&31+b > 32 {
+		pair |= uint64(words[at+PackLanes]) << 32
+	}
+	d := uint32(pair >> (bit & 31))
 	if b < 32 {
 		d &= 1<<b - 1
 	}

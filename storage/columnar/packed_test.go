@@ -162,3 +162,43 @@ func BenchmarkPack(b *testing.B) {
 		}
 	}
 }
+
+// The words are lane-interleaved (a group's word 32j + l is word j of lane
+// l's stream): at 32 bits a group is its rows in order, and at 4 bits
+// word 32j + l holds rows 32(8j+k) + l, k = 0..7, in its nibbles.
+func TestPackLaneLayout(t *testing.T) {
+	v := randI32(2*PackGroupRows+100, 0, 15, 5)
+	v[0] = 0 // frame 0 in every chunk of a 2,148-row column
+	col := &Column{I32: v, Len: len(v), Type: TInt32}
+	wide, err := Pack(col, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, x := range v {
+		if wide.Words[i] != uint32(x) {
+			t.Fatalf("32 bits: word %d = %d, want row %d's %d", i, wide.Words[i], i, x)
+		}
+	}
+	narrow, err := Pack(col, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(narrow.Words) != 3*PackLanes*4 {
+		t.Fatalf("%d words, want 3 groups of 128", len(narrow.Words))
+	}
+	for g := 0; g < 3; g++ {
+		for j := 0; j < 4; j++ {
+			for l := 0; l < PackLanes; l++ {
+				var want uint32
+				for k := 0; k < 8; k++ {
+					if r := g*PackGroupRows + 32*(8*j+k) + l; r < len(v) {
+						want |= uint32(v[r]) << (4 * k)
+					}
+				}
+				if got := narrow.Words[g*128+32*j+l]; got != want {
+					t.Fatalf("4 bits: group %d word %d lane %d = %#x, want %#x", g, j, l, got, want)
+				}
+			}
+		}
+	}
+}
