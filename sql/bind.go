@@ -133,6 +133,11 @@ func bindPass(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed, ass
 	}
 	var st Statement
 	var err error
+	if ins, ok := p.Node.(*ast.InsertStmt); ok && p.rowAlias != nil {
+		if err := b.applyRowAlias(ins, p.rowAlias); err != nil {
+			return nil, err
+		}
+	}
 	if len(p.into) > 0 {
 		st, err = b.selectIntoVars(p.Node, p.into)
 	} else {
