@@ -190,6 +190,7 @@ func skipSpaceAndComments(s string) int {
 	return i
 }
 
+var tidbErrRE = regexp.MustCompile(`^line (\d+) column (\d+) near "`)
 var totalLenRE = regexp.MustCompile(`\(total length (\d+)\)\s*$`)
 
 // syntaxError turns a TiDB parser error into an *Error at the token where
