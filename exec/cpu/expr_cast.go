@@ -302,11 +302,10 @@ func parseValue(s string, t columnar.Type) numVal {
 		f, _ := strconv.ParseFloat(numericPrefix(s, true), 64)
 		return numVal{i: int64(b2i(f != 0))}
 	}
-	pre := numericPrefix(s, true)
-	if strings.ContainsAny(pre, ".eE") {
-		f, _ := strconv.ParseFloat(pre, 64)
-		return numVal{i: int64(math.Round(f))}
-	}
+	// An integer reads the leading digits and stops at '.' or 'e', as
+	// MySQL's strtoll10 (CAST('38.8' AS SIGNED) is 38, CAST('1e3' AS
+	// SIGNED) 1, each noting 1292; Item_typecast_signed::val_int_from_str).
+	pre := numericPrefix(s, false)
 	if t.IsBigUnsigned() && !strings.HasPrefix(pre, "-") {
 		if u, err := strconv.ParseUint(strings.TrimPrefix(pre, "+"), 10, 64); err == nil {
 			return numVal{i: int64(u)}
