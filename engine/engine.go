@@ -527,13 +527,13 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 	case *sql.Copy:
 		return db.copyTo(ctx, s, baseDir)
 	case *sql.ShowTables:
-		return db.showTables(s.Like), nil
+		return db.showTables(s.Like, s.Full), nil
 	case *sql.ShowWarnings:
 		return showWarnings(s), nil
 	case *sql.ShowCatalogTable:
 		return showCatalogTable(s), nil
 	case *sql.Describe:
-		return db.describe(s.Table, s.Like)
+		return db.describe(s.Table, s.Like, s.Full)
 	case *sql.Set:
 		return db.set(ctx, s)
 	case *sql.SelectIntoVars:
@@ -567,7 +567,7 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 	case *sql.CheckDatabase:
 		return db.checkDatabase(), nil
 	case *sql.ShowTableStatus:
-		return db.showTableStatus(), nil
+		return db.showTableStatus(s.Like), nil
 	case *sql.ExportDatabase:
 		return db.exportDatabase(resolve(baseDir, s.Dir))
 	case *sql.ImportDatabase:

@@ -287,3 +287,12 @@ func collatedSchema(s Schema) bool {
 	}
 	return false
 }
+
+// FieldCollation is a column's collation as SHOW FULL COLUMNS and
+// information_schema name it: "" for a column that holds no text.
+func FieldCollation(f columnar.Field) string {
+	if f.Type.ID != columnar.String || f.Type.Binary || f.Type.JSON {
+		return ""
+	}
+	return fieldCollation(f)
+}

@@ -270,10 +270,11 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		b.volatile("SHOW WARNINGS")
 		return &ShowWarnings{Errors: n.Tp == ast.ShowErrors, Count: n.CountWarningsOrErrors, Last: b.vars.LastWarnings()}, nil
 	case ast.ShowTableStatus:
-		if n.Pattern != nil || n.Where != nil {
-			return nil, b.errf(-1, "unsupported: SHOW TABLE STATUS LIKE/WHERE")
+		if n.Where != nil {
+			return nil, b.errf(-1, "unsupported: SHOW TABLE STATUS WHERE (use LIKE)")
 		}
-		return &ShowTableStatus{}, nil
+		like, err := b.showLike(n, "SHOW TABLE STATUS")
+		return &ShowTableStatus{Like: like}, err
 	case ast.ShowColumns:
 		if n.Table == nil {
 			return nil, b.errf(-1, "SHOW COLUMNS needs a table")
@@ -290,7 +291,7 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		if n.Column != nil && like == nil {
 			like = &n.Column.Name.O // DESCRIBE t col_wild: a LIKE pattern too
 		}
-		return &Describe{Table: t.Name, Like: like}, err
+		return &Describe{Table: t.Name, Like: like, Full: n.Full}, err
 	case ast.ShowDatabases:
 		return &ShowDatabases{}, nil
 	case ast.ShowCreateTable:
@@ -322,7 +323,7 @@ func (b *binder) showTables(n *ast.ShowStmt) (Statement, error) {
 		return nil, b.errf(-1, "unsupported: SHOW TABLES WHERE (use SHOW TABLES LIKE, or SELECT table_name FROM information_schema.tables WHERE ...)")
 	}
 	like, err := b.showLike(n, "SHOW TABLES")
-	return &ShowTables{Like: like}, err
+	return &ShowTables{Like: like, Full: n.Full}, err
 }
 
 // showCatalogTable binds SHOW CHARACTER SET / COLLATION / ENGINES [LIKE].

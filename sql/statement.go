@@ -94,7 +94,10 @@ type Load struct {
 
 // ShowTables lists the tables, those whose name matches Like when it is
 // set (SHOW TABLES LIKE 'pattern').
-type ShowTables struct{ Like *string }
+type ShowTables struct {
+	Like *string
+	Full bool // SHOW FULL TABLES: a Table_type column too (BASE TABLE or VIEW)
+}
 
 // ShowProcessList is SHOW [FULL] PROCESSLIST: the server's connections
 // (Info cut to 100 characters unless Full).
@@ -119,6 +122,7 @@ type ShowWarnings struct {
 type Describe struct {
 	Table string
 	Like  *string // SHOW COLUMNS FROM t LIKE 'pattern': only the columns it matches
+	Full  bool    // SHOW FULL COLUMNS: Collation, Privileges and Comment too
 }
 
 func (*Query) statement()            {}
