@@ -271,7 +271,7 @@ func parseAs(s string, t columnar.Type) numVal {
 	case t.IsInteger() || t.ID == columnar.Float64 || t.ID == columnar.Decimal:
 		v.truncated = v.truncated || sql.TruncatesNumber(s, t.IsInteger())
 	case t.ID == columnar.Date || t.ID == columnar.Datetime || t.ID == columnar.Time:
-		v.truncated = v.null // not a date: NULL, noting 1292
+		v.truncated = v.truncated || v.null // not a date: NULL, noting 1292 (a TIME past its range: clamped)
 	}
 	return v
 }
@@ -291,7 +291,10 @@ func parseValue(s string, t columnar.Type) numVal {
 		us, ok := columnar.ParseDatetime(s, t.Scale)
 		return numVal{i: us, null: !ok}
 	case columnar.Time:
-		us, ok := columnar.ParseTime(s, t.Scale)
+		us, clamped, ok := columnar.ParseTimeClamped(s, t.Scale) // 839:00:00 is 838:59:59, noting 1292
+		if clamped {
+			return numVal{i: us, truncated: true}
+		}
 		return numVal{i: us, null: !ok}
 	case columnar.Float64:
 		f, _ := strconv.ParseFloat(numericPrefix(s, true), 64)
