@@ -610,6 +610,9 @@ func (b *binder) inList(n *ast.PatternInExpr, sc *scope, pos int) (Expr, error) 
 	if in, ok := b.unsignedInList(e, items, n.Not); ok {
 		return in, nil
 	}
+	if mixedStringIn(e, items) { // in_mixed.go
+		return b.pairwiseIn(e, items, n.Not, pos)
+	}
 	var t columnar.Type
 	for i, it := range items {
 		ct, err := compareType(e, it)
