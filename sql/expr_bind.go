@@ -428,7 +428,7 @@ func (b *binder) arith(op BinOp, l, r Expr, pos int) (Expr, error) {
 	var t columnar.Type
 	switch {
 	case lt.ID == columnar.Float64 || rt.ID == columnar.Float64:
-		t = columnar.TFloat64
+		t = doubleArithType(op, lt, rt) // double_decimals.go
 	case op == OpIntDiv:
 		ct := commonNumeric(lt, rt)
 		if ct.ID == columnar.Int32 {

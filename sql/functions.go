@@ -210,8 +210,9 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 			return b.wholeUnsigned("round", x, d, pos)
 		}
 		t := x.Type()
-		if t.ID == columnar.Decimal {
-			t = columnar.TDecimal(t.Precision, min(t.Scale, int(max(d, 0))))
+		if t.ID == columnar.Decimal || t.ID == columnar.Float64 && t.Scale > 0 {
+			// ROUND(PI(), 3) is 3.142: a fixed DOUBLE keeps d decimals too.
+			t.Scale = min(t.Scale, int(max(d, 0)))
 		}
 		return &Func{Name: "round", Args: []Expr{x, &Const{T: columnar.TInt64, I: d}}, T: t}, nil
 	case "floor", "ceil", "ceiling":

@@ -187,7 +187,7 @@ func (c *call) numberFunc() (Expr, bool, error) {
 		if err := c.arity(0, 0); err != nil {
 			return nil, true, err
 		}
-		return &Const{T: columnar.TFloat64, F: math.Pi}, true, nil
+		return &Const{T: fixedDouble(piDecimals), F: math.Pi}, true, nil
 	case "sign":
 		if err := c.arity(1, 1); err != nil {
 			return nil, true, err
@@ -532,8 +532,8 @@ func (b *binder) truncateFunc(args []Expr, pos int) (Expr, bool, error) {
 		return e, true, err
 	}
 	x := castTo(args[0], t)
-	if t.ID == columnar.Decimal {
-		t = columnar.TDecimal(t.Precision, min(t.Scale, int(max(c.I, 0))))
+	if t.ID == columnar.Decimal || t.ID == columnar.Float64 && t.Scale > 0 {
+		t.Scale = min(t.Scale, int(max(c.I, 0))) // a fixed DOUBLE too (double_decimals.go)
 	}
 	return &Func{Name: "truncate", Args: []Expr{x, &Const{T: columnar.TInt64, I: c.I}}, T: t}, true, nil
 }
