@@ -178,8 +178,8 @@ func ParseDSN(dsn string) (Config, error) {
 			cfg.Options.PlanCache = v
 		case "packing":
 			v = strings.ToLower(v)
-			if v != "on" && v != "off" {
-				return cfg, fmt.Errorf("gpusql: DSN packing=%q: want on or off", v)
+			if v != "on" && v != "off" && v != "transfer" {
+				return cfg, fmt.Errorf("gpusql: DSN packing=%q: want transfer, on or off", v)
 			}
 			cfg.Options.Packing = v
 		case "time_zone":

@@ -64,10 +64,11 @@ type Options struct {
 	// "off" to plan every statement anew (plan_cache.go); SET plan_cache
 	// changes it for a session.
 	PlanCache string
-	// Packing is "on" to keep the fused star kernel's resident fact
-	// columns bit-packed on the GPU, "off" (or "", the default) to keep
-	// them 4 bytes a value (gpu_packing.go); SET gpu_packing changes it
-	// for a session.
+	// Packing is "transfer" (or "", the default) to send the fused star
+	// kernel's resident fact columns to the GPU bit-packed and unpack them
+	// there, "on" to keep them bit-packed on the GPU, "off" to copy them 4
+	// bytes a value (gpu_packing.go); SET gpu_packing changes it for a
+	// session.
 	Packing string
 	// GPUs are the device indices plans may use (nil: every visible GPU);
 	// see gpu_devices.go.
@@ -135,7 +136,7 @@ func Open(opts Options) (*DB, error) {
 	db.plans = newPlanCache(db.cat)
 	db.cat.SetFinisher(db.finishSnapshot)
 	if !packingModes[opts.Packing] {
-		return nil, fmt.Errorf("unknown packing mode %q (want on or off)", opts.Packing)
+		return nil, fmt.Errorf("unknown packing mode %q (want transfer, on or off)", opts.Packing)
 	}
 	if !planCacheModes[opts.PlanCache] {
 		return nil, fmt.Errorf("unknown plan cache mode %q (want on or off)", opts.PlanCache)

@@ -61,7 +61,8 @@ func (db *DB) planProfile() *planner.GPUProfile {
 	p.Devices = db.chosenGPUs(p.Devices)
 	p.ForceSplit = db.opts.SplitEveryStar
 	p.ForceSetOp = planner.SetAlgorithm(db.opts.SetOpAlgorithm)
-	p.Packing = db.packingOn()
+	mode := db.packingMode()
+	p.Packing, p.PackTransfer = mode == "on", mode == "transfer"
 	return &p
 }
 

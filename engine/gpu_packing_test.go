@@ -7,11 +7,12 @@ import (
 	"testing"
 )
 
-// SET gpu_packing turns the GPU's bit-packed fact columns on and off for a
-// session (off by default): EXPLAIN shows the columns packed or not,
+// SET gpu_packing chooses how the GPU holds the star's fact columns for a
+// session (transfer by default: sent packed where that saves bytes, which
+// a 3-row table does not): EXPLAIN shows the columns packed or not,
 // @@gpu_packing reads the setting, bad values are errors naming the
-// variable, the plan cache keeps the two plans apart, and Options.Packing
-// sets the default.
+// variable, the plan cache keeps the plans apart, and Options.Packing sets
+// the default.
 func TestSetGPUPacking(t *testing.T) {
 	db, err := Open(Options{Executor: "cpu", GPUProfile: "h100"})
 	if err != nil {
@@ -26,11 +27,11 @@ func TestSetGPUPacking(t *testing.T) {
 		}
 		return res[0].Explain
 	}
-	if got := execRows(t, db.conn, "select @@gpu_packing"); !reflect.DeepEqual(got, rows("off")) {
-		t.Errorf("@@gpu_packing before any SET: %v, want off", got)
+	if got := execRows(t, db.conn, "select @@gpu_packing"); !reflect.DeepEqual(got, rows("transfer")) {
+		t.Errorf("@@gpu_packing before any SET: %v, want transfer", got)
 	}
 	if text := explain(); strings.Contains(text, "packed") || !strings.Contains(text, "f.v resident (12 B)") {
-		t.Errorf("packing off by default: EXPLAIN packs:\n%s", text)
+		t.Errorf("a 3-row table sent packed by default:\n%s", text)
 	}
 	for range 2 {
 		execRows(t, db.conn, "select sum(v) from f where k > 1")
@@ -56,6 +57,14 @@ func TestSetGPUPacking(t *testing.T) {
 	if text := explain(); strings.Contains(text, "packed") {
 		t.Errorf("SET gpu_packing = DEFAULT: EXPLAIN still packs:\n%s", text)
 	}
+	mustExec(t, db, "SET gpu_packing = 'Transfer'", "")
+	if got := execRows(t, db.conn, "select @@gpu_packing"); !reflect.DeepEqual(got, rows("transfer")) {
+		t.Errorf("SET gpu_packing = 'Transfer': @@gpu_packing %v", got)
+	}
+	mustExec(t, db, "SET gpu_packing = OFF", "")
+	if p := db.planProfile(); p.Packing || p.PackTransfer {
+		t.Errorf("SET gpu_packing = OFF: profile packs (%v, %v)", p.Packing, p.PackTransfer)
+	}
 
 	on, err := Open(Options{Executor: "cpu", GPUProfile: "h100", Packing: "on"})
 	if err != nil {
@@ -67,6 +76,14 @@ func TestSetGPUPacking(t *testing.T) {
 	}
 	if got := execRows(t, on.conn, "select @@gpu_packing"); !reflect.DeepEqual(got, rows("on")) {
 		t.Errorf("Options.Packing on: @@gpu_packing %v", got)
+	}
+	off, err := Open(Options{Executor: "cpu", GPUProfile: "h100", Packing: "off"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer off.Close()
+	if got := execRows(t, off.conn, "select @@gpu_packing"); !reflect.DeepEqual(got, rows("off")) || off.planProfile().PackTransfer {
+		t.Errorf("Options.Packing off: @@gpu_packing %v", got)
 	}
 	if _, err := Open(Options{Packing: "maybe"}); err == nil {
 		t.Error("Open accepted packing mode maybe")

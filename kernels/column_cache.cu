@@ -19,7 +19,18 @@
 //
 // narrow_i64_i32 is the plain device-to-device narrowing (kept for
 // callers that already know the range).
+//
+// unpack_packed writes a packed column (common.cuh, ld_packed) that
+// crossed the link packed as its 4-byte form: thread per row, so the 32
+// lanes of a warp read word j of one group's 32 lane streams (one line)
+// and write 32 consecutive rows. Reads b/8 B and writes 4 B a row: device
+// bandwidth.
 #include "common.cuh"
+
+extern "C" __global__ void unpack_packed(const Col c, long long n, int* out) {
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+    out[i] = ld_packed(c, i);
+}
 
 extern "C" __global__ void narrow_i64_i32(const long long* in, int* out, long long n) {
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)

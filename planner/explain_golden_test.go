@@ -49,6 +49,18 @@ func TestSSBGPUPackedExplainGolden(t *testing.T) {
 	checkSSBGolden(t, planner.Options{GPU: prof}, "gpu_h100_packed_ssb_")
 }
 
+// TestSSBGPUTransferExplainGolden: the h100 plans with SET gpu_packing =
+// TRANSFER (the engine's default), the fact columns sent packed and
+// unpacked on the device (testdata/explain/gpu_h100_transfer_ssb_*.txt).
+func TestSSBGPUTransferExplainGolden(t *testing.T) {
+	prof, err := planner.LookupGPUProfile("h100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prof.PackTransfer = true
+	checkSSBGolden(t, planner.Options{GPU: prof}, "gpu_h100_transfer_ssb_")
+}
+
 // TestSSBGPUStreamedExplainGolden: the h100 plans under an 8 MiB GPU
 // memory budget, where the fact columns that do not fit stream in chunks
 // (testdata/explain/gpu_h100_8MB_ssb_*.txt).

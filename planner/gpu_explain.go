@@ -44,7 +44,9 @@ func explainGPU(sb *strings.Builder, g *GPUPlan) {
 	parts := make([]string, len(g.Columns))
 	for i, c := range g.Columns {
 		parts[i] = fmt.Sprintf("%s.%s %s (%s)", c.Table, c.Column, c.Place, fmtBytes(c.Bytes))
-		if c.Packing != nil {
+		if c.Packing != nil && c.Packing.Transfer {
+			parts[i] = fmt.Sprintf("%s.%s %s (%s; sent packed %d bits, %s, unpacked on the device)", c.Table, c.Column, c.Place, fmtBytes(c.Bytes), c.Packing.Bits, fmtBytes(c.Packing.Bytes))
+		} else if c.Packing != nil {
 			parts[i] = fmt.Sprintf("%s.%s %s packed %d bits (frame per %s rows, %s)", c.Table, c.Column, c.Place, c.Packing.Bits, fmtCount(1<<c.Packing.ChunkShift), fmtBytes(c.Bytes))
 		}
 		if c.Place == PlaceStreamed {

@@ -33,22 +33,34 @@ import (
 //   - the star is not split over devices (a device's range starts
 //     anywhere, so its chunks need not lie inside statistics chunks).
 //
-// SET gpu_packing = ON (--packing on, DSN packing=on) turns it on; it is
-// off by default until the packed kernels are measured faster on the
-// device. GPUProfile.Packing carries it into the plan (and so into the
-// plan cache's key).
+// SET gpu_packing = ON (--packing on, DSN packing=on) keeps them packed on
+// the device. Measured on the H100 (README), the kernel that decodes them
+// is bound by its instructions, not its bytes, and runs slower than over
+// 4-byte columns, so that is not the default: SET gpu_packing = TRANSFER
+// (the default) packs the same columns only for the trip over the link
+// and unpacks them on the device into their 4-byte form
+// (exec/gpu/column_unpack.go), which every operator reads as if it had
+// been copied whole: a cold query moves b/32 of the bytes (SSB's
+// lo_discount an eighth) and warm queries run the 4-byte kernels. The VM
+// may then read the column too. OFF copies the 4-byte form.
+// GPUProfile.Packing and PackTransfer carry the setting into the plan (and
+// so into the plan cache's key).
 
 // GPUPacking is a packed column's form: Bits a value, a frame per
-// 2^ChunkShift rows.
+// 2^ChunkShift rows; Transfer when it is only sent packed.
 type GPUPacking struct {
 	Bits       int
 	ChunkShift int
+	Transfer   bool
+	// Bytes is the packed size (what crosses the link).
+	Bytes int64
 }
 
 // packCandidates marks the star's fact columns the fused kernel reads
 // directly with the bits they pack in, and gives them their packed size.
 func packCandidates(g *GPUPlan, cols []GPUColumn, prof *GPUProfile) {
-	if g.Star == nil || g.Split != nil || !prof.Packing && !prof.ForcePacking {
+	resident := prof.Packing || prof.ForcePacking && !prof.PackTransfer
+	if g.Star == nil || g.Split != nil || !resident && !prof.PackTransfer {
 		return // a split's ranges start anywhere, not on a statistics chunk
 	}
 	direct, viaVM := starFactReads(g.Star)
@@ -56,7 +68,7 @@ func packCandidates(g *GPUPlan, cols []GPUColumn, prof *GPUProfile) {
 	for i := range cols {
 		c := &cols[i]
 		ci := columnIndex(t, c.Col)
-		if !c.Fact || ci < 0 || !direct[ci] || viaVM[c.Col] || c.Bytes != 4*int64(t.Rows) {
+		if !c.Fact || ci < 0 || resident && (!direct[ci] || viaVM[c.Col]) || c.Bytes != 4*int64(t.Rows) {
 			continue
 		}
 		if t.Fields[ci].Type.Physical() == columnar.PhysFloat64 || ci >= len(t.Stats) {
@@ -66,9 +78,23 @@ func packCandidates(g *GPUPlan, cols []GPUColumn, prof *GPUProfile) {
 		if !ok || b >= 32 && !prof.ForcePacking {
 			continue
 		}
-		c.Packing = &GPUPacking{Bits: b, ChunkShift: columnar.PackChunkShift}
-		c.UnpackedBytes, c.Bytes = c.Bytes, columnar.PackedBytes(t.Rows, b)
+		packed := columnar.PackedBytes(t.Rows, b)
+		if !resident && !prof.ForcePacking && !transferSaves(c.Bytes, packed) {
+			continue
+		}
+		c.Packing = &GPUPacking{Bits: b, ChunkShift: columnar.PackChunkShift, Transfer: !resident, Bytes: packed}
+		if resident {
+			c.UnpackedBytes, c.Bytes = c.Bytes, c.Packing.Bytes
+		}
 	}
+}
+
+// transferSaves reports whether sending a column of plain bytes packed in
+// packed bytes is worth its staging buffer and unpacking pass: an eighth
+// of the bytes and 64 KiB saved at least.
+func transferSaves(plain, packed int64) bool {
+	saved := plain - packed
+	return saved*8 >= plain && saved >= 64<<10
 }
 
 // unpackOffDevice drops the packing of columns placement moved off the
@@ -77,7 +103,10 @@ func unpackOffDevice(cols []GPUColumn) {
 	streams := slices.ContainsFunc(cols, func(c GPUColumn) bool { return c.Place == PlaceStreamed })
 	for i := range cols {
 		if c := &cols[i]; c.Packing != nil && (c.Place != PlaceResident || streams) {
-			c.Packing, c.Bytes, c.UnpackedBytes = nil, c.UnpackedBytes, 0
+			if !c.Packing.Transfer {
+				c.Bytes, c.UnpackedBytes = c.UnpackedBytes, 0
+			}
+			c.Packing = nil
 		}
 	}
 }
@@ -88,7 +117,7 @@ func unpackOffDevice(cols []GPUColumn) {
 // column's frames allow only at multiples of 4,096 rows, and chunks are
 // any multiple of 64).
 func residentBytes(c GPUColumn, streams bool) int64 {
-	if c.Packing != nil && streams {
+	if c.Packing != nil && !c.Packing.Transfer && streams {
 		return c.UnpackedBytes
 	}
 	return c.Bytes

@@ -1,6 +1,7 @@
 package planner_test
 
 import (
+	"strings"
 	"testing"
 
 	"gpusql/internal/ssbtest"
@@ -121,5 +122,36 @@ func TestGPUPackingExclusions(t *testing.T) {
 	}
 	if streamed == 0 || p.GPU.Memory.Resident != resident || p.GPU.Memory.NoFit != "" {
 		t.Errorf("half the packed bytes: %d streamed, resident %d of %d\n%s", streamed, p.GPU.Memory.Resident, resident, p.Explain())
+	}
+}
+
+// SET gpu_packing = TRANSFER (the default through the engine) sends the
+// star's fact columns packed, the VM's included, and keeps their 4-byte
+// size as their device bytes; columns too small to gain are sent whole.
+func TestGPUPackingTransfer(t *testing.T) {
+	cat := ssbtest.Catalog(t, 0.05, columnar.HeapAllocator)
+	prof := h100(t)
+	prof.PackTransfer = true
+	p := planSQL(t, cat, "select sum(lo_revenue), count(*) from lineorder, date where lo_orderdate = d_datekey and d_year = 1993 and lo_quantity + lo_discount > 40", planner.Options{GPU: prof})
+	if p.GPU.Star == nil {
+		t.Fatalf("not a star:\n%s", p.Explain())
+	}
+	m := columnsByName(p.GPU)
+	rows := m["lineorder.lo_revenue"].Col.Len
+	for name, bits := range map[string]int{"lineorder.lo_quantity": 6, "lineorder.lo_discount": 4} {
+		c := m[name]
+		if c.Packing == nil || !c.Packing.Transfer || c.Packing.Bits != bits || c.Packing.Bytes != columnar.PackedBytes(rows, bits) {
+			t.Errorf("%s: packing %+v, want sent in %d bits\n%s", name, c.Packing, bits, p.Explain())
+		}
+		if c.Bytes != 4*int64(rows) || c.UnpackedBytes != 0 {
+			t.Errorf("%s: %d device bytes (unpacked %d), want the 4-byte form's %d", name, c.Bytes, c.UnpackedBytes, 4*rows)
+		}
+	}
+	if c := m["date.d_year"]; c.Packing != nil {
+		t.Errorf("a dimension column packed: %+v", c)
+	}
+	want := "lineorder.lo_discount resident (1.14 MiB; sent packed 4 bits"
+	if text := p.Explain(); !strings.Contains(text, want) {
+		t.Errorf("EXPLAIN lacks %q:\n%s", want, text)
 	}
 }

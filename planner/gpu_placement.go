@@ -59,7 +59,9 @@ type GPUColumn struct {
 	HasRange bool
 	// Packing, on a resident fact column of a star, is its bit-packed
 	// form (gpu_packing.go); Bytes is then the packed size and
-	// UnpackedBytes the 4-byte form's.
+	// UnpackedBytes the 4-byte form's, unless the column is only sent
+	// packed (Packing.Transfer): it then lives on the device in its
+	// 4-byte form, Bytes, and crosses the link in Packing.Bytes.
 	Packing       *GPUPacking
 	UnpackedBytes int64
 }

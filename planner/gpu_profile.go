@@ -64,10 +64,12 @@ type GPUProfile struct {
 	// bitmap whatever its size and selectivity (planDimBuild).
 	ForceDimBitmap bool
 	// Packing bit-packs the star's resident fact columns (SET gpu_packing
-	// = ON; off by default until it is measured faster on the device);
-	// ForcePacking, for tests, packs them even in 32 bits, where packing
-	// saves nothing (gpu_packing.go).
-	Packing, ForcePacking bool
+	// = ON): the kernel decodes them; ForcePacking, for tests, packs them
+	// even in 32 bits, where packing saves nothing. PackTransfer (SET
+	// gpu_packing = TRANSFER) sends them packed and unpacks them on the
+	// device into their 4-byte form (gpu_packing.go); with ForcePacking
+	// even where that saves nothing.
+	Packing, ForcePacking, PackTransfer bool
 }
 
 // builtinGPUProfiles are the GPUs gpusql runs on. The H100 numbers are

@@ -173,7 +173,7 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 	only := fs.String("queries", "", "comma-separated query names to run (e.g. Q1.1,Q3.2); default all 13")
 	dbPath := fs.String("db", "", "keep the data in the database directory `PATH`: generated in memory and written there on the first run, opened on the next ones")
 	gpuMemory := fs.String("gpu-memory", "default", "GPU memory budget of each query's plan, as `SIZE` 256MB: a fact table that does not fit streams in chunks (see EXPLAIN)")
-	packing := fs.String("packing", "off", "keep the GPU's resident fact columns bit-packed: on or `off` (to compare)")
+	packing := fs.String("packing", "transfer", "the GPU's resident fact columns: sent bit-packed and unpacked there (`transfer`), kept bit-packed (on) or copied 4 bytes a value (off)")
 	gpuSets := fs.String("gpus", "", "time the GPU executor on each device set of `SETS`, lists of device indices separated by / (0/0,1: one GPU, then two); default: every visible GPU")
 	cpuProfile := fs.String("cpuprofile", "", "write a Go CPU profile of the timed runs to `FILE` (go tool pprof): where the host time goes")
 	chart := fs.String("chart", "", "also draw the times as grouped bars into `FILE` (.svg, .png or .pdf)")
@@ -206,8 +206,8 @@ func benchSSB(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gpusql bench: --gpu-memory:", err)
 		return 2
 	}
-	if *packing != "on" && *packing != "off" {
-		fmt.Fprintf(stderr, "gpusql bench: --packing %q: want on or off\n", *packing)
+	if *packing != "on" && *packing != "off" && *packing != "transfer" {
+		fmt.Fprintf(stderr, "gpusql bench: --packing %q: want transfer, on or off\n", *packing)
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -166,7 +166,7 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	gpusFlag := fs.String("gpus", "all", "GPUs queries may use, as device indices `LIST` 0,1 (all: every visible GPU): star queries large enough are split over them, others run on the least busy")
 	gpuProfile := fs.String("gpu-profile", "", "plan for this GPU (`NAME`: h100, h200) instead of the device's own profile; with --executor gpu, EXPLAIN shows GPU plans without a GPU")
 	timeZone := fs.String("default-time-zone", "", "the session time zone (@@time_zone), as `ZONE` +02:00 or Europe/Paris (default: SYSTEM, which is UTC)")
-	packing := fs.String("packing", "off", "keep the GPU's resident fact columns of star queries bit-packed (on or `off`; SET gpu_packing changes it)")
+	packing := fs.String("packing", "transfer", "the GPU's resident fact columns of star queries: sent bit-packed and unpacked there (`transfer`), kept bit-packed (on) or copied 4 bytes a value (off); SET gpu_packing changes it")
 	interactive := fs.Bool("i", false, "open the REPL after running the -f and -c items (e.g. load a schema, then ask)")
 	var usageText strings.Builder
 	usage(&usageText)

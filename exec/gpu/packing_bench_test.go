@@ -45,7 +45,7 @@ func BenchmarkPackedScan(b *testing.B) {
 		s := scanOf(t, name)
 		base := &planner.Physical{Root: aggOf(s, nil, sumOf(ref(s, name)))}
 		for _, m := range packingModes[:2] {
-			p := withPacking(b, base, m.off, m.force)
+			p := withPacking(b, base, m)
 			b.Run(name+"/"+m.name, func(b *testing.B) {
 				if _, err := Run(b.Context(), p); err != nil { // warm: the column cached
 					b.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gpusql/exec"
 	"gpusql/exec/cpu"
 	"gpusql/internal/ssbtest"
 	"gpusql/planner"
@@ -22,25 +23,40 @@ import (
 // columns through the star kernel at their edges (NULLs, negative values,
 // 32 bits, constants, sizes off the tile, an empty table).
 
-// packingModes are the plans compared: packing off, on (the default), and
-// forced (every fact column the kernel reads packed, 32 bits included).
-var packingModes = []struct {
-	name       string
-	off, force bool
-}{{"packing-off", true, false}, {"packing-on", false, false}, {"packing-forced", false, true}}
+// packingModes are the plans compared: packing off, on, forced (every
+// fact column the kernel reads packed, 32 bits included), and sent packed
+// and unpacked on the device (forced: small tables too).
+var packingModes = []packingMode{{"packing-off", true, false, false}, {"packing-on", false, false, false}, {"packing-forced", false, true, false}, {"packing-transfer", false, true, true}}
+
+type packingMode struct {
+	name                 string
+	off, force, transfer bool
+}
 
 // withPacking returns a copy of p planned for the device with packing set
-// as mode says.
-func withPacking(t testing.TB, p *planner.Physical, off, force bool) *planner.Physical {
+// as mode m says.
+func withPacking(t testing.TB, p *planner.Physical, m packingMode) *planner.Physical {
 	t.Helper()
 	prof, err := DeviceProfile()
 	if err != nil {
 		t.Fatal(err)
 	}
-	prof.Packing, prof.ForcePacking = !off, force
+	prof.Packing, prof.ForcePacking, prof.PackTransfer = !m.off && !m.transfer, m.force, m.transfer
 	cp := *p
 	cp.GPU = planner.PlanGPU(p, prof)
 	return &cp
+}
+
+// runPacking runs p as mode m plans it; for a packed transfer, after
+// dropping every cached column, so that the columns come through the
+// packed transfer and not from an earlier plan's 4-byte entries.
+func runPacking(t testing.TB, p *planner.Physical, m packingMode) (*exec.Result, error) {
+	if m.transfer {
+		if err := DropColumnCache(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return Run(context.Background(), p)
 }
 
 func packedColumns(g *planner.GPUPlan) int {
@@ -67,12 +83,12 @@ func TestSSBDifferentialPacking(t *testing.T) {
 				t.Fatalf("%s cpu: %v", q.Name, err)
 			}
 			for _, m := range packingModes {
-				p := withPacking(t, base, m.off, m.force)
+				p := withPacking(t, base, m)
 				if packed := packedColumns(p.GPU); (packed > 0) == m.off || p.GPU.Star == nil {
 					t.Errorf("%s %s: %d packed columns, star %v\n%s", q.Name, m.name, packed, p.GPU.Star != nil, p.Explain())
 				}
 				eachTuningQuiet(func(tu tuning) {
-					got, err := Run(context.Background(), p)
+					got, err := runPacking(t, p, m)
 					if err != nil {
 						t.Errorf("%s %s %s: %v\n%s", q.Name, m.name, tu, err, p.Explain())
 						return
@@ -81,13 +97,20 @@ func TestSSBDifferentialPacking(t *testing.T) {
 						t.Errorf("%s %s %s: %s\n%s", q.Name, m.name, tu, diff, p.Explain())
 					}
 				})
-				// The packed form is its own cache entry, of the planned size.
+				// The packed form is its own cache entry, of the planned size;
+				// a column sent packed is cached in its 4-byte form.
 				for _, c := range p.GPU.Columns {
 					if c.Packing == nil {
 						continue
 					}
 					d.do(func() error {
-						e, ok := d.cache.m[cacheKey{col: c.Col, packed: true}]
+						e, ok := d.cache.m[cacheKey{col: c.Col, packed: !c.Packing.Transfer}]
+						if c.Packing.Transfer {
+							if !ok || e.packing != nil || e.width != 4 || e.bytes-8*int64(len(c.Col.Valid)) != c.Bytes {
+								t.Errorf("%s %s: %s.%s sent packed not cached in 4 bytes a row, %d bytes (entry %v)", q.Name, m.name, c.Table, c.Column, c.Bytes, ok)
+							}
+							return nil
+						}
 						if !ok || e.packing.Bits != c.Packing.Bits || e.bytes-8*int64(len(c.Col.Valid)) != c.Bytes {
 							t.Errorf("%s %s: %s.%s not cached packed in %d bits, %d bytes (entry %v)", q.Name, m.name, c.Table, c.Column, c.Packing.Bits, c.Bytes, ok)
 						}
@@ -120,8 +143,8 @@ func TestGeneralDifferentialPacking(t *testing.T) {
 			t.Fatalf("%s cpu: %v", text, err)
 		}
 		for _, m := range packingModes {
-			p := withPacking(t, base, m.off, m.force)
-			got, err := Run(context.Background(), p)
+			p := withPacking(t, base, m)
+			got, err := runPacking(t, p, m)
 			if errors.Is(err, ErrUnsupported) {
 				continue
 			}
@@ -189,7 +212,7 @@ func TestPackedStarEdgeCases(t *testing.T) {
 		for _, m := range packingModes[1:] {
 			packed := map[string]*planner.Physical{}
 			for name, base := range plans {
-				p := withPacking(t, base, m.off, m.force)
+				p := withPacking(t, base, m)
 				if p.GPU.Star != nil && packedColumns(p.GPU) == 0 {
 					t.Errorf("%s/%s %s: no packed column\n%s", c.name, name, m.name, p.Explain())
 				}
@@ -197,7 +220,14 @@ func TestPackedStarEdgeCases(t *testing.T) {
 			}
 			eachTuning(t, func(t *testing.T) {
 				for name, p := range packed {
-					t.Run(c.name+"/"+name+"/"+m.name, func(t *testing.T) { checkPlan(t, name, p) })
+					t.Run(c.name+"/"+name+"/"+m.name, func(t *testing.T) {
+						if m.transfer {
+							if err := DropColumnCache(); err != nil {
+								t.Fatal(err)
+							}
+						}
+						checkPlan(t, name, p)
+					})
 				}
 			})
 		}

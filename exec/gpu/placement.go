@@ -76,6 +76,8 @@ func (r *queryRun) column(col *columnar.Column, streamOK bool) (*devColumn, erro
 	switch {
 	case gc != nil && gc.Place == planner.PlaceStreamed && streamOK:
 		return r.streamedColumn(col, gc)
+	case gc != nil && gc.Packing != nil && gc.Packing.Transfer && gc.Place == planner.PlaceResident:
+		dc, err = r.d.cache.getUnpacked(col, gc)
 	case gc != nil && gc.Packing != nil && gc.Place == planner.PlaceResident && streamOK:
 		dc, err = r.d.cache.getPacked(col, gc)
 	case gc != nil && gc.Place != planner.PlaceResident:

@@ -51,7 +51,7 @@ func GBps(b int64, ms float64) float64 {
 // Table renders the profile for EXPLAIN ANALYZE: one line per kernel.
 func (p *QueryProfile) Table() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "GPU kernels (device time by CUDA events; bytes at device width; limit: HBM reads %.0f GB/s):\n", p.HBMGBs)
+	fmt.Fprintf(&b, "GPU kernels (device time by CUDA events; bytes at device width, a star kernel's the plan's estimate of the sectors it fetches; limit: HBM reads %.0f GB/s):\n", p.HBMGBs)
 	fmt.Fprintf(&b, "  %-26s %9s %9s %10s %10s %8s %6s %11s %11s\n", "kernel", "ms", "gap ms", "read MB", "write MB", "GB/s", "%HBM", "rows in", "rows out")
 	num := func(v int64, scale float64, format string) string {
 		if v < 0 {

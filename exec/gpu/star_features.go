@@ -13,11 +13,11 @@ import (
 // the tests they make. The launch names the smallest set that covers the
 // query's parameters.
 const (
-	fastNeedBits = 1 << iota // a dimension has a bitmap
-	fastNeedAggs             // an aggregate is MIN/MAX or a SUM that could overflow
-	fastNeedExt              // a remapped dimension payload
-	fastNeedHash             // a dimension is a hash table
-	fastNeedPacked           // a packed column (the lane-interleaved row map)
+	fastNeedBits   = 1 << iota // a dimension has a bitmap
+	fastNeedAggs               // an aggregate is MIN/MAX or a SUM that could overflow
+	fastNeedExt                // a remapped dimension payload
+	fastNeedHash               // a dimension is a hash table
+	fastNeedPacked             // a packed column (the lane-interleaved row map)
 )
 
 // fastFeatures is the feature set sp needs; sumsSafe says every aggregate

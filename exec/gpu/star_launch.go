@@ -5,6 +5,8 @@ package gpu
 import (
 	"fmt"
 	"math"
+	"os"
+	"strconv"
 	"unsafe"
 
 	"gorgonia.org/cu"
@@ -217,7 +219,7 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 	}
 	hostSteps.mark("wait+copy")
 	if kprof() != nil && len(r.streamed) == 0 {
-		noteKernelAt(fact, factReadBytes(sp), slots*8, sp.N, groups.nonEmpty())
+		noteKernelAt(fact, q.fetchedBytes(sp), slots*8, sp.N, groups.nonEmpty())
 	}
 	if timed {
 		if ms, err := d.ev[0].Elapsed(d.ev[1]); err == nil {
@@ -250,7 +252,18 @@ func checkDimStatus(q *starQuery, status cu.DevicePtr) error {
 // starTuning is the fact kernel's launch shape: threads per block, rows per
 // thread (kernels *_4, *_8, and *_16 for the fast path) and whether the fast
 // path may be used. Benchmarks sweep it; tests run every shape.
-var starTuning = tuning{block: 256, items: 8, fast: true}
+var starTuning = tuning{block: 256, items: starItemsDefault(), fast: true}
+
+// starItemsDefault is 8 rows a thread, or GPUSQL_STAR_ITEMS (4, 8 or 16)
+// where set, so that a GPU machine can compare the shapes through bench.
+func starItemsDefault() int {
+	switch v := os.Getenv("GPUSQL_STAR_ITEMS"); v {
+	case "4", "16":
+		n, _ := strconv.Atoi(v)
+		return n
+	}
+	return 8
+}
 
 type tuning struct {
 	block, items int
@@ -308,6 +321,19 @@ func (r *queryRun) fillI64(p cu.DevicePtr, v int64, n int64) error {
 		V, N int64
 	}{uint64(p), v, n}
 	return launch(f, min(grid1D(n, threads), r.d.sms*8), threads, 0, unsafe.Pointer(&a), unsafe.Sizeof(a))
+}
+
+// fetchedBytes is what the fused kernel over sp's rows fetches: the plan's
+// estimate (the kernel skips the sectors of rows that failed earlier
+// tests), scaled to the rows of sp (a device's part of a split fact
+// table), or the columns' whole bytes where the plan has none.
+func (q *starQuery) fetchedBytes(sp *starParams) int64 {
+	whole := factReadBytes(sp)
+	rows := int64(q.fact.Table.Rows)
+	if q.fetched <= 0 || rows == 0 {
+		return whole
+	}
+	return min(whole, int64(float64(q.fetched)*float64(sp.N)/float64(rows)))
 }
 
 // factReadBytes is what the fused kernel reads at most: each fact column

@@ -39,6 +39,9 @@ type starQuery struct {
 	// zoneSkips marks the fact chunks the plan's zone maps rule out (nil:
 	// the kernel scans every chunk).
 	zoneSkips []bool
+	// fetched is the plan's estimate of the bytes the fused kernel
+	// fetches over the whole fact table (planner/gpu_fact_reads.go).
+	fetched int64
 }
 
 // scanExpr is an expression over node's output whose every column is a
@@ -123,7 +126,7 @@ var (
 // star unsupported, and the plan's fallback (operator at a time) runs.
 func starFromPlan(s *planner.GPUStar) (*starQuery, []starOutput, error) {
 	q := &starQuery{agg: s.Aggregate, fact: s.Fact, filters: s.Filters, preds: map[baseCol][]sql.Expr{},
-		nFact: s.FactGroupCols, groups: s.Groups}
+		nFact: s.FactGroupCols, groups: s.Groups, fetched: s.FactReadBytes}
 	for b, cs := range s.ColumnPreds {
 		q.preds[baseCol{b.Scan, b.Col}] = cs
 	}

@@ -1,0 +1,123 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"errors"
+	"fmt"
+	"unsafe"
+
+	"gorgonia.org/cu"
+
+	"gpusql/planner"
+	"gpusql/storage/columnar"
+)
+
+// Packed transfers (planner/gpu_packing.go, SET gpu_packing = TRANSFER): a
+// column the plan sends packed crosses the link in its bit-packed form,
+// from the pinned host copy packed once and kept (packed_copies.go), into
+// a staging buffer, and unpack_packed (kernels/column_cache.cu) writes
+// its 4-byte form, which the cache then holds as it holds a column copied
+// whole: every operator reads it, warm queries run the 4-byte kernels. A
+// cold query pays b/32 of the link's bytes and one pass at device
+// bandwidth.
+
+// getUnpacked returns col's 4-byte device form, loaded through its packed
+// form when it is not cached, pinned until unpin. Without room for the
+// packed host copy it is copied whole, as get would.
+func (cc *columnCache) getUnpacked(col *columnar.Column, gc *planner.GPUColumn) (*devColumn, error) {
+	if e, ok := cc.m[cacheKey{col: col}]; ok {
+		if e.host == hostPtr(col) && e.n == col.Len && (!e.zeroCopy || e.pins > 0) {
+			cc.lru.MoveToFront(e.elem)
+			e.pins++
+			return e, nil
+		}
+		cc.drop(e)
+	}
+	if !gc.HasRange || col.Len == 0 {
+		return cc.get(col) // the range comes from a scan of the copy
+	}
+	e, err := cc.loadUnpacked(col, gc)
+	if errors.Is(err, errNoRoom) {
+		return cc.get(col)
+	}
+	if err != nil {
+		return nil, err
+	}
+	cc.insert(e)
+	return e, nil
+}
+
+// loadUnpacked copies col's packed host copy to a staging buffer and
+// unpacks it into a new 4-byte device column. Its value range is the
+// plan's (statistics), as a packed column's is.
+func (cc *columnCache) loadUnpacked(col *columnar.Column, gc *planner.GPUColumn) (*devColumn, error) {
+	pk := gc.Packing
+	if pk.ChunkShift != columnar.PackChunkShift {
+		return nil, fmt.Errorf("gpu: internal error: the plan packs frames per 2^%d rows, storage per 2^%d", pk.ChunkShift, columnar.PackChunkShift)
+	}
+	n := int64(col.Len)
+	vbytes := int64(len(col.Valid)) * 8
+	if !cc.reserve(4*n + vbytes) {
+		return nil, errNoRoom
+	}
+	pc, err := cc.packed.get(col, pk.Bits)
+	if errors.Is(err, errNoRoom) {
+		return nil, err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("gpu: %s.%s: %w", gc.Table, gc.Column, err)
+	}
+	defer cc.packed.release(pc)
+	e := &devColumn{col: col, host: hostPtr(col), n: col.Len, width: 4, min: gc.Min, max: gc.Max}
+	if err := cc.unpackInto(e, pc, pk.Bits); err != nil {
+		cc.free(e)
+		return nil, err
+	}
+	if vbytes > 0 {
+		if e.valid, err = cu.MemAlloc(vbytes); err == nil {
+			err = cu.MemcpyHtoDAsync(e.valid, unsafe.Pointer(unsafe.SliceData(col.Valid)), vbytes, cu.NoStream)
+		}
+		if err != nil {
+			cc.free(e)
+			return nil, fmt.Errorf("gpu: copying a validity bitmap: %v", err)
+		}
+		e.bytes += vbytes
+	}
+	cc.used += e.bytes
+	return e, nil
+}
+
+// unpackInto allocates e's 4-byte data and fills it from packed copy pc
+// through a staging buffer, waiting for the device (the buffer goes back
+// to the pool).
+func (cc *columnCache) unpackInto(e *devColumn, pc *packedCopy, bits int) error {
+	n := int64(e.n)
+	size := 4 * int64(pc.words+pc.frames)
+	tmp, err := cc.d.pool.get(size)
+	if err != nil {
+		return err
+	}
+	defer cc.d.pool.put(tmp)
+	if e.data, err = cu.MemAlloc(4 * n); err != nil {
+		return fmt.Errorf("gpu: caching a column of %d bytes: %v", 4*n, err)
+	}
+	e.bytes += 4 * n
+	if err := cu.MemcpyHtoDAsync(tmp, pc.mem, size, cu.NoStream); err != nil {
+		return fmt.Errorf("gpu: copying a packed column to the device: %v", err)
+	}
+	f, err := cc.d.fn("unpack_packed")
+	if err != nil {
+		return err
+	}
+	a := struct {
+		C   colView
+		N   int64
+		Out uint64
+	}{colView{Data: uint64(tmp), Width: 4, Frame: uint64(tmp) + 4*uint64(pc.words), Bits: int32(bits), Shift: columnar.PackChunkShift}, n, uint64(e.data)}
+	if err := launch(f, min(grid1D(n, threads), cc.d.sms*8), threads, 0, unsafe.Pointer(&a), unsafe.Sizeof(a)); err != nil {
+		return err
+	}
+	noteKernel(4*int64(pc.words+pc.frames), 4*n, n, n)
+	return cc.d.sync()
+}
