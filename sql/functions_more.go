@@ -221,7 +221,10 @@ func (c *call) numberFunc() (Expr, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		return c.fn(columnar.TString, x, d) // a locale argument is accepted and ignored (en_US)
+		if len(c.args) == 3 && !isNullConst(c.args[2]) { // NULL: en_US, as MySQL
+			return c.fn(columnar.TString, x, d, c.str(c.args[2])) // the locale (exec/cpu/format_locale.go)
+		}
+		return c.fn(columnar.TString, x, d)
 	case "bit_count":
 		if err := c.arity(1, 1); err != nil {
 			return nil, true, err
