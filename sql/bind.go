@@ -48,6 +48,9 @@ type binder struct {
 	session *Session
 	// soundsLike: the statement's ILIKE are its SOUNDS LIKE (sounds_like.go).
 	soundsLike bool
+	// derivedCols: the column lists of the statement's derived tables
+	// (derived_columns.go).
+	derivedCols []derivedColumns
 	// src is the text AST offsets index; [start,end) is this statement.
 	src        string
 	start, end int
@@ -113,7 +116,7 @@ func bind(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed) (Statem
 
 // bindPass binds p once.
 func bindPass(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed, assigning *varAssignments) (Statement, error) {
-	b := &binder{assigning: assigning, cat: cat, session: sess, vars: vars, src: p.src, start: p.start, files: p.files, dir: p.Dir, reads: &QueryReads{}, soundsLike: p.soundsLike}
+	b := &binder{assigning: assigning, cat: cat, session: sess, vars: vars, src: p.src, start: p.start, files: p.files, dir: p.Dir, reads: &QueryReads{}, soundsLike: p.soundsLike, derivedCols: p.derivedCols}
 	if b.src == "" {
 		b.src, b.start, b.lineBase = p.Text, 0, max(p.Line-1, 0)
 	}

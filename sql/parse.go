@@ -52,6 +52,9 @@ type Parsed struct {
 	// rowAlias is its INSERT ... AS new ON DUPLICATE KEY UPDATE's row
 	// alias, cut out of the text before parsing (insert_row_alias.go).
 	rowAlias *rowAlias
+	// derivedCols are its derived tables' column lists, cut out of the
+	// text before parsing (derived_columns.go).
+	derivedCols []derivedColumns
 }
 
 // Parse splits text into statements and parses them with the TiDB parser
@@ -72,6 +75,7 @@ func parse(text string) ([]Parsed, error) {
 	blanked, copies := blankCopies(blanked)
 	blanked, into := blankIntoVars(blanked)
 	blanked, aliases := blankRowAliases(blanked)
+	blanked, derived := blankDerivedColumns(blanked)
 	blanked, files := markFileSources(blanked)
 	unmarked := blanked
 	blanked, sounds := markSoundsLike(blanked)
@@ -84,9 +88,9 @@ func parse(text string) ([]Parsed, error) {
 		perr := syntaxError(blanked, err)
 		before := parsedPrefix(p, blanked, perr)
 		limit := offsetOf(blanked, perr.Line, perr.Col)
-		return withRowAliases(withSoundsLike(withIntoVars(withFiles(withRoutines(withCopies(before, text, copies, limit), text, routines, limit), text, files), text, into), text, unmarked, sounds), aliases), perr
+		return withDerivedColumns(withRowAliases(withSoundsLike(withIntoVars(withFiles(withRoutines(withCopies(before, text, copies, limit), text, routines, limit), text, files), text, into), text, unmarked, sounds), aliases), derived), perr
 	}
-	return withRowAliases(withSoundsLike(withIntoVars(withFiles(withRoutines(withCopies(splitParsed(blanked, nodes), text, copies, len(text)), text, routines, len(text)), text, files), text, into), text, unmarked, sounds), aliases), nil
+	return withDerivedColumns(withRowAliases(withSoundsLike(withIntoVars(withFiles(withRoutines(withCopies(splitParsed(blanked, nodes), text, copies, len(text)), text, routines, len(text)), text, files), text, into), text, unmarked, sounds), aliases), derived), nil
 }
 
 // withFiles gives every statement the script's file sources, and those
