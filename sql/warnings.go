@@ -19,6 +19,7 @@ import (
 //	                                                  Incorrect time value) that is none: NULL
 //	1365  Division by 0                                x / 0, x DIV 0, x % 0 (the value is NULL)
 //	1411  Incorrect datetime value: 'x' for function str_to_date
+//	1260  Row 1 was cut by GROUP_CONCAT()             a GROUP_CONCAT past @@group_concat_max_len
 //
 // The binder notes those of constants it folds; the CPU executor notes one
 // per row it reads (exec/cpu), and the planner keeps plans that could note
@@ -41,6 +42,7 @@ const (
 	WarnTruncatedValue  uint16 = 1292 // ER_TRUNCATED_WRONG_VALUE
 	WarnDivisionByZero  uint16 = 1365 // ER_DIVISION_BY_ZERO
 	WarnDatetimeForFunc uint16 = 1411 // ER_WRONG_VALUE_FOR_TYPE
+	WarnCutGroupConcat  uint16 = 1260 // ER_CUT_VALUE_GROUP_CONCAT
 )
 
 // MaxWarnings is @@max_error_count: the warnings a statement keeps; it
