@@ -55,7 +55,6 @@ var fixedVariables = map[string]*Const{
 	"sql_notes":                       {T: columnar.TInt64, I: 1},
 	"sql_warnings":                    {T: columnar.TInt64, I: 0},
 	"sql_safe_updates":                {T: columnar.TInt64, I: 0},
-	"max_execution_time":              {T: columnar.TInt64, I: 0},
 	"lock_wait_timeout":               {T: columnar.TInt64, I: 31536000},
 	"innodb_lock_wait_timeout":        {T: columnar.TInt64, I: 50},
 	"max_heap_table_size":             {T: columnar.TInt64, I: 16777216},
@@ -79,7 +78,7 @@ var ignoredWhenSet = map[string]bool{
 	"max_allowed_packet": true,
 	// unique_checks = 0 lets MySQL skip checks it may still make; gpusql
 	// makes them. sql_notes = 0 drops notes gpusql hardly gives.
-	"unique_checks": true, "sql_notes": true, "max_execution_time": true, "lock_wait_timeout": true,
+	"unique_checks": true, "sql_notes": true, "lock_wait_timeout": true,
 	"innodb_lock_wait_timeout": true, "max_heap_table_size": true, "tmp_table_size": true,
 	"sort_buffer_size": true, "join_buffer_size": true,
 }
