@@ -70,8 +70,11 @@ func (b *binder) informationSchema(name string, pos int) (Plan, []string, error)
 		}
 	default:
 		var ok bool
-		if cols, rows, ok = b.infoConstraintTable(name); !ok {
-			return nil, nil, b.errf(pos, "unknown table 'information_schema.%s' (gpusql has SCHEMATA, TABLES, COLUMNS, TABLE_CONSTRAINTS, CHECK_CONSTRAINTS, REFERENTIAL_CONSTRAINTS and KEY_COLUMN_USAGE)", name)
+		if cols, rows, ok = b.infoConstraintTable(name); ok {
+			break
+		}
+		if cols, rows, ok = b.infoMoreTable(name); !ok { // information_schema_more.go
+			return nil, nil, b.errf(pos, "unknown table 'information_schema.%s' (gpusql has SCHEMATA, TABLES, COLUMNS, TABLE_CONSTRAINTS, CHECK_CONSTRAINTS, REFERENTIAL_CONSTRAINTS, KEY_COLUMN_USAGE, STATISTICS, VIEWS, ROUTINES and TRIGGERS)", name)
 		}
 	}
 	out := make(Schema, len(cols))
