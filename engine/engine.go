@@ -476,15 +476,25 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		if err := db.checkDropReferenced(s.Names); err != nil {
 			return nil, err
 		}
+		dropped := 0
 		for _, name := range s.Names {
+			if _, ok := db.cat.Table(name); !ok && s.IfExists {
+				// MySQL's Note 1051 for each table that is not there.
+				sql.WarningsFrom(ctx).AddNote(sql.NoteUnknownTable, fmt.Sprintf("Unknown table '%s.%s'", sql.DatabaseName, name))
+				continue
+			}
 			if err := db.cat.Drop(name, s.IfExists); err != nil {
 				return nil, err
 			}
+			dropped++
+		}
+		if dropped == 0 {
+			return message("no table dropped"), nil
 		}
 		if len(s.Names) == 1 {
 			return message("dropped table %s", s.Names[0]), nil
 		}
-		return message("dropped %d tables", len(s.Names)), nil
+		return message("dropped %d %s", dropped, plural(dropped, "table")), nil
 	case *sql.Insert:
 		return db.insert(ctx, s)
 	case *sql.CreateView:

@@ -43,6 +43,7 @@ const (
 	WarnDivisionByZero  uint16 = 1365 // ER_DIVISION_BY_ZERO
 	WarnDatetimeForFunc uint16 = 1411 // ER_WRONG_VALUE_FOR_TYPE
 	WarnCutGroupConcat  uint16 = 1260 // ER_CUT_VALUE_GROUP_CONCAT
+	NoteUnknownTable    uint16 = 1051 // ER_BAD_TABLE_ERROR, a Note under IF EXISTS
 )
 
 // MaxWarnings is @@max_error_count: the warnings a statement keeps; it
@@ -106,6 +107,22 @@ func (w *Warnings) Add(code uint16, msg string) {
 	defer w.mu.Unlock()
 	if len(w.list) < MaxWarnings {
 		w.list = append(w.list, Warning{Level: "Warning", Code: code, Message: msg})
+	}
+}
+
+// AddNote notes a Note (SHOW WARNINGS' lowest level: DROP TABLE IF
+// EXISTS of a table that is not there).
+func (w *Warnings) AddNote(code uint16, msg string) {
+	if w == nil {
+		return
+	}
+	if w.count.Add(1) > MaxWarnings {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.list) < MaxWarnings {
+		w.list = append(w.list, Warning{Level: "Note", Code: code, Message: msg})
 	}
 }
 
