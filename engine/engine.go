@@ -469,6 +469,10 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		if !existed && s.AutoIncrement > 1 {
 			db.cat.Counter(s.Name).Raise(s.AutoIncrement) // AUTO_INCREMENT = N
 		}
+		if existed { // IF NOT EXISTS: MySQL's Note 1050
+			sql.WarningsFrom(ctx).AddNote(sql.NoteTableExists, fmt.Sprintf("Table '%s' already exists", s.Name))
+			return message("table %s already exists", s.Name), nil
+		}
 		return message("created table %s", s.Name), nil
 	case *sql.CreateTableAs:
 		return db.createTableAs(ctx, s)

@@ -44,6 +44,7 @@ const (
 	WarnDatetimeForFunc uint16 = 1411 // ER_WRONG_VALUE_FOR_TYPE
 	WarnCutGroupConcat  uint16 = 1260 // ER_CUT_VALUE_GROUP_CONCAT
 	NoteUnknownTable    uint16 = 1051 // ER_BAD_TABLE_ERROR, a Note under IF EXISTS
+	NoteTableExists     uint16 = 1050 // ER_TABLE_EXISTS_ERROR, a Note under IF NOT EXISTS
 )
 
 // MaxWarnings is @@max_error_count: the warnings a statement keeps; it
