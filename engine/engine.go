@@ -458,6 +458,9 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		if err != nil {
 			return nil, err
 		}
+		if s.Discard { // DO
+			return message("done"), nil
+		}
 		return &StatementResult{Kind: KindRows, Result: res, Executor: executor}, nil
 	case *sql.Explain:
 		return db.explain(ctx, s)

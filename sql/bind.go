@@ -171,6 +171,8 @@ func (b *binder) statement(n ast.StmtNode) (Statement, error) {
 		return b.topQuery(n)
 	case *ast.SetOprStmt:
 		return b.topQuery(n)
+	case *ast.DoStmt:
+		return b.doStmt(n)
 	case *ast.ExplainStmt:
 		return b.explain(n)
 	case *ast.CreateTableStmt:

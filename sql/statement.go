@@ -19,6 +19,9 @@ type Query struct {
 	// Reads are the snapshots and views binding used and whether the
 	// query must be bound on every run (query_reads.go).
 	Reads QueryReads
+	// Discard: DO expr, ... evaluates the expressions (for what they do:
+	// SLEEP, GET_LOCK, @x := ...) and returns no rows (do.go).
+	Discard bool
 }
 
 // Explain shows the physical plan of Query; Analyze runs it and adds actual
