@@ -549,6 +549,9 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 	case *sql.ShowWarnings:
 		return showWarnings(s), nil
 	case *sql.ShowCatalogTable:
+		if r, ok := db.showMore(s); ok { // show_more.go
+			return r, nil
+		}
 		return showCatalogTable(s), nil
 	case *sql.Describe:
 		return db.describe(s.Table, s.Like, s.Full)

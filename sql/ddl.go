@@ -264,6 +264,9 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		return b.showTables(n)
 	case ast.ShowCharset, ast.ShowCollation, ast.ShowEngines:
 		return b.showCatalogTable(n)
+	case ast.ShowTriggers, ast.ShowProcedureStatus, ast.ShowFunctionStatus, ast.ShowEvents,
+		ast.ShowCreateView, ast.ShowCreateDatabase:
+		return b.showMore(n) // show_more.go
 	case ast.ShowProcessList:
 		return &ShowProcessList{Full: n.Full}, nil
 	case ast.ShowWarnings, ast.ShowErrors:

@@ -109,8 +109,9 @@ type ShowProcessList struct{ Full bool }
 // ShowCatalogTable is SHOW CHARACTER SET, SHOW COLLATION or SHOW ENGINES
 // [LIKE 'pattern']: gpusql's fixed answers (engine/show_catalog.go).
 type ShowCatalogTable struct {
-	What string // "charset", "collation" or "engines"
+	What string // "charset", "collation", "engines", or show_more.go's
 	Like *string
+	Name string // the view of SHOW CREATE VIEW
 }
 
 // ShowWarnings is SHOW WARNINGS / SHOW ERRORS [or their COUNT(*)]: gpusql
