@@ -317,7 +317,7 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		}
 		return &ShowIndex{Table: t.Name}, nil
 	}
-	return nil, b.errf(b.start, "unsupported statement: %s (SHOW TABLES, SHOW COLUMNS, SHOW INDEX, SHOW CREATE TABLE, SHOW DATABASES, SHOW VARIABLES, SHOW STATUS, SHOW TABLE STATUS, SHOW WARNINGS, SHOW PROCESSLIST, SHOW CHARACTER SET, SHOW COLLATION and SHOW ENGINES are supported)", strings.ToUpper(firstN(b.src[b.start:b.end], 2)))
+	return nil, b.errf(b.start, "unsupported statement: %s (SHOW TABLES, SHOW COLUMNS, SHOW INDEX, SHOW CREATE TABLE, SHOW DATABASES, SHOW VARIABLES, SHOW STATUS, SHOW TABLE STATUS, SHOW WARNINGS, SHOW PROCESSLIST, SHOW CHARACTER SET, SHOW COLLATION, SHOW ENGINES, SHOW CREATE VIEW, SHOW CREATE DATABASE, SHOW TRIGGERS, SHOW PROCEDURE STATUS, SHOW FUNCTION STATUS and SHOW EVENTS are supported)", strings.ToUpper(firstN(b.src[b.start:b.end], 2)))
 }
 
 // showTables binds SHOW TABLES [LIKE 'pattern'].
