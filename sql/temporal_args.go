@@ -43,18 +43,3 @@ func isDateNumber(t columnar.Type) bool {
 	}
 	return false
 }
-
-// invalidTemporalConst reports a string constant that is no value of t
-// (DATE or DATETIME): a function reading it is NULL with a warning.
-func invalidTemporalConst(e Expr, t columnar.Type) bool {
-	c, ok := e.(*Const)
-	if !ok || c.Null || c.T.ID != columnar.String {
-		return false
-	}
-	if t.ID == columnar.Date {
-		_, ok = ParseDate(c.S)
-	} else {
-		_, ok = columnar.ParseDatetime(c.S, columnar.MaxFsp)
-	}
-	return !ok
-}
