@@ -150,7 +150,7 @@ func (c *call) fn(t columnar.Type, as ...Expr) (Expr, bool, error) {
 // moreFunc binds the library above; ok is false for names it does not know.
 func (b *binder) moreFunc(name string, args []Expr, pos int) (Expr, bool, error) {
 	c := &call{b: b, name: name, args: args, pos: pos}
-	for _, family := range []func() (Expr, bool, error){c.numberFunc, c.timeFunc, c.datetimeFunc, c.dateFunc, c.stringFunc, c.codecFunc, c.convFunc, c.codecMoreFunc, c.networkFunc, c.randomFunc, c.lockFunc, c.miscFunc, c.compressFunc, c.aesFunc, c.vectorFunc, c.jsonFunc} {
+	for _, family := range []func() (Expr, bool, error){c.numberFunc, c.timeFunc, c.datetimeFunc, c.dateFunc, c.stringFunc, c.codecFunc, c.convFunc, c.codecMoreFunc, c.networkFunc, c.randomFunc, c.lockFunc, c.miscFunc, c.compressFunc, c.aesFunc, c.benchmarkFunc, c.vectorFunc, c.jsonFunc} {
 		if e, ok, err := family(); ok {
 			return e, true, err
 		}
