@@ -156,6 +156,7 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 	}
 	fields := make([]columnar.Field, 0, len(n.Cols))
 	index := map[string]int{}
+	tableColl := tableCollation(n.Options) // collation.go
 	for _, c := range n.Cols {
 		cname := c.Name.Name.O
 		pos := b.wordPos(cname, -1)
@@ -167,6 +168,11 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 			return nil, b.errf(pos, "unsupported: %s (column '%s')", bad, cname)
 		}
 		f := columnar.Field{Name: cname, Type: t, Nullable: true}
+		if t.ID == columnar.String && !t.Binary && !t.JSON && t.Members == "" {
+			if err := b.columnCollation(&f, tableColl, pos); err != nil {
+				return nil, err
+			}
+		}
 		if err := b.columnCollation(&f, c.Tp.GetCollate(), pos); err != nil {
 			return nil, err
 		}
