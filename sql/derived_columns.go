@@ -55,7 +55,7 @@ func scanDerivedColumns(sc *wordScanner) (dc derivedColumns, from, end int, ok b
 		}
 	}()
 	_, name := sc.next()
-	if name == "" || !isWordByte(name[0]) && name[0] != '`' || isDigitByte(name[0]) {
+	if name == "" || !isWordByte(name[0]) && name[0] != '`' || isDigitByte(name[0]) || notAlias[strings.ToUpper(name)] {
 		return dc, 0, 0, false
 	}
 	dc.alias = strings.ToLower(unquoteIdent(name))
@@ -80,6 +80,10 @@ func scanDerivedColumns(sc *wordScanner) (dc derivedColumns, from, end int, ok b
 }
 
 func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
+
+// notAlias are the words after ") AS" that start a query or a type, not
+// an alias: CREATE VIEW v (c) AS SELECT (a) FROM t keeps its (a).
+var notAlias = map[string]bool{"SELECT": true, "WITH": true, "VALUES": true, "TABLE": true, "ROW": true}
 
 // withDerivedColumns gives each statement the column lists cut out of it.
 func withDerivedColumns(stmts []Parsed, found []derivedColumns) []Parsed {
