@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -60,8 +61,11 @@ func (db *DB) checkDatabase() *StatementResult {
 
 // showTableStatus lists every table with its rows, bytes in memory and
 // bytes on disk (0 in memory), as a subset of MySQL's SHOW TABLE STATUS.
-func (db *DB) showTableStatus() *StatementResult {
+func (db *DB) showTableStatus(like *string) *StatementResult {
 	names := db.cat.Names()
+	if like != nil {
+		names = slices.DeleteFunc(names, func(n string) bool { return !sql.LikeMatch(n, *like) })
+	}
 	rows := columnar.NewColumn(columnar.TInt64, len(names), false)
 	mem := columnar.NewColumn(columnar.TInt64, len(names), false)
 	disk := columnar.NewColumn(columnar.TInt64, len(names), false)

@@ -19,7 +19,7 @@ func TestPersistDefaults(t *testing.T) {
 		INSERT INTO t (a) VALUES (1);
 		ALTER TABLE t ADD COLUMN g INT DEFAULT 5;
 		ALTER TABLE t ALTER COLUMN c SET DEFAULT 7`)
-	const describe = "a|INT|YES||NULL|;b|VARCHAR(10)|YES||x|;c|INT|NO||7|;d|DECIMAL(5,2)|YES||-1.50|;e|DATE|YES||2024-02-29|;g|INT|YES||5|"
+	const describe = "a|int|YES||NULL|;b|varchar(10)|YES||x|;c|int|NO||7|;d|decimal(5,2)|YES||-1.50|;e|date|YES||2024-02-29|;g|int|YES||5|"
 	if got := tableText(t, db, "DESCRIBE t"); got != describe {
 		t.Fatalf("DESCRIBE t:\n got %s\nwant %s", got, describe)
 	}

@@ -64,7 +64,7 @@ func TestFilesInFrom(t *testing.T) {
 	}
 	mustExec(t, db, "create table t as select * from read_csv('a.csv'); copy t to 't.parquet'", dir)
 	res := mustExec(t, db, "describe t; select id, name, price from read_parquet('t.parquet') order by id; select count(*) from 't.parquet'", dir)
-	if got := rowsText(res[0].Result); !strings.HasPrefix(got, "id,INT") || !strings.Contains(got, "price,DECIMAL(4,2)") {
+	if got := rowsText(res[0].Result); !strings.HasPrefix(got, "id,int") || !strings.Contains(got, "price,decimal(4,2)") {
 		t.Errorf("CREATE TABLE AS read_csv schema: %s", got)
 	}
 	if got := rowsText(res[1].Result); got != "1,apple,1.50;2,pear, ripe,12.25;3,NULL,NULL" {

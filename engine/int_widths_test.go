@@ -20,11 +20,11 @@ func wantExecError(t *testing.T, db *DB, text, dir, want string) {
 }
 
 // TestIntWidthNames: DESCRIBE, SHOW CREATE TABLE (lower case, as MySQL 8
-// writes it) and information_schema name each width; BOOL stays BOOLEAN.
+// writes it) and information_schema name each width; BOOL is tinyint(1).
 func TestIntWidthNames(t *testing.T) {
 	db := open(t)
 	mustRun(t, db, intWidthsDDL)
-	want := "t|TINYINT;ut|TINYINT UNSIGNED;s|SMALLINT;us|SMALLINT UNSIGNED;m|MEDIUMINT;um|MEDIUMINT UNSIGNED;i|INT;ui|INT UNSIGNED;b|BOOLEAN"
+	want := "t|tinyint;ut|tinyint unsigned;s|smallint;us|smallint unsigned;m|mediumint;um|mediumint unsigned;i|int;ui|int unsigned;b|tinyint(1)"
 	var got []string
 	for _, row := range strings.Split(tableText(t, db, "DESCRIBE w"), ";") {
 		f := strings.Split(row, "|")
@@ -35,7 +35,7 @@ func TestIntWidthNames(t *testing.T) {
 	}
 	ddl := tableText(t, db, "SHOW CREATE TABLE w")
 	for _, line := range []string{"`t` tinyint DEFAULT NULL", "`ut` tinyint unsigned", "`s` smallint DEFAULT", "`us` smallint unsigned",
-		"`m` mediumint DEFAULT", "`um` mediumint unsigned", "`i` int DEFAULT", "`ui` int unsigned", "`b` boolean"} {
+		"`m` mediumint DEFAULT", "`um` mediumint unsigned", "`i` int DEFAULT", "`ui` int unsigned", "`b` tinyint(1)"} {
 		if !strings.Contains(ddl, line) {
 			t.Errorf("SHOW CREATE TABLE lacks %q:\n%s", line, ddl)
 		}

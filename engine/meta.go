@@ -14,21 +14,33 @@ import (
 )
 
 // showTables lists the tables and views as a one-column result, in name
-// order.
-func (db *DB) showTables(like *string) *StatementResult {
+// order; full adds MySQL's Table_type (BASE TABLE or VIEW).
+func (db *DB) showTables(like *string, full bool) *StatementResult {
 	names := append(db.cat.Names(), db.cat.ViewNames()...)
 	if like != nil {
 		names = slices.DeleteFunc(names, func(n string) bool { return !sql.LikeMatch(n, *like) })
 	}
 	sort.Strings(names)
-	return &StatementResult{Kind: KindRows, Result: stringsResult("table", names)}
+	res := stringsResult("table", names)
+	if full {
+		kinds := make([]string, len(names))
+		for i, n := range names {
+			kinds[i] = "BASE TABLE"
+			if _, ok := db.cat.View(n); ok {
+				kinds[i] = "VIEW"
+			}
+		}
+		res.Names = append(res.Names, "Table_type")
+		res.Columns = append(res.Columns, stringColumn(kinds))
+	}
+	return &StatementResult{Kind: KindRows, Result: res}
 }
 
 // describe lists a table's columns as MySQL's DESCRIBE does: Field, Type,
 // Null, Key (PRI, UNI or MUL: see columnKeys), Default (NULL when the
 // column has none) and Extra (auto_increment, or on update
 // CURRENT_TIMESTAMP; gpusql has no generated columns).
-func (db *DB) describe(name string) (*StatementResult, error) {
+func (db *DB) describe(name string, like *string, full bool) (*StatementResult, error) {
 	t, ok := db.cat.Table(name)
 	if !ok {
 		return nil, errNoTable(name)
@@ -36,9 +48,17 @@ func (db *DB) describe(name string) (*StatementResult, error) {
 	keys := columnKeys(len(t.Fields), db.cat.Indexes(name))
 	var names, types, nulls, defaults, extra []string
 	var noDefault []bool
-	for _, f := range t.Fields {
+	var keep, collations []string
+	var noCollation []bool
+	for i, f := range t.Fields {
+		if like != nil && !sql.LikeMatch(f.Name, *like) {
+			continue // SHOW COLUMNS FROM t LIKE 'pattern'
+		}
+		keep = append(keep, keys[i])
 		names = append(names, f.Name)
-		types = append(types, f.Type.String())
+		types = append(types, sql.SQLTypeName(f.Type))
+		coll := sql.FieldCollation(f)
+		collations, noCollation = append(collations, coll), append(noCollation, coll == "")
 		nulls = append(nulls, map[bool]string{true: "YES", false: "NO"}[f.Nullable])
 		defaults = append(defaults, f.Default)
 		noDefault = append(noDefault, !f.HasDefault)
@@ -47,8 +67,18 @@ func (db *DB) describe(name string) (*StatementResult, error) {
 	res := &exec.Result{
 		Names: []string{"Field", "Type", "Null", "Key", "Default", "Extra"},
 		Columns: []*columnar.Column{stringColumn(names), stringColumn(types), stringColumn(nulls),
-			stringColumn(keys), nullableStringColumn(defaults, noDefault), stringColumn(extra)},
+			stringColumn(keep), nullableStringColumn(defaults, noDefault), stringColumn(extra)},
 		Rows: len(names),
+	}
+	if full { // SHOW FULL COLUMNS: MySQL's Collation, Privileges and Comment
+		privileges, comments := make([]string, len(names)), make([]string, len(names))
+		for i := range privileges {
+			privileges[i] = "select,insert,update,references"
+		}
+		res.Names = slices.Insert(res.Names, 2, "Collation")
+		res.Columns = slices.Insert(res.Columns, 2, nullableStringColumn(collations, noCollation))
+		res.Names = append(res.Names, "Privileges", "Comment")
+		res.Columns = append(res.Columns, stringColumn(privileges), stringColumn(comments))
 	}
 	return &StatementResult{Kind: KindRows, Result: res}, nil
 }

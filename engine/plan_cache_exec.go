@@ -121,7 +121,7 @@ func (db *DB) runCached(ctx context.Context, e *cachedPlan) (*StatementResult, e
 // cacheable reports whether a bound statement's plan may be stored.
 func (db *DB) cacheable(stmt sql.Statement) (*sql.Query, bool) {
 	q, ok := stmt.(*sql.Query)
-	if !ok || db.plans == nil || q.Reads.Volatile != "" || len(q.Recursive) > 0 || !db.planCacheOn() {
+	if !ok || q.Discard || db.plans == nil || q.Reads.Volatile != "" || len(q.Recursive) > 0 || !db.planCacheOn() { // DO: no rows
 		return nil, false
 	}
 	return q, true

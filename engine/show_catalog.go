@@ -19,7 +19,13 @@ func showCatalogTable(s *sql.ShowCatalogTable) *StatementResult {
 		rows = [][]any{{"binary", "Binary pseudo charset", "binary", int64(1)}, {"utf8mb4", "UTF-8 Unicode", "utf8mb4_bin", int64(4)}}
 	case "collation":
 		names = []string{"Collation", "Charset", "Id", "Default", "Compiled", "Sortlen", "Pad_attribute"}
-		rows = [][]any{{"binary", "binary", int64(63), "Yes", "Yes", int64(1), "NO PAD"}, {"utf8mb4_bin", "utf8mb4", int64(46), "Yes", "Yes", int64(1), "PAD SPACE"}}
+		// The case-insensitive ones a column or COLLATE may name, with
+		// MySQL's ids, sort lengths and pad attributes.
+		rows = [][]any{{"binary", "binary", int64(63), "Yes", "Yes", int64(1), "NO PAD"},
+			{"utf8mb4_0900_ai_ci", "utf8mb4", int64(255), "", "Yes", int64(0), "NO PAD"},
+			{"utf8mb4_bin", "utf8mb4", int64(46), "Yes", "Yes", int64(1), "PAD SPACE"},
+			{"utf8mb4_general_ci", "utf8mb4", int64(45), "", "Yes", int64(1), "PAD SPACE"},
+			{"utf8mb4_unicode_ci", "utf8mb4", int64(224), "", "Yes", int64(8), "PAD SPACE"}}
 	default:
 		names = []string{"Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"}
 		rows = [][]any{{"gpusql", "DEFAULT", "columnar tables, queries on the GPU or the CPU", "YES", "NO", "YES"}}

@@ -28,7 +28,7 @@ func TestTimeYearExportImport(t *testing.T) {
 	if got := tableText(t, db2, "SELECT id, t, y FROM ty ORDER BY id"); got != timeYearRows {
 		t.Errorf("imported:\n%s\nwant:\n%s", got, timeYearRows)
 	}
-	if got := tableText(t, db2, "DESCRIBE ty"); !strings.Contains(got, "t|TIME(3)") || !strings.Contains(got, "y|YEAR|") {
+	if got := tableText(t, db2, "DESCRIBE ty"); !strings.Contains(got, "t|time(3)") || !strings.Contains(got, "y|year|") {
 		t.Errorf("imported types: %s", got)
 	}
 	csv := filepath.Join(tmp, "ty.csv")

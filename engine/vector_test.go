@@ -117,7 +117,7 @@ func TestVectorExportImportDatabase(t *testing.T) {
 	if got := tableText(t, db2, "SELECT id, v, w FROM vt ORDER BY id"); got != vectorRows {
 		t.Errorf("imported %s", got)
 	}
-	if got := tableText(t, db2, "DESCRIBE vt"); !strings.Contains(got, "v|VECTOR(3)") || !strings.Contains(got, "w|VECTOR|") {
+	if got := tableText(t, db2, "DESCRIBE vt"); !strings.Contains(got, "v|vector(3)") || !strings.Contains(got, "w|vector|") {
 		t.Errorf("imported types: %s", got)
 	}
 }

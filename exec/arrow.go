@@ -215,6 +215,9 @@ func FormatValue(c *columnar.Column, i int) string {
 		}
 		return strconv.FormatInt(c.I64[i], 10)
 	case columnar.Float64:
+		if c.Type.Scale > 0 { // a DOUBLE of fixed decimals: PI() is 3.141593 (sql/double_decimals.go)
+			return strconv.FormatFloat(c.F64[i], 'f', c.Type.Scale, 64)
+		}
 		return FormatDouble(c.F64[i])
 	case columnar.Decimal:
 		if c.W != nil {

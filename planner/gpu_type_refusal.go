@@ -29,6 +29,9 @@ import (
 //   - ENUM, SET: dictionary-encoded text the kernels could move, but their
 //     index and bitmask (ORDER BY, numeric contexts) are computed from the
 //     text with FIELD / FIND_IN_SET, and no GPU test covers them.
+//   - a DOUBLE of fixed decimals (PI() and arithmetic on it, printed with
+//     6 decimals: sql/double_decimals.go): the kernels compute plain
+//     doubles and no GPU test checks that the result keeps its decimals.
 func typeOnCPU(p *Physical) string {
 	for _, n := range p.Nodes() {
 		for _, c := range n.Schema() {
@@ -71,6 +74,8 @@ func cpuOnlyType(t columnar.Type) (label, why string) {
 		return "SET", "SET values are computed on the CPU"
 	case t.Members != "":
 		return "ENUM", "ENUM values are computed on the CPU"
+	case t.ID == columnar.Float64 && t.Scale > 0:
+		return fmt.Sprintf("DOUBLE of %d decimals", t.Scale), "DOUBLE values of fixed decimals are computed on the CPU"
 	}
 	return "", ""
 }

@@ -14,7 +14,8 @@ import (
 //
 //   - a string read as a number (CAST(s AS SIGNED), s + 1, s = 1, and a
 //     literal read only in part, '1abc' + 1: 1292) or as a date or time
-//     (CAST(s AS DATE): NULL and 1292 when it is none),
+//     (CAST(s AS DATE): NULL and 1292 when it is none), and a number read
+//     as a date (MONTH(20240506); MONTH(3) is NULL and 1292),
 //   - a division, DIV or % whose divisor is not a constant other than 0
 //     (1365; a / 2 stays on the GPU, a / b does not),
 //   - STR_TO_DATE (1411),
@@ -58,6 +59,9 @@ func mayWarn(x sql.Expr) string {
 		}
 		if x.E.Type().ID == columnar.String && (x.T.ID == columnar.Date || x.T.ID == columnar.Datetime || x.T.ID == columnar.Time) {
 			return "a string that is no date or time is NULL with warning 1292; " + noted
+		}
+		if x.E.Type().IsNumeric() && (x.T.ID == columnar.Date || x.T.ID == columnar.Datetime) {
+			return "a number that is no date (MONTH(3)) is NULL with warning 1292; " + noted
 		}
 	case *sql.Binary:
 		switch x.Op {

@@ -51,6 +51,9 @@ func fields(r *exec.Result) []*mysql.Field {
 			}
 		case columnar.Float64:
 			f.Type, f.ColumnLength, f.Decimal, f.Flag = mysql.MYSQL_TYPE_DOUBLE, 22, 31, mysql.BINARY_FLAG|mysql.NUM_FLAG
+			if t.Scale > 0 { // fixed decimals (PI()): the client prints that many
+				f.Decimal = uint8(t.Scale)
+			}
 		case columnar.Decimal:
 			// MySQL's display length: the digits, a sign and, with a
 			// scale, the point (clients take the precision back from it).

@@ -50,6 +50,9 @@ type binder struct {
 	exactDecimals bool
 	// soundsLike: the statement's ILIKE are its SOUNDS LIKE (sounds_like.go).
 	soundsLike bool
+	// derivedCols: the column lists of the statement's derived tables
+	// (derived_columns.go).
+	derivedCols []derivedColumns
 	// src is the text AST offsets index; [start,end) is this statement.
 	src        string
 	start, end int
@@ -115,7 +118,7 @@ func bind(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed) (Statem
 
 // bindPass binds p once.
 func bindPass(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed, assigning *varAssignments) (Statement, error) {
-	b := &binder{assigning: assigning, cat: cat, session: sess, vars: vars, src: p.src, start: p.start, files: p.files, dir: p.Dir, reads: &QueryReads{}, soundsLike: p.soundsLike, exactDecimals: p.ExactDecimals}
+	b := &binder{assigning: assigning, cat: cat, session: sess, vars: vars, src: p.src, start: p.start, files: p.files, dir: p.Dir, reads: &QueryReads{}, soundsLike: p.soundsLike, exactDecimals: p.ExactDecimals, derivedCols: p.derivedCols}
 	if b.src == "" {
 		b.src, b.start, b.lineBase = p.Text, 0, max(p.Line-1, 0)
 	}
@@ -135,6 +138,11 @@ func bindPass(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed, ass
 	}
 	var st Statement
 	var err error
+	if ins, ok := p.Node.(*ast.InsertStmt); ok && p.rowAlias != nil {
+		if err := b.applyRowAlias(ins, p.rowAlias); err != nil {
+			return nil, err
+		}
+	}
 	if len(p.into) > 0 {
 		st, err = b.selectIntoVars(p.Node, p.into)
 	} else {
@@ -165,6 +173,8 @@ func (b *binder) statement(n ast.StmtNode) (Statement, error) {
 		return b.topQuery(n)
 	case *ast.SetOprStmt:
 		return b.topQuery(n)
+	case *ast.DoStmt:
+		return b.doStmt(n)
 	case *ast.ExplainStmt:
 		return b.explain(n)
 	case *ast.CreateTableStmt:

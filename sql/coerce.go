@@ -456,11 +456,12 @@ func convertConst(c *Const, t columnar.Type) (*Const, bool) {
 			}
 			out.I = int64(d)
 		case columnar.Int32, columnar.Int64:
-			d, ok := ParseDate(strconv.FormatInt(c.I, 10))
+			// MySQL's numeric dates: YYYYMMDD, YYMMDD, YYYYMMDDHHMMSS.
+			us, ok := columnar.DatetimeFromNumber(c.I)
 			if !ok {
 				return nil, false
 			}
-			out.I = int64(d)
+			out.I = columnar.DatetimeDays(us)
 		default:
 			return nil, false
 		}

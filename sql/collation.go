@@ -292,3 +292,33 @@ func collatedSchema(s Schema) bool {
 	}
 	return false
 }
+
+// FieldCollation is a column's collation as SHOW FULL COLUMNS and
+// information_schema name it: "" for a column that holds no text.
+func FieldCollation(f columnar.Field) string {
+	if f.Type.ID != columnar.String || f.Type.Binary || f.Type.JSON {
+		return ""
+	}
+	return fieldCollation(f)
+}
+
+// tableCollation is a CREATE TABLE's [DEFAULT] COLLATE option when it is
+// one gpusql compares by (a case-insensitive UTF-8 collation, or a _bin
+// one): the collation of its string columns that name none, as MySQL's
+// table default ("Table Character Set and Collation" in the MySQL 8.0
+// manual): a dump's `COLLATE=utf8mb4_0900_ai_ci` makes them
+// case-insensitive. Other collations stay ignored, as they always were
+// at table level (a column naming one is refused).
+func tableCollation(opts []*ast.TableOption) string {
+	name := ""
+	for _, o := range opts {
+		if o.Tp == ast.TableOptionCollate {
+			name = strings.ToLower(o.StrValue)
+		}
+	}
+	cs, _, _ := strings.Cut(name, "_")
+	if columnar.IsCICollation(name) || name == "binary" || utf8Charsets[cs] && strings.HasSuffix(name, "_bin") {
+		return name
+	}
+	return ""
+}

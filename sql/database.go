@@ -27,7 +27,7 @@ type ImportDatabase struct{ Dir string }
 
 // ShowTableStatus is SHOW TABLE STATUS: a row per table with its row count
 // and size.
-type ShowTableStatus struct{}
+type ShowTableStatus struct{ Like *string }
 
 func (*Checkpoint) statement()      {}
 func (*CheckDatabase) statement()   {}

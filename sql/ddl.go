@@ -158,6 +158,7 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 	}
 	fields := make([]columnar.Field, 0, len(n.Cols))
 	index := map[string]int{}
+	tableColl := tableCollation(n.Options) // collation.go
 	for _, c := range n.Cols {
 		cname := c.Name.Name.O
 		pos := b.wordPos(cname, -1)
@@ -172,6 +173,11 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 			return nil, b.errf(pos, "unsupported: %s (column '%s')", bad, cname)
 		}
 		f := columnar.Field{Name: cname, Type: t, Nullable: true}
+		if t.ID == columnar.String && !t.Binary && !t.JSON && t.Members == "" {
+			if err := b.columnCollation(&f, tableColl, pos); err != nil {
+				return nil, err
+			}
+		}
 		if err := b.columnCollation(&f, c.Tp.GetCollate(), pos); err != nil {
 			return nil, err
 		}
@@ -269,16 +275,20 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		return b.showTables(n)
 	case ast.ShowCharset, ast.ShowCollation, ast.ShowEngines:
 		return b.showCatalogTable(n)
+	case ast.ShowTriggers, ast.ShowProcedureStatus, ast.ShowFunctionStatus, ast.ShowEvents,
+		ast.ShowCreateView, ast.ShowCreateDatabase:
+		return b.showMore(n) // show_more.go
 	case ast.ShowProcessList:
 		return &ShowProcessList{Full: n.Full}, nil
 	case ast.ShowWarnings, ast.ShowErrors:
 		b.volatile("SHOW WARNINGS")
 		return &ShowWarnings{Errors: n.Tp == ast.ShowErrors, Count: n.CountWarningsOrErrors, Last: b.vars.LastWarnings()}, nil
 	case ast.ShowTableStatus:
-		if n.Pattern != nil || n.Where != nil {
-			return nil, b.errf(-1, "unsupported: SHOW TABLE STATUS LIKE/WHERE")
+		if n.Where != nil {
+			return nil, b.errf(-1, "unsupported: SHOW TABLE STATUS WHERE (use LIKE)")
 		}
-		return &ShowTableStatus{}, nil
+		like, err := b.showLike(n, "SHOW TABLE STATUS")
+		return &ShowTableStatus{Like: like}, err
 	case ast.ShowColumns:
 		if n.Table == nil {
 			return nil, b.errf(-1, "SHOW COLUMNS needs a table")
@@ -288,7 +298,14 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		if !ok {
 			return nil, b.errf(b.wordPos(name, -1), "unknown table '%s'", name)
 		}
-		return &Describe{Table: t.Name}, nil
+		if n.Where != nil {
+			return nil, b.errf(-1, "unsupported: SHOW COLUMNS WHERE (use LIKE)")
+		}
+		like, err := b.showLike(n, "SHOW COLUMNS")
+		if n.Column != nil && like == nil {
+			like = &n.Column.Name.O // DESCRIBE t col_wild: a LIKE pattern too
+		}
+		return &Describe{Table: t.Name, Like: like, Full: n.Full}, err
 	case ast.ShowDatabases:
 		return &ShowDatabases{}, nil
 	case ast.ShowCreateTable:
@@ -311,7 +328,7 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		}
 		return &ShowIndex{Table: t.Name}, nil
 	}
-	return nil, b.errf(b.start, "unsupported statement: %s (SHOW TABLES, SHOW COLUMNS, SHOW INDEX, SHOW CREATE TABLE, SHOW DATABASES, SHOW VARIABLES, SHOW STATUS, SHOW TABLE STATUS, SHOW WARNINGS, SHOW PROCESSLIST, SHOW CHARACTER SET, SHOW COLLATION and SHOW ENGINES are supported)", strings.ToUpper(firstN(b.src[b.start:b.end], 2)))
+	return nil, b.errf(b.start, "unsupported statement: %s (SHOW TABLES, SHOW COLUMNS, SHOW INDEX, SHOW CREATE TABLE, SHOW DATABASES, SHOW VARIABLES, SHOW STATUS, SHOW TABLE STATUS, SHOW WARNINGS, SHOW PROCESSLIST, SHOW CHARACTER SET, SHOW COLLATION, SHOW ENGINES, SHOW CREATE VIEW, SHOW CREATE DATABASE, SHOW TRIGGERS, SHOW PROCEDURE STATUS, SHOW FUNCTION STATUS and SHOW EVENTS are supported)", strings.ToUpper(firstN(b.src[b.start:b.end], 2)))
 }
 
 // showTables binds SHOW TABLES [LIKE 'pattern'].
@@ -320,7 +337,7 @@ func (b *binder) showTables(n *ast.ShowStmt) (Statement, error) {
 		return nil, b.errf(-1, "unsupported: SHOW TABLES WHERE (use SHOW TABLES LIKE, or SELECT table_name FROM information_schema.tables WHERE ...)")
 	}
 	like, err := b.showLike(n, "SHOW TABLES")
-	return &ShowTables{Like: like}, err
+	return &ShowTables{Like: like, Full: n.Full}, err
 }
 
 // showCatalogTable binds SHOW CHARACTER SET / COLLATION / ENGINES [LIKE].

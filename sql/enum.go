@@ -106,12 +106,20 @@ func enumCompare(l, r Expr) (Expr, Expr) {
 	return l, r
 }
 
-// SQLTypeName is a column type as SHOW CREATE TABLE and
+// SQLTypeName is a column type as DESCRIBE, SHOW CREATE TABLE and
 // information_schema.COLUMNS.COLUMN_TYPE write it: in lower case, but an
-// ENUM's or SET's members as declared.
+// ENUM's or SET's members as declared; BOOLEAN is MySQL's tinyint(1) and
+// a string without a length (TEXT, BLOB) its text / blob.
 func SQLTypeName(t columnar.Type) string {
-	if t.Members != "" {
+	switch {
+	case t.Members != "":
 		return t.EnumName("enum", "set")
+	case t.ID == columnar.Bool:
+		return "tinyint(1)"
+	case t.ID == columnar.String && !t.JSON && t.Width <= 0 && t.Binary:
+		return "blob"
+	case t.ID == columnar.String && !t.JSON && t.Width <= 0 && !t.Char:
+		return "text"
 	}
 	return strings.ToLower(t.String())
 }

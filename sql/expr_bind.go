@@ -438,7 +438,7 @@ func (b *binder) arith(op BinOp, l, r Expr, pos int) (Expr, error) {
 	var t columnar.Type
 	switch {
 	case lt.ID == columnar.Float64 || rt.ID == columnar.Float64:
-		t = columnar.TFloat64
+		t = doubleArithType(op, lt, rt) // double_decimals.go
 	case op == OpIntDiv:
 		ct := commonNumeric(lt, rt)
 		if ct.ID == columnar.Int32 {
@@ -621,6 +621,9 @@ func (b *binder) inList(n *ast.PatternInExpr, sc *scope, pos int) (Expr, error) 
 	}
 	if in, ok := b.unsignedInList(e, items, n.Not); ok {
 		return in, nil
+	}
+	if mixedStringIn(e, items) { // in_mixed.go
+		return b.pairwiseIn(e, items, n.Not, pos)
 	}
 	var t columnar.Type
 	for i, it := range items {

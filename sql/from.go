@@ -221,7 +221,11 @@ func (b *binder) tableSource(n *ast.TableSource) (Plan, []scopeCol, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		return blk.plan, qualify(blk.names, alias), nil
+		names, err := b.derivedNames(alias, blk.names) // derived_columns.go
+		if err != nil {
+			return nil, nil, err
+		}
+		return blk.plan, qualify(names, alias), nil
 	case *ast.Join:
 		return b.join(src)
 	}

@@ -118,19 +118,10 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 	}
 	str := func(e Expr) Expr { return castTo(e, columnar.TString) }
 	date := func(i int) (Expr, error) {
-		e := args[i]
-		switch e.Type().ID {
-		case columnar.Date:
-			return e, nil
-		case columnar.Datetime:
-			return datePartOf(e), nil
-		case columnar.String:
-			return b.castConst(e, columnar.TDate, b.posOr(n.Args[i], pos))
+		if d, ok := lenientDateArg(args[i]); ok { // temporal_args.go
+			return d, nil
 		}
-		if isNullConst(e) {
-			return nullConst(columnar.TDate), nil
-		}
-		return nil, b.errf(pos, "type mismatch: %s() of %s (a DATE is required)", name, e.Type())
+		return nil, b.errf(pos, "type mismatch: %s() of %s (a DATE is required)", name, args[i].Type())
 	}
 	switch name {
 	case "any_value":
@@ -227,8 +218,9 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 			x = castTo(x, wideResult(max(digits+1, decimal.NarrowPrecision+1), scale))
 		}
 		t := x.Type()
-		if t.ID == columnar.Decimal {
-			t = columnar.TDecimal(t.Precision, min(t.Scale, int(max(d, 0))))
+		if t.ID == columnar.Decimal || t.ID == columnar.Float64 && t.Scale > 0 {
+			// ROUND(PI(), 3) is 3.142: a fixed DOUBLE keeps d decimals too.
+			t.Scale = min(t.Scale, int(max(d, 0)))
 		}
 		return &Func{Name: "round", Args: []Expr{x, &Const{T: columnar.TInt64, I: d}}, T: t}, nil
 	case "floor", "ceil", "ceiling":
@@ -462,17 +454,11 @@ func (b *binder) dateAdd(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) 
 // addDays binds DATE + INTERVAL k unit for units of a day or longer: a
 // DATE result (date_add), folded when both are constants.
 func (b *binder) addDays(name string, d, k Expr, unit string, pos int) (Expr, error) {
-	var err error
-	switch {
-	case d.Type().ID == columnar.String:
-		if d, err = b.castConst(d, columnar.TDate, pos); err != nil {
-			return nil, err
-		}
-	case isNullConst(d):
-		d = nullConst(columnar.TDate)
-	case d.Type().ID != columnar.Date:
+	dd, ok := lenientDateArg(d) // temporal_args.go
+	if !ok || d.Type().ID == columnar.Datetime {
 		return nil, b.errf(pos, "type mismatch: %s() of %s (a DATE is required)", name, d.Type())
 	}
+	d = dd
 	dc, ok1 := d.(*Const)
 	kc, ok2 := k.(*Const)
 	if ok1 && ok2 {

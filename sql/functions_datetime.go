@@ -89,8 +89,9 @@ func hasTimePart(e Expr) bool {
 
 // datetimeArg converts a function argument to DATETIME: a DATETIME as it
 // is, a DATE as its midnight, a string constant parsed (fsp its fraction
-// digits; an invalid one is an error naming it), another string parsed
-// per row (fsp 6, NULL when invalid), NULL as a NULL DATETIME.
+// digits; an invalid one is NULL with a warning), another string parsed
+// per row (fsp 6, NULL when invalid), a number as YYYYMMDDHHMMSS, NULL as
+// a NULL DATETIME.
 func (b *binder) datetimeArg(e Expr, name string, pos int) (Expr, error) {
 	switch t := e.Type(); {
 	case isNullConst(e):
@@ -103,12 +104,14 @@ func (b *binder) datetimeArg(e Expr, name string, pos int) (Expr, error) {
 		if c, ok := e.(*Const); ok {
 			fsp := literalFsp(c.S)
 			us, ok := columnar.ParseDatetime(c.S, fsp)
-			if !ok {
-				return nil, b.errf(pos, "Incorrect datetime value: '%s'", c.S)
+			if !ok { // NULL with warning 1292, per row (temporal_args.go)
+				return &Cast{E: e, T: columnar.TDatetime(columnar.MaxFsp)}, nil
 			}
 			return &Const{T: columnar.TDatetime(fsp), I: us}, nil
 		}
 		return castTo(e, columnar.TDatetime(columnar.MaxFsp)), nil
+	case isDateNumber(t): // YYYYMMDDHHMMSS, YYYYMMDD ... (temporal_args.go)
+		return castTo(e, columnar.TDatetime(0)), nil
 	}
 	return nil, b.errf(pos, "type mismatch: %s() of %s (a DATETIME is required)", name, e.Type())
 }
@@ -207,7 +210,7 @@ func (c *call) timestampFunc() (Expr, bool, error) {
 	if !ok || k.T.ID != columnar.String {
 		return nil, true, c.b.errf(c.pos, "unsupported: timestamp() with a second argument that is not a constant time such as '01:30:00'")
 	}
-	us, ok := parseTimeOfDay(k.S)
+	us, ok := columnar.ParseTime(k.S, columnar.MaxFsp) // '[-][D ]HH:MM:SS[.f]' as TIME reads it
 	if !ok {
 		return nil, true, c.b.errf(c.pos, "Incorrect time value: '%s'", k.S)
 	}
@@ -227,43 +230,6 @@ func (c *call) timestampFunc() (Expr, bool, error) {
 		x.T.Scale = fsp
 	}
 	return e, true, err
-}
-
-// parseTimeOfDay reads '[-]H:M[:S[.f]]' as microseconds.
-func parseTimeOfDay(s string) (int64, bool) {
-	s = strings.TrimSpace(s)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	frac := ""
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		s, frac = s[:i], s[i+1:]
-	}
-	parts := strings.Split(s, ":")
-	if len(parts) < 2 || len(parts) > 3 || (frac != "" && !allDigits(frac)) {
-		return 0, false
-	}
-	var v [3]int64
-	for i, p := range parts {
-		if !allDigits(p) || len(p) > 3 {
-			return 0, false
-		}
-		v[i] = int64(atoi(p))
-	}
-	if v[1] > 59 || v[2] > 59 {
-		return 0, false
-	}
-	us := (v[0]*3600 + v[1]*60 + v[2]) * columnar.MicrosPerSecond
-	for i := 0; i < columnar.MaxFsp; i++ {
-		d := int64(0)
-		if i < len(frac) {
-			d = int64(frac[i] - '0')
-		}
-		us += d * columnar.Pow10[columnar.MaxFsp-1-i]
-	}
-	if neg {
-		us = -us
-	}
-	return us, true
 }
 
 // fspArg reads the optional fractional-seconds precision of NOW(fsp).
@@ -316,28 +282,41 @@ func (c *call) datetimeFirstArg() (Expr, error) {
 	return c.b.datetimeArg(c.args[0], c.name, c.pos)
 }
 
-// strToDateType is STR_TO_DATE's result type for a constant format.
+// strToDateType is STR_TO_DATE's type as MySQL 8 derives it from a
+// constant format (item_timefunc.cc, get_date_time_result_type): DATE
+// when it reads only date parts, TIME when only time parts, DATETIME when
+// both; fsp 6 with %f. Another format: DATETIME(6).
 func strToDateType(format Expr) columnar.Type {
 	f, ok := format.(*Const)
 	if !ok || f.Null || f.T.ID != columnar.String {
-		return columnar.TDate
+		return columnar.TDatetime(columnar.MaxFsp)
 	}
-	t := columnar.TDate
+	var date, tod, frac bool
 	for i := 0; i+1 < len(f.S); i++ {
 		if f.S[i] != '%' {
 			continue
 		}
 		i++
 		switch f.S[i] {
-		case 'H', 'k', 'h', 'I', 'l', 'i', 's', 'S', 'p', 'r', 'T':
-			if t.ID != columnar.Datetime {
-				t = columnar.TDatetime(0)
-			}
+		case 'a', 'b', 'c', 'd', 'D', 'e', 'j', 'm', 'M', 'u', 'U', 'v', 'V', 'w', 'W', 'x', 'X', 'y', 'Y':
+			date = true
+		case 'H', 'h', 'I', 'i', 'k', 'l', 'p', 'r', 's', 'S', 'T':
+			tod = true
 		case 'f':
-			t = columnar.TDatetime(columnar.MaxFsp)
+			tod, frac = true, true
 		}
 	}
-	return t
+	fsp := 0
+	if frac {
+		fsp = columnar.MaxFsp
+	}
+	switch {
+	case date && tod:
+		return columnar.TDatetime(fsp)
+	case tod:
+		return columnar.TTime(fsp)
+	}
+	return columnar.TDate
 }
 
 // unixTimestampType is UNIX_TIMESTAMP(dt)'s type: seconds, with dt's

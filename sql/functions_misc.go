@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"strings"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"gpusql/storage/columnar"
@@ -108,5 +110,27 @@ func (b *binder) getFormat(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error
 		return nil, err
 	}
 	kind := &Const{T: columnar.TString, S: sel.Selector.String()}
+	if c, ok := s.(*Const); ok && c.T.ID == columnar.String {
+		// A constant: STR_TO_DATE(s, GET_FORMAT(DATE, 'USA')) takes its
+		// type from the format, as MySQL's (a constant item there too).
+		if f, ok := GetFormat(kind.S, c.S); ok && !c.Null {
+			return &Const{T: columnar.TString, S: f}, nil
+		}
+	}
 	return &Func{Name: "get_format", Args: []Expr{kind, castTo(s, columnar.TString)}, T: columnar.TString}, nil
+}
+
+// getFormats are GET_FORMAT's patterns (MySQL's manual, Date and Time
+// Functions), by selector and standard.
+var getFormats = map[string]map[string]string{
+	"DATE": {"USA": "%m.%d.%Y", "JIS": "%Y-%m-%d", "ISO": "%Y-%m-%d", "EUR": "%d.%m.%Y", "INTERNAL": "%Y%m%d"},
+	"DATETIME": {"USA": "%Y-%m-%d %H.%i.%s", "JIS": "%Y-%m-%d %H:%i:%s", "ISO": "%Y-%m-%d %H:%i:%s",
+		"EUR": "%Y-%m-%d %H.%i.%s", "INTERNAL": "%Y%m%d%H%i%s"},
+	"TIME": {"USA": "%h:%i:%s %p", "JIS": "%H:%i:%s", "ISO": "%H:%i:%s", "EUR": "%H.%i.%s", "INTERNAL": "%H%i%s"},
+}
+
+// GetFormat is GET_FORMAT(selector, standard): ok is false for NULL.
+func GetFormat(selector, standard string) (string, bool) {
+	f, ok := getFormats[selector][strings.ToUpper(standard)]
+	return f, ok
 }

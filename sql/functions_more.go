@@ -137,15 +137,8 @@ func (c *call) integer(e Expr) (Expr, error) {
 }
 
 func (c *call) date(e Expr) (Expr, error) {
-	switch {
-	case e.Type().ID == columnar.Date:
-		return e, nil
-	case e.Type().ID == columnar.Datetime:
-		return datePartOf(e), nil
-	case isNullConst(e):
-		return nullConst(columnar.TDate), nil
-	case e.Type().ID == columnar.String:
-		return c.b.castConst(e, columnar.TDate, c.pos)
+	if d, ok := lenientDateArg(e); ok { // temporal_args.go
+		return d, nil
 	}
 	return nil, c.b.errf(c.pos, "type mismatch: %s() of %s (a DATE is required)", c.name, e.Type())
 }
@@ -157,7 +150,7 @@ func (c *call) fn(t columnar.Type, as ...Expr) (Expr, bool, error) {
 // moreFunc binds the library above; ok is false for names it does not know.
 func (b *binder) moreFunc(name string, args []Expr, pos int) (Expr, bool, error) {
 	c := &call{b: b, name: name, args: args, pos: pos}
-	for _, family := range []func() (Expr, bool, error){c.numberFunc, c.timeFunc, c.datetimeFunc, c.dateFunc, c.stringFunc, c.codecFunc, c.convFunc, c.codecMoreFunc, c.networkFunc, c.randomFunc, c.lockFunc, c.miscFunc, c.compressFunc, c.vectorFunc, c.jsonFunc} {
+	for _, family := range []func() (Expr, bool, error){c.numberFunc, c.timeFunc, c.datetimeFunc, c.dateFunc, c.stringFunc, c.codecFunc, c.convFunc, c.codecMoreFunc, c.networkFunc, c.randomFunc, c.lockFunc, c.miscFunc, c.compressFunc, c.aesFunc, c.benchmarkFunc, c.vectorFunc, c.jsonFunc} {
 		if e, ok, err := family(); ok {
 			return e, true, err
 		}
@@ -194,7 +187,7 @@ func (c *call) numberFunc() (Expr, bool, error) {
 		if err := c.arity(0, 0); err != nil {
 			return nil, true, err
 		}
-		return &Const{T: columnar.TFloat64, F: math.Pi}, true, nil
+		return &Const{T: fixedDouble(piDecimals), F: math.Pi}, true, nil
 	case "sign":
 		if err := c.arity(1, 1); err != nil {
 			return nil, true, err
@@ -228,7 +221,10 @@ func (c *call) numberFunc() (Expr, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		return c.fn(columnar.TString, x, d) // a locale argument is accepted and ignored (en_US)
+		if len(c.args) == 3 && !isNullConst(c.args[2]) { // NULL: en_US, as MySQL
+			return c.fn(columnar.TString, x, d, c.str(c.args[2])) // the locale (exec/cpu/format_locale.go)
+		}
+		return c.fn(columnar.TString, x, d)
 	case "bit_count":
 		if err := c.arity(1, 1); err != nil {
 			return nil, true, err
@@ -539,8 +535,8 @@ func (b *binder) truncateFunc(args []Expr, pos int) (Expr, bool, error) {
 		return e, true, err
 	}
 	x := castTo(args[0], t)
-	if t.ID == columnar.Decimal {
-		t = columnar.TDecimal(t.Precision, min(t.Scale, int(max(c.I, 0))))
+	if t.ID == columnar.Decimal || t.ID == columnar.Float64 && t.Scale > 0 {
+		t.Scale = min(t.Scale, int(max(c.I, 0))) // a fixed DOUBLE too (double_decimals.go)
 	}
 	return &Func{Name: "truncate", Args: []Expr{x, &Const{T: columnar.TInt64, I: c.I}}, T: t}, true, nil
 }
@@ -577,8 +573,8 @@ func (b *binder) timestampDiff(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, e
 			ds[i], err = b.datetimeArg(e, "timestampdiff", pos)
 		case isNullConst(e):
 			ds[i] = nullConst(columnar.TDate)
-		case e.Type().ID == columnar.String:
-			ds[i], err = b.castConst(e, columnar.TDate, pos)
+		case e.Type().ID == columnar.String || isDateNumber(e.Type()):
+			ds[i], _ = lenientDateArg(e)
 		case e.Type().ID != columnar.Date:
 			err = b.errf(pos, "type mismatch: timestampdiff() of %s (a DATE or DATETIME is required)", e.Type())
 		}

@@ -68,8 +68,8 @@ func (c *call) timeArg(e Expr) (Expr, error) {
 		if k, ok := e.(*Const); ok {
 			fsp := timeLiteralFsp(k.S)
 			us, ok := columnar.ParseTime(k.S, fsp)
-			if !ok {
-				return nil, c.b.errf(c.pos, "Incorrect time value: '%s'", k.S)
+			if !ok { // NULL, or ±838:59:59 past the range, with warning 1292, per row
+				return &Cast{E: e, T: columnar.TTime(fsp)}, nil
 			}
 			return &Const{T: columnar.TTime(fsp), I: us}, nil
 		}

@@ -70,8 +70,11 @@ func (b *binder) informationSchema(name string, pos int) (Plan, []string, error)
 		}
 	default:
 		var ok bool
-		if cols, rows, ok = b.infoConstraintTable(name); !ok {
-			return nil, nil, b.errf(pos, "unknown table 'information_schema.%s' (gpusql has SCHEMATA, TABLES, COLUMNS, TABLE_CONSTRAINTS, CHECK_CONSTRAINTS, REFERENTIAL_CONSTRAINTS and KEY_COLUMN_USAGE)", name)
+		if cols, rows, ok = b.infoConstraintTable(name); ok {
+			break
+		}
+		if cols, rows, ok = b.infoMoreTable(name); !ok { // information_schema_more.go
+			return nil, nil, b.errf(pos, "unknown table 'information_schema.%s' (gpusql has SCHEMATA, TABLES, COLUMNS, TABLE_CONSTRAINTS, CHECK_CONSTRAINTS, REFERENTIAL_CONSTRAINTS, KEY_COLUMN_USAGE, STATISTICS, VIEWS, ROUTINES and TRIGGERS)", name)
 		}
 	}
 	out := make(Schema, len(cols))
@@ -156,20 +159,20 @@ func columnRow(table string, i int, f columnar.Field) []Expr {
 	case columnar.Vector:
 		dataType = "vector"
 	case columnar.String:
-		dataType, charLen = "varchar", i64(max(f.Type.Width, 0))
-		if f.Type.Width <= 0 {
-			charLen = i64(16383)
+		// char(3) -> char, text (65535 bytes in MySQL), json ...
+		dataType, _, _ = strings.Cut(SQLTypeName(f.Type), "(")
+		charLen = i64(max(f.Type.Width, 0))
+		switch {
+		case f.Type.JSON:
+			charLen = infoNull(columnar.TInt64)
+		case f.Type.Width <= 0:
+			charLen = i64(65535)
 		}
 		if f.Type.Members != "" {
 			dataType, charLen = enumDataType(f.Type)
 		}
 	}
 	colType := SQLTypeName(f.Type)
-	if f.Type.ID == columnar.Bool {
-		colType = "tinyint(1)"
-	} else if f.Type.ID == columnar.String && f.Type.Width <= 0 && f.Type.Members == "" {
-		colType = "varchar(16383)"
-	}
 	def := infoNull(columnar.TString)
 	if f.HasDefault {
 		def = infoStr(f.Default)

@@ -32,7 +32,7 @@ func (b *binder) addInterval(name string, d, k Expr, unitType ast.TimeUnitType, 
 	}
 	u, ok := intervalUnits[unitType]
 	if !ok {
-		return nil, b.errf(pos, "unsupported: INTERVAL unit %s (MICROSECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR, YEAR_MONTH, DAY_HOUR, DAY_MINUTE, DAY_SECOND, HOUR_MINUTE, HOUR_SECOND and MINUTE_SECOND are supported)", unitType.String())
+		return nil, b.errf(pos, "unsupported: INTERVAL unit %s (MICROSECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR, YEAR_MONTH, DAY_HOUR, DAY_MINUTE, DAY_SECOND, HOUR_MINUTE, HOUR_SECOND, MINUTE_SECOND and the *_MICROSECOND ones are supported)", unitType.String())
 	}
 	if _, ok := numericType(k.Type()); !ok && !isNullConst(k) {
 		return nil, b.errf(pos, "type mismatch: INTERVAL of %s", k.Type())
@@ -138,16 +138,19 @@ func DatetimeDiff(unit string, a, b int64) int64 {
 
 // compositeUnits are the INTERVAL units written as one string of several
 // fields ('1 2:30' DAY_MINUTE): each field's size, in months for
-// YEAR_MONTH and in microseconds for the others. (The *_MICROSECOND units
-// are not supported.)
+// YEAR_MONTH and in microseconds for the others.
 var compositeUnits = map[ast.TimeUnitType][]int64{
-	ast.TimeUnitYearMonth:    {12, 1},
-	ast.TimeUnitDayHour:      {columnar.MicrosPerDay, 3600 * columnar.MicrosPerSecond},
-	ast.TimeUnitDayMinute:    {columnar.MicrosPerDay, 3600 * columnar.MicrosPerSecond, 60 * columnar.MicrosPerSecond},
-	ast.TimeUnitDaySecond:    {columnar.MicrosPerDay, 3600 * columnar.MicrosPerSecond, 60 * columnar.MicrosPerSecond, columnar.MicrosPerSecond},
-	ast.TimeUnitHourMinute:   {3600 * columnar.MicrosPerSecond, 60 * columnar.MicrosPerSecond},
-	ast.TimeUnitHourSecond:   {3600 * columnar.MicrosPerSecond, 60 * columnar.MicrosPerSecond, columnar.MicrosPerSecond},
-	ast.TimeUnitMinuteSecond: {60 * columnar.MicrosPerSecond, columnar.MicrosPerSecond},
+	ast.TimeUnitDayMicrosecond:    {columnar.MicrosPerDay, 3600 * columnar.MicrosPerSecond, 60 * columnar.MicrosPerSecond, columnar.MicrosPerSecond, 1},
+	ast.TimeUnitHourMicrosecond:   {3600 * columnar.MicrosPerSecond, 60 * columnar.MicrosPerSecond, columnar.MicrosPerSecond, 1},
+	ast.TimeUnitMinuteMicrosecond: {60 * columnar.MicrosPerSecond, columnar.MicrosPerSecond, 1},
+	ast.TimeUnitSecondMicrosecond: {columnar.MicrosPerSecond, 1},
+	ast.TimeUnitYearMonth:         {12, 1},
+	ast.TimeUnitDayHour:           {columnar.MicrosPerDay, 3600 * columnar.MicrosPerSecond},
+	ast.TimeUnitDayMinute:         {columnar.MicrosPerDay, 3600 * columnar.MicrosPerSecond, 60 * columnar.MicrosPerSecond},
+	ast.TimeUnitDaySecond:         {columnar.MicrosPerDay, 3600 * columnar.MicrosPerSecond, 60 * columnar.MicrosPerSecond, columnar.MicrosPerSecond},
+	ast.TimeUnitHourMinute:        {3600 * columnar.MicrosPerSecond, 60 * columnar.MicrosPerSecond},
+	ast.TimeUnitHourSecond:        {3600 * columnar.MicrosPerSecond, 60 * columnar.MicrosPerSecond, columnar.MicrosPerSecond},
+	ast.TimeUnitMinuteSecond:      {60 * columnar.MicrosPerSecond, columnar.MicrosPerSecond},
 }
 
 // addComposite binds d + INTERVAL 'text' unit for a composite unit: the
@@ -168,16 +171,19 @@ func (b *binder) addComposite(name string, d, k Expr, sizes []int64, pos int) (E
 		return nil, err
 	}
 	unit := ast.TimeUnitMicrosecond
-	if sizes[len(sizes)-1] == 1 { // YEAR_MONTH counts months
+	if countsMonths(sizes) {
 		unit = ast.TimeUnitMonth
 	}
 	e, err := b.addInterval(name, d, &Const{T: columnar.TInt64, I: total}, unit, pos)
 	if err != nil || unit == ast.TimeUnitMonth {
 		return e, err
 	}
-	// Whole seconds: the result keeps d's fsp, not MICROSECOND's 6.
+	// Whole seconds: the result keeps d's fsp, not MICROSECOND's 6; the
+	// *_MICROSECOND units give 6.
 	fsp := 0
-	if dt := d.Type(); dt.ID == columnar.Datetime {
+	if sizes[len(sizes)-1] == 1 {
+		fsp = columnar.MaxFsp
+	} else if dt := d.Type(); dt.ID == columnar.Datetime {
 		fsp = dt.Scale
 	} else if hasTimePart(d) {
 		fsp = literalFsp(d.(*Const).S)
@@ -205,6 +211,11 @@ func (b *binder) compositeTotal(c *Const, sizes []int64, pos int) (int64, error)
 	for i, f := range fields {
 		v, err := strconv.ParseInt(f, 10, 64)
 		size := sizes[len(sizes)-len(fields)+i]
+		if size == 1 && !countsMonths(sizes) && len(f) < 6 {
+			// The microseconds are a fraction's digits: '1.5'
+			// SECOND_MICROSECOND is 1.5 seconds (MySQL's get_interval_info).
+			v *= columnar.Pow10[6-len(f)]
+		}
 		if err != nil || v > (1<<62)/size {
 			return 0, b.errf(pos, "Incorrect INTERVAL value: '%s'", text)
 		}
@@ -215,6 +226,9 @@ func (b *binder) compositeTotal(c *Const, sizes []int64, pos int) (int64, error)
 	}
 	return total, nil
 }
+
+// countsMonths reports YEAR_MONTH's sizes, in months.
+func countsMonths(sizes []int64) bool { return sizes[0] == 12 }
 
 // constText is a constant's text as MySQL reads an INTERVAL value.
 func constText(c *Const) string {

@@ -49,7 +49,11 @@ func (b *binder) lateralJoin(n *ast.Join, ts *ast.TableSource, lp Plan, lc []sco
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(ts.ColumnNames) > 0 {
+	if len(ts.ColumnNames) == 0 { // the list cut out before parsing (derived_columns.go)
+		if names, err = b.derivedNames(ts.AsName.O, names); err != nil {
+			return nil, nil, err
+		}
+	} else {
 		if len(ts.ColumnNames) != len(names) {
 			return nil, nil, b.errf(pos, "In definition of view, derived table or common table expression, SELECT list and column names list have different column counts")
 		}

@@ -54,6 +54,12 @@ type Parsed struct {
 	// into are the user variables of its SELECT ... INTO @a, @b, cut out
 	// of the text before parsing (select_into_vars.go).
 	into []string
+	// rowAlias is its INSERT ... AS new ON DUPLICATE KEY UPDATE's row
+	// alias, cut out of the text before parsing (insert_row_alias.go).
+	rowAlias *rowAlias
+	// derivedCols are its derived tables' column lists, cut out of the
+	// text before parsing (derived_columns.go).
+	derivedCols []derivedColumns
 }
 
 // Parse splits text into statements and parses them with the TiDB parser
@@ -73,6 +79,8 @@ func parse(text string) ([]Parsed, error) {
 	blanked, routines := blankRoutines(text)
 	blanked, copies := blankCopies(blanked)
 	blanked, into := blankIntoVars(blanked)
+	blanked, aliases := blankRowAliases(blanked)
+	blanked, derived := blankDerivedColumns(blanked)
 	blanked, files := markFileSources(blanked)
 	unmarked := blanked
 	blanked, sounds := markSoundsLike(blanked)
@@ -85,9 +93,9 @@ func parse(text string) ([]Parsed, error) {
 		perr := syntaxError(blanked, err)
 		before := parsedPrefix(p, blanked, perr)
 		limit := offsetOf(blanked, perr.Line, perr.Col)
-		return withSoundsLike(withIntoVars(withFiles(withRoutines(withCopies(before, text, copies, limit), text, routines, limit), text, files), text, into), text, unmarked, sounds), perr
+		return withDerivedColumns(withRowAliases(withSoundsLike(withIntoVars(withFiles(withRoutines(withCopies(before, text, copies, limit), text, routines, limit), text, files), text, into), text, unmarked, sounds), aliases), derived), perr
 	}
-	return withSoundsLike(withIntoVars(withFiles(withRoutines(withCopies(splitParsed(blanked, nodes), text, copies, len(text)), text, routines, len(text)), text, files), text, into), text, unmarked, sounds), nil
+	return withDerivedColumns(withRowAliases(withSoundsLike(withIntoVars(withFiles(withRoutines(withCopies(splitParsed(blanked, nodes), text, copies, len(text)), text, routines, len(text)), text, files), text, into), text, unmarked, sounds), aliases), derived), nil
 }
 
 // withFiles gives every statement the script's file sources, and those
@@ -192,7 +200,6 @@ func skipSpaceAndComments(s string) int {
 }
 
 var tidbErrRE = regexp.MustCompile(`^line (\d+) column (\d+) near "`)
-var rowAliasRE = regexp.MustCompile(`(?is)^AS\s+\S.*\bON\s+DUPLICATE\s+KEY\b`)
 var totalLenRE = regexp.MustCompile(`\(total length (\d+)\)\s*$`)
 
 // syntaxError turns a TiDB parser error into an *Error at the token where
@@ -242,10 +249,6 @@ func syntaxError(src string, err error) *Error {
 	detail := ""
 	if k := strings.LastIndex(rest, `"`); k >= 0 {
 		detail = strings.TrimSpace(totalLenRE.ReplaceAllString(rest[k+1:], ""))
-	}
-	if rowAliasRE.MatchString(src[off:]) {
-		// MySQL 8.0.19's row alias; the TiDB parser has no grammar for it.
-		detail = "unsupported: the row alias of INSERT ... VALUES (...) AS name ON DUPLICATE KEY UPDATE (write VALUES(col) for the proposed row's value)"
 	}
 	if detail != "" {
 		return &Error{Line: line, Col: col, Msg: fmt.Sprintf("syntax error near %q: %s", near, detail)}

@@ -9,8 +9,9 @@ import "gpusql/storage/columnar"
 // result set, 0 after any other (DDL, SET). A failed statement leaves it.
 // FOUND_ROWS() is the number of rows the last statement that returned a
 // result set returned (LIMIT applied), 0 before any; after SELECT
-// SQL_CALC_FOUND_ROWS, whose count without the LIMIT gpusql does not
-// compute, it is an error rather than a wrong count. Like LAST_INSERT_ID()
+// SQL_CALC_FOUND_ROWS the engine counts the rows without the LIMIT
+// (engine/row_count.go), and where it cannot it is an error rather than a
+// wrong count. Like LAST_INSERT_ID()
 // both are read when the statement is bound, so the statement is never
 // served from the plan cache.
 

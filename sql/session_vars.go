@@ -48,6 +48,21 @@ var fixedVariables = map[string]*Const{
 	"query_cache_type":         {T: columnar.TString, S: "OFF"},
 	"net_buffer_length":        {T: columnar.TInt64, I: 16384},
 	"sql_auto_is_null":         {T: columnar.TInt64, I: 0},
+	// Set by mysqldump's scripts and by client libraries (MySQL 8's
+	// defaults): the checks and notes gpusql always makes, buffer sizes
+	// and timeouts of a server that has neither.
+	"unique_checks":                   {T: columnar.TInt64, I: 1},
+	"sql_notes":                       {T: columnar.TInt64, I: 1},
+	"sql_warnings":                    {T: columnar.TInt64, I: 0},
+	"sql_safe_updates":                {T: columnar.TInt64, I: 0},
+	"lock_wait_timeout":               {T: columnar.TInt64, I: 31536000},
+	"innodb_lock_wait_timeout":        {T: columnar.TInt64, I: 50},
+	"max_heap_table_size":             {T: columnar.TInt64, I: 16777216},
+	"tmp_table_size":                  {T: columnar.TInt64, I: 16777216},
+	"sort_buffer_size":                {T: columnar.TInt64, I: 262144},
+	"join_buffer_size":                {T: columnar.TInt64, I: 262144},
+	"lc_time_names":                   {T: columnar.TString, S: "en_US"},
+	"explicit_defaults_for_timestamp": {T: columnar.TInt64, I: 1},
 }
 
 // MaxAllowedPacket is the largest packet a server client may send (the
@@ -61,6 +76,11 @@ var ignoredWhenSet = map[string]bool{
 	"wait_timeout": true, "interactive_timeout": true, "net_write_timeout": true,
 	"net_read_timeout": true, "character_set_results": true, "sql_select_limit": true,
 	"max_allowed_packet": true,
+	// unique_checks = 0 lets MySQL skip checks it may still make; gpusql
+	// makes them. sql_notes = 0 drops notes gpusql hardly gives.
+	"unique_checks": true, "sql_notes": true, "lock_wait_timeout": true,
+	"innodb_lock_wait_timeout": true, "max_heap_table_size": true, "tmp_table_size": true,
+	"sort_buffer_size": true, "join_buffer_size": true,
 }
 
 // utf8Names are the character sets and collations gpusql's UTF-8 is.

@@ -19,6 +19,9 @@ type Query struct {
 	// Reads are the snapshots and views binding used and whether the
 	// query must be bound on every run (query_reads.go).
 	Reads QueryReads
+	// Discard: DO expr, ... evaluates the expressions (for what they do:
+	// SLEEP, GET_LOCK, @x := ...) and returns no rows (do.go).
+	Discard bool
 }
 
 // Explain shows the physical plan of Query; Analyze runs it and adds actual
@@ -98,7 +101,10 @@ type Load struct {
 
 // ShowTables lists the tables, those whose name matches Like when it is
 // set (SHOW TABLES LIKE 'pattern').
-type ShowTables struct{ Like *string }
+type ShowTables struct {
+	Like *string
+	Full bool // SHOW FULL TABLES: a Table_type column too (BASE TABLE or VIEW)
+}
 
 // ShowProcessList is SHOW [FULL] PROCESSLIST: the server's connections
 // (Info cut to 100 characters unless Full).
@@ -107,8 +113,9 @@ type ShowProcessList struct{ Full bool }
 // ShowCatalogTable is SHOW CHARACTER SET, SHOW COLLATION or SHOW ENGINES
 // [LIKE 'pattern']: gpusql's fixed answers (engine/show_catalog.go).
 type ShowCatalogTable struct {
-	What string // "charset", "collation" or "engines"
+	What string // "charset", "collation", "engines", or show_more.go's
 	Like *string
+	Name string // the view of SHOW CREATE VIEW
 }
 
 // ShowWarnings is SHOW WARNINGS / SHOW ERRORS [or their COUNT(*)]: gpusql
@@ -120,7 +127,11 @@ type ShowWarnings struct {
 }
 
 // Describe lists a table's columns and types.
-type Describe struct{ Table string }
+type Describe struct {
+	Table string
+	Like  *string // SHOW COLUMNS FROM t LIKE 'pattern': only the columns it matches
+	Full  bool    // SHOW FULL COLUMNS: Collation, Privileges and Comment too
+}
 
 func (*Query) statement()            {}
 func (*Explain) statement()          {}

@@ -19,6 +19,7 @@ import (
 //	                                                  Incorrect time value) that is none: NULL
 //	1365  Division by 0                                x / 0, x DIV 0, x % 0 (the value is NULL)
 //	1411  Incorrect datetime value: 'x' for function str_to_date
+//	1260  Row 1 was cut by GROUP_CONCAT()             a GROUP_CONCAT past @@group_concat_max_len
 //
 // The binder notes those of constants it folds; the CPU executor notes one
 // per row it reads (exec/cpu), and the planner keeps plans that could note
@@ -42,6 +43,9 @@ const (
 	WarnDivisionByZero  uint16 = 1365 // ER_DIVISION_BY_ZERO
 	WarnDatetimeForFunc uint16 = 1411 // ER_WRONG_VALUE_FOR_TYPE
 	NoteDataTruncated   uint16 = 1265 // WARN_DATA_TRUNCATED (a Note for a rounded DECIMAL)
+	WarnCutGroupConcat  uint16 = 1260 // ER_CUT_VALUE_GROUP_CONCAT
+	NoteUnknownTable    uint16 = 1051 // ER_BAD_TABLE_ERROR, a Note under IF EXISTS
+	NoteTableExists     uint16 = 1050 // ER_TABLE_EXISTS_ERROR, a Note under IF NOT EXISTS
 )
 
 // MaxWarnings is @@max_error_count: the warnings a statement keeps; it
@@ -109,7 +113,8 @@ func (w *Warnings) Add(code uint16, msg string) {
 }
 
 // AddNote notes a Note (MySQL's lowest level: 1265 for a value rounded
-// as it is stored).
+// as it is stored, 1051 for DROP TABLE IF EXISTS of a table that is not
+// there).
 func (w *Warnings) AddNote(code uint16, msg string) {
 	if w == nil {
 		return

@@ -230,7 +230,8 @@ func (b *binder) windowFunc(n *ast.WindowFuncExpr, name string, sc *scope, pos i
 }
 
 // valueFunc binds LAG, LEAD, FIRST_VALUE, LAST_VALUE and NTH_VALUE: the
-// result has the value argument's type; LAG/LEAD's default is cast to it.
+// result has the value argument's type, with LAG/LEAD's default the type
+// of both.
 func (b *binder) valueFunc(n *ast.WindowFuncExpr, name string, sc *scope, nargs func(lo, hi int) error) (WindowFunc, error) {
 	w := WindowFunc{Func: map[string]WinFunc{"lag": WinLag, "lead": WinLead, "first_value": WinFirstValue,
 		"last_value": WinLastValue, "nth_value": WinNthValue}[name]}
@@ -265,9 +266,17 @@ func (b *binder) valueFunc(n *ast.WindowFuncExpr, name string, sc *scope, nargs 
 		if err != nil {
 			return w, err
 		}
-		if def, err = b.castDefault(def, w.T, b.posOr(n.Args[2], -1), name); err != nil {
+		// The result has the type of the value and the default together,
+		// as IFNULL's (MySQL's Item_func_lead_lag): LAG(n, 1, 'none') is a
+		// string, LAG(n, 1, 2.5) a DECIMAL.
+		t, err := resultType([]Expr{arg, def})
+		if err != nil {
+			return w, b.errf(b.posOr(n.Args[2], -1), "unsupported: %s() default of type %s for a value of type %s", name, def.Type(), arg.Type())
+		}
+		if def, err = b.castDefault(def, t, b.posOr(n.Args[2], -1), name); err != nil {
 			return w, err
 		}
+		w.Args[0], w.T = castTo(arg, t), t
 		w.Args = append(w.Args, def)
 	}
 	return w, nil

@@ -30,7 +30,7 @@ func (b *binder) intervalBound(out FrameBound, unitType ast.TimeUnitType, c *Con
 			return out, err
 		}
 		out.N, out.Unit = total, "microsecond"
-		if sizes[len(sizes)-1] == 1 { // YEAR_MONTH counts months
+		if countsMonths(sizes) {
 			out.Unit = "month"
 		}
 		return out, b.nonNegativeInterval(out, pos)

@@ -113,7 +113,7 @@ func TestReplInTerminal(t *testing.T) {
 		}
 	}
 	term.send("\\d widetable\r")
-	term.expect("column_12 | BIGINT")
+	term.expect("column_12 | bigint")
 	term.send(".mode csv\r")
 	term.send("select column_01, column_12 from widetable;\r")
 	term.expect("1000000,12000000")

@@ -40,7 +40,7 @@ func TestReplCommands(t *testing.T) {
 	cases := []struct{ line, want string }{
 		{`\d`, "| t     |"},
 		{`.tables`, "| t     |"},
-		{`\d t`, "| price | DECIMAL(6,2) | YES  |"},
+		{`\d t`, "| price | decimal(6,2) | YES  |"},
 		{`.schema`, "CREATE TABLE `t` (`id` INT NOT NULL, `name` VARCHAR(10), `price` DECIMAL(6,2));"},
 		{`.schema t`, "CREATE TABLE `t`"},
 		{`\timing`, "Timing is on."},

@@ -1,9 +1,11 @@
 package cpu
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"gpusql/internal/mysqljson"
 	"gpusql/sql"
@@ -157,6 +159,17 @@ type groupConcatAcc struct {
 	// held is the bytes the items hold, charged to the query's memory
 	// limit with the rest of the aggregate's state.
 	held int64
+	// cut are the result rows (0-based) result cut to @@group_concat_max_len.
+	cut []int
+}
+
+// noteCut notes MySQL's warning 1260 for each result row cut to
+// @@group_concat_max_len.
+func (a *groupConcatAcc) noteCut(w *sql.Warnings) {
+	for _, r := range a.cut {
+		w.Add(sql.WarnCutGroupConcat, fmt.Sprintf("Row %d was cut by GROUP_CONCAT()", r+1))
+	}
+	a.cut = nil
 }
 
 func (a *groupConcatAcc) heldBytes() int64 { return a.held }
@@ -238,7 +251,14 @@ func (a *groupConcatAcc) result(groups []int32, rc []int64) *columnar.Column {
 		}
 		s := sb.String()
 		if int64(len(s)) > a.e.MaxLen {
-			s = s[:a.e.MaxLen]
+			// Cut at a character's start: the text stays UTF-8 (MySQL
+			// keeps whole characters within the byte limit).
+			n := int(a.e.MaxLen)
+			for n > 0 && !utf8.RuneStart(s[n]) {
+				n--
+			}
+			s = s[:n]
+			a.cut = append(a.cut, i)
 		}
 		out[i], has[i] = s, true
 	}

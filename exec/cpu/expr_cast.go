@@ -58,7 +58,7 @@ func castWarning(ev evaluator, from, to columnar.Type, warn *sql.Warnings) evalu
 		b := &batch{n: 1, sel: identSel[:1]}
 		v := ce.eval(b, b.sel)
 		if ce.truncated && !k.Null {
-			warn.AddOnce(k, sql.WarnTruncatedValue, castWarningText(to, k.S))
+			warn.AddOnce(k, sql.WarnTruncatedValue, castWarningText(to, ce.truncText))
 		}
 		lit := &sql.Const{T: to, Null: v.isNull(0)}
 		if !lit.Null {
@@ -91,6 +91,7 @@ type castEval struct {
 	warn      *sql.Warnings
 	warnKey   *sql.Const
 	truncated bool
+	truncText string // the literal as the warning quotes it
 }
 
 // numVal is a string parsed as a number or date: i in the target's integer
@@ -156,6 +157,10 @@ func (e *castEval) eval(b *batch, sel []int32) *vec {
 		}
 		nv, ok := convertNum(v, p, from, to)
 		if !ok {
+			if (to.ID == columnar.Date || to.ID == columnar.Datetime) && from.IsNumeric() {
+				// MONTH(3), CAST(20241340 AS DATE): no date, NULL with 1292.
+				e.noteTruncated(formatValue(v, p, from))
+			}
 			out.setNull(b.n, p)
 			continue
 		}
@@ -226,8 +231,9 @@ func convertNum(v *vec, p int32, from, to columnar.Type) (numVal, bool) {
 		} else if from.ID == columnar.Decimal {
 			i = rescale(i, from.Scale, 0)
 		}
-		d, ok := dateFromNumber(i)
-		return numVal{i: d}, ok
+		// MySQL's numeric dates: YYYYMMDD, YYMMDD, YYYYMMDDHHMMSS.
+		us, ok := columnar.DatetimeFromNumber(i)
+		return numVal{i: columnar.DatetimeDays(us)}, ok
 	default: // integers
 		switch {
 		case isFloat:
@@ -248,7 +254,7 @@ func convertNum(v *vec, p int32, from, to columnar.Type) (numVal, bool) {
 
 func (e *castEval) noteTruncated(s string) {
 	if e.warnKey != nil {
-		e.truncated = true
+		e.truncated, e.truncText = true, s
 		return
 	}
 	e.warn.Add(sql.WarnTruncatedValue, castWarningText(e.to, s))
@@ -274,7 +280,7 @@ func parseAs(s string, t columnar.Type) numVal {
 	case t.IsInteger() || t.ID == columnar.Float64 || t.ID == columnar.Decimal:
 		v.truncated = v.truncated || sql.TruncatesNumber(s, t.IsInteger())
 	case t.ID == columnar.Date || t.ID == columnar.Datetime || t.ID == columnar.Time:
-		v.truncated = v.null // not a date: NULL, noting 1292
+		v.truncated = v.truncated || v.null // not a date: NULL, noting 1292 (a TIME past its range: clamped)
 	}
 	return v
 }
@@ -294,7 +300,10 @@ func parseValue(s string, t columnar.Type) numVal {
 		us, ok := columnar.ParseDatetime(s, t.Scale)
 		return numVal{i: us, null: !ok}
 	case columnar.Time:
-		us, ok := columnar.ParseTime(s, t.Scale)
+		us, clamped, ok := columnar.ParseTimeClamped(s, t.Scale) // 839:00:00 is 838:59:59, noting 1292
+		if clamped {
+			return numVal{i: us, truncated: true}
+		}
 		return numVal{i: us, null: !ok}
 	case columnar.Float64:
 		f, _ := strconv.ParseFloat(numericPrefix(s, true), 64)
@@ -305,11 +314,10 @@ func parseValue(s string, t columnar.Type) numVal {
 		f, _ := strconv.ParseFloat(numericPrefix(s, true), 64)
 		return numVal{i: int64(b2i(f != 0))}
 	}
-	pre := numericPrefix(s, true)
-	if strings.ContainsAny(pre, ".eE") {
-		f, _ := strconv.ParseFloat(pre, 64)
-		return numVal{i: int64(math.Round(f))}
-	}
+	// An integer reads the leading digits and stops at '.' or 'e', as
+	// MySQL's strtoll10 (CAST('38.8' AS SIGNED) is 38, CAST('1e3' AS
+	// SIGNED) 1, each noting 1292; Item_typecast_signed::val_int_from_str).
+	pre := numericPrefix(s, false)
 	if t.IsBigUnsigned() && !strings.HasPrefix(pre, "-") {
 		if u, err := strconv.ParseUint(strings.TrimPrefix(pre, "+"), 10, 64); err == nil {
 			return numVal{i: int64(u)}

@@ -103,15 +103,6 @@ func parseDate(s string) (int64, bool) {
 	return daysFromCivil(y, m, d), true
 }
 
-// dateFromNumber reads YYYYMMDD (MySQL's number-to-date).
-func dateFromNumber(v int64) (int64, bool) {
-	y, m, d := v/10000, v/100%100, v%100
-	if !validDate(y, m, d) {
-		return 0, false
-	}
-	return daysFromCivil(y, m, d), true
-}
-
 func dateToNumber(days int64) int64 {
 	y, m, d := civilFromDays(days)
 	return y*10000 + m*100 + d

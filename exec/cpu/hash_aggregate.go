@@ -486,6 +486,9 @@ func (s *aggSink) output(st *aggState) *rel {
 	for i, a := range st.accs {
 		r.types = append(r.types, s.aggs[i].T)
 		r.cols = append(r.cols, a.result(groups, st.rowCount))
+		if gc, ok := a.(*groupConcatAcc); ok {
+			gc.noteCut(s.x.warn) // MySQL's 1260 per result row cut
+		}
 	}
 	return r
 }

@@ -56,11 +56,13 @@ var dateBodies = map[string]func(f *rowFunc, a []val) val{
 		return sv(datetimeFormat(a[0].i*columnar.MicrosPerDay, a[1].s))
 	},
 	"str_to_date": func(f *rowFunc, a []val) val {
-		us, ok := strToDatetime(a[0].s, a[1].s)
+		us, ok := strToDate(a[0].s, a[1].s, f.t)
 		switch {
 		case !ok:
 			f.warn.Add(sql.WarnDatetimeForFunc, "Incorrect datetime value: '"+a[0].s+"' for function str_to_date")
 			return nullVal
+		case f.t.ID == columnar.Time:
+			return iv(us) // the time of day: within TIME's range
 		case f.t.ID == columnar.Datetime:
 			return iv(columnar.RoundDatetime(us, f.t.Scale))
 		}

@@ -4,7 +4,8 @@ import (
 	crand "crypto/rand"
 	"fmt"
 	"math"
-	"strings"
+
+	"gpusql/sql"
 )
 
 // INTERVAL, PERIOD_ADD, PERIOD_DIFF, GET_FORMAT and RANDOM_BYTES
@@ -39,11 +40,7 @@ var miscBodies = map[string]func(f *rowFunc, a []val) val{
 		return iv(periodToMonth(a[0].i, "period_diff") - periodToMonth(a[1].i, "period_diff"))
 	},
 	"get_format": func(f *rowFunc, a []val) val {
-		formats, ok := getFormats[a[0].s]
-		if !ok {
-			return nullVal
-		}
-		if s, ok := formats[strings.ToUpper(a[1].s)]; ok {
+		if s, ok := sql.GetFormat(a[0].s, a[1].s); ok {
 			return sv(s)
 		}
 		return nullVal
@@ -129,13 +126,4 @@ func monthToPeriod(m int64) int64 {
 		}
 	}
 	return y*100 + m%12 + 1
-}
-
-// getFormats are GET_FORMAT's patterns (MySQL's manual, Date and Time
-// Functions), by selector and standard.
-var getFormats = map[string]map[string]string{
-	"DATE": {"USA": "%m.%d.%Y", "JIS": "%Y-%m-%d", "ISO": "%Y-%m-%d", "EUR": "%d.%m.%Y", "INTERNAL": "%Y%m%d"},
-	"DATETIME": {"USA": "%Y-%m-%d %H.%i.%s", "JIS": "%Y-%m-%d %H:%i:%s", "ISO": "%Y-%m-%d %H:%i:%s",
-		"EUR": "%Y-%m-%d %H.%i.%s", "INTERNAL": "%Y%m%d%H%i%s"},
-	"TIME": {"USA": "%h:%i:%s %p", "JIS": "%H:%i:%s", "ISO": "%H:%i:%s", "EUR": "%H.%i.%s", "INTERNAL": "%H%i%s"},
 }

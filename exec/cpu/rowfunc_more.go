@@ -47,7 +47,13 @@ var moreBodies = map[string]func(f *rowFunc, a []val) val{
 		}
 		return sv(string(r[:pos-1]) + a[3].s + string(r[end:]))
 	},
-	"format": func(f *rowFunc, a []val) val { return sv(formatNumber(f.types[0], a[0], a[1].i)) },
+	"format": func(f *rowFunc, a []val) val {
+		s := formatNumber(f.types[0], a[0], a[1].i)
+		if len(a) == 3 {
+			s = localizeNumber(s, a[2].s) // format_locale.go
+		}
+		return sv(s)
+	},
 	"hex": func(f *rowFunc, a []val) val {
 		if f.types[0].ID == columnar.String {
 			return sv(strings.ToUpper(hex.EncodeToString([]byte(a[0].s))))

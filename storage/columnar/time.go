@@ -118,6 +118,25 @@ func ParseTime(s string, fsp int) (int64, bool) {
 	return us, InTimeRange(us)
 }
 
+// ParseTimeClamped is ParseTime that takes a time past ±838:59:59 as the
+// limit, as MySQL's TIME('839:00:00') does (clamped reports it; MySQL
+// notes warning 1292). ok is false for text that is no time.
+func ParseTimeClamped(s string, fsp int) (us int64, clamped, ok bool) {
+	if us, ok := ParseTime(s, fsp); ok {
+		return us, false, true
+	}
+	t := strings.TrimSpace(s)
+	neg := strings.HasPrefix(t, "-")
+	mag, ok := parseTimeMagnitude(strings.TrimPrefix(t, "-"))
+	if !ok || InTimeRange(mag) {
+		return 0, false, false
+	}
+	if neg {
+		return -MaxTime, true, true
+	}
+	return MaxTime, true, true
+}
+
 // parseTimeMagnitude reads an unsigned TIME text in microseconds.
 func parseTimeMagnitude(s string) (int64, bool) {
 	whole, frac, hasFrac := strings.Cut(s, ".")
@@ -161,7 +180,7 @@ func parseTimeMagnitude(s string) (int64, bool) {
 		}
 		h, mi, sec = n/10000, n/100%100, n%100
 	}
-	if mi > 59 || sec > 59 || h > 838 {
+	if mi > 59 || sec > 59 || h > 1_000_000 { // past 838 hours: ParseTime's range check
 		return 0, false
 	}
 	return ((days*24+h)*3600+mi*60+sec)*MicrosPerSecond + micro, true

@@ -1,0 +1,90 @@
+package sql
+
+import (
+	"strings"
+
+	"gpusql/storage/columnar"
+)
+
+// information_schema.STATISTICS (a row per key column of every index, as
+// SHOW INDEX), VIEWS (each view's SELECT), and ROUTINES and TRIGGERS,
+// empty since gpusql has neither stored programs nor triggers, with MySQL
+// 8's columns ("INFORMATION_SCHEMA Tables" in the MySQL 8.0 manual).
+
+var (
+	infoStatistics = []infoColumn{{"TABLE_CATALOG", columnar.TString}, {"TABLE_SCHEMA", columnar.TString},
+		{"TABLE_NAME", columnar.TString}, {"NON_UNIQUE", columnar.TInt64}, {"INDEX_SCHEMA", columnar.TString},
+		{"INDEX_NAME", columnar.TString}, {"SEQ_IN_INDEX", columnar.TInt64}, {"COLUMN_NAME", columnar.TString},
+		{"COLLATION", columnar.TString}, {"CARDINALITY", columnar.TInt64}, {"SUB_PART", columnar.TInt64},
+		{"PACKED", columnar.TString}, {"NULLABLE", columnar.TString}, {"INDEX_TYPE", columnar.TString},
+		{"COMMENT", columnar.TString}, {"INDEX_COMMENT", columnar.TString}, {"IS_VISIBLE", columnar.TString},
+		{"EXPRESSION", columnar.TString}}
+	infoViews = []infoColumn{{"TABLE_CATALOG", columnar.TString}, {"TABLE_SCHEMA", columnar.TString},
+		{"TABLE_NAME", columnar.TString}, {"VIEW_DEFINITION", columnar.TString}, {"CHECK_OPTION", columnar.TString},
+		{"IS_UPDATABLE", columnar.TString}, {"DEFINER", columnar.TString}, {"SECURITY_TYPE", columnar.TString},
+		{"CHARACTER_SET_CLIENT", columnar.TString}, {"COLLATION_CONNECTION", columnar.TString}}
+	infoRoutines = []infoColumn{{"SPECIFIC_NAME", columnar.TString}, {"ROUTINE_CATALOG", columnar.TString},
+		{"ROUTINE_SCHEMA", columnar.TString}, {"ROUTINE_NAME", columnar.TString}, {"ROUTINE_TYPE", columnar.TString},
+		{"DATA_TYPE", columnar.TString}, {"ROUTINE_BODY", columnar.TString}, {"ROUTINE_DEFINITION", columnar.TString},
+		{"IS_DETERMINISTIC", columnar.TString}, {"SQL_DATA_ACCESS", columnar.TString},
+		{"SECURITY_TYPE", columnar.TString}, {"SQL_MODE", columnar.TString}, {"ROUTINE_COMMENT", columnar.TString},
+		{"DEFINER", columnar.TString}}
+	infoTriggers = []infoColumn{{"TRIGGER_CATALOG", columnar.TString}, {"TRIGGER_SCHEMA", columnar.TString},
+		{"TRIGGER_NAME", columnar.TString}, {"EVENT_MANIPULATION", columnar.TString},
+		{"EVENT_OBJECT_CATALOG", columnar.TString}, {"EVENT_OBJECT_SCHEMA", columnar.TString},
+		{"EVENT_OBJECT_TABLE", columnar.TString}, {"ACTION_ORDER", columnar.TInt64},
+		{"ACTION_STATEMENT", columnar.TString}, {"ACTION_TIMING", columnar.TString},
+		{"SQL_MODE", columnar.TString}, {"DEFINER", columnar.TString}}
+)
+
+// infoMoreTable binds the tables above; ok is false for other names.
+func (b *binder) infoMoreTable(name string) (cols []infoColumn, rows [][]Expr, ok bool) {
+	switch strings.ToLower(name) {
+	case "statistics":
+		return infoStatistics, b.statisticsRows(), true
+	case "views":
+		for _, vn := range b.cat.ViewNames() {
+			v, _ := b.cat.View(vn)
+			rows = append(rows, []Expr{infoStr("def"), infoStr(DatabaseName), infoStr(v.Name), infoStr(v.SQL),
+				infoStr("NONE"), infoStr("NO"), infoStr("root@localhost"), infoStr("DEFINER"),
+				infoStr("utf8mb4"), infoStr("utf8mb4_0900_ai_ci")})
+		}
+		return infoViews, rows, true
+	case "routines":
+		return infoRoutines, nil, true
+	case "triggers":
+		return infoTriggers, nil, true
+	}
+	return nil, nil, false
+}
+
+// statisticsRows are STATISTICS' rows: per table, per index, per key
+// column in key order.
+func (b *binder) statisticsRows() [][]Expr {
+	var rows [][]Expr
+	for _, tn := range b.cat.Names() {
+		t, ok := b.cat.Table(tn)
+		if !ok {
+			continue
+		}
+		for _, ix := range b.cat.Indexes(tn) {
+			nonUnique := int64(1)
+			if ix.Unique {
+				nonUnique = 0
+			}
+			for k, c := range ix.Columns {
+				f := t.Fields[c]
+				nullable := ""
+				if f.Nullable {
+					nullable = "YES"
+				}
+				rows = append(rows, []Expr{infoStr("def"), infoStr(DatabaseName), infoStr(t.Name),
+					&Const{T: columnar.TInt64, I: nonUnique}, infoStr(DatabaseName), infoStr(ix.Name),
+					&Const{T: columnar.TInt64, I: int64(k + 1)}, infoStr(f.Name), infoStr("A"),
+					&Const{T: columnar.TInt64, I: int64(t.Rows)}, infoNull(columnar.TInt64), infoNull(columnar.TString),
+					infoStr(nullable), infoStr("BTREE"), infoStr(""), infoStr(""), infoStr("YES"), infoNull(columnar.TString)})
+			}
+		}
+	}
+	return rows
+}
