@@ -34,7 +34,7 @@ func frameAggregate(w *sql.WindowFunc, wo *windowOrder, fr *frames, args []*colu
 		return col, nil
 	}
 	float := arg.F64 != nil
-	cnt, si, sf := prefixSums(wo, arg)
+	cnt, si, sh, sf := prefixSums(wo, arg)
 	// frameSum reads the prefix difference; a frame starting at its
 	// partition's first row reads the prefix alone.
 	starts := partStarts(wo)
@@ -76,14 +76,14 @@ func frameAggregate(w *sql.WindowFunc, wo *windowOrder, fr *frames, args []*colu
 		case float:
 			acc.f[i] = sf[hi] - sf[lo]
 		case lo == starts[i]:
-			acc.s[i] = si[hi]
+			acc.s[i], acc.hi[i] = si[hi], sh[hi]
 		default:
-			acc.s[i] = si[hi] - si[lo]
-		}
-		if !float {
-			// The accumulator is 128 bits wide: a negative frame sum
-			// extends its sign into the high word.
-			acc.hi[i] = acc.s[i] >> 63
+			// The 128-bit difference of the two prefixes.
+			borrow := int64(0)
+			if uint64(si[hi]) < uint64(si[lo]) {
+				borrow = 1
+			}
+			acc.s[i], acc.hi[i] = si[hi]-si[lo], sh[hi]-sh[lo]-borrow
 		}
 	}
 	return gatherColumn(acc.result(groups, rc), inversePerm(wo.perm)), nil
@@ -91,19 +91,21 @@ func frameAggregate(w *sql.WindowFunc, wo *windowOrder, fr *frames, args []*colu
 
 // prefixSums returns, per sorted position i, the count and sum of the
 // non-NULL values of arg at the positions of i's partition before i (index
-// i+1 holds them through i); sums are int64 (raw decimals) or, for DOUBLE,
-// float64.
-func prefixSums(wo *windowOrder, arg *columnar.Column) (cnt, si []int64, sf []float64) {
+// i+1 holds them through i); integer sums (raw decimals) are 128 bits, low
+// words si and high words sh (an unsigned column's values extend no sign),
+// so that no running total wraps; DOUBLE sums are float64.
+func prefixSums(wo *windowOrder, arg *columnar.Column) (cnt, si, sh []int64, sf []float64) {
 	n := len(wo.perm)
 	float := arg.F64 != nil
 	cnt = make([]int64, n+1)
 	if float {
 		sf = make([]float64, n+1)
 	} else {
-		si = make([]int64, n+1)
+		si, sh = make([]int64, n+1), make([]int64, n+1)
 	}
+	unsigned := arg.Type.Unsigned
 	wo.partitions(func(ps, pe int) {
-		var c, s int64
+		var c, s, h int64
 		var f float64
 		for i := ps; i < pe; i++ {
 			row := int(wo.perm[i])
@@ -112,18 +114,26 @@ func prefixSums(wo *windowOrder, arg *columnar.Column) (cnt, si []int64, sf []fl
 				if float {
 					f += arg.F64[row]
 				} else {
-					s += arg.Int64At(row)
+					v := arg.Int64At(row)
+					next := s + v
+					if uint64(next) < uint64(s) {
+						h++ // carry out of the low word
+					}
+					if v < 0 && !unsigned {
+						h--
+					}
+					s = next
 				}
 			}
 			cnt[i+1] = c
 			if float {
 				sf[i+1] = f
 			} else {
-				si[i+1] = s
+				si[i+1], sh[i+1] = s, h
 			}
 		}
 	})
-	return cnt, si, sf
+	return cnt, si, sh, sf
 }
 
 // partStarts returns each sorted position's partition start.
