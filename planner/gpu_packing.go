@@ -90,11 +90,14 @@ func packCandidates(g *GPUPlan, cols []GPUColumn, prof *GPUProfile) {
 }
 
 // transferSaves reports whether sending a column of plain bytes packed in
-// packed bytes is worth its staging buffer and unpacking pass: an eighth
-// of the bytes and 64 KiB saved at least.
+// packed bytes is worth it: an eighth of the bytes and 32 MiB saved at
+// least. The first load of a column packs it and pins its host copy
+// (measured on the H100: 10-35 ms a column at SSB SF 1 and 10, where a
+// plain copy of an SF 1 column takes 3 ms), which only columns that save
+// tens of megabytes a later cold load repay.
 func transferSaves(plain, packed int64) bool {
 	saved := plain - packed
-	return saved*8 >= plain && saved >= 64<<10
+	return saved*8 >= plain && saved >= 32<<20
 }
 
 // unpackOffDevice drops the packing of columns placement moved off the

@@ -127,12 +127,20 @@ func TestGPUPackingExclusions(t *testing.T) {
 
 // SET gpu_packing = TRANSFER (the default through the engine) sends the
 // star's fact columns packed, the VM's included, and keeps their 4-byte
-// size as their device bytes; columns too small to gain are sent whole.
+// size as their device bytes; columns too small to gain (all of them at
+// this scale) are sent whole, unless forced.
 func TestGPUPackingTransfer(t *testing.T) {
 	cat := ssbtest.Catalog(t, 0.05, columnar.HeapAllocator)
 	prof := h100(t)
 	prof.PackTransfer = true
-	p := planSQL(t, cat, "select sum(lo_revenue), count(*) from lineorder, date where lo_orderdate = d_datekey and d_year = 1993 and lo_quantity + lo_discount > 40", planner.Options{GPU: prof})
+	const q = "select sum(lo_revenue), count(*) from lineorder, date where lo_orderdate = d_datekey and d_year = 1993 and lo_quantity + lo_discount > 40"
+	for _, c := range planSQL(t, cat, q, planner.Options{GPU: prof}).GPU.Columns {
+		if c.Packing != nil {
+			t.Errorf("%s.%s (%d bytes) sent packed: too small to gain", c.Table, c.Column, c.Bytes)
+		}
+	}
+	prof.ForcePacking = true
+	p := planSQL(t, cat, q, planner.Options{GPU: prof})
 	if p.GPU.Star == nil {
 		t.Fatalf("not a star:\n%s", p.Explain())
 	}
