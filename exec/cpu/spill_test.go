@@ -232,7 +232,7 @@ func TestSetOpRepartition(t *testing.T) {
 		"select b, s from big except select b + 1, s from big where a < 30",
 	} {
 		want := strings.Join(sortedRows(d.run(q, planner.Options{})), "\n")
-		got, files := d.runLimited(q, planner.Options{}, 200<<10, dir)
+		got, files := d.runLimited(q, planner.Options{}, 256<<10, dir)
 		if files <= 4 {
 			t.Errorf("%s spilled %d files, want partitions partitioned again", q, files)
 		}
