@@ -98,24 +98,15 @@ func (w *Warnings) Merge(a *Warnings) {
 }
 
 // Add notes a warning.
-func (w *Warnings) Add(code uint16, msg string) {
-	if w == nil {
-		return
-	}
-	if w.count.Add(1) > MaxWarnings {
-		return
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if len(w.list) < MaxWarnings {
-		w.list = append(w.list, Warning{Level: "Warning", Code: code, Message: msg})
-	}
-}
+func (w *Warnings) Add(code uint16, msg string) { w.add("Warning", code, msg) }
 
 // AddNote notes a Note (MySQL's lowest level: 1265 for a value rounded
 // as it is stored, 1051 for DROP TABLE IF EXISTS of a table that is not
 // there).
-func (w *Warnings) AddNote(code uint16, msg string) {
+func (w *Warnings) AddNote(code uint16, msg string) { w.add("Note", code, msg) }
+
+// add counts a warning or note and keeps the first MaxWarnings.
+func (w *Warnings) add(level string, code uint16, msg string) {
 	if w == nil {
 		return
 	}
@@ -125,7 +116,7 @@ func (w *Warnings) AddNote(code uint16, msg string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if len(w.list) < MaxWarnings {
-		w.list = append(w.list, Warning{Level: "Note", Code: code, Message: msg})
+		w.list = append(w.list, Warning{Level: level, Code: code, Message: msg})
 	}
 }
 
