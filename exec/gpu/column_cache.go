@@ -245,15 +245,9 @@ func (cc *columnCache) load(col *columnar.Column) (*devColumn, error) {
 		}
 	}
 	var err error
-	if vbytes > 0 {
-		if e.valid, err = cu.MemAlloc(vbytes); err == nil {
-			err = cu.MemcpyHtoDAsync(e.valid, unsafe.Pointer(unsafe.SliceData(col.Valid)), vbytes, cu.NoStream)
-		}
-		if err != nil {
-			cc.free(e)
-			return nil, fmt.Errorf("gpu: copying a validity bitmap: %v", err)
-		}
-		e.bytes += vbytes
+	if err := cc.loadValid(e, col); err != nil {
+		cc.free(e)
+		return nil, err
 	}
 	if n == 0 || len(src) == 0 {
 		if e.data, err = cu.MemAlloc(8); err != nil {
@@ -345,6 +339,24 @@ func (cc *columnCache) loadInt64(e *devColumn, src []byte, hostDev cu.DevicePtr,
 		return fmt.Errorf("gpu: copying a column to the device: %v", err)
 	}
 	return cc.d.sync()
+}
+
+// loadValid copies col's validity bitmap, if it has one, to the device
+// as e's.
+func (cc *columnCache) loadValid(e *devColumn, col *columnar.Column) error {
+	vbytes := int64(len(col.Valid)) * 8
+	if vbytes == 0 {
+		return nil
+	}
+	var err error
+	if e.valid, err = cu.MemAlloc(vbytes); err == nil {
+		err = cu.MemcpyHtoDAsync(e.valid, unsafe.Pointer(unsafe.SliceData(col.Valid)), vbytes, cu.NoStream)
+	}
+	if err != nil {
+		return fmt.Errorf("gpu: copying a validity bitmap: %v", err)
+	}
+	e.bytes += vbytes
+	return nil
 }
 
 // free releases what a failed load allocated.

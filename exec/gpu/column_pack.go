@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"unsafe"
 
 	"gorgonia.org/cu"
 
@@ -91,15 +90,9 @@ func (cc *columnCache) loadPacked(col *columnar.Column, pk *planner.GPUPacking, 
 		cc.freePacked(e)
 		return nil, fmt.Errorf("gpu: copying a packed column to the device: %v", err)
 	}
-	if vbytes > 0 {
-		if e.valid, err = cu.MemAlloc(vbytes); err == nil {
-			err = cu.MemcpyHtoDAsync(e.valid, unsafe.Pointer(unsafe.SliceData(col.Valid)), vbytes, cu.NoStream)
-		}
-		if err != nil {
-			cc.freePacked(e)
-			return nil, fmt.Errorf("gpu: copying a validity bitmap: %v", err)
-		}
-		e.bytes += vbytes
+	if err := cc.loadValid(e, col); err != nil {
+		cc.freePacked(e)
+		return nil, err
 	}
 	cc.used += e.bytes
 	return e, nil

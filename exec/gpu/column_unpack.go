@@ -74,15 +74,9 @@ func (cc *columnCache) loadUnpacked(col *columnar.Column, gc *planner.GPUColumn)
 		cc.free(e)
 		return nil, err
 	}
-	if vbytes > 0 {
-		if e.valid, err = cu.MemAlloc(vbytes); err == nil {
-			err = cu.MemcpyHtoDAsync(e.valid, unsafe.Pointer(unsafe.SliceData(col.Valid)), vbytes, cu.NoStream)
-		}
-		if err != nil {
-			cc.free(e)
-			return nil, fmt.Errorf("gpu: copying a validity bitmap: %v", err)
-		}
-		e.bytes += vbytes
+	if err := cc.loadValid(e, col); err != nil {
+		cc.free(e)
+		return nil, err
 	}
 	cc.used += e.bytes
 	return e, nil
