@@ -119,8 +119,8 @@ func TestCopyFailureLeavesNoFile(t *testing.T) {
 		{"select * from t where name = '\\\\N' into outfile 'y.tsv'", `would read back as NULL`},
 		{"copy (select 1/0 + id from t) to 'nodir/z.csv'", "nodir"},
 		{"copy (select * from t) to 'w.csv' (format json)", "line 1:36: unsupported: COPY FORMAT 'json'"},
-		{"copy missing to 'w.csv'", "line 1:6: unknown table 'missing'"},
-		{"\n  copy (select nope from t) to 'w.csv'", "line 2:16: unknown column 'nope'"},
+		{"copy missing to 'w.csv'", "line 1:6: Table 'gpusql.missing' doesn't exist"},
+		{"\n  copy (select nope from t) to 'w.csv'", "line 2:16: Unknown column 'nope' in 'field list'"},
 		{"copy t from 'w.csv'", "line 1:8: unsupported: COPY ... FROM"},
 		{"copy (select 1) 'w.csv'", "line 1:17: COPY wants TO 'file'"},
 	} {

@@ -481,6 +481,9 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.explain(ctx, s)
 	case *sql.CreateTable:
 		_, existed := db.cat.Table(s.Name)
+		if existed && !s.IfNotExists {
+			return nil, sql.Errorf(sql.ErTableExists, "Table '%s' already exists", s.Name)
+		}
 		if err := db.cat.CreateDefined(catalog.TableDef{Name: s.Name, Fields: s.Fields, Indexes: s.Indexes, Checks: s.Checks, ForeignKeys: s.ForeignKeys}, s.IfNotExists); err != nil {
 			return nil, err
 		}
@@ -496,6 +499,9 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.createTableAs(ctx, s)
 	case *sql.DropTable:
 		if err := db.checkDropReferenced(s.Names); err != nil {
+			return nil, err
+		}
+		if err := db.missingTables(s); err != nil {
 			return nil, err
 		}
 		dropped := 0
@@ -620,4 +626,23 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 
 func message(format string, args ...any) *StatementResult {
 	return &StatementResult{Kind: KindMessage, Message: fmt.Sprintf(format, args...)}
+}
+
+// missingTables is MySQL 8's error 1051 for a DROP TABLE (without IF
+// EXISTS) naming tables that are not there: every missing one in one
+// message, and no table dropped (MySQL 8's DDL is atomic).
+func (db *DB) missingTables(s *sql.DropTable) error {
+	if s.IfExists {
+		return nil
+	}
+	var missing []string
+	for _, name := range s.Names {
+		if _, ok := db.cat.Table(name); !ok {
+			missing = append(missing, sql.DatabaseName+"."+name)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return sql.Errorf(sql.ErBadTable, "Unknown table '%s'", strings.Join(missing, ","))
 }

@@ -34,10 +34,10 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 		switch a.Name {
 		case "sql_mode":
 			if v.T.ID != columnar.String && !v.Null {
-				return nil, fmt.Errorf("variable 'sql_mode' takes a string, got %s", v)
+				return nil, fmt.Errorf("Variable 'sql_mode' takes a string, got %s", v)
 			}
 			if v.Null {
-				return nil, fmt.Errorf("variable 'sql_mode' can't be set to the value of 'NULL'")
+				return nil, fmt.Errorf("Variable 'sql_mode' can't be set to the value of 'NULL'")
 			}
 			if err := db.session.SetSQLMode(v.S); err != nil {
 				return nil, err

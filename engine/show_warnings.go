@@ -46,6 +46,10 @@ const errUnknownCode = 1105
 
 // noteError records the error a statement failed with in its warnings.
 func (c *Conn) noteError(w *sql.Warnings, err error) {
+	if code, msg := sql.MySQLCode(err); code != 0 {
+		w.AddError(code, msg) // MySQL's number and text, here as in a server
+		return
+	}
 	code := uint16(errUnknownCode)
 	if c.opts.ErrorCode != nil {
 		code = c.opts.ErrorCode(err)

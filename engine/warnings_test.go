@@ -121,8 +121,15 @@ func TestShowErrors(t *testing.T) {
 	if _, err := db.Exec(ctx, "select 1 + nosuch", ""); err == nil {
 		t.Fatal("unknown column ran")
 	}
+	// The binder's name errors carry MySQL's number and text everywhere.
+	if got := tableText(t, db, "show warnings"); got != "Error|1054|Unknown column 'nosuch' in 'field list'" {
+		t.Errorf("SHOW WARNINGS after an unknown column: %q, want MySQL's 1054", got)
+	}
+	if _, err := db.Exec(ctx, "select weight_string(1)", ""); err == nil {
+		t.Fatal("WEIGHT_STRING ran")
+	}
 	if got := tableText(t, db, "show warnings"); !strings.HasPrefix(got, "Error|1105|") {
-		t.Errorf("outside a server the code is 1105: %q", got)
+		t.Errorf("outside a server an error gpusql does not number is 1105: %q", got)
 	}
 }
 

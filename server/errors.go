@@ -24,6 +24,15 @@ func mysqlError(err error) *mysql.MyError {
 	if errors.As(err, &my) {
 		return my
 	}
+	if code, msg := sql.MySQLCode(err); code != 0 {
+		// MySQL's own text, without gpusql's line:column, as a MySQL
+		// client shows it.
+		e := mysql.NewError(code, msg)
+		if st, ok := extraStates[code]; ok {
+			e.State = st
+		}
+		return e
+	}
 	e := mysql.NewError(errorCode(err), err.Error())
 	if st, ok := extraStates[e.Code]; ok {
 		e.State = st
@@ -45,6 +54,9 @@ var extraStates = map[uint16]string{erInvalidJSONText: "22032", erInvalidJSONTex
 	erUserLockWrongName: "42000"}
 
 func errorCode(err error) uint16 {
+	if code, _ := sql.MySQLCode(err); code != 0 {
+		return code
+	}
 	var (
 		dup  *catalog.DuplicateKeyError
 		conf *catalog.ConflictError

@@ -161,9 +161,9 @@ func (f *flightSQL) run(ctx context.Context, query string) (*engine.StatementRes
 func flightError(err error) error {
 	var c codes.Code
 	switch errorCode(err) {
-	case 1064, 1054, 1235, 1049, 1193, 1231, 1292:
+	case 1064, 1054, 1235, 1049, 1193, 1231, 1292, 1052, 1060, 1066, 1111, 1222, 1248, 1305, 1582:
 		c = codes.InvalidArgument
-	case 1146:
+	case 1146, 1051:
 		c = codes.NotFound
 	case 1062, 1050:
 		c = codes.AlreadyExists

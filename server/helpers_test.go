@@ -87,6 +87,13 @@ func mysqlCode(err error) uint16 {
 	return 0
 }
 
+func mysqlState(err error) string {
+	if me, ok := err.(*mysql.MySQLError); ok {
+		return string(me.SQLState[:])
+	}
+	return ""
+}
+
 var (
 	ssbOnce sync.Once
 	ssbDir  string

@@ -87,6 +87,15 @@ func TestMySQLWarnings(t *testing.T) {
 		}
 		return level, c, msg
 	}
+	// MySQL 8.0's default sql_mode has ERROR_FOR_DIVISION_BY_ZERO: the
+	// UPDATE fails with 1365 (SQLSTATE 22012) and changes nothing; without
+	// it the division is a warning.
+	if _, err := db.Exec("update w set a = a / 0"); mysqlCode(err) != 1365 || mysqlState(err) != "22012" {
+		t.Errorf("update w set a = a / 0 under the default sql_mode: %v, want error 1365 (22012)", err)
+	}
+	if _, err := db.Exec("set sql_mode = 'STRICT_TRANS_TABLES'"); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := db.Exec("update w set a = a / 0"); err != nil {
 		t.Fatal(err)
 	}

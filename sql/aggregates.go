@@ -68,6 +68,8 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 		a.groupKeys = append(a.groupKeys, k)
 		groups = append(groups, e)
 	}
+	restore := b.inClause("group statement")
+	defer restore()
 	if s.GroupBy != nil {
 		for _, by := range s.GroupBy.Items {
 			node := by.Expr
@@ -75,7 +77,7 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 			switch x := unparen(node).(type) {
 			case *ast.PositionExpr:
 				if x.P != nil || x.N < 1 || x.N > len(items) {
-					return nil, b.errf(b.ordinalPos(x.N, "group"), "unknown column '%d' in GROUP BY: the select list has %d columns", x.N, len(items))
+					return nil, b.errCode(b.ordinalPos(x.N, "group"), ErBadField, "Unknown column '%d' in 'group statement'", x.N)
 				}
 				node = items[x.N-1].node
 				if hasAgg(node) {
@@ -95,7 +97,7 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 				}
 			}
 			if hasAgg(node) {
-				return nil, b.errf(pos, "invalid use of an aggregate function in GROUP BY")
+				return nil, b.errCode(pos, ErInvalidGroupFuncUse, "Invalid use of group function")
 			}
 			e, err := b.expr(node, sc)
 			if err != nil {
@@ -158,7 +160,8 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 		a.collatedGroups[exprKey(e)] = keys[k]
 	}
 	b.bareColumns(nodes, sc, a, keys, !b.session.OnlyFullGroupBy())
-	for _, n := range nodes {
+	for i, n := range nodes {
+		b.clause = nodeClause(i, len(items), s.Having != nil)
 		var err error
 		walkAST(n, func(x ast.Node) bool {
 			if err != nil {
@@ -214,6 +217,7 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 		post.plan = b.rollup(agg, a, len(orderBy) > 0)
 	}
 	if s.Having != nil {
+		b.clause = "having clause"
 		post.aliases = aliasMap(items)
 		_, err := b.filter(s.Having.Expr, post, false)
 		post.aliases = nil
@@ -323,7 +327,7 @@ func (b *binder) matchAggregated(n ast.ExprNode, sc *scope) (Expr, bool, error) 
 	case *ast.AggregateFuncExpr:
 		i, ok := a.aggs[x]
 		if !ok {
-			return nil, false, b.errf(b.posOr(n, -1), "invalid use of aggregate function %s()", strings.ToLower(x.F))
+			return nil, false, b.errCode(b.posOr(n, -1), ErInvalidGroupFuncUse, "Invalid use of group function")
 		}
 		return collationUntagged(sc.colRef(a.nGroups+i), a.aggFuncs[i]), true, nil
 	case *ast.ColumnNameExpr, *driver.ValueExpr, *ast.ParenthesesExpr:
@@ -544,3 +548,15 @@ type astVisitor struct{ f func(ast.Node) bool }
 
 func (v *astVisitor) Enter(n ast.Node) (ast.Node, bool) { return n, !v.f(n) }
 func (v *astVisitor) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// nodeClause names the clause of the i-th node aggregate binds: the select
+// list's items, then HAVING, then ORDER BY's keys.
+func nodeClause(i, items int, having bool) string {
+	switch {
+	case i < items:
+		return "field list"
+	case i == items && having:
+		return "having clause"
+	}
+	return "order clause"
+}

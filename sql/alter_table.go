@@ -217,7 +217,7 @@ func (b *binder) rewriteTable(t *columnar.Table, fields []columnar.Field, src []
 	seen := map[string]bool{}
 	for _, f := range fields {
 		if seen[strings.ToLower(f.Name)] {
-			return nil, b.errf(b.wordPos(f.Name, -1), "duplicate column name '%s'", f.Name)
+			return nil, b.errCode(b.wordPos(f.Name, -1), ErDupFieldName, "Duplicate column name '%s'", f.Name)
 		}
 		seen[strings.ToLower(f.Name)] = true
 	}

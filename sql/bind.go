@@ -62,6 +62,8 @@ type binder struct {
 	// lastPos is the most recent valid AST offset, used for nodes that carry
 	// none (the parser records offsets on expressions only).
 	lastPos int
+	// clause is the clause being bound, for MySQL's messages (inClause).
+	clause string
 	// ctes are the WITH definitions in scope, innermost last.
 	ctes []*cteDef
 	// depth bounds recursion on adversarial nesting.

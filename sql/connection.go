@@ -50,7 +50,7 @@ func (*ShowVariables) statement()   {}
 
 func (b *binder) use(n *ast.UseStmt) (Statement, error) {
 	if !strings.EqualFold(n.DBName, DatabaseName) && !strings.EqualFold(n.DBName, "information_schema") {
-		return nil, b.errf(b.start, "unknown database '%s' (gpusql has one: %s)", n.DBName, DatabaseName)
+		return nil, b.errCode(b.start, ErBadDB, "Unknown database '%s'", n.DBName)
 	}
 	return &Use{Database: n.DBName}, nil
 }
@@ -91,7 +91,7 @@ func (b *binder) showStatus(n *ast.ShowStmt) (Statement, error) {
 // DATABASE() / SCHEMA(), VERSION() and USER() / CURRENT_USER().
 func (b *binder) sessionFunc(name string, nargs, pos int) (Expr, error) {
 	if nargs != 0 {
-		return nil, b.errf(pos, "wrong number of arguments to %s(): %d", name, nargs)
+		return nil, b.paramCount(pos, name)
 	}
 	b.volatile(name + "()")
 	str := func(s string) *Const { return &Const{T: columnar.TString, S: s} }

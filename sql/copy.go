@@ -304,7 +304,7 @@ func (b *binder) copyTable(c *copyStmt) (*Query, error) {
 	_, isTable := b.cat.Table(c.table)
 	_, isView := b.cat.View(c.table)
 	if !isTable && !isView {
-		return nil, b.errf(c.tablePos, "unknown table '%s'", c.table)
+		return nil, b.errCode(c.tablePos, ErNoSuchTable, "Table '%s.%s' doesn't exist", DatabaseName, c.table)
 	}
 	nodes, _, err := parser.New().ParseSQL("SELECT * FROM `" + strings.ReplaceAll(c.table, "`", "``") + "`")
 	if err != nil || len(nodes) != 1 {

@@ -25,7 +25,7 @@ func (b *binder) createTableLike(n *ast.CreateTableStmt) (Statement, error) {
 		if n.IfNotExists {
 			return &CreateTable{Name: name, IfNotExists: true}, nil
 		}
-		return nil, b.errf(b.wordPos(name, -1), "table '%s' already exists", name)
+		return nil, b.errCode(b.wordPos(name, -1), ErTableExists, "Table '%s' already exists", name)
 	}
 	st := &CreateTable{Name: name, Fields: append([]columnar.Field(nil), src.Fields...)}
 	for _, ix := range b.cat.Indexes(src.Name) {

@@ -138,7 +138,7 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 				// table is a no-op for the catalog.
 				return &CreateTable{Name: name, IfNotExists: true}, nil
 			}
-			return nil, b.errf(b.wordPos(name, -1), "table '%s' already exists", name)
+			return nil, b.errCode(b.wordPos(name, -1), ErTableExists, "Table '%s' already exists", name)
 		}
 		q, err := b.topQuery(n.Select)
 		if err != nil {
@@ -147,7 +147,7 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 		seen := map[string]bool{}
 		for _, c := range q.Names {
 			if seen[strings.ToLower(c)] {
-				return nil, b.errf(b.wordPos(c, -1), "duplicate column name '%s' (give the select columns distinct aliases)", c)
+				return nil, b.errCode(b.wordPos(c, -1), ErDupFieldName, "Duplicate column name '%s'", c)
 			}
 			seen[strings.ToLower(c)] = true
 		}
@@ -163,7 +163,7 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 		cname := c.Name.Name.O
 		pos := b.wordPos(cname, -1)
 		if _, dup := index[strings.ToLower(cname)]; dup {
-			return nil, b.errf(pos, "duplicate column name '%s'", cname)
+			return nil, b.errCode(pos, ErDupFieldName, "Duplicate column name '%s'", cname)
 		}
 		if msg := decimalSpecError(c.Tp, cname); msg != "" {
 			return nil, b.errf(pos, "%s", msg)
@@ -296,7 +296,7 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		name := n.Table.Name.O
 		t, ok := b.cat.Table(name)
 		if !ok {
-			return nil, b.errf(b.wordPos(name, -1), "unknown table '%s'", name)
+			return nil, b.errCode(b.wordPos(name, -1), ErNoSuchTable, "Table '%s.%s' doesn't exist", DatabaseName, name)
 		}
 		if n.Where != nil {
 			return nil, b.errf(-1, "unsupported: SHOW COLUMNS WHERE (use LIKE)")
@@ -373,7 +373,7 @@ func (b *binder) table(tn *ast.TableName) (*columnar.Table, error) {
 	}
 	t, ok := b.cat.Table(tn.Name.O)
 	if !ok {
-		return nil, b.errf(b.wordPos(tn.Name.O, -1), "unknown table '%s'", tn.Name.O)
+		return nil, b.errCode(b.wordPos(tn.Name.O, -1), ErNoSuchTable, "Table '%s.%s' doesn't exist", DatabaseName, tn.Name.O)
 	}
 	return t, nil
 }

@@ -1,19 +1,43 @@
 package sql
 
 import (
+	"errors"
 	"fmt"
 	"unicode/utf8"
 )
 
 // Error is a parse or bind error at a position of the text given to Parse.
 // Line and Col are 1-based; Col counts characters (runes) from the start of
-// the line, so an editor can jump to it.
+// the line, so an editor can jump to it. Line 0 is an error of no position.
+// Code, where set, is the MySQL error number of the same failure, and Msg
+// then MySQL's text (mysql_errors.go).
 type Error struct {
 	Line, Col int
 	Msg       string
+	Code      uint16
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("line %d:%d: %s", e.Line, e.Col, e.Msg) }
+func (e *Error) Error() string {
+	if e.Line == 0 {
+		return e.Msg
+	}
+	return fmt.Sprintf("line %d:%d: %s", e.Line, e.Col, e.Msg)
+}
+
+// Errorf is a MySQL error of no position: code and MySQL's message.
+func Errorf(code uint16, format string, args ...any) *Error {
+	return &Error{Code: code, Msg: fmt.Sprintf(format, args...)}
+}
+
+// MySQLCode is the MySQL error number err carries (0: none), and the
+// message a MySQL client shows for it (without gpusql's line:column).
+func MySQLCode(err error) (uint16, string) {
+	var e *Error
+	if errors.As(err, &e) && e.Code != 0 {
+		return e.Code, e.Msg
+	}
+	return 0, ""
+}
 
 // lineCol maps a byte offset of src to a 1-based line and column.
 func lineCol(src string, off int) (line, col int) {

@@ -70,7 +70,7 @@ func (b *binder) expr(n ast.ExprNode, sc *scope) (Expr, error) {
 	case *ast.FuncCastExpr:
 		return b.castExpr(n, sc, pos)
 	case *ast.AggregateFuncExpr:
-		return nil, b.errf(pos, "invalid use of aggregate function %s(): aggregates are not allowed in WHERE, ON, GROUP BY or aggregate arguments", strings.ToLower(n.F))
+		return nil, b.errCode(pos, ErInvalidGroupFuncUse, "Invalid use of group function")
 	case *ast.SubqueryExpr:
 		return b.scalarSubquery(n, sc, pos)
 	case *ast.ExistsSubqueryExpr:
@@ -219,7 +219,7 @@ func (b *binder) column(cn *ast.ColumnName, sc *scope, pos int) (Expr, error) {
 		return nil, err
 	}
 	if !found {
-		return nil, b.errf(pos, "unknown column '%s'", qualified(cn.Table.O, cn.Name.O))
+		return nil, b.unknownColumn(pos, qualified(cn.Table.O, cn.Name.O))
 	}
 	return e, nil
 }
@@ -238,7 +238,7 @@ func (b *binder) resolve(sc *scope, table, name string, pos int, fromChild bool)
 	}
 	i, amb := local.lookup(table, name)
 	if amb {
-		return nil, false, b.errf(pos, "ambiguous column '%s': qualify it with a table name or alias", qualified(table, name))
+		return nil, false, b.ambiguousColumn(pos, qualified(table, name))
 	}
 	if i >= 0 {
 		ref := local.colRef(i)
@@ -254,7 +254,7 @@ func (b *binder) resolve(sc *scope, table, name string, pos int, fromChild bool)
 		return nil, false, b.errf(pos, "column '%s' must appear in the GROUP BY clause or be used in an aggregate function (sql_mode has ONLY_FULL_GROUP_BY)", qualified(table, name))
 	}
 	if table != "" && !local.hasTable(table) && sc.parent == nil {
-		return nil, false, b.errf(pos, "unknown column '%s': no table or alias '%s' in FROM", qualified(table, name), table)
+		return nil, false, b.unknownColumn(pos, qualified(table, name))
 	}
 	if !fromChild && table == "" && sc.aliases != nil {
 		if node, ok := sc.aliases[strings.ToLower(name)]; ok && !sc.inAlias {

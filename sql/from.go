@@ -65,7 +65,7 @@ func (b *binder) join(n *ast.Join) (Plan, []scopeCol, error) {
 	}
 	for _, c := range rc {
 		if c.table != "" && seen[strings.ToLower(c.table)] {
-			return nil, nil, b.errf(b.wordPos(c.table, -1), "not unique table/alias: '%s'", c.table)
+			return nil, nil, b.errCode(b.wordPos(c.table, -1), ErNonUniqTable, "Not unique table/alias: '%s'", c.table)
 		}
 	}
 	kind := JoinCross
@@ -127,7 +127,9 @@ func (b *binder) join(n *ast.Join) (Plan, []scopeCol, error) {
 	}
 	if n.On != nil {
 		sc.noJoins = true
+		restore := b.inClause("on clause")
 		e, err := b.expr(n.On.Expr, sc)
+		restore()
 		sc.noJoins = false
 		if err != nil {
 			return nil, nil, err
@@ -201,7 +203,7 @@ func (b *binder) tableSource(n *ast.TableSource) (Plan, []scopeCol, error) {
 		}
 		t, ok := b.cat.Table(name)
 		if !ok {
-			return nil, nil, b.errf(b.wordPos(name, -1), "unknown table '%s'", name)
+			return nil, nil, b.errCode(b.wordPos(name, -1), ErNoSuchTable, "Table '%s.%s' doesn't exist", DatabaseName, name)
 		}
 		b.reads.table(t)
 		if src := b.dmlSources[n]; src != nil {
@@ -215,7 +217,7 @@ func (b *binder) tableSource(n *ast.TableSource) (Plan, []scopeCol, error) {
 		return b.zoneScan(scan), qualify(names, q), nil
 	case *ast.SelectStmt, *ast.SetOprStmt:
 		if alias == "" {
-			return nil, nil, b.errf(-1, "every derived table must have its own alias")
+			return nil, nil, b.errCode(-1, ErDerivedMustHaveAlias, "Every derived table must have its own alias")
 		}
 		blk, err := b.query(src, nil)
 		if err != nil {

@@ -102,7 +102,7 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 	}
 	arity := func(lo, hi int) error {
 		if len(args) < lo || (hi >= 0 && len(args) > hi) {
-			return b.errf(pos, "wrong number of arguments to %s(): %d", name, len(args))
+			return b.paramCount(pos, name)
 		}
 		return nil
 	}
@@ -325,7 +325,10 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 	if e, ok, err := b.moreFunc(name, args, pos); ok {
 		return e, err
 	}
-	return nil, b.errf(pos, "unsupported: function %s()", name)
+	if mysqlBuiltins[name] {
+		return nil, b.errf(pos, "unsupported: function %s()", name)
+	}
+	return nil, b.errCode(pos, ErSPDoesNotExist, "FUNCTION %s.%s does not exist", DatabaseName, name)
 }
 
 func funcNullable(f *Func) bool {

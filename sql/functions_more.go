@@ -122,7 +122,7 @@ type call struct {
 
 func (c *call) arity(lo, hi int) error {
 	if len(c.args) < lo || (hi >= 0 && len(c.args) > hi) {
-		return c.b.errf(c.pos, "wrong number of arguments to %s(): %d", c.name, len(c.args))
+		return c.b.paramCount(c.pos, c.name)
 	}
 	return nil
 }

@@ -39,7 +39,7 @@ func (b *binder) lateralJoin(n *ast.Join, ts *ast.TableSource, lp Plan, lc []sco
 		return nil, nil, b.errf(pos, "unsupported: LATERAL over a UNION, INTERSECT or EXCEPT")
 	}
 	if ts.AsName.O == "" {
-		return nil, nil, b.errf(pos, "every derived table must have its own alias")
+		return nil, nil, b.errCode(pos, ErDerivedMustHaveAlias, "Every derived table must have its own alias")
 	}
 	if n.Tp == ast.RightJoin {
 		return nil, nil, b.errf(pos, "a LATERAL derived table cannot be the left side of RIGHT JOIN (it must follow the tables it reads)")

@@ -233,27 +233,29 @@ func syntaxError(src string, err error) *Error {
 	if off < 0 {
 		line, _ := strconv.Atoi(m[1])
 		col, _ := strconv.Atoi(m[2])
-		return &Error{Line: line, Col: col, Msg: "syntax error"}
+		return &Error{Line: line, Col: col, Code: ErParse, Msg: parseErrorText("", line)}
 	}
 	line, col := lineCol(src, off)
-	near := src[off:]
-	if k := strings.IndexAny(near, "\r\n"); k >= 0 {
+	// MySQL counts the line within the statement, which starts after the
+	// previous ';'.
+	start := strings.LastIndexByte(src[:off], ';') + 1
+	start += skipSpaceAndComments(src[start:off])
+	first, _ := lineCol(src, start)
+	return &Error{Line: line, Col: col, Code: ErParse, Msg: parseErrorText(src[off:], line-first+1)}
+}
+
+// parseErrorText is MySQL's message for error 1064: the statement's text
+// from the token where parsing stopped, at most 80 characters (MySQL's
+// "near '%-.80s'"), up to the ';' that ends it (a MySQL client sends one
+// statement without its ';').
+func parseErrorText(near string, line int) string {
+	if k := strings.IndexByte(near, ';'); k >= 0 {
 		near = near[:k]
 	}
-	if len(near) > 40 {
-		near = near[:40] + "..."
+	if r := []rune(near); len(r) > 80 {
+		near = string(r[:80])
 	}
-	if strings.TrimSpace(near) == "" {
-		return &Error{Line: line, Col: col, Msg: "syntax error at end of input"}
-	}
-	detail := ""
-	if k := strings.LastIndex(rest, `"`); k >= 0 {
-		detail = strings.TrimSpace(totalLenRE.ReplaceAllString(rest[k+1:], ""))
-	}
-	if detail != "" {
-		return &Error{Line: line, Col: col, Msg: fmt.Sprintf("syntax error near %q: %s", near, detail)}
-	}
-	return &Error{Line: line, Col: col, Msg: fmt.Sprintf("syntax error near %q", near)}
+	return fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '%s' at line %d", near, line)
 }
 
 // parsedPrefix parses the statements that end before the syntax error, by

@@ -65,7 +65,7 @@ func TestBindErrorPositionInScript(t *testing.T) {
 	}
 	execDDL(t, cat, ps[0].Text)
 	_, err = Bind(cat, ps[1])
-	if err == nil || err.Error() != "line 4:8: unknown column 'nope'" {
+	if err == nil || err.Error() != "line 4:8: Unknown column 'nope' in 'field list'" {
 		t.Errorf("got %v", err)
 	}
 	// A Parsed built by hand (no source text) still reports lines from its

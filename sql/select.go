@@ -106,6 +106,7 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 		return nil, err
 	}
 	defer pop()
+	defer b.inClause("")() // a subquery's select list is its own 'field list'
 
 	// FROM: without one, a single row of no columns.
 	sc := &scope{plan: &Values{Rows: [][]Expr{{}}}}
@@ -119,7 +120,10 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 	sc.parent, sc.corr = parent, corr
 	blk := &block{}
 	if s.Where != nil {
-		if blk.corr, err = b.filter(s.Where, sc, parent != nil); err != nil {
+		restore := b.inClause("where clause")
+		blk.corr, err = b.filter(s.Where, sc, parent != nil)
+		restore()
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -147,7 +151,9 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 		// HAVING without aggregation filters like WHERE but may name
 		// select-list aliases (MySQL).
 		sc.aliases = aliasMap(items)
+		restore := b.inClause("having clause")
 		_, err := b.filter(s.Having.Expr, sc, false)
+		restore()
 		sc.aliases = nil
 		if err != nil {
 			return nil, err
@@ -200,6 +206,7 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 	var hidden []Expr
 	out.aliases = aliasMap(items) // ORDER BY revenue * 2 may name aliases
 	defer func() { out.aliases = nil }()
+	defer b.inClause("order clause")()
 	for _, by := range orderBy {
 		idx, e, skip, err := b.orderItem(by.Expr, items, exprs, out)
 		if err != nil {
@@ -295,7 +302,7 @@ func (b *binder) selectItems(fl *ast.FieldList, sc *scope) ([]selItem, error) {
 		if f.WildCard != nil {
 			tbl := f.WildCard.Table.O
 			if tbl != "" && !sc.hasTable(tbl) {
-				return nil, b.errf(b.wordPos(tbl, f.Offset), "unknown table '%s' in %s.*", tbl, tbl)
+				return nil, b.errCode(b.wordPos(tbl, f.Offset), ErBadTable, "Unknown table '%s'", tbl)
 			}
 			n := 0
 			for _, c := range sc.cols {
@@ -358,7 +365,7 @@ func (b *binder) orderItem(n ast.ExprNode, items []selItem, exprs []Expr, out *s
 	switch x := unparen(n).(type) {
 	case *ast.PositionExpr:
 		if x.P != nil || x.N < 1 || x.N > len(items) {
-			return 0, nil, false, b.errf(b.ordinalPos(x.N, "order"), "unknown column '%d' in ORDER BY: the select list has %d columns", x.N, len(items))
+			return 0, nil, false, b.errCode(b.ordinalPos(x.N, "order"), ErBadField, "Unknown column '%d' in 'order clause'", x.N)
 		}
 		return x.N - 1, nil, false, nil
 	case *driver.ValueExpr:

@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 	"sync"
@@ -129,11 +128,6 @@ func (s *Session) SetLimit(name string, v int64) bool {
 	return true
 }
 
-// DefaultSQLMode is MySQL's mode without ONLY_FULL_GROUP_BY, which is how
-// most MySQL applications run: a bare column in a grouped query is allowed.
-// gpusql is always strict (bad values are errors, never silently changed).
-const DefaultSQLMode = "STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION"
-
 // NewSession returns a session with the default variables.
 func NewSession() *Session {
 	s := &Session{engine: map[string]*Const{}, timeZone: UTCZone, global: &globalZone{zone: UTCZone}}
@@ -141,49 +135,6 @@ func NewSession() *Session {
 		panic(err)
 	}
 	return s
-}
-
-// sqlModes are the modes MySQL 8 knows. ONLY_FULL_GROUP_BY changes gpusql's
-// behaviour; the others are accepted and reported by @@sql_mode (gpusql
-// behaves as under STRICT_TRANS_TABLES whatever is set).
-var sqlModes = map[string]bool{
-	"ALLOW_INVALID_DATES": true, "ANSI_QUOTES": true, "ERROR_FOR_DIVISION_BY_ZERO": true,
-	"HIGH_NOT_PRECEDENCE": true, "IGNORE_SPACE": true, "NO_AUTO_VALUE_ON_ZERO": true,
-	"NO_BACKSLASH_ESCAPES": true, "NO_DIR_IN_CREATE": true, "NO_ENGINE_SUBSTITUTION": true,
-	"NO_UNSIGNED_SUBTRACTION": true, "NO_ZERO_DATE": true, "NO_ZERO_IN_DATE": true,
-	"ONLY_FULL_GROUP_BY": true, "PAD_CHAR_TO_FULL_LENGTH": true, "PIPES_AS_CONCAT": true,
-	"REAL_AS_FLOAT": true, "STRICT_ALL_TABLES": true, "STRICT_TRANS_TABLES": true,
-	"TIME_TRUNCATE_FRACTIONAL": true, "ANSI": true, "TRADITIONAL": true,
-}
-
-// SetSQLMode sets sql_mode from a comma-separated list of mode names
-// (case-insensitive; the empty string clears it). An unknown name is MySQL's error 1231
-// and changes nothing.
-func (s *Session) SetSQLMode(v string) error {
-	var modes []string
-	seen := map[string]bool{}
-	for _, m := range strings.Split(v, ",") {
-		m = strings.ToUpper(strings.TrimSpace(m))
-		if m == "" || seen[m] {
-			continue
-		}
-		if !sqlModes[m] {
-			return fmt.Errorf("variable 'sql_mode' can't be set to the value of '%s'", m)
-		}
-		seen[m] = true
-		modes = append(modes, m)
-	}
-	s.mu.Lock()
-	s.sqlMode = modes
-	s.mu.Unlock()
-	return nil
-}
-
-// SQLMode is @@sql_mode.
-func (s *Session) SQLMode() string {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return strings.Join(s.sqlMode, ",")
 }
 
 func (s *Session) hasMode(m string) bool {

@@ -101,7 +101,7 @@ func (b *binder) setOprList(l *ast.SetOprSelectList, parent *scope) (*block, err
 func (b *binder) combine(l, r *block, kind SetOpKind, all bool) (*block, error) {
 	ls, rs := l.plan.Schema(), r.plan.Schema()
 	if len(l.names) != len(r.names) {
-		return nil, b.errf(-1, "the SELECTs of a set operation have different numbers of columns (%d and %d)", len(l.names), len(r.names))
+		return nil, b.errCode(-1, ErWrongNumberOfColumns, "The used SELECT statements have a different number of columns")
 	}
 	out := make(Schema, len(l.names))
 	for i := range out {

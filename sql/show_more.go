@@ -26,7 +26,7 @@ func (b *binder) showMore(n *ast.ShowStmt) (Statement, error) {
 		return &ShowCatalogTable{What: what, Name: v.Name}, nil
 	case ast.ShowCreateDatabase:
 		if !strings.EqualFold(n.DBName, DatabaseName) {
-			return nil, b.errf(-1, "unknown database '%s' (gpusql has one: %s)", n.DBName, DatabaseName)
+			return nil, b.errCode(-1, ErBadDB, "Unknown database '%s'", n.DBName)
 		}
 		return &ShowCatalogTable{What: what, Name: DatabaseName}, nil
 	}

@@ -33,7 +33,7 @@ func (*DropView) statement()   {}
 func (b *binder) createView(n *ast.CreateViewStmt) (Statement, error) {
 	name := n.ViewName.Name.O
 	if _, ok := b.cat.Table(name); ok {
-		return nil, b.errf(b.wordPos(name, -1), "table '%s' already exists", name)
+		return nil, b.errCode(b.wordPos(name, -1), ErTableExists, "Table '%s' already exists", name)
 	}
 	if _, ok := b.cat.View(name); ok && !n.OrReplace {
 		return nil, b.errf(b.wordPos(name, -1), "view '%s' already exists (use CREATE OR REPLACE VIEW)", name)

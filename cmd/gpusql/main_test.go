@@ -38,7 +38,7 @@ func TestScriptErrorNamesLine(t *testing.T) {
 	if code == 0 {
 		t.Fatal("a failing script exited 0")
 	}
-	if !strings.Contains(errb.String(), "statement at line 3: line 4:8: unknown table 'nosuch'") {
+	if !strings.Contains(errb.String(), "statement at line 3: line 4:8: Table 'gpusql.nosuch' doesn't exist") {
 		t.Errorf("stderr %q", errb.String())
 	}
 	if strings.Contains(out.String(), "1 row") {

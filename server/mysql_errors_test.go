@@ -1,0 +1,51 @@
+package server
+
+import (
+	"testing"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+// TestMySQLErrorTexts: a MySQL client sees MySQL 8.0's number, SQLSTATE and
+// message for each failure, as the "MySQL 8.0 Server Error Message
+// Reference" words them (the message without gpusql's line:column).
+func TestMySQLErrorTexts(t *testing.T) {
+	_, addr := startServer(t, Config{}, `create table t (a int, b varchar(5)); create table u (a int, c int);`)
+	db := open(t, addr, "admin", "secret", "")
+	db.SetMaxOpenConns(1)
+	for _, c := range []struct {
+		q, state, msg string
+		code          uint16
+	}{
+		{"select nosuch from t", "42S22", "Unknown column 'nosuch' in 'field list'", 1054},
+		{"select a from t where nosuch = 1", "42S22", "Unknown column 'nosuch' in 'where clause'", 1054},
+		{"select a from t order by nosuch", "42S22", "Unknown column 'nosuch' in 'order clause'", 1054},
+		{"select a from t group by nosuch", "42S22", "Unknown column 'nosuch' in 'group statement'", 1054},
+		{"select a from t group by a having nosuch > 1", "42S22", "Unknown column 'nosuch' in 'having clause'", 1054},
+		{"select * from t join u on t.nosuch = u.a", "42S22", "Unknown column 't.nosuch' in 'on clause'", 1054},
+		{"select a from t, u", "23000", "Column 'a' in field list is ambiguous", 1052},
+		{"select * from nosuch", "42S02", "Table 'gpusql.nosuch' doesn't exist", 1146},
+		{"use nosuchdb", "42000", "Unknown database 'nosuchdb'", 1049},
+		{"create table t (x int)", "42S01", "Table 't' already exists", 1050},
+		{"drop table nosuch", "42S02", "Unknown table 'gpusql.nosuch'", 1051},
+		{"create table v (a int, a int)", "42S21", "Duplicate column name 'a'", 1060},
+		{"select a from t where", "42000", "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '' at line 1", 1064},
+		{"selec 1", "42000", "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near 'selec 1' at line 1", 1064},
+		{"select * from (select 1)", "42000", "Every derived table must have its own alias", 1248},
+		{"select 1 union select 1, 2", "21000", "The used SELECT statements have a different number of columns", 1222},
+		{"select a from t where sum(a) > 1", "HY000", "Invalid use of group function", 1111},
+		{"select * from t, t", "42000", "Not unique table/alias: 't'", 1066},
+		{"select nosuchfunc(1)", "42000", "FUNCTION gpusql.nosuchfunc does not exist", 1305},
+		{"select abs(1, 2)", "42000", "Incorrect parameter count in the call to native function 'abs'", 1582},
+	} {
+		_, err := db.Exec(c.q)
+		me, ok := err.(*mysql.MySQLError)
+		if !ok {
+			t.Errorf("%s: %v, want error %d", c.q, err, c.code)
+			continue
+		}
+		if me.Number != c.code || string(me.SQLState[:]) != c.state || me.Message != c.msg {
+			t.Errorf("%s:\n got %d (%s) %s\nwant %d (%s) %s", c.q, me.Number, me.SQLState[:], me.Message, c.code, c.state, c.msg)
+		}
+	}
+}

@@ -1,0 +1,88 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+)
+
+// DefaultSQLMode is MySQL 8.0's default sql_mode without ONLY_FULL_GROUP_BY.
+// gpusql leaves that one out because its check does not see functional
+// dependencies (MySQL accepts SELECT name FROM t GROUP BY id when id is the
+// key; gpusql's ONLY_FULL_GROUP_BY would not), and most MySQL applications
+// run without it. The rest is MySQL's: strict writes, no zero dates, and a
+// division by zero in INSERT / UPDATE an error (1365).
+const DefaultSQLMode = "STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION"
+
+// sqlModeOrder lists MySQL 8.0's sql_mode names in the order of their bits,
+// which is the order @@sql_mode prints them in whatever order SET named
+// them (sql/sys_vars.cc, sql_mode_names).
+var sqlModeOrder = []string{
+	"REAL_AS_FLOAT", "PIPES_AS_CONCAT", "ANSI_QUOTES", "IGNORE_SPACE", "ONLY_FULL_GROUP_BY",
+	"NO_UNSIGNED_SUBTRACTION", "NO_DIR_IN_CREATE", "ANSI", "NO_AUTO_VALUE_ON_ZERO",
+	"NO_BACKSLASH_ESCAPES", "STRICT_TRANS_TABLES", "STRICT_ALL_TABLES", "NO_ZERO_IN_DATE",
+	"NO_ZERO_DATE", "ALLOW_INVALID_DATES", "ERROR_FOR_DIVISION_BY_ZERO", "TRADITIONAL",
+	"HIGH_NOT_PRECEDENCE", "NO_ENGINE_SUBSTITUTION", "PAD_CHAR_TO_FULL_LENGTH",
+	"TIME_TRUNCATE_FRACTIONAL",
+}
+
+// sqlModeCombinations are the combination modes and the modes each sets
+// besides itself, as the manual's "Combination SQL Modes" lists them.
+var sqlModeCombinations = map[string][]string{
+	"ANSI": {"REAL_AS_FLOAT", "PIPES_AS_CONCAT", "ANSI_QUOTES", "IGNORE_SPACE", "ONLY_FULL_GROUP_BY"},
+	"TRADITIONAL": {"STRICT_TRANS_TABLES", "STRICT_ALL_TABLES", "NO_ZERO_IN_DATE", "NO_ZERO_DATE",
+		"ERROR_FOR_DIVISION_BY_ZERO", "NO_ENGINE_SUBSTITUTION"},
+}
+
+// SetSQLMode sets sql_mode from a comma-separated list of mode names
+// (case-insensitive; the empty string clears it). A combination mode adds
+// the modes it stands for. An unknown name is MySQL's error 1231 and
+// changes nothing.
+func (s *Session) SetSQLMode(v string) error {
+	set := map[string]bool{}
+	for _, m := range strings.Split(v, ",") {
+		m = strings.ToUpper(strings.TrimSpace(m))
+		if m == "" {
+			continue
+		}
+		if !knownSQLMode(m) {
+			return fmt.Errorf("Variable 'sql_mode' can't be set to the value of '%s'", m)
+		}
+		set[m] = true
+		for _, x := range sqlModeCombinations[m] {
+			set[x] = true
+		}
+	}
+	var modes []string
+	for _, m := range sqlModeOrder {
+		if set[m] {
+			modes = append(modes, m)
+		}
+	}
+	s.mu.Lock()
+	s.sqlMode = modes
+	s.mu.Unlock()
+	return nil
+}
+
+func knownSQLMode(m string) bool {
+	for _, x := range sqlModeOrder {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+// SQLMode is @@sql_mode.
+func (s *Session) SQLMode() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return strings.Join(s.sqlMode, ",")
+}
+
+// Strict reports whether writes are strict (STRICT_TRANS_TABLES or
+// STRICT_ALL_TABLES; gpusql's tables are all transactional): a value a
+// column cannot hold is an error, not a warning and an adjusted value.
+func (s *Session) Strict() bool {
+	return s.hasMode("STRICT_TRANS_TABLES") || s.hasMode("STRICT_ALL_TABLES")
+}
