@@ -51,6 +51,10 @@ func (db *DB) insert(ctx context.Context, s *sql.Insert) (*StatementResult, erro
 		}
 	}
 	for _, n := range s.Notes {
+		if n.Level == "Warning" { // a value a lenient write adjusted
+			sql.WarningsFrom(ctx).Add(n.Code, n.Message)
+			continue
+		}
 		sql.WarningsFrom(ctx).AddNote(n.Code, n.Message)
 	}
 	if s.OnDuplicate != nil {

@@ -149,6 +149,11 @@ var messageCodes = []struct {
 	{"needed in a foreign key constraint", 1828},
 	// ENUM / SET values that are not members (storage/columnar/enum.go).
 	{"Data truncated for column", mysql.WARN_DATA_TRUNCATED},
+	// VARCHAR / CHAR stores (storage/columnar/varchar.go).
+	{"Data too long for column", mysql.ER_DATA_TOO_LONG},
+	{"Incorrect string value", mysql.ER_TRUNCATED_WRONG_VALUE_FOR_FIELD},
+	{"cannot be null", mysql.ER_BAD_NULL_ERROR},
+	{"Out of range value for column", mysql.ER_WARN_DATA_OUT_OF_RANGE},
 	// Generated columns (sql/generated.go).
 	{"The value specified for generated column", 3105},
 	{"Expression of generated column", 3102},

@@ -11,17 +11,23 @@ import (
 // the line, so an editor can jump to it. Line 0 is an error of no position.
 // Code, where set, is the MySQL error number of the same failure, and Msg
 // then MySQL's text (mysql_errors.go).
+// Detail, where set, follows Msg in gpusql's text only (MySQL's has none).
 type Error struct {
 	Line, Col int
 	Msg       string
 	Code      uint16
+	Detail    string
 }
 
 func (e *Error) Error() string {
-	if e.Line == 0 {
-		return e.Msg
+	msg := e.Msg
+	if e.Detail != "" {
+		msg += " (" + e.Detail + ")"
 	}
-	return fmt.Sprintf("line %d:%d: %s", e.Line, e.Col, e.Msg)
+	if e.Line == 0 {
+		return msg
+	}
+	return fmt.Sprintf("line %d:%d: %s", e.Line, e.Col, msg)
 }
 
 // Errorf is a MySQL error of no position: code and MySQL's message.

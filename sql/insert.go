@@ -121,6 +121,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 	defer func() { b.target = nil }()
 	vals := &Values{Out: out}
 	var notes []Warning
+	lenient := b.lenientWrites(n.IgnoreErr)
 	empty := &scope{plan: &Values{Rows: [][]Expr{{}}}}
 	for r, list := range n.Lists {
 		if len(list) != given {
@@ -150,8 +151,15 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 				return nil, err
 			}
 			if c, ok := e.(*Const); ok {
+				if lenient && (c.Null && !col.Nullable && (n.IgnoreErr || len(n.Lists) > 1) || c.T.ID != columnar.String && storeOutOfRange(c, col.Type)) {
+					if v, w, ok := adjustConst(c, col, r+1); ok {
+						notes = append(notes, w)
+						row[i] = v
+						continue
+					}
+				}
 				if c.Null && !col.Nullable {
-					return nil, b.errf(pos, "column '%s' cannot be NULL", col.Name)
+					return nil, b.errCode(pos, ErBadNull, "Column '%s' cannot be null", col.Name)
 				}
 				if col.Type.JSON && !c.Null && c.T.ID != columnar.String {
 					return nil, b.errf(pos, "%s", jsonStoreError(t.Name, col.Name, r+1))
@@ -159,8 +167,10 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 				if err := vectorConstError(c, col.Type); err != nil {
 					return nil, b.errf(pos, "%v for column '%s' at row %d", err, col.Name, r+1)
 				}
-				if storeOutOfRange(c, col.Type) {
-					return nil, b.errf(pos, "Out of range value for column '%s' at row %d (%s does not hold %s)", col.Name, r+1, col.Type, constString(c))
+				if storeOutOfRange(c, col.Type) && c.T.ID != columnar.String {
+					err := b.errCode(pos, ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", col.Name, r+1)
+					err.Detail = fmt.Sprintf("%s does not hold %s", col.Type, constString(c))
+					return nil, err
 				}
 				v, ok := convertConst(c, col.Type)
 				if ok && col.Type.ID == columnar.Datetime && c.T.ID == columnar.String && columnar.HasZoneOffset(c.S) {
@@ -173,12 +183,22 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 				if col.Type.ID == columnar.Time && !ok {
 					return nil, b.errf(pos, "%s", strings.Replace(incorrectDatetime(c, col.Name, r+1), "datetime", "time", 1))
 				}
-				if !ok || !strictOK(c, v) {
-					return nil, b.errf(pos, "%s", incorrectValue(c, col, r+1))
+				if !ok || !strictOK(c, v) || storeOutOfRange(c, col.Type) {
+					if adj, w, ok := adjustConst(c, col, r+1); lenient && ok {
+						notes = append(notes, w)
+						row[i] = adj
+						continue
+					}
+					return nil, b.incorrectValue(pos, c, col, r+1)
 				}
 				if col.Type.ID == columnar.String && !v.Null {
 					if v.S, err = col.Type.FitString(v.S); err != nil {
-						return nil, b.errf(pos, "%v", err.(*columnar.StringError).At(t.Name, col.Name, r+1))
+						if adj, w, ok := adjustConst(c, col, r+1); lenient && ok && err.(*columnar.StringError).TooLong {
+							notes = append(notes, w)
+							row[i] = adj
+							continue
+						}
+						return nil, b.stringStoreError(pos, err.(*columnar.StringError), t.Name, col.Name, r+1)
 					}
 				}
 				if decimalRounded(c, v) {
@@ -299,14 +319,26 @@ func firstNode(list []ast.ExprNode) ast.Node {
 
 // incorrectValue is MySQL's strict-mode error for a constant column col
 // cannot take as written: 1366 "Incorrect integer value: '12abc' for
-// column 'a' at row 1" for a string into an integer or DECIMAL column.
-func incorrectValue(c *Const, col Column, row int) string {
-	if c.T.ID == columnar.String && !col.Type.Year && (col.Type.IsInteger() || col.Type.ID == columnar.Decimal) {
+// column 'a' at row 1" for a string into an integer or DECIMAL column,
+// 1264 "Out of range value for column 'a' at row 1" for a number (or a
+// string that is one) past the column's range, 1292 "Incorrect date
+// value: '2020-13-01' for column 'd' at row 1" for a DATE.
+func (b *binder) incorrectValue(pos int, c *Const, col Column, row int) *Error {
+	numeric := !col.Type.Year && (col.Type.IsInteger() || col.Type.ID == columnar.Decimal)
+	_, clean, isString := constNumber(c)
+	switch {
+	case numeric && (!isString || clean):
+		return b.errCode(pos, ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", col.Name, row)
+	case numeric:
 		kind := "integer"
 		if col.Type.ID == columnar.Decimal {
 			kind = "decimal"
 		}
-		return fmt.Sprintf("Incorrect %s value: '%s' for column '%s' at row %d", kind, strings.ReplaceAll(c.S, "'", "''"), col.Name, row)
+		return b.errCode(pos, ErTruncatedWrongValueForField, "Incorrect %s value: '%s' for column '%s' at row %d", kind, strings.ReplaceAll(c.S, "'", "''"), col.Name, row)
+	case col.Type.ID == columnar.Float64 && isString:
+		return b.errCode(pos, WarnDataTruncated, "Data truncated for column '%s' at row %d", col.Name, row)
+	case col.Type.ID == columnar.Date && isString:
+		return b.errCode(pos, ErTruncatedWrongValue, "Incorrect date value: '%s' for column '%s' at row %d", c.S, col.Name, row)
 	}
-	return fmt.Sprintf("incorrect %s value %s for column '%s' at row %d", col.Type, constString(c), col.Name, row)
+	return b.errf(pos, "incorrect %s value %s for column '%s' at row %d", col.Type, constString(c), col.Name, row)
 }

@@ -5,21 +5,26 @@ package sql
 // MySQL client through `gpusql serve` sees the number, SQLSTATE and message
 // a MySQL server gives, and SHOW ERRORS lists them.
 const (
-	ErBadDB                 = 1049 // Unknown database '%s'
-	ErTableExists           = 1050 // Table '%s' already exists
-	ErBadTable              = 1051 // Unknown table '%s'
-	ErNonUniqError          = 1052 // Column '%s' in %s is ambiguous
-	ErBadField              = 1054 // Unknown column '%s' in '%s'
-	ErDupFieldName          = 1060 // Duplicate column name '%s'
-	ErParse                 = 1064 // You have an error in your SQL syntax; ...
-	ErNonUniqTable          = 1066 // Not unique table/alias: '%s'
-	ErFieldSpecifiedTwice   = 1110 // Column '%s' specified twice
-	ErInvalidGroupFuncUse   = 1111 // Invalid use of group function
-	ErNoSuchTable           = 1146 // Table '%s.%s' doesn't exist
-	ErWrongNumberOfColumns  = 1222 // The used SELECT statements have a different number of columns
-	ErDerivedMustHaveAlias  = 1248 // Every derived table must have its own alias
-	ErSPDoesNotExist        = 1305 // FUNCTION %s does not exist
-	ErWrongParamCountNative = 1582 // Incorrect parameter count in the call to native function '%s'
+	ErBadDB                       = 1049 // Unknown database '%s'
+	ErBadNull                     = 1048 // Column '%s' cannot be null
+	ErWarnDataOutOfRange          = 1264 // Out of range value for column '%s' at row %d
+	ErTruncatedWrongValue         = 1292 // Incorrect date value: '%s' for column '%s' at row %d
+	ErTruncatedWrongValueForField = 1366 // Incorrect integer value: '%s' for column '%s' at row %d
+	ErDataTooLong                 = 1406 // Data too long for column '%s' at row %d
+	ErTableExists                 = 1050 // Table '%s' already exists
+	ErBadTable                    = 1051 // Unknown table '%s'
+	ErNonUniqError                = 1052 // Column '%s' in %s is ambiguous
+	ErBadField                    = 1054 // Unknown column '%s' in '%s'
+	ErDupFieldName                = 1060 // Duplicate column name '%s'
+	ErParse                       = 1064 // You have an error in your SQL syntax; ...
+	ErNonUniqTable                = 1066 // Not unique table/alias: '%s'
+	ErFieldSpecifiedTwice         = 1110 // Column '%s' specified twice
+	ErInvalidGroupFuncUse         = 1111 // Invalid use of group function
+	ErNoSuchTable                 = 1146 // Table '%s.%s' doesn't exist
+	ErWrongNumberOfColumns        = 1222 // The used SELECT statements have a different number of columns
+	ErDerivedMustHaveAlias        = 1248 // Every derived table must have its own alias
+	ErSPDoesNotExist              = 1305 // FUNCTION %s does not exist
+	ErWrongParamCountNative       = 1582 // Incorrect parameter count in the call to native function '%s'
 )
 
 // errCode is errf for a failure MySQL numbers: the message is MySQL's.
