@@ -184,7 +184,7 @@ func appendResult(old *columnar.Table, targets []int, res *exec.Result) (*column
 				return nil, fmt.Errorf("column %s of %s cannot be NULL and has no default: give it a value", f.Name, old.Name)
 			}
 			if hasNull(src[j], n) {
-				return nil, fmt.Errorf("column %s of %s cannot be NULL", f.Name, old.Name)
+				return nil, sql.Errorf(sql.ErBadNull, "Column '%s' cannot be null", f.Name)
 			}
 		}
 		c, err := appendColumn(old.Columns[j], old.Rows, src[j], n, f.Type, old.Name, f.Name)
@@ -458,6 +458,9 @@ func (e *rowError) Error() string {
 	}
 	if e.typ.Year {
 		return fmt.Sprintf("Out of range value for column '%s' at row %d: %s is not a YEAR (1901 to 2155, 0000, or two digits)", e.column, e.row+1, e.value)
+	}
+	if e.typ.ID == columnar.Decimal && e.column != "" { // MySQL's 1264
+		return fmt.Sprintf("Out of range value for column '%s' at row %d (%s does not hold %s)", e.column, e.row+1, e.typ, e.value)
 	}
 	return fmt.Sprintf("out of range value %s for %s at row %d", e.value, e.typ, e.row+1)
 }

@@ -172,7 +172,7 @@ func TestPlanCacheSettings(t *testing.T) {
 	for _, set := range []string{
 		"SET join_algorithm = 'merge'", "SET join_algorithm = 'hash'", "SET gpu_memory = '256MB'",
 		"SET epsilon_join = 'off'", "SET memory_limit = '1GB'", "SET group_concat_max_len = 100",
-		"SET cte_max_recursion_depth = 10", "SET sql_mode = 'ANSI'",
+		"SET cte_max_recursion_depth = 10", "SET sql_mode = 'NO_ZERO_DATE'",
 	} {
 		execRows(t, db.conn, q)
 		mustExec(t, db, set, "")

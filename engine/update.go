@@ -148,7 +148,7 @@ func setColumn(old *columnar.Column, ids []int, src *columnar.Column, f columnar
 	if !f.Nullable && hasNull(src, n) {
 		for i := 0; i < n; i++ {
 			if src.IsNull(i) {
-				return nil, fmt.Errorf("column '%s' cannot be null (row %d)", f.Name, ids[i]+1)
+				return nil, sql.Errorf(sql.ErBadNull, "Column '%s' cannot be null", f.Name)
 			}
 		}
 	}
@@ -159,7 +159,9 @@ func setColumn(old *columnar.Column, ids []int, src *columnar.Column, f columnar
 			return nil, re
 		}
 		if re, ok := err.(*rowError); ok {
-			return nil, fmt.Errorf("out of range value %s for column '%s' %s at row %d", re.value, f.Name, f.Type, ids[re.row]+1)
+			err := sql.Errorf(sql.ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", f.Name, ids[re.row]+1)
+			err.Detail = fmt.Sprintf("%s does not hold %s", f.Type, re.value)
+			return nil, err
 		}
 		var se *columnar.StringError
 		if errors.As(err, &se) {

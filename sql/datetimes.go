@@ -264,6 +264,9 @@ func storeSchema(from, to Schema) Schema {
 		if i < len(from) && storeNeedsRangeCheck(from[i].Type, out[i].Type) {
 			out[i].Type = storeIntegerType(from[i].Type)
 		}
+		if i < len(from) && decimalNeedsRangeCheck(from[i].Type, out[i].Type) {
+			out[i].Type = decimalStoreType(out[i].Type)
+		}
 		if out[i].Type.IsWide() {
 			out[i].Type = wideStoreType(out[i].Type)
 		}

@@ -272,7 +272,7 @@ func (b *binder) assignValue(t *columnar.Table, f columnar.Field, v ast.ExprNode
 		return nil, err
 	}
 	if c, ok := e.(*Const); ok && c.Null && !f.Nullable {
-		return nil, b.errf(pos, "column '%s' cannot be null", f.Name)
+		return nil, b.errCode(pos, ErBadNull, "Column '%s' cannot be null", f.Name)
 	}
 	if !castable(e.Type(), f.Type) {
 		return nil, b.errf(pos, "type mismatch: cannot assign %s to column '%s' %s", e.Type(), f.Name, f.Type)

@@ -1,0 +1,29 @@
+package sql
+
+import "gpusql/storage/columnar"
+
+// decimalNeedsRangeCheck reports a store of a from value into a DECIMAL(p,s)
+// column that may not hold it: a number of more integer digits than p-s
+// (123456 into DECIMAL(5,2)). Such a value reaches the engine as a
+// DECIMAL(18,s) (decimalStoreType: rounded to the column's scale as CAST
+// rounds), which checks it against the precision row by row (MySQL's 1264
+// in strict mode): a Cast to the column's type would keep 123456.00 in a
+// DECIMAL(5,2).
+func decimalNeedsRangeCheck(from, to columnar.Type) bool {
+	if to.ID != columnar.Decimal || to.IsWide() || from.IsWide() || to.Precision <= 0 {
+		return false
+	}
+	switch {
+	case from.ID == columnar.Decimal:
+		return from.Precision-from.Scale > to.Precision-to.Scale
+	case from.ID == columnar.Float64, from.ID == columnar.Int64 && !from.Unsigned, from.ID == columnar.Int32 && !from.Year:
+		return true
+	}
+	return false
+}
+
+// decimalStoreType is the type such a value reaches the engine in: the
+// column's scale, the widest precision of an int64 DECIMAL.
+func decimalStoreType(to columnar.Type) columnar.Type {
+	return columnar.TDecimal(maxDecimalPrecision, to.Scale)
+}
