@@ -138,7 +138,7 @@ func valueText(c *Const) string {
 func (b *binder) defaultConst(f columnar.Field, pos int) (*Const, error) {
 	if !f.HasDefault {
 		if !f.Nullable {
-			return nil, b.errf(pos, "Field '%s' doesn't have a default value", f.Name)
+			return nil, b.errCode(pos, ErNoDefaultForField, "Field '%s' doesn't have a default value", f.Name)
 		}
 		return nullConst(f.Type), nil
 	}

@@ -56,7 +56,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 				return nil, b.errf(b.wordPos(c.Name.O, -1), "unknown column '%s' in table '%s'", c.Name.O, t.Name)
 			}
 			if seen[i] {
-				return nil, b.errf(b.wordPos(c.Name.O, -1), "column '%s' specified twice", c.Name.O)
+				return nil, b.errCode(b.wordPos(c.Name.O, -1), ErFieldSpecifiedTwice, "Column '%s' specified twice", c.Name.O)
 			}
 			seen[i] = true
 			targets = append(targets, i)
@@ -98,7 +98,9 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 			return nil, err
 		}
 		if len(blk.names) != given {
-			return nil, b.errf(-1, "column count doesn't match: %d target columns, the SELECT returns %d", given, len(blk.names))
+			err := b.errCode(-1, ErWrongValueCount, "Column count doesn't match value count at row 1")
+			err.Detail = fmt.Sprintf("%d target columns, the SELECT returns %d", given, len(blk.names))
+			return nil, err
 		}
 		sch := blk.plan.Schema()
 		for i, c := range out[:given] {
@@ -125,7 +127,9 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 	empty := &scope{plan: &Values{Rows: [][]Expr{{}}}}
 	for r, list := range n.Lists {
 		if len(list) != given {
-			return nil, b.errf(b.posOr(firstNode(list), -1), "column count doesn't match value count at row %d: %d columns, %d values", r+1, given, len(list))
+			err := b.errCode(b.posOr(firstNode(list), -1), ErWrongValueCount, "Column count doesn't match value count at row %d", r+1)
+			err.Detail = fmt.Sprintf("%d columns, %d values", given, len(list))
+			return nil, err
 		}
 		row := make([]Expr, len(targets))
 		copy(row[given:], defaults)

@@ -18,6 +18,8 @@ const (
 	ErDupFieldName                = 1060 // Duplicate column name '%s'
 	ErParse                       = 1064 // You have an error in your SQL syntax; ...
 	ErNonUniqTable                = 1066 // Not unique table/alias: '%s'
+	ErWrongValueCount             = 1136 // Column count doesn't match value count at row %d
+	ErNoDefaultForField           = 1364 // Field '%s' doesn't have a default value
 	ErFieldSpecifiedTwice         = 1110 // Column '%s' specified twice
 	ErInvalidGroupFuncUse         = 1111 // Invalid use of group function
 	ErNoSuchTable                 = 1146 // Table '%s.%s' doesn't exist
