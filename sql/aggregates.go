@@ -217,7 +217,7 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 		post.plan = b.rollup(agg, a, len(orderBy) > 0)
 	}
 	if s.Having != nil {
-		b.clause = "having clause"
+		b.clause, b.exprIndex = "having clause", 1
 		post.aliases = aliasMap(items)
 		_, err := b.filter(s.Having.Expr, post, false)
 		post.aliases = nil

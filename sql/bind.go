@@ -62,8 +62,10 @@ type binder struct {
 	// lastPos is the most recent valid AST offset, used for nodes that carry
 	// none (the parser records offsets on expressions only).
 	lastPos int
-	// clause is the clause being bound, for MySQL's messages (inClause).
-	clause string
+	// clause is the clause being bound, for MySQL's messages (inClause);
+	// exprIndex the 1-based position of the expression in it.
+	clause    string
+	exprIndex int
 	// ctes are the WITH definitions in scope, innermost last.
 	ctes []*cteDef
 	// depth bounds recursion on adversarial nesting.

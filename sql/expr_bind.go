@@ -251,7 +251,7 @@ func (b *binder) resolve(sc *scope, table, name string, pos int, fromChild bool)
 		if j, ok := sc.agg.anyValue[exprKey(ref)]; ok {
 			return sc.colRef(sc.agg.nGroups + j), true, nil
 		}
-		return nil, false, b.errf(pos, "column '%s' must appear in the GROUP BY clause or be used in an aggregate function (sql_mode has ONLY_FULL_GROUP_BY)", qualified(table, name))
+		return nil, false, b.notGrouped(pos, local.cols[i], len(sc.agg.groupKeys) > 0)
 	}
 	if table != "" && !local.hasTable(table) && sc.parent == nil {
 		return nil, false, b.unknownColumn(pos, qualified(table, name))

@@ -14,6 +14,8 @@ const (
 	ErTableExists                 = 1050 // Table '%s' already exists
 	ErBadTable                    = 1051 // Unknown table '%s'
 	ErNonUniqError                = 1052 // Column '%s' in %s is ambiguous
+	ErWrongFieldWithGroup         = 1055 // Expression #%d of %s is not in GROUP BY clause and contains nonaggregated column ...
+	ErMixOfGroupFuncAndFields     = 1140 // In aggregated query without GROUP BY, expression #%d of SELECT list contains nonaggregated column ...
 	ErBadField                    = 1054 // Unknown column '%s' in '%s'
 	ErDupFieldName                = 1060 // Duplicate column name '%s'
 	ErParse                       = 1064 // You have an error in your SQL syntax; ...
@@ -68,4 +70,23 @@ func (b *binder) ambiguousColumn(pos int, name string) *Error {
 // or too many arguments.
 func (b *binder) paramCount(pos int, name string) *Error {
 	return b.errCode(pos, ErWrongParamCountNative, "Incorrect parameter count in the call to native function '%s'", name)
+}
+
+// notGrouped is ONLY_FULL_GROUP_BY's error for column c of a grouped
+// query, neither grouped nor aggregated: MySQL's 1055, or 1140 for an
+// aggregated query without GROUP BY. The column is named as MySQL names
+// it, database.table.column.
+func (b *binder) notGrouped(pos int, c scopeCol, grouped bool) *Error {
+	name := c.name
+	if c.table != "" {
+		name = DatabaseName + "." + c.table + "." + c.name
+	}
+	if !grouped {
+		return b.errCode(pos, ErMixOfGroupFuncAndFields, "In aggregated query without GROUP BY, expression #%d of SELECT list contains nonaggregated column '%s'; this is incompatible with sql_mode=only_full_group_by", max(b.exprIndex, 1), name)
+	}
+	clause := map[string]string{"order clause": "ORDER BY clause", "having clause": "HAVING clause"}[b.clause]
+	if clause == "" {
+		clause = "SELECT list"
+	}
+	return b.errCode(pos, ErWrongFieldWithGroup, "Expression #%d of %s is not in GROUP BY clause and contains nonaggregated column '%s' which is not functionally dependent on columns in GROUP BY clause; this is incompatible with sql_mode=only_full_group_by", max(b.exprIndex, 1), clause, name)
 }

@@ -171,6 +171,7 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 	exprs := make([]Expr, len(items))
 	names := make([]string, len(items))
 	for i, it := range items {
+		b.exprIndex = i + 1
 		if exprs[i], err = b.expr(it.node, out); err != nil {
 			return nil, err
 		}
@@ -207,7 +208,8 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 	out.aliases = aliasMap(items) // ORDER BY revenue * 2 may name aliases
 	defer func() { out.aliases = nil }()
 	defer b.inClause("order clause")()
-	for _, by := range orderBy {
+	for i, by := range orderBy {
+		b.exprIndex = i + 1
 		idx, e, skip, err := b.orderItem(by.Expr, items, exprs, out)
 		if err != nil {
 			return nil, err
