@@ -23,8 +23,11 @@ func (db *DB) strictly(ctx context.Context, ignore bool, run func(context.Contex
 	err := run(sql.WithWarnings(ctx, w))
 	outer := sql.WarningsFrom(ctx)
 	divisionErrors := db.session.HasMode("ERROR_FOR_DIVISION_BY_ZERO") || db.session.HasMode("TRADITIONAL")
+	// Without STRICT_TRANS_TABLES / STRICT_ALL_TABLES every one stays a
+	// warning (ERROR_FOR_DIVISION_BY_ZERO included, as MySQL's manual says).
+	lenient := db.lenientWrites(ignore)
 	for _, x := range w.List() {
-		if err == nil && !ignore && (x.Code != sql.WarnDivisionByZero || divisionErrors) {
+		if err == nil && !lenient && (x.Code != sql.WarnDivisionByZero || divisionErrors) {
 			err = &sql.WarningError{Warning: x}
 		}
 		outer.Add(x.Code, x.Message)

@@ -32,6 +32,9 @@ func (db *DB) update(ctx context.Context, s *sql.Update) (*StatementResult, erro
 		if err != nil {
 			return nil, err
 		}
+		if db.lenientWrites(s.Ignore) {
+			res = lenientUpdate(ctx, res, old.Fields, s.Targets, ids)
+		}
 		if s.Ignore {
 			if res, ids, err = db.ignoreViolations(old, s, res, ids, sql.WarningsFrom(ctx)); err != nil {
 				return nil, err

@@ -66,6 +66,9 @@ type binder struct {
 	// exprIndex the 1-based position of the expression in it.
 	clause    string
 	exprIndex int
+	// nullToDefault: a lenient single-table UPDATE stores a NULL constant
+	// of a NOT NULL column as the type's implicit default (warning 1048).
+	nullToDefault bool
 	// ctes are the WITH definitions in scope, innermost last.
 	ctes []*cteDef
 	// depth bounds recursion on adversarial nesting.

@@ -149,6 +149,13 @@ func (b *binder) update(n *ast.UpdateStmt) (Statement, error) {
 	switch {
 	case n.MultipleTable || joinsTables(n.TableRefs):
 		return b.multiUpdate(n)
+	case b.lenientWrites(n.IgnoreErr):
+		// A NULL into a NOT NULL column is the engine's to adjust
+		// (engine/lenient_store.go).
+		b.nullToDefault = true
+		defer func() { b.nullToDefault = false }()
+	}
+	switch {
 	case n.With != nil:
 		return nil, b.errf(b.start, "unsupported: WITH ... UPDATE")
 	}
@@ -271,7 +278,7 @@ func (b *binder) assignValue(t *columnar.Table, f columnar.Field, v ast.ExprNode
 	if err != nil {
 		return nil, err
 	}
-	if c, ok := e.(*Const); ok && c.Null && !f.Nullable {
+	if c, ok := e.(*Const); ok && c.Null && !f.Nullable && !(b.nullToDefault && implicitDefault(f.Type) != nil) {
 		return nil, b.errCode(pos, ErBadNull, "Column '%s' cannot be null", f.Name)
 	}
 	if !castable(e.Type(), f.Type) {

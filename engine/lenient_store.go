@@ -1,0 +1,204 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"unicode/utf8"
+
+	"gpusql/exec"
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// Outside strict mode, and under INSERT IGNORE / UPDATE IGNORE, MySQL
+// stores a computed value a column cannot hold adjusted, with a warning,
+// where strict mode fails the statement ("Out-of-Range and Overflow
+// Handling", "Strict SQL Mode"): a number past an integer or DECIMAL
+// column's range becomes the nearest end of it (1264), a string longer
+// than a VARCHAR(n) / CHAR(n) is cut (1265), and a NULL into a NOT NULL
+// column of an INSERT ... SELECT or UPDATE is the type's implicit default,
+// 0 or '' (1048). lenientValues does that to the values of INSERT ...
+// SELECT and UPDATE before they are stored; what is left over is then
+// stored as in strict mode. (INSERT ... VALUES constants are adjusted by
+// the binder, sql/insert_lenient.go.)
+
+// lenientWrites reports whether a write adjusts values instead of failing.
+func (db *DB) lenientWrites(ignore bool) bool { return ignore || !db.session.Strict() }
+
+// lenientValues returns cols with every value field f cannot hold
+// adjusted, noting each adjustment; row(i) is the 1-based row MySQL names
+// for value i.
+func lenientValues(ctx context.Context, cols []*columnar.Column, fields []columnar.Field, row func(i int) int) []*columnar.Column {
+	out := make([]*columnar.Column, len(cols))
+	for k, c := range cols {
+		out[k] = lenientColumn(ctx, c, fields[k], row)
+	}
+	return out
+}
+
+func lenientColumn(ctx context.Context, c *columnar.Column, f columnar.Field, row func(i int) int) *columnar.Column {
+	if c == nil {
+		return c
+	}
+	warn := func(code uint16, i int) {
+		msg := map[uint16]string{
+			sql.WarnBadNull:       fmt.Sprintf("Column '%s' cannot be null", f.Name),
+			sql.WarnOutOfRange:    fmt.Sprintf("Out of range value for column '%s' at row %d", f.Name, row(i)),
+			sql.WarnDataTruncated: fmt.Sprintf("Data truncated for column '%s' at row %d", f.Name, row(i)),
+		}[code]
+		sql.WarningsFrom(ctx).Add(code, msg)
+	}
+	t := f.Type
+	if c.Type.ID != t.ID && allNull(c) && !f.Nullable && (t.ID == columnar.String || numericStore(t)) {
+		c = columnar.NewColumn(t, c.Len, true) // NULL constants: the type's, to take its default
+	}
+	switch {
+	case t.ID == columnar.String && c.Type.ID == columnar.String && t.Members == "" && !t.JSON:
+		return lenientStrings(c, f, warn)
+	case numericStore(t) && numericStore(c.Type):
+		return lenientNumbers(c, f, warn)
+	}
+	return c
+}
+
+// numericStore reports the types lenientNumbers adjusts: integers and
+// DECIMALs of int64 width, DOUBLE as a source.
+func numericStore(t columnar.Type) bool {
+	switch {
+	case t.Year || t.IsWide() || t.IsBigUnsigned() || t.ID == columnar.Bool:
+		return false
+	case t.ID == columnar.Int32, t.ID == columnar.Int64, t.ID == columnar.Decimal, t.ID == columnar.Float64:
+		return true
+	}
+	return false
+}
+
+// storeBounds is the scaled range t holds.
+func storeBounds(t columnar.Type) (lo, hi int64, ok bool) {
+	switch {
+	case t.ID == columnar.Decimal && t.Precision > 0 && t.Precision < 19:
+		p := columnar.Pow10[t.Precision]
+		return -p + 1, p - 1, true
+	case t.ID == columnar.Int64 && !t.Unsigned:
+		return math.MinInt64, math.MaxInt64, true
+	case t.ID == columnar.Float64:
+		return 0, 0, false
+	}
+	return t.IntBounds()
+}
+
+// lenientNumbers converts c to f's type, clipping what is past its range.
+func lenientNumbers(c *columnar.Column, f columnar.Field, warn func(code uint16, i int)) *columnar.Column {
+	t := f.Type
+	lo, hi, ok := storeBounds(t)
+	if !ok {
+		return c
+	}
+	out := columnar.NewColumn(t, c.Len, !f.Nullable || c.HasNulls())
+	for i := 0; i < c.Len; i++ {
+		if c.IsNull(i) {
+			if !f.Nullable { // the implicit default, 0
+				warn(sql.WarnBadNull, i)
+				out.SetValid(i)
+			}
+			continue
+		}
+		if out.Valid != nil {
+			out.SetValid(i)
+		}
+		v, err := asScaled(c, i, t.DecimalScale())
+		switch {
+		case err != nil && asFloat(c, i) < 0, err == nil && v < lo:
+			v = lo
+			warn(sql.WarnOutOfRange, i)
+		case err != nil, v > hi:
+			v = hi
+			warn(sql.WarnOutOfRange, i)
+		}
+		if t.Physical() == columnar.PhysInt32 {
+			out.I32[i] = int32(v)
+		} else {
+			out.I64[i] = v
+		}
+	}
+	return out
+}
+
+// lenientStrings cuts the strings longer than f's width (and fills a NULL
+// of a NOT NULL column with '').
+func lenientStrings(c *columnar.Column, f columnar.Field, warn func(code uint16, i int)) *columnar.Column {
+	w := f.Type.Width
+	needed := !f.Nullable && c.HasNulls()
+	for i := 0; i < c.Len && !needed && w > 0; i++ {
+		needed = !c.IsNull(i) && tooLong(c.StringAt(i), f.Type)
+	}
+	if !needed {
+		return c
+	}
+	b := columnar.NewBuilder(c.Type)
+	b.Reserve(c.Len)
+	for i := 0; i < c.Len; i++ {
+		switch {
+		case c.IsNull(i) && f.Nullable:
+			b.AppendNull()
+		case c.IsNull(i):
+			warn(sql.WarnBadNull, i)
+			b.AppendString("")
+		case w > 0 && tooLong(c.StringAt(i), f.Type):
+			warn(sql.WarnDataTruncated, i)
+			b.AppendString(cutTo(c.StringAt(i), f.Type))
+		default:
+			b.AppendString(c.StringAt(i))
+		}
+	}
+	return b.Column()
+}
+
+func tooLong(s string, t columnar.Type) bool {
+	if t.Binary {
+		return len(s) > t.Width
+	}
+	return utf8.RuneCountInString(s) > t.Width
+}
+
+func cutTo(s string, t columnar.Type) string {
+	if t.Binary {
+		return s[:t.Width]
+	}
+	return string([]rune(s)[:t.Width])
+}
+
+// lenientResult is lenientValues over an INSERT ... SELECT's result.
+func (db *DB) lenientResult(ctx context.Context, res *exec.Result, fields []columnar.Field, targets []int) *exec.Result {
+	fs := make([]columnar.Field, len(targets))
+	for i, k := range targets {
+		fs[i] = fields[k]
+	}
+	out := *res
+	out.Columns = lenientValues(ctx, res.Columns, fs, func(i int) int { return i + 1 })
+	return &out
+}
+
+// lenientUpdate is lenientValues over an UPDATE's source: column 0 holds
+// the row ids, column i+1 the new values of targets[i]; a row is named by
+// its place in the table (ids), as UPDATE's errors name it.
+func lenientUpdate(ctx context.Context, res *exec.Result, fields []columnar.Field, targets []int, ids []int) *exec.Result {
+	fs := make([]columnar.Field, len(targets))
+	for i, k := range targets {
+		fs[i] = fields[k]
+	}
+	out := *res
+	vals := lenientValues(ctx, res.Columns[1:1+len(targets)], fs, func(i int) int { return ids[i] + 1 })
+	out.Columns = append(append([]*columnar.Column{res.Columns[0]}, vals...), res.Columns[1+len(targets):]...)
+	return &out
+}
+
+func allNull(c *columnar.Column) bool {
+	for i := 0; i < c.Len; i++ {
+		if !c.IsNull(i) {
+			return false
+		}
+	}
+	return true
+}
