@@ -126,7 +126,7 @@ func lenientNumbers(c *columnar.Column, f columnar.Field, warn func(code uint16,
 }
 
 // lenientStrings cuts the strings longer than f's width (and fills a NULL
-// of a NOT NULL column with ”).
+// of a NOT NULL column with the empty string).
 func lenientStrings(c *columnar.Column, f columnar.Field, warn func(code uint16, i int)) *columnar.Column {
 	w := f.Type.Width
 	needed := !f.Nullable && c.HasNulls()
