@@ -110,7 +110,7 @@ func adjustConst(c *Const, col Column, row int) (*Const, Warning, bool) {
 }
 
 // implicitDefault is MySQL's "implicit default value for the column data
-// type" (0, ”), nil for types whose zero gpusql does not store.
+// type" (0, the empty string), nil for types whose zero gpusql does not store.
 func implicitDefault(t columnar.Type) *Const {
 	switch {
 	case t.ID == columnar.String && t.Members == "" && !t.JSON:
