@@ -81,7 +81,7 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 				}
 				node = items[x.N-1].node
 				if hasAgg(node) {
-					return nil, b.errf(b.ordinalPos(x.N, "group"), "cannot group on '%s': it is an aggregate", items[x.N-1].name)
+					return nil, b.errCode(b.ordinalPos(x.N, "group"), ErWrongGroupField, "Can't group on '%s'", items[x.N-1].name)
 				}
 			case *ast.ColumnNameExpr:
 				// GROUP BY searches the FROM columns before select aliases.
@@ -89,7 +89,7 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 					if i, _ := sc.lookup("", x.Name.Name.O); i < 0 {
 						if alias, ok := aliasMap(items)[strings.ToLower(x.Name.Name.O)]; ok {
 							if hasAgg(alias) {
-								return nil, b.errf(pos, "cannot group on '%s': it is an aggregate", x.Name.Name.O)
+								return nil, b.errCode(pos, ErWrongGroupField, "Can't group on '%s'", x.Name.Name.O)
 							}
 							node = alias
 						}

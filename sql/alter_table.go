@@ -92,7 +92,10 @@ func (b *binder) alterColumns(t *columnar.Table, spec *ast.AlterTableSpec) (Stat
 				return i, nil
 			}
 		}
-		return -1, b.errf(b.wordPos(name, -1), "unknown column '%s' in table '%s'", name, t.Name)
+		if spec.Tp == ast.AlterTableDropColumn {
+			return -1, b.errCode(b.wordPos(name, -1), ErCantDropFieldOrKey, "Can't DROP '%s'; check that column/key exists", name)
+		}
+		return -1, b.errCode(b.wordPos(name, -1), ErBadField, "Unknown column '%s' in '%s'", name, t.Name)
 	}
 	var err error
 	switch spec.Tp {
@@ -104,7 +107,7 @@ func (b *binder) alterColumns(t *columnar.Table, spec *ast.AlterTableSpec) (Stat
 		if err != nil {
 			return nil, err
 		}
-		at, err := b.columnPosition(spec.Position, fields, len(fields))
+		at, err := b.columnPosition(t.Name, spec.Position, fields, len(fields))
 		if err != nil {
 			return nil, err
 		}
@@ -182,7 +185,7 @@ func (b *binder) alterColumns(t *columnar.Table, spec *ast.AlterTableSpec) (Stat
 		if b.inPrimaryKey(t.Name, i) {
 			f.Nullable = false // MySQL: a PRIMARY KEY column is NOT NULL whatever MODIFY says
 		}
-		at, err := b.columnPosition(spec.Position, append(fields[:i:i], fields[i+1:]...), i)
+		at, err := b.columnPosition(t.Name, spec.Position, append(fields[:i:i], fields[i+1:]...), i)
 		if err != nil {
 			return nil, err
 		}
@@ -331,9 +334,9 @@ func (b *binder) columnDef(c *ast.ColumnDef, hasRows bool) (columnar.Field, erro
 	return f, nil
 }
 
-// columnPosition is where FIRST / AFTER c puts a column among fields
+// columnPosition is where FIRST / AFTER c puts a column among the fields of table
 // (def when neither is given).
-func (b *binder) columnPosition(p *ast.ColumnPosition, fields []columnar.Field, def int) (int, error) {
+func (b *binder) columnPosition(table string, p *ast.ColumnPosition, fields []columnar.Field, def int) (int, error) {
 	if p == nil {
 		return def, nil
 	}
@@ -346,7 +349,7 @@ func (b *binder) columnPosition(p *ast.ColumnPosition, fields []columnar.Field, 
 				return i + 1, nil
 			}
 		}
-		return 0, b.errf(b.wordPos(p.RelativeColumn.Name.O, -1), "unknown column '%s' in AFTER", p.RelativeColumn.Name.O)
+		return 0, b.errCode(b.wordPos(p.RelativeColumn.Name.O, -1), ErBadField, "Unknown column '%s' in '%s'", p.RelativeColumn.Name.O, table)
 	}
 	return def, nil
 }

@@ -164,5 +164,5 @@ func (b *binder) defaultOf(n *ast.DefaultExpr, t *columnar.Table, f columnar.Fie
 			return b.defaultConst(g, pos)
 		}
 	}
-	return nil, b.errf(pos, "unknown column '%s' in DEFAULT()", n.Name.Name.O)
+	return nil, b.errCode(pos, ErBadField, "Unknown column '%s' in 'field list'", n.Name.Name.O)
 }

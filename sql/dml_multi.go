@@ -182,7 +182,7 @@ func (b *binder) notUpdatable(sc *scope, name, verb string, pos int) error {
 		}
 	}
 	if verb == "DELETE" {
-		return b.errf(pos, "unknown table '%s' in MULTI DELETE", name)
+		return b.errCode(pos, ErUnknownTable, "Unknown table '%s' in MULTI DELETE", name)
 	}
 	return nil
 }

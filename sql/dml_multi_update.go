@@ -111,7 +111,7 @@ func (b *binder) multiAssignTarget(sc *scope, sources []*dmlSource, c *ast.Colum
 			if err := b.notUpdatable(sc, q, "UPDATE", pos); err != nil {
 				return nil, 0, err
 			}
-			return nil, 0, b.errf(pos, "unknown column '%s.%s' in 'field list'", q, c.Name.O)
+			return nil, 0, b.errCode(pos, ErBadField, "Unknown column '%s.%s' in 'field list'", q, c.Name.O)
 		}
 		k, err := b.assignTarget(src.table, src.alias, c)
 		return src, k, err
@@ -130,7 +130,7 @@ func (b *binder) multiAssignTarget(sc *scope, sources []*dmlSource, c *ast.Colum
 		}
 	}
 	if found == nil {
-		return nil, 0, b.errf(pos, "unknown column '%s' in 'field list'", c.Name.O)
+		return nil, 0, b.errCode(pos, ErBadField, "Unknown column '%s' in 'field list'", c.Name.O)
 	}
 	return found, k, nil
 }

@@ -113,7 +113,7 @@ func (b *binder) join(n *ast.Join) (Plan, []scopeCol, error) {
 		li, amb1 := ls.lookup("", name)
 		ri, amb2 := rs.lookup("", name)
 		if li < 0 || ri < 0 {
-			return nil, nil, b.errf(pos, "unknown column '%s' in USING: both sides of the join need it", name)
+			return nil, nil, b.errCode(pos, ErBadField, "Unknown column '%s' in 'from clause'", name)
 		}
 		if amb1 || amb2 {
 			return nil, nil, b.errf(pos, "ambiguous column '%s' in USING", name)

@@ -53,7 +53,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 				}
 			}
 			if i < 0 {
-				return nil, b.errf(b.wordPos(c.Name.O, -1), "unknown column '%s' in table '%s'", c.Name.O, t.Name)
+				return nil, b.errCode(b.wordPos(c.Name.O, -1), ErBadField, "Unknown column '%s' in 'field list'", c.Name.O)
 			}
 			if seen[i] {
 				return nil, b.errCode(b.wordPos(c.Name.O, -1), ErFieldSpecifiedTwice, "Column '%s' specified twice", c.Name.O)

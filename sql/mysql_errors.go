@@ -16,6 +16,9 @@ const (
 	ErNonUniqError                = 1052 // Column '%s' in %s is ambiguous
 	ErWrongFieldWithGroup         = 1055 // Expression #%d of %s is not in GROUP BY clause and contains nonaggregated column ...
 	ErMixOfGroupFuncAndFields     = 1140 // In aggregated query without GROUP BY, expression #%d of SELECT list contains nonaggregated column ...
+	ErWrongGroupField             = 1056 // Can't group on '%s'
+	ErCantDropFieldOrKey          = 1091 // Can't DROP '%s'; check that column/key exists
+	ErUnknownTable                = 1109 // Unknown table '%s' in %s
 	ErBadField                    = 1054 // Unknown column '%s' in '%s'
 	ErDupFieldName                = 1060 // Duplicate column name '%s'
 	ErParse                       = 1064 // You have an error in your SQL syntax; ...

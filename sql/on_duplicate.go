@@ -133,5 +133,5 @@ func (b *binder) valuesRef(n *ast.ValuesExpr, sc *scope, pos int) (Expr, error) 
 			return sc.colRef(i), nil
 		}
 	}
-	return nil, b.errf(pos, "unknown column '%s' in VALUES()", name)
+	return nil, b.errCode(pos, ErBadField, "Unknown column '%s' in 'field list'", name)
 }

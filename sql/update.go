@@ -248,14 +248,14 @@ func (b *binder) assignments(t *columnar.Table, qual string, list []*ast.Assignm
 func (b *binder) assignTarget(t *columnar.Table, qual string, c *ast.ColumnName) (int, error) {
 	pos := b.wordPos(c.Name.O, -1)
 	if q := c.Table.O; q != "" && !strings.EqualFold(q, qual) && !strings.EqualFold(q, t.Name) {
-		return 0, b.errf(pos, "unknown column '%s.%s' in 'field list'", q, c.Name.O)
+		return 0, b.errCode(pos, ErBadField, "Unknown column '%s.%s' in 'field list'", q, c.Name.O)
 	}
 	for k, f := range t.Fields {
 		if strings.EqualFold(f.Name, c.Name.O) {
 			return k, nil
 		}
 	}
-	return 0, b.errf(pos, "unknown column '%s' in 'field list'", c.Name.O)
+	return 0, b.errCode(pos, ErBadField, "Unknown column '%s' in 'field list'", c.Name.O)
 }
 
 // assignValue binds the value of SET c = v. DEFAULT is the column's
