@@ -53,7 +53,7 @@ func (c *Catalog) CreateIndex(table string, ix Index, ifNotExists bool) error {
 			if ifNotExists {
 				return nil
 			}
-			return fmt.Errorf("duplicate key name '%s' on table %s", ix.Name, t.Name)
+			return &ConstraintError{Code: 1061, Msg: fmt.Sprintf("Duplicate key name '%s'", ix.Name)} // ER_DUP_KEYNAME
 		}
 		if ix.Primary {
 			for _, o := range c.Indexes(table) {
@@ -98,7 +98,7 @@ func (c *Catalog) DropIndex(table, name string, ifExists bool) error {
 		if ifExists {
 			return nil
 		}
-		return fmt.Errorf("can't DROP '%s'; check that the index exists on table %s", name, table)
+		return &ConstraintError{Code: 1091, Msg: fmt.Sprintf("Can't DROP '%s'; check that column/key exists", name)} // ER_CANT_DROP_FIELD_OR_KEY
 	})
 }
 

@@ -52,7 +52,7 @@ func (c *Catalog) DropView(name string, ifExists bool) error {
 		if _, isTable := c.tables[key(name)]; isTable {
 			return fmt.Errorf("'%s' is a table, not a view (use DROP TABLE)", name)
 		}
-		return fmt.Errorf("unknown view '%s'", name)
+		return &ConstraintError{Code: 1051, Msg: fmt.Sprintf("Unknown table 'gpusql.%s'", name)} // MySQL's ER_BAD_TABLE_ERROR
 	}
 	delete(c.views, key(name))
 	c.version++

@@ -10,7 +10,8 @@ import (
 // message for each failure, as the "MySQL 8.0 Server Error Message
 // Reference" words them (the message without gpusql's line:column).
 func TestMySQLErrorTexts(t *testing.T) {
-	_, addr := startServer(t, Config{}, `create table t (a int, b varchar(5)); create table u (a int, c int);`)
+	_, addr := startServer(t, Config{}, `create table t (a int, b varchar(5)); create table u (a int, c int);
+		create table w (id int not null primary key, n int not null, t tinyint, s varchar(3), d date);`)
 	db := open(t, addr, "admin", "secret", "")
 	db.SetMaxOpenConns(1)
 	for _, c := range []struct {
@@ -37,7 +38,28 @@ func TestMySQLErrorTexts(t *testing.T) {
 		{"select * from t, t", "42000", "Not unique table/alias: 't'", 1066},
 		{"select nosuchfunc(1)", "42000", "FUNCTION gpusql.nosuchfunc does not exist", 1305},
 		{"select abs(1, 2)", "42000", "Incorrect parameter count in the call to native function 'abs'", 1582},
+		{"insert into w (id, n) values (1, null)", "23000", "Column 'n' cannot be null", 1048},
+		{"insert into w (id, n, t) values (1, 1, 300)", "22003", "Out of range value for column 't' at row 1", 1264},
+		{"insert into w (id, n) values (1, 'abc')", "HY000", "Incorrect integer value: 'abc' for column 'n' at row 1", 1366},
+		{"insert into w (id, n, s) values (1, 1, 'toolong')", "22001", "Data too long for column 's' at row 1", 1406},
+		{"insert into w (id, n, d) values (1, 1, '2020-13-01')", "22007", "Incorrect date value: '2020-13-01' for column 'd' at row 1", 1292},
+		{"insert into w (id, n) values (1, 1 / 0)", "22012", "Division by 0", 1365},
+		{"insert into w values (1)", "21S01", "Column count doesn't match value count at row 1", 1136},
+		{"insert into w (id, id) values (1, 2)", "42000", "Column 'id' specified twice", 1110},
+		{"insert into w (n) values (1)", "HY000", "Field 'id' doesn't have a default value", 1364},
+		{"create index ia on t (a)", "", "", 0},
+		{"create index ia on t (b)", "42000", "Duplicate key name 'ia'", 1061},
+		{"drop index nosuch on t", "42000", "Can't DROP 'nosuch'; check that column/key exists", 1091},
+		{"select @@nosuchvar", "HY000", "Unknown system variable 'nosuchvar'", 1193},
+		{"set sql_mode = 'only_full_group_by'", "", "", 0},
+		{"select a, b from t group by a", "42000", "Expression #2 of SELECT list is not in GROUP BY clause and contains nonaggregated column 'gpusql.t.b' which is not functionally dependent on columns in GROUP BY clause; this is incompatible with sql_mode=only_full_group_by", 1055},
 	} {
+		if c.code == 0 {
+			if _, err := db.Exec(c.q); err != nil {
+				t.Fatalf("%s: %v", c.q, err)
+			}
+			continue
+		}
 		_, err := db.Exec(c.q)
 		me, ok := err.(*mysql.MySQLError)
 		if !ok {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	"gpusql/catalog"
 )
 
 // Error is a parse or bind error at a position of the text given to Parse.
@@ -41,6 +43,10 @@ func MySQLCode(err error) (uint16, string) {
 	var e *Error
 	if errors.As(err, &e) && e.Code != 0 {
 		return e.Code, e.Msg
+	}
+	var ce *catalog.ConstraintError
+	if errors.As(err, &ce) && ce.Code != 0 {
+		return ce.Code, ce.Msg
 	}
 	return 0, ""
 }

@@ -67,7 +67,7 @@ func (b *binder) indexColumns(fields []columnar.Field, parts []*ast.IndexPartSpe
 			}
 		}
 		if i < 0 {
-			return nil, b.errf(b.wordPos(name, -1), "key column '%s' doesn't exist in table", name)
+			return nil, b.errCode(b.wordPos(name, -1), ErKeyColumnDoesNotExist, "Key column '%s' doesn't exist in table", name)
 		}
 		if containsInt(cols, i) {
 			return nil, b.errf(b.wordPos(name, -1), "duplicate column name '%s' in %s", name, what)
@@ -108,7 +108,7 @@ func (b *binder) constraintIndex(fields []columnar.Field, con *ast.Constraint, n
 		return ix, false, b.errf(b.wordPos(ix.Name, -1), "incorrect index name '%s'", ix.Name)
 	}
 	if ix.Name != "" && names[strings.ToLower(ix.Name)] {
-		return ix, false, b.errf(b.wordPos(ix.Name, -1), "duplicate key name '%s'", ix.Name)
+		return ix, false, b.errCode(b.wordPos(ix.Name, -1), ErDupKeyName, "Duplicate key name '%s'", ix.Name)
 	}
 	ix.Name = names.name(ix.Name, fields[ix.Columns[0]].Name)
 	return ix, true, nil

@@ -18,6 +18,9 @@ const (
 	ErMixOfGroupFuncAndFields     = 1140 // In aggregated query without GROUP BY, expression #%d of SELECT list contains nonaggregated column ...
 	ErWrongGroupField             = 1056 // Can't group on '%s'
 	ErCantDropFieldOrKey          = 1091 // Can't DROP '%s'; check that column/key exists
+	ErDupKeyName                  = 1061 // Duplicate key name '%s'
+	ErKeyColumnDoesNotExist       = 1072 // Key column '%s' doesn't exist in table
+	ErUnknownSystemVariable       = 1193 // Unknown system variable '%s'
 	ErUnknownTable                = 1109 // Unknown table '%s' in %s
 	ErBadField                    = 1054 // Unknown column '%s' in '%s'
 	ErDupFieldName                = 1060 // Duplicate column name '%s'

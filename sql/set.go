@@ -92,7 +92,9 @@ func (b *binder) variable(n *ast.VariableExpr, pos int) (Expr, error) {
 	}
 	v, ok := b.session.Variable(n.Name)
 	if !ok {
-		return nil, b.errf(pos, "unknown system variable '%s' (gpusql has %s)", n.Name, strings.Join(b.session.Variables(), ", "))
+		err := b.errCode(pos, ErUnknownSystemVariable, "Unknown system variable '%s'", n.Name)
+		err.Detail = "gpusql has " + strings.Join(b.session.Variables(), ", ")
+		return nil, err
 	}
 	c := *v
 	return &c, nil
