@@ -65,6 +65,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 	// Columns left out take their defaults: they become targets whose
 	// value is a constant appended to every row.
 	var defaults []Expr
+	var missing []Warning // lenient: NOT NULL columns without a default (1364)
 	for i, f := range t.Fields {
 		if containsInt(targets, i) || f.Nullable && !f.HasDefault && !allDefaults || f.Generated != "" {
 			continue // a generated column is computed by the engine
@@ -75,6 +76,12 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 			continue
 		}
 		c, err := b.defaultConst(f, b.start)
+		if code, msg := MySQLCode(err); code == ErNoDefaultForField && b.lenientWrites(n.IgnoreErr) && implicitDefault(f.Type) != nil {
+			// Outside strict mode MySQL stores the type's implicit
+			// default, with the error as a warning.
+			c, err = implicitDefault(f.Type), nil
+			missing = append(missing, Warning{Level: "Warning", Code: ErNoDefaultForField, Message: msg})
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -117,12 +124,12 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 			}
 			src = newProject(src, append(exprs, defaults...), names(out))
 		}
-		return b.finishInsert(n, &Insert{Table: t.Name, Targets: targets, Source: src, Replace: n.IsReplace, AutoOnZero: b.autoValueOnZero()}, t)
+		return b.finishInsert(n, &Insert{Table: t.Name, Targets: targets, Source: src, Replace: n.IsReplace, AutoOnZero: b.autoValueOnZero(), Notes: missing}, t)
 	}
 	b.target = t // DEFAULT(col) in VALUES names t's columns
 	defer func() { b.target = nil }()
 	vals := &Values{Out: out}
-	var notes []Warning
+	notes := missing
 	lenient := b.lenientWrites(n.IgnoreErr)
 	empty := &scope{plan: &Values{Rows: [][]Expr{{}}}}
 	for r, list := range n.Lists {
