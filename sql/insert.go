@@ -350,6 +350,8 @@ func (b *binder) incorrectValue(pos int, c *Const, col Column, row int) *Error {
 		return b.errCode(pos, WarnDataTruncated, "Data truncated for column '%s' at row %d", col.Name, row)
 	case col.Type.ID == columnar.Date && isString:
 		return b.errCode(pos, ErTruncatedWrongValue, "Incorrect date value: '%s' for column '%s' at row %d", c.S, col.Name, row)
+	case col.Type.ID == columnar.Date && c.T.IsNumeric():
+		return b.errCode(pos, ErTruncatedWrongValue, "Incorrect date value: '%s' for column '%s' at row %d", constString(c), col.Name, row)
 	}
 	return b.errf(pos, "incorrect %s value %s for column '%s' at row %d", col.Type, constString(c), col.Name, row)
 }
