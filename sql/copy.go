@@ -308,7 +308,7 @@ func (b *binder) copyTable(c *copyStmt) (*Query, error) {
 	}
 	nodes, _, err := parser.New().ParseSQL("SELECT * FROM `" + strings.ReplaceAll(c.table, "`", "``") + "`")
 	if err != nil || len(nodes) != 1 {
-		return nil, b.errf(c.tablePos, "bad table name '%s'", c.table)
+		return nil, b.errCode(c.tablePos, ErWrongTableName, "Incorrect table name '%s'", c.table)
 	}
 	return b.topQuery(nodes[0])
 }

@@ -120,7 +120,7 @@ func isBinary(tp *types.FieldType) bool { return tp.GetCharset() == "binary" }
 func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 	name := n.Table.Name.O
 	if _, ok := b.cat.View(name); ok {
-		return nil, b.errf(b.wordPos(name, -1), "a view named '%s' already exists", name)
+		return nil, b.errCode(b.wordPos(name, -1), ErTableExists, "Table '%s' already exists", name)
 	}
 	switch {
 	case n.ReferTable != nil:

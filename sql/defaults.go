@@ -28,7 +28,7 @@ import (
 func (b *binder) columnDefault(f *columnar.Field, e ast.ExprNode, pos int) error {
 	if isCurrentTimestamp(e) {
 		if f.Type.ID != columnar.Datetime {
-			return b.errf(pos, "invalid default value for '%s': CURRENT_TIMESTAMP is a default only of DATETIME and TIMESTAMP columns", f.Name)
+			return b.invalidDefault(pos, f.Name, "CURRENT_TIMESTAMP is a default only of DATETIME and TIMESTAMP columns")
 		}
 		f.HasDefault, f.Default = true, columnar.DefaultNow
 		return nil
@@ -46,21 +46,21 @@ func (b *binder) columnDefault(f *columnar.Field, e ast.ExprNode, pos int) error
 	}
 	if c.Null {
 		if !f.Nullable {
-			return b.errf(pos, "invalid default value for '%s': NULL in a NOT NULL column", f.Name)
+			return b.invalidDefault(pos, f.Name, "NULL in a NOT NULL column")
 		}
 		f.HasDefault, f.Default = false, ""
 		return nil
 	}
 	if err := vectorConstError(c, f.Type); err != nil {
-		return b.errf(pos, "invalid default value for '%s': %v", f.Name, err)
+		return b.invalidDefault(pos, f.Name, err.Error())
 	}
 	out, ok := convertConst(c, f.Type)
 	if !ok || !strictOK(c, out) {
-		return b.errf(pos, "invalid default value for '%s': %s is not a %s", f.Name, constString(c), f.Type)
+		return b.invalidDefault(pos, f.Name, constString(c)+" is not a "+f.Type.String())
 	}
 	if f.Type.ID == columnar.String {
 		if out.S, err = f.Type.FitString(out.S); err != nil {
-			return b.errf(pos, "invalid default value for '%s': %v", f.Name, err)
+			return b.invalidDefault(pos, f.Name, err.Error())
 		}
 	}
 	f.HasDefault, f.Default = true, valueText(out)

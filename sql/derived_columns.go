@@ -106,7 +106,7 @@ func (b *binder) derivedNames(alias string, names []string) ([]string, error) {
 			continue
 		}
 		if len(dc.cols) != len(names) {
-			return nil, b.errf(-1, "In definition of view, derived table or common table expression, SELECT list and column names list have different column counts")
+			return nil, b.errCode(-1, ErViewWrongList, "In definition of view, derived table or common table expression, SELECT list and column names list have different column counts")
 		}
 		return dc.cols, nil
 	}

@@ -124,7 +124,7 @@ func (b *binder) multiAssignTarget(sc *scope, sources []*dmlSource, c *ast.Colum
 				continue
 			}
 			if found != nil {
-				return nil, 0, b.errf(pos, "column '%s' in field list is ambiguous", c.Name.O)
+				return nil, 0, b.errCode(pos, ErNonUniqError, "Column '%s' in field list is ambiguous", c.Name.O)
 			}
 			found, k = src, i
 		}

@@ -33,7 +33,7 @@ func (b *binder) selfReference(table string, nodes ...ast.Node) error {
 					}
 				case *ast.TableName:
 					if err == nil && strings.EqualFold(y.Name.O, table) {
-						err = b.errf(b.start, "You can't specify target table '%s' for update in FROM clause", y.Name.O)
+						err = b.errCode(b.start, ErUpdateTableUsed, "You can't specify target table '%s' for update in FROM clause", y.Name.O)
 					}
 				}
 				return err == nil

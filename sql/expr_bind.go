@@ -392,7 +392,7 @@ func (b *binder) compare(op BinOp, l, r Expr, pos int) (Expr, error) {
 func (b *binder) castConst(e Expr, t columnar.Type, pos int) (Expr, error) {
 	if c, ok := e.(*Const); ok && !c.Null && t.ID == columnar.Date && c.T.ID == columnar.String {
 		if _, ok := ParseDate(c.S); !ok {
-			return nil, b.errf(pos, "incorrect DATE value: '%s'", c.S)
+			return nil, b.errCode(pos, ErWrongValue, "Incorrect DATE value: '%s'", c.S)
 		}
 	}
 	if c, ok := e.(*Const); ok && !c.Null && t.ID == columnar.Datetime && c.T.ID == columnar.String {

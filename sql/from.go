@@ -116,7 +116,7 @@ func (b *binder) join(n *ast.Join) (Plan, []scopeCol, error) {
 			return nil, nil, b.errCode(pos, ErBadField, "Unknown column '%s' in 'from clause'", name)
 		}
 		if amb1 || amb2 {
-			return nil, nil, b.errf(pos, "ambiguous column '%s' in USING", name)
+			return nil, nil, b.errCode(pos, ErNonUniqError, "Column '%s' in from clause is ambiguous", name)
 		}
 		eq, err := b.compare(OpEQ, sc.colRef(li), sc.colRef(len(lc)+ri), pos)
 		if err != nil {

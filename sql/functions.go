@@ -361,7 +361,7 @@ func (b *binder) dateLiteral(n *ast.FuncCallExpr, pos int) (Expr, error) {
 				if d, ok := ParseDate(c.S); ok {
 					return &Const{T: columnar.TDate, I: int64(d)}, nil
 				}
-				return nil, b.errf(pos, "incorrect DATE value: '%s'", c.S)
+				return nil, b.errCode(pos, ErWrongValue, "Incorrect DATE value: '%s'", c.S)
 			}
 		}
 	}

@@ -99,13 +99,13 @@ func (b *binder) constraintIndex(fields []columnar.Field, con *ast.Constraint, n
 	}
 	if ix.Primary {
 		if names[strings.ToLower(catalog.PrimaryName)] {
-			return ix, false, b.errf(b.wordPos("PRIMARY", -1), "multiple primary key defined")
+			return ix, false, b.errCode(b.wordPos("PRIMARY", -1), ErMultiplePriKey, "Multiple primary key defined")
 		}
 		names[strings.ToLower(catalog.PrimaryName)] = true
 		return ix, true, nil
 	}
 	if strings.EqualFold(ix.Name, catalog.PrimaryName) {
-		return ix, false, b.errf(b.wordPos(ix.Name, -1), "incorrect index name '%s'", ix.Name)
+		return ix, false, b.errCode(b.wordPos(ix.Name, -1), ErWrongNameForIndex, "Incorrect index name '%s'", ix.Name)
 	}
 	if ix.Name != "" && names[strings.ToLower(ix.Name)] {
 		return ix, false, b.errCode(b.wordPos(ix.Name, -1), ErDupKeyName, "Duplicate key name '%s'", ix.Name)
@@ -125,7 +125,7 @@ func (b *binder) tableIndexes(n *ast.CreateTableStmt, fields []columnar.Field) (
 			switch o.Tp {
 			case ast.ColumnOptionPrimaryKey:
 				if names[strings.ToLower(catalog.PrimaryName)] {
-					return nil, b.errf(b.wordPos(c.Name.Name.O, -1), "multiple primary key defined")
+					return nil, b.errCode(b.wordPos(c.Name.Name.O, -1), ErMultiplePriKey, "Multiple primary key defined")
 				}
 				names[strings.ToLower(catalog.PrimaryName)] = true
 				out = append(out, catalog.Index{Name: catalog.PrimaryName, Columns: []int{i}, Unique: true, Primary: true})
@@ -185,7 +185,7 @@ func (b *binder) createIndex(n *ast.CreateIndexStmt) (Statement, error) {
 		return nil, err
 	}
 	if strings.EqualFold(n.IndexName, catalog.PrimaryName) {
-		return nil, b.errf(b.wordPos(n.IndexName, -1), "incorrect index name '%s'", n.IndexName)
+		return nil, b.errCode(b.wordPos(n.IndexName, -1), ErWrongNameForIndex, "Incorrect index name '%s'", n.IndexName)
 	}
 	ix := catalog.Index{Name: n.IndexName, Columns: cols, Unique: n.KeyType == ast.IndexKeyTypeUnique}
 	return &CreateIndex{Table: t.Name, Index: ix, IfNotExists: n.IfNotExists}, nil

@@ -147,7 +147,7 @@ func (b *binder) applyRowAlias(n *ast.InsertStmt, ra *rowAlias) error {
 		}
 	}
 	if ra.cols != nil && len(ra.cols) != len(targets) {
-		return b.errf(b.start, "In definition of view, derived table or common table expression, SELECT list and column names list have different column counts")
+		return b.errCode(b.start, ErViewWrongList, "In definition of view, derived table or common table expression, SELECT list and column names list have different column counts")
 	}
 	rw := &rowAliasRewriter{alias: strings.ToLower(ra.name), cols: map[string]string{}}
 	for i, c := range ra.cols {

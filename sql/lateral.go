@@ -55,7 +55,7 @@ func (b *binder) lateralJoin(n *ast.Join, ts *ast.TableSource, lp Plan, lc []sco
 		}
 	} else {
 		if len(ts.ColumnNames) != len(names) {
-			return nil, nil, b.errf(pos, "In definition of view, derived table or common table expression, SELECT list and column names list have different column counts")
+			return nil, nil, b.errCode(pos, ErViewWrongList, "In definition of view, derived table or common table expression, SELECT list and column names list have different column counts")
 		}
 		for i, c := range ts.ColumnNames {
 			names[i] = c.O

@@ -21,6 +21,13 @@ const (
 	ErDupKeyName                  = 1061 // Duplicate key name '%s'
 	ErKeyColumnDoesNotExist       = 1072 // Key column '%s' doesn't exist in table
 	ErUnknownSystemVariable       = 1193 // Unknown system variable '%s'
+	ErInvalidDefault              = 1067 // Invalid default value for '%s'
+	ErMultiplePriKey              = 1068 // Multiple primary key defined
+	ErUpdateTableUsed             = 1093 // You can't specify target table '%s' for update in FROM clause
+	ErWrongTableName              = 1103 // Incorrect table name '%s'
+	ErWrongNameForIndex           = 1280 // Incorrect index name '%s'
+	ErViewWrongList               = 1353 // In definition of view, derived table or common table expression, ...
+	ErWrongValue                  = 1525 // Incorrect %s value: '%s'
 	ErUnknownTable                = 1109 // Unknown table '%s' in %s
 	ErBadField                    = 1054 // Unknown column '%s' in '%s'
 	ErDupFieldName                = 1060 // Duplicate column name '%s'
@@ -31,6 +38,7 @@ const (
 	ErFieldSpecifiedTwice         = 1110 // Column '%s' specified twice
 	ErInvalidGroupFuncUse         = 1111 // Invalid use of group function
 	ErNoSuchTable                 = 1146 // Table '%s.%s' doesn't exist
+	ErOperandColumns              = 1241 // Operand should contain %d column(s)
 	ErWrongNumberOfColumns        = 1222 // The used SELECT statements have a different number of columns
 	ErDerivedMustHaveAlias        = 1248 // Every derived table must have its own alias
 	ErSPDoesNotExist              = 1305 // FUNCTION %s does not exist
@@ -95,4 +103,12 @@ func (b *binder) notGrouped(pos int, c scopeCol, grouped bool) *Error {
 		clause = "SELECT list"
 	}
 	return b.errCode(pos, ErWrongFieldWithGroup, "Expression #%d of %s is not in GROUP BY clause and contains nonaggregated column '%s' which is not functionally dependent on columns in GROUP BY clause; this is incompatible with sql_mode=only_full_group_by", max(b.exprIndex, 1), clause, name)
+}
+
+// invalidDefault is MySQL's 1067 for a DEFAULT a column cannot take;
+// gpusql's reason follows in its own text.
+func (b *binder) invalidDefault(pos int, column, reason string) *Error {
+	err := b.errCode(pos, ErInvalidDefault, "Invalid default value for '%s'", column)
+	err.Detail = reason
+	return err
 }

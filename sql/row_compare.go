@@ -75,7 +75,7 @@ func isRowOperand(n ast.ExprNode) bool { return isRowConstructor(n) || isRowSubq
 // operandColumnsError is MySQL's ER_OPERAND_COLUMNS (1241), worded as
 // MySQL words it.
 func (b *binder) operandColumnsError(pos, n int) error {
-	return b.errf(pos, "Operand should contain %d column(s)", n)
+	return b.errCode(pos, ErOperandColumns, "Operand should contain %d column(s)", n)
 }
 
 // rowOperand binds an operand of a row comparison. A subquery becomes a

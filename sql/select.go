@@ -380,7 +380,7 @@ func (b *binder) orderItem(n ast.ExprNode, items []selItem, exprs []Expr, out *s
 					continue
 				}
 				if found >= 0 && exprKey(exprs[found]) != exprKey(exprs[i]) {
-					return 0, nil, false, b.errf(b.posOr(n, -1), "ambiguous column '%s' in ORDER BY: several select columns have this name", x.Name.Name.O)
+					return 0, nil, false, b.errCode(b.posOr(n, -1), ErNonUniqError, "Column '%s' in order clause is ambiguous", x.Name.Name.O)
 				}
 				if found < 0 {
 					found = i

@@ -58,7 +58,7 @@ func (b *binder) createView(n *ast.CreateViewStmt) (Statement, error) {
 	seen := map[string]bool{}
 	for _, c := range cols {
 		if seen[strings.ToLower(c)] {
-			return nil, b.errf(b.wordPos(c, -1), "duplicate column name '%s' in view '%s' (give the columns distinct aliases)", c, name)
+			return nil, b.errCode(b.wordPos(c, -1), ErDupFieldName, "Duplicate column name '%s'", c)
 		}
 		seen[strings.ToLower(c)] = true
 	}
