@@ -48,6 +48,14 @@ func MySQLCode(err error) (uint16, string) {
 	if errors.As(err, &ce) && ce.Code != 0 {
 		return ce.Code, ce.Msg
 	}
+	var dup *catalog.DuplicateKeyError
+	if errors.As(err, &dup) {
+		return 1062, dup.Error() // ER_DUP_ENTRY
+	}
+	var we *WarningError
+	if errors.As(err, &we) && we.Warning.Code != 0 {
+		return we.Warning.Code, we.Warning.Message // a warning strict mode made the error
+	}
 	return 0, ""
 }
 
