@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sort"
 	"unicode/utf8"
 
 	"gpusql/exec"
@@ -28,26 +29,40 @@ func (db *DB) lenientWrites(ignore bool) bool { return ignore || !db.session.Str
 
 // lenientValues returns cols with every value field f cannot hold
 // adjusted, noting each adjustment; row(i) is the 1-based row MySQL names
-// for value i.
+// for value i. The warnings come row by row, each row's in column order,
+// as MySQL stores a row's values one after the other.
 func lenientValues(ctx context.Context, cols []*columnar.Column, fields []columnar.Field, row func(i int) int) []*columnar.Column {
 	out := make([]*columnar.Column, len(cols))
+	var notes []adjustment
 	for k, c := range cols {
-		out[k] = lenientColumn(ctx, c, fields[k], row)
+		out[k] = lenientColumn(c, fields[k], func(code uint16, i int) {
+			notes = append(notes, adjustment{i, k, code})
+		})
+	}
+	sort.SliceStable(notes, func(a, b int) bool { return notes[a].row < notes[b].row })
+	w := sql.WarningsFrom(ctx)
+	for _, n := range notes {
+		f := fields[n.column]
+		msg := map[uint16]string{
+			sql.WarnBadNull:       fmt.Sprintf("Column '%s' cannot be null", f.Name),
+			sql.WarnOutOfRange:    fmt.Sprintf("Out of range value for column '%s' at row %d", f.Name, row(n.row)),
+			sql.WarnDataTruncated: fmt.Sprintf("Data truncated for column '%s' at row %d", f.Name, row(n.row)),
+		}[n.code]
+		w.Add(n.code, msg)
 	}
 	return out
 }
 
-func lenientColumn(ctx context.Context, c *columnar.Column, f columnar.Field, row func(i int) int) *columnar.Column {
+// adjustment is a value lenientColumn adjusted: its row, its column
+// among the values, and the warning's code.
+type adjustment struct {
+	row, column int
+	code        uint16
+}
+
+func lenientColumn(c *columnar.Column, f columnar.Field, warn func(code uint16, i int)) *columnar.Column {
 	if c == nil {
 		return c
-	}
-	warn := func(code uint16, i int) {
-		msg := map[uint16]string{
-			sql.WarnBadNull:       fmt.Sprintf("Column '%s' cannot be null", f.Name),
-			sql.WarnOutOfRange:    fmt.Sprintf("Out of range value for column '%s' at row %d", f.Name, row(i)),
-			sql.WarnDataTruncated: fmt.Sprintf("Data truncated for column '%s' at row %d", f.Name, row(i)),
-		}[code]
-		sql.WarningsFrom(ctx).Add(code, msg)
 	}
 	t := f.Type
 	if c.Type.ID != t.ID && allNull(c) && !f.Nullable && (t.ID == columnar.String || numericStore(t)) {
