@@ -23,6 +23,9 @@ func (db *DB) update(ctx context.Context, s *sql.Update) (*StatementResult, erro
 	if err != nil {
 		return nil, err
 	}
+	if s.StoreError != nil && res.Rows > 0 {
+		return nil, s.StoreError
+	}
 	changed := 0
 	err = db.cat.UpdateWith(s.Table, db.inPlaceOptions(), func(old *columnar.Table) (*columnar.Table, error) {
 		if old != s.Snapshot {

@@ -69,6 +69,10 @@ type binder struct {
 	// nullToDefault: a lenient single-table UPDATE stores a NULL constant
 	// of a NOT NULL column as the type's implicit default (warning 1048).
 	nullToDefault bool
+	// checkStores: a strict single-table UPDATE words the error of a SET
+	// constant its column cannot take (storeError; update_store.go).
+	checkStores bool
+	storeError  *Error
 	// ctes are the WITH definitions in scope, innermost last.
 	ctes []*cteDef
 	// depth bounds recursion on adversarial nesting.

@@ -44,6 +44,9 @@ type Update struct {
 	// Ignore (UPDATE IGNORE) leaves the rows whose new values break a
 	// CHECK constraint or a foreign key as they were.
 	Ignore bool
+	// StoreError is strict mode's error for a SET constant its column
+	// cannot take, raised once a row matches (update_store.go).
+	StoreError error
 }
 
 // Delete removes the rows of Snapshot whose row numbers Source returns.
@@ -154,6 +157,9 @@ func (b *binder) update(n *ast.UpdateStmt) (Statement, error) {
 		// (engine/lenient_store.go).
 		b.nullToDefault = true
 		defer func() { b.nullToDefault = false }()
+	default:
+		b.checkStores, b.storeError = true, nil
+		defer func() { b.checkStores, b.storeError = false, nil }()
 	}
 	switch {
 	case n.With != nil:
@@ -188,6 +194,9 @@ func (b *binder) update(n *ast.UpdateStmt) (Statement, error) {
 	}
 	src := newProject(sc.plan, out, outNames)
 	u := &Update{Table: t.Name, Snapshot: t, Targets: targets, Source: src, Ignore: n.IgnoreErr}
+	if b.storeError != nil {
+		u.StoreError = b.storeError
+	}
 	if idColumn != "" {
 		k, _ := b.assignTarget(t, sc.cols[0].table, &ast.ColumnName{Name: ast.NewCIStr(idColumn)})
 		if tp := sc.colRef(raw[k]).Type(); !tp.IsInteger() || tp.ID == columnar.Bool {
@@ -283,6 +292,12 @@ func (b *binder) assignValue(t *columnar.Table, f columnar.Field, v ast.ExprNode
 	}
 	if !castable(e.Type(), f.Type) {
 		return nil, b.errf(pos, "type mismatch: cannot assign %s to column '%s' %s", e.Type(), f.Name, f.Type)
+	}
+	if err := b.storeConstError(e, f, pos); err != nil && b.checkStores {
+		if b.storeError == nil {
+			b.storeError = err
+		}
+		return &Const{T: f.Type, Null: true}, nil
 	}
 	return e, nil
 }
