@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"unicode/utf8"
 
@@ -31,33 +32,35 @@ func (db *DB) lenientWrites(ignore bool) bool { return ignore || !db.session.Str
 // adjusted, noting each adjustment; row(i) is the 1-based row MySQL names
 // for value i. The warnings come row by row, each row's in column order,
 // as MySQL stores a row's values one after the other.
-func lenientValues(ctx context.Context, cols []*columnar.Column, fields []columnar.Field, row func(i int) int) []*columnar.Column {
+func lenientValues(ctx context.Context, cols []*columnar.Column, fields []columnar.Field, row func(i int) int, notes []adjustment) []*columnar.Column {
 	out := make([]*columnar.Column, len(cols))
-	var notes []adjustment
 	for k, c := range cols {
-		out[k] = lenientColumn(c, fields[k], func(code uint16, i int) {
-			notes = append(notes, adjustment{i, k, code})
+		f := fields[k]
+		out[k] = lenientColumn(c, f, func(code uint16, i int) {
+			msg := map[uint16]string{
+				sql.WarnBadNull:       fmt.Sprintf("Column '%s' cannot be null", f.Name),
+				sql.WarnOutOfRange:    fmt.Sprintf("Out of range value for column '%s' at row %d", f.Name, row(i)),
+				sql.WarnDataTruncated: fmt.Sprintf("Data truncated for column '%s' at row %d", f.Name, row(i)),
+			}[code]
+			notes = append(notes, adjustment{i, k, code, msg})
 		})
 	}
-	sort.SliceStable(notes, func(a, b int) bool { return notes[a].row < notes[b].row })
+	sort.SliceStable(notes, func(a, b int) bool {
+		return notes[a].row < notes[b].row || notes[a].row == notes[b].row && notes[a].column < notes[b].column
+	})
 	w := sql.WarningsFrom(ctx)
 	for _, n := range notes {
-		f := fields[n.column]
-		msg := map[uint16]string{
-			sql.WarnBadNull:       fmt.Sprintf("Column '%s' cannot be null", f.Name),
-			sql.WarnOutOfRange:    fmt.Sprintf("Out of range value for column '%s' at row %d", f.Name, row(n.row)),
-			sql.WarnDataTruncated: fmt.Sprintf("Data truncated for column '%s' at row %d", f.Name, row(n.row)),
-		}[n.code]
-		w.Add(n.code, msg)
+		w.Add(n.code, n.msg)
 	}
 	return out
 }
 
-// adjustment is a value lenientColumn adjusted: its row, its column
-// among the values, and the warning's code.
+// adjustment is a value adjusted for its column: its row, its column
+// among the values, and the warning.
 type adjustment struct {
 	row, column int
 	code        uint16
+	msg         string
 }
 
 func lenientColumn(c *columnar.Column, f columnar.Field, warn func(code uint16, i int)) *columnar.Column {
@@ -191,20 +194,29 @@ func (db *DB) lenientResult(ctx context.Context, res *exec.Result, fields []colu
 		fs[i] = fields[k]
 	}
 	out := *res
-	out.Columns = lenientValues(ctx, res.Columns, fs, func(i int) int { return i + 1 })
+	out.Columns = lenientValues(ctx, res.Columns, fs, func(i int) int { return i + 1 }, nil)
 	return &out
 }
 
 // lenientUpdate is lenientValues over an UPDATE's source: column 0 holds
 // the row ids, column i+1 the new values of targets[i]; a row is named by
-// its place in the table (ids), as UPDATE's errors name it.
-func lenientUpdate(ctx context.Context, res *exec.Result, fields []columnar.Field, targets []int, ids []int) *exec.Result {
+// its place in the table (ids), as UPDATE's errors name it. The SET
+// constants the binder adjusted note their warning in every row.
+func lenientUpdate(ctx context.Context, s *sql.Update, res *exec.Result, fields []columnar.Field, ids []int) *exec.Result {
+	targets := s.Targets
 	fs := make([]columnar.Field, len(targets))
 	for i, k := range targets {
 		fs[i] = fields[k]
 	}
+	var notes []adjustment
+	for _, sw := range s.StoreWarnings {
+		k := slices.Index(targets, sw.Column)
+		for i := range ids {
+			notes = append(notes, adjustment{i, k, sw.Code, fmt.Sprintf(sw.Format, ids[i]+1)})
+		}
+	}
 	out := *res
-	vals := lenientValues(ctx, res.Columns[1:1+len(targets)], fs, func(i int) int { return ids[i] + 1 })
+	vals := lenientValues(ctx, res.Columns[1:1+len(targets)], fs, func(i int) int { return ids[i] + 1 }, notes)
 	out.Columns = append(append([]*columnar.Column{res.Columns[0]}, vals...), res.Columns[1+len(targets):]...)
 	return &out
 }

@@ -36,7 +36,7 @@ func (db *DB) update(ctx context.Context, s *sql.Update) (*StatementResult, erro
 			return nil, err
 		}
 		if db.lenientWrites(s.Ignore) {
-			res = lenientUpdate(ctx, res, old.Fields, s.Targets, ids)
+			res = lenientUpdate(ctx, s, res, old.Fields, ids)
 		}
 		if s.Ignore {
 			if res, ids, err = db.ignoreViolations(old, s, res, ids, sql.WarningsFrom(ctx)); err != nil {

@@ -71,8 +71,9 @@ type binder struct {
 	nullToDefault bool
 	// checkStores: a strict single-table UPDATE words the error of a SET
 	// constant its column cannot take (storeError; update_store.go).
-	checkStores bool
-	storeError  *Error
+	checkStores   bool
+	storeError    *Error
+	storeWarnings []StoreWarning
 	// ctes are the WITH definitions in scope, innermost last.
 	ctes []*cteDef
 	// depth bounds recursion on adversarial nesting.

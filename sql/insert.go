@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -163,7 +164,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 			}
 			if c, ok := e.(*Const); ok {
 				if lenient && (c.Null && !col.Nullable && (n.IgnoreErr || len(n.Lists) > 1) || c.T.ID != columnar.String && storeOutOfRange(c, col.Type)) {
-					if v, w, ok := adjustConst(c, col, r+1); ok {
+					if v, w, ok := adjustConst(c, col, strconv.Itoa(r+1)); ok {
 						notes = append(notes, w)
 						row[i] = v
 						continue
@@ -195,7 +196,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 					return nil, b.errf(pos, "%s", strings.Replace(incorrectDatetime(c, col.Name, r+1), "datetime", "time", 1))
 				}
 				if !ok || !strictOK(c, v) || storeOutOfRange(c, col.Type) {
-					if adj, w, ok := adjustConst(c, col, r+1); lenient && ok {
+					if adj, w, ok := adjustConst(c, col, strconv.Itoa(r+1)); lenient && ok {
 						notes = append(notes, w)
 						row[i] = adj
 						continue
@@ -204,7 +205,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 				}
 				if col.Type.ID == columnar.String && !v.Null {
 					if v.S, err = col.Type.FitString(v.S); err != nil {
-						if adj, w, ok := adjustConst(c, col, r+1); lenient && ok && err.(*columnar.StringError).TooLong {
+						if adj, w, ok := adjustConst(c, col, strconv.Itoa(r+1)); lenient && ok && err.(*columnar.StringError).TooLong {
 							notes = append(notes, w)
 							row[i] = adj
 							continue

@@ -40,15 +40,15 @@ func (b *binder) lenientWrites(ignore bool) bool {
 }
 
 // adjustConst is the value a lenient write stores for constant c in col
-// at 1-based row, and the warning it notes; ok is false where gpusql keeps
+// at row (its 1-based number, as text), and the warning it notes; ok is false where gpusql keeps
 // the error (no adjusted value MySQL would store that gpusql can hold).
-func adjustConst(c *Const, col Column, row int) (*Const, Warning, bool) {
+func adjustConst(c *Const, col Column, row string) (*Const, Warning, bool) {
 	t := col.Type
 	warn := func(code uint16, format string, args ...any) Warning {
 		return Warning{Level: "Warning", Code: code, Message: fmt.Sprintf(format, args...)}
 	}
-	outOfRange := warn(WarnOutOfRange, "Out of range value for column '%s' at row %d", col.Name, row)
-	truncated := warn(WarnDataTruncated, "Data truncated for column '%s' at row %d", col.Name, row)
+	outOfRange := warn(WarnOutOfRange, "Out of range value for column '%s' at row %s", col.Name, row)
+	truncated := warn(WarnDataTruncated, "Data truncated for column '%s' at row %s", col.Name, row)
 	switch {
 	case c.Null:
 		return implicitDefault(t), warn(WarnBadNull, "Column '%s' cannot be null", col.Name), implicitDefault(t) != nil
@@ -64,7 +64,7 @@ func adjustConst(c *Const, col Column, row int) (*Const, Warning, bool) {
 		if kind == "" {
 			return &Const{T: t}, truncated, t.ID == columnar.Float64
 		}
-		return &Const{T: t}, warn(WarnIncorrectValue, "Incorrect %s value: '%s' for column '%s' at row %d", kind, c.S, col.Name, row), true
+		return &Const{T: t}, warn(WarnIncorrectValue, "Incorrect %s value: '%s' for column '%s' at row %s", kind, c.S, col.Name, row), true
 	}
 	w := truncated
 	if !isString || clean {

@@ -45,8 +45,11 @@ type Update struct {
 	// CHECK constraint or a foreign key as they were.
 	Ignore bool
 	// StoreError is strict mode's error for a SET constant its column
-	// cannot take, raised once a row matches (update_store.go).
-	StoreError error
+	// cannot take, raised once a row matches; StoreWarnings the warnings
+	// of such constants a lenient UPDATE adjusted, noted for every row
+	// (update_store.go).
+	StoreError    error
+	StoreWarnings []StoreWarning
 }
 
 // Delete removes the rows of Snapshot whose row numbers Source returns.
@@ -197,6 +200,7 @@ func (b *binder) update(n *ast.UpdateStmt) (Statement, error) {
 	if b.storeError != nil {
 		u.StoreError = b.storeError
 	}
+	u.StoreWarnings, b.storeWarnings = b.storeWarnings, nil
 	if idColumn != "" {
 		k, _ := b.assignTarget(t, sc.cols[0].table, &ast.ColumnName{Name: ast.NewCIStr(idColumn)})
 		if tp := sc.colRef(raw[k]).Type(); !tp.IsInteger() || tp.ID == columnar.Bool {
@@ -298,6 +302,11 @@ func (b *binder) assignValue(t *columnar.Table, f columnar.Field, v ast.ExprNode
 			b.storeError = err
 		}
 		return &Const{T: f.Type, Null: true}, nil
+	} else if err != nil && b.nullToDefault {
+		if v, w, ok := adjustConst(e.(*Const), Column{Name: f.Name, Type: f.Type}, "\x00"); ok {
+			b.storeWarnings = append(b.storeWarnings, storeWarning(t, f, w))
+			return v, nil
+		}
 	}
 	return e, nil
 }

@@ -1,6 +1,10 @@
 package sql
 
-import "gpusql/storage/columnar"
+import (
+	"strings"
+
+	"gpusql/storage/columnar"
+)
 
 // A constant of UPDATE ... SET that the column cannot take ('abc' into an
 // INT, '2020-13-01' into a DATE) is, in strict mode, MySQL's store error
@@ -32,4 +36,25 @@ func storeChecked(t columnar.Type) bool {
 		return true
 	}
 	return false
+}
+
+// StoreWarning is the warning of a SET constant a lenient UPDATE adjusted,
+// for table column Column: Format holds one %d, the row.
+type StoreWarning struct {
+	Column int
+	Code   uint16
+	Format string
+}
+
+// storeWarning makes w, worded for the row "\x00", a StoreWarning of
+// column f of t.
+func storeWarning(t *columnar.Table, f columnar.Field, w Warning) StoreWarning {
+	k := 0
+	for i := range t.Fields {
+		if t.Fields[i].Name == f.Name {
+			k = i
+		}
+	}
+	format := strings.ReplaceAll(strings.ReplaceAll(w.Message, "%", "%%"), "\x00", "%d")
+	return StoreWarning{Column: k, Code: w.Code, Format: format}
 }
