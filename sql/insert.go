@@ -156,6 +156,10 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 				e = &Const{T: col.Type, Null: true} // DEFAULT generates a value
 			case ok:
 				e, err = b.defaultOf(d, t, t.Fields[targets[i]], pos)
+				if code, msg := MySQLCode(err); code == ErNoDefaultForField && lenient && implicitDefault(col.Type) != nil {
+					e, err = implicitDefault(col.Type), nil // as a column left out
+					notes = append(notes, Warning{Level: "Warning", Code: code, Message: msg})
+				}
 			default:
 				e, err = b.expr(v, empty)
 			}
