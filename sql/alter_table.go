@@ -291,6 +291,9 @@ func alterableType(from, to columnar.Type) bool {
 func (b *binder) columnDef(c *ast.ColumnDef, hasRows bool) (columnar.Field, error) {
 	name := c.Name.Name.O
 	pos := b.wordPos(name, -1)
+	if err := b.columnLengthError(c.Tp, name, pos); err != nil {
+		return columnar.Field{}, err
+	}
 	t, bad := columnType(c.Tp)
 	if bad != "" {
 		return columnar.Field{}, b.errf(pos, "unsupported: %s (column '%s')", bad, name)

@@ -168,6 +168,9 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 		if msg := decimalSpecError(c.Tp, cname); msg != "" {
 			return nil, b.errf(pos, "%s", msg)
 		}
+		if err := b.columnLengthError(c.Tp, cname, pos); err != nil {
+			return nil, err
+		}
 		t, bad := columnType(c.Tp)
 		if bad != "" {
 			return nil, b.errf(pos, "unsupported: %s (column '%s')", bad, cname)

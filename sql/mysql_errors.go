@@ -1,5 +1,10 @@
 package sql
 
+import (
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/pingcap/tidb/pkg/parser/types"
+)
+
 // MySQL 8.0's error numbers for the failures the binder reports with
 // MySQL's own text ("MySQL 8.0 Server Error Message Reference"), so that a
 // MySQL client through `gpusql serve` sees the number, SQLSTATE and message
@@ -28,6 +33,7 @@ const (
 	ErWrongNameForIndex           = 1280 // Incorrect index name '%s'
 	ErViewWrongList               = 1353 // In definition of view, derived table or common table expression, ...
 	ErWrongValue                  = 1525 // Incorrect %s value: '%s'
+	ErTooBigFieldLength           = 1074 // Column length too big for column '%s' (max = %d); use BLOB or TEXT instead
 	ErUnknownTable                = 1109 // Unknown table '%s' in %s
 	ErBadField                    = 1054 // Unknown column '%s' in '%s'
 	ErDupFieldName                = 1060 // Duplicate column name '%s'
@@ -111,4 +117,24 @@ func (b *binder) invalidDefault(pos int, column, reason string) *Error {
 	err := b.errCode(pos, ErInvalidDefault, "Invalid default value for '%s'", column)
 	err.Detail = reason
 	return err
+}
+
+// columnLengthError is MySQL's 1074 for a CHAR / VARCHAR / BINARY /
+// VARBINARY length past what the type holds (utf8mb4 VARCHAR: 65,535 bytes
+// of row at 4 bytes a character, 16,383; CHAR and BINARY: 255).
+func (b *binder) columnLengthError(tp *types.FieldType, name string, pos int) *Error {
+	limit := 0
+	switch tp.GetType() {
+	case mysql.TypeString:
+		limit = 255
+	case mysql.TypeVarchar, mysql.TypeVarString:
+		limit = 16383
+		if isBinary(tp) {
+			limit = 65535
+		}
+	}
+	if limit == 0 || tp.GetFlen() <= limit {
+		return nil
+	}
+	return b.errCode(pos, ErTooBigFieldLength, "Column length too big for column '%s' (max = %d); use BLOB or TEXT instead", name, limit)
 }
