@@ -71,3 +71,28 @@ func TestMySQLErrorTexts(t *testing.T) {
 		}
 	}
 }
+
+// TestMySQLStoreErrorTexts: the store errors of INSERT ... SELECT and UPDATE
+// reach a MySQL client in MySQL's words too (gpusql's own text adds the
+// statement and the column's type).
+func TestMySQLStoreErrorTexts(t *testing.T) {
+	_, addr := startServer(t, Config{}, `create table w (id int primary key, t tinyint, s varchar(3));
+		insert into w values (1, 1, 'a');`)
+	db := open(t, addr, "admin", "secret", "")
+	for _, c := range []struct {
+		q, msg string
+		code   uint16
+	}{
+		{"update w set s = 'toolong'", "Data too long for column 's' at row 1", 1406},
+		{"insert into w select 2, 1, 'toolong'", "Data too long for column 's' at row 1", 1406},
+		{"update w set t = t + 200", "Out of range value for column 't' at row 1", 1264},
+		{"update w set id = null", "Column 'id' cannot be null", 1048},
+		{"insert into w select 1, 1, 'a'", "Duplicate entry '1' for key 'w.PRIMARY'", 1062},
+	} {
+		_, err := db.Exec(c.q)
+		me, ok := err.(*mysql.MySQLError)
+		if !ok || me.Number != c.code || me.Message != c.msg {
+			t.Errorf("%s: %v, want %d %s", c.q, err, c.code, c.msg)
+		}
+	}
+}

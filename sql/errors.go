@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"gpusql/catalog"
+	"gpusql/storage/columnar"
 )
 
 // Error is a parse or bind error at a position of the text given to Parse.
@@ -51,6 +52,10 @@ func MySQLCode(err error) (uint16, string) {
 	var dup *catalog.DuplicateKeyError
 	if errors.As(err, &dup) {
 		return 1062, dup.Error() // ER_DUP_ENTRY
+	}
+	var se *columnar.StringError
+	if errors.As(err, &se) && se.TooLong && se.JSONError == "" && !se.Truncated && se.Column != "" {
+		return ErDataTooLong, fmt.Sprintf("Data too long for column '%s' at row %d", se.Column, se.Row)
 	}
 	var we *WarningError
 	if errors.As(err, &we) && we.Warning.Code != 0 {
