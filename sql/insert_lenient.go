@@ -72,6 +72,13 @@ func adjustConst(c *Const, col Column, row string) (*Const, Warning, bool) {
 	}
 	switch t.ID {
 	case columnar.Int32, columnar.Int64:
+		if t.IsBigUnsigned() {
+			v, clipped := bigUnsignedAdjusted(f)
+			if clipped {
+				w = outOfRange
+			}
+			return &Const{T: t, I: v}, w, true
+		}
 		lo, hi, ok := t.IntBounds()
 		if !ok {
 			if t.ID != columnar.Int64 || t.Unsigned {
@@ -193,4 +200,18 @@ func (b *binder) stringStoreError(pos int, e *columnar.StringError, table, col s
 		return err
 	}
 	return b.errf(pos, "%s", text)
+}
+
+// bigUnsignedAdjusted is f stored into BIGINT UNSIGNED, clipped to 0 ..
+// 18446744073709551615: the bits of the uint64 in an int64, and whether
+// it was clipped.
+func bigUnsignedAdjusted(f float64) (int64, bool) {
+	switch v := math.Round(f); {
+	case v < 0:
+		return 0, true
+	case v >= math.MaxUint64:
+		return -1, true
+	default:
+		return int64(uint64(v)), false
+	}
 }
