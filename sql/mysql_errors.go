@@ -32,6 +32,7 @@ const (
 	ErWrongTableName              = 1103 // Incorrect table name '%s'
 	ErWrongNameForIndex           = 1280 // Incorrect index name '%s'
 	ErViewWrongList               = 1353 // In definition of view, derived table or common table expression, ...
+	ErViewInvalid                 = 1356 // View '%s.%s' references invalid table(s) or column(s) or function(s) ...
 	ErWrongValue                  = 1525 // Incorrect %s value: '%s'
 	ErTooBigFieldLength           = 1074 // Column length too big for column '%s' (max = %d); use BLOB or TEXT instead
 	ErUnknownTable                = 1109 // Unknown table '%s' in %s
@@ -137,4 +138,12 @@ func (b *binder) columnLengthError(tp *types.FieldType, name string, pos int) *E
 		return nil
 	}
 	return b.errCode(pos, ErTooBigFieldLength, "Column length too big for column '%s' (max = %d); use BLOB or TEXT instead", name, limit)
+}
+
+// invalidView is MySQL's 1356 for a view whose SELECT no longer binds;
+// gpusql's reason follows in its own text.
+func (b *binder) invalidView(pos int, name, reason string) *Error {
+	err := b.errCode(pos, ErViewInvalid, "View '%s.%s' references invalid table(s) or column(s) or function(s) or definer/invoker of view lack rights to use them", DatabaseName, name)
+	err.Detail = reason
+	return err
 }

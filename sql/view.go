@@ -2,6 +2,7 @@ package sql
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -110,13 +111,13 @@ func (b *binder) bindView(v catalog.View, pos int) (Plan, []string, error) {
 		if errors.As(err, &se) {
 			err = errors.New(se.Msg)
 		}
-		return nil, nil, b.errf(pos, "view '%s' is invalid: %v", v.Name, err)
+		return nil, nil, b.invalidView(pos, v.Name, err.Error())
 	}
 	if len(v.Columns) == 0 {
 		return blk.plan, blk.names, nil
 	}
 	if len(v.Columns) != len(blk.names) {
-		return nil, nil, b.errf(pos, "view '%s' is invalid: it names %d columns but its SELECT now returns %d", v.Name, len(v.Columns), len(blk.names))
+		return nil, nil, b.invalidView(pos, v.Name, fmt.Sprintf("it names %d columns but its SELECT now returns %d", len(v.Columns), len(blk.names)))
 	}
 	sch := blk.plan.Schema()
 	refs := make([]Expr, len(v.Columns))
