@@ -33,13 +33,17 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 		}
 		switch a.Name {
 		case "sql_mode":
-			if v.T.ID != columnar.String && !v.Null {
-				return nil, fmt.Errorf("Variable 'sql_mode' takes a string, got %s", v)
-			}
 			if v.Null {
-				return nil, fmt.Errorf("Variable 'sql_mode' can't be set to the value of 'NULL'")
+				return nil, sql.Errorf(sql.ErWrongValueForVar, "Variable 'sql_mode' can't be set to the value of 'NULL'")
 			}
-			if err := db.session.SetSQLMode(v.S); err != nil {
+			text := v.S
+			if v.T.ID != columnar.String {
+				var err error
+				if text, err = sql.SQLModeOfBits(v); err != nil {
+					return nil, err
+				}
+			}
+			if err := db.session.SetSQLMode(text); err != nil {
 				return nil, err
 			}
 		case "memory_limit":

@@ -35,6 +35,8 @@ const (
 	ErViewInvalid                 = 1356 // View '%s.%s' references invalid table(s) or column(s) or function(s) ...
 	ErWrongValue                  = 1525 // Incorrect %s value: '%s'
 	ErTooBigFieldLength           = 1074 // Column length too big for column '%s' (max = %d); use BLOB or TEXT instead
+	ErWrongValueForVar            = 1231 // Variable '%s' can't be set to the value of '%s'
+	ErWrongTypeForVar             = 1232 // Incorrect argument type to variable '%s'
 	ErUnknownTable                = 1109 // Unknown table '%s' in %s
 	ErBadField                    = 1054 // Unknown column '%s' in '%s'
 	ErDupFieldName                = 1060 // Duplicate column name '%s'

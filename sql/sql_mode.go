@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -45,7 +44,7 @@ func (s *Session) SetSQLMode(v string) error {
 			continue
 		}
 		if !knownSQLMode(m) {
-			return fmt.Errorf("Variable 'sql_mode' can't be set to the value of '%s'", m)
+			return Errorf(ErWrongValueForVar, "Variable 'sql_mode' can't be set to the value of '%s'", m)
 		}
 		set[m] = true
 		for _, x := range sqlModeCombinations[m] {
@@ -85,4 +84,29 @@ func (s *Session) SQLMode() string {
 // column cannot hold is an error, not a warning and an adjusted value.
 func (s *Session) Strict() bool {
 	return s.hasMode("STRICT_TRANS_TABLES") || s.hasMode("STRICT_ALL_TABLES")
+}
+
+// sqlModeBits are the bits of MySQL 8.0's numeric sql_mode (SET sql_mode =
+// 2097152 is STRICT_TRANS_TABLES): mode i of sqlModeOrder is bit
+// sqlModeBits[i].
+var sqlModeBits = []uint{0, 1, 2, 3, 5, 6, 7, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 29, 30, 31, 32}
+
+// SQLModeOfBits is the sql_mode a number names (MySQL takes the bit set
+// as well as the names); a bit no mode has is error 1231.
+func SQLModeOfBits(v *Const) (string, error) {
+	if !v.T.IsInteger() || v.I < 0 {
+		return "", Errorf(ErWrongTypeForVar, "Incorrect argument type to variable 'sql_mode'")
+	}
+	bits := uint64(v.I)
+	var names []string
+	for i, b := range sqlModeBits {
+		if bits&(1<<b) != 0 {
+			names = append(names, sqlModeOrder[i])
+			bits &^= 1 << b
+		}
+	}
+	if bits != 0 {
+		return "", Errorf(ErWrongValueForVar, "Variable 'sql_mode' can't be set to the value of '%d'", v.I)
+	}
+	return strings.Join(names, ","), nil
 }
