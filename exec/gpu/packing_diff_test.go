@@ -213,7 +213,7 @@ func TestPackedStarEdgeCases(t *testing.T) {
 				narrowed += narrowColumns(p.GPU)
 				packed[name] = p
 			}
-			if m.narrow && c.n > 0 && narrowed == 0 {
+			if m.narrow && c.n >= 16 && narrowed == 0 { // below 16 rows the 16-byte padding outweighs 4 bytes a row
 				t.Errorf("%s %s: no plan narrows a column", c.name, m.name)
 			}
 			eachTuning(t, func(t *testing.T) {
