@@ -160,8 +160,11 @@ func bindPass(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed, ass
 	} else {
 		st, err = b.statement(p.Node)
 	}
+	if ins, ok := st.(*Insert); ok && err == nil {
+		ins.Recursive, b.recursive = b.recursive, nil
+	}
 	if err == nil && len(b.recursive) > 0 {
-		return nil, b.errf(b.start, "unsupported: WITH RECURSIVE in this statement (SELECT, EXPLAIN and CREATE TABLE ... AS SELECT are supported)")
+		return nil, b.errf(b.start, "unsupported: WITH RECURSIVE in this statement (SELECT, EXPLAIN, CREATE TABLE ... AS SELECT and INSERT ... SELECT are supported)")
 	}
 	return st, err
 }
