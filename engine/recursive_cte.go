@@ -45,7 +45,7 @@ func (db *DB) materializeCTE(ctx context.Context, rc *sql.RecursiveCTE) error {
 	}
 	for round := 1; res.Rows > 0; round++ {
 		if int64(round) > rc.MaxDepth {
-			return fmt.Errorf("Recursive query aborted after %d iterations. Try increasing @@cte_max_recursion_depth to a larger value", round)
+			return sql.Errorf(sql.ErCTEMaxRecursionDepth, "Recursive query aborted after %d iterations. Try increasing @@cte_max_recursion_depth to a larger value.", round)
 		}
 		if err := ctx.Err(); err != nil {
 			return err

@@ -37,6 +37,15 @@ const (
 	ErTooBigFieldLength           = 1074 // Column length too big for column '%s' (max = %d); use BLOB or TEXT instead
 	ErWrongValueForVar            = 1231 // Variable '%s' can't be set to the value of '%s'
 	ErWrongTypeForVar             = 1232 // Incorrect argument type to variable '%s'
+	ErWrongArguments              = 1210 // Incorrect arguments to %s
+	ErWindowNoSuchWindow          = 3579 // Window name '%s' is not defined.
+	ErWindowCircularity           = 3580 // There is a circularity in the window dependency graph.
+	ErWindowFrameStartIllegal     = 3584 // Window '%s': frame start cannot be UNBOUNDED FOLLOWING.
+	ErWindowFrameEndIllegal       = 3585 // Window '%s': frame end cannot be UNBOUNDED PRECEDING.
+	ErWindowFrameIllegal          = 3586 // Window '%s': frame start or end is negative, NULL or of non-integral type
+	ErWindowRangeFrameOrderType   = 3587 // Window '%s' with RANGE N PRECEDING/FOLLOWING frame requires exactly one ORDER BY expression, ...
+	ErWindowInvalidUse            = 3593 // You cannot use the window function '%s' in this context.'
+	ErCTEMaxRecursionDepth        = 3636 // Recursive query aborted after %d iterations. ...
 	ErUnknownTable                = 1109 // Unknown table '%s' in %s
 	ErBadField                    = 1054 // Unknown column '%s' in '%s'
 	ErDupFieldName                = 1060 // Duplicate column name '%s'
@@ -146,6 +155,15 @@ func (b *binder) columnLengthError(tp *types.FieldType, name string, pos int) *E
 // gpusql's reason follows in its own text.
 func (b *binder) invalidView(pos int, name, reason string) *Error {
 	err := b.errCode(pos, ErViewInvalid, "View '%s.%s' references invalid table(s) or column(s) or function(s) or definer/invoker of view lack rights to use them", DatabaseName, name)
+	err.Detail = reason
+	return err
+}
+
+// frameIllegal is MySQL's 3586 for a frame offset that is no
+// non-negative integer; gpusql's reason as detail. (gpusql binds named
+// windows into their uses, so the window is MySQL's '<unnamed window>'.)
+func (b *binder) frameIllegal(pos int, reason string) *Error {
+	err := b.errCode(pos, ErWindowFrameIllegal, "Window '<unnamed window>': frame start or end is negative, NULL or of non-integral type")
 	err.Detail = reason
 	return err
 }

@@ -79,7 +79,9 @@ func (b *binder) windowColumn(n *ast.WindowFuncExpr, sc *scope) (Expr, error) {
 			return sc.colRef(i), nil
 		}
 	}
-	return nil, b.errf(b.posOr(n, -1), "window function %s() is allowed only in the select list and ORDER BY", strings.ToLower(n.Name))
+	err := b.errCode(b.posOr(n, -1), ErWindowInvalidUse, "You cannot use the window function '%s' in this context.'", strings.ToLower(n.Name))
+	err.Detail = "window functions are allowed only in the select list and ORDER BY"
+	return nil, err
 }
 
 // windowKey identifies a window function call by what it computes.
@@ -305,7 +307,9 @@ func (b *binder) windowCount(n ast.ExprNode, sc *scope, name string, least int64
 	}
 	c, ok := e.(*Const)
 	if !ok || c.Null || !c.T.IsInteger() || c.I < least {
-		return 0, b.errf(b.posOr(n, -1), "%s() takes an integer constant of at least %d here, not %s", name, least, e)
+		err := b.errCode(b.posOr(n, -1), ErWrongArguments, "Incorrect arguments to %s", strings.ToLower(name))
+		err.Detail = fmt.Sprintf("%s() takes an integer constant of at least %d here, not %s", name, least, e)
+		return 0, err
 	}
 	return c.I, nil
 }
@@ -313,7 +317,7 @@ func (b *binder) windowCount(n ast.ExprNode, sc *scope, name string, least int64
 // windowSpec binds OVER (PARTITION BY ... ORDER BY ... frame).
 func (b *binder) windowSpec(w *WindowFunc, spec *ast.WindowSpec, sc *scope, name string, pos int) error {
 	if spec.Name.O != "" || spec.Ref.O != "" {
-		return b.errf(pos, "unknown window '%s' in %s() OVER", spec.Name.O+spec.Ref.O, name)
+		return b.errCode(pos, ErWindowNoSuchWindow, "Window name '%s' is not defined.", spec.Name.O+spec.Ref.O)
 	}
 	if spec.PartitionBy != nil {
 		for _, it := range spec.PartitionBy.Items {
@@ -371,9 +375,9 @@ func (b *binder) frame(fc *ast.FrameClause, order []SortKey, sc *scope, pos int)
 	}
 	switch {
 	case f.Start.Kind == BoundUnboundedFollowing:
-		return f, b.errf(pos, "window frame start cannot be UNBOUNDED FOLLOWING")
+		return f, b.errCode(pos, ErWindowFrameStartIllegal, "Window '<unnamed window>': frame start cannot be UNBOUNDED FOLLOWING.")
 	case f.End.Kind == BoundUnboundedPreceding:
-		return f, b.errf(pos, "window frame end cannot be UNBOUNDED PRECEDING")
+		return f, b.errCode(pos, ErWindowFrameEndIllegal, "Window '<unnamed window>': frame end cannot be UNBOUNDED PRECEDING.")
 	}
 	return f, nil
 }
@@ -401,16 +405,18 @@ func (b *binder) frameBound(fb *ast.FrameBound, rows bool, order []SortKey, sc *
 	c, ok := e.(*Const)
 	if rows {
 		if fb.Unit != ast.TimeUnitInvalid {
-			return out, b.errf(bpos, "a ROWS frame offset must be a non-negative integer constant, not an INTERVAL")
+			return out, b.frameIllegal(bpos, "a ROWS frame offset must be a non-negative integer constant, not an INTERVAL")
 		}
 		if !ok || c.Null || !c.T.IsInteger() || c.I < 0 {
-			return out, b.errf(bpos, "a ROWS frame offset must be a non-negative integer constant, not %s", e)
+			return out, b.frameIllegal(bpos, fmt.Sprintf("a ROWS frame offset must be a non-negative integer constant, not %s", e))
 		}
 		out.N = c.I
 		return out, nil
 	}
 	if len(order) != 1 {
-		return out, b.errf(bpos, "a RANGE frame with an offset needs exactly one ORDER BY expression in its window, not %d", len(order))
+		err := b.errCode(bpos, ErWindowRangeFrameOrderType, "Window '<unnamed window>' with RANGE N PRECEDING/FOLLOWING frame requires exactly one ORDER BY expression, of numeric or temporal type")
+		err.Detail = fmt.Sprintf("a RANGE frame with an offset needs exactly one ORDER BY expression in its window, not %d", len(order))
+		return out, err
 	}
 	kt := order[0].Expr.Type()
 	if temporal := kt.ID == columnar.Date || kt.ID == columnar.Datetime; temporal || fb.Unit != ast.TimeUnitInvalid {
@@ -463,7 +469,10 @@ func (b *binder) resolveWindowNames(s *ast.SelectStmt, nodes []ast.Node) error {
 		}
 		base, ok := named[ref.L]
 		if !ok || depth > len(named) {
-			return spec, b.errf(b.wordPos(ref.O, b.start), "unknown window '%s' (or a circular reference)", ref.O)
+			if ok {
+				return spec, b.errCode(b.wordPos(ref.O, b.start), ErWindowCircularity, "There is a circularity in the window dependency graph.")
+			}
+			return spec, b.errCode(b.wordPos(ref.O, b.start), ErWindowNoSuchWindow, "Window name '%s' is not defined.", ref.O)
 		}
 		out, err := resolve(*base, depth+1)
 		if err != nil {
