@@ -21,7 +21,7 @@ func (db *DB) selectIntoVars(ctx context.Context, s *sql.SelectIntoVars) (*State
 		return message("0 rows selected; warning 1329: No data - zero rows fetched, selected, or processed"), nil
 	case 1:
 	default:
-		return nil, fmt.Errorf("Result consisted of more than one row")
+		return nil, sql.Errorf(sql.ErTooManyRows, "Result consisted of more than one row")
 	}
 	for i, name := range s.Names {
 		s.Vars.Set(name, cellConst(res.Columns[i], 0))

@@ -37,6 +37,7 @@ const (
 	ErTooBigFieldLength           = 1074 // Column length too big for column '%s' (max = %d); use BLOB or TEXT instead
 	ErWrongValueForVar            = 1231 // Variable '%s' can't be set to the value of '%s'
 	ErWrongTypeForVar             = 1232 // Incorrect argument type to variable '%s'
+	ErTooManyRows                 = 1172 // Result consisted of more than one row
 	ErWrongArguments              = 1210 // Incorrect arguments to %s
 	ErWindowNoSuchWindow          = 3579 // Window name '%s' is not defined.
 	ErWindowCircularity           = 3580 // There is a circularity in the window dependency graph.
@@ -57,6 +58,7 @@ const (
 	ErInvalidGroupFuncUse         = 1111 // Invalid use of group function
 	ErNoSuchTable                 = 1146 // Table '%s.%s' doesn't exist
 	ErOperandColumns              = 1241 // Operand should contain %d column(s)
+	ErSubqueryNo1Row              = 1242 // Subquery returns more than 1 row
 	ErWrongNumberOfColumns        = 1222 // The used SELECT statements have a different number of columns
 	ErDerivedMustHaveAlias        = 1248 // Every derived table must have its own alias
 	ErSPDoesNotExist              = 1305 // FUNCTION %s does not exist

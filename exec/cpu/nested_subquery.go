@@ -186,7 +186,7 @@ func scalarValue(r *rel, t columnar.Type) (*sql.Const, error) {
 		return nil, fmt.Errorf("subquery returns %d columns, want 1", len(r.cols))
 	}
 	if r.rows > 1 {
-		return nil, fmt.Errorf("Subquery returns more than 1 row")
+		return nil, sql.Errorf(sql.ErSubqueryNo1Row, "Subquery returns more than 1 row")
 	}
 	if r.rows == 0 {
 		return &sql.Const{T: t, Null: true}, nil
