@@ -241,7 +241,7 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			wd, _ := os.Getwd()
 			if err := s.exec(ctx, string(b), wd); err != nil {
-				fmt.Fprintln(stderr, "gpusql: stdin:", err)
+				fmt.Fprintf(stderr, "gpusql: stdin: %s%v\n", errorCode(err), err)
 				return 1
 			}
 			return 0
@@ -262,7 +262,7 @@ func shellMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			dir = wd
 		}
 		if err := s.exec(ctx, text, dir); err != nil {
-			fmt.Fprintf(stderr, "gpusql: %s: %v\n", name, err)
+			fmt.Fprintf(stderr, "gpusql: %s: %s%v\n", name, errorCode(err), err)
 			return 1
 		}
 	}

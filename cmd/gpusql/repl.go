@@ -161,6 +161,10 @@ func (s *session) runCancellable(text, dir string, mu *sync.Mutex, cancel *conte
 		if errors.As(err, &se) && strings.HasPrefix(se.Err.Error(), "line ") {
 			err = se.Err
 		}
+		if code := errorCode(err); code != "" {
+			fmt.Fprintf(s.stderr, "%s%v\n", code, err)
+			return
+		}
 		fmt.Fprintln(s.stderr, "ERROR:", err)
 	}
 }
