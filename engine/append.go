@@ -49,6 +49,9 @@ func (db *DB) insert(ctx context.Context, s *sql.Insert) (*StatementResult, erro
 		if res, err = db.timestampsToUTC(res, t.Fields, s.Targets); err != nil {
 			return nil, err
 		}
+		if res, err = db.storeResultTexts(ctx, res, t.Fields, s.Targets, db.lenientWrites(s.Ignore)); err != nil {
+			return nil, err
+		}
 		if db.lenientWrites(s.Ignore) {
 			res = db.lenientResult(ctx, res, t.Fields, s.Targets)
 		}

@@ -35,6 +35,9 @@ func (db *DB) update(ctx context.Context, s *sql.Update) (*StatementResult, erro
 		if err != nil {
 			return nil, err
 		}
+		if res, err = updateTexts(ctx, s, res, old.Fields, ids, db.lenientWrites(s.Ignore)); err != nil {
+			return nil, err
+		}
 		if db.lenientWrites(s.Ignore) {
 			res = lenientUpdate(ctx, s, res, old.Fields, ids)
 		}

@@ -114,10 +114,16 @@ func TestMySQLWarnings(t *testing.T) {
 	if l, c, _ := code("show warnings"); l != "Error" || c != 1064 {
 		t.Errorf("SHOW WARNINGS after a syntax error: %s %d, want Error 1064", l, c)
 	}
-	if _, err := db.Exec("insert into w values ('12abc', 'x')"); mysqlCode(err) != 1366 {
-		t.Errorf("strict INSERT of '12abc' into INT: %v (code %d), want 1366", err, mysqlCode(err))
+	if _, err := db.Exec("insert into w values ('abc', 'x')"); mysqlCode(err) != 1366 {
+		t.Errorf("strict INSERT of 'abc' into INT: %v (code %d), want 1366", err, mysqlCode(err))
 	}
-	if _, err := db.Exec("insert into w select s, s from w"); mysqlCode(err) != 1292 {
-		t.Errorf("strict INSERT ... SELECT of '2x' into INT: %v (code %d), want 1292", err, mysqlCode(err))
+	if _, err := db.Exec("insert into w values ('12abc', 'x')"); mysqlCode(err) != 1265 {
+		t.Errorf("strict INSERT of '12abc' into INT: %v (code %d), want 1265 (Data truncated)", err, mysqlCode(err))
+	}
+	if _, err := db.Exec("insert into w select s, s from w"); mysqlCode(err) != 1265 {
+		t.Errorf("strict INSERT ... SELECT of '2x' into INT: %v (code %d), want 1265 (Data truncated)", err, mysqlCode(err))
+	}
+	if _, err := db.Exec("update w set a = 1 where s = 0"); mysqlCode(err) != 1292 {
+		t.Errorf("strict UPDATE ... WHERE s = 0 over '2x': %v (code %d), want 1292", err, mysqlCode(err))
 	}
 }

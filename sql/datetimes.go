@@ -258,6 +258,10 @@ func storeCast(e Expr, t columnar.Type) Expr {
 func storeSchema(from, to Schema) Schema {
 	out := append(Schema(nil), to...)
 	for i := range out {
+		if i < len(from) && StoresText(from[i].Type, out[i].Type) {
+			out[i].Type = from[i].Type // the engine reads it (StoresText)
+			continue
+		}
 		if i < len(from) && (out[i].Type.ID == columnar.Datetime && from[i].Type.ID == columnar.String || out[i].Type.Year || out[i].Type.ID == columnar.Time) {
 			out[i].Type = from[i].Type
 		}

@@ -334,8 +334,10 @@ func firstNode(list []ast.ExprNode) ast.Node {
 }
 
 // incorrectValue is MySQL's strict-mode error for a constant column col
-// cannot take as written: 1366 "Incorrect integer value: '12abc' for
-// column 'a' at row 1" for a string into an integer or DECIMAL column,
+// cannot take as written: 1366 "Incorrect integer value: 'abc' for
+// column 'a' at row 1" for a string that is no number into an integer or
+// DECIMAL column, 1265 "Data truncated for column 'a' at row 1" for one
+// that starts with a number ('12abc'),
 // 1264 "Out of range value for column 'a' at row 1" for a number (or a
 // string that is one) past the column's range, 1292 "Incorrect date
 // value: '2020-13-01' for column 'd' at row 1" for a DATE.
@@ -345,6 +347,10 @@ func (b *binder) incorrectValue(pos int, c *Const, col Column, row int) *Error {
 	switch {
 	case numeric && (!isString || clean):
 		return b.errCode(pos, ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", col.Name, row)
+	case numeric && hasNumberPrefix(c.S):
+		// A number followed by more ('12abc'): MySQL's Field_num::check_int
+		// notes WARN_DATA_TRUNCATED, which strict mode makes the error.
+		return b.errCode(pos, WarnDataTruncated, "Data truncated for column '%s' at row %d", col.Name, row)
 	case numeric:
 		kind := "integer"
 		if col.Type.ID == columnar.Decimal {

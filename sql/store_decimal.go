@@ -27,3 +27,19 @@ func decimalNeedsRangeCheck(from, to columnar.Type) bool {
 func decimalStoreType(to columnar.Type) columnar.Type {
 	return columnar.TDecimal(maxDecimalPrecision, to.Scale)
 }
+
+// StoresText reports a store of text into a number column that INSERT ...
+// SELECT and UPDATE leave to the engine, which reads the text naming the
+// column and row as MySQL's errors and warnings do (engine/store_text.go).
+func StoresText(from, to columnar.Type) bool {
+	if from.ID != columnar.String || from.JSON || from.Members != "" {
+		return false
+	}
+	switch {
+	case to.Year || to.IsWide() || to.IsBigUnsigned():
+		return false
+	case to.ID == columnar.Int32, to.ID == columnar.Int64, to.ID == columnar.Decimal, to.ID == columnar.Float64:
+		return true
+	}
+	return false
+}

@@ -189,8 +189,8 @@ func (b *binder) update(n *ast.UpdateStmt) (Statement, error) {
 	outNames := []string{RowIDColumn}
 	for _, k := range targets {
 		var e Expr = sc.colRef(raw[k])
-		if e.Type().ID == columnar.String && t.Fields[k].Type.ID != columnar.String {
-			e = storeCast(e, t.Fields[k].Type) // the engine stores numbers, not text
+		if e.Type().ID == columnar.String && t.Fields[k].Type.ID != columnar.String && !StoresText(e.Type(), t.Fields[k].Type) {
+			e = storeCast(e, t.Fields[k].Type) // the engine stores numbers, not text (but reads text into numbers, StoresText)
 		}
 		out = append(out, e)
 		outNames = append(outNames, t.Fields[k].Name)

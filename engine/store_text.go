@@ -1,0 +1,192 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"gpusql/exec"
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// Text computed by INSERT ... SELECT or UPDATE for a number column reaches
+// the engine as text (sql.StoresText), so that reading it names the column
+// and row as MySQL does: in strict mode '7z' into an INT is error 1366
+// "Incorrect integer value: '7z' for column 'i' at row 1" (1265 "Data
+// truncated" for a DOUBLE); outside it, or under IGNORE, the number the
+// text starts with is stored (0 without one) with warning 1366, or 1265
+// where a number is followed by more. The numbers are then stored as any
+// computed number is (out of range: 1264).
+
+// storeTexts returns cols with every text column that targets a number
+// field read as numbers; row(i) is the 1-based row MySQL names.
+func storeTexts(ctx context.Context, cols []*columnar.Column, fields []columnar.Field, row func(i int) int, lenient bool) ([]*columnar.Column, error) {
+	var out []*columnar.Column
+	for k, c := range cols {
+		if c == nil || c.Type.ID != columnar.String || !sql.StoresText(c.Type, fields[k].Type) {
+			continue
+		}
+		if out == nil {
+			out = append([]*columnar.Column(nil), cols...)
+		}
+		n, err := textNumbers(ctx, c, fields[k], row, lenient)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = n
+	}
+	if out == nil {
+		return cols, nil
+	}
+	return out, nil
+}
+
+// textNumbers reads c's text as numbers: BIGINT for an integer column,
+// DOUBLE for the others.
+func textNumbers(ctx context.Context, c *columnar.Column, f columnar.Field, row func(i int) int, lenient bool) (*columnar.Column, error) {
+	t := columnar.TFloat64
+	if f.Type.IsInteger() {
+		t = columnar.TInt64
+	}
+	out := columnar.NewColumn(t, c.Len, c.HasNulls())
+	for i := 0; i < c.Len; i++ {
+		if c.IsNull(i) {
+			continue
+		}
+		if out.Valid != nil {
+			out.SetValid(i)
+		}
+		s := c.StringAt(i)
+		v, prefix, clean := readNumber(s)
+		if !clean {
+			code, msg := textWarning(s, prefix, f, row(i))
+			if !lenient {
+				return nil, sql.Errorf(code, "%s", msg)
+			}
+			sql.WarningsFrom(ctx).Add(code, msg)
+		}
+		if t.ID == columnar.Int64 {
+			out.I64[i] = roundToInt64(v)
+			if n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
+				out.I64[i] = n // exact past 2^53
+			}
+		} else {
+			out.F64[i] = v
+		}
+	}
+	return out, nil
+}
+
+// textWarning is MySQL's code and message for text s, not a number as a
+// whole, stored into f.
+func textWarning(s string, prefix bool, f columnar.Field, row int) (uint16, string) {
+	kind := "integer"
+	switch {
+	case f.Type.ID == columnar.Float64:
+		return sql.WarnDataTruncated, fmt.Sprintf("Data truncated for column '%s' at row %d", f.Name, row)
+	case f.Type.ID == columnar.Decimal:
+		kind = "decimal"
+	}
+	if prefix && strings.TrimSpace(s) != "" {
+		return sql.WarnDataTruncated, fmt.Sprintf("Data truncated for column '%s' at row %d", f.Name, row)
+	}
+	return sql.WarnIncorrectValue, fmt.Sprintf("Incorrect %s value: '%s' for column '%s' at row %d", kind, s, f.Name, row)
+}
+
+// readNumber reads s as MySQL reads text as a number: its longest numeric
+// prefix (spaces around it allowed), whether it has one, and whether that
+// is all of s.
+func readNumber(s string) (v float64, prefix, clean bool) {
+	t := strings.TrimSpace(s)
+	end := numericPrefix(t)
+	if end == 0 {
+		return 0, false, false
+	}
+	v, err := strconv.ParseFloat(t[:end], 64)
+	if err != nil {
+		return 0, false, false
+	}
+	return v, true, end == len(t)
+}
+
+// numericPrefix is the length of the longest prefix of s that is a number:
+// sign, digits, a point and digits, an exponent.
+func numericPrefix(s string) int {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i, digits = i+1, digits+1
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i, digits = i+1, digits+1
+		}
+	}
+	if digits == 0 {
+		return 0
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		j := i + 1
+		if j < len(s) && (s[j] == '+' || s[j] == '-') {
+			j++
+		}
+		if j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			i = j
+		}
+	}
+	return i
+}
+
+func roundToInt64(v float64) int64 {
+	switch r := math.Round(v); {
+	case r >= math.MaxInt64:
+		return math.MaxInt64
+	case r <= math.MinInt64:
+		return math.MinInt64
+	default:
+		return int64(r)
+	}
+}
+
+// storeResultTexts is storeTexts over an INSERT ... SELECT's result.
+func (db *DB) storeResultTexts(ctx context.Context, res *exec.Result, fields []columnar.Field, targets []int, lenient bool) (*exec.Result, error) {
+	cols, err := storeTexts(ctx, res.Columns, targetFields(fields, targets), func(i int) int { return i + 1 }, lenient)
+	if err != nil {
+		return nil, err
+	}
+	out := *res
+	out.Columns = cols
+	return &out, nil
+}
+
+// updateTexts is storeTexts over an UPDATE's source (column 0 the row ids,
+// column i+1 the values of Targets[i]), rows named by their place in the
+// table.
+func updateTexts(ctx context.Context, s *sql.Update, res *exec.Result, fields []columnar.Field, ids []int, lenient bool) (*exec.Result, error) {
+	n := len(s.Targets)
+	vals, err := storeTexts(ctx, res.Columns[1:1+n], targetFields(fields, s.Targets), func(i int) int { return ids[i] + 1 }, lenient)
+	if err != nil {
+		return nil, err
+	}
+	out := *res
+	out.Columns = append(append([]*columnar.Column{res.Columns[0]}, vals...), res.Columns[1+n:]...)
+	return &out, nil
+}
+
+func targetFields(fields []columnar.Field, targets []int) []columnar.Field {
+	fs := make([]columnar.Field, len(targets))
+	for i, k := range targets {
+		fs[i] = fields[k]
+	}
+	return fs
+}
