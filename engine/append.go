@@ -196,6 +196,9 @@ func appendResult(old *columnar.Table, targets []int, res *exec.Result) (*column
 		c, err := appendColumn(old.Columns[j], old.Rows, src[j], n, f.Type, old.Name, f.Name)
 		var se *columnar.StringError
 		var re *rowError
+		if errors.As(err, &re) && re.mysqlError() != nil {
+			return nil, re.mysqlError() // names column and row as MySQL does
+		}
 		if errors.As(err, &se) || errors.As(err, &re) && f.Type.ID == columnar.Datetime {
 			return nil, err // names table, column and row
 		} else if err != nil {

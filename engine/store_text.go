@@ -45,11 +45,15 @@ func storeTexts(ctx context.Context, cols []*columnar.Column, fields []columnar.
 }
 
 // textNumbers reads c's text as numbers: BIGINT for an integer column,
-// DOUBLE for the others.
+// DECIMAL(18,s) for a DECIMAL(p,s) one (exact, rounded half away from zero
+// as MySQL stores text into a DECIMAL), DOUBLE for a DOUBLE.
 func textNumbers(ctx context.Context, c *columnar.Column, f columnar.Field, row func(i int) int, lenient bool) (*columnar.Column, error) {
 	t := columnar.TFloat64
-	if f.Type.IsInteger() {
+	switch {
+	case f.Type.IsInteger():
 		t = columnar.TInt64
+	case f.Type.ID == columnar.Decimal:
+		t = columnar.TDecimal(18, f.Type.Scale)
 	}
 	out := columnar.NewColumn(t, c.Len, c.HasNulls())
 	for i := 0; i < c.Len; i++ {
@@ -68,12 +72,19 @@ func textNumbers(ctx context.Context, c *columnar.Column, f columnar.Field, row 
 			}
 			sql.WarningsFrom(ctx).Add(code, msg)
 		}
-		if t.ID == columnar.Int64 {
+		switch t.ID {
+		case columnar.Int64:
 			out.I64[i] = roundToInt64(v)
 			if n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
 				out.I64[i] = n // exact past 2^53
 			}
-		} else {
+		case columnar.Decimal:
+			out.I64[i] = roundToInt64(v * math.Pow10(t.Scale))
+			t := strings.TrimSpace(s)
+			if n, ok := sql.ParseDecimal(t[:numericPrefix(t)], f.Type.Scale); ok {
+				out.I64[i] = n // exact
+			}
+		default:
 			out.F64[i] = v
 		}
 	}

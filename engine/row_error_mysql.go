@@ -1,0 +1,30 @@
+package engine
+
+import (
+	"fmt"
+
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// mysqlError is e as MySQL's error of the same store, with its number (so
+// a MySQL client gets MySQL's text and code): 1264 "Out of range value for
+// column 'c' at row n" for a number, 1292 "Incorrect datetime value" /
+// "Incorrect time value" for a DATETIME or TIME, with the value gpusql
+// could not store as detail; nil where gpusql's wording stays (YEAR).
+func (e *rowError) mysqlError() *sql.Error {
+	if e.column == "" || e.typ.Year {
+		return nil
+	}
+	switch e.typ.ID {
+	case columnar.Datetime:
+		return sql.Errorf(sql.ErTruncatedWrongValue, "Incorrect datetime value: '%s' for column '%s' at row %d", e.value, e.column, e.row+1)
+	case columnar.Time:
+		return sql.Errorf(sql.ErTruncatedWrongValue, "Incorrect time value: '%s' for column '%s' at row %d", e.value, e.column, e.row+1)
+	case columnar.Int32, columnar.Int64, columnar.Decimal:
+		err := sql.Errorf(sql.ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", e.column, e.row+1)
+		err.Detail = fmt.Sprintf("%s does not hold %s", e.typ, e.value)
+		return err
+	}
+	return nil
+}
