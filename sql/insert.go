@@ -2,7 +2,6 @@ package sql
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -167,60 +166,11 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 				return nil, err
 			}
 			if c, ok := e.(*Const); ok {
-				if lenient && (c.Null && !col.Nullable && (n.IgnoreErr || len(n.Lists) > 1) || c.T.ID != columnar.String && storeOutOfRange(c, col.Type)) {
-					if v, w, ok := adjustConst(c, col, strconv.Itoa(r+1)); ok {
-						notes = append(notes, w)
-						row[i] = v
-						continue
-					}
-				}
-				if c.Null && !col.Nullable {
-					return nil, b.errCode(pos, ErBadNull, "Column '%s' cannot be null", col.Name)
-				}
-				if col.Type.JSON && !c.Null && c.T.ID != columnar.String {
-					return nil, b.errf(pos, "%s", jsonStoreError(t.Name, col.Name, r+1))
-				}
-				if err := vectorConstError(c, col.Type); err != nil {
-					return nil, b.errf(pos, "%v for column '%s' at row %d", err, col.Name, r+1)
-				}
-				if storeOutOfRange(c, col.Type) && c.T.ID != columnar.String {
-					err := b.errCode(pos, ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", col.Name, r+1)
-					err.Detail = fmt.Sprintf("%s does not hold %s", col.Type, constString(c))
+				st := constStore{table: t, col: col, row: r + 1, pos: pos, lenient: lenient,
+					nullToDefault: n.IgnoreErr || len(n.Lists) > 1}
+				if row[i], err = b.storeConst(c, st, &notes); err != nil {
 					return nil, err
 				}
-				v, ok := convertConst(c, col.Type)
-				if ok && col.Type.ID == columnar.Datetime && c.T.ID == columnar.String && columnar.HasZoneOffset(c.S) {
-					// An instant written with its offset: stored as the session's wall clock (MySQL 8.0.19).
-					v.I = b.zone().FromUTC(v.I)
-				}
-				if col.Type.ID == columnar.Datetime && !v.Null && (!ok || !col.Type.InDatetimeRange(b.storedDatetime(col.Type, v.I))) {
-					return nil, b.errf(pos, "%s", incorrectDatetime(c, col.Name, r+1))
-				}
-				if col.Type.ID == columnar.Time && !ok {
-					return nil, b.errf(pos, "%s", strings.Replace(incorrectDatetime(c, col.Name, r+1), "datetime", "time", 1))
-				}
-				if !ok || !strictOK(c, v) || storeOutOfRange(c, col.Type) {
-					if adj, w, ok := adjustConst(c, col, strconv.Itoa(r+1)); lenient && ok {
-						notes = append(notes, w)
-						row[i] = adj
-						continue
-					}
-					return nil, b.incorrectValue(pos, c, col, r+1)
-				}
-				if col.Type.ID == columnar.String && !v.Null {
-					if v.S, err = col.Type.FitString(v.S); err != nil {
-						if adj, w, ok := adjustConst(c, col, strconv.Itoa(r+1)); lenient && ok && err.(*columnar.StringError).TooLong {
-							notes = append(notes, w)
-							row[i] = adj
-							continue
-						}
-						return nil, b.stringStoreError(pos, err.(*columnar.StringError), t.Name, col.Name, r+1)
-					}
-				}
-				if decimalRounded(c, v) {
-					notes = append(notes, dataTruncated(col.Name, r+1))
-				}
-				row[i] = v
 				continue
 			}
 			if !castable(e.Type(), col.Type) {

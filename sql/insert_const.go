@@ -1,0 +1,81 @@
+package sql
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"gpusql/storage/columnar"
+)
+
+// constStore is where INSERT ... VALUES stores a constant: the table's
+// column col, the 1-based row, the constant's position in the text, and
+// whether the write is lenient (sql_mode without strict mode, or IGNORE;
+// nullToDefault: a NULL into NOT NULL takes the implicit default, as in a
+// multiple-row INSERT or under IGNORE).
+type constStore struct {
+	table                  *columnar.Table
+	col                    Column
+	row, pos               int
+	lenient, nullToDefault bool
+}
+
+// storeConst is constant c as column st.col stores it: converted and
+// checked as MySQL's strict mode checks it (an error naming column and
+// row), or, for a lenient write, adjusted with its warning appended to
+// notes (insert_lenient.go).
+func (b *binder) storeConst(c *Const, st constStore, notes *[]Warning) (Expr, error) {
+	col, r, pos := st.col, st.row, st.pos
+	var err error
+	if st.lenient && (c.Null && !col.Nullable && st.nullToDefault || c.T.ID != columnar.String && storeOutOfRange(c, col.Type)) {
+		if v, w, ok := adjustConst(c, col, strconv.Itoa(r)); ok {
+			*notes = append(*notes, w)
+			return v, nil
+		}
+	}
+	if c.Null && !col.Nullable {
+		return nil, b.errCode(pos, ErBadNull, "Column '%s' cannot be null", col.Name)
+	}
+	if col.Type.JSON && !c.Null && c.T.ID != columnar.String {
+		return nil, b.errf(pos, "%s", jsonStoreError(st.table.Name, col.Name, r))
+	}
+	if err := vectorConstError(c, col.Type); err != nil {
+		return nil, b.errf(pos, "%v for column '%s' at row %d", err, col.Name, r)
+	}
+	if storeOutOfRange(c, col.Type) && c.T.ID != columnar.String {
+		err := b.errCode(pos, ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", col.Name, r)
+		err.Detail = fmt.Sprintf("%s does not hold %s", col.Type, constString(c))
+		return nil, err
+	}
+	v, ok := convertConst(c, col.Type)
+	if ok && col.Type.ID == columnar.Datetime && c.T.ID == columnar.String && columnar.HasZoneOffset(c.S) {
+		// An instant written with its offset: stored as the session's wall clock (MySQL 8.0.19).
+		v.I = b.zone().FromUTC(v.I)
+	}
+	if col.Type.ID == columnar.Datetime && !v.Null && (!ok || !col.Type.InDatetimeRange(b.storedDatetime(col.Type, v.I))) {
+		return nil, b.errf(pos, "%s", incorrectDatetime(c, col.Name, r))
+	}
+	if col.Type.ID == columnar.Time && !ok {
+		return nil, b.errf(pos, "%s", strings.Replace(incorrectDatetime(c, col.Name, r), "datetime", "time", 1))
+	}
+	if !ok || !strictOK(c, v) || storeOutOfRange(c, col.Type) {
+		if adj, w, ok := adjustConst(c, col, strconv.Itoa(r)); st.lenient && ok {
+			*notes = append(*notes, w)
+			return adj, nil
+		}
+		return nil, b.incorrectValue(pos, c, col, r)
+	}
+	if col.Type.ID == columnar.String && !v.Null {
+		if v.S, err = col.Type.FitString(v.S); err != nil {
+			if adj, w, ok := adjustConst(c, col, strconv.Itoa(r)); st.lenient && ok && err.(*columnar.StringError).TooLong {
+				*notes = append(*notes, w)
+				return adj, nil
+			}
+			return nil, b.stringStoreError(pos, err.(*columnar.StringError), st.table.Name, col.Name, r)
+		}
+	}
+	if decimalRounded(c, v) {
+		*notes = append(*notes, dataTruncated(col.Name, r))
+	}
+	return v, nil
+}
