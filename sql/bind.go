@@ -199,6 +199,10 @@ func (b *binder) statement(n ast.StmtNode) (Statement, error) {
 		return b.dropTable(n)
 	case *ast.AnalyzeTableStmt:
 		return b.analyzeTable(n)
+	case *ast.LockTablesStmt:
+		return b.lockTables(n)
+	case *ast.UnlockTablesStmt:
+		return &UnlockTables{}, nil
 	case *ast.CreateViewStmt:
 		return b.createView(n)
 	case *ast.CreateIndexStmt:
