@@ -61,9 +61,14 @@ func runPacking(t testing.TB, p *planner.Physical, m packingMode) (*exec.Result,
 }
 
 func packedColumns(g *planner.GPUPlan) int {
+	return countColumns(g, func(c planner.GPUColumn) bool { return c.Packing != nil })
+}
+
+// countColumns counts the columns of g that have.
+func countColumns(g *planner.GPUPlan, has func(planner.GPUColumn) bool) int {
 	n := 0
 	for _, c := range g.Columns {
-		if c.Packing != nil {
+		if has(c) {
 			n++
 		}
 	}
