@@ -139,7 +139,10 @@ func (b *binder) multiTableScope(refs *ast.TableRefsClause, where ast.ExprNode) 
 	}
 	sc := &scope{plan: plan, cols: cols}
 	if where != nil {
-		if _, err := b.filter(where, sc, false); err != nil {
+		restore := b.inClause("where clause")
+		_, err := b.filter(where, sc, false)
+		restore()
+		if err != nil {
 			return nil, nil, err
 		}
 	}

@@ -120,11 +120,16 @@ func (b *binder) dmlTable(verb string, refs *ast.TableRefsClause, where ast.Expr
 	cols[len(cols)-1].hidden = true
 	sc := &scope{plan: b.zoneScan(scan), cols: cols}
 	if where != nil {
-		if _, err := b.filter(where, sc, false); err != nil {
+		restore := b.inClause("where clause")
+		_, err := b.filter(where, sc, false)
+		restore()
+		if err != nil {
 			return nil, nil, err
 		}
 	}
+	restore := b.inClause("order clause")
 	sc, err = b.dmlOrderLimit(sc, order, limit)
+	restore()
 	if err != nil {
 		return nil, nil, err
 	}
