@@ -234,6 +234,9 @@ func ConvertDatetimeValue(i int64, f float64, from, to columnar.Type) (ri int64,
 // ("Incorrect datetime value: 'x' for column 'c' at row n") rather than
 // the NULL a cast gives.
 func storeCast(e Expr, t columnar.Type) Expr {
+	if _, isConst := e.(*Const); !isConst && StoresText(e.Type(), t) {
+		return e // the engine reads the text, naming column and row (StoresText)
+	}
 	if _, isConst := e.(*Const); (t.Year || t.ID == columnar.Time) && !isConst {
 		return e // the engine converts as it stores (year.go)
 	}
@@ -287,6 +290,10 @@ func storeValuesSchema(v *Values) Schema {
 	for i, c := range out {
 		if c.Type.Year || c.Type.ID == columnar.Time {
 			out[i].Type = valuesStoreType(v, i, c.Type)
+			continue
+		}
+		if StoresText(columnar.TString, c.Type) && computesText(v, i) {
+			out[i].Type = columnar.TString // every row as text: the engine reads it (StoresText)
 			continue
 		}
 		if c.Type.ID != columnar.Datetime {

@@ -43,3 +43,16 @@ func StoresText(from, to columnar.Type) bool {
 	}
 	return false
 }
+
+// computesText reports a row of v whose value for column i is computed
+// text (not a constant).
+func computesText(v *Values, i int) bool {
+	for _, row := range v.Rows {
+		if i < len(row) && row[i] != nil && row[i].Type().ID == columnar.String {
+			if _, isConst := row[i].(*Const); !isConst {
+				return true
+			}
+		}
+	}
+	return false
+}

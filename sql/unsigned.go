@@ -234,8 +234,8 @@ func unsignedValuesSchema(v *Values, cols []Column) error {
 				mixed = true
 			}
 		}
-		if first.ID == 0 || sameType(first, c.Type) && !narrowsInteger(first, c.Type) {
-			continue
+		if first.ID == 0 || first.ID == columnar.String || sameType(first, c.Type) && !narrowsInteger(first, c.Type) {
+			continue // (text: the engine reads every row's, StoresText)
 		}
 		refuse := fmt.Errorf("unsupported: VALUES rows of different signedness for column '%s' %s (insert them in separate statements)", c.Name, c.Type)
 		if mixed {
