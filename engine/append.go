@@ -49,11 +49,15 @@ func (db *DB) insert(ctx context.Context, s *sql.Insert) (*StatementResult, erro
 		if res, err = db.timestampsToUTC(res, t.Fields, s.Targets); err != nil {
 			return nil, err
 		}
-		if res, err = db.storeResultTexts(ctx, res, t.Fields, s.Targets, db.lenientWrites(s.Ignore)); err != nil {
+		var notes *[]adjustment // a lenient write's adjustments, noted in row order
+		if db.lenientWrites(s.Ignore) {
+			notes = &[]adjustment{}
+		}
+		if res, err = storeResultTexts(res, t.Fields, s.Targets, notes); err != nil {
 			return nil, err
 		}
-		if db.lenientWrites(s.Ignore) {
-			res = db.lenientResult(ctx, res, t.Fields, s.Targets)
+		if notes != nil {
+			res = db.lenientResult(ctx, res, t.Fields, s.Targets, *notes)
 		}
 	}
 	for _, n := range s.Notes {

@@ -188,13 +188,13 @@ func cutTo(s string, t columnar.Type) string {
 }
 
 // lenientResult is lenientValues over an INSERT ... SELECT's result.
-func (db *DB) lenientResult(ctx context.Context, res *exec.Result, fields []columnar.Field, targets []int) *exec.Result {
+func (db *DB) lenientResult(ctx context.Context, res *exec.Result, fields []columnar.Field, targets []int, notes []adjustment) *exec.Result {
 	fs := make([]columnar.Field, len(targets))
 	for i, k := range targets {
 		fs[i] = fields[k]
 	}
 	out := *res
-	out.Columns = lenientValues(ctx, res.Columns, fs, func(i int) int { return i + 1 }, nil)
+	out.Columns = lenientValues(ctx, res.Columns, fs, func(i int) int { return i + 1 }, notes)
 	return &out
 }
 
@@ -202,13 +202,12 @@ func (db *DB) lenientResult(ctx context.Context, res *exec.Result, fields []colu
 // the row ids, column i+1 the new values of targets[i]; a row is named by
 // its place in the table (ids), as UPDATE's errors name it. The SET
 // constants the binder adjusted note their warning in every row.
-func lenientUpdate(ctx context.Context, s *sql.Update, res *exec.Result, fields []columnar.Field, ids []int) *exec.Result {
+func lenientUpdate(ctx context.Context, s *sql.Update, res *exec.Result, fields []columnar.Field, ids []int, notes []adjustment) *exec.Result {
 	targets := s.Targets
 	fs := make([]columnar.Field, len(targets))
 	for i, k := range targets {
 		fs[i] = fields[k]
 	}
-	var notes []adjustment
 	for _, sw := range s.StoreWarnings {
 		k := slices.Index(targets, sw.Column)
 		for i := range ids {

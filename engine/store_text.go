@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"strconv"
@@ -22,8 +21,11 @@ import (
 // computed number is (out of range: 1264).
 
 // storeTexts returns cols with every text column that targets a number
-// field read as numbers; row(i) is the 1-based row MySQL names.
-func storeTexts(ctx context.Context, cols []*columnar.Column, fields []columnar.Field, row func(i int) int, lenient bool) ([]*columnar.Column, error) {
+// field read as numbers; row(i) is the 1-based row MySQL names. A strict
+// write (notes nil) fails at the first text that is no number; a lenient
+// one appends the warning to notes, which lenientValues notes in row
+// order with its own.
+func storeTexts(cols []*columnar.Column, fields []columnar.Field, row func(i int) int, notes *[]adjustment) ([]*columnar.Column, error) {
 	var out []*columnar.Column
 	for k, c := range cols {
 		if c == nil || c.Type.ID != columnar.String || !sql.StoresText(c.Type, fields[k].Type) {
@@ -32,7 +34,9 @@ func storeTexts(ctx context.Context, cols []*columnar.Column, fields []columnar.
 		if out == nil {
 			out = append([]*columnar.Column(nil), cols...)
 		}
-		n, err := textNumbers(ctx, c, fields[k], row, lenient)
+		n, err := textNumbers(c, fields[k], row, func(code uint16, i int, msg string) {
+			*notes = append(*notes, adjustment{i, k, code, msg})
+		}, notes != nil)
 		if err != nil {
 			return nil, err
 		}
@@ -47,7 +51,7 @@ func storeTexts(ctx context.Context, cols []*columnar.Column, fields []columnar.
 // textNumbers reads c's text as numbers: BIGINT for an integer column,
 // DECIMAL(18,s) for a DECIMAL(p,s) one (exact, rounded half away from zero
 // as MySQL stores text into a DECIMAL), DOUBLE for a DOUBLE.
-func textNumbers(ctx context.Context, c *columnar.Column, f columnar.Field, row func(i int) int, lenient bool) (*columnar.Column, error) {
+func textNumbers(c *columnar.Column, f columnar.Field, row func(i int) int, warn func(code uint16, i int, msg string), lenient bool) (*columnar.Column, error) {
 	t := columnar.TFloat64
 	switch {
 	case f.Type.IsInteger():
@@ -70,7 +74,7 @@ func textNumbers(ctx context.Context, c *columnar.Column, f columnar.Field, row 
 			if !lenient {
 				return nil, sql.Errorf(code, "%s", msg)
 			}
-			sql.WarningsFrom(ctx).Add(code, msg)
+			warn(code, i, msg)
 		}
 		switch t.ID {
 		case columnar.Int64:
@@ -170,8 +174,8 @@ func roundToInt64(v float64) int64 {
 }
 
 // storeResultTexts is storeTexts over an INSERT ... SELECT's result.
-func (db *DB) storeResultTexts(ctx context.Context, res *exec.Result, fields []columnar.Field, targets []int, lenient bool) (*exec.Result, error) {
-	cols, err := storeTexts(ctx, res.Columns, targetFields(fields, targets), func(i int) int { return i + 1 }, lenient)
+func storeResultTexts(res *exec.Result, fields []columnar.Field, targets []int, notes *[]adjustment) (*exec.Result, error) {
+	cols, err := storeTexts(res.Columns, targetFields(fields, targets), func(i int) int { return i + 1 }, notes)
 	if err != nil {
 		return nil, err
 	}
@@ -183,9 +187,9 @@ func (db *DB) storeResultTexts(ctx context.Context, res *exec.Result, fields []c
 // updateTexts is storeTexts over an UPDATE's source (column 0 the row ids,
 // column i+1 the values of Targets[i]), rows named by their place in the
 // table.
-func updateTexts(ctx context.Context, s *sql.Update, res *exec.Result, fields []columnar.Field, ids []int, lenient bool) (*exec.Result, error) {
+func updateTexts(s *sql.Update, res *exec.Result, fields []columnar.Field, ids []int, notes *[]adjustment) (*exec.Result, error) {
 	n := len(s.Targets)
-	vals, err := storeTexts(ctx, res.Columns[1:1+n], targetFields(fields, s.Targets), func(i int) int { return ids[i] + 1 }, lenient)
+	vals, err := storeTexts(res.Columns[1:1+n], targetFields(fields, s.Targets), func(i int) int { return ids[i] + 1 }, notes)
 	if err != nil {
 		return nil, err
 	}

@@ -35,11 +35,15 @@ func (db *DB) update(ctx context.Context, s *sql.Update) (*StatementResult, erro
 		if err != nil {
 			return nil, err
 		}
-		if res, err = updateTexts(ctx, s, res, old.Fields, ids, db.lenientWrites(s.Ignore)); err != nil {
+		var notes *[]adjustment // a lenient write's adjustments, noted in row order
+		if db.lenientWrites(s.Ignore) {
+			notes = &[]adjustment{}
+		}
+		if res, err = updateTexts(s, res, old.Fields, ids, notes); err != nil {
 			return nil, err
 		}
-		if db.lenientWrites(s.Ignore) {
-			res = lenientUpdate(ctx, s, res, old.Fields, ids)
+		if notes != nil {
+			res = lenientUpdate(ctx, s, res, old.Fields, ids, *notes)
 		}
 		if s.Ignore {
 			if res, ids, err = db.ignoreViolations(old, s, res, ids, sql.WarningsFrom(ctx)); err != nil {
