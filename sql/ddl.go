@@ -80,7 +80,7 @@ func columnType(tp *types.FieldType) (columnar.Type, string) {
 			w = 1 // CHAR is CHAR(1)
 		}
 		bin := isBinary(tp)
-		char := tp.GetType() == mysql.TypeString && !bin
+		char := tp.GetType() == mysql.TypeString // CHAR(n) or BINARY(n)
 		return columnar.Type{ID: columnar.String, Width: max(w, 0), Binary: bin, Char: char}, ""
 	case mysql.TypeBlob, mysql.TypeTinyBlob, mysql.TypeMediumBlob, mysql.TypeLongBlob:
 		return columnar.Type{ID: columnar.String, Binary: isBinary(tp)}, ""

@@ -34,7 +34,7 @@ type Type struct {
 	Scale     int
 	Width     int  // VARCHAR(n)/CHAR(n): at most n characters; 0: no limit
 	Binary    bool // BINARY, VARBINARY, BLOB: bytes, not UTF-8 text
-	Char      bool // CHAR(n): trailing spaces are not kept
+	Char      bool // CHAR(n): trailing spaces are not kept; BINARY(n) (Binary too): padded with 0x00 to n bytes
 	Dim       int  `json:",omitempty"` // VECTOR(n): every value has n elements; 0: any number
 	// Timestamp marks TIMESTAMP(fsp) (Scale is fsp for Datetime): stored
 	// as DATETIME is, named and range-checked as MySQL's TIMESTAMP.
@@ -217,6 +217,8 @@ func (t Type) String() string {
 		}
 		name := "VARCHAR"
 		switch {
+		case t.Binary && t.Char:
+			name = "BINARY"
 		case t.Binary:
 			name = "VARBINARY"
 		case t.Char:
