@@ -75,14 +75,14 @@ var mathBodies = map[string]func(f *rowFunc, a []val) val{
 		}
 		return math.Log(a[1].f) / math.Log(a[0].f)
 	}),
-	"sin":     double("sin", unary(math.Sin)),
-	"cos":     double("cos", unary(math.Cos)),
-	"tan":     double("tan", unary(math.Tan)),
+	"sin":     double("sin", unary(sinC)),
+	"cos":     double("cos", unary(cosC)),
+	"tan":     double("tan", unary(tanC)),
 	"asin":    double("asin", unary(math.Asin)),
 	"acos":    double("acos", unary(math.Acos)),
 	"atan":    double("atan", unary(math.Atan)),
 	"atan2":   double("atan2", func(a []val) float64 { return math.Atan2(a[0].f, a[1].f) }),
-	"cot":     double("cot", func(a []val) float64 { return 1 / math.Tan(a[0].f) }),
+	"cot":     double("cot", func(a []val) float64 { return 1 / tanC(a[0].f) }),
 	"degrees": double("degrees", func(a []val) float64 { return a[0].f * 180 / math.Pi }),
 	"radians": double("radians", func(a []val) float64 { return a[0].f * math.Pi / 180 }),
 	"sign": func(f *rowFunc, a []val) val {
