@@ -210,6 +210,9 @@ func FormatValue(c *columnar.Column, i int) string {
 		}
 		return strconv.FormatInt(int64(c.I32[i]), 10)
 	case columnar.Int64:
+		if c.Type.Bit > 0 {
+			return columnar.FormatBit(uint64(c.I64[i]), c.Type.Bit)
+		}
 		if c.Type.IsBigUnsigned() {
 			return strconv.FormatUint(uint64(c.I64[i]), 10)
 		}

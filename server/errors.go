@@ -170,6 +170,7 @@ var messageCodes = []struct {
 	{"Unknown collation", mysql.ER_UNKNOWN_COLLATION},
 	{"is not valid for CHARACTER SET", mysql.ER_COLLATION_CHARSET_MISMATCH},
 	{"Incorrect user-level lock name", erUserLockWrongName},
+	{"Display width out of range for column", mysql.ER_TOO_BIG_DISPLAYWIDTH},
 	// Regular expressions (sql/regexp.go, exec/cpu/rowfunc_regexp.go).
 	{"Incorrect arguments to regexp", mysql.ER_WRONG_ARGUMENTS},
 	{"Index out of bounds in regular expression search", erRegexpIndexOutOfBounds},

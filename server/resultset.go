@@ -49,6 +49,9 @@ func fields(r *exec.Result) []*mysql.Field {
 				// protocol then sends the int64 slot as it is.
 				f.Flag |= mysql.UNSIGNED_FLAG
 			}
+			if t.Bit > 0 {
+				f.Type, f.ColumnLength, f.Flag = mysql.MYSQL_TYPE_BIT, uint32(t.Bit), mysql.UNSIGNED_FLAG
+			}
 		case columnar.Float64:
 			f.Type, f.ColumnLength, f.Decimal, f.Flag = mysql.MYSQL_TYPE_DOUBLE, 22, 31, mysql.BINARY_FLAG|mysql.NUM_FLAG
 			if t.Scale > 0 { // fixed decimals (PI()): the client prints that many
@@ -180,6 +183,10 @@ func appendBinaryRow(row []byte, r *exec.Result, i int) []byte {
 			}
 			row = binary.LittleEndian.AppendUint32(row, uint32(c.I32[i]))
 		case columnar.Int64:
+			if c.Type.Bit > 0 { // BIT: its bytes, as MySQL sends it
+				row = append(row, mysql.PutLengthEncodedString([]byte(exec.FormatValue(c, i)))...)
+				break
+			}
 			row = binary.LittleEndian.AppendUint64(row, uint64(c.I64[i]))
 		case columnar.Float64:
 			row = binary.LittleEndian.AppendUint64(row, math.Float64bits(c.F64[i]))

@@ -43,9 +43,19 @@ import (
 //	ENUM(...), SET(...)                        → VARCHAR holding the members' text,
 //	                                             Type.Members (sql/enum.go)
 //
-// BIT is rejected.
+//	BIT[(m)]                                   → BIGINT UNSIGNED marked Bit m (1 to 64,
+//	                                             1 without m): storage/columnar/bit.go
 func columnType(tp *types.FieldType) (columnar.Type, string) {
 	switch tp.GetType() {
+	case mysql.TypeBit:
+		m := tp.GetFlen()
+		if m <= 0 {
+			m = 1
+		}
+		if m > columnar.MaxBitWidth {
+			return columnar.Type{}, fmt.Sprintf("BIT(%d) (at most 64 bits)", m)
+		}
+		return columnar.TBit(m), ""
 	case mysql.TypeTiny, mysql.TypeShort, mysql.TypeInt24, mysql.TypeLong:
 		width := map[byte]int{mysql.TypeTiny: 8, mysql.TypeShort: 16, mysql.TypeInt24: 24, mysql.TypeLong: 32}[tp.GetType()]
 		switch {

@@ -143,6 +143,9 @@ func columnRow(table string, i int, f columnar.Field) []Expr {
 		if f.Type.Year {
 			dataType, prec, scale = "year", infoNull(columnar.TInt64), infoNull(columnar.TInt64)
 		}
+		if f.Type.Bit > 0 { // MySQL: NUMERIC_PRECISION is M, no scale
+			dataType, prec, scale = "bit", i64(f.Type.Bit), infoNull(columnar.TInt64)
+		}
 	case columnar.Float64:
 		dataType, prec = "double", i64(22)
 	case columnar.Decimal:

@@ -66,6 +66,11 @@ type Type struct {
 	// made canonical by FitString (enum.go).
 	Members string `json:",omitempty"`
 	Set     bool   `json:",omitempty"`
+	// Bit marks BIT(Bit) (ID Int64, Unsigned, Width 0): values 0 to
+	// 2^Bit-1 held as BIGINT UNSIGNED's are, so they compute as numbers
+	// (b + 0, BIN(b), HEX(b)), printed as MySQL sends them: the value's
+	// big-endian bytes, (Bit+7)/8 of them (bit.go).
+	Bit int `json:",omitempty"`
 }
 
 // IsBigUnsigned reports a BIGINT UNSIGNED type, whose int64 values are
@@ -74,6 +79,9 @@ func (t Type) IsBigUnsigned() bool { return t.ID == Int64 && t.Unsigned && t.Wid
 
 // UnsignedMax is the largest value an unsigned integer type holds.
 func (t Type) UnsignedMax() uint64 {
+	if t.Bit > 0 && t.Bit < 64 {
+		return 1<<t.Bit - 1
+	}
 	switch t.Width {
 	case 8, 16, 24, 32:
 		return 1<<t.Width - 1
@@ -182,6 +190,9 @@ func (t Type) String() string {
 		}
 		return intName(t.Width)
 	case Int64:
+		if t.Bit > 0 {
+			return fmt.Sprintf("BIT(%d)", t.Bit)
+		}
 		if t.Unsigned {
 			return intName(t.Width) + " UNSIGNED"
 		}
