@@ -9,7 +9,8 @@ import (
 
 // SET gpu_packing chooses how the GPU holds the star's fact columns for a
 // session (transfer by default: sent packed where that saves bytes, which
-// a 3-row table does not): EXPLAIN shows the columns packed or not,
+// a 3-row table does not, and kept narrow where the values fit 1 or 2
+// bytes): EXPLAIN shows the columns packed or not,
 // @@gpu_packing reads the setting, bad values are errors naming the
 // variable, the plan cache keeps the plans apart, and Options.Packing sets
 // the default.
@@ -30,8 +31,8 @@ func TestSetGPUPacking(t *testing.T) {
 	if got := execRows(t, db.conn, "select @@gpu_packing"); !reflect.DeepEqual(got, rows("transfer")) {
 		t.Errorf("@@gpu_packing before any SET: %v, want transfer", got)
 	}
-	if text := explain(); strings.Contains(text, "packed") || !strings.Contains(text, "f.v resident (12 B)") {
-		t.Errorf("a 3-row table sent packed by default:\n%s", text)
+	if text := explain(); strings.Contains(text, "packed") || !strings.Contains(text, "f.v resident (20 B; 1 B a value, frame per 65,536 rows)") {
+		t.Errorf("a 3-row table sent packed, or not narrowed, by default:\n%s", text)
 	}
 	for range 2 {
 		execRows(t, db.conn, "select sum(v) from f where k > 1")
@@ -64,6 +65,9 @@ func TestSetGPUPacking(t *testing.T) {
 	mustExec(t, db, "SET gpu_packing = OFF", "")
 	if p := db.planProfile(); p.Packing || p.PackTransfer {
 		t.Errorf("SET gpu_packing = OFF: profile packs (%v, %v)", p.Packing, p.PackTransfer)
+	}
+	if text := explain(); !strings.Contains(text, "f.v resident (12 B)") {
+		t.Errorf("SET gpu_packing = OFF: EXPLAIN does not show f.v in 4 bytes a row:\n%s", text)
 	}
 
 	on, err := Open(Options{Executor: "cpu", GPUProfile: "h100", Packing: "on"})

@@ -25,7 +25,34 @@
 // lanes of a warp read word j of one group's 32 lane streams (one line)
 // and write 32 consecutive rows. Reads b/8 B and writes 4 B a row: device
 // bandwidth.
+//
+// narrow_column writes a column's narrow form (common.cuh, ld_narrow):
+// each non-NULL value's offset from its chunk's frame in width (1 or 2)
+// bytes, a NULL row 0. The frames come from the plan (the chunks' least
+// values in the statistics); a value below its frame or too far above
+// it means the statistics do not describe the column, and sets *bad
+// (the executor then fails the load rather than return wrong values).
+// Reads the 4-byte form once (or a packed form: ldi decodes it), writes
+// width bytes a row: device bandwidth.
 #include "common.cuh"
+
+extern "C" __global__ void narrow_column(const Col c, long long n, int width, const int* frames, int shift, void* out,
+                                         unsigned int* bad) {
+  const unsigned top = width == 1 ? 0xffu : 0xffffu;
+  bool wrong = false;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    unsigned o = 0;
+    if (isvalid(c, i)) {
+      o = (unsigned)(int)ldi(c, i) - (unsigned)__ldg(frames + (i >> shift));
+      wrong = wrong || o > top;
+    }
+    if (width == 1)
+      ((unsigned char*)out)[i] = (unsigned char)o;
+    else
+      ((unsigned short*)out)[i] = (unsigned short)o;
+  }
+  if (wrong) *bad = 1u;
+}
 
 extern "C" __global__ void unpack_packed(const Col c, long long n, int* out) {
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)

@@ -28,6 +28,12 @@
 // 128-byte line. width is 4 (the decoded values'). The plan packs only the
 // fused star kernel's resident fact columns; ldi and the tile loads
 // decode them in registers.
+//
+// A narrow column (frame set, width 1 or 2; exec/gpu/column_narrow.go)
+// holds each value as its unsigned offset from the frame of its 2^shift
+// rows in width bytes, row after row: the byte-aligned form of packing,
+// which a tile load reads with one vector load and decodes with a byte
+// extract and an add.
 struct Col {
   const void* data;
   const unsigned long long* valid;
@@ -54,11 +60,21 @@ __device__ __forceinline__ int ld_packed(const Col& c, long long i) {
   return (int)((unsigned)fr + off);
 }
 
-// Widths 1 and 2 are a streamed fact column's chunk, sent narrowed
-// (exec/gpu/streaming.go): signed values, as the planner's wire width
-// holds them.
+// ld_narrow reads row i of a narrow column.
+__device__ __forceinline__ int ld_narrow(const Col& c, long long i) {
+  const unsigned fr = (unsigned)__ldg(c.frame + (i >> c.shift));
+  const unsigned o = c.width == 1 ? (unsigned)__ldg((const unsigned char*)c.data + i) : (unsigned)__ldg((const unsigned short*)c.data + i);
+  return (int)(fr + o);
+}
+
+// ld_framed reads row i of a column with frames: packed or narrow.
+__device__ __forceinline__ int ld_framed(const Col& c, long long i) { return c.width == 4 ? ld_packed(c, i) : ld_narrow(c, i); }
+
+// Widths 1 and 2 without frames are a streamed fact column's chunk, sent
+// narrowed (exec/gpu/streaming.go): signed values, as the planner's wire
+// width holds them.
 __device__ __forceinline__ long long ldi(const Col& c, long long i) {
-  if (c.frame) return (long long)ld_packed(c, i);
+  if (c.frame) return (long long)ld_framed(c, i);
   if (c.width == 4) return (long long)__ldg((const int*)c.data + i);
   if (c.width == 2) return (long long)__ldg((const short*)c.data + i);
   if (c.width == 1) return (long long)__ldg((const signed char*)c.data + i);
@@ -340,6 +356,28 @@ __device__ __forceinline__ bool any_alive(const bool* alive) {
   return any;
 }
 
+// load_words reads N consecutive 32-bit words (N a power of two up to
+// 8; p aligned to the whole read) in the widest vector loads.
+template <int N>
+__device__ __forceinline__ void load_words(const unsigned* p, unsigned* w) {
+  if constexpr (N == 1) {
+    w[0] = __ldg(p);
+  } else if constexpr (N == 2) {
+    uint2 x = __ldg((const uint2*)p);
+    w[0] = x.x;
+    w[1] = x.y;
+  } else {
+#pragma unroll
+    for (int q = 0; q < N / 4; q++) {
+      uint4 x = __ldg((const uint4*)p + q);
+      w[4 * q] = x.x;
+      w[4 * q + 1] = x.y;
+      w[4 * q + 2] = x.z;
+      w[4 * q + 3] = x.w;
+    }
+  }
+}
+
 // load_packed decodes a thread's IT rows of a packed column in the fast
 // star kernels' lane-interleaved row map: rows i0 + 32k, k < IT, slots
 // s0..s0+IT-1 of one lane of one group (s0 + IT <= 32, so they share a
@@ -391,6 +429,40 @@ __device__ __forceinline__ void load_packed(const Col& c, long long i0, T* v) {
   for (int k = 0; k < IT; k++) v[k] = (T)(int)(fr + (__funnelshift_r(word[k], word[k + 1], (o + k * b) & 31u) & m));
 }
 
+// load_narrow reads a thread's IT rows of a narrow column, rows i0 +
+// STEP*k (one frame: a frame's rows are a multiple of IT*STEP). With
+// consecutive rows (STEP 1) and all of them in the column, the IT*width
+// bytes come in one vector load (i0 is a multiple of IT, so it is
+// aligned) and each value is a byte extract; otherwise row by row, the
+// dead rows' loads skipped.
+template <int IT, int STEP, typename T>
+__device__ __forceinline__ void load_narrow(const Col& c, long long i0, bool full, const bool* alive, T* v) {
+  const unsigned fr = (unsigned)__ldg(c.frame + (i0 >> c.shift));
+  if (STEP == 1 && full) {
+    if (c.width == 1) {
+      unsigned w[(IT + 3) / 4];
+      load_words<(IT + 3) / 4>((const unsigned*)((const unsigned char*)c.data + i0), w);
+#pragma unroll
+      for (int k = 0; k < IT; k++) v[k] = (T)(int)(fr + ((w[k >> 2] >> (8 * (k & 3))) & 0xffu));
+    } else {
+      unsigned w[(IT + 1) / 2];
+      load_words<(IT + 1) / 2>((const unsigned*)((const unsigned short*)c.data + i0), w);
+#pragma unroll
+      for (int k = 0; k < IT; k++) v[k] = (T)(int)(fr + ((w[k >> 1] >> (16 * (k & 1))) & 0xffffu));
+    }
+    return;
+  }
+  if (c.width == 1) {
+    const unsigned char* d = (const unsigned char*)c.data + i0;
+#pragma unroll
+    for (int k = 0; k < IT; k++) v[k] = alive[k] ? (T)(int)(fr + (unsigned)__ldg(d + STEP * k)) : (T)0;
+  } else {
+    const unsigned short* d = (const unsigned short*)c.data + i0;
+#pragma unroll
+    for (int k = 0; k < IT; k++) v[k] = alive[k] ? (T)(int)(fr + (unsigned)__ldg(d + STEP * k)) : (T)0;
+  }
+}
+
 template <int IT>
 __device__ __forceinline__ void load_i(const Col& c, long long i0, bool full, const bool* alive, long long* v) {
 #pragma unroll
@@ -400,7 +472,7 @@ __device__ __forceinline__ void load_i(const Col& c, long long i0, bool full, co
     // The generic kernels are short of registers: row by row (the loads
     // of all rows are still independent, so in flight together).
 #pragma unroll
-    for (int k = 0; k < IT; k++) v[k] = full || alive[k] ? (long long)ld_packed(c, i0 + k) : 0;
+    for (int k = 0; k < IT; k++) v[k] = full || alive[k] ? (long long)ld_framed(c, i0 + k) : 0;
     return;
   }
   if (c.width < 4) {  // a narrowed streamed chunk: the link, not loads, bounds it

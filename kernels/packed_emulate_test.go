@@ -135,10 +135,45 @@ func writePackedCase(path string, col *columnar.Column) error {
 	}
 	var buf bytes.Buffer
 	hdr := []int64{int64(col.Len), int64(b), columnar.PackChunkShift, int64(len(p.Words)), int64(len(p.Frames))}
-	for _, x := range []any{hdr, p.Words, p.Frames, want} {
+	width, frames, offsets := narrowForm(col, t.Stats[0], b)
+	nhdr := []int64{int64(width), 16, int64(len(frames)), int64(len(offsets))}
+	for _, x := range []any{hdr, p.Words, p.Frames, want, nhdr, frames, offsets} {
 		if err := binary.Write(&buf, binary.LittleEndian, x); err != nil {
 			return err
 		}
 	}
 	return os.WriteFile(path, buf.Bytes(), 0o644)
+}
+
+// narrowForm is col's narrow form (kernels/common.cuh, ld_narrow), from
+// first principles: per 65,536-row statistics chunk its least value as the
+// frame, each non-NULL value's offset from it in 1 byte (b <= 8) or 2
+// (b <= 16), little-endian, padded to 16 bytes; width 0 where the values
+// need more. A NULL row's offset is 0, so it reads as its frame.
+func narrowForm(col *columnar.Column, stats []columnar.ChunkStats, b int) (width int, frames []int32, offsets []byte) {
+	if b > 16 {
+		return 0, nil, nil
+	}
+	width = 1
+	if b > 8 {
+		width = 2
+	}
+	frames = make([]int32, len(stats))
+	for k, s := range stats {
+		if s.Max >= s.Min && s.NullCount < min(columnar.ChunkRows, col.Len-k*columnar.ChunkRows) {
+			frames[k] = int32(s.Min)
+		}
+	}
+	offsets = make([]byte, (col.Len*width+15)/16*16)
+	for i := 0; i < col.Len; i++ {
+		if col.IsNull(i) {
+			continue
+		}
+		o := uint32(col.Int64At(i) - int64(frames[i/columnar.ChunkRows]))
+		offsets[i*width] = byte(o)
+		if width == 2 {
+			offsets[i*width+1] = byte(o >> 8)
+		}
+	}
+	return width, frames, offsets
 }

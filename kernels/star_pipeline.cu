@@ -47,6 +47,14 @@
 // are whole lines): the bound below then counts b/8 bytes a row, not 4
 // (SSB: lo_discount 4 bits, lo_quantity 6).
 //
+// Narrow fact columns (common.cuh, load_narrow; planner/gpu_narrow.go),
+// the default form of a column whose values span at most 16 bits within
+// each 65,536-row chunk, are read at 1 or 2 bytes a row in the ordinary
+// row map, 8 rows in one 8- or 16-byte vector load, and cost a byte
+// extract and an add a row (FAST_NEED_NARROW): SSB's lo_discount,
+// lo_quantity and lo_tax take 1 byte, lo_orderdate and (up to SF 30)
+// lo_suppkey 2.
+//
 // Bound: device memory bandwidth for the columns read (H100 SXM HBM3: 3.35
 // TB/s peak, 2.7 TB/s measured by bandwidth_probe.cu; SSB Q1.x reads at most
 // 4 columns x 4 B per row = 0.96 GB at SF10 → ~0.35 ms, less with sectors
@@ -371,7 +379,8 @@ extern "C" __global__ void group_init(const StarParams p) {
 #define FAST_NEED_EXT 4    // remapped dimension payloads
 #define FAST_NEED_HASH 8   // some dimension is a hash table
 #define FAST_NEED_PACKED 16  // packed columns: the lane-interleaved row map
-#define FAST_ALL 15
+#define FAST_NEED_NARROW 32  // narrow columns: 1 or 2 bytes a row (common.cuh, load_narrow)
+#define FAST_ALL (15 | FAST_NEED_NARROW)
 
 // The fast kernels' row map. Without packed columns a thread holds IT
 // consecutive rows (16-byte vector loads); with them (FAST_NEED_PACKED) it
@@ -397,6 +406,10 @@ __device__ __forceinline__ void load32(const Col& c, long long i0, bool full, co
 #pragma unroll
   for (int k = 0; k < IT; k++) v[k] = 0;
   if (!any_alive<IT>(alive)) return;
+  if ((F & FAST_NEED_NARROW) && c.width < 4) {
+    load_narrow<IT, fast_row_step<F>()>(c, i0, full, alive, v);
+    return;
+  }
   const int* d = (const int*)c.data + i0;
   if (F & FAST_NEED_PACKED) {
     if (c.frame) {
@@ -621,7 +634,7 @@ STAR_FAST(star_fast_scalar_8_f5, true, 8, 5, , 4)
 STAR_FAST(star_fast_scalar_8_f6, true, 8, 6, , 4)
 STAR_FAST(star_fast_scalar_8_f7, true, 8, 7, , 4)
 // With packed columns: the feature sets without hash tables at 8 rows,
-// and every feature at 4, 8 and 16 (star_fast[_scalar]_<IT>_f31).
+// and every feature at 4, 8 and 16 (star_fast[_scalar]_<IT>_f63).
 STAR_FAST(star_fast_8_f16, false, 8, 16)
 STAR_FAST(star_fast_8_f17, false, 8, 17)
 STAR_FAST(star_fast_8_f18, false, 8, 18)
@@ -638,9 +651,27 @@ STAR_FAST(star_fast_scalar_8_f20, true, 8, 20, , 4)
 STAR_FAST(star_fast_scalar_8_f21, true, 8, 21, , 4)
 STAR_FAST(star_fast_scalar_8_f22, true, 8, 22, , 4)
 STAR_FAST(star_fast_scalar_8_f23, true, 8, 23, , 4)
-STAR_FAST(star_fast_4_f31, false, 4, 31)
-STAR_FAST(star_fast_8_f31, false, 8, 31)
-STAR_FAST(star_fast_16_f31, false, 16, 31)
-STAR_FAST(star_fast_scalar_4_f31, true, 4, 31)
-STAR_FAST(star_fast_scalar_8_f31, true, 8, 31)
-STAR_FAST(star_fast_scalar_16_f31, true, 16, 31)
+STAR_FAST(star_fast_4_f63, false, 4, 63)
+STAR_FAST(star_fast_8_f63, false, 8, 63)
+STAR_FAST(star_fast_16_f63, false, 16, 63)
+STAR_FAST(star_fast_scalar_4_f63, true, 4, 63)
+STAR_FAST(star_fast_scalar_8_f63, true, 8, 63)
+STAR_FAST(star_fast_scalar_16_f63, true, 16, 63)
+// With narrow columns: the feature sets without hash tables at 8 rows
+// (the kernels above without _f take narrow columns too).
+STAR_FAST(star_fast_8_f32, false, 8, 32, , 4)
+STAR_FAST(star_fast_8_f33, false, 8, 33, , 4)
+STAR_FAST(star_fast_8_f34, false, 8, 34)
+STAR_FAST(star_fast_8_f35, false, 8, 35)
+STAR_FAST(star_fast_8_f36, false, 8, 36)
+STAR_FAST(star_fast_8_f37, false, 8, 37)
+STAR_FAST(star_fast_8_f38, false, 8, 38)
+STAR_FAST(star_fast_8_f39, false, 8, 39)
+STAR_FAST(star_fast_scalar_8_f32, true, 8, 32, , 4)
+STAR_FAST(star_fast_scalar_8_f33, true, 8, 33, , 4)
+STAR_FAST(star_fast_scalar_8_f34, true, 8, 34, , 4)
+STAR_FAST(star_fast_scalar_8_f35, true, 8, 35, , 4)
+STAR_FAST(star_fast_scalar_8_f36, true, 8, 36, , 4)
+STAR_FAST(star_fast_scalar_8_f37, true, 8, 37, , 4)
+STAR_FAST(star_fast_scalar_8_f38, true, 8, 38, , 4)
+STAR_FAST(star_fast_scalar_8_f39, true, 8, 39, , 4)

@@ -43,15 +43,7 @@ func explainGPU(sb *strings.Builder, g *GPUPlan) {
 	}
 	parts := make([]string, len(g.Columns))
 	for i, c := range g.Columns {
-		parts[i] = fmt.Sprintf("%s.%s %s (%s)", c.Table, c.Column, c.Place, fmtBytes(c.Bytes))
-		if c.Packing != nil && c.Packing.Transfer {
-			parts[i] = fmt.Sprintf("%s.%s %s (%s; sent packed %d bits, %s, unpacked on the device)", c.Table, c.Column, c.Place, fmtBytes(c.Bytes), c.Packing.Bits, fmtBytes(c.Packing.Bytes))
-		} else if c.Packing != nil {
-			parts[i] = fmt.Sprintf("%s.%s %s packed %d bits (frame per %s rows, %s)", c.Table, c.Column, c.Place, c.Packing.Bits, fmtCount(1<<c.Packing.ChunkShift), fmtBytes(c.Bytes))
-		}
-		if c.Place == PlaceStreamed {
-			parts[i] = fmt.Sprintf("%s.%s %s (%s, sent as %d B a value)", c.Table, c.Column, c.Place, fmtBytes(c.Bytes), c.WireWidth)
-		}
+		parts[i] = explainColumn(c)
 	}
 	label := "columns"
 	if g.Split != nil {
@@ -182,4 +174,28 @@ func fmtCount(n int64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// explainColumn is EXPLAIN's entry for one column: where it lives, its
+// device bytes and form, and how it crosses the link when not whole.
+func explainColumn(c GPUColumn) string {
+	name := c.Table + "." + c.Column
+	switch {
+	case c.Place == PlaceStreamed:
+		return fmt.Sprintf("%s %s (%s, sent as %d B a value)", name, c.Place, fmtBytes(c.Bytes), c.WireWidth)
+	case c.Packing != nil && !c.Packing.Transfer:
+		return fmt.Sprintf("%s %s packed %d bits (frame per %s rows, %s)", name, c.Place, c.Packing.Bits, fmtCount(1<<c.Packing.ChunkShift), fmtBytes(c.Bytes))
+	}
+	form := ""
+	if n := c.Narrow; n != nil {
+		form = fmt.Sprintf("; %d B a value, frame per %s rows", n.Width, fmtCount(1<<n.ChunkShift))
+	}
+	if c.Packing != nil {
+		to := "unpacked"
+		if c.Narrow != nil {
+			to = "narrowed"
+		}
+		form += fmt.Sprintf("; sent packed %d bits, %s, %s on the device", c.Packing.Bits, fmtBytes(c.Packing.Bytes), to)
+	}
+	return fmt.Sprintf("%s %s (%s%s)", name, c.Place, fmtBytes(c.Bytes), form)
 }

@@ -79,12 +79,13 @@ func packCandidates(g *GPUPlan, cols []GPUColumn, prof *GPUProfile) {
 			continue
 		}
 		packed := columnar.PackedBytes(t.Rows, b)
-		if !resident && !prof.ForcePacking && !transferSaves(c.Bytes, packed) {
-			continue
+		if resident || prof.ForcePacking || transferSaves(c.Bytes, packed) {
+			c.Packing = &GPUPacking{Bits: b, ChunkShift: columnar.PackChunkShift, Transfer: !resident, Bytes: packed}
 		}
-		c.Packing = &GPUPacking{Bits: b, ChunkShift: columnar.PackChunkShift, Transfer: !resident, Bytes: packed}
 		if resident {
 			c.UnpackedBytes, c.Bytes = c.Bytes, c.Packing.Bytes
+		} else if direct[ci] && !viaVM[c.Col] {
+			narrowColumn(c, t, ci)
 		}
 	}
 }
@@ -100,27 +101,29 @@ func transferSaves(plain, packed int64) bool {
 	return saved*8 >= plain && saved >= 32<<20
 }
 
-// unpackOffDevice drops the packing of columns placement moved off the
-// device, and of every column when the fact table streams.
+// unpackOffDevice drops the packing and narrowing of columns placement
+// moved off the device, and of every column when the fact table streams.
 func unpackOffDevice(cols []GPUColumn) {
 	streams := slices.ContainsFunc(cols, func(c GPUColumn) bool { return c.Place == PlaceStreamed })
 	for i := range cols {
-		if c := &cols[i]; c.Packing != nil && (c.Place != PlaceResident || streams) {
-			if !c.Packing.Transfer {
-				c.Bytes, c.UnpackedBytes = c.UnpackedBytes, 0
-			}
-			c.Packing = nil
+		c := &cols[i]
+		if c.Place == PlaceResident && !streams {
+			continue
 		}
+		if c.Packing != nil && !c.Packing.Transfer || c.Narrow != nil {
+			c.Bytes, c.UnpackedBytes = c.UnpackedBytes, 0
+		}
+		c.Packing, c.Narrow = nil, nil
 	}
 }
 
 // residentBytes is what resident column c takes on the device: its packed
-// size, or its 4-byte size when the fact table streams (the chunked launch
+// or narrow size, or its 4-byte size when the fact table streams (the chunked launch
 // moves every fact column's view by the chunk's first row, which a packed
 // column's frames allow only at multiples of 4,096 rows, and chunks are
 // any multiple of 64).
 func residentBytes(c GPUColumn, streams bool) int64 {
-	if c.Packing != nil && !c.Packing.Transfer && streams {
+	if (c.Packing != nil && !c.Packing.Transfer || c.Narrow != nil) && streams {
 		return c.UnpackedBytes
 	}
 	return c.Bytes

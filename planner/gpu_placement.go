@@ -62,7 +62,11 @@ type GPUColumn struct {
 	// UnpackedBytes the 4-byte form's, unless the column is only sent
 	// packed (Packing.Transfer): it then lives on the device in its
 	// 4-byte form, Bytes, and crosses the link in Packing.Bytes.
-	Packing       *GPUPacking
+	Packing *GPUPacking
+	// Narrow, on a resident fact column of a star, is its 1- or 2-byte
+	// device form (gpu_narrow.go): Bytes is then its size, UnpackedBytes
+	// the 4-byte form's (a column sent packed is narrowed on arrival).
+	Narrow        *GPUNarrow
 	UnpackedBytes int64
 }
 

@@ -97,9 +97,9 @@ func factBytes(d *device, p *planner.Physical) int64 {
 	if g == nil {
 		g = planner.PlanGPU(p, d.profile)
 	}
-	packed := map[*columnar.Column]bool{}
+	form := map[*columnar.Column]deviceForm{}
 	for _, c := range g.Columns {
-		packed[c.Col] = c.Packing != nil
+		form[c.Col] = planForm(c)
 	}
 	if g.Star == nil {
 		return 0
@@ -132,7 +132,7 @@ func factBytes(d *device, p *planner.Physical) int64 {
 	d.do(func() error {
 		for c := range cols {
 			col := q.fact.Table.Columns[c]
-			if e, ok := d.cache.m[cacheKey{col: col, packed: packed[col]}]; ok {
+			if e, ok := d.cache.m[cacheKey{col, form[col]}]; ok {
 				total += e.view().valueBytes(int64(e.n))
 			}
 		}

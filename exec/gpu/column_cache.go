@@ -24,7 +24,7 @@ type devColumn struct {
 	n        int
 	data     cu.DevicePtr
 	valid    cu.DevicePtr
-	width    int // 4 or 8 bytes per value on the device
+	width    int // 4 or 8 bytes per value on the device (1 or 2 narrow)
 	isFloat  bool
 	min, max int64 // of the non-NULL integer values (codes, dates, ints)
 	bytes    int64 // device bytes owned (0 for zero-copy)
@@ -39,18 +39,38 @@ type devColumn struct {
 	packing    *planner.GPUPacking
 	frame      cu.DevicePtr
 	packedCopy *packedCopy
-	pins       int
-	elem       *list.Element
+	// narrow is a narrow column's form (column_narrow.go): data are its
+	// 1- or 2-byte offsets (width), frame its frames.
+	narrow *planner.GPUNarrow
+	pins   int
+	elem   *list.Element
 }
 
 // cacheKey is a cache entry's identity: a column in one device form (a
-// packed column and its 4-byte form are distinct entries).
+// packed, a narrow and the 4-byte form are distinct entries).
 type cacheKey struct {
-	col    *columnar.Column
-	packed bool
+	col  *columnar.Column
+	form deviceForm
 }
 
-func (c *devColumn) key() cacheKey { return cacheKey{c.col, c.packing != nil} }
+// deviceForm is how a cached column's values are stored on the device.
+type deviceForm int
+
+const (
+	formWhole  deviceForm = iota // 4 or 8 bytes a value
+	formPacked                   // bit-packed (column_pack.go)
+	formNarrow                   // 1 or 2 bytes from frames (column_narrow.go)
+)
+
+func (c *devColumn) key() cacheKey {
+	switch {
+	case c.packing != nil:
+		return cacheKey{c.col, formPacked}
+	case c.narrow != nil:
+		return cacheKey{c.col, formNarrow}
+	}
+	return cacheKey{c.col, formWhole}
+}
 
 // view is the kernel's Col of the column.
 func (c *devColumn) view() colView {
@@ -60,6 +80,9 @@ func (c *devColumn) view() colView {
 	}
 	if c.packing != nil {
 		v.Frame, v.Bits, v.Shift = uint64(c.frame), int32(c.packing.Bits), int32(c.packing.ChunkShift)
+	}
+	if c.narrow != nil {
+		v.Frame, v.Bits, v.Shift = uint64(c.frame), int32(8*c.narrow.Width), int32(c.narrow.ChunkShift)
 	}
 	return v
 }
@@ -375,12 +398,8 @@ func (cc *columnCache) free(e *devColumn) {
 // when there are none). It waits for the device: the caller needs the range
 // now.
 func (cc *columnCache) scan(in cu.DevicePtr, width int64, out, valid cu.DevicePtr, n int64) (int64, int64, error) {
-	if cc.mm == 0 {
-		p, err := cu.MemAlloc(16)
-		if err != nil {
-			return 0, 0, err
-		}
-		cc.mm = p
+	if err := cc.ensureScratch(); err != nil {
+		return 0, 0, err
 	}
 	mm := [2]int64{math.MaxInt64, math.MinInt64}
 	if err := cu.MemcpyHtoD(cc.mm, unsafe.Pointer(&mm[0]), 16); err != nil {
@@ -406,4 +425,19 @@ func (cc *columnCache) scan(in cu.DevicePtr, width int64, out, valid cu.DevicePt
 		return 0, 0, fmt.Errorf("gpu: loading a column: %v", err)
 	}
 	return mm[0], mm[1], nil
+}
+
+// ensureScratch allocates cc.mm, the 16 bytes of device memory a load's
+// kernels leave their results in (a column's min and max; a narrowing's
+// flag), read back at once.
+func (cc *columnCache) ensureScratch() error {
+	if cc.mm != 0 {
+		return nil
+	}
+	p, err := cu.MemAlloc(16)
+	if err != nil {
+		return err
+	}
+	cc.mm = p
+	return nil
 }

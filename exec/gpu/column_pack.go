@@ -37,7 +37,7 @@ const packedKeep = 8 << 30
 // 4-byte form serves, as load would.
 func (cc *columnCache) getPacked(col *columnar.Column, gc *planner.GPUColumn) (*devColumn, error) {
 	pk := gc.Packing
-	if e, ok := cc.m[cacheKey{col, true}]; ok {
+	if e, ok := cc.m[cacheKey{col, formPacked}]; ok {
 		if e.host == hostPtr(col) && e.n == col.Len && *e.packing == *pk {
 			cc.lru.MoveToFront(e.elem)
 			e.pins++

@@ -97,23 +97,15 @@ func TestSSBDifferentialPacking(t *testing.T) {
 						t.Errorf("%s %s %s: %s\n%s", q.Name, m.name, tu, diff, p.Explain())
 					}
 				})
-				// The packed form is its own cache entry, of the planned size;
-				// a column sent packed is cached in its 4-byte form.
+				// The packed and narrow forms are cache entries of their own,
+				// of the planned size; a column sent packed and not narrowed
+				// is cached in its 4-byte form.
 				for _, c := range p.GPU.Columns {
-					if c.Packing == nil {
+					if c.Packing == nil && c.Narrow == nil {
 						continue
 					}
 					d.do(func() error {
-						e, ok := d.cache.m[cacheKey{col: c.Col, packed: !c.Packing.Transfer}]
-						if c.Packing.Transfer {
-							if !ok || e.packing != nil || e.width != 4 || e.bytes-8*int64(len(c.Col.Valid)) != c.Bytes {
-								t.Errorf("%s %s: %s.%s sent packed not cached in 4 bytes a row, %d bytes (entry %v)", q.Name, m.name, c.Table, c.Column, c.Bytes, ok)
-							}
-							return nil
-						}
-						if !ok || e.packing.Bits != c.Packing.Bits || e.bytes-8*int64(len(c.Col.Valid)) != c.Bytes {
-							t.Errorf("%s %s: %s.%s not cached packed in %d bits, %d bytes (entry %v)", q.Name, m.name, c.Table, c.Column, c.Packing.Bits, c.Bytes, ok)
-						}
+						checkCachedForm(t, d, q.Name+" "+m.name, c)
 						return nil
 					})
 				}
@@ -211,12 +203,17 @@ func TestPackedStarEdgeCases(t *testing.T) {
 		}
 		for _, m := range packingModes[1:] {
 			packed := map[string]*planner.Physical{}
+			narrowed := 0
 			for name, base := range plans {
 				p := withPacking(t, base, m)
 				if p.GPU.Star != nil && packedColumns(p.GPU) == 0 {
 					t.Errorf("%s/%s %s: no packed column\n%s", c.name, name, m.name, p.Explain())
 				}
+				narrowed += narrowColumns(p.GPU)
 				packed[name] = p
+			}
+			if m.transfer && c.n > 0 && narrowed == 0 {
+				t.Errorf("%s %s: no plan narrows a column", c.name, m.name)
 			}
 			eachTuning(t, func(t *testing.T) {
 				for name, p := range packed {
@@ -230,6 +227,31 @@ func TestPackedStarEdgeCases(t *testing.T) {
 					})
 				}
 			})
+		}
+	}
+}
+
+// checkCachedForm checks that column c of a plan that ran is cached in
+// the form and size the plan gives it.
+func checkCachedForm(t *testing.T, d *device, name string, c planner.GPUColumn) {
+	t.Helper()
+	e, ok := d.cache.m[cacheKey{c.Col, planForm(c)}]
+	if !ok || e.bytes-8*int64(len(c.Col.Valid)) != c.Bytes {
+		t.Errorf("%s: %s.%s not cached as planned, %d bytes (entry %v)", name, c.Table, c.Column, c.Bytes, ok)
+		return
+	}
+	switch planForm(c) {
+	case formNarrow:
+		if e.width != c.Narrow.Width || e.narrow == nil {
+			t.Errorf("%s: %s.%s cached %d bytes a value, want narrow %d", name, c.Table, c.Column, e.width, c.Narrow.Width)
+		}
+	case formPacked:
+		if e.packing == nil || e.packing.Bits != c.Packing.Bits {
+			t.Errorf("%s: %s.%s not cached packed in %d bits", name, c.Table, c.Column, c.Packing.Bits)
+		}
+	default:
+		if e.width != 4 || e.packing != nil {
+			t.Errorf("%s: %s.%s sent packed not cached in 4 bytes a row", name, c.Table, c.Column)
 		}
 	}
 }

@@ -32,6 +32,9 @@ type colView struct {
 // valueBytes is what reading n values of v costs at device width: packed
 // bytes for a packed column.
 func (v colView) valueBytes(n int64) int64 {
+	if v.Frame != 0 && v.Width < 4 {
+		return int64(v.Width) * n // narrow (and its frames, 4 bytes per 65,536 rows)
+	}
 	if v.Frame != 0 {
 		return columnar.PackedBytes(int(n), int(v.Bits))
 	}

@@ -64,8 +64,9 @@ func (d *device) begin(g *planner.GPUPlan) (func(), error) {
 
 // column returns col's device column as the plan places it, pinned for
 // the query. streamOK: the caller is the star pipeline's fact side, which
-// takes a streamed column's chunk-by-chunk descriptor and a packed
-// column (the tile loads decode it); everyone else gets the 4-byte form.
+// takes a streamed column's chunk-by-chunk descriptor and a packed or
+// narrow column (the tile loads decode them); everyone else gets the
+// 4-byte form.
 func (r *queryRun) column(col *columnar.Column, streamOK bool) (*devColumn, error) {
 	gc := r.d.place.of(col)
 	col, err := r.part.of(col)
@@ -76,6 +77,8 @@ func (r *queryRun) column(col *columnar.Column, streamOK bool) (*devColumn, erro
 	switch {
 	case gc != nil && gc.Place == planner.PlaceStreamed && streamOK:
 		return r.streamedColumn(col, gc)
+	case gc != nil && gc.Narrow != nil && gc.Place == planner.PlaceResident && streamOK:
+		dc, err = r.d.cache.getNarrow(col, gc)
 	case gc != nil && gc.Packing != nil && gc.Packing.Transfer && gc.Place == planner.PlaceResident:
 		dc, err = r.d.cache.getUnpacked(col, gc)
 	case gc != nil && gc.Packing != nil && gc.Place == planner.PlaceResident && streamOK:

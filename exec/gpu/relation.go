@@ -40,10 +40,10 @@ func (r *queryRun) devView(c *columnar.Column) (colView, error) {
 	if err != nil {
 		return colView{}, err
 	}
-	if dc.packing != nil {
+	if dc.packing != nil || dc.narrow != nil {
 		// Operators read 4-byte values; only the fused star kernel
 		// decodes the packed form (placement.go hands it no one else).
-		return colView{}, fmt.Errorf("gpu: internal error: a packed column reached an operator that reads 4-byte values")
+		return colView{}, fmt.Errorf("gpu: internal error: a packed or narrow column reached an operator that reads 4-byte values")
 	}
 	return dc.view(), nil
 }

@@ -18,6 +18,7 @@ const (
 	fastNeedExt                // a remapped dimension payload
 	fastNeedHash               // a dimension is a hash table
 	fastNeedPacked             // a packed column (the lane-interleaved row map)
+	fastNeedNarrow             // a narrow column (1 or 2 bytes a row)
 )
 
 // fastFeatures is the feature set sp needs; sumsSafe says every aggregate
@@ -28,7 +29,10 @@ func fastFeatures(sp *starParams, sumsSafe bool) int {
 		f |= fastNeedAggs
 	}
 	packed := func(c colView) {
-		if c.Frame != 0 {
+		switch {
+		case c.Frame != 0 && c.Width < 4:
+			f |= fastNeedNarrow
+		case c.Frame != 0:
 			f |= fastNeedPacked
 		}
 	}
@@ -59,20 +63,22 @@ func fastFeatures(sp *starParams, sumsSafe bool) int {
 }
 
 // fastKernelName is the fast kernel for it rows a thread and feature set
-// f: the specialized ones exist at 8 rows without hash tables; every
-// other case takes the kernel with all features, with packed columns
-// (_f31) or without.
+// f: the specialized ones exist at 8 rows without hash tables, with packed
+// or narrow columns but not both; every other case takes the kernel with
+// all features, with packed columns (_f63) or without (narrow ones
+// included).
 func fastKernelName(scalar bool, it, f int) string {
 	name := "star_fast"
 	if scalar {
 		name += "_scalar"
 	}
 	name = fmt.Sprintf("%s_%d", name, it)
+	both := f&fastNeedPacked != 0 && f&fastNeedNarrow != 0
 	switch {
-	case it == 8 && f&fastNeedHash == 0:
+	case it == 8 && f&fastNeedHash == 0 && !both:
 		name += fmt.Sprintf("_f%d", f)
 	case f&fastNeedPacked != 0:
-		name += "_f31"
+		name += "_f63"
 	}
 	return name
 }

@@ -43,7 +43,7 @@ func TestFastFeatures(t *testing.T) {
 		t.Errorf("bitmap, checked sums: features %d", f)
 	}
 	sp.Aggs[0].A.Frame = 1
-	if f := fastFeatures(&sp, true); fastKernelName(false, 8, f) != "star_fast_8_f17" || fastKernelName(false, 16, f) != "star_fast_16_f31" || fastKernelName(false, 16, 0) != "star_fast_16" {
+	if f := fastFeatures(&sp, true); fastKernelName(false, 8, f) != "star_fast_8_f17" || fastKernelName(false, 16, f) != "star_fast_16_f63" || fastKernelName(false, 16, 0) != "star_fast_16" {
 		t.Errorf("packed: features %d, kernel %s", f, fastKernelName(false, 8, f))
 	}
 	sp.Dims[0].SlotValue = 1
@@ -51,7 +51,7 @@ func TestFastFeatures(t *testing.T) {
 		t.Errorf("packed, remapped: features %d, kernel %s", f, fastKernelName(true, 8, f))
 	}
 	sp.Dims[0].HKeys = 1
-	if f := fastFeatures(&sp, true); fastKernelName(false, 8, f) != "star_fast_8_f31" {
+	if f := fastFeatures(&sp, true); fastKernelName(false, 8, f) != "star_fast_8_f63" {
 		t.Errorf("packed, hash table: features %d, kernel %s", f, fastKernelName(false, 8, f))
 	}
 	sp.Aggs[0].A.Frame = 0

@@ -165,7 +165,7 @@ func eachFactView(sp *starParams, fix func(v *colView)) {
 	}
 }
 
-// packedView reports whether any fact view of sp is packed.
+// packedView reports whether any fact view of sp is packed or narrow.
 func packedView(sp *starParams) bool {
 	packed := false
 	eachFactView(sp, func(v *colView) { packed = packed || v.Frame != 0 })

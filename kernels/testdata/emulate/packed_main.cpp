@@ -47,6 +47,72 @@ static int check_tiles(const Col& c, long long n, const std::vector<long long>& 
   return 0;
 }
 
+// check_narrow reads a narrow column (the Go side's offsets and frames;
+// NULL rows read as their frame) through ldi, load_i and the fast
+// kernels' load_narrow over consecutive rows (vector loads in full tiles)
+// and over the lane-interleaved map, live rows only where some are dead.
+template <int IT>
+static int check_narrow(const Col& c, long long n, const std::vector<long long>& want, const char* name) {
+  for (long long i0 = 0; i0 < n; i0 += IT) {
+    bool alive[IT];
+    for (int k = 0; k < IT; k++) alive[k] = i0 + k < n && (k % 3 != 1 || i0 % 7 != 0);
+    const bool full = i0 + IT <= n && i0 % 7 != 0;
+    long long v[IT];
+    int w[IT];
+    load_i<IT>(c, i0, full, alive, v);
+    load_narrow<IT, 1>(c, i0, full, alive, w);
+    for (int k = 0; k < IT && i0 + k < n; k++) {
+      if (alive[k] && (v[k] != want[i0 + k] || w[k] != want[i0 + k])) {
+        printf("MISMATCH %s: narrow %d B <%d> row %lld (full %d): load_i %lld, load_narrow %d, want %lld\n", name, c.width, IT, i0 + k, full, v[k], w[k], want[i0 + k]);
+        return 1;
+      }
+    }
+  }
+  for (long long g = 0; g * 1024 < n; g++)
+    for (int s0 = 0; s0 < 32; s0 += IT)
+      for (int lane = 0; lane < 32; lane++) {
+        const long long i0 = g * 1024 + s0 * 32 + lane;
+        bool alive[IT];
+        for (int k = 0; k < IT; k++) alive[k] = i0 + 32 * k < n;
+        if (i0 >= n) continue;
+        int w[IT];
+        load_narrow<IT, 32>(c, i0, false, alive, w);
+        for (int k = 0; k < IT && i0 + 32 * k < n; k++)
+          if (w[k] != want[i0 + 32 * k]) {
+            printf("MISMATCH %s: narrow %d B load_narrow<%d, 32> row %lld: got %d, want %lld\n", name, c.width, IT, i0 + 32 * k, w[k], want[i0 + 32 * k]);
+            return 1;
+          }
+      }
+  return 0;
+}
+
+// narrow_case reads the narrow section after a case's packed one and
+// checks it (cases whose values need more than 16 bits have none).
+static int narrow_case(FILE* f, long long n, const std::vector<long long>& want, const char* name) {
+  long long hdr[4];  // width, shift, frames, offset bytes
+  if (!read_all(f, hdr, sizeof hdr)) { printf("short narrow header %s\n", name); return 2; }
+  if (hdr[0] == 0) return 0;
+  std::vector<int> frames(hdr[2] > 0 ? hdr[2] : 1);
+  std::vector<unsigned char>* bytes = new std::vector<unsigned char>(hdr[3]);
+  if (!read_all(f, frames.data(), 4 * hdr[2]) || !read_all(f, bytes->data(), hdr[3])) { printf("short narrow %s\n", name); return 2; }
+  Col c{};
+  c.data = bytes->data();
+  c.width = (int)hdr[0];
+  c.frame = frames.data();
+  c.bits = 8 * c.width;
+  c.shift = (int)hdr[1];
+  int bad = 0;
+  for (long long i = 0; i < n && !bad; i++)
+    if (ldi(c, i) != want[i]) {
+      printf("MISMATCH %s: narrow %d B ldi row %lld: got %lld, want %lld\n", name, c.width, i, ldi(c, i), want[i]);
+      bad = 1;
+    }
+  if (!bad) bad = check_narrow<4>(c, n, want, name) | check_narrow<8>(c, n, want, name) | check_narrow<16>(c, n, want, name);
+  printf("%s: narrow %d B a row: %s\n", name, c.width, bad ? "FAIL" : "ok");
+  delete bytes;
+  return bad;
+}
+
 int main(int argc, char** argv) {
   int bad = 0;
   for (int a = 1; a < argc; a++) {
@@ -62,7 +128,6 @@ int main(int argc, char** argv) {
       printf("short file %s\n", argv[a]);
       return 2;
     }
-    fclose(f);
     Col c{};
     c.data = words->data();
     c.width = 4;
@@ -80,6 +145,8 @@ int main(int argc, char** argv) {
     bad |= check_tiles<16>(c, n, want, argv[a]);
     printf("%s: %lld rows, %d bits: %s\n", argv[a], n, c.bits, bad ? "FAIL" : "ok");
     delete words;
+    if (!bad) bad = narrow_case(f, n, want, argv[a]);
+    fclose(f);
     if (bad) return 1;
   }
   return 0;

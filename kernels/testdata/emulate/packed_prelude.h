@@ -9,6 +9,8 @@
 #define __device__
 #define __forceinline__ inline
 struct int4 { int x, y, z, w; };
+struct uint4 { unsigned x, y, z, w; };
+struct uint2 { unsigned x, y; };
 struct longlong2 { long long x, y; };
 struct double2 { double x, y; };
 template <class T> T __ldg(const T* p) { return *p; }

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <math.h>
 struct int4 { int x, y, z, w; };
+struct uint4 { unsigned x, y, z, w; };
+struct uint2 { unsigned x, y; };
 struct longlong2 { long long x, y; };
 struct double2 { double x, y; };
 inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned s) {

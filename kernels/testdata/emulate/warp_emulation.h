@@ -103,6 +103,8 @@ inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned s) {
 }
 inline long long __mul64hi(long long a, long long b) { return (long long)(((__int128)a * b) >> 64); }
 struct int4 { int x, y, z, w; };
+struct uint4 { unsigned x, y, z, w; };
+struct uint2 { unsigned x, y; };
 struct longlong2 { long long x, y; };
 struct double2 { double x, y; };
 #define __launch_bounds__(...)
