@@ -262,6 +262,7 @@ func appendColumn(old *columnar.Column, m int, src *columnar.Column, n int, t co
 	if re, ok := err.(*rowError); ok {
 		re.column = name
 	}
+	columnar.RoundStoredFloats(out, m) // FLOAT, FLOAT(M,D), DOUBLE(M,D)
 	return out, err
 }
 

@@ -221,6 +221,9 @@ func FormatValue(c *columnar.Column, i int) string {
 		if c.Type.Scale > 0 { // a DOUBLE of fixed decimals: PI() is 3.141593 (sql/double_decimals.go)
 			return strconv.FormatFloat(c.F64[i], 'f', c.Type.Scale, 64)
 		}
+		if c.Type.Single {
+			return columnar.FormatFloat32(c.F64[i])
+		}
 		return FormatDouble(c.F64[i])
 	case columnar.Decimal:
 		if c.W != nil {

@@ -57,6 +57,9 @@ func fields(r *exec.Result) []*mysql.Field {
 			if t.Scale > 0 { // fixed decimals (PI()): the client prints that many
 				f.Decimal = uint8(t.Scale)
 			}
+			if t.Single { // a FLOAT column: 4 bytes in the binary protocol
+				f.Type, f.ColumnLength = mysql.MYSQL_TYPE_FLOAT, 12
+			}
 		case columnar.Decimal:
 			// MySQL's display length: the digits, a sign and, with a
 			// scale, the point (clients take the precision back from it).
@@ -189,6 +192,10 @@ func appendBinaryRow(row []byte, r *exec.Result, i int) []byte {
 			}
 			row = binary.LittleEndian.AppendUint64(row, uint64(c.I64[i]))
 		case columnar.Float64:
+			if c.Type.Single {
+				row = binary.LittleEndian.AppendUint32(row, math.Float32bits(float32(c.F64[i])))
+				break
+			}
 			row = binary.LittleEndian.AppendUint64(row, math.Float64bits(c.F64[i]))
 		case columnar.Bool:
 			row = append(row, byte(c.I32[i]))

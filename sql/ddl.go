@@ -71,6 +71,16 @@ func columnType(tp *types.FieldType) (columnar.Type, string) {
 		}
 		return columnar.TInt64, ""
 	case mysql.TypeFloat, mysql.TypeDouble:
+		m, d := tp.GetFlen(), tp.GetDecimal()
+		if m <= 0 || d < 0 || d == types.UnspecifiedLength {
+			m, d = 0, 0 // FLOAT, FLOAT(p), DOUBLE: no fixed decimals
+		}
+		if tp.GetType() == mysql.TypeFloat {
+			return columnar.TFloat(m, d), ""
+		}
+		if m > 0 {
+			return columnar.TDoubleFixed(m, d), ""
+		}
 		return columnar.TFloat64, ""
 	case mysql.TypeNewDecimal:
 		p, s := tp.GetFlen(), tp.GetDecimal()

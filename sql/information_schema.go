@@ -148,6 +148,12 @@ func columnRow(table string, i int, f columnar.Field) []Expr {
 		}
 	case columnar.Float64:
 		dataType, prec = "double", i64(22)
+		if f.Type.Single {
+			dataType, prec = "float", i64(12)
+		}
+		if f.Type.Precision > 0 { // FLOAT(M,D), DOUBLE(M,D)
+			prec, scale = i64(f.Type.Precision), i64(f.Type.Scale)
+		}
 	case columnar.Decimal:
 		dataType, prec, scale = "decimal", i64(f.Type.Precision), i64(f.Type.Scale)
 	case columnar.Bool:

@@ -412,6 +412,12 @@ func parseDecimal(s string, scale int) int64 {
 func formatValue(v *vec, p int32, t columnar.Type) string {
 	switch t.ID {
 	case columnar.Float64:
+		switch {
+		case t.Scale > 0: // fixed decimals: PI(), a FLOAT(M,D) column
+			return strconv.FormatFloat(v.f64[p], 'f', t.Scale, 64)
+		case t.Single: // a FLOAT column: its float32 digits
+			return columnar.FormatFloat32(v.f64[p])
+		}
 		return formatFloat(v.f64[p])
 	case columnar.Decimal:
 		return formatDecimal(v.i64[p], t.Scale)

@@ -71,6 +71,10 @@ type Type struct {
 	// (b + 0, BIN(b), HEX(b)), printed as MySQL sends them: the value's
 	// big-endian bytes, (Bit+7)/8 of them (bit.go).
 	Bit int `json:",omitempty"`
+	// Single marks a FLOAT column (ID Float64): stores round to single
+	// precision and it prints as a float32 (float_column.go). A Float64
+	// with Precision M > 0 is FLOAT(M,D) / DOUBLE(M,D), D in Scale.
+	Single bool `json:",omitempty"`
 }
 
 // IsBigUnsigned reports a BIGINT UNSIGNED type, whose int64 values are
@@ -198,7 +202,7 @@ func (t Type) String() string {
 		}
 		return "BIGINT"
 	case Float64:
-		return "DOUBLE"
+		return t.floatName()
 	case Decimal:
 		return fmt.Sprintf("DECIMAL(%d,%d)", t.Precision, t.Scale)
 	case Date:
