@@ -68,7 +68,8 @@ var jsonResult = map[string]struct {
 	"json_array_insert": {columnar.TJSON, 3, -1}, "json_value": {columnar.TString, 2, 2},
 	"json_merge_patch": {columnar.TJSON, 2, -1}, "json_merge_preserve": {columnar.TJSON, 2, -1},
 	"json_pretty": {columnar.TString, 1, 1}, "json_memberof": {columnar.TInt64, 2, 2},
-	"json_overlaps": {columnar.TInt64, 2, 2},
+	"json_overlaps": {columnar.TInt64, 2, 2}, "json_storage_size": {columnar.TInt64, 1, 1},
+	"json_storage_free": {columnar.TInt64, 1, 1},
 	"cast_as_json":  {columnar.TJSON, 1, 1}, "to_json": {columnar.TJSON, 1, 1},
 	"json_compare": {columnar.TInt64, 2, 2}, "json_sort_key": {columnar.TString, 1, 1},
 }
