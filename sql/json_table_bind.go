@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -36,6 +37,18 @@ func (b *binder) jsonTable(fs fileSource, alias string) (Plan, []scopeCol, error
 	if alias == "" {
 		return nil, nil, b.errf(fs.pos, "Every table function must have an alias.")
 	}
+	if strings.HasPrefix(spec.doc, "@") && !strings.HasPrefix(spec.doc, "@@") && b.vars != nil {
+		// SET @j = '[...]'; ... JSON_TABLE(@j, ...): the variable's text
+		// now (a NULL one gives no rows).
+		v, ok := b.vars.Get(strings.TrimSpace(spec.doc[1:]))
+		switch {
+		case !ok || v.Null:
+			spec.doc = "'[]'"
+			spec.path = "'$.none'"
+		case v.T.ID == columnar.String:
+			spec.doc = "'" + strings.ReplaceAll(strings.ReplaceAll(v.S, `\`, `\\`), "'", "''") + "'"
+		}
+	}
 	t, err := buildJSONTable(spec, alias)
 	if err != nil {
 		return nil, nil, b.errf(fs.pos, "%v", err)
@@ -52,7 +65,7 @@ func (b *binder) jsonTable(fs fileSource, alias string) (Plan, []scopeCol, error
 func buildJSONTable(spec jsonTableSpec, alias string) (*columnar.Table, error) {
 	doc, ok := literalString(spec.doc)
 	if !ok {
-		return nil, fmt.Errorf("unsupported: JSON_TABLE over %s (the document must be a string literal)", spec.doc)
+		return nil, fmt.Errorf("unsupported: JSON_TABLE over %s (the document must be a string literal or a user variable)", spec.doc)
 	}
 	pathText, ok := literalString(spec.path)
 	if !ok {
