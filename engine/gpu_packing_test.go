@@ -9,8 +9,8 @@ import (
 
 // SET gpu_packing chooses how the GPU holds the star's fact columns for a
 // session (transfer by default: sent packed where that saves bytes, which
-// a 3-row table does not, and kept narrow where the values fit 1 or 2
-// bytes): EXPLAIN shows the columns packed or not,
+// a 3-row table does not, and narrowed only where the 4-byte forms do not
+// fit): EXPLAIN shows the columns packed or not,
 // @@gpu_packing reads the setting, bad values are errors naming the
 // variable, the plan cache keeps the plans apart, and Options.Packing sets
 // the default.
@@ -31,8 +31,8 @@ func TestSetGPUPacking(t *testing.T) {
 	if got := execRows(t, db.conn, "select @@gpu_packing"); !reflect.DeepEqual(got, rows("transfer")) {
 		t.Errorf("@@gpu_packing before any SET: %v, want transfer", got)
 	}
-	if text := explain(); strings.Contains(text, "packed") || !strings.Contains(text, "f.v resident (20 B; 1 B a value, frame per 65,536 rows)") {
-		t.Errorf("a 3-row table sent packed, or not narrowed, by default:\n%s", text)
+	if text := explain(); strings.Contains(text, "packed") || !strings.Contains(text, "f.v resident (12 B)") {
+		t.Errorf("a 3-row table sent packed, or narrowed with room to spare, by default:\n%s", text)
 	}
 	for range 2 {
 		execRows(t, db.conn, "select sum(v) from f where k > 1")
@@ -93,3 +93,34 @@ func TestSetGPUPacking(t *testing.T) {
 		t.Error("Open accepted packing mode maybe")
 	}
 }
+
+// Where the star's fact columns do not fit the GPU memory budget in their
+// 4-byte form but fit narrow (1 or 2 bytes from frames), the plan keeps
+// them resident narrow; with the default budget they stay 4 bytes; the
+// answer is the same either way.
+func TestNarrowUnderMemoryBudget(t *testing.T) {
+	db, err := Open(Options{Executor: "cpu", GPUProfile: "h100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mustExec(t, db, "create table f as with recursive s(n) as (select 1 union all select n + 1 from s where n < 1000) select n % 100 as k, n % 7 as v from s", "")
+	explain := func() string {
+		res, err := db.Exec(context.Background(), "explain select sum(v) from f where k > 1", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res[0].Explain
+	}
+	if text := explain(); !strings.Contains(text, "f.v resident (3.91 KiB)") {
+		t.Errorf("default budget: f.v not 4 bytes a value:\n%s", text)
+	}
+	mustExec(t, db, "SET gpu_memory = 4000", "")
+	if text := explain(); !strings.Contains(text, "f.k resident (1012 B; 1 B a value, frame per 65,536 rows), f.v resident (1012 B; 1 B a value") {
+		t.Errorf("4,000-byte budget: f.k and f.v not narrow:\n%s", text)
+	}
+	if got := execRows(t, db.conn, "select sum(v) from f where k > 1"); !reflect.DeepEqual(got, rows("2940")) {
+		t.Errorf("sum under the small budget: %v, want 2940", got)
+	}
+}
+

@@ -4,17 +4,25 @@ import (
 	"gpusql/storage/columnar"
 )
 
-// Narrow fact columns (issue 17): the byte-aligned form of packing. Bit
-// packing halves or quarters a column's bytes, but the kernel that decodes
-// it in registers is bound by its instructions (measured on the H100:
-// Q1.1 0.46 ms packed against 0.27 ms over 4-byte columns), so by default
-// a star's fact column whose values span at most 16 bits within each
-// statistics chunk is kept on the device at 1 or 2 bytes a row instead:
-// each value's offset from its chunk's frame (the chunk's least value,
-// from the statistics), which the kernel's tile load reads in one vector
-// load and decodes with a byte extract and an add. SSB's lo_discount,
+// Narrow fact columns (issue 17): the byte-aligned form of packing, a
+// star's fact column whose values span at most 16 bits within each
+// statistics chunk kept on the device at 1 or 2 bytes a row: each value's
+// offset from its chunk's frame (the chunk's least value, from the
+// statistics), which the fast kernel's tile load reads in one vector load
+// and decodes with a byte extract and an add. SSB's lo_discount,
 // lo_quantity and lo_tax take 1 byte, lo_orderdate 2 (a 61,129-day span),
 // lo_suppkey 2 up to SF 30.
+//
+// It is a choice of capacity, not of speed: measured on the H100 at SSB
+// SF 10 (README), the 13 fact kernels ran 4.93-4.96 ms over narrow columns
+// against 4.74-4.77 ms over 4-byte ones (Q1.1 0.31 against 0.28 ms, with
+// 273 against 690 MB read): the fused kernel at 8 rows a thread is bound
+// by its instructions and its chain of dependent loads, not by bytes, and
+// the decode adds instructions. So placement narrows the candidates only
+// when the plan's resident columns do not fit the GPU memory budget in
+// their 4-byte form, before it moves any column off the device: a narrow
+// column read at device bandwidth beats one streamed over PCIe by an order
+// of magnitude. GPUProfile.ForceNarrow (tests) narrows them always.
 //
 // The candidates are packing's (gpu_packing.go): resident fact columns
 // the fused kernel reads directly and the expression VM does not, of a
@@ -35,12 +43,12 @@ type GPUNarrow struct {
 // statistics chunk, whose least value is the frame.
 const narrowShift = 16
 
-// narrowColumn gives fact column c (column ci of table t) its narrow form
-// when its values fit 1 or 2 bytes from their chunks' frames.
-func narrowColumn(c *GPUColumn, t *columnar.Table, ci int) {
+// narrowForm is the narrow form of column ci of table t, nil when its
+// values need more than 2 bytes from their chunks' frames.
+func narrowForm(t *columnar.Table, ci int) *GPUNarrow {
 	b, ok := columnar.PackBitsFromStats(t.Stats[ci], t.Rows)
 	if !ok || b > 16 {
-		return
+		return nil
 	}
 	n := &GPUNarrow{Width: 1, ChunkShift: narrowShift, Frames: make([]int32, len(t.Stats[ci]))}
 	if b > 8 {
@@ -51,8 +59,21 @@ func narrowColumn(c *GPUColumn, t *columnar.Table, ci int) {
 			n.Frames[k] = int32(s.Min)
 		}
 	}
-	c.Narrow = n
-	c.UnpackedBytes, c.Bytes = c.Bytes, narrowBytes(t.Rows, n)
+	return n
+}
+
+// narrowResident gives every resident column that has a narrow form that
+// form, and reports whether any changed.
+func narrowResident(cols []GPUColumn) bool {
+	changed := false
+	for i := range cols {
+		if c := &cols[i]; c.narrowable != nil && c.Narrow == nil && c.Place == PlaceResident {
+			c.Narrow = c.narrowable
+			c.UnpackedBytes, c.Bytes = c.Bytes, narrowBytes(c.Col.Len, c.Narrow)
+			changed = true
+		}
+	}
+	return changed
 }
 
 // narrowBytes is a narrow column's device size: its values, padded to 16

@@ -10,16 +10,16 @@ import (
 )
 
 // transfer is the h100 profile with SET gpu_packing = TRANSFER, the
-// engine's default.
+// engine's default, narrowing forced.
 func transfer(t *testing.T) *planner.GPUProfile {
 	p := h100(t)
-	p.PackTransfer = true
+	p.PackTransfer, p.ForceNarrow = true, true
 	return p
 }
 
-// Under TRANSFER the star's fact columns that the kernel alone reads and
-// whose values span at most 16 bits in every statistics chunk live on the
-// device narrow: SSB's lo_discount (0..10) and lo_quantity (1..50) in 1
+// Under TRANSFER, narrowing forced, the star's fact columns that the
+// kernel alone reads and whose values span at most 16 bits in every
+// statistics chunk live on the device narrow: SSB's lo_discount (0..10) and lo_quantity (1..50) in 1
 // byte, lo_orderdate (a 61,129-day span) in 2, lo_extendedprice (24 bits)
 // not; the frames are the chunks' least values; the plan's device bytes
 // count the narrow size; the kernel's fetch estimate follows (a sector
@@ -109,4 +109,59 @@ func TestGPUNarrow(t *testing.T) {
 			t.Errorf("split: %s.%s narrowed", c.Table, c.Column)
 		}
 	}
+}
+
+// Without ForceNarrow placement narrows only when the 4-byte forms do not
+// fit the budget: with room for everything nothing is narrow; with room
+// for the narrow forms but not the 4-byte ones every candidate is narrow
+// and every column stays resident; with less, columns leave the device
+// and those do not stay narrow.
+func TestGPUNarrowForRoom(t *testing.T) {
+	cat := ssbtest.Catalog(t, 0.05, columnar.HeapAllocator)
+	const q = "select sum(lo_extendedprice * lo_discount) from lineorder, date where lo_orderdate = d_datekey and d_year = 1993 and lo_discount between 1 and 3 and lo_quantity < 25"
+	prof := h100(t)
+	prof.PackTransfer = true
+	roomy := planSQL(t, cat, q, planner.Options{GPU: prof})
+	if narrowCount(roomy.GPU) != 0 {
+		t.Errorf("narrow with room to spare:\n%s", roomy.Explain())
+	}
+	forced := planSQL(t, cat, q, planner.Options{GPU: transfer(t)})
+	need := forced.GPU.Memory.Working + forced.GPU.Memory.Resident
+	if need >= roomy.GPU.Memory.Working+roomy.GPU.Memory.Resident {
+		t.Fatalf("narrow forms need %d bytes, the 4-byte ones %d", need, roomy.GPU.Memory.Resident)
+	}
+	prof.MemoryBudget = need
+	tight := planSQL(t, cat, q, planner.Options{GPU: prof})
+	if narrowCount(tight.GPU) != 3 || tight.GPU.Memory.NoFit != "" {
+		t.Errorf("budget %d: want lo_discount, lo_quantity and lo_orderdate narrow:\n%s", need, tight.Explain())
+	}
+	for _, c := range tight.GPU.Columns {
+		if c.Place != planner.PlaceResident {
+			t.Errorf("budget %d: %s.%s %s", need, c.Table, c.Column, c.Place)
+		}
+	}
+	prof.MemoryBudget = need / 2
+	small := planSQL(t, cat, q, planner.Options{GPU: prof})
+	off := 0
+	for _, c := range small.GPU.Columns {
+		if c.Place != planner.PlaceResident {
+			off++
+			if c.Narrow != nil {
+				t.Errorf("budget %d: %s.%s %s but narrow", need/2, c.Table, c.Column, c.Place)
+			}
+		}
+	}
+	if off == 0 {
+		t.Errorf("budget %d: every column resident:\n%s", need/2, small.Explain())
+	}
+}
+
+func narrowCount(g *planner.GPUPlan) int {
+	n := 0
+	for _, c := range g.Columns {
+		if c.Narrow != nil {
+			n++
+		}
+	}
+	return n
 }

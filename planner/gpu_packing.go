@@ -85,7 +85,9 @@ func packCandidates(g *GPUPlan, cols []GPUColumn, prof *GPUProfile) {
 		if resident {
 			c.UnpackedBytes, c.Bytes = c.Bytes, c.Packing.Bytes
 		} else if direct[ci] && !viaVM[c.Col] {
-			narrowColumn(c, t, ci)
+			if n := narrowForm(t, ci); n != nil && narrowBytes(t.Rows, n) < c.Bytes {
+				c.narrowable = n
+			}
 		}
 	}
 }
@@ -113,7 +115,7 @@ func unpackOffDevice(cols []GPUColumn) {
 		if c.Packing != nil && !c.Packing.Transfer || c.Narrow != nil {
 			c.Bytes, c.UnpackedBytes = c.UnpackedBytes, 0
 		}
-		c.Packing, c.Narrow = nil, nil
+		c.Packing, c.Narrow, c.narrowable = nil, nil, nil
 	}
 }
 

@@ -68,6 +68,9 @@ type GPUColumn struct {
 	// the 4-byte form's (a column sent packed is narrowed on arrival).
 	Narrow        *GPUNarrow
 	UnpackedBytes int64
+	// narrowable is the narrow form placement may give the column when
+	// the 4-byte forms do not fit (gpu_narrow.go).
+	narrowable *GPUNarrow
 }
 
 // ColumnPlace is where a column lives for the GPU.
@@ -167,6 +170,9 @@ func planColumns(g *GPUPlan, prof *GPUProfile) []GPUColumn {
 			}
 		}
 	}
+	if prof.ForceNarrow {
+		narrowResident(cols)
+	}
 	order := evictionOrder(cols)
 	for i := 0; ; i++ {
 		m.Resident, m.Stream = 0, nil
@@ -188,6 +194,10 @@ func planColumns(g *GPUPlan, prof *GPUProfile) []GPUColumn {
 		}
 		if m.Resident <= avail && (m.Stream == nil || m.Stream.BufferBytes <= avail-m.Resident) {
 			return cols
+		}
+		if narrowResident(cols) {
+			i-- // the narrow forms first; then, if still too big, evictions
+			continue
 		}
 		if i == len(order) {
 			m.NoFit = fmt.Sprintf("the columns read need %s of device memory even streamed, more than the GPU memory budget of %s less %s of working tables (raise --gpu-memory or SET gpu_memory)",

@@ -70,6 +70,10 @@ type GPUProfile struct {
 	// device into their 4-byte form (gpu_packing.go); with ForcePacking
 	// even where that saves nothing.
 	Packing, ForcePacking, PackTransfer bool
+	// ForceNarrow, for tests, keeps the star's narrowable fact columns
+	// narrow whatever the budget (gpu_narrow.go; otherwise only when their
+	// 4-byte forms do not fit).
+	ForceNarrow bool
 }
 
 // builtinGPUProfiles are the GPUs gpusql runs on. The H100 numbers are

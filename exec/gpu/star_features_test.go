@@ -42,7 +42,7 @@ func TestFastFeatures(t *testing.T) {
 	if f := fastFeatures(&sp, false); f != fastNeedBits|fastNeedAggs || fastKernelName(true, 8, f) != "star_fast_scalar_8_f3" {
 		t.Errorf("bitmap, checked sums: features %d", f)
 	}
-	sp.Aggs[0].A.Frame = 1
+	sp.Aggs[0].A.Frame, sp.Aggs[0].A.Width = 1, 4
 	if f := fastFeatures(&sp, true); fastKernelName(false, 8, f) != "star_fast_8_f17" || fastKernelName(false, 16, f) != "star_fast_16_f63" || fastKernelName(false, 16, 0) != "star_fast_16" {
 		t.Errorf("packed: features %d, kernel %s", f, fastKernelName(false, 8, f))
 	}
@@ -57,5 +57,26 @@ func TestFastFeatures(t *testing.T) {
 	sp.Aggs[0].A.Frame = 0
 	if f := fastFeatures(&sp, true); fastKernelName(false, 8, f) != "star_fast_8" {
 		t.Errorf("hash table: features %d, kernel %s", f, fastKernelName(false, 8, f))
+	}
+	// Narrow columns (1 or 2 bytes, frames): their own kernels without
+	// hash tables, the all-feature ones with; beside a packed column, the
+	// all-feature packed ones.
+	sp.Dims[0].HKeys, sp.Dims[0].SlotValue = 0, 0
+	sp.Preds[0].Col = colView{Width: 2, Frame: 1}
+	sp.NPreds = 1
+	if f := fastFeatures(&sp, true); f != fastNeedBits|fastNeedNarrow || fastKernelName(false, 8, f) != "star_fast_8_f33" || fastKernelName(true, 16, f) != "star_fast_scalar_16" {
+		t.Errorf("narrow: features %d, kernel %s", f, fastKernelName(false, 8, f))
+	}
+	var one starParams
+	one.NPreds, one.Preds[0].Col = 1, colView{Width: 1, Frame: 1}
+	if !fastEligible(&one) {
+		t.Error("a narrow column is not eligible for the fast kernels")
+	}
+	if one.Preds[0].Col.Valid = 1; fastEligible(&one) {
+		t.Error("a narrow column with NULLs is eligible for the fast kernels")
+	}
+	sp.Aggs[0].A = colView{Width: 4, Frame: 1}
+	if f := fastFeatures(&sp, true); fastKernelName(false, 8, f) != "star_fast_8_f63" {
+		t.Errorf("narrow and packed: features %d, kernel %s", f, fastKernelName(false, 8, f))
 	}
 }

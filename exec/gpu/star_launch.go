@@ -271,11 +271,11 @@ type tuning struct {
 }
 
 // fastEligible reports whether the star_fast kernels apply: every fact
-// column read is 4 bytes wide without NULLs, predicates are integer ranges
-// or sets (ranges clamped to the 32-bit domain, which loses nothing on
-// 32-bit values), aggregates are integer.
+// column read is 32-bit (4 bytes wide, packed or narrow) without NULLs,
+// predicates are integer ranges or sets (ranges clamped to the 32-bit
+// domain, which loses nothing on 32-bit values), aggregates are integer.
 func fastEligible(sp *starParams) bool {
-	col := func(c colView) bool { return c.Width == 4 && c.Valid == 0 && c.IsFloat == 0 }
+	col := func(c colView) bool { return (c.Width == 4 || c.Frame != 0) && c.Valid == 0 && c.IsFloat == 0 }
 	for i := 0; i < int(sp.NPreds); i++ {
 		p := &sp.Preds[i]
 		if !col(p.Col) || (p.Kind != predRange && p.Kind != predSet) || p.NullPass != 0 {
