@@ -214,9 +214,9 @@ func FormatValue(c *columnar.Column, i int) string {
 			return columnar.FormatBit(uint64(c.I64[i]), c.Type.Bit)
 		}
 		if c.Type.IsBigUnsigned() {
-			return strconv.FormatUint(uint64(c.I64[i]), 10)
+			return columnar.ZeroFilled(strconv.FormatUint(uint64(c.I64[i]), 10), c.Type)
 		}
-		return strconv.FormatInt(c.I64[i], 10)
+		return columnar.ZeroFilled(strconv.FormatInt(c.I64[i], 10), c.Type)
 	case columnar.Float64:
 		if c.Type.Scale > 0 { // a DOUBLE of fixed decimals: PI() is 3.141593 (sql/double_decimals.go)
 			return strconv.FormatFloat(c.F64[i], 'f', c.Type.Scale, 64)
@@ -227,9 +227,9 @@ func FormatValue(c *columnar.Column, i int) string {
 		return FormatDouble(c.F64[i])
 	case columnar.Decimal:
 		if c.W != nil {
-			return decimal.Format(c.W[i], c.Type.Scale)
+			return columnar.ZeroFilled(decimal.Format(c.W[i], c.Type.Scale), c.Type)
 		}
-		return FormatDecimal(c.I64[i], c.Type.Scale)
+		return columnar.ZeroFilled(FormatDecimal(c.I64[i], c.Type.Scale), c.Type)
 	case columnar.Date:
 		return FormatDate(c.I32[i])
 	case columnar.Datetime:
@@ -269,9 +269,9 @@ func Value(c *columnar.Column, i int) any {
 		return c.F64[i]
 	case columnar.Decimal:
 		if c.W != nil {
-			return decimal.Format(c.W[i], c.Type.Scale)
+			return columnar.ZeroFilled(decimal.Format(c.W[i], c.Type.Scale), c.Type)
 		}
-		return FormatDecimal(c.I64[i], c.Type.Scale)
+		return columnar.ZeroFilled(FormatDecimal(c.I64[i], c.Type.Scale), c.Type)
 	case columnar.Date:
 		return DateTime(c.I32[i])
 	case columnar.Datetime:

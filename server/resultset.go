@@ -52,6 +52,9 @@ func fields(r *exec.Result) []*mysql.Field {
 			if t.Bit > 0 {
 				f.Type, f.ColumnLength, f.Flag = mysql.MYSQL_TYPE_BIT, uint32(t.Bit), mysql.UNSIGNED_FLAG
 			}
+			if t.ZeroFill > 0 { // clients pad binary-protocol values themselves
+				f.ColumnLength, f.Flag = uint32(t.ZeroFill), f.Flag|mysql.ZEROFILL_FLAG
+			}
 		case columnar.Float64:
 			f.Type, f.ColumnLength, f.Decimal, f.Flag = mysql.MYSQL_TYPE_DOUBLE, 22, 31, mysql.BINARY_FLAG|mysql.NUM_FLAG
 			if t.Scale > 0 { // fixed decimals (PI()): the client prints that many

@@ -46,6 +46,16 @@ import (
 //	BIT[(m)]                                   → BIGINT UNSIGNED marked Bit m (1 to 64,
 //	                                             1 without m): storage/columnar/bit.go
 func columnType(tp *types.FieldType) (columnar.Type, string) {
+	t, bad := baseColumnType(tp)
+	if bad == "" && mysql.HasZerofillFlag(tp.GetFlag()) && (t.Unsigned && t.Bit == 0 || t.ID == columnar.Decimal) {
+		// ZEROFILL (which makes an integer UNSIGNED): zero-padded display.
+		t.ZeroFill = columnar.ZeroFillWidth(t, max(tp.GetFlen(), 0))
+	}
+	return t, bad
+}
+
+// baseColumnType is columnType without the ZEROFILL display width.
+func baseColumnType(tp *types.FieldType) (columnar.Type, string) {
 	switch tp.GetType() {
 	case mysql.TypeBit:
 		m := tp.GetFlen()

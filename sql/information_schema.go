@@ -114,6 +114,7 @@ func (b *binder) relationFields(name string, pos int) ([]columnar.Field, error) 
 // as MySQL 8 reports them: the digits of the type's largest magnitude.
 func integerColumnType(t columnar.Type) (string, int) {
 	name := strings.ToLower(strings.TrimSuffix(t.String(), " UNSIGNED"))
+	name, _, _ = strings.Cut(name, "(") // int(4) unsigned zerofill
 	if t.IsBigUnsigned() {
 		return name, 20
 	}

@@ -420,7 +420,7 @@ func formatValue(v *vec, p int32, t columnar.Type) string {
 		}
 		return formatFloat(v.f64[p])
 	case columnar.Decimal:
-		return formatDecimal(v.i64[p], t.Scale)
+		return columnar.ZeroFilled(formatDecimal(v.i64[p], t.Scale), t)
 	case columnar.Date:
 		return formatDate(v.int64At(p))
 	case columnar.Datetime:
@@ -432,9 +432,9 @@ func formatValue(v *vec, p int32, t columnar.Type) string {
 		return columnar.FormatYear(v.i32[p])
 	}
 	if t.IsBigUnsigned() {
-		return strconv.FormatUint(uint64(v.i64[p]), 10)
+		return columnar.ZeroFilled(strconv.FormatUint(uint64(v.i64[p]), 10), t)
 	}
-	return strconv.FormatInt(v.int64At(p), 10)
+	return columnar.ZeroFilled(strconv.FormatInt(v.int64At(p), 10), t)
 }
 
 func formatFloat(f float64) string {

@@ -75,6 +75,9 @@ type Type struct {
 	// precision and it prints as a float32 (float_column.go). A Float64
 	// with Precision M > 0 is FLOAT(M,D) / DOUBLE(M,D), D in Scale.
 	Single bool `json:",omitempty"`
+	// ZeroFill is the display width of an integer or DECIMAL column
+	// declared ZEROFILL, whose values print zero-padded to it (zerofill.go).
+	ZeroFill int `json:",omitempty"`
 }
 
 // IsBigUnsigned reports a BIGINT UNSIGNED type, whose int64 values are
@@ -197,6 +200,9 @@ func (t Type) String() string {
 		if t.Bit > 0 {
 			return fmt.Sprintf("BIT(%d)", t.Bit)
 		}
+		if t.Unsigned && t.ZeroFill > 0 {
+			return t.zeroFillName(intName(t.Width))
+		}
 		if t.Unsigned {
 			return intName(t.Width) + " UNSIGNED"
 		}
@@ -204,6 +210,9 @@ func (t Type) String() string {
 	case Float64:
 		return t.floatName()
 	case Decimal:
+		if t.ZeroFill > 0 {
+			return t.zeroFillName(fmt.Sprintf("DECIMAL(%d,%d)", t.Precision, t.Scale))
+		}
 		return fmt.Sprintf("DECIMAL(%d,%d)", t.Precision, t.Scale)
 	case Date:
 		return "DATE"
