@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -366,28 +365,4 @@ func FormatDate(days int32) string { return DateTime(days).Format("2006-01-02") 
 // FormatDouble prints f the way MySQL does: the shortest digits that read
 // back to f, plain notation for ordinary magnitudes and an exponent without
 // '+' beyond them (1e20, 1.5e-7).
-func FormatDouble(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	case f == 0:
-		return "0"
-	}
-	a := math.Abs(f)
-	if a >= 1e-6 && a < 1e15 {
-		return strconv.FormatFloat(f, 'f', -1, 64)
-	}
-	s := strconv.FormatFloat(f, 'e', -1, 64)
-	// strconv writes 1e+20 and 1.5e-07; MySQL writes 1e20 and 1.5e-7.
-	mant, exp, _ := strings.Cut(s, "e")
-	sign := ""
-	if exp[0] == '-' {
-		sign = "-"
-	}
-	exp = strings.TrimLeft(exp[1:], "0")
-	return mant + "e" + sign + exp
-}
+func FormatDouble(f float64) string { return columnar.FormatDouble(f) }

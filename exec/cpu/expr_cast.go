@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"gpusql/exec"
 	"math"
 	"strconv"
 	"strings"
@@ -306,7 +307,12 @@ func parseValue(s string, t columnar.Type) numVal {
 		}
 		return numVal{i: us, null: !ok}
 	case columnar.Float64:
+		// Past DOUBLE's range MySQL's strtod gives the largest double
+		// ('1e400' is 1.7976931348623157e308), not an infinity.
 		f, _ := strconv.ParseFloat(numericPrefix(s, true), 64)
+		if math.IsInf(f, 0) {
+			f = math.Copysign(math.MaxFloat64, f)
+		}
 		return numVal{f: f}
 	case columnar.Decimal:
 		return numVal{i: parseDecimal(numericPrefix(s, true), t.Scale)}
@@ -437,12 +443,9 @@ func formatValue(v *vec, p int32, t columnar.Type) string {
 	return columnar.ZeroFilled(strconv.FormatInt(v.int64At(p), 10), t)
 }
 
-func formatFloat(f float64) string {
-	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
-		return strconv.FormatFloat(f, 'f', -1, 64)
-	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
-}
+// formatFloat is a DOUBLE's text as MySQL prints it (exec.FormatDouble:
+// 1e301 and 1e-7, not Go's 1e+301 and 1e-07).
+func formatFloat(f float64) string { return exec.FormatDouble(f) }
 
 // formatDecimal renders a scaled integer with scale fraction digits.
 func formatDecimal(v int64, scale int) string {

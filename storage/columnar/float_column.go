@@ -72,16 +72,29 @@ func (t Type) floatName() string {
 // FormatFloat32 prints a FLOAT value as MySQL does: the shortest digits
 // that read back to the float32, plain for ordinary magnitudes and with an
 // exponent without '+' beyond them (3.4e38).
-func FormatFloat32(f float64) string {
+func FormatFloat32(f float64) string { return formatShortest(f, 32) }
+
+// FormatDouble prints a DOUBLE as MySQL does: the shortest digits that
+// read back to f, plain for ordinary magnitudes and with an exponent
+// without '+' beyond them (1e20, 1.5e-7).
+func FormatDouble(f float64) string { return formatShortest(f, 64) }
+
+func formatShortest(f float64, bits int) string {
 	switch {
-	case math.IsNaN(f) || math.IsInf(f, 0) || f == 0:
-		return strconv.FormatFloat(f, 'g', -1, 64)
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0:
+		return "0"
 	}
 	a := math.Abs(f)
 	if a >= 1e-6 && a < 1e15 {
-		return strconv.FormatFloat(f, 'f', -1, 32)
+		return strconv.FormatFloat(f, 'f', -1, bits)
 	}
-	mant, exp, _ := strings.Cut(strconv.FormatFloat(f, 'e', -1, 32), "e")
+	mant, exp, _ := strings.Cut(strconv.FormatFloat(f, 'e', -1, bits), "e")
 	sign := ""
 	if exp[0] == '-' {
 		sign = "-"
