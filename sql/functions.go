@@ -203,7 +203,7 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		if len(args) == 2 {
 			digits, null, ok := roundDigits(args[1])
 			if !ok {
-				return nil, b.errf(pos, "unsupported: round() with a non-constant number of digits")
+				return b.roundVar("round", x, args[1], pos)
 			}
 			if null {
 				return &Const{T: x.Type(), Null: true}, nil

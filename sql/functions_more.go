@@ -87,7 +87,9 @@ func init() {
 
 // IsRowFunc reports whether exec/cpu evaluates the function row by row
 // (the library above).
-func IsRowFunc(name string) bool { return moreFuncs[name] || regexpFuncs[name] || jsonFuncs[name] }
+func IsRowFunc(name string) bool {
+	return moreFuncs[name] || regexpFuncs[name] || jsonFuncs[name] || roundVarFuncs[name]
+}
 
 // doubleFuncs take and return DOUBLE, with their arity.
 var doubleFuncs = map[string][2]int{"pow": {2, 2}, "power": {2, 2}, "sqrt": {1, 1}, "exp": {1, 1},
@@ -528,7 +530,8 @@ func (b *binder) truncateFunc(args []Expr, pos int) (Expr, bool, error) {
 	}
 	d, null, ok := roundDigits(args[1])
 	if !ok {
-		return nil, true, b.errf(pos, "unsupported: truncate() with a non-constant number of digits")
+		e, err := b.roundVar("truncate", args[0], args[1], pos)
+		return e, true, err
 	}
 	if null {
 		return &Const{T: t, Null: true}, true, nil
