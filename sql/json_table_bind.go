@@ -155,7 +155,9 @@ func jtColumns(alias string, fields []columnar.Field, flat []jtColumn, rows [][]
 				}
 			}
 		}
-		t.Columns = append(t.Columns, bld.Column())
+		col := bld.Column()
+		columnar.RoundStoredFloats(col, 0) // FLOAT, FLOAT(M,D) columns
+		t.Columns = append(t.Columns, col)
 	}
 	columnar.ComputeStats(t)
 	return t, nil
