@@ -74,7 +74,12 @@ func (b *binder) regexpOp(n *ast.PatternRegexpExpr, sc *scope, pos int) (Expr, e
 	if err != nil {
 		return nil, err
 	}
-	e, err := b.regexpFunc("regexp_like", []Expr{s, p}, pos)
+	args := []Expr{s, p}
+	if isBinaryOperator(n.Expr) || isBinaryOperator(n.Pattern) {
+		// x REGEXP BINARY 'p': by bytes, whatever the collation.
+		args = append(args, &Const{T: columnar.TString, S: "c"})
+	}
+	e, err := b.regexpFunc("regexp_like", args, pos)
 	if err != nil || !n.Not {
 		return e, err
 	}
@@ -85,6 +90,10 @@ func (b *binder) regexpFunc(name string, args []Expr, pos int) (Expr, error) {
 	ar := regexpArity[name]
 	if len(args) < ar[0] || len(args) > ar[1] {
 		return nil, b.errf(pos, "wrong number of arguments to %s(): %d", name, len(args))
+	}
+	args, err := b.ciMatchType(name, args, pos) // regexp_collation.go
+	if err != nil {
+		return nil, err
 	}
 	for i, a := range args {
 		isText := i < 2 || i == ar[2] || (name == "regexp_replace" && i == 2)
@@ -122,4 +131,10 @@ func (b *binder) regexpFunc(name string, args []Expr, pos int) (Expr, error) {
 		t = columnar.TInt64
 	}
 	return &Func{Name: name, Args: args, T: t}, nil
+}
+
+// isBinaryOperator reports BINARY x.
+func isBinaryOperator(n ast.ExprNode) bool {
+	c, ok := n.(*ast.FuncCastExpr)
+	return ok && c.FunctionType == ast.CastBinaryOperator
 }
