@@ -32,12 +32,12 @@ import (
 
 // jtColumn is one column of the COLUMNS list, or a NESTED list.
 type jtColumn struct {
-	name, typ, path       string
-	ordinality, exists    bool
-	onEmpty, onError      jtOnAction
-	nested                []jtColumn
-	isNested              bool
-	first, width, ordSlot int // layout: see jtLayout
+	name, typ, path    string
+	ordinality, exists bool
+	onEmpty, onError   jtOnAction
+	nested             []jtColumn
+	isNested           bool
+	first, width       int // layout: see jtLayout
 }
 
 // jtOnAction is an ON EMPTY / ON ERROR clause: "" (NULL), "error" or

@@ -90,7 +90,6 @@ func scanJSONValueClause(sc *wordScanner) (c jsonValueClause, from, end int, ok 
 	if _, path := sc.next(); path == "" || path[0] != '\'' && path[0] != '"' {
 		return c, 0, 0, false // MySQL's path is a string literal
 	}
-	from = sc.pos
 	var words []string
 	var starts []int
 	for depth = 1; ; {
