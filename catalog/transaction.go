@@ -63,18 +63,27 @@ func (c *Catalog) CopyIndexes(src *Catalog) {
 
 // ConflictError is a COMMIT that lost to another session's change of a
 // table both changed.
-type ConflictError struct{ Table string }
+// Read: the table was only read, with a locking read.
+type ConflictError struct {
+	Table string
+	Read  bool
+}
 
 func (e *ConflictError) Error() string {
-	return fmt.Sprintf("transaction conflict: table %s was changed by another session after this transaction began; nothing was committed (retry the transaction)", e.Table)
+	how := ""
+	if e.Read {
+		how = ", read FOR UPDATE or FOR SHARE,"
+	}
+	return fmt.Sprintf("transaction conflict: table %s%s was changed by another session after this transaction began; nothing was committed (retry the transaction)", e.Table, how)
 }
 
 // Publish applies the changes work made relative to base (the snapshots it
 // was cloned from) to c: changed and created tables are swapped in, dropped
 // ones removed. Either every change is applied or, when c no longer holds
-// base's snapshot of a table work changed, none is and the error is a
-// *ConflictError.
-func (c *Catalog) Publish(base map[string]*columnar.Table, work *Catalog) error {
+// base's snapshot of a table work changed or of a table in locked (the
+// lower-cased names the transaction read with FOR UPDATE or FOR SHARE),
+// none is and the error is a *ConflictError.
+func (c *Catalog) Publish(base map[string]*columnar.Table, work *Catalog, locked map[string]bool) error {
 	after := work.Tables()
 	changed := map[string]bool{}
 	for k, t := range after {
@@ -108,6 +117,11 @@ func (c *Catalog) Publish(base map[string]*columnar.Table, work *Catalog) error 
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	for k := range locked {
+		if _, ok := base[k]; ok && c.tables[k] != base[k] && !changed[k] {
+			return &ConflictError{Table: base[k].Name, Read: true}
+		}
+	}
 	for k := range changed {
 		if c.tables[k] != base[k] {
 			name := k

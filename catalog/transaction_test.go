@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"gpusql/storage/columnar"
@@ -26,7 +27,7 @@ func TestPublish(t *testing.T) {
 	// Another session changes a table the clone did not touch.
 	c.Put(columnar.NewEmptyTable("keep", fields))
 	kept, _ := c.Table("keep")
-	if err := c.Publish(base, work); err != nil {
+	if err := c.Publish(base, work, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := c.Table("drop"); ok {
@@ -50,7 +51,7 @@ func TestPublish(t *testing.T) {
 	c.Put(columnar.NewEmptyTable("swap", fields))
 	winner, _ := c.Table("swap")
 	var ce *ConflictError
-	if err := c.Publish(base, work); !errors.As(err, &ce) || ce.Table != "swap" {
+	if err := c.Publish(base, work, nil); !errors.As(err, &ce) || ce.Table != "swap" {
 		t.Fatalf("got %v, want a conflict on swap", err)
 	}
 	if s, _ := c.Table("swap"); s != winner {
@@ -65,7 +66,28 @@ func TestPublish(t *testing.T) {
 	work = Clone(base)
 	work.Create("dup", fields, false)
 	c.Create("dup", fields, false)
-	if err := c.Publish(base, work); !errors.As(err, &ce) {
+	if err := c.Publish(base, work, nil); !errors.As(err, &ce) {
 		t.Errorf("two creates of one name: got %v, want a conflict", err)
+	}
+
+	// A table read with a locking read and changed by another session is
+	// a conflict too, though the transaction did not change it; one the
+	// transaction neither changed nor locked is not.
+	base = c.Tables()
+	work = Clone(base)
+	work.Create("mine", fields, false)
+	c.Put(columnar.NewEmptyTable("keep", fields))
+	if err := c.Publish(base, work, map[string]bool{"keep": true}); !errors.As(err, &ce) || ce.Table != "keep" || !ce.Read || !strings.Contains(err.Error(), "FOR UPDATE") {
+		t.Errorf("locked table changed: got %v, want a conflict on keep", err)
+	}
+	if _, ok := c.Table("mine"); ok {
+		t.Error("a conflicting publish created its table")
+	}
+	base = c.Tables()
+	work = Clone(base)
+	work.Create("mine", fields, false)
+	c.Put(columnar.NewEmptyTable("keep", fields))
+	if err := c.Publish(base, work, map[string]bool{"swap": true}); err != nil {
+		t.Errorf("unlocked table changed: %v", err)
 	}
 }

@@ -39,7 +39,7 @@ func (db *DB) insert(ctx context.Context, s *sql.Insert) (*StatementResult, erro
 	}
 	var res *exec.Result
 	err := db.strictly(ctx, s.Ignore, func(ctx context.Context) (err error) {
-		res, _, err = db.queryOn(ctx, &sql.Query{Plan: s.Source, Names: names}, executor)
+		res, _, err = db.queryOn(ctx, &sql.Query{Plan: s.Source, Names: names, Recursive: s.Recursive}, executor)
 		return err
 	})
 	if err != nil {

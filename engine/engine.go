@@ -543,6 +543,13 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return message("dropped index %s on %s", s.Name, s.Table), nil
 	case *sql.AnalyzeTable:
 		return db.analyze(s.Tables), nil
+	case *sql.LockTables:
+		return message("locked %d %s (gpusql's writes are atomic per statement: nothing waits)", len(s.Tables), plural(len(s.Tables), "table")), nil
+	case *sql.UnlockTables:
+		return message("tables unlocked"), nil
+	case *sql.KeysToggle:
+		sql.WarningsFrom(ctx).AddNote(1031, fmt.Sprintf("Table storage engine for '%s' doesn't have this option", s.Table))
+		return message("table %s unchanged", s.Table), nil
 	case *sql.ShowIndex:
 		return db.showIndex(s.Table)
 	case *sql.ShowCreateTable:

@@ -167,7 +167,7 @@ func (m *dupMerge) flush() error {
 	if err != nil {
 		return err
 	}
-	res, err := m.db.runSource(m.ctx, plan)
+	res, err := m.db.runSource(m.ctx, plan, nil)
 	if err != nil {
 		return err
 	}

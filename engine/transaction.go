@@ -54,6 +54,9 @@ type transaction struct {
 	work       *catalog.Catalog
 	readOnly   bool
 	savepoints []savepoint // oldest first (savepoint.go)
+	// locked are the tables read FOR UPDATE or FOR SHARE (lower-cased):
+	// COMMIT fails if another session changed one (sql.QueryReads).
+	locked map[string]bool
 }
 
 // Conn returns a new connection to db, with no transaction open.
@@ -94,7 +97,7 @@ func (c *Conn) Commit() error {
 	if tx == nil {
 		return nil
 	}
-	return c.db.cat.Publish(tx.base, tx.work)
+	return c.db.cat.Publish(tx.base, tx.work, tx.locked)
 }
 
 // Rollback discards the open transaction, if any.
@@ -147,7 +150,7 @@ func (c *Conn) transactionStatement(stmt sql.Statement) (r *StatementResult, han
 			return nil, true, err
 		}
 		return c.savepointStatement(stmt)
-	case *sql.CreateTable, *sql.CreateTableAs, *sql.DropTable, *sql.AlterColumns, *sql.AlterAutoIncrement, *sql.TruncateTable, *sql.RenameTable, *sql.ImportDatabase:
+	case *sql.LockTables, *sql.CreateTable, *sql.CreateTableAs, *sql.DropTable, *sql.AlterColumns, *sql.AlterAutoIncrement, *sql.TruncateTable, *sql.RenameTable, *sql.ImportDatabase:
 		return nil, false, c.Commit()
 	case *sql.Insert, *sql.Load, *sql.Update, *sql.Delete, *sql.MultiUpdate, *sql.MultiDelete:
 		c.mu.Lock()
@@ -157,7 +160,29 @@ func (c *Conn) transactionStatement(stmt sql.Statement) (r *StatementResult, han
 			return nil, false, ErrReadOnlyTransaction
 		}
 	}
-	return nil, false, c.implicitBegin(stmt)
+	if err := c.implicitBegin(stmt); err != nil {
+		return nil, false, err
+	}
+	if q, ok := stmt.(*sql.Query); ok && q.Reads.Locking {
+		c.lockTables(q.Reads.Tables)
+	}
+	return nil, false, nil
+}
+
+// lockTables adds the tables a locking read reads to the open
+// transaction's locked tables; outside a transaction it does nothing.
+func (c *Conn) lockTables(tables map[string]*columnar.Table) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tx == nil {
+		return
+	}
+	if c.tx.locked == nil {
+		c.tx.locked = map[string]bool{}
+	}
+	for k := range tables {
+		c.tx.locked[k] = true
+	}
 }
 
 // Exec is DB.Exec on this connection.

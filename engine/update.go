@@ -19,7 +19,7 @@ import (
 
 // update runs UPDATE t SET ... [WHERE ...].
 func (db *DB) update(ctx context.Context, s *sql.Update) (*StatementResult, error) {
-	res, err := db.runSource(ctx, s.Source)
+	res, err := db.runSource(ctx, s.Source, s.Recursive)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +75,7 @@ func (db *DB) update(ctx context.Context, s *sql.Update) (*StatementResult, erro
 
 // deleteRows runs DELETE FROM t [WHERE ...].
 func (db *DB) deleteRows(ctx context.Context, s *sql.Delete) (*StatementResult, error) {
-	res, err := db.runSource(ctx, s.Source)
+	res, err := db.runSource(ctx, s.Source, s.Recursive)
 	if err != nil {
 		return nil, err
 	}
@@ -107,8 +107,9 @@ func (db *DB) deleteRows(ctx context.Context, s *sql.Delete) (*StatementResult, 
 	return r, nil
 }
 
-// runSource runs a statement's row-selecting plan as a query.
-func (db *DB) runSource(ctx context.Context, p sql.Plan) (*exec.Result, error) {
+// runSource runs a statement's row-selecting plan as a query, after the
+// WITH RECURSIVE tables it reads.
+func (db *DB) runSource(ctx context.Context, p sql.Plan, recursive []*sql.RecursiveCTE) (*exec.Result, error) {
 	schema := p.Schema()
 	names := make([]string, len(schema))
 	for i, c := range schema {
@@ -116,7 +117,7 @@ func (db *DB) runSource(ctx context.Context, p sql.Plan) (*exec.Result, error) {
 	}
 	var res *exec.Result
 	err := db.strictly(ctx, false, func(ctx context.Context) (err error) {
-		res, _, err = db.query(ctx, &sql.Query{Plan: p, Names: names})
+		res, _, err = db.query(ctx, &sql.Query{Plan: p, Names: names, Recursive: recursive})
 		return err
 	})
 	return res, err

@@ -148,10 +148,26 @@ func bindPass(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed, ass
 	} else {
 		st, err = b.statement(p.Node)
 	}
+	if err == nil {
+		b.handOverRecursive(st)
+	}
 	if err == nil && len(b.recursive) > 0 {
-		return nil, b.errf(b.start, "unsupported: WITH RECURSIVE in this statement (SELECT, EXPLAIN and CREATE TABLE ... AS SELECT are supported)")
+		return nil, b.errf(b.start, "unsupported: WITH RECURSIVE in this statement (SELECT, EXPLAIN, CREATE TABLE ... AS SELECT, INSERT ... SELECT and single-table UPDATE and DELETE are supported)")
 	}
 	return st, err
+}
+
+// handOverRecursive gives a DML statement the WITH RECURSIVE tables its
+// source reads, for the engine to compute before running it.
+func (b *binder) handOverRecursive(st Statement) {
+	switch s := st.(type) {
+	case *Insert:
+		s.Recursive, b.recursive = b.recursive, nil
+	case *Update:
+		s.Recursive, b.recursive = b.recursive, nil
+	case *Delete:
+		s.Recursive, b.recursive = b.recursive, nil
+	}
 }
 
 func (b *binder) enter() error {
@@ -183,6 +199,10 @@ func (b *binder) statement(n ast.StmtNode) (Statement, error) {
 		return b.dropTable(n)
 	case *ast.AnalyzeTableStmt:
 		return b.analyzeTable(n)
+	case *ast.LockTablesStmt:
+		return b.lockTables(n)
+	case *ast.UnlockTablesStmt:
+		return &UnlockTables{}, nil
 	case *ast.CreateViewStmt:
 		return b.createView(n)
 	case *ast.CreateIndexStmt:

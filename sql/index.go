@@ -218,6 +218,8 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 		return &RenameTable{From: []string{t.Name}, To: []string{spec.NewTable.Name.O}}, nil
 	case spec.Tp == ast.AlterTableOption:
 		return b.alterAutoIncrement(t, spec.Options)
+	case spec.Tp == ast.AlterTableDisableKeys || spec.Tp == ast.AlterTableEnableKeys:
+		return &KeysToggle{Table: t.Name}, nil
 	}
 	if st, ok, err := b.alterCheck(t, spec); ok {
 		return st, err

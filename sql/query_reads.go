@@ -22,10 +22,19 @@ import (
 // a file in FROM, information_schema, WITH RECURSIVE — all fixed as
 // constants or temporary tables at bind time; "" when there is none. Such
 // a query must be bound afresh on every run.
+//
+// Locking is set by a locking read (SELECT ... FOR UPDATE, FOR SHARE, LOCK
+// IN SHARE MODE): inside a transaction the tables the query reads then
+// join the tables its COMMIT checks for other sessions' changes
+// (catalog.Publish), which is what such a read guarantees under snapshot
+// isolation: no other session's change to what it read can commit in
+// between unnoticed. Nothing waits (NOWAIT and SKIP LOCKED change
+// nothing), and outside a transaction it is a plain read.
 type QueryReads struct {
 	Tables   map[string]*columnar.Table
 	Views    map[string]catalog.View
 	Volatile string
+	Locking  bool
 }
 
 func (r *QueryReads) table(t *columnar.Table) {

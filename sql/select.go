@@ -99,7 +99,7 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 	case s.SelectIntoOpt != nil:
 		return nil, b.errf(-1, "unsupported: SELECT ... INTO")
 	case s.LockInfo != nil && s.LockInfo.LockType != ast.SelectLockNone:
-		return nil, b.errf(-1, "unsupported: locking reads (FOR UPDATE / LOCK IN SHARE MODE)")
+		b.reads.Locking = true // FOR UPDATE / FOR SHARE (QueryReads)
 	}
 	pop, err := b.pushCTEs(s.With)
 	if err != nil {

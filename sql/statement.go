@@ -78,6 +78,10 @@ type Insert struct {
 	// DECIMAL rounded to its column's scale); the engine adds them to
 	// the statement's warnings when the rows are stored.
 	Notes []Warning
+	// Recursive are the WITH RECURSIVE tables Source reads (INSERT ...
+	// WITH RECURSIVE ... SELECT), computed before it runs, as a
+	// Query's.
+	Recursive []*RecursiveCTE
 }
 
 // Load appends a file to a table: LOAD DATA INFILE (Format "csv", with the

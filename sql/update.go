@@ -44,13 +44,18 @@ type Update struct {
 	// Ignore (UPDATE IGNORE) leaves the rows whose new values break a
 	// CHECK constraint or a foreign key as they were.
 	Ignore bool
+	// Recursive are the WITH RECURSIVE tables Source reads (WITH ...
+	// UPDATE), computed before it runs.
+	Recursive []*RecursiveCTE
 }
 
-// Delete removes the rows of Snapshot whose row numbers Source returns.
+// Delete removes the rows of Snapshot whose row numbers Source returns;
+// Recursive as Update's.
 type Delete struct {
-	Table    string
-	Snapshot *columnar.Table
-	Source   Plan
+	Table     string
+	Snapshot  *columnar.Table
+	Source    Plan
+	Recursive []*RecursiveCTE
 }
 
 func (*Update) statement() {}
@@ -121,12 +126,14 @@ func (b *binder) dmlTable(verb string, refs *ast.TableRefsClause, where ast.Expr
 }
 
 func (b *binder) deleteStmt(n *ast.DeleteStmt) (Statement, error) {
-	switch {
-	case n.IsMultiTable:
+	if n.IsMultiTable {
 		return b.multiDelete(n)
-	case n.With != nil:
-		return nil, b.errf(b.start, "unsupported: WITH ... DELETE")
 	}
+	pop, err := b.pushCTEs(n.With) // WITH ... DELETE: the CTEs serve the WHERE's subqueries
+	if err != nil {
+		return nil, err
+	}
+	defer pop()
 	t, sc, err := b.dmlTable("DELETE", n.TableRefs, n.Where, n.Order, n.Limit)
 	if err != nil {
 		return nil, err
@@ -146,12 +153,14 @@ func (b *binder) deleteStmt(n *ast.DeleteStmt) (Statement, error) {
 // column type. The value as computed is carried alongside (appended after
 // the table's columns) for the engine, which converts it with range checks.
 func (b *binder) update(n *ast.UpdateStmt) (Statement, error) {
-	switch {
-	case n.MultipleTable || joinsTables(n.TableRefs):
+	if n.MultipleTable || joinsTables(n.TableRefs) {
 		return b.multiUpdate(n)
-	case n.With != nil:
-		return nil, b.errf(b.start, "unsupported: WITH ... UPDATE")
 	}
+	pop, err := b.pushCTEs(n.With) // WITH ... UPDATE: the CTEs serve SET's and WHERE's subqueries
+	if err != nil {
+		return nil, err
+	}
+	defer pop()
 	t, sc, err := b.dmlTable("UPDATE", n.TableRefs, n.Where, n.Order, n.Limit)
 	if err != nil {
 		return nil, err

@@ -13,13 +13,7 @@ import (
 
 // narrowColumns counts the columns g narrows.
 func narrowColumns(g *planner.GPUPlan) int {
-	n := 0
-	for _, c := range g.Columns {
-		if c.Narrow != nil {
-			n++
-		}
-	}
-	return n
+	return countColumns(g, func(c planner.GPUColumn) bool { return c.Narrow != nil })
 }
 
 // A narrow column's device form reads back as its values through every

@@ -61,9 +61,14 @@ func runPacking(t testing.TB, p *planner.Physical, m packingMode) (*exec.Result,
 }
 
 func packedColumns(g *planner.GPUPlan) int {
+	return countColumns(g, func(c planner.GPUColumn) bool { return c.Packing != nil })
+}
+
+// countColumns counts the columns of g that have.
+func countColumns(g *planner.GPUPlan, has func(planner.GPUColumn) bool) int {
 	n := 0
 	for _, c := range g.Columns {
-		if c.Packing != nil {
+		if has(c) {
 			n++
 		}
 	}
@@ -213,7 +218,7 @@ func TestPackedStarEdgeCases(t *testing.T) {
 				narrowed += narrowColumns(p.GPU)
 				packed[name] = p
 			}
-			if m.narrow && c.n > 0 && narrowed == 0 {
+			if m.narrow && c.n >= 16 && narrowed == 0 { // below 16 rows the 16-byte padding outweighs 4 bytes a row
 				t.Errorf("%s %s: no plan narrows a column", c.name, m.name)
 			}
 			eachTuning(t, func(t *testing.T) {
