@@ -61,19 +61,26 @@ func (b *binder) jsonTable(fs fileSource, alias string) (Plan, []scopeCol, error
 	return scan, qualify(names, alias), nil
 }
 
-// buildJSONTable evaluates spec into a table named alias.
+// buildJSONTable evaluates spec, over its literal document, into a table
+// named alias.
 func buildJSONTable(spec jsonTableSpec, alias string) (*columnar.Table, error) {
 	doc, ok := literalString(spec.doc)
 	if !ok {
 		return nil, fmt.Errorf("unsupported: JSON_TABLE over %s (the document must be a string literal or a user variable)", spec.doc)
 	}
+	return buildJSONTableFrom(spec, alias, []string{doc}, false)
+}
+
+// buildJSONTableDocs evaluates spec over each of docs, each row led by
+// its document's text (jsonTableDocColumn; json_table_lateral.go).
+func buildJSONTableDocs(spec jsonTableSpec, alias string, docs []string) (*columnar.Table, error) {
+	return buildJSONTableFrom(spec, alias, docs, true)
+}
+
+func buildJSONTableFrom(spec jsonTableSpec, alias string, docs []string, withDoc bool) (*columnar.Table, error) {
 	pathText, ok := literalString(spec.path)
 	if !ok {
 		return nil, fmt.Errorf("JSON_TABLE: the path must be a string literal")
-	}
-	v, err := mysqljson.Parse(doc)
-	if err != nil {
-		return nil, fmt.Errorf("Invalid JSON text in argument 1 to function json_table: %v.", err)
 	}
 	pt, err := mysqljson.ParsePath(pathText)
 	if err != nil {
@@ -84,22 +91,38 @@ func buildJSONTable(spec jsonTableSpec, alias string) (*columnar.Table, error) {
 	}
 	width := jtLayout(spec.cols, 0)
 	flat := jtFlat(spec.cols)
-	fields := make([]columnar.Field, width)
-	for i, c := range flat {
+	var fields []columnar.Field
+	if withDoc {
+		fields = append(fields, columnar.Field{Name: jsonTableDocColumn, Type: columnar.TString, Nullable: true})
+		flat = append([]jtColumn{{name: jsonTableDocColumn}}, flat...)
+	}
+	for _, c := range flat[len(fields):] {
 		t, err := jtType(c)
 		if err != nil {
 			return nil, err
 		}
-		fields[i] = columnar.Field{Name: c.name, Type: t, Nullable: true}
+		fields = append(fields, columnar.Field{Name: c.name, Type: t, Nullable: true})
 	}
 	ev := &jtEval{width: width, table: alias}
 	var rows [][]*string
-	for i, m := range pt.Seek(v) {
-		r, err := ev.rows(spec.cols, m.Val, i+1)
+	for _, doc := range docs {
+		v, err := mysqljson.Parse(doc)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("Invalid JSON text in argument 1 to function json_table: %v.", err)
 		}
-		rows = append(rows, r...)
+		for i, m := range pt.Seek(v) {
+			r, err := ev.rows(spec.cols, m.Val, i+1)
+			if err != nil {
+				return nil, err
+			}
+			for _, row := range r {
+				if withDoc {
+					d := doc
+					row = append([]*string{&d}, row...)
+				}
+				rows = append(rows, row)
+			}
+		}
 	}
 	return jtColumns(alias, fields, flat, rows)
 }
