@@ -77,6 +77,10 @@ func buildJSONTableDocs(spec jsonTableSpec, alias string, docs []string) (*colum
 	return buildJSONTableFrom(spec, alias, docs, true)
 }
 
+// maxJSONTableRows bounds the rows a JSON_TABLE builds at bind time,
+// outside the executors' memory accounting (at most a few hundred MiB).
+const maxJSONTableRows = 1 << 22
+
 func buildJSONTableFrom(spec jsonTableSpec, alias string, docs []string, withDoc bool) (*columnar.Table, error) {
 	pathText, ok := literalString(spec.path)
 	if !ok {
@@ -114,6 +118,9 @@ func buildJSONTableFrom(spec jsonTableSpec, alias string, docs []string, withDoc
 			r, err := ev.rows(spec.cols, m.Val, i+1)
 			if err != nil {
 				return nil, err
+			}
+			if len(rows)+len(r) > maxJSONTableRows {
+				return nil, fmt.Errorf("JSON_TABLE %s: more than %d rows (it is built in memory as the statement is bound; filter the documents first)", alias, maxJSONTableRows)
 			}
 			for _, row := range r {
 				if withDoc {
