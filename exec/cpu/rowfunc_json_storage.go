@@ -17,15 +17,3 @@ func init() {
 	}
 }
 
-// JSON_MERGE is JSON_MERGE_PRESERVE under its deprecated name, which
-// MySQL 8 answers with warning 1287 (once for each call in the statement).
-func init() {
-	preserve := jsonBodies["json_merge_preserve"]
-	jsonBodies["json_merge"] = func(f *rowFunc, a []val) val {
-		f.warn.AddOnce(f.expr, warnDeprecatedSyntax, "'JSON_MERGE' is deprecated and will be removed in a future release. Please use JSON_MERGE_PRESERVE/JSON_MERGE_PATCH instead")
-		return preserve(f, a)
-	}
-}
-
-// warnDeprecatedSyntax is MySQL's ER_WARN_DEPRECATED_SYNTAX.
-const warnDeprecatedSyntax uint16 = 1287
