@@ -16,4 +16,3 @@ func init() {
 		return iv(0)
 	}
 }
-
