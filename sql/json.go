@@ -70,7 +70,8 @@ var jsonResult = map[string]struct {
 	"json_pretty": {columnar.TString, 1, 1}, "json_memberof": {columnar.TInt64, 2, 2},
 	"json_overlaps": {columnar.TInt64, 2, 2}, "json_storage_size": {columnar.TInt64, 1, 1},
 	"json_storage_free": {columnar.TInt64, 1, 1}, "json_merge": {columnar.TJSON, 2, -1},
-	"cast_as_json": {columnar.TJSON, 1, 1}, "to_json": {columnar.TJSON, 1, 1},
+	"json_value_missing": {columnar.TString, 0, 0},
+	"cast_as_json":       {columnar.TJSON, 1, 1}, "to_json": {columnar.TJSON, 1, 1},
 	"json_compare": {columnar.TInt64, 2, 2}, "json_sort_key": {columnar.TString, 1, 1},
 }
 

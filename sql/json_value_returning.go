@@ -19,10 +19,11 @@ import (
 //	WHEN 0 THEN CAST(v AS type) END
 //
 // the second for DEFAULT v ON EMPTY (no value at the path; a JSON null
-// is a value, NULL; a NULL document gives NULL). NULL ON EMPTY and NULL ON ERROR are the defaults
-// and change nothing; ERROR ON EMPTY, ERROR ON ERROR and DEFAULT ... ON
-// ERROR are left in the text, where the parser reports them as a syntax
-// error at their place.
+// is a value, NULL; a NULL document gives NULL), and with
+// JSON_VALUE_MISSING(), MySQL's error 3966, for ERROR ON EMPTY. NULL ON
+// EMPTY and NULL ON ERROR are the defaults and change nothing; ERROR ON
+// ERROR and DEFAULT ... ON ERROR are left in the text, where the parser
+// reports them as a syntax error at their place.
 
 // jsonValueClause is the clause cut out of one JSON_VALUE call: the
 // offset of the call's name, the RETURNING type's text and the literal
@@ -31,6 +32,7 @@ type jsonValueClause struct {
 	at             int
 	returning      string
 	defaultOnEmpty string
+	errorOnEmpty   bool   // ERROR ON EMPTY: json_value_missing()
 	span           [2]int // the blanked bytes
 }
 
@@ -140,6 +142,9 @@ func parseJSONValueClause(s string, words []string, starts []int, end int, c jso
 		switch {
 		case is(i, "NULL") && is(i+1, "ON") && (is(i+2, "EMPTY") || is(i+2, "ERROR")):
 			i += 3
+		case is(i, "ERROR") && is(i+1, "ON") && is(i+2, "EMPTY"):
+			c.errorOnEmpty = true
+			i += 3
 		case is(i, "DEFAULT") && i+1 < len(words) && is(i+2, "ON") && is(i+3, "EMPTY"):
 			c.defaultOnEmpty = words[i+1]
 			i += 4
@@ -222,8 +227,11 @@ func (c jsonValueClause) rewrite(f *ast.FuncCallExpr) ast.ExprNode {
 		value = "CAST(@v AS " + c.returning + ")"
 	}
 	tmpl := value
-	if c.defaultOnEmpty != "" {
+	if c.defaultOnEmpty != "" || c.errorOnEmpty {
 		dflt := c.defaultOnEmpty
+		if c.errorOnEmpty {
+			dflt = "JSON_VALUE_MISSING()" // raises MySQL's error 3966
+		}
 		if c.returning != "" {
 			dflt = "CAST(" + dflt + " AS " + c.returning + ")"
 		}

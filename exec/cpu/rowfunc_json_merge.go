@@ -1,5 +1,7 @@
 package cpu
 
+import "errors"
+
 // JSON_MERGE is JSON_MERGE_PRESERVE under its deprecated name, which
 // MySQL 8 answers with warning 1287 (once for each call in the statement).
 func init() {
@@ -12,3 +14,12 @@ func init() {
 
 // warnDeprecatedSyntax is MySQL's ER_WARN_DEPRECATED_SYNTAX.
 const warnDeprecatedSyntax uint16 = 1287
+
+// JSON_VALUE_MISSING() is JSON_VALUE's ERROR ON EMPTY (sql/json_value_returning.go):
+// MySQL's ER_MISSING_JSON_VALUE, raised where a row has no value at the path.
+func init() {
+	jsonBodies["json_value_missing"] = func(f *rowFunc, a []val) val {
+		raise(errors.New("No value was found by 'json_value' on the specified path."))
+		return nullVal
+	}
+}
