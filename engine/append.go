@@ -279,6 +279,7 @@ func appendColumn(old *columnar.Column, m int, src *columnar.Column, n int, t co
 	if re, ok := err.(*rowError); ok {
 		re.column = name
 	}
+	columnar.RoundStoredFloats(out, m) // FLOAT, FLOAT(M,D), DOUBLE(M,D)
 	return out, err
 }
 
@@ -490,6 +491,8 @@ func fits(v int64, t columnar.Type) bool {
 			lo, hi = math.MinInt32, math.MaxInt32
 		}
 		return v >= lo && v <= hi
+	case t.Bit > 0:
+		return uint64(v) <= t.UnsignedMax()
 	case t.ID == columnar.Decimal && t.Precision > 0 && t.Precision < 19:
 		p := columnar.Pow10[t.Precision]
 		return v > -p && v < p

@@ -11,6 +11,9 @@ import (
 // not across signedness (-1 is not 18446744073709551615) nor from BIGINT
 // UNSIGNED into INT UNSIGNED.
 func sameIntegerRange(to, from columnar.Type) bool {
+	if to.Bit > 0 && (from.Bit == 0 || from.Bit > to.Bit) {
+		return false // BIT(m) holds less than a BIGINT UNSIGNED
+	}
 	return to.Unsigned == from.Unsigned && (!to.Unsigned || to.Width == 0 || from.Width != 0 && from.Width <= to.Width)
 }
 

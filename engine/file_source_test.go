@@ -85,7 +85,7 @@ func TestFilesInFromErrors(t *testing.T) {
 		{"select * from read_csv('a.csv', skip=2)", "line 1:33: unsupported: read_csv option skip"},
 		{"select * from read_csv(a.csv)", "line 1:24: read_csv wants a quoted file name"},
 		{"select * from read_csv('a.csv', columns={'a': 'INT', 'b': 'INT'})", "columns names 2 columns, the file has 1"},
-		{"select * from read_csv('a.csv', columns={'a': 'BIT'})", "unsupported type"},
+		{"select * from read_csv('a.csv', columns={'a': 'BIT(65)'})", "unsupported type"},
 		{"select * from read_parquet('a.csv')", "a.csv"},
 		{"select * from 'none*.parquet'", "no file matches"},
 	} {

@@ -52,6 +52,9 @@ func (db *DB) load(ctx context.Context, s *sql.Load, baseDir string) (*Statement
 		if t, err = db.loadedTimestampsToUTC(t, old.Rows); err != nil {
 			return nil, err
 		}
+		for _, c := range t.Columns {
+			columnar.RoundStoredFloats(c, old.Rows) // the loader's columns are its own
+		}
 		if t, gen, err = fillLoaded(db.cat, old, t, s.AutoOnZero); err != nil {
 			return nil, err
 		}

@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -210,20 +209,26 @@ func FormatValue(c *columnar.Column, i int) string {
 		}
 		return strconv.FormatInt(int64(c.I32[i]), 10)
 	case columnar.Int64:
-		if c.Type.IsBigUnsigned() {
-			return strconv.FormatUint(uint64(c.I64[i]), 10)
+		if c.Type.Bit > 0 {
+			return columnar.FormatBit(uint64(c.I64[i]), c.Type.Bit)
 		}
-		return strconv.FormatInt(c.I64[i], 10)
+		if c.Type.IsBigUnsigned() {
+			return columnar.ZeroFilled(strconv.FormatUint(uint64(c.I64[i]), 10), c.Type)
+		}
+		return columnar.ZeroFilled(strconv.FormatInt(c.I64[i], 10), c.Type)
 	case columnar.Float64:
 		if c.Type.Scale > 0 { // a DOUBLE of fixed decimals: PI() is 3.141593 (sql/double_decimals.go)
 			return strconv.FormatFloat(c.F64[i], 'f', c.Type.Scale, 64)
 		}
+		if c.Type.Single {
+			return columnar.FormatFloat32(c.F64[i])
+		}
 		return FormatDouble(c.F64[i])
 	case columnar.Decimal:
 		if c.W != nil {
-			return decimal.Format(c.W[i], c.Type.Scale)
+			return columnar.ZeroFilled(decimal.Format(c.W[i], c.Type.Scale), c.Type)
 		}
-		return FormatDecimal(c.I64[i], c.Type.Scale)
+		return columnar.ZeroFilled(FormatDecimal(c.I64[i], c.Type.Scale), c.Type)
 	case columnar.Date:
 		return FormatDate(c.I32[i])
 	case columnar.Datetime:
@@ -263,9 +268,9 @@ func Value(c *columnar.Column, i int) any {
 		return c.F64[i]
 	case columnar.Decimal:
 		if c.W != nil {
-			return decimal.Format(c.W[i], c.Type.Scale)
+			return columnar.ZeroFilled(decimal.Format(c.W[i], c.Type.Scale), c.Type)
 		}
-		return FormatDecimal(c.I64[i], c.Type.Scale)
+		return columnar.ZeroFilled(FormatDecimal(c.I64[i], c.Type.Scale), c.Type)
 	case columnar.Date:
 		return DateTime(c.I32[i])
 	case columnar.Datetime:
@@ -360,28 +365,4 @@ func FormatDate(days int32) string { return DateTime(days).Format("2006-01-02") 
 // FormatDouble prints f the way MySQL does: the shortest digits that read
 // back to f, plain notation for ordinary magnitudes and an exponent without
 // '+' beyond them (1e20, 1.5e-7).
-func FormatDouble(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	case f == 0:
-		return "0"
-	}
-	a := math.Abs(f)
-	if a >= 1e-6 && a < 1e15 {
-		return strconv.FormatFloat(f, 'f', -1, 64)
-	}
-	s := strconv.FormatFloat(f, 'e', -1, 64)
-	// strconv writes 1e+20 and 1.5e-07; MySQL writes 1e20 and 1.5e-7.
-	mant, exp, _ := strings.Cut(s, "e")
-	sign := ""
-	if exp[0] == '-' {
-		sign = "-"
-	}
-	exp = strings.TrimLeft(exp[1:], "0")
-	return mant + "e" + sign + exp
-}
+func FormatDouble(f float64) string { return columnar.FormatDouble(f) }

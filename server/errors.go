@@ -48,6 +48,8 @@ const (
 	erInvalidJSONPath        = 3143
 	erUserLockWrongName      = 3057 // ER_USER_LOCK_WRONG_NAME
 	erUserLockDeadlock       = 3058 // ER_USER_LOCK_DEADLOCK
+	erRegexpIndexOutOfBounds = 3686 // ER_REGEXP_INDEX_OUTOFBOUNDS_ERROR
+	erMissingJSONValue       = 3966 // ER_MISSING_JSON_VALUE
 )
 
 var extraStates = map[uint16]string{erInvalidJSONText: "22032", erInvalidJSONTextInParam: "22032", erInvalidJSONPath: "42000",
@@ -186,5 +188,10 @@ var messageCodes = []struct {
 	{"Unknown collation", mysql.ER_UNKNOWN_COLLATION},
 	{"is not valid for CHARACTER SET", mysql.ER_COLLATION_CHARSET_MISMATCH},
 	{"Incorrect user-level lock name", erUserLockWrongName},
+	{"Display width out of range for column", mysql.ER_TOO_BIG_DISPLAYWIDTH},
+	{"No value was found by 'json_value' on the specified path", erMissingJSONValue},
+	// Regular expressions (sql/regexp.go, exec/cpu/rowfunc_regexp.go).
+	{"Incorrect arguments to regexp", mysql.ER_WRONG_ARGUMENTS},
+	{"Index out of bounds in regular expression search", erRegexpIndexOutOfBounds},
 	{"Deadlock found when trying to get user-level lock", erUserLockDeadlock},
 }

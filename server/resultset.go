@@ -49,10 +49,19 @@ func fields(r *exec.Result) []*mysql.Field {
 				// protocol then sends the int64 slot as it is.
 				f.Flag |= mysql.UNSIGNED_FLAG
 			}
+			if t.Bit > 0 {
+				f.Type, f.ColumnLength, f.Flag = mysql.MYSQL_TYPE_BIT, uint32(t.Bit), mysql.UNSIGNED_FLAG
+			}
+			if t.ZeroFill > 0 { // clients pad binary-protocol values themselves
+				f.ColumnLength, f.Flag = uint32(t.ZeroFill), f.Flag|mysql.ZEROFILL_FLAG
+			}
 		case columnar.Float64:
 			f.Type, f.ColumnLength, f.Decimal, f.Flag = mysql.MYSQL_TYPE_DOUBLE, 22, 31, mysql.BINARY_FLAG|mysql.NUM_FLAG
 			if t.Scale > 0 { // fixed decimals (PI()): the client prints that many
 				f.Decimal = uint8(t.Scale)
+			}
+			if t.Single { // a FLOAT column: 4 bytes in the binary protocol
+				f.Type, f.ColumnLength = mysql.MYSQL_TYPE_FLOAT, 12
 			}
 		case columnar.Decimal:
 			// MySQL's display length: the digits, a sign and, with a
@@ -180,8 +189,16 @@ func appendBinaryRow(row []byte, r *exec.Result, i int) []byte {
 			}
 			row = binary.LittleEndian.AppendUint32(row, uint32(c.I32[i]))
 		case columnar.Int64:
+			if c.Type.Bit > 0 { // BIT: its bytes, as MySQL sends it
+				row = append(row, mysql.PutLengthEncodedString([]byte(exec.FormatValue(c, i)))...)
+				break
+			}
 			row = binary.LittleEndian.AppendUint64(row, uint64(c.I64[i]))
 		case columnar.Float64:
+			if c.Type.Single {
+				row = binary.LittleEndian.AppendUint32(row, math.Float32bits(float32(c.F64[i])))
+				break
+			}
 			row = binary.LittleEndian.AppendUint64(row, math.Float64bits(c.F64[i]))
 		case columnar.Bool:
 			row = append(row, byte(c.I32[i]))

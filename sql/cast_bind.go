@@ -80,6 +80,11 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 	default:
 		return nil, b.errf(pos, "unsupported: CAST to %s", n.Tp.String())
 	}
+	if isJSON(e) && (t.IsInteger() || t.ID == columnar.Decimal || t.ID == columnar.Float64) {
+		// A JSON string casts by its text: CAST(JSON '"12"' AS SIGNED)
+		// is 12 in MySQL, not the 0 of the quoted text.
+		e = &Func{Name: "json_unquote", Args: []Expr{e}, T: columnar.TString}
+	}
 	if e.Type().ID == columnar.Time && isTemporal(t) {
 		return nil, b.errf(pos, "unsupported: CAST of a TIME to %s (MySQL adds today's date: write TIMESTAMP(CURRENT_DATE, t))", t)
 	}

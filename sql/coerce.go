@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -476,7 +477,10 @@ func convertConst(c *Const, t columnar.Type) (*Const, bool) {
 		case columnar.Decimal:
 			out.S = FormatDecimal(c.I, c.T.Scale)
 		case columnar.Float64:
-			out.S = strconv.FormatFloat(c.F, 'g', -1, 64)
+			out.S = columnar.FormatDouble(c.F)
+			if c.T.Scale > 0 { // PI(): its 6 decimals
+				out.S = strconv.FormatFloat(c.F, 'f', c.T.Scale, 64)
+			}
 		default:
 			return nil, false
 		}
@@ -610,7 +614,16 @@ func parseFloatPrefix(s string) (float64, bool) {
 	}
 done:
 	for end > 0 {
-		if f, err := strconv.ParseFloat(s[:end], 64); err == nil {
+		f, err := strconv.ParseFloat(s[:end], 64)
+		if err == nil {
+			return f, true
+		}
+		if errors.Is(err, strconv.ErrRange) {
+			// Past DOUBLE's range: MySQL's strtod gives the largest
+			// double ('1e400' is 1.7976931348623157e308), or 0.
+			if math.IsInf(f, 0) {
+				f = math.Copysign(math.MaxFloat64, f)
+			}
 			return f, true
 		}
 		end--

@@ -43,9 +43,29 @@ import (
 //	ENUM(...), SET(...)                        → VARCHAR holding the members' text,
 //	                                             Type.Members (sql/enum.go)
 //
-// BIT is rejected.
+//	BIT[(m)]                                   → BIGINT UNSIGNED marked Bit m (1 to 64,
+//	                                             1 without m): storage/columnar/bit.go
 func columnType(tp *types.FieldType) (columnar.Type, string) {
+	t, bad := baseColumnType(tp)
+	if bad == "" && mysql.HasZerofillFlag(tp.GetFlag()) && (t.Unsigned && t.Bit == 0 || t.ID == columnar.Decimal) {
+		// ZEROFILL (which makes an integer UNSIGNED): zero-padded display.
+		t.ZeroFill = columnar.ZeroFillWidth(t, max(tp.GetFlen(), 0))
+	}
+	return t, bad
+}
+
+// baseColumnType is columnType without the ZEROFILL display width.
+func baseColumnType(tp *types.FieldType) (columnar.Type, string) {
 	switch tp.GetType() {
+	case mysql.TypeBit:
+		m := tp.GetFlen()
+		if m <= 0 {
+			m = 1
+		}
+		if m > columnar.MaxBitWidth {
+			return columnar.Type{}, fmt.Sprintf("BIT(%d) (at most 64 bits)", m)
+		}
+		return columnar.TBit(m), ""
 	case mysql.TypeTiny, mysql.TypeShort, mysql.TypeInt24, mysql.TypeLong:
 		width := map[byte]int{mysql.TypeTiny: 8, mysql.TypeShort: 16, mysql.TypeInt24: 24, mysql.TypeLong: 32}[tp.GetType()]
 		switch {
@@ -61,6 +81,16 @@ func columnType(tp *types.FieldType) (columnar.Type, string) {
 		}
 		return columnar.TInt64, ""
 	case mysql.TypeFloat, mysql.TypeDouble:
+		m, d := tp.GetFlen(), tp.GetDecimal()
+		if m <= 0 || d < 0 || d == types.UnspecifiedLength {
+			m, d = 0, 0 // FLOAT, FLOAT(p), DOUBLE: no fixed decimals
+		}
+		if tp.GetType() == mysql.TypeFloat {
+			return columnar.TFloat(m, d), ""
+		}
+		if m > 0 {
+			return columnar.TDoubleFixed(m, d), ""
+		}
 		return columnar.TFloat64, ""
 	case mysql.TypeNewDecimal:
 		p, s := tp.GetFlen(), tp.GetDecimal()
@@ -80,7 +110,7 @@ func columnType(tp *types.FieldType) (columnar.Type, string) {
 			w = 1 // CHAR is CHAR(1)
 		}
 		bin := isBinary(tp)
-		char := tp.GetType() == mysql.TypeString && !bin
+		char := tp.GetType() == mysql.TypeString // CHAR(n) or BINARY(n)
 		return columnar.Type{ID: columnar.String, Width: max(w, 0), Binary: bin, Char: char}, ""
 	case mysql.TypeBlob, mysql.TypeTinyBlob, mysql.TypeMediumBlob, mysql.TypeLongBlob:
 		return columnar.Type{ID: columnar.String, Binary: isBinary(tp)}, ""

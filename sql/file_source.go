@@ -82,6 +82,11 @@ func markFileSources(text string) (string, []fileSource) {
 			path, _ := unquoteStandard(w)
 			out = append(out, fileSource{path: path, pos: pos, text: text[pos:sc.pos]})
 			b = markSource(b, text, pos, sc.pos, len(out)-1)
+		case atSource && u == "JSON_TABLE":
+			if end, ok := balancedCall(&sc); ok {
+				out = append(out, fileSource{fn: "json_table", pos: pos, text: text[pos:end]})
+				b = markSource(b, text, pos, end, len(out)-1)
+			}
 		case atSource && isFileFunction(u):
 			save := sc.pos
 			if _, p := sc.next(); p == "(" {
@@ -238,6 +243,9 @@ func (b *binder) fileTable(name, alias string) (Plan, []scopeCol, error) {
 		return nil, nil, b.errf(-1, "unknown file source")
 	}
 	fs := b.files[n]
+	if fs.fn == "json_table" {
+		return b.jsonTable(fs, alias) // json_table_bind.go
+	}
 	if fs.errMsg != "" {
 		return nil, nil, b.errf(fs.errPos, "%s", fs.errMsg)
 	}

@@ -49,6 +49,9 @@ func (b *binder) join(n *ast.Join) (Plan, []scopeCol, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if p, cols, handled, err := b.lateralJSONTable(n, lp, lc); handled { // json_table_lateral.go
+		return p, cols, err
+	}
 	if ts, ok := isLateral(n.Right); ok {
 		p, cols, err := b.lateralJoin(n, ts, lp, lc)
 		if !errors.Is(err, errUncorrelatedLateral) {

@@ -201,11 +201,14 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		}
 		d := int64(0)
 		if len(args) == 2 {
-			c, ok := args[1].(*Const)
-			if !ok || c.Null || !c.T.IsInteger() {
-				return nil, b.errf(pos, "unsupported: round() with a non-constant or non-integer number of digits")
+			digits, null, ok := roundDigits(args[1])
+			if !ok {
+				return b.roundVar("round", x, args[1], pos)
 			}
-			d = c.I
+			if null {
+				return &Const{T: x.Type(), Null: true}, nil
+			}
+			d = digits
 		}
 		if x.Type().IsBigUnsigned() {
 			return b.wholeUnsigned("round", x, d, pos)
@@ -325,7 +328,7 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 	if e, ok, err := b.moreFunc(name, args, pos); ok {
 		return e, err
 	}
-	if mysqlBuiltins[name] {
+	if isMySQLBuiltin(name) {
 		return nil, b.errf(pos, "unsupported: function %s()", name)
 	}
 	return nil, b.errCode(pos, ErSPDoesNotExist, "FUNCTION %s.%s does not exist", DatabaseName, name)

@@ -87,7 +87,9 @@ func init() {
 
 // IsRowFunc reports whether exec/cpu evaluates the function row by row
 // (the library above).
-func IsRowFunc(name string) bool { return moreFuncs[name] || regexpFuncs[name] || jsonFuncs[name] }
+func IsRowFunc(name string) bool {
+	return moreFuncs[name] || regexpFuncs[name] || jsonFuncs[name] || roundVarFuncs[name]
+}
 
 // doubleFuncs take and return DOUBLE, with their arity.
 var doubleFuncs = map[string][2]int{"pow": {2, 2}, "power": {2, 2}, "sqrt": {1, 1}, "exp": {1, 1},
@@ -526,19 +528,23 @@ func (b *binder) truncateFunc(args []Expr, pos int) (Expr, bool, error) {
 	if t.ID == columnar.Int32 {
 		t = columnar.TInt64
 	}
-	c, ok := args[1].(*Const)
-	if !ok || c.Null || !c.T.IsInteger() {
-		return nil, true, b.errf(pos, "unsupported: truncate() with a non-constant or non-integer number of digits")
+	d, null, ok := roundDigits(args[1])
+	if !ok {
+		e, err := b.roundVar("truncate", args[0], args[1], pos)
+		return e, true, err
+	}
+	if null {
+		return &Const{T: t, Null: true}, true, nil
 	}
 	if args[0].Type().IsBigUnsigned() {
-		e, err := b.wholeUnsigned("truncate", args[0], c.I, pos)
+		e, err := b.wholeUnsigned("truncate", args[0], d, pos)
 		return e, true, err
 	}
 	x := castTo(args[0], t)
 	if t.ID == columnar.Decimal || t.ID == columnar.Float64 && t.Scale > 0 {
-		t.Scale = min(t.Scale, int(max(c.I, 0))) // a fixed DOUBLE too (double_decimals.go)
+		t.Scale = min(t.Scale, int(max(d, 0))) // a fixed DOUBLE too (double_decimals.go)
 	}
-	return &Func{Name: "truncate", Args: []Expr{x, &Const{T: columnar.TInt64, I: c.I}}, T: t}, true, nil
+	return &Func{Name: "truncate", Args: []Expr{x, &Const{T: columnar.TInt64, I: d}}, T: t}, true, nil
 }
 
 // timestampDiff binds TIMESTAMPDIFF(unit, a, b): over dates, or over

@@ -114,6 +114,7 @@ func (b *binder) relationFields(name string, pos int) ([]columnar.Field, error) 
 // as MySQL 8 reports them: the digits of the type's largest magnitude.
 func integerColumnType(t columnar.Type) (string, int) {
 	name := strings.ToLower(strings.TrimSuffix(t.String(), " UNSIGNED"))
+	name, _, _ = strings.Cut(name, "(") // int(4) unsigned zerofill
 	if t.IsBigUnsigned() {
 		return name, 20
 	}
@@ -143,8 +144,17 @@ func columnRow(table string, i int, f columnar.Field) []Expr {
 		if f.Type.Year {
 			dataType, prec, scale = "year", infoNull(columnar.TInt64), infoNull(columnar.TInt64)
 		}
+		if f.Type.Bit > 0 { // MySQL: NUMERIC_PRECISION is M, no scale
+			dataType, prec, scale = "bit", i64(f.Type.Bit), infoNull(columnar.TInt64)
+		}
 	case columnar.Float64:
 		dataType, prec = "double", i64(22)
+		if f.Type.Single {
+			dataType, prec = "float", i64(12)
+		}
+		if f.Type.Precision > 0 { // FLOAT(M,D), DOUBLE(M,D)
+			prec, scale = i64(f.Type.Precision), i64(f.Type.Scale)
+		}
 	case columnar.Decimal:
 		dataType, prec, scale = "decimal", i64(f.Type.Precision), i64(f.Type.Scale)
 	case columnar.Bool:

@@ -68,8 +68,10 @@ var jsonResult = map[string]struct {
 	"json_array_insert": {columnar.TJSON, 3, -1}, "json_value": {columnar.TString, 2, 2},
 	"json_merge_patch": {columnar.TJSON, 2, -1}, "json_merge_preserve": {columnar.TJSON, 2, -1},
 	"json_pretty": {columnar.TString, 1, 1}, "json_memberof": {columnar.TInt64, 2, 2},
-	"json_overlaps": {columnar.TInt64, 2, 2},
-	"cast_as_json":  {columnar.TJSON, 1, 1}, "to_json": {columnar.TJSON, 1, 1},
+	"json_overlaps": {columnar.TInt64, 2, 2}, "json_storage_size": {columnar.TInt64, 1, 1},
+	"json_storage_free": {columnar.TInt64, 1, 1}, "json_merge": {columnar.TJSON, 2, -1},
+	"json_value_missing": {columnar.TString, 0, 0},
+	"cast_as_json":       {columnar.TJSON, 1, 1}, "to_json": {columnar.TJSON, 1, 1},
 	"json_compare": {columnar.TInt64, 2, 2}, "json_sort_key": {columnar.TString, 1, 1},
 }
 
@@ -92,9 +94,6 @@ func IsJSONNullSafe(name string) bool {
 
 // jsonFunc binds the functions above.
 func (c *call) jsonFunc() (Expr, bool, error) {
-	if c.name == "json_merge" {
-		c.name = "json_merge_preserve"
-	}
 	r, ok := jsonResult[c.name]
 	if !ok || internalJSONFuncs[c.name] {
 		return nil, false, nil
@@ -168,7 +167,7 @@ func (c *call) jsonArgKind(i int) byte {
 		if i > 0 && i%2 == 0 {
 			return 'v'
 		}
-	case "json_contains", "json_overlaps", "json_merge_patch", "json_merge_preserve":
+	case "json_contains", "json_overlaps", "json_merge_patch", "json_merge_preserve", "json_merge":
 		if i <= 1 || c.name != "json_contains" {
 			return 'd'
 		}

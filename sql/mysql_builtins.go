@@ -1,5 +1,7 @@
 package sql
 
+import "strings"
+
 // mysqlBuiltins are the names of MySQL 8.0's built-in scalar functions (the
 // TiDB parser's list, pkg/parser/ast/functions.go, without TiDB's own): a
 // call gpusql cannot bind is "unsupported" when MySQL has the function and
@@ -47,4 +49,18 @@ var mysqlBuiltins = map[string]bool{
 	"uuid_timestamp": true, "uuid_to_bin": true, "uuid_v4": true, "uuid_v7": true, "uuid_version": true, "validate_password_strength": true,
 	"version": true, "vitess_hash": true, "week": true, "weekday": true, "weekofyear": true, "weight_string": true,
 	"year": true, "yearweek": true,
+}
+
+// mysqlOnlyBuiltins are MySQL 8.0 built-ins the TiDB parser's list lacks.
+var mysqlOnlyBuiltins = map[string]bool{
+	"statement_digest": true, "statement_digest_text": true, "icu_version": true, "roles_graphml": true,
+	"ps_current_thread_id": true, "ps_thread_id": true, "format_bytes": true, "format_pico_time": true,
+	"gtid_subset": true, "gtid_subtract": true, "wait_for_executed_gtid_set": true,
+	"source_pos_wait": true, "master_pos_wait": true, "validate_password_strength": true,
+}
+
+// isMySQLBuiltin reports a name MySQL 8.0 has a built-in function of
+// (spatial functions by their ST_ and MBR prefixes).
+func isMySQLBuiltin(name string) bool {
+	return mysqlBuiltins[name] || mysqlOnlyBuiltins[name] || strings.HasPrefix(name, "st_") || strings.HasPrefix(name, "mbr")
 }

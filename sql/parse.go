@@ -81,6 +81,8 @@ func parse(text string) ([]Parsed, error) {
 	blanked, into := blankIntoVars(blanked)
 	blanked, aliases := blankRowAliases(blanked)
 	blanked, derived := blankDerivedColumns(blanked)
+	beforeJSONValues := blanked
+	blanked, jsonValues := blankJSONValueClauses(blanked)
 	blanked, files := markFileSources(blanked)
 	unmarked := blanked
 	blanked, sounds := markSoundsLike(blanked)
@@ -93,9 +95,9 @@ func parse(text string) ([]Parsed, error) {
 		perr := syntaxError(blanked, err)
 		before := parsedPrefix(p, blanked, perr)
 		limit := offsetOf(blanked, perr.Line, perr.Col)
-		return withDerivedColumns(withRowAliases(withSoundsLike(withIntoVars(withFiles(withRoutines(withCopies(before, text, copies, limit), text, routines, limit), text, files), text, into), text, unmarked, sounds), aliases), derived), perr
+		return withJSONValueClauses(withDerivedColumns(withRowAliases(withSoundsLike(withIntoVars(withFiles(withRoutines(withCopies(before, text, copies, limit), text, routines, limit), text, files), text, into), text, unmarked, sounds), aliases), derived), jsonValues, beforeJSONValues), perr
 	}
-	return withDerivedColumns(withRowAliases(withSoundsLike(withIntoVars(withFiles(withRoutines(withCopies(splitParsed(blanked, nodes), text, copies, len(text)), text, routines, len(text)), text, files), text, into), text, unmarked, sounds), aliases), derived), nil
+	return withJSONValueClauses(withDerivedColumns(withRowAliases(withSoundsLike(withIntoVars(withFiles(withRoutines(withCopies(splitParsed(blanked, nodes), text, copies, len(text)), text, routines, len(text)), text, files), text, into), text, unmarked, sounds), aliases), derived), jsonValues, beforeJSONValues), nil
 }
 
 // withFiles gives every statement the script's file sources, and those

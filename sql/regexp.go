@@ -27,6 +27,10 @@ import (
 // pos, occurrence and ret are BIGINT, mt a VARCHAR of MySQL's flags c, i, m, n, u.
 var regexpFuncs = map[string]bool{"regexp_like": true, "regexp_replace": true, "regexp_substr": true, "regexp_instr": true}
 
+// RegexpReturnOptionError is MySQL's ER_WRONG_ARGUMENTS (1210) for a
+// return_option of REGEXP_INSTR other than 0 or 1.
+const RegexpReturnOptionError = "Incorrect arguments to regexp_instr: return_option must be 1 or 0."
+
 // regexpArity is the least and most arguments, and the index of match_type.
 var regexpArity = map[string][3]int{"regexp_like": {2, 3, 2}, "regexp_replace": {3, 6, 5},
 	"regexp_substr": {2, 5, 4}, "regexp_instr": {2, 6, 5}}
@@ -47,9 +51,10 @@ func CompileRegexp(pattern, matchType string) (*regexp.Regexp, error) {
 			flags += "s"
 		case 'u':
 		default:
-			return nil, fmt.Errorf("incorrect arguments to regexp: match_type %q (c, i, m, n and u are allowed)", matchType)
+			return nil, fmt.Errorf("Incorrect arguments to regexp: match_type %q (c, i, m, n and u are allowed)", matchType)
 		}
 	}
+	pattern = posixBrackets(pattern)
 	if flags != "" {
 		pattern = "(?" + flags + ")" + pattern
 	}
@@ -69,7 +74,12 @@ func (b *binder) regexpOp(n *ast.PatternRegexpExpr, sc *scope, pos int) (Expr, e
 	if err != nil {
 		return nil, err
 	}
-	e, err := b.regexpFunc("regexp_like", []Expr{s, p}, pos)
+	args := []Expr{s, p}
+	if isBinaryOperator(n.Expr) || isBinaryOperator(n.Pattern) {
+		// x REGEXP BINARY 'p': by bytes, whatever the collation.
+		args = append(args, &Const{T: columnar.TString, S: "c"})
+	}
+	e, err := b.regexpFunc("regexp_like", args, pos)
 	if err != nil || !n.Not {
 		return e, err
 	}
@@ -81,6 +91,10 @@ func (b *binder) regexpFunc(name string, args []Expr, pos int) (Expr, error) {
 	if len(args) < ar[0] || len(args) > ar[1] {
 		return nil, b.errf(pos, "wrong number of arguments to %s(): %d", name, len(args))
 	}
+	args, err := b.ciMatchType(name, args, pos) // regexp_collation.go
+	if err != nil {
+		return nil, err
+	}
 	for i, a := range args {
 		isText := i < 2 || i == ar[2] || (name == "regexp_replace" && i == 2)
 		if isText {
@@ -91,6 +105,11 @@ func (b *binder) regexpFunc(name string, args []Expr, pos int) (Expr, error) {
 			return nil, b.errf(pos, "type mismatch: %s() argument %d is %s (a number is required)", name, i+1, a.Type())
 		}
 		args[i] = castTo(a, columnar.TInt64)
+	}
+	if name == "regexp_instr" && len(args) > 4 {
+		if c, ok := args[4].(*Const); ok && !c.Null && c.I != 0 && c.I != 1 {
+			return nil, b.errf(pos, "%s", RegexpReturnOptionError)
+		}
 	}
 	// A constant pattern is checked now, so a typo is reported with its place.
 	if pc, ok := args[1].(*Const); ok && !pc.Null {
@@ -112,4 +131,10 @@ func (b *binder) regexpFunc(name string, args []Expr, pos int) (Expr, error) {
 		t = columnar.TInt64
 	}
 	return &Func{Name: name, Args: args, T: t}, nil
+}
+
+// isBinaryOperator reports BINARY x.
+func isBinaryOperator(n ast.ExprNode) bool {
+	c, ok := n.(*ast.FuncCastExpr)
+	return ok && c.FunctionType == ast.CastBinaryOperator
 }

@@ -308,7 +308,7 @@ func (b *binder) selectItems(fl *ast.FieldList, sc *scope) ([]selItem, error) {
 			}
 			n := 0
 			for _, c := range sc.cols {
-				if (tbl == "" && c.hidden) || (tbl != "" && !strings.EqualFold(c.table, tbl)) {
+				if (tbl == "" || c.name == jsonTableDocColumn) && c.hidden || (tbl != "" && !strings.EqualFold(c.table, tbl)) {
 					continue
 				}
 				node := &ast.ColumnNameExpr{Name: &ast.ColumnName{Table: ast.NewCIStr(c.table), Name: ast.NewCIStr(c.name)}}

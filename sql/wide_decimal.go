@@ -32,8 +32,12 @@ import (
 
 // decimalSpecError is MySQL's error for a DECIMAL(M,D) that cannot be
 // declared (name: the column, or the CAST's expression text): 1426 for
-// M > 65, 1425 for D > 30, 1427 for D > M. "" when the type is fine.
+// M > 65, 1425 for D > 30, 1427 for D > M. "" when the type is fine. A
+// BIT(M) past 64 bits is 1439 (its M is a display width to MySQL).
 func decimalSpecError(tp *types.FieldType, name string) string {
+	if tp.GetType() == mysql.TypeBit && tp.GetFlen() > columnar.MaxBitWidth {
+		return fmt.Sprintf("Display width out of range for column '%s' (max = %d)", name, columnar.MaxBitWidth)
+	}
 	if tp.GetType() != mysql.TypeNewDecimal {
 		return ""
 	}

@@ -146,9 +146,10 @@ load data infile 'd.tbl' into table d fields terminated by '|';
 }
 
 // --gpu-memory and SET gpu_memory steer the placement EXPLAIN shows: a
-// budget below the fact table's columns streams them; one below the
-// working tables says the plan does not fit; a bad size is refused. With
-// --packing on the fact columns, packed, fit 30 KB.
+// budget below the fact table's 4-byte columns keeps them narrow where
+// that fits (30 KB), streams them where it does not (12 KB); one below
+// the working tables says the plan does not fit; a bad size is refused.
+// With --packing on the fact columns, packed, fit 30 KB.
 func TestGPUMemoryExplain(t *testing.T) {
 	dir := t.TempDir()
 	var rows strings.Builder
@@ -165,17 +166,17 @@ load data infile 'd.tbl' into table d fields terminated by '|';
 	q := "explain select g, sum(v) from f, d where k = dk group by g"
 	var out, errb bytes.Buffer
 	code := run([]string{"--executor", "gpu", "--gpu-profile", "h100", "--gpu-memory", "30KB", "-f", script, "-c", q,
-		"-c", "set gpu_memory = '100B'", "-c", q, "-c", "set gpu_memory = default", "-c", q}, nil, &out, &errb)
+		"-c", "set gpu_memory = '12KB'", "-c", q, "-c", "set gpu_memory = '100B'", "-c", q, "-c", "set gpu_memory = default", "-c", q}, nil, &out, &errb)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	s := out.String()
-	for _, want := range []string{"f.v streamed (19.5 KiB, sent as 2 B a value)", "budget 30 KiB", "does not fit: ", "gpu_memory"} {
+	for _, want := range []string{"f.v resident (9.77 KiB; 2 B a value, frame per 65,536 rows)", "f.v streamed (19.5 KiB, sent as 2 B a value)", "budget 12 KiB", "does not fit: ", "gpu_memory"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("output lacks %q:\n%s", want, s)
 		}
 	}
-	if last := s[strings.LastIndex(s, "GPU plan"):]; strings.Contains(last, "streamed") || !strings.Contains(last, "f.v resident") {
+	if last := s[strings.LastIndex(s, "GPU plan"):]; strings.Contains(last, "streamed") || !strings.Contains(last, "f.v resident (19.5 KiB)") {
 		t.Errorf("SET gpu_memory = default did not restore residency:\n%s", last)
 	}
 	errb.Reset()

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"gpusql/exec"
 	"math"
 	"strconv"
 	"strings"
@@ -306,7 +307,12 @@ func parseValue(s string, t columnar.Type) numVal {
 		}
 		return numVal{i: us, null: !ok}
 	case columnar.Float64:
+		// Past DOUBLE's range MySQL's strtod gives the largest double
+		// ('1e400' is 1.7976931348623157e308), not an infinity.
 		f, _ := strconv.ParseFloat(numericPrefix(s, true), 64)
+		if math.IsInf(f, 0) {
+			f = math.Copysign(math.MaxFloat64, f)
+		}
 		return numVal{f: f}
 	case columnar.Decimal:
 		return numVal{i: parseDecimal(numericPrefix(s, true), t.Scale)}
@@ -412,9 +418,15 @@ func parseDecimal(s string, scale int) int64 {
 func formatValue(v *vec, p int32, t columnar.Type) string {
 	switch t.ID {
 	case columnar.Float64:
+		switch {
+		case t.Scale > 0: // fixed decimals: PI(), a FLOAT(M,D) column
+			return strconv.FormatFloat(v.f64[p], 'f', t.Scale, 64)
+		case t.Single: // a FLOAT column: its float32 digits
+			return columnar.FormatFloat32(v.f64[p])
+		}
 		return formatFloat(v.f64[p])
 	case columnar.Decimal:
-		return formatDecimal(v.i64[p], t.Scale)
+		return columnar.ZeroFilled(formatDecimal(v.i64[p], t.Scale), t)
 	case columnar.Date:
 		return formatDate(v.int64At(p))
 	case columnar.Datetime:
@@ -426,17 +438,14 @@ func formatValue(v *vec, p int32, t columnar.Type) string {
 		return columnar.FormatYear(v.i32[p])
 	}
 	if t.IsBigUnsigned() {
-		return strconv.FormatUint(uint64(v.i64[p]), 10)
+		return columnar.ZeroFilled(strconv.FormatUint(uint64(v.i64[p]), 10), t)
 	}
-	return strconv.FormatInt(v.int64At(p), 10)
+	return columnar.ZeroFilled(strconv.FormatInt(v.int64At(p), 10), t)
 }
 
-func formatFloat(f float64) string {
-	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
-		return strconv.FormatFloat(f, 'f', -1, 64)
-	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
-}
+// formatFloat is a DOUBLE's text as MySQL prints it (exec.FormatDouble:
+// 1e301 and 1e-7, not Go's 1e+301 and 1e-07).
+func formatFloat(f float64) string { return exec.FormatDouble(f) }
 
 // formatDecimal renders a scaled integer with scale fraction digits.
 func formatDecimal(v int64, scale int) string {

@@ -10,11 +10,16 @@ import (
 
 // COMPRESS, UNCOMPRESS, UNCOMPRESSED_LENGTH (sql/functions_compress.go).
 
+// warnZlibDataError is MySQL's ER_ZLIB_Z_DATA_ERROR.
+const warnZlibDataError uint16 = 1259
+
 func init() {
 	stringBodies["compress"] = func(f *rowFunc, a []val) val { return sv(compress(a[0].s)) }
 	stringBodies["uncompress"] = func(f *rowFunc, a []val) val {
 		s, ok := uncompress(a[0].s)
 		if !ok {
+			// MySQL's ER_ZLIB_Z_DATA_ERROR, a warning with the NULL.
+			f.warn.Add(warnZlibDataError, "ZLIB: Input data corrupted")
 			return nullVal
 		}
 		return sv(s)

@@ -39,6 +39,22 @@ func mysqlCall(name string, e *sql.Func) string {
 	return name + "(" + strings.Join(args, ",") + ")"
 }
 
+// warnInvalidLog is MySQL's ER_INVALID_ARGUMENT_FOR_LOGARITHM.
+const warnInvalidLog uint16 = 3020
+
+// logarithm is double for LN, LOG, LOG2 and LOG10, whose NULL outside
+// the domain (x <= 0, a base <= 0 or 1) notes MySQL's warning 3020.
+func logarithm(name string, fn func(a []val) float64) func(f *rowFunc, a []val) val {
+	body := double(name, fn)
+	return func(f *rowFunc, a []val) val {
+		r := body(f, a)
+		if r.null {
+			f.warn.Add(warnInvalidLog, "Invalid argument for logarithm")
+		}
+		return r
+	}
+}
+
 // positive is fn(x) for x > 0 and NaN (NULL) otherwise, as MySQL's LN/LOG.
 func positive(fn func(float64) float64) func(a []val) float64 {
 	return func(a []val) float64 {
@@ -63,10 +79,10 @@ var mathBodies = map[string]func(f *rowFunc, a []val) val{
 		return math.Sqrt(a[0].f)
 	}),
 	"exp":   double("exp", unary(math.Exp)),
-	"ln":    double("ln", positive(math.Log)),
-	"log2":  double("log2", positive(math.Log2)),
-	"log10": double("log10", positive(math.Log10)),
-	"log": double("log", func(a []val) float64 {
+	"ln":    logarithm("ln", positive(math.Log)),
+	"log2":  logarithm("log2", positive(math.Log2)),
+	"log10": logarithm("log10", positive(math.Log10)),
+	"log": logarithm("log", func(a []val) float64 {
 		if len(a) == 1 {
 			return positive(math.Log)(a)
 		}
@@ -75,14 +91,14 @@ var mathBodies = map[string]func(f *rowFunc, a []val) val{
 		}
 		return math.Log(a[1].f) / math.Log(a[0].f)
 	}),
-	"sin":     double("sin", unary(math.Sin)),
-	"cos":     double("cos", unary(math.Cos)),
-	"tan":     double("tan", unary(math.Tan)),
+	"sin":     double("sin", unary(sinC)),
+	"cos":     double("cos", unary(cosC)),
+	"tan":     double("tan", unary(tanC)),
 	"asin":    double("asin", unary(math.Asin)),
 	"acos":    double("acos", unary(math.Acos)),
 	"atan":    double("atan", unary(math.Atan)),
 	"atan2":   double("atan2", func(a []val) float64 { return math.Atan2(a[0].f, a[1].f) }),
-	"cot":     double("cot", func(a []val) float64 { return 1 / math.Tan(a[0].f) }),
+	"cot":     double("cot", func(a []val) float64 { return 1 / tanC(a[0].f) }),
 	"degrees": double("degrees", func(a []val) float64 { return a[0].f * 180 / math.Pi }),
 	"radians": double("radians", func(a []val) float64 { return a[0].f * math.Pi / 180 }),
 	"sign": func(f *rowFunc, a []val) val {

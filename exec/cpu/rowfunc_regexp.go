@@ -38,6 +38,9 @@ var regexpBodies = map[string]func(f *rowFunc, a []val) val{
 		return sv(tail[loc[0]:loc[1]])
 	},
 	"regexp_instr": func(f *rowFunc, a []val) val {
+		if ret := optArg(a, 4, 0); ret != 0 && ret != 1 {
+			raise(errors.New(sql.RegexpReturnOptionError))
+		}
 		head, tail := splitAt(a, 2)
 		loc := nthMatch(f.regexp(a, 5), tail, optArg(a, 3, 1))
 		if loc == nil {
@@ -47,6 +50,7 @@ var regexpBodies = map[string]func(f *rowFunc, a []val) val{
 		if optArg(a, 4, 0) == 1 {
 			end = loc[1]
 		}
+
 		return iv(int64(utf8.RuneCountInString(head+tail[:end])) + 1)
 	},
 }
@@ -64,7 +68,7 @@ func splitAt(a []val, i int) (head, tail string) {
 	pos := optArg(a, i, 1)
 	s := a[0].s
 	if pos < 1 || pos > int64(utf8.RuneCountInString(s))+1 {
-		raise(errors.New("index out of bounds in regular expression search"))
+		raise(errors.New("Index out of bounds in regular expression search."))
 	}
 	r := []rune(s)
 	head = string(r[:pos-1])

@@ -327,3 +327,39 @@ func FuzzSortKey(f *testing.F) {
 		}
 	})
 }
+
+// The examples of JSON_STORAGE_SIZE in the MySQL 8.0 manual ("JSON
+// Utility Functions") and the format's edges worked by hand: a literal is
+// a type byte and one byte, a 16-bit integer two, a string its length
+// byte and bytes, an array of 20000 strings of 3 bytes (80000 bytes in
+// the small format) takes the large one.
+func TestStorageSize(t *testing.T) {
+	big := "["
+	for i := 0; i < 20000; i++ {
+		if i > 0 {
+			big += ","
+		}
+		big += `"abc"`
+	}
+	big += "]"
+	for _, c := range []struct {
+		doc  string
+		want int64
+	}{
+		{`[100, "sakila", [1, 3, 5], 425.05]`, 45},
+		{`{"a": 1000, "b": "a", "c": "[1, 3, 5, 7]"}`, 44},
+		{`{"a": 1000, "b": "wxyz", "c": "[1, 3, 5, 7]"}`, 47},
+		{`[100, "json", [[10, 20, 30], 3, 5], 425.05]`, 56},
+		{`true`, 2}, {`1`, 3}, {`70000`, 5}, {`"a"`, 3}, {`[]`, 5}, {`{}`, 5},
+		{`[70000]`, 12}, // 4 + 3 + 4 (int32, not inlined in the small format) + 1
+		{big, 1 + 8 + 20000*5 + 20000*4},
+	} {
+		v, err := Parse(c.doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := StorageSize(v); got != c.want {
+			t.Errorf("StorageSize(%.40s) = %d, want %d", c.doc, got, c.want)
+		}
+	}
+}

@@ -34,7 +34,7 @@ type Type struct {
 	Scale     int
 	Width     int  // VARCHAR(n)/CHAR(n): at most n characters; 0: no limit
 	Binary    bool // BINARY, VARBINARY, BLOB: bytes, not UTF-8 text
-	Char      bool // CHAR(n): trailing spaces are not kept
+	Char      bool // CHAR(n): trailing spaces are not kept; BINARY(n) (Binary too): padded with 0x00 to n bytes
 	Dim       int  `json:",omitempty"` // VECTOR(n): every value has n elements; 0: any number
 	// Timestamp marks TIMESTAMP(fsp) (Scale is fsp for Datetime): stored
 	// as DATETIME is, named and range-checked as MySQL's TIMESTAMP.
@@ -66,6 +66,18 @@ type Type struct {
 	// made canonical by FitString (enum.go).
 	Members string `json:",omitempty"`
 	Set     bool   `json:",omitempty"`
+	// Bit marks BIT(Bit) (ID Int64, Unsigned, Width 0): values 0 to
+	// 2^Bit-1 held as BIGINT UNSIGNED's are, so they compute as numbers
+	// (b + 0, BIN(b), HEX(b)), printed as MySQL sends them: the value's
+	// big-endian bytes, (Bit+7)/8 of them (bit.go).
+	Bit int `json:",omitempty"`
+	// Single marks a FLOAT column (ID Float64): stores round to single
+	// precision and it prints as a float32 (float_column.go). A Float64
+	// with Precision M > 0 is FLOAT(M,D) / DOUBLE(M,D), D in Scale.
+	Single bool `json:",omitempty"`
+	// ZeroFill is the display width of an integer or DECIMAL column
+	// declared ZEROFILL, whose values print zero-padded to it (zerofill.go).
+	ZeroFill int `json:",omitempty"`
 }
 
 // IsBigUnsigned reports a BIGINT UNSIGNED type, whose int64 values are
@@ -74,6 +86,9 @@ func (t Type) IsBigUnsigned() bool { return t.ID == Int64 && t.Unsigned && t.Wid
 
 // UnsignedMax is the largest value an unsigned integer type holds.
 func (t Type) UnsignedMax() uint64 {
+	if t.Bit > 0 && t.Bit < 64 {
+		return 1<<t.Bit - 1
+	}
 	switch t.Width {
 	case 8, 16, 24, 32:
 		return 1<<t.Width - 1
@@ -182,13 +197,22 @@ func (t Type) String() string {
 		}
 		return intName(t.Width)
 	case Int64:
+		if t.Bit > 0 {
+			return fmt.Sprintf("BIT(%d)", t.Bit)
+		}
+		if t.Unsigned && t.ZeroFill > 0 {
+			return t.zeroFillName(intName(t.Width))
+		}
 		if t.Unsigned {
 			return intName(t.Width) + " UNSIGNED"
 		}
 		return "BIGINT"
 	case Float64:
-		return "DOUBLE"
+		return t.floatName()
 	case Decimal:
+		if t.ZeroFill > 0 {
+			return t.zeroFillName(fmt.Sprintf("DECIMAL(%d,%d)", t.Precision, t.Scale))
+		}
 		return fmt.Sprintf("DECIMAL(%d,%d)", t.Precision, t.Scale)
 	case Date:
 		return "DATE"
@@ -217,6 +241,8 @@ func (t Type) String() string {
 		}
 		name := "VARCHAR"
 		switch {
+		case t.Binary && t.Char:
+			name = "BINARY"
 		case t.Binary:
 			name = "VARBINARY"
 		case t.Char:

@@ -87,7 +87,7 @@ func (e *StringError) Error() string {
 
 // FitString returns s as it is stored in a String column of type t: s
 // itself, or s without the trailing spaces past the width (CHAR: without
-// any trailing spaces); for a JSON column, s parsed and printed in MySQL's
+// any trailing spaces; BINARY: padded with 0x00 to the width); for a JSON column, s parsed and printed in MySQL's
 // normalized form. It returns a *StringError when s is not valid UTF-8,
 // would lose other characters, or is not JSON text.
 func (t Type) FitString(s string) (string, error) {
@@ -105,10 +105,15 @@ func (t Type) FitString(s string) (string, error) {
 		return t.fitEnum(s)
 	}
 	orig := s
-	if t.Char {
+	if t.Char && !t.Binary {
 		s = strings.TrimRight(s, " ")
 	}
 	w := t.Width
+	if t.Char && t.Binary && len(s) < w {
+		// "The BINARY and VARBINARY Types": BINARY(n) pads with 0x00
+		// bytes, kept on retrieval ('a' is stored as 'a\0\0' in BINARY(3)).
+		return s + strings.Repeat("\x00", w-len(s)), nil
+	}
 	if w <= 0 || len(s) <= w {
 		return s, nil // a rune is at least one byte
 	}

@@ -1,0 +1,65 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+
+	"gpusql/storage/columnar"
+)
+
+// round_var and truncate_var: ROUND / TRUNCATE by a per-row number of
+// digits (sql/round_var.go). X keeps its type: a DECIMAL its scale, so
+// the digits past D become zeros.
+func init() {
+	mathBodies["round_var"] = func(f *rowFunc, a []val) val { return roundVar(f, a, false) }
+	mathBodies["truncate_var"] = func(f *rowFunc, a []val) val { return roundVar(f, a, true) }
+}
+
+func roundVar(f *rowFunc, a []val, trunc bool) val {
+	d := a[1].i
+	if f.types[0].ID == columnar.Float64 {
+		return fv(doubleRound(a[0].f, d, trunc))
+	}
+	scale := int64(f.types[0].DecimalScale())
+	drop := scale - d // digits of the scaled integer to clear
+	v := a[0].i
+	switch {
+	case drop <= 0:
+		return iv(v)
+	case drop > 18:
+		return iv(0)
+	}
+	q := pow10(int(drop))
+	r := v / q * q
+	if !trunc && (v-r)*2/q != 0 { // half or more away from zero
+		if v < 0 {
+			r -= q
+		} else {
+			r += q
+		}
+		if (r < 0) != (v < 0) && r != 0 {
+			raise(fmt.Errorf("%s value is out of range in '%s'", f.t.String(), mysqlCall(f.name[:len(f.name)-4], f.expr)))
+		}
+	}
+	return iv(r)
+}
+
+// doubleRound is MySQL's my_double_round: x scaled by 10^|d|, rounded
+// to even (or truncated) and scaled back.
+func doubleRound(x float64, d int64, trunc bool) float64 {
+	if d > 308 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return x
+	}
+	if d < -308 {
+		return 0
+	}
+	tmp := math.Pow(10, math.Abs(float64(d)))
+	op := math.RoundToEven
+	if trunc {
+		op = math.Trunc
+	}
+	if d < 0 {
+		return op(x/tmp) * tmp
+	}
+	return op(x*tmp) / tmp
+}
