@@ -123,4 +123,3 @@ func TestNarrowUnderMemoryBudget(t *testing.T) {
 		t.Errorf("sum under the small budget: %v, want 2940", got)
 	}
 }
-
