@@ -469,9 +469,11 @@ func (c *Conn) execBound(ctx context.Context, stmt sql.Statement, baseDir string
 func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir string) (*StatementResult, error) {
 	switch s := stmt.(type) {
 	case *sql.Query:
-		res, executor, err := db.query(ctx, s)
+		qctx, cancel := db.withExecutionLimit(ctx, s)
+		res, executor, err := db.query(qctx, s)
+		cancel()
 		if err != nil {
-			return nil, err
+			return nil, executionLimitError(qctx, err)
 		}
 		if s.Discard { // DO
 			return message("done"), nil

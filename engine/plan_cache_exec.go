@@ -111,9 +111,11 @@ func (c *Conn) cachedPlan(text string) (*cachedPlan, *DB) {
 // runCached runs a cached plan as db.query runs a fresh one.
 func (db *DB) runCached(ctx context.Context, e *cachedPlan) (*StatementResult, error) {
 	start := time.Now()
-	res, executor, err := db.run(ctx, e.physical, db.executor, ordered(e.query.Plan))
+	qctx, cancel := db.withExecutionLimit(ctx, e.query)
+	defer cancel()
+	res, executor, err := db.run(qctx, e.physical, db.executor, ordered(e.query.Plan))
 	if err != nil {
-		return nil, err
+		return nil, executionLimitError(qctx, err)
 	}
 	return &StatementResult{Kind: KindRows, Result: withClientTypes(e.query, res), Executor: executor, Elapsed: time.Since(start)}, nil
 }
@@ -145,9 +147,11 @@ func (c *Conn) execQueryCaching(ctx context.Context, text, settings string, q *s
 	if db.planSettings() == settings {
 		db.plans.put(&cachedPlan{key: planKey{text: text, settings: settings}, query: q, physical: p, remaps: rec.recorded()})
 	}
-	res, executor, err := db.run(ctx, p, db.executor, ordered(q.Plan))
+	qctx, cancel := db.withExecutionLimit(ctx, q)
+	defer cancel()
+	res, executor, err := db.run(qctx, p, db.executor, ordered(q.Plan))
 	if err != nil {
-		return nil, err
+		return nil, executionLimitError(qctx, err)
 	}
 	return &StatementResult{Kind: KindRows, Result: withClientTypes(q, res), Executor: executor}, nil
 }

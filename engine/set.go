@@ -93,7 +93,7 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 				}
 				continue
 			}
-			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit, tmpdir, max_spill_bytes, gpu_memory, gpus, join_algorithm, epsilon_join, plan_cache, gpu_packing, cte_max_recursion_depth, group_concat_max_len, autocommit, time_zone)", a.Name)
+			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit, tmpdir, max_spill_bytes, gpu_memory, gpus, join_algorithm, epsilon_join, plan_cache, gpu_packing, cte_max_recursion_depth, group_concat_max_len, max_execution_time, autocommit, time_zone)", a.Name)
 		}
 	}
 	return message("variables set"), nil

@@ -289,7 +289,7 @@ func (b *binder) topQuery(n ast.Node) (*Query, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := &Query{Plan: blk.plan, Names: blk.names, Recursive: b.recursive, Reads: *b.reads}
+	q := &Query{Plan: blk.plan, Names: blk.names, Recursive: b.recursive, Reads: *b.reads, MaxExecutionMS: maxExecutionHint(n)}
 	b.recursive = nil
 	return q, nil
 }
@@ -392,4 +392,20 @@ func (b *binder) wordPos(word string, from int) int {
 		return p
 	}
 	return -1
+}
+
+// maxExecutionHint is a top SELECT's /*+ MAX_EXECUTION_TIME(N) */ (0:
+// none; the last one wins, as in MySQL).
+func maxExecutionHint(n ast.Node) int64 {
+	s, ok := n.(*ast.SelectStmt)
+	if !ok {
+		return 0
+	}
+	ms := int64(0)
+	for _, h := range s.TableHints {
+		if v, ok := h.HintData.(uint64); ok && h.HintName.L == "max_execution_time" {
+			ms = int64(min(v, 1<<62))
+		}
+	}
+	return ms
 }

@@ -63,6 +63,7 @@ const (
 	ErDerivedMustHaveAlias        = 1248 // Every derived table must have its own alias
 	ErSPDoesNotExist              = 1305 // FUNCTION %s does not exist
 	ErWrongParamCountNative       = 1582 // Incorrect parameter count in the call to native function '%s'
+	ErQueryTimeout                = 3024 // Query execution was interrupted, maximum statement execution time exceeded
 )
 
 // errCode is errf for a failure MySQL numbers: the message is MySQL's.

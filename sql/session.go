@@ -90,6 +90,9 @@ func (s *Session) User() string {
 var limitVariables = map[string][2]int64{
 	"cte_max_recursion_depth": {1000, 0},
 	"group_concat_max_len":    {1024, 4},
+	// max_execution_time bounds a SELECT's run, in milliseconds (0: no
+	// bound; engine/max_execution_time.go).
+	"max_execution_time": {0, 0},
 	// foreign_key_checks = 0 turns foreign key checks and cascades off
 	// (engine/foreign_keys.go); any other value turns them on.
 	"foreign_key_checks": {1, 0},

@@ -22,6 +22,9 @@ type Query struct {
 	// Discard: DO expr, ... evaluates the expressions (for what they do:
 	// SLEEP, GET_LOCK, @x := ...) and returns no rows (do.go).
 	Discard bool
+	// MaxExecutionMS is the SELECT's MAX_EXECUTION_TIME(N) optimizer hint
+	// (milliseconds; 0: none), which overrides @@max_execution_time.
+	MaxExecutionMS int64
 }
 
 // Explain shows the physical plan of Query; Analyze runs it and adds actual
