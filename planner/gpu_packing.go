@@ -57,7 +57,9 @@ type GPUPacking struct {
 }
 
 // packCandidates marks the star's fact columns the fused kernel reads
-// directly with the bits they pack in, and gives them their packed size.
+// directly with the bits they pack in, and gives them their packed size;
+// under TRANSFER it also records the narrow form placement may give them
+// (gpu_narrow.go).
 func packCandidates(g *GPUPlan, cols []GPUColumn, prof *GPUProfile) {
 	resident := prof.Packing || prof.ForcePacking && !prof.PackTransfer
 	if g.Star == nil || g.Split != nil || !resident && !prof.PackTransfer {
