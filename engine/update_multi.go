@@ -15,7 +15,7 @@ import (
 
 // multiUpdate runs UPDATE t1 JOIN t2 ... SET ....
 func (db *DB) multiUpdate(ctx context.Context, s *sql.MultiUpdate) (*StatementResult, error) {
-	res, err := db.runSource(ctx, s.Source, nil)
+	res, err := db.runSource(ctx, s.Source, s.Recursive)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +105,7 @@ func firstRows(col *columnar.Column, n int, t *columnar.Table) (picks, ids []int
 
 // multiDelete runs DELETE t1, t2 FROM ... / DELETE FROM t1, t2 USING ....
 func (db *DB) multiDelete(ctx context.Context, s *sql.MultiDelete) (*StatementResult, error) {
-	res, err := db.runSource(ctx, s.Source, nil)
+	res, err := db.runSource(ctx, s.Source, s.Recursive)
 	if err != nil {
 		return nil, err
 	}

@@ -164,7 +164,7 @@ func bindPass(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed, ass
 		b.handOverRecursive(st)
 	}
 	if err == nil && len(b.recursive) > 0 {
-		return nil, b.errf(b.start, "unsupported: WITH RECURSIVE in this statement (SELECT, EXPLAIN, CREATE TABLE ... AS SELECT, INSERT ... SELECT and single-table UPDATE and DELETE are supported)")
+		return nil, b.errf(b.start, "unsupported: WITH RECURSIVE in this statement (SELECT, EXPLAIN, CREATE TABLE ... AS SELECT, INSERT ... SELECT, UPDATE and DELETE are supported)")
 	}
 	return st, err
 }
@@ -178,6 +178,10 @@ func (b *binder) handOverRecursive(st Statement) {
 	case *Update:
 		s.Recursive, b.recursive = b.recursive, nil
 	case *Delete:
+		s.Recursive, b.recursive = b.recursive, nil
+	case *MultiUpdate:
+		s.Recursive, b.recursive = b.recursive, nil
+	case *MultiDelete:
 		s.Recursive, b.recursive = b.recursive, nil
 	}
 }

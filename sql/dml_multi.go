@@ -46,6 +46,8 @@ type MultiUpdate struct {
 	Targets []UpdateTarget
 	Source  Plan
 	Now     int64 // the statement's clock, for Touch columns
+	// Recursive are the WITH RECURSIVE tables Source reads.
+	Recursive []*RecursiveCTE
 }
 
 // DeleteTarget is one table a MultiDelete removes rows from: the row
@@ -61,6 +63,8 @@ type DeleteTarget struct {
 type MultiDelete struct {
 	Targets []DeleteTarget
 	Source  Plan
+	// Recursive are the WITH RECURSIVE tables Source reads.
+	Recursive []*RecursiveCTE
 }
 
 func (*MultiUpdate) statement() {}
@@ -191,9 +195,14 @@ func (b *binder) notUpdatable(sc *scope, name, verb string, pos int) error {
 }
 
 func (b *binder) multiDelete(n *ast.DeleteStmt) (Statement, error) {
-	if err := b.multiRefused("DELETE", n.With, n.Order, n.Limit); err != nil {
+	if err := b.multiRefused("DELETE", n.Order, n.Limit); err != nil {
 		return nil, err
 	}
+	pop, err := b.pushCTEs(n.With) // WITH ... DELETE: a CTE may be joined or read by a subquery
+	if err != nil {
+		return nil, err
+	}
+	defer pop()
 	sc, sources, err := b.multiTableScope(n.TableRefs, n.Where)
 	if err != nil {
 		return nil, err
@@ -230,10 +239,8 @@ func (b *binder) multiDelete(n *ast.DeleteStmt) (Statement, error) {
 }
 
 // multiRefused rejects what MySQL rejects with several tables.
-func (b *binder) multiRefused(verb string, with *ast.WithClause, order *ast.OrderByClause, limit *ast.Limit) error {
+func (b *binder) multiRefused(verb string, order *ast.OrderByClause, limit *ast.Limit) error {
 	switch {
-	case with != nil:
-		return b.errf(b.start, "unsupported: WITH ... %s", verb)
 	case order != nil:
 		return b.errf(b.wordPos("ORDER", -1), "incorrect usage of multi-table %s and ORDER BY", verb)
 	case limit != nil:

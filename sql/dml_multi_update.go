@@ -11,9 +11,14 @@ import (
 // multiUpdate binds UPDATE t1 JOIN t2 ... SET ... [WHERE ...] (see
 // dml_multi.go): every value is bound over the joined row.
 func (b *binder) multiUpdate(n *ast.UpdateStmt) (Statement, error) {
-	if err := b.multiRefused("UPDATE", n.With, n.Order, n.Limit); err != nil {
+	if err := b.multiRefused("UPDATE", n.Order, n.Limit); err != nil {
 		return nil, err
 	}
+	pop, err := b.pushCTEs(n.With) // WITH ... UPDATE: a CTE may be joined or read by a subquery
+	if err != nil {
+		return nil, err
+	}
+	defer pop()
 	sc, sources, err := b.multiTableScope(n.TableRefs, n.Where)
 	if err != nil {
 		return nil, err
