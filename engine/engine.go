@@ -555,6 +555,11 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return message("locked %d %s (gpusql's writes are atomic per statement: nothing waits)", len(s.Tables), plural(len(s.Tables), "table")), nil
 	case *sql.UnlockTables:
 		return message("tables unlocked"), nil
+	case *sql.DatabaseNote:
+		if s.Note != nil {
+			sql.WarningsFrom(ctx).AddNote(s.Note.Code, s.Note.Message)
+		}
+		return message("database %s unchanged", sql.DatabaseName), nil
 	case *sql.KeysToggle:
 		sql.WarningsFrom(ctx).AddNote(1031, fmt.Sprintf("Table storage engine for '%s' doesn't have this option", s.Table))
 		return message("table %s unchanged", s.Table), nil

@@ -46,7 +46,7 @@ func mayChange(stmt sql.Statement) bool {
 		*sql.Rollback, *sql.Savepoint, *sql.RollbackTo, *sql.ReleaseSavepoint, *sql.AnalyzeTable, *sql.ShowTableStatus, *sql.CheckDatabase,
 		*sql.ExportDatabase, *sql.Checkpoint, *sql.ShowCreateTable, *sql.Use, *sql.ShowDatabases,
 		*sql.ShowVariables, *sql.Kill, *sql.ShowProcessList, *sql.Copy, *sql.CreateUser, *sql.DropUser, *sql.Grant,
-		*sql.Prepare, *sql.Execute, *sql.Deallocate, *sql.UnlockTables, *sql.KeysToggle: // EXECUTE's own statement takes the lock
+		*sql.Prepare, *sql.Execute, *sql.Deallocate, *sql.UnlockTables, *sql.KeysToggle, *sql.DatabaseNote: // EXECUTE's own statement takes the lock
 		return false
 	}
 	return true

@@ -217,6 +217,12 @@ func (b *binder) statement(n ast.StmtNode) (Statement, error) {
 		return b.analyzeTable(n)
 	case *ast.LockTablesStmt:
 		return b.lockTables(n)
+	case *ast.CreateDatabaseStmt:
+		return b.createDatabase(n)
+	case *ast.DropDatabaseStmt:
+		return b.dropDatabase(n)
+	case *ast.AlterDatabaseStmt:
+		return b.alterDatabase(n)
 	case *ast.UnlockTablesStmt:
 		return &UnlockTables{}, nil
 	case *ast.CreateViewStmt:
