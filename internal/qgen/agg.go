@@ -1,0 +1,31 @@
+package qgen
+
+// aggregate is an aggregate call of result type t over sc's row columns.
+// COUNT(DISTINCT) takes one argument (SQLite has no more); every aggregate
+// of one argument may take DISTINCT in both engines. AVG is left out: MySQL
+// gives a DECIMAL of scale + 4, SQLite a REAL. SUM of DECIMAL is left out:
+// SQLite sums in floating point (see decExpr).
+func (g *Gen) aggregate(sc *scope, t Type, d int) *Node {
+	arg := &scope{cols: sc.cols, rows: sc.rows}
+	distinct := g.pick("", "", "", "DISTINCT ", "ALL ")
+	var n *Node
+	switch {
+	case t == TInt && g.pct(20):
+		n = mk(TInt, "COUNT(*)")
+		n.Bound = sc.rows
+	case t == TInt && g.pct(30):
+		n = mk(TInt, "COUNT("+distinct+"@)", g.typed(arg, g.pickType(arg), d+1))
+		n.Bound = sc.rows
+	case t == TInt && g.pct(55):
+		n = mk(TInt, "SUM("+distinct+"@)", g.intExpr(arg, d+1))
+		n.Bound = sc.rows * n.Kids[0].Bound
+		if n.Bound > maxBound*1000 {
+			n = mk(TInt, "MAX(@)", n.Kids[0])
+			n.Bound = n.Kids[0].Bound
+		}
+	default:
+		n = mk(t, g.pick("MIN", "MAX")+"("+distinct+"@)", g.typed(arg, t, d+1))
+		n.Bound = n.Kids[0].Bound
+	}
+	return n.frozen()
+}

@@ -1,0 +1,296 @@
+package qgen
+
+import (
+	"fmt"
+	"math/rand"
+	"strconv"
+)
+
+// column is a column an expression may name.
+type column struct {
+	ref   string // qualified: alias.name
+	typ   Type
+	bound int64 // largest absolute value (integers)
+}
+
+// scope is what an expression may read.
+type scope struct {
+	cols []column // the row's columns (with outer ones, in a correlated subquery's WHERE)
+	// agg: columns appear only inside aggregate calls, except keys (the
+	// GROUP BY columns). No MySQL-only freedom of ONLY_FULL_GROUP_BY off is
+	// used, so the answer never depends on which row of a group is read.
+	agg  bool
+	keys []column
+	subq bool  // subqueries allowed
+	rows int64 // most rows an aggregate may see (bounds SUM)
+}
+
+// maxBound keeps every integer far from BIGINT overflow (MySQL errors,
+// SQLite turns to REAL), even summed over every row of a join.
+const maxBound = 1_000_000_000
+
+const maxDepth = 4
+
+// Gen writes queries; its choices come from one seeded source.
+type Gen struct {
+	r      *rand.Rand
+	nalias int
+	nrowNo int // ROW_NUMBER calls in the current query (at most one: see window.go)
+}
+
+// New returns a generator for one seed.
+func New(seed int64) *Gen { return &Gen{r: rand.New(rand.NewSource(seed))} }
+
+func (g *Gen) pct(p int) bool { return g.r.Intn(100) < p }
+
+func (g *Gen) pick(xs ...string) string { return xs[g.r.Intn(len(xs))] }
+
+// alias is a fresh table alias, so no inner scope shadows an outer one.
+func (g *Gen) alias() string {
+	g.nalias++
+	return "q" + strconv.Itoa(g.nalias)
+}
+
+func colsOf(cols []column, t Type) []column {
+	var out []column
+	for _, c := range cols {
+		if c.typ == t {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func colNode(c column) *Node {
+	n := mk(c.typ, c.ref)
+	n.Bound = c.bound
+	return n
+}
+
+func intLit(v int64) *Node {
+	n := lit(TInt, strconv.FormatInt(v, 10))
+	n.Bound = max(v, -v)
+	return n
+}
+
+// leaf is a column of type t from the scope or a literal.
+func (g *Gen) leaf(sc *scope, t Type) *Node {
+	cols := sc.cols
+	if sc.agg {
+		cols = sc.keys
+	}
+	cs := colsOf(cols, t)
+	if len(cs) > 0 && g.pct(70) {
+		return colNode(cs[g.r.Intn(len(cs))])
+	}
+	if g.pct(8) {
+		n := lit(t, "NULL")
+		return n
+	}
+	switch t {
+	case TStr:
+		return lit(t, strPool[1+g.r.Intn(len(strPool)-1)])
+	case TDec:
+		return lit(t, decPool[1+g.r.Intn(len(decPool)-1)])
+	case TBool:
+		return lit(t, g.pick("1", "0"))
+	}
+	return intLit(int64(g.r.Intn(21) - 5))
+}
+
+// intExpr is an integer expression.
+func (g *Gen) intExpr(sc *scope, d int) *Node {
+	if sc.agg && g.pct(45) {
+		return g.aggregate(sc, TInt, d)
+	}
+	if d >= maxDepth || g.pct(30) {
+		return g.leaf(sc, TInt)
+	}
+	e := func() *Node { return g.intExpr(sc, d+1) }
+	switch c := g.r.Intn(100); {
+	case c < 32:
+		return g.arith(e(), e())
+	case c < 37:
+		n := mk(TInt, "- @", e())
+		n.Prec, n.Bound = 3, n.Kids[0].Bound
+		return n
+	case c < 41:
+		n := mk(TInt, "ABS(@)", e())
+		n.Bound = n.Kids[0].Bound
+		return n
+	case c < 50:
+		return g.caseExpr(sc, TInt, d)
+	case c < 60:
+		return g.coalesce(sc, TInt, d)
+	case c < 64:
+		n := mk(TInt, "LENGTH(@)", g.strExpr(sc, d+1))
+		n.Bound = 64
+		return n
+	case c < 70:
+		n := mk(TInt, "(@)", g.pred(sc, d+1))
+		n.Bound = 1
+		return n
+	case c < 78 && sc.subq:
+		return g.scalarSubquery(sc, d)
+	}
+	return g.leaf(sc, TInt)
+}
+
+// arith is a binary arithmetic operator on a and b; * falls back to + where
+// the product could pass maxBound. '/' is left out: MySQL's is DECIMAL
+// division, SQLite's truncates integers. DIV and % truncate toward zero in
+// both (the sign of % is the dividend's) and give NULL for a zero divisor.
+func (g *Gen) arith(a, b *Node) *Node {
+	op := g.pick("+", "-", "*", "*", "DIV", "%")
+	if op == "*" && (a.Bound == 0 || b.Bound == 0 || a.Bound > maxBound/max(b.Bound, 1)) {
+		op = "+"
+	}
+	n := mk(TInt, "@ "+op+" @", a, b)
+	switch op {
+	case "+", "-":
+		n.Prec, n.Bound = 1, a.Bound+b.Bound
+	case "*":
+		n.Prec, n.Bound = 2, a.Bound*b.Bound
+	case "DIV":
+		n.Prec, n.Bound = 2, a.Bound
+		n.lite("@ / @")
+	case "%":
+		n.Prec, n.Bound = 2, min(a.Bound, b.Bound)
+	}
+	if n.Bound > maxBound {
+		// Too big even for +: keep a alone, in a form that still tests
+		// something (unary minus binds tighter than any operator).
+		n = mk(TInt, "- @", a)
+		n.Prec, n.Bound = 3, a.Bound
+	}
+	return n
+}
+
+// typed is an expression of type t.
+func (g *Gen) typed(sc *scope, t Type, d int) *Node {
+	switch t {
+	case TStr:
+		return g.strExpr(sc, d)
+	case TDec:
+		return g.decExpr(sc, d)
+	case TBool:
+		return g.pred(sc, d)
+	}
+	return g.intExpr(sc, d)
+}
+
+// caseExpr is a searched or simple CASE of result type t.
+func (g *Gen) caseExpr(sc *scope, t Type, d int) *Node {
+	// The parts before END are TNone: no expression on their own.
+	var n *Node
+	if g.pct(60) {
+		n = mk(TNone, "CASE WHEN @ THEN @", g.pred(sc, d+1), g.typed(sc, t, d+1))
+	} else {
+		ot := g.pickType(sc)
+		n = mk(TNone, "CASE @ WHEN @ THEN @", g.typed(sc, ot, d+1), g.typed(sc, ot, d+1), g.typed(sc, t, d+1))
+	}
+	if g.pct(30) {
+		n = mk(TNone, "@ WHEN @ THEN @", n, g.pred(sc, d+1), g.typed(sc, t, d+1))
+		if n.Kids[0].Parts[0] == "CASE " {
+			// A simple CASE's WHEN takes a value, not a predicate.
+			n.Kids[1] = g.typed(sc, n.Kids[0].Kids[0].Type, d+1)
+		}
+	}
+	if g.pct(70) {
+		n = mk(TNone, "@ ELSE @", n, g.typed(sc, t, d+1))
+	}
+	n = mk(t, "@ END", n)
+	n.Bound = boundOf(n)
+	return n
+}
+
+// boundOf is the largest bound of the integer nodes that may be the value
+// of n (its kids of n's type, looking through TNone wrappers).
+func boundOf(n *Node) int64 {
+	var b int64
+	for _, k := range n.Kids {
+		if k.Type == TNone {
+			b = max(b, boundOf(k))
+		} else if k.Type == n.Type {
+			b = max(b, k.Bound)
+		}
+	}
+	return b
+}
+
+func (g *Gen) coalesce(sc *scope, t Type, d int) *Node {
+	var n *Node
+	switch g.r.Intn(4) {
+	case 0:
+		n = mk(t, "COALESCE(@, @, @)", g.typed(sc, t, d+1), g.typed(sc, t, d+1), g.typed(sc, t, d+1))
+	case 1:
+		n = mk(t, "IFNULL(@, @)", g.typed(sc, t, d+1), g.typed(sc, t, d+1))
+	case 2:
+		n = mk(t, "NULLIF(@, @)", g.typed(sc, t, d+1), g.typed(sc, t, d+1))
+	default:
+		n = mk(t, "COALESCE(@, @)", g.typed(sc, t, d+1), g.typed(sc, t, d+1))
+	}
+	n.Bound = boundOf(n)
+	return n
+}
+
+// pickType is the type of a comparison's operands.
+func (g *Gen) pickType(sc *scope) Type {
+	switch c := g.r.Intn(100); {
+	case c < 20:
+		return TStr
+	case c < 28 && len(colsOf(sc.cols, TDec)) > 0:
+		return TDec
+	}
+	return TInt
+}
+
+// strExpr is a string expression. SUBSTR starts at 1..3 and takes 1..3
+// characters (MySQL and SQLite differ at position 0 and for negative
+// lengths); CONCAT is SQLite's || (both NULL when an operand is).
+// UPPER is left out (upper-case strings compare differently, see schema.go).
+func (g *Gen) strExpr(sc *scope, d int) *Node {
+	if sc.agg && g.pct(30) {
+		return g.aggregate(sc, TStr, d)
+	}
+	if d >= maxDepth || g.pct(45) {
+		return g.leaf(sc, TStr)
+	}
+	e := func() *Node { return g.strExpr(sc, d+1) }
+	switch c := g.r.Intn(100); {
+	case c < 20:
+		return mk(TStr, fmt.Sprintf("SUBSTR(@, %d, %d)", 1+g.r.Intn(3), 1+g.r.Intn(3)), e())
+	case c < 35:
+		return mk(TStr, "CONCAT(@, @)", e(), e()).lite("(@ || @)")
+	case c < 45:
+		return mk(TStr, fmt.Sprintf("REPLACE(@, '%s', '%s')", g.pick("a", "b", "ab"), g.pick("", "z", "b")), e())
+	case c < 65:
+		return g.caseExpr(sc, TStr, d)
+	case c < 85:
+		return g.coalesce(sc, TStr, d)
+	}
+	return g.leaf(sc, TStr)
+}
+
+// decExpr is an exact DECIMAL expression. Arithmetic on decimals is left
+// out: SQLite computes it in binary floating point, so equalities and
+// DISTINCT may differ from MySQL's exact decimals.
+func (g *Gen) decExpr(sc *scope, d int) *Node {
+	if sc.agg && g.pct(40) {
+		return g.aggregate(sc, TDec, d)
+	}
+	if d >= maxDepth || g.pct(50) {
+		return g.leaf(sc, TDec)
+	}
+	switch c := g.r.Intn(100); {
+	case c < 20:
+		return mk(TDec, "ABS(@)", g.decExpr(sc, d+1))
+	case c < 35:
+		n := mk(TDec, "- @", g.decExpr(sc, d+1))
+		n.Prec = 3
+		return n
+	case c < 65:
+		return g.caseExpr(sc, TDec, d)
+	}
+	return g.coalesce(sc, TDec, d)
+}

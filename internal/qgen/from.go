@@ -1,0 +1,97 @@
+package qgen
+
+import (
+	"strconv"
+)
+
+// fromClause is one to three tables (base tables, derived tables, WITH
+// queries) joined all by commas, with their join conditions returned for
+// the WHERE, or all by explicit joins: MySQL binds a comma looser than
+// JOIN and SQLite does not, so an ON naming a table left of a comma means
+// different things (or an error) in the two. Every column is named with
+// its table's alias. FULL JOIN is left out (MySQL has none).
+func (g *Gen) fromClause(d int, ctes *[]*cte) (*Node, []column, int64, []*Node) {
+	n := 1
+	if c := g.r.Intn(100); c < 45 {
+		n = 2
+	} else if c < 65 && d == 0 {
+		n = 3
+	}
+	var cols []column
+	var conds []*Node
+	rows := int64(1)
+	var from *Node
+	comma := g.pct(50)
+	for i := 0; i < n; i++ {
+		item, icols, irows := g.fromItem(d, ctes)
+		rows *= max(irows, 1)
+		switch {
+		case i == 0:
+			from = item
+		case comma:
+			from = mk(TNone, "@, @", from, item)
+			if c := g.joinEquality(cols, icols); c != nil && g.pct(70) {
+				conds = append(conds, c)
+			}
+		default:
+			join := g.pick("JOIN", "INNER JOIN", "LEFT JOIN", "LEFT JOIN", "RIGHT JOIN", "CROSS JOIN")
+			if join == "CROSS JOIN" {
+				from = mk(TNone, "@ CROSS JOIN @", from, item)
+				break
+			}
+			on := g.pred(&scope{cols: append(append([]column{}, cols...), icols...), rows: rows}, 2)
+			if c := g.joinEquality(cols, icols); c != nil && g.pct(75) {
+				on = c
+				if g.pct(30) {
+					on = mk(TBool, "(@) AND (@)", c, g.pred(&scope{cols: append(append([]column{}, cols...), icols...), rows: rows}, 2))
+				}
+			}
+			from = mk(TNone, "@ "+join+" @ ON @", from, item, on)
+		}
+		cols = append(cols, icols...)
+	}
+	return from, cols, rows, conds
+}
+
+// joinEquality is left.x = right.y on integer columns, or nil.
+func (g *Gen) joinEquality(left, right []column) *Node {
+	l, r := colsOf(left, TInt), colsOf(right, TInt)
+	if len(l) == 0 || len(r) == 0 {
+		return nil
+	}
+	return mk(TBool, "@ = @", colNode(l[g.r.Intn(len(l))]), colNode(r[g.r.Intn(len(r))]))
+}
+
+// fromItem is a base table, a derived table or a WITH query (where ctes
+// is not nil), under a fresh alias.
+func (g *Gen) fromItem(d int, ctes *[]*cte) (*Node, []column, int64) {
+	switch c := g.r.Intn(100); {
+	case c < 12 && d == 0:
+		body := g.selectCore(d+1, nil, true, ctes)
+		a := g.alias()
+		return mk(TNone, "(@) AS "+a, body.node), outputCols(a, body), body.rows
+	case c < 24 && ctes != nil:
+		var q *cte
+		if len(*ctes) > 0 && g.pct(40) {
+			q = (*ctes)[g.r.Intn(len(*ctes))]
+		} else {
+			// A WITH query's body reads no WITH query (nil), so it
+			// never names a later one.
+			q = &cte{name: "w" + strconv.Itoa(len(*ctes)+1)}
+			q.body = g.selectCore(1, nil, true, nil)
+			*ctes = append(*ctes, q)
+		}
+		a := g.alias()
+		return txt(q.name + " AS " + a), outputCols(a, q.body), q.body.rows
+	}
+	return g.baseTable()
+}
+
+// outputCols are the columns x0, x1, ... of a named SELECT under alias a.
+func outputCols(a string, s sel) []column {
+	var cols []column
+	for i, t := range s.types {
+		cols = append(cols, column{ref: a + ".x" + strconv.Itoa(i), typ: t, bound: s.bounds[i]})
+	}
+	return cols
+}

@@ -1,0 +1,161 @@
+// Package qgen writes random SQL queries, deterministic in a seed, over a
+// few small integer tables (with NULLs, duplicates, negatives and zero, a
+// short lower-case string column and a DECIMAL(6,2) column), for a
+// differential test that runs each one on gpusql and on SQLite and compares
+// the rows.
+//
+// A query is kept as a tree of Nodes, so that it renders in two dialects
+// (MySQL's `a DIV b` is SQLite's `a / b` on integers) and so that a failing
+// query can be shrunk by dropping clauses and replacing subexpressions
+// (Shrink). The generator keeps to SQL on which MySQL 8.0, which gpusql
+// follows, and SQLite agree; each construct it leaves out is named with the
+// reason where the generator would otherwise make it.
+package qgen
+
+import "strings"
+
+// Type is the SQL type of an expression node; it says which nodes may take
+// a node's place when a query is shrunk.
+type Type uint8
+
+const (
+	TNone Type = iota // clauses, lists, keys: never replaced, maybe dropped
+	TInt              // integers (and comparisons used as 0/1)
+	TStr              // lower-case ASCII strings
+	TBool             // predicates
+	TDec              // exact DECIMAL(6,2) values (columns, literals, MIN, MAX)
+)
+
+// Dialect picks how a node renders.
+type Dialect uint8
+
+const (
+	MySQL  Dialect = iota // gpusql's (and MySQL's) SQL
+	SQLite                // the oracle's SQL
+)
+
+// placeholder marks where a kid goes in a node's text.
+const placeholder = "@"
+
+// Node is one piece of a query: text parts with kids between them
+// (Parts[0] Kids[0] Parts[1] ... Kids[n-1] Parts[n]).
+type Node struct {
+	Parts []string
+	Lite  []string // SQLite's parts where they differ from Parts
+	Kids  []*Node
+	Type  Type
+	// Prec is the binding strength of an infix arithmetic operator (1 for
+	// + and -, 2 for *, DIV and %; 3 for unary minus), 0 for anything that
+	// brings its own delimiters. Parentheses are decided when rendering,
+	// because shrinking can put a looser operator where a tighter one was.
+	Prec int
+	// Optional nodes (WHERE, HAVING, ORDER BY, DISTINCT, ...) may be dropped.
+	Optional bool
+	// Frozen nodes' kids live in another scope or aggregation level
+	// (subqueries, aggregate and window calls): none may take the node's
+	// place, though the node may become a literal.
+	Frozen bool
+	// Pinned nodes are never replaced (a scalar subquery's aggregate, which
+	// keeps it to one row); their kids may be.
+	Pinned bool
+	// Literal nodes are the smallest replacements.
+	Literal bool
+	// Tag "order" marks the top level ORDER BY, whose presence makes the
+	// row order part of the answer.
+	Tag string
+	// Bound is the largest absolute value an integer node can take.
+	Bound int64
+
+	dropped bool
+}
+
+// mk makes a node of type t from a format whose placeholders take kids.
+func mk(t Type, format string, kids ...*Node) *Node {
+	parts := strings.Split(format, placeholder)
+	if len(parts) != len(kids)+1 {
+		panic("qgen: format " + format + " does not match its kids")
+	}
+	return &Node{Parts: parts, Kids: kids, Type: t}
+}
+
+// lite sets the SQLite rendering of n's parts.
+func (n *Node) lite(format string) *Node {
+	n.Lite = strings.Split(format, placeholder)
+	return n
+}
+
+func (n *Node) optional() *Node { n.Optional = true; return n }
+func (n *Node) frozen() *Node   { n.Frozen = true; return n }
+
+// lit is a literal of type t.
+func lit(t Type, text string) *Node {
+	return &Node{Parts: []string{text}, Type: t, Literal: true}
+}
+
+// txt is fixed text.
+func txt(s string) *Node { return &Node{Parts: []string{s}} }
+
+// seq joins nodes with a separator into one TNone node.
+func seq(sep string, kids ...*Node) *Node {
+	format := strings.TrimSuffix(strings.Repeat(placeholder+sep, len(kids)), sep)
+	return mk(TNone, format, kids...)
+}
+
+// SQL renders n in dialect d.
+func (n *Node) SQL(d Dialect) string {
+	var b strings.Builder
+	n.render(&b, d)
+	return b.String()
+}
+
+func (n *Node) render(b *strings.Builder, d Dialect) {
+	if n.dropped {
+		return
+	}
+	parts := n.Parts
+	if d == SQLite && n.Lite != nil {
+		parts = n.Lite
+	}
+	for i, p := range parts {
+		b.WriteString(p)
+		if i < len(n.Kids) {
+			k := n.Kids[i]
+			paren := n.Prec > 0 && k.Prec > 0 && !k.dropped &&
+				(k.Prec < n.Prec || (i > 0 && k.Prec <= n.Prec) || n.Prec == 3)
+			if paren {
+				b.WriteString("(")
+			}
+			k.render(b, d)
+			if paren {
+				b.WriteString(")")
+			}
+		}
+	}
+}
+
+// clone copies the tree under n.
+func (n *Node) clone() *Node {
+	c := *n
+	c.Kids = make([]*Node, len(n.Kids))
+	for i, k := range n.Kids {
+		c.Kids[i] = k.clone()
+	}
+	return &c
+}
+
+// walk visits the nodes under n in pre-order, skipping dropped ones, until
+// visit returns false.
+func (n *Node) walk(visit func(*Node) bool) bool {
+	if n.dropped {
+		return true
+	}
+	if !visit(n) {
+		return false
+	}
+	for _, k := range n.Kids {
+		if !k.walk(visit) {
+			return false
+		}
+	}
+	return true
+}

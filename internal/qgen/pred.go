@@ -1,0 +1,58 @@
+package qgen
+
+import "fmt"
+
+// pred is a predicate. Both engines follow SQL's three-valued logic for
+// comparisons, IN lists, NOT IN over NULLs, BETWEEN and the connectives,
+// and both give 1 and 0 for true and false. LIKE patterns are lower case
+// without escapes (MySQL's default collation ignores case, SQLite's LIKE
+// ignores ASCII case). ANY/ALL subqueries are left out: SQLite has none.
+func (g *Gen) pred(sc *scope, d int) *Node {
+	if d >= maxDepth {
+		return g.compare(sc, d)
+	}
+	p := func() *Node { return g.pred(sc, d+1) }
+	switch c := g.r.Intn(100); {
+	case c < 30:
+		return g.compare(sc, d)
+	case c < 38:
+		return mk(TBool, "@ IS "+g.pick("", "NOT ")+"NULL", g.typed(sc, g.pickType(sc), d+1))
+	case c < 46:
+		t := g.pickType(sc)
+		return mk(TBool, "@ "+g.pick("", "NOT ")+"BETWEEN @ AND @", g.typed(sc, t, d+1), g.typed(sc, t, d+1), g.typed(sc, t, d+1))
+	case c < 55:
+		return g.inList(sc, d)
+	case c < 61:
+		return mk(TBool, "NOT (@)", p())
+	case c < 75:
+		return mk(TBool, "(@) "+g.pick("AND", "OR")+" (@)", p(), p())
+	case c < 79:
+		return mk(TBool, fmt.Sprintf("@ %sLIKE '%s'", g.pick("", "NOT "), g.pick("a%", "%b%", "_", "%a", "h_llo", "%")), g.strExpr(sc, d+1))
+	case c < 82:
+		// An integer as a truth value: true when not zero, in both.
+		return mk(TBool, "@", g.intExpr(sc, d+1))
+	case c < 88 && sc.subq:
+		return g.existsSubquery(sc, d)
+	case c < 96 && sc.subq:
+		return g.inSubquery(sc, d)
+	}
+	return g.compare(sc, d)
+}
+
+func (g *Gen) compare(sc *scope, d int) *Node {
+	t := g.pickType(sc)
+	op := g.pick("=", "<>", "<", "<=", ">", ">=", "!=")
+	return mk(TBool, "@ "+op+" @", g.typed(sc, t, d+1), g.typed(sc, t, d+1))
+}
+
+// inList is [NOT] IN over a list of one to four expressions of one type.
+func (g *Gen) inList(sc *scope, d int) *Node {
+	t := g.pickType(sc)
+	kids := []*Node{g.typed(sc, t, d+1), g.typed(sc, t, d+1)}
+	format := "@ " + g.pick("", "NOT ") + "IN (@"
+	for k := g.r.Intn(4); k > 0; k-- {
+		kids = append(kids, mk(TNone, ", @", g.typed(sc, t, d+1)).optional())
+		format += "@"
+	}
+	return mk(TBool, format+")", kids...)
+}

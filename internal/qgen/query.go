@@ -1,0 +1,260 @@
+package qgen
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Query is one generated query.
+type Query struct {
+	Seed int64
+	Root *Node
+}
+
+// MySQL is the query as gpusql (and MySQL) reads it.
+func (q *Query) MySQL() string { return q.Root.SQL(MySQL) }
+
+// SQLite is the query as SQLite reads it.
+func (q *Query) SQLite() string { return q.Root.SQL(SQLite) }
+
+// Ordered says whether the row order is part of the answer: the top level
+// ORDER BY, when present, names every output column, so the order is total.
+func (q *Query) Ordered() bool {
+	found := false
+	q.Root.walk(func(n *Node) bool {
+		found = found || n.Tag == "order"
+		return !found
+	})
+	return found
+}
+
+// Query writes the seed's query.
+func Generate(seed int64) *Query {
+	g := New(seed)
+	return &Query{Seed: seed, Root: g.query()}
+}
+
+// sel is a SELECT (or a set operation of them) with its output columns.
+type sel struct {
+	node   *Node
+	types  []Type
+	bounds []int64
+	rows   int64
+}
+
+// cte is a WITH query the FROM clauses may read.
+type cte struct {
+	name string
+	body sel
+}
+
+// query is a whole statement: WITH definitions, the query, a total ORDER
+// BY by position with an optional LIMIT.
+func (g *Gen) query() *Node {
+	var ctes []*cte
+	var s sel
+	if g.pct(12) {
+		s = g.setOp(0, &ctes)
+	} else {
+		s = g.selectCore(0, nil, false, &ctes)
+	}
+	n := s.node
+	if g.pct(35) {
+		n = mk(TNone, "@@", n, g.orderBy(len(s.types)))
+	}
+	if len(ctes) > 0 {
+		var defs []*Node
+		format := "WITH "
+		for i, c := range ctes {
+			if i > 0 {
+				format += ", "
+			}
+			format += c.name + " AS (@)"
+			defs = append(defs, c.body.node)
+		}
+		n = mk(TNone, format+" @", append(defs, n)...)
+	}
+	return n
+}
+
+// orderBy sorts by every output column, each way round at random, so the
+// order is total; a LIMIT and OFFSET then pick the same rows in both.
+func (g *Gen) orderBy(ncols int) *Node {
+	var items []string
+	for _, i := range g.r.Perm(ncols) {
+		items = append(items, strconv.Itoa(i+1)+g.pick("", " DESC", " ASC"))
+	}
+	n := mk(TNone, " ORDER BY "+strings.Join(items, ", ")+"@", txt(""))
+	if g.pct(50) {
+		limit := fmt.Sprintf(" LIMIT %d", g.r.Intn(6))
+		if g.pct(40) {
+			limit += fmt.Sprintf(" OFFSET %d", g.r.Intn(4))
+		}
+		n.Kids[0] = txt(limit).optional()
+	}
+	n.Tag = "order"
+	return n.optional()
+}
+
+// selectCore is a plain, grouped or aggregate SELECT. want fixes the
+// output types (nil: random); named gives the columns the names x0, x1,
+// ... (derived tables, WITH queries).
+func (g *Gen) selectCore(d int, want []Type, named bool, ctes *[]*cte) sel {
+	switch c := g.r.Intn(100); {
+	case c < 50:
+		return g.plainSelect(d, want, named, ctes)
+	case c < 80:
+		return g.groupSelect(d, want, named, ctes, true)
+	}
+	return g.groupSelect(d, want, named, ctes, false)
+}
+
+func (g *Gen) randomTypes() []Type {
+	var out []Type
+	for k := 1 + g.r.Intn(3); k > 0; k-- {
+		out = append(out, []Type{TInt, TInt, TInt, TStr, TDec}[g.r.Intn(5)])
+	}
+	return out
+}
+
+// selectList renders items as a select list.
+func selectList(items []*Node, named bool) *Node {
+	format := ""
+	for i := range items {
+		if i > 0 {
+			format += ", "
+		}
+		format += "@"
+		if named {
+			format += " AS x" + strconv.Itoa(i)
+		}
+	}
+	return mk(TNone, format, items...)
+}
+
+func (g *Gen) distinct() *Node {
+	if g.pct(20) {
+		return txt("DISTINCT ").optional()
+	}
+	return txt("")
+}
+
+func (g *Gen) plainSelect(d int, want []Type, named bool, ctes *[]*cte) sel {
+	from, cols, rows, conds := g.fromClause(d, ctes)
+	sc := &scope{cols: cols, subq: d < 2, rows: rows}
+	if want == nil {
+		want = g.randomTypes()
+	}
+	s := sel{types: want, rows: rows}
+	var items []*Node
+	for _, t := range want {
+		var e *Node
+		if t == TInt && d == 0 && g.pct(15) {
+			e = g.window(sc)
+		} else {
+			e = g.typed(sc, t, 1)
+		}
+		items = append(items, e)
+		s.bounds = append(s.bounds, e.Bound)
+	}
+	s.node = mk(TNone, "SELECT @@ FROM @@", g.distinct(), selectList(items, named), from, g.where(sc, conds))
+	return s
+}
+
+// where ANDs the comma joins' conditions with a random predicate.
+func (g *Gen) where(sc *scope, conds []*Node) *Node {
+	var p *Node
+	if g.pct(75) {
+		p = g.pred(sc, 1)
+	}
+	for _, c := range conds {
+		if p == nil {
+			p = c
+		} else {
+			p = mk(TBool, "(@) AND (@)", c, p)
+		}
+	}
+	if p == nil {
+		return txt("")
+	}
+	return mk(TNone, " WHERE @", p).optional()
+}
+
+// groupSelect is a SELECT with aggregates, grouped by one or two columns
+// when grouped. Only grouped columns appear outside aggregate calls.
+// HAVING without GROUP BY is fine in both, but SQLite refuses it in a
+// query without aggregates (shrinking may make one: SQLite's error then
+// rejects that step).
+func (g *Gen) groupSelect(d int, want []Type, named bool, ctes *[]*cte, grouped bool) sel {
+	from, cols, rows, conds := g.fromClause(d, ctes)
+	sc := &scope{cols: cols, subq: d < 2, rows: rows}
+	asc := &scope{cols: cols, agg: true, rows: rows}
+	groupBy := txt("")
+	if grouped {
+		perm := g.r.Perm(len(cols))[:min(len(cols), 1+g.r.Intn(2))]
+		var refs []string
+		for _, i := range perm {
+			asc.keys = append(asc.keys, cols[i])
+			refs = append(refs, cols[i].ref)
+		}
+		groupBy = txt(" GROUP BY " + strings.Join(refs, ", "))
+	}
+	if want == nil {
+		want = g.randomTypes()
+	}
+	s := sel{types: want, rows: rows}
+	var items []*Node
+	for i, t := range want {
+		var e *Node
+		keys := colsOf(asc.keys, t)
+		switch {
+		case len(keys) > 0 && g.pct(50):
+			e = colNode(keys[g.r.Intn(len(keys))])
+		case i == 0 && !grouped:
+			e = g.aggregate(asc, t, 1)
+		default:
+			e = g.typed(asc, t, 1)
+		}
+		items = append(items, e)
+		s.bounds = append(s.bounds, e.Bound)
+	}
+	having := txt("")
+	if g.pct(40) {
+		having = mk(TNone, " HAVING @", g.pred(asc, 1)).optional()
+	}
+	s.node = mk(TNone, "SELECT @@ FROM @@@@", g.distinct(), selectList(items, named), from, g.where(sc, conds), groupBy, having)
+	return s
+}
+
+// setOp is two or three SELECTs joined by UNION [ALL], EXCEPT or INTERSECT.
+// MySQL binds INTERSECT tighter than UNION and EXCEPT, SQLite binds all
+// alike from the left, and SQLite allows no parentheses around a SELECT:
+// INTERSECT only joins the first two, where both read it alike. INTERSECT
+// ALL and EXCEPT ALL are left out: SQLite has neither.
+func (g *Gen) setOp(d int, ctes *[]*cte) sel {
+	types := []Type{TInt}
+	if g.pct(40) {
+		types = append(types, []Type{TInt, TStr}[g.r.Intn(2)])
+	}
+	arms := 2 + g.r.Intn(2)
+	first := g.selectCore(d+1, types, false, ctes)
+	s := sel{types: types, bounds: first.bounds, rows: first.rows}
+	kids := []*Node{first.node}
+	format := "@"
+	for i := 1; i < arms; i++ {
+		ops := []string{"UNION", "UNION ALL", "EXCEPT"}
+		if i == 1 {
+			ops = append(ops, "INTERSECT")
+		}
+		arm := g.selectCore(d+1, types, false, ctes)
+		format += " " + ops[g.r.Intn(len(ops))] + " @"
+		kids = append(kids, arm.node)
+		s.rows += arm.rows
+		for j := range s.bounds {
+			s.bounds[j] = max(s.bounds[j], arm.bounds[j])
+		}
+	}
+	s.node = mk(TNone, format, kids...)
+	return s
+}

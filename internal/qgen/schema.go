@@ -1,0 +1,87 @@
+package qgen
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+)
+
+// table is one of the fixed tables the queries read.
+type table struct {
+	name    string
+	cols    []tableCol
+	maxRows int
+}
+
+type tableCol struct {
+	name  string
+	typ   Type
+	mysql string // the column's type in gpusql's DDL
+}
+
+// Each table has a different row limit so joins meet uneven sizes; t4 is
+// often empty. INT and BIGINT columns are both "INTEGER" to SQLite.
+var tables = []table{
+	{"t1", []tableCol{{"a", TInt, "INT"}, {"b", TInt, "BIGINT"}, {"c", TInt, "INT"}, {"s", TStr, "VARCHAR(8)"}, {"d", TDec, "DECIMAL(6,2)"}}, 24},
+	{"t2", []tableCol{{"a", TInt, "INT"}, {"b", TInt, "INT"}, {"s", TStr, "VARCHAR(8)"}}, 16},
+	{"t3", []tableCol{{"a", TInt, "BIGINT"}, {"c", TInt, "INT"}, {"d", TDec, "DECIMAL(6,2)"}}, 10},
+	{"t4", []tableCol{{"a", TInt, "INT"}, {"b", TInt, "INT"}}, 4},
+}
+
+// Values are drawn from small pools so that duplicates, zeros, negatives
+// and NULLs are common. Strings are lower-case ASCII without trailing
+// spaces: gpusql compares strings by bytes, MySQL's default collation
+// ignores case and trailing spaces, SQLite's BINARY agrees with both only
+// on such strings.
+var (
+	intPool = []string{"NULL", "NULL", "0", "1", "1", "2", "3", "-1", "-2", "5", "7", "10", "-7", "42", "99", "-50"}
+	strPool = []string{"NULL", "''", "'a'", "'ab'", "'abc'", "'b'", "'ba'", "'x'", "'zz'", "'hello'"}
+	decPool = []string{"NULL", "0.00", "1.50", "-2.25", "10.00", "3.10", "99.99", "-0.01", "2.00", "1.50"}
+)
+
+// valueBound bounds the absolute value of any column value.
+const valueBound = 99
+
+// Schema is the statements that create and fill the tables for one data
+// seed, in dialect d (the rows are the same in both dialects).
+func Schema(dataSeed int64, d Dialect) []string {
+	r := rand.New(rand.NewSource(dataSeed))
+	var out []string
+	for _, t := range tables {
+		var defs []string
+		for _, c := range t.cols {
+			ty := c.mysql
+			if d == SQLite {
+				ty = map[Type]string{TInt: "INTEGER", TStr: "TEXT", TDec: "DECIMAL(6,2)"}[c.typ]
+			}
+			defs = append(defs, c.name+" "+ty)
+		}
+		out = append(out, fmt.Sprintf("CREATE TABLE %s (%s)", t.name, strings.Join(defs, ", ")))
+		n := r.Intn(t.maxRows + 1)
+		if r.Intn(8) == 0 {
+			n = 0
+		}
+		var rows []string
+		for i := 0; i < n; i++ {
+			var vals []string
+			for _, c := range t.cols {
+				vals = append(vals, pickValue(r, c.typ))
+			}
+			rows = append(rows, "("+strings.Join(vals, ", ")+")")
+		}
+		if len(rows) > 0 {
+			out = append(out, fmt.Sprintf("INSERT INTO %s VALUES %s", t.name, strings.Join(rows, ", ")))
+		}
+	}
+	return out
+}
+
+func pickValue(r *rand.Rand, t Type) string {
+	switch t {
+	case TStr:
+		return strPool[r.Intn(len(strPool))]
+	case TDec:
+		return decPool[r.Intn(len(decPool))]
+	}
+	return intPool[r.Intn(len(intPool))]
+}

@@ -1,0 +1,77 @@
+package qgen
+
+// Subqueries read one base table under a fresh alias; their WHERE may name
+// the outer query's columns (correlation). Aggregates inside a subquery
+// read only its own columns: an aggregate of outer columns alone belongs
+// to the outer query in standard SQL, a rule best left untested here.
+
+// baseTable is a random table under a fresh alias and its columns.
+func (g *Gen) baseTable() (*Node, []column, int64) {
+	t := tables[g.r.Intn(len(tables))]
+	a := g.alias()
+	var cols []column
+	for _, c := range t.cols {
+		cols = append(cols, column{ref: a + "." + c.name, typ: c.typ, bound: valueBound})
+	}
+	return txt(t.name + " AS " + a), cols, int64(t.maxRows)
+}
+
+// innerWhere is a subquery's optional WHERE, often tied to the outer row
+// by an equality.
+func (g *Gen) innerWhere(inner []column, outer *scope, d int) *Node {
+	sc := &scope{cols: append(append([]column{}, inner...), outer.cols...), subq: d < 1, rows: outer.rows}
+	p := g.pred(sc, d+2)
+	ic, oc := colsOf(inner, TInt), colsOf(outer.cols, TInt)
+	if len(ic) > 0 && len(oc) > 0 && g.pct(65) {
+		corr := mk(TBool, "@ = @", colNode(ic[g.r.Intn(len(ic))]), colNode(oc[g.r.Intn(len(oc))]))
+		if g.pct(50) {
+			p = corr
+		} else {
+			p = mk(TBool, "(@) AND (@)", corr, p)
+		}
+	}
+	return mk(TNone, " WHERE @", p).optional()
+}
+
+// scalarSubquery returns at most one row by construction: an aggregate
+// without GROUP BY, or ORDER BY its only column with LIMIT 1 (MySQL
+// refuses a scalar subquery of several rows where SQLite takes the
+// first). The select item is pinned so shrinking cannot break that.
+func (g *Gen) scalarSubquery(sc *scope, d int) *Node {
+	from, inner, rows := g.baseTable()
+	where := g.innerWhere(inner, sc, d)
+	var n *Node
+	if g.pct(70) {
+		item := g.aggregate(&scope{cols: inner, agg: true, rows: rows}, TInt, d+1)
+		item.Pinned = true
+		n = mk(TInt, "(SELECT @ FROM @@)", item, from, where)
+	} else {
+		item := g.intExpr(&scope{cols: inner, rows: rows}, d+2)
+		n = mk(TInt, "(SELECT @ FROM @@ ORDER BY 1"+g.pick("", " DESC")+" LIMIT 1)", item, from, where)
+	}
+	n.Bound = n.Kids[0].Bound
+	return n.frozen()
+}
+
+func (g *Gen) existsSubquery(sc *scope, d int) *Node {
+	from, inner, rows := g.baseTable()
+	item := g.intExpr(&scope{cols: inner, rows: rows}, maxDepth)
+	return mk(TBool, g.pick("", "NOT ")+"EXISTS (SELECT @ FROM @@)", item, from, g.innerWhere(inner, sc, d)).frozen()
+}
+
+// inSubquery is x [NOT] IN (SELECT ...). A LIMIT is left out: MySQL has
+// none in IN subqueries.
+func (g *Gen) inSubquery(sc *scope, d int) *Node {
+	from, inner, rows := g.baseTable()
+	t := TInt
+	if len(colsOf(inner, TStr)) > 0 && g.pct(25) {
+		t = TStr
+	}
+	item := g.typed(&scope{cols: inner, rows: rows}, t, d+2)
+	distinct := txt("DISTINCT ").optional()
+	if g.pct(70) {
+		distinct.dropped = true
+	}
+	return mk(TBool, "@ "+g.pick("", "NOT ")+"IN (SELECT @@ FROM @@)", g.typed(sc, t, d+1), distinct, item, from,
+		g.innerWhere(inner, sc, d)).frozen()
+}
