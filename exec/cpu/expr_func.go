@@ -150,7 +150,11 @@ func (f *funcEval) eval(b *batch, sel []int32) *vec {
 			return int64(utf8.RuneCountInString(s))
 		})
 		for _, p := range sel {
-			putInt(out, p, m[x.i32[p]])
+			// A NULL row's code may be stale (string functions leave
+			// it), so it is not read.
+			if !out.isNull(p) {
+				putInt(out, p, m[x.i32[p]])
+			}
 		}
 	case "year", "month", "day":
 		x := args[0]
