@@ -392,7 +392,12 @@ func (f *funcEval) stringFunc(b *batch, sel []int32, args []*vec) {
 		}
 		out.dict = f.outMemo.dict
 		for _, p := range sel {
-			if !out.isNull(p) {
+			// NULL rows get code 0, as stringBuilder.finish gives them:
+			// a code left from an earlier batch's larger dictionary
+			// would be out of range for whatever reads it.
+			if out.isNull(p) {
+				out.i32[p] = 0
+			} else {
 				out.i32[p] = f.outMemo.code[x.i32[p]]
 			}
 		}
