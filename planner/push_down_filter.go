@@ -190,31 +190,66 @@ func pushJoin(n *sql.Join, preds []sql.Expr) sql.Plan {
 }
 
 // rejectsNullsOn reports whether e is certainly not TRUE when every column at
-// index >= from is NULL: e is a comparison-like predicate built only from
-// operators that return NULL for a NULL operand, and touches such a column.
+// index >= from is NULL: some conjunct (other than a bare column) is, by
+// notTrueWhenNull.
 func rejectsNullsOn(e sql.Expr, from int) bool {
 	for _, c := range conjuncts(e) {
-		touches, strict := false, true
-		walkExpr(c, func(x sql.Expr) {
-			switch x := x.(type) {
-			case *sql.ColRef:
-				touches = touches || x.Index >= from
-			case *sql.Binary:
-				if x.Op == sql.OpOr || x.Op == sql.OpAnd {
-					strict = false
+		if _, isCol := c.(*sql.ColRef); !isCol && notTrueWhenNull(c, from) {
+			return true
+		}
+	}
+	return false
+}
+
+// notTrueWhenNull reports whether predicate e is certainly FALSE or NULL when
+// every column at index >= from is NULL. x IN (list) is NULL for a NULL x,
+// but a NULL list item does not stop it being TRUE (1 IN (1, a) is TRUE
+// with a NULL); x NOT IN (list) is never TRUE with a NULL x or a NULL item.
+func notTrueWhenNull(e sql.Expr, from int) bool {
+	switch x := e.(type) {
+	case *sql.Binary:
+		switch x.Op {
+		case sql.OpAnd:
+			return notTrueWhenNull(x.L, from) || notTrueWhenNull(x.R, from)
+		case sql.OpOr:
+			return notTrueWhenNull(x.L, from) && notTrueWhenNull(x.R, from)
+		}
+	case *sql.InList:
+		if x.Negated {
+			for _, item := range x.List {
+				if nullWhenNull(item, from) {
+					return true
 				}
-			case *sql.Const, *sql.Cast, *sql.Neg, *sql.CodeSet, *sql.Like:
-			case *sql.InList:
-				strict = strict && !x.Negated
-			default:
-				strict = false
-			}
-		})
-		if touches && strict {
-			if _, isCol := c.(*sql.ColRef); !isCol {
-				return true
 			}
 		}
+	}
+	return nullWhenNull(e, from)
+}
+
+// nullWhenNull reports whether e is certainly NULL when every column at index
+// >= from is NULL: such a column under operators that give NULL for a NULL
+// operand.
+func nullWhenNull(e sql.Expr, from int) bool {
+	switch x := e.(type) {
+	case *sql.ColRef:
+		return x.Index >= from
+	case *sql.Cast:
+		return nullWhenNull(x.E, from)
+	case *sql.Neg:
+		return nullWhenNull(x.E, from)
+	case *sql.Not:
+		return nullWhenNull(x.E, from)
+	case *sql.Like:
+		return nullWhenNull(x.E, from)
+	case *sql.CodeSet:
+		return nullWhenNull(x.E, from)
+	case *sql.InList:
+		return nullWhenNull(x.E, from)
+	case *sql.Binary:
+		if x.Op == sql.OpAnd || x.Op == sql.OpOr {
+			return false // NULL AND FALSE is FALSE, NULL OR TRUE is TRUE
+		}
+		return nullWhenNull(x.L, from) || nullWhenNull(x.R, from)
 	}
 	return false
 }
