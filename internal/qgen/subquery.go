@@ -50,6 +50,10 @@ func (g *Gen) scalarSubquery(sc *scope, d int) *Node {
 		n = mk(TInt, "(SELECT @ FROM @@ ORDER BY 1"+g.pick("", " DESC")+" LIMIT 1)", item, from, where)
 	}
 	n.Bound = n.Kids[0].Bound
+	// SQLite reads x IN ((SELECT ...)), a list of one scalar subquery in
+	// MySQL, as x IN (SELECT ...); its unary +, a no-op on any value,
+	// keeps the subquery a list item there.
+	n.Lite = append([]string{"+" + n.Parts[0]}, n.Parts[1:]...)
 	return n.frozen()
 }
 
