@@ -11,6 +11,7 @@ type column struct {
 	ref   string // qualified: alias.name
 	typ   Type
 	bound int64 // largest absolute value (integers)
+	prec  int   // a GROUP BY expression's operator precedence (Node.Prec)
 }
 
 // scope is what an expression may read.
@@ -63,7 +64,7 @@ func colsOf(cols []column, t Type) []column {
 
 func colNode(c column) *Node {
 	n := mk(c.typ, c.ref)
-	n.Bound = c.bound
+	n.Bound, n.Prec = c.bound, c.prec
 	return n
 }
 
@@ -132,8 +133,36 @@ func (g *Gen) intExpr(sc *scope, d int) *Node {
 		return n
 	case c < 78 && sc.subq:
 		return g.scalarSubquery(sc, d)
+	case c < 83:
+		return g.greatest(sc, TInt, d)
+	case c < 86:
+		n := mk(TInt, "SIGN(@)", e())
+		n.Bound = 1
+		return n
+	case c < 88:
+		n := mk(TInt, "CAST(@ AS SIGNED)", e()).lite("CAST(@ AS INTEGER)")
+		n.Bound = n.Kids[0].Bound
+		return n
 	}
 	return g.leaf(sc, TInt)
+}
+
+// greatest is GREATEST or LEAST of two or three values, SQLite's scalar MAX
+// and MIN of several arguments; both are NULL when any argument is.
+func (g *Gen) greatest(sc *scope, t Type, d int) *Node {
+	fn, lite := "GREATEST", "MAX"
+	if g.pct(50) {
+		fn, lite = "LEAST", "MIN"
+	}
+	kids := []*Node{g.typed(sc, t, d+1), g.typed(sc, t, d+1)}
+	format := "(@, @"
+	if g.pct(30) {
+		kids = append(kids, g.typed(sc, t, d+1))
+		format += ", @"
+	}
+	n := mk(t, fn+format+")", kids...).lite(lite + format + ")")
+	n.Bound = boundOf(n)
+	return n
 }
 
 // arith is a binary arithmetic operator on a and b; * falls back to + where
@@ -268,6 +297,10 @@ func (g *Gen) strExpr(sc *scope, d int) *Node {
 		return g.caseExpr(sc, TStr, d)
 	case c < 85:
 		return g.coalesce(sc, TStr, d)
+	case c < 90:
+		return mk(TStr, "CAST(@ AS CHAR)", g.intExpr(sc, d+1)).lite("CAST(@ AS TEXT)")
+	case c < 94:
+		return g.greatest(sc, TStr, d)
 	}
 	return g.leaf(sc, TStr)
 }

@@ -67,7 +67,17 @@ func (g *Gen) joinEquality(left, right []column) *Node {
 func (g *Gen) fromItem(d int, ctes *[]*cte) (*Node, []column, int64) {
 	switch c := g.r.Intn(100); {
 	case c < 12 && d == 0:
-		body := g.selectCore(d+1, nil, true, ctes)
+		var body sel
+		if g.pct(20) {
+			body = g.setOp(d+1, ctes, true)
+		} else {
+			body = g.selectCore(d+1, nil, true, ctes)
+		}
+		if g.pct(20) {
+			// A LIMIT under an ORDER BY of every column picks the
+			// same rows in both.
+			body.node = mk(TNone, "@@", body.node, g.orderBy(len(body.types), false))
+		}
 		a := g.alias()
 		return mk(TNone, "(@) AS "+a, body.node), outputCols(a, body), body.rows
 	case c < 24 && ctes != nil:

@@ -31,6 +31,8 @@ func (g *Gen) pred(sc *scope, d int) *Node {
 	case c < 82:
 		// An integer as a truth value: true when not zero, in both.
 		return mk(TBool, "@", g.intExpr(sc, d+1))
+	case c < 85:
+		return mk(TBool, "(@) IS "+g.pick("", "NOT ")+g.pick("TRUE", "FALSE"), p())
 	case c < 88 && sc.subq:
 		return g.existsSubquery(sc, d)
 	case c < 96 && sc.subq:
@@ -41,8 +43,12 @@ func (g *Gen) pred(sc *scope, d int) *Node {
 
 func (g *Gen) compare(sc *scope, d int) *Node {
 	t := g.pickType(sc)
-	op := g.pick("=", "<>", "<", "<=", ">", ">=", "!=")
-	return mk(TBool, "@ "+op+" @", g.typed(sc, t, d+1), g.typed(sc, t, d+1))
+	op := g.pick("=", "<>", "<", "<=", ">", ">=", "!=", "<=>")
+	n := mk(TBool, "@ "+op+" @", g.typed(sc, t, d+1), g.typed(sc, t, d+1))
+	if op == "<=>" {
+		n.lite("@ IS @") // NULL-safe equality in SQLite's words
+	}
+	return n
 }
 
 // inList is [NOT] IN over a list of one to four expressions of one type.

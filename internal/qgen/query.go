@@ -55,13 +55,13 @@ func (g *Gen) query() *Node {
 	var ctes []*cte
 	var s sel
 	if g.pct(12) {
-		s = g.setOp(0, &ctes)
+		s = g.setOp(0, &ctes, false)
 	} else {
 		s = g.selectCore(0, nil, false, &ctes)
 	}
 	n := s.node
 	if g.pct(35) {
-		n = mk(TNone, "@@", n, g.orderBy(len(s.types)))
+		n = mk(TNone, "@@", n, g.orderBy(len(s.types), true))
 	}
 	if len(ctes) > 0 {
 		var defs []*Node
@@ -80,7 +80,7 @@ func (g *Gen) query() *Node {
 
 // orderBy sorts by every output column, each way round at random, so the
 // order is total; a LIMIT and OFFSET then pick the same rows in both.
-func (g *Gen) orderBy(ncols int) *Node {
+func (g *Gen) orderBy(ncols int, top bool) *Node {
 	var items []string
 	for _, i := range g.r.Perm(ncols) {
 		items = append(items, strconv.Itoa(i+1)+g.pick("", " DESC", " ASC"))
@@ -93,7 +93,11 @@ func (g *Gen) orderBy(ncols int) *Node {
 		}
 		n.Kids[0] = txt(limit).optional()
 	}
-	n.Tag = "order"
+	if top {
+		n.Tag = "order"
+	} else {
+		n.Kids[0].Optional = false // no LIMIT, no ORDER BY: both may go, but not apart
+	}
 	return n.optional()
 }
 
@@ -150,7 +154,7 @@ func (g *Gen) plainSelect(d int, want []Type, named bool, ctes *[]*cte) sel {
 	var items []*Node
 	for _, t := range want {
 		var e *Node
-		if t == TInt && d == 0 && g.pct(15) {
+		if t == TInt && d <= 1 && g.pct(15) {
 			e = g.window(sc)
 		} else {
 			e = g.typed(sc, t, 1)
@@ -195,8 +199,12 @@ func (g *Gen) groupSelect(d int, want []Type, named bool, ctes *[]*cte, grouped 
 		perm := g.r.Perm(len(cols))[:min(len(cols), 1+g.r.Intn(2))]
 		var refs []string
 		for _, i := range perm {
-			asc.keys = append(asc.keys, cols[i])
-			refs = append(refs, cols[i].ref)
+			key := cols[i]
+			if key.typ == TInt && g.pct(25) {
+				key = g.keyExpr(key)
+			}
+			asc.keys = append(asc.keys, key)
+			refs = append(refs, key.ref)
 		}
 		groupBy = txt(" GROUP BY " + strings.Join(refs, ", "))
 	}
@@ -227,18 +235,37 @@ func (g *Gen) groupSelect(d int, want []Type, named bool, ctes *[]*cte, grouped 
 	return s
 }
 
+// keyExpr is a GROUP BY expression of an integer column, which the select
+// list may name again word for word (MySQL matches it). Written in words
+// both dialects share (no DIV).
+func (g *Gen) keyExpr(c column) column {
+	switch g.r.Intn(4) {
+	case 0:
+		c.ref = c.ref + " % 3"
+		c.bound, c.prec = 2, 2
+	case 1:
+		c.ref = "ABS(" + c.ref + ")"
+	case 2:
+		c.ref = "COALESCE(" + c.ref + ", 0)"
+	default:
+		c.ref = c.ref + " + 1"
+		c.bound, c.prec = c.bound+1, 1
+	}
+	return c
+}
+
 // setOp is two or three SELECTs joined by UNION [ALL], EXCEPT or INTERSECT.
 // MySQL binds INTERSECT tighter than UNION and EXCEPT, SQLite binds all
 // alike from the left, and SQLite allows no parentheses around a SELECT:
 // INTERSECT only joins the first two, where both read it alike. INTERSECT
 // ALL and EXCEPT ALL are left out: SQLite has neither.
-func (g *Gen) setOp(d int, ctes *[]*cte) sel {
+func (g *Gen) setOp(d int, ctes *[]*cte, named bool) sel {
 	types := []Type{TInt}
 	if g.pct(40) {
 		types = append(types, []Type{TInt, TStr}[g.r.Intn(2)])
 	}
 	arms := 2 + g.r.Intn(2)
-	first := g.selectCore(d+1, types, false, ctes)
+	first := g.selectCore(d+1, types, named, ctes)
 	s := sel{types: types, bounds: first.bounds, rows: first.rows}
 	kids := []*Node{first.node}
 	format := "@"

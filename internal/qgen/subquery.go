@@ -76,6 +76,13 @@ func (g *Gen) inSubquery(sc *scope, d int) *Node {
 	if g.pct(70) {
 		distinct.dropped = true
 	}
-	return mk(TBool, "@ "+g.pick("", "NOT ")+"IN (SELECT @@ FROM @@)", g.typed(sc, t, d+1), distinct, item, from,
-		g.innerWhere(inner, sc, d)).frozen()
+	groupBy := txt("")
+	if g.pct(25) {
+		// One aggregate value per group of another column.
+		key := inner[g.r.Intn(len(inner))]
+		item = g.aggregate(&scope{cols: inner, agg: true, keys: []column{key}, rows: rows}, t, d+2)
+		groupBy = txt(" GROUP BY " + key.ref)
+	}
+	return mk(TBool, "@ "+g.pick("", "NOT ")+"IN (SELECT @@ FROM @@@)", g.typed(sc, t, d+1), distinct, item, from,
+		g.innerWhere(inner, sc, d), groupBy).frozen()
 }
