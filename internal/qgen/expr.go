@@ -112,8 +112,8 @@ func (g *Gen) intExpr(sc *scope, d int) *Node {
 	case c < 32:
 		return g.arith(e(), e())
 	case c < 37:
-		n := mk(TInt, "- @", e())
-		n.Prec, n.Bound = 3, n.Kids[0].Bound
+		n := mk(TInt, g.pick("- @", "- @", "+ @"), e())
+		n.Prec, n.Bound = precUnary, n.Kids[0].Bound
 		return n
 	case c < 41:
 		n := mk(TInt, "ABS(@)", e())
@@ -177,20 +177,20 @@ func (g *Gen) arith(a, b *Node) *Node {
 	n := mk(TInt, "@ "+op+" @", a, b)
 	switch op {
 	case "+", "-":
-		n.Prec, n.Bound = 1, a.Bound+b.Bound
+		n.Prec, n.Bound = precAdd, a.Bound+b.Bound
 	case "*":
-		n.Prec, n.Bound = 2, a.Bound*b.Bound
+		n.Prec, n.Bound = precMul, a.Bound*b.Bound
 	case "DIV":
-		n.Prec, n.Bound = 2, a.Bound
+		n.Prec, n.Bound = precMul, a.Bound
 		n.lite("@ / @")
 	case "%":
-		n.Prec, n.Bound = 2, min(a.Bound, b.Bound)
+		n.Prec, n.Bound = precMul, min(a.Bound, b.Bound)
 	}
 	if n.Bound > maxBound {
 		// Too big even for +: keep a alone, in a form that still tests
 		// something (unary minus binds tighter than any operator).
 		n = mk(TInt, "- @", a)
-		n.Prec, n.Bound = 3, a.Bound
+		n.Prec, n.Bound = precUnary, a.Bound
 	}
 	return n
 }
@@ -320,7 +320,7 @@ func (g *Gen) decExpr(sc *scope, d int) *Node {
 		return mk(TDec, "ABS(@)", g.decExpr(sc, d+1))
 	case c < 35:
 		n := mk(TDec, "- @", g.decExpr(sc, d+1))
-		n.Prec = 3
+		n.Prec = precUnary
 		return n
 	case c < 65:
 		return g.caseExpr(sc, TDec, d)

@@ -43,7 +43,7 @@ func (g *Gen) fromClause(d int, ctes *[]*cte) (*Node, []column, int64, []*Node) 
 			if c := g.joinEquality(cols, icols); c != nil && g.pct(75) {
 				on = c
 				if g.pct(30) {
-					on = mk(TBool, "(@) AND (@)", c, g.pred(&scope{cols: append(append([]column{}, cols...), icols...), rows: rows}, 2))
+					on = and(c, g.pred(&scope{cols: append(append([]column{}, cols...), icols...), rows: rows}, 2))
 				}
 			}
 			from = mk(TNone, "@ "+join+" @ ON @", from, item, on)
@@ -59,7 +59,7 @@ func (g *Gen) joinEquality(left, right []column) *Node {
 	if len(l) == 0 || len(r) == 0 {
 		return nil
 	}
-	return mk(TBool, "@ = @", colNode(l[g.r.Intn(len(l))]), colNode(r[g.r.Intn(len(r))]))
+	return cmp(mk(TBool, "@ = @", colNode(l[g.r.Intn(len(l))]), colNode(r[g.r.Intn(len(r))])))
 }
 
 // fromItem is a base table, a derived table or a WITH query (where ctes

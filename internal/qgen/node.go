@@ -34,6 +34,21 @@ const (
 	SQLite                // the oracle's SQL
 )
 
+// Operator precedences, loosest first, where MySQL and SQLite agree: OR,
+// AND, NOT, comparisons (=, <, IS NULL, BETWEEN, IN, LIKE: SQLite binds <
+// tighter than =, MySQL does not, so a comparison inside another is always
+// parenthesized), + and -, * DIV and %, unary minus and plus.
+const (
+	precSame = -1
+	precOr   = iota + 9
+	precAnd
+	precNot
+	precCmp
+	precAdd
+	precMul
+	precUnary
+)
+
 // placeholder marks where a kid goes in a node's text.
 const placeholder = "@"
 
@@ -44,10 +59,11 @@ type Node struct {
 	Lite  []string // SQLite's parts where they differ from Parts
 	Kids  []*Node
 	Type  Type
-	// Prec is the binding strength of an infix arithmetic operator (1 for
-	// + and -, 2 for *, DIV and %; 3 for unary minus), 0 for anything that
-	// brings its own delimiters. Parentheses are decided when rendering,
-	// because shrinking can put a looser operator where a tighter one was.
+	// Prec is the binding strength of an operator written without
+	// parentheses of its own (prec* below), 0 for anything that brings its
+	// own delimiters, precSame for a node that is its one kid's text.
+	// Parentheses are decided when rendering, because shrinking can put a
+	// looser operator where a tighter one was.
 	Prec int
 	// Optional nodes (WHERE, HAVING, ORDER BY, DISTINCT, ...) may be dropped.
 	Optional bool
@@ -120,8 +136,7 @@ func (n *Node) render(b *strings.Builder, d Dialect) {
 		b.WriteString(p)
 		if i < len(n.Kids) {
 			k := n.Kids[i]
-			paren := n.Prec > 0 && k.Prec > 0 && !k.dropped &&
-				(k.Prec < n.Prec || (i > 0 && k.Prec <= n.Prec) || n.Prec == 3)
+			paren := needsParens(n.Prec, k.prec(), i)
 			if paren {
 				b.WriteString("(")
 			}
@@ -131,6 +146,30 @@ func (n *Node) render(b *strings.Builder, d Dialect) {
 			}
 		}
 	}
+}
+
+// prec is n's precedence as its parent sees it.
+func (n *Node) prec() int {
+	if n.Prec == precSame {
+		return n.Kids[0].prec()
+	}
+	return n.Prec
+}
+
+// needsParens says whether kid i of precedence k needs parentheses under an
+// operator of precedence p: a looser kid does, so does a kid as loose on
+// the right of a left-associative operator, and any comparison under a
+// comparison.
+func needsParens(p, k, i int) bool {
+	switch {
+	case p <= 0 || k <= 0:
+		return false
+	case p == precCmp:
+		return k <= precCmp
+	case p == precNot || p == precUnary:
+		return k < p
+	}
+	return k < p || (i > 0 && k == p)
 }
 
 // clone copies the tree under n.

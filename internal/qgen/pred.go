@@ -16,23 +16,32 @@ func (g *Gen) pred(sc *scope, d int) *Node {
 	case c < 30:
 		return g.compare(sc, d)
 	case c < 38:
-		return mk(TBool, "@ IS "+g.pick("", "NOT ")+"NULL", g.typed(sc, g.pickType(sc), d+1))
+		return cmp(mk(TBool, "@ IS "+g.pick("", "NOT ")+"NULL", g.typed(sc, g.pickType(sc), d+1)))
 	case c < 46:
 		t := g.pickType(sc)
-		return mk(TBool, "@ "+g.pick("", "NOT ")+"BETWEEN @ AND @", g.typed(sc, t, d+1), g.typed(sc, t, d+1), g.typed(sc, t, d+1))
+		return cmp(mk(TBool, "@ "+g.pick("", "NOT ")+"BETWEEN @ AND @", g.typed(sc, t, d+1), g.typed(sc, t, d+1), g.typed(sc, t, d+1)))
 	case c < 55:
 		return g.inList(sc, d)
 	case c < 61:
-		return mk(TBool, "NOT (@)", p())
+		n := mk(TBool, "NOT @", p())
+		n.Prec = precNot
+		return n
 	case c < 75:
-		return mk(TBool, "(@) "+g.pick("AND", "OR")+" (@)", p(), p())
+		if g.pct(50) {
+			return and(p(), p())
+		}
+		n := mk(TBool, "@ OR @", p(), p())
+		n.Prec = precOr
+		return n
 	case c < 79:
-		return mk(TBool, fmt.Sprintf("@ %sLIKE '%s'", g.pick("", "NOT "), g.pick("a%", "%b%", "_", "%a", "h_llo", "%")), g.strExpr(sc, d+1))
+		return cmp(mk(TBool, fmt.Sprintf("@ %sLIKE '%s'", g.pick("", "NOT "), g.pick("a%", "%b%", "_", "%a", "h_llo", "%")), g.strExpr(sc, d+1)))
 	case c < 82:
 		// An integer as a truth value: true when not zero, in both.
-		return mk(TBool, "@", g.intExpr(sc, d+1))
+		n := mk(TBool, "@", g.intExpr(sc, d+1))
+		n.Prec = precSame
+		return n
 	case c < 85:
-		return mk(TBool, "(@) IS "+g.pick("", "NOT ")+g.pick("TRUE", "FALSE"), p())
+		return cmp(mk(TBool, "@ IS "+g.pick("", "NOT ")+g.pick("TRUE", "FALSE"), p()))
 	case c < 88 && sc.subq:
 		return g.existsSubquery(sc, d)
 	case c < 96 && sc.subq:
@@ -44,7 +53,7 @@ func (g *Gen) pred(sc *scope, d int) *Node {
 func (g *Gen) compare(sc *scope, d int) *Node {
 	t := g.pickType(sc)
 	op := g.pick("=", "<>", "<", "<=", ">", ">=", "!=", "<=>")
-	n := mk(TBool, "@ "+op+" @", g.typed(sc, t, d+1), g.typed(sc, t, d+1))
+	n := cmp(mk(TBool, "@ "+op+" @", g.typed(sc, t, d+1), g.typed(sc, t, d+1)))
 	if op == "<=>" {
 		n.lite("@ IS @") // NULL-safe equality in SQLite's words
 	}
@@ -60,5 +69,18 @@ func (g *Gen) inList(sc *scope, d int) *Node {
 		kids = append(kids, mk(TNone, ", @", g.typed(sc, t, d+1)).optional())
 		format += "@"
 	}
-	return mk(TBool, format+")", kids...)
+	return cmp(mk(TBool, format+")", kids...))
+}
+
+// cmp marks a comparison-like predicate's precedence.
+func cmp(n *Node) *Node {
+	n.Prec = precCmp
+	return n
+}
+
+// and is a AND b.
+func and(a, b *Node) *Node {
+	n := mk(TBool, "@ AND @", a, b)
+	n.Prec = precAnd
+	return n
 }

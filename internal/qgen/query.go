@@ -176,7 +176,7 @@ func (g *Gen) where(sc *scope, conds []*Node) *Node {
 		if p == nil {
 			p = c
 		} else {
-			p = mk(TBool, "(@) AND (@)", c, p)
+			p = and(c, p)
 		}
 	}
 	if p == nil {
@@ -242,14 +242,14 @@ func (g *Gen) keyExpr(c column) column {
 	switch g.r.Intn(4) {
 	case 0:
 		c.ref = c.ref + " % 3"
-		c.bound, c.prec = 2, 2
+		c.bound, c.prec = 2, precMul
 	case 1:
 		c.ref = "ABS(" + c.ref + ")"
 	case 2:
 		c.ref = "COALESCE(" + c.ref + ", 0)"
 	default:
 		c.ref = c.ref + " + 1"
-		c.bound, c.prec = c.bound+1, 1
+		c.bound, c.prec = c.bound+1, precAdd
 	}
 	return c
 }

@@ -23,11 +23,11 @@ func (g *Gen) innerWhere(inner []column, outer *scope, d int) *Node {
 	p := g.pred(sc, d+2)
 	ic, oc := colsOf(inner, TInt), colsOf(outer.cols, TInt)
 	if len(ic) > 0 && len(oc) > 0 && g.pct(65) {
-		corr := mk(TBool, "@ = @", colNode(ic[g.r.Intn(len(ic))]), colNode(oc[g.r.Intn(len(oc))]))
+		corr := cmp(mk(TBool, "@ = @", colNode(ic[g.r.Intn(len(ic))]), colNode(oc[g.r.Intn(len(oc))])))
 		if g.pct(50) {
 			p = corr
 		} else {
-			p = mk(TBool, "(@) AND (@)", corr, p)
+			p = and(corr, p)
 		}
 	}
 	return mk(TNone, " WHERE @", p).optional()
@@ -83,6 +83,6 @@ func (g *Gen) inSubquery(sc *scope, d int) *Node {
 		item = g.aggregate(&scope{cols: inner, agg: true, keys: []column{key}, rows: rows}, t, d+2)
 		groupBy = txt(" GROUP BY " + key.ref)
 	}
-	return mk(TBool, "@ "+g.pick("", "NOT ")+"IN (SELECT @@ FROM @@@)", g.typed(sc, t, d+1), distinct, item, from,
-		g.innerWhere(inner, sc, d), groupBy).frozen()
+	return cmp(mk(TBool, "@ "+g.pick("", "NOT ")+"IN (SELECT @@ FROM @@@)", g.typed(sc, t, d+1), distinct, item, from,
+		g.innerWhere(inner, sc, d), groupBy)).frozen()
 }
