@@ -17,11 +17,6 @@ import (
 	_ "modernc.org/sqlite"
 )
 
-// queriesPerData is how many consecutive seeds share one data set: seed s
-// reads the tables of data seed s / queriesPerData, so a seed alone
-// reproduces a query and its data.
-const queriesPerData = 250
-
 // knownDiffs are seeds of the fixed slice whose queries still differ from
 // SQLite, each with the bug it shows (none: every difference found so far
 // is fixed or the generator leaves the construct out).
@@ -30,19 +25,19 @@ var knownDiffs = map[int64]string{}
 // TestDifferential runs generated queries on gpusql (CPU executor, under
 // three of the planner's strategy mixes in turn) and on SQLite, and
 // compares the rows. A difference is shrunk and reported with its seed.
-// QGEN_SEED (first seed, default 1) and QGEN_N (how many, default 1500)
+// QGEN_SEED (first seed, default 1) and QGEN_N (how many, default 4000)
 // choose the queries; QGEN_VERBOSE=1 logs each one.
 //
 //	QGEN_SEED=100000 QGEN_N=50000 go test ./internal/qgen -run TestDifferential -count=1
 func TestDifferential(t *testing.T) {
-	first, n := envInt("QGEN_SEED", 1), envInt("QGEN_N", 1500)
+	first, n := envInt("QGEN_SEED", 1), envInt("QGEN_N", 4000)
 	verbose := os.Getenv("QGEN_VERBOSE") != ""
 	var dbs *pair
 	ran, skipped, bad := 0, 0, 0
 	for seed := first; seed < first+n; seed++ {
-		if dbs == nil || seed%queriesPerData == 0 {
+		if dbs == nil || seed%QueriesPerData == 0 {
 			dbs.close()
-			dbs = openPair(t, seed/queriesPerData)
+			dbs = openPair(t, DataSeed(seed))
 		}
 		if reason, ok := knownDiffs[seed]; ok && n > 1 {
 			t.Logf("seed %d skipped: %s", seed, reason)

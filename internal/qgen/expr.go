@@ -36,11 +36,14 @@ const maxDepth = 4
 type Gen struct {
 	r      *rand.Rand
 	nalias int
-	nrowNo int // ROW_NUMBER calls in the current query (at most one: see window.go)
+	nrowNo int  // ROW_NUMBER calls in the current query (at most one: see window.go)
+	big    bool // the data is bigData
 }
 
 // New returns a generator for one seed.
-func New(seed int64) *Gen { return &Gen{r: rand.New(rand.NewSource(seed))} }
+func New(seed int64) *Gen {
+	return &Gen{r: rand.New(rand.NewSource(seed)), big: bigData(DataSeed(seed))}
+}
 
 func (g *Gen) pct(p int) bool { return g.r.Intn(100) < p }
 

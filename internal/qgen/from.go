@@ -14,7 +14,7 @@ func (g *Gen) fromClause(d int, ctes *[]*cte) (*Node, []column, int64, []*Node) 
 	n := 1
 	if c := g.r.Intn(100); c < 45 {
 		n = 2
-	} else if c < 65 && d == 0 {
+	} else if c < 65 && d == 0 && !g.big {
 		n = 3
 	}
 	var cols []column
@@ -30,17 +30,21 @@ func (g *Gen) fromClause(d int, ctes *[]*cte) (*Node, []column, int64, []*Node) 
 			from = item
 		case comma:
 			from = mk(TNone, "@, @", from, item)
-			if c := g.joinEquality(cols, icols); c != nil && g.pct(70) {
+			if c := g.joinEquality(cols, icols); c != nil && (g.pct(70) || g.big) {
 				conds = append(conds, c)
 			}
 		default:
 			join := g.pick("JOIN", "INNER JOIN", "LEFT JOIN", "LEFT JOIN", "RIGHT JOIN", "CROSS JOIN")
+			eq := g.joinEquality(cols, icols)
+			if g.big && eq != nil {
+				join = g.pick("JOIN", "LEFT JOIN", "RIGHT JOIN")
+			}
 			if join == "CROSS JOIN" {
 				from = mk(TNone, "@ CROSS JOIN @", from, item)
 				break
 			}
 			on := g.pred(&scope{cols: append(append([]column{}, cols...), icols...), rows: rows}, 2)
-			if c := g.joinEquality(cols, icols); c != nil && g.pct(75) {
+			if c := eq; c != nil && (g.pct(75) || g.big) {
 				on = c
 				if g.pct(30) {
 					on = and(c, g.pred(&scope{cols: append(append([]column{}, cols...), icols...), rows: rows}, 2))
@@ -94,7 +98,7 @@ func (g *Gen) fromItem(d int, ctes *[]*cte) (*Node, []column, int64) {
 		a := g.alias()
 		return txt(q.name + " AS " + a), outputCols(a, q.body), q.body.rows
 	}
-	return g.baseTable()
+	return g.baseTable(false)
 }
 
 // outputCols are the columns x0, x1, ... of a named SELECT under alias a.

@@ -3,6 +3,7 @@ package qgen
 import (
 	"fmt"
 	"math/rand"
+	"strconv"
 	"strings"
 )
 
@@ -40,7 +41,24 @@ var (
 )
 
 // valueBound bounds the absolute value of any column value.
-const valueBound = 99
+const valueBound = 100
+
+// QueriesPerData is how many consecutive seeds share one data set: seed s
+// reads the tables of data seed DataSeed(s), so a seed alone reproduces a
+// query and its data.
+const QueriesPerData = 250
+
+// DataSeed is the data seed of query seed s.
+func DataSeed(s int64) int64 { return s / QueriesPerData }
+
+// bigData says whether a data seed makes t1 large (bigRows rows and more,
+// integers over -100..100), so that operators meet several batches and
+// morsels, many groups and hash tables that grow. Queries over such data
+// join t1 only through an equality and read no t1 in subqueries, which
+// keeps SQLite's nested loops fast.
+func bigData(dataSeed int64) bool { return dataSeed%4 == 3 }
+
+const bigRows = 2000
 
 // Schema is the statements that create and fill the tables for one data
 // seed, in dialect d (the rows are the same in both dialects).
@@ -61,11 +79,19 @@ func Schema(dataSeed int64, d Dialect) []string {
 		if r.Intn(8) == 0 {
 			n = 0
 		}
+		big := bigData(dataSeed) && t.name == "t1"
+		if big {
+			n = bigRows + r.Intn(2*bigRows)
+		}
 		var rows []string
 		for i := 0; i < n; i++ {
 			var vals []string
 			for _, c := range t.cols {
-				vals = append(vals, pickValue(r, c.typ))
+				v := pickValue(r, c.typ)
+				if big && c.typ == TInt && v != "NULL" {
+					v = strconv.Itoa(r.Intn(2*valueBound+1) - valueBound)
+				}
+				vals = append(vals, v)
 			}
 			rows = append(rows, "("+strings.Join(vals, ", ")+")")
 		}

@@ -5,15 +5,23 @@ package qgen
 // read only its own columns: an aggregate of outer columns alone belongs
 // to the outer query in standard SQL, a rule best left untested here.
 
-// baseTable is a random table under a fresh alias and its columns.
-func (g *Gen) baseTable() (*Node, []column, int64) {
+// baseTable is a random table under a fresh alias and its columns; in a
+// subquery over big data not t1.
+func (g *Gen) baseTable(sub bool) (*Node, []column, int64) {
 	t := tables[g.r.Intn(len(tables))]
+	for sub && g.big && t.name == "t1" {
+		t = tables[g.r.Intn(len(tables))]
+	}
 	a := g.alias()
 	var cols []column
 	for _, c := range t.cols {
 		cols = append(cols, column{ref: a + "." + c.name, typ: c.typ, bound: valueBound})
 	}
-	return txt(t.name + " AS " + a), cols, int64(t.maxRows)
+	rows := int64(t.maxRows)
+	if g.big && t.name == "t1" {
+		rows = 3 * bigRows
+	}
+	return txt(t.name + " AS " + a), cols, rows
 }
 
 // innerWhere is a subquery's optional WHERE, often tied to the outer row
@@ -38,7 +46,7 @@ func (g *Gen) innerWhere(inner []column, outer *scope, d int) *Node {
 // refuses a scalar subquery of several rows where SQLite takes the
 // first). The select item is pinned so shrinking cannot break that.
 func (g *Gen) scalarSubquery(sc *scope, d int) *Node {
-	from, inner, rows := g.baseTable()
+	from, inner, rows := g.baseTable(true)
 	where := g.innerWhere(inner, sc, d)
 	var n *Node
 	if g.pct(70) {
@@ -58,7 +66,7 @@ func (g *Gen) scalarSubquery(sc *scope, d int) *Node {
 }
 
 func (g *Gen) existsSubquery(sc *scope, d int) *Node {
-	from, inner, rows := g.baseTable()
+	from, inner, rows := g.baseTable(true)
 	item := g.intExpr(&scope{cols: inner, rows: rows}, maxDepth)
 	return mk(TBool, g.pick("", "NOT ")+"EXISTS (SELECT @ FROM @@)", item, from, g.innerWhere(inner, sc, d)).frozen()
 }
@@ -66,7 +74,7 @@ func (g *Gen) existsSubquery(sc *scope, d int) *Node {
 // inSubquery is x [NOT] IN (SELECT ...). A LIMIT is left out: MySQL has
 // none in IN subqueries.
 func (g *Gen) inSubquery(sc *scope, d int) *Node {
-	from, inner, rows := g.baseTable()
+	from, inner, rows := g.baseTable(true)
 	t := TInt
 	if len(colsOf(inner, TStr)) > 0 && g.pct(25) {
 		t = TStr
