@@ -1,14 +1,18 @@
 package qgen
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // window is a window function call over sc's row columns, with the default
 // frame (RANGE UNBOUNDED PRECEDING to CURRENT ROW, peers included, under an
-// ORDER BY; the whole partition without one) in both engines. ROW_NUMBER
-// numbers tied rows in an unspecified order, so its ORDER BY lists every
-// column of the row: rows it still ties are equal in every output column.
-// A second ROW_NUMBER could number such twins the other way round, so a
-// query has at most one.
+// ORDER BY; the whole partition without one) in both engines, or a ROWS
+// frame. Functions that tell apart rows an ORDER BY ties (ROW_NUMBER,
+// NTILE, LAG, LEAD, ROWS frames) order by every column of the row, so
+// rows still tied are equal in every output column, and any order among
+// them gives the same multiset of rows. Two such calls could order twins
+// differently, so a query has at most one.
 func (g *Gen) window(sc *scope) *Node {
 	arg := &scope{cols: sc.cols, rows: sc.rows}
 	partition := txt(" ")
@@ -16,34 +20,74 @@ func (g *Gen) window(sc *scope) *Node {
 		partition = txt("PARTITION BY " + g.someCols(sc.cols, 2) + " ").optional()
 	}
 	order := txt("ORDER BY " + g.orderItems(sc.cols, 2))
+	if g.nrowNo == 0 && g.pct(35) {
+		g.nrowNo++
+		return g.positional(sc, arg, partition)
+	}
 	var n *Node
 	switch c := g.r.Intn(100); {
-	case c < 20 && g.nrowNo == 0:
-		g.nrowNo++
-		var all []string
-		for _, col := range sc.cols {
-			all = append(all, col.ref)
-		}
-		n = mk(TInt, "ROW_NUMBER() OVER (@@)", partition, txt("ORDER BY "+strings.Join(all, ", ")))
-		n.Bound = sc.rows
-	case c < 40:
+	case c < 30:
 		n = mk(TInt, g.pick("RANK", "DENSE_RANK")+"() OVER (@@)", partition, order)
 		n.Bound = sc.rows
-	case c < 55:
+	case c < 45:
 		n = mk(TInt, "COUNT(*) OVER (@@)", partition, order.optional())
 		n.Bound = sc.rows
+	case c < 55:
+		// The first row and the last peer under an order of every
+		// column: rows that order ties are twins with equal values.
+		n = mk(TInt, g.pick("FIRST_VALUE", "LAST_VALUE")+"(@) OVER (@@)", g.intExpr(arg, 2), partition, g.orderAll(sc))
+		n.Bound = n.Kids[0].Bound
 	default:
 		fn := g.pick("SUM", "COUNT", "MIN", "MAX")
 		n = mk(TInt, fn+"(@) OVER (@@)", g.intExpr(arg, 2), partition, order.optional())
-		n.Bound = n.Kids[0].Bound
-		if fn == "SUM" {
-			n.Bound *= sc.rows
-		}
-		if fn == "COUNT" {
-			n.Bound = sc.rows
-		}
+		n.Bound = windowBound(fn, n.Kids[0].Bound, sc.rows)
 	}
 	return n.frozen()
+}
+
+// positional is a window function whose value depends on the order of
+// tied rows, ordered by every column.
+func (g *Gen) positional(sc, arg *scope, partition *Node) *Node {
+	order := g.orderAll(sc)
+	var n *Node
+	switch c := g.r.Intn(100); {
+	case c < 30:
+		n = mk(TInt, "ROW_NUMBER() OVER (@@)", partition, order)
+		n.Bound = sc.rows
+	case c < 45:
+		n = mk(TInt, fmt.Sprintf("NTILE(%d) OVER (@@)", 1+g.r.Intn(4)), partition, order)
+		n.Bound = 4
+	case c < 70:
+		offset := g.pick("", ", 1", ", 2")
+		n = mk(TInt, g.pick("LAG", "LEAD")+"(@"+offset+") OVER (@@)", g.intExpr(arg, 2), partition, order)
+		n.Bound = n.Kids[0].Bound
+	default:
+		fn := g.pick("SUM", "COUNT", "MIN", "MAX")
+		frame := g.pick(" ROWS BETWEEN 1 PRECEDING AND CURRENT ROW", " ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING",
+			" ROWS BETWEEN 2 PRECEDING AND 1 PRECEDING", " ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING", " ROWS 2 PRECEDING")
+		n = mk(TInt, fn+"(@) OVER (@@"+frame+")", g.intExpr(arg, 2), partition, order)
+		n.Bound = windowBound(fn, n.Kids[0].Bound, sc.rows)
+	}
+	return n.frozen()
+}
+
+// orderAll orders by every column of the row, each way round at random.
+func (g *Gen) orderAll(sc *scope) *Node {
+	var all []string
+	for _, col := range sc.cols {
+		all = append(all, col.ref+g.pick("", " DESC"))
+	}
+	return txt("ORDER BY " + strings.Join(all, ", "))
+}
+
+func windowBound(fn string, arg, rows int64) int64 {
+	switch fn {
+	case "SUM":
+		return arg * rows
+	case "COUNT":
+		return rows
+	}
+	return arg
 }
 
 // someCols is one to k distinct column references, comma separated.
