@@ -26,6 +26,16 @@ type scope struct {
 	rows int64 // most rows an aggregate may see (bounds SUM)
 }
 
+// visible are the columns an expression may name outside aggregate calls:
+// in an aggregate query the GROUP BY columns, which a correlated subquery
+// there may name too.
+func (sc *scope) visible() []column {
+	if sc.agg {
+		return sc.keys
+	}
+	return sc.cols
+}
+
 // maxBound keeps every integer far from BIGINT overflow (MySQL errors,
 // SQLite turns to REAL), even summed over every row of a join.
 const maxBound = 1_000_000_000
@@ -143,7 +153,10 @@ func (g *Gen) intExpr(sc *scope, d int) *Node {
 		n.Bound = 1
 		return n
 	case c < 88:
-		n := mk(TInt, "CAST(@ AS SIGNED)", e()).lite("CAST(@ AS INTEGER)")
+		n := mk(TInt, g.pick("CAST(@ AS SIGNED)", "CAST(@ AS DECIMAL)"), e())
+		if n.Parts[0] == "CAST(" && n.Parts[1] == " AS SIGNED)" {
+			n.lite("CAST(@ AS INTEGER)")
+		}
 		n.Bound = n.Kids[0].Bound
 		return n
 	}

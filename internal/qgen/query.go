@@ -138,8 +138,11 @@ func selectList(items []*Node, named bool) *Node {
 }
 
 func (g *Gen) distinct() *Node {
-	if g.pct(20) {
+	switch c := g.r.Intn(100); {
+	case c < 20:
 		return txt("DISTINCT ").optional()
+	case c < 30:
+		return txt("ALL ").optional()
 	}
 	return txt("")
 }
@@ -193,7 +196,7 @@ func (g *Gen) where(sc *scope, conds []*Node) *Node {
 func (g *Gen) groupSelect(d int, want []Type, named bool, ctes *[]*cte, grouped bool) sel {
 	from, cols, rows, conds := g.fromClause(d, ctes)
 	sc := &scope{cols: cols, subq: d < 2, rows: rows}
-	asc := &scope{cols: cols, agg: true, rows: rows}
+	asc := &scope{cols: cols, agg: true, rows: rows, subq: d < 2}
 	groupBy := txt("")
 	if grouped {
 		perm := g.r.Perm(len(cols))[:min(len(cols), 1+g.r.Intn(2))]

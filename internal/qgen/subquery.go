@@ -27,9 +27,9 @@ func (g *Gen) baseTable(sub bool) (*Node, []column, int64) {
 // innerWhere is a subquery's optional WHERE, often tied to the outer row
 // by an equality.
 func (g *Gen) innerWhere(inner []column, outer *scope, d int) *Node {
-	sc := &scope{cols: append(append([]column{}, inner...), outer.cols...), subq: d < 1, rows: outer.rows}
+	sc := &scope{cols: append(append([]column{}, inner...), outer.visible()...), subq: d < 1, rows: outer.rows}
 	p := g.pred(sc, d+2)
-	ic, oc := colsOf(inner, TInt), colsOf(outer.cols, TInt)
+	ic, oc := colsOf(inner, TInt), colsOf(outer.visible(), TInt)
 	if len(ic) > 0 && len(oc) > 0 && g.pct(65) {
 		corr := cmp(mk(TBool, "@ = @", colNode(ic[g.r.Intn(len(ic))]), colNode(oc[g.r.Intn(len(oc))])))
 		if g.pct(50) {
