@@ -3,8 +3,8 @@ package qgen
 // aggregate is an aggregate call of result type t over sc's row columns.
 // COUNT(DISTINCT) takes one argument (SQLite has no more); every aggregate
 // of one argument may take DISTINCT in both engines. AVG is left out: MySQL
-// gives a DECIMAL of scale + 4, SQLite a REAL. SUM of DECIMAL is left out:
-// SQLite sums in floating point (see decExpr).
+// gives a DECIMAL of scale + 4, SQLite a REAL. SUM of DECIMAL is a
+// TReal.
 func (g *Gen) aggregate(sc *scope, t Type, d int) *Node {
 	arg := &scope{cols: sc.cols, rows: sc.rows}
 	distinct := g.pick("", "", "", "DISTINCT ", "ALL ")
@@ -23,6 +23,10 @@ func (g *Gen) aggregate(sc *scope, t Type, d int) *Node {
 			n = mk(TInt, "MAX(@)", n.Kids[0])
 			n.Bound = n.Kids[0].Bound
 		}
+	case t == TReal && g.pct(50):
+		n = mk(TReal, "SUM("+distinct+"@)", g.decExpr(arg, d+1))
+	case t == TReal:
+		n = mk(TReal, g.pick("SUM", "MIN", "MAX")+"("+distinct+"@)", g.realExpr(arg, d+1))
 	default:
 		n = mk(t, g.pick("MIN", "MAX")+"("+distinct+"@)", g.typed(arg, t, d+1))
 		n.Bound = n.Kids[0].Bound

@@ -220,8 +220,33 @@ func (g *Gen) typed(sc *scope, t Type, d int) *Node {
 		return g.decExpr(sc, d)
 	case TBool:
 		return g.pred(sc, d)
+	case TReal:
+		return g.realExpr(sc, d)
 	}
 	return g.intExpr(sc, d)
+}
+
+// realExpr is DECIMAL arithmetic (a TReal).
+func (g *Gen) realExpr(sc *scope, d int) *Node {
+	if sc.agg {
+		return g.aggregate(sc, TReal, d)
+	}
+	var n *Node
+	switch g.r.Intn(4) {
+	case 0:
+		n = mk(TReal, "@ + @", g.decExpr(sc, d+1), g.decExpr(sc, d+1))
+		n.Prec = precAdd
+	case 1:
+		n = mk(TReal, "@ - @", g.decExpr(sc, d+1), g.intExpr(sc, d+1))
+		n.Prec = precAdd
+	case 2:
+		n = mk(TReal, "@ * @", g.decExpr(sc, d+1), g.intExpr(sc, d+1))
+		n.Prec = precMul
+	default:
+		n = mk(TReal, "@ * @", g.decExpr(sc, d+1), g.decExpr(sc, d+1))
+		n.Prec = precMul
+	}
+	return n
 }
 
 // caseExpr is a searched or simple CASE of result type t.

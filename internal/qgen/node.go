@@ -24,6 +24,11 @@ const (
 	TStr              // lower-case ASCII strings
 	TBool             // predicates
 	TDec              // exact DECIMAL(6,2) values (columns, literals, MIN, MAX)
+	// TReal is DECIMAL arithmetic and sums: exact in MySQL, binary floating
+	// point in SQLite, so equal only to a tolerance. Such a value is only
+	// ever a top level output column, of a query without DISTINCT, ORDER
+	// BY or set operation: never compared, grouped or deduplicated.
+	TReal
 )
 
 // Dialect picks how a node renders.

@@ -57,10 +57,14 @@ func (g *Gen) query() *Node {
 	if g.pct(12) {
 		s = g.setOp(0, &ctes, false)
 	} else {
-		s = g.selectCore(0, nil, false, &ctes)
+		types := g.randomTypes()
+		if g.pct(25) {
+			types = append(types, TReal)
+		}
+		s = g.selectCore(0, types, false, &ctes)
 	}
 	n := s.node
-	if g.pct(35) {
+	if g.pct(35) && !hasReal(s.types) {
 		n = mk(TNone, "@@", n, g.orderBy(len(s.types), true))
 	}
 	if len(ctes) > 0 {
@@ -114,6 +118,25 @@ func (g *Gen) selectCore(d int, want []Type, named bool, ctes *[]*cte) sel {
 	return g.groupSelect(d, want, named, ctes, false)
 }
 
+func hasReal(types []Type) bool {
+	for _, t := range types {
+		if t == TReal {
+			return true
+		}
+	}
+	return false
+}
+
+// distinctUnlessReal is DISTINCT or ALL or nothing, but nothing where a
+// column is a TReal.
+func (g *Gen) distinctUnlessReal(types []Type) *Node {
+	d := g.distinct()
+	if hasReal(types) {
+		return txt("")
+	}
+	return d
+}
+
 func (g *Gen) randomTypes() []Type {
 	var out []Type
 	for k := 1 + g.r.Intn(3); k > 0; k-- {
@@ -165,7 +188,7 @@ func (g *Gen) plainSelect(d int, want []Type, named bool, ctes *[]*cte) sel {
 		items = append(items, e)
 		s.bounds = append(s.bounds, e.Bound)
 	}
-	s.node = mk(TNone, "SELECT @@ FROM @@", g.distinct(), selectList(items, named), from, g.where(sc, conds))
+	s.node = mk(TNone, "SELECT @@ FROM @@", g.distinctUnlessReal(want), selectList(items, named), from, g.where(sc, conds))
 	return s
 }
 
@@ -234,7 +257,7 @@ func (g *Gen) groupSelect(d int, want []Type, named bool, ctes *[]*cte, grouped 
 	if g.pct(40) {
 		having = mk(TNone, " HAVING @", g.pred(asc, 1)).optional()
 	}
-	s.node = mk(TNone, "SELECT @@ FROM @@@@", g.distinct(), selectList(items, named), from, g.where(sc, conds), groupBy, having)
+	s.node = mk(TNone, "SELECT @@ FROM @@@@", g.distinctUnlessReal(want), selectList(items, named), from, g.where(sc, conds), groupBy, having)
 	return s
 }
 

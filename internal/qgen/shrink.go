@@ -71,6 +71,7 @@ var literals = map[Type][]string{
 	TBool: {"1", "0", "NULL"},
 	TStr:  {"'a'", "NULL"},
 	TDec:  {"1.50", "NULL"},
+	TReal: {"1.50", "NULL"},
 }
 
 // nth is node i of the tree in pre-order (dropped nodes left out), or nil.
