@@ -2,6 +2,7 @@ package qgen
 
 import (
 	"strconv"
+	"strings"
 )
 
 // fromClause is one to three tables (base tables, derived tables, WITH
@@ -43,6 +44,15 @@ func (g *Gen) fromClause(d int, ctes *[]*cte) (*Node, []column, int64, []*Node) 
 				from = mk(TNone, "@ CROSS JOIN @", from, item)
 				break
 			}
+			if using := g.using(cols, icols); i == 1 && using != "" && g.pct(20) {
+				join = strings.TrimPrefix(join, "INNER ")
+				if using == "NATURAL" {
+					from = mk(TNone, "@ NATURAL "+join+" @", from, item)
+				} else {
+					from = mk(TNone, "@ "+join+" @ "+using, from, item)
+				}
+				break
+			}
 			on := g.pred(&scope{cols: append(append([]column{}, cols...), icols...), rows: rows}, 2)
 			if c := eq; c != nil && (g.pct(75) || g.big) {
 				on = c
@@ -55,6 +65,35 @@ func (g *Gen) fromClause(d int, ctes *[]*cte) (*Node, []column, int64, []*Node) 
 		cols = append(cols, icols...)
 	}
 	return from, cols, rows, conds
+}
+
+// using is "USING (x)" for an integer column name x both sides have,
+// "NATURAL" where every name both have is of one type on both sides (a
+// NATURAL JOIN of columns of two types compares them across types, where
+// MySQL and SQLite convert differently), "" when neither fits. Only the
+// first join takes them: a name on two tables left of a later USING is
+// resolved differently. Columns stay named by alias, which both allow.
+func (g *Gen) using(left, right []column) string {
+	name := func(c column) string { return c.ref[strings.IndexByte(c.ref, '.')+1:] }
+	var common []string
+	sameTypes := true
+	for _, l := range left {
+		for _, r := range right {
+			if name(l) == name(r) {
+				sameTypes = sameTypes && l.typ == r.typ && !strings.ContainsAny(l.ref+r.ref, " (")
+				if l.typ == TInt {
+					common = append(common, name(l))
+				}
+			}
+		}
+	}
+	switch {
+	case len(common) == 0 || !sameTypes:
+		return ""
+	case g.pct(25):
+		return "NATURAL"
+	}
+	return "USING (" + common[g.r.Intn(len(common))] + ")"
 }
 
 // joinEquality is left.x = right.y on integer columns, or nil.
