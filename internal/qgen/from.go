@@ -109,7 +109,7 @@ func (g *Gen) joinEquality(left, right []column) *Node {
 // is not nil), under a fresh alias.
 func (g *Gen) fromItem(d int, ctes *[]*cte) (*Node, []column, int64) {
 	switch c := g.r.Intn(100); {
-	case c < 12 && d == 0:
+	case c < 12 && d == 0 || c < 5 && d == 1:
 		var body sel
 		if g.pct(20) {
 			body = g.setOp(d+1, ctes, true)

@@ -91,6 +91,12 @@ func (g *Gen) inSubquery(sc *scope, d int) *Node {
 		item = g.aggregate(&scope{cols: inner, agg: true, keys: []column{key}, rows: rows}, t, d+2)
 		groupBy = txt(" GROUP BY " + key.ref)
 	}
-	return cmp(mk(TBool, "@ "+g.pick("", "NOT ")+"IN (SELECT @@ FROM @@@)", g.typed(sc, t, d+1), distinct, item, from,
-		g.innerWhere(inner, sc, d), groupBy)).frozen()
+	union := txt("")
+	if g.pct(15) {
+		from2, inner2, rows2 := g.baseTable(true)
+		union = mk(TNone, g.pick(" UNION", " UNION ALL", " EXCEPT", " INTERSECT")+" SELECT @ FROM @",
+			g.typed(&scope{cols: inner2, rows: rows2}, t, d+2), from2).optional()
+	}
+	return cmp(mk(TBool, "@ "+g.pick("", "NOT ")+"IN (SELECT @@ FROM @@@@)", g.typed(sc, t, d+1), distinct, item, from,
+		g.innerWhere(inner, sc, d), groupBy, union)).frozen()
 }
