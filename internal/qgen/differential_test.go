@@ -163,7 +163,11 @@ func (p *pair) run(q *Query, mix int) outcome {
 
 // report shrinks a failing query and describes it.
 func (p *pair) report(q *Query, o outcome, mix int) string {
-	small := Shrink(q, func(c *Query) bool { return p.run(c, mix).sameFailure(o) }, 3000)
+	// Shrinking stops after a minute: a slow query would take hours.
+	deadline := time.Now().Add(time.Minute)
+	small := Shrink(q, func(c *Query) bool {
+		return time.Now().Before(deadline) && p.run(c, mix).sameFailure(o)
+	}, 3000)
 	so := p.run(small, mix)
 	var b strings.Builder
 	fmt.Fprintf(&b, "seed %d (strategy mix %d, %+v) differs from SQLite\n  query:  %s\n  shrunk: %s\n  SQLite: %s\n",
