@@ -25,6 +25,9 @@ func (g *Gen) fromClause(d int, ctes *[]*cte) (*Node, []column, int64, []*Node) 
 	comma := g.pct(50)
 	for i := 0; i < n; i++ {
 		item, icols, irows := g.fromItem(d, ctes)
+		if i > 0 && g.big && g.joinEquality(cols, icols) == nil {
+			break // no cross product of big tables
+		}
 		rows *= max(irows, 1)
 		switch {
 		case i == 0:
