@@ -54,9 +54,12 @@ type cte struct {
 func (g *Gen) query() *Node {
 	var ctes []*cte
 	var s sel
-	if g.pct(12) {
+	switch c := g.r.Intn(100); {
+	case c < 12:
 		s = g.setOp(0, &ctes, false)
-	} else {
+	case c < 16:
+		s = g.noFrom()
+	default:
 		types := g.randomTypes()
 		if g.pct(25) {
 			types = append(types, TReal)
@@ -188,7 +191,33 @@ func (g *Gen) plainSelect(d int, want []Type, named bool, ctes *[]*cte) sel {
 		items = append(items, e)
 		s.bounds = append(s.bounds, e.Bound)
 	}
-	s.node = mk(TNone, "SELECT @@ FROM @@", g.distinctUnlessReal(want), selectList(items, named), from, g.where(sc, conds))
+	list := selectList(items, named)
+	if !named && d == 0 && g.pct(8) && !strings.Contains(from.SQL(MySQL), "USING") && !strings.Contains(from.SQL(MySQL), "NATURAL") {
+		// Every column, in FROM order in both (USING and NATURAL
+		// JOIN, which order them differently, are left out).
+		list, s.types, s.bounds = txt("*"), nil, nil
+		for _, c := range cols {
+			s.types = append(s.types, c.typ)
+			s.bounds = append(s.bounds, c.bound)
+		}
+		want = s.types
+	}
+	s.node = mk(TNone, "SELECT @@ FROM @@", g.distinctUnlessReal(want), list, from, g.where(sc, conds))
+	return s
+}
+
+// noFrom is a SELECT of constant expressions or aggregates of one implicit
+// row, without FROM (both give COUNT(*) 1 there).
+func (g *Gen) noFrom() sel {
+	sc := &scope{agg: g.pct(40), subq: true, rows: 1}
+	s := sel{types: g.randomTypes(), rows: 1}
+	var items []*Node
+	for _, t := range s.types {
+		e := g.typed(sc, t, 1)
+		items = append(items, e)
+		s.bounds = append(s.bounds, e.Bound)
+	}
+	s.node = mk(TNone, "SELECT @@", g.distinct(), selectList(items, false))
 	return s
 }
 
