@@ -56,7 +56,7 @@ func (g *Gen) fromClause(d int, ctes *[]*cte) (*Node, []column, int64, []*Node) 
 				}
 				break
 			}
-			on := g.pred(&scope{cols: append(append([]column{}, cols...), icols...), rows: rows}, 2)
+			on := g.pred(&scope{cols: append(append([]column{}, cols...), icols...), rows: rows, subq: d == 0 && !g.big}, 2)
 			if c := eq; c != nil && (g.pct(75) || g.big) {
 				on = c
 				if g.pct(30) {

@@ -276,6 +276,8 @@ func (g *Gen) groupSelect(d int, want []Type, named bool, ctes *[]*cte, grouped 
 			e = colNode(keys[g.r.Intn(len(keys))])
 		case i == 0 && !grouped:
 			e = g.aggregate(asc, t, 1)
+		case t == TInt && grouped && d <= 1 && g.pct(12):
+			e = g.groupWindow(asc)
 		default:
 			e = g.typed(asc, t, 1)
 		}

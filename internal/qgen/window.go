@@ -107,3 +107,42 @@ func (g *Gen) orderItems(cols []column, k int) string {
 	}
 	return strings.Join(items, ", ")
 }
+
+// groupWindow is a window function over the groups of an aggregate query,
+// ordered by an aggregate or a GROUP BY column; ROW_NUMBER orders by every
+// GROUP BY column, which no two groups share.
+func (g *Gen) groupWindow(asc *scope) *Node {
+	var keyRefs []string
+	for _, k := range asc.keys {
+		keyRefs = append(keyRefs, k.ref)
+	}
+	orderTerm := func() string {
+		ints := colsOf(asc.cols, TInt)
+		if len(ints) == 0 || g.pct(30) {
+			return keyRefs[g.r.Intn(len(keyRefs))]
+		}
+		c := ints[g.r.Intn(len(ints))]
+		return g.pick("COUNT(*)", "SUM("+c.ref+")", "MAX("+c.ref+")", "COUNT("+c.ref+")") + g.pick("", " DESC")
+	}
+	partition := txt(" ")
+	if len(keyRefs) > 1 && g.pct(50) {
+		partition = txt("PARTITION BY " + keyRefs[0] + " ").optional()
+	}
+	rows := asc.rows
+	var n *Node
+	switch c := g.r.Intn(100); {
+	case c < 20 && g.nrowNo == 0:
+		g.nrowNo++
+		n = mk(TInt, "ROW_NUMBER() OVER (@ORDER BY "+strings.Join(keyRefs, ", ")+")", partition)
+		n.Bound = rows
+	case c < 50:
+		n = mk(TInt, g.pick("RANK", "DENSE_RANK")+"() OVER (@ORDER BY "+orderTerm()+")", partition)
+		n.Bound = rows
+	default:
+		fn := g.pick("SUM", "MIN", "MAX", "COUNT")
+		order := txt("ORDER BY " + orderTerm()).optional()
+		n = mk(TInt, fn+"(@) OVER (@@)", g.aggregate(asc, TInt, 2), partition, order)
+		n.Bound = windowBound(fn, n.Kids[0].Bound, rows)
+	}
+	return n.frozen()
+}
