@@ -18,8 +18,8 @@ func (g *Gen) aggregate(sc *scope, t Type, d int) *Node {
 		n.Bound = sc.rows
 	case t == TInt && g.pct(55):
 		n = mk(TInt, "SUM("+distinct+"@)", g.intExpr(arg, d+1))
-		n.Bound = sc.rows * n.Kids[0].Bound
-		if n.Bound > maxBound*1000 {
+		n.Bound = satMul(sc.rows, n.Kids[0].Bound)
+		if n.Bound > g.sumBound {
 			n = mk(TInt, "MAX(@)", n.Kids[0])
 			n.Bound = n.Kids[0].Bound
 		}

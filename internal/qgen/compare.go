@@ -16,16 +16,26 @@ type Value struct {
 	Float float64
 }
 
-// NumValue is a number cell. Integers and exact decimals both print in
-// the shortest form of their value (MySQL prints SUM of integers as a
-// DECIMAL without decimals, a DECIMAL(6,2) column as 1.50; SQLite's are
-// 1 and 1.5), so equal numbers have equal text.
+// NumValue is a number cell that is not an integer, or not exactly one
+// (DECIMAL, REAL). Numbers print in the shortest form of their value to 12
+// significant digits (MySQL prints a DECIMAL(6,2) column as 1.50, SUM of
+// integers as a DECIMAL without decimals; SQLite's are 1.5 and an
+// integer), so equal numbers, and sums that differ by binary rounding
+// alone, have equal text; integral ones as IntValue prints them.
 func NumValue(f float64) Value {
-	r := math.Round(f*1e6) / 1e6
-	if r == math.Trunc(r) && math.Abs(r) < 1e15 {
-		return Value{Num: true, Text: strconv.FormatInt(int64(r), 10), Float: f}
+	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		return IntValue(int64(f))
 	}
-	return Value{Num: true, Text: strconv.FormatFloat(r, 'f', -1, 64), Float: f}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', 12, 64), 64)
+	if r == math.Trunc(r) && math.Abs(r) < 1<<53 {
+		return IntValue(int64(r))
+	}
+	return Value{Num: true, Text: strconv.FormatFloat(r, 'g', -1, 64), Float: f}
+}
+
+// IntValue is an integer cell, compared exactly.
+func IntValue(i int64) Value {
+	return Value{Num: true, Text: strconv.FormatInt(i, 10), Float: float64(i)}
 }
 
 // StrValue is a string cell.

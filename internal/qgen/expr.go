@@ -2,6 +2,7 @@ package qgen
 
 import (
 	"fmt"
+	"math"
 	"math/rand"
 	"strconv"
 )
@@ -36,9 +37,32 @@ func (sc *scope) visible() []column {
 	return sc.cols
 }
 
-// maxBound keeps every integer far from BIGINT overflow (MySQL errors,
-// SQLite turns to REAL), even summed over every row of a join.
-const maxBound = 1_000_000_000
+// Bounds keep every integer from BIGINT overflow (MySQL errors, SQLite
+// turns to REAL), even summed over every row of a join: an expression
+// stays within maxBound, a SUM within sumBound. Over wide data, whose INT
+// values reach 2^31, one product of two columns fits: INT arithmetic must
+// be done in BIGINT, as MySQL does.
+const (
+	maxBound     = 1_000_000_000
+	sumBound     = 1_000_000_000_000
+	wideBound    = 1 << 62
+	wideValueMax = 1 << 31
+)
+
+// satMul and satAdd are a*b and a+b on bounds, saturating at MaxInt64.
+func satMul(a, b int64) int64 {
+	if a != 0 && b > math.MaxInt64/a {
+		return math.MaxInt64
+	}
+	return a * b
+}
+
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
 
 const maxDepth = 4
 
@@ -48,11 +72,18 @@ type Gen struct {
 	nalias int
 	nrowNo int  // ROW_NUMBER calls in the current query (at most one: see window.go)
 	big    bool // the data is bigData
+
+	maxBound, sumBound, valueBound int64 // see maxBound
 }
 
 // New returns a generator for one seed.
 func New(seed int64) *Gen {
-	return &Gen{r: rand.New(rand.NewSource(seed)), big: bigData(DataSeed(seed))}
+	g := &Gen{r: rand.New(rand.NewSource(seed)), big: bigData(DataSeed(seed)),
+		maxBound: maxBound, sumBound: sumBound, valueBound: valueBound}
+	if wideData(DataSeed(seed)) {
+		g.maxBound, g.sumBound, g.valueBound = wideBound, wideBound, wideValueMax
+	}
+	return g
 }
 
 func (g *Gen) pct(p int) bool { return g.r.Intn(100) < p }
@@ -154,6 +185,9 @@ func (g *Gen) intExpr(sc *scope, d int) *Node {
 		return n
 	case c < 88:
 		n := mk(TInt, g.pick("CAST(@ AS SIGNED)", "CAST(@ AS DECIMAL)"), e())
+		if n.Kids[0].Bound >= 1e10 {
+			n.Parts[1] = " AS SIGNED)" // MySQL's DECIMAL(10,0) clips past 10 digits
+		}
 		if n.Parts[0] == "CAST(" && n.Parts[1] == " AS SIGNED)" {
 			n.lite("CAST(@ AS INTEGER)")
 		}
@@ -187,13 +221,13 @@ func (g *Gen) greatest(sc *scope, t Type, d int) *Node {
 // both (the sign of % is the dividend's) and give NULL for a zero divisor.
 func (g *Gen) arith(a, b *Node) *Node {
 	op := g.pick("+", "-", "*", "*", "DIV", "%")
-	if op == "*" && (a.Bound == 0 || b.Bound == 0 || a.Bound > maxBound/max(b.Bound, 1)) {
+	if op == "*" && (a.Bound == 0 || b.Bound == 0 || a.Bound > g.maxBound/max(b.Bound, 1)) {
 		op = "+"
 	}
 	n := mk(TInt, "@ "+op+" @", a, b)
 	switch op {
 	case "+", "-":
-		n.Prec, n.Bound = precAdd, a.Bound+b.Bound
+		n.Prec, n.Bound = precAdd, satAdd(a.Bound, b.Bound)
 	case "*":
 		n.Prec, n.Bound = precMul, a.Bound*b.Bound
 	case "DIV":
@@ -202,7 +236,7 @@ func (g *Gen) arith(a, b *Node) *Node {
 	case "%":
 		n.Prec, n.Bound = precMul, min(a.Bound, b.Bound)
 	}
-	if n.Bound > maxBound {
+	if n.Bound > g.maxBound {
 		// Too big even for +: keep a alone, in a form that still tests
 		// something (unary minus binds tighter than any operator).
 		n = mk(TInt, "- @", a)

@@ -52,7 +52,7 @@ func TestDiff(t *testing.T) {
 	if Diff(Rows{{NullValue}}, Rows{{StrValue("NULL")}}, false) == "" {
 		t.Error("NULL agrees with the string 'NULL'")
 	}
-	if d := Diff(Rows{{NumValue(1.5)}}, Rows{{NumValue(1.50000000001)}}, false); d != "" {
+	if d := Diff(Rows{{NumValue(1.5)}}, Rows{{NumValue(1.5000000000001)}}, false); d != "" {
 		t.Errorf("DECIMAL 1.50 and REAL 1.5 differ: %s", d)
 	}
 }
@@ -74,4 +74,14 @@ func TestShrink(t *testing.T) {
 		return
 	}
 	t.Fatal("no query with DIV in 400 seeds")
+}
+
+// Integers compare exactly, past float64's 2^53 too.
+func TestIntValue(t *testing.T) {
+	if Diff(Rows{{IntValue(1<<62 + 1)}}, Rows{{IntValue(1 << 62)}}, false) == "" {
+		t.Error("2^62+1 agrees with 2^62")
+	}
+	if d := Diff(Rows{{NumValue(3)}}, Rows{{IntValue(3)}}, false); d != "" {
+		t.Errorf("DECIMAL 3.00 and INTEGER 3 differ: %s", d)
+	}
 }

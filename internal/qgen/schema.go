@@ -60,6 +60,14 @@ func bigData(dataSeed int64) bool { return dataSeed%4 == 3 }
 
 const bigRows = 2000
 
+// wideData says whether a data seed's integers reach the ends of INT
+// (every fourth seed): sums, products, negations and ABS of INT columns
+// must then be computed in BIGINT.
+func wideData(dataSeed int64) bool { return dataSeed%4 == 2 }
+
+var widePool = []string{"NULL", "NULL", "0", "1", "-1", "2147483647", "-2147483648", "2147483646", "-2147483647",
+	"1000000000", "-1000000000", "65536", "-65536", "46341", "3", "7"}
+
 // allNull says whether a data seed leaves a column NULL in every row (a
 // string column then has an empty dictionary), every fourth seed.
 func allNull(dataSeed int64, col string) bool {
@@ -94,6 +102,9 @@ func Schema(dataSeed int64, d Dialect) []string {
 			var vals []string
 			for _, c := range t.cols {
 				v := pickValue(r, c.typ)
+				if wideData(dataSeed) && c.typ == TInt {
+					v = widePool[r.Intn(len(widePool))]
+				}
 				if allNull(dataSeed, t.name+"."+c.name) {
 					v = "NULL"
 				}

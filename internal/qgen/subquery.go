@@ -15,7 +15,7 @@ func (g *Gen) baseTable(sub bool) (*Node, []column, int64) {
 	a := g.alias()
 	var cols []column
 	for _, c := range t.cols {
-		cols = append(cols, column{ref: a + "." + c.name, typ: c.typ, bound: valueBound})
+		cols = append(cols, column{ref: a + "." + c.name, typ: c.typ, bound: g.valueBound})
 	}
 	rows := int64(t.maxRows)
 	if g.big && t.name == "t1" {

@@ -83,7 +83,7 @@ func (g *Gen) orderAll(sc *scope) *Node {
 func windowBound(fn string, arg, rows int64) int64 {
 	switch fn {
 	case "SUM":
-		return arg * rows
+		return satMul(arg, rows)
 	case "COUNT":
 		return rows
 	}
