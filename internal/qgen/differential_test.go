@@ -82,11 +82,13 @@ type pair struct {
 	dbs  []*engine.DB
 }
 
-// strategyMixes are the planner's choices the queries run under in turn;
+// strategyMixes are the planner's choices the queries run under in turn
+// (the first also plans each query for an H100, which needs no GPU);
 // the last runs under a memory limit of 64 KiB, so that sorts, hash
 // tables and aggregates over the big data spill (a query that stops at the
 // limit instead is not counted: that is an answer MySQL could give too).
-var strategyMixes = []engine.Options{{}, {Join: "merge", GroupBy: "hash"}, {Join: "hash", GroupBy: "dense"}, {MemoryLimit: 64 << 10}}
+var strategyMixes = []engine.Options{{GPUProfile: "h100"}, {Join: "merge", GroupBy: "hash"}, {Join: "hash", GroupBy: "dense"},
+	{Join: "bitmap"}, {Join: "twopass", GroupBy: "hash"}, {MemoryLimit: 64 << 10}}
 
 func openPair(t *testing.T, dataSeed int64) *pair {
 	t.Helper()
