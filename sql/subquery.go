@@ -120,6 +120,14 @@ func (b *binder) inSubquery(lhs ast.ExprNode, sq *ast.SubqueryExpr, not bool, sc
 	if len(blk.names) != len(lefts) {
 		return b.operandColumnsError(pos, len(lefts))
 	}
+	if not && len(lefts) > 1 {
+		// A NOT IN anti join drops a row on any NULL key of the other
+		// side, right for one column only: (1, 5) NOT IN (SELECT 0,
+		// NULL) is TRUE, the first columns differing. The subquery is
+		// evaluated as an expression instead, which compares rows by
+		// three-valued logic.
+		return errNeedNested
+	}
 	left := sc.plan
 	leftLen := len(left.Schema())
 	var right Plan
