@@ -46,8 +46,35 @@ func (g *Gen) pred(sc *scope, d int) *Node {
 		return g.existsSubquery(sc, d)
 	case c < 96 && sc.subq:
 		return g.inSubquery(sc, d)
+	case c < 98:
+		return g.rowCompare(sc, d)
 	}
 	return g.compare(sc, d)
+}
+
+// rowCompare compares two-value rows: (a, b) op (c, d), (a, b) [NOT] IN
+// ((c, d), ...), or (a, b) [NOT] IN (SELECT x, y ...). Both engines compare
+// rows left to right, the first unequal pair deciding and a NULL where it
+// is unknown, as MySQL's manual spells out: (a, b) < (c, d) is a < c OR
+// (a = c AND b < d).
+func (g *Gen) rowCompare(sc *scope, d int) *Node {
+	t1, t2 := g.pickType(sc), g.pickType(sc)
+	row := func() *Node { return mk(TNone, "(@, @)", g.typed(sc, t1, d+1), g.typed(sc, t2, d+1)) }
+	switch c := g.r.Intn(3); {
+	case c == 0:
+		return cmp(mk(TBool, "@ "+g.pick("=", "<>", "<", "<=", ">", ">=")+" @", row(), row()))
+	case c == 1 || !sc.subq:
+		format, kids := "@ "+g.pick("", "NOT ")+"IN (@", []*Node{row(), row()}
+		for k := g.r.Intn(3); k > 0; k-- {
+			kids = append(kids, mk(TNone, ", @", row()).optional())
+			format += "@"
+		}
+		return cmp(mk(TBool, format+")", kids...))
+	}
+	from, inner, rows := g.baseTable(true)
+	isc := &scope{cols: inner, rows: rows}
+	return cmp(mk(TBool, "@ "+g.pick("", "NOT ")+"IN (SELECT @, @ FROM @@)", row(), g.typed(isc, t1, d+2), g.typed(isc, t2, d+2),
+		from, g.innerWhere(inner, sc, d))).frozen()
 }
 
 func (g *Gen) compare(sc *scope, d int) *Node {
