@@ -86,6 +86,10 @@ type Node struct {
 	Tag string
 	// Bound is the largest absolute value an integer node can take.
 	Bound int64
+	// Rollup, for a GROUP BY ... WITH ROLLUP query, is its GROUP BY
+	// columns: SQLite has no ROLLUP, so its rendering is the UNION ALL of
+	// the groupings (renderRollup).
+	Rollup []string
 
 	dropped bool
 }
@@ -131,6 +135,10 @@ func (n *Node) SQL(d Dialect) string {
 
 func (n *Node) render(b *strings.Builder, d Dialect) {
 	if n.dropped {
+		return
+	}
+	if d == SQLite && n.Rollup != nil {
+		n.renderRollup(b, d)
 		return
 	}
 	parts := n.Parts
@@ -202,4 +210,33 @@ func (n *Node) walk(visit func(*Node) bool) bool {
 		}
 	}
 	return true
+}
+
+// renderRollup writes SELECT keys, aggregates FROM ... GROUP BY keys WITH
+// ROLLUP as MySQL computes it: the groups by every prefix of the keys, the
+// keys past the prefix NULL, down to the grand total, which an input
+// without rows does not have. Kids: the aggregates, FROM, WHERE.
+func (n *Node) renderRollup(b *strings.Builder, d Dialect) {
+	keys := n.Rollup
+	for l := len(keys); l >= 0; l-- {
+		if l < len(keys) {
+			b.WriteString(" UNION ALL ")
+		}
+		b.WriteString("SELECT ")
+		for i, k := range keys {
+			if i >= l {
+				k = "NULL"
+			}
+			b.WriteString(k + ", ")
+		}
+		n.Kids[0].render(b, d)
+		b.WriteString(" FROM ")
+		n.Kids[1].render(b, d)
+		n.Kids[2].render(b, d)
+		if l > 0 {
+			b.WriteString(" GROUP BY " + strings.Join(keys[:l], ", "))
+		} else {
+			b.WriteString(" HAVING COUNT(*) > 0")
+		}
+	}
 }

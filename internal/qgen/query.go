@@ -59,6 +59,8 @@ func (g *Gen) query() *Node {
 		s = g.setOp(0, &ctes, false)
 	case c < 16:
 		s = g.noFrom()
+	case c < 20:
+		return g.rollup(&ctes) // no ORDER BY: MySQL sorts the NULLs of ROLLUP rows its own way
 	default:
 		types := g.randomTypes()
 		if g.pct(25) {
@@ -70,19 +72,24 @@ func (g *Gen) query() *Node {
 	if g.pct(35) && !hasReal(s.types) {
 		n = mk(TNone, "@@", n, g.orderBy(len(s.types), true))
 	}
-	if len(ctes) > 0 {
-		var defs []*Node
-		format := "WITH "
-		for i, c := range ctes {
-			if i > 0 {
-				format += ", "
-			}
-			format += c.name + " AS (@)"
-			defs = append(defs, c.body.node)
-		}
-		n = mk(TNone, format+" @", append(defs, n)...)
+	return withClause(ctes, n)
+}
+
+// withClause puts the WITH queries the FROM clauses read before n.
+func withClause(ctes []*cte, n *Node) *Node {
+	if len(ctes) == 0 {
+		return n
 	}
-	return n
+	var defs []*Node
+	format := "WITH "
+	for i, c := range ctes {
+		if i > 0 {
+			format += ", "
+		}
+		format += c.name + " AS (@)"
+		defs = append(defs, c.body.node)
+	}
+	return mk(TNone, format+" @", append(defs, n)...)
 }
 
 // orderBy sorts by every output column, each way round at random, so the
@@ -341,4 +348,27 @@ func (g *Gen) setOp(d int, ctes *[]*cte, named bool) sel {
 	}
 	s.node = mk(TNone, format, kids...)
 	return s
+}
+
+// rollup is SELECT keys, aggregates FROM ... [WHERE] GROUP BY keys WITH
+// ROLLUP. The select list holds the GROUP BY columns themselves and
+// aggregates only: MySQL makes a rolled-up key NULL in a super-aggregate
+// row, and an expression of it would need the same rewriting on SQLite's
+// side. HAVING is left out for the same reason.
+func (g *Gen) rollup(ctes *[]*cte) *Node {
+	from, cols, rows, conds := g.fromClause(0, ctes)
+	sc := &scope{cols: cols, subq: true, rows: rows}
+	var keys []string
+	for _, i := range g.r.Perm(len(cols))[:min(len(cols), 1+g.r.Intn(2))] {
+		keys = append(keys, cols[i].ref)
+	}
+	asc := &scope{cols: cols, agg: true, rows: rows}
+	var items []*Node
+	for k := 1 + g.r.Intn(2); k > 0; k-- {
+		items = append(items, g.aggregate(asc, []Type{TInt, TInt, TStr, TDec}[g.r.Intn(4)], 1))
+	}
+	keyList := strings.Join(keys, ", ")
+	n := mk(TNone, "SELECT "+keyList+", @ FROM @@ GROUP BY "+keyList+" WITH ROLLUP", selectList(items, false), from, g.where(sc, conds))
+	n.Rollup = keys
+	return withClause(*ctes, n)
 }
