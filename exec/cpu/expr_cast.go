@@ -1,11 +1,12 @@
 package cpu
 
 import (
-	"gpusql/exec"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
 
+	"gpusql/exec"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -103,6 +104,8 @@ type numVal struct {
 	null bool
 	// truncated: the string read as a number only in part (warning 1292).
 	truncated bool
+	// overflow: a DECIMAL whose scaled value leaves int64.
+	overflow bool
 }
 
 // numberName is the type MySQL's 1292 names for a conversion to t.
@@ -157,6 +160,9 @@ func (e *castEval) eval(b *batch, sel []int32) *vec {
 			continue
 		}
 		nv, ok := convertNum(v, p, from, to)
+		if nv.overflow {
+			raise(castOverflow(v, p, from, to))
+		}
 		if !ok {
 			if (to.ID == columnar.Date || to.ID == columnar.Datetime) && from.IsNumeric() {
 				// MONTH(3), CAST(20241340 AS DATE): no date, NULL with 1292.
@@ -168,6 +174,23 @@ func (e *castEval) eval(b *batch, sel []int32) *vec {
 		putNum(out, p, nv)
 	}
 	return out
+}
+
+// scaleUp is i * 10^digits, marked overflow where that leaves int64 (an
+// integer or DECIMAL past the narrow DECIMAL's 18 digits: the statement
+// reruns with MySQL's wide types, exec.ErrExactOverflow).
+func scaleUp(i int64, digits int) numVal {
+	m := pow10(digits)
+	if i > math.MaxInt64/m || i < math.MinInt64/m {
+		return numVal{overflow: true}
+	}
+	return numVal{i: i * m}
+}
+
+// castOverflow is the error of a value a cast to a narrow DECIMAL cannot
+// hold.
+func castOverflow(v *vec, p int32, from, to columnar.Type) error {
+	return &exec.ExactOverflowError{Msg: fmt.Sprintf("DECIMAL value is out of range in 'CAST(%s AS %s)'", formatValue(v, p, from), to)}
 }
 
 func putNum(out *vec, p int32, nv numVal) {
@@ -213,11 +236,14 @@ func convertNum(v *vec, p int32, from, to columnar.Type) (numVal, bool) {
 	case columnar.Decimal:
 		switch {
 		case isFloat:
-			return numVal{i: int64(math.Round(f * math.Pow10(to.Scale)))}, true
-		case from.ID == columnar.Decimal:
+			r := math.Round(f * math.Pow10(to.Scale))
+			return numVal{i: int64(r), overflow: r >= math.MaxInt64 || r <= math.MinInt64}, true
+		case from.ID == columnar.Decimal && to.Scale <= from.Scale:
 			return numVal{i: rescale(i, from.Scale, to.Scale)}, true
+		case from.ID == columnar.Decimal:
+			return scaleUp(i, to.Scale-from.Scale), true
 		}
-		return numVal{i: i * pow10(to.Scale)}, true
+		return scaleUp(i, to.Scale), true
 	case columnar.Bool:
 		if isFloat {
 			return numVal{i: int64(b2i(f != 0))}, true
