@@ -26,7 +26,9 @@ func (g *Gen) aggregate(sc *scope, t Type, d int) *Node {
 	case t == TReal && g.pct(50):
 		n = mk(TReal, "SUM("+distinct+"@)", g.decExpr(arg, d+1))
 	case t == TReal:
-		n = mk(TReal, g.pick("SUM", "MIN", "MAX")+"("+distinct+"@)", g.realExpr(arg, d+1))
+		// No DISTINCT: SQLite's doubles tell apart values equal as
+		// DECIMALs (3.10 - 5 and 1.10 - 3).
+		n = mk(TReal, g.pick("SUM", "MIN", "MAX")+"(@)", g.realExpr(arg, d+1))
 	default:
 		n = mk(t, g.pick("MIN", "MAX")+"("+distinct+"@)", g.typed(arg, t, d+1))
 		n.Bound = n.Kids[0].Bound

@@ -70,25 +70,69 @@ func (rs Rows) lines() []string {
 }
 
 // Diff describes how got differs from want ("" when they agree): as
-// sequences when ordered, as multisets otherwise.
+// sequences when ordered, as multisets otherwise. Numbers that are not
+// integers agree to a relative 1e-9 (SQLite sums DECIMALs as doubles, in
+// another order than MySQL's exact sum).
 func Diff(got, want Rows, ordered bool) string {
-	g, w := got.lines(), want.lines()
+	g, w := append(Rows{}, got...), append(Rows{}, want...)
 	if !ordered {
-		sort.Strings(g)
-		sort.Strings(w)
+		sortRows(g)
+		sortRows(w)
 	}
+	gl, wl := g.lines(), w.lines()
 	for i := 0; i < max(len(g), len(w)); i++ {
 		switch {
 		case i >= len(w):
-			return fmt.Sprintf("%d rows, want %d; extra row %d: %s", len(g), len(w), i+1, g[i])
+			return fmt.Sprintf("%d rows, want %d; extra row %d: %s", len(g), len(w), i+1, gl[i])
 		case i >= len(g):
-			return fmt.Sprintf("%d rows, want %d; missing row %d: %s", len(g), len(w), i+1, w[i])
-		case g[i] != w[i]:
-			return fmt.Sprintf("row %d: got %s, want %s", i+1, g[i], w[i])
+			return fmt.Sprintf("%d rows, want %d; missing row %d: %s", len(g), len(w), i+1, wl[i])
+		case !rowsAgree(g[i], w[i]):
+			return fmt.Sprintf("row %d: got %s, want %s", i+1, gl[i], wl[i])
 		}
 	}
 	return ""
 }
+
+// sortRows orders rows by their text with non-integers to 6 significant
+// digits, so rows that agree within the tolerance sort alike.
+func sortRows(rs Rows) {
+	key := func(r []Value) string {
+		cells := make([]string, len(r))
+		for j, v := range r {
+			cells[j] = v.String()
+			if v.Num && !isIntText(v.Text) {
+				cells[j] = strconv.FormatFloat(v.Float, 'g', 6, 64)
+			}
+		}
+		return strings.Join(cells, " | ")
+	}
+	sort.SliceStable(rs, func(a, b int) bool { return key(rs[a]) < key(rs[b]) })
+}
+
+func rowsAgree(a, b []Value) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for j := range a {
+		x, y := a[j], b[j]
+		switch {
+		case x.Null || y.Null:
+			if x.Null != y.Null {
+				return false
+			}
+		case x.Num != y.Num:
+			return false
+		case x.Text == y.Text:
+		case !x.Num || isIntText(x.Text) && isIntText(y.Text):
+			return false
+		case math.Abs(x.Float-y.Float) > 1e-9*math.Max(math.Abs(x.Float), math.Abs(y.Float)):
+			return false
+		}
+	}
+	return true
+}
+
+func isIntText(s string) bool { return !strings.ContainsAny(s, ".e") }
 
 // Show prints rows for a report, at most limit of them.
 func Show(rs Rows, limit int) string {
