@@ -492,12 +492,19 @@ __device__ __forceinline__ void fast_dims(const StarParams& p, const int* dsh, l
 #pragma unroll
       for (int k = 0; k < IT; k++) v[k] = alive[k] ? dsh[dm.shOffset + key[k]] : -1;
     } else if (!(F & FAST_NEED_HASH) || dm.hkeys == 0) {
-      const int kmin = (int)dm.keyMin;
+      // The table's parameters in registers, read once a tile: the
+      // loads below are then predicated, not a branch a row.
+      const unsigned kmin = (unsigned)(int)dm.keyMin;
+      const unsigned len = dm.mapLen > 0xffffffffLL ? 0xffffffffu : (unsigned)dm.mapLen;
+      const int* map = dm.map;
+      const unsigned* bits = (F & FAST_NEED_BITS) ? dm.bits : 0;
+      const bool bitsOnly = (F & FAST_NEED_BITS) && dm.bitsOnly;
 #pragma unroll
       for (int k = 0; k < IT; k++) {
-        unsigned int o = (unsigned int)(key[k] - kmin);
-        bool in = alive[k] && o < (unsigned long long)dm.mapLen && (!(F & FAST_NEED_BITS) || dim_bit(dm, o));
-        v[k] = !in ? -1 : (F & FAST_NEED_BITS) && dm.bitsOnly ? 0 : __ldg(dm.map + o);
+        const unsigned o = (unsigned)key[k] - kmin;
+        bool in = alive[k] && o < len;
+        if (bits) in = in && ((__ldg(bits + (o >> 5)) >> (o & 31)) & 1u);
+        v[k] = !in ? -1 : bitsOnly ? 0 : __ldg(map + o);
       }
     } else {
 #pragma unroll
