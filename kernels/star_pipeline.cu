@@ -437,7 +437,11 @@ __device__ __forceinline__ void load32(const Col& c, long long i0, bool full, co
   }
 }
 
-// fast_preds applies the fact table's predicates to a tile's rows.
+// fast_preds applies the fact table's predicates to a tile's rows. It
+// runs for every row of every tile, so each test is kept to a few
+// instructions a row: a range is one unsigned compare of v - lo against
+// hi - lo, a set's parameters are read once a tile (32-bit length), and
+// negation is a branch around the rows, not an XOR in each.
 template <int IT, int F>
 __device__ __forceinline__ void fast_preds(const StarParams& p, long long i0, bool full, bool* alive) {
 #pragma unroll 1
@@ -445,20 +449,31 @@ __device__ __forceinline__ void fast_preds(const StarParams& p, long long i0, bo
     const Pred& pr = p.preds[q];
     int v[IT];
     load32<IT, F>(pr.col, i0, full, alive, v);
-    const bool neg = pr.negate != 0;
-    const int lo = (int)pr.lo;
+    const unsigned lo = (unsigned)(int)pr.lo;
+    bool pass[IT];
     if (pr.kind == PRED_RANGE) {
-      const int hi = (int)pr.hi;
+      // fastEligible leaves an empty range as lo 1, hi 0.
+      const bool empty = (int)pr.lo > (int)pr.hi;
+      const unsigned span = (unsigned)(int)pr.hi - lo;
 #pragma unroll
-      for (int k = 0; k < IT; k++) alive[k] = alive[k] && ((v[k] >= lo && v[k] <= hi) != neg);
+      for (int k = 0; k < IT; k++) pass[k] = !empty && (unsigned)v[k] - lo <= span;
     } else {
+      const unsigned* set = pr.set;
+      const unsigned len = pr.setLen > 0xffffffffLL ? 0xffffffffu : (unsigned)pr.setLen;
 #pragma unroll
       for (int k = 0; k < IT; k++) {
-        unsigned int o = (unsigned int)(v[k] - lo);
-        bool in = alive[k] && o < (unsigned long long)pr.setLen;
-        unsigned int w = in ? __ldg(pr.set + (o >> 5)) : 0u;
-        alive[k] = alive[k] && (in && ((w >> (o & 31)) & 1u)) != neg;
+        const unsigned o = (unsigned)v[k] - lo;
+        const bool in = alive[k] && o < len;
+        const unsigned w = in ? __ldg(set + (o >> 5)) : 0u;
+        pass[k] = (w >> (o & 31)) & 1u;
       }
+    }
+    if (pr.negate) {
+#pragma unroll
+      for (int k = 0; k < IT; k++) alive[k] = alive[k] && !pass[k];
+    } else {
+#pragma unroll
+      for (int k = 0; k < IT; k++) alive[k] = alive[k] && pass[k];
     }
   }
 }
@@ -477,12 +492,19 @@ __device__ __forceinline__ void fast_dims(const StarParams& p, const int* dsh, l
 #pragma unroll
       for (int k = 0; k < IT; k++) v[k] = alive[k] ? dsh[dm.shOffset + key[k]] : -1;
     } else if (!(F & FAST_NEED_HASH) || dm.hkeys == 0) {
-      const int kmin = (int)dm.keyMin;
+      // The table's parameters in registers, read once a tile: the
+      // loads below are then predicated, not a branch a row.
+      const unsigned kmin = (unsigned)(int)dm.keyMin;
+      const unsigned len = dm.mapLen > 0xffffffffLL ? 0xffffffffu : (unsigned)dm.mapLen;
+      const int* map = dm.map;
+      const unsigned* bits = (F & FAST_NEED_BITS) ? dm.bits : 0;
+      const bool bitsOnly = (F & FAST_NEED_BITS) && dm.bitsOnly;
 #pragma unroll
       for (int k = 0; k < IT; k++) {
-        unsigned int o = (unsigned int)(key[k] - kmin);
-        bool in = alive[k] && o < (unsigned long long)dm.mapLen && (!(F & FAST_NEED_BITS) || dim_bit(dm, o));
-        v[k] = !in ? -1 : (F & FAST_NEED_BITS) && dm.bitsOnly ? 0 : __ldg(dm.map + o);
+        const unsigned o = (unsigned)key[k] - kmin;
+        bool in = alive[k] && o < len;
+        if (bits) in = in && ((__ldg(bits + (o >> 5)) >> (o & 31)) & 1u);
+        v[k] = !in ? -1 : bitsOnly ? 0 : __ldg(map + o);
       }
     } else {
 #pragma unroll
@@ -582,7 +604,11 @@ __device__ __forceinline__ void star_fast_body(const StarParams& p) {
       g[k] = 0;
     }
     fast_preds<IT, F>(p, i0, full, alive);
+    // A thread none of whose rows passed has nothing to add: a warp all
+    // of whose threads are in that case skips the tile's remaining work.
+    if (!any_alive<IT>(alive)) continue;
     fast_dims<IT, F>(p, dsh, i0, full, alive, g);
+    if (!any_alive<IT>(alive)) continue;
 #pragma unroll 1
     for (int c = 0; c < p.ngcols; c++) {
       const GCol& gc = p.gcols[c];

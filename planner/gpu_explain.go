@@ -94,6 +94,9 @@ func explainStar(sb *strings.Builder, s *GPUStar) {
 		if d.Swapped {
 			sb.WriteString(", the CPU plan builds the other side")
 		}
+		if d.AsFilter {
+			fmt.Fprintf(sb, ", tested as a filter of %s.%s", s.Fact.Table.Name, s.Fact.Table.Fields[d.Probe.Col].Name)
+		}
 		sb.WriteString(")\n")
 		if text := explainPayload(d.Payload, s.Fact.Table.Name); text != "" {
 			fmt.Fprintf(sb, "      %s\n", text)
@@ -107,9 +110,14 @@ func explainStar(sb *strings.Builder, s *GPUStar) {
 	if s.Zones != nil {
 		fmt.Fprintf(sb, "    %s\n", s.Zones)
 	}
-	probes := make([]string, len(s.Dims))
-	for i, d := range s.Dims {
-		probes[i] = fmt.Sprintf("%s (%s.%s)", opName(d.Join), s.Fact.Table.Name, s.Fact.Table.Fields[d.Probe.Col].Name)
+	if text := explainFactFilters(s); text != "" {
+		fmt.Fprintf(sb, "    %s\n", text)
+	}
+	var probes []string
+	for _, d := range s.Dims {
+		if !d.AsFilter {
+			probes = append(probes, fmt.Sprintf("%s (%s.%s)", opName(d.Join), s.Fact.Table.Name, s.Fact.Table.Fields[d.Probe.Col].Name))
+		}
 	}
 	if len(probes) > 0 {
 		fmt.Fprintf(sb, "    probe order: %s\n", strings.Join(probes, ", "))

@@ -18,10 +18,13 @@ import (
 // the bytes each column costs, so EXPLAIN and bench count what the kernel
 // fetches, not the columns' whole size.
 
-// GPUFactFilter is one fact column's conjuncts, as the kernel tests them.
+// GPUFactFilter is one fact column's conjuncts, or the membership of a
+// fact key in a dimension's keys (Dim set: gpu_dim_filters.go), as the
+// kernel tests them.
 type GPUFactFilter struct {
 	Col int     // fact table column
 	Sel float64 // estimated fraction of rows its conjuncts keep
+	Dim *GPUStarDim
 }
 
 // GPUFactRead is what the kernel fetches of one fact column.
@@ -62,10 +65,20 @@ func planFactFilters(q *GPUStar) {
 	for c, s := range sels {
 		q.FactFilters = append(q.FactFilters, GPUFactFilter{Col: c, Sel: s})
 	}
+	for _, d := range q.Dims {
+		if d.AsFilter {
+			q.FactFilters = append(q.FactFilters, GPUFactFilter{Col: d.Probe.Col, Sel: d.Sel, Dim: d})
+		}
+	}
+	// Ties: a column's own conjuncts before a dimension's keys (no
+	// gather), then by column.
 	sort.Slice(q.FactFilters, func(i, j int) bool {
 		a, b := q.FactFilters[i], q.FactFilters[j]
 		if a.Sel != b.Sel {
 			return a.Sel < b.Sel
+		}
+		if (a.Dim == nil) != (b.Dim == nil) {
+			return a.Dim == nil
 		}
 		return a.Col < b.Col
 	})
@@ -130,6 +143,9 @@ func planFactReads(g *GPUPlan) {
 		alive *= f.Sel
 	}
 	for _, d := range q.Dims {
+		if d.AsFilter {
+			continue
+		}
 		read(d.Probe.Col)
 		alive *= d.Sel
 	}

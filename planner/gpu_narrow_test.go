@@ -78,8 +78,10 @@ func TestGPUNarrow(t *testing.T) {
 		}
 	}
 	fetched4 = off.GPU.Star.FactReadBytes
-	if p.GPU.Star.FactReadBytes*2 > fetched4 {
-		t.Errorf("narrow fetch estimate %d, 4-byte %d: want under half", p.GPU.Star.FactReadBytes, fetched4)
+	// The column read for every row, lo_orderdate, takes 2 bytes instead
+	// of 4, and the sparse later reads at most as many sectors.
+	if p.GPU.Star.FactReadBytes*10 > fetched4*6 {
+		t.Errorf("narrow fetch estimate %d, 4-byte %d: want under 60%%", p.GPU.Star.FactReadBytes, fetched4)
 	}
 	for _, c := range planSQL(t, cat, q, planner.Options{GPU: packing(t)}).GPU.Columns {
 		if c.Narrow != nil {

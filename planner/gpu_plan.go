@@ -128,6 +128,7 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 				d.Build = planDimBuild(d, prof)
 			}
 			planDimPayloads(star, p.Options.Remaps)
+			planDimFilters(star)
 			planGroupRemap(star, p.Options.Remaps, prof)
 			planFactFilters(star)
 			star.Zones = planStarZones(star)

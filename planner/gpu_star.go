@@ -75,6 +75,10 @@ type GPUStarDim struct {
 	Build GPUBuild
 	// Payload is where the kernel reads the join's payload from.
 	Payload GPUDimPayload
+	// AsFilter: the kernel tests the fact key against the bitmap of the
+	// dimension's keys among the fact filters instead of probing it
+	// (gpu_dim_filters.go).
+	AsFilter bool
 }
 
 // GPUStarKey locates GROUP BY key i: dimension Dim's GroupCols[J], or

@@ -235,6 +235,13 @@ func edgePlans(f, d *columnar.Table) map[string]*planner.Physical {
 		out["semi"] = phys(aggOf(j, []string{"g"}, sumOf(ref(j, "v"))))
 	}
 	{
+		// A dimension without group columns, tested as a fact filter
+		// (planner/gpu_dim_filters.go) among the fact table's own.
+		dd, s := ds(), fs()
+		j := joinOf(filterOf(s, cmpOp(sql.OpGT, ref(s, "v"), -100)), filterOf(dd, cmpOp(sql.OpLT, ref(dd, "da"), 3)), "k", "dk")
+		out["join-dim-filter"] = phys(aggOf(j, []string{"g"}, sumOf(ref(j, "v")), countStar()))
+	}
+	{
 		s := fs()
 		fl := filterOf(s, cmpOp(sql.OpGT, ref(s, "v"), 650), &sql.IsNull{E: ref(s, "k"), Negated: true})
 		out["select"] = phys(&planner.Projection{Input: fl, Exprs: []sql.Expr{ref(fl, "v"), ref(fl, "g"), ref(fl, "w"), ref(fl, "k")},

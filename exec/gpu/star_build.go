@@ -157,31 +157,43 @@ func (r *queryRun) rankGroups(dims []*dimRun) error {
 // buildJoinTables builds each dimension's join table, as the plan chose
 // it, and fills the fact kernel's probe parameters. It returns the group
 // index stride past the dimensions' digits.
-func (r *queryRun) buildJoinTables(q *starQuery, dims []*dimRun, sp *starParams) (int64, error) {
+func (r *queryRun) buildJoinTables(q *starQuery, dims []*dimRun, sp *starParams) (int64, map[int]predParam, error) {
 	strideAcc := int64(1)
+	probes := 0
+	filters := map[int]predParam{}
 	for i, dm := range q.dims {
 		dr := dims[i]
 		dp, err := r.dimJoinTable(dm, dr)
 		if err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 		dp.Stride = strideAcc
 		fk, err := r.col(q.fact.Table, dm.probe.col)
 		if err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 		dp.Key = fk.view()
+		if dm.asFilter {
+			// Its payload is always 0 (no group column): the key's bit is
+			// the whole test.
+			if dp.Bits == 0 || dp.HKeys != 0 {
+				return 0, nil, fmt.Errorf("gpu: internal error: dimension %s tested as a filter has no bitmap", dm.scan.Table.Name)
+			}
+			filters[i] = predParam{Col: dp.Key, Kind: predSet, Lo: dp.KeyMin, Set: dp.Bits, SetLen: dp.MapLen}
+			continue
+		}
 		dp.BitsOnly = b2i(dm.build.BitsOnly && dp.Bits != 0)
 		if dm.payload.Layout == planner.PayloadSharedRemapped {
 			if err := r.remapParams(&dp, dm.payload.Remap, sp); err != nil {
-				return 0, err
+				return 0, nil, err
 			}
 		}
-		sp.Dims[i] = dp
+		sp.Dims[probes] = dp
+		probes++
 		strideAcc *= dr.k
 	}
-	sp.NDims = int32(len(q.dims))
-	return strideAcc, nil
+	sp.NDims = int32(probes)
+	return strideAcc, filters, nil
 }
 
 // dimJoinTable builds one dimension's join table, or takes it from the
@@ -235,6 +247,11 @@ func (r *queryRun) dimJoinTable(dm *starDim, dr *dimRun) (dimParam, error) {
 	if dm.build.Direct && dm.build.Bitmap {
 		if err := r.dimBits(dr, &dp); err != nil {
 			return dp, err
+		}
+		if dm.asFilter {
+			if err := r.trimToBits(&dp); err != nil {
+				return dp, err
+			}
 		}
 	}
 	dr.built = dp
@@ -294,4 +311,46 @@ func viewBytes(views []colView, n int64) int64 {
 		}
 	}
 	return b
+}
+
+// trimToBits narrows a direct table with a bitmap to the bitmap's words
+// that hold a surviving key (kernels/dim_bits.cu, dim_bits_bounds): its
+// keys outside them fail the range test without a read of the bitmap,
+// which a dimension tested as the first fact filter does for every fact
+// row. The map and bitmap stay as built; dp points into them, 32 keys a
+// word (an empty range when no key survives). It costs a synchronization
+// when the dimension is built; the build cache keeps the result.
+func (r *queryRun) trimToBits(dp *dimParam) error {
+	f, err := r.d.fn("dim_bits_bounds")
+	if err != nil {
+		return err
+	}
+	out, err := r.s.alloc(16)
+	if err != nil {
+		return err
+	}
+	words := (dp.MapLen + 31) / 32
+	a := struct {
+		Bits  uint64
+		Words int64
+		Out   uint64
+	}{dp.Bits, words, uint64(out)}
+	if err := launch(f, 1, threads, 0, unsafe.Pointer(&a), unsafe.Sizeof(a)); err != nil {
+		return err
+	}
+	noteKernel(4*words, 16, words, -1)
+	var b [2]int64
+	if err := cu.MemcpyDtoH(unsafe.Pointer(&b[0]), out, 16); err != nil {
+		return err
+	}
+	first, last := b[0], b[1]
+	if last < first {
+		dp.MapLen = 0
+		return nil
+	}
+	dp.Bits += uint64(4 * first)
+	dp.Map += uint64(4 * 32 * first)
+	dp.KeyMin += 32 * first
+	dp.MapLen = min(dp.MapLen-32*first, 32*(last-first+1))
+	return nil
 }

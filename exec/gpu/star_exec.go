@@ -118,6 +118,35 @@ func (r *queryRun) tablePreds(q *starQuery, t *columnar.Table, scanOf func(baseC
 	if err != nil {
 		return nil, err
 	}
+	return r.withVMPreds(q, out, t, scanOf)
+}
+
+// factPreds compiles the fact table's filters in the plan's order: its
+// columns' conjuncts, and the dimensions tested as filters (dimPreds, by
+// dimension), then the expression VM's flags.
+func (r *queryRun) factPreds(q *starQuery, dimPreds map[int]predParam) ([]predParam, error) {
+	var out []predParam
+	for _, f := range q.factFilters {
+		if f.dim >= 0 {
+			p, ok := dimPreds[f.dim]
+			if !ok {
+				return nil, fmt.Errorf("gpu: internal error: dimension %s has no filter bitmap", q.dims[f.dim].scan.Table.Name)
+			}
+			out = append(out, p)
+			continue
+		}
+		ps, err := r.compilePreds(q.preds, []baseCol{{q.fact, f.col}}, q.fact.Table)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ps...)
+	}
+	return r.withVMPreds(q, out, q.fact.Table, func(b baseCol) bool { return b.scan == q.fact })
+}
+
+// withVMPreds appends the expression VM's flags of the scan scanOf
+// accepts to out.
+func (r *queryRun) withVMPreds(q *starQuery, out []predParam, t *columnar.Table, scanOf func(baseCol) bool) ([]predParam, error) {
 	for _, x := range q.vmPreds {
 		if !scanOf(baseCol{scan: x.scan}) {
 			continue
@@ -143,8 +172,8 @@ func (r *queryRun) vmScanPred(e sql.Expr, colOf func(int) (*columnar.Column, boo
 	return r.vmPred(prog, r.rows(t))
 }
 
-// predOrder lists the filtered columns scanOf accepts in the order the
-// kernel tests them: the plan's for the fact table, by column otherwise.
+// predOrder lists the filtered columns of a dimension scanOf accepts, by
+// column.
 func (q *starQuery) predOrder(scanOf func(baseCol) bool) []baseCol {
 	var cols []baseCol
 	for b := range q.preds {
@@ -152,13 +181,7 @@ func (q *starQuery) predOrder(scanOf func(baseCol) bool) []baseCol {
 			cols = append(cols, b)
 		}
 	}
-	rank := func(b baseCol) int {
-		if i, ok := q.factOrder[b.col]; ok && b.scan == q.fact {
-			return i
-		}
-		return len(q.factOrder) + b.col
-	}
-	slices.SortFunc(cols, func(a, b baseCol) int { return cmp.Compare(rank(a), rank(b)) })
+	slices.SortFunc(cols, func(a, b baseCol) int { return cmp.Compare(a.col, b.col) })
 	return cols
 }
 
@@ -241,11 +264,11 @@ func (d *device) starTable(ctx context.Context, q *starQuery, prof *planner.GPUP
 	}
 	var sp starParams
 	sp.N = r.rows(q.fact.Table)
-	strideAcc, err := r.buildJoinTables(q, dims, &sp)
+	strideAcc, dimPreds, err := r.buildJoinTables(q, dims, &sp)
 	if err != nil {
 		return starGroups{}, err
 	}
-	fkeys, ngroups, err := r.factParams(q, &sp, strideAcc)
+	fkeys, ngroups, err := r.factParams(q, &sp, strideAcc, dimPreds)
 	if err != nil {
 		return starGroups{}, err
 	}

@@ -23,8 +23,8 @@ import (
 
 // factParams fills the fact table's predicates and group columns and
 // returns the fact keys' domains and the number of groups.
-func (r *queryRun) factParams(q *starQuery, sp *starParams, strideAcc int64) ([]factKey, int64, error) {
-	preds, err := r.tablePreds(q, q.fact.Table, func(b baseCol) bool { return b.scan == q.fact })
+func (r *queryRun) factParams(q *starQuery, sp *starParams, strideAcc int64, dimPreds map[int]predParam) ([]factKey, int64, error) {
+	preds, err := r.factPreds(q, dimPreds)
 	if err != nil {
 		return nil, 0, err
 	}

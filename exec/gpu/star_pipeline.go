@@ -4,6 +4,7 @@ package gpu
 
 import (
 	"fmt"
+	"slices"
 
 	"gpusql/planner"
 	"gpusql/sql"
@@ -33,9 +34,9 @@ type starQuery struct {
 	vmPreds []scanExpr
 	// groups is the planned group table.
 	groups planner.GPUGroupTable
-	// factOrder ranks the fact table's filtered columns in the order the
-	// plan tests them (most selective first).
-	factOrder map[int]int
+	// factFilters are the fact table's filters in the order the plan
+	// tests them (most selective first).
+	factFilters []factFilter
 	// zoneSkips marks the fact chunks the plan's zone maps rule out (nil:
 	// the kernel scans every chunk).
 	zoneSkips []bool
@@ -76,6 +77,16 @@ type starDim struct {
 	build planner.GPUBuild
 	// payload is where the kernel reads the join's payload, as planned.
 	payload planner.GPUDimPayload
+	// asFilter: the kernel tests the fact key against the bitmap of the
+	// dimension's keys with the fact filters (planner/gpu_dim_filters.go)
+	// instead of probing it.
+	asFilter bool
+}
+
+// factFilter is one of the fact table's filters: column col's conjuncts,
+// or (dim >= 0) the membership of fact key col in dimension dim's keys.
+type factFilter struct {
+	col, dim int
 }
 
 // starKey locates GROUP BY key i: dimension dim's gcols[j], or (dim = -1)
@@ -133,9 +144,8 @@ func starFromPlan(s *planner.GPUStar) (*starQuery, []starOutput, error) {
 	if s.Zones != nil && s.Zones.Off == "" {
 		q.zoneSkips = s.FactZoneSkips()
 	}
-	q.factOrder = map[int]int{}
-	for i, f := range s.FactFilters {
-		q.factOrder[f.Col] = i
+	for _, f := range s.FactFilters {
+		q.factFilters = append(q.factFilters, factFilter{col: f.Col, dim: slices.Index(s.Dims, f.Dim)})
 	}
 	for _, x := range s.ExprPreds {
 		if _, err := compileVM(x.E, x.ColOf, true); err != nil {
@@ -151,7 +161,7 @@ func starFromPlan(s *planner.GPUStar) (*starQuery, []starOutput, error) {
 	}
 	for _, d := range s.Dims {
 		q.dims = append(q.dims, &starDim{join: d.Join, scan: d.Scan, key: d.Key, probe: baseCol{d.Probe.Scan, d.Probe.Col},
-			semi: d.Semi, gcols: d.GroupCols, sel: d.Sel, build: d.Build, payload: d.Payload})
+			semi: d.Semi, gcols: d.GroupCols, sel: d.Sel, build: d.Build, payload: d.Payload, asFilter: d.AsFilter})
 	}
 	for _, k := range s.Keys {
 		q.keys = append(q.keys, starKey{k.Dim, k.J})
