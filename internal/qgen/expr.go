@@ -193,6 +193,23 @@ func (g *Gen) intExpr(sc *scope, d int) *Node {
 		}
 		n.Bound = n.Kids[0].Bound
 		return n
+	case c < 91:
+		// MySQL's IF is SQLite's iif.
+		n := mk(TInt, "IF(@, @, @)", g.pred(sc, d+1), e(), e()).lite("iif(@, @, @)")
+		n.Bound = boundOf(n)
+		return n
+	case c < 93:
+		n := mk(TInt, "MOD(@, @)", e(), e()).lite("((@) % (@))")
+		n.Bound = min(n.Kids[0].Bound, n.Kids[1].Bound)
+		return n
+	case c < 95:
+		n := mk(TInt, "ISNULL(@)", g.typed(sc, g.pickType(sc), d+1)).lite("(@ IS NULL)")
+		n.Bound = 1
+		return n
+	case c < 97:
+		n := mk(TInt, "INSTR(@, '"+g.pick("a", "b", "ab", "")+"')", g.strExpr(sc, d+1))
+		n.Bound = 64
+		return n
 	}
 	return g.leaf(sc, TInt)
 }

@@ -42,6 +42,13 @@ func (g *Gen) pred(sc *scope, d int) *Node {
 		return n
 	case c < 85:
 		return cmp(mk(TBool, "@ IS "+g.pick("", "NOT ")+g.pick("TRUE", "FALSE"), p()))
+	case c < 86:
+		// MySQL's XOR (NULL with a NULL operand), SQLite has none.
+		return mk(TBool, "((@) XOR (@))", p(), p()).lite("(((@) <> 0) <> ((@) <> 0))")
+	case c < 87:
+		n := mk(TBool, "@ && @", p(), p()).lite("@ AND @")
+		n.Prec = precAnd
+		return n
 	case c < 88 && sc.subq:
 		return g.existsSubquery(sc, d)
 	case c < 96 && sc.subq:
