@@ -283,7 +283,13 @@ func (g *Gen) realExpr(sc *scope, d int) *Node {
 		return g.aggregate(sc, TReal, d)
 	}
 	var n *Node
-	switch g.r.Intn(4) {
+	k := g.r.Intn(4)
+	if g.valueBound > valueBound && (k == 1 || k == 2) {
+		// Not with wide integers: SQLite's doubles lose the cents of
+		// sums of such values (-0.01 - 2147483647 ... summed to -0.06).
+		k = 0
+	}
+	switch k {
 	case 0:
 		n = mk(TReal, "@ + @", g.decExpr(sc, d+1), g.decExpr(sc, d+1))
 		n.Prec = precAdd

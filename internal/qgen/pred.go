@@ -53,7 +53,10 @@ func (g *Gen) pred(sc *scope, d int) *Node {
 		return g.existsSubquery(sc, d)
 	case c < 96 && sc.subq:
 		return g.inSubquery(sc, d)
-	case c < 98:
+	case c < 98 && !sc.agg:
+		// Not over aggregates: SQLite 3.40 to 3.49 answer (-5, 1) NOT IN
+		// ((SUM(1), NULL)) over no rows TRUE, where SUM(1) is NULL and
+		// the answer NULL, as for NOT IN ((NULL, NULL)).
 		return g.rowCompare(sc, d)
 	}
 	return g.compare(sc, d)
