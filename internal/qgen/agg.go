@@ -29,9 +29,24 @@ func (g *Gen) aggregate(sc *scope, t Type, d int) *Node {
 		// No DISTINCT: SQLite's doubles tell apart values equal as
 		// DECIMALs (3.10 - 5 and 1.10 - 3).
 		n = mk(TReal, g.pick("SUM", "MIN", "MAX")+"(@)", g.realExpr(arg, d+1))
+	case t == TStr && sc.rows <= 80 && g.pct(25) && len(colsOf(sc.cols, TInt))+len(colsOf(sc.cols, TStr)) > 0:
+		return g.groupConcat(sc)
 	default:
 		n = mk(t, g.pick("MIN", "MAX")+"("+distinct+"@)", g.typed(arg, t, d+1))
 		n.Bound = n.Kids[0].Bound
 	}
 	return n.frozen()
+}
+
+// groupConcat is GROUP_CONCAT of an integer or string column ordered by
+// itself (rows it ties are equal), SQLite's group_concat(x, ',' ORDER BY
+// x) (3.44 and later). At most 80 rows, so that the text stays within
+// MySQL's group_concat_max_len of 1024. No DISTINCT: SQLite takes one
+// argument with it, no separator.
+func (g *Gen) groupConcat(sc *scope) *Node {
+	cols := append(colsOf(sc.cols, TInt), colsOf(sc.cols, TStr)...)
+	c := cols[g.r.Intn(len(cols))].ref
+	dir := g.pick("", " DESC")
+	return mk(TStr, "GROUP_CONCAT("+c+" ORDER BY "+c+dir+" SEPARATOR ',')").
+		lite("group_concat(" + c + ", ',' ORDER BY " + c + dir + ")").frozen()
 }
