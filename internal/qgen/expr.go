@@ -176,7 +176,7 @@ func (g *Gen) intExpr(sc *scope, d int) *Node {
 		n.Bound = 1
 		return n
 	case c < 78 && sc.subq:
-		return g.scalarSubquery(sc, d)
+		return g.scalarSubquery(sc, TInt, d)
 	case c < 83:
 		return g.greatest(sc, TInt, d)
 	case c < 86:
@@ -399,6 +399,8 @@ func (g *Gen) strExpr(sc *scope, d int) *Node {
 		return mk(TStr, "CAST(@ AS CHAR)", g.intExpr(sc, d+1)).lite("CAST(@ AS TEXT)")
 	case c < 94:
 		return g.greatest(sc, TStr, d)
+	case c < 97 && sc.subq:
+		return g.scalarSubquery(sc, TStr, d)
 	}
 	return g.leaf(sc, TStr)
 }
@@ -422,6 +424,8 @@ func (g *Gen) decExpr(sc *scope, d int) *Node {
 		return n
 	case c < 65:
 		return g.caseExpr(sc, TDec, d)
+	case c < 72 && sc.subq:
+		return g.scalarSubquery(sc, TDec, d)
 	}
 	return g.coalesce(sc, TDec, d)
 }

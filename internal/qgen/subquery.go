@@ -45,17 +45,18 @@ func (g *Gen) innerWhere(inner []column, outer *scope, d int) *Node {
 // without GROUP BY, or ORDER BY its only column with LIMIT 1 (MySQL
 // refuses a scalar subquery of several rows where SQLite takes the
 // first). The select item is pinned so shrinking cannot break that.
-func (g *Gen) scalarSubquery(sc *scope, d int) *Node {
+func (g *Gen) scalarSubquery(sc *scope, t Type, d int) *Node {
 	from, inner, rows := g.baseTable(true)
 	where := g.innerWhere(inner, sc, d)
 	var n *Node
 	if g.pct(70) {
-		item := g.aggregate(&scope{cols: inner, agg: true, rows: rows}, TInt, d+1)
+		item := g.aggregate(&scope{cols: inner, agg: true, rows: rows}, t, d+1)
 		item.Pinned = true
-		n = mk(TInt, "(SELECT @ FROM @@)", item, from, where)
+		n = mk(t, "(SELECT @ FROM @@)", item, from, where)
 	} else {
-		item := g.intExpr(&scope{cols: inner, rows: rows}, d+2)
-		n = mk(TInt, "(SELECT @ FROM @@ ORDER BY 1"+g.pick("", " DESC")+" LIMIT 1)", item, from, where)
+		item := g.typed(&scope{cols: inner, rows: rows}, t, d+2)
+		limit := g.pick(" LIMIT 1", " LIMIT 1", " LIMIT 1 OFFSET 1", " LIMIT 2, 1")
+		n = mk(t, "(SELECT @ FROM @@ ORDER BY 1"+g.pick("", " DESC")+limit+")", item, from, where)
 	}
 	n.Bound = n.Kids[0].Bound
 	// SQLite reads x IN ((SELECT ...)), a list of one scalar subquery in
