@@ -72,6 +72,7 @@ type Gen struct {
 	nalias int
 	nrowNo int  // ROW_NUMBER calls in the current query (at most one: see window.go)
 	big    bool // the data is bigData
+	inCTE  bool // a WITH query's body is being written: it adds no WITH query
 
 	maxBound, sumBound, valueBound int64 // see maxBound
 }

@@ -126,15 +126,19 @@ func (g *Gen) fromItem(d int, ctes *[]*cte) (*Node, []column, int64) {
 		}
 		a := g.alias()
 		return mk(TNone, "(@) AS "+a, body.node), outputCols(a, body), body.rows
-	case c < 24 && ctes != nil:
+	case c < 24 && ctes != nil && (len(*ctes) > 0 || !g.inCTE):
 		var q *cte
-		if len(*ctes) > 0 && g.pct(40) {
+		if len(*ctes) > 0 && (g.pct(40) || g.inCTE) {
 			q = (*ctes)[g.r.Intn(len(*ctes))]
 		} else {
-			// A WITH query's body reads no WITH query (nil), so it
-			// never names a later one.
+			// A WITH query's body may read the WITH queries before it
+			// (a copy of the list, which it cannot add to: inCTE), so
+			// it never names a later one.
 			q = &cte{name: "w" + strconv.Itoa(len(*ctes)+1)}
-			q.body = g.selectCore(1, nil, true, nil)
+			before := append([]*cte{}, (*ctes)...)
+			g.inCTE = true
+			q.body = g.selectCore(1, nil, true, &before)
+			g.inCTE = false
 			*ctes = append(*ctes, q)
 		}
 		a := g.alias()
