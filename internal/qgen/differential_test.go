@@ -43,6 +43,9 @@ func TestDifferential(t *testing.T) {
 			t.Logf("seed %d skipped: %s", seed, reason)
 			continue
 		}
+		if testing.Verbose() && (seed-first)%10000 == 0 && seed > first {
+			t.Logf("%d seeds run, %d differ", seed-first, bad)
+		}
 		q := Generate(seed)
 		if verbose {
 			t.Logf("seed %d: %s", seed, q.MySQL())
