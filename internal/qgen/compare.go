@@ -71,7 +71,7 @@ func (rs Rows) lines() []string {
 
 // Diff describes how got differs from want ("" when they agree): as
 // sequences when ordered, as multisets otherwise. Numbers that are not
-// integers agree to a relative 1e-9 (SQLite sums DECIMALs as doubles, in
+// integers agree to 1e-9, relative past 1 (SQLite sums DECIMALs as doubles, in
 // another order than MySQL's exact sum).
 func Diff(got, want Rows, ordered bool) string {
 	g, w := append(Rows{}, got...), append(Rows{}, want...)
@@ -93,20 +93,41 @@ func Diff(got, want Rows, ordered bool) string {
 	return ""
 }
 
-// sortRows orders rows by their text with non-integers to 6 significant
-// digits, so rows that agree within the tolerance sort alike.
+// sortRows orders rows cell by cell, numbers by value, so that rows that
+// agree within the tolerance sort alike in both results.
 func sortRows(rs Rows) {
-	key := func(r []Value) string {
-		cells := make([]string, len(r))
-		for j, v := range r {
-			cells[j] = v.String()
-			if v.Num && !isIntText(v.Text) {
-				cells[j] = strconv.FormatFloat(v.Float, 'g', 6, 64)
+	sort.SliceStable(rs, func(a, b int) bool {
+		x, y := rs[a], rs[b]
+		for j := 0; j < min(len(x), len(y)); j++ {
+			if c := cmpValue(x[j], y[j]); c != 0 {
+				return c < 0
 			}
 		}
-		return strings.Join(cells, " | ")
+		return len(x) < len(y)
+	})
+}
+
+// cmpValue orders NULL first, then numbers by value, then strings.
+func cmpValue(x, y Value) int {
+	rank := func(v Value) int {
+		switch {
+		case v.Null:
+			return 0
+		case v.Num:
+			return 1
+		}
+		return 2
 	}
-	sort.SliceStable(rs, func(a, b int) bool { return key(rs[a]) < key(rs[b]) })
+	if c := rank(x) - rank(y); c != 0 {
+		return c
+	}
+	if x.Num && x.Float != y.Float {
+		if x.Float < y.Float {
+			return -1
+		}
+		return 1
+	}
+	return strings.Compare(x.Text, y.Text)
 }
 
 func rowsAgree(a, b []Value) bool {
@@ -125,7 +146,7 @@ func rowsAgree(a, b []Value) bool {
 		case x.Text == y.Text:
 		case !x.Num || isIntText(x.Text) && isIntText(y.Text):
 			return false
-		case math.Abs(x.Float-y.Float) > 1e-9*math.Max(math.Abs(x.Float), math.Abs(y.Float)):
+		case math.Abs(x.Float-y.Float) > 1e-9*math.Max(1, math.Max(math.Abs(x.Float), math.Abs(y.Float))):
 			return false
 		}
 	}
