@@ -475,6 +475,7 @@ __device__ __forceinline__ void fast_preds(const StarParams& p, long long i0, bo
 #pragma unroll
       for (int k = 0; k < IT; k++) alive[k] = alive[k] && pass[k];
     }
+    if (!any_alive<IT>(alive)) return;
   }
 }
 
@@ -515,6 +516,7 @@ __device__ __forceinline__ void fast_dims(const StarParams& p, const int* dsh, l
       alive[k] = alive[k] && v[k] >= 0;
       g[k] += (unsigned int)v[k] * (unsigned int)dm.stride;
     }
+    if (!any_alive<IT>(alive)) return;
   }
 }
 
