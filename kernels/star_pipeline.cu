@@ -475,7 +475,8 @@ __device__ __forceinline__ void fast_preds(const StarParams& p, long long i0, bo
 #pragma unroll
       for (int k = 0; k < IT; k++) alive[k] = alive[k] && pass[k];
     }
-    if (!any_alive<IT>(alive)) return;
+    // (After the last one the caller tests it.)
+    if (q + 1 < p.npreds && !any_alive<IT>(alive)) return;
   }
 }
 
@@ -516,7 +517,7 @@ __device__ __forceinline__ void fast_dims(const StarParams& p, const int* dsh, l
       alive[k] = alive[k] && v[k] >= 0;
       g[k] += (unsigned int)v[k] * (unsigned int)dm.stride;
     }
-    if (!any_alive<IT>(alive)) return;
+    if (d + 1 < p.ndims && !any_alive<IT>(alive)) return;
   }
 }
 
@@ -597,12 +598,16 @@ __device__ __forceinline__ void star_fast_body(const StarParams& p) {
     if (star_tile_dead(p, base)) continue;
     const long long i0 = fast_first_row<IT, F>(base);
     const int step = fast_row_step<F>();
-    const bool full = i0 + (IT - 1) * step < p.n;
+    // This thread's rows in the table: one 64-bit difference, then
+    // 32-bit compares.
+    const long long left = p.n - i0;
+    const int inTable = left <= 0 ? 0 : left > (long long)(IT - 1) * step ? IT : (int)((left - 1) / step + 1);
+    const bool full = inTable == IT;
     unsigned int g[IT];
     bool alive[IT];
 #pragma unroll
     for (int k = 0; k < IT; k++) {
-      alive[k] = i0 + k * step < p.n;
+      alive[k] = k < inTable;
       g[k] = 0;
     }
     fast_preds<IT, F>(p, i0, full, alive);
