@@ -401,17 +401,23 @@ __device__ __forceinline__ long long fast_first_row(long long base) {
 template <int F>
 __device__ __forceinline__ constexpr int fast_row_step() { return (F & FAST_NEED_PACKED) ? 32 : 1; }
 
+// load32 reads a thread's IT rows of a 4-byte (or narrow, or packed) fact
+// column. Every caller has a live row or (the tile's first column) rows past the
+// table's end, which the row-by-row path does not load: a thread with no
+// live row left has stopped (fast_preds, fast_dims), so a column's later
+// sectors are read only where a row is alive. Only a packed column needs
+// the test, for its group's frame.
 template <int IT, int F>
 __device__ __forceinline__ void load32(const Col& c, long long i0, bool full, const bool* alive, int* v) {
-#pragma unroll
-  for (int k = 0; k < IT; k++) v[k] = 0;
-  if (!any_alive<IT>(alive)) return;
   if ((F & FAST_NEED_NARROW) && c.width < 4) {
     load_narrow<IT, fast_row_step<F>()>(c, i0, full, alive, v);
     return;
   }
   const int* d = (const int*)c.data + i0;
   if (F & FAST_NEED_PACKED) {
+#pragma unroll
+    for (int k = 0; k < IT; k++) v[k] = 0;
+    if (!any_alive<IT>(alive)) return;
     if (c.frame) {
       load_packed<IT>(c, i0, v);
       return;
