@@ -14,7 +14,7 @@ func TestEmbeddedPTX(t *testing.T) {
 			"star_fast_8_f4", "star_fast_8_f5", "star_fast_8_f6", "star_fast_8_f7", "star_fast_scalar_8_f4", "star_fast_scalar_8_f5", "star_fast_scalar_8_f6", "star_fast_scalar_8_f7"},
 		"bandwidth_probe": {"probe_sum_i32"},
 		"hash_build":      {"dim_mark", "dim_build", "fill_i64"},
-		"dim_bits":        {"dim_bits"},
+		"dim_bits":        {"dim_bits", "dim_bits_bounds"},
 		"column_cache":    {"narrow_i64_i32"},
 		"epsilon_join":    {"epsilon_count", "epsilon_pairs", "epsilon_param_size"},
 		"join_partition":  {"join_part_hist", "join_part_scatter", "join_part_map", "join_part_params_size"},

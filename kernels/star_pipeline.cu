@@ -61,8 +61,13 @@
 // skipped). The first dimension probe reads a 4 B map entry per surviving
 // row at random (L2-resident maps: L2 bandwidth); few-group tables bound on
 // shared-memory atomic throughput; large tables on L2 atomic throughput.
-// Measured at SF10 (fast path, 256 x 8): Q1.x 0.24-0.28 ms, Q2.x 0.35-0.55,
-// Q3.x 0.23-0.55, Q4.x 0.37-0.69 ms per fused kernel.
+// Measured at SF10 (fast path, 256 x 8), the kernels are bound by the
+// instructions they issue a row more than by bytes: Q1.2 read 37 % of the
+// HBM limit and took as long as when it read 88 %. So the fast path keeps
+// each predicate and probe to a few instructions a row (parameters read
+// once a tile, 32-bit compares, predicated loads, no select a row) and a
+// thread stops a tile once none of its rows is alive. H100, SSB SF 10:
+// Q1.x 0.13-0.25 ms, Q2.x 0.19-0.42, Q3.x 0.15-0.44, Q4.x 0.28-0.39 ms.
 #include "common.cuh"
 
 struct StarParams {
@@ -401,17 +406,23 @@ __device__ __forceinline__ long long fast_first_row(long long base) {
 template <int F>
 __device__ __forceinline__ constexpr int fast_row_step() { return (F & FAST_NEED_PACKED) ? 32 : 1; }
 
+// load32 reads a thread's IT rows of a 4-byte (or narrow, or packed) fact
+// column. Every caller has a live row or (the tile's first column) rows past the
+// table's end, which the row-by-row path does not load: a thread with no
+// live row left has stopped (fast_preds, fast_dims), so a column's later
+// sectors are read only where a row is alive. Only a packed column needs
+// the test, for its group's frame.
 template <int IT, int F>
 __device__ __forceinline__ void load32(const Col& c, long long i0, bool full, const bool* alive, int* v) {
-#pragma unroll
-  for (int k = 0; k < IT; k++) v[k] = 0;
-  if (!any_alive<IT>(alive)) return;
   if ((F & FAST_NEED_NARROW) && c.width < 4) {
     load_narrow<IT, fast_row_step<F>()>(c, i0, full, alive, v);
     return;
   }
   const int* d = (const int*)c.data + i0;
   if (F & FAST_NEED_PACKED) {
+#pragma unroll
+    for (int k = 0; k < IT; k++) v[k] = 0;
+    if (!any_alive<IT>(alive)) return;
     if (c.frame) {
       load_packed<IT>(c, i0, v);
       return;
@@ -475,6 +486,8 @@ __device__ __forceinline__ void fast_preds(const StarParams& p, long long i0, bo
 #pragma unroll
       for (int k = 0; k < IT; k++) alive[k] = alive[k] && pass[k];
     }
+    // (After the last one the caller tests it.)
+    if (q + 1 < p.npreds && !any_alive<IT>(alive)) return;
   }
 }
 
@@ -515,6 +528,7 @@ __device__ __forceinline__ void fast_dims(const StarParams& p, const int* dsh, l
       alive[k] = alive[k] && v[k] >= 0;
       g[k] += (unsigned int)v[k] * (unsigned int)dm.stride;
     }
+    if (d + 1 < p.ndims && !any_alive<IT>(alive)) return;
   }
 }
 
@@ -595,12 +609,16 @@ __device__ __forceinline__ void star_fast_body(const StarParams& p) {
     if (star_tile_dead(p, base)) continue;
     const long long i0 = fast_first_row<IT, F>(base);
     const int step = fast_row_step<F>();
-    const bool full = i0 + (IT - 1) * step < p.n;
+    // This thread's rows in the table: one 64-bit difference, then
+    // 32-bit compares.
+    const long long left = p.n - i0;
+    const int inTable = left <= 0 ? 0 : left > (long long)(IT - 1) * step ? IT : (int)((left - 1) / step + 1);
+    const bool full = inTable == IT;
     unsigned int g[IT];
     bool alive[IT];
 #pragma unroll
     for (int k = 0; k < IT; k++) {
-      alive[k] = i0 + k * step < p.n;
+      alive[k] = k < inTable;
       g[k] = 0;
     }
     fast_preds<IT, F>(p, i0, full, alive);

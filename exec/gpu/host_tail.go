@@ -217,17 +217,26 @@ func gather(in *exec.Result, idx []int) *exec.Result {
 	for _, c := range in.Columns {
 		nc := columnar.NewColumnIn(columnar.HeapAllocator, c.Type, len(idx), c.Valid != nil)
 		nc.Dict = c.Dict
-		for i, r := range idx {
-			switch {
-			case c.I32 != nil:
+		// One loop per vector, not a switch a row.
+		switch {
+		case c.I32 != nil:
+			for i, r := range idx {
 				nc.I32[i] = c.I32[r]
-			case c.I64 != nil:
+			}
+		case c.I64 != nil:
+			for i, r := range idx {
 				nc.I64[i] = c.I64[r]
-			case c.F64 != nil:
+			}
+		case c.F64 != nil:
+			for i, r := range idx {
 				nc.F64[i] = c.F64[r]
 			}
-			if c.Valid != nil && !c.IsNull(r) {
-				nc.SetValid(i)
+		}
+		if c.Valid != nil {
+			for i, r := range idx {
+				if !c.IsNull(r) {
+					nc.SetValid(i)
+				}
 			}
 		}
 		out.Columns = append(out.Columns, nc)

@@ -32,34 +32,7 @@ func bitmapProfile(t *testing.T) *planner.GPUProfile {
 func TestStarBitmapDifferential(t *testing.T) {
 	needGPU(t)
 	prof := bitmapProfile(t)
-	cat := ssbtest.Catalog(t, 0.05, columnar.HeapAllocator)
-	bitmaps := 0
-	for _, q := range ssbtest.Queries(t, cat) {
-		p, err := planner.Plan(q.Query, planner.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := cpu.Run(context.Background(), p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.GPU = planner.PlanGPU(p, prof)
-		if p.GPU.Star == nil {
-			t.Fatalf("%s: not a star:\n%s", q.Name, p.Explain())
-		}
-		for _, d := range p.GPU.Star.Dims {
-			if d.Build.Bitmap {
-				bitmaps++
-			}
-		}
-		got, err := Run(context.Background(), p)
-		if err != nil {
-			t.Fatalf("%s: %v", q.Name, err)
-		}
-		if d := diffResults(got, want); d != "" {
-			t.Errorf("%s: %s\n%s", q.Name, d, p.Explain())
-		}
-	}
+	bitmaps := ssbStarDifferential(t, prof, func(d *planner.GPUStarDim) bool { return d.Build.Bitmap })
 	if bitmaps == 0 {
 		t.Error("no SSB plan probed a bitmap")
 	}
@@ -74,4 +47,40 @@ func TestStarBitmapDifferential(t *testing.T) {
 			t.Run(c.name+"/"+name, func(t *testing.T) { checkPlan(t, name, p) })
 		}
 	}
+}
+
+// ssbStarDifferential runs the 13 SSB queries at SF 0.05 as stars planned
+// for prof against the CPU executor, and returns how many of their
+// dimensions count says yes to.
+func ssbStarDifferential(t *testing.T, prof *planner.GPUProfile, count func(*planner.GPUStarDim) bool) int {
+	t.Helper()
+	cat := ssbtest.Catalog(t, 0.05, columnar.HeapAllocator)
+	n := 0
+	for _, q := range ssbtest.Queries(t, cat) {
+		p, err := planner.Plan(q.Query, planner.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := cpu.Run(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.GPU = planner.PlanGPU(p, prof)
+		if p.GPU.Star == nil {
+			t.Fatalf("%s: not a star:\n%s", q.Name, p.Explain())
+		}
+		for _, d := range p.GPU.Star.Dims {
+			if count(d) {
+				n++
+			}
+		}
+		got, err := Run(context.Background(), p)
+		if err != nil {
+			t.Fatalf("%s: %v", q.Name, err)
+		}
+		if d := diffResults(got, want); d != "" {
+			t.Errorf("%s: %s\n%s", q.Name, d, p.Explain())
+		}
+	}
+	return n
 }

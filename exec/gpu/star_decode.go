@@ -31,6 +31,14 @@ func decodeStar(q *starQuery, outs []starOutput, dims []*dimRun, fkeys []factKey
 			rows[i] = int64(i)
 		}
 	default:
+		// Counted first: one allocation of the right size.
+		n := 0
+		for i := int64(0); i < tab.rows(); i++ {
+			if tab.words[i*tab.W] != 0 {
+				n++
+			}
+		}
+		rows = make([]int64, 0, n)
 		for i := int64(0); i < tab.rows(); i++ {
 			if tab.words[i*tab.W] != 0 {
 				rows = append(rows, i)

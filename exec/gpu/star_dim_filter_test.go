@@ -3,14 +3,10 @@
 package gpu
 
 import (
-	"context"
 	"testing"
 
-	"gpusql/exec/cpu"
-	"gpusql/internal/ssbtest"
 	"gpusql/planner"
 	"gpusql/sql"
-	"gpusql/storage/columnar"
 )
 
 // Dimensions tested as fact filters (planner/gpu_dim_filters.go) give the
@@ -25,34 +21,7 @@ func TestDimFilterDifferential(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := ssbtest.Catalog(t, 0.05, columnar.HeapAllocator)
-	filters := 0
-	for _, q := range ssbtest.Queries(t, cat) {
-		p, err := planner.Plan(q.Query, planner.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := cpu.Run(context.Background(), p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.GPU = planner.PlanGPU(p, prof)
-		if p.GPU.Star == nil {
-			t.Fatalf("%s: not a star:\n%s", q.Name, p.Explain())
-		}
-		for _, d := range p.GPU.Star.Dims {
-			if d.AsFilter {
-				filters++
-			}
-		}
-		got, err := Run(context.Background(), p)
-		if err != nil {
-			t.Fatalf("%s: %v", q.Name, err)
-		}
-		if d := diffResults(got, want); d != "" {
-			t.Errorf("%s: %s\n%s", q.Name, d, p.Explain())
-		}
-	}
+	filters := ssbStarDifferential(t, prof, func(d *planner.GPUStarDim) bool { return d.AsFilter })
 	if filters == 0 {
 		t.Error("no SSB plan tested a dimension as a fact filter")
 	}
