@@ -25,12 +25,12 @@ var knownDiffs = map[int64]string{}
 // TestDifferential runs generated queries on gpusql (CPU executor, under
 // three of the planner's strategy mixes in turn) and on SQLite, and
 // compares the rows. A difference is shrunk and reported with its seed.
-// QGEN_SEED (first seed, default 1) and QGEN_N (how many, default 3000)
+// QGEN_SEED (first seed, default 1) and QGEN_N (how many, default 2000)
 // choose the queries; QGEN_VERBOSE=1 logs each one.
 //
 //	QGEN_SEED=100000 QGEN_N=50000 go test ./internal/qgen -run TestDifferential -count=1
 func TestDifferential(t *testing.T) {
-	first, n := envInt("QGEN_SEED", 1), envInt("QGEN_N", 3000)
+	first, n := envInt("QGEN_SEED", 1), envInt("QGEN_N", 2000)
 	verbose := os.Getenv("QGEN_VERBOSE") != ""
 	var dbs *pair
 	ran, skipped, bad := 0, 0, 0
