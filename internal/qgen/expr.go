@@ -334,12 +334,14 @@ func (g *Gen) caseExpr(sc *scope, t Type, d int) *Node {
 
 // boundOf is the largest bound of the integer nodes that may be the value
 // of n (its kids of n's type, looking through TNone wrappers).
-func boundOf(n *Node) int64 {
+func boundOf(n *Node) int64 { return boundOfType(n, n.Type) }
+
+func boundOfType(n *Node, t Type) int64 {
 	var b int64
 	for _, k := range n.Kids {
 		if k.Type == TNone {
-			b = max(b, boundOf(k))
-		} else if k.Type == n.Type {
+			b = max(b, boundOfType(k, t))
+		} else if k.Type == t {
 			b = max(b, k.Bound)
 		}
 	}
