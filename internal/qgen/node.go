@@ -120,12 +120,6 @@ func lit(t Type, text string) *Node {
 // txt is fixed text.
 func txt(s string) *Node { return &Node{Parts: []string{s}} }
 
-// seq joins nodes with a separator into one TNone node.
-func seq(sep string, kids ...*Node) *Node {
-	format := strings.TrimSuffix(strings.Repeat(placeholder+sep, len(kids)), sep)
-	return mk(TNone, format, kids...)
-}
-
 // SQL renders n in dialect d.
 func (n *Node) SQL(d Dialect) string {
 	var b strings.Builder
