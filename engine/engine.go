@@ -375,11 +375,14 @@ func (c *Conn) execParsed(ctx context.Context, p sql.Parsed, baseDir string) (*S
 // whether the statement was diagnostic (SHOW WARNINGS, which leaves the
 // last statement's list as it was).
 func (c *Conn) execWarned(ctx context.Context, p sql.Parsed, baseDir string, diagnostic *bool) (*StatementResult, error) {
+	mark := sql.WarningsFrom(ctx).Mark()
 	r, err := c.execOnce(ctx, p, baseDir, diagnostic)
 	if errors.Is(err, exec.ErrExactOverflow) && !p.ExactDecimals {
 		// A SUM or AVG left its engine type (BIGINT, DECIMAL(18,s)):
 		// bind it as MySQL does, a wide DECIMAL summed exactly on the
-		// CPU, and run the statement again (it changed nothing).
+		// CPU, and run the statement again (it changed nothing, but
+		// the warnings its rows noted, which the second run notes again).
+		sql.WarningsFrom(ctx).Rewind(mark)
 		p.ExactDecimals = true
 		return c.execOnce(ctx, p, baseDir, diagnostic)
 	}

@@ -19,6 +19,8 @@ import (
 //   - a division, DIV or % whose divisor is not a constant other than 0
 //     (1365; a / 2 stays on the GPU, a / b does not),
 //   - STR_TO_DATE (1411),
+//   - CAST(x AS DECIMAL(M,D)) of an x that may need more than M-D integer
+//     digits (clipped to the type's largest value, 1264),
 //
 // stays on the CPU, where SHOW WARNINGS and @@warning_count count what
 // MySQL counts. Operators above the GPU's part (a ratio of two sums over
@@ -78,6 +80,9 @@ func mayWarn(x sql.Expr) string {
 	case *sql.Func:
 		if x.Name == "str_to_date" {
 			return "an invalid date notes warning 1411; " + noted
+		}
+		if x.Name == sql.DecimalClip {
+			return "a value past the DECIMAL's digits is clipped to its largest with warning 1264; " + noted
 		}
 	}
 	return ""

@@ -31,8 +31,8 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 		if s < 0 {
 			s = 0
 		}
-		if msg := decimalSpecError(n.Tp, n.Expr.Text()); msg != "" {
-			return nil, b.errf(pos, "%s", msg)
+		if err := b.castDecimalSpecError(n.Tp, pos); err != nil {
+			return nil, err
 		}
 		t = columnar.TDecimal(p, s)
 	case mysql.TypeDouble, mysql.TypeFloat:
@@ -85,18 +85,11 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 		// is 12 in MySQL, not the 0 of the quoted text.
 		e = &Func{Name: "json_unquote", Args: []Expr{e}, T: columnar.TString}
 	}
+	if t.ID == columnar.Decimal {
+		return b.castDecimal(e, t, pos), nil
+	}
 	if e.Type().ID == columnar.Time && isTemporal(t) {
 		return nil, b.errf(pos, "unsupported: CAST of a TIME to %s (MySQL adds today's date: write TIMESTAMP(CURRENT_DATE, t))", t)
-	}
-	if narrowsWide(e, t) {
-		// Same scale, fewer digits: castTo would keep e as it is; the
-		// CAST's type (and its range check) must show.
-		if c, ok := e.(*Const); ok {
-			if v, ok := convertConst(c, t); ok {
-				return v, nil
-			}
-		}
-		return &Cast{E: e, T: t}, nil
 	}
 	return castTo(e, t), nil
 }

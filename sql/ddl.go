@@ -195,8 +195,8 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 		if _, dup := index[strings.ToLower(cname)]; dup {
 			return nil, b.errCode(pos, ErDupFieldName, "Duplicate column name '%s'", cname)
 		}
-		if msg := decimalSpecError(c.Tp, cname); msg != "" {
-			return nil, b.errf(pos, "%s", msg)
+		if code, msg := decimalSpecError(c.Tp, cname); msg != "" {
+			return nil, b.errCode(pos, code, "%s", msg)
 		}
 		if err := b.columnLengthError(c.Tp, cname, pos); err != nil {
 			return nil, err

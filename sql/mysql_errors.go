@@ -13,6 +13,9 @@ const (
 	ErBadDB                       = 1049 // Unknown database '%s'
 	ErBadNull                     = 1048 // Column '%s' cannot be null
 	ErWarnDataOutOfRange          = 1264 // Out of range value for column '%s' at row %d
+	ErTooBigScale                 = 1425 // Too big scale %d specified for column '%s'. Maximum is %lu.
+	ErTooBigPrecision             = 1426 // Too-big precision %d specified for '%s'. Maximum is %lu.
+	ErMBiggerThanD                = 1427 // For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '%s').
 	ErTruncatedWrongValue         = 1292 // Incorrect date value: '%s' for column '%s' at row %d
 	ErTruncatedWrongValueForField = 1366 // Incorrect integer value: '%s' for column '%s' at row %d
 	ErDataTooLong                 = 1406 // Data too long for column '%s' at row %d

@@ -31,26 +31,27 @@ import (
 // does not fit is MySQL's error 1690 "DECIMAL value is out of range".
 
 // decimalSpecError is MySQL's error for a DECIMAL(M,D) that cannot be
-// declared (name: the column, or the CAST's expression text): 1426 for
+// declared as a column's type (name: the column; a CAST's are
+// castDecimalSpecError's): 1426 for
 // M > 65, 1425 for D > 30, 1427 for D > M. "" when the type is fine. A
 // BIT(M) past 64 bits is 1439 (its M is a display width to MySQL).
-func decimalSpecError(tp *types.FieldType, name string) string {
+func decimalSpecError(tp *types.FieldType, name string) (uint16, string) {
 	if tp.GetType() == mysql.TypeBit && tp.GetFlen() > columnar.MaxBitWidth {
-		return fmt.Sprintf("Display width out of range for column '%s' (max = %d)", name, columnar.MaxBitWidth)
+		return 1439, fmt.Sprintf("Display width out of range for column '%s' (max = %d)", name, columnar.MaxBitWidth)
 	}
 	if tp.GetType() != mysql.TypeNewDecimal {
-		return ""
+		return 0, ""
 	}
 	p, s := tp.GetFlen(), tp.GetDecimal()
 	switch {
 	case p > decimal.MaxPrecision:
-		return fmt.Sprintf("Too big precision %d specified for '%s'. Maximum is %d.", p, name, decimal.MaxPrecision)
+		return ErTooBigPrecision, fmt.Sprintf("Too-big precision %d specified for '%s'. Maximum is %d.", p, name, decimal.MaxPrecision)
 	case s > decimal.MaxScale:
-		return fmt.Sprintf("Too big scale %d specified for column '%s'. Maximum is %d.", s, name, decimal.MaxScale)
+		return ErTooBigScale, fmt.Sprintf("Too big scale %d specified for column '%s'. Maximum is %d.", s, name, decimal.MaxScale)
 	case p > 0 && s > p:
-		return fmt.Sprintf("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '%s').", name)
+		return ErMBiggerThanD, fmt.Sprintf("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '%s').", name)
 	}
-	return ""
+	return 0, ""
 }
 
 // wideOperand is the DECIMAL type that holds every value of an exact
@@ -280,13 +281,6 @@ func wideStoreOutOfRange(c *Const, t columnar.Type) (outOfRange, handled bool) {
 		return !ok, true
 	}
 	return false, true
-}
-
-// narrowsWide reports a CAST of a wide DECIMAL to a DECIMAL of its scale
-// and fewer digits, which castTo would leave out (same representation).
-func narrowsWide(e Expr, t columnar.Type) bool {
-	et := e.Type()
-	return t.IsWide() && et.IsWide() && et.Scale == t.Scale && et.Precision > t.Precision
 }
 
 // decimalRounded reports a constant stored into a DECIMAL column (as v)

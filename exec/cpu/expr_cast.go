@@ -44,7 +44,7 @@ func castTo(ev evaluator, from, to columnar.Type) evaluator { return castWarning
 
 func castWarning(ev evaluator, from, to columnar.Type, warn *sql.Warnings) evaluator {
 	if from.IsWide() && to.IsWide() && from.Scale == to.Scale && from.Precision > to.Precision {
-		return wideCast(ev, from, to) // fewer digits: each value checked
+		return wideCast(ev, from, to, warn) // fewer digits: each value checked
 	}
 	finer := (from.ID == columnar.Datetime || from.ID == columnar.Time) && to.ID == from.ID && to.Scale >= from.Scale
 	if sameType(from, to) || finer || from.Year && to.ID == columnar.Int32 {
@@ -134,6 +134,9 @@ func (e *castEval) eval(b *batch, sel []int32) *vec {
 			nv := m[v.i32[p]]
 			if nv.truncated {
 				e.noteTruncated(v.stringAt(p))
+			}
+			if nv.overflow {
+				raise(castOverflow(v, p, from, to))
 			}
 			if nv.null {
 				out.setNull(b.n, p)
@@ -341,7 +344,8 @@ func parseValue(s string, t columnar.Type) numVal {
 		}
 		return numVal{f: f}
 	case columnar.Decimal:
-		return numVal{i: parseDecimal(numericPrefix(s, true), t.Scale)}
+		i, ok := parseDecimal(numericPrefix(s, true), t.Scale)
+		return numVal{i: i, overflow: !ok}
 	case columnar.Bool:
 		f, _ := strconv.ParseFloat(numericPrefix(s, true), 64)
 		return numVal{i: int64(b2i(f != 0))}
@@ -412,16 +416,20 @@ func numericPrefix(s string, allowFrac bool) string {
 }
 
 // parseDecimal reads a decimal literal exactly into scale digits (rounding
-// half away from zero).
-func parseDecimal(s string, scale int) int64 {
+// half away from zero); ok is false where the scaled value leaves int64.
+func parseDecimal(s string, scale int) (v int64, ok bool) {
 	if strings.ContainsAny(s, "eE") {
 		f, _ := strconv.ParseFloat(s, 64)
-		return int64(math.Round(f * math.Pow10(scale)))
+		r := math.Round(f * math.Pow10(scale))
+		return int64(r), math.Abs(r) < math.MaxInt64
 	}
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimLeft(s, "+-")
 	ip, fp, _ := strings.Cut(s, ".")
-	var v int64
+	ip = strings.TrimLeft(ip, "0")
+	if len(ip)+scale > 18 {
+		return 0, false
+	}
 	for _, c := range ip {
 		v = v*10 + int64(c-'0')
 	}
@@ -437,7 +445,7 @@ func parseDecimal(s string, scale int) int64 {
 	if neg {
 		v = -v
 	}
-	return v
+	return v, true
 }
 
 // formatValue renders a non-string value as MySQL prints it.

@@ -39,6 +39,9 @@ func (c *compiler) compileFunc(e *sql.Func) (evaluator, error) {
 	if e.Name == sql.UserVarGet || e.Name == sql.UserVarSet {
 		return c.compileUserVar(e)
 	}
+	if e.Name == sql.DecimalClip {
+		return c.compileDecimalClip(e)
+	}
 	if ev, ok, err := c.compileWideFunc(e); ok {
 		return ev, err
 	}

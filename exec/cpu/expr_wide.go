@@ -5,6 +5,7 @@ import (
 	"gpusql/internal/decimal"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
+	"strings"
 )
 
 // Wide DECIMAL evaluation (more than 18 digits, internal/decimal): casts
@@ -38,6 +39,19 @@ type wideCastEval struct {
 	from, to columnar.Type
 	out      *vec
 	sb       stringBuilder
+	// warn collects 1292 for a string read as a number in part; a
+	// literal's cast notes it once under warnKey.
+	warn    *sql.Warnings
+	warnKey *sql.Const
+}
+
+func (e *wideCastEval) noteTruncated(s string) {
+	msg := castWarningText(e.to, s)
+	if e.warnKey != nil {
+		e.warn.AddOnce(e.warnKey, sql.WarnTruncatedValue, msg)
+		return
+	}
+	e.warn.Add(sql.WarnTruncatedValue, msg)
 }
 
 func (e *wideCastEval) eval(b *batch, sel []int32) *vec {
@@ -78,7 +92,13 @@ func (e *wideCastEval) convert(v *vec, p int32, out *vec) bool {
 		case from.ID == columnar.Float64:
 			w, ok = decimal.FromFloat64(v.f64[p], to.Scale)
 		case from.ID == columnar.String:
-			w, _, err := decimal.Parse(v.stringAt(p), to.Scale)
+			// The longest numeric prefix, 0 where there is none, as the
+			// narrow cast reads it (1292 where that is not all of it).
+			text := v.stringAt(p)
+			if sql.TruncatesNumber(text, false) {
+				e.noteTruncated(text)
+			}
+			w, _, err := decimal.Parse(numericPrefix(strings.TrimSpace(text), true), to.Scale)
 			if err != nil {
 				return false
 			}
@@ -300,12 +320,13 @@ func cmpWide(op sql.BinOp, a, b []decimal.Num, sel []int32, out []int32) {
 
 // wideCast is castWarning for a wide source or target; a literal is
 // converted once.
-func wideCast(ev evaluator, from, to columnar.Type) evaluator {
-	ce := &wideCastEval{in: ev, from: from, to: to, out: newVec(to)}
+func wideCast(ev evaluator, from, to columnar.Type, warn *sql.Warnings) evaluator {
+	ce := &wideCastEval{in: ev, from: from, to: to, out: newVec(to), warn: warn}
 	k, ok := isConst(ev)
 	if !ok {
 		return ce
 	}
+	ce.warnKey = k
 	b := &batch{n: 1, sel: identSel[:1]}
 	v := ce.eval(b, b.sel)
 	lit := &sql.Const{T: to, Null: k.Null || v.isNull(0)}
@@ -335,12 +356,12 @@ func wideCastVia(ev evaluator, from, to columnar.Type, warn *sql.Warnings) evalu
 	}
 	switch {
 	case direct(from) && direct(to) && !from.Year && !to.Year:
-		return wideCast(ev, from, to)
+		return wideCast(ev, from, to, warn)
 	case to.IsWide():
 		mid := columnar.TDecimal(decimal.NarrowPrecision, min(to.Scale, columnar.MaxFsp))
-		return wideCast(castWarning(ev, from, mid, warn), mid, to)
+		return wideCast(castWarning(ev, from, mid, warn), mid, to, warn)
 	}
-	return castWarning(wideCast(ev, from, columnar.TFloat64), columnar.TFloat64, to, warn)
+	return castWarning(wideCast(ev, from, columnar.TFloat64, warn), columnar.TFloat64, to, warn)
 }
 
 // decimalOverflow is the error of narrow DECIMAL arithmetic whose result
