@@ -2,9 +2,8 @@ package qgen
 
 // aggregate is an aggregate call of result type t over sc's row columns.
 // COUNT(DISTINCT) takes one argument (SQLite has no more); every aggregate
-// of one argument may take DISTINCT in both engines. AVG is left out: MySQL
-// gives a DECIMAL of scale + 4, SQLite a REAL. SUM of DECIMAL is a
-// TReal.
+// of one argument may take DISTINCT in both engines. AVG (a DECIMAL of
+// scale + 4 in MySQL, a REAL in SQLite) and SUM of DECIMAL are TReals.
 func (g *Gen) aggregate(sc *scope, t Type, d int) *Node {
 	arg := &scope{cols: sc.cols, rows: sc.rows}
 	distinct := g.pick("", "", "", "DISTINCT ", "ALL ")
@@ -23,12 +22,22 @@ func (g *Gen) aggregate(sc *scope, t Type, d int) *Node {
 			n = mk(TInt, "MAX(@)", n.Kids[0])
 			n.Bound = n.Kids[0].Bound
 		}
+	case t == TReal && g.pct(25):
+		n = g.avg(arg, d)
 	case t == TReal && g.pct(50):
 		n = mk(TReal, "SUM("+distinct+"@)", g.decExpr(arg, d+1))
+		n.Op = "same"
 	case t == TReal:
 		// No DISTINCT: SQLite's doubles tell apart values equal as
-		// DECIMALs (3.10 - 5 and 1.10 - 3).
-		n = mk(TReal, g.pick("SUM", "MIN", "MAX")+"(@)", g.realExpr(arg, d+1))
+		// DECIMALs (3.10 - 5 and 1.10 - 3). No SUM of quotients (see
+		// division.go).
+		fn := g.pick("SUM", "MIN", "MAX")
+		was := g.noDiv
+		g.noDiv = g.noDiv || fn == "SUM"
+		x := g.realExpr(arg, d+1)
+		g.noDiv = was
+		n = mk(TReal, fn+"(@)", x)
+		n.Op = "same"
 	case t == TStr && sc.rows <= 80 && g.pct(25) && len(colsOf(sc.cols, TInt))+len(colsOf(sc.cols, TStr)) > 0:
 		return g.groupConcat(sc)
 	default:

@@ -72,6 +72,7 @@ type Gen struct {
 	nalias int
 	nrowNo int  // ROW_NUMBER calls in the current query (at most one: see window.go)
 	big    bool // the data is bigData
+	noDiv  bool // no division: the TReal being written is summed (division.go)
 	inCTE  bool // a WITH query's body is being written: it adds no WITH query
 
 	maxBound, sumBound, valueBound int64 // see maxBound
@@ -283,6 +284,9 @@ func (g *Gen) realExpr(sc *scope, d int) *Node {
 	if sc.agg {
 		return g.aggregate(sc, TReal, d)
 	}
+	if divisions && !g.noDiv && g.pct(35) {
+		return g.quotientExpr(sc, d)
+	}
 	var n *Node
 	k := g.r.Intn(4)
 	if g.valueBound > valueBound && (k == 1 || k == 2) {
@@ -293,16 +297,16 @@ func (g *Gen) realExpr(sc *scope, d int) *Node {
 	switch k {
 	case 0:
 		n = mk(TReal, "@ + @", g.decExpr(sc, d+1), g.decExpr(sc, d+1))
-		n.Prec = precAdd
+		n.Prec, n.Op = precAdd, "add"
 	case 1:
 		n = mk(TReal, "@ - @", g.decExpr(sc, d+1), g.intExpr(sc, d+1))
-		n.Prec = precAdd
+		n.Prec, n.Op = precAdd, "add"
 	case 2:
 		n = mk(TReal, "@ * @", g.decExpr(sc, d+1), g.intExpr(sc, d+1))
-		n.Prec = precMul
+		n.Prec, n.Op = precMul, "mul"
 	default:
 		n = mk(TReal, "@ * @", g.decExpr(sc, d+1), g.decExpr(sc, d+1))
-		n.Prec = precMul
+		n.Prec, n.Op = precMul, "mul"
 	}
 	return n
 }

@@ -12,7 +12,10 @@
 // reason where the generator would otherwise make it.
 package qgen
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Type is the SQL type of an expression node; it says which nodes may take
 // a node's place when a query is shrunk.
@@ -86,6 +89,13 @@ type Node struct {
 	Tag string
 	// Bound is the largest absolute value an integer node can take.
 	Bound int64
+	// Op names a TReal operator whose MySQL scale follows from its kids'
+	// (scaleOf in division.go): div, avg, mul, add, same (a TReal with
+	// none has scale 2), and round, the top level item that SQLite
+	// rounds to that scale.
+	Op string
+	// Divides marks a TReal computed from a division (division.go).
+	Divides bool
 	// Rollup, for a GROUP BY ... WITH ROLLUP query, is its GROUP BY
 	// columns: SQLite has no ROLLUP, so its rendering is the UNION ALL of
 	// the groupings (renderRollup).
@@ -138,6 +148,12 @@ func (n *Node) render(b *strings.Builder, d Dialect) {
 	parts := n.Parts
 	if d == SQLite && n.Lite != nil {
 		parts = n.Lite
+	}
+	if d == SQLite && n.Op == "round" {
+		b.WriteString("ROUND(")
+		n.Kids[0].render(b, d)
+		b.WriteString(", " + strconv.Itoa(max(scaleOf(n.Kids[0]), 2)) + ")")
+		return
 	}
 	for i, p := range parts {
 		b.WriteString(p)

@@ -158,7 +158,10 @@ func (g *Gen) randomTypes() []Type {
 // selectList renders items as a select list.
 func selectList(items []*Node, named bool) *Node {
 	format := ""
-	for i := range items {
+	for i, it := range items {
+		if it.Type == TReal {
+			items[i] = realOutput(it)
+		}
 		if i > 0 {
 			format += ", "
 		}

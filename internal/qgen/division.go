@@ -1,0 +1,123 @@
+package qgen
+
+import "strings"
+
+// Division with '/' and AVG: MySQL's are DECIMALs of the dividend's scale
+// + 4 (div_precision_increment), printed rounded half away from zero to
+// that scale, while the value underneath keeps the digits MySQL's
+// decimal library computed (1/3 is 0.333333333: 9 digits, a multiple of
+// its 9-digit words, cut, not rounded), so that 1/3 + 1/3 + 1/3 prints
+// 1.0000, not 0.9999. SQLite divides doubles (CAST(a AS REAL) / b, NULL
+// for a zero divisor, as MySQL) and AVG gives a double; the top level
+// output of a TReal is ROUND(x, scale) there (realOutput), which agrees
+// with MySQL's printed value but where MySQL's cut digits, magnified,
+// reach the 4th decimal. So a division's result is multiplied by small
+// numbers only (bound divisionFactor), never summed or averaged over
+// rows (the cut digits of many rows add up), and never compared,
+// grouped or sorted (it is a TReal). A quotient's scale (4, or 6 for a
+// DECIMAL(6,2) dividend) stays within the 9 digits it is cut to.
+
+// divisions switches quotients on (off until gpusql keeps MySQL's cut
+// digits: 1 / 7 * 6 is 0.8571 in MySQL, 0.142857142 * 6).
+var divisions = false
+
+// divisionFactor bounds what multiplies a quotient.
+const divisionFactor = 100
+
+// division is a / b of integers or DECIMALs. Not of another quotient:
+// MySQL prints (a / b) / c to its scale (8 for integers) from the 9
+// digits a / b was cut to (1 / 3 / 1 is 0.33333333, the 8th digit of
+// 0.333333333000000000), which no double rounding agrees with; SLT
+// records check those (testdata/slt/division_digits.test).
+func (g *Gen) division(sc *scope, d int) *Node {
+	a := g.intExpr(sc, d+1)
+	if g.pct(40) {
+		a = g.decExpr(sc, d+1)
+	}
+	b := g.leaf(sc, TInt)
+	if g.pct(30) {
+		b = g.leaf(sc, TDec)
+	}
+	n := mk(TReal, "@ / @", a, b).lite("CAST(@ AS REAL) / @")
+	n.Prec, n.Op, n.Divides = precMul, "div", true
+	return n
+}
+
+// scaleOf is the scale MySQL prints an exact number node with, from the
+// tree as it is now (shrinking replaces nodes): a literal's digits after
+// the point, 2 for a DECIMAL(6,2) expression, 0 for an integer, and for
+// TReal operators MySQL's rules (Op).
+func scaleOf(n *Node) int {
+	k := func(i int) int { return scaleOf(n.Kids[i]) }
+	switch {
+	case n.Literal:
+		if _, frac, ok := strings.Cut(n.Parts[0], "."); ok {
+			return len(frac)
+		}
+		return 0
+	case n.Type == TInt:
+		return 0
+	case n.Type == TDec:
+		return 2
+	}
+	switch n.Op {
+	case "div", "avg":
+		return min(k(0)+4, 30)
+	case "mul":
+		return min(k(0)+k(1), 30)
+	case "add":
+		return max(k(0), k(1))
+	case "same":
+		return k(0)
+	}
+	return 2
+}
+
+// quotientExpr is a TReal built on a division: the division, its
+// product with a small integer, its sum with a DECIMAL, or a negation.
+func (g *Gen) quotientExpr(sc *scope, d int) *Node {
+	q := g.division(sc, d)
+	var n *Node
+	switch c := g.r.Intn(100); {
+	case c < 40:
+		return q
+	case c < 60:
+		f := g.leaf(sc, TInt)
+		if f.Bound > divisionFactor || f.Bound == 0 && !f.Literal {
+			f = intLit(int64(g.r.Intn(2*divisionFactor+1) - divisionFactor))
+		}
+		n = mk(TReal, "@ * @", q, f)
+		n.Prec, n.Op = precMul, "mul"
+	case c < 80:
+		e := g.decExpr(sc, d+1)
+		n = mk(TReal, "@ "+g.pick("+", "-")+" @", q, e)
+		n.Prec, n.Op = precAdd, "add"
+	default:
+		n = mk(TReal, "- @", q)
+		n.Prec, n.Op = precUnary, "same"
+	}
+	n.Divides = true
+	return n
+}
+
+// avg is AVG([DISTINCT] x) of an integer or DECIMAL expression: MySQL's
+// scale is x's + 4.
+func (g *Gen) avg(arg *scope, d int) *Node {
+	distinct := g.pick("", "", "DISTINCT ")
+	x := g.intExpr(arg, d+1)
+	if g.pct(40) {
+		x = g.decExpr(arg, d+1)
+	}
+	n := mk(TReal, "AVG("+distinct+"@)", x)
+	n.Op = "avg"
+	return n
+}
+
+// realOutput is a select list's TReal item as both print it: MySQL
+// rounds to the item's scale, SQLite's double is rounded there too
+// (Op "round": the digits are counted when it is rendered).
+func realOutput(n *Node) *Node {
+	out := mk(TReal, "@", n)
+	out.Prec, out.Pinned, out.Op = precSame, true, "round"
+	return out
+}
