@@ -136,6 +136,9 @@ func cpuOnlyReason(p *Physical) string {
 	if why := warningOnCPU(p); why != "" {
 		return why
 	}
+	if why := divisionOnCPU(p); why != "" {
+		return why
+	}
 	if why := collationOnCPU(p); why != "" {
 		return why
 	}

@@ -15,7 +15,10 @@ import (
 type aggScope struct {
 	pre       *scope
 	groupKeys []string
-	nGroups   int
+	// groupExprs are the GROUP BY expressions, over the pre-aggregation
+	// input (shownScale reads them).
+	groupExprs []Expr
+	nGroups    int
 	// aggs maps each aggregate call of the select list, HAVING and ORDER BY
 	// to its index among Aggregate.Aggs (calls with equal keys share one).
 	aggs     map[*ast.AggregateFuncExpr]int
@@ -136,6 +139,7 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 		blk.corr = nil
 	}
 	a.nGroups = len(groups)
+	a.groupExprs = groups
 
 	// Aggregate calls, in order of appearance.
 	var nodes []ast.Node

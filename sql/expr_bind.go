@@ -446,13 +446,15 @@ func (b *binder) arith(op BinOp, l, r Expr, pos int) (Expr, error) {
 		}
 		return &Binary{Op: op, L: castTo(l, ct), R: castTo(r, ct), T: columnar.TInt64}, nil
 	case op == OpDiv:
+		// MySQL's digits (division_digits.go); past the int64's 18, a
+		// wide DECIMAL.
 		dl, dr := asDecimal(lt), asDecimal(rt)
-		s := dl.Scale + 4
+		s := divisionScale(dl.Scale, dr.Scale)
+		p := dl.Precision - dl.Scale + dr.Scale + s
 		if s > maxDecimalPrecision {
-			t = columnar.TFloat64
-			break
+			return &Binary{Op: op, L: castTo(l, lt), R: castTo(r, rt), T: wideResult(max(p, maxDecimalPrecision+1), s)}, nil
 		}
-		t = columnar.TDecimal(min(maxDecimalPrecision, dl.Precision-dl.Scale+dr.Scale+s), s)
+		t = columnar.TDecimal(min(maxDecimalPrecision, p), s)
 		return &Binary{Op: op, L: castTo(l, dl), R: castTo(r, dr), T: t}, nil
 	case lt.ID == columnar.Decimal || rt.ID == columnar.Decimal:
 		dl, dr := asDecimal(lt), asDecimal(rt)

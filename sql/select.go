@@ -178,6 +178,12 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 		names[i] = it.name
 	}
 	blk.names = names
+	// ORDER BY matches select-list expressions as written: before a
+	// quotient's column is rounded to the digits MySQL prints.
+	written := append([]Expr(nil), exprs...)
+	for i := range exprs {
+		exprs[i] = b.shownDigits(exprs[i], out)
+	}
 
 	if blk.outerKeys != nil {
 		// Aggregated correlated subquery: one row per correlation key; the
@@ -210,7 +216,7 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 	defer b.inClause("order clause")()
 	for i, by := range orderBy {
 		b.exprIndex = i + 1
-		idx, e, skip, err := b.orderItem(by.Expr, items, exprs, out)
+		idx, e, skip, err := b.orderItem(by.Expr, items, written, out)
 		if err != nil {
 			return nil, err
 		}

@@ -98,7 +98,7 @@ func wideArith(op BinOp, l, r Expr, lt, rt columnar.Type, exact bool) (Expr, boo
 	case OpMul:
 		t = wideResult(dl.Precision+dr.Precision, dl.Scale+dr.Scale)
 	case OpDiv:
-		s := dl.Scale + 4
+		s := divisionScale(dl.Scale, dr.Scale) // division_digits.go
 		t = wideResult(il+dr.Scale+s, s)
 	case OpMod:
 		t = wideResult(max(il, ir)+max(dl.Scale, dr.Scale), max(dl.Scale, dr.Scale))

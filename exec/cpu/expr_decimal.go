@@ -80,11 +80,34 @@ func uabs(v int64) uint64 {
 }
 
 // decimalDiv is a/b for decimals of scales sa and sb, as a decimal of scale
-// st: a×10^(st-sa+sb)/b, rounded.
+// st: a×10^(st-sa+sb)/b, cut toward zero as MySQL's long division stops
+// at the digits it computes (sql/division_digits.go: st is those digits).
 func decimalDiv(a, b int64, sa, sb, st int) (int64, bool) {
 	e := st - sa + sb
 	if e >= 0 {
-		return mulDivRound(a, pow10(e), b)
+		return mulDivTrunc(a, pow10(e), b)
 	}
-	return mulDivRound(a, 1, b*pow10(-e))
+	return mulDivTrunc(a, 1, b*pow10(-e))
+}
+
+// mulDivTrunc computes a×m/d truncated toward zero with a 128-bit
+// intermediate product; ok is false on overflow or d = 0.
+func mulDivTrunc(a, m, d int64) (int64, bool) {
+	if d == 0 {
+		return 0, false
+	}
+	neg := (a < 0) != (m < 0) != (d < 0)
+	ua, um, ud := uabs(a), uabs(m), uabs(d)
+	hi, lo := bits.Mul64(ua, um)
+	if hi >= ud {
+		return 0, false
+	}
+	q, _ := bits.Div64(hi, lo, ud)
+	if q > math.MaxInt64 {
+		return 0, false
+	}
+	if neg {
+		return -int64(q), true
+	}
+	return int64(q), true
 }

@@ -234,7 +234,7 @@ func (e *wideArithEval) compute(x, y decimal.Num, sl, sr int) (v decimal.Num, ok
 		if y.Sign() == 0 {
 			return v, false, true
 		}
-		v, ok = decimal.Div(x, y, sl, sr, st)
+		v, ok = decimal.DivTrunc(x, y, sl, sr, st) // MySQL cuts a quotient
 		return v, ok, false
 	case sql.OpIntDiv:
 		if y.Sign() == 0 {

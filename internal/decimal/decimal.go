@@ -225,6 +225,21 @@ func Div(a, b Num, sa, sb, st int) (Num, bool) {
 	return FromBig(divRoundBig(num, den))
 }
 
+// DivTrunc is Div cut toward zero at st digits, as MySQL's decimal
+// division computes a quotient.
+func DivTrunc(a, b Num, sa, sb, st int) (Num, bool) {
+	if b.Sign() == 0 {
+		return Num{}, false
+	}
+	num, den := Big(a), Big(b)
+	if e := st - sa + sb; e >= 0 {
+		num.Mul(num, pow10[e])
+	} else {
+		den.Mul(den, pow10[-e])
+	}
+	return FromBig(num.Quo(num, den))
+}
+
 // IntDiv is the integer part of a/b for scales sa and sb (DIV), truncated
 // toward zero; ok is false when b is zero or the result exceeds 255 bits.
 func IntDiv(a, b Num, sa, sb int) (Num, bool) {

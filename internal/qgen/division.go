@@ -19,7 +19,7 @@ import "strings"
 
 // divisions switches quotients on (off until gpusql keeps MySQL's cut
 // digits: 1 / 7 * 6 is 0.8571 in MySQL, 0.142857142 * 6).
-var divisions = false
+var divisions = true
 
 // divisionFactor bounds what multiplies a quotient.
 const divisionFactor = 100

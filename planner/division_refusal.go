@@ -1,0 +1,60 @@
+package planner
+
+import (
+	"fmt"
+
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// divisionOnCPU names the first operator below the GPU's host tail that
+// divides by a constant whose quotient MySQL cuts: a quotient carries the
+// digits MySQL's decimal library computes (sql/division_digits.go: 9 for
+// integers), cut toward zero, where the GPU's expression VM rounds the
+// last one (x / 3: 0.333333333 and 0.666666667 where MySQL has
+// 0.666666666, which x / 3 * 1000000 shows). A divisor that divides
+// 10^digits (x / 2, x / 100, x / 0.25) gives an exact quotient, the same
+// either way, and stays on the GPU; other divisors are refused already
+// (warningOnCPU: the divisor may be 0).
+func divisionOnCPU(p *Physical) string {
+	onHost := map[Node]bool{}
+	tail, _ := gpuSplit(p.Root)
+	for _, n := range tail {
+		onHost[n] = true
+	}
+	for _, n := range p.Nodes() {
+		if onHost[n] {
+			continue
+		}
+		reason := ""
+		for _, e := range nodeExprs(n) {
+			walkExpr(e, func(x sql.Expr) {
+				if reason == "" && cutQuotient(x) {
+					reason = fmt.Sprintf("%s in %s: MySQL cuts the quotient after its %d digits, the GPU rounds it", x, opName(n), x.Type().Scale)
+				}
+			})
+		}
+		if reason != "" {
+			return reason
+		}
+	}
+	return ""
+}
+
+// cutQuotient reports a DECIMAL x / c whose constant divisor does not
+// divide 10^k, k the digits the quotient is scaled up by.
+func cutQuotient(x sql.Expr) bool {
+	b, ok := x.(*sql.Binary)
+	if !ok || b.Op != sql.OpDiv || b.T.ID != columnar.Decimal {
+		return false
+	}
+	c, ok := b.R.(*sql.Const)
+	if !ok || c.Null || c.T.IsWide() || c.T.ID == columnar.Float64 {
+		return false // refused elsewhere, or computed on the CPU
+	}
+	k := b.T.Scale - b.L.Type().DecimalScale() + c.T.DecimalScale()
+	if c.I == 0 || k < 0 || k >= len(columnar.Pow10) {
+		return true
+	}
+	return columnar.Pow10[k]%c.I != 0
+}
