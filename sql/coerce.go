@@ -209,7 +209,7 @@ func castTo(e Expr, t columnar.Type) Expr {
 	}
 	if c, ok := e.(*Const); ok && !truncatingNumber(c, t) {
 		if v, ok := convertConst(c, t); ok {
-			return v
+			return keepWritten(c, v)
 		}
 	}
 	return &Cast{E: e, T: t}

@@ -1,8 +1,6 @@
 package sql
 
 import (
-	"math/big"
-
 	"gpusql/internal/decimal"
 	"gpusql/storage/columnar"
 )
@@ -44,13 +42,12 @@ func (b *binder) shownScale(e Expr, sc *scope) int {
 	if t.ID != columnar.Decimal {
 		return 0
 	}
-	shown := func(x Expr) int {
-		if c, ok := x.(*Const); ok && c.T.ID == columnar.Decimal {
-			return constDigits(c) // CASE and COALESCE cast their constants to their type
-		}
-		return b.shownScale(x, sc)
-	}
+	shown := func(x Expr) int { return b.shownScale(x, sc) }
 	switch x := e.(type) {
+	case *Const:
+		if x.written > 0 {
+			return int(x.written) - 1 // CASE, COALESCE, + and - widen their constants
+		}
 	case *Binary:
 		l, r := b.shownScale(x.L, sc), b.shownScale(x.R, sc)
 		switch x.Op {
@@ -182,25 +179,25 @@ func (b *binder) shownDigits(e Expr, sc *scope) Expr {
 	return &Func{Name: "round", Args: []Expr{e, &Const{T: columnar.TInt64, I: int64(s)}}, T: columnar.TDecimal(max(p, s, 1), s)}
 }
 
-// constDigits is the fraction digits a DECIMAL constant needs (its
-// trailing zeros left out): what a constant cast to a CASE's or
-// COALESCE's type showed before.
-func constDigits(c *Const) int {
-	if c.Null {
-		return 0
+// keepWritten marks v, constant c cast to a DECIMAL of more fraction
+// digits, with the digits c showed (Const.written).
+func keepWritten(c, v *Const) *Const {
+	if v.Null || v.T.ID != columnar.Decimal {
+		return v
 	}
-	s := c.T.Scale
-	if c.T.IsWide() {
-		v := decimal.Big(c.W)
-		ten, r := big.NewInt(10), new(big.Int)
-		for s > 0 && r.Rem(v, ten).Sign() == 0 {
-			v.Quo(v, ten)
-			s--
-		}
-		return s
+	var shown int
+	switch {
+	case c.written > 0:
+		shown = int(c.written) - 1
+	case c.T.ID == columnar.Decimal:
+		shown = c.T.Scale
+	case c.T.IsInteger() || c.T.ID == columnar.Bool:
+		shown = 0
+	default:
+		return v
 	}
-	for v := c.I; s > 0 && v%10 == 0; v /= 10 {
-		s--
+	if shown < v.T.Scale {
+		v.written = int8(shown + 1)
 	}
-	return s
+	return v
 }

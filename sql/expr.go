@@ -34,6 +34,10 @@ type Const struct {
 	// binary string S that reads as the unsigned big-endian number of its
 	// bytes, not of its text, in a numeric context (see hexLiteral).
 	hex bool
+	// written is 1 + the fraction digits a DECIMAL constant showed before
+	// castTo widened its scale (0 where it did not): the digits MySQL
+	// prints it with (shownScale).
+	written int8
 }
 
 // BinOp is an arithmetic, comparison or logical operator.

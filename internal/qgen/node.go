@@ -150,9 +150,14 @@ func (n *Node) render(b *strings.Builder, d Dialect) {
 		parts = n.Lite
 	}
 	if d == SQLite && n.Op == "round" {
-		b.WriteString("ROUND(")
+		// Nudged away from zero by far less than a printed digit: a
+		// value MySQL holds exactly at a half (99.99 / -32 is
+		// -3.1246875) may be a double just short of it.
+		b.WriteString("ROUND((")
 		n.Kids[0].render(b, d)
-		b.WriteString(", " + strconv.Itoa(max(scaleOf(n.Kids[0]), 2)) + ")")
+		b.WriteString(") + 1e-11 * SIGN(")
+		n.Kids[0].render(b, d)
+		b.WriteString("), " + strconv.Itoa(max(scaleOf(n.Kids[0]), 2)) + ")")
 		return
 	}
 	for i, p := range parts {
