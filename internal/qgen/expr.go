@@ -185,6 +185,8 @@ func (g *Gen) intExpr(sc *scope, d int) *Node {
 		n := mk(TInt, "SIGN(@)", e())
 		n.Bound = 1
 		return n
+	case c < 87 && g.pct(50):
+		return g.castWhole(sc, d)
 	case c < 88:
 		n := mk(TInt, g.pick("CAST(@ AS SIGNED)", "CAST(@ AS DECIMAL)"), e())
 		if n.Kids[0].Bound >= 1e10 {
@@ -382,7 +384,8 @@ func (g *Gen) pickType(sc *scope) Type {
 // strExpr is a string expression. SUBSTR starts at 1..3 and takes 1..3
 // characters (MySQL and SQLite differ at position 0 and for negative
 // lengths); CONCAT is SQLite's || (both NULL when an operand is).
-// UPPER is left out (upper-case strings compare differently, see schema.go).
+// UPPER is left out but under LOWER (upper-case strings compare
+// differently, see schema.go); TRIM, LTRIM, RTRIM and LOWER: cast.go.
 func (g *Gen) strExpr(sc *scope, d int) *Node {
 	if sc.agg && g.pct(30) {
 		return g.aggregate(sc, TStr, d)
@@ -408,6 +411,8 @@ func (g *Gen) strExpr(sc *scope, d int) *Node {
 		return g.greatest(sc, TStr, d)
 	case c < 97 && sc.subq:
 		return g.scalarSubquery(sc, TStr, d)
+	case c < 99:
+		return g.trimmed(e())
 	}
 	return g.leaf(sc, TStr)
 }
@@ -433,6 +438,8 @@ func (g *Gen) decExpr(sc *scope, d int) *Node {
 		return g.caseExpr(sc, TDec, d)
 	case c < 72 && sc.subq:
 		return g.scalarSubquery(sc, TDec, d)
+	case c < 80:
+		return g.castDecimal(sc, d)
 	}
 	return g.coalesce(sc, TDec, d)
 }

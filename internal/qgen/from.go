@@ -122,7 +122,7 @@ func (g *Gen) fromItem(d int, ctes *[]*cte) (*Node, []column, int64) {
 		if g.pct(20) {
 			// A LIMIT under an ORDER BY of every column picks the
 			// same rows in both.
-			body.node = mk(TNone, "@@", body.node, g.orderBy(len(body.types), false))
+			body.node = mk(TNone, "@@", body.node, g.orderBy(len(body.types), false, nil))
 		}
 		a := g.alias()
 		return mk(TNone, "(@) AS "+a, body.node), outputCols(a, body), body.rows

@@ -41,6 +41,10 @@ type sel struct {
 	types  []Type
 	bounds []int64
 	rows   int64
+	// sc is a plain SELECT's scope, where an ORDER BY expression may
+	// read its FROM's columns (nil for other SELECTs and with DISTINCT,
+	// which MySQL sorts by select-list columns only).
+	sc *scope
 }
 
 // cte is a WITH query the FROM clauses may read.
@@ -70,7 +74,11 @@ func (g *Gen) query() *Node {
 	}
 	n := s.node
 	if g.pct(35) && !hasReal(s.types) {
-		n = mk(TNone, "@@", n, g.orderBy(len(s.types), true))
+		var key *Node
+		if s.sc != nil && g.pct(40) {
+			key = g.typed(s.sc, g.pickType(s.sc), 2)
+		}
+		n = mk(TNone, "@@", n, g.orderBy(len(s.types), true, key))
 	}
 	return withClause(ctes, n)
 }
@@ -93,24 +101,31 @@ func withClause(ctes []*cte, n *Node) *Node {
 }
 
 // orderBy sorts by every output column, each way round at random, so the
-// order is total; a LIMIT and OFFSET then pick the same rows in both.
-func (g *Gen) orderBy(ncols int, top bool) *Node {
+// order is total; a LIMIT and OFFSET then pick the same rows in both. A
+// key expression (over the FROM's columns, a scalar subquery maybe) may
+// come first: rows it ties are ordered by the columns, and rows whose
+// columns all tie print alike. Both put NULLs first going up.
+func (g *Gen) orderBy(ncols int, top bool, key *Node) *Node {
 	var items []string
 	for _, i := range g.r.Perm(ncols) {
 		items = append(items, strconv.Itoa(i+1)+g.pick("", " DESC", " ASC"))
 	}
 	n := mk(TNone, " ORDER BY "+strings.Join(items, ", ")+"@", txt(""))
+	if key != nil {
+		n = mk(TNone, " ORDER BY @"+g.pick("", " DESC")+", "+strings.Join(items, ", ")+"@", key, txt(""))
+	}
+	last := len(n.Kids) - 1
 	if g.pct(50) {
 		limit := fmt.Sprintf(" LIMIT %d", g.r.Intn(6))
 		if g.pct(40) {
 			limit += fmt.Sprintf(" OFFSET %d", g.r.Intn(4))
 		}
-		n.Kids[0] = txt(limit).optional()
+		n.Kids[last] = txt(limit).optional()
 	}
 	if top {
 		n.Tag = "order"
 	} else {
-		n.Kids[0].Optional = false // no LIMIT, no ORDER BY: both may go, but not apart
+		n.Kids[last].Optional = false // no LIMIT, no ORDER BY: both may go, but not apart
 	}
 	return n.optional()
 }
@@ -212,7 +227,11 @@ func (g *Gen) plainSelect(d int, want []Type, named bool, ctes *[]*cte) sel {
 		}
 		want = s.types
 	}
-	s.node = mk(TNone, "SELECT @@ FROM @@", g.distinctUnlessReal(want), list, from, g.where(sc, conds))
+	dist := g.distinctUnlessReal(want)
+	s.node = mk(TNone, "SELECT @@ FROM @@", dist, list, from, g.where(sc, conds))
+	if dist.Parts[0] != "DISTINCT " {
+		s.sc = sc
+	}
 	return s
 }
 

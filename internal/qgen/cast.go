@@ -1,0 +1,70 @@
+package qgen
+
+import "fmt"
+
+// CAST(x AS DECIMAL(M,D)) as MySQL computes it: x rounded to D digits half
+// away from zero, clipped to ±(10^M - 1) / 10^D where it needs more than
+// M-D integer digits (with warning 1264). SQLite has no such type: its
+// side is MIN(MAX(ROUND(x, D), -largest), largest), which ROUND does half
+// away from zero on the exact doubles of these DECIMAL(6,2) values and
+// integers; NULL stays NULL in both (SQLite's scalar MIN and MAX are NULL
+// with a NULL argument).
+
+// castDecimal is an exact DECIMAL(M,2) of a DECIMAL(6,2) or an integer:
+// only its clipping differs from the value (no digits are rounded away).
+func (g *Gen) castDecimal(sc *scope, d int) *Node {
+	m := []int{3, 4, 5, 10}[g.r.Intn(4)]
+	largest := fmt.Sprintf("%d.99", pow10(m-2)-1)
+	var x *Node
+	if g.pct(50) {
+		x = g.decExpr(sc, d+1)
+	} else {
+		x = g.intExpr(sc, d+1)
+	}
+	n := mk(TDec, fmt.Sprintf("CAST(@ AS DECIMAL(%d,2))", m), x).
+		lite(fmt.Sprintf("MIN(MAX(ROUND(@, 2), -%s), %s)", largest, largest))
+	return n
+}
+
+// castWhole is CAST(x AS DECIMAL(M,0)) of a DECIMAL(6,2) or an integer,
+// an integer node: rounded to a whole number, clipped to ±(10^M - 1).
+// SQLite's ROUND gives a REAL; its CAST AS INTEGER keeps the integer
+// arithmetic around it integral (SQLite's '/' is DIV on integers only).
+func (g *Gen) castWhole(sc *scope, d int) *Node {
+	m := []int{1, 2, 3, 10}[g.r.Intn(4)]
+	largest := pow10(m) - 1
+	x := g.intExpr(sc, d+1)
+	if g.pct(50) {
+		x = g.decExpr(sc, d+1)
+	}
+	n := mk(TInt, fmt.Sprintf("CAST(@ AS DECIMAL(%d,0))", m), x).
+		lite(fmt.Sprintf("CAST(MIN(MAX(ROUND(@), -%d), %d) AS INTEGER)", largest, largest))
+	n.Bound = min(largest, max(x.Bound, valueBound))
+	return n
+}
+
+func pow10(n int) int64 {
+	p := int64(1)
+	for ; n > 0; n-- {
+		p *= 10
+	}
+	return p
+}
+
+// trimmed is TRIM, LTRIM or RTRIM of x padded with spaces on the sides it
+// takes them off (a value with trailing spaces compares differently in
+// MySQL's PAD SPACE collation, so none is left), or LOWER(x) (the strings
+// are lower case already) or LOWER(UPPER(x)).
+func (g *Gen) trimmed(x *Node) *Node {
+	switch g.r.Intn(5) {
+	case 0:
+		return mk(TStr, "TRIM(CONCAT('  ', @, ' '))", x).lite("TRIM('  ' || @ || ' ')")
+	case 1:
+		return mk(TStr, "LTRIM(CONCAT(' ', @))", x).lite("LTRIM(' ' || @)")
+	case 2:
+		return mk(TStr, "RTRIM(CONCAT(@, '  '))", x).lite("RTRIM(@ || '  ')")
+	case 3:
+		return mk(TStr, "LOWER(@)", x)
+	}
+	return mk(TStr, "LOWER(UPPER(@))", x)
+}
