@@ -85,7 +85,9 @@ func wideArith(op BinOp, l, r Expr, lt, rt columnar.Type, exact bool) (Expr, boo
 	// wide too.
 	bigUnsigned := (lt.IsBigUnsigned() || rt.IsBigUnsigned()) &&
 		(lt.ID == columnar.Decimal || rt.ID == columnar.Decimal || op == OpDiv)
-	exactDecimal := exact && (lt.ID == columnar.Decimal || rt.ID == columnar.Decimal) && op != OpIntDiv
+	// A quotient of integers is a DECIMAL too: of 9 fraction digits
+	// (division_digits.go), past the int64 for a BIGINT's values.
+	exactDecimal := exact && (lt.ID == columnar.Decimal || rt.ID == columnar.Decimal || op == OpDiv) && op != OpIntDiv
 	if !lt.IsWide() && !rt.IsWide() && !bigUnsigned && !exactDecimal {
 		return nil, false
 	}
