@@ -15,7 +15,10 @@ import (
 // 0.666666666, which x / 3 * 1000000 shows). A divisor that divides
 // 10^digits (x / 2, x / 100, x / 0.25) gives an exact quotient, the same
 // either way, and stays on the GPU; other divisors are refused already
-// (warningOnCPU: the divisor may be 0).
+// (warningOnCPU: the divisor may be 0). An AVG (sum / count at the same
+// digits) stays on the GPU, which rounds its last digit where the CPU
+// cuts it: the printed value, rounded to 5 digits fewer, differs only
+// where those digits are 49999 and the next rounds them up.
 func divisionOnCPU(p *Physical) string {
 	onHost := map[Node]bool{}
 	tail, _ := gpuSplit(p.Root)
@@ -58,3 +61,4 @@ func cutQuotient(x sql.Expr) bool {
 	}
 	return columnar.Pow10[k]%c.I != 0
 }
+

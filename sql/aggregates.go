@@ -429,7 +429,9 @@ func (b *binder) aggCall(n *ast.AggregateFuncExpr, sc *scope) (AggExpr, error) {
 		case ae.Func == AggSum:
 			ae.T = columnar.TInt64
 		default:
-			s := asDecimal(nt).Scale + 4
+			// The digits MySQL divides the sum with (division_digits.go):
+			// AVG(INT) keeps 9, printed with 4.
+			s := DivisionScale(asDecimal(nt).Scale, 0)
 			if s > maxDecimalPrecision {
 				ae.T = columnar.TFloat64
 			} else {

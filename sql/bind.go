@@ -78,6 +78,9 @@ type binder struct {
 	ctes []*cteDef
 	// depth bounds recursion on adversarial nesting.
 	depth int
+	// queries counts the query blocks being bound, one inside another: 1
+	// for the statement's own (shownDigits rounds its columns only).
+	queries int
 	// capture is the parameter capture of the subquery being bound nested
 	// (its blocks are those whose parent is capture.parent); nextParam
 	// numbers Params within the statement.

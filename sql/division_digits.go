@@ -15,17 +15,17 @@ import (
 // 0.1429 * 6; 1/3 = 0.3333 is false; (1/3) / 3 is 0.111111111000000000,
 // printed to its scale 8, 0.11111111.
 //
-// gpusql computes a quotient at MySQL's digits (divisionScale: the type's
+// gpusql computes a quotient at MySQL's digits (DivisionScale: the type's
 // Scale is the digits computed, the quotient is cut there) and rounds a
 // select list's column to the scale MySQL prints (shownScale) where that
 // is fewer, as MySQL does when it sends or stores the value.
 
-// divisionScale is the number of fraction digits MySQL computes a / b
+// DivisionScale is the number of fraction digits MySQL computes a / b
 // with, for operands of sl and sr fraction digits: frac0 =
 // ROUND_UP(frac1 + frac2 + scale_incr) words, each operand's digits
 // rounded up to whole words and scale_incr (4) lessened by the digits that
 // added; at most decimal.MaxScale (the 30 MySQL's types keep).
-func divisionScale(sl, sr int) int {
+func DivisionScale(sl, sr int) int {
 	words := func(d int) int { return (d + 8) / 9 * 9 }
 	f1, f2 := words(sl), words(sr)
 	incr := max(0, 4-(f1-sl)-(f2-sr))
@@ -90,6 +90,9 @@ func (b *binder) shownScale(e Expr, sc *scope) int {
 		if arg, ok := b.aggregatedFrom(x, sc); ok {
 			return min(b.shownScale(arg, sc.agg.pre), t.Scale) // arg reads the rows before aggregation
 		}
+		if arg, ok := averaged(x, sc); ok {
+			return min(b.shownScale(arg, sc.agg.pre)+4, decimal.MaxScale, t.Scale)
+		}
 	}
 	return t.Scale
 }
@@ -125,6 +128,8 @@ func (b *binder) hasQuotient(e Expr, sc *scope) bool {
 		if arg, ok := b.aggregatedFrom(x, sc); ok {
 			return b.hasQuotient(arg, sc.agg.pre)
 		}
+		_, avg := averaged(x, sc)
+		return avg
 	}
 	return false
 }
@@ -149,8 +154,26 @@ func (b *binder) aggregatedFrom(r *ColRef, sc *scope) (Expr, bool) {
 	return nil, false
 }
 
+// averaged is, for a reference to an aggregated query's AVG of a
+// DECIMAL result, its argument (over sc.agg.pre): MySQL prints it with
+// the argument's scale + 4, its value keeps DivisionScale digits.
+func averaged(r *ColRef, sc *scope) (Expr, bool) {
+	if sc == nil || sc.agg == nil {
+		return nil, false
+	}
+	a := sc.agg
+	if i := r.Index - a.nGroups; i >= 0 && i < len(a.aggFuncs) {
+		ae := a.aggFuncs[i]
+		return ae.Arg, ae.Func == AggAvg && ae.Arg != nil && ae.T.ID == columnar.Decimal
+	}
+	return nil, false
+}
+
 // shownDigits rounds a select list's column to the scale MySQL prints it
-// with, where its value carries more digits (a quotient's).
+// with, where its value carries more digits (a quotient's): the
+// statement's own columns, which MySQL sends or stores so, not a
+// subquery's, whose value MySQL compares whole (salary > (SELECT
+// AVG(salary) ...) reads all 9 digits of the average).
 func (b *binder) shownDigits(e Expr, sc *scope) Expr {
 	t := e.Type()
 	if t.ID != columnar.Decimal {
@@ -169,6 +192,13 @@ func (b *binder) shownDigits(e Expr, sc *scope) Expr {
 	if q, ok := e.(*Binary); ok && q.Op == OpDiv {
 		dl, dr := asDecimal(q.L.Type()), asDecimal(q.R.Type())
 		intDigits = dl.Precision - dl.Scale + dr.Scale
+	}
+	if r, ok := e.(*ColRef); ok {
+		if arg, ok := averaged(r, sc); ok {
+			if digits, scale, ok := exactDigits(arg.Type()); ok {
+				intDigits = digits - scale // MySQL types AVG DECIMAL(M+4, D+4)
+			}
+		}
 	}
 	p := min(intDigits+s, decimal.MaxPrecision)
 	if t.IsWide() {

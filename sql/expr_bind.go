@@ -449,7 +449,7 @@ func (b *binder) arith(op BinOp, l, r Expr, pos int) (Expr, error) {
 		// MySQL's digits (division_digits.go); past the int64's 18, a
 		// wide DECIMAL.
 		dl, dr := asDecimal(lt), asDecimal(rt)
-		s := divisionScale(dl.Scale, dr.Scale)
+		s := DivisionScale(dl.Scale, dr.Scale)
 		p := dl.Precision - dl.Scale + dr.Scale + s
 		if s > maxDecimalPrecision {
 			return &Binary{Op: op, L: castTo(l, lt), R: castTo(r, rt), T: wideResult(max(p, maxDecimalPrecision+1), s)}, nil

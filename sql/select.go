@@ -49,6 +49,8 @@ func (b *binder) query(n ast.Node, parent *scope) (*block, error) {
 		return nil, err
 	}
 	defer b.leave()
+	b.queries++
+	defer func() { b.queries-- }()
 	switch n := n.(type) {
 	case *ast.SelectStmt:
 		return b.selectStmt(n, parent)
@@ -182,7 +184,9 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 	// quotient's column is rounded to the digits MySQL prints.
 	written := append([]Expr(nil), exprs...)
 	for i := range exprs {
-		exprs[i] = b.shownDigits(exprs[i], out)
+		if b.queries <= 1 {
+			exprs[i] = b.shownDigits(exprs[i], out)
+		}
 	}
 
 	if blk.outerKeys != nil {

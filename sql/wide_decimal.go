@@ -100,7 +100,7 @@ func wideArith(op BinOp, l, r Expr, lt, rt columnar.Type, exact bool) (Expr, boo
 	case OpMul:
 		t = wideResult(dl.Precision+dr.Precision, dl.Scale+dr.Scale)
 	case OpDiv:
-		s := divisionScale(dl.Scale, dr.Scale) // division_digits.go
+		s := DivisionScale(dl.Scale, dr.Scale) // division_digits.go
 		t = wideResult(il+dr.Scale+s, s)
 	case OpMod:
 		t = wideResult(max(il, ir)+max(dl.Scale, dr.Scale), max(dl.Scale, dr.Scale))
@@ -239,7 +239,7 @@ func wideSumType(f AggFunc, t columnar.Type, exact bool) (columnar.Type, bool) {
 	if f == AggSum {
 		return wideResult(digits+22, scale), true
 	}
-	return wideResult(digits+4, scale+4), true
+	return wideResult(digits+4, DivisionScale(scale, 0)), true
 }
 
 // wideCommonType is the type a wide DECIMAL and another number compare or

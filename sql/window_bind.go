@@ -222,6 +222,10 @@ func (b *binder) windowFunc(n *ast.WindowFuncExpr, name string, sc *scope, pos i
 		if isJSON(ae.Arg) && (ae.Func == AggMin || ae.Func == AggMax) {
 			return w, b.errf(pos, "%s", jsonCompareError(name+"() OVER a window"))
 		}
+		if ae.Func == AggAvg && ae.T.ID == columnar.Decimal {
+			// AVG OVER prints its value: the scale MySQL shows, rounded.
+			ae.T.Scale = min(asDecimal(ae.Arg.Type()).Scale+4, ae.T.Scale)
+		}
 		w.Func, w.Agg, w.T = WinAgg, ae, ae.T
 		if ae.Arg != nil {
 			w.Args = []Expr{ae.Arg}

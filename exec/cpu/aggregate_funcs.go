@@ -381,11 +381,18 @@ func (a *sumAcc) exactResult(lo, hi, n int64, s int) (int64, bool) {
 	if !a.avg {
 		n = 1
 	}
+	// An AVG at MySQL's digits is cut there, as MySQL's division is
+	// (sql/division_digits.go); one at fewer digits (AVG OVER) is rounded.
+	cut := a.avg && ts == sql.DivisionScale(s, 0)
+	div := mulDivRound
+	if cut {
+		div = mulDivTrunc
+	}
 	if hi == lo>>63 && ts >= s {
-		return mulDivRound(lo, pow10(ts-s), n)
+		return div(lo, pow10(ts-s), n)
 	}
 	if hi == lo>>63 {
-		return mulDivRound(lo, 1, n*pow10(s-ts))
+		return div(lo, 1, n*pow10(s-ts))
 	}
 	// The total left int64: rare, exact in big integers.
 	num := new(big.Int).Lsh(big.NewInt(hi), 64)
@@ -397,6 +404,9 @@ func (a *sumAcc) exactResult(lo, hi, n int64, s int) (int64, bool) {
 		den.Mul(den, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(s-ts)), nil))
 	}
 	q := bigDivRound(num, den)
+	if cut {
+		q = num.Quo(num, den)
+	}
 	if !q.IsInt64() {
 		return 0, false
 	}

@@ -59,7 +59,11 @@ func (a *wideSumAcc) result(groups []int32, rc []int64) *columnar.Column {
 		col.SetValid(i)
 		v, ok := a.s[g], true
 		if a.avg {
-			v, ok = decimal.Div(v, decimal.FromInt64(a.n[g]), from, 0, a.t.DecimalScale())
+			if ts := a.t.DecimalScale(); ts == sql.DivisionScale(from, 0) {
+				v, ok = decimal.DivTrunc(v, decimal.FromInt64(a.n[g]), from, 0, ts) // as MySQL cuts it
+			} else {
+				v, ok = decimal.Div(v, decimal.FromInt64(a.n[g]), from, 0, ts)
+			}
 		} else {
 			v, ok = decimal.Rescale(v, from, a.t.DecimalScale())
 		}
