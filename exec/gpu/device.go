@@ -83,6 +83,8 @@ type device struct {
 	// dynamic shared memory each kernel was opted into (launch_shape.go).
 	shapes map[launchShapeKey]launchShapeInfo
 	optIn  map[cu.Function]int
+	// graphs replay warm queries' kernel chains (launch_graph.go).
+	graphs graphCache
 }
 
 // kernelTiming is the device time of the last query's fact-table kernel.

@@ -61,6 +61,10 @@ type queryRun struct {
 	// part, when set, is the device's row range of a split plan's fact
 	// table (star_split.go).
 	part *factPart
+	// recording and chain: the kernels launched since beginChain, kept to
+	// be started together by endChain (launch_graph.go).
+	recording bool
+	chain     []launchRecord
 	// setOps are the GPU plan's algorithms for DISTINCT and set
 	// operations (set_op_sort.go).
 	setOps map[planner.Node]planner.GPUSetChoice
