@@ -85,6 +85,8 @@ type device struct {
 	optIn  map[cu.Function]int
 	// graphs replay warm queries' kernel chains (launch_graph.go).
 	graphs graphCache
+	// sortScratch reorders star results in place (star_presort.go).
+	sortScratch hostScratch
 }
 
 // kernelTiming is the device time of the last query's fact-table kernel.

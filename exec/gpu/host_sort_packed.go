@@ -22,8 +22,8 @@ import (
 
 // packedSortOrder returns the row order of the sort by cols (desc per
 // key), or ok false when a key is a DOUBLE or the keys' ranges do not fit
-// 64 bits together.
-func packedSortOrder(cols []*columnar.Column, desc []bool, n int) (idx []int, ok bool) {
+// 64 bits together. Its buffers come from s (nil: new ones).
+func packedSortOrder(cols []*columnar.Column, desc []bool, n int, s *hostScratch) (idx []int, ok bool) {
 	type field struct {
 		min   int64
 		width uint
@@ -64,7 +64,7 @@ func packedSortOrder(cols []*columnar.Column, desc []bool, n int) (idx []int, ok
 			return nil, false
 		}
 	}
-	keys := make([]uint64, n)
+	keys := s.sortKeys(n)
 	for r := range keys {
 		var k uint64
 		for i, c := range cols {
@@ -87,7 +87,7 @@ func packedSortOrder(cols []*columnar.Column, desc []bool, n int) (idx []int, ok
 		}
 		keys[r] = k
 	}
-	idx = make([]int, n)
+	idx = s.order(n)
 	if rowBits := uint(bits.Len(uint(n))); total+rowBits <= 64 {
 		for r, k := range keys {
 			keys[r] = k<<rowBits | uint64(r)

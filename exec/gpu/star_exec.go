@@ -229,15 +229,19 @@ func (r *queryRun) compilePreds(preds map[baseCol][]sql.Expr, order []baseCol, t
 func grid1D(n int64, block int) int { return int((n + int64(block) - 1) / int64(block)) }
 
 // runStar executes the planned star pipeline and returns the aggregate's
-// output.
-func (d *device) runStar(ctx context.Context, q *starQuery, outs []starOutput, prof *planner.GPUProfile) (*exec.Result, error) {
+// output, sorted by ps (when not nil) if it could (sorted).
+func (d *device) runStar(ctx context.Context, q *starQuery, outs []starOutput, prof *planner.GPUProfile, ps *starPresort) (res *exec.Result, sorted bool, err error) {
 	t, err := d.starTable(ctx, q, prof, nil)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	res, err := decodeStar(q, outs, t.dims, t.fkeys, t.groups)
+	res, err = decodeStar(q, outs, t.dims, t.fkeys, t.groups, &d.sortScratch)
+	if err != nil {
+		return nil, false, err
+	}
+	sorted = presort(res, ps, &d.sortScratch)
 	hostSteps.mark("release+decode")
-	return res, err
+	return res, sorted, nil
 }
 
 // starGroups is a star pipeline's group table back on the host with what
