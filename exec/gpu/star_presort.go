@@ -4,6 +4,7 @@ package gpu
 
 import (
 	"math"
+	"os"
 
 	"gpusql/exec"
 	"gpusql/planner"
@@ -18,6 +19,10 @@ import (
 // collection). So the decoder sorts the columns it has just made in place,
 // through buffers the device keeps, and the tail skips the sort.
 
+// presortOff (GPUSQL_STAR_PRESORT=off) leaves every sort to the tail, for
+// comparison.
+var presortOff = os.Getenv("GPUSQL_STAR_PRESORT") == "off"
+
 // starPresort is the tail's first Sort or TopN, with its keys as columns of
 // the star's output, reached through projections that only pick columns.
 type starPresort struct {
@@ -28,7 +33,7 @@ type starPresort struct {
 
 // presortOf finds g's presortable sort, nil when the tail has none.
 func presortOf(g *planner.GPUPlan) *starPresort {
-	if g.TailOn != planner.TailHost {
+	if g.TailOn != planner.TailHost || presortOff {
 		return nil
 	}
 	var pick []int // output column of each column of the current level; nil: itself
