@@ -68,9 +68,10 @@ func init() { cudaGraphs.Store(os.Getenv("GPUSQL_CUDA_GRAPHS") != "off") }
 // graphReplays counts chains started as one graph (tests).
 var graphReplays atomic.Uint64
 
-// maxGraphs bounds the instantiated graphs a device keeps: past it the
-// cache starts over (a graph costs device memory for its nodes).
-const maxGraphs = 128
+// maxGraphs bounds the chains a device remembers: past it the cache
+// starts over, destroying its graphs (a graph costs device memory for its
+// nodes). A variable for tests.
+var maxGraphs = 128
 
 // launchRecord is one kernel launch of a recorded chain.
 type launchRecord struct {

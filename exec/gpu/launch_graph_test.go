@@ -87,3 +87,45 @@ func TestStarGraphParamsKeyed(t *testing.T) {
 		}
 	}
 }
+
+// Past maxGraphs chains the cache starts over, destroying its graphs, and
+// every query still answers as the CPU executor does.
+func TestStarGraphCacheBound(t *testing.T) {
+	d := needGPU(t)
+	prof, err := DeviceProfile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(n int) { maxGraphs = n }(maxGraphs)
+	maxGraphs = 2
+	cat := ssbtest.Catalog(t, 0.02, columnar.HeapAllocator)
+	queries := ssbtest.Queries(t, cat)
+	for round := range 3 {
+		for _, q := range queries[3:9] { // Q2.1-Q3.3: six chains
+			p, err := planner.Plan(q.Query, planner.Options{GPU: prof})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := cpu.Run(context.Background(), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 2 {
+				got, err := Run(context.Background(), p)
+				if err != nil {
+					t.Fatalf("%s round %d: %v", q.Name, round, err)
+				}
+				if diff := diffResults(got, want); diff != "" {
+					t.Errorf("%s round %d: %s", q.Name, round, diff)
+				}
+				var n int
+				if err := d.do(func() error { n = len(d.graphs.graphs); return nil }); err != nil {
+					t.Fatal(err)
+				}
+				if n > maxGraphs {
+					t.Fatalf("%s: %d chains cached, bound %d", q.Name, n, maxGraphs)
+				}
+			}
+		}
+	}
+}
