@@ -101,3 +101,31 @@ func TestPackedSortOrder(t *testing.T) {
 		t.Fatal("a DOUBLE key should take the comparison sort")
 	}
 }
+
+// The radix sort orders keys as a comparison sort does, for every width
+// up to 64 bits and sizes around its cut-over to the comparison sort.
+func TestRadixSortKeys(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	var scratch hostScratch
+	for _, width := range []uint{1, 7, 8, 9, 21, 33, 63, 64} {
+		for _, n := range []int{0, 1, 255, 256, 257, 1000} {
+			keys := make([]uint64, n)
+			for i := range keys {
+				keys[i] = r.Uint64()
+				if width < 64 {
+					keys[i] &= 1<<width - 1
+				}
+			}
+			want := slices.Clone(keys)
+			slices.Sort(want)
+			s := &scratch
+			if n == 257 {
+				s = nil
+			}
+			radixSort(keys, width, s)
+			if !slices.Equal(keys, want) {
+				t.Fatalf("width %d, %d keys: radix order differs", width, n)
+			}
+		}
+	}
+}
