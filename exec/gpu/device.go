@@ -83,6 +83,10 @@ type device struct {
 	// dynamic shared memory each kernel was opted into (launch_shape.go).
 	shapes map[launchShapeKey]launchShapeInfo
 	optIn  map[cu.Function]int
+	// graphs replay warm queries' kernel chains (launch_graph.go).
+	graphs graphCache
+	// sortScratch reorders star results in place (star_presort.go).
+	sortScratch hostScratch
 }
 
 // kernelTiming is the device time of the last query's fact-table kernel.

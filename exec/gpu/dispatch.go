@@ -5,6 +5,7 @@ package gpu
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"gpusql/exec"
@@ -103,8 +104,14 @@ func (d *device) profiled(on bool, f func() error, out **QueryProfile) error {
 // plans made for this process see it; the device's own profile names
 // none, so that plans made inside a running query (subqueries) stay on
 // the device running it.
+// forceNarrow (GPUSQL_FORCE_NARROW=on) keeps every narrowable star fact
+// column narrow whether or not the 4-byte forms fit, so that bench can
+// compare the two forms on one machine.
+var forceNarrow = os.Getenv("GPUSQL_FORCE_NARROW") == "on"
+
 func (d *device) setProfile() *planner.GPUProfile {
 	p := *d.profile
+	p.ForceNarrow = forceNarrow
 	p.Devices = nil
 	if n := DeviceCount(); n > 1 {
 		for i := range n {

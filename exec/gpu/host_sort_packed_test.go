@@ -52,7 +52,7 @@ func TestPackedSortOrder(t *testing.T) {
 				cols[k] = gen(n, c.lo, c.span, c.nulls, columnar.TInt64)
 				desc[k] = k%2 == 1
 			}
-			got, ok := packedSortOrder(cols, desc, n)
+			got, ok := packedSortOrder(cols, desc, n, nil)
 			if ok != c.packed && n > 1 {
 				t.Fatalf("%s n=%d: packed %v, want %v", c.name, n, ok, c.packed)
 			}
@@ -84,7 +84,7 @@ func TestPackedSortOrder(t *testing.T) {
 	// beside the keys; with a NULL code too it does not fit.
 	wide := columnar.NewColumnIn(columnar.HeapAllocator, columnar.TInt64, 4, false)
 	copy(wide.I64, []int64{math.MaxInt64, math.MinInt64, 0, math.MinInt64})
-	if got, ok := packedSortOrder([]*columnar.Column{wide}, []bool{false}, 4); !ok || !slices.Equal(got, []int{1, 3, 2, 0}) {
+	if got, ok := packedSortOrder([]*columnar.Column{wide}, []bool{false}, 4, nil); !ok || !slices.Equal(got, []int{1, 3, 2, 0}) {
 		t.Fatalf("full int64 range: %v %v, want [1 3 2 0]", got, ok)
 	}
 	wideNull := columnar.NewColumnIn(columnar.HeapAllocator, columnar.TInt64, 3, true)
@@ -92,12 +92,40 @@ func TestPackedSortOrder(t *testing.T) {
 	wideNull.SetValid(0)
 	wideNull.SetValid(1)
 	wideNull.SetNull(2)
-	if _, ok := packedSortOrder([]*columnar.Column{wideNull}, []bool{true}, 3); ok {
+	if _, ok := packedSortOrder([]*columnar.Column{wideNull}, []bool{true}, 3, nil); ok {
 		t.Fatal("the whole int64 range and a NULL code do not fit 64 bits")
 	}
 	// A DOUBLE key is not packed.
 	f := columnar.NewColumnIn(columnar.HeapAllocator, columnar.TFloat64, 3, false)
-	if _, ok := packedSortOrder([]*columnar.Column{f}, []bool{false}, 3); ok {
+	if _, ok := packedSortOrder([]*columnar.Column{f}, []bool{false}, 3, nil); ok {
 		t.Fatal("a DOUBLE key should take the comparison sort")
+	}
+}
+
+// The radix sort orders keys as a comparison sort does, for every width
+// up to 64 bits and sizes around its cut-over to the comparison sort.
+func TestRadixSortKeys(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	var scratch hostScratch
+	for _, width := range []uint{1, 7, 8, 9, 21, 33, 63, 64} {
+		for _, n := range []int{0, 1, 255, 256, 257, 1000} {
+			keys := make([]uint64, n)
+			for i := range keys {
+				keys[i] = r.Uint64()
+				if width < 64 {
+					keys[i] &= 1<<width - 1
+				}
+			}
+			want := slices.Clone(keys)
+			slices.Sort(want)
+			s := &scratch
+			if n == 257 {
+				s = nil
+			}
+			radixSort(keys, width, s)
+			if !slices.Equal(keys, want) {
+				t.Fatalf("width %d, %d keys: radix order differs", width, n)
+			}
+		}
 	}
 }

@@ -21,8 +21,9 @@ import (
 // are expressions) runs where the plan hands it, on the CPU executor, over
 // a scan of the result (the plan's explicit split, CPUTailPlan). Either way
 // at most planner.HostTailLimit rows unless the tail only limits and
-// reorders.
-func runTail(ctx context.Context, g *planner.GPUPlan, res *exec.Result, names []string) (*exec.Result, error) {
+// reorders. done, when not nil, is a Sort or TopN of the tail whose order
+// res already has (star_presort.go): only its limit is left to apply.
+func runTail(ctx context.Context, g *planner.GPUPlan, res *exec.Result, names []string, done planner.Node) (*exec.Result, error) {
 	tail := g.Tail
 	if len(tail) == 0 {
 		return res, nil
@@ -33,6 +34,12 @@ func runTail(ctx context.Context, g *planner.GPUPlan, res *exec.Result, names []
 	if g.TailOn == planner.TailHost {
 		var err error
 		for i := len(tail) - 1; i >= 0; i-- {
+			if tail[i] == done {
+				if x, ok := done.(*planner.TopN); ok {
+					res = limitResult(res, x.Offset, x.Count)
+				}
+				continue
+			}
 			if res, err = hostTail(tail[i], res); err != nil {
 				return nil, err
 			}
@@ -86,7 +93,7 @@ func sortResult(n planner.Node, in *exec.Result, keys []sql.SortKey, off, count 
 		}
 		cols[i], desc[i] = in.Columns[r.Index], k.Desc
 	}
-	if idx, ok := packedSortOrder(cols, desc, in.Rows); ok {
+	if idx, ok := packedSortOrder(cols, desc, in.Rows, nil); ok {
 		return limitResult(gather(in, idx), off, count), nil
 	}
 	ks := make([]hostSortKey, len(keys))

@@ -72,11 +72,11 @@ func (d *device) run(ctx context.Context, p *planner.Physical) (*exec.Result, er
 		return nil, err
 	}
 	defer end()
-	res, err := d.runBody(ctx, g)
+	res, done, err := d.runBody(ctx, g)
 	if err != nil {
 		return nil, err
 	}
-	if res, err = runTail(ctx, g, res, p.Names); err != nil {
+	if res, err = runTail(ctx, g, res, p.Names, done); err != nil {
 		return nil, err
 	}
 	hostSteps.mark("tail")
@@ -90,29 +90,36 @@ func (d *device) run(ctx context.Context, p *planner.Physical) (*exec.Result, er
 // data refuse (duplicate dimension keys, too many surviving groups) or the
 // expression VM cannot compile runs operator at a time, the plan's
 // fallback; so does a filtered scan whose expressions the VM refuses.
-func (d *device) runBody(ctx context.Context, g *planner.GPUPlan) (*exec.Result, error) {
+// done is the tail's sort when the body's result comes sorted by it.
+func (d *device) runBody(ctx context.Context, g *planner.GPUPlan) (res *exec.Result, done planner.Node, err error) {
 	switch g.Shape {
 	case planner.GPUStarShape:
 		q, outs, err := starFromPlan(g.Star)
 		hostSteps.mark("placement+plan")
-		var res *exec.Result
 		if err == nil {
-			if res, err = d.runStar(ctx, q, outs, g.Profile); err == nil {
-				return res, nil
+			ps := presortOf(g)
+			var sorted bool
+			if res, sorted, err = d.runStar(ctx, q, outs, g.Profile, ps); err == nil {
+				if sorted {
+					done = ps.node
+				}
+				return res, done, nil
 			}
 		}
 		if !errors.Is(err, ErrUnsupported) || checkRel(g.Body) != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	case planner.GPUSelectShape:
 		if q, err := matchSelect(g.Body); err == nil {
-			return d.runSelect(ctx, q)
+			res, err := d.runSelect(ctx, q)
+			return res, nil, err
 		}
 	}
 	if err := checkRel(g.Body); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return d.runRel(ctx, g.Body, g)
+	res, err = d.runRel(ctx, g.Body, g)
+	return res, nil, err
 }
 
 // Supports reports, without touching the device, whether the GPU executor

@@ -123,7 +123,7 @@ func (r *queryRun) scanInPlace(a cu.DevicePtr, n int64, total cu.DevicePtr) erro
 		N     int64
 		Total uint64
 	}{uint64(a), n, uint64(total)}
-	if err := launch(f, 1, 1024, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
+	if err := r.launch(f, 1, 1024, 0, unsafe.Pointer(&p), unsafe.Sizeof(p)); err != nil {
 		return err
 	}
 	noteKernel(8*n, 8*n+8, n, n)

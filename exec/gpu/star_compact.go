@@ -95,6 +95,9 @@ const gcTile = 256 * 8
 // count of groups. factRows bounds the non-empty groups.
 func (r *queryRun) readGroups(q *starQuery, prof *planner.GPUProfile, table cu.DevicePtr, ngroups, W, factRows int64) (groupRows, error) {
 	if groupCompactOff.Load() || !planner.GroupCompactionFor(prof, ngroups, W, q.groups.EstRowsIn) {
+		if err := r.endChain(); err != nil {
+			return groupRows{}, err
+		}
 		host, err := r.d.readDense(table, ngroups*W)
 		if err != nil {
 			return groupRows{}, err
@@ -124,6 +127,9 @@ func (r *queryRun) compactGroups(q *starQuery, table cu.DevicePtr, ngroups, W, f
 	if err != nil {
 		// No room for the compact rows beside the table: it comes back
 		// whole, as a smaller table would.
+		if err := r.endChain(); err != nil {
+			return groupRows{}, err
+		}
 		host, err := r.d.readDense(table, ngroups*W)
 		if err != nil {
 			return groupRows{}, err
@@ -142,6 +148,9 @@ func (r *queryRun) compactGroups(q *starQuery, table cu.DevicePtr, ngroups, W, f
 	if err := r.launchCompact("group_compact_scatter", int(tiles), &p); err != nil {
 		return groupRows{}, err
 	}
+	if err := r.endChain(); err != nil {
+		return groupRows{}, err
+	}
 	est := planner.EstNonEmptyGroups(ngroups, q.groups.EstRowsIn)
 	m, words, err := r.d.readCompact(total, out, W, min(maxRows, 2*est))
 	if err != nil {
@@ -157,5 +166,5 @@ func (r *queryRun) launchCompact(name string, tiles int, p *groupCompactParams) 
 	if err != nil {
 		return err
 	}
-	return launch(f, tiles, 256, 0, unsafe.Pointer(p), unsafe.Sizeof(*p))
+	return r.launch(f, tiles, 256, 0, unsafe.Pointer(p), unsafe.Sizeof(*p))
 }

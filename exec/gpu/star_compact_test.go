@@ -329,11 +329,11 @@ func TestDecodeCompactMatchesDense(t *testing.T) {
 				dense.words[g*W+w] = uint64(g*W + w + 1)
 			}
 		}
-		want, err := decodeStar(q, outs, dims, nil, dense)
+		want, err := decodeStar(q, outs, dims, nil, dense, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := decodeStar(q, outs, dims, nil, compactOnHost(dense))
+		got, err := decodeStar(q, outs, dims, nil, compactOnHost(dense), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,14 +19,15 @@ type factKey struct {
 
 // decodeStar turns the group table into the aggregate's output: one row
 // per non-empty group (exactly one without GROUP BY), group columns first.
-func decodeStar(q *starQuery, outs []starOutput, dims []*dimRun, fkeys []factKey, tab groupRows) (*exec.Result, error) {
+// Its row list lives in s (nil: allocated).
+func decodeStar(q *starQuery, outs []starOutput, dims []*dimRun, fkeys []factKey, tab groupRows, s *hostScratch) (*exec.Result, error) {
 	// rows are the table rows of the output's groups.
 	var rows []int64
 	switch {
 	case len(q.keys) == 0:
 		rows = []int64{0}
 	case tab.compact:
-		rows = make([]int64, tab.rows())
+		rows = s.rowList(int(tab.rows()))
 		for i := range rows {
 			rows[i] = int64(i)
 		}
@@ -38,7 +39,7 @@ func decodeStar(q *starQuery, outs []starOutput, dims []*dimRun, fkeys []factKey
 				n++
 			}
 		}
-		rows = make([]int64, 0, n)
+		rows = s.rowList(n)[:0]
 		for i := int64(0); i < tab.rows(); i++ {
 			if tab.words[i*tab.W] != 0 {
 				rows = append(rows, i)

@@ -61,6 +61,10 @@ type queryRun struct {
 	// part, when set, is the device's row range of a split plan's fact
 	// table (star_split.go).
 	part *factPart
+	// recording and chain: the kernels launched since beginChain, kept to
+	// be started together by endChain (launch_graph.go).
+	recording bool
+	chain     []launchRecord
 	// setOps are the GPU plan's algorithms for DISTINCT and set
 	// operations (set_op_sort.go).
 	setOps map[planner.Node]planner.GPUSetChoice
@@ -225,15 +229,19 @@ func (r *queryRun) compilePreds(preds map[baseCol][]sql.Expr, order []baseCol, t
 func grid1D(n int64, block int) int { return int((n + int64(block) - 1) / int64(block)) }
 
 // runStar executes the planned star pipeline and returns the aggregate's
-// output.
-func (d *device) runStar(ctx context.Context, q *starQuery, outs []starOutput, prof *planner.GPUProfile) (*exec.Result, error) {
+// output, sorted by ps (when not nil) if it could (sorted).
+func (d *device) runStar(ctx context.Context, q *starQuery, outs []starOutput, prof *planner.GPUProfile, ps *starPresort) (res *exec.Result, sorted bool, err error) {
 	t, err := d.starTable(ctx, q, prof, nil)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	res, err := decodeStar(q, outs, t.dims, t.fkeys, t.groups)
+	res, err = decodeStar(q, outs, t.dims, t.fkeys, t.groups, &d.sortScratch)
+	if err != nil {
+		return nil, false, err
+	}
+	sorted = presort(res, ps, &d.sortScratch)
 	hostSteps.mark("release+decode")
-	return res, err
+	return res, sorted, nil
 }
 
 // starGroups is a star pipeline's group table back on the host with what

@@ -67,13 +67,18 @@ func BenchmarkStarHost(b *testing.B) {
 				}
 			}
 		})
+		var scratch hostScratch
 		b.Run(sq.Name+"/decode+tail", func(b *testing.B) {
 			for b.Loop() {
-				res, err := decodeStar(q, outs, dims, nil, table)
+				res, err := decodeStar(q, outs, dims, nil, table, &scratch)
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := runTail(context.Background(), g, res, p.Names); err != nil {
+				var done planner.Node
+				if ps := presortOf(g); presort(res, ps, &scratch) {
+					done = ps.node
+				}
+				if _, err := runTail(context.Background(), g, res, p.Names, done); err != nil {
 					b.Fatal(err)
 				}
 			}

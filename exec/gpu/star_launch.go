@@ -197,7 +197,8 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 	if err != nil {
 		return groupRows{}, err
 	}
-	if err := launch(initK, min(grid1D(slots, threads), d.sms*8), threads, 0, unsafe.Pointer(sp), unsafe.Sizeof(*sp)); err != nil {
+	r.beginChain()
+	if err := r.launch(initK, min(grid1D(slots, threads), d.sms*8), threads, 0, unsafe.Pointer(sp), unsafe.Sizeof(*sp)); err != nil {
 		return groupRows{}, err
 	}
 	noteKernel(0, slots*8, -1, -1)

@@ -56,11 +56,11 @@ func runSplit(ctx context.Context, p *planner.Physical, profiled bool) (*exec.Re
 		return nil, nil, err
 	}
 	splitRuns.Add(1)
-	res, err := decodeStar(q, outs, parts[0].dims, parts[0].fkeys, groups)
+	res, err := decodeStar(q, outs, parts[0].dims, parts[0].fkeys, groups, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	if res, err = runTail(ctx, g, res, p.Names); err != nil {
+	if res, err = runTail(ctx, g, res, p.Names, nil); err != nil {
 		return nil, nil, err
 	}
 	if len(p.Names) == len(res.Columns) {

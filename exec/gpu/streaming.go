@@ -87,7 +87,7 @@ func (r *queryRun) streamedColumn(col *columnar.Column, gc *planner.GPUColumn) (
 // and maxGrid give the grid for a number of rows.
 func (r *queryRun) launchFact(kern cu.Function, rowsPerBlock, maxGrid, block, shmem int, sp *starParams) error {
 	if len(r.streamed) == 0 {
-		return launch(kern, min(grid1D(sp.N, rowsPerBlock), maxGrid), block, shmem, unsafe.Pointer(sp), unsafe.Sizeof(*sp))
+		return r.launch(kern, min(grid1D(sp.N, rowsPerBlock), maxGrid), block, shmem, unsafe.Pointer(sp), unsafe.Sizeof(*sp))
 	}
 	s := r.d.place.stream
 	if s == nil {
