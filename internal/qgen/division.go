@@ -121,3 +121,20 @@ func realOutput(n *Node) *Node {
 	out.Prec, out.Pinned, out.Op = precSame, true, "round"
 	return out
 }
+
+// quotientCompare is a / b compared with a literal of at most 2 decimals,
+// or AVG(x) in an aggregate scope: MySQL compares the cut quotient, SQLite
+// the double, and the two only differ where the quotient is within 1e-9
+// of the literal without being equal to it, which quotients of these
+// small values never are (and an equal one is cut to itself).
+func (g *Gen) quotientCompare(sc *scope, d int) *Node {
+	var q *Node
+	if sc.agg {
+		q = g.avg(&scope{cols: sc.cols, rows: sc.rows}, d)
+		q.Frozen = true
+	} else {
+		q = g.division(sc, d)
+	}
+	l := lit(TDec, g.pick("0", "1", "-1", "0.5", "0.25", "2.50", "0.33", "-0.75", "3"))
+	return cmp(mk(TBool, "@ "+g.pick("=", "<>", "<", "<=", ">", ">=")+" @", q, l))
+}

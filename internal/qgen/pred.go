@@ -58,6 +58,8 @@ func (g *Gen) pred(sc *scope, d int) *Node {
 		// ((SUM(1), NULL)) over no rows TRUE, where SUM(1) is NULL and
 		// the answer NULL, as for NOT IN ((NULL, NULL)).
 		return g.rowCompare(sc, d)
+	case c < 100 && divisions:
+		return g.quotientCompare(sc, d)
 	}
 	return g.compare(sc, d)
 }
