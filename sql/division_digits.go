@@ -93,6 +93,13 @@ func (b *binder) shownScale(e Expr, sc *scope) int {
 		if arg, ok := averaged(x, sc); ok {
 			return min(b.shownScale(arg, sc.agg.pre)+4, decimal.MaxScale, t.Scale)
 		}
+		if x.Col.Shown > 0 {
+			return int(x.Col.Shown) - 1
+		}
+	case *ScalarSubquery:
+		if sch := x.Plan.Schema(); len(sch) > 0 && sch[0].Shown > 0 {
+			return int(sch[0].Shown) - 1
+		}
 	}
 	return t.Scale
 }
@@ -129,7 +136,10 @@ func (b *binder) hasQuotient(e Expr, sc *scope) bool {
 			return b.hasQuotient(arg, sc.agg.pre)
 		}
 		_, avg := averaged(x, sc)
-		return avg
+		return avg || x.Col.Shown > 0
+	case *ScalarSubquery:
+		sch := x.Plan.Schema()
+		return len(sch) > 0 && sch[0].Shown > 0
 	}
 	return false
 }
@@ -170,21 +180,23 @@ func averaged(r *ColRef, sc *scope) (Expr, bool) {
 }
 
 // shownDigits rounds a select list's column to the scale MySQL prints it
-// with, where its value carries more digits (a quotient's): the
-// statement's own columns, which MySQL sends or stores so, not a
-// subquery's, whose value MySQL compares whole (salary > (SELECT
-// AVG(salary) ...) reads all 9 digits of the average).
-func (b *binder) shownDigits(e Expr, sc *scope) Expr {
+// with, where its value carries more digits (a quotient's), when round is
+// set: the statement's own columns and a set operation's, which MySQL
+// sends or stores so. A subquery's or derived table's is not rounded
+// (MySQL compares salary > (SELECT AVG(salary) ...) with all 9 digits of
+// the average, and merges a derived table into the query reading it): its
+// column's Shown (returned) carries the scale to the query that prints it.
+func (b *binder) shownDigits(e Expr, sc *scope, round bool) (Expr, int8) {
 	t := e.Type()
-	if t.ID != columnar.Decimal {
-		return e
-	}
-	if !b.hasQuotient(e, sc) {
-		return e
+	if t.ID != columnar.Decimal || !b.hasQuotient(e, sc) {
+		return e, 0
 	}
 	s := b.shownScale(e, sc)
 	if s >= t.Scale {
-		return e
+		return e, 0
+	}
+	if !round {
+		return e, int8(s + 1) // the column's Shown
 	}
 	// MySQL's precision: a quotient's integer digits (the dividend's and
 	// the divisor's fraction digits) and the shown ones.
@@ -206,7 +218,7 @@ func (b *binder) shownDigits(e Expr, sc *scope) Expr {
 	} else {
 		p = min(p, decimal.NarrowPrecision)
 	}
-	return &Func{Name: "round", Args: []Expr{e, &Const{T: columnar.TInt64, I: int64(s)}}, T: columnar.TDecimal(max(p, s, 1), s)}
+	return &Func{Name: "round", Args: []Expr{e, &Const{T: columnar.TInt64, I: int64(s)}}, T: columnar.TDecimal(max(p, s, 1), s)}, 0
 }
 
 // keepWritten marks v, constant c cast to a DECIMAL of more fraction

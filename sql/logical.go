@@ -16,6 +16,10 @@ type Column struct {
 	// Collation is the case-insensitive collation of a base table's
 	// column (columnar.Field.Collation) the column reads; "" otherwise.
 	Collation string
+	// Shown is 1 + the scale MySQL prints a subquery's or derived
+	// table's DECIMAL column with, where its value keeps more digits (a
+	// quotient's: division_digits.go); 0 where it is the type's.
+	Shown int8
 }
 
 // Schema is the ordered output of a plan node.

@@ -183,10 +183,9 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 	// ORDER BY matches select-list expressions as written: before a
 	// quotient's column is rounded to the digits MySQL prints.
 	written := append([]Expr(nil), exprs...)
+	shown := make([]int8, len(exprs))
 	for i := range exprs {
-		if b.queries <= 1 {
-			exprs[i] = b.shownDigits(exprs[i], out)
-		}
+		exprs[i], shown[i] = b.shownDigits(exprs[i], out, b.queries <= 1 || b.setArms > 0)
 	}
 
 	if blk.outerKeys != nil {
@@ -250,7 +249,11 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 	for i := range hidden {
 		projNames = append(projNames, "order_key"+strconv.Itoa(i))
 	}
-	var plan Plan = newProject(out.plan, append(append([]Expr(nil), exprs...), hidden...), projNames)
+	proj := newProject(out.plan, append(append([]Expr(nil), exprs...), hidden...), projNames)
+	for i, sh := range shown {
+		proj.Out[i].Shown = sh
+	}
+	var plan Plan = proj
 	if s.Distinct {
 		plan = distinct(plan)
 	}

@@ -39,6 +39,10 @@ func (b *binder) setOprList(l *ast.SetOprSelectList, parent *scope) (*block, err
 		op  *ast.SetOprType // operator before this branch
 	}
 	var branches []branch
+	if len(l.Selects) > 1 {
+		b.setArms++
+		defer func() { b.setArms-- }()
+	}
 	for _, s := range l.Selects {
 		var blk *block
 		var op *ast.SetOprType
