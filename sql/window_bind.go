@@ -61,7 +61,16 @@ func (b *binder) window(items []selItem, orderBy []*ast.ByItem, sc *scope) (*sco
 	win := &Window{Input: sc.plan, Funcs: funcs, Out: append(Schema{}, in...)}
 	for i := range funcs {
 		w := &funcs[i]
-		win.Out = append(win.Out, Column{Name: w.String(), Type: w.T, Nullable: windowNullable(w)})
+		col := Column{Name: w.String(), Type: w.T, Nullable: windowNullable(w)}
+		if len(w.Args) > 0 && !(w.Func == WinAgg && w.Agg.Func == AggAvg) {
+			// SUM, MIN, MAX, LAG, FIRST_VALUE... of a quotient print with
+			// its scale (division_digits.go).
+			_, col.Shown = b.shownDigits(w.Args[0], sc, false)
+			if w.T.ID != columnar.Decimal || w.T.Scale != w.Args[0].Type().Scale {
+				col.Shown = 0
+			}
+		}
+		win.Out = append(win.Out, col)
 	}
 	ws := &winScope{cols: map[*ast.WindowFuncExpr]int{}}
 	for x, i := range index {
