@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"math/big"
 	"math/bits"
 
 	"gpusql/storage/columnar"
@@ -84,8 +85,20 @@ func uabs(v int64) uint64 {
 // at the digits it computes (sql/division_digits.go: st is those digits).
 func decimalDiv(a, b int64, sa, sb, st int) (int64, bool) {
 	e := st - sa + sb
-	if e >= 0 {
+	switch {
+	case e > 18:
+		// 7 / 3.00000000000: 18 digits over a divisor of 11, past the
+		// int64's powers of ten.
+		if b == 0 {
+			return 0, false
+		}
+		num := new(big.Int).Mul(big.NewInt(a), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(e)), nil))
+		q := num.Quo(num, big.NewInt(b))
+		return q.Int64(), q.IsInt64()
+	case e >= 0:
 		return mulDivTrunc(a, pow10(e), b)
+	case -e > 18:
+		return 0, b != 0 // |a| < 10^19 over |b| * 10^19 and more
 	}
 	return mulDivTrunc(a, 1, b*pow10(-e))
 }
