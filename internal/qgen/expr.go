@@ -161,9 +161,15 @@ func (g *Gen) intExpr(sc *scope, d int) *Node {
 		n := mk(TInt, g.pick("- @", "- @", "+ @"), e())
 		n.Prec, n.Bound = precUnary, n.Kids[0].Bound
 		return n
-	case c < 41:
+	case c < 41 && g.pct(70):
 		n := mk(TInt, "ABS(@)", e())
 		n.Bound = n.Kids[0].Bound
+		return n
+	case c < 41:
+		// NOT of an integer: 1 for 0, 0 for any other, NULL for NULL,
+		// in both.
+		n := mk(TInt, "(NOT @)", e())
+		n.Bound = 1
 		return n
 	case c < 50:
 		return g.caseExpr(sc, TInt, d)
