@@ -58,7 +58,9 @@ func (g *Gen) pred(sc *scope, d int) *Node {
 		// ((SUM(1), NULL)) over no rows TRUE, where SUM(1) is NULL and
 		// the answer NULL, as for NOT IN ((NULL, NULL)).
 		return g.rowCompare(sc, d)
-	case c < 100 && divisions:
+	case c < 100 && divisions && g.valueBound == valueBound:
+		// Not over wide data: MySQL cuts 1 / 2147483647 to 0.000000000,
+		// so 1 / a > 0 is false there, true for SQLite's double.
 		return g.quotientCompare(sc, d)
 	}
 	return g.compare(sc, d)
