@@ -61,4 +61,3 @@ func cutQuotient(x sql.Expr) bool {
 	}
 	return columnar.Pow10[k]%c.I != 0
 }
-
