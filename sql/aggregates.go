@@ -201,7 +201,9 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 		if r, ok := g.(*ColRef); ok {
 			out = append(out, r.Col)
 		} else {
-			out = append(out, Column{Name: g.String(), Type: g.Type(), Nullable: nullable(g)})
+			c := Column{Name: g.String(), Type: g.Type(), Nullable: nullable(g)}
+			_, c.Shown = b.shownDigits(g, sc, false) // a quotient's printed scale
+			out = append(out, c)
 		}
 	}
 	for _, ae := range a.aggFuncs {
@@ -210,6 +212,7 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 		if ae.Func == AggMin || ae.Func == AggMax {
 			c.Collation, _ = collationOf(ae.Arg) // a collated group's value sorts by its collation
 		}
+		c.Shown = b.aggregateShown(ae, sc)
 		out = append(out, c)
 	}
 	agg := &Aggregate{Input: sc.plan, GroupBy: groups, Aggs: a.aggFuncs, Out: out}

@@ -198,6 +198,9 @@ func castTo(e Expr, t columnar.Type) Expr {
 	if t.JSON && !e.Type().JSON {
 		return castToJSON(e)
 	}
+	if t.ID == columnar.String {
+		e = textOfQuotient(e) // division_digits.go
+	}
 	if isEnum(e) && (t.IsNumeric() || t.ID == columnar.Bool) {
 		e = enumNumber(e) // an ENUM's number is its index, a SET's its bitmask
 	}

@@ -45,6 +45,9 @@ func (b *binder) shownScale(e Expr, sc *scope) int {
 	shown := func(x Expr) int { return b.shownScale(x, sc) }
 	switch x := e.(type) {
 	case *Const:
+		if x.Null {
+			return 0 // NULLIF's NULL, CASE's missing ELSE
+		}
 		if x.written > 0 {
 			return int(x.written) - 1 // CASE, COALESCE, + and - widen their constants
 		}
@@ -242,4 +245,38 @@ func keepWritten(c, v *Const) *Const {
 		v.written = int8(shown + 1)
 	}
 	return v
+}
+
+// textOfQuotient is e, a DECIMAL about to be read as text (CAST AS CHAR,
+// CONCAT, LENGTH...), rounded to the scale MySQL prints it with:
+// Item_func_numhybrid::val_str rounds a quotient to its decimals, so
+// CONCAT(1/3, '') is '0.3333'.
+func textOfQuotient(e Expr) Expr {
+	var b *binder // reads no binder state without a scope
+	if e.Type().ID != columnar.Decimal {
+		return e
+	}
+	r, _ := b.shownDigits(e, nil, true)
+	return r
+}
+
+// aggregateShown is the Shown of an aggregate's column over scope sc: the
+// scale MySQL prints SUM, MIN or MAX of a quotient with, and AVG's (its
+// argument's + 4), where the value keeps more digits.
+func (b *binder) aggregateShown(ae AggExpr, sc *scope) int8 {
+	if ae.Arg == nil || ae.T.ID != columnar.Decimal {
+		return 0
+	}
+	switch ae.Func {
+	case AggSum, AggMin, AggMax:
+		if ae.T.Scale == ae.Arg.Type().Scale {
+			_, shown := b.shownDigits(ae.Arg, sc, false)
+			return shown
+		}
+	case AggAvg:
+		if s := min(b.shownScale(ae.Arg, sc)+4, decimal.MaxScale); s < ae.T.Scale {
+			return int8(s + 1)
+		}
+	}
+	return 0
 }
