@@ -250,7 +250,7 @@ func keepWritten(c, v *Const) *Const {
 // textOfQuotient is e, a DECIMAL about to be read as text (CAST AS CHAR,
 // CONCAT, LENGTH...), rounded to the scale MySQL prints it with:
 // Item_func_numhybrid::val_str rounds a quotient to its decimals, so
-// CONCAT(1/3, ”) is '0.3333'.
+// CONCAT(1/3, 'x') is '0.3333x'.
 func textOfQuotient(e Expr) Expr {
 	var b *binder // reads no binder state without a scope
 	if e.Type().ID != columnar.Decimal {
