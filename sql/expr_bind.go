@@ -461,8 +461,9 @@ func (b *binder) arith(op BinOp, l, r Expr, pos int) (Expr, error) {
 		if op == OpMul {
 			s := dl.Scale + dr.Scale
 			if s > maxDecimalPrecision {
-				t = columnar.TFloat64
-				break
+				// Exact past the int64 too (a quotient's 9 digits
+				// times another's 18): wide.
+				return &Binary{Op: op, L: castTo(l, lt), R: castTo(r, rt), T: wideResult(dl.Precision+dr.Precision, s)}, nil
 			}
 			t = columnar.TDecimal(min(maxDecimalPrecision, dl.Precision+dr.Precision), s)
 			return &Binary{Op: op, L: castTo(l, dl), R: castTo(r, dr), T: t}, nil
