@@ -22,7 +22,7 @@ import "strings"
 var divisions = true
 
 // divisionFactor bounds what multiplies a quotient.
-const divisionFactor = 100
+const divisionFactor = 10
 
 // division is a / b of integers or DECIMALs. Not of another quotient:
 // MySQL prints (a / b) / c to its scale (8 for integers) from the 9
@@ -81,7 +81,11 @@ func (g *Gen) quotientExpr(sc *scope, d int) *Node {
 	switch c := g.r.Intn(100); {
 	case c < 40:
 		return q
-	case c < 60:
+	case c < 60 && q.Kids[0].Type == TInt:
+		// Of an integer's quotient only (printed with 4 digits): the cut
+		// digits times f stay far below the 4th (1.50 / 31 * 88 is
+		// 4.258064448 in MySQL, printed with 6: 4.258064, 4.258065 for
+		// the double).
 		f := g.leaf(sc, TInt)
 		if f.Bound > divisionFactor || f.Bound == 0 && !f.Literal {
 			f = intLit(int64(g.r.Intn(2*divisionFactor+1) - divisionFactor))
