@@ -434,9 +434,11 @@ func (b *binder) aggCall(n *ast.AggregateFuncExpr, sc *scope) (AggExpr, error) {
 		default:
 			// The digits MySQL divides the sum with (division_digits.go):
 			// AVG(INT) keeps 9, printed with 4.
-			s := DivisionScale(asDecimal(nt).Scale, 0)
-			if s > maxDecimalPrecision {
-				ae.T = columnar.TFloat64
+			// 18 digits or more leave the int64 no integer digit: wide.
+			d := asDecimal(nt)
+			s := DivisionScale(d.Scale, 0)
+			if s >= maxDecimalPrecision {
+				ae.T = wideResult(d.Precision-d.Scale+s, s)
 			} else {
 				ae.T = columnar.TDecimal(maxDecimalPrecision, s)
 			}

@@ -33,6 +33,7 @@ func ClientTypes(q *Query) []columnar.Type {
 // clientType follows result column i down through the nodes that pass it
 // on unchanged to the aggregate that computes it.
 func clientType(p Plan, i int) (columnar.Type, bool) {
+	rounded := -1 // the scale a ROUND on the way gave
 	for {
 		switch n := p.(type) {
 		case *Limit:
@@ -44,7 +45,11 @@ func clientType(p Plan, i int) (columnar.Type, bool) {
 		case *Filter:
 			p = n.Input
 		case *Project:
-			ref, ok := n.Exprs[i].(*ColRef)
+			e := n.Exprs[i]
+			if f, ok := e.(*Func); ok && f.Name == "round" && f.T.ID == columnar.Decimal && len(f.Args) == 2 {
+				e, rounded = f.Args[0], f.T.Scale // an AVG's digits rounded to the ones MySQL prints (shownDigits)
+			}
+			ref, ok := e.(*ColRef)
 			if !ok {
 				return columnar.Type{}, false
 			}
@@ -54,7 +59,8 @@ func clientType(p Plan, i int) (columnar.Type, bool) {
 			if k < 0 || k >= len(n.Aggs) {
 				return columnar.Type{}, false
 			}
-			return mysqlAggType(n.Aggs[k])
+			t, ok := mysqlAggType(n.Aggs[k])
+			return t, ok && (rounded < 0 || t.Scale == rounded)
 		default:
 			return columnar.Type{}, false
 		}

@@ -451,7 +451,7 @@ func (b *binder) arith(op BinOp, l, r Expr, pos int) (Expr, error) {
 		dl, dr := asDecimal(lt), asDecimal(rt)
 		s := DivisionScale(dl.Scale, dr.Scale)
 		p := dl.Precision - dl.Scale + dr.Scale + s
-		if s > maxDecimalPrecision {
+		if s >= maxDecimalPrecision { // no integer digit left in the int64
 			return &Binary{Op: op, L: castTo(l, lt), R: castTo(r, rt), T: wideResult(max(p, maxDecimalPrecision+1), s)}, nil
 		}
 		t = columnar.TDecimal(min(maxDecimalPrecision, p), s)
