@@ -55,7 +55,7 @@ func TestStarDimKeyZones(t *testing.T) {
 		if z := p.GPU.Star.Zones; z == nil || len(z.DimKeys) != 1 || z.Off != "" {
 			t.Fatalf("%s: the plan asks for no key interval:\n%s", c.name, p.Explain())
 		}
-		for run := range 2 { // built, then cached
+		for run := range 3 { // built; cached, its bitmap made; both cached
 			before := dimZoneRuns.Load()
 			got, err := Run(context.Background(), p)
 			if err != nil {

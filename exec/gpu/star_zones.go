@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"sync/atomic"
+
+	"gorgonia.org/cu"
 )
 
 // dimZoneRuns counts runs whose zone maps ruled chunks out (tests).
@@ -27,27 +29,42 @@ func (r *queryRun) zoneParams(q *starQuery, dims []*dimRun, sp *starParams) erro
 	if err := r.readKeyRanges(q, dims); err != nil {
 		return err
 	}
-	skips := dimZoneSkips(q, dims, slices.Clone(q.zoneSkips))
-	if !slices.Contains(skips, true) {
-		return nil // every chunk live: no bitmap to upload
+	key, keep := zoneBitsKey(q, dims)
+	zb := r.d.zoneBits.get(key)
+	if zb == nil {
+		skips := dimZoneSkips(q, dims, slices.Clone(q.zoneSkips))
+		if !slices.Contains(skips, true) {
+			r.d.zoneBits.allLive(r.d, key, keep)
+			return nil // every chunk live: no bitmap to upload
+		}
+		words := make([]uint32, (len(skips)+31)/32)
+		for c, skip := range skips {
+			if !skip {
+				words[c/32] |= 1 << (c % 32)
+			}
+		}
+		var p cu.DevicePtr
+		var err error
+		if key != "" {
+			p, err = r.d.zoneBits.add(r.d, key, keep, words)
+		} else {
+			p, err = r.upload(bytesOf(words))
+		}
+		if err != nil {
+			return err
+		}
+		zb = &zoneBitmap{ptr: p, live: len(skips) - count(skips, true)}
+	}
+	if zb.ptr == 0 {
+		return nil // kept: every chunk live
 	}
 	// The plan's estimate of the bytes fetched counts the chunks its own
 	// zone maps leave; the key intervals may leave fewer.
 	if planned := q.fact.Table.NumChunks() - count(q.zoneSkips, true); planned > 0 {
-		r.zoneScale = float64(len(skips)-count(skips, true)) / float64(planned)
+		r.zoneScale = float64(zb.live) / float64(planned)
 	}
 	dimZoneRuns.Add(1)
-	words := make([]uint32, (len(skips)+31)/32)
-	for c, skip := range skips {
-		if !skip {
-			words[c/32] |= 1 << (c % 32)
-		}
-	}
-	p, err := r.upload(bytesOf(words))
-	if err != nil {
-		return err
-	}
-	sp.LiveChunks = uint64(p)
+	sp.LiveChunks = uint64(zb.ptr)
 	return nil
 }
 
