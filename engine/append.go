@@ -218,10 +218,14 @@ func hasNull(c *columnar.Column, n int) bool {
 	if !c.HasNulls() {
 		return false
 	}
-	for i := 0; i < n; i++ {
-		if c.IsNull(i) {
+	for w := range n / 64 {
+		if c.Valid[w] != ^uint64(0) {
 			return true
 		}
+	}
+	if r := n % 64; r != 0 {
+		mask := uint64(1)<<r - 1
+		return c.Valid[n/64]&mask != mask
 	}
 	return false
 }
@@ -232,7 +236,9 @@ func appendColumn(old *columnar.Column, m int, src *columnar.Column, n int, t co
 	if t.ID == columnar.Vector {
 		return appendVectors(old, m, src, n, t)
 	}
-	withValid := old.HasNulls() || (n > 0 && (src == nil || src.HasNulls()))
+	// A validity bitmap only where a row is NULL: a column without one
+	// takes the GPU's fast kernels and skips the CPU's NULL tests.
+	withValid := old.HasNulls() || (n > 0 && (src == nil || hasNull(src, n)))
 	out := columnar.NewColumn(t, m+n, withValid)
 	switch t.Physical() {
 	case columnar.PhysInt32:

@@ -33,6 +33,11 @@ struct DimBuildParams {
   long long* hkeys;         // open addressing keys (nil: direct-mapped)
   long long hmask;
   int* status;
+  // keyRange, when set, gets the least and greatest key of the rows built
+  // (host-initialized to the largest and least int64): the interval a
+  // clustered fact key is tested against chunk by chunk
+  // (planner/gpu_dim_zones.go).
+  long long* keyRange;
 };
 
 extern "C" __global__ void dim_params_size(long long* out) { *out = sizeof(DimBuildParams); }
@@ -62,6 +67,10 @@ extern "C" __global__ void dim_build(const DimBuildParams p) {
   if (!isvalid(p.key, i)) return;  // a NULL key joins nothing
   int payload = p.rank ? p.rank[g] : (int)g;
   long long key = ldi(p.key, i);
+  if (p.keyRange) {
+    atomicMin(p.keyRange, key);
+    atomicMax(p.keyRange + 1, key);
+  }
   if (p.hkeys == 0) {
     long long k = key - p.keyMin;
     if (k < 0 || k >= p.mapLen) {

@@ -1,6 +1,9 @@
 package planner
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // GPUZoneMap is the star's use of the fact table's zone maps: the chunks
 // its fact filters may leave rows in. The kernel skips the others' tiles
@@ -10,6 +13,11 @@ type GPUZoneMap struct {
 	// Chunks is the fact table's statistics chunks; Live those the
 	// filters may leave rows in.
 	Chunks, Live int
+	// DimKeys are the dimensions (indexes into GPUStar.Dims) whose join
+	// key intervals rule out more chunks at run time (gpu_dim_zones.go),
+	// DimNames their tables.
+	DimKeys  []int
+	DimNames []string
 	// Off says why the kernel scans every chunk anyway ("" when it
 	// skips): a fact table streamed in chunks or split over devices has
 	// row numbers of its own.
@@ -40,8 +48,9 @@ func (q *GPUStar) FactZoneSkips() []bool {
 	return skip
 }
 
-// planStarZones records the chunks the star's fact filters rule out, nil
-// when they rule out none.
+// planStarZones records the chunks the star's fact filters rule out and
+// the dimensions whose key intervals may rule out more, nil when neither
+// can rule out any.
 func planStarZones(q *GPUStar) *GPUZoneMap {
 	skip := q.FactZoneSkips()
 	live := 0
@@ -50,10 +59,18 @@ func planStarZones(q *GPUStar) *GPUZoneMap {
 			live++
 		}
 	}
-	if skip == nil || live == len(skip) {
+	dims := dimZoneKeys(q)
+	if (skip == nil || live == len(skip)) && len(dims) == 0 {
 		return nil
 	}
-	return &GPUZoneMap{Chunks: len(skip), Live: live}
+	if skip == nil {
+		live = q.Fact.Table.NumChunks()
+	}
+	z := &GPUZoneMap{Chunks: q.Fact.Table.NumChunks(), Live: live, DimKeys: dims}
+	for _, i := range dims {
+		z.DimNames = append(z.DimNames, q.Dims[i].Scan.Table.Name)
+	}
+	return z
 }
 
 // keepZonesResident turns the zone maps off where the fact table leaves
@@ -71,6 +88,9 @@ func keepZonesResident(g *GPUPlan) {
 
 func (z *GPUZoneMap) String() string {
 	s := fmt.Sprintf("zone maps: the fact filters leave %d of %d chunks", z.Live, z.Chunks)
+	if len(z.DimNames) > 0 {
+		s += fmt.Sprintf("; the join key intervals of %s rule out more once built (clustered fact keys)", strings.Join(z.DimNames, ", "))
+	}
 	if z.Off != "" {
 		return s + "; every chunk scanned: " + z.Off
 	}

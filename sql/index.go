@@ -220,6 +220,8 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 		return b.alterAutoIncrement(t, spec.Options)
 	case spec.Tp == ast.AlterTableDisableKeys || spec.Tp == ast.AlterTableEnableKeys:
 		return &KeysToggle{Table: t.Name}, nil
+	case spec.Tp == ast.AlterTableOrderByColumns:
+		return b.alterOrderBy(t, spec)
 	}
 	if st, ok, err := b.alterCheck(t, spec); ok {
 		return st, err
@@ -249,5 +251,5 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 	case ast.AlterTableDropPrimaryKey:
 		return &DropIndex{Table: t.Name, Name: catalog.PrimaryName}, nil
 	}
-	return nil, b.errf(b.start, "unsupported: this ALTER TABLE change (ADD/DROP/RENAME/MODIFY/CHANGE COLUMN, ALTER COLUMN SET/DROP DEFAULT, RENAME TO, ADD/DROP INDEX, UNIQUE and PRIMARY KEY, ADD/DROP/ALTER CHECK, ADD/DROP FOREIGN KEY are supported)")
+	return nil, b.errf(b.start, "unsupported: this ALTER TABLE change (ADD/DROP/RENAME/MODIFY/CHANGE COLUMN, ALTER COLUMN SET/DROP DEFAULT, RENAME TO, ADD/DROP INDEX, UNIQUE and PRIMARY KEY, ADD/DROP/ALTER CHECK, ADD/DROP FOREIGN KEY, ORDER BY are supported)")
 }

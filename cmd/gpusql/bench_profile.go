@@ -40,12 +40,19 @@ func profileGPU(ctx context.Context, db *engine.DB, prep *engine.Prepared, t *qu
 	t.DeviceBytes = prof.ColumnBytes
 	t.HBMGBs = prof.HBMGBs
 	t.KernelTable = prof.Table()
+	var read int64
 	for _, k := range prof.Kernels {
 		if k.BytesRead < 0 {
 			t.Unnoted++
 			continue
 		}
+		read += k.BytesRead
 		t.MovedBytes += k.BytesRead + max(k.BytesWritten, 0)
+	}
+	if read > 0 && t.Unnoted == 0 && read < t.FetchBytes {
+		// The kernels skipped chunks the plan could not rule out (zone
+		// maps through dimension key intervals): count what they read.
+		t.FetchBytes = read
 	}
 	if prof.KernelMs > 0 {
 		t.KernelGBps = float64(t.readBytes()) / prof.KernelMs / 1e6

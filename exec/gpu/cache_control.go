@@ -12,6 +12,7 @@ func DropColumnCache() error {
 	for _, d := range openedDevices() {
 		err := d.do(func() error {
 			d.dims.clear()
+			d.zoneBits.clear(d)
 			d.cache.clear()
 			d.dropNarrowed()
 			d.dropRemapUploads()

@@ -87,6 +87,8 @@ type device struct {
 	graphs graphCache
 	// sortScratch reorders star results in place (star_presort.go).
 	sortScratch hostScratch
+	// zoneBits keeps live-chunk bitmaps of warm queries (star_zone_cache.go).
+	zoneBits zoneCache
 }
 
 // kernelTiming is the device time of the last query's fact-table kernel.

@@ -159,4 +159,5 @@ type dimBuildParams struct {
 	HKeys          uint64
 	HMask          int64
 	Status         uint64
+	KeyRange       uint64
 }

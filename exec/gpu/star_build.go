@@ -94,6 +94,11 @@ func (r *queryRun) markDims(q *starQuery) ([]*dimRun, cu.DevicePtr, error) {
 		}
 		p.Key = kc.view()
 		p.Status = uint64(status) + uint64(4*i)
+		if isZoneDim(q, i) {
+			if err := r.keyRangeBuffer(dr); err != nil {
+				return nil, 0, err
+			}
+		}
 		if len(dm.gcols) > 0 {
 			if dr.flags, err = r.s.alloc(dr.domain); err != nil {
 				return nil, 0, err

@@ -45,6 +45,8 @@ type dimBuild struct {
 	// the key, are not reused while the entry exists.
 	cols []*columnar.Column
 	elem *list.Element
+	// keys is the build's join key interval, when the plan asked for it.
+	keys keyRange
 }
 
 // dimCache holds dimension builds, least recently used evicted first.
@@ -201,7 +203,7 @@ func (r *queryRun) keepDimBuilds(dims []*dimRun) {
 			continue
 		}
 		b := &dimBuild{key: dr.cacheKey, sizes: dr.sizes, mins: dr.mins, nullable: dr.nullable, domain: dr.domain,
-			ranks: dr.ranks, k: dr.k, dp: dr.built, owned: dr.owned, bytes: dr.ownedBytes, cols: dr.cols}
+			ranks: dr.ranks, k: dr.k, dp: dr.built, owned: dr.owned, bytes: dr.ownedBytes, cols: dr.cols, keys: dr.keys}
 		dr.owned = nil
 		r.d.dims.add(b)
 	}

@@ -39,6 +39,8 @@ type dimRun struct {
 	built      dimParam
 	owned      []cu.DevicePtr
 	ownedBytes int64
+	// keys is the join key interval its build found (star_dim_zones.go).
+	keys keyRange
 }
 
 // queryRun holds what one query pins and allocates on the device.
@@ -65,6 +67,9 @@ type queryRun struct {
 	// be started together by endChain (launch_graph.go).
 	recording bool
 	chain     []launchRecord
+	// zoneScale, when not 0, is the share of the plan's live fact chunks
+	// left after the dimension key intervals (star_dim_zones.go).
+	zoneScale float64
 	// setOps are the GPU plan's algorithms for DISTINCT and set
 	// operations (set_op_sort.go).
 	setOps map[planner.Node]planner.GPUSetChoice
@@ -284,7 +289,7 @@ func (d *device) starTable(ctx context.Context, q *starQuery, prof *planner.GPUP
 	if err != nil {
 		return starGroups{}, err
 	}
-	if err := r.zoneParams(q, &sp); err != nil {
+	if err := r.zoneParams(q, dims, &sp); err != nil {
 		return starGroups{}, err
 	}
 	hostSteps.mark("dims+params")

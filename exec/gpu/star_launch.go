@@ -220,7 +220,11 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 	}
 	hostSteps.mark("wait+copy")
 	if kprof() != nil && len(r.streamed) == 0 {
-		noteKernelAt(fact, q.fetchedBytes(sp), slots*8, sp.N, groups.nonEmpty())
+		fetched := q.fetchedBytes(sp)
+		if r.zoneScale > 0 {
+			fetched = int64(float64(fetched) * r.zoneScale)
+		}
+		noteKernelAt(fact, fetched, slots*8, sp.N, groups.nonEmpty())
 	}
 	if timed {
 		if ms, err := d.ev[0].Elapsed(d.ev[1]); err == nil {

@@ -40,6 +40,9 @@ type starQuery struct {
 	// zoneSkips marks the fact chunks the plan's zone maps rule out (nil:
 	// the kernel scans every chunk).
 	zoneSkips []bool
+	// zoneDims are the dimensions whose key intervals rule out more
+	// chunks (star_dim_zones.go).
+	zoneDims []int
 	// fetched is the plan's estimate of the bytes the fused kernel
 	// fetches over the whole fact table (planner/gpu_fact_reads.go).
 	fetched int64
@@ -143,6 +146,7 @@ func starFromPlan(s *planner.GPUStar) (*starQuery, []starOutput, error) {
 	}
 	if s.Zones != nil && s.Zones.Off == "" {
 		q.zoneSkips = s.FactZoneSkips()
+		q.zoneDims = s.Zones.DimKeys
 	}
 	for _, f := range s.FactFilters {
 		q.factFilters = append(q.factFilters, factFilter{col: f.Col, dim: slices.Index(s.Dims, f.Dim)})

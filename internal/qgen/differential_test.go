@@ -79,6 +79,18 @@ func envInt(name string, def int64) int64 {
 	return def
 }
 
+// qgenExecutor is the executor the generated queries run on: the CPU's,
+// or QGEN_EXECUTOR (auto: the GPU's where it takes the plan, on a machine
+// with one, so that its operators meet random SQL too).
+var qgenExecutor = executorFromEnv()
+
+func executorFromEnv() string {
+	if e := os.Getenv("QGEN_EXECUTOR"); e != "" {
+		return e
+	}
+	return "cpu"
+}
+
 // pair is the same data in SQLite and in gpusql under each strategy mix.
 type pair struct {
 	lite *dbsql.DB
@@ -108,7 +120,7 @@ func openPair(t *testing.T, dataSeed int64) *pair {
 		}
 	}
 	for _, o := range strategyMixes {
-		o.Executor = "cpu"
+		o.Executor = qgenExecutor
 		limit := o.MemoryLimit
 		o.MemoryLimit, o.TmpDir = 0, t.TempDir()
 		db, err := engine.Open(o)
