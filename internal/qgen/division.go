@@ -8,7 +8,8 @@ import "strings"
 // decimal library computed (1/3 is 0.333333333: 9 digits, a multiple of
 // its 9-digit words, cut, not rounded), so that 1/3 + 1/3 + 1/3 prints
 // 1.0000, not 0.9999. SQLite divides doubles (CAST(a AS REAL) / b, NULL
-// for a zero divisor, as MySQL) and AVG gives a double; the top level
+// for a zero divisor, as MySQL; integers as a * 10^9 / b in integers, cut
+// as MySQL cuts them) and AVG gives a double; the top level
 // output of a TReal is ROUND(x, scale) there (realOutput), which agrees
 // with MySQL's printed value but where MySQL's cut digits, magnified,
 // reach the 4th decimal. So a division's result is multiplied by small
@@ -39,6 +40,11 @@ func (g *Gen) division(sc *scope, d int) *Node {
 		b = g.leaf(sc, TDec)
 	}
 	n := mk(TReal, "@ / @", a, b).lite("CAST(@ AS REAL) / @")
+	if a.Type == TInt && b.Type == TInt && a.Bound <= maxBound {
+		// MySQL's 9 cut digits exactly: SQLite's integer division
+		// truncates toward zero too (NULL for a zero divisor).
+		n.lite("((@) * 1000000000 / (@) * 1.0 / 1000000000)")
+	}
 	n.Prec, n.Op, n.Divides = precMul, "div", true
 	return n
 }
