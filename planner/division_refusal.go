@@ -31,17 +31,34 @@ func divisionOnCPU(p *Physical) string {
 		}
 		reason := ""
 		for _, e := range nodeExprs(n) {
-			walkExpr(e, func(x sql.Expr) {
-				if reason == "" && cutQuotient(x) {
-					reason = fmt.Sprintf("%s in %s: MySQL cuts the quotient after its %d digits, the GPU rounds it", x, opName(n), x.Type().Scale)
-				}
-			})
+			if x := cutQuotientRead(e, false); x != nil && reason == "" {
+				reason = fmt.Sprintf("%s in %s: MySQL cuts the quotient after its %d digits, the GPU rounds it", x, opName(n), x.Type().Scale)
+			}
 		}
 		if reason != "" {
 			return reason
 		}
 	}
 	return ""
+}
+
+// cutQuotientRead is the first cut quotient under e whose digits are read
+// (computed with, compared, summed), nil if none: one rounded to fewer
+// digits straight away (a column of the result, rounded to the digits
+// MySQL prints; ROUND, FLOOR, CEIL, TRUNCATE) gives the same value from
+// either last digit but where the digits between are all 4s or 9s.
+func cutQuotientRead(e sql.Expr, rounded bool) sql.Expr {
+	if !rounded && cutQuotient(e) {
+		return e
+	}
+	f, isFunc := e.(*sql.Func)
+	for i, c := range exprChildren(e) {
+		r := isFunc && i == 0 && (f.Name == "round" || f.Name == "floor" || f.Name == "ceil" || f.Name == "truncate")
+		if x := cutQuotientRead(c, r); x != nil {
+			return x
+		}
+	}
+	return nil
 }
 
 // cutQuotient reports a DECIMAL x / c whose constant divisor does not
