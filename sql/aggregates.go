@@ -69,6 +69,10 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 			}
 		}
 		a.groupKeys = append(a.groupKeys, k)
+		// A quotient groups by the digits MySQL prints, which its
+		// temporary table keeps (division_digits.go); the select list
+		// still names it as written.
+		e, _ = b.shownDigits(e, sc, true)
 		groups = append(groups, e)
 	}
 	restore := b.inClause("group statement")
