@@ -115,3 +115,16 @@ func (b *binder) castDecimalSpecError(tp *types.FieldType, pos int) error {
 	}
 	return nil
 }
+
+// clipNamed is e, a select item under an alias, with a DecimalClip at its
+// top naming the alias in its warning, as MySQL's item name is the alias
+// (Out of range value for column 'x' at row 1).
+func clipNamed(e Expr, alias string) Expr {
+	f, ok := e.(*Func)
+	if !ok || f.Name != DecimalClip || len(f.Args) != 2 {
+		return e
+	}
+	named := *f
+	named.Args = []Expr{f.Args[0], &Const{T: columnar.TString, S: alias}}
+	return &named
+}
