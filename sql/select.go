@@ -185,7 +185,7 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 	written := append([]Expr(nil), exprs...)
 	shown := make([]int8, len(exprs))
 	for i := range exprs {
-		exprs[i], shown[i] = b.shownDigits(exprs[i], out, b.queries <= 1 || b.setArms > 0)
+		exprs[i], shown[i] = b.shownDigits(exprs[i], out, b.queries <= 1 && parent == nil || b.setArms > 0)
 		if items[i].alias {
 			exprs[i] = clipNamed(exprs[i], items[i].name)
 		}
