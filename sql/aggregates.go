@@ -400,6 +400,11 @@ func (b *binder) aggCall(n *ast.AggregateFuncExpr, sc *scope) (AggExpr, error) {
 	if err != nil {
 		return AggExpr{}, err
 	}
+	if n.Distinct {
+		// MySQL keeps DISTINCT values at the digits it prints: 1/3 and
+		// 3333/10000 are one value (division_digits.go).
+		arg, _ = b.shownDigits(arg, sc, true)
+	}
 	if name, _ := collationOf(arg); name != "" {
 		switch {
 		case ae.Func == AggCount && ae.Distinct:
