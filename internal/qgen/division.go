@@ -148,3 +148,24 @@ func (g *Gen) quotientCompare(sc *scope, d int) *Node {
 	l := lit(TDec, g.pick("0", "1", "-1", "0.5", "0.25", "2.50", "0.33", "-0.75", "3"))
 	return cmp(mk(TBool, "@ "+g.pick("=", "<>", "<", "<=", ">", ">=")+" @", q, l))
 }
+
+// quotientSubquery is a scalar subquery of an AVG or of the largest or
+// smallest quotient of its rows: one value, printed with the scale of the
+// query that reads it (gpusql carries it in the column's Shown).
+func (g *Gen) quotientSubquery(sc *scope, d int) *Node {
+	from, inner, rows := g.baseTable(true)
+	where := g.innerWhere(inner, sc, d)
+	isc := &scope{cols: inner, rows: rows}
+	var item *Node
+	if g.pct(50) {
+		item = g.avg(isc, d+1)
+	} else {
+		item = mk(TReal, g.pick("MAX", "MIN")+"(@)", g.division(isc, d+1))
+		item.Op = "same"
+	}
+	item.Pinned = true
+	n := mk(TReal, "(SELECT @ FROM @@)", item, from, where)
+	n.Op = "same"
+	n.Lite = append([]string{"+" + n.Parts[0]}, n.Parts[1:]...)
+	return n.frozen()
+}

@@ -293,6 +293,9 @@ func (g *Gen) realExpr(sc *scope, d int) *Node {
 		return g.aggregate(sc, TReal, d)
 	}
 	if divisions && !g.noDiv && g.pct(35) {
+		if sc.subq && g.pct(15) {
+			return g.quotientSubquery(sc, d)
+		}
 		return g.quotientExpr(sc, d)
 	}
 	var n *Node
