@@ -3,6 +3,7 @@ package sql
 import (
 	"errors"
 	"fmt"
+	"gpusql/internal/decimal"
 	"math"
 	"strconv"
 	"strings"
@@ -426,11 +427,17 @@ func convertConst(c *Const, t columnar.Type) (*Const, bool) {
 				out.I = roundScaled(c.I, c.T.Scale, t.Scale)
 			}
 		case columnar.Float64:
-			f := math.Round(c.F * float64(columnar.Pow10[t.Scale]))
-			if math.IsNaN(f) || math.Abs(f) >= 9.2e18 {
+			// From the double's shortest text, as MySQL's double2decimal
+			// (1.005e0 is 1.01 in a DECIMAL(4,2), not the 1.00 of its bits).
+			w, ok := decimal.FromFloat64(c.F, t.Scale)
+			if !ok {
 				return nil, false
 			}
-			out.I = int64(f)
+			v, ok := decimal.Int64(w)
+			if !ok || v >= 9.2e18 || v <= -9.2e18 {
+				return nil, false
+			}
+			out.I = v
 		case columnar.String:
 			v, ok := ParseDecimal(strings.TrimSpace(c.S), t.Scale)
 			if c.hex {

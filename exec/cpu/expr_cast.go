@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"gpusql/exec"
+	"gpusql/internal/decimal"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -239,8 +240,14 @@ func convertNum(v *vec, p int32, from, to columnar.Type) (numVal, bool) {
 	case columnar.Decimal:
 		switch {
 		case isFloat:
-			r := math.Round(f * math.Pow10(to.Scale))
-			return numVal{i: int64(r), overflow: r >= math.MaxInt64 || r <= math.MinInt64}, true
+			// From the double's shortest text, as MySQL's double2decimal
+			// (1.005e0 is 1.01 in a DECIMAL(4,2)).
+			w, ok := decimal.FromFloat64(f, to.Scale)
+			n, fits := decimal.Int64(w)
+			if math.IsNaN(f) {
+				return numVal{}, false
+			}
+			return numVal{i: n, overflow: !ok || !fits}, true // past int64: rerun wide
 		case from.ID == columnar.Decimal && to.Scale <= from.Scale:
 			return numVal{i: rescale(i, from.Scale, to.Scale)}, true
 		case from.ID == columnar.Decimal:

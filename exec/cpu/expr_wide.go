@@ -5,6 +5,8 @@ import (
 	"gpusql/internal/decimal"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
+	"math"
+	"math/big"
 	"strings"
 )
 
@@ -91,6 +93,11 @@ func (e *wideCastEval) convert(v *vec, p int32, out *vec) bool {
 		switch {
 		case from.ID == columnar.Float64:
 			w, ok = decimal.FromFloat64(v.f64[p], to.Scale)
+			if f := v.f64[p]; !ok && !math.IsNaN(f) {
+				// Past 76 digits (1e300): the largest DECIMAL, as
+				// MySQL's double2decimal overflows to it.
+				w, ok = largestWide(f < 0), true
+			}
 		case from.ID == columnar.String:
 			// The longest numeric prefix, 0 where there is none, as the
 			// narrow cast reads it (1292 where that is not all of it).
@@ -369,4 +376,15 @@ func wideCastVia(ev evaluator, from, to columnar.Type, warn *sql.Warnings) evalu
 // statement with MySQL's (wide) types (exec.ErrExactOverflow).
 func decimalOverflow(e sql.Expr) error {
 	return &exec.ExactOverflowError{Msg: outOfRange("DECIMAL", e).Error()}
+}
+
+// largestWide is ±(10^65 - 1), the largest unscaled value of a DECIMAL of
+// MySQL's 65 digits.
+func largestWide(negative bool) decimal.Num {
+	m := new(big.Int).Sub(decimal.Pow10(decimal.MaxPrecision), big.NewInt(1))
+	if negative {
+		m.Neg(m)
+	}
+	w, _ := decimal.FromBig(m)
+	return w
 }
