@@ -103,6 +103,10 @@ func (b *binder) shownScale(e Expr, sc *scope) int {
 		if sch := x.Plan.Schema(); len(sch) > 0 && sch[0].Shown > 0 {
 			return int(sch[0].Shown) - 1
 		}
+	case *NestedSubquery:
+		if sch := x.Plan.Schema(); x.Mode == SubqueryScalar && len(sch) > 0 && sch[0].Shown > 0 {
+			return int(sch[0].Shown) - 1
+		}
 	}
 	return t.Scale
 }
@@ -143,6 +147,9 @@ func (b *binder) hasQuotient(e Expr, sc *scope) bool {
 	case *ScalarSubquery:
 		sch := x.Plan.Schema()
 		return len(sch) > 0 && sch[0].Shown > 0
+	case *NestedSubquery:
+		sch := x.Plan.Schema()
+		return x.Mode == SubqueryScalar && len(sch) > 0 && sch[0].Shown > 0
 	}
 	return false
 }

@@ -207,7 +207,11 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 		for i := range blk.outerKeys {
 			allNames[len(names)+i] = "corr_key" + strconv.Itoa(i)
 		}
-		blk.plan = newProject(out.plan, proj, allNames)
+		cp := newProject(out.plan, proj, allNames)
+		for i, sh := range shown {
+			cp.Out[i].Shown = sh
+		}
+		blk.plan = cp
 		blk.emptyValue = emptyAggValue(exprs[0], agg)
 		return blk, nil
 	}
