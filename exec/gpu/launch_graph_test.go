@@ -4,13 +4,41 @@ package gpu
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
+	"gpusql/exec"
 	"gpusql/exec/cpu"
 	"gpusql/internal/ssbtest"
 	"gpusql/planner"
 	"gpusql/storage/columnar"
 )
+
+// planSSB plans q for prof and answers it on the CPU executor.
+func planSSB(t *testing.T, prof *planner.GPUProfile, q ssbtest.Query) (*planner.Physical, *exec.Result) {
+	t.Helper()
+	p, err := planner.Plan(q.Query, planner.Options{GPU: prof})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := cpu.Run(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, want
+}
+
+// runMatches runs p on the GPU and reports a difference from want.
+func runMatches(t *testing.T, p *planner.Physical, want *exec.Result, what string) {
+	t.Helper()
+	got, err := Run(context.Background(), p)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if d := diffResults(got, want); d != "" {
+		t.Errorf("%s: %s", what, d)
+	}
+}
 
 // A star query run again replays its kernel chain as a CUDA graph and
 // answers as the CPU executor does, every run; with replay switched off
@@ -27,23 +55,10 @@ func TestStarGraphReplay(t *testing.T) {
 	for _, graphs := range []bool{true, false} {
 		cudaGraphs.Store(graphs)
 		for _, q := range ssbtest.Queries(t, cat) {
-			p, err := planner.Plan(q.Query, planner.Options{GPU: prof})
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := cpu.Run(context.Background(), p)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p, want := planSSB(t, prof, q)
 			before := graphReplays.Load()
 			for run := range 3 {
-				got, err := Run(context.Background(), p)
-				if err != nil {
-					t.Fatalf("%s run %d: %v", q.Name, run, err)
-				}
-				if d := diffResults(got, want); d != "" {
-					t.Errorf("%s run %d (graphs %v): %s", q.Name, run, graphs, d)
-				}
+				runMatches(t, p, want, fmt.Sprintf("%s run %d (graphs %v)", q.Name, run, graphs))
 			}
 			replays := graphReplays.Load() - before
 			if graphs && replays < 2 {
@@ -69,21 +84,8 @@ func TestStarGraphParamsKeyed(t *testing.T) {
 	queries := ssbtest.Queries(t, cat)
 	for round := range 3 {
 		for _, q := range queries[:3] { // Q1.1-Q1.3: one chain shape, other constants
-			p, err := planner.Plan(q.Query, planner.Options{GPU: prof})
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := cpu.Run(context.Background(), p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := Run(context.Background(), p)
-			if err != nil {
-				t.Fatalf("%s round %d: %v", q.Name, round, err)
-			}
-			if d := diffResults(got, want); d != "" {
-				t.Errorf("%s round %d: %s", q.Name, round, d)
-			}
+			p, want := planSSB(t, prof, q)
+			runMatches(t, p, want, fmt.Sprintf("%s round %d", q.Name, round))
 		}
 	}
 }
@@ -102,22 +104,9 @@ func TestStarGraphCacheBound(t *testing.T) {
 	queries := ssbtest.Queries(t, cat)
 	for round := range 3 {
 		for _, q := range queries[3:9] { // Q2.1-Q3.3: six chains
-			p, err := planner.Plan(q.Query, planner.Options{GPU: prof})
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := cpu.Run(context.Background(), p)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p, want := planSSB(t, prof, q)
 			for range 2 {
-				got, err := Run(context.Background(), p)
-				if err != nil {
-					t.Fatalf("%s round %d: %v", q.Name, round, err)
-				}
-				if diff := diffResults(got, want); diff != "" {
-					t.Errorf("%s round %d: %s", q.Name, round, diff)
-				}
+				runMatches(t, p, want, fmt.Sprintf("%s round %d", q.Name, round))
 				var n int
 				if err := d.do(func() error { n = len(d.graphs.graphs); return nil }); err != nil {
 					t.Fatal(err)
