@@ -444,8 +444,15 @@ func (b *binder) aggCall(n *ast.AggregateFuncExpr, sc *scope) (AggExpr, error) {
 			// The digits MySQL divides the sum with (division_digits.go):
 			// AVG(INT) keeps 9, printed with 4.
 			// 18 digits or more leave the int64 no integer digit: wide.
+			// Values of more than 9 integer digits (BIGINT) keep the
+			// printed scale (4 more), rounded: at 9 fraction digits their
+			// average could leave the int64 the GPU divides in.
 			d := asDecimal(nt)
 			s := DivisionScale(d.Scale, 0)
+			big := nt.ID == columnar.Int64 || nt.ID == columnar.Decimal && d.Precision-d.Scale > 9
+			if big && s < maxDecimalPrecision {
+				s = d.Scale + 4
+			}
 			if s >= maxDecimalPrecision {
 				ae.T = wideResult(d.Precision-d.Scale+s, s)
 			} else {
