@@ -100,7 +100,11 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 				return nil, b.generatedValueError(b.wordPos(t.Fields[k].Name, -1), t.Fields[k].Name, t.Name)
 			}
 		}
+		// The values go to the columns whole, each rounded once to its
+		// column's scale, as MySQL stores them (division_digits.go).
+		b.queries++
 		blk, err := b.query(n.Select, nil)
+		b.queries--
 		if err != nil {
 			return nil, err
 		}
