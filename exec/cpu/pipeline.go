@@ -96,6 +96,9 @@ func (x *executor) runPipelineUnder(top planner.Node, above []planner.Node, sf s
 			}
 		}
 	}
+	if ts, ok := n.(*planner.TableScan); ok {
+		skip = x.keyRangeSkips(ts, ops, skip)
+	}
 	var timers [][]*timedOp
 	chain := func(w int, sink operator) (operator, error) {
 		head, ts, err := x.timedChain(ops, sink)
