@@ -238,6 +238,9 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 				return nil, b.errf(b.posOr(by.Expr, -1), "ORDER BY expression %s is not in the select list, which SELECT DISTINCT requires", e)
 			}
 			idx = len(exprs) + len(hidden)
+			// MySQL sorts a quotient by the digits it prints (its
+			// sort key is rounded to them: division_digits.go).
+			e, _ = b.shownDigits(e, out, true)
 			hidden = append(hidden, e)
 		}
 		if idx < len(exprs) && needsOrderKey(exprs[idx]) {
