@@ -12,14 +12,15 @@ import "strings"
 // as MySQL cuts them) and AVG gives a double; the top level
 // output of a TReal is ROUND(x, scale) there (realOutput), which agrees
 // with MySQL's printed value but where MySQL's cut digits, magnified,
-// reach the 4th decimal. So a division's result is multiplied by small
-// numbers only (bound divisionFactor), never summed or averaged over
-// rows (the cut digits of many rows add up), and never compared,
-// grouped or sorted (it is a TReal). A quotient's scale (4, or 6 for a
+// reach the 4th decimal. So only an integer's quotient (cut alike in
+// both) is multiplied, by small numbers (bound divisionFactor); none is
+// summed or averaged over rows (the cut digits of many rows add up),
+// grouped or sorted (it is a TReal), and one is compared only with a
+// literal (quotientCompare). A quotient's scale (4, or 6 for a
 // DECIMAL(6,2) dividend) stays within the 9 digits it is cut to.
 
-// divisions switches quotients on (off until gpusql keeps MySQL's cut
-// digits: 1 / 7 * 6 is 0.8571 in MySQL, 0.142857142 * 6).
+// divisions switches quotients on (they found gpusql computing 1 / 7 * 6
+// as 0.1429 * 6, where MySQL's is 0.142857142 * 6, 0.8571).
 var divisions = true
 
 // divisionFactor bounds what multiplies a quotient.
