@@ -21,18 +21,23 @@ import (
 // operands are brought to a common type, where nothing is clipped.
 const DecimalClip = "decimal_clip"
 
+// clipHeadroom is the precision a value travels to DecimalClip in when it
+// is wide: the 76 digits a 256-bit word holds, past MySQL's 65, so that
+// CAST(1e35 AS DECIMAL(65,30)) (66 digits) reaches the clip, not NULL.
+const clipHeadroom = 76
+
 // castDecimal binds CAST(e AS DECIMAL(t.Precision, t.Scale)). A value of
 // e that always fits is a plain cast (which the GPU computes); otherwise
 // the rounded value travels in a DECIMAL(18,D), or where e is a wide
 // DECIMAL, or the statement is rebound after such a value overflowed the
-// int64 (exactDecimals), in a DECIMAL(65,D), and DecimalClip clips it.
+// int64 (exactDecimals), in a DECIMAL(76,D), and DecimalClip clips it.
 func (b *binder) castDecimal(e Expr, t columnar.Type, pos int) Expr {
 	if isNullConst(e) || intDigits(e.Type(), t.Scale) <= t.Precision-t.Scale {
 		return castTo(e, t)
 	}
 	mid := columnar.TDecimal(decimal.NarrowPrecision, t.Scale)
 	if b.exactDecimals || e.Type().IsWide() || t.IsWide() {
-		mid = columnar.TDecimal(decimal.MaxPrecision, t.Scale)
+		mid = columnar.TDecimal(clipHeadroom, t.Scale)
 	}
 	name := &Const{T: columnar.TString, S: b.callText(pos)}
 	return &Func{Name: DecimalClip, Args: []Expr{castTo(e, mid), name}, T: t}

@@ -94,8 +94,8 @@ func (e *wideCastEval) convert(v *vec, p int32, out *vec) bool {
 		case from.ID == columnar.Float64:
 			w, ok = decimal.FromFloat64(v.f64[p], to.Scale)
 			if f := v.f64[p]; !ok && !math.IsNaN(f) {
-				// Past 76 digits (1e300): the largest DECIMAL, as
-				// MySQL's double2decimal overflows to it.
+				// Past 76 digits (1e300): past the largest DECIMAL,
+				// as MySQL's double2decimal overflows.
 				w, ok = largestWide(f < 0), true
 			}
 		case from.ID == columnar.String:
@@ -378,10 +378,10 @@ func decimalOverflow(e sql.Expr) error {
 	return &exec.ExactOverflowError{Msg: outOfRange("DECIMAL", e).Error()}
 }
 
-// largestWide is ±(10^65 - 1), the largest unscaled value of a DECIMAL of
-// MySQL's 65 digits.
+// largestWide is ±(10^76 - 1), past every DECIMAL MySQL declares (65
+// digits): a cast to one notes it out of range (clips it, or NULL).
 func largestWide(negative bool) decimal.Num {
-	m := new(big.Int).Sub(decimal.Pow10(decimal.MaxPrecision), big.NewInt(1))
+	m := new(big.Int).Sub(new(big.Int).Exp(big.NewInt(10), big.NewInt(76), nil), big.NewInt(1))
 	if negative {
 		m.Neg(m)
 	}
