@@ -52,6 +52,7 @@ import "C"
 
 import (
 	"encoding/binary"
+	"errors"
 	"os"
 	"sync/atomic"
 	"unsafe"
@@ -65,8 +66,12 @@ var cudaGraphs atomic.Bool
 
 func init() { cudaGraphs.Store(os.Getenv("GPUSQL_CUDA_GRAPHS") != "off") }
 
-// graphReplays counts chains started as one graph (tests).
-var graphReplays atomic.Uint64
+// graphReplays counts chains started as one graph (tests); failGraphBuilds
+// makes instantiating one fail (tests of the fallback).
+var (
+	graphReplays    atomic.Uint64
+	failGraphBuilds atomic.Bool
+)
 
 // maxGraphs bounds the chains a device remembers: past it the cache
 // starts over, destroying its graphs (a graph costs device memory for its
@@ -88,14 +93,15 @@ type graphCache struct {
 }
 
 type chainGraph struct {
-	exec C.CUgraphExec // nil until the chain is seen a second time
-	seen bool
+	exec   C.CUgraphExec // nil until the chain is seen a second time
+	seen   bool
+	failed bool // instantiating it failed: launch kernel by kernel
 }
 
 // launch starts f as launch does, or records it while the query records
 // its kernel chain (beginChain).
 func (r *queryRun) launch(f cu.Function, grid, block, shmem int, params unsafe.Pointer, size uintptr) error {
-	if !r.recording || grid == 0 {
+	if !r.recording || grid == 0 || size == 0 {
 		return launch(f, grid, block, shmem, params, size)
 	}
 	p := make([]byte, size)
@@ -123,12 +129,14 @@ func (r *queryRun) endChain() error {
 		return nil
 	}
 	g := r.d.graphs.lookup(chain)
-	if g.exec == nil && g.seen {
-		exec, err := buildGraph(chain)
-		if err != nil {
-			return err
+	if g.exec == nil && g.seen && !g.failed {
+		// A graph that cannot be made (the driver refusing a node, no
+		// memory for it) only costs the replay: the chain runs as launches.
+		if exec, err := buildGraph(chain); err == nil {
+			g.exec = exec
+		} else {
+			g.failed = true
 		}
-		g.exec = exec
 	}
 	g.seen = true
 	if g.exec == nil {
@@ -183,6 +191,9 @@ func (c *graphCache) reset() {
 // buildGraph instantiates chain as a graph of kernel nodes, each after
 // the one before.
 func buildGraph(chain []launchRecord) (C.CUgraphExec, error) {
+	if failGraphBuilds.Load() {
+		return nil, errors.New("gpu: CUDA graph builds made to fail (a test)")
+	}
 	n := len(chain)
 	// The arrays go to C in C memory: cgo may not be handed Go memory
 	// that holds pointers.

@@ -118,3 +118,31 @@ func TestStarGraphCacheBound(t *testing.T) {
 		}
 	}
 }
+
+// A chain whose graph cannot be instantiated runs as launches, every time,
+// and answers as the CPU executor does.
+func TestStarGraphBuildFails(t *testing.T) {
+	needGPU(t)
+	prof, err := DeviceProfile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	failGraphBuilds.Store(true)
+	defer failGraphBuilds.Store(false)
+	for _, d := range openedDevices() { // graphs made by earlier tests go
+		if err := d.do(func() error { d.graphs.reset(); return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cat := ssbtest.Catalog(t, 0.02, columnar.HeapAllocator)
+	before := graphReplays.Load()
+	for _, q := range ssbtest.Queries(t, cat)[:4] {
+		p, want := planSSB(t, prof, q)
+		for run := range 3 {
+			runMatches(t, p, want, fmt.Sprintf("%s run %d", q.Name, run))
+		}
+	}
+	if n := graphReplays.Load() - before; n != 0 {
+		t.Errorf("%d graph replays with every build failing", n)
+	}
+}
