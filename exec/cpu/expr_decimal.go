@@ -50,7 +50,12 @@ func divRound(a, b int64) int64 {
 
 // mulDivRound computes a×m/d rounded half away from zero with a 128-bit
 // intermediate product; ok is false on overflow or d = 0.
-func mulDivRound(a, m, d int64) (int64, bool) {
+func mulDivRound(a, m, d int64) (int64, bool) { return mulDiv(a, m, d, true) }
+
+// mulDivTrunc is mulDivRound truncated toward zero.
+func mulDivTrunc(a, m, d int64) (int64, bool) { return mulDiv(a, m, d, false) }
+
+func mulDiv(a, m, d int64, round bool) (int64, bool) {
 	if d == 0 {
 		return 0, false
 	}
@@ -61,7 +66,7 @@ func mulDivRound(a, m, d int64) (int64, bool) {
 		return 0, false
 	}
 	q, r := bits.Div64(hi, lo, ud)
-	if r >= ud-r {
+	if round && r >= ud-r {
 		q++
 	}
 	if q > math.MaxInt64 {
@@ -101,26 +106,4 @@ func decimalDiv(a, b int64, sa, sb, st int) (int64, bool) {
 		return 0, b != 0 // |a| < 10^19 over |b| * 10^19 and more
 	}
 	return mulDivTrunc(a, 1, b*pow10(-e))
-}
-
-// mulDivTrunc computes a×m/d truncated toward zero with a 128-bit
-// intermediate product; ok is false on overflow or d = 0.
-func mulDivTrunc(a, m, d int64) (int64, bool) {
-	if d == 0 {
-		return 0, false
-	}
-	neg := (a < 0) != (m < 0) != (d < 0)
-	ua, um, ud := uabs(a), uabs(m), uabs(d)
-	hi, lo := bits.Mul64(ua, um)
-	if hi >= ud {
-		return 0, false
-	}
-	q, _ := bits.Div64(hi, lo, ud)
-	if q > math.MaxInt64 {
-		return 0, false
-	}
-	if neg {
-		return -int64(q), true
-	}
-	return int64(q), true
 }

@@ -213,14 +213,9 @@ func uabs(v int64) uint64 {
 // rounded half away from zero: a×10^(st-sa+sb)/b. ok is false when b is
 // zero or the quotient exceeds 255 bits.
 func Div(a, b Num, sa, sb, st int) (Num, bool) {
-	if b.Sign() == 0 {
+	num, den, ok := divOperands(a, b, sa, sb, st)
+	if !ok {
 		return Num{}, false
-	}
-	num, den := Big(a), Big(b)
-	if e := st - sa + sb; e >= 0 {
-		num.Mul(num, pow10[e])
-	} else {
-		den.Mul(den, pow10[-e])
 	}
 	return FromBig(divRoundBig(num, den))
 }
@@ -228,16 +223,26 @@ func Div(a, b Num, sa, sb, st int) (Num, bool) {
 // DivTrunc is Div cut toward zero at st digits, as MySQL's decimal
 // division computes a quotient.
 func DivTrunc(a, b Num, sa, sb, st int) (Num, bool) {
-	if b.Sign() == 0 {
+	num, den, ok := divOperands(a, b, sa, sb, st)
+	if !ok {
 		return Num{}, false
 	}
-	num, den := Big(a), Big(b)
+	return FromBig(num.Quo(num, den))
+}
+
+// divOperands are a and b scaled so that num/den is a/b at scale st
+// (ok false when b is zero).
+func divOperands(a, b Num, sa, sb, st int) (num, den *big.Int, ok bool) {
+	if b.Sign() == 0 {
+		return nil, nil, false
+	}
+	num, den = Big(a), Big(b)
 	if e := st - sa + sb; e >= 0 {
 		num.Mul(num, pow10[e])
 	} else {
 		den.Mul(den, pow10[-e])
 	}
-	return FromBig(num.Quo(num, den))
+	return num, den, true
 }
 
 // IntDiv is the integer part of a/b for scales sa and sb (DIV), truncated
