@@ -20,26 +20,12 @@ import (
 // cuts it: the printed value, rounded to 5 digits fewer, differs only
 // where those digits are 49999 and the next rounds them up.
 func divisionOnCPU(p *Physical) string {
-	onHost := map[Node]bool{}
-	tail, _ := gpuSplit(p.Root)
-	for _, n := range tail {
-		onHost[n] = true
-	}
-	for _, n := range p.Nodes() {
-		if onHost[n] {
-			continue
+	return firstBelowTail(p, func(n Node, e sql.Expr) string {
+		if x := cutQuotientRead(e, false); x != nil {
+			return fmt.Sprintf("%s in %s: MySQL cuts the quotient after its %d digits, the GPU rounds it", x, opName(n), x.Type().Scale)
 		}
-		reason := ""
-		for _, e := range nodeExprs(n) {
-			if x := cutQuotientRead(e, false); x != nil && reason == "" {
-				reason = fmt.Sprintf("%s in %s: MySQL cuts the quotient after its %d digits, the GPU rounds it", x, opName(n), x.Type().Scale)
-			}
-		}
-		if reason != "" {
-			return reason
-		}
-	}
-	return ""
+		return ""
+	})
 }
 
 // cutQuotientRead is the first cut quotient under e whose digits are read

@@ -27,6 +27,21 @@ import (
 // the groups, a HAVING) do not count: the GPU executor hands them to the
 // CPU executor (exec/gpu/host_tail.go), which notes the warnings.
 func warningOnCPU(p *Physical) string {
+	return firstBelowTail(p, func(n Node, e sql.Expr) string {
+		reason := ""
+		walkExpr(e, func(x sql.Expr) {
+			if why := mayWarn(x); reason == "" && why != "" {
+				reason = fmt.Sprintf("%s in %s: %s", x, opName(n), why)
+			}
+		})
+		return reason
+	})
+}
+
+// firstBelowTail is the first reason why gives for an expression of an
+// operator below the GPU's host tail ("" when none): the operators the
+// GPU would compute, the tail going to the CPU executor anyway.
+func firstBelowTail(p *Physical, why func(n Node, e sql.Expr) string) string {
 	onHost := map[Node]bool{}
 	tail, _ := gpuSplit(p.Root)
 	for _, n := range tail {
@@ -36,16 +51,10 @@ func warningOnCPU(p *Physical) string {
 		if onHost[n] {
 			continue
 		}
-		reason := ""
 		for _, e := range nodeExprs(n) {
-			walkExpr(e, func(x sql.Expr) {
-				if why := mayWarn(x); reason == "" && why != "" {
-					reason = fmt.Sprintf("%s in %s: %s", x, opName(n), why)
-				}
-			})
-		}
-		if reason != "" {
-			return reason
+			if reason := why(n, e); reason != "" {
+				return reason
+			}
 		}
 	}
 	return ""
