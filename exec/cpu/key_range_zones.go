@@ -38,7 +38,7 @@ func (x *executor) keyRangeSkips(ts *planner.TableScan, ops []planner.Node, skip
 		if jt == nil {
 			continue
 		}
-		lo, hi, any := jt.keyRange()
+		lo, hi, any := keyBounds(jt.keys[0], jt.keyNull)
 		for k, st := range t.Stats[sc.Col] {
 			rows := min(columnar.ChunkRows, t.Rows-k*columnar.ChunkRows)
 			if !any || st.NullCount == rows || st.Max < lo || st.Min > hi {
@@ -56,22 +56,4 @@ func (x *executor) keyRangeSkips(ts *planner.TableScan, ops []planner.Node, skip
 // values, as the chunk statistics hold them.
 func plainInt(t columnar.Type) bool {
 	return (t.ID == columnar.Int32 || t.ID == columnar.Int64) && !t.Unsigned
-}
-
-// keyRange is the least and greatest non-NULL key the table built (any
-// false: none).
-func (t *joinTable) keyRange() (lo, hi int64, any bool) {
-	for r, k := range t.keys[0] {
-		if t.keyNull[r] {
-			continue
-		}
-		if !any || k < lo {
-			lo = k
-		}
-		if !any || k > hi {
-			hi = k
-		}
-		any = true
-	}
-	return lo, hi, any
 }
