@@ -2,6 +2,7 @@ package cpu_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"gpusql/exec/cpu"
@@ -29,7 +30,7 @@ func TestKeyRangeZones(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := joinRow(formatResult(res)[0]); got != c.want {
+		if got := strings.Join(formatResult(res)[0], "|"); got != c.want {
 			t.Errorf("%s: %s, want %s", c.sql, got, c.want)
 		}
 		for _, n := range p.Nodes() {
@@ -40,15 +41,4 @@ func TestKeyRangeZones(t *testing.T) {
 			}
 		}
 	}
-}
-
-func joinRow(cells []string) string {
-	s := ""
-	for i, c := range cells {
-		if i > 0 {
-			s += "|"
-		}
-		s += c
-	}
-	return s
 }
