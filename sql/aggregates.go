@@ -199,6 +199,9 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 			return nil, err
 		}
 	}
+	if blk.printed {
+		b.narrowPrintedAverages(a, items, orderBy)
+	}
 
 	out := make(Schema, 0, len(groups)+len(a.aggFuncs))
 	for _, g := range groups {
@@ -442,19 +445,18 @@ func (b *binder) aggCall(n *ast.AggregateFuncExpr, sc *scope) (AggExpr, error) {
 			ae.T = columnar.TInt64
 		default:
 			// The digits MySQL divides the sum with (division_digits.go):
-			// AVG(INT) keeps 9, printed with 4.
-			// 18 digits or more leave the int64 no integer digit: wide.
-			// Values of more than 9 integer digits (BIGINT) keep the
-			// printed scale (4 more), rounded: at 9 fraction digits their
-			// average could leave the int64 the GPU divides in.
+			// AVG(INT) keeps 9, printed with 4. 18 digits or more leave
+			// the int64 no integer digit, and so do 9 of an average of
+			// values of more than 9 integer digits (BIGINT): wide, unless
+			// only printed (narrowPrintedAverages).
 			d := asDecimal(nt)
 			s := DivisionScale(d.Scale, 0)
-			big := nt.ID == columnar.Int64 || nt.ID == columnar.Decimal && d.Precision-d.Scale > 9
-			if big && s < maxDecimalPrecision {
-				s = d.Scale + 4
-			}
-			if s >= maxDecimalPrecision {
-				ae.T = wideResult(d.Precision-d.Scale+s, s)
+			if s >= maxDecimalPrecision || bigAverage(nt) {
+				intDigits := d.Precision - d.Scale
+				if digits, scale, ok := exactDigits(nt); ok {
+					intDigits = digits - scale // BIGINT's 19
+				}
+				ae.T = wideResult(intDigits+s, s)
 			} else {
 				ae.T = columnar.TDecimal(maxDecimalPrecision, s)
 			}

@@ -81,9 +81,10 @@ type binder struct {
 	// queries counts the query blocks being bound, one inside another: 1
 	// for the statement's own (shownDigits rounds its columns only).
 	queries int
-	// setArms counts the set operations whose SELECTs are being bound:
-	// MySQL stores their rows in a temporary table, at the printed scale.
-	setArms int
+	// storeRows marks the query block bound next as one whose rows MySQL
+	// stores in a temporary table, at the printed scale (a set operation's
+	// arm, a materialized derived table: materialized_derived.go).
+	storeRows bool
 	// capture is the parameter capture of the subquery being bound nested
 	// (its blocks are those whose parent is capture.parent); nextParam
 	// numbers Params within the statement.

@@ -222,6 +222,7 @@ func (b *binder) tableSource(n *ast.TableSource) (Plan, []scopeCol, error) {
 		if alias == "" {
 			return nil, nil, b.errCode(-1, ErDerivedMustHaveAlias, "Every derived table must have its own alias")
 		}
+		b.storeRows = materialized(src)
 		blk, err := b.query(src, nil)
 		if err != nil {
 			return nil, nil, err
@@ -308,6 +309,7 @@ func (b *binder) findCTE(name string) *cteDef {
 func (b *binder) bindCTE(def *cteDef) (Plan, []string, error) {
 	saved := b.ctes
 	b.ctes = def.visible
+	b.storeRows = materialized(def.query)
 	blk, err := b.query(def.query, nil)
 	b.ctes = saved
 	if err != nil {

@@ -78,6 +78,7 @@ func (b *binder) bindRecursive(def *cteDef) error {
 	if k > 1 {
 		anchor = &ast.SetOprStmt{SelectList: &ast.SetOprSelectList{Selects: sel[:k]}}
 	}
+	b.storeRows = true // always materialized (materialized_derived.go)
 	ab, err := b.query(anchor, nil)
 	if err != nil {
 		return err
@@ -96,6 +97,7 @@ func (b *binder) bindRecursive(def *cteDef) error {
 	work := columnar.NewEmptyTable(def.name, fields)
 	result := columnar.NewEmptyTable(def.name, fields)
 	b.ctes = append(def.visible[:len(def.visible):len(def.visible)], &cteDef{name: def.name, cols: names, table: work})
+	b.storeRows = true
 	sb, err := b.query(sel[k], nil)
 	if err != nil {
 		return err

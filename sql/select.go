@@ -29,6 +29,9 @@ type block struct {
 	// over input's schema, with outerRef leaves; they are not in plan.
 	corr       []Expr
 	aggregated bool
+	// printed: its columns are stored or sent at the scale MySQL prints
+	// them with (storesRows).
+	printed bool
 	// limited is set when LIMIT/OFFSET may drop rows a semi-join needs.
 	limited bool
 	// outerKeys is set on aggregated correlated blocks: the WHERE equalities
@@ -97,6 +100,7 @@ func (b *binder) selectStmt(s *ast.SelectStmt, parent *scope) (*block, error) {
 }
 
 func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation) (*block, error) {
+	round := b.storesRows(parent) // read before FROM binds blocks of its own
 	switch {
 	case s.SelectIntoOpt != nil:
 		return nil, b.errf(-1, "unsupported: SELECT ... INTO")
@@ -120,7 +124,7 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 		sc = &scope{plan: p, cols: cols}
 	}
 	sc.parent, sc.corr = parent, corr
-	blk := &block{}
+	blk := &block{printed: round}
 	if s.Where != nil {
 		restore := b.inClause("where clause")
 		blk.corr, err = b.filter(s.Where, sc, parent != nil)
@@ -185,7 +189,7 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 	written := append([]Expr(nil), exprs...)
 	shown := make([]int8, len(exprs))
 	for i := range exprs {
-		exprs[i], shown[i] = b.shownDigits(exprs[i], out, b.queries <= 1 && parent == nil || b.setArms > 0)
+		exprs[i], shown[i] = b.shownDigits(exprs[i], out, round)
 		if items[i].alias {
 			exprs[i] = clipNamed(exprs[i], items[i].name)
 		}

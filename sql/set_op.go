@@ -39,11 +39,11 @@ func (b *binder) setOprList(l *ast.SetOprSelectList, parent *scope) (*block, err
 		op  *ast.SetOprType // operator before this branch
 	}
 	var branches []branch
-	if len(l.Selects) > 1 {
-		b.setArms++
-		defer func() { b.setArms-- }()
-	}
+	// MySQL stores a set operation's rows in a temporary table: each arm's
+	// columns at the printed scale (materialized_derived.go).
+	store := b.storesRows(parent) || len(l.Selects) > 1
 	for _, s := range l.Selects {
+		b.storeRows = store
 		var blk *block
 		var op *ast.SetOprType
 		switch s := s.(type) {

@@ -103,7 +103,8 @@ func (b *binder) bindView(v catalog.View, pos int) (Plan, []string, error) {
 	vb := &binder{cat: b.cat, session: b.session, vars: b.vars, src: ps[0].src, end: len(ps[0].src), depth: b.depth,
 		nextParam: b.nextParam, views: append(append([]string(nil), b.views...), v.Name),
 		files: ps[0].files, dir: b.dir, reads: b.reads, soundsLike: ps[0].soundsLike,
-		queries: b.queries} // a query inside this one: its quotients keep their digits (division_digits.go)
+		queries:   b.queries,          // a query inside this one: its quotients keep their digits (division_digits.go)
+		storeRows: materialized(node)} // unless MySQL materializes it
 	blk, err := vb.query(node, nil)
 	b.nextParam = vb.nextParam
 	b.recursive = append(b.recursive, vb.recursive...)

@@ -231,7 +231,9 @@ func (b *binder) windowFunc(n *ast.WindowFuncExpr, name string, sc *scope, pos i
 		if isJSON(ae.Arg) && (ae.Func == AggMin || ae.Func == AggMax) {
 			return w, b.errf(pos, "%s", jsonCompareError(name+"() OVER a window"))
 		}
-		if ae.Func == AggAvg && ae.T.ID == columnar.Decimal {
+		if t, ok := printedAverage(ae, b.exactDecimals); ok {
+			ae.T = t // in an int64, as below (average_digits.go)
+		} else if ae.Func == AggAvg && ae.T.ID == columnar.Decimal {
 			// AVG OVER prints its value: the scale MySQL shows, rounded.
 			ae.T.Scale = min(asDecimal(ae.Arg.Type()).Scale+4, ae.T.Scale)
 		}

@@ -181,7 +181,7 @@ func (g *Gen) intExpr(sc *scope, d int) *Node {
 		return n
 	case c < 70:
 		n := mk(TInt, "(@)", g.pred(sc, d+1))
-		n.Bound = 1
+		n.Bound = max(1, n.Kids[0].Bound) // 0 or 1, or an integer as a truth value
 		return n
 	case c < 78 && sc.subq:
 		return g.scalarSubquery(sc, TInt, d)

@@ -37,8 +37,9 @@ func (g *Gen) pred(sc *scope, d int) *Node {
 		return cmp(mk(TBool, fmt.Sprintf("@ %sLIKE '%s'", g.pick("", "NOT "), g.pick("a%", "%b%", "_", "%a", "h_llo", "%")), g.strExpr(sc, d+1)))
 	case c < 82:
 		// An integer as a truth value: true when not zero, in both.
+		// Its value is the integer's (under (@) in intExpr too).
 		n := mk(TBool, "@", g.intExpr(sc, d+1))
-		n.Prec = precSame
+		n.Prec, n.Bound = precSame, n.Kids[0].Bound
 		return n
 	case c < 85:
 		return cmp(mk(TBool, "@ IS "+g.pick("", "NOT ")+g.pick("TRUE", "FALSE"), p()))
