@@ -434,6 +434,11 @@ func (b *binder) frameBound(fb *ast.FrameBound, rows bool, order []SortKey, sc *
 		return out, err
 	}
 	kt := order[0].Expr.Type()
+	if kt.ID == columnar.Bool {
+		// A comparison or ISNULL is MySQL's integer 0 or 1: offset as
+		// one (the order of the key is unchanged).
+		order[0].Expr, kt = castTo(order[0].Expr, columnar.TInt64), columnar.TInt64
+	}
 	if temporal := kt.ID == columnar.Date || kt.ID == columnar.Datetime; temporal || fb.Unit != ast.TimeUnitInvalid {
 		return b.intervalBound(out, fb.Unit, c, kt, bpos)
 	}
