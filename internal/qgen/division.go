@@ -76,6 +76,8 @@ func scaleOf(n *Node) int {
 		return max(k(0), k(1))
 	case "same":
 		return k(0)
+	case "scale1":
+		return 1
 	}
 	return 2
 }

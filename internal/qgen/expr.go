@@ -153,6 +153,9 @@ func (g *Gen) intExpr(sc *scope, d int) *Node {
 	if d >= maxDepth || g.pct(30) {
 		return g.leaf(sc, TInt)
 	}
+	if g.pct(3) {
+		return g.roundWhole(sc, d)
+	}
 	e := func() *Node { return g.intExpr(sc, d+1) }
 	switch c := g.r.Intn(100); {
 	case c < 32:
@@ -297,6 +300,9 @@ func (g *Gen) realExpr(sc *scope, d int) *Node {
 			return g.quotientSubquery(sc, d)
 		}
 		return g.quotientExpr(sc, d)
+	}
+	if d < maxDepth && g.pct(10) {
+		return g.roundFraction(sc, d)
 	}
 	var n *Node
 	k := g.r.Intn(4)

@@ -17,6 +17,8 @@ func (g *Gen) fromClause(d int, ctes *[]*cte) (*Node, []column, int64, []*Node) 
 		n = 2
 	} else if c < 65 && d == 0 && !g.big {
 		n = 3
+	} else if c < 70 && d == 0 && !g.big {
+		n = 4
 	}
 	var cols []column
 	var conds []*Node
@@ -130,6 +132,9 @@ func (g *Gen) fromItem(d int, ctes *[]*cte) (*Node, []column, int64) {
 		var q *cte
 		if len(*ctes) > 0 && (g.pct(40) || g.inCTE) {
 			q = (*ctes)[g.r.Intn(len(*ctes))]
+		} else if g.pct(25) {
+			q = g.recursiveCTE("w" + strconv.Itoa(len(*ctes)+1))
+			*ctes = append(*ctes, q)
 		} else {
 			// A WITH query's body may read the WITH queries before it
 			// (a copy of the list, which it cannot add to: inCTE), so

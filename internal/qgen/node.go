@@ -94,6 +94,8 @@ type Node struct {
 	// none has scale 2), and round, the top level item that SQLite
 	// rounds to that scale.
 	Op string
+	// repeat: SQLite's parts all take the one kid (rounding.go); scale1:
+	// that too, for a TReal of one decimal.
 	// Divides marks a TReal computed from a division (division.go).
 	Divides bool
 	// Rollup, for a GROUP BY ... WITH ROLLUP query, is its GROUP BY
@@ -143,6 +145,10 @@ func (n *Node) render(b *strings.Builder, d Dialect) {
 	}
 	if d == SQLite && n.Rollup != nil {
 		n.renderRollup(b, d)
+		return
+	}
+	if d == SQLite && (n.Op == "repeat" || n.Op == "scale1") {
+		n.renderRepeated(b, d)
 		return
 	}
 	parts := n.Parts

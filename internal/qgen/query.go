@@ -49,8 +49,9 @@ type sel struct {
 
 // cte is a WITH query the FROM clauses may read.
 type cte struct {
-	name string
-	body sel
+	name      string
+	body      sel
+	recursive bool // it reads itself (recursive.go)
 }
 
 // query is a whole statement: WITH definitions, the query, a total ORDER
@@ -90,6 +91,11 @@ func withClause(ctes []*cte, n *Node) *Node {
 	}
 	var defs []*Node
 	format := "WITH "
+	for _, c := range ctes {
+		if c.recursive {
+			format = "WITH RECURSIVE " // both read the others alike under it
+		}
+	}
 	for i, c := range ctes {
 		if i > 0 {
 			format += ", "

@@ -24,6 +24,11 @@ func (g *Gen) window(sc *scope) *Node {
 		g.nrowNo++
 		return g.positional(sc, arg, partition)
 	}
+	if g.pct(20) {
+		if n := g.rangeWindow(sc, arg, partition); n != nil {
+			return n
+		}
+	}
 	var n *Node
 	switch c := g.r.Intn(100); {
 	case c < 30:
@@ -57,15 +62,15 @@ func (g *Gen) positional(sc, arg *scope, partition *Node) *Node {
 	case c < 45:
 		n = mk(TInt, fmt.Sprintf("NTILE(%d) OVER (@@)", 1+g.r.Intn(4)), partition, order)
 		n.Bound = 4
-	case c < 70:
-		offset := g.pick("", ", 1", ", 2")
+	case c < 55:
+		return g.valueInFrame(sc, arg, partition)
+	case c < 75:
+		offset, def := g.lagDefault()
 		n = mk(TInt, g.pick("LAG", "LEAD")+"(@"+offset+") OVER (@@)", g.intExpr(arg, 2), partition, order)
-		n.Bound = n.Kids[0].Bound
+		n.Bound = max(n.Kids[0].Bound, def)
 	default:
 		fn := g.pick("SUM", "COUNT", "MIN", "MAX")
-		frame := g.pick(" ROWS BETWEEN 1 PRECEDING AND CURRENT ROW", " ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING",
-			" ROWS BETWEEN 2 PRECEDING AND 1 PRECEDING", " ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING", " ROWS 2 PRECEDING")
-		n = mk(TInt, fn+"(@) OVER (@@"+frame+")", g.intExpr(arg, 2), partition, order)
+		n = mk(TInt, fn+"(@) OVER (@@"+g.rowsFrame()+")", g.intExpr(arg, 2), partition, order)
 		n.Bound = windowBound(fn, n.Kids[0].Bound, sc.rows)
 	}
 	return n.frozen()
