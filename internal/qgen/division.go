@@ -37,8 +37,11 @@ func (g *Gen) division(sc *scope, d int) *Node {
 		a = g.decExpr(sc, d+1)
 	}
 	b := g.leaf(sc, TInt)
-	if g.pct(30) {
+	switch c := g.r.Intn(100); {
+	case c < 30:
 		b = g.leaf(sc, TDec)
+	case c < 50:
+		b = g.intExpr(sc, d+2) // SLT's random/expr divides by expressions
 	}
 	n := mk(TReal, "@ / @", a, b).lite("CAST(@ AS REAL) / @")
 	if a.Type == TInt && b.Type == TInt && a.Bound <= maxBound {
