@@ -281,6 +281,13 @@ func (g *Gen) typed(sc *scope, t Type, d int) *Node {
 	case TStr:
 		return g.strExpr(sc, d)
 	case TDec:
+		if g.valueBound == valueBound && g.pct(8) {
+			// An integer where a DECIMAL goes: MySQL compares, unites
+			// (CASE, COALESCE, IN, GREATEST) and computes the two
+			// exactly, SQLite an INTEGER with a REAL exactly too. It
+			// stays a TInt node, so its scale is 0 (division.go).
+			return g.intExpr(sc, d)
+		}
 		return g.decExpr(sc, d)
 	case TBool:
 		return g.pred(sc, d)
