@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"sync/atomic"
 
@@ -63,8 +64,14 @@ func (db *DB) planProfile() *planner.GPUProfile {
 	p.ForceSetOp = planner.SetAlgorithm(db.opts.SetOpAlgorithm)
 	mode := db.packingMode()
 	p.Packing, p.PackTransfer = mode == "on", mode == "transfer"
+	p.ColdCopies = coldCopies
 	return &p
 }
+
+// coldCopies (GPUSQL_COLD_IN_PLACE=off) has cold runs copy every packed
+// column before the kernel, for comparison with reading selective ones in
+// place (planner/gpu_cold_reads.go).
+var coldCopies = os.Getenv("GPUSQL_COLD_IN_PLACE") == "off"
 
 // setGPUMemory applies SET gpu_memory = v: a size string, a number of
 // bytes, or DEFAULT ('default').

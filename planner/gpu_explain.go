@@ -204,6 +204,9 @@ func explainColumn(c GPUColumn) string {
 			to = "narrowed"
 		}
 		form += fmt.Sprintf("; sent packed %d bits, %s, %s on the device", c.Packing.Bits, fmtBytes(c.Packing.Bytes), to)
+		if c.Packing.ColdInPlace {
+			form += fmt.Sprintf("; read in place while not resident, est %s", fmtBytes(c.Packing.ColdBytes))
+		}
 	}
 	return fmt.Sprintf("%s %s (%s%s)", name, c.Place, fmtBytes(c.Bytes), form)
 }

@@ -54,6 +54,11 @@ type GPUPacking struct {
 	Transfer   bool
 	// Bytes is the packed size (what crosses the link).
 	Bytes int64
+	// ColdInPlace, on a column sent packed, has a run that finds it not
+	// yet on the device read its packed host copy in place, an estimated
+	// ColdBytes over the link (gpu_cold_reads.go).
+	ColdInPlace bool
+	ColdBytes   int64
 }
 
 // packCandidates marks the star's fact columns the fused kernel reads

@@ -157,6 +157,7 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 	if g.Star != nil {
 		keepZonesResident(g)
 		planFactReads(g)
+		planColdReads(g, prof)
 	}
 	return g
 }

@@ -74,6 +74,13 @@ type GPUProfile struct {
 	// narrow whatever the budget (gpu_narrow.go; otherwise only when their
 	// 4-byte forms do not fit).
 	ForceNarrow bool
+	// ColdCopies has cold runs copy every column sent packed before the
+	// kernel instead of reading selective ones in place
+	// (gpu_cold_reads.go; GPUSQL_COLD_IN_PLACE=off, for comparison).
+	ColdCopies bool
+	// ForceColdInPlace, for tests, reads every column sent packed in
+	// place when cold, whatever the cost says.
+	ForceColdInPlace bool
 }
 
 // builtinGPUProfiles are the GPUs gpusql runs on. The H100 numbers are

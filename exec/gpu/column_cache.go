@@ -42,6 +42,10 @@ type devColumn struct {
 	// narrow is a narrow column's form (column_narrow.go): data are its
 	// 1- or 2-byte offsets (width), frame its frames.
 	narrow *planner.GPUNarrow
+	// behind, when not 0, is the launch count after the unpack that
+	// fills a column loaded behind a query (column_in_place.go): until
+	// the device has synchronized past it, the values may not be there.
+	behind uint64
 	pins   int
 	elem   *list.Element
 }
@@ -103,6 +107,9 @@ type columnCache struct {
 	mm     cu.DevicePtr // 16 B: cache_scan's min and max
 	// packed holds packed columns' pinned host copies (column_pack.go).
 	packed *packedCopies
+	// behind are the entries loaded behind a query whose unpacks may run
+	// still (column_in_place.go).
+	behind []*devColumn
 }
 
 func newColumnCache(d *device, budget int64) *columnCache {
@@ -175,6 +182,7 @@ func (cc *columnCache) unpin(e *devColumn) {
 }
 
 func (cc *columnCache) drop(e *devColumn) {
+	cc.settle(e)
 	if !e.zeroCopy {
 		cu.MemFree(e.data)
 	}
@@ -186,7 +194,9 @@ func (cc *columnCache) drop(e *devColumn) {
 	}
 	if e.packedCopy != nil {
 		cc.packed.release(e.packedCopy)
+		e.packedCopy = nil
 	}
+	e.behind = 0
 	cc.used -= e.bytes
 	cc.lru.Remove(e.elem)
 	delete(cc.m, e.key())

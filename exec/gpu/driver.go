@@ -145,6 +145,16 @@ func hostAlloc(n int) (unsafe.Pointer, cu.DevicePtr, error) {
 	return p, cu.DevicePtr(d), nil
 }
 
+// hostDevicePtr is the address kernels reach pinned, device-mapped host
+// memory p (from hostAlloc) at.
+func hostDevicePtr(p unsafe.Pointer) (cu.DevicePtr, error) {
+	var d C.CUdeviceptr
+	if r := C.gpusql_host_device_ptr(&d, p); r != C.CUDA_SUCCESS {
+		return 0, driverError("cuMemHostGetDevicePointer", r)
+	}
+	return cu.DevicePtr(d), nil
+}
+
 func hostFree(p unsafe.Pointer) error {
 	if r := C.gpusql_host_free(p); r != C.CUDA_SUCCESS {
 		return driverError("cuMemFreeHost", r)

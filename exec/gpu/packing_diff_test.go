@@ -26,12 +26,16 @@ import (
 // packingModes are the plans compared: packing off, on, forced (every
 // fact column the kernel reads packed, 32 bits included), and sent packed
 // and unpacked on the device (forced: small tables too), narrowed where
-// the values fit 1 or 2 bytes (forced: whatever the budget).
-var packingModes = []packingMode{{"packing-off", true, false, false, false}, {"packing-on", false, false, false, false}, {"packing-forced", false, true, false, false}, {"packing-transfer", false, true, true, true}}
+// the values fit 1 or 2 bytes (forced: whatever the budget), or read in
+// place while cold and loaded behind (column_in_place.go; forced: every
+// column sent packed).
+var packingModes = []packingMode{{"packing-off", true, false, false, false, false}, {"packing-on", false, false, false, false, false},
+	{"packing-forced", false, true, false, false, false}, {"packing-transfer", false, true, true, true, false},
+	{"packing-in-place", false, true, true, false, true}}
 
 type packingMode struct {
-	name                         string
-	off, force, transfer, narrow bool
+	name                                  string
+	off, force, transfer, narrow, inPlace bool
 }
 
 // withPacking returns a copy of p planned for the device with packing set
@@ -43,6 +47,7 @@ func withPacking(t testing.TB, p *planner.Physical, m packingMode) *planner.Phys
 		t.Fatal(err)
 	}
 	prof.Packing, prof.ForcePacking, prof.PackTransfer, prof.ForceNarrow = !m.off && !m.transfer, m.force, m.transfer, m.narrow
+	prof.ForceColdInPlace = m.inPlace
 	cp := *p
 	cp.GPU = planner.PlanGPU(p, prof)
 	return &cp
@@ -230,6 +235,9 @@ func TestPackedStarEdgeCases(t *testing.T) {
 							}
 						}
 						checkPlan(t, name, p)
+						if m.inPlace {
+							checkPlan(t, name+" loaded behind", p) // the 4-byte forms the cold run left
+						}
 					})
 				}
 			})

@@ -80,6 +80,12 @@ func (r *queryRun) column(col *columnar.Column, streamOK bool) (*devColumn, erro
 	case gc != nil && gc.Narrow != nil && gc.Place == planner.PlaceResident && streamOK:
 		dc, err = r.d.cache.getNarrow(col, gc)
 	case gc != nil && gc.Packing != nil && gc.Packing.Transfer && gc.Place == planner.PlaceResident:
+		if gc.Packing.ColdInPlace && streamOK {
+			if dc, err = r.coldInPlace(col, gc); dc != nil || err != nil {
+				touchColumn(dc)
+				return dc, err
+			}
+		}
 		dc, err = r.d.cache.getUnpacked(col, gc)
 	case gc != nil && gc.Packing != nil && gc.Place == planner.PlaceResident && streamOK:
 		dc, err = r.d.cache.getPacked(col, gc)
@@ -92,6 +98,9 @@ func (r *queryRun) column(col *columnar.Column, streamOK bool) (*devColumn, erro
 		return nil, err
 	}
 	r.pinned = append(r.pinned, dc)
+	if err := r.d.cache.settle(dc); err != nil {
+		return nil, err
+	}
 	touchColumn(dc)
 	return dc, nil
 }

@@ -48,6 +48,9 @@ type queryRun struct {
 	d      *device
 	s      scratch
 	pinned []*devColumn
+	// inPlace are fact columns read in place by a cold run, loaded
+	// behind it when it ends (column_in_place.go).
+	inPlace []*devColumn
 	// views are the device columns of intermediate relations, keyed by
 	// their host placeholders (relation.go).
 	views map[*columnar.Column]colView
@@ -91,6 +94,10 @@ func (r *queryRun) close() {
 	r.s.release()
 	for _, c := range r.pinned {
 		r.d.cache.unpin(c)
+	}
+	r.d.cache.reclaim()
+	for _, c := range r.inPlace {
+		r.d.cache.loadBehind(c)
 	}
 }
 

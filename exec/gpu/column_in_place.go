@@ -1,0 +1,186 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"unsafe"
+
+	"gorgonia.org/cu"
+
+	"gpusql/planner"
+	"gpusql/storage/columnar"
+)
+
+// Cold reads in place (planner/gpu_cold_reads.go): a fact column the plan
+// sends packed and marks ColdInPlace, when its 4-byte form is not on the
+// device, reaches the fused kernel as its packed host copy read in place
+// over PCIe (zero-copy), so a cold query fetches only the lines that hold
+// live rows. When the query ends its run loads the 4-byte form behind it:
+// unpack_packed reads the same pinned copy over the link into a new cache
+// entry, queued on the default stream after the query's kernels, and
+// nobody waits for it but the next work on that stream, which is the next
+// query's. The entry holds the packed copy until it is dropped, and a
+// drop waits for the device first while that unpack may still run.
+
+// coldInPlace returns col read in place when the plan says so and its
+// 4-byte form is not cached; nil when it is (or no pinned memory holds its
+// packed copy), and the caller loads it as getUnpacked does.
+func (r *queryRun) coldInPlace(col *columnar.Column, gc *planner.GPUColumn) (*devColumn, error) {
+	cc := r.d.cache
+	if e, ok := cc.m[cacheKey{col, formWhole}]; ok {
+		if e.host == hostPtr(col) && e.n == col.Len && !e.zeroCopy {
+			return nil, nil
+		}
+		if e.pins == 0 {
+			cc.drop(e) // stale: its packed copy goes with it
+		}
+	}
+	if !gc.HasRange || col.Len == 0 {
+		return nil, nil
+	}
+	e, err := cc.inPlacePacked(col, gc)
+	if errors.Is(err, errNoRoom) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.inPlace = append(r.inPlace, e)
+	coldInPlaceReads.Add(1)
+	return e, nil
+}
+
+// coldInPlaceReads counts columns read in place (tests).
+var coldInPlaceReads atomic.Int64
+
+// inPlacePacked is col's packed host copy (made now or kept) as a column
+// the kernels read over UVA, its validity bitmap on the device.
+func (cc *columnCache) inPlacePacked(col *columnar.Column, gc *planner.GPUColumn) (*devColumn, error) {
+	pk := gc.Packing
+	if pk.ChunkShift != columnar.PackChunkShift {
+		return nil, fmt.Errorf("gpu: internal error: the plan packs frames per 2^%d rows, storage per 2^%d", pk.ChunkShift, columnar.PackChunkShift)
+	}
+	pc, err := cc.packed.get(col, pk.Bits)
+	if errors.Is(err, errNoRoom) {
+		return nil, err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("gpu: %s.%s: %w", gc.Table, gc.Column, err)
+	}
+	dp, err := hostDevicePtr(pc.mem)
+	if err != nil {
+		cc.packed.release(pc)
+		return nil, err
+	}
+	e := &devColumn{col: col, host: hostPtr(col), n: col.Len, width: 4, packing: pk, zeroCopy: true,
+		data: dp, frame: dp + cu.DevicePtr(4*pc.words), packedCopy: pc, min: gc.Min, max: gc.Max}
+	if err := cc.loadValid(e, col); err != nil {
+		cc.releaseInPlace(e)
+		return nil, err
+	}
+	return e, nil
+}
+
+// releaseInPlace gives back what an in-place column holds.
+func (cc *columnCache) releaseInPlace(e *devColumn) {
+	if e.valid != 0 {
+		cu.MemFree(e.valid)
+	}
+	cc.packed.release(e.packedCopy)
+}
+
+// loadBehind turns in-place column e into a cache entry of its 4-byte
+// form, unpacked on the device from the packed copy it was read from,
+// without waiting for the unpack. Nothing is loaded when the form was
+// cached meanwhile, is pinned stale, or does not fit the budget: a later
+// query loads it then.
+func (cc *columnCache) loadBehind(e *devColumn) {
+	if old, ok := cc.m[cacheKey{e.col, formWhole}]; ok {
+		if old.pins > 0 || old.host == e.host && old.n == e.n && !old.zeroCopy {
+			cc.releaseInPlace(e)
+			return
+		}
+		cc.drop(old)
+	}
+	n := int64(e.n)
+	if !cc.reserve(4*n + e.bytes) {
+		cc.releaseInPlace(e)
+		return
+	}
+	out, err := cu.MemAlloc(4 * n)
+	if err != nil {
+		cc.releaseInPlace(e)
+		return
+	}
+	if err := cc.launchUnpack(e.view(), n, out); err != nil {
+		cu.MemFree(out)
+		cc.releaseInPlace(e)
+		return
+	}
+	w := &devColumn{col: e.col, host: e.host, n: e.n, data: out, valid: e.valid, width: 4, min: e.min, max: e.max,
+		bytes: 4*n + e.bytes, packedCopy: e.packedCopy, behind: launches.Load()}
+	cc.insert(w)
+	cc.unpin(w)
+	cc.used += w.bytes
+	cc.behind = append(cc.behind, w)
+}
+
+// launchUnpack starts unpack_packed from packed view c into n 4-byte
+// values at out, outside any kernel profile (the query it follows is done).
+func (cc *columnCache) launchUnpack(c colView, n int64, out cu.DevicePtr) error {
+	f, err := cc.d.fn("unpack_packed")
+	if err != nil {
+		return err
+	}
+	a := struct {
+		C   colView
+		N   int64
+		Out uint64
+	}{c, n, uint64(out)}
+	return launchNow(cu.Stream{}, f, min(grid1D(n, threads), cc.d.sms*8), threads, 0, unsafe.Pointer(&a), unsafe.Sizeof(a))
+}
+
+// settle waits for the device when e's unpack behind may still be
+// running, for a reader on another stream or a drop of its memory.
+func (cc *columnCache) settle(e *devColumn) error {
+	if e.behind == 0 {
+		return nil
+	}
+	if e.behind > cc.d.syncedAt {
+		if err := cc.d.sync(); err != nil {
+			return err
+		}
+	}
+	cc.finishBehind(e)
+	return nil
+}
+
+// reclaim gives back the packed copies of the columns loaded behind whose
+// unpacks the device has synchronized past, without waiting for the
+// others: the copies stay within packedCopies' budget once unused.
+func (cc *columnCache) reclaim() {
+	keep := cc.behind[:0]
+	for _, e := range cc.behind {
+		switch {
+		case e.behind == 0:
+		case e.behind <= cc.d.syncedAt:
+			cc.finishBehind(e)
+		default:
+			keep = append(keep, e)
+		}
+	}
+	clear(cc.behind[len(keep):])
+	cc.behind = keep
+}
+
+// finishBehind marks e's unpack done and releases the copy it read.
+func (cc *columnCache) finishBehind(e *devColumn) {
+	e.behind = 0
+	if e.packedCopy != nil {
+		cc.packed.release(e.packedCopy)
+		e.packedCopy = nil
+	}
+}

@@ -1,0 +1,71 @@
+package planner
+
+import (
+	"math"
+
+	"gpusql/storage/columnar"
+)
+
+// Cold reads in place (issue 17; Kaldewey et al., zero-copy reads at the
+// link's rate). A fact column sent packed (GPUPacking.Transfer) costs a
+// cold query its whole packed bytes over the link before the kernel
+// starts. The fused kernel fetches only the sectors that hold a live row
+// (gpu_fact_reads.go) and only the chunks the zone maps leave, so a
+// column read after selective filters and probes moves fewer bytes when
+// the kernel reads its packed host copy in place over PCIe: the cold query
+// runs on those, and its end loads the column's 4-byte form onto the
+// device behind it for the queries after (exec/gpu/column_in_place.go),
+// which is the copy it would have waited for, now off its path.
+
+// packedSectorRows: a sector of a packed column holds word j of eight
+// lanes' bit streams, and each lane's thread skips its starItems rows
+// together, so the sector is fetched unless all of 64 rows are dead.
+const packedSectorRows = 8 * starItems
+
+// packedSectorShare is the fraction of a packed column's sectors that
+// hold a row alive with probability alive (rows independent).
+func packedSectorShare(alive float64) float64 {
+	if alive >= 1 {
+		return 1
+	}
+	return 1 - math.Pow(1-alive, packedSectorRows)
+}
+
+// planColdReads marks the transfer-packed fact columns a cold run reads in
+// place: those whose estimated fetch at the zero-copy rate takes less time
+// than copying their packed bytes at the pinned copy rate and unpacking
+// them. Off when the profile says every cold column is copied
+// (ColdCopies).
+func planColdReads(g *GPUPlan, prof *GPUProfile) {
+	q := g.Star
+	if q == nil || prof.ColdCopies || prof.ZeroCopyGBs <= 0 || prof.PinnedCopyGBs <= 0 {
+		return
+	}
+	_, viaVM := starFactReads(q)
+	live := 1.0
+	if z := q.Zones; z != nil && z.Off == "" && z.Chunks > 0 {
+		live = float64(z.Live) / float64(z.Chunks)
+	}
+	t := q.Fact.Table
+	for _, r := range q.FactReads {
+		c := factColumn(g, t.Columns[r.Col])
+		if c == nil || c.Place != PlaceResident || c.Packing == nil || !c.Packing.Transfer || c.Narrow != nil || viaVM[c.Col] {
+			continue
+		}
+		inPlace := packedSectorShare(r.Alive) * live * float64(c.Packing.Bytes)
+		copied := float64(c.Packing.Bytes)/prof.PinnedCopyGBs + float64(c.Bytes)/prof.HBMGBs
+		if inPlace/prof.ZeroCopyGBs < copied || prof.ForceColdInPlace {
+			c.Packing.ColdInPlace, c.Packing.ColdBytes = true, int64(inPlace)
+		}
+	}
+}
+
+// factColumn is the plan's entry for fact column col.
+func factColumn(g *GPUPlan, col *columnar.Column) *GPUColumn {
+	for i := range g.Columns {
+		if c := &g.Columns[i]; c.Fact && c.Col == col {
+			return c
+		}
+	}
+	return nil
+}
