@@ -41,9 +41,10 @@ type sel struct {
 	types  []Type
 	bounds []int64
 	rows   int64
-	// sc is a plain SELECT's scope, where an ORDER BY expression may
-	// read its FROM's columns (nil for other SELECTs and with DISTINCT,
-	// which MySQL sorts by select-list columns only).
+	// sc is a plain or aggregate SELECT's scope, where an ORDER BY
+	// expression may read its FROM's columns or aggregate them (nil for
+	// set operations and with DISTINCT, which MySQL sorts by select-list
+	// columns only).
 	sc *scope
 }
 
@@ -323,7 +324,11 @@ func (g *Gen) groupSelect(d int, want []Type, named bool, ctes *[]*cte, grouped 
 	if g.pct(40) {
 		having = mk(TNone, " HAVING @", g.pred(asc, 1)).optional()
 	}
-	s.node = mk(TNone, "SELECT @@ FROM @@@@", g.distinctUnlessReal(want), selectList(items, named), from, g.where(sc, conds), groupBy, having)
+	dist := g.distinctUnlessReal(want)
+	s.node = mk(TNone, "SELECT @@ FROM @@@@", dist, selectList(items, named), from, g.where(sc, conds), groupBy, having)
+	if dist.Parts[0] != "DISTINCT " {
+		s.sc = asc // ORDER BY may sort by an aggregate or a GROUP BY column
+	}
 	return s
 }
 
