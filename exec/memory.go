@@ -192,6 +192,20 @@ func memTotal() int64 {
 	return 0
 }
 
+// BindingLimit is the limit of the accountant, this one or an ancestor,
+// with the fewest bytes free (0 where none has a limit): the one an error
+// about a reservation that does not fit names (a query's own accountant
+// is unlimited under the database's limit).
+func (m *Memory) BindingLimit() int64 {
+	free, binding := int64(math.MaxInt64), int64(0)
+	for ; m != nil; m = m.parent {
+		if limit := m.limit.Load(); limit > 0 && max(0, limit-m.used.Load()) < free {
+			free, binding = max(0, limit-m.used.Load()), limit
+		}
+	}
+	return binding
+}
+
 // Free is the bytes that can still be reserved before this accountant or
 // an ancestor reaches its limit (math.MaxInt64 where none has one).
 // Operators that spill size their buffers by it; it is a snapshot, as the

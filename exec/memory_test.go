@@ -84,3 +84,24 @@ func TestMemoryConcurrent(t *testing.T) {
 		t.Error("WithMemory / MemoryFrom")
 	}
 }
+
+// The limit an error names is the one that binds: a query's accountant is
+// unlimited under the database's (qgen seed 5909: a window's "memory
+// limit of unlimited exceeded" under a 64 KiB database limit).
+func TestMemoryBindingLimit(t *testing.T) {
+	db := NewMemory(64<<10, nil)
+	q := NewMemory(0, db)
+	if got := q.BindingLimit(); got != 64<<10 {
+		t.Errorf("binding limit %d, want the database's %d", got, 64<<10)
+	}
+	if got := NewMemory(0, nil).BindingLimit(); got != 0 {
+		t.Errorf("no limit anywhere: %d", got)
+	}
+	tight := NewMemory(1<<20, db)
+	if err := db.Reserve(60<<10, "x"); err != nil {
+		t.Fatal(err)
+	}
+	if got := tight.BindingLimit(); got != 64<<10 {
+		t.Errorf("the parent has 4 KiB free, the child 1 MiB: binding %d, want the parent's", got)
+	}
+}

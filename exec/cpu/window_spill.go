@@ -115,7 +115,7 @@ func (sp *windowSpill) partitionAndCompute() error {
 // (as the spilled sort does), before the partitions are computed.
 func (sp *windowSpill) outputFits(rows int64) error {
 	if need := rows * rowWidth(sp.merge.types); need > sp.x.mem.Free() {
-		return &exec.MemoryLimitError{Limit: sp.x.mem.Limit(), Op: planner.OpName(sp.n)}
+		return &exec.MemoryLimitError{Limit: sp.x.mem.BindingLimit(), Op: planner.OpName(sp.n)}
 	}
 	return nil
 }
