@@ -141,6 +141,8 @@ func (g *Gen) leaf(sc *scope, t Type) *Node {
 		return lit(t, decPool[1+g.r.Intn(len(decPool)-1)])
 	case TBool:
 		return lit(t, g.pick("1", "0"))
+	case TDate:
+		return g.dateLeaf(sc)
 	}
 	return intLit(int64(g.r.Intn(21) - 5))
 }
@@ -155,6 +157,9 @@ func (g *Gen) intExpr(sc *scope, d int) *Node {
 	}
 	if g.pct(3) {
 		return g.roundWhole(sc, d)
+	}
+	if g.pct(3) {
+		return g.dateInt(sc, d)
 	}
 	e := func() *Node { return g.intExpr(sc, d+1) }
 	switch c := g.r.Intn(100); {
@@ -293,6 +298,8 @@ func (g *Gen) typed(sc *scope, t Type, d int) *Node {
 		return g.pred(sc, d)
 	case TReal:
 		return g.realExpr(sc, d)
+	case TDate:
+		return g.dateExpr(sc, d)
 	}
 	return g.intExpr(sc, d)
 }
@@ -399,6 +406,8 @@ func (g *Gen) pickType(sc *scope) Type {
 		return TStr
 	case c < 28 && len(colsOf(sc.cols, TDec)) > 0:
 		return TDec
+	case c < 36 && len(colsOf(sc.cols, TDate)) > 0:
+		return TDate
 	}
 	return TInt
 }
@@ -435,6 +444,9 @@ func (g *Gen) strExpr(sc *scope, d int) *Node {
 		return g.scalarSubquery(sc, TStr, d)
 	case c < 99:
 		return g.trimmed(e())
+	}
+	if g.pct(50) {
+		return g.dateText(sc, d)
 	}
 	return g.leaf(sc, TStr)
 }

@@ -32,6 +32,7 @@ const (
 	// ever a top level output column, of a query without DISTINCT, ORDER
 	// BY or set operation: never compared, grouped or deduplicated.
 	TReal
+	TDate // DATE values, 'YYYY-MM-DD' text to SQLite (dates.go)
 )
 
 // Dialect picks how a node renders.

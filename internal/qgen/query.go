@@ -79,6 +79,9 @@ func (g *Gen) query() *Node {
 		var key *Node
 		if s.sc != nil && g.pct(40) {
 			key = g.typed(s.sc, g.pickType(s.sc), 2)
+			if key.Literal {
+				key = nil // ORDER BY 3 names the third column, in both
+			}
 		}
 		n = mk(TNone, "@@", n, g.orderBy(len(s.types), true, key))
 	}
@@ -172,7 +175,7 @@ func (g *Gen) distinctUnlessReal(types []Type) *Node {
 func (g *Gen) randomTypes() []Type {
 	var out []Type
 	for k := 1 + g.r.Intn(3); k > 0; k-- {
-		out = append(out, []Type{TInt, TInt, TInt, TStr, TDec}[g.r.Intn(5)])
+		out = append(out, []Type{TInt, TInt, TInt, TStr, TDec, TInt, TInt, TStr, TDec, TDate}[g.r.Intn(10)])
 	}
 	return out
 }

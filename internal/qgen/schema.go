@@ -23,9 +23,9 @@ type tableCol struct {
 // Each table has a different row limit so joins meet uneven sizes; t4 is
 // often empty. INT and BIGINT columns are both "INTEGER" to SQLite.
 var tables = []table{
-	{"t1", []tableCol{{"a", TInt, "INT"}, {"b", TInt, "BIGINT"}, {"c", TInt, "INT"}, {"s", TStr, "VARCHAR(8)"}, {"d", TDec, "DECIMAL(6,2)"}}, 24},
+	{"t1", []tableCol{{"a", TInt, "INT"}, {"b", TInt, "BIGINT"}, {"c", TInt, "INT"}, {"s", TStr, "VARCHAR(8)"}, {"d", TDec, "DECIMAL(6,2)"}, {"e", TDate, "DATE"}}, 24},
 	{"t2", []tableCol{{"a", TInt, "INT"}, {"b", TInt, "INT"}, {"s", TStr, "VARCHAR(8)"}}, 16},
-	{"t3", []tableCol{{"a", TInt, "BIGINT"}, {"c", TInt, "INT"}, {"d", TDec, "DECIMAL(6,2)"}}, 10},
+	{"t3", []tableCol{{"a", TInt, "BIGINT"}, {"c", TInt, "INT"}, {"d", TDec, "DECIMAL(6,2)"}, {"e", TDate, "DATE"}}, 10},
 	{"t4", []tableCol{{"a", TInt, "INT"}, {"b", TInt, "INT"}}, 4},
 }
 
@@ -84,7 +84,7 @@ func Schema(dataSeed int64, d Dialect) []string {
 		for _, c := range t.cols {
 			ty := c.mysql
 			if d == SQLite {
-				ty = map[Type]string{TInt: "INTEGER", TStr: "TEXT", TDec: "DECIMAL(6,2)"}[c.typ]
+				ty = map[Type]string{TInt: "INTEGER", TStr: "TEXT", TDec: "DECIMAL(6,2)", TDate: "TEXT"}[c.typ]
 			}
 			defs = append(defs, c.name+" "+ty)
 		}
@@ -128,6 +128,8 @@ func pickValue(r *rand.Rand, t Type) string {
 		return strPool[r.Intn(len(strPool))]
 	case TDec:
 		return decPool[r.Intn(len(decPool))]
+	case TDate:
+		return datePool[r.Intn(len(datePool))]
 	}
 	return intPool[r.Intn(len(intPool))]
 }

@@ -72,6 +72,7 @@ var literals = map[Type][]string{
 	TStr:  {"'a'", "NULL"},
 	TDec:  {"1.50", "NULL"},
 	TReal: {"1.50", "NULL"},
+	TDate: {"'2024-01-01'", "NULL"},
 }
 
 // nth is node i of the tree in pre-order (dropped nodes left out), or nil.
