@@ -92,6 +92,13 @@ func (g *Gen) pct(p int) bool { return g.r.Intn(100) < p }
 
 func (g *Gen) pick(xs ...string) string { return xs[g.r.Intn(len(xs))] }
 
+func (g *Gen) pick2(a, b Type) Type {
+	if g.pct(50) {
+		return a
+	}
+	return b
+}
+
 // alias is a fresh table alias, so no inner scope shadows an outer one.
 func (g *Gen) alias() string {
 	g.nalias++

@@ -101,9 +101,18 @@ func (g *Gen) using(left, right []column) string {
 	return "USING (" + common[g.r.Intn(len(common))] + ")"
 }
 
-// joinEquality is left.x = right.y on integer columns, or nil.
+// joinEquality is left.x = right.y on integer columns, or nil; now and
+// then on string columns (whose dictionaries differ between tables) or
+// DATE columns where both sides have them.
 func (g *Gen) joinEquality(left, right []column) *Node {
-	l, r := colsOf(left, TInt), colsOf(right, TInt)
+	t := TInt
+	if g.pct(25) {
+		t = g.pick2(TStr, TDate)
+		if len(colsOf(left, t)) == 0 || len(colsOf(right, t)) == 0 {
+			t = TInt
+		}
+	}
+	l, r := colsOf(left, t), colsOf(right, t)
 	if len(l) == 0 || len(r) == 0 {
 		return nil
 	}
