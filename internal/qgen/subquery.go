@@ -24,6 +24,23 @@ func (g *Gen) baseTable(sub bool) (*Node, []column, int64) {
 	return txt(t.name + " AS " + a), cols, rows
 }
 
+// subFrom is a subquery's FROM: a base table, or now and then two joined
+// by an equality (INNER or LEFT), whose columns the subquery reads alike;
+// a correlated subquery over a join is decorrelated whole.
+func (g *Gen) subFrom() (*Node, []column, int64) {
+	from, cols, rows := g.baseTable(true)
+	if g.big || !g.pct(20) {
+		return from, cols, rows
+	}
+	right, rcols, rrows := g.baseTable(true)
+	eq := g.joinEquality(cols, rcols)
+	if eq == nil {
+		return from, cols, rows
+	}
+	join := mk(TNone, "@ "+g.pick("JOIN", "LEFT JOIN")+" @ ON @", from, right, eq)
+	return join, append(cols, rcols...), rows * max(rrows, 1)
+}
+
 // innerWhere is a subquery's optional WHERE, often tied to the outer row
 // by an equality.
 func (g *Gen) innerWhere(inner []column, outer *scope, d int) *Node {
@@ -46,7 +63,7 @@ func (g *Gen) innerWhere(inner []column, outer *scope, d int) *Node {
 // refuses a scalar subquery of several rows where SQLite takes the
 // first). The select item is pinned so shrinking cannot break that.
 func (g *Gen) scalarSubquery(sc *scope, t Type, d int) *Node {
-	from, inner, rows := g.baseTable(true)
+	from, inner, rows := g.subFrom()
 	where := g.innerWhere(inner, sc, d)
 	var n *Node
 	if g.pct(70) {
@@ -67,7 +84,7 @@ func (g *Gen) scalarSubquery(sc *scope, t Type, d int) *Node {
 }
 
 func (g *Gen) existsSubquery(sc *scope, d int) *Node {
-	from, inner, rows := g.baseTable(true)
+	from, inner, rows := g.subFrom()
 	item := g.intExpr(&scope{cols: inner, rows: rows}, maxDepth)
 	return mk(TBool, g.pick("", "NOT ")+"EXISTS (SELECT @ FROM @@)", item, from, g.innerWhere(inner, sc, d)).frozen()
 }
@@ -75,7 +92,7 @@ func (g *Gen) existsSubquery(sc *scope, d int) *Node {
 // inSubquery is x [NOT] IN (SELECT ...). A LIMIT is left out: MySQL has
 // none in IN subqueries.
 func (g *Gen) inSubquery(sc *scope, d int) *Node {
-	from, inner, rows := g.baseTable(true)
+	from, inner, rows := g.subFrom()
 	t := TInt
 	if len(colsOf(inner, TStr)) > 0 && g.pct(25) {
 		t = TStr
