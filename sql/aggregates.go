@@ -61,8 +61,14 @@ func (a *aggScope) group(e Expr, sc *scope) (Expr, bool) {
 func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.ByItem, sc *scope, blk *block) (*scope, error) {
 	a := &aggScope{pre: sc, aggs: map[*ast.AggregateFuncExpr]int{}}
 	var groups []Expr
+	// named is e as grouped, where it differs (a DecimalClip named after
+	// the select item GROUP BY names): the select list finds it by e.
+	var named Expr
 	addGroup := func(e Expr) {
 		k := exprKey(e)
+		if named != nil {
+			e, named = named, nil
+		}
 		for _, gk := range a.groupKeys {
 			if gk == k {
 				return
@@ -81,12 +87,13 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 		for _, by := range s.GroupBy.Items {
 			node := by.Expr
 			pos := b.posOr(node, -1)
+			itemName := "" // a select item's name, where GROUP BY names one
 			switch x := unparen(node).(type) {
 			case *ast.PositionExpr:
 				if x.P != nil || x.N < 1 || x.N > len(items) {
 					return nil, b.errCode(b.ordinalPos(x.N, "group"), ErBadField, "Unknown column '%d' in 'group statement'", x.N)
 				}
-				node = items[x.N-1].node
+				node, itemName = items[x.N-1].node, items[x.N-1].name
 				if hasAgg(node) {
 					return nil, b.errCode(b.ordinalPos(x.N, "group"), ErWrongGroupField, "Can't group on '%s'", items[x.N-1].name)
 				}
@@ -98,7 +105,7 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 							if hasAgg(alias) {
 								return nil, b.errCode(pos, ErWrongGroupField, "Can't group on '%s'", x.Name.Name.O)
 							}
-							node = alias
+							node, itemName = alias, x.Name.Name.O
 						}
 					}
 				}
@@ -107,6 +114,9 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 				return nil, b.errCode(pos, ErInvalidGroupFuncUse, "Invalid use of group function")
 			}
 			e, err := b.expr(node, sc)
+			if n := clipNamed(e, itemName); itemName != "" && n != e {
+				named = n // the select item MySQL groups by
+			}
 			if err != nil {
 				return nil, err
 			}

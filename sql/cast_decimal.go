@@ -39,7 +39,10 @@ func (b *binder) castDecimal(e Expr, t columnar.Type, pos int) Expr {
 	if b.exactDecimals || e.Type().IsWide() || t.IsWide() {
 		mid = columnar.TDecimal(clipHeadroom, t.Scale)
 	}
-	name := &Const{T: columnar.TString, S: b.callText(pos)}
+	// MySQL's warning quotes the item's name, which only a select item
+	// has (clipNamed gives it): a CAST inside an expression or a clause
+	// prints as my_vsnprintf prints a NULL string.
+	name := &Const{T: columnar.TString, S: unnamedItem}
 	return &Func{Name: DecimalClip, Args: []Expr{castTo(e, mid), name}, T: t}
 }
 
@@ -121,9 +124,14 @@ func (b *binder) castDecimalSpecError(tp *types.FieldType, pos int) error {
 	return nil
 }
 
-// clipNamed is e, a select item under an alias, with a DecimalClip at its
-// top naming the alias in its warning, as MySQL's item name is the alias
-// (Out of range value for column 'x' at row 1).
+// unnamedItem is the name MySQL's warning 1264 gives a CAST that is no
+// select item: Item_typecast_decimal quotes its item_name, which is NULL
+// there ("Out of range value for column '(null)' at row 1").
+const unnamedItem = "(null)"
+
+// clipNamed is e, a select item, with a DecimalClip at its top naming the
+// item in its warning: its alias or its text as written, MySQL's item
+// name (Out of range value for column 'x' at row 1).
 func clipNamed(e Expr, alias string) Expr {
 	f, ok := e.(*Func)
 	if !ok || f.Name != DecimalClip || len(f.Args) != 2 {

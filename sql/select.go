@@ -190,9 +190,7 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 	shown := make([]int8, len(exprs))
 	for i := range exprs {
 		exprs[i], shown[i] = b.shownDigits(exprs[i], out, round)
-		if items[i].alias {
-			exprs[i] = clipNamed(exprs[i], items[i].name)
-		}
+		exprs[i] = clipNamed(exprs[i], items[i].name)
 	}
 
 	if blk.outerKeys != nil {
