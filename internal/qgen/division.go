@@ -81,6 +81,10 @@ func scaleOf(n *Node) int {
 		return k(0)
 	case "scale1":
 		return 1
+	case "real4":
+		return 4
+	case "real6":
+		return 6
 	}
 	return 2
 }

@@ -13,6 +13,7 @@ type column struct {
 	typ   Type
 	bound int64 // largest absolute value (integers)
 	prec  int   // a GROUP BY expression's operator precedence (Node.Prec)
+	scale int   // a TReal column's printed scale (derived_quotient.go)
 }
 
 // scope is what an expression may read.
@@ -25,6 +26,9 @@ type scope struct {
 	keys []column
 	subq bool  // subqueries allowed
 	rows int64 // most rows an aggregate may see (bounds SUM)
+	// reals are quotient columns of derived tables, read by realExpr
+	// only (derived_quotient.go).
+	reals []column
 }
 
 // visible are the columns an expression may name outside aggregate calls:
@@ -70,10 +74,11 @@ const maxDepth = 4
 type Gen struct {
 	r      *rand.Rand
 	nalias int
-	nrowNo int  // ROW_NUMBER calls in the current query (at most one: see window.go)
-	big    bool // the data is bigData
-	noDiv  bool // no division: the TReal being written is summed (division.go)
-	inCTE  bool // a WITH query's body is being written: it adds no WITH query
+	nrowNo int      // ROW_NUMBER calls in the current query (at most one: see window.go)
+	big    bool     // the data is bigData
+	noDiv  bool     // no division: the TReal being written is summed (division.go)
+	reals  []column // the TReal columns of the FROM clause written last
+	inCTE  bool     // a WITH query's body is being written: it adds no WITH query
 
 	maxBound, sumBound, valueBound int64 // see maxBound
 }
@@ -324,6 +329,9 @@ func (g *Gen) realExpr(sc *scope, d int) *Node {
 	}
 	if d < maxDepth && g.pct(10) {
 		return g.roundFraction(sc, d)
+	}
+	if len(sc.reals) > 0 && !g.noDiv && g.pct(50) {
+		return g.realColumn(sc, d)
 	}
 	var n *Node
 	k := g.r.Intn(4)

@@ -20,13 +20,17 @@ func (g *Gen) fromClause(d int, ctes *[]*cte) (*Node, []column, int64, []*Node) 
 	} else if c < 70 && d == 0 && !g.big {
 		n = 4
 	}
-	var cols []column
+	var cols, reals []column
 	var conds []*Node
 	rows := int64(1)
 	var from *Node
 	comma := g.pct(50)
+	defer func() { g.reals = reals }()
 	for i := 0; i < n; i++ {
 		item, icols, irows := g.fromItem(d, ctes)
+		all := icols
+		icols, r := takeReals(icols)
+		reals = append(reals, r...)
 		if i > 0 && g.big && g.joinEquality(cols, icols) == nil {
 			break // no cross product of big tables
 		}
@@ -49,7 +53,7 @@ func (g *Gen) fromClause(d int, ctes *[]*cte) (*Node, []column, int64, []*Node) 
 				from = mk(TNone, "@ CROSS JOIN @", from, item)
 				break
 			}
-			if using := g.using(cols, icols); i == 1 && using != "" && g.pct(20) {
+			if using := g.using(append(cols, reals...), all); i == 1 && using != "" && g.pct(20) {
 				join = strings.TrimPrefix(join, "INNER ")
 				if using == "NATURAL" {
 					from = mk(TNone, "@ NATURAL "+join+" @", from, item)
@@ -85,7 +89,7 @@ func (g *Gen) using(left, right []column) string {
 	for _, l := range left {
 		for _, r := range right {
 			if name(l) == name(r) {
-				sameTypes = sameTypes && l.typ == r.typ && !strings.ContainsAny(l.ref+r.ref, " (")
+				sameTypes = sameTypes && l.typ == r.typ && l.typ != TReal && !strings.ContainsAny(l.ref+r.ref, " (")
 				if l.typ == TInt {
 					common = append(common, name(l))
 				}
@@ -122,6 +126,9 @@ func (g *Gen) joinEquality(left, right []column) *Node {
 // fromItem is a base table, a derived table or a WITH query (where ctes
 // is not nil), under a fresh alias.
 func (g *Gen) fromItem(d int, ctes *[]*cte) (*Node, []column, int64) {
+	if d == 0 && g.pct(6) {
+		return g.quotientDerived()
+	}
 	switch c := g.r.Intn(100); {
 	case c < 12 && d == 0 || c < 5 && d == 1:
 		var body sel

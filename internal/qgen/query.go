@@ -210,9 +210,12 @@ func (g *Gen) distinct() *Node {
 
 func (g *Gen) plainSelect(d int, want []Type, named bool, ctes *[]*cte) sel {
 	from, cols, rows, conds := g.fromClause(d, ctes)
-	sc := &scope{cols: cols, subq: d < 2, rows: rows}
+	sc := &scope{cols: cols, subq: d < 2, rows: rows, reals: g.reals}
 	if want == nil {
 		want = g.randomTypes()
+	}
+	if d == 0 && !named && len(sc.reals) > 0 && !hasReal(want) && g.pct(60) {
+		want = append(append([]Type{}, want...), TReal) // a top level output only
 	}
 	s := sel{types: want, rows: rows}
 	var items []*Node
@@ -227,7 +230,7 @@ func (g *Gen) plainSelect(d int, want []Type, named bool, ctes *[]*cte) sel {
 		s.bounds = append(s.bounds, e.Bound)
 	}
 	list := selectList(items, named)
-	if !named && d == 0 && g.pct(8) && !strings.Contains(from.SQL(MySQL), "USING") && !strings.Contains(from.SQL(MySQL), "NATURAL") {
+	if !named && d == 0 && len(sc.reals) == 0 && g.pct(8) && !strings.Contains(from.SQL(MySQL), "USING") && !strings.Contains(from.SQL(MySQL), "NATURAL") {
 		// Every column, in FROM order in both (USING and NATURAL
 		// JOIN, which order them differently, are left out).
 		list, s.types, s.bounds = txt("*"), nil, nil
