@@ -114,7 +114,11 @@ type columnCache struct {
 
 func newColumnCache(d *device, budget int64) *columnCache {
 	pinned := func(n int) (unsafe.Pointer, error) {
+		start := time.Now()
 		h, _, err := hostAlloc(n)
+		if cacheTrace {
+			fmt.Fprintf(os.Stderr, "gpu cache: pinned %d bytes for a packed copy in %.3f ms\n", n, time.Since(start).Seconds()*1e3)
+		}
 		return h, err
 	}
 	unpin := func(p unsafe.Pointer) { hostFree(p) }

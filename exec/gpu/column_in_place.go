@@ -5,7 +5,9 @@ package gpu
 import (
 	"errors"
 	"fmt"
+	"os"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"gorgonia.org/cu"
@@ -92,40 +94,73 @@ func (cc *columnCache) releaseInPlace(e *devColumn) {
 	cc.packed.release(e.packedCopy)
 }
 
-// loadBehind turns in-place column e into a cache entry of its 4-byte
-// form, unpacked on the device from the packed copy it was read from,
-// without waiting for the unpack. Nothing is loaded when the form was
-// cached meanwhile, is pinned stale, or does not fit the budget: a later
-// query loads it then.
-func (cc *columnCache) loadBehind(e *devColumn) {
+// loadBehind turns the in-place columns of a run that ended into cache
+// entries of their 4-byte forms, unpacked on the device from the packed
+// copies they were read from, without waiting for the unpacks. Every
+// entry is allocated before any unpack starts: an allocation or a free
+// may wait for the device, and so for the unpacks launched before it.
+// Nothing is loaded for a column whose form was cached meanwhile, is
+// pinned stale, or does not fit the budget: a later query loads it.
+func (cc *columnCache) loadBehind(cols []*devColumn) {
+	type load struct {
+		from colView
+		to   *devColumn
+	}
+	var loads []load
+	start := time.Now()
+	for _, e := range cols {
+		if w := cc.allocBehind(e); w != nil {
+			loads = append(loads, load{e.view(), w})
+		}
+	}
+	if cacheTrace {
+		fmt.Fprintf(os.Stderr, "gpu cache: %d of %d columns read in place to load behind, allocated in %.3f ms\n", len(loads), len(cols), time.Since(start).Seconds()*1e3)
+	}
+	quiet := cc.d.syncedSince()
+	defer func() {
+		if quiet {
+			cc.d.idleAt = launches.Load() // the query's own kernels are done
+		}
+	}()
+	for _, l := range loads {
+		w := l.to
+		if err := cc.launchUnpack(l.from, int64(w.n), w.data); err != nil {
+			// The device failed: the entry's values are unknown.
+			cc.drop(w)
+			continue
+		}
+		w.behind = launches.Load()
+		cc.behind = append(cc.behind, w)
+	}
+}
+
+// allocBehind is in-place column e's 4-byte cache entry, allocated and
+// unpinned, holding e's validity bitmap and packed copy; nil (e given back)
+// when it is not to be loaded.
+func (cc *columnCache) allocBehind(e *devColumn) *devColumn {
 	if old, ok := cc.m[cacheKey{e.col, formWhole}]; ok {
 		if old.pins > 0 || old.host == e.host && old.n == e.n && !old.zeroCopy {
 			cc.releaseInPlace(e)
-			return
+			return nil
 		}
 		cc.drop(old)
 	}
 	n := int64(e.n)
 	if !cc.reserve(4*n + e.bytes) {
 		cc.releaseInPlace(e)
-		return
+		return nil
 	}
 	out, err := cu.MemAlloc(4 * n)
 	if err != nil {
 		cc.releaseInPlace(e)
-		return
-	}
-	if err := cc.launchUnpack(e.view(), n, out); err != nil {
-		cu.MemFree(out)
-		cc.releaseInPlace(e)
-		return
+		return nil
 	}
 	w := &devColumn{col: e.col, host: e.host, n: e.n, data: out, valid: e.valid, width: 4, min: e.min, max: e.max,
-		bytes: 4*n + e.bytes, packedCopy: e.packedCopy, behind: launches.Load()}
+		bytes: 4*n + e.bytes, packedCopy: e.packedCopy}
 	cc.insert(w)
 	cc.unpin(w)
 	cc.used += w.bytes
-	cc.behind = append(cc.behind, w)
+	return w
 }
 
 // launchUnpack starts unpack_packed from packed view c into n 4-byte

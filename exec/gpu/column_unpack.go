@@ -5,6 +5,8 @@ package gpu
 import (
 	"errors"
 	"fmt"
+	"os"
+	"time"
 	"unsafe"
 
 	"gorgonia.org/cu"
@@ -61,6 +63,7 @@ func (cc *columnCache) loadUnpacked(col *columnar.Column, gc *planner.GPUColumn)
 	if !cc.reserve(4*n + vbytes) {
 		return nil, errNoRoom
 	}
+	start := time.Now()
 	pc, err := cc.packed.get(col, pk.Bits)
 	if errors.Is(err, errNoRoom) {
 		return nil, err
@@ -69,7 +72,14 @@ func (cc *columnCache) loadUnpacked(col *columnar.Column, gc *planner.GPUColumn)
 		return nil, fmt.Errorf("gpu: %s.%s: %w", gc.Table, gc.Column, err)
 	}
 	defer cc.packed.release(pc)
+	packed := time.Now()
 	e := &devColumn{col: col, host: hostPtr(col), n: col.Len, width: 4, min: gc.Min, max: gc.Max}
+	if cacheTrace {
+		defer func() {
+			fmt.Fprintf(os.Stderr, "gpu cache: %s.%s packed copy %.3f ms, sent packed and unpacked %.3f ms (%d bytes)\n",
+				gc.Table, gc.Column, packed.Sub(start).Seconds()*1e3, time.Since(packed).Seconds()*1e3, 4*(pc.words+pc.frames))
+		}()
+	}
 	if err := cc.unpackInto(e, pc, pk.Bits); err != nil {
 		cc.free(e)
 		return nil, err

@@ -75,8 +75,9 @@ type device struct {
 	// readbackBuf takes small results back from the device (star_compact.go).
 	readbackBuf readbackBuf
 	// syncedAt is the launch count at the device's last synchronization
-	// (syncedSince).
-	syncedAt uint64
+	// (syncedSince); idleAt the count after unpacks loaded behind a
+	// synchronized query (column_in_place.go), which no query waits for.
+	syncedAt, idleAt uint64
 	// remapUploads are remaps' slot values on the device (remap_upload.go).
 	remapUploads []remapUpload
 	// shapes are the fact kernels' occupancies found so far, optIn the
@@ -258,9 +259,13 @@ func (d *device) sync() error {
 var launches atomic.Uint64
 
 // syncedSince reports whether no kernel was launched since the device's
-// last synchronization: its queries' kernels are done and their errors
-// and overflow flags seen.
-func (d *device) syncedSince() bool { return launches.Load() == d.syncedAt }
+// last synchronization, but the unpacks loaded behind the query then
+// (which set no flag; a fault of theirs shows at the next one): its
+// queries' kernels are done and their errors and overflow flags seen.
+func (d *device) syncedSince() bool {
+	n := launches.Load()
+	return n == d.syncedAt || n == d.idleAt
+}
 
 // deviceProfile reads the planner's profile from the device's attributes.
 // Bandwidths are not attributes: they come from the built-in profile of

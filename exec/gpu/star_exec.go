@@ -96,8 +96,10 @@ func (r *queryRun) close() {
 		r.d.cache.unpin(c)
 	}
 	r.d.cache.reclaim()
-	for _, c := range r.inPlace {
-		r.d.cache.loadBehind(c)
+	if len(r.inPlace) > 0 {
+		hostSteps.mark("release")
+		r.d.cache.loadBehind(r.inPlace)
+		hostSteps.mark("load-behind")
 	}
 }
 
@@ -252,7 +254,7 @@ func (d *device) runStar(ctx context.Context, q *starQuery, outs []starOutput, p
 		return nil, false, err
 	}
 	sorted = presort(res, ps, &d.sortScratch)
-	hostSteps.mark("release+decode")
+	hostSteps.mark("decode")
 	return res, sorted, nil
 }
 
@@ -288,10 +290,12 @@ func (d *device) starTable(ctx context.Context, q *starQuery, prof *planner.GPUP
 	if err != nil {
 		return starGroups{}, err
 	}
+	hostSteps.mark("dims")
 	fkeys, ngroups, err := r.factParams(q, &sp, strideAcc, dimPreds)
 	if err != nil {
 		return starGroups{}, err
 	}
+	hostSteps.mark("fact-columns")
 	sumsSafe, err := r.aggParams(q, &sp)
 	if err != nil {
 		return starGroups{}, err
@@ -299,7 +303,7 @@ func (d *device) starTable(ctx context.Context, q *starQuery, prof *planner.GPUP
 	if err := r.zoneParams(q, dims, &sp); err != nil {
 		return starGroups{}, err
 	}
-	hostSteps.mark("dims+params")
+	hostSteps.mark("params")
 	if part == nil {
 		if _, err := r.groupRemapParams(q, &sp, fkeys, ngroups, int64(1+len(q.aggs)), prof); err != nil {
 			return starGroups{}, err

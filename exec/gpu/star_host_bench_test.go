@@ -132,7 +132,9 @@ func columnMinMax(c *columnar.Column) (int64, int64) {
 }
 
 // BenchmarkStarHostSteps takes a warm SSB query's wall time in the GPU
-// executor apart on a GPU machine (hostSteps): per query, the mean µs of
+// executor apart on a GPU machine (hostSteps), or with GPUSQL_STEPS_COLD
+// set a cold one's (every device column dropped before each run, the
+// packed host copies kept, as bench's cold runs): per query, the mean µs of
 // each step of the star path, and "outside" the rest of the wall time
 // (device selection, the device lock and context, the overflow flag).
 // SSB at GPUSQL_STEPS_SF (default 0.2), pinned host memory, planned for
@@ -146,11 +148,15 @@ func BenchmarkStarHostSteps(b *testing.B) {
 	if v, err := strconv.ParseFloat(os.Getenv("GPUSQL_STEPS_SF"), 64); err == nil && v > 0 {
 		sf = v
 	}
+	cold := os.Getenv("GPUSQL_STEPS_COLD") != ""
 	cat := ssbtest.Catalog(b, sf, PinnedAllocator())
 	prof, err := DeviceProfile()
 	if err != nil {
 		b.Fatal(err)
 	}
+	// As the engine plans by default: fact columns sent packed, read in
+	// place when cold where the plan says (GPUSQL_COLD_IN_PLACE=off: not).
+	prof.PackTransfer, prof.ColdCopies = true, os.Getenv("GPUSQL_COLD_IN_PLACE") == "off"
 	for _, sq := range ssbtest.Queries(b, cat) {
 		p, err := planner.Plan(sq.Query, planner.Options{GPU: prof})
 		if err != nil {
@@ -165,15 +171,21 @@ func BenchmarkStarHostSteps(b *testing.B) {
 			hostSteps.take()
 			hostSteps.on.Store(true)
 			defer hostSteps.on.Store(false)
-			start := time.Now()
+			var wall time.Duration
 			n := 0
 			for b.Loop() {
+				if cold {
+					if err := DropColumnCache(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				start := time.Now()
 				if _, err := Run(b.Context(), p); err != nil {
 					b.Fatal(err)
 				}
+				wall += time.Since(start)
 				n++
 			}
-			wall := time.Since(start)
 			order, total := hostSteps.take()
 			var sum time.Duration
 			for _, s := range order {
