@@ -78,6 +78,7 @@ type Gen struct {
 	big    bool     // the data is bigData
 	noDiv  bool     // no division: the TReal being written is summed (division.go)
 	reals  []column // the TReal columns of the FROM clause written last
+	ctes   *[]*cte  // the statement's WITH queries, which subqueries may read
 	inCTE  bool     // a WITH query's body is being written: it adds no WITH query
 
 	maxBound, sumBound, valueBound int64 // see maxBound

@@ -59,6 +59,7 @@ type cte struct {
 // BY by position with an optional LIMIT.
 func (g *Gen) query() *Node {
 	var ctes []*cte
+	g.ctes = &ctes
 	var s sel
 	switch c := g.r.Intn(100); {
 	case c < 12:

@@ -29,6 +29,13 @@ func (g *Gen) baseTable(sub bool) (*Node, []column, int64) {
 // a correlated subquery over a join is decorrelated whole.
 func (g *Gen) subFrom() (*Node, []column, int64) {
 	from, cols, rows := g.baseTable(true)
+	if g.ctes != nil && len(*g.ctes) > 0 && !g.inCTE && !g.big && g.pct(15) {
+		// A WITH query of the statement (not inside one: it may read
+		// only those before it).
+		q := (*g.ctes)[g.r.Intn(len(*g.ctes))]
+		a := g.alias()
+		from, cols, rows = txt(q.name+" AS "+a), outputCols(a, q.body), q.body.rows
+	}
 	if g.big || !g.pct(20) {
 		return from, cols, rows
 	}
