@@ -102,9 +102,14 @@ func (g *Gen) compare(sc *scope, d int) *Node {
 	return n
 }
 
-// inList is [NOT] IN over a list of one to four expressions of one type.
+// inList is [NOT] IN over a list of one to four expressions of one type,
+// or now and then of many literals (a NULL among them at times), which an
+// engine may test with a hash set rather than comparison by comparison.
 func (g *Gen) inList(sc *scope, d int) *Node {
 	t := g.pickType(sc)
+	if g.pct(12) && (t == TInt || t == TStr) {
+		return g.longInList(sc, t, d)
+	}
 	kids := []*Node{g.typed(sc, t, d+1), g.typed(sc, t, d+1)}
 	format := "@ " + g.pick("", "NOT ") + "IN (@"
 	for k := g.r.Intn(4); k > 0; k-- {
@@ -125,4 +130,22 @@ func and(a, b *Node) *Node {
 	n := mk(TBool, "@ AND @", a, b)
 	n.Prec = precAnd
 	return n
+}
+
+func (g *Gen) longInList(sc *scope, t Type, d int) *Node {
+	format := "@ " + g.pick("", "NOT ") + "IN ("
+	for k := 8 + g.r.Intn(30); k > 0; k-- {
+		v := fmt.Sprint(g.r.Intn(2*valueBound+1) - valueBound)
+		if t == TStr {
+			v = strPool[1+g.r.Intn(len(strPool)-1)]
+		}
+		if g.pct(3) {
+			v = "NULL"
+		}
+		format += v
+		if k > 1 {
+			format += ", "
+		}
+	}
+	return cmp(mk(TBool, format+")", g.typed(sc, t, d+1)))
 }
