@@ -120,7 +120,12 @@ func (g *Gen) joinEquality(left, right []column) *Node {
 	if len(l) == 0 || len(r) == 0 {
 		return nil
 	}
-	return cmp(mk(TBool, "@ = @", colNode(l[g.r.Intn(len(l))]), colNode(r[g.r.Intn(len(r))])))
+	eq := cmp(mk(TBool, "@ = @", colNode(l[g.r.Intn(len(l))]), colNode(r[g.r.Intn(len(r))])))
+	if l2, r2 := colsOf(left, TInt), colsOf(right, TInt); g.pct(20) && len(l2) > 0 && len(r2) > 0 {
+		// A key of two columns (the second maybe the same pair again).
+		eq = and(eq, cmp(mk(TBool, "@ = @", colNode(l2[g.r.Intn(len(l2))]), colNode(r2[g.r.Intn(len(r2))]))))
+	}
+	return eq
 }
 
 // fromItem is a base table, a derived table or a WITH query (where ctes
