@@ -71,7 +71,7 @@ var widePool = []string{"NULL", "NULL", "0", "1", "-1", "2147483647", "-21474836
 // allNull says whether a data seed leaves a column NULL in every row (a
 // string column then has an empty dictionary), every fourth seed.
 func allNull(dataSeed int64, col string) bool {
-	return dataSeed%4 == 1 && (col == "t2.s" || col == "t1.c" || col == "t3.d")
+	return dataSeed%4 == 1 && (col == "t2.s" || col == "t1.c" || col == "t3.d" || col == "t3.e")
 }
 
 // Schema is the statements that create and fill the tables for one data
