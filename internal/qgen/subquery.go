@@ -1,5 +1,7 @@
 package qgen
 
+import "fmt"
+
 // Subqueries read one base table under a fresh alias; their WHERE may name
 // the outer query's columns (correlation). Aggregates inside a subquery
 // read only its own columns: an aggregate of outer columns alone belongs
@@ -90,10 +92,27 @@ func (g *Gen) scalarSubquery(sc *scope, t Type, d int) *Node {
 	return n.frozen()
 }
 
+// existsSubquery is [NOT] EXISTS of a subquery, now and then one whose
+// rows are not its FROM's rows filtered: an aggregate without GROUP BY
+// (always one row), GROUP BY with HAVING, or a LIMIT with an OFFSET (MySQL
+// takes a LIMIT in EXISTS, not in IN).
 func (g *Gen) existsSubquery(sc *scope, d int) *Node {
 	from, inner, rows := g.subFrom()
-	item := g.intExpr(&scope{cols: inner, rows: rows}, maxDepth)
-	return mk(TBool, g.pick("", "NOT ")+"EXISTS (SELECT @ FROM @@)", item, from, g.innerWhere(inner, sc, d)).frozen()
+	isc := &scope{cols: inner, rows: rows}
+	item := g.intExpr(isc, maxDepth)
+	tail := txt("")
+	switch c := g.r.Intn(100); {
+	case c < 10:
+		item = g.aggregate(&scope{cols: inner, agg: true, rows: rows}, TInt, 2)
+	case c < 20:
+		key := inner[g.r.Intn(len(inner))]
+		asc := &scope{cols: inner, agg: true, keys: []column{key}, rows: rows}
+		item = colNode(key)
+		tail = mk(TNone, " GROUP BY "+key.ref+" HAVING @", g.pred(asc, 2))
+	case c < 28:
+		tail = txt(fmt.Sprintf(" LIMIT %d OFFSET %d", g.r.Intn(3), g.r.Intn(3)))
+	}
+	return mk(TBool, g.pick("", "NOT ")+"EXISTS (SELECT @ FROM @@@)", item, from, g.innerWhere(inner, sc, d), tail).frozen()
 }
 
 // inSubquery is x [NOT] IN (SELECT ...). A LIMIT is left out: MySQL has
