@@ -32,10 +32,13 @@ const divisionFactor = 10
 // 0.333333333000000000), which no double rounding agrees with; SLT
 // records check those (testdata/slt/division_digits.test).
 func (g *Gen) division(sc *scope, d int) *Node {
+	was := g.exactScale
+	g.exactScale = true
 	a := g.intExpr(sc, d+1)
 	if g.pct(40) {
 		a = g.decExpr(sc, d+1)
 	}
+	g.exactScale = was
 	b := g.leaf(sc, TInt)
 	switch c := g.r.Intn(100); {
 	case c < 30:
@@ -124,10 +127,13 @@ func (g *Gen) quotientExpr(sc *scope, d int) *Node {
 // scale is x's + 4.
 func (g *Gen) avg(arg *scope, d int) *Node {
 	distinct := g.pick("", "", "DISTINCT ")
+	was := g.exactScale
+	g.exactScale = true
 	x := g.intExpr(arg, d+1)
 	if g.pct(40) {
 		x = g.decExpr(arg, d+1)
 	}
+	g.exactScale = was
 	n := mk(TReal, "AVG("+distinct+"@)", x)
 	n.Op = "avg"
 	return n

@@ -79,7 +79,11 @@ type Gen struct {
 	noDiv  bool     // no division: the TReal being written is summed (division.go)
 	reals  []column // the TReal columns of the FROM clause written last
 	ctes   *[]*cte  // the statement's WITH queries, which subqueries may read
-	inCTE  bool     // a WITH query's body is being written: it adds no WITH query
+	// exactScale: a dividend or AVG argument is being written, whose
+	// scale MySQL prints the quotient with (scaleOf): no integer stands
+	// in for a DECIMAL there (a CASE of integers typed TDec has scale 0).
+	exactScale bool
+	inCTE      bool // a WITH query's body is being written: it adds no WITH query
 
 	maxBound, sumBound, valueBound int64 // see maxBound
 }
@@ -299,7 +303,7 @@ func (g *Gen) typed(sc *scope, t Type, d int) *Node {
 	case TStr:
 		return g.strExpr(sc, d)
 	case TDec:
-		if g.valueBound == valueBound && g.pct(8) {
+		if g.valueBound == valueBound && !g.exactScale && g.pct(8) {
 			// An integer where a DECIMAL goes: MySQL compares, unites
 			// (CASE, COALESCE, IN, GREATEST) and computes the two
 			// exactly, SQLite an INTEGER with a REAL exactly too. It
