@@ -68,6 +68,9 @@ func (b *binder) shownScale(e Expr, sc *scope) int {
 		if in.ID == columnar.Decimal && x.T.Scale >= in.Scale {
 			return min(b.shownScale(x.E, sc), x.T.Scale) // a widening the binder put in
 		}
+		if in.IsInteger() || in.ID == columnar.Bool {
+			return 0 // an integer brought to the quotient's scale to be added (1/a + b)
+		}
 	case *Case:
 		s := 0
 		for _, w := range x.Whens {
