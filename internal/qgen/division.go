@@ -112,8 +112,16 @@ func (g *Gen) quotientExpr(sc *scope, d int) *Node {
 		n = mk(TReal, "@ * @", q, f)
 		n.Prec, n.Op = precMul, "mul"
 	case c < 80:
+		// Plus or minus a DECIMAL or an integer (printed with the
+		// quotient's scale: 1/a + b is 2.1429), either side first.
 		e := g.decExpr(sc, d+1)
+		if g.pct(40) {
+			e = g.intExpr(sc, d+1)
+		}
 		n = mk(TReal, "@ "+g.pick("+", "-")+" @", q, e)
+		if g.pct(40) {
+			n.Kids[0], n.Kids[1] = e, q
+		}
 		n.Prec, n.Op = precAdd, "add"
 	default:
 		n = mk(TReal, "- @", q)
