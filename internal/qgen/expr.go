@@ -178,6 +178,9 @@ func (g *Gen) intExpr(sc *scope, d int) *Node {
 	if g.pct(3) {
 		return g.dateInt(sc, d)
 	}
+	if g.pct(2) {
+		return g.moreStringInt(sc, d)
+	}
 	e := func() *Node { return g.intExpr(sc, d+1) }
 	switch c := g.r.Intn(100); {
 	case c < 32:
@@ -443,6 +446,9 @@ func (g *Gen) strExpr(sc *scope, d int) *Node {
 	}
 	if d >= maxDepth || g.pct(45) {
 		return g.leaf(sc, TStr)
+	}
+	if g.pct(8) {
+		return g.moreString(sc, d)
 	}
 	e := func() *Node { return g.strExpr(sc, d+1) }
 	switch c := g.r.Intn(100); {

@@ -148,7 +148,7 @@ func (n *Node) render(b *strings.Builder, d Dialect) {
 		n.renderRollup(b, d)
 		return
 	}
-	if d == SQLite && (n.Op == "repeat" || n.Op == "scale1") {
+	if d == SQLite && (n.Op == "repeat" || n.Op == "scale1" || n.Op == "pair") {
 		n.renderRepeated(b, d)
 		return
 	}

@@ -63,13 +63,18 @@ func (g *Gen) roundFraction(sc *scope, d int) *Node {
 }
 
 // renderRepeated writes SQLite's parts of n, every placeholder its one
-// kid (Op "repeat" and "scale1": the kid is written again for its SIGN).
+// kid (Op "repeat" and "scale1": the kid is written again for its SIGN),
+// or its two kids in turn (Op "pair": STRCMP's comparisons).
 func (n *Node) renderRepeated(b *strings.Builder, d Dialect) {
 	for i, p := range n.Lite {
 		b.WriteString(p)
 		if i < len(n.Lite)-1 {
+			k := 0
+			if n.Op == "pair" {
+				k = i % 2
+			}
 			b.WriteString("(")
-			n.Kids[0].render(b, d)
+			n.Kids[k].render(b, d)
 			b.WriteString(")")
 		}
 	}

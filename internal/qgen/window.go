@@ -76,10 +76,12 @@ func (g *Gen) positional(sc, arg *scope, partition *Node) *Node {
 	return n.frozen()
 }
 
-// orderAll orders by every column of the row, each way round at random.
+// orderAll orders by every column of the row, each way round at random,
+// quotient columns too (rows that differ only there are not twins; both
+// sort them by the same digits: derived_quotient.go).
 func (g *Gen) orderAll(sc *scope) *Node {
 	var all []string
-	for _, col := range sc.cols {
+	for _, col := range append(append([]column{}, sc.cols...), sc.reals...) {
 		all = append(all, col.ref+g.pick("", " DESC"))
 	}
 	return txt("ORDER BY " + strings.Join(all, ", "))

@@ -1,0 +1,49 @@
+package qgen
+
+import "fmt"
+
+// More string functions, written in SQLite's words where it lacks them:
+// LEFT(s, n) is SUBSTR(s, 1, n); RIGHT(s, n) the last n characters,
+// SUBSTR(s, MAX(LENGTH(s) - n + 1, 1)); CONCAT_WS skips NULL arguments in
+// both (SQLite 3.44 and later); CHAR_LENGTH is LENGTH on this ASCII;
+// LOCATE(x, s) is INSTR(s, x); STRCMP a CASE of the comparisons (NULL
+// with a NULL argument in both). ASCII is left out: MySQL's ASCII('') is
+// 0, SQLite's unicode('') NULL.
+
+// moreString is one of the string functions above of string type.
+func (g *Gen) moreString(sc *scope, d int) *Node {
+	e := func() *Node { return g.strExpr(sc, d+1) }
+	n := 1 + g.r.Intn(4)
+	switch g.r.Intn(3) {
+	case 0:
+		return mk(TStr, fmt.Sprintf("LEFT(@, %d)", n-1), e()).lite(fmt.Sprintf("SUBSTR(@, 1, %d)", n-1))
+	case 1:
+		r := mk(TStr, fmt.Sprintf("RIGHT(@, %d)", n), e()).lite(fmt.Sprintf("SUBSTR(@, MAX(LENGTH(@) - %d + 1, 1))", n))
+		r.Op = "repeat"
+		return r
+	}
+	if g.pct(50) {
+		return mk(TStr, "CONCAT_WS(',', @, @)", e(), e()).lite("concat_ws(',', @, @)")
+	}
+	return mk(TStr, "CONCAT_WS('-', @, @, @)", e(), e(), e()).lite("concat_ws('-', @, @, @)")
+}
+
+// moreStringInt is CHAR_LENGTH, LOCATE or STRCMP, an integer.
+func (g *Gen) moreStringInt(sc *scope, d int) *Node {
+	var n *Node
+	switch g.r.Intn(3) {
+	case 0:
+		n = mk(TInt, "CHAR_LENGTH(@)", g.strExpr(sc, d+1)).lite("LENGTH(@)")
+		n.Bound = 64
+	case 1:
+		sub := g.pick("a", "b", "ab", "l")
+		n = mk(TInt, "LOCATE('"+sub+"', @)", g.strExpr(sc, d+1)).lite("INSTR(@, '" + sub + "')")
+		n.Bound = 64
+	default:
+		n = mk(TInt, "STRCMP(@, @)", g.strExpr(sc, d+1), g.strExpr(sc, d+1)).
+			lite("(CASE WHEN (@) < (@) THEN -1 WHEN (@) > (@) THEN 1 WHEN (@) = (@) THEN 0 END)")
+		n.Op = "pair"
+		n.Bound = 1
+	}
+	return n
+}
