@@ -123,6 +123,15 @@ func (g *Gen) quotientExpr(sc *scope, d int) *Node {
 			n.Kids[0], n.Kids[1] = e, q
 		}
 		n.Prec, n.Op = precAdd, "add"
+	case c < 88 && cutAlike(q):
+		// The sum or difference of two integers' quotients: the cut
+		// digits of both, which SQLite computes alike.
+		r := g.division(sc, d)
+		if !cutAlike(r) {
+			return q
+		}
+		n = mk(TReal, "@ "+g.pick("+", "-")+" @", q, r)
+		n.Prec, n.Op = precAdd, "add"
 	default:
 		n = mk(TReal, "- @", q)
 		n.Prec, n.Op = precUnary, "same"
@@ -192,4 +201,10 @@ func (g *Gen) quotientSubquery(sc *scope, d int) *Node {
 	n.Op = "same"
 	n.Lite = append([]string{"+" + n.Parts[0]}, n.Parts[1:]...)
 	return n.frozen()
+}
+
+// cutAlike says whether SQLite computes division q's cut digits as MySQL
+// does: an integer's quotient by an integer, in integers (division).
+func cutAlike(q *Node) bool {
+	return q.Kids[0].Type == TInt && q.Kids[1].Type == TInt && q.Kids[0].Bound <= maxBound
 }
