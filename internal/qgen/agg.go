@@ -22,6 +22,21 @@ func (g *Gen) aggregate(sc *scope, t Type, d int) *Node {
 			n = mk(TInt, "MAX(@)", n.Kids[0])
 			n.Bound = n.Kids[0].Bound
 		}
+	case t == TReal && divisions && !g.noDiv && g.pct(15):
+		// SUM or AVG of an integer's quotient by an integer, whose cut
+		// digits SQLite computes alike (division.go): SLT's SUM(a / b).
+		q := g.division(arg, d+1)
+		if !cutAlike(q) {
+			n = mk(TReal, "MAX(@)", q)
+			n.Op = "same"
+			break
+		}
+		fn, op := "SUM", "same"
+		if g.pct(40) {
+			fn, op = "AVG", "avg"
+		}
+		n = mk(TReal, fn+"(@)", q)
+		n.Op = op
 	case t == TReal && g.pct(25):
 		n = g.avg(arg, d)
 	case t == TReal && g.pct(50):
