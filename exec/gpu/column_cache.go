@@ -113,16 +113,15 @@ type columnCache struct {
 }
 
 func newColumnCache(d *device, budget int64) *columnCache {
-	pinned := func(n int) (unsafe.Pointer, error) {
+	mem := hostMemory{reserve: hostReserve, release: hostRelease, pin: func(p unsafe.Pointer, n int) error {
 		start := time.Now()
-		h, _, err := hostAlloc(n)
+		err := hostRegister(p, n)
 		if cacheTrace {
-			fmt.Fprintf(os.Stderr, "gpu cache: pinned %d bytes for a packed copy in %.3f ms\n", n, time.Since(start).Seconds()*1e3)
+			fmt.Fprintf(os.Stderr, "gpu cache: pinned %d bytes of a packed copy in %.3f ms\n", n, time.Since(start).Seconds()*1e3)
 		}
-		return h, err
-	}
-	unpin := func(p unsafe.Pointer) { hostFree(p) }
-	return &columnCache{d: d, budget: budget, m: map[cacheKey]*devColumn{}, packed: newPackedCopies(min(budget, packedKeep), pinned, unpin)}
+		return err
+	}}
+	return &columnCache{d: d, budget: budget, m: map[cacheKey]*devColumn{}, packed: newPackedCopies(min(budget, packedKeep), mem)}
 }
 
 func hostPtr(c *columnar.Column) uintptr {

@@ -23,15 +23,24 @@ import (
 // column's host form for the GPU, made once, as the pinned vector it
 // comes from is; the first load of a column pays for packing it.
 // errNoRoom: a packed form does not fit the device cache, or its host
-// copy pinned memory, now.
+// copy host or pinned memory, now.
 var errNoRoom = errors.New("no room for a packed column")
 
 type packedCopies struct {
 	budget, used int64
-	alloc        func(n int) (unsafe.Pointer, error)
-	free         func(p unsafe.Pointer)
+	mem          hostMemory
 	m            map[packedCopyKey]*packedCopy
 	lru          list.List // front = most recent
+}
+
+// hostMemory is where packed copies live: reserve takes memory the
+// packing fills, pin then page-locks and maps it for the device (pinning
+// memory already written is far cheaper than allocating pinned memory:
+// driver.go), release gives it back, pinned or not.
+type hostMemory struct {
+	reserve func(n int) (unsafe.Pointer, error)
+	pin     func(p unsafe.Pointer, n int) error
+	release func(p unsafe.Pointer, pinned bool)
 }
 
 type packedCopyKey struct {
@@ -51,8 +60,8 @@ type packedCopy struct {
 	elem          *list.Element
 }
 
-func newPackedCopies(budget int64, alloc func(int) (unsafe.Pointer, error), free func(unsafe.Pointer)) *packedCopies {
-	return &packedCopies{budget: budget, alloc: alloc, free: free, m: map[packedCopyKey]*packedCopy{}}
+func newPackedCopies(budget int64, mem hostMemory) *packedCopies {
+	return &packedCopies{budget: budget, mem: mem, m: map[packedCopyKey]*packedCopy{}}
 }
 
 func vectorPtr(col *columnar.Column) uintptr {
@@ -81,18 +90,22 @@ func (s *packedCopies) get(col *columnar.Column, bits int) (*packedCopy, error) 
 	c := &packedCopy{key: k, vector: vectorPtr(col), rows: col.Len, words: columnar.PackedWords(col.Len, bits), frames: columnar.PackedFrames(col.Len)}
 	c.size = 4 * int64(c.words+c.frames)
 	s.evict(c.size)
-	mem, err := s.alloc(int(c.size))
+	mem, err := s.mem.reserve(int(c.size))
 	if err != nil {
-		// Pinned memory is short: give back every unused copy, once.
-		s.evict(s.budget + c.size)
-		if mem, err = s.alloc(int(c.size)); err != nil {
-			return nil, fmt.Errorf("%w: pinning %d bytes to pack a column: %v", errNoRoom, c.size, err)
-		}
+		return nil, fmt.Errorf("%w: %d bytes to pack a column: %v", errNoRoom, c.size, err)
 	}
 	c.mem = mem
 	if err := columnar.PackInto(col, bits, c.wordSlice(), c.frameSlice()); err != nil {
-		s.free(mem)
+		s.mem.release(mem, false)
 		return nil, err
+	}
+	if err := s.mem.pin(mem, int(c.size)); err != nil {
+		// Pinned memory is short: give back every unused copy, once.
+		s.evict(s.budget + c.size)
+		if err = s.mem.pin(mem, int(c.size)); err != nil {
+			s.mem.release(mem, false)
+			return nil, fmt.Errorf("%w: pinning %d bytes of a packed column: %v", errNoRoom, c.size, err)
+		}
 	}
 	c.users = 1
 	c.elem = s.lru.PushFront(c)
@@ -130,7 +143,7 @@ func (s *packedCopies) evict(n int64) {
 }
 
 func (s *packedCopies) remove(c *packedCopy) {
-	s.free(c.mem)
+	s.mem.release(c.mem, true)
 	s.used -= c.size
 	s.lru.Remove(c.elem)
 	delete(s.m, c.key)
