@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"bytes"
 	"errors"
 	"testing"
 	"unsafe"
@@ -120,6 +121,16 @@ func TestPackedCopies(t *testing.T) {
 	if err != nil || e.frames != 0 || e.words != 0 {
 		t.Errorf("empty column: %+v, %v", e, err)
 	}
+	// A whole copy is the vector's bytes, pinned, kept as packed ones are.
+	w, err := s.get(b, wholeCopy)
+	if err != nil || !bytes.Equal(w.bytes(), b.Data()) || !h.pinned[w.mem] || w.size != int64(4*b.Len) {
+		t.Errorf("whole copy of b: %v, equal %v, pinned %v", err, err == nil && bytes.Equal(w.bytes(), b.Data()), err == nil && h.pinned[w.mem])
+	}
+	if again, _ := s.get(b, wholeCopy); again != w {
+		t.Error("a second whole copy of b was made")
+	}
+	s.release(w)
+	s.release(w)
 	// Pinned memory short: unused copies go, then the error says no room
 	// (the caller reads the 4-byte form instead).
 	s.release(e)

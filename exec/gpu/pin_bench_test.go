@@ -3,8 +3,6 @@
 package gpu
 
 import (
-	"runtime"
-	"sync"
 	"testing"
 	"unsafe"
 )
@@ -29,6 +27,7 @@ func BenchmarkPinning(b *testing.B) {
 			})
 		}
 	})
+	src := make([]byte, n)
 	b.Run("reserve+write+register", func(b *testing.B) {
 		for b.Loop() {
 			d.do(func() error {
@@ -36,7 +35,7 @@ func BenchmarkPinning(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				parallelClear(unsafe.Slice((*byte)(p), n))
+				parallelCopy(unsafe.Slice((*byte)(p), n), src)
 				if err := hostRegister(p, n); err != nil {
 					b.Fatal(err)
 				}
@@ -47,19 +46,3 @@ func BenchmarkPinning(b *testing.B) {
 	})
 }
 
-// parallelClear writes b from every CPU, as PackInto's chunks do.
-func parallelClear(b []byte) {
-	const part = 4 << 20
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for lo := 0; lo < len(b); lo += part {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func(p []byte) {
-			defer wg.Done()
-			clear(p)
-			<-sem
-		}(b[lo:min(lo+part, len(b))])
-	}
-	wg.Wait()
-}
