@@ -124,7 +124,7 @@ func (cc *columnCache) loadBehind(cols []*devColumn) {
 	}()
 	for _, l := range loads {
 		w := l.to
-		if err := cc.launchUnpack(l.from, int64(w.n), w.data); err != nil {
+		if err := cc.launchUnpack(l.from, int64(w.n), w.data, true); err != nil {
 			// The device failed: the entry's values are unknown.
 			cc.drop(w)
 			continue
@@ -164,8 +164,9 @@ func (cc *columnCache) allocBehind(e *devColumn) *devColumn {
 }
 
 // launchUnpack starts unpack_packed from packed view c into n 4-byte
-// values at out, outside any kernel profile (the query it follows is done).
-func (cc *columnCache) launchUnpack(c colView, n int64, out cu.DevicePtr) error {
+// values at out: inside the running query's kernel profile, or (behind)
+// outside it, for a query that is done.
+func (cc *columnCache) launchUnpack(c colView, n int64, out cu.DevicePtr, behind bool) error {
 	f, err := cc.d.fn("unpack_packed")
 	if err != nil {
 		return err
@@ -175,7 +176,11 @@ func (cc *columnCache) launchUnpack(c colView, n int64, out cu.DevicePtr) error 
 		N   int64
 		Out uint64
 	}{c, n, uint64(out)}
-	return launchNow(cu.Stream{}, f, min(grid1D(n, threads), cc.d.sms*8), threads, 0, unsafe.Pointer(&a), unsafe.Sizeof(a))
+	grid := min(grid1D(n, threads), cc.d.sms*8)
+	if behind {
+		return launchNow(cu.Stream{}, f, grid, threads, 0, unsafe.Pointer(&a), unsafe.Sizeof(a))
+	}
+	return launch(f, grid, threads, 0, unsafe.Pointer(&a), unsafe.Sizeof(a))
 }
 
 // settle waits for the device when e's unpack behind may still be

@@ -45,4 +45,3 @@ func BenchmarkPinning(b *testing.B) {
 		}
 	})
 }
-
