@@ -25,8 +25,10 @@ import (
 // unpack_packed reads the same pinned copy over the link into a new cache
 // entry, queued on the default stream after the query's kernels, and
 // nobody waits for it but the next work on that stream, which is the next
-// query's. The entry holds the packed copy until it is dropped, and a
-// drop waits for the device first while that unpack may still run.
+// query's. The entry holds the packed copy until the device is known to
+// have passed its unpack (reclaim, at the end of a later query) or it is
+// dropped; a drop or a reader on another stream waits for the device
+// first while the unpack may still run (settle).
 
 // coldInPlace returns col read in place when the plan says so and its
 // 4-byte form is not cached; nil when it is (or no pinned memory holds its
