@@ -113,16 +113,15 @@ type columnCache struct {
 }
 
 func newColumnCache(d *device, budget int64) *columnCache {
-	pinned := func(n int) (unsafe.Pointer, error) {
+	mem := hostMemory{reserve: hostReserve, release: hostRelease, pin: func(p unsafe.Pointer, n int) error {
 		start := time.Now()
-		h, _, err := hostAlloc(n)
+		err := hostRegister(p, n)
 		if cacheTrace {
-			fmt.Fprintf(os.Stderr, "gpu cache: pinned %d bytes for a packed copy in %.3f ms\n", n, time.Since(start).Seconds()*1e3)
+			fmt.Fprintf(os.Stderr, "gpu cache: pinned %d bytes of a packed copy in %.3f ms\n", n, time.Since(start).Seconds()*1e3)
 		}
-		return h, err
-	}
-	unpin := func(p unsafe.Pointer) { hostFree(p) }
-	return &columnCache{d: d, budget: budget, m: map[cacheKey]*devColumn{}, packed: newPackedCopies(min(budget, packedKeep), pinned, unpin)}
+		return err
+	}}
+	return &columnCache{d: d, budget: budget, m: map[cacheKey]*devColumn{}, packed: newPackedCopies(min(budget, packedKeep), mem)}
 }
 
 func hostPtr(c *columnar.Column) uintptr {
@@ -241,7 +240,9 @@ var cacheTrace = os.Getenv("GPUSQL_CACHE_TRACE") != ""
 // buffer; an int64 vector is read in place from pinned host memory by
 // cache_scan, which writes its int32 form into device memory (half the
 // device bytes and no staging copy) and its min and max, and only if the
-// values do not fit 32 bits is it copied whole. Integer min/max come from
+// values do not fit 32 bits is it copied whole. A vector of a megabyte or
+// more in pageable memory is loaded from its pinned whole copy
+// (packed_copies.go), made on its first load. Integer min/max come from
 // cache_scan over the device copy (microseconds at device bandwidth).
 func (cc *columnCache) load(col *columnar.Column) (*devColumn, error) {
 	if cacheTrace {
@@ -267,6 +268,12 @@ func (cc *columnCache) load(col *columnar.Column) (*devColumn, error) {
 	hostDev, pinned := cu.DevicePtr(0), false
 	if len(src) > 0 {
 		hostDev, pinned = cc.d.pinned.devicePtr(e.host)
+	}
+	if len(src) >= pinnedMin && !pinned {
+		if hc, dev := cc.wholeCopy(col); hc != nil {
+			defer cc.packed.release(hc) // the load waits for its copies
+			src, hostDev, pinned = hc.bytes(), dev, true
+		}
 	}
 	n := int64(col.Len)
 	vbytes := int64(len(col.Valid)) * 8
@@ -306,6 +313,21 @@ func (cc *columnCache) load(col *columnar.Column) (*devColumn, error) {
 	}
 	cc.used += e.bytes
 	return e, nil
+}
+
+// wholeCopy is col's pinned host copy (made now or kept), or nil when
+// pinned memory is short (the load copies from pageable memory then).
+func (cc *columnCache) wholeCopy(col *columnar.Column) (*packedCopy, cu.DevicePtr) {
+	hc, err := cc.packed.get(col, wholeCopy)
+	if err != nil {
+		return nil, 0
+	}
+	dev, err := hostDevicePtr(hc.mem)
+	if err != nil {
+		cc.packed.release(hc)
+		return nil, 0
+	}
+	return hc, dev
 }
 
 // loadDirect copies an int32 or float64 vector to the device by DMA and

@@ -20,12 +20,15 @@ import (
 // sends packed and marks ColdInPlace, when its 4-byte form is not on the
 // device, reaches the fused kernel as its packed host copy read in place
 // over PCIe (zero-copy), so a cold query fetches only the lines that hold
-// live rows. When the query ends its run loads the 4-byte form behind it:
+// live rows. While the kernel runs, the run allocates the column's 4-byte
+// cache entry; when the query ends it loads that form behind it:
 // unpack_packed reads the same pinned copy over the link into a new cache
 // entry, queued on the default stream after the query's kernels, and
 // nobody waits for it but the next work on that stream, which is the next
-// query's. The entry holds the packed copy until it is dropped, and a
-// drop waits for the device first while that unpack may still run.
+// query's. The entry holds the packed copy until the device is known to
+// have passed its unpack (reclaim, at the end of a later query) or it is
+// dropped; a drop or a reader on another stream waits for the device
+// first while the unpack may still run (settle).
 
 // coldInPlace returns col read in place when the plan says so and its
 // 4-byte form is not cached; nil when it is (or no pinned memory holds its
@@ -94,28 +97,36 @@ func (cc *columnCache) releaseInPlace(e *devColumn) {
 	cc.packed.release(e.packedCopy)
 }
 
-// loadBehind turns the in-place columns of a run that ended into cache
-// entries of their 4-byte forms, unpacked on the device from the packed
-// copies they were read from, without waiting for the unpacks. Every
-// entry is allocated before any unpack starts: an allocation or a free
-// may wait for the device, and so for the unpacks launched before it.
-// Nothing is loaded for a column whose form was cached meanwhile, is
-// pinned stale, or does not fit the budget: a later query loads it.
-func (cc *columnCache) loadBehind(cols []*devColumn) {
-	type load struct {
-		from colView
-		to   *devColumn
-	}
-	var loads []load
+// behindLoad is a column to load behind a query: the packed view it was
+// read in place from, and its 4-byte cache entry, allocated and pinned
+// until its unpack is launched.
+type behindLoad struct {
+	from colView
+	to   *devColumn
+}
+
+// allocBehind allocates the 4-byte entries of the in-place columns of a
+// run whose fact kernel is launched, while the host would wait for it
+// anyway: an allocation (or a free it evicts) may wait for the device.
+// A column whose form was cached meanwhile, is pinned stale, or does not
+// fit the budget is not loaded (a later query loads it).
+func (cc *columnCache) allocBehind(cols []*devColumn) []behindLoad {
+	var loads []behindLoad
 	start := time.Now()
 	for _, e := range cols {
-		if w := cc.allocBehind(e); w != nil {
-			loads = append(loads, load{e.view(), w})
+		if w := cc.behindEntry(e); w != nil {
+			loads = append(loads, behindLoad{e.view(), w})
 		}
 	}
 	if cacheTrace {
 		fmt.Fprintf(os.Stderr, "gpu cache: %d of %d columns read in place to load behind, allocated in %.3f ms\n", len(loads), len(cols), time.Since(start).Seconds()*1e3)
 	}
+	return loads
+}
+
+// launchBehind starts the unpacks of a run that ended, without waiting
+// for them, and unpins their entries.
+func (cc *columnCache) launchBehind(loads []behindLoad) {
 	quiet := cc.d.syncedSince()
 	defer func() {
 		if quiet {
@@ -124,7 +135,8 @@ func (cc *columnCache) loadBehind(cols []*devColumn) {
 	}()
 	for _, l := range loads {
 		w := l.to
-		if err := cc.launchUnpack(l.from, int64(w.n), w.data); err != nil {
+		cc.unpin(w)
+		if err := cc.launchUnpack(l.from, int64(w.n), w.data, true); err != nil {
 			// The device failed: the entry's values are unknown.
 			cc.drop(w)
 			continue
@@ -134,10 +146,10 @@ func (cc *columnCache) loadBehind(cols []*devColumn) {
 	}
 }
 
-// allocBehind is in-place column e's 4-byte cache entry, allocated and
-// unpinned, holding e's validity bitmap and packed copy; nil (e given back)
+// behindEntry is in-place column e's 4-byte cache entry, allocated and
+// pinned, holding e's validity bitmap and packed copy; nil (e given back)
 // when it is not to be loaded.
-func (cc *columnCache) allocBehind(e *devColumn) *devColumn {
+func (cc *columnCache) behindEntry(e *devColumn) *devColumn {
 	if old, ok := cc.m[cacheKey{e.col, formWhole}]; ok {
 		if old.pins > 0 || old.host == e.host && old.n == e.n && !old.zeroCopy {
 			cc.releaseInPlace(e)
@@ -158,14 +170,14 @@ func (cc *columnCache) allocBehind(e *devColumn) *devColumn {
 	w := &devColumn{col: e.col, host: e.host, n: e.n, data: out, valid: e.valid, width: 4, min: e.min, max: e.max,
 		bytes: 4*n + e.bytes, packedCopy: e.packedCopy}
 	cc.insert(w)
-	cc.unpin(w)
 	cc.used += w.bytes
 	return w
 }
 
 // launchUnpack starts unpack_packed from packed view c into n 4-byte
-// values at out, outside any kernel profile (the query it follows is done).
-func (cc *columnCache) launchUnpack(c colView, n int64, out cu.DevicePtr) error {
+// values at out: inside the running query's kernel profile, or (behind)
+// outside it, for a query that is done.
+func (cc *columnCache) launchUnpack(c colView, n int64, out cu.DevicePtr, behind bool) error {
 	f, err := cc.d.fn("unpack_packed")
 	if err != nil {
 		return err
@@ -175,7 +187,11 @@ func (cc *columnCache) launchUnpack(c colView, n int64, out cu.DevicePtr) error 
 		N   int64
 		Out uint64
 	}{c, n, uint64(out)}
-	return launchNow(cu.Stream{}, f, min(grid1D(n, threads), cc.d.sms*8), threads, 0, unsafe.Pointer(&a), unsafe.Sizeof(a))
+	grid := min(grid1D(n, threads), cc.d.sms*8)
+	if behind {
+		return launchNow(cu.Stream{}, f, grid, threads, 0, unsafe.Pointer(&a), unsafe.Sizeof(a))
+	}
+	return launch(f, grid, threads, 0, unsafe.Pointer(&a), unsafe.Sizeof(a))
 }
 
 // settle waits for the device when e's unpack behind may still be

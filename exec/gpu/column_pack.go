@@ -80,15 +80,18 @@ func (cc *columnCache) loadPacked(col *columnar.Column, pk *planner.GPUPacking, 
 		return nil, fmt.Errorf("gpu: %s.%s: %w", gc.Table, gc.Column, err)
 	}
 	e.packedCopy = pc
-	if e.data, err = cu.MemAlloc(size); err != nil {
+	// An empty column's stand-in is 8 bytes, as load's.
+	if e.data, err = cu.MemAlloc(max(size, 8)); err != nil {
 		cc.freePacked(e)
 		return nil, fmt.Errorf("gpu: caching a packed column of %d bytes: %v", size, err)
 	}
 	e.frame = e.data + cu.DevicePtr(4*pc.words)
-	e.bytes = size
-	if err := cu.MemcpyHtoDAsync(e.data, pc.mem, size, cu.NoStream); err != nil {
-		cc.freePacked(e)
-		return nil, fmt.Errorf("gpu: copying a packed column to the device: %v", err)
+	e.bytes = max(size, 8)
+	if size > 0 {
+		if err := cu.MemcpyHtoDAsync(e.data, pc.mem, size, cu.NoStream); err != nil {
+			cc.freePacked(e)
+			return nil, fmt.Errorf("gpu: copying a packed column to the device: %v", err)
+		}
 	}
 	if err := cc.loadValid(e, col); err != nil {
 		cc.freePacked(e)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"time"
-	"unsafe"
 
 	"gorgonia.org/cu"
 
@@ -110,16 +109,8 @@ func (cc *columnCache) unpackInto(e *devColumn, pc *packedCopy, bits int) error 
 	if err := cu.MemcpyHtoDAsync(tmp, pc.mem, size, cu.NoStream); err != nil {
 		return fmt.Errorf("gpu: copying a packed column to the device: %v", err)
 	}
-	f, err := cc.d.fn("unpack_packed")
-	if err != nil {
-		return err
-	}
-	a := struct {
-		C   colView
-		N   int64
-		Out uint64
-	}{colView{Data: uint64(tmp), Width: 4, Frame: uint64(tmp) + 4*uint64(pc.words), Bits: int32(bits), Shift: columnar.PackChunkShift}, n, uint64(e.data)}
-	if err := launch(f, min(grid1D(n, threads), cc.d.sms*8), threads, 0, unsafe.Pointer(&a), unsafe.Sizeof(a)); err != nil {
+	view := colView{Data: uint64(tmp), Width: 4, Frame: uint64(tmp) + 4*uint64(pc.words), Bits: int32(bits), Shift: columnar.PackChunkShift}
+	if err := cc.launchUnpack(view, n, e.data, false); err != nil {
 		return err
 	}
 	noteKernel(4*int64(pc.words+pc.frames), 4*n, n, n)

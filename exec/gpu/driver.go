@@ -19,6 +19,7 @@ package gpu
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <cuda.h>
 
@@ -63,6 +64,19 @@ static CUresult gpusql_host_device_ptr(CUdeviceptr* d, void* p) {
 }
 
 static CUresult gpusql_host_free(void* p) { return cuMemFreeHost(p); }
+
+static CUresult gpusql_host_register(void* p, size_t n) {
+	return cuMemHostRegister(p, n, CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_PORTABLE);
+}
+
+static CUresult gpusql_host_unregister(void* p) { return cuMemHostUnregister(p); }
+
+static void* gpusql_reserve(size_t n, size_t align) {
+	void* p = NULL;
+	if (posix_memalign(&p, align, n) != 0) return NULL;
+	if (align >= (2 << 20)) madvise(p, n, MADV_HUGEPAGE);
+	return p;
+}
 */
 import "C"
 
@@ -153,6 +167,51 @@ func hostDevicePtr(p unsafe.Pointer) (cu.DevicePtr, error) {
 		return 0, driverError("cuMemHostGetDevicePointer", r)
 	}
 	return cu.DevicePtr(d), nil
+}
+
+// Host memory that is filled first and pinned after (packed copies):
+// reserved unpinned, 2 MiB aligned with huge pages advised when large,
+// written by the caller's threads (which fault its pages in parallel),
+// then registered, page-locked and device-mapped. On the H100's host,
+// registering 128 MiB of written memory took 5.4 ms where cuMemHostAlloc
+// took 57 ms for the same bytes (BenchmarkPinning): cuMemHostAlloc zeroes
+// and locks page by page on one thread.
+
+// hostRounded is the bytes hostReserve takes for n.
+func hostRounded(n int) (size, align int) {
+	align = 4096
+	if n >= 2<<20 {
+		align = 2 << 20
+	}
+	return (max(n, 1) + align - 1) / align * align, align
+}
+
+// hostReserve returns n bytes of unpinned host memory outside the Go heap.
+func hostReserve(n int) (unsafe.Pointer, error) {
+	size, align := hostRounded(n)
+	p := C.gpusql_reserve(C.size_t(size), C.size_t(align))
+	if p == nil {
+		return nil, fmt.Errorf("gpu: reserving %d bytes of host memory: out of memory", size)
+	}
+	return p, nil
+}
+
+// hostRegister pins memory from hostReserve(n) and maps it for the device.
+func hostRegister(p unsafe.Pointer, n int) error {
+	size, _ := hostRounded(n)
+	if r := C.gpusql_host_register(p, C.size_t(size)); r != C.CUDA_SUCCESS {
+		return driverError(fmt.Sprintf("cuMemHostRegister(%d)", size), r)
+	}
+	return nil
+}
+
+// hostRelease frees memory from hostReserve, unpinning it first when
+// registered.
+func hostRelease(p unsafe.Pointer, registered bool) {
+	if registered {
+		C.gpusql_host_unregister(p)
+	}
+	C.free(p)
 }
 
 func hostFree(p unsafe.Pointer) error {

@@ -155,6 +155,17 @@ func (r *queryRun) endChain() error {
 	return nil
 }
 
+// startChain ends the recorded chain, starting it, and while it runs
+// allocates the entries the columns read in place will be loaded into
+// (the host waits for the chain next).
+func (r *queryRun) startChain() error {
+	if err := r.endChain(); err != nil {
+		return err
+	}
+	r.allocBehind()
+	return nil
+}
+
 // lookup returns the cache's entry for chain, made when absent.
 func (c *graphCache) lookup(chain []launchRecord) *chainGraph {
 	k := c.key[:0]

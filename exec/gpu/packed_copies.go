@@ -4,6 +4,8 @@ import (
 	"container/list"
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
 	"unsafe"
 
 	"gpusql/storage/columnar"
@@ -21,17 +23,28 @@ import (
 // copy whose column's vector moved (a new snapshot) is packed again.
 // DropColumnCache (bench's cold runs) keeps them: a packed copy is the
 // column's host form for the GPU, made once, as the pinned vector it
-// comes from is; the first load of a column pays for packing it.
+// comes from is; the first load of a column pays for packing it. Columns
+// in pageable memory (a database's mapped files) get whole copies here
+// too, copied once so that later loads are DMA at the link's rate.
 // errNoRoom: a packed form does not fit the device cache, or its host
-// copy pinned memory, now.
+// copy host or pinned memory, now.
 var errNoRoom = errors.New("no room for a packed column")
 
 type packedCopies struct {
 	budget, used int64
-	alloc        func(n int) (unsafe.Pointer, error)
-	free         func(p unsafe.Pointer)
+	mem          hostMemory
 	m            map[packedCopyKey]*packedCopy
 	lru          list.List // front = most recent
+}
+
+// hostMemory is where packed copies live: reserve takes memory the
+// packing fills, pin then page-locks and maps it for the device (pinning
+// memory already written is far cheaper than allocating pinned memory:
+// driver.go), release gives it back, pinned or not.
+type hostMemory struct {
+	reserve func(n int) (unsafe.Pointer, error)
+	pin     func(p unsafe.Pointer, n int) error
+	release func(p unsafe.Pointer, pinned bool)
 }
 
 type packedCopyKey struct {
@@ -51,8 +64,8 @@ type packedCopy struct {
 	elem          *list.Element
 }
 
-func newPackedCopies(budget int64, alloc func(int) (unsafe.Pointer, error), free func(unsafe.Pointer)) *packedCopies {
-	return &packedCopies{budget: budget, alloc: alloc, free: free, m: map[packedCopyKey]*packedCopy{}}
+func newPackedCopies(budget int64, mem hostMemory) *packedCopies {
+	return &packedCopies{budget: budget, mem: mem, m: map[packedCopyKey]*packedCopy{}}
 }
 
 func vectorPtr(col *columnar.Column) uintptr {
@@ -63,8 +76,15 @@ func vectorPtr(col *columnar.Column) uintptr {
 	return uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 }
 
-// get returns col packed in bits bits, held until release: the kept copy,
-// or a new one packed into memory from alloc.
+// wholeCopy, as get's bits, asks for the column's vector as it is: the
+// pinned copy a column in pageable memory (a database's mapped files, the
+// Go heap) is copied to the device from by DMA at the link's rate instead
+// of through the driver's staging buffers at a seventh of it.
+const wholeCopy = -1
+
+// get returns col packed in bits bits (or whole), held until release: the
+// kept copy, or a new one packed (or copied) into memory from reserve and
+// pinned after.
 func (s *packedCopies) get(col *columnar.Column, bits int) (*packedCopy, error) {
 	k := packedCopyKey{col, bits}
 	if c, ok := s.m[k]; ok {
@@ -78,21 +98,32 @@ func (s *packedCopies) get(col *columnar.Column, bits int) (*packedCopy, error) 
 		}
 		s.remove(c)
 	}
-	c := &packedCopy{key: k, vector: vectorPtr(col), rows: col.Len, words: columnar.PackedWords(col.Len, bits), frames: columnar.PackedFrames(col.Len)}
-	c.size = 4 * int64(c.words+c.frames)
+	c := &packedCopy{key: k, vector: vectorPtr(col), rows: col.Len}
+	if bits == wholeCopy {
+		c.size = int64(len(col.Data()))
+	} else {
+		c.words, c.frames = columnar.PackedWords(col.Len, bits), columnar.PackedFrames(col.Len)
+		c.size = 4 * int64(c.words+c.frames)
+	}
 	s.evict(c.size)
-	mem, err := s.alloc(int(c.size))
+	mem, err := s.mem.reserve(int(c.size))
 	if err != nil {
-		// Pinned memory is short: give back every unused copy, once.
-		s.evict(s.budget + c.size)
-		if mem, err = s.alloc(int(c.size)); err != nil {
-			return nil, fmt.Errorf("%w: pinning %d bytes to pack a column: %v", errNoRoom, c.size, err)
-		}
+		return nil, fmt.Errorf("%w: %d bytes to pack a column: %v", errNoRoom, c.size, err)
 	}
 	c.mem = mem
-	if err := columnar.PackInto(col, bits, c.wordSlice(), c.frameSlice()); err != nil {
-		s.free(mem)
+	if bits == wholeCopy {
+		parallelCopy(c.bytes(), col.Data())
+	} else if err := columnar.PackInto(col, bits, c.wordSlice(), c.frameSlice()); err != nil {
+		s.mem.release(mem, false)
 		return nil, err
+	}
+	if err := s.mem.pin(mem, int(c.size)); err != nil {
+		// Pinned memory is short: give back every unused copy, once.
+		s.evict(s.budget + c.size)
+		if err = s.mem.pin(mem, int(c.size)); err != nil {
+			s.mem.release(mem, false)
+			return nil, fmt.Errorf("%w: pinning %d bytes of a packed column: %v", errNoRoom, c.size, err)
+		}
 	}
 	c.users = 1
 	c.elem = s.lru.PushFront(c)
@@ -102,6 +133,29 @@ func (s *packedCopies) get(col *columnar.Column, bits int) (*packedCopy, error) 
 }
 
 func (c *packedCopy) wordSlice() []uint32 { return unsafe.Slice((*uint32)(c.mem), c.words) }
+
+// bytes is the copy's memory.
+func (c *packedCopy) bytes() []byte { return unsafe.Slice((*byte)(c.mem), c.size) }
+
+// parallelCopy copies src into dst from every CPU: a first touch of both
+// (dst's fresh pages, src's mapped file pages) faults their pages in
+// parallel.
+func parallelCopy(dst, src []byte) {
+	const part = 4 << 20
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for lo := 0; lo < len(src); lo += part {
+		hi := min(lo+part, len(src))
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			copy(dst[lo:hi], src[lo:hi])
+			<-sem
+		}()
+	}
+	wg.Wait()
+}
 
 func (c *packedCopy) frameSlice() []int32 {
 	if c.frames == 0 {
@@ -130,7 +184,7 @@ func (s *packedCopies) evict(n int64) {
 }
 
 func (s *packedCopies) remove(c *packedCopy) {
-	s.free(c.mem)
+	s.mem.release(c.mem, true)
 	s.used -= c.size
 	s.lru.Remove(c.elem)
 	delete(s.m, c.key)

@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"bytes"
 	"errors"
 	"testing"
 	"unsafe"
@@ -8,9 +9,11 @@ import (
 	"gpusql/storage/columnar"
 )
 
-// heapAlloc stands in for pinned memory: Go memory kept reachable, counted.
+// heapAlloc stands in for host memory pinned after packing: Go memory
+// kept reachable, counted, pinned by a flag.
 type heapAlloc struct {
-	live map[unsafe.Pointer][]byte
+	live   map[unsafe.Pointer][]byte
+	pinned map[unsafe.Pointer]bool
 }
 
 func (h *heapAlloc) alloc(n int) (unsafe.Pointer, error) {
@@ -20,7 +23,26 @@ func (h *heapAlloc) alloc(n int) (unsafe.Pointer, error) {
 	return p, nil
 }
 
-func (h *heapAlloc) free(p unsafe.Pointer) { delete(h.live, p) }
+func (h *heapAlloc) release(p unsafe.Pointer, pinned bool) {
+	if pinned != h.pinned[p] {
+		panic("released pinned as unpinned or the other way")
+	}
+	delete(h.live, p)
+	delete(h.pinned, p)
+}
+
+func (h *heapAlloc) pin(p unsafe.Pointer, n int) error {
+	h.pinned[p] = true
+	return nil
+}
+
+func (h *heapAlloc) memory() hostMemory {
+	return hostMemory{reserve: h.alloc, pin: h.pin, release: h.release}
+}
+
+func newHeapAlloc() *heapAlloc {
+	return &heapAlloc{live: map[unsafe.Pointer][]byte{}, pinned: map[unsafe.Pointer]bool{}}
+}
 
 func intColumn(n int, f func(i int) int32) *columnar.Column {
 	c := &columnar.Column{Type: columnar.TInt32, Len: n, I32: make([]int32, n)}
@@ -34,11 +56,11 @@ func intColumn(n int, f func(i int) int32) *columnar.Column {
 // within the budget, evicted least recent first when unused, never while
 // in use, and packed again for a new vector; they decode to the column.
 func TestPackedCopies(t *testing.T) {
-	h := &heapAlloc{live: map[unsafe.Pointer][]byte{}}
+	h := newHeapAlloc()
 	a := intColumn(10_000, func(i int) int32 { return int32(i % 11) })
 	b := intColumn(10_000, func(i int) int32 { return int32(i%50 - 20) })
 	size := columnar.PackedBytes(10_000, 6)
-	s := newPackedCopies(size+size/2, h.alloc, h.free) // room for one 6-bit copy
+	s := newPackedCopies(size+size/2, h.memory()) // room for one 6-bit copy
 	ca, err := s.get(a, 4)
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +71,7 @@ func TestPackedCopies(t *testing.T) {
 		}
 	}
 	again, _ := s.get(a, 4)
-	if again != ca || ca.users != 2 || len(h.live) != 1 {
+	if again != ca || ca.users != 2 || len(h.live) != 1 || !h.pinned[ca.mem] {
 		t.Errorf("a second get packed again: %v users %d, %d allocations", again == ca, ca.users, len(h.live))
 	}
 	s.release(ca)
@@ -99,11 +121,24 @@ func TestPackedCopies(t *testing.T) {
 	if err != nil || e.frames != 0 || e.words != 0 {
 		t.Errorf("empty column: %+v, %v", e, err)
 	}
+	// A whole copy is the vector's bytes, pinned, kept as packed ones are.
+	w, err := s.get(b, wholeCopy)
+	if err != nil || !bytes.Equal(w.bytes(), b.Data()) || !h.pinned[w.mem] || w.size != int64(4*b.Len) {
+		t.Errorf("whole copy of b: %v, equal %v, pinned %v", err, err == nil && bytes.Equal(w.bytes(), b.Data()), err == nil && h.pinned[w.mem])
+	}
+	if again, _ := s.get(b, wholeCopy); again != w {
+		t.Error("a second whole copy of b was made")
+	}
+	s.release(w)
+	s.release(w)
 	// Pinned memory short: unused copies go, then the error says no room
 	// (the caller reads the 4-byte form instead).
 	s.release(e)
-	fail := newPackedCopies(1<<30, func(int) (unsafe.Pointer, error) { return nil, errors.New("out of pinned memory") }, h.free)
-	if _, err := fail.get(a, 4); !errors.Is(err, errNoRoom) {
-		t.Errorf("alloc failing: %v, want errNoRoom", err)
+	mem := h.memory()
+	mem.pin = func(unsafe.Pointer, int) error { return errors.New("out of pinned memory") }
+	fail := newPackedCopies(1<<30, mem)
+	n = len(h.live)
+	if _, err := fail.get(a, 4); !errors.Is(err, errNoRoom) || len(h.live) != n {
+		t.Errorf("pinning failing: %v, want errNoRoom; %d allocations (had %d)", err, len(h.live), n)
 	}
 }

@@ -95,7 +95,7 @@ const gcTile = 256 * 8
 // count of groups. factRows bounds the non-empty groups.
 func (r *queryRun) readGroups(q *starQuery, prof *planner.GPUProfile, table cu.DevicePtr, ngroups, W, factRows int64) (groupRows, error) {
 	if groupCompactOff.Load() || !planner.GroupCompactionFor(prof, ngroups, W, q.groups.EstRowsIn) {
-		if err := r.endChain(); err != nil {
+		if err := r.startChain(); err != nil {
 			return groupRows{}, err
 		}
 		host, err := r.d.readDense(table, ngroups*W)
@@ -127,7 +127,7 @@ func (r *queryRun) compactGroups(q *starQuery, table cu.DevicePtr, ngroups, W, f
 	if err != nil {
 		// No room for the compact rows beside the table: it comes back
 		// whole, as a smaller table would.
-		if err := r.endChain(); err != nil {
+		if err := r.startChain(); err != nil {
 			return groupRows{}, err
 		}
 		host, err := r.d.readDense(table, ngroups*W)
@@ -148,7 +148,7 @@ func (r *queryRun) compactGroups(q *starQuery, table cu.DevicePtr, ngroups, W, f
 	if err := r.launchCompact("group_compact_scatter", int(tiles), &p); err != nil {
 		return groupRows{}, err
 	}
-	if err := r.endChain(); err != nil {
+	if err := r.startChain(); err != nil {
 		return groupRows{}, err
 	}
 	est := planner.EstNonEmptyGroups(ngroups, q.groups.EstRowsIn)

@@ -48,9 +48,11 @@ type queryRun struct {
 	d      *device
 	s      scratch
 	pinned []*devColumn
-	// inPlace are fact columns read in place by a cold run, loaded
-	// behind it when it ends (column_in_place.go).
+	// inPlace are fact columns read in place by a cold run; behind their
+	// entries, allocated while its fact kernel runs and loaded when it
+	// ends (column_in_place.go).
 	inPlace []*devColumn
+	behind  []behindLoad
 	// views are the device columns of intermediate relations, keyed by
 	// their host placeholders (relation.go).
 	views map[*columnar.Column]colView
@@ -96,10 +98,20 @@ func (r *queryRun) close() {
 		r.d.cache.unpin(c)
 	}
 	r.d.cache.reclaim()
-	if len(r.inPlace) > 0 {
+	r.allocBehind()
+	if len(r.behind) > 0 {
 		hostSteps.mark("release")
-		r.d.cache.loadBehind(r.inPlace)
+		r.d.cache.launchBehind(r.behind)
 		hostSteps.mark("load-behind")
+	}
+}
+
+// allocBehind allocates the entries the columns read in place will be
+// loaded into (column_in_place.go).
+func (r *queryRun) allocBehind() {
+	if len(r.inPlace) > 0 {
+		r.behind = append(r.behind, r.d.cache.allocBehind(r.inPlace)...)
+		r.inPlace = nil
 	}
 }
 

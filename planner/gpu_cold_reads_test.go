@@ -1,0 +1,65 @@
+package planner_test
+
+import (
+	"testing"
+
+	"gpusql/internal/ssbtest"
+	"gpusql/planner"
+	"gpusql/storage/columnar"
+)
+
+// A cold run reads in place the columns sent packed that the kernel reads
+// after selective filters (SSB Q1.2: lo_quantity, lo_discount and
+// lo_extendedprice, read for a few % of the rows), not the one it reads
+// in full first (lo_orderdate: copying is cheaper at the pinned copy
+// rate), not a column the expression VM reads too, and none when the
+// profile says cold runs copy (GPUSQL_COLD_IN_PLACE=off) or the columns
+// are kept packed on the device.
+func TestColdReadsInPlace(t *testing.T) {
+	cat := ssbtest.Catalog(t, 0.05, columnar.HeapAllocator)
+	const q12 = "select sum(lo_extendedprice*lo_discount) as revenue from lineorder, date where lo_orderdate = d_datekey and d_yearmonthnum = 199401 and lo_discount between 4 and 6 and lo_quantity between 26 and 35"
+	inPlace := func(prof *planner.GPUProfile, q string) map[string]bool {
+		t.Helper()
+		p := planSQL(t, cat, q, planner.Options{GPU: prof})
+		if p.GPU.Star == nil {
+			t.Fatalf("not a star:\n%s", p.Explain())
+		}
+		m := map[string]bool{}
+		for _, c := range p.GPU.Columns {
+			if c.Packing != nil && c.Packing.ColdInPlace {
+				m[c.Column] = true
+				if c.Packing.ColdBytes <= 0 || c.Packing.ColdBytes > c.Packing.Bytes {
+					t.Errorf("%s: est %d bytes in place of %d packed", c.Column, c.Packing.ColdBytes, c.Packing.Bytes)
+				}
+			}
+		}
+		return m
+	}
+	transfer := h100(t)
+	transfer.PackTransfer, transfer.ForcePacking = true, true // this scale's columns are too small to pack otherwise
+	got := inPlace(transfer, q12)
+	for _, c := range []string{"lo_quantity", "lo_discount", "lo_extendedprice"} {
+		if !got[c] {
+			t.Errorf("Q1.2: %s not read in place (%v)", c, got)
+		}
+	}
+	if got["lo_orderdate"] {
+		t.Error("Q1.2: lo_orderdate, read for every row, read in place")
+	}
+	// lo_quantity + lo_discount goes through the expression VM: both are
+	// read as 4-byte columns, so neither is read in place.
+	got = inPlace(transfer, "select sum(lo_extendedprice) from lineorder, date where lo_orderdate = d_datekey and d_yearmonthnum = 199401 and lo_quantity + lo_discount > 40")
+	if got["lo_quantity"] || got["lo_discount"] {
+		t.Errorf("columns the VM reads read in place: %v", got)
+	}
+	copies := *transfer
+	copies.ColdCopies = true
+	if got := inPlace(&copies, q12); len(got) > 0 {
+		t.Errorf("cold copies: %v read in place", got)
+	}
+	kept := packing(t)
+	kept.ForcePacking = true
+	if got := inPlace(kept, q12); len(got) > 0 {
+		t.Errorf("kept packed: %v read in place", got)
+	}
+}
