@@ -15,6 +15,10 @@ type View struct {
 	Columns []string
 	// SQL is the SELECT, restored from its syntax tree.
 	SQL string
+	// Temptable: CREATE ALGORITHM=TEMPTABLE VIEW, which MySQL always
+	// materializes (its quotients stored at their printed scale:
+	// sql/materialized_derived.go); false for UNDEFINED and MERGE.
+	Temptable bool `json:",omitempty"`
 }
 
 // View returns the named view.

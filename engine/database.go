@@ -134,7 +134,11 @@ func (db *DB) exportDatabase(dir string) (*StatementResult, error) {
 			}
 			cols = " (" + strings.Join(q, ", ") + ")"
 		}
-		fmt.Fprintf(&script, "CREATE VIEW %s%s AS %s;\n", quoteIdent(vw.Name), cols, vw.SQL)
+		algorithm := ""
+		if vw.Temptable {
+			algorithm = "ALGORITHM=TEMPTABLE "
+		}
+		fmt.Fprintf(&script, "CREATE %sVIEW %s%s AS %s;\n", algorithm, quoteIdent(vw.Name), cols, vw.SQL)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "schema.sql"), []byte(script.String()), 0o644); err != nil {
 		return nil, fmt.Errorf("EXPORT DATABASE: %w", err)

@@ -222,7 +222,7 @@ func (e *cachedPlan) validFor(cat *catalog.Catalog) bool {
 	}
 	for name, v := range e.query.Reads.Views {
 		cur, ok := cat.View(name)
-		if !ok || cur.SQL != v.SQL || !slices.Equal(cur.Columns, v.Columns) {
+		if !ok || cur.SQL != v.SQL || cur.Temptable != v.Temptable || !slices.Equal(cur.Columns, v.Columns) {
 			return false
 		}
 	}

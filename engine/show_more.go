@@ -26,7 +26,11 @@ func (db *DB) showMore(s *sql.ShowCatalogTable) (*StatementResult, bool) {
 	case "create view":
 		v, _ := db.cat.View(s.Name)
 		names = []string{"View", "Create View", "character_set_client", "collation_connection"}
-		row = []string{v.Name, fmt.Sprintf("CREATE ALGORITHM=UNDEFINED DEFINER=`root`@`localhost` SQL SECURITY DEFINER VIEW `%s` AS %s", v.Name, v.SQL),
+		algorithm := "UNDEFINED"
+		if v.Temptable {
+			algorithm = "TEMPTABLE"
+		}
+		row = []string{v.Name, fmt.Sprintf("CREATE ALGORITHM=%s DEFINER=`root`@`localhost` SQL SECURITY DEFINER VIEW `%s` AS %s", algorithm, v.Name, v.SQL),
 			"utf8mb4", "utf8mb4_0900_ai_ci"}
 	case "create database":
 		names = []string{"Database", "Create Database"}

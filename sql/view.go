@@ -44,7 +44,7 @@ func (b *binder) createView(n *ast.CreateViewStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := catalog.View{Name: name}
+	v := catalog.View{Name: name, Temptable: n.Algorithm == ast.AlgorithmTemptable}
 	cols := blk.names
 	if len(n.Cols) > 0 {
 		if len(n.Cols) != len(blk.names) {
@@ -103,8 +103,8 @@ func (b *binder) bindView(v catalog.View, pos int) (Plan, []string, error) {
 	vb := &binder{cat: b.cat, session: b.session, vars: b.vars, src: ps[0].src, end: len(ps[0].src), depth: b.depth,
 		nextParam: b.nextParam, views: append(append([]string(nil), b.views...), v.Name),
 		files: ps[0].files, dir: b.dir, reads: b.reads, soundsLike: ps[0].soundsLike,
-		queries:   b.queries,          // a query inside this one: its quotients keep their digits (division_digits.go)
-		storeRows: materialized(node)} // unless MySQL materializes it
+		queries:   b.queries,                         // a query inside this one: its quotients keep their digits (division_digits.go)
+		storeRows: v.Temptable || materialized(node)} // unless MySQL materializes it
 	blk, err := vb.query(node, nil)
 	b.nextParam = vb.nextParam
 	b.recursive = append(b.recursive, vb.recursive...)
