@@ -46,6 +46,10 @@ type sel struct {
 	// set operations and with DISTINCT, which MySQL sorts by select-list
 	// columns only).
 	sc *scope
+	// alias is the prefix of the output columns' names ("y": y0, y1,
+	// ...) where a top level SELECT names them, which ORDER BY and
+	// HAVING may then use (aliases.go).
+	alias string
 }
 
 // cte is a WITH query the FROM clauses may read.
@@ -85,6 +89,7 @@ func (g *Gen) query() *Node {
 			}
 		}
 		n = mk(TNone, "@@", n, g.orderBy(len(s.types), true, key))
+		g.orderByAlias(n, s.alias)
 	}
 	return withClause(ctes, n)
 }
@@ -183,6 +188,14 @@ func (g *Gen) randomTypes() []Type {
 
 // selectList renders items as a select list.
 func selectList(items []*Node, named bool) *Node {
+	if named {
+		return selectListAs(items, "x")
+	}
+	return selectListAs(items, "")
+}
+
+// selectListAs names the items prefix0, prefix1, ... (none for "").
+func selectListAs(items []*Node, prefix string) *Node {
 	format := ""
 	for i, it := range items {
 		if it.Type == TReal {
@@ -192,8 +205,8 @@ func selectList(items []*Node, named bool) *Node {
 			format += ", "
 		}
 		format += "@"
-		if named {
-			format += " AS x" + strconv.Itoa(i)
+		if prefix != "" {
+			format += " AS " + prefix + strconv.Itoa(i)
 		}
 	}
 	return mk(TNone, format, items...)
@@ -230,11 +243,17 @@ func (g *Gen) plainSelect(d int, want []Type, named bool, ctes *[]*cte) sel {
 		items = append(items, e)
 		s.bounds = append(s.bounds, e.Bound)
 	}
-	list := selectList(items, named)
+	s.alias = g.topAlias(named, d)
+	var list *Node
+	if s.alias != "" {
+		list = selectListAs(items, s.alias)
+	} else {
+		list = selectList(items, named)
+	}
 	if !named && d == 0 && len(sc.reals) == 0 && g.pct(8) && !strings.Contains(from.SQL(MySQL), "USING") && !strings.Contains(from.SQL(MySQL), "NATURAL") {
 		// Every column, in FROM order in both (USING and NATURAL
 		// JOIN, which order them differently, are left out).
-		list, s.types, s.bounds = txt("*"), nil, nil
+		list, s.types, s.bounds, s.alias = txt("*"), nil, nil, ""
 		for _, c := range cols {
 			s.types = append(s.types, c.typ)
 			s.bounds = append(s.bounds, c.bound)
@@ -327,12 +346,19 @@ func (g *Gen) groupSelect(d int, want []Type, named bool, ctes *[]*cte, grouped 
 		items = append(items, e)
 		s.bounds = append(s.bounds, e.Bound)
 	}
+	s.alias = g.topAlias(named, d)
+	var list *Node
+	if s.alias != "" {
+		list = selectListAs(items, s.alias)
+	} else {
+		list = selectList(items, named)
+	}
 	having := txt("")
 	if g.pct(40) {
-		having = mk(TNone, " HAVING @", g.pred(asc, 1)).optional()
+		having = mk(TNone, " HAVING @", g.havingPred(asc, items, s.alias)).optional()
 	}
 	dist := g.distinctUnlessReal(want)
-	s.node = mk(TNone, "SELECT @@ FROM @@@@", dist, selectList(items, named), from, g.where(sc, conds), groupBy, having)
+	s.node = mk(TNone, "SELECT @@ FROM @@@@", dist, list, from, g.where(sc, conds), groupBy, having)
 	if dist.Parts[0] != "DISTINCT " {
 		s.sc = asc // ORDER BY may sort by an aggregate or a GROUP BY column
 	}

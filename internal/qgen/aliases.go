@@ -1,0 +1,68 @@
+package qgen
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Select-list aliases (y0, y1, ...: no FROM column has such a name, so
+// neither engine can read one as a column) named by ORDER BY and HAVING,
+// which both resolve to the select item. GROUP BY is left out: MySQL
+// looks a GROUP BY name up among the FROM columns first, and a derived
+// table's columns may be named like an alias elsewhere.
+
+// orderByAlias names, in the ORDER BY n (g.orderBy's), some of the
+// output columns by their alias rather than their position.
+func (g *Gen) orderByAlias(n *Node, alias string) {
+	if alias == "" {
+		return
+	}
+	p := &n.Parts[0]
+	if len(n.Kids) == 2 {
+		p = &n.Parts[1] // after the key expression
+	}
+	items := strings.Split(*p, ", ")
+	for i, it := range items {
+		head, _, _ := strings.Cut(strings.TrimPrefix(it, " ORDER BY "), " ")
+		if k, err := strconv.Atoi(head); err == nil && g.pct(50) {
+			items[i] = strings.Replace(it, head, alias+strconv.Itoa(k-1), 1)
+		}
+	}
+	*p = strings.Join(items, ", ")
+}
+
+// havingPred is a HAVING predicate: a random one over the aggregate scope,
+// or now and then a comparison of an aliased select item (not a window
+// function: HAVING comes before windows) with a literal.
+func (g *Gen) havingPred(asc *scope, items []*Node, alias string) *Node {
+	if alias == "" || !g.pct(40) {
+		return g.pred(asc, 1)
+	}
+	i := g.r.Intn(len(items))
+	it := items[i]
+	if it.Type == TReal || it.Type == TNone || strings.Contains(it.SQL(MySQL), " OVER (") {
+		return g.pred(asc, 1)
+	}
+	var l *Node
+	switch it.Type {
+	case TStr:
+		l = lit(TStr, strPool[1+g.r.Intn(len(strPool)-1)])
+	case TDec:
+		l = lit(TDec, decPool[1+g.r.Intn(len(decPool)-1)])
+	case TDate:
+		l = lit(TDate, datePool[1+g.r.Intn(len(datePool)-1)])
+	default:
+		l = intLit(int64(g.r.Intn(21) - 5))
+	}
+	ref := mk(it.Type, alias+strconv.Itoa(i))
+	return cmp(mk(TBool, "@ "+g.pick("=", "<>", "<", ">=")+" @", ref, l))
+}
+
+// topAlias is "y" for a top level SELECT whose columns are named (one in
+// five), "" otherwise.
+func (g *Gen) topAlias(named bool, d int) string {
+	if !named && d == 0 && g.pct(20) {
+		return "y"
+	}
+	return ""
+}
