@@ -175,6 +175,10 @@ func DefaultMemoryLimit() int64 {
 	return 4 << 30
 }
 
+// HostMemory is the machine's RAM (MemTotal of /proc/meminfo), 0 where
+// it cannot be read.
+func HostMemory() int64 { return memTotal() }
+
 func memTotal() int64 {
 	b, err := os.ReadFile("/proc/meminfo")
 	if err != nil {

@@ -121,7 +121,7 @@ func newColumnCache(d *device, budget int64) *columnCache {
 		}
 		return err
 	}}
-	return &columnCache{d: d, budget: budget, m: map[cacheKey]*devColumn{}, packed: newPackedCopies(min(budget, packedKeep), mem)}
+	return &columnCache{d: d, budget: budget, m: map[cacheKey]*devColumn{}, packed: newPackedCopies(min(budget, packedKeep()), mem)}
 }
 
 func hostPtr(c *columnar.Column) uintptr {

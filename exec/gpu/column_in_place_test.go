@@ -7,10 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"gpusql/exec/cpu"
-	"gpusql/internal/ssbtest"
+	"gpusql/exec"
 	"gpusql/planner"
-	"gpusql/storage/columnar"
 )
 
 // TestColdInPlace: a cold star query reads the columns its plan marks
@@ -20,49 +18,38 @@ import (
 // cache right after waits for the unpacks.
 func TestColdInPlace(t *testing.T) {
 	d := needGPU(t)
-	for _, alloc := range []columnar.Allocator{columnar.HeapAllocator, PinnedAllocator()} {
-		cat := ssbtest.Catalog(t, 0.05, alloc)
-		for _, q := range ssbtest.Queries(t, cat) {
-			base, err := planner.Plan(q.Query, planner.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := cpu.Run(context.Background(), base)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := withPacking(t, base, packingMode{name: "in-place", force: true, transfer: true, inPlace: true})
-			marked := countColumns(p.GPU, func(c planner.GPUColumn) bool { return c.Packing != nil && c.Packing.ColdInPlace })
-			if marked == 0 || !strings.Contains(p.Explain(), "read in place while not resident") {
-				t.Fatalf("%s: no column read in place\n%s", q.Name, p.Explain())
-			}
-			if err := DropColumnCache(); err != nil {
-				t.Fatal(err)
-			}
-			for run, wantInPlace := range []int64{int64(marked), 0} {
-				before := coldInPlaceReads.Load()
-				got, err := Run(context.Background(), p)
-				if err != nil {
-					t.Fatalf("%s run %d: %v\n%s", q.Name, run, err, p.Explain())
-				}
-				if diff := diffResults(got, want); diff != "" {
-					t.Errorf("%s run %d: %s\n%s", q.Name, run, diff, p.Explain())
-				}
-				if n := coldInPlaceReads.Load() - before; n < wantInPlace || wantInPlace == 0 && n != 0 {
-					t.Errorf("%s run %d: %d columns read in place, want %d", q.Name, run, n, wantInPlace)
-				}
-				for _, c := range p.GPU.Columns {
-					if c.Packing != nil && c.Packing.ColdInPlace {
-						d.do(func() error {
-							checkCachedForm(t, d, q.Name, c)
-							return nil
-						})
-					}
-				}
-			}
+	eachSSBPlan(t, func(name string, base *planner.Physical, want *exec.Result) {
+		p := withPacking(t, base, packingMode{name: "in-place", force: true, transfer: true, inPlace: true})
+		marked := countColumns(p.GPU, func(c planner.GPUColumn) bool { return c.Packing != nil && c.Packing.ColdInPlace })
+		if marked == 0 || !strings.Contains(p.Explain(), "read in place while not resident") {
+			t.Fatalf("%s: no column read in place\n%s", name, p.Explain())
 		}
 		if err := DropColumnCache(); err != nil {
 			t.Fatal(err)
 		}
+		for run, wantInPlace := range []int64{int64(marked), 0} {
+			before := coldInPlaceReads.Load()
+			got, err := Run(context.Background(), p)
+			if err != nil {
+				t.Fatalf("%s run %d: %v\n%s", name, run, err, p.Explain())
+			}
+			if diff := diffResults(got, want); diff != "" {
+				t.Errorf("%s run %d: %s\n%s", name, run, diff, p.Explain())
+			}
+			if n := coldInPlaceReads.Load() - before; n < wantInPlace || wantInPlace == 0 && n != 0 {
+				t.Errorf("%s run %d: %d columns read in place, want %d", name, run, n, wantInPlace)
+			}
+			for _, c := range p.GPU.Columns {
+				if c.Packing != nil && c.Packing.ColdInPlace {
+					d.do(func() error {
+						checkCachedForm(t, d, name, c)
+						return nil
+					})
+				}
+			}
+		}
+	})
+	if err := DropColumnCache(); err != nil {
+		t.Fatal(err)
 	}
 }

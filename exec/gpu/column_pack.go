@@ -9,6 +9,7 @@ import (
 
 	"gorgonia.org/cu"
 
+	"gpusql/exec"
 	"gpusql/planner"
 	"gpusql/storage/columnar"
 )
@@ -27,9 +28,12 @@ import (
 // eighth of the time of its 4-byte form, which is what lifts a cold query
 // above the link's rate in rows per second.
 
-// packedKeep bounds the pinned bytes of packed host copies kept for later
-// loads (as narrowKeep bounds narrowed ones).
-const packedKeep = 8 << 30
+// packedKeep bounds the pinned bytes of packed (and whole) host copies
+// kept for later loads (as narrowKeep bounds narrowed ones): an eighth of
+// the host's memory, 8 GiB at least. SSB SF 100's Q4.x pack their six
+// fact columns into 8.9 GB, which an 8 GiB bound made them pack again
+// query after query.
+func packedKeep() int64 { return max(8<<30, exec.HostMemory()/8) }
 
 // getPacked returns col's packed form as gc plans it, pinned until unpin.
 // When the cache has no room for it (the plan's budget is more than the

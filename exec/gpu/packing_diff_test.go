@@ -80,8 +80,9 @@ func countColumns(g *planner.GPUPlan, has func(planner.GPUColumn) bool) int {
 	return n
 }
 
-func TestSSBDifferentialPacking(t *testing.T) {
-	d := needGPU(t)
+// eachSSBPlan calls f with each SSB query's CPU plan and the CPU's answer,
+// over tables in the Go heap and in pinned memory (SF 0.05).
+func eachSSBPlan(t *testing.T, f func(name string, base *planner.Physical, want *exec.Result)) {
 	for _, alloc := range []columnar.Allocator{columnar.HeapAllocator, PinnedAllocator()} {
 		cat := ssbtest.Catalog(t, 0.05, alloc)
 		for _, q := range ssbtest.Queries(t, cat) {
@@ -93,36 +94,43 @@ func TestSSBDifferentialPacking(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s cpu: %v", q.Name, err)
 			}
-			for _, m := range packingModes {
-				p := withPacking(t, base, m)
-				if packed := packedColumns(p.GPU); (packed > 0) == m.off || p.GPU.Star == nil {
-					t.Errorf("%s %s: %d packed columns, star %v\n%s", q.Name, m.name, packed, p.GPU.Star != nil, p.Explain())
-				}
-				eachTuningQuiet(func(tu tuning) {
-					got, err := runPacking(t, p, m)
-					if err != nil {
-						t.Errorf("%s %s %s: %v\n%s", q.Name, m.name, tu, err, p.Explain())
-						return
-					}
-					if diff := diffResults(got, want); diff != "" {
-						t.Errorf("%s %s %s: %s\n%s", q.Name, m.name, tu, diff, p.Explain())
-					}
-				})
-				// The packed and narrow forms are cache entries of their own,
-				// of the planned size; a column sent packed and not narrowed
-				// is cached in its 4-byte form.
-				for _, c := range p.GPU.Columns {
-					if c.Packing == nil && c.Narrow == nil {
-						continue
-					}
-					d.do(func() error {
-						checkCachedForm(t, d, q.Name+" "+m.name, c)
-						return nil
-					})
-				}
-			}
+			f(q.Name, base, want)
 		}
 	}
+}
+
+func TestSSBDifferentialPacking(t *testing.T) {
+	d := needGPU(t)
+	eachSSBPlan(t, func(name string, base *planner.Physical, want *exec.Result) {
+		for _, m := range packingModes {
+			p := withPacking(t, base, m)
+			if packed := packedColumns(p.GPU); (packed > 0) == m.off || p.GPU.Star == nil {
+				t.Errorf("%s %s: %d packed columns, star %v\n%s", name, m.name, packed, p.GPU.Star != nil, p.Explain())
+			}
+			eachTuningQuiet(func(tu tuning) {
+				got, err := runPacking(t, p, m)
+				if err != nil {
+					t.Errorf("%s %s %s: %v\n%s", name, m.name, tu, err, p.Explain())
+					return
+				}
+				if diff := diffResults(got, want); diff != "" {
+					t.Errorf("%s %s %s: %s\n%s", name, m.name, tu, diff, p.Explain())
+				}
+			})
+			// The packed and narrow forms are cache entries of their own,
+			// of the planned size; a column sent packed and not narrowed
+			// is cached in its 4-byte form.
+			for _, c := range p.GPU.Columns {
+				if c.Packing == nil && c.Narrow == nil {
+					continue
+				}
+				d.do(func() error {
+					checkCachedForm(t, d, name+" "+m.name, c)
+					return nil
+				})
+			}
+		}
+	})
 }
 
 func TestGeneralDifferentialPacking(t *testing.T) {
