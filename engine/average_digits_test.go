@@ -15,16 +15,7 @@ func TestAverageDigitsGPUPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustRun(t, db, "create table avg_b (g int, b bigint); insert into avg_b values (1, 1), (1, 1), (1, 2), (2, NULL)")
-	explain := func(q string) string {
-		t.Helper()
-		var b strings.Builder
-		for _, r := range mustRun(t, db, "explain "+q) {
-			for i := 0; i < r.Result.Rows; i++ {
-				b.WriteString(strings.Join(r.Result.Row(i), " ") + "\n")
-			}
-		}
-		return b.String()
-	}
+	explain := func(q string) string { return explainText(t, db, q) }
 	for _, q := range []string{"select g, avg(b) from avg_b group by g", "select avg(b) from avg_b order by avg(b)"} {
 		if plan := explain(q); strings.Contains(plan, "CPU only") {
 			t.Errorf("%s: a printed average is kept on the CPU:\n%s", q, plan)

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"strings"
 	"testing"
 )
@@ -18,13 +17,7 @@ func TestExplainGPUZoneMaps(t *testing.T) {
 	defer db.Close()
 	mustExec(t, db, "create table f as with recursive r(t) as (select 0 union all select t + 1 from r where t < 999) "+
 		"select a.t * 1000 + b.t as t, (a.t * 1000 + b.t) % 7 as g from r a, r b where a.t < 200 order by t", "")
-	explain := func(q string) string {
-		res, err := db.Exec(context.Background(), "explain "+q, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res[0].Explain
-	}
+	explain := func(q string) string { return explainText(t, db, q) }
 	text := explain("select g, count(*) from f where t >= 70000 and t < 120000 group by g")
 	if !strings.Contains(text, "zone maps: the fact filters leave 1 of 4 chunks; the kernel skips the others' tiles") {
 		t.Errorf("a range inside chunk 1: EXPLAIN does not skip the others:\n%s", text)

@@ -52,6 +52,21 @@ func runText(t *testing.T, db *DB, q string) (string, error) {
 	return rowsText(res[len(res)-1].Result), nil
 }
 
+// explainText returns EXPLAIN's text for q (the plan, its GPU plan and
+// the executor it runs on).
+func explainText(t *testing.T, db *DB, q string) string {
+	t.Helper()
+	res, err := db.Exec(context.Background(), "explain "+q, "")
+	if err != nil {
+		t.Fatalf("explain %s: %v", q, err)
+	}
+	r := res[len(res)-1]
+	if r.Explain == "" && r.Result != nil {
+		return rowsText(r.Result)
+	}
+	return r.Explain
+}
+
 // explainAnalyze returns EXPLAIN ANALYZE's text for q.
 func explainAnalyze(t *testing.T, db *DB, q string) string {
 	t.Helper()

@@ -127,16 +127,7 @@ func TestTimeZoneGPUPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustRun(t, db, "create table ev (ts timestamp, dt datetime, x int); insert into ev values ('2024-01-01 10:00:00', '2024-01-01 10:00:00', 1)")
-	explain := func(q string) string {
-		t.Helper()
-		var b strings.Builder
-		for _, r := range mustRun(t, db, "explain "+q) {
-			for i := 0; i < r.Result.Rows; i++ {
-				b.WriteString(strings.Join(r.Result.Row(i), " ") + "\n")
-			}
-		}
-		return b.String()
-	}
+	explain := func(q string) string { return explainText(t, db, q) }
 	const q = "select count(*) from ev where ts > '2024-01-01 00:00:00'"
 	if plan := explain(q); strings.Contains(plan, "zone_") || strings.Contains(plan, "time zone") {
 		t.Errorf("under UTC the plan converts:\n%s", plan)

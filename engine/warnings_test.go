@@ -144,13 +144,7 @@ func TestWarningPlansStayOnGPU(t *testing.T) {
 	}
 	defer db.Close()
 	mustExec(t, db, "create table f (g int, a int, b int); insert into f values (1, 2, 0), (1, 4, 2), (2, 7, 0)", "")
-	explain := func(q string) string {
-		res, err := db.Exec(context.Background(), "explain "+q, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res[0].Explain
-	}
+	explain := func(q string) string { return explainText(t, db, q) }
 	if text := explain("select g, sum(a) / sum(b) from f group by g"); strings.Contains(text, "divisor may be 0") || !strings.Contains(text, "then on the CPU executor: Projection#1") {
 		t.Errorf("a ratio of sums is refused on the GPU:\n%s", text)
 	}
