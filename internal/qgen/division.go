@@ -32,13 +32,7 @@ const divisionFactor = 10
 // 0.333333333000000000), which no double rounding agrees with; SLT
 // records check those (testdata/slt/division_digits.test).
 func (g *Gen) division(sc *scope, d int) *Node {
-	was := g.exactScale
-	g.exactScale = true
-	a := g.intExpr(sc, d+1)
-	if g.pct(40) {
-		a = g.decExpr(sc, d+1)
-	}
-	g.exactScale = was
+	a := g.exactOperand(sc, d)
 	b := g.leaf(sc, TInt)
 	switch c := g.r.Intn(100); {
 	case c < 30:
@@ -140,17 +134,25 @@ func (g *Gen) quotientExpr(sc *scope, d int) *Node {
 	return n
 }
 
+// exactOperand is the integer (or, 40 %, DECIMAL) expression a quotient
+// or an average is taken of, built with exact scales: the scale MySQL
+// prints the result with comes from it.
+func (g *Gen) exactOperand(sc *scope, d int) *Node {
+	was := g.exactScale
+	g.exactScale = true
+	x := g.intExpr(sc, d+1)
+	if g.pct(40) {
+		x = g.decExpr(sc, d+1)
+	}
+	g.exactScale = was
+	return x
+}
+
 // avg is AVG([DISTINCT] x) of an integer or DECIMAL expression: MySQL's
 // scale is x's + 4.
 func (g *Gen) avg(arg *scope, d int) *Node {
 	distinct := g.pick("", "", "DISTINCT ")
-	was := g.exactScale
-	g.exactScale = true
-	x := g.intExpr(arg, d+1)
-	if g.pct(40) {
-		x = g.decExpr(arg, d+1)
-	}
-	g.exactScale = was
+	x := g.exactOperand(arg, d)
 	n := mk(TReal, "AVG("+distinct+"@)", x)
 	n.Op = "avg"
 	return n

@@ -243,13 +243,7 @@ func (g *Gen) plainSelect(d int, want []Type, named bool, ctes *[]*cte) sel {
 		items = append(items, e)
 		s.bounds = append(s.bounds, e.Bound)
 	}
-	s.alias = g.topAlias(named, d)
-	var list *Node
-	if s.alias != "" {
-		list = selectListAs(items, s.alias)
-	} else {
-		list = selectList(items, named)
-	}
+	list := g.namedList(&s, items, named, d)
 	if !named && d == 0 && len(sc.reals) == 0 && g.pct(8) && !strings.Contains(from.SQL(MySQL), "USING") && !strings.Contains(from.SQL(MySQL), "NATURAL") {
 		// Every column, in FROM order in both (USING and NATURAL
 		// JOIN, which order them differently, are left out).
@@ -346,13 +340,7 @@ func (g *Gen) groupSelect(d int, want []Type, named bool, ctes *[]*cte, grouped 
 		items = append(items, e)
 		s.bounds = append(s.bounds, e.Bound)
 	}
-	s.alias = g.topAlias(named, d)
-	var list *Node
-	if s.alias != "" {
-		list = selectListAs(items, s.alias)
-	} else {
-		list = selectList(items, named)
-	}
+	list := g.namedList(&s, items, named, d)
 	having := txt("")
 	if g.pct(40) {
 		having = mk(TNone, " HAVING @", g.havingPred(asc, items, s.alias)).optional()
@@ -437,4 +425,14 @@ func (g *Gen) rollup(ctes *[]*cte) *Node {
 	n := mk(TNone, "SELECT "+keyList+", @ FROM @@ GROUP BY "+keyList+" WITH ROLLUP", selectList(items, false), from, g.where(sc, conds))
 	n.Rollup = keys
 	return withClause(*ctes, n)
+}
+
+// namedList is a select list of items, named by a top level alias
+// (topAlias, kept in s) when the statement gets one.
+func (g *Gen) namedList(s *sel, items []*Node, named bool, d int) *Node {
+	s.alias = g.topAlias(named, d)
+	if s.alias != "" {
+		return selectListAs(items, s.alias)
+	}
+	return selectList(items, named)
 }
