@@ -24,22 +24,22 @@ import (
 // key), or ok false when a key is a DOUBLE or the keys' ranges do not fit
 // 64 bits together. Its buffers come from s (nil: new ones).
 func packedSortOrder(cols []*columnar.Column, desc []bool, n int, s *hostScratch) (idx []int, ok bool) {
-	type field struct {
-		min   int64
-		width uint
-	}
-	fields := make([]field, len(cols))
-	total := uint(0)
-	for i, c := range cols {
+	for _, c := range cols {
 		if c.F64 != nil {
 			return nil, false
 		}
+	}
+	keys := s.sortKeys(n)
+	clear(keys)
+	vals := s.values(n)
+	total := uint(0)
+	for i, c := range cols {
+		loadInts(c, vals)
 		lo, hi, any := int64(0), int64(-1), false
-		for r := 0; r < n; r++ {
+		for r, v := range vals {
 			if c.Valid != nil && c.IsNull(r) {
 				continue
 			}
-			v := c.Int64At(r)
 			if !any || v < lo {
 				lo = v
 			}
@@ -52,40 +52,18 @@ func packedSortOrder(cols []*columnar.Column, desc []bool, n int, s *hostScratch
 		if any {
 			span = uint64(hi) - uint64(lo)
 		}
-		if c.Valid != nil {
+		nullCode := c.Valid != nil
+		if nullCode {
 			if span == ^uint64(0) {
 				return nil, false
 			}
 			span++
 		}
-		fields[i] = field{lo, uint(bits.Len64(span))}
-		total += fields[i].width
-		if total > 64 {
+		width := uint(bits.Len64(span))
+		if total += width; total > 64 {
 			return nil, false
 		}
-	}
-	keys := s.sortKeys(n)
-	for r := range keys {
-		var k uint64
-		for i, c := range cols {
-			f := fields[i]
-			var code uint64
-			switch {
-			case c.Valid != nil && c.IsNull(r):
-				code = 0
-			case c.Valid != nil:
-				code = uint64(c.Int64At(r)) - uint64(f.min) + 1
-			default:
-				code = uint64(c.Int64At(r)) - uint64(f.min)
-			}
-			if desc[i] {
-				code = (1<<f.width - 1) - code
-			}
-			if f.width > 0 {
-				k = k<<f.width | code
-			}
-		}
-		keys[r] = k
+		packKeyField(keys, vals, c, lo, width, nullCode, desc[i])
 	}
 	idx = s.order(n)
 	if rowBits := uint(bits.Len(uint(n))); total+rowBits <= 64 {
@@ -108,6 +86,42 @@ func packedSortOrder(cols []*columnar.Column, desc []bool, n int, s *hostScratch
 		return cmp.Compare(a, b)
 	})
 	return idx, true
+}
+
+// loadInts reads an integer-physical column into vals.
+func loadInts(c *columnar.Column, vals []int64) {
+	switch {
+	case c.I32 != nil:
+		for i := range vals {
+			vals[i] = int64(c.I32[i])
+		}
+	case c.I64 != nil:
+		copy(vals, c.I64)
+	}
+}
+
+// packKeyField shifts each key left by width and puts the row's code in
+// the low bits: its value less lo (plus one past a NULL's code 0 when the
+// column has one), complemented within the field when descending.
+func packKeyField(keys []uint64, vals []int64, c *columnar.Column, lo int64, width uint, nullCode, desc bool) {
+	if width == 0 {
+		return
+	}
+	base := uint64(lo)
+	if nullCode {
+		base--
+	}
+	flip := uint64(0)
+	if desc {
+		flip = 1<<width - 1
+	}
+	for r, v := range vals {
+		code := uint64(v) - base
+		if nullCode && c.IsNull(r) {
+			code = 0
+		}
+		keys[r] = keys[r]<<width | (code ^ flip)
+	}
 }
 
 // radixSort sorts keys whose set bits lie in the low width bits: a byte a
