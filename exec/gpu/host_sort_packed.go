@@ -125,13 +125,21 @@ func packKeyField(keys []uint64, vals []int64, c *columnar.Column, lo int64, wid
 }
 
 // radixSort sorts keys whose set bits lie in the low width bits: a byte a
-// pass from the lowest, each pass a count and a scatter, which for the
-// hundreds of groups a tail sorts takes half a comparison sort's time
+// pass from the lowest, the counts of every pass taken in one read of the
+// keys, each pass a scatter, skipped when all keys share its byte. For the
+// hundreds of groups a tail sorts it takes half a comparison sort's time
 // (2.9 against 5.1 µs for 800 keys of 21 bits). Its buffer comes from s.
 func radixSort(keys []uint64, width uint, s *hostScratch) {
 	if len(keys) < 256 {
 		slices.Sort(keys)
 		return
+	}
+	passes := int(width+7) / 8
+	var counts [8][256]int
+	for _, k := range keys {
+		for p := range passes {
+			counts[p][(k>>(8*p))&255]++
+		}
 	}
 	var tmp []uint64
 	if s == nil {
@@ -140,14 +148,17 @@ func radixSort(keys []uint64, width uint, s *hostScratch) {
 		tmp = grow(&s.words, len(keys))
 	}
 	src, dst := keys, tmp
-	for shift := uint(0); shift < width; shift += 8 {
-		var count [257]int
-		for _, k := range src {
-			count[(k>>shift)&255+1]++
+	for p := range passes {
+		count := &counts[p]
+		if count[(src[0]>>(8*p))&255] == len(src) {
+			continue
 		}
-		for i := 1; i < len(count); i++ {
-			count[i] += count[i-1]
+		at := 0
+		for d, c := range count {
+			count[d] = at
+			at += c
 		}
+		shift := uint(8 * p)
 		for _, k := range src {
 			d := (k >> shift) & 255
 			dst[count[d]] = k
