@@ -152,7 +152,7 @@ func explainStarSort(s *GPUStar, ss *GPUStarSort) string {
 		return ""
 	}
 	if ss.Slots == nil {
-		return fmt.Sprintf("%s: the decoded groups sorted in place on the host", opName(ss.Node))
+		return fmt.Sprintf("%s: the decoded groups sorted on the host", opName(ss.Node))
 	}
 	var names []string
 	for _, c := range ss.Slots {

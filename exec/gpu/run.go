@@ -94,7 +94,7 @@ func (d *device) run(ctx context.Context, p *planner.Physical) (*exec.Result, er
 func (d *device) runBody(ctx context.Context, g *planner.GPUPlan) (res *exec.Result, done planner.Node, err error) {
 	switch g.Shape {
 	case planner.GPUStarShape:
-		q, outs, err := starFromPlan(g.Star)
+		q, outs, err := starOf(g.Star)
 		hostSteps.mark("placement+plan")
 		if err == nil {
 			ps := presortOf(g)

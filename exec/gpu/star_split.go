@@ -36,7 +36,7 @@ func runSplit(ctx context.Context, p *planner.Physical, profiled bool) (*exec.Re
 	if err != nil {
 		return nil, nil, err
 	}
-	q, outs, err := starFromPlan(g.Star)
+	q, outs, err := starOf(g.Star)
 	if err != nil {
 		return unsplit(ctx, p, devs[0], profiled, err)
 	}
