@@ -15,9 +15,10 @@ import (
 // the key components' digits (a dimension's rank among its surviving
 // group values, in value order; a fact column's offset from its minimum),
 // and the device compacts the non-empty slots in slot order. So when the
-// sort's keys are group keys, ascending, the slot's digits can be laid
-// out with the first sort key's component most significant, and the
-// groups arrive sorted: the host sorts nothing. Otherwise the host sorts
+// sort's keys are group keys, all ascending or all descending, the slot's
+// digits can be laid out with the first sort key's component most
+// significant, and the groups arrive sorted (read backwards when
+// descending): the host sorts nothing. Otherwise the host sorts
 // the decoded groups in place, before the tail, which then skips the sort.
 
 // GPUStarSort is the tail's first Sort or TopN when its keys are columns
@@ -36,6 +37,10 @@ type GPUStarSort struct {
 	// digit, where ascending order wants it first); the executor checks
 	// that on the data and otherwise sorts. Nil: the host sorts.
 	Slots []int
+	// Reversed: the keys are all descending, so the groups come in the
+	// reverse of slot order (a NULL slot, last, would come first where
+	// descending order wants it last: the same check applies).
+	Reversed bool
 }
 
 // planStarSort finds g's star sort and, where its keys allow it, the slot
@@ -51,6 +56,7 @@ func planStarSort(g *GPUPlan) *GPUStarSort {
 	}
 	if s.Groups.Layout != GroupSharedRemapped {
 		ss.Slots = slotsInOrder(s, ss)
+		ss.Reversed = ss.Slots != nil && ss.Desc[0]
 	}
 	return ss
 }
@@ -102,7 +108,8 @@ func TailSortOnStar(tail []Node) *GPUStarSort {
 }
 
 // slotsInOrder lays the components out by the sort's keys when they are
-// ascending group keys that read each component's columns in its order
+// group keys, all in one direction, that read each component's columns in
+// its order
 // (a dimension grouping by several columns ranks them in the order of its
 // GroupCols; one whose columns the sort lists only in part must be the
 // last it reads), the components the sort does not read below them; nil
@@ -112,7 +119,7 @@ func slotsInOrder(s *GPUStar, ss *GPUStarSort) []int {
 	var order []int
 	next := 0 // the next column expected of the last component in order
 	for i, c := range ss.Cols {
-		if ss.Desc[i] || c >= len(s.Keys) {
+		if ss.Desc[i] != ss.Desc[0] || c >= len(s.Keys) {
 			return nil
 		}
 		k := s.Keys[c]
@@ -168,5 +175,9 @@ func explainStarSort(s *GPUStar, ss *GPUStarSort) string {
 			names = append(names, s.Fact.Table.Fields[s.FactGroupCols[c-len(s.Dims)]].Name)
 		}
 	}
-	return fmt.Sprintf("%s: groups come in slot order (digits %s, most significant first; sorted on the host if a key holds NULL)", opName(ss.Node), strings.Join(names, ", "))
+	order := "slot order"
+	if ss.Reversed {
+		order = "reverse slot order"
+	}
+	return fmt.Sprintf("%s: groups come in %s (digits %s, most significant first; sorted on the host if a key holds NULL)", opName(ss.Node), order, strings.Join(names, ", "))
 }

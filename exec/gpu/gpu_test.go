@@ -264,6 +264,8 @@ func edgePlans(f, d *columnar.Table) map[string]*planner.Physical {
 		j = joinOf(fs(), ds(), "k", "dk")
 		out["slot-order-dim-first"] = phys(sortOf(aggOf(j, []string{"g", "ds", "da"}, sumOf(ref(j, "v"))), "ds", "da", "g"))
 		j = joinOf(fs(), ds(), "k", "dk")
+		out["slot-order-desc"] = phys(sortOf(aggOf(j, []string{"ds", "da", "g"}, sumOf(ref(j, "v")), countStar()), "-g", "-ds", "-da"))
+		j = joinOf(fs(), ds(), "k", "dk")
 		a := aggOf(j, []string{"ds", "da", "g"}, countStar())
 		out["slot-order-top-n"] = phys(&planner.TopN{Input: a, Keys: []sql.SortKey{{Expr: ref(a, "ds")}, {Expr: ref(a, "da")}, {Expr: ref(a, "g")}}, Offset: 2, Count: 5})
 	}

@@ -38,6 +38,9 @@ func presortOf(g *planner.GPUPlan) *planner.GPUStarSort {
 // are laid out by it (slotsSorted), else sorted in place (presort).
 func sortDecoded(q *starQuery, res *exec.Result, ps *planner.GPUStarSort, dims []*dimRun, fkeys []factKey, s *hostScratch) bool {
 	if ps != nil && slotsSorted(q, dims, fkeys) {
+		if ps.Reversed {
+			reverseRows(res)
+		}
 		return true
 	}
 	return presort(res, ps, s)

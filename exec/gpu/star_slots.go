@@ -2,7 +2,11 @@
 
 package gpu
 
-import "slices"
+import (
+	"slices"
+
+	"gpusql/exec"
+)
 
 // The group slot is a mixed-radix number with one digit per component:
 // dimension i is component i, fact group column j component len(dims)+j.
@@ -113,4 +117,35 @@ func slotDigits(sizes []int64, order []int, slots []int64, s *hostScratch) [][]i
 		}
 	}
 	return digits
+}
+
+// reverseRows reverses the order of res's rows in place (groups read in
+// slot order, for a sort whose keys all descend).
+func reverseRows(res *exec.Result) {
+	n := res.Rows
+	for _, c := range res.Columns {
+		switch {
+		case c.I32 != nil:
+			slices.Reverse(c.I32[:n])
+		case c.I64 != nil:
+			slices.Reverse(c.I64[:n])
+		case c.F64 != nil:
+			slices.Reverse(c.F64[:n])
+		}
+		if c.Valid == nil {
+			continue
+		}
+		for i, j := 0, n-1; i < j; i, j = i+1, j-1 {
+			vi, vj := !c.IsNull(i), !c.IsNull(j)
+			if vi != vj {
+				if vi {
+					c.SetNull(i)
+					c.SetValid(j)
+				} else {
+					c.SetValid(i)
+					c.SetNull(j)
+				}
+			}
+		}
+	}
 }

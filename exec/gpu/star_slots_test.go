@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"gpusql/exec"
 	"gpusql/internal/ssbtest"
 	"gpusql/planner"
 	"gpusql/storage/columnar"
@@ -24,6 +25,7 @@ func TestSlotOrderPlanned(t *testing.T) {
 		"slot-order-fact-first": {1, 0},
 		"slot-order-dim-first":  {0, 1},
 		"slot-order-top-n":      {0, 1},
+		"slot-order-desc":       {1, 0},
 		"sorted":                nil,
 	} {
 		g := planner.PlanGPU(plans[name], planner.DefaultGPUProfile())
@@ -33,11 +35,41 @@ func TestSlotOrderPlanned(t *testing.T) {
 		if !slices.Equal(g.Star.Sort.Slots, want) {
 			t.Errorf("%s: slots %v, want %v", name, g.Star.Sort.Slots, want)
 		}
+		if g.Star.Sort.Reversed != (name == "slot-order-desc") {
+			t.Errorf("%s: reversed %v", name, g.Star.Sort.Reversed)
+		}
 	}
-	j := joinOf(scanOf(f, "k", "g", "v", "w"), scanOf(d, "dk", "da", "ds"), "k", "dk")
-	p := &planner.Physical{Root: sortOf(aggOf(j, []string{"ds", "da"}, countStar()), "da", "ds")}
-	if g := planner.PlanGPU(p, planner.DefaultGPUProfile()); g.Star == nil || g.Star.Sort == nil || g.Star.Sort.Slots != nil {
-		t.Errorf("a dimension's second group column sorted first: %+v", g.Star)
+	for _, keys := range [][]string{{"da", "ds"}, {"ds", "-da"}} {
+		j := joinOf(scanOf(f, "k", "g", "v", "w"), scanOf(d, "dk", "da", "ds"), "k", "dk")
+		p := &planner.Physical{Root: sortOf(aggOf(j, []string{"ds", "da"}, countStar()), keys...)}
+		if g := planner.PlanGPU(p, planner.DefaultGPUProfile()); g.Star == nil || g.Star.Sort == nil || g.Star.Sort.Slots != nil {
+			t.Errorf("sort by %v laid out by slots", keys)
+		}
+	}
+}
+
+// reverseRows reverses every column's values and NULLs (no device
+// needed): sizes around the validity words' 64 rows.
+func TestReverseRows(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 63, 64, 65, 130} {
+		res := &exec.Result{Rows: n}
+		types := []columnar.Type{columnar.TInt32, columnar.TInt64, columnar.TFloat64}
+		for ci, typ := range types {
+			c := columnar.NewColumnIn(columnar.HeapAllocator, typ, n, ci != 1)
+			for i := range n {
+				setInt(c, i, int64(i*(ci+1)))
+				if c.Valid != nil && (i*7+ci)%3 != 0 {
+					c.SetValid(i)
+				}
+			}
+			res.Columns = append(res.Columns, c)
+		}
+		want := resultStrings(res)
+		slices.Reverse(want)
+		reverseRows(res)
+		if got := resultStrings(res); !slices.Equal(got, want) {
+			t.Fatalf("%d rows: reversed %v, want %v", n, head(got), head(want))
+		}
 	}
 }
 
