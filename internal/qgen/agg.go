@@ -1,8 +1,9 @@
 package qgen
 
 // aggregate is an aggregate call of result type t over sc's row columns.
-// COUNT(DISTINCT) takes one argument (SQLite has no more); every aggregate
-// of one argument may take DISTINCT in both engines. AVG (a DECIMAL of
+// COUNT(DISTINCT) of two arguments is spelled out for SQLite, which takes
+// one (countDistinctPair); every aggregate of one argument may take
+// DISTINCT in both engines. AVG (a DECIMAL of
 // scale + 4 in MySQL, a REAL in SQLite) and SUM of DECIMAL are TReals.
 func (g *Gen) aggregate(sc *scope, t Type, d int) *Node {
 	arg := &scope{cols: sc.cols, rows: sc.rows}
@@ -12,6 +13,8 @@ func (g *Gen) aggregate(sc *scope, t Type, d int) *Node {
 	case t == TInt && g.pct(20):
 		n = mk(TInt, "COUNT(*)")
 		n.Bound = sc.rows
+	case t == TInt && g.pct(5):
+		return g.countDistinctPair(arg, sc.rows, d)
 	case t == TInt && g.pct(30):
 		n = mk(TInt, "COUNT("+distinct+"@)", g.typed(arg, g.pickType(arg), d+1))
 		n.Bound = sc.rows
@@ -73,4 +76,24 @@ func (g *Gen) groupConcat(sc *scope) *Node {
 	dir := g.pick("", " DESC")
 	return mk(TStr, "GROUP_CONCAT("+c+" ORDER BY "+c+dir+" SEPARATOR ',')").
 		lite("group_concat(" + c + ", ',' ORDER BY " + c + dir + ")").frozen()
+}
+
+// countDistinctPair is COUNT(DISTINCT x, y): the pairs of which neither is
+// NULL, counted once each. SQLite counts the distinct text x || '|' || y
+// instead, which tells the pairs apart as long as x and y are integers,
+// pool strings (no '|') or dates, not DECIMALs (SQLite's doubles of equal
+// DECIMALs may differ).
+func (g *Gen) countDistinctPair(arg *scope, rows int64, d int) *Node {
+	pickType := func() Type {
+		for {
+			if t := g.pickType(arg); t == TInt || t == TStr || t == TDate {
+				return t
+			}
+		}
+	}
+	n := mk(TInt, "COUNT(DISTINCT @, @)", g.typed(arg, pickType(), d+1), g.typed(arg, pickType(), d+1)).
+		lite("COUNT(DISTINCT CASE WHEN @ IS NULL OR @ IS NULL THEN NULL ELSE @ || '|' || @ END)")
+	n.Op = "pair"
+	n.Bound = rows
+	return n.frozen()
 }
