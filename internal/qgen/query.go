@@ -372,38 +372,6 @@ func (g *Gen) keyExpr(c column) column {
 	return c
 }
 
-// setOp is two or three SELECTs joined by UNION [ALL], EXCEPT or INTERSECT.
-// MySQL binds INTERSECT tighter than UNION and EXCEPT, SQLite binds all
-// alike from the left, and SQLite allows no parentheses around a SELECT:
-// INTERSECT only joins the first two, where both read it alike. INTERSECT
-// ALL and EXCEPT ALL are left out: SQLite has neither.
-func (g *Gen) setOp(d int, ctes *[]*cte, named bool) sel {
-	types := []Type{TInt}
-	if g.pct(40) {
-		types = append(types, []Type{TInt, TStr}[g.r.Intn(2)])
-	}
-	arms := 2 + g.r.Intn(2)
-	first := g.selectCore(d+1, types, named, ctes)
-	s := sel{types: types, bounds: first.bounds, rows: first.rows}
-	kids := []*Node{first.node}
-	format := "@"
-	for i := 1; i < arms; i++ {
-		ops := []string{"UNION", "UNION ALL", "EXCEPT"}
-		if i == 1 {
-			ops = append(ops, "INTERSECT")
-		}
-		arm := g.selectCore(d+1, types, false, ctes)
-		format += " " + ops[g.r.Intn(len(ops))] + " @"
-		kids = append(kids, arm.node)
-		s.rows += arm.rows
-		for j := range s.bounds {
-			s.bounds[j] = max(s.bounds[j], arm.bounds[j])
-		}
-	}
-	s.node = mk(TNone, format, kids...)
-	return s
-}
-
 // rollup is SELECT keys, aggregates FROM ... [WHERE] GROUP BY keys WITH
 // ROLLUP. The select list holds the GROUP BY columns themselves and
 // aggregates only: MySQL makes a rolled-up key NULL in a super-aggregate
