@@ -237,7 +237,9 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 		}
 		if idx < 0 {
 			if s.Distinct {
-				return nil, b.errf(b.posOr(by.Expr, -1), "ORDER BY expression %s is not in the select list, which SELECT DISTINCT requires", e)
+				if err := b.distinctOrderCheck(e, written, out, i+1, b.posOr(by.Expr, -1)); err != nil {
+					return nil, err
+				}
 			}
 			idx = len(exprs) + len(hidden)
 			// MySQL sorts a quotient by the digits it prints (its
