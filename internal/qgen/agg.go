@@ -65,17 +65,27 @@ func (g *Gen) aggregate(sc *scope, t Type, d int) *Node {
 	return n.frozen()
 }
 
-// groupConcat is GROUP_CONCAT of an integer or string column ordered by
-// itself (rows it ties are equal), SQLite's group_concat(x, ',' ORDER BY
-// x) (3.44 and later). At most 80 rows, so that the text stays within
-// MySQL's group_concat_max_len of 1024. No DISTINCT: SQLite takes one
-// argument with it, no separator.
+// groupConcat is GROUP_CONCAT of an integer or string column, SQLite's
+// group_concat(x, sep ORDER BY ...) (3.44 and later): ordered by itself,
+// or by another column and then itself (rows tied on both print alike),
+// joined by ',' or another separator; or DISTINCT, ordered by itself
+// (SQLite takes no separator with DISTINCT: ',' is both's default). At
+// most 80 rows, so that the text stays within MySQL's group_concat_max_len
+// of 1024.
 func (g *Gen) groupConcat(sc *scope) *Node {
 	cols := append(colsOf(sc.cols, TInt), colsOf(sc.cols, TStr)...)
 	c := cols[g.r.Intn(len(cols))].ref
-	dir := g.pick("", " DESC")
-	return mk(TStr, "GROUP_CONCAT("+c+" ORDER BY "+c+dir+" SEPARATOR ',')").
-		lite("group_concat(" + c + ", ',' ORDER BY " + c + dir + ")").frozen()
+	order := c + g.pick("", " DESC")
+	if g.pct(30) {
+		return mk(TStr, "GROUP_CONCAT(DISTINCT "+c+" ORDER BY "+order+")").
+			lite("group_concat(DISTINCT " + c + " ORDER BY " + order + ")").frozen()
+	}
+	if g.pct(30) {
+		order = cols[g.r.Intn(len(cols))].ref + g.pick("", " DESC") + ", " + order
+	}
+	sep := g.pick("','", "','", "'|'", "''", "', '")
+	return mk(TStr, "GROUP_CONCAT("+c+" ORDER BY "+order+" SEPARATOR "+sep+")").
+		lite("group_concat(" + c + ", " + sep + " ORDER BY " + order + ")").frozen()
 }
 
 // countDistinctPair is COUNT(DISTINCT x, y): the pairs of which neither is
