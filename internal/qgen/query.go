@@ -88,6 +88,9 @@ func (g *Gen) query() *Node {
 				key = nil // ORDER BY 3 names the third column, in both
 			}
 		}
+		if key == nil && s.alias != "" && g.pct(40) {
+			key = g.aliasKey(s) // under DISTINCT too
+		}
 		n = mk(TNone, "@@", n, g.orderBy(len(s.types), true, key))
 		g.orderByAlias(n, s.alias)
 	}
