@@ -379,7 +379,8 @@ func (g *Gen) keyExpr(c column) column {
 // ROLLUP. The select list holds the GROUP BY columns themselves and
 // aggregates only: MySQL makes a rolled-up key NULL in a super-aggregate
 // row, and an expression of it would need the same rewriting on SQLite's
-// side. HAVING is left out for the same reason.
+// side. HAVING is left out for the same reason. GROUPING() items may
+// follow the keys (rollup.go).
 func (g *Gen) rollup(ctes *[]*cte) *Node {
 	from, cols, rows, conds := g.fromClause(0, ctes)
 	sc := &scope{cols: cols, subq: true, rows: rows}
@@ -393,8 +394,9 @@ func (g *Gen) rollup(ctes *[]*cte) *Node {
 		items = append(items, g.aggregate(asc, []Type{TInt, TInt, TStr, TDec}[g.r.Intn(4)], 1))
 	}
 	keyList := strings.Join(keys, ", ")
-	n := mk(TNone, "SELECT "+keyList+", @ FROM @@ GROUP BY "+keyList+" WITH ROLLUP", selectList(items, false), from, g.where(sc, conds))
-	n.Rollup = keys
+	groupings, groupingList := g.groupings(keys)
+	n := mk(TNone, "SELECT "+keyList+", "+groupingList+"@ FROM @@ GROUP BY "+keyList+" WITH ROLLUP", selectList(items, false), from, g.where(sc, conds))
+	n.Rollup, n.Groupings = keys, groupings
 	return withClause(*ctes, n)
 }
 
