@@ -224,7 +224,8 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 	var keys []SortKey
 	var hidden []Expr
 	out.aliases = aliasMap(items) // ORDER BY revenue * 2 may name aliases
-	defer func() { out.aliases = nil }()
+	out.aliasExprs = boundAliases(items, written)
+	defer func() { out.aliases, out.aliasExprs = nil, nil }()
 	defer b.inClause("order clause")()
 	for i, by := range orderBy {
 		b.exprIndex = i + 1
@@ -382,6 +383,18 @@ func aliasMap(items []selItem) map[string]ast.ExprNode {
 			if _, dup := m[strings.ToLower(it.name)]; !dup {
 				m[strings.ToLower(it.name)] = it.node
 			}
+		}
+	}
+	return m
+}
+
+// boundAliases maps each select-list alias (the first item of a name) to
+// its item's bound expression.
+func boundAliases(items []selItem, exprs []Expr) map[string]Expr {
+	m := map[string]Expr{}
+	for i, it := range items {
+		if _, dup := m[strings.ToLower(it.name)]; it.alias && !dup {
+			m[strings.ToLower(it.name)] = exprs[i]
 		}
 	}
 	return m
