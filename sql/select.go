@@ -354,6 +354,8 @@ func (b *binder) selectItems(fl *ast.FieldList, sc *scope) ([]selItem, error) {
 				it.name = cn.Name.Name.O
 			} else if name, ok := nameConstName(f.Expr); ok {
 				it.name = name
+			} else if name, ok := stringLiteralName(f.Expr); ok {
+				it.name = name
 			} else {
 				it.name = strings.TrimSpace(b.unmarkedText(f.Text()))
 			}
@@ -364,6 +366,17 @@ func (b *binder) selectItems(fl *ast.FieldList, sc *scope) ([]selItem, error) {
 		items = append(items, it)
 	}
 	return items, nil
+}
+
+// stringLiteralName is the column name MySQL gives a select item that is
+// a string literal: its value, without quotes or charset introducer
+// (SELECT 'abc' is column abc, as a derived table's column too).
+func stringLiteralName(e ast.ExprNode) (string, bool) {
+	v, ok := e.(*driver.ValueExpr)
+	if !ok || v.Datum.Kind() != driver.KindString || v.GetString() == "" {
+		return "", false
+	}
+	return v.GetString(), true
 }
 
 func unparen(n ast.ExprNode) ast.ExprNode {
