@@ -131,6 +131,22 @@ func (c *call) arity(lo, hi int) error {
 
 func (c *call) str(e Expr) Expr { return castTo(e, columnar.TString) }
 
+// collatedKeys are STRCMP's or FIELD's string arguments as their sort keys
+// under the case-insensitive collation they compare by (MySQL's STRCMP('a'
+// COLLATE utf8mb4_0900_ai_ci, 'A') is 0), or as they are where they compare
+// by bytes or are not all strings.
+func (c *call) collatedKeys(args ...Expr) ([]Expr, error) {
+	name, err := c.b.comparisonCollation(c.name, c.pos, args...)
+	if err != nil || name == "" {
+		return args, err
+	}
+	keys := make([]Expr, len(args))
+	for i, a := range args {
+		keys[i] = collationKey(a, name)
+	}
+	return keys, nil
+}
+
 func (c *call) integer(e Expr) (Expr, error) {
 	if _, ok := numericType(e.Type()); !ok && !isNullConst(e) {
 		return nil, c.b.errf(c.pos, "type mismatch: %s() of %s (a number is required)", c.name, e.Type())
@@ -414,7 +430,11 @@ func (c *call) stringFunc() (Expr, bool, error) {
 		if err := c.arity(2, 2); err != nil {
 			return nil, true, err
 		}
-		return c.fn(columnar.TInt64, c.str(c.args[0]), c.str(c.args[1]))
+		args, err := c.collatedKeys(c.str(c.args[0]), c.str(c.args[1]))
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TInt64, args...)
 	case "elt":
 		if err := c.arity(2, -1); err != nil {
 			return nil, true, err
@@ -444,7 +464,11 @@ func (c *call) stringFunc() (Expr, bool, error) {
 			c.args[i] = castTo(c.args[i], t)
 		}
 		if c.name == "field" {
-			return c.fn(columnar.TInt64, c.args...)
+			args, err := c.collatedKeys(c.args...)
+			if err != nil {
+				return nil, true, err
+			}
+			return c.fn(columnar.TInt64, args...)
 		}
 		return c.fn(t, c.args...)
 	case "substring_index":
