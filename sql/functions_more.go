@@ -131,22 +131,6 @@ func (c *call) arity(lo, hi int) error {
 
 func (c *call) str(e Expr) Expr { return castTo(e, columnar.TString) }
 
-// collatedKeys are STRCMP's or FIELD's string arguments as their sort keys
-// under the case-insensitive collation they compare by (MySQL's STRCMP('a'
-// COLLATE utf8mb4_0900_ai_ci, 'A') is 0), or as they are where they compare
-// by bytes or are not all strings.
-func (c *call) collatedKeys(args ...Expr) ([]Expr, error) {
-	name, err := c.b.comparisonCollation(c.name, c.pos, args...)
-	if err != nil || name == "" {
-		return args, err
-	}
-	keys := make([]Expr, len(args))
-	for i, a := range args {
-		keys[i] = collationKey(a, name)
-	}
-	return keys, nil
-}
-
 func (c *call) integer(e Expr) (Expr, error) {
 	if _, ok := numericType(e.Type()); !ok && !isNullConst(e) {
 		return nil, c.b.errf(c.pos, "type mismatch: %s() of %s (a number is required)", c.name, e.Type())
@@ -469,6 +453,9 @@ func (c *call) stringFunc() (Expr, bool, error) {
 				return nil, true, err
 			}
 			return c.fn(columnar.TInt64, args...)
+		}
+		if e, ok, err := c.collatedExtreme(c.args, t); ok || err != nil {
+			return e, true, err
 		}
 		return c.fn(t, c.args...)
 	case "substring_index":
