@@ -143,6 +143,9 @@ func explainStar(sb *strings.Builder, s *GPUStar) {
 		sb.WriteString("; chosen again on the groups that survive the dimension filters")
 	}
 	sb.WriteString("\n")
+	if text := explainStarSort(s, s.Sort); text != "" {
+		fmt.Fprintf(sb, "    %s\n", text)
+	}
 }
 
 // dimChild is the index of the join child that is d's dimension side.

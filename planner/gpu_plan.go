@@ -155,6 +155,7 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 		g.Columns = planColumns(g, prof)
 	}
 	if g.Star != nil {
+		g.Star.Sort = planStarSort(g)
 		keepZonesResident(g)
 		planFactReads(g)
 		planColdReads(g, prof)

@@ -54,6 +54,9 @@ type GPUStar struct {
 	FactFilters   []GPUFactFilter
 	FactReads     []GPUFactRead
 	FactReadBytes int64
+	// Sort is the tail's sort the star's output is given in, nil when
+	// the tail has none on its columns (gpu_slot_order.go).
+	Sort *GPUStarSort
 }
 
 // GPUStarDim is one dimension of a star.

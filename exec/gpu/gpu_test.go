@@ -254,6 +254,19 @@ func edgePlans(f, d *columnar.Table) map[string]*planner.Physical {
 		j := joinOf(fs(), ds(), "k", "dk")
 		out["sorted"] = phys(sortOf(aggOf(j, []string{"ds", "g"}, sumOf(ref(j, "v"))), "-agg0", "ds"))
 	}
+	{
+		// Group slots laid out in the sort's order (planner/gpu_slot_order.go):
+		// the fact column's digit above the dimension's two, and the
+		// dimension's above the fact column's; with NULLs in a key the
+		// host sorts instead.
+		j := joinOf(fs(), ds(), "k", "dk")
+		out["slot-order-fact-first"] = phys(sortOf(aggOf(j, []string{"ds", "da", "g"}, sumOf(ref(j, "v")), countStar()), "g", "ds", "da"))
+		j = joinOf(fs(), ds(), "k", "dk")
+		out["slot-order-dim-first"] = phys(sortOf(aggOf(j, []string{"g", "ds", "da"}, sumOf(ref(j, "v"))), "ds", "da", "g"))
+		j = joinOf(fs(), ds(), "k", "dk")
+		a := aggOf(j, []string{"ds", "da", "g"}, countStar())
+		out["slot-order-top-n"] = phys(&planner.TopN{Input: a, Keys: []sql.SortKey{{Expr: ref(a, "ds")}, {Expr: ref(a, "da")}, {Expr: ref(a, "g")}}, Offset: 2, Count: 5})
+	}
 	return out
 }
 

@@ -24,22 +24,22 @@ import (
 // key), or ok false when a key is a DOUBLE or the keys' ranges do not fit
 // 64 bits together. Its buffers come from s (nil: new ones).
 func packedSortOrder(cols []*columnar.Column, desc []bool, n int, s *hostScratch) (idx []int, ok bool) {
-	type field struct {
-		min   int64
-		width uint
-	}
-	fields := make([]field, len(cols))
-	total := uint(0)
-	for i, c := range cols {
+	for _, c := range cols {
 		if c.F64 != nil {
 			return nil, false
 		}
+	}
+	keys := s.sortKeys(n)
+	clear(keys)
+	vals := s.values(n)
+	total := uint(0)
+	for i, c := range cols {
+		loadInts(c, vals)
 		lo, hi, any := int64(0), int64(-1), false
-		for r := 0; r < n; r++ {
+		for r, v := range vals {
 			if c.Valid != nil && c.IsNull(r) {
 				continue
 			}
-			v := c.Int64At(r)
 			if !any || v < lo {
 				lo = v
 			}
@@ -52,40 +52,18 @@ func packedSortOrder(cols []*columnar.Column, desc []bool, n int, s *hostScratch
 		if any {
 			span = uint64(hi) - uint64(lo)
 		}
-		if c.Valid != nil {
+		nullCode := c.Valid != nil
+		if nullCode {
 			if span == ^uint64(0) {
 				return nil, false
 			}
 			span++
 		}
-		fields[i] = field{lo, uint(bits.Len64(span))}
-		total += fields[i].width
-		if total > 64 {
+		width := uint(bits.Len64(span))
+		if total += width; total > 64 {
 			return nil, false
 		}
-	}
-	keys := s.sortKeys(n)
-	for r := range keys {
-		var k uint64
-		for i, c := range cols {
-			f := fields[i]
-			var code uint64
-			switch {
-			case c.Valid != nil && c.IsNull(r):
-				code = 0
-			case c.Valid != nil:
-				code = uint64(c.Int64At(r)) - uint64(f.min) + 1
-			default:
-				code = uint64(c.Int64At(r)) - uint64(f.min)
-			}
-			if desc[i] {
-				code = (1<<f.width - 1) - code
-			}
-			if f.width > 0 {
-				k = k<<f.width | code
-			}
-		}
-		keys[r] = k
+		packKeyField(keys, vals, c, lo, width, nullCode, desc[i])
 	}
 	idx = s.order(n)
 	if rowBits := uint(bits.Len(uint(n))); total+rowBits <= 64 {
@@ -110,14 +88,58 @@ func packedSortOrder(cols []*columnar.Column, desc []bool, n int, s *hostScratch
 	return idx, true
 }
 
+// loadInts reads an integer-physical column into vals.
+func loadInts(c *columnar.Column, vals []int64) {
+	switch {
+	case c.I32 != nil:
+		for i := range vals {
+			vals[i] = int64(c.I32[i])
+		}
+	case c.I64 != nil:
+		copy(vals, c.I64)
+	}
+}
+
+// packKeyField shifts each key left by width and puts the row's code in
+// the low bits: its value less lo (plus one past a NULL's code 0 when the
+// column has one), complemented within the field when descending.
+func packKeyField(keys []uint64, vals []int64, c *columnar.Column, lo int64, width uint, nullCode, desc bool) {
+	if width == 0 {
+		return
+	}
+	base := uint64(lo)
+	if nullCode {
+		base--
+	}
+	flip := uint64(0)
+	if desc {
+		flip = 1<<width - 1
+	}
+	for r, v := range vals {
+		code := uint64(v) - base
+		if nullCode && c.IsNull(r) {
+			code = 0
+		}
+		keys[r] = keys[r]<<width | (code ^ flip)
+	}
+}
+
 // radixSort sorts keys whose set bits lie in the low width bits: a byte a
-// pass from the lowest, each pass a count and a scatter, which for the
-// hundreds of groups a tail sorts takes half a comparison sort's time
+// pass from the lowest, the counts of every pass taken in one read of the
+// keys, each pass a scatter, skipped when all keys share its byte. For the
+// hundreds of groups a tail sorts it takes half a comparison sort's time
 // (2.9 against 5.1 µs for 800 keys of 21 bits). Its buffer comes from s.
 func radixSort(keys []uint64, width uint, s *hostScratch) {
 	if len(keys) < 256 {
 		slices.Sort(keys)
 		return
+	}
+	passes := int(width+7) / 8
+	var counts [8][256]int
+	for _, k := range keys {
+		for p := range passes {
+			counts[p][(k>>(8*p))&255]++
+		}
 	}
 	var tmp []uint64
 	if s == nil {
@@ -126,14 +148,17 @@ func radixSort(keys []uint64, width uint, s *hostScratch) {
 		tmp = grow(&s.words, len(keys))
 	}
 	src, dst := keys, tmp
-	for shift := uint(0); shift < width; shift += 8 {
-		var count [257]int
-		for _, k := range src {
-			count[(k>>shift)&255+1]++
+	for p := range passes {
+		count := &counts[p]
+		if count[(src[0]>>(8*p))&255] == len(src) {
+			continue
 		}
-		for i := 1; i < len(count); i++ {
-			count[i] += count[i-1]
+		at := 0
+		for d, c := range count {
+			count[d] = at
+			at += c
 		}
+		shift := uint(8 * p)
 		for _, k := range src {
 			d := (k >> shift) & 255
 			dst[count[d]] = k

@@ -103,15 +103,19 @@ func TestPackedSortOrder(t *testing.T) {
 }
 
 // The radix sort orders keys as a comparison sort does, for every width
-// up to 64 bits and sizes around its cut-over to the comparison sort.
+// up to 64 bits and sizes around its cut-over to the comparison sort, also
+// when every key has the same second byte (a pass it skips).
 func TestRadixSortKeys(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	var scratch hostScratch
 	for _, width := range []uint{1, 7, 8, 9, 21, 33, 63, 64} {
-		for _, n := range []int{0, 1, 255, 256, 257, 1000} {
+		for _, n := range []int{0, 1, 255, 256, 257, 1000, 1001} {
 			keys := make([]uint64, n)
 			for i := range keys {
 				keys[i] = r.Uint64()
+				if n == 1001 {
+					keys[i] = keys[i]&^0xff00 | 0x5a00
+				}
 				if width < 64 {
 					keys[i] &= 1<<width - 1
 				}

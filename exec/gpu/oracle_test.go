@@ -168,8 +168,43 @@ func oracle(n planner.Node) []orow {
 		return out
 	case *planner.Sort:
 		return oracle(x.Input) // order is checked on the GPU result itself
+	case *planner.TopN:
+		rows := oracle(x.Input)
+		sort.SliceStable(rows, func(a, b int) bool {
+			for _, k := range x.Keys {
+				c := ocompare(oeval(k.Expr, rows[a]), oeval(k.Expr, rows[b]))
+				if k.Desc {
+					c = -c
+				}
+				if c != 0 {
+					return c < 0
+				}
+			}
+			return false
+		})
+		lo := min(int(x.Offset), len(rows))
+		hi := len(rows)
+		if x.Count >= 0 {
+			hi = min(hi, lo+int(x.Count))
+		}
+		return rows[lo:hi]
 	}
 	panic(fmt.Sprintf("oracle: %T", n))
+}
+
+// ocompare orders two values, NULL lowest (first ascending, as MySQL).
+func ocompare(a, b oval) int {
+	switch {
+	case a.null || b.null:
+		return b2int(!a.null) - b2int(!b.null)
+	case a.isF || b.isF:
+		return compareF(a.f, b.f)
+	case a.i < b.i:
+		return -1
+	case a.i > b.i:
+		return 1
+	}
+	return 0
 }
 
 func oeval(e sql.Expr, r orow) oval {

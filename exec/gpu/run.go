@@ -101,7 +101,7 @@ func (d *device) runBody(ctx context.Context, g *planner.GPUPlan) (res *exec.Res
 			var sorted bool
 			if res, sorted, err = d.runStar(ctx, q, outs, g.Profile, ps); err == nil {
 				if sorted {
-					done = ps.node
+					done = ps.Node
 				}
 				return res, done, nil
 			}

@@ -2,6 +2,8 @@
 
 package gpu
 
+import "gpusql/storage/columnar"
+
 // A group's slot in the star's dense table is a mixed-radix number: one
 // digit per dimension (the rank of its surviving group values) and per
 // fact group column (the offset from its minimum), the first component
@@ -73,15 +75,51 @@ func newKeyDecoder(k starKey, dims []*dimRun, fkeys []factKey) keyDecoder {
 	return keyDecoder{comp: k.dim, dim: dr, j: k.j, inner: inner, single: len(dr.sizes) == 1}
 }
 
-// value is the key's value for digit (null: the NULL slot).
-func (kd *keyDecoder) value(digit int64) (v int64, null bool) {
-	if kd.dim == nil {
-		return kd.fact.lo + digit, kd.fact.nullable && digit == kd.fact.size-1
+// fill writes the key's value for each row's digit into vals and, where
+// col has a validity bitmap, marks the rows of the NULL slot NULL (their
+// value 0); then stores vals into col.
+func (kd *keyDecoder) fill(col *columnar.Column, vals []int64, digits []int32) {
+	nullAt := int64(-1) // the raw value of the NULL slot, -1: none
+	var lo int64
+	switch {
+	case kd.dim == nil:
+		for i, d := range digits {
+			vals[i] = int64(d)
+		}
+		lo = kd.fact.lo
+		if kd.fact.nullable {
+			nullAt = kd.fact.size - 1
+		}
+	default:
+		dr, j := kd.dim, kd.j
+		if kd.single {
+			for i, d := range digits {
+				vals[i] = dr.ranks[d]
+			}
+		} else {
+			inner, size := kd.inner, dr.sizes[j]
+			for i, d := range digits {
+				vals[i] = dr.ranks[d] / inner % size
+			}
+		}
+		lo = dr.mins[j]
+		if dr.nullable[j] {
+			nullAt = dr.sizes[j] - 1
+		}
 	}
-	dr := kd.dim
-	dj := dr.ranks[digit]
-	if !kd.single {
-		dj = dj / kd.inner % dr.sizes[kd.j]
+	if col.Valid != nil {
+		allValid(col, len(vals))
+		if nullAt >= 0 {
+			for i, v := range vals {
+				if v == nullAt {
+					col.SetNull(i)
+					vals[i] = -lo
+				}
+			}
+		}
 	}
-	return dr.mins[kd.j] + dj, dr.nullable[kd.j] && dj == dr.sizes[kd.j]-1
+	for i := range vals {
+		vals[i] += lo
+	}
+	storeInts(col, vals)
 }

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"gpusql/storage/columnar"
 )
 
 // The digits of slots visited in increasing order (small and large gaps)
@@ -49,25 +51,33 @@ func TestKeyDecoder(t *testing.T) {
 	}
 	dr.k = int64(len(dr.ranks))
 	fk := factKey{lo: 5, size: 9, nullable: true}
+	digits := make([]int32, len(dr.ranks))
+	for d := range digits {
+		digits[d] = int32(d)
+	}
 	for j := range dr.sizes {
 		kd := newKeyDecoder(starKey{dim: 0, j: j}, []*dimRun{dr}, []factKey{fk})
+		col := columnar.NewColumnIn(columnar.HeapAllocator, columnar.TInt64, len(digits), true)
+		kd.fill(col, make([]int64, len(digits)), digits)
 		for digit, raw := range dr.ranks {
 			inner := int64(1)
 			for c := j + 1; c < len(dr.sizes); c++ {
 				inner *= dr.sizes[c]
 			}
 			dj := raw / inner % dr.sizes[j]
-			v, null := kd.value(int64(digit))
-			if v != dr.mins[j]+dj || null != (dr.nullable[j] && dj == dr.sizes[j]-1) {
-				t.Fatalf("column %d rank %d (raw %d): %d %v", j, digit, raw, v, null)
+			null := dr.nullable[j] && dj == dr.sizes[j]-1
+			if col.IsNull(digit) != null || !null && col.I64[digit] != dr.mins[j]+dj {
+				t.Fatalf("column %d rank %d (raw %d): %d null %v", j, digit, raw, col.I64[digit], col.IsNull(digit))
 			}
 		}
 	}
 	kd := newKeyDecoder(starKey{dim: -1, j: 0}, []*dimRun{dr}, []factKey{fk})
-	if v, null := kd.value(3); v != 8 || null || kd.comp != 1 {
-		t.Fatalf("fact key digit 3: %d %v (component %d)", v, null, kd.comp)
+	col := columnar.NewColumnIn(columnar.HeapAllocator, columnar.TInt32, 2, true)
+	kd.fill(col, make([]int64, 2), []int32{3, 8})
+	if col.I32[0] != 8 || col.IsNull(0) || kd.comp != 1 {
+		t.Fatalf("fact key digit 3: %d %v (component %d)", col.I32[0], col.IsNull(0), kd.comp)
 	}
-	if _, null := kd.value(8); !null {
+	if !col.IsNull(1) {
 		t.Fatal("a nullable fact key's last digit is its NULL slot")
 	}
 }

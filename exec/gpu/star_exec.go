@@ -256,7 +256,7 @@ func grid1D(n int64, block int) int { return int((n + int64(block) - 1) / int64(
 
 // runStar executes the planned star pipeline and returns the aggregate's
 // output, sorted by ps (when not nil) if it could (sorted).
-func (d *device) runStar(ctx context.Context, q *starQuery, outs []starOutput, prof *planner.GPUProfile, ps *starPresort) (res *exec.Result, sorted bool, err error) {
+func (d *device) runStar(ctx context.Context, q *starQuery, outs []starOutput, prof *planner.GPUProfile, ps *planner.GPUStarSort) (res *exec.Result, sorted bool, err error) {
 	t, err := d.starTable(ctx, q, prof, nil)
 	if err != nil {
 		return nil, false, err
@@ -265,7 +265,7 @@ func (d *device) runStar(ctx context.Context, q *starQuery, outs []starOutput, p
 	if err != nil {
 		return nil, false, err
 	}
-	sorted = presort(res, ps, &d.sortScratch)
+	sorted = sortDecoded(q, res, ps, t.dims, t.fkeys, &d.sortScratch)
 	hostSteps.mark("decode")
 	return res, sorted, nil
 }
@@ -307,6 +307,7 @@ func (d *device) starTable(ctx context.Context, q *starQuery, prof *planner.GPUP
 	if err != nil {
 		return starGroups{}, err
 	}
+	layOutSlots(q, &sp, dims, fkeys)
 	hostSteps.mark("fact-columns")
 	sumsSafe, err := r.aggParams(q, &sp)
 	if err != nil {

@@ -75,8 +75,8 @@ func BenchmarkStarHost(b *testing.B) {
 					b.Fatal(err)
 				}
 				var done planner.Node
-				if ps := presortOf(g); presort(res, ps, &scratch) {
-					done = ps.node
+				if ps := presortOf(g); sortDecoded(q, res, ps, dims, nil, &scratch) {
+					done = ps.Node
 				}
 				if _, err := runTail(context.Background(), g, res, p.Names, done); err != nil {
 					b.Fatal(err)

@@ -46,6 +46,9 @@ type starQuery struct {
 	// fetched is the plan's estimate of the bytes the fused kernel
 	// fetches over the whole fact table (planner/gpu_fact_reads.go).
 	fetched int64
+	// sort is the tail's sort the output is given in, and the group
+	// slots' layout (planner/gpu_slot_order.go; nil: none).
+	sort *planner.GPUStarSort
 }
 
 // scanExpr is an expression over node's output whose every column is a
@@ -140,7 +143,7 @@ var (
 // star unsupported, and the plan's fallback (operator at a time) runs.
 func starFromPlan(s *planner.GPUStar) (*starQuery, []starOutput, error) {
 	q := &starQuery{agg: s.Aggregate, fact: s.Fact, filters: s.Filters, preds: map[baseCol][]sql.Expr{},
-		nFact: s.FactGroupCols, groups: s.Groups, fetched: s.FactReadBytes}
+		nFact: s.FactGroupCols, groups: s.Groups, fetched: s.FactReadBytes, sort: s.Sort}
 	for b, cs := range s.ColumnPreds {
 		q.preds[baseCol{b.Scan, b.Col}] = cs
 	}

@@ -8,81 +8,46 @@ import (
 
 	"gpusql/exec"
 	"gpusql/planner"
-	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
 
 // The ORDER BY of a star query (SSB's all have one) sorts its groups on the
-// host. Sorted by the tail, the decoded columns were gathered into new
-// ones: a second set of allocations the size of the result, which on a
-// GPU machine's host cost more than the decoding (fresh pages, garbage
-// collection). So the decoder sorts the columns it has just made in place,
-// through buffers the device keeps, and the tail skips the sort.
+// host, unless the plan laid the group slots out in its order (and no key
+// holds NULL: slotsSorted). Sorted by the tail, the decoded columns were
+// gathered into new ones: a second set of allocations the size of the
+// result, which on a GPU machine's host cost more than the decoding (fresh
+// pages, garbage collection). So the decoder sorts the columns it has just
+// made in place, through buffers the device keeps, and the tail skips the
+// sort.
 
 // presortOff (GPUSQL_STAR_PRESORT=off) leaves every sort to the tail, for
 // comparison.
 var presortOff = os.Getenv("GPUSQL_STAR_PRESORT") == "off"
 
-// starPresort is the tail's first Sort or TopN, with its keys as columns of
-// the star's output, reached through projections that only pick columns.
-type starPresort struct {
-	node planner.Node
-	cols []int
-	desc []bool
-}
-
-// presortOf finds g's presortable sort, nil when the tail has none.
-func presortOf(g *planner.GPUPlan) *starPresort {
-	if g.TailOn != planner.TailHost || presortOff {
+// presortOf is g's star sort (planner/gpu_slot_order.go), nil when the
+// tail has none or GPUSQL_STAR_PRESORT is off.
+func presortOf(g *planner.GPUPlan) *planner.GPUStarSort {
+	if presortOff || g.Star == nil {
 		return nil
 	}
-	var pick []int // output column of each column of the current level; nil: itself
-	through := func(c int) int {
-		if pick == nil {
-			return c
-		}
-		return pick[c]
+	return g.Star.Sort
+}
+
+// sortDecoded gives res, q's decoded groups, in the order of ps (when
+// not nil), and reports whether it could: found in order when the slots
+// are laid out by it (slotsSorted), else sorted in place (presort).
+func sortDecoded(q *starQuery, res *exec.Result, ps *planner.GPUStarSort, dims []*dimRun, fkeys []factKey, s *hostScratch) bool {
+	if ps != nil && slotsSorted(q, dims, fkeys) {
+		return true
 	}
-	for i := len(g.Tail) - 1; i >= 0; i-- { // root first: the body's parent last
-		var keys []sql.SortKey
-		switch x := g.Tail[i].(type) {
-		case *planner.Projection:
-			next := make([]int, len(x.Exprs))
-			for j, e := range x.Exprs {
-				r, ok := e.(*sql.ColRef)
-				if !ok {
-					return nil
-				}
-				next[j] = through(r.Index)
-			}
-			pick = next
-			continue
-		case *planner.Sort:
-			keys = x.Keys
-		case *planner.TopN:
-			keys = x.Keys
-		default:
-			return nil
-		}
-		ps := &starPresort{node: g.Tail[i]}
-		for _, k := range keys {
-			r, ok := k.Expr.(*sql.ColRef)
-			if !ok {
-				return nil
-			}
-			ps.cols = append(ps.cols, through(r.Index))
-			ps.desc = append(ps.desc, k.Desc)
-		}
-		return ps
-	}
-	return nil
+	return presort(res, ps, s)
 }
 
 // presort sorts res's columns in place by ps's keys, as the tail's sort
 // would (stable, NULLs first ascending), and reports whether it could:
 // integer keys whose ranges fit 64 bits together, columns of plain
 // vectors.
-func presort(res *exec.Result, ps *starPresort, s *hostScratch) bool {
+func presort(res *exec.Result, ps *planner.GPUStarSort, s *hostScratch) bool {
 	if ps == nil || res.Rows < 2 || res.Rows > planner.HostTailLimit {
 		return false
 	}
@@ -91,11 +56,11 @@ func presort(res *exec.Result, ps *starPresort, s *hostScratch) bool {
 			return false
 		}
 	}
-	keys := make([]*columnar.Column, len(ps.cols))
-	for i, c := range ps.cols {
+	keys := make([]*columnar.Column, len(ps.Cols))
+	for i, c := range ps.Cols {
 		keys[i] = res.Columns[c]
 	}
-	idx, ok := packedSortOrder(keys, ps.desc, res.Rows, s)
+	idx, ok := packedSortOrder(keys, ps.Desc, res.Rows, s)
 	if !ok {
 		return false
 	}
@@ -112,17 +77,52 @@ type hostScratch struct {
 	i64   []int64
 	words []uint64
 	rows  []int64
+	bases []int64
+	vals  []int64
+	dig   [][]int32
 	keys  []uint64
 	idx   []int
 }
 
-// rowList, sortKeys and order are the buffers of decodeStar's rows and
-// packedSortOrder's keys and order.
+// rowList and baseList are decodeStar's buffers of its groups' slots and
+// word offsets; sortKeys and order packedSortOrder's keys and order.
 func (s *hostScratch) rowList(n int) []int64 {
 	if s == nil {
 		return make([]int64, n)
 	}
 	return grow(&s.rows, n)
+}
+
+func (s *hostScratch) baseList(n int) []int64 {
+	if s == nil {
+		return make([]int64, n)
+	}
+	return grow(&s.bases, n)
+}
+
+// values is decodeStar's buffer of one key's values.
+func (s *hostScratch) values(n int) []int64 {
+	if s == nil {
+		return make([]int64, n)
+	}
+	return grow(&s.vals, n)
+}
+
+// digitRows is decodeStar's buffer of each component's digits.
+func (s *hostScratch) digitRows(comps, n int) [][]int32 {
+	var rows [][]int32
+	if s == nil {
+		rows = make([][]int32, comps)
+	} else {
+		rows = grow(&s.dig, comps)
+	}
+	for c := range rows {
+		if cap(rows[c]) < n {
+			rows[c] = make([]int32, n)
+		}
+		rows[c] = rows[c][:n]
+	}
+	return rows
 }
 
 func (s *hostScratch) sortKeys(n int) []uint64 {

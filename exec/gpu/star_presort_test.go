@@ -58,8 +58,8 @@ func TestStarPresortMatchesTail(t *testing.T) {
 	}
 	for si, s := range sorts {
 		g := &planner.GPUPlan{Tail: []planner.Node{s, proj}, TailOn: planner.TailHost}
-		ps := presortOf(g)
-		if ps == nil || ps.node != s {
+		ps := planner.TailSortOnStar(g.Tail)
+		if ps == nil || ps.Node != s {
 			t.Fatalf("sort %d: presortOf found %v", si, ps)
 		}
 		for _, n := range []int{0, 1, 2, 63, 64, 65, 800} {
@@ -70,7 +70,7 @@ func TestStarPresortMatchesTail(t *testing.T) {
 			}
 			var done planner.Node
 			if presort(res, ps, &scratch) {
-				done = ps.node
+				done = ps.Node
 			}
 			if wantSorted := si != 4 && n >= 2; (done != nil) != wantSorted {
 				t.Errorf("sort %d, %d rows: presorted %v, want %v", si, n, done != nil, wantSorted)
@@ -86,7 +86,7 @@ func TestStarPresortMatchesTail(t *testing.T) {
 	}
 	// A tail that computes before it sorts is not presorted.
 	g := &planner.GPUPlan{Tail: []planner.Node{sorts[0], &planner.Limit{Count: 3}}, TailOn: planner.TailHost}
-	if ps := presortOf(g); ps != nil {
+	if ps := planner.TailSortOnStar(g.Tail); ps != nil {
 		t.Errorf("a sort above a LIMIT was presorted")
 	}
 }

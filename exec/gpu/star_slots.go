@@ -1,0 +1,116 @@
+//go:build cuda
+
+package gpu
+
+import "slices"
+
+// The group slot is a mixed-radix number with one digit per component:
+// dimension i is component i, fact group column j component len(dims)+j.
+// By default dimension 0 is the least significant digit and the fact
+// columns lie above the dimensions; a plan whose groups must come in its
+// ORDER BY's order (planner/gpu_slot_order.go) orders the digits by the
+// sort's keys instead, and the kernel's strides, the read-back's slot
+// order and the decoder's digits follow it.
+
+// slotOrder lists q's components from the least significant digit, nil
+// for the default order.
+func (q *starQuery) slotOrder() []int {
+	if q.sort == nil || q.sort.Slots == nil {
+		return nil
+	}
+	order := slices.Clone(q.sort.Slots)
+	slices.Reverse(order)
+	return order
+}
+
+// componentSizes are the digits' radixes by component: each dimension's
+// surviving group values, each fact column's domain.
+func componentSizes(dims []*dimRun, fkeys []factKey) []int64 {
+	sizes := make([]int64, 0, len(dims)+len(fkeys))
+	for _, dr := range dims {
+		sizes = append(sizes, dr.k)
+	}
+	for _, fk := range fkeys {
+		sizes = append(sizes, fk.size)
+	}
+	return sizes
+}
+
+// layOutSlots sets the kernel's strides of the dimensions' payload ranks
+// and the fact group columns by q's slot order (buildJoinTables and
+// factParams set the default one).
+func layOutSlots(q *starQuery, sp *starParams, dims []*dimRun, fkeys []factKey) {
+	order := q.slotOrder()
+	if order == nil {
+		return
+	}
+	sizes := componentSizes(dims, fkeys)
+	strides := make([]int64, len(sizes))
+	acc := int64(1)
+	for _, c := range order {
+		strides[c] = acc
+		acc *= sizes[c]
+	}
+	probe := 0
+	for i, dm := range q.dims {
+		if dm.asFilter {
+			continue
+		}
+		sp.Dims[probe].Stride = strides[i]
+		probe++
+	}
+	for j := range fkeys {
+		sp.GCols[j].Stride = strides[len(dims)+j]
+	}
+}
+
+// slotsSorted reports whether the groups read in slot order come in the
+// order of q's sort: the plan laid the slots out by it, and no key column
+// the sort reads has a NULL slot (the last digit of its component, where
+// an ascending sort wants NULL first).
+func slotsSorted(q *starQuery, dims []*dimRun, fkeys []factKey) bool {
+	if q.sort == nil || q.sort.Slots == nil {
+		return false
+	}
+	for _, c := range q.sort.Cols {
+		k := q.keys[c]
+		if k.dim >= 0 && dims[k.dim].nullable[k.j] || k.dim < 0 && fkeys[k.j].nullable {
+			return false
+		}
+	}
+	return true
+}
+
+// slotDigits returns, per component, the digit of each slot (slots in
+// increasing order, so each follows from the last by groupDigits'
+// carries), for components whose digits run least significant first in
+// order (nil: component order). A component of one value (a dimension
+// without group columns) has digit 0 and no place in the walk, whose
+// carries step through its least significant radix. Its buffers come
+// from s.
+func slotDigits(sizes []int64, order []int, slots []int64, s *hostScratch) [][]int32 {
+	if order == nil {
+		order = make([]int, len(sizes))
+		for c := range order {
+			order[c] = c
+		}
+	}
+	digits := s.digitRows(len(sizes), len(slots))
+	var radixes []int64
+	var walked []int
+	for _, c := range order {
+		if sizes[c] > 1 {
+			radixes, walked = append(radixes, sizes[c]), append(walked, c)
+		} else {
+			clear(digits[c])
+		}
+	}
+	walk := newGroupDigits(radixes)
+	for r, slot := range slots {
+		walk.moveTo(slot)
+		for p, d := range walk.digits {
+			digits[walked[p]][r] = int32(d)
+		}
+	}
+	return digits
+}
