@@ -258,6 +258,9 @@ func (b *binder) resolve(sc *scope, table, name string, pos int, fromChild bool)
 	}
 	if !fromChild && table == "" && sc.aliases != nil {
 		if node, ok := sc.aliases[strings.ToLower(name)]; ok && !sc.inAlias {
+			if e, ok := sc.aliasExprs[strings.ToLower(name)]; ok {
+				return e, true, nil
+			}
 			sc.inAlias = true
 			defer func() { sc.inAlias = false }()
 			e, err := b.expr(node, sc)

@@ -414,7 +414,11 @@ func (c *call) stringFunc() (Expr, bool, error) {
 		if err := c.arity(2, 2); err != nil {
 			return nil, true, err
 		}
-		return c.fn(columnar.TInt64, c.str(c.args[0]), c.str(c.args[1]))
+		args, err := c.collatedKeys(c.str(c.args[0]), c.str(c.args[1]))
+		if err != nil {
+			return nil, true, err
+		}
+		return c.fn(columnar.TInt64, args...)
 	case "elt":
 		if err := c.arity(2, -1); err != nil {
 			return nil, true, err
@@ -444,7 +448,14 @@ func (c *call) stringFunc() (Expr, bool, error) {
 			c.args[i] = castTo(c.args[i], t)
 		}
 		if c.name == "field" {
-			return c.fn(columnar.TInt64, c.args...)
+			args, err := c.collatedKeys(c.args...)
+			if err != nil {
+				return nil, true, err
+			}
+			return c.fn(columnar.TInt64, args...)
+		}
+		if e, ok, err := c.collatedExtreme(c.args, t); ok || err != nil {
+			return e, true, err
 		}
 		return c.fn(t, c.args...)
 	case "substring_index":

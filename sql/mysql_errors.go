@@ -67,6 +67,8 @@ const (
 	ErSPDoesNotExist              = 1305 // FUNCTION %s does not exist
 	ErWrongParamCountNative       = 1582 // Incorrect parameter count in the call to native function '%s'
 	ErQueryTimeout                = 3024 // Query execution was interrupted, maximum statement execution time exceeded
+	ErFieldInOrderNotSelect       = 3065 // Expression #%u of ORDER BY clause is not in SELECT list, references column ...
+	ErAggregateInOrderNotSelect   = 3066 // Expression #%u of ORDER BY clause is not in SELECT list, contains aggregate function ...
 )
 
 // errCode is errf for a failure MySQL numbers: the message is MySQL's.

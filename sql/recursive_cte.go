@@ -93,6 +93,9 @@ func (b *binder) bindRecursive(def *cteDef) error {
 	fields := make([]columnar.Field, len(names))
 	for i, c := range ab.plan.Schema() {
 		fields[i] = columnar.Field{Name: names[i], Type: c.Type, Nullable: true, Collation: c.Collation}
+		if t := &fields[i].Type; t.ID == columnar.String && t.Width == 0 && !t.JSON && i < len(ab.exprs) {
+			t.Width = anchorWidth(ab.exprs[i])
+		}
 	}
 	work := columnar.NewEmptyTable(def.name, fields)
 	result := columnar.NewEmptyTable(def.name, fields)
@@ -108,7 +111,7 @@ func (b *binder) bindRecursive(def *cteDef) error {
 	def.rec = &RecursiveCTE{Name: def.name, Work: work, Result: result, Distinct: distinct,
 		MaxDepth: b.session.Limit("cte_max_recursion_depth"),
 		Anchor:   &Query{Plan: castPlan(ab.plan, fields), Names: names},
-		Step:     &Query{Plan: castPlan(sb.plan, fields), Names: names}}
+		Step:     &Query{Plan: stepPlan(sb.plan, fields), Names: names}}
 	b.recursive = append(b.recursive, def.rec)
 	return nil
 }
@@ -143,6 +146,28 @@ func castPlan(p Plan, fields []columnar.Field) Plan {
 	for i, f := range fields {
 		exprs[i] = castTo(&ColRef{Index: i, Col: sch[i]}, f.Type)
 		names[i] = f.Name
+	}
+	return newProject(p, exprs, names)
+}
+
+// stepPlan projects the recursive step's columns to the fields' types,
+// but leaves a string or an integer as it is: storing the rows checks it
+// fits the anchor's column (MySQL's 1406 "Data too long for column 'str'
+// at row 1" for CONCAT(str, str) over the anchor's 'abc', 1264 for an
+// integer past an INT), where a cast would cut or wrap it silently.
+func stepPlan(p Plan, fields []columnar.Field) Plan {
+	sch := p.Schema()
+	exprs := make([]Expr, len(fields))
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		var e Expr = &ColRef{Index: i, Col: sch[i]}
+		st := sch[i].Type
+		stored := st.ID == columnar.String && f.Type.ID == columnar.String && st.Binary == f.Type.Binary && !st.JSON && !f.Type.JSON ||
+			st.IsInteger() && f.Type.IsInteger() && !st.Unsigned && !f.Type.Unsigned && !f.Type.Year
+		if !stored {
+			e = castTo(e, f.Type)
+		}
+		exprs[i], names[i] = e, f.Name
 	}
 	return newProject(p, exprs, names)
 }

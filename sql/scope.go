@@ -30,6 +30,11 @@ type scope struct {
 	// alias from expanding into itself.
 	aliases map[string]ast.ExprNode
 	inAlias bool
+	// aliasExprs are the select-list expressions already bound, by
+	// lower-cased alias (ORDER BY's): an alias reads its item as bound,
+	// so ORDER BY -x under SELECT DISTINCT matches the item x, and a
+	// subquery item is not planned twice.
+	aliasExprs map[string]Expr
 	// noJoins is set where the plan cannot grow (a JOIN's ON condition):
 	// subqueries are bound nested instead of decorrelated into joins.
 	noJoins bool

@@ -224,7 +224,8 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 	var keys []SortKey
 	var hidden []Expr
 	out.aliases = aliasMap(items) // ORDER BY revenue * 2 may name aliases
-	defer func() { out.aliases = nil }()
+	out.aliasExprs = boundAliases(items, written)
+	defer func() { out.aliases, out.aliasExprs = nil, nil }()
 	defer b.inClause("order clause")()
 	for i, by := range orderBy {
 		b.exprIndex = i + 1
@@ -237,7 +238,9 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 		}
 		if idx < 0 {
 			if s.Distinct {
-				return nil, b.errf(b.posOr(by.Expr, -1), "ORDER BY expression %s is not in the select list, which SELECT DISTINCT requires", e)
+				if err := b.distinctOrderCheck(e, written, out, i+1, b.posOr(by.Expr, -1)); err != nil {
+					return nil, err
+				}
 			}
 			idx = len(exprs) + len(hidden)
 			// MySQL sorts a quotient by the digits it prints (its
@@ -351,6 +354,8 @@ func (b *binder) selectItems(fl *ast.FieldList, sc *scope) ([]selItem, error) {
 				it.name = cn.Name.Name.O
 			} else if name, ok := nameConstName(f.Expr); ok {
 				it.name = name
+			} else if name, ok := stringLiteralName(f.Expr); ok {
+				it.name = name
 			} else {
 				it.name = strings.TrimSpace(b.unmarkedText(f.Text()))
 			}
@@ -361,6 +366,17 @@ func (b *binder) selectItems(fl *ast.FieldList, sc *scope) ([]selItem, error) {
 		items = append(items, it)
 	}
 	return items, nil
+}
+
+// stringLiteralName is the column name MySQL gives a select item that is
+// a string literal: its value, without quotes or charset introducer
+// (SELECT 'abc' is column abc, as a derived table's column too).
+func stringLiteralName(e ast.ExprNode) (string, bool) {
+	v, ok := e.(*driver.ValueExpr)
+	if !ok || v.Datum.Kind() != driver.KindString || v.GetString() == "" {
+		return "", false
+	}
+	return v.GetString(), true
 }
 
 func unparen(n ast.ExprNode) ast.ExprNode {
@@ -380,6 +396,18 @@ func aliasMap(items []selItem) map[string]ast.ExprNode {
 			if _, dup := m[strings.ToLower(it.name)]; !dup {
 				m[strings.ToLower(it.name)] = it.node
 			}
+		}
+	}
+	return m
+}
+
+// boundAliases maps each select-list alias (the first item of a name) to
+// its item's bound expression.
+func boundAliases(items []selItem, exprs []Expr) map[string]Expr {
+	m := map[string]Expr{}
+	for i, it := range items {
+		if _, dup := m[strings.ToLower(it.name)]; it.alias && !dup {
+			m[strings.ToLower(it.name)] = exprs[i]
 		}
 	}
 	return m

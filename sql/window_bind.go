@@ -371,7 +371,15 @@ func (b *binder) windowKeyExpr(n ast.ExprNode, sc *scope) (Expr, error) {
 	if _, ok := unparen(n).(*ast.PositionExpr); ok {
 		return nil, b.errf(b.posOr(n, -1), "unsupported: a position number in a window's PARTITION BY or ORDER BY")
 	}
-	return b.expr(n, sc)
+	e, err := b.expr(n, sc)
+	if err != nil {
+		return nil, err
+	}
+	// MySQL sorts and compares a window's keys as its temporary table
+	// stores them: a quotient at the digits it prints, so 1/3 and
+	// 3333/10000 are peers of one partition (division_digits.go).
+	e, _ = b.shownDigits(e, sc, true)
+	return e, nil
 }
 
 // frame binds ROWS|RANGE BETWEEN start AND end.

@@ -1,8 +1,9 @@
 package qgen
 
 // aggregate is an aggregate call of result type t over sc's row columns.
-// COUNT(DISTINCT) takes one argument (SQLite has no more); every aggregate
-// of one argument may take DISTINCT in both engines. AVG (a DECIMAL of
+// COUNT(DISTINCT) of two arguments is spelled out for SQLite, which takes
+// one (countDistinctPair); every aggregate of one argument may take
+// DISTINCT in both engines. AVG (a DECIMAL of
 // scale + 4 in MySQL, a REAL in SQLite) and SUM of DECIMAL are TReals.
 func (g *Gen) aggregate(sc *scope, t Type, d int) *Node {
 	arg := &scope{cols: sc.cols, rows: sc.rows}
@@ -12,6 +13,8 @@ func (g *Gen) aggregate(sc *scope, t Type, d int) *Node {
 	case t == TInt && g.pct(20):
 		n = mk(TInt, "COUNT(*)")
 		n.Bound = sc.rows
+	case t == TInt && g.pct(5):
+		return g.countDistinctPair(arg, sc.rows, d)
 	case t == TInt && g.pct(30):
 		n = mk(TInt, "COUNT("+distinct+"@)", g.typed(arg, g.pickType(arg), d+1))
 		n.Bound = sc.rows
@@ -62,15 +65,45 @@ func (g *Gen) aggregate(sc *scope, t Type, d int) *Node {
 	return n.frozen()
 }
 
-// groupConcat is GROUP_CONCAT of an integer or string column ordered by
-// itself (rows it ties are equal), SQLite's group_concat(x, ',' ORDER BY
-// x) (3.44 and later). At most 80 rows, so that the text stays within
-// MySQL's group_concat_max_len of 1024. No DISTINCT: SQLite takes one
-// argument with it, no separator.
+// groupConcat is GROUP_CONCAT of an integer or string column, SQLite's
+// group_concat(x, sep ORDER BY ...) (3.44 and later): ordered by itself,
+// or by another column and then itself (rows tied on both print alike),
+// joined by ',' or another separator; or DISTINCT, ordered by itself
+// (SQLite takes no separator with DISTINCT: ',' is both's default). At
+// most 80 rows, so that the text stays within MySQL's group_concat_max_len
+// of 1024.
 func (g *Gen) groupConcat(sc *scope) *Node {
 	cols := append(colsOf(sc.cols, TInt), colsOf(sc.cols, TStr)...)
 	c := cols[g.r.Intn(len(cols))].ref
-	dir := g.pick("", " DESC")
-	return mk(TStr, "GROUP_CONCAT("+c+" ORDER BY "+c+dir+" SEPARATOR ',')").
-		lite("group_concat(" + c + ", ',' ORDER BY " + c + dir + ")").frozen()
+	order := c + g.pick("", " DESC")
+	if g.pct(30) {
+		return mk(TStr, "GROUP_CONCAT(DISTINCT "+c+" ORDER BY "+order+")").
+			lite("group_concat(DISTINCT " + c + " ORDER BY " + order + ")").frozen()
+	}
+	if g.pct(30) {
+		order = cols[g.r.Intn(len(cols))].ref + g.pick("", " DESC") + ", " + order
+	}
+	sep := g.pick("','", "','", "'|'", "''", "', '")
+	return mk(TStr, "GROUP_CONCAT("+c+" ORDER BY "+order+" SEPARATOR "+sep+")").
+		lite("group_concat(" + c + ", " + sep + " ORDER BY " + order + ")").frozen()
+}
+
+// countDistinctPair is COUNT(DISTINCT x, y): the pairs of which neither is
+// NULL, counted once each. SQLite counts the distinct text x || '|' || y
+// instead, which tells the pairs apart as long as x and y are integers,
+// pool strings (no '|') or dates, not DECIMALs (SQLite's doubles of equal
+// DECIMALs may differ).
+func (g *Gen) countDistinctPair(arg *scope, rows int64, d int) *Node {
+	pickType := func() Type {
+		for {
+			if t := g.pickType(arg); t == TInt || t == TStr || t == TDate {
+				return t
+			}
+		}
+	}
+	n := mk(TInt, "COUNT(DISTINCT @, @)", g.typed(arg, pickType(), d+1), g.typed(arg, pickType(), d+1)).
+		lite("COUNT(DISTINCT CASE WHEN @ IS NULL OR @ IS NULL THEN NULL ELSE @ || '|' || @ END)")
+	n.Op = "pair"
+	n.Bound = rows
+	return n.frozen()
 }

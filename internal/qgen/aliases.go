@@ -66,3 +66,27 @@ func (g *Gen) topAlias(named bool, d int) string {
 	}
 	return ""
 }
+
+// aliasKey is an ORDER BY expression over an output column's alias (-y0,
+// y1 % 3, LENGTH(y2)), which both take under SELECT DISTINCT too: its
+// value is one per output row. nil where no column is an integer or a
+// string.
+func (g *Gen) aliasKey(s sel) *Node {
+	var ints, strs []string
+	for i, t := range s.types {
+		switch name := s.alias + strconv.Itoa(i); t {
+		case TInt:
+			ints = append(ints, name)
+		case TStr:
+			strs = append(strs, name)
+		}
+	}
+	switch {
+	case len(ints) > 0 && (len(strs) == 0 || g.pct(75)):
+		y := ints[g.r.Intn(len(ints))]
+		return mk(TInt, g.pick("-"+y, y+" % 3", "ABS("+y+" - 2)", y+" + "+ints[g.r.Intn(len(ints))]))
+	case len(strs) > 0:
+		return mk(TInt, "LENGTH("+strs[g.r.Intn(len(strs))]+")")
+	}
+	return nil
+}

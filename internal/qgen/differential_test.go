@@ -203,8 +203,14 @@ func (p *pair) run(q *Query, mix int) outcome {
 	if o.failed() || q.Seed%8 != 0 {
 		return o
 	}
-	// Every eighth query runs again, from the plan cache.
+	// Every eighth query runs again, from the plan cache (within what
+	// is left of the 20 s: past it, the first run's answer stands, as
+	// above; seed 910039992 of a big join failed so on a busy machine).
 	o.got, o.gotErr = gpusqlRows(ctx, p.dbs[mix], q.MySQL())
+	if o.gotErr != nil && ctx.Err() != nil {
+		o.gotErr = nil
+		return o
+	}
 	if o.gotErr == nil {
 		if d := Diff(o.got, o.want, q.Ordered()); d != "" {
 			o.diff = "run again (plan cache): " + d

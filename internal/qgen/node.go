@@ -103,6 +103,9 @@ type Node struct {
 	// columns: SQLite has no ROLLUP, so its rendering is the UNION ALL of
 	// the groupings (renderRollup).
 	Rollup []string
+	// Groupings, of such a query, are its GROUPING(...) items after the
+	// keys, each the positions of the keys it names (rollup.go).
+	Groupings [][]int
 
 	dropped bool
 }
@@ -250,6 +253,9 @@ func (n *Node) renderRollup(b *strings.Builder, d Dialect) {
 				k = "NULL"
 			}
 			b.WriteString(k + ", ")
+		}
+		for _, g := range n.Groupings {
+			b.WriteString(strconv.Itoa(groupingValue(g, l)) + ", ")
 		}
 		n.Kids[0].render(b, d)
 		b.WriteString(" FROM ")

@@ -6,7 +6,8 @@ import "fmt"
 // comparisons, IN lists, NOT IN over NULLs, BETWEEN and the connectives,
 // and both give 1 and 0 for true and false. LIKE patterns are lower case
 // without escapes (MySQL's default collation ignores case, SQLite's LIKE
-// ignores ASCII case). ANY/ALL subqueries are left out: SQLite has none.
+// ignores ASCII case). ANY / ALL subqueries are spelled out for SQLite
+// (quantified.go).
 func (g *Gen) pred(sc *scope, d int) *Node {
 	if d >= maxDepth {
 		return g.compare(sc, d)
@@ -52,8 +53,12 @@ func (g *Gen) pred(sc *scope, d int) *Node {
 		return n
 	case c < 88 && sc.subq:
 		return g.existsSubquery(sc, d)
-	case c < 96 && sc.subq:
+	case c < 93 && sc.subq:
 		return g.inSubquery(sc, d)
+	case c < 96 && sc.subq && !sc.agg:
+		// Not over aggregates: SQLite's side reads x in a derived
+		// table, where an aggregate would be that table's own.
+		return g.quantifiedSubquery(sc, d)
 	case c < 98 && !sc.agg:
 		// Not over aggregates: SQLite 3.40 to 3.49 answer (-5, 1) NOT IN
 		// ((SUM(1), NULL)) over no rows TRUE, where SUM(1) is NULL and

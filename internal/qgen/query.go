@@ -88,6 +88,9 @@ func (g *Gen) query() *Node {
 				key = nil // ORDER BY 3 names the third column, in both
 			}
 		}
+		if key == nil && s.alias != "" && g.pct(40) {
+			key = g.aliasKey(s) // under DISTINCT too
+		}
 		n = mk(TNone, "@@", n, g.orderBy(len(s.types), true, key))
 		g.orderByAlias(n, s.alias)
 	}
@@ -372,43 +375,12 @@ func (g *Gen) keyExpr(c column) column {
 	return c
 }
 
-// setOp is two or three SELECTs joined by UNION [ALL], EXCEPT or INTERSECT.
-// MySQL binds INTERSECT tighter than UNION and EXCEPT, SQLite binds all
-// alike from the left, and SQLite allows no parentheses around a SELECT:
-// INTERSECT only joins the first two, where both read it alike. INTERSECT
-// ALL and EXCEPT ALL are left out: SQLite has neither.
-func (g *Gen) setOp(d int, ctes *[]*cte, named bool) sel {
-	types := []Type{TInt}
-	if g.pct(40) {
-		types = append(types, []Type{TInt, TStr}[g.r.Intn(2)])
-	}
-	arms := 2 + g.r.Intn(2)
-	first := g.selectCore(d+1, types, named, ctes)
-	s := sel{types: types, bounds: first.bounds, rows: first.rows}
-	kids := []*Node{first.node}
-	format := "@"
-	for i := 1; i < arms; i++ {
-		ops := []string{"UNION", "UNION ALL", "EXCEPT"}
-		if i == 1 {
-			ops = append(ops, "INTERSECT")
-		}
-		arm := g.selectCore(d+1, types, false, ctes)
-		format += " " + ops[g.r.Intn(len(ops))] + " @"
-		kids = append(kids, arm.node)
-		s.rows += arm.rows
-		for j := range s.bounds {
-			s.bounds[j] = max(s.bounds[j], arm.bounds[j])
-		}
-	}
-	s.node = mk(TNone, format, kids...)
-	return s
-}
-
 // rollup is SELECT keys, aggregates FROM ... [WHERE] GROUP BY keys WITH
 // ROLLUP. The select list holds the GROUP BY columns themselves and
 // aggregates only: MySQL makes a rolled-up key NULL in a super-aggregate
 // row, and an expression of it would need the same rewriting on SQLite's
-// side. HAVING is left out for the same reason.
+// side. HAVING is left out for the same reason. GROUPING() items may
+// follow the keys (rollup.go).
 func (g *Gen) rollup(ctes *[]*cte) *Node {
 	from, cols, rows, conds := g.fromClause(0, ctes)
 	sc := &scope{cols: cols, subq: true, rows: rows}
@@ -422,8 +394,9 @@ func (g *Gen) rollup(ctes *[]*cte) *Node {
 		items = append(items, g.aggregate(asc, []Type{TInt, TInt, TStr, TDec}[g.r.Intn(4)], 1))
 	}
 	keyList := strings.Join(keys, ", ")
-	n := mk(TNone, "SELECT "+keyList+", @ FROM @@ GROUP BY "+keyList+" WITH ROLLUP", selectList(items, false), from, g.where(sc, conds))
-	n.Rollup = keys
+	groupings, groupingList := g.groupings(keys)
+	n := mk(TNone, "SELECT "+keyList+", "+groupingList+"@ FROM @@ GROUP BY "+keyList+" WITH ROLLUP", selectList(items, false), from, g.where(sc, conds))
+	n.Rollup, n.Groupings = keys, groupings
 	return withClause(*ctes, n)
 }
 
