@@ -307,19 +307,10 @@ func TestGroupCompactProfiled(t *testing.T) {
 // and from its compact form (no device needed): SSB's grouped queries
 // with every other slot empty and the rest holding distinct values.
 func TestDecodeCompactMatchesDense(t *testing.T) {
-	cat := ssbtest.Catalog(t, 0.01, columnar.HeapAllocator)
 	surviving := map[string]int64{"part": 40, "date": 7, "customer": 10, "supplier": 10}
-	for _, sq := range ssbtest.Queries(t, cat) {
-		p, err := planner.Plan(sq.Query, planner.Options{GPU: planner.DefaultGPUProfile()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		q, outs, err := starFromPlan(p.GPU.Star)
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachSSBStar(t, func(name string, q *starQuery, outs []starOutput) {
 		if len(q.keys) == 0 {
-			continue
+			return
 		}
 		dims, ngroups := benchDims(q, surviving)
 		W := int64(1 + len(q.aggs))
@@ -338,12 +329,12 @@ func TestDecodeCompactMatchesDense(t *testing.T) {
 			t.Fatal(err)
 		}
 		if want.Rows != int((ngroups+1)/2) {
-			t.Fatalf("%s: %d rows from %d slots, every other one filled", sq.Name, want.Rows, ngroups)
+			t.Fatalf("%s: %d rows from %d slots, every other one filled", name, want.Rows, ngroups)
 		}
 		if a, b := resultStrings(got), resultStrings(want); !slices.Equal(a, b) {
-			t.Errorf("%s: compact decode differs from dense:\n%v\nwant\n%v", sq.Name, a[:min(5, len(a))], b[:min(5, len(b))])
+			t.Errorf("%s: compact decode differs from dense:\n%v\nwant\n%v", name, a[:min(5, len(a))], b[:min(5, len(b))])
 		}
-	}
+	})
 }
 
 // BenchmarkGroupCompact times a star whose dense group table is large and

@@ -77,20 +77,11 @@ func TestReverseRows(t *testing.T) {
 // whose sort the slots give comes out sorted by that sort's keys, each
 // group once (no device needed).
 func TestSlotOrderDecodesSorted(t *testing.T) {
-	cat := ssbtest.Catalog(t, 0.01, columnar.HeapAllocator)
 	surviving := map[string]int64{"part": 40, "date": 7, "customer": 10, "supplier": 10}
 	laidOut := 0
-	for _, sq := range ssbtest.Queries(t, cat) {
-		p, err := planner.Plan(sq.Query, planner.Options{GPU: planner.DefaultGPUProfile()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		q, outs, err := starFromPlan(p.GPU.Star)
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachSSBStar(t, func(name string, q *starQuery, outs []starOutput) {
 		if q.sort == nil || q.sort.Slots == nil {
-			continue
+			return
 		}
 		laidOut++
 		dims, ngroups := benchDims(q, surviving)
@@ -104,7 +95,7 @@ func TestSlotOrderDecodesSorted(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !slotsSorted(q, dims, nil) {
-			t.Fatalf("%s: slots laid out by the sort, keys without NULLs, but not sorted", sq.Name)
+			t.Fatalf("%s: slots laid out by the sort, keys without NULLs, but not sorted", name)
 		}
 		keys := make([]*columnar.Column, len(q.sort.Cols))
 		for i, c := range q.sort.Cols {
@@ -117,7 +108,7 @@ func TestSlotOrderDecodesSorted(t *testing.T) {
 				tuple = append(tuple, strconv.FormatInt(c.Int64At(r), 10))
 			}
 			if k := strings.Join(tuple, "|"); seen[k] {
-				t.Fatalf("%s: group %v twice", sq.Name, tuple)
+				t.Fatalf("%s: group %v twice", name, tuple)
 			} else {
 				seen[k] = true
 			}
@@ -128,15 +119,32 @@ func TestSlotOrderDecodesSorted(t *testing.T) {
 				if d := compareRows(c, r-1, r); d < 0 {
 					break
 				} else if d > 0 {
-					t.Fatalf("%s: rows %d and %d out of the sort's order", sq.Name, r-1, r)
+					t.Fatalf("%s: rows %d and %d out of the sort's order", name, r-1, r)
 				}
 			}
 		}
 		if int64(res.Rows) != ngroups {
-			t.Fatalf("%s: %d rows from %d slots", sq.Name, res.Rows, ngroups)
+			t.Fatalf("%s: %d rows from %d slots", name, res.Rows, ngroups)
 		}
-	}
+	})
 	if laidOut < 5 {
 		t.Errorf("%d SSB queries laid out by their sort, want Q2.x and Q4.x", laidOut)
+	}
+}
+
+// eachSSBStar calls f with the executor's form of each SSB query's star,
+// planned for the default GPU profile over SF 0.01 (no device needed).
+func eachSSBStar(t *testing.T, f func(name string, q *starQuery, outs []starOutput)) {
+	cat := ssbtest.Catalog(t, 0.01, columnar.HeapAllocator)
+	for _, sq := range ssbtest.Queries(t, cat) {
+		p, err := planner.Plan(sq.Query, planner.Options{GPU: planner.DefaultGPUProfile()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, outs, err := starFromPlan(p.GPU.Star)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f(sq.Name, q, outs)
 	}
 }
