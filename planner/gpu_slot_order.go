@@ -109,11 +109,10 @@ func TailSortOnStar(tail []Node) *GPUStarSort {
 
 // slotsInOrder lays the components out by the sort's keys when they are
 // group keys, all in one direction, that read each component's columns in
-// its order
-// (a dimension grouping by several columns ranks them in the order of its
-// GroupCols; one whose columns the sort lists only in part must be the
-// last it reads), the components the sort does not read below them; nil
-// when the keys do not allow it.
+// its order (a dimension grouping by several columns ranks them in the
+// order of its GroupCols; one whose columns the sort lists only in part
+// must be the last it reads), the components the sort does not read below
+// them; nil when the keys do not allow it.
 func slotsInOrder(s *GPUStar, ss *GPUStarSort) []int {
 	comps := len(s.Dims) + len(s.FactGroupCols)
 	var order []int

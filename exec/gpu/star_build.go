@@ -160,10 +160,11 @@ func (r *queryRun) rankGroups(dims []*dimRun) error {
 }
 
 // buildJoinTables builds each dimension's join table, as the plan chose
-// it, and fills the fact kernel's probe parameters. It returns the group
-// index stride past the dimensions' digits.
+// it, and fills the fact kernel's probe parameters but their strides
+// (layOutSlots). It returns the number of the dimensions' group
+// combinations.
 func (r *queryRun) buildJoinTables(q *starQuery, dims []*dimRun, sp *starParams) (int64, map[int]predParam, error) {
-	strideAcc := int64(1)
+	groups := int64(1)
 	probes := 0
 	filters := map[int]predParam{}
 	for i, dm := range q.dims {
@@ -172,7 +173,6 @@ func (r *queryRun) buildJoinTables(q *starQuery, dims []*dimRun, sp *starParams)
 		if err != nil {
 			return 0, nil, err
 		}
-		dp.Stride = strideAcc
 		fk, err := r.col(q.fact.Table, dm.probe.col)
 		if err != nil {
 			return 0, nil, err
@@ -195,10 +195,10 @@ func (r *queryRun) buildJoinTables(q *starQuery, dims []*dimRun, sp *starParams)
 		}
 		sp.Dims[probes] = dp
 		probes++
-		strideAcc *= dr.k
+		groups *= dr.k
 	}
 	sp.NDims = int32(probes)
-	return strideAcc, filters, nil
+	return groups, filters, nil
 }
 
 // dimJoinTable builds one dimension's join table, or takes it from the

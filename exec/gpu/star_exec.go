@@ -298,12 +298,12 @@ func (d *device) starTable(ctx context.Context, q *starQuery, prof *planner.GPUP
 	}
 	var sp starParams
 	sp.N = r.rows(q.fact.Table)
-	strideAcc, dimPreds, err := r.buildJoinTables(q, dims, &sp)
+	dimGroups, dimPreds, err := r.buildJoinTables(q, dims, &sp)
 	if err != nil {
 		return starGroups{}, err
 	}
 	hostSteps.mark("dims")
-	fkeys, ngroups, err := r.factParams(q, &sp, strideAcc, dimPreds)
+	fkeys, ngroups, err := r.factParams(q, &sp, dimGroups, dimPreds)
 	if err != nil {
 		return starGroups{}, err
 	}

@@ -21,9 +21,11 @@ import (
 // parameters, and one launch scans the fact table into the group table,
 // laid out as the plan's rule says for the groups that survived.
 
-// factParams fills the fact table's predicates and group columns and
-// returns the fact keys' domains and the number of groups.
-func (r *queryRun) factParams(q *starQuery, sp *starParams, strideAcc int64, dimPreds map[int]predParam) ([]factKey, int64, error) {
+// factParams fills the fact table's predicates and group columns (but
+// their strides: layOutSlots) and returns the fact keys' domains and the
+// number of groups, dimGroups those of the dimensions'.
+func (r *queryRun) factParams(q *starQuery, sp *starParams, dimGroups int64, dimPreds map[int]predParam) ([]factKey, int64, error) {
+	groups := dimGroups
 	preds, err := r.factPreds(q, dimPreds)
 	if err != nil {
 		return nil, 0, err
@@ -53,14 +55,14 @@ func (r *queryRun) factParams(q *starQuery, sp *starParams, strideAcc int64, dim
 		}
 		size = max(size, 1)
 		fkeys[j] = factKey{lo, size, nullable}
-		sp.GCols[j] = gcolParam{Col: dc.view(), Min: lo, Stride: strideAcc, NullSlot: size - 1}
-		if size > maxGroupTable || strideAcc > maxGroupTable/size {
-			return nil, 0, fmt.Errorf("gpu: %d x %d groups exceed the GPU's dense group table", strideAcc, size)
+		sp.GCols[j] = gcolParam{Col: dc.view(), Min: lo, NullSlot: size - 1}
+		if size > maxGroupTable || groups > maxGroupTable/size {
+			return nil, 0, fmt.Errorf("gpu: %d x %d groups exceed the GPU's dense group table", groups, size)
 		}
-		strideAcc *= size
+		groups *= size
 	}
 	sp.NGCols = int32(len(q.nFact))
-	return fkeys, strideAcc, nil
+	return fkeys, groups, nil
 }
 
 // aggParams fills the kernel's aggregates; arguments that are expressions

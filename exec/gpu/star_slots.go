@@ -13,14 +13,17 @@ import (
 // By default dimension 0 is the least significant digit and the fact
 // columns lie above the dimensions; a plan whose groups must come in its
 // ORDER BY's order (planner/gpu_slot_order.go) orders the digits by the
-// sort's keys instead, and the kernel's strides, the read-back's slot
-// order and the decoder's digits follow it.
+// sort's keys instead. The kernel's strides (layOutSlots, their one
+// source), the read-back's slot order and the decoder's digits follow it.
 
-// slotOrder lists q's components from the least significant digit, nil
-// for the default order.
+// slotOrder lists q's components from the least significant digit.
 func (q *starQuery) slotOrder() []int {
 	if q.sort == nil || q.sort.Slots == nil {
-		return nil
+		order := make([]int, len(q.dims)+len(q.nFact))
+		for c := range order {
+			order[c] = c
+		}
+		return order
 	}
 	order := slices.Clone(q.sort.Slots)
 	slices.Reverse(order)
@@ -41,13 +44,9 @@ func componentSizes(dims []*dimRun, fkeys []factKey) []int64 {
 }
 
 // layOutSlots sets the kernel's strides of the dimensions' payload ranks
-// and the fact group columns by q's slot order (buildJoinTables and
-// factParams set the default one).
+// and the fact group columns by q's slot order.
 func layOutSlots(q *starQuery, sp *starParams, dims []*dimRun, fkeys []factKey) {
 	order := q.slotOrder()
-	if order == nil {
-		return
-	}
 	sizes := componentSizes(dims, fkeys)
 	strides := make([]int64, len(sizes))
 	acc := int64(1)
@@ -88,17 +87,11 @@ func slotsSorted(q *starQuery, dims []*dimRun, fkeys []factKey) bool {
 // slotDigits returns, per component, the digit of each slot (slots in
 // increasing order, so each follows from the last by groupDigits'
 // carries), for components whose digits run least significant first in
-// order (nil: component order). A component of one value (a dimension
+// order. A component of one value (a dimension
 // without group columns) has digit 0 and no place in the walk, whose
 // carries step through its least significant radix. Its buffers come
 // from s.
 func slotDigits(sizes []int64, order []int, slots []int64, s *hostScratch) [][]int32 {
-	if order == nil {
-		order = make([]int, len(sizes))
-		for c := range order {
-			order[c] = c
-		}
-	}
 	digits := s.digitRows(len(sizes), len(slots))
 	var radixes []int64
 	var walked []int
