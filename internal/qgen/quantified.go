@@ -28,22 +28,8 @@ func quantifiedLite(op string, all bool) string {
 // of x's type, now and then DISTINCT or one aggregate per group. A LIMIT
 // is left out: MySQL has none in ANY / ALL subqueries.
 func (g *Gen) quantifiedSubquery(sc *scope, d int) *Node {
-	from, inner, rows := g.subFrom()
-	t := TInt
-	if len(colsOf(inner, TStr)) > 0 && g.pct(25) {
-		t = TStr
-	}
-	item := g.typed(&scope{cols: inner, rows: rows}, t, d+2)
-	distinct := txt("DISTINCT ").optional()
-	if g.pct(70) {
-		distinct.dropped = true
-	}
-	groupBy := txt("")
-	if g.pct(20) {
-		key := inner[g.r.Intn(len(inner))]
-		item = g.aggregate(&scope{cols: inner, agg: true, keys: []column{key}, rows: rows}, t, d+2)
-		groupBy = txt(" GROUP BY " + key.ref)
-	}
+	s := g.subItem(d, 20)
+	from, inner, t, item, distinct, groupBy := s.from, s.inner, s.t, s.item, s.distinct, s.groupBy
 	body := mk(TNone, "SELECT @@ AS x0 FROM @@@", distinct, item, from, g.innerWhere(inner, sc, d), groupBy)
 	op := g.pick("=", "<>", "<", "<=", ">", ">=")
 	quant := g.pick("ANY", "SOME", "ALL")

@@ -115,26 +115,42 @@ func (g *Gen) existsSubquery(sc *scope, d int) *Node {
 	return mk(TBool, g.pick("", "NOT ")+"EXISTS (SELECT @ FROM @@@)", item, from, g.innerWhere(inner, sc, d), tail).frozen()
 }
 
+// subItem is a one-column subquery's FROM, its column's type and select
+// item, an optional DISTINCT and GROUP BY (the item then one aggregate
+// value per group of another column, groupPct percent of the time).
+type subItem struct {
+	from                    *Node
+	inner                   []column
+	rows                    int64
+	t                       Type
+	item, distinct, groupBy *Node
+}
+
+func (g *Gen) subItem(d, groupPct int) subItem {
+	s := subItem{t: TInt}
+	s.from, s.inner, s.rows = g.subFrom()
+	if len(colsOf(s.inner, TStr)) > 0 && g.pct(25) {
+		s.t = TStr
+	}
+	s.item = g.typed(&scope{cols: s.inner, rows: s.rows}, s.t, d+2)
+	s.distinct = txt("DISTINCT ").optional()
+	if g.pct(70) {
+		s.distinct.dropped = true
+	}
+	s.groupBy = txt("")
+	if g.pct(groupPct) {
+		key := s.inner[g.r.Intn(len(s.inner))]
+		s.item = g.aggregate(&scope{cols: s.inner, agg: true, keys: []column{key}, rows: s.rows}, s.t, d+2)
+		s.groupBy = txt(" GROUP BY " + key.ref)
+	}
+	return s
+}
+
 // inSubquery is x [NOT] IN (SELECT ...). A LIMIT is left out: MySQL has
 // none in IN subqueries.
 func (g *Gen) inSubquery(sc *scope, d int) *Node {
-	from, inner, rows := g.subFrom()
-	t := TInt
-	if len(colsOf(inner, TStr)) > 0 && g.pct(25) {
-		t = TStr
-	}
-	item := g.typed(&scope{cols: inner, rows: rows}, t, d+2)
-	distinct := txt("DISTINCT ").optional()
-	if g.pct(70) {
-		distinct.dropped = true
-	}
-	groupBy := txt("")
-	if g.pct(25) {
-		// One aggregate value per group of another column.
-		key := inner[g.r.Intn(len(inner))]
-		item = g.aggregate(&scope{cols: inner, agg: true, keys: []column{key}, rows: rows}, t, d+2)
-		groupBy = txt(" GROUP BY " + key.ref)
-	}
+	s := g.subItem(d, 25)
+	from, inner, t, item, distinct, groupBy := s.from, s.inner, s.t, s.item, s.distinct, s.groupBy
 	union := txt("")
 	if g.pct(15) {
 		from2, inner2, rows2 := g.baseTable(true)
