@@ -146,6 +146,9 @@ func explainStar(sb *strings.Builder, s *GPUStar) {
 	if text := explainStarSort(s, s.Sort); text != "" {
 		fmt.Fprintf(sb, "    %s\n", text)
 	}
+	if text := explainStarFinish(s); text != "" {
+		fmt.Fprintf(sb, "    %s\n", text)
+	}
 }
 
 // dimChild is the index of the join child that is d's dimension side.

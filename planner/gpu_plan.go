@@ -156,6 +156,7 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 	}
 	if g.Star != nil {
 		g.Star.Sort = planStarSort(g)
+		g.Star.Finish = planStarFinish(g)
 		keepZonesResident(g)
 		planFactReads(g)
 		planColdReads(g, prof)

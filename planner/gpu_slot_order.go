@@ -158,7 +158,7 @@ func explainStarSort(s *GPUStar, ss *GPUStarSort) string {
 		return ""
 	}
 	if ss.Slots == nil {
-		return fmt.Sprintf("%s: the decoded groups sorted on the host", opName(ss.Node))
+		return fmt.Sprintf("%s: the decoded groups sorted %s", opName(ss.Node), sortPlace(s))
 	}
 	var names []string
 	for _, c := range ss.Slots {
@@ -178,5 +178,5 @@ func explainStarSort(s *GPUStar, ss *GPUStarSort) string {
 	if ss.Reversed {
 		order = "reverse slot order"
 	}
-	return fmt.Sprintf("%s: groups come in %s (digits %s, most significant first; sorted on the host if a key holds NULL)", opName(ss.Node), order, strings.Join(names, ", "))
+	return fmt.Sprintf("%s: groups come in %s (digits %s, most significant first; sorted %s if a key holds NULL)", opName(ss.Node), order, strings.Join(names, ", "), sortPlace(s))
 }

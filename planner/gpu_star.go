@@ -57,6 +57,8 @@ type GPUStar struct {
 	// Sort is the tail's sort the star's output is given in, nil when
 	// the tail has none on its columns (gpu_slot_order.go).
 	Sort *GPUStarSort
+	// Finish says where the groups become output rows (gpu_star_finish.go).
+	Finish GPUStarFinish
 }
 
 // GPUStarDim is one dimension of a star.

@@ -74,6 +74,8 @@ type device struct {
 
 	// readbackBuf takes small results back from the device (star_compact.go).
 	readbackBuf readbackBuf
+	// finishBuf is star_finish's output buffer (star_finish.go).
+	finishBuf cu.DevicePtr
 	// syncedAt is the launch count at the device's last synchronization
 	// (syncedSince); idleAt the count after unpacks loaded behind a
 	// synchronized query (column_in_place.go), which no query waits for.

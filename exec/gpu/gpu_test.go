@@ -37,7 +37,7 @@ func TestParamLayout(t *testing.T) {
 	for _, c := range []struct {
 		kernel string
 		size   uintptr
-	}{{"star_params_size", unsafe.Sizeof(starParams{})}, {"dim_params_size", unsafe.Sizeof(dimBuildParams{})}, {"expr_vm_params_size", unsafe.Sizeof(exprVMParams{})}, {"expr_tile_params_size", unsafe.Sizeof(exprTileParams{})}, {"join_params_size", unsafe.Sizeof(joinParams{})}, {"select_params_size", unsafe.Sizeof(selectParams{})}, {"emit_params_size", unsafe.Sizeof(emitParams{})}, {"bitmap_params_size", unsafe.Sizeof(bitmapParams{})}, {"group_compact_params_size", unsafe.Sizeof(groupCompactParams{})}} {
+	}{{"star_params_size", unsafe.Sizeof(starParams{})}, {"dim_params_size", unsafe.Sizeof(dimBuildParams{})}, {"expr_vm_params_size", unsafe.Sizeof(exprVMParams{})}, {"expr_tile_params_size", unsafe.Sizeof(exprTileParams{})}, {"join_params_size", unsafe.Sizeof(joinParams{})}, {"select_params_size", unsafe.Sizeof(selectParams{})}, {"emit_params_size", unsafe.Sizeof(emitParams{})}, {"bitmap_params_size", unsafe.Sizeof(bitmapParams{})}, {"group_compact_params_size", unsafe.Sizeof(groupCompactParams{})}, {"star_finish_params_size", unsafe.Sizeof(finParams{})}} {
 		var got int64
 		err := d.do(func() error {
 			f, err := d.fn(c.kernel)

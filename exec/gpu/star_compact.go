@@ -24,6 +24,9 @@ type groupRows struct {
 	words   []uint64
 	W       int64
 	compact bool
+	// fin, when set, is the device's finish of the table: its rows are
+	// the output columns fin read back, and words is empty.
+	fin *starFinish
 }
 
 func (t groupRows) stride() int64 {
@@ -38,6 +41,9 @@ func (t groupRows) rows() int64 { return int64(len(t.words)) / t.stride() }
 
 // nonEmpty counts the rows of groups with rows.
 func (t groupRows) nonEmpty() int64 {
+	if t.fin != nil {
+		return int64(t.fin.header(0))
+	}
 	if t.compact {
 		return t.rows()
 	}
@@ -92,9 +98,24 @@ const gcTile = 256 * 8
 
 // readGroups brings the group table (ngroups slots of W words at table)
 // back to the host, dense or compacted as the plan's rule says for this
-// count of groups. factRows bounds the non-empty groups.
-func (r *queryRun) readGroups(q *starQuery, prof *planner.GPUProfile, table cu.DevicePtr, ngroups, W, factRows int64) (groupRows, error) {
-	if groupCompactOff.Load() || !planner.GroupCompactionFor(prof, ngroups, W, q.groups.EstRowsIn) {
+// count of groups, or has the device finish it (fin, when set and able):
+// then the rows come back as its output columns (groupRows.fin). factRows
+// bounds the non-empty groups.
+func (r *queryRun) readGroups(q *starQuery, prof *planner.GPUProfile, table cu.DevicePtr, ngroups, W, factRows int64, fin *starFinish) (groupRows, error) {
+	var cp *compaction
+	if !groupCompactOff.Load() && planner.GroupCompactionFor(prof, ngroups, W, q.groups.EstRowsIn) {
+		var err error
+		if cp, err = r.launchCompaction(table, ngroups, W, factRows); err != nil {
+			return groupRows{}, err
+		}
+	}
+	if fin.takes(cp != nil, ngroups, W, q.finish) {
+		done, err := r.finishOnDevice(table, ngroups, W, cp, fin)
+		if err != nil || done {
+			return groupRows{W: W, fin: fin}, err
+		}
+	}
+	if cp == nil {
 		if err := r.startChain(); err != nil {
 			return groupRows{}, err
 		}
@@ -104,60 +125,66 @@ func (r *queryRun) readGroups(q *starQuery, prof *planner.GPUProfile, table cu.D
 		}
 		return groupRows{words: host, W: W}, nil
 	}
-	return r.compactGroups(q, table, ngroups, W, factRows)
+	return r.readCompacted(q, cp, ngroups, W)
 }
 
-// compactGroups compacts the table on the device (count per tile, scan,
-// scatter) and copies back the count and the rows: with one
-// synchronization when the rows fit the per-device pinned read-back
-// buffer along with the count (the plan's estimate of them, doubled,
-// decides how many are copied at once), else a second copy for the rest.
-func (r *queryRun) compactGroups(q *starQuery, table cu.DevicePtr, ngroups, W, factRows int64) (groupRows, error) {
+// compaction is a group table compacted on the device: the count of its
+// non-empty slots at total, their rows (W+1 words each) at out, at most
+// maxRows of them.
+type compaction struct {
+	total, out     cu.DevicePtr
+	maxRows, tiles int64
+	scatter        int // the scatter kernel's place in the profile
+}
+
+// launchCompaction compacts the table on the device (count per tile,
+// scan, scatter), nil when there is no room for the compact rows beside
+// the table (it then comes back whole, as a smaller table would).
+func (r *queryRun) launchCompaction(table cu.DevicePtr, ngroups, W, factRows int64) (*compaction, error) {
 	maxRows := max(min(ngroups, factRows), 1)
 	tiles := (ngroups + gcTile - 1) / gcTile
 	counts, err := r.s.alloc(8 * tiles)
 	if err != nil {
-		return groupRows{}, err
+		return nil, err
 	}
 	total, err := r.s.alloc(8)
 	if err != nil {
-		return groupRows{}, err
+		return nil, err
 	}
 	out, err := r.s.alloc(maxRows * (W + 1) * 8)
 	if err != nil {
-		// No room for the compact rows beside the table: it comes back
-		// whole, as a smaller table would.
-		if err := r.startChain(); err != nil {
-			return groupRows{}, err
-		}
-		host, err := r.d.readDense(table, ngroups*W)
-		if err != nil {
-			return groupRows{}, err
-		}
-		return groupRows{words: host, W: W}, nil
+		return nil, nil
 	}
 	p := groupCompactParams{Table: uint64(table), NGroups: ngroups, Width: W, Counts: uint64(counts), Out: uint64(out)}
 	if err := r.launchCompact("group_compact_count", int(tiles), &p); err != nil {
-		return groupRows{}, err
+		return nil, err
 	}
 	noteKernel(ngroups*W*8, 8*tiles, ngroups, -1)
 	if err := r.scanInPlace(counts, tiles, total); err != nil {
-		return groupRows{}, err
+		return nil, err
 	}
 	noteKernel(16*tiles, 8*tiles+8, tiles, tiles)
 	if err := r.launchCompact("group_compact_scatter", int(tiles), &p); err != nil {
-		return groupRows{}, err
+		return nil, err
 	}
+	compactRuns.Add(1)
+	return &compaction{total: total, out: out, maxRows: maxRows, tiles: tiles, scatter: lastKernel()}, nil
+}
+
+// readCompacted copies back the count and the rows: with one
+// synchronization when the rows fit the per-device pinned read-back
+// buffer along with the count (the plan's estimate of them, doubled,
+// decides how many are copied at once), else a second copy for the rest.
+func (r *queryRun) readCompacted(q *starQuery, cp *compaction, ngroups, W int64) (groupRows, error) {
 	if err := r.startChain(); err != nil {
 		return groupRows{}, err
 	}
 	est := planner.EstNonEmptyGroups(ngroups, q.groups.EstRowsIn)
-	m, words, err := r.d.readCompact(total, out, W, min(maxRows, 2*est))
+	m, words, err := r.d.readCompact(cp.total, cp.out, W, min(cp.maxRows, 2*est))
 	if err != nil {
 		return groupRows{}, err
 	}
-	noteKernel(ngroups*W*8+8*tiles, m*(W+1)*8, ngroups, m)
-	compactRuns.Add(1)
+	noteKernelAt(cp.scatter, ngroups*W*8+8*cp.tiles, m*(W+1)*8, ngroups, m)
 	return groupRows{words: words, W: W, compact: true}, nil
 }
 

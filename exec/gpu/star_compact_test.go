@@ -40,7 +40,7 @@ func compactProfile(t *testing.T) *planner.GPUProfile {
 // whether its group table was compacted.
 func checkCompacted(t *testing.T, name string, p *planner.Physical, prof *planner.GPUProfile) bool {
 	t.Helper()
-	p.GPU = planner.PlanGPU(p, prof)
+	p.GPU = finishEverything(planner.PlanGPU(p, prof))
 	defer func() { p.GPU = nil }()
 	before := compactRuns.Load()
 	checkPlan(t, name, p)
@@ -73,8 +73,14 @@ func TestGroupCompactEdgeCases(t *testing.T) {
 		f, d := edgeDB(c.n, c.ndim, c.nulls, c.keyScale, false, uint64(c.n)+11)
 		for name, p := range edgePlans(f, d) {
 			t.Run(c.name+"/"+name, func(t *testing.T) {
-				if checkCompacted(t, name, p, prof) {
-					compacted++
+				// The compacted rows decoded on the host, then finished on
+				// the device (star_finish.go).
+				defer func(saved bool) { finishOff = saved }(finishOff)
+				for _, off := range []bool{true, false} {
+					finishOff = off
+					if checkCompacted(t, name, p, prof) {
+						compacted++
+					}
 				}
 			})
 		}
@@ -283,6 +289,7 @@ func TestGroupCompactProfiled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	finishEverything(p.GPU) // its 120 groups at SF 0.02 are below the plan's bound
 	res, prof, err := RunProfiled(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
@@ -293,13 +300,15 @@ func TestGroupCompactProfiled(t *testing.T) {
 		names = append(names, k.Name)
 		byName[k.Name] = k
 	}
-	n := len(names)
-	if n < 4 || !slices.Equal(names[n-3:], []string{"group_compact_count", "scan_exclusive_i64", "group_compact_scatter"}) {
-		t.Fatalf("%s: kernels %v, want the compaction's three last", q.Name, names)
+	// The device finish (star_finish.go) comes after the compaction.
+	n := len(names) - 1
+	if n < 4 || !slices.Equal(names[n-3:], []string{"group_compact_count", "scan_exclusive_i64", "group_compact_scatter", "star_finish"}) {
+		t.Fatalf("%s: kernels %v, want the compaction's three and the finish last", q.Name, names)
 	}
 	fact := prof.Kernels[n-4]
-	if sc := byName["group_compact_scatter"]; sc.RowsOut != int64(res.Rows) || fact.RowsOut != int64(res.Rows) {
-		t.Errorf("%s: %d rows, but the fact kernel %s gave %d groups and the scatter %d", q.Name, res.Rows, fact.Name, fact.RowsOut, sc.RowsOut)
+	sc, fin := byName["group_compact_scatter"], byName["star_finish"]
+	if sc.RowsOut != int64(res.Rows) || fact.RowsOut != int64(res.Rows) || fin.RowsOut != int64(res.Rows) {
+		t.Errorf("%s: %d rows, but the fact kernel %s gave %d groups, the scatter %d and the finish %d", q.Name, res.Rows, fact.Name, fact.RowsOut, sc.RowsOut, fin.RowsOut)
 	}
 }
 

@@ -123,3 +123,17 @@ func (kd *keyDecoder) fill(col *columnar.Column, vals []int64, digits []int32) {
 	}
 	storeInts(col, vals)
 }
+
+// dimValue is a dimension key's value at digit d, and whether it is NULL
+// (the value then 0), as fill writes it.
+func (kd *keyDecoder) dimValue(d int) (int64, bool) {
+	dr, j := kd.dim, kd.j
+	raw := dr.ranks[d]
+	if !kd.single {
+		raw = raw / kd.inner % dr.sizes[j]
+	}
+	if dr.nullable[j] && raw == dr.sizes[j]-1 {
+		return 0, true
+	}
+	return raw + dr.mins[j], false
+}

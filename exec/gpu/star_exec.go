@@ -257,9 +257,17 @@ func grid1D(n int64, block int) int { return int((n + int64(block) - 1) / int64(
 // runStar executes the planned star pipeline and returns the aggregate's
 // output, sorted by ps (when not nil) if it could (sorted).
 func (d *device) runStar(ctx context.Context, q *starQuery, outs []starOutput, prof *planner.GPUProfile, ps *planner.GPUStarSort) (res *exec.Result, sorted bool, err error) {
-	t, err := d.starTable(ctx, q, prof, nil)
+	t, err := d.starTable(ctx, q, prof, nil, &finishFor{outs, ps})
 	if err != nil {
 		return nil, false, err
+	}
+	if fin := t.groups.fin; fin != nil {
+		res, sorted = fin.result(q)
+		if !sorted {
+			sorted = presort(res, ps, &d.sortScratch)
+		}
+		hostSteps.mark("decode")
+		return res, sorted, nil
 	}
 	res, err = decodeStar(q, outs, t.dims, t.fkeys, t.groups, &d.sortScratch)
 	if err != nil {
@@ -268,6 +276,13 @@ func (d *device) runStar(ctx context.Context, q *starQuery, outs []starOutput, p
 	sorted = sortDecoded(q, res, ps, t.dims, t.fkeys, &d.sortScratch)
 	hostSteps.mark("decode")
 	return res, sorted, nil
+}
+
+// finishFor is what the device finish of a star's groups needs besides
+// the star: its outputs and the order they are wanted in.
+type finishFor struct {
+	outs []starOutput
+	ps   *planner.GPUStarSort
 }
 
 // starGroups is a star pipeline's group table back on the host with what
@@ -281,8 +296,9 @@ type starGroups struct {
 // starTable runs the star pipeline over the fact table, or over part of
 // it (a device's range of a split plan; nil: all of it): dimension builds
 // (filters, surviving group values, join tables), then the fused fact
-// kernel into the group table.
-func (d *device) starTable(ctx context.Context, q *starQuery, prof *planner.GPUProfile, part *factPart) (starGroups, error) {
+// kernel into the group table, which the device finishes into the output
+// columns where ff (nil: never) and the plan allow it.
+func (d *device) starTable(ctx context.Context, q *starQuery, prof *planner.GPUProfile, part *factPart, ff *finishFor) (starGroups, error) {
 	r := d.newQueryRun()
 	r.ctx, r.part = ctx, part
 	defer r.close()
@@ -322,7 +338,11 @@ func (d *device) starTable(ctx context.Context, q *starQuery, prof *planner.GPUP
 			return starGroups{}, err
 		}
 	}
-	groups, err := r.launchStar(q, &sp, ngroups, prof, sumsSafe)
+	var fin *starFinish
+	if ff != nil {
+		fin = prepareFinish(q, ff.outs, ff.ps, dims, fkeys, min(ngroups, sp.N))
+	}
+	groups, err := r.launchStar(q, &sp, ngroups, prof, sumsSafe, fin)
 	if err != nil {
 		return starGroups{}, err
 	}

@@ -138,7 +138,7 @@ func aggCannotOverflow(a starAgg, da, db *devColumn, rows int64) bool {
 
 // launchStar allocates the group table, launches the fused kernel and
 // brings the table back (readGroups: whole, or compacted on the device).
-func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof *planner.GPUProfile, sumsSafe bool) (groupRows, error) {
+func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof *planner.GPUProfile, sumsSafe bool, fin *starFinish) (groupRows, error) {
 	d := r.d
 	W := int64(1 + len(q.aggs))
 	slots := ngroups * W
@@ -216,7 +216,7 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 	}
 	fact := lastKernel()
 	hostSteps.mark("launches")
-	groups, err := r.readGroups(q, prof, table, ngroups, W, sp.N)
+	groups, err := r.readGroups(q, prof, table, ngroups, W, sp.N, fin)
 	if err != nil {
 		return groupRows{}, err
 	}

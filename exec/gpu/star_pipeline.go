@@ -49,6 +49,8 @@ type starQuery struct {
 	// sort is the tail's sort the output is given in, and the group
 	// slots' layout (planner/gpu_slot_order.go; nil: none).
 	sort *planner.GPUStarSort
+	// finish says where the groups become output rows (star_finish.go).
+	finish planner.GPUStarFinish
 }
 
 // scanExpr is an expression over node's output whose every column is a
@@ -143,7 +145,7 @@ var (
 // star unsupported, and the plan's fallback (operator at a time) runs.
 func starFromPlan(s *planner.GPUStar) (*starQuery, []starOutput, error) {
 	q := &starQuery{agg: s.Aggregate, fact: s.Fact, filters: s.Filters, preds: map[baseCol][]sql.Expr{},
-		nFact: s.FactGroupCols, groups: s.Groups, fetched: s.FactReadBytes, sort: s.Sort}
+		nFact: s.FactGroupCols, groups: s.Groups, fetched: s.FactReadBytes, sort: s.Sort, finish: s.Finish}
 	for b, cs := range s.ColumnPreds {
 		q.preds[baseCol{b.Scan, b.Col}] = cs
 	}

@@ -46,14 +46,7 @@ func componentSizes(dims []*dimRun, fkeys []factKey) []int64 {
 // layOutSlots sets the kernel's strides of the dimensions' payload ranks
 // and the fact group columns by q's slot order.
 func layOutSlots(q *starQuery, sp *starParams, dims []*dimRun, fkeys []factKey) {
-	order := q.slotOrder()
-	sizes := componentSizes(dims, fkeys)
-	strides := make([]int64, len(sizes))
-	acc := int64(1)
-	for _, c := range order {
-		strides[c] = acc
-		acc *= sizes[c]
-	}
+	strides := slotStrides(q.slotOrder(), componentSizes(dims, fkeys))
 	probe := 0
 	for i, dm := range q.dims {
 		if dm.asFilter {
@@ -65,6 +58,18 @@ func layOutSlots(q *starQuery, sp *starParams, dims []*dimRun, fkeys []factKey) 
 	for j := range fkeys {
 		sp.GCols[j].Stride = strides[len(dims)+j]
 	}
+}
+
+// slotStrides are the components' strides in the slot number, from the
+// least significant digit in order.
+func slotStrides(order []int, sizes []int64) []int64 {
+	strides := make([]int64, len(sizes))
+	acc := int64(1)
+	for _, c := range order {
+		strides[c] = acc
+		acc *= sizes[c]
+	}
+	return strides
 }
 
 // slotsSorted reports whether the groups read in slot order come in the

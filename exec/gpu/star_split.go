@@ -120,7 +120,7 @@ func (d *device) starPart(ctx context.Context, g *planner.GPUPlan, q *starQuery,
 		}
 		defer end()
 		return d.profiled(profiled, func() (err error) {
-			t, err = d.starTable(ctx, q, g.Profile, part)
+			t, err = d.starTable(ctx, q, g.Profile, part, nil)
 			return err
 		}, &prof)
 	})

@@ -1,0 +1,117 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"maps"
+	"slices"
+	"testing"
+
+	"gpusql/planner"
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// The planner gives the device finish to stars whose outputs it can
+// write, and the sort to it when the keys are integers (no device).
+func TestStarFinishPlanned(t *testing.T) {
+	f, d := edgeDB(100, 10, 0, 1, false, 3)
+	plans := edgePlans(f, d)
+	for name, want := range map[string]planner.GPUStarFinish{
+		"fact-group":      {Device: true, MinGroups: planner.GPUFinishMinGroups},
+		"join-group-dim":  {Device: true, MinGroups: planner.GPUFinishMinGroups},
+		"sorted":          {Device: true, SortOnDevice: true, MinGroups: planner.GPUFinishMinGroups},
+		"slot-order-desc": {Device: true, SortOnDevice: true, MinGroups: planner.GPUFinishMinGroups},
+		"float":           {Device: true, MinGroups: planner.GPUFinishMinGroups},
+	} {
+		g := planner.PlanGPU(plans[name], planner.DefaultGPUProfile())
+		if g.Star == nil {
+			t.Fatalf("%s: no star (%s)", name, g.NotStar)
+		}
+		if g.Star.Finish != want {
+			t.Errorf("%s: finish %+v, want %+v", name, g.Star.Finish, want)
+		}
+	}
+	j := joinOf(scanOf(f, "k", "g", "v", "w"), scanOf(d, "dk", "da", "ds"), "k", "dk")
+	avg := sql.AggExpr{Func: sql.AggAvg, Arg: ref(j, "v"), T: columnar.Type{ID: columnar.Decimal, Precision: 14, Scale: 4}}
+	p := &planner.Physical{Root: aggOf(j, []string{"ds"}, avg)}
+	if g := planner.PlanGPU(p, planner.DefaultGPUProfile()); g.Star == nil || g.Star.Finish.Device {
+		t.Errorf("AVG finished on the device: %+v", g.Star)
+	}
+	j = joinOf(scanOf(f, "k", "g", "v", "w"), scanOf(d, "dk", "da", "ds"), "k", "dk")
+	p = &planner.Physical{Root: sortOf(aggOf(j, []string{"ds"}, sumOf(ref(j, "w"))), "-agg0")}
+	if g := planner.PlanGPU(p, planner.DefaultGPUProfile()); g.Star == nil || !g.Star.Finish.Device || g.Star.Finish.SortOnDevice {
+		t.Errorf("a DOUBLE sort key: finish %+v, want on the device, sorted on the host", g.Star.Finish)
+	}
+}
+
+// Every star plan of the edge databases and SSB gives the same rows, in
+// the same order, finished on the device as decoded on the host: NULL
+// keys, sorts on keys and aggregates in both directions, slot order,
+// TopN, more groups or key values than the kernel takes (the host
+// decodes those), sizes around a warp and a bitmap word.
+func TestStarFinishMatchesHost(t *testing.T) {
+	needGPU(t)
+	plans := map[string]*planner.Physical{}
+	for _, c := range []struct {
+		name     string
+		n, ndim  int
+		nulls    float64
+		keyScale int64
+	}{
+		{"one-row", 1, 3, 0, 1},
+		{"odd-sizes", 1025, 7, 0, 1},
+		{"nulls", 5000, 40, 0.2, 1},
+		{"many-keys", 20000, 3000, 0.05, 1_000_003},
+		{"larger", 300001, 1000, 0.01, 1},
+	} {
+		f, d := edgeDB(c.n, c.ndim, c.nulls, c.keyScale, false, uint64(c.n))
+		for name, p := range edgePlans(f, d) {
+			plans[c.name+"/"+name] = p
+		}
+		j := joinOf(scanOf(f, "k", "g", "v", "w"), scanOf(d, "dk", "da", "ds"), "k", "dk")
+		plans[c.name+"/sort-agg-key"] = &planner.Physical{Root: sortOf(aggOf(j, []string{"da", "g"}, sumOf(ref(j, "v")), countStar()), "da", "-agg0", "g")}
+	}
+	for name, p := range ssbPlans(genSSB(0.05, columnar.HeapAllocator)) {
+		plans["ssb/"+name] = p
+	}
+	prof, err := DeviceProfile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	prof.Devices = nil
+	defer func(saved bool) { finishOff = saved }(finishOff)
+	before := finishRuns.Load()
+	for _, name := range slices.Sorted(maps.Keys(plans)) {
+		t.Run(name, func(t *testing.T) {
+			p := plans[name]
+			p.GPU = finishEverything(planner.PlanGPU(p, prof))
+			defer func() { p.GPU = nil }()
+			finishOff = false
+			dev := checkPlan(t, name, p)
+			finishOff = true
+			host := checkPlan(t, name, p)
+			// Only a star's groups come in a set order (slot order, or
+			// the sort's); an operator-at-a-time hash aggregate's do not.
+			if p.GPU.Star == nil {
+				return
+			}
+			if d := diffResults(dev, host); d != "" {
+				t.Errorf("the device finish differs from the host decode: %s", d)
+			}
+		})
+	}
+	if finishRuns.Load() == before {
+		t.Fatal("no star was finished on the device")
+	}
+	t.Logf("%d stars finished on the device", finishRuns.Load()-before)
+}
+
+// finishEverything lowers g's bound on the groups the device finishes to
+// one, so that the small tables of tests take the kernel too.
+func finishEverything(g *planner.GPUPlan) *planner.GPUPlan {
+	if g.Star != nil && g.Star.Finish.Device {
+		g.Star.Finish.MinGroups = 1
+	}
+	return g
+}
