@@ -109,7 +109,7 @@ func (r *queryRun) readGroups(q *starQuery, prof *planner.GPUProfile, table cu.D
 			return groupRows{}, err
 		}
 	}
-	if fin.takes(cp != nil, ngroups, W, q.finish) {
+	if fin.takes(cp != nil, ngroups, W) {
 		done, err := r.finishOnDevice(table, ngroups, W, cp, fin)
 		if err != nil || done {
 			return groupRows{W: W, fin: fin}, err

@@ -340,7 +340,7 @@ func (d *device) starTable(ctx context.Context, q *starQuery, prof *planner.GPUP
 	}
 	var fin *starFinish
 	if ff != nil {
-		fin = prepareFinish(q, ff.outs, ff.ps, dims, fkeys, min(ngroups, sp.N))
+		fin = prepareFinish(q, ff.outs, ff.ps, dims, fkeys, ngroups, min(ngroups, sp.N))
 	}
 	groups, err := r.launchStar(q, &sp, ngroups, prof, sumsSafe, fin)
 	if err != nil {

@@ -78,11 +78,12 @@ type starFinish struct {
 	host    []byte // the output, read back
 }
 
-// prepareFinish lays out q's device finish over dims and fkeys for ps's
-// order (nil: none), or returns nil when the plan or the keys' values do
-// not allow one.
-func prepareFinish(q *starQuery, outs []starOutput, ps *planner.GPUStarSort, dims []*dimRun, fkeys []factKey, maxRows int64) *starFinish {
-	if !q.finish.Device || finishOff {
+// prepareFinish lays out q's device finish of ngroups slots (at most
+// maxRows of them non-empty) over dims and fkeys for ps's order (nil:
+// none), or returns nil when the plan, the surviving slots or the keys'
+// values do not allow one.
+func prepareFinish(q *starQuery, outs []starOutput, ps *planner.GPUStarSort, dims []*dimRun, fkeys []factKey, ngroups, maxRows int64) *starFinish {
+	if !q.finish.Device || finishOff || ngroups < q.finish.MinGroups {
 		return nil
 	}
 	f := &starFinish{rows: max(min(maxRows, planner.GPUFinishMaxRows), 1)}
@@ -204,10 +205,9 @@ func (f *starFinish) orderBy(q *starQuery, ps *planner.GPUStarSort, dims []*dimR
 }
 
 // takes reports whether the kernel finishes a table of ngroups slots of W
-// words, dense or compacted: the plan's lower bound on the slots, and
-// what the kernel holds.
-func (f *starFinish) takes(compacted bool, ngroups, W int64, plan planner.GPUStarFinish) bool {
-	return f != nil && ngroups >= plan.MinGroups && (compacted || ngroups <= planner.GPUFinishMaxDense && ngroups*(W+1) < 1<<31)
+// words, dense or compacted (a dense one it scans in one block).
+func (f *starFinish) takes(compacted bool, ngroups, W int64) bool {
+	return f != nil && (compacted || ngroups <= planner.GPUFinishMaxDense && ngroups*(W+1) < 1<<31)
 }
 
 // finishOnDevice launches star_finish over the table (its compacted rows

@@ -3,7 +3,9 @@
 package gpu
 
 import (
+	"encoding/binary"
 	"maps"
+	"math"
 	"slices"
 	"testing"
 
@@ -114,4 +116,88 @@ func finishEverything(g *planner.GPUPlan) *planner.GPUPlan {
 		g.Star.Finish.MinGroups = 1
 	}
 	return g
+}
+
+// The finish's parameters and read-back, without a device: each SSB star's
+// dense table of every surviving slot (benchDims' dimensions), finished
+// by a sequential stand-in for the kernel that reads only what
+// prepareFinish laid out (finCell: the kernel's fin_value) into the output
+// layout, then copied out by result, gives decodeStar's rows, values and
+// NULLs, column for column.
+func TestFinishLayoutMatchesDecode(t *testing.T) {
+	// Q4.3's table the largest: 10 × 20 × 7 slots, under the kernel's 2,048.
+	surviving := map[string]int64{"part": 20, "date": 7, "customer": 10, "supplier": 10}
+	finished := 0
+	eachSSBStar(t, func(name string, q *starQuery, outs []starOutput) {
+		if !q.finish.Device {
+			return
+		}
+		finished++
+		q.finish.MinGroups = 0
+		dims, ngroups := benchDims(q, surviving)
+		W := int64(1 + len(q.aggs))
+		dense := groupRows{words: make([]uint64, ngroups*W), W: W}
+		for g := range ngroups {
+			dense.words[g*W] = uint64(1 + g%5)
+			for j := int64(1); j < W; j++ {
+				dense.words[g*W+j] = uint64(g*7 + j)
+			}
+		}
+		want, err := decodeStar(q, outs, dims, nil, dense, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := prepareFinish(q, outs, nil, dims, nil, ngroups, ngroups)
+		if f == nil {
+			t.Fatalf("%s: no finish laid out", name)
+		}
+		f.host = make([]byte, f.bytes)
+		binary.LittleEndian.PutUint64(f.host, uint64(ngroups))
+		for c := range f.p.NCols {
+			col := f.p.Cols[c]
+			for s := range ngroups {
+				v, ok := finCell(&f.p, col, s, dense.words[s*W:])
+				if col.Kind == finAggIntAsFloat {
+					v = int64(math.Float64bits(float64(v)))
+				}
+				if col.Width == 4 {
+					binary.LittleEndian.PutUint32(f.host[col.Out+4*s:], uint32(v))
+				} else {
+					binary.LittleEndian.PutUint64(f.host[col.Out+8*s:], uint64(v))
+				}
+				if ok && col.Valid >= 0 {
+					f.host[col.Valid+s/8] |= 1 << (s % 8)
+				}
+			}
+		}
+		got, sorted := f.result(q)
+		if sorted {
+			t.Errorf("%s: unsorted groups reported sorted", name)
+		}
+		if d := diffResults(got, want); d != "" {
+			t.Errorf("%s: %s", name, d)
+		}
+	})
+	if finished == 0 {
+		t.Fatal("no SSB star is finished on the device")
+	}
+}
+
+// finCell is kernels/star_finish.cu's fin_value on the host.
+func finCell(p *finParams, c finCol, slot int64, w []uint64) (int64, bool) {
+	switch c.Kind {
+	case finKeyTab:
+		e := int(c.Tab) + int(slot/c.Stride%c.Size)
+		if p.TabNull[e/64]>>(e%64)&1 != 0 {
+			return 0, false
+		}
+		return p.Tab[e], true
+	case finKeyFact:
+		d := slot / c.Stride % c.Size
+		if d == c.NullDigit {
+			return 0, false
+		}
+		return d + c.Lo, true
+	}
+	return int64(w[c.Word]), c.Cnt < 0 || w[c.Cnt] != 0
 }
