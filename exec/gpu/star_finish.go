@@ -76,6 +76,7 @@ type starFinish struct {
 	bytes   int64
 	inOrder bool   // the groups come in the sort's order as they are
 	host    []byte // the output, read back
+	tabUsed int32  // entries of p.Tab the keys fill
 }
 
 // prepareFinish lays out q's device finish of ngroups slots (at most
@@ -86,56 +87,64 @@ func prepareFinish(q *starQuery, outs []starOutput, ps *planner.GPUStarSort, dim
 	if !q.finish.Device || finishOff || ngroups < q.finish.MinGroups {
 		return nil
 	}
-	f := &starFinish{rows: max(min(maxRows, planner.GPUFinishMaxRows), 1)}
-	f.bytes = 16
+	f := &starFinish{rows: max(min(maxRows, planner.GPUFinishMaxRows), 1), bytes: 16}
 	sizes := componentSizes(dims, fkeys)
 	strides := slotStrides(q.slotOrder(), sizes)
-	schema := q.agg.Out
-	tab := 0
-	for ki, k := range q.keys {
-		var c finCol
-		var src *columnar.Column
-		if k.dim >= 0 {
-			dm := q.dims[k.dim]
-			src = dm.scan.Table.Columns[dm.gcols[k.j]]
-			kd := newKeyDecoder(k, dims, fkeys)
-			n := len(dims[k.dim].ranks)
-			if tab+max(n, 1) > planner.GPUFinishMaxKeyValues {
-				return nil
-			}
-			c = finCol{Kind: finKeyTab, Stride: strides[k.dim], Size: sizes[k.dim], Tab: int32(tab)}
-			for d := range n {
-				v, null := kd.dimValue(d)
-				f.p.Tab[tab+d] = v
-				if null {
-					f.p.TabNull[(tab+d)>>6] |= 1 << uint((tab+d)&63)
-				}
-			}
-			tab += max(n, 1)
-		} else {
-			fk, comp := fkeys[k.j], len(dims)+k.j
-			src = q.fact.Table.Columns[q.nFact[k.j]]
-			c = finCol{Kind: finKeyFact, Stride: strides[comp], Size: sizes[comp], Lo: fk.lo, NullDigit: -1}
-			if fk.nullable {
-				c.NullDigit = fk.size - 1
-			}
+	for _, k := range q.keys {
+		if !f.addKey(q, k, dims, fkeys, sizes, strides) {
+			return nil
 		}
-		f.addColumn(c, schema[ki].Type, src.Dict, src.Valid != nil)
 	}
 	for oi, o := range outs {
-		t := schema[len(q.keys)+oi].Type
+		t := q.agg.Out[len(q.keys)+oi].Type
 		c, ok := finAggregate(o, q.aggs[o.slot], t)
 		if !ok {
 			return nil
 		}
 		var dict *columnar.Dictionary
-		if r, ok := colRefUnder(o.ae.Arg); o.ae.Arg != nil && ok && t.ID == columnar.String {
-			dict = r.Col.Dict
+		if o.ae.Arg != nil && t.ID == columnar.String {
+			if r, ok := colRefUnder(o.ae.Arg); ok {
+				dict = r.Col.Dict
+			}
 		}
 		f.addColumn(c, t, dict, true)
 	}
 	f.orderBy(q, ps, dims, fkeys)
 	return f
+}
+
+// addKey adds GROUP BY key k's column: a dimension key's values by digit
+// in the kernel's table (false when the table is full), a fact key's
+// offset and NULL digit.
+func (f *starFinish) addKey(q *starQuery, k starKey, dims []*dimRun, fkeys []factKey, sizes, strides []int64) bool {
+	t := q.agg.Out[f.p.NCols].Type
+	if k.dim < 0 {
+		fk, comp := fkeys[k.j], len(dims)+k.j
+		src := q.fact.Table.Columns[q.nFact[k.j]]
+		c := finCol{Kind: finKeyFact, Stride: strides[comp], Size: sizes[comp], Lo: fk.lo, NullDigit: -1}
+		if fk.nullable {
+			c.NullDigit = fk.size - 1
+		}
+		f.addColumn(c, t, src.Dict, src.Valid != nil)
+		return true
+	}
+	dm := q.dims[k.dim]
+	src := dm.scan.Table.Columns[dm.gcols[k.j]]
+	kd := newKeyDecoder(k, dims, fkeys)
+	tab, n := int(f.tabUsed), len(dims[k.dim].ranks)
+	if tab+max(n, 1) > planner.GPUFinishMaxKeyValues {
+		return false
+	}
+	for d := range n {
+		v, null := kd.dimValue(d)
+		f.p.Tab[tab+d] = v
+		if null {
+			f.p.TabNull[(tab+d)>>6] |= 1 << uint((tab+d)&63)
+		}
+	}
+	f.tabUsed += int32(max(n, 1))
+	f.addColumn(finCol{Kind: finKeyTab, Stride: strides[k.dim], Size: sizes[k.dim], Tab: int32(tab)}, t, src.Dict, src.Valid != nil)
+	return true
 }
 
 // finAggregate is output o's column as decodeAggregate makes it, false

@@ -128,13 +128,17 @@ func TestFinishLayoutMatchesDecode(t *testing.T) {
 	// Q4.3's table the largest: 10 × 20 × 7 slots, under the kernel's 2,048.
 	surviving := map[string]int64{"part": 20, "date": 7, "customer": 10, "supplier": 10}
 	finished := 0
-	eachSSBStar(t, func(name string, q *starQuery, outs []starOutput) {
+	check := func(name string, q *starQuery, outs []starOutput) {
 		if !q.finish.Device {
 			return
 		}
 		finished++
 		q.finish.MinGroups = 0
 		dims, ngroups := benchDims(q, surviving)
+		fkeys := factKeysOf(q)
+		for _, fk := range fkeys {
+			ngroups *= fk.size
+		}
 		W := int64(1 + len(q.aggs))
 		dense := groupRows{words: make([]uint64, ngroups*W), W: W}
 		for g := range ngroups {
@@ -143,11 +147,11 @@ func TestFinishLayoutMatchesDecode(t *testing.T) {
 				dense.words[g*W+j] = uint64(g*7 + j)
 			}
 		}
-		want, err := decodeStar(q, outs, dims, nil, dense, nil)
+		want, err := decodeStar(q, outs, dims, fkeys, dense, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		f := prepareFinish(q, outs, nil, dims, nil, ngroups, ngroups)
+		f := prepareFinish(q, outs, nil, dims, fkeys, ngroups, ngroups)
 		if f == nil {
 			t.Fatalf("%s: no finish laid out", name)
 		}
@@ -177,10 +181,36 @@ func TestFinishLayoutMatchesDecode(t *testing.T) {
 		if d := diffResults(got, want); d != "" {
 			t.Errorf("%s: %s", name, d)
 		}
-	})
-	if finished == 0 {
-		t.Fatal("no SSB star is finished on the device")
 	}
+	eachSSBStar(t, check)
+	// Fact group keys, NULL among them (the NULL digit), beside a dimension's.
+	f, d := edgeDB(500, 7, 0.2, 1, false, 5)
+	for _, name := range []string{"fact-group", "join-filter-both", "slot-order-dim-first"} {
+		g := planner.PlanGPU(edgePlans(f, d)[name], planner.DefaultGPUProfile())
+		q, outs, err := starFromPlan(g.Star)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(name, q, outs)
+	}
+	if finished < 13 {
+		t.Fatalf("%d stars finished, want SSB's 10 and the 3 edge plans", finished)
+	}
+}
+
+// factKeysOf is each fact group column's domain over its table's values.
+func factKeysOf(q *starQuery) []factKey {
+	var out []factKey
+	for _, c := range q.nFact {
+		col := q.fact.Table.Columns[c]
+		lo, hi := columnMinMax(col)
+		fk := factKey{lo: lo, size: hi - lo + 1, nullable: col.Valid != nil}
+		if fk.nullable {
+			fk.size++
+		}
+		out = append(out, fk)
+	}
+	return out
 }
 
 // finCell is kernels/star_finish.cu's fin_value on the host.
