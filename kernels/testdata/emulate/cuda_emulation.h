@@ -1,5 +1,5 @@
-// CPU emulation of the few CUDA features kernels/merge_path_join.cu,
-// kernels/radix_sort.cu, kernels/group_compact.cu and kernels/star_finish.cu use, copied beside them as common.cuh by
+// CPU emulation of the few CUDA features kernels/merge_path_join.cu and
+// kernels/radix_sort.cu and kernels/group_compact.cu use, copied beside them as common.cuh by
 // kernels/emulate_test.go: a launch runs one OS thread per CUDA thread of a
 // block, the blocks one after another with a barrier between them, so
 // function-static arrays stand for __shared__ ones and __syncthreads is a
@@ -45,15 +45,6 @@ inline unsigned __match_any_sync(unsigned, long long v) {
   w.bar->arrive_and_wait();
   return m;
 }
-template <class T> T __shfl_up_sync(unsigned, T v, unsigned delta) {
-  WarpEmu& w = emu_warp();
-  const int lane = threadIdx.x % 32;
-  w.slot[lane] = (long long)v;
-  w.bar->arrive_and_wait();
-  T r = lane >= (int)delta ? (T)w.slot[lane - delta] : v;
-  w.bar->arrive_and_wait();
-  return r;
-}
 template <class T> T __shfl_sync(unsigned, T v, int src) {
   WarpEmu& w = emu_warp();
   w.slot[threadIdx.x % 32] = (long long)v;
@@ -75,17 +66,3 @@ inline unsigned __ballot_sync(unsigned, int pred) {
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __ffs(int x) { return __builtin_ffs(x); }
 template <class T> T atomicAdd(T* p, T v) { return std::atomic_ref<T>(*p).fetch_add(v); }
-inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
-inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
-template <class T> T atomicMin(T* p, T v) {
-  std::atomic_ref<T> a(*p);
-  T old = a.load();
-  while (v < old && !a.compare_exchange_weak(old, v)) {}
-  return old;
-}
-template <class T> T atomicMax(T* p, T v) {
-  std::atomic_ref<T> a(*p);
-  T old = a.load();
-  while (v > old && !a.compare_exchange_weak(old, v)) {}
-  return old;
-}

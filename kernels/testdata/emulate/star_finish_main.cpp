@@ -10,6 +10,30 @@
 // is checked against a sequential decode and std::stable_sort written here
 // from the column definitions, bitmaps to the last 64-bit word. Exit status
 // 1 on any mismatch. Built and run by kernels/emulate_test.go.
+#include "common.cuh"  // cuda_emulation.h; the intrinsics below only star_finish.cu uses
+template <class T> T __shfl_up_sync(unsigned, T v, unsigned delta) {
+  WarpEmu& w = emu_warp();
+  const int lane = threadIdx.x % 32;
+  w.slot[lane] = (long long)v;
+  w.bar->arrive_and_wait();
+  T r = lane >= (int)delta ? (T)w.slot[lane - delta] : v;
+  w.bar->arrive_and_wait();
+  return r;
+}
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
+inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+template <class T> T atomicMin(T* p, T v) {
+  std::atomic_ref<T> a(*p);
+  T old = a.load();
+  while (v < old && !a.compare_exchange_weak(old, v)) {}
+  return old;
+}
+template <class T> T atomicMax(T* p, T v) {
+  std::atomic_ref<T> a(*p);
+  T old = a.load();
+  while (v > old && !a.compare_exchange_weak(old, v)) {}
+  return old;
+}
 #include "kernel.cpp"
 #include <cstdio>
 #include <cstring>
