@@ -44,6 +44,7 @@ const (
 	ErWrongArguments              = 1210 // Incorrect arguments to %s
 	ErWindowNoSuchWindow          = 3579 // Window name '%s' is not defined.
 	ErWindowCircularity           = 3580 // There is a circularity in the window dependency graph.
+	ErWindowDuplicateName         = 3591 // Window '%s' is defined twice.
 	ErWindowFrameStartIllegal     = 3584 // Window '%s': frame start cannot be UNBOUNDED FOLLOWING.
 	ErWindowFrameEndIllegal       = 3585 // Window '%s': frame end cannot be UNBOUNDED PRECEDING.
 	ErWindowFrameIllegal          = 3586 // Window '%s': frame start or end is negative, NULL or of non-integral type

@@ -480,7 +480,7 @@ func (b *binder) resolveWindowNames(s *ast.SelectStmt, nodes []ast.Node) error {
 		spec := &s.WindowSpecs[i]
 		k := spec.Name.L
 		if _, dup := named[k]; dup {
-			return b.errf(b.wordPos(spec.Name.O, b.findWord("window", b.start)), "window '%s' is defined twice", spec.Name.O)
+			return b.errCode(b.wordPos(spec.Name.O, b.findWord("window", b.start)), ErWindowDuplicateName, "Window '%s' is defined twice.", spec.Name.O)
 		}
 		named[k] = spec
 	}
