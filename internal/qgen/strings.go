@@ -60,16 +60,18 @@ var collatedLocates = []string{"utf8mb4_0900_ai_ci", "utf8mb4_general_ci", "utf8
 
 // collatedLocate is INSTR, LOCATE or POSITION of sub written in upper case
 // in a string under a case-insensitive collation, which finds it in the
-// generator's lower-case strings as SQLite's INSTR finds sub itself.
+// generator's lower-case strings as SQLite's INSTR finds sub itself. The
+// string is CAST AS CHAR first: COLLATE of a NULL (NULLIF(NULL, 'abc'), or
+// what shrinking leaves) is MySQL's error 1253, NULL being binary.
 func (g *Gen) collatedLocate(sub string, s *Node) *Node {
 	up := "'" + strings.ToUpper(sub) + "'"
 	coll := collatedLocates[g.r.Intn(len(collatedLocates))]
 	lite := "INSTR(@, '" + sub + "')"
 	switch g.r.Intn(3) {
 	case 0:
-		return mk(TInt, "INSTR((@) COLLATE "+coll+", "+up+")", s).lite(lite)
+		return mk(TInt, "INSTR(CAST(@ AS CHAR) COLLATE "+coll+", "+up+")", s).lite(lite)
 	case 1:
-		return mk(TInt, "LOCATE("+up+", (@) COLLATE "+coll+")", s).lite(lite)
+		return mk(TInt, "LOCATE("+up+", CAST(@ AS CHAR) COLLATE "+coll+")", s).lite(lite)
 	}
-	return mk(TInt, "POSITION("+up+" IN (@) COLLATE "+coll+")", s).lite(lite)
+	return mk(TInt, "POSITION("+up+" IN CAST(@ AS CHAR) COLLATE "+coll+")", s).lite(lite)
 }
