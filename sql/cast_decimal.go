@@ -33,7 +33,11 @@ const clipHeadroom = 76
 // int64 (exactDecimals), in a DECIMAL(76,D), and DecimalClip clips it.
 func (b *binder) castDecimal(e Expr, t columnar.Type, pos int) Expr {
 	if isNullConst(e) || intDigits(e.Type(), t.Scale) <= t.Precision-t.Scale {
-		return castTo(e, t)
+		x := castTo(e, t)
+		if c, ok := x.(*Cast); ok {
+			x = &Cast{E: c.E, T: c.T, Written: true}
+		}
+		return x
 	}
 	mid := columnar.TDecimal(decimal.NarrowPrecision, t.Scale)
 	if b.exactDecimals || e.Type().IsWide() || t.IsWide() {

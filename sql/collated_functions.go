@@ -53,3 +53,21 @@ func (c *call) collatedExtreme(args []Expr, t columnar.Type) (Expr, bool, error)
 	}
 	return &Case{Whens: []When{{Cond: anyNull, Result: nullConst(t)}}, Else: pick, T: t}, true, nil
 }
+
+// collatedLocate is LOCATE(sub, s[, start]) (INSTR and POSITION bind to
+// it), searching under the case-insensitive collation its strings compare
+// by, as MySQL's does (INSTR('Hello' COLLATE utf8mb4_0900_ai_ci, 'L') is
+// 3): locate_collated(sub, s, start, name), which exec/cpu evaluates and
+// the planner keeps off the GPU (CollationFuncs).
+func (c *call) collatedLocate(args []Expr) (Expr, bool, error) {
+	name, err := c.b.comparisonCollation(c.name, c.pos, args[0], args[1])
+	if err != nil || name == "" {
+		return c.fn(columnar.TInt64, args...)
+	}
+	start := Expr(&Const{T: columnar.TInt64, I: 1})
+	if len(args) == 3 {
+		start = args[2]
+	}
+	out := []Expr{uncollated(args[0]), uncollated(args[1]), start, &Const{T: columnar.TString, S: name}}
+	return &Func{Name: "locate_collated", Args: out, T: columnar.TInt64}, true, nil
+}

@@ -25,7 +25,7 @@ import (
 
 // CollationFuncs are the functions a collated query computes.
 var CollationFuncs = map[string]bool{"collate": true, "collation_key": true, "collation_fold": true,
-	"collation_tagged": true, "collation_untag": true}
+	"collation_tagged": true, "collation_untag": true, "locate_collated": true}
 
 // knownCollations are the other collation names MySQL has that gpusql
 // refuses (with "unsupported") rather than calling them unknown.

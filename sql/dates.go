@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"gpusql/storage/columnar"
 )
 
 // Dates are int32 days since 1970-01-01 (columnar.Date). These helpers are
@@ -36,8 +38,9 @@ func ParseDate(s string) (int32, bool) {
 	if m < 1 || m > 12 || d < 1 || d > daysIn(y, m) {
 		return 0, false
 	}
-	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
-	return int32(t.Sub(epoch).Hours() / 24), true
+	// Not through time.Time's Sub: a Duration holds ±292 years, which
+	// read DATE '9999-12-31' as 2262-04-11.
+	return int32(columnar.DaysFromCivil(y, m, d)), true
 }
 
 // FormatDate renders days since 1970-01-01 as 'YYYY-MM-DD'.

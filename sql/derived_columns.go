@@ -112,3 +112,20 @@ func (b *binder) derivedNames(alias string, names []string) ([]string, error) {
 	}
 	return names, nil
 }
+
+// uniqueDerivedNames is MySQL's error 1060 for a derived table or common
+// table expression two of whose columns share a name, compared without
+// case (SELECT * FROM (SELECT a, a FROM t) AS d, or (SELECT 1, 1) AS d):
+// MySQL refuses the definition even where no query reads the column,
+// as it does a view's (view.go).
+func (b *binder) uniqueDerivedNames(alias string, names []string) error {
+	seen := make(map[string]bool, len(names))
+	for _, n := range names {
+		k := strings.ToLower(n)
+		if seen[k] {
+			return b.errCode(b.wordPos(alias, -1), ErDupFieldName, "Duplicate column name '%s'", n)
+		}
+		seen[k] = true
+	}
+	return nil
+}

@@ -65,6 +65,9 @@ func (b *binder) shownScale(e Expr, sc *scope) int {
 		return b.shownScale(x.E, sc)
 	case *Cast:
 		in := x.E.Type()
+		if x.Written {
+			return t.Scale
+		}
 		if in.ID == columnar.Decimal && x.T.Scale >= in.Scale {
 			return min(b.shownScale(x.E, sc), x.T.Scale) // a widening the binder put in
 		}

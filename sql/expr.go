@@ -124,6 +124,10 @@ type Case struct {
 type Cast struct {
 	E Expr
 	T columnar.Type
+	// Written marks a CAST the statement wrote to a DECIMAL, whose scale
+	// MySQL prints and divides by (CAST(x AS DECIMAL(10,2)) / 15 has
+	// scale 6), unlike one the binder put in (division_digits.go).
+	Written bool
 }
 
 // Func is a scalar function call by lower-case name: abs, coalesce, nullif,

@@ -231,6 +231,9 @@ func (b *binder) tableSource(n *ast.TableSource) (Plan, []scopeCol, error) {
 		if err != nil {
 			return nil, nil, err
 		}
+		if err := b.uniqueDerivedNames(alias, names); err != nil {
+			return nil, nil, err
+		}
 		return blk.plan, qualify(names, alias), nil
 	case *ast.Join:
 		return b.join(src)
@@ -316,7 +319,13 @@ func (b *binder) bindCTE(def *cteDef) (Plan, []string, error) {
 		return nil, nil, err
 	}
 	if len(def.cols) == 0 {
+		if err := b.uniqueDerivedNames(def.name, blk.names); err != nil {
+			return nil, nil, err
+		}
 		return blk.plan, blk.names, nil
+	}
+	if err := b.uniqueDerivedNames(def.name, def.cols); err != nil {
+		return nil, nil, err
 	}
 	if len(def.cols) != len(blk.names) {
 		return nil, nil, b.errf(b.wordPos(def.name, -1), "WITH %s names %d columns but its query returns %d", def.name, len(def.cols), len(blk.names))

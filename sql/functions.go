@@ -471,16 +471,30 @@ func (b *binder) addDays(name string, d, k Expr, unit string, pos int) (Expr, er
 		if dc.Null || kc.Null {
 			return nullConst(columnar.TDate), nil
 		}
-		return &Const{T: columnar.TDate, I: int64(AddDate(int32(dc.I), kc.I, unit))}, nil
+		v, ok := AddDate(int32(dc.I), kc.I, unit)
+		if !ok {
+			return nullConst(columnar.TDate), nil
+		}
+		return &Const{T: columnar.TDate, I: int64(v)}, nil
 	}
 	return &Func{Name: "date_add", Args: []Expr{d, k, &Const{T: columnar.TString, S: unit}}, T: columnar.TDate}, nil
 }
 
 // AddDate adds n units ("day", "month" or "year") to a date (days since
-// 1970-01-01), clamping the day of month as MySQL does.
-func AddDate(days int32, n int64, unit string) int32 {
+// 1970-01-01), clamping the day of month as MySQL does; ok is false where
+// the result leaves MySQL's DATE range, 0000-01-01 to 9999-12-31, which
+// MySQL answers with NULL (date_add_interval's "datetime field overflow":
+// DATE '9999-12-31' + INTERVAL 1 DAY is NULL).
+func AddDate(days int32, n int64, unit string) (int32, bool) {
 	if unit == "day" {
-		return days + int32(n)
+		if n < -maxDateDays || n > maxDateDays {
+			return 0, false
+		}
+		r := int64(days) + n
+		return int32(r), r >= minDateDays && r <= maxDateDays
+	}
+	if n < -maxDateMonths || n > maxDateMonths {
+		return 0, false
 	}
 	y, m, d := DateParts(days)
 	months := int64(y)*12 + int64(m-1)
@@ -489,14 +503,22 @@ func AddDate(days int32, n int64, unit string) int32 {
 	} else {
 		months += n
 	}
-	ny, nm := int(months/12), int(months%12)+1
-	last := daysIn(ny, nm)
-	if d > last {
-		d = last
+	if months < 0 || months >= maxDateMonths {
+		return 0, false
 	}
-	t := epoch.AddDate(ny-1970, nm-1, d-1)
-	return int32(t.Sub(epoch).Hours() / 24)
+	ny, nm := int(months/12), int(months%12)+1
+	d = min(d, daysIn(ny, nm))
+	return int32(columnar.DaysFromCivil(ny, nm, d)), true
 }
+
+// The bounds of MySQL's DATE in days since 1970-01-01, and its months
+// from year 0 on.
+var (
+	minDateDays = columnar.DaysFromCivil(0, 1, 1)
+	maxDateDays = columnar.DaysFromCivil(9999, 12, 31)
+)
+
+const maxDateMonths = 10000 * 12
 
 func daysIn(y, m int) int {
 	switch m {

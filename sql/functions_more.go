@@ -75,7 +75,7 @@ var moreFuncs = map[string]bool{}
 
 func init() {
 	for _, n := range []string{"concat_ws", "lpad", "rpad", "reverse", "left", "right", "repeat", "space",
-		"locate", "field", "elt", "ascii", "strcmp", "greatest", "least", "sign", "truncate",
+		"locate", "locate_collated", "field", "elt", "ascii", "strcmp", "greatest", "least", "sign", "truncate",
 		"pow", "sqrt", "exp", "ln", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos",
 		"atan", "atan2", "cot", "degrees", "radians", "dayofweek", "weekday", "dayofyear", "quarter",
 		"last_day", "dayname", "monthname", "to_days", "from_days", "makedate", "unix_timestamp",
@@ -409,7 +409,7 @@ func (c *call) stringFunc() (Expr, bool, error) {
 			}
 			out = append(out, p)
 		}
-		return c.fn(columnar.TInt64, out...)
+		return c.collatedLocate(out)
 	case "strcmp":
 		if err := c.arity(2, 2); err != nil {
 			return nil, true, err

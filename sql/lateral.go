@@ -61,6 +61,9 @@ func (b *binder) lateralJoin(n *ast.Join, ts *ast.TableSource, lp Plan, lc []sco
 			names[i] = c.O
 		}
 	}
+	if err := b.uniqueDerivedNames(ts.AsName.O, names); err != nil {
+		return nil, nil, err
+	}
 	if !oneRowLateral(sel) {
 		return b.lateralRows(n, ts, sel, names, ls, pos)
 	}

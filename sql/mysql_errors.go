@@ -44,6 +44,7 @@ const (
 	ErWrongArguments              = 1210 // Incorrect arguments to %s
 	ErWindowNoSuchWindow          = 3579 // Window name '%s' is not defined.
 	ErWindowCircularity           = 3580 // There is a circularity in the window dependency graph.
+	ErWindowDuplicateName         = 3591 // Window '%s' is defined twice.
 	ErWindowFrameStartIllegal     = 3584 // Window '%s': frame start cannot be UNBOUNDED FOLLOWING.
 	ErWindowFrameEndIllegal       = 3585 // Window '%s': frame end cannot be UNBOUNDED PRECEDING.
 	ErWindowFrameIllegal          = 3586 // Window '%s': frame start or end is negative, NULL or of non-integral type
@@ -64,6 +65,9 @@ const (
 	ErSubqueryNo1Row              = 1242 // Subquery returns more than 1 row
 	ErWrongNumberOfColumns        = 1222 // The used SELECT statements have a different number of columns
 	ErDerivedMustHaveAlias        = 1248 // Every derived table must have its own alias
+	ErNotSupportedYet             = 1235 // This version of MySQL doesn't yet support '%s'
+	ErWrongUsage                  = 1221 // Incorrect usage of %s and %s
+	ErTablenameNotAllowedHere     = 1250 // Table '%s' from one of the SELECTs cannot be used in %s
 	ErSPDoesNotExist              = 1305 // FUNCTION %s does not exist
 	ErWrongParamCountNative       = 1582 // Incorrect parameter count in the call to native function '%s'
 	ErQueryTimeout                = 3024 // Query execution was interrupted, maximum statement execution time exceeded

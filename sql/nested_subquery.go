@@ -180,6 +180,9 @@ func (b *binder) rowOperands(lhs ast.ExprNode, sc *scope) ([]Expr, error) {
 // inSubqueryExpr binds x [NOT] IN (subquery) and x op ANY|ALL (subquery)
 // in an expression.
 func (b *binder) inSubqueryExpr(n *ast.PatternInExpr, sc *scope, pos int) (Expr, error) {
+	if err := b.quantifiedLimit(n.Sel, pos); err != nil {
+		return nil, err
+	}
 	return b.nestedCompare(n.Expr, n.Sel, OpEQ, false, n.Not, sc, pos)
 }
 
@@ -191,5 +194,31 @@ func (b *binder) compareSubqueryExpr(n *ast.CompareSubqueryExpr, sc *scope, pos 
 	if _, ok := n.R.(*ast.SubqueryExpr); !ok {
 		return nil, b.errf(pos, "unsupported: %s of %s", compareSubqueryName(n), constructName(n.R))
 	}
+	if err := b.quantifiedLimit(n.R, pos); err != nil {
+		return nil, err
+	}
 	return b.nestedCompare(n.L, n.R, op, n.All, false, sc, pos)
+}
+
+// quantifiedLimit is MySQL's error 1235 for a LIMIT on the subquery of IN,
+// ANY, SOME or ALL (x IN (SELECT a FROM t LIMIT 1)), which MySQL refuses
+// rather than answer: its IN-to-EXISTS and semi-join rewrites cannot keep
+// the limit. A LIMIT inside a derived table of the subquery is allowed
+// (x IN (SELECT a FROM (SELECT a FROM t LIMIT 1) AS d)), as in MySQL.
+func (b *binder) quantifiedLimit(q ast.Node, pos int) error {
+	sq, ok := q.(*ast.SubqueryExpr)
+	if !ok {
+		return nil
+	}
+	var limit *ast.Limit
+	switch s := sq.Query.(type) {
+	case *ast.SelectStmt:
+		limit = s.Limit
+	case *ast.SetOprStmt:
+		limit = s.Limit
+	}
+	if limit == nil {
+		return nil
+	}
+	return b.errCode(pos, ErNotSupportedYet, "This version of MySQL doesn't yet support 'LIMIT & IN/ALL/ANY/SOME subquery'")
 }

@@ -90,6 +90,9 @@ func (b *binder) bindRecursive(def *cteDef) error {
 		}
 		names = def.cols
 	}
+	if err := b.uniqueDerivedNames(def.name, names); err != nil {
+		return err
+	}
 	fields := make([]columnar.Field, len(names))
 	for i, c := range ab.plan.Schema() {
 		fields[i] = columnar.Field{Name: names[i], Type: c.Type, Nullable: true, Collation: c.Collation}

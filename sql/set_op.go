@@ -49,6 +49,11 @@ func (b *binder) setOprList(l *ast.SetOprSelectList, parent *scope) (*block, err
 		switch s := s.(type) {
 		case *ast.SelectStmt:
 			op = s.AfterSetOperator
+			if len(l.Selects) > 1 {
+				if err := b.memberClauses(s); err != nil {
+					return nil, err
+				}
+			}
 			blk, err = b.selectStmt(s, parent)
 		case *ast.SetOprSelectList:
 			op = s.AfterSetOperator
@@ -151,6 +156,7 @@ func castColumns(p Plan, names []string, to Schema) Plan {
 func (b *binder) setOrderLimit(blk *block, orderBy *ast.OrderByClause, limit *ast.Limit) (*block, error) {
 	plan := blk.plan
 	if orderBy != nil {
+		defer b.inClause("order clause")()
 		sc := &scope{plan: plan, cols: qualify(blk.names, "")}
 		items := make([]selItem, len(blk.names))
 		exprs := make([]Expr, len(blk.names))
@@ -160,6 +166,11 @@ func (b *binder) setOrderLimit(blk *block, orderBy *ast.OrderByClause, limit *as
 		}
 		var keys []SortKey
 		for _, by := range orderBy.Items {
+			if blk.setOp {
+				if err := b.globalOrderTable(by.Expr); err != nil {
+					return nil, err
+				}
+			}
 			idx, e, skip, err := b.orderItem(by.Expr, items, exprs, sc)
 			if err != nil {
 				return nil, err

@@ -94,6 +94,9 @@ func (b *binder) subqueryJoin(n ast.ExprNode, sc *scope) (Expr, bool, error) {
 }
 
 func (b *binder) inSubquery(lhs ast.ExprNode, sq *ast.SubqueryExpr, not bool, sc *scope, pos int) error {
+	if err := b.quantifiedLimit(sq, pos); err != nil {
+		return err
+	}
 	var lefts []Expr
 	if row, ok := lhs.(*ast.RowExpr); ok {
 		for _, v := range row.Values {

@@ -47,10 +47,24 @@ func TestAddDate(t *testing.T) {
 		{"2024-03-31", -1, "month", "2024-02-29"},
 		{"1995-12-31", 1, "day", "1996-01-01"},
 		{"1995-01-15", -13, "month", "1993-12-15"},
+		{"9999-12-30", 1, "day", "9999-12-31"},
+		{"9999-12-31", 1, "day", "NULL"}, // past MySQL's DATE range
+		{"9999-12-31", 1, "month", "NULL"},
+		{"2024-01-01", 8000, "year", "NULL"},
+		{"0000-01-01", -1, "day", "NULL"},
+		{"2024-01-01", -2024, "year", "0000-01-01"},
+		{"2024-01-01", 1 << 62, "day", "NULL"},
 	}
 	for _, c := range cases {
-		d, _ := ParseDate(c.from)
-		if got := FormatDate(AddDate(d, c.n, c.unit)); got != c.want {
+		d, ok := ParseDate(c.from)
+		if !ok {
+			t.Fatalf("ParseDate(%q) failed", c.from)
+		}
+		got := "NULL"
+		if v, ok := AddDate(d, c.n, c.unit); ok {
+			got = FormatDate(v)
+		}
+		if got != c.want {
 			t.Errorf("%s + %d %s = %s, want %s", c.from, c.n, c.unit, got, c.want)
 		}
 	}

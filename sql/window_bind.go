@@ -62,7 +62,12 @@ func (b *binder) window(items []selItem, orderBy []*ast.ByItem, sc *scope) (*sco
 	for i := range funcs {
 		w := &funcs[i]
 		col := Column{Name: w.String(), Type: w.T, Nullable: windowNullable(w)}
-		if len(w.Args) > 0 && !(w.Func == WinAgg && w.Agg.Func == AggAvg) {
+		if w.Func == WinAgg && w.Agg.Func == AggAvg {
+			// AVG OVER keeps MySQL's digits as AVG does (1.333333333
+			// for 1, 1, 2: times 3 prints 4.0000), printed at the
+			// argument's shown scale + 4 (average_digits.go).
+			col.Shown = b.aggregateShown(w.Agg, sc)
+		} else if len(w.Args) > 0 {
 			// SUM, MIN, MAX, LAG, FIRST_VALUE... of a quotient print with
 			// its scale (division_digits.go).
 			_, col.Shown = b.shownDigits(w.Args[0], sc, false)
@@ -230,12 +235,6 @@ func (b *binder) windowFunc(n *ast.WindowFuncExpr, name string, sc *scope, pos i
 		}
 		if isJSON(ae.Arg) && (ae.Func == AggMin || ae.Func == AggMax) {
 			return w, b.errf(pos, "%s", jsonCompareError(name+"() OVER a window"))
-		}
-		if t, ok := printedAverage(ae, b.exactDecimals); ok {
-			ae.T = t // in an int64, as below (average_digits.go)
-		} else if ae.Func == AggAvg && ae.T.ID == columnar.Decimal {
-			// AVG OVER prints its value: the scale MySQL shows, rounded.
-			ae.T.Scale = min(asDecimal(ae.Arg.Type()).Scale+4, ae.T.Scale)
 		}
 		w.Func, w.Agg, w.T = WinAgg, ae, ae.T
 		if ae.Arg != nil {
@@ -481,7 +480,7 @@ func (b *binder) resolveWindowNames(s *ast.SelectStmt, nodes []ast.Node) error {
 		spec := &s.WindowSpecs[i]
 		k := spec.Name.L
 		if _, dup := named[k]; dup {
-			return b.errf(b.wordPos(spec.Name.O, b.findWord("window", b.start)), "window '%s' is defined twice", spec.Name.O)
+			return b.errCode(b.wordPos(spec.Name.O, b.findWord("window", b.start)), ErWindowDuplicateName, "Window '%s' is defined twice.", spec.Name.O)
 		}
 		named[k] = spec
 	}

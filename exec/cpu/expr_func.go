@@ -499,10 +499,15 @@ func (f *funcEval) apply(s string, args []*vec, p int32) string {
 // to the target month's last.
 func dateAdd(days, n int64, unit string) (int64, bool) {
 	switch unit {
-	case "day":
-		return days + n, true
-	case "week":
-		return days + 7*n, true
+	case "day", "week":
+		// Past MySQL's DATE range (0000-01-01 to 9999-12-31) the
+		// result is NULL, as MySQL's date_add_interval answers.
+		if unit == "week" {
+			n = max(min(n, 1<<40), -1<<40) * 7
+		}
+		r := days + max(min(n, 1<<40), -1<<40)
+		y, m, d := civilFromDays(r)
+		return r, validDate(y, m, d)
 	case "month", "year":
 		if unit == "year" {
 			n *= 12

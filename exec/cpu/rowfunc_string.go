@@ -70,6 +70,7 @@ var stringBodies = map[string]func(f *rowFunc, a []val) val{
 		}
 		return iv(locate(a[0].s, a[1].s, start))
 	},
+	"locate_collated": func(f *rowFunc, a []val) val { return iv(locateCollated(a[0].s, a[1].s, a[2].i, a[3].s)) },
 	"ascii": func(f *rowFunc, a []val) val {
 		if a[0].s == "" {
 			return iv(0)
@@ -137,6 +138,33 @@ func locate(sub, s string, start int64) int64 {
 		return 0
 	}
 	return start + int64(utf8.RuneCountInString(string(r[start-1:])[:i]))
+}
+
+// locateCollated is LOCATE(sub, s, start) under the case-insensitive
+// collation name, found as MySQL's my_instr_mb finds it: at each character
+// of s from start on, the next len(sub) bytes are compared with sub by the
+// collation, so a match must be as long in bytes as sub (INSTR('Hello'
+// COLLATE utf8mb4_0900_ai_ci, 'L') is 3, INSTR('café' COLLATE
+// utf8mb4_0900_ai_ci, 'e') is 0: 'é' is two bytes).
+func locateCollated(sub, s string, start int64, name string) int64 {
+	if sub == "" {
+		return locate(sub, s, start)
+	}
+	key := columnar.CollationMatchKey(name, sub)
+	pos := int64(0)
+	for i := range s {
+		pos++
+		if pos < start {
+			continue
+		}
+		if i+len(sub) > len(s) {
+			break
+		}
+		if columnar.CollationMatchKey(name, s[i:i+len(sub)]) == key {
+			return pos
+		}
+	}
+	return 0
 }
 
 // extreme is GREATEST (dir 1) or LEAST (dir -1) of values of one type.

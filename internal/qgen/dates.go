@@ -12,10 +12,13 @@ import "fmt"
 // 2024-02-29, SQLite's date() normalizes it to 2024-03-02. A date literal
 // is a string in both ('2024-01-01'; MySQL compares a string with a DATE
 // as a date, and CASE, COALESCE or GREATEST of both give the same text),
-// or MySQL's DATE '...' literal.
+// or MySQL's DATE '...' literal. Dates past 2262 and before 1677 are in
+// the pool (gpusql once read them through a time.Duration, which holds
+// ±292 years from 1970: '2999-06-15' was 2262-04-11), as is 1600-02-29, a
+// leap day of a year divisible by 400.
 
 var datePool = []string{"NULL", "'2024-01-01'", "'2024-01-31'", "'2024-02-29'", "'2023-12-31'", "'2024-03-01'",
-	"'2000-01-01'", "'2024-01-01'", "'1999-12-31'", "'2024-12-31'"}
+	"'2000-01-01'", "'2024-01-01'", "'1999-12-31'", "'2024-12-31'", "'2999-06-15'", "'1600-02-29'"}
 
 // dateLeaf is a DATE column of the scope or a literal.
 func (g *Gen) dateLeaf(sc *scope) *Node {

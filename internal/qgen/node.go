@@ -99,6 +99,9 @@ type Node struct {
 	// that too, for a TReal of one decimal.
 	// Divides marks a TReal computed from a division (division.go).
 	Divides bool
+	// LiteRepeat: SQLite's parts all take the one kid, as Op "repeat",
+	// for a node whose Op gives its scale (window_avg.go).
+	LiteRepeat bool
 	// Rollup, for a GROUP BY ... WITH ROLLUP query, is its GROUP BY
 	// columns: SQLite has no ROLLUP, so its rendering is the UNION ALL of
 	// the groupings (renderRollup).
@@ -151,7 +154,7 @@ func (n *Node) render(b *strings.Builder, d Dialect) {
 		n.renderRollup(b, d)
 		return
 	}
-	if d == SQLite && (n.Op == "repeat" || n.Op == "scale1" || n.Op == "pair") {
+	if d == SQLite && (n.Op == "repeat" || n.Op == "scale1" || n.Op == "pair" || n.LiteRepeat) {
 		n.renderRepeated(b, d)
 		return
 	}

@@ -238,9 +238,13 @@ func (g *Gen) plainSelect(d int, want []Type, named bool, ctes *[]*cte) sel {
 	var items []*Node
 	for _, t := range want {
 		var e *Node
-		if t == TInt && d <= 1 && g.pct(15) {
+		switch {
+		case t == TInt && d <= 1 && g.pct(15):
 			e = g.window(sc)
-		} else {
+		case t == TReal && g.pct(35):
+			e = g.avgWindow(sc)
+		}
+		if e == nil {
 			e = g.typed(sc, t, 1)
 		}
 		items = append(items, e)

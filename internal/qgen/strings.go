@@ -1,6 +1,9 @@
 package qgen
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // More string functions, written in SQLite's words where it lacks them:
 // LEFT(s, n) is SUBSTR(s, 1, n); RIGHT(s, n) the last n characters,
@@ -38,6 +41,9 @@ func (g *Gen) moreStringInt(sc *scope, d int) *Node {
 	case 1:
 		sub := g.pick("a", "b", "ab", "l")
 		n = mk(TInt, "LOCATE('"+sub+"', @)", g.strExpr(sc, d+1)).lite("INSTR(@, '" + sub + "')")
+		if g.pct(30) {
+			n = g.collatedLocate(sub, g.strExpr(sc, d+1))
+		}
 		n.Bound = 64
 	default:
 		n = mk(TInt, "STRCMP(@, @)", g.strExpr(sc, d+1), g.strExpr(sc, d+1)).
@@ -46,4 +52,26 @@ func (g *Gen) moreStringInt(sc *scope, d int) *Node {
 		n.Bound = 1
 	}
 	return n
+}
+
+// collatedLocates are the case-insensitive collations collatedLocate
+// searches under.
+var collatedLocates = []string{"utf8mb4_0900_ai_ci", "utf8mb4_general_ci", "utf8mb4_unicode_ci"}
+
+// collatedLocate is INSTR, LOCATE or POSITION of sub written in upper case
+// in a string under a case-insensitive collation, which finds it in the
+// generator's lower-case strings as SQLite's INSTR finds sub itself. The
+// string is CAST AS CHAR first: COLLATE of a NULL (NULLIF(NULL, 'abc'), or
+// what shrinking leaves) is MySQL's error 1253, NULL being binary.
+func (g *Gen) collatedLocate(sub string, s *Node) *Node {
+	up := "'" + strings.ToUpper(sub) + "'"
+	coll := collatedLocates[g.r.Intn(len(collatedLocates))]
+	lite := "INSTR(@, '" + sub + "')"
+	switch g.r.Intn(3) {
+	case 0:
+		return mk(TInt, "INSTR(CAST(@ AS CHAR) COLLATE "+coll+", "+up+")", s).lite(lite)
+	case 1:
+		return mk(TInt, "LOCATE("+up+", CAST(@ AS CHAR) COLLATE "+coll+")", s).lite(lite)
+	}
+	return mk(TInt, "POSITION("+up+" IN CAST(@ AS CHAR) COLLATE "+coll+")", s).lite(lite)
 }

@@ -71,6 +71,20 @@ func CollationKey(name, s string) string {
 	return s
 }
 
+// CollationMatchKey is s's key under collation name without PAD SPACE's
+// trimming: MySQL's INSTR and LOCATE compare a window of the haystack as
+// long in bytes as the needle with strnncoll, which compares trailing
+// spaces too (INSTR('a  ' COLLATE utf8mb4_general_ci, 'á ') is 0).
+func CollationMatchKey(name, s string) string {
+	switch ciCollations[name] {
+	case collationGeneralCI:
+		return generalCIKey(s)
+	case collationUnicodeCI, collation0900AICI:
+		return ucaKey(s)
+	}
+	return s
+}
+
 func ucaKey(s string) string {
 	c := ucaCollators.Get().(*collate.Collator)
 	defer ucaCollators.Put(c)
