@@ -41,6 +41,15 @@ func TestGroupAggOneEmulated(t *testing.T) {
 	runWithCommon(t, "group_by.cu", "", "", "group_agg_main.cpp")
 }
 
+// TestStarFinishKernelEmulated runs kernels/star_finish.cu's star_finish
+// in the same emulation: the star's device finish (keys through value
+// tables and fact digits, four kinds of aggregate, NULLs, dense and
+// compacted tables, sorts in both directions, reversal, the overflow and
+// unsorted flags) against a sequential decode and std::stable_sort.
+func TestStarFinishKernelEmulated(t *testing.T) {
+	runWithCommon(t, "star_finish.cu", "", "", "star_finish_main.cpp")
+}
+
 // runWithCommon compiles kernel source file as C++ (its dynamic shared
 // declaration dyn, when given, rewritten to rewriteTo) over
 // cuda_emulation.h, vm_prelude.h and the real common.cuh, with main from

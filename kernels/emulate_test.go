@@ -41,15 +41,6 @@ func TestGroupCompactKernelsEmulated(t *testing.T) {
 	runEmulated(t, "group_compact.cu", "kernel.cpp", "group_compact_main.cpp", nil)
 }
 
-// TestStarFinishKernelEmulated runs kernels/star_finish.cu the same way:
-// the star's device finish (keys through value tables and fact digits,
-// four kinds of aggregate, NULLs, dense and compacted tables, sorts in both
-// directions, reversal, the overflow and unsorted flags) against a
-// sequential decode and std::stable_sort.
-func TestStarFinishKernelEmulated(t *testing.T) {
-	runEmulated(t, "star_finish.cu", "kernel.cpp", "star_finish_main.cpp", nil)
-}
-
 // runEmulated compiles kernel source file (rewritten by rewrite when
 // given) as name beside the emulation header (as common.cuh) and the
 // host driver main (from testdata/emulate), runs it and fails on a

@@ -1,5 +1,5 @@
 // The host side of exec/gpu/star_finish.go over kernels/star_finish.cu run
-// in CPU emulation (cuda_emulation.h): group tables of three components
+// in CPU emulation (cuda_emulation.h and vm_prelude.h): group tables of three components
 // (two dimension keys read through value tables with NULL entries, a fact
 // key with a NULL digit), four aggregates (an integer, a count in 4 bytes,
 // a double's bits NULL where its count is 0, an integer into a DOUBLE),
@@ -9,31 +9,7 @@
 // wide for one word (the unsorted flag, rows in slot order). Every output
 // is checked against a sequential decode and std::stable_sort written here
 // from the column definitions, bitmaps to the last 64-bit word. Exit status
-// 1 on any mismatch. Built and run by kernels/emulate_test.go.
-#include "common.cuh"  // cuda_emulation.h; the intrinsics below only star_finish.cu uses
-template <class T> T __shfl_up_sync(unsigned, T v, unsigned delta) {
-  WarpEmu& w = emu_warp();
-  const int lane = threadIdx.x % 32;
-  w.slot[lane] = (long long)v;
-  w.bar->arrive_and_wait();
-  T r = lane >= (int)delta ? (T)w.slot[lane - delta] : v;
-  w.bar->arrive_and_wait();
-  return r;
-}
-inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
-inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
-template <class T> T atomicMin(T* p, T v) {
-  std::atomic_ref<T> a(*p);
-  T old = a.load();
-  while (v < old && !a.compare_exchange_weak(old, v)) {}
-  return old;
-}
-template <class T> T atomicMax(T* p, T v) {
-  std::atomic_ref<T> a(*p);
-  T old = a.load();
-  while (v > old && !a.compare_exchange_weak(old, v)) {}
-  return old;
-}
+// 1 on any mismatch. Built and run by kernels/common_emulate_test.go.
 #include "kernel.cpp"
 #include <cstdio>
 #include <cstring>
@@ -46,25 +22,7 @@ std::barrier<>* g_bar;
 WarpEmu* g_warps;
 unsigned long long g_dyn_shared[1];
 
-template <class P>
-void launch(void (*k)(P), int grid, int block, P p) {
-  gridDim.x = grid;
-  blockDim.x = block;
-  std::barrier<> bar(block);
-  g_bar = &bar;
-  std::vector<WarpEmu> warps(block / 32);
-  for (auto& w : warps) w.bar = new std::barrier<>(32);
-  g_warps = warps.data();
-  std::vector<std::thread> ts;
-  for (int t = 0; t < block; t++)
-    ts.emplace_back([&, t] {
-      threadIdx.x = t;
-      blockIdx.x = 0;
-      k(p);
-    });
-  for (auto& t : ts) t.join();
-  for (auto& w : warps) delete w.bar;
-}
+#include "emulate_launch.h"
 
 // One expected cell: its value (as the column's bytes hold it) and validity.
 struct Cell {

@@ -48,6 +48,8 @@ template <class T> T __shfl_up_sync(unsigned mask, T v, unsigned d) {
   const T up = __shfl_sync(mask, v, lane >= (int)d ? lane - (int)d : lane);
   return up;
 }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
+inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
 template <class T> T __shfl_down_sync(unsigned mask, T v, unsigned d) {
   const int lane = threadIdx.x % 32;
   return __shfl_sync(mask, v, lane + (int)d < 32 ? lane + (int)d : lane);
