@@ -272,24 +272,28 @@ func edgePlans(f, d *columnar.Table) map[string]*planner.Physical {
 	return out
 }
 
+// edgeCases are the edge databases (edgeDB) the star tests run their plans
+// over: no fact rows, one, sizes around the kernels' tiles, NULL keys,
+// keys that match nothing, hash-table dimensions, a larger table.
+var edgeCases = []struct {
+	name     string
+	n, ndim  int
+	nulls    float64
+	keyScale int64
+}{
+	{"empty", 0, 10, 0, 1},
+	{"one-row", 1, 3, 0, 1},
+	{"odd-sizes", 1025, 7, 0, 1},
+	{"tile-minus-one", 256*8 - 1, 50, 0, 1},
+	{"nulls", 5000, 40, 0.2, 1},
+	{"all-null-keys-mostly", 3000, 5, 0.9, 1},
+	{"sparse-keys-hash-table", 20000, 3000, 0.05, 1_000_003},
+	{"larger", 300001, 1000, 0.01, 1},
+}
+
 func TestStarEdgeCases(t *testing.T) {
 	needGPU(t)
-	cases := []struct {
-		name     string
-		n, ndim  int
-		nulls    float64
-		keyScale int64
-	}{
-		{"empty", 0, 10, 0, 1},
-		{"one-row", 1, 3, 0, 1},
-		{"odd-sizes", 1025, 7, 0, 1},
-		{"tile-minus-one", 256*8 - 1, 50, 0, 1},
-		{"nulls", 5000, 40, 0.2, 1},
-		{"all-null-keys-mostly", 3000, 5, 0.9, 1},
-		{"sparse-keys-hash-table", 20000, 3000, 0.05, 1_000_003},
-		{"larger", 300001, 1000, 0.01, 1},
-	}
-	for _, c := range cases {
+	for _, c := range edgeCases {
 		f, d := edgeDB(c.n, c.ndim, c.nulls, c.keyScale, false, uint64(c.n))
 		plans := edgePlans(f, d)
 		eachTuning(t, func(t *testing.T) {

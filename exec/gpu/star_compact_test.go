@@ -53,23 +53,8 @@ func checkCompacted(t *testing.T, name string, p *planner.Physical, prof *planne
 func TestGroupCompactEdgeCases(t *testing.T) {
 	needGPU(t)
 	prof := compactProfile(t)
-	cases := []struct {
-		name     string
-		n, ndim  int
-		nulls    float64
-		keyScale int64
-	}{
-		{"empty", 0, 10, 0, 1},
-		{"one-row", 1, 3, 0, 1},
-		{"odd-sizes", 1025, 7, 0, 1},
-		{"tile-minus-one", 256*8 - 1, 50, 0, 1},
-		{"nulls", 5000, 40, 0.2, 1},
-		{"all-null-keys-mostly", 3000, 5, 0.9, 1},
-		{"sparse-keys-hash-table", 20000, 3000, 0.05, 1_000_003},
-		{"larger", 300001, 1000, 0.01, 1},
-	}
 	compacted := 0
-	for _, c := range cases {
+	for _, c := range edgeCases {
 		f, d := edgeDB(c.n, c.ndim, c.nulls, c.keyScale, false, uint64(c.n)+11)
 		for name, p := range edgePlans(f, d) {
 			t.Run(c.name+"/"+name, func(t *testing.T) {

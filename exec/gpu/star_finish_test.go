@@ -55,18 +55,7 @@ func TestStarFinishPlanned(t *testing.T) {
 func TestStarFinishMatchesHost(t *testing.T) {
 	needGPU(t)
 	plans := map[string]*planner.Physical{}
-	for _, c := range []struct {
-		name     string
-		n, ndim  int
-		nulls    float64
-		keyScale int64
-	}{
-		{"one-row", 1, 3, 0, 1},
-		{"odd-sizes", 1025, 7, 0, 1},
-		{"nulls", 5000, 40, 0.2, 1},
-		{"many-keys", 20000, 3000, 0.05, 1_000_003},
-		{"larger", 300001, 1000, 0.01, 1},
-	} {
+	for _, c := range edgeCases {
 		f, d := edgeDB(c.n, c.ndim, c.nulls, c.keyScale, false, uint64(c.n))
 		for name, p := range edgePlans(f, d) {
 			plans[c.name+"/"+name] = p
