@@ -65,6 +65,7 @@ func (db *DB) planProfile() *planner.GPUProfile {
 	mode := db.packingMode()
 	p.Packing, p.PackTransfer = mode == "on", mode == "transfer"
 	p.ColdCopies = coldCopies
+	p.CopiesWhenRead = copiesWhenRead
 	return &p
 }
 
@@ -72,6 +73,11 @@ func (db *DB) planProfile() *planner.GPUProfile {
 // column before the kernel, for comparison with reading selective ones in
 // place (planner/gpu_cold_reads.go).
 var coldCopies = os.Getenv("GPUSQL_COLD_IN_PLACE") == "off"
+
+// copiesWhenRead (GPUSQL_COPY_AHEAD=off) has cold runs copy their fact
+// columns after the dimension builds, for comparison with copying them
+// ahead (planner/gpu_cold_reads.go).
+var copiesWhenRead = os.Getenv("GPUSQL_COPY_AHEAD") == "off"
 
 // setGPUMemory applies SET gpu_memory = v: a size string, a number of
 // bytes, or DEFAULT ('default').

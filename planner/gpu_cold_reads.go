@@ -76,3 +76,22 @@ func factColumn(g *GPUPlan, col *columnar.Column) *GPUColumn {
 	}
 	return nil
 }
+
+// planCopyAhead marks the transfer-packed fact columns a cold run copies
+// (those not read in place) to be copied ahead: their copies cross the
+// link on a stream of their own while the dimensions are filtered, ranked
+// and built on the default stream, which otherwise wait for each other
+// (exec/gpu/column_ahead.go). A star without dimensions has nothing to
+// overlap.
+func planCopyAhead(g *GPUPlan, prof *GPUProfile) {
+	q := g.Star
+	if q == nil || prof.CopiesWhenRead || len(q.Dims) == 0 {
+		return
+	}
+	for i := range g.Columns {
+		c := &g.Columns[i]
+		if c.Fact && c.Place == PlaceResident && c.Packing != nil && c.Packing.Transfer && c.Narrow == nil && !c.Packing.ColdInPlace {
+			c.Packing.CopyAhead = true
+		}
+	}
+}

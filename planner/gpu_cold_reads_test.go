@@ -1,6 +1,7 @@
 package planner_test
 
 import (
+	"strings"
 	"testing"
 
 	"gpusql/internal/ssbtest"
@@ -61,5 +62,55 @@ func TestColdReadsInPlace(t *testing.T) {
 	kept.ForcePacking = true
 	if got := inPlace(kept, q12); len(got) > 0 {
 		t.Errorf("kept packed: %v read in place", got)
+	}
+}
+
+// Every column a cold star run copies (sent packed, not read in place) is
+// copied ahead of its dimension builds: SSB Q1.2's lo_orderdate, read in
+// full first; none when the profile says copies wait for their readers
+// (GPUSQL_COPY_AHEAD=off), when the columns are kept packed on the device,
+// or when the star has no dimension to build.
+func TestCopyAheadPlanned(t *testing.T) {
+	cat := ssbtest.Catalog(t, 0.05, columnar.HeapAllocator)
+	const q12 = "select sum(lo_extendedprice*lo_discount) as revenue from lineorder, date where lo_orderdate = d_datekey and d_yearmonthnum = 199401 and lo_discount between 4 and 6 and lo_quantity between 26 and 35"
+	ahead := func(prof *planner.GPUProfile, q string) map[string]bool {
+		t.Helper()
+		p := planSQL(t, cat, q, planner.Options{GPU: prof})
+		if p.GPU.Star == nil {
+			t.Fatalf("not a star:\n%s", p.Explain())
+		}
+		m := map[string]bool{}
+		for _, c := range p.GPU.Columns {
+			if c.Packing == nil || !c.Packing.CopyAhead {
+				continue
+			}
+			m[c.Column] = true
+			if c.Packing.ColdInPlace || !c.Packing.Transfer || !c.Fact {
+				t.Errorf("%s copied ahead: %+v, fact %v", c.Column, *c.Packing, c.Fact)
+			}
+		}
+		return m
+	}
+	transfer := h100(t)
+	transfer.PackTransfer, transfer.ForcePacking = true, true
+	if got := ahead(transfer, q12); len(got) != 1 || !got["lo_orderdate"] {
+		t.Errorf("Q1.2 copied ahead: %v, want lo_orderdate", got)
+	}
+	p := planSQL(t, cat, q12, planner.Options{GPU: transfer})
+	if !strings.Contains(p.Explain(), "lineorder.lo_orderdate resident") || !strings.Contains(p.Explain(), "copied ahead of the dimension builds while not resident") {
+		t.Errorf("EXPLAIN does not say lo_orderdate is copied ahead:\n%s", p.Explain())
+	}
+	whenRead := *transfer
+	whenRead.CopiesWhenRead = true
+	if got := ahead(&whenRead, q12); len(got) > 0 {
+		t.Errorf("copies when read: %v copied ahead", got)
+	}
+	kept := packing(t)
+	kept.ForcePacking = true
+	if got := ahead(kept, q12); len(got) > 0 {
+		t.Errorf("kept packed: %v copied ahead", got)
+	}
+	if got := ahead(transfer, "select sum(lo_revenue) from lineorder where lo_discount = 3 group by lo_quantity"); len(got) > 0 {
+		t.Errorf("a star without dimensions: %v copied ahead", got)
 	}
 }

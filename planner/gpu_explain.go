@@ -213,6 +213,9 @@ func explainColumn(c GPUColumn) string {
 		if c.Packing.ColdInPlace {
 			form += fmt.Sprintf("; read in place while not resident, est %s", fmtBytes(c.Packing.ColdBytes))
 		}
+		if c.Packing.CopyAhead {
+			form += "; copied ahead of the dimension builds while not resident"
+		}
 	}
 	return fmt.Sprintf("%s %s (%s%s)", name, c.Place, fmtBytes(c.Bytes), form)
 }

@@ -59,6 +59,10 @@ type GPUPacking struct {
 	// ColdBytes over the link (gpu_cold_reads.go).
 	ColdInPlace bool
 	ColdBytes   int64
+	// CopyAhead, on a column sent packed and copied when cold, has a run
+	// that finds it not on the device start its copy before the
+	// dimension builds, on a stream of its own (gpu_cold_reads.go).
+	CopyAhead bool
 }
 
 // packCandidates marks the star's fact columns the fused kernel reads

@@ -160,6 +160,7 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 		keepZonesResident(g)
 		planFactReads(g)
 		planColdReads(g, prof)
+		planCopyAhead(g, prof)
 	}
 	return g
 }

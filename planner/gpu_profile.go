@@ -78,6 +78,11 @@ type GPUProfile struct {
 	// kernel instead of reading selective ones in place
 	// (gpu_cold_reads.go; GPUSQL_COLD_IN_PLACE=off, for comparison).
 	ColdCopies bool
+	// CopiesWhenRead has a cold run copy its fact columns when the fact
+	// kernel's parameters read them, after the dimension builds, instead
+	// of ahead of them (gpu_cold_reads.go; GPUSQL_COPY_AHEAD=off, for
+	// comparison).
+	CopiesWhenRead bool
 	// ForceColdInPlace, for tests, reads every column sent packed in
 	// place when cold, whatever the cost says.
 	ForceColdInPlace bool

@@ -46,8 +46,11 @@ type devColumn struct {
 	// fills a column loaded behind a query (column_in_place.go): until
 	// the device has synchronized past it, the values may not be there.
 	behind uint64
-	pins   int
-	elem   *list.Element
+	// sending is the copy that fills the entry while it is in flight
+	// (column_ahead.go, column_unpack.go).
+	sending *sendingCopy
+	pins    int
+	elem    *list.Element
 }
 
 // cacheKey is a cache entry's identity: a column in one device form (a
@@ -110,6 +113,9 @@ type columnCache struct {
 	// behind are the entries loaded behind a query whose unpacks may run
 	// still (column_in_place.go).
 	behind []*devColumn
+	// heldCopies are whole copies that loads in flight read from, given
+	// back at the device's next synchronization (releaseHeld).
+	heldCopies []*packedCopy
 }
 
 func newColumnCache(d *device, budget int64) *columnCache {
@@ -162,7 +168,7 @@ func (cc *columnCache) getAs(col *columnar.Column, zeroCopy bool, in *planner.GP
 	if zeroCopy {
 		e, err = cc.loadZeroCopy(col, in)
 	} else {
-		e, err = cc.load(col)
+		e, err = cc.load(col, in)
 	}
 	if err != nil {
 		return nil, err
@@ -243,8 +249,10 @@ var cacheTrace = os.Getenv("GPUSQL_CACHE_TRACE") != ""
 // values do not fit 32 bits is it copied whole. A vector of a megabyte or
 // more in pageable memory is loaded from its pinned whole copy
 // (packed_copies.go), made on its first load. Integer min/max come from
-// cache_scan over the device copy (microseconds at device bandwidth).
-func (cc *columnCache) load(col *columnar.Column) (*devColumn, error) {
+// the plan's statistics (in) when it has them, so that the load does not
+// wait for its copy, else from cache_scan over the device copy
+// (microseconds at device bandwidth, and a synchronization).
+func (cc *columnCache) load(col *columnar.Column, in *planner.GPUColumn) (*devColumn, error) {
 	if cacheTrace {
 		start := time.Now()
 		defer func() {
@@ -269,9 +277,10 @@ func (cc *columnCache) load(col *columnar.Column) (*devColumn, error) {
 	if len(src) > 0 {
 		hostDev, pinned = cc.d.pinned.devicePtr(e.host)
 	}
+	var hc *packedCopy
 	if len(src) >= pinnedMin && !pinned {
-		if hc, dev := cc.wholeCopy(col); hc != nil {
-			defer cc.packed.release(hc) // the load waits for its copies
+		var dev cu.DevicePtr
+		if hc, dev = cc.wholeCopy(col); hc != nil {
 			src, hostDev, pinned = hc.bytes(), dev, true
 		}
 	}
@@ -302,10 +311,20 @@ func (cc *columnCache) load(col *columnar.Column) (*devColumn, error) {
 		cc.used += e.bytes
 		return e, nil
 	}
+	waited := true
 	if col.I64 != nil {
 		err = cc.loadInt64(e, src, hostDev, pinned)
 	} else {
-		err = cc.loadDirect(e, src)
+		waited, err = cc.loadDirect(e, src, in)
+	}
+	if hc != nil {
+		// A copy in flight reads the whole copy until the next
+		// synchronization.
+		if waited || err != nil {
+			cc.packed.release(hc)
+		} else {
+			cc.heldCopies = append(cc.heldCopies, hc)
+		}
 	}
 	if err != nil {
 		cc.free(e)
@@ -313,6 +332,16 @@ func (cc *columnCache) load(col *columnar.Column) (*devColumn, error) {
 	}
 	cc.used += e.bytes
 	return e, nil
+}
+
+// releaseHeld gives back the whole copies loads without a wait read from:
+// the device has synchronized past their copies.
+func (cc *columnCache) releaseHeld() {
+	for _, hc := range cc.heldCopies {
+		cc.packed.release(hc)
+	}
+	clear(cc.heldCopies)
+	cc.heldCopies = cc.heldCopies[:0]
 }
 
 // wholeCopy is col's pinned host copy (made now or kept), or nil when
@@ -331,22 +360,26 @@ func (cc *columnCache) wholeCopy(col *columnar.Column) (*packedCopy, cu.DevicePt
 }
 
 // loadDirect copies an int32 or float64 vector to the device by DMA and
-// takes an integer vector's min/max there.
-func (cc *columnCache) loadDirect(e *devColumn, src []byte) error {
+// takes an integer vector's min/max from the plan's statistics (in), or
+// from the device copy, waiting for it (waited).
+func (cc *columnCache) loadDirect(e *devColumn, src []byte, in *planner.GPUColumn) (waited bool, err error) {
 	need := int64(len(src))
-	var err error
 	if e.data, err = cu.MemAlloc(need); err != nil {
-		return fmt.Errorf("gpu: caching a column of %d bytes: %v", need, err)
+		return false, fmt.Errorf("gpu: caching a column of %d bytes: %v", need, err)
 	}
 	e.bytes += need
 	if err := cu.MemcpyHtoDAsync(e.data, unsafe.Pointer(unsafe.SliceData(src)), need, cu.NoStream); err != nil {
-		return fmt.Errorf("gpu: copying a column to the device: %v", err)
+		return false, fmt.Errorf("gpu: copying a column to the device: %v", err)
 	}
-	if e.isFloat {
-		return cc.d.sync()
+	switch {
+	case e.isFloat:
+		return true, cc.d.sync()
+	case in != nil && in.HasRange:
+		e.min, e.max = in.Min, in.Max
+		return false, nil
 	}
 	e.min, e.max, err = cc.scan(e.data, int64(e.width), 0, e.valid, int64(e.n))
-	return err
+	return true, err
 }
 
 // loadInt64 stores an int64 vector as int32 when its values fit, else as

@@ -182,11 +182,7 @@ func (cc *columnCache) launchUnpack(c colView, n int64, out cu.DevicePtr, behind
 	if err != nil {
 		return err
 	}
-	a := struct {
-		C   colView
-		N   int64
-		Out uint64
-	}{c, n, uint64(out)}
+	a := unpackArgs{c, n, uint64(out)}
 	grid := min(grid1D(n, threads), cc.d.sms*8)
 	if behind {
 		return launchNow(cu.Stream{}, f, grid, threads, 0, unsafe.Pointer(&a), unsafe.Sizeof(a))
@@ -194,9 +190,20 @@ func (cc *columnCache) launchUnpack(c colView, n int64, out cu.DevicePtr, behind
 	return launch(f, grid, threads, 0, unsafe.Pointer(&a), unsafe.Sizeof(a))
 }
 
+// unpackArgs are unpack_packed's parameters.
+type unpackArgs struct {
+	C   colView
+	N   int64
+	Out uint64
+}
+
 // settle waits for the device when e's unpack behind may still be
-// running, for a reader on another stream or a drop of its memory.
+// running, for a reader on another stream or a drop of its memory, and
+// for e's copy ahead (column_ahead.go) while it is in flight.
 func (cc *columnCache) settle(e *devColumn) error {
+	if e.sending != nil {
+		return cc.settleAhead(e)
+	}
 	if e.behind == 0 {
 		return nil
 	}

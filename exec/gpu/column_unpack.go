@@ -50,9 +50,30 @@ func (cc *columnCache) getUnpacked(col *columnar.Column, gc *planner.GPUColumn) 
 }
 
 // loadUnpacked copies col's packed host copy to a staging buffer and
-// unpacks it into a new 4-byte device column. Its value range is the
-// plan's (statistics), as a packed column's is.
+// unpacks it into a new 4-byte device column, waiting for the device. Its
+// value range is the plan's (statistics), as a packed column's is.
 func (cc *columnCache) loadUnpacked(col *columnar.Column, gc *planner.GPUColumn) (*devColumn, error) {
+	e, err := cc.sendUnpacked(col, gc, cu.Stream{})
+	if err != nil {
+		return nil, err
+	}
+	l := e.sending
+	e.sending = nil
+	err = cc.d.sync()
+	l.release(cc)
+	if err != nil {
+		cc.free(e)
+		return nil, err
+	}
+	cc.used += e.bytes
+	return e, nil
+}
+
+// sendUnpacked starts the copy of col's packed host copy to a staging
+// buffer and its unpack into a new 4-byte device column, on stream st,
+// without waiting: e.sending holds what the copy reads until it is done.
+// The entry's bytes are not yet counted in the cache.
+func (cc *columnCache) sendUnpacked(col *columnar.Column, gc *planner.GPUColumn, st cu.Stream) (*devColumn, error) {
 	pk := gc.Packing
 	if pk.ChunkShift != columnar.PackChunkShift {
 		return nil, fmt.Errorf("gpu: internal error: the plan packs frames per 2^%d rows, storage per 2^%d", pk.ChunkShift, columnar.PackChunkShift)
@@ -70,49 +91,52 @@ func (cc *columnCache) loadUnpacked(col *columnar.Column, gc *planner.GPUColumn)
 	if err != nil {
 		return nil, fmt.Errorf("gpu: %s.%s: %w", gc.Table, gc.Column, err)
 	}
-	defer cc.packed.release(pc)
 	packed := time.Now()
 	e := &devColumn{col: col, host: hostPtr(col), n: col.Len, width: 4, min: gc.Min, max: gc.Max}
+	e.sending = &sendingCopy{pc: pc}
 	if cacheTrace {
 		defer func() {
-			fmt.Fprintf(os.Stderr, "gpu cache: %s.%s packed copy %.3f ms, sent packed and unpacked %.3f ms (%d bytes)\n",
+			fmt.Fprintf(os.Stderr, "gpu cache: %s.%s packed copy %.3f ms, packed send and unpack started in %.3f ms (%d bytes)\n",
 				gc.Table, gc.Column, packed.Sub(start).Seconds()*1e3, time.Since(packed).Seconds()*1e3, 4*(pc.words+pc.frames))
 		}()
 	}
-	if err := cc.unpackInto(e, pc, pk.Bits); err != nil {
+	err = cc.unpackInto(e, pc, pk.Bits, st)
+	if err == nil {
+		err = cc.loadValid(e, col)
+	}
+	if err != nil {
+		e.sending.release(cc)
 		cc.free(e)
 		return nil, err
 	}
-	if err := cc.loadValid(e, col); err != nil {
-		cc.free(e)
-		return nil, err
-	}
-	cc.used += e.bytes
 	return e, nil
 }
 
-// unpackInto allocates e's 4-byte data and fills it from packed copy pc
-// through a staging buffer, waiting for the device (the buffer goes back
-// to the pool).
-func (cc *columnCache) unpackInto(e *devColumn, pc *packedCopy, bits int) error {
+// unpackInto allocates e's 4-byte data and starts filling it from packed
+// copy pc through a staging buffer (kept in e.sending until the device is
+// past the unpack), on stream st.
+func (cc *columnCache) unpackInto(e *devColumn, pc *packedCopy, bits int, st cu.Stream) error {
 	n := int64(e.n)
 	size := 4 * int64(pc.words+pc.frames)
 	tmp, err := cc.d.pool.get(size)
 	if err != nil {
 		return err
 	}
-	defer cc.d.pool.put(tmp)
+	e.sending.stage = tmp
 	if e.data, err = cu.MemAlloc(4 * n); err != nil {
 		return fmt.Errorf("gpu: caching a column of %d bytes: %v", 4*n, err)
 	}
 	e.bytes += 4 * n
-	if err := cu.MemcpyHtoDAsync(tmp, pc.mem, size, cu.NoStream); err != nil {
+	if err := cu.MemcpyHtoDAsync(tmp, pc.mem, size, st); err != nil {
 		return fmt.Errorf("gpu: copying a packed column to the device: %v", err)
 	}
 	view := colView{Data: uint64(tmp), Width: 4, Frame: uint64(tmp) + 4*uint64(pc.words), Bits: int32(bits), Shift: columnar.PackChunkShift}
+	if st != (cu.Stream{}) {
+		return cc.launchUnpackOn(st, view, n, e.data)
+	}
 	if err := cc.launchUnpack(view, n, e.data, false); err != nil {
 		return err
 	}
 	noteKernel(4*int64(pc.words+pc.frames), 4*n, n, n)
-	return cc.d.sync()
+	return nil
 }

@@ -80,6 +80,10 @@ type device struct {
 	// (syncedSince); idleAt the count after unpacks loaded behind a
 	// synchronized query (column_in_place.go), which no query waits for.
 	syncedAt, idleAt uint64
+	// copies is the stream of copies ahead, aheadInFlight how many are
+	// not yet settled (column_ahead.go).
+	copies        cu.Stream
+	aheadInFlight int
 	// remapUploads are remaps' slot values on the device (remap_upload.go).
 	remapUploads []remapUpload
 	// shapes are the fact kernels' occupancies found so far, optIn the
@@ -244,13 +248,21 @@ func (d *device) fn(name string) (cu.Function, error) {
 }
 
 // sync waits for all launched work and returns the first error it raised
-// (an illegal address in a kernel shows up here).
+// (an illegal address in a kernel shows up here); while copies ahead are
+// in flight, for the default stream's only (column_ahead.go).
 func (d *device) sync() error {
 	n := launches.Load()
-	if err := cu.Synchronize(); err != nil {
+	wait := cu.Synchronize
+	if d.aheadInFlight > 0 {
+		wait = cu.Stream{}.Synchronize
+	}
+	if err := wait(); err != nil {
 		return fmt.Errorf("gpu: kernel failed: %v", err)
 	}
 	d.syncedAt = n
+	if d.cache != nil {
+		d.cache.releaseHeld()
+	}
 	return nil
 }
 

@@ -53,12 +53,14 @@ func (d *device) execute(ctx context.Context, p *planner.Physical, profiled bool
 	d.served.Add(1)
 	var res *exec.Result
 	var prof *QueryProfile
+	stepsTrace.begin()
 	err := d.do(func() error {
 		return d.profiled(profiled, func() (err error) {
 			res, err = d.run(ctx, p)
 			return err
 		}, &prof)
 	})
+	stepsTrace.end()
 	return res, prof, err
 }
 

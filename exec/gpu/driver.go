@@ -126,6 +126,12 @@ func launchOn(st cu.Stream, f cu.Function, grid, block, shmem int, params unsafe
 
 func launchNow(st cu.Stream, f cu.Function, grid, block, shmem int, params unsafe.Pointer, size uintptr) error {
 	launches.Add(1)
+	return launchUncounted(st, f, grid, block, shmem, params, size)
+}
+
+// launchUncounted is launchNow for work whose end an event tells, which
+// the launch count (syncedSince) leaves out.
+func launchUncounted(st cu.Stream, f cu.Function, grid, block, shmem int, params unsafe.Pointer, size uintptr) error {
 	// The parameters are copied to C memory first: params may point into a
 	// Go object that also holds Go pointers, which cgo may not be handed.
 	buf := C.malloc(C.size_t(size))

@@ -3,6 +3,9 @@
 package gpu
 
 import (
+	"fmt"
+	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -65,4 +68,36 @@ func (c *stepClock) take() ([]string, map[string]time.Duration) {
 	order, total := c.order, c.total
 	c.order, c.total, c.last = nil, nil, time.Time{}
 	return order, total
+}
+
+// stepsTrace (GPUSQL_STEPS_TRACE=1) switches hostSteps on for every query
+// and prints each one's steps to stderr when it ends: the host side of a
+// query taken apart where only the gpusql binary runs (bench, the REPL).
+var stepsTrace = stepTrace{on: os.Getenv("GPUSQL_STEPS_TRACE") != ""}
+
+type stepTrace struct {
+	on    bool
+	start time.Time
+}
+
+func (t *stepTrace) begin() {
+	if t.on {
+		hostSteps.on.Store(true)
+		hostSteps.take()
+		t.start = time.Now()
+	}
+}
+
+func (t *stepTrace) end() {
+	if !t.on {
+		return
+	}
+	wall := time.Since(t.start)
+	order, total := hostSteps.take()
+	var b strings.Builder
+	fmt.Fprintf(&b, "gpu steps: %.3f ms:", wall.Seconds()*1e3)
+	for _, s := range order {
+		fmt.Fprintf(&b, " %s %.1f", s, total[s].Seconds()*1e6)
+	}
+	fmt.Fprintln(os.Stderr, b.String()+" µs")
 }

@@ -86,17 +86,24 @@ func eachSSBPlan(t *testing.T, f func(name string, base *planner.Physical, want 
 	for _, alloc := range []columnar.Allocator{columnar.HeapAllocator, PinnedAllocator()} {
 		cat := ssbtest.Catalog(t, 0.05, alloc)
 		for _, q := range ssbtest.Queries(t, cat) {
-			base, err := planner.Plan(q.Query, planner.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := cpu.Run(context.Background(), base)
-			if err != nil {
-				t.Fatalf("%s cpu: %v", q.Name, err)
-			}
+			base, want := cpuPlanAndAnswer(t, q)
 			f(q.Name, base, want)
 		}
 	}
+}
+
+// cpuPlanAndAnswer is q's CPU plan and the CPU's answer.
+func cpuPlanAndAnswer(t testing.TB, q ssbtest.Query) (*planner.Physical, *exec.Result) {
+	t.Helper()
+	base, err := planner.Plan(q.Query, planner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := cpu.Run(context.Background(), base)
+	if err != nil {
+		t.Fatalf("%s cpu: %v", q.Name, err)
+	}
+	return base, want
 }
 
 func TestSSBDifferentialPacking(t *testing.T) {

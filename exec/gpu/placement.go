@@ -92,7 +92,7 @@ func (r *queryRun) column(col *columnar.Column, streamOK bool) (*devColumn, erro
 	case gc != nil && gc.Place != planner.PlaceResident:
 		dc, err = r.d.cache.getAs(col, true, gc)
 	default:
-		dc, err = r.d.cache.get(col)
+		dc, err = r.d.cache.getAs(col, false, gc)
 	}
 	if err != nil {
 		return nil, err

@@ -173,10 +173,12 @@ func (r *queryRun) buildJoinTables(q *starQuery, dims []*dimRun, sp *starParams)
 		if err != nil {
 			return 0, nil, err
 		}
+		hostSteps.mark("dims")
 		fk, err := r.col(q.fact.Table, dm.probe.col)
 		if err != nil {
 			return 0, nil, err
 		}
+		hostSteps.mark("fact-keys")
 		dp.Key = fk.view()
 		if dm.asFilter {
 			// Its payload is always 0 (no group column): the key's bit is

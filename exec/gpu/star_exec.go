@@ -53,6 +53,9 @@ type queryRun struct {
 	// ends (column_in_place.go).
 	inPlace []*devColumn
 	behind  []behindLoad
+	// ahead are the fact columns whose copies it started before the
+	// dimension builds (column_ahead.go).
+	ahead []*devColumn
 	// views are the device columns of intermediate relations, keyed by
 	// their host placeholders (relation.go).
 	views map[*columnar.Column]colView
@@ -92,6 +95,7 @@ type queryRun struct {
 func (d *device) newQueryRun() *queryRun { return &queryRun{d: d, s: scratch{d: d}} }
 
 func (r *queryRun) close() {
+	r.settleAheadAll()
 	r.freeUnadopted()
 	r.s.release()
 	for _, c := range r.pinned {
@@ -302,16 +306,22 @@ func (d *device) starTable(ctx context.Context, q *starQuery, prof *planner.GPUP
 	r := d.newQueryRun()
 	r.ctx, r.part = ctx, part
 	defer r.close()
+	if err := r.copyAhead(q); err != nil {
+		return starGroups{}, err
+	}
+	hostSteps.mark("copies-ahead")
 	dims, status, err := r.markDims(q)
 	if err != nil {
 		return starGroups{}, err
 	}
+	hostSteps.mark("dims-mark")
 	if err := ctx.Err(); err != nil {
 		return starGroups{}, err
 	}
 	if err := r.rankGroups(dims); err != nil {
 		return starGroups{}, err
 	}
+	hostSteps.mark("dims-rank")
 	var sp starParams
 	sp.N = r.rows(q.fact.Table)
 	dimGroups, dimPreds, err := r.buildJoinTables(q, dims, &sp)

@@ -155,44 +155,65 @@ func BenchmarkStarHostSteps(b *testing.B) {
 		b.Fatal(err)
 	}
 	// As the engine plans by default: fact columns sent packed, read in
-	// place when cold where the plan says (GPUSQL_COLD_IN_PLACE=off: not).
+	// place when cold where the plan says (GPUSQL_COLD_IN_PLACE=off: not),
+	// the others copied ahead of the dimension builds; cold runs compare
+	// that with copies made when read, alternating per query.
 	prof.PackTransfer, prof.ColdCopies = true, os.Getenv("GPUSQL_COLD_IN_PLACE") == "off"
-	for _, sq := range ssbtest.Queries(b, cat) {
-		p, err := planner.Plan(sq.Query, planner.Options{GPU: prof})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run(sq.Name, func(b *testing.B) {
-			for range 3 { // warm: columns and dimension builds cached
-				if _, err := Run(b.Context(), p); err != nil {
-					b.Fatal(err)
-				}
-			}
-			hostSteps.take()
-			hostSteps.on.Store(true)
-			defer hostSteps.on.Store(false)
-			var wall time.Duration
-			n := 0
-			for b.Loop() {
-				if cold {
-					if err := DropColumnCache(); err != nil {
-						b.Fatal(err)
-					}
-				}
-				start := time.Now()
-				if _, err := Run(b.Context(), p); err != nil {
-					b.Fatal(err)
-				}
-				wall += time.Since(start)
-				n++
-			}
-			order, total := hostSteps.take()
-			var sum time.Duration
-			for _, s := range order {
-				sum += total[s]
-				b.ReportMetric(float64(total[s].Nanoseconds())/1e3/float64(n), s+"-µs")
-			}
-			b.ReportMetric(float64((wall-sum).Nanoseconds())/1e3/float64(n), "outside-µs")
-		})
+	modes := []bool{false}
+	if cold {
+		modes = append(modes, true)
 	}
+	for _, sq := range ssbtest.Queries(b, cat) {
+		for _, whenRead := range modes {
+			mp := *prof
+			mp.CopiesWhenRead = whenRead
+			p, err := planner.Plan(sq.Query, planner.Options{GPU: &mp})
+			if err != nil {
+				b.Fatal(err)
+			}
+			name := sq.Name
+			if cold && whenRead {
+				name += "/copies-when-read"
+			} else if cold {
+				name += "/copies-ahead"
+			}
+			hostStepsRun(b, name, p, cold)
+		}
+	}
+}
+
+// hostStepsRun is one query's sub-benchmark of BenchmarkStarHostSteps.
+func hostStepsRun(b *testing.B, name string, p *planner.Physical, cold bool) {
+	b.Run(name, func(b *testing.B) {
+		for range 3 { // warm: columns and dimension builds cached
+			if _, err := Run(b.Context(), p); err != nil {
+				b.Fatal(err)
+			}
+		}
+		hostSteps.take()
+		hostSteps.on.Store(true)
+		defer hostSteps.on.Store(false)
+		var wall time.Duration
+		n := 0
+		for b.Loop() {
+			if cold {
+				if err := DropColumnCache(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			start := time.Now()
+			if _, err := Run(b.Context(), p); err != nil {
+				b.Fatal(err)
+			}
+			wall += time.Since(start)
+			n++
+		}
+		order, total := hostSteps.take()
+		var sum time.Duration
+		for _, s := range order {
+			sum += total[s]
+			b.ReportMetric(float64(total[s].Nanoseconds())/1e3/float64(n), s+"-µs")
+		}
+		b.ReportMetric(float64((wall-sum).Nanoseconds())/1e3/float64(n), "outside-µs")
+	})
 }
