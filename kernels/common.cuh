@@ -390,9 +390,13 @@ __device__ __forceinline__ void load_words(const unsigned* p, unsigned* w) {
 // 64: SSB's 4-bit lo_discount, 6-bit lo_quantity) has the thread's rows in
 // three words: three loads, not IT+1. Rows past the column's end but in
 // its last group read the group's zero padding; a thread whose group is
-// past the end has no live rows and is not called.
+// past the end has no live rows and is not called. With alive (nullptr:
+// every row), a word that no live row's bits touch is not loaded and its
+// rows decode to garbage: eight lanes' word j are one 32-byte sector, so
+// the sectors a column read in place over PCIe costs are those of 8 lanes
+// x 32/bits live rows, not of each thread's IT rows together.
 template <int IT, typename T>
-__device__ __forceinline__ void load_packed(const Col& c, long long i0, T* v) {
+__device__ __forceinline__ void load_packed(const Col& c, long long i0, T* v, const bool* alive = nullptr) {
   const unsigned b = (unsigned)c.bits;
   const unsigned fr = (unsigned)__ldg(c.frame + (i0 >> c.shift));
   if (b == 0) {
@@ -409,8 +413,16 @@ __device__ __forceinline__ void load_packed(const Col& c, long long i0, T* v) {
     // bit r + IT*bits <= 95; a word past the rows' last bit is not read
     // (it may be past the lane's stream).
     const unsigned r = o & 31u, end = r + IT * b;
+    unsigned need = 7u;
+    if (alive) {
+      need = 0u;
+#pragma unroll
+      for (int k = 0; k < IT; k++)
+        if (alive[k]) need |= (1u << ((r + k * b) >> 5)) | (1u << ((r + (k + 1) * b - 1) >> 5));
+    }
     const unsigned* w0p = w + 32 * (o >> 5);
-    const unsigned w0 = __ldg(w0p), w1 = end > 32 ? __ldg(w0p + 32) : 0u, w2 = end > 64 ? __ldg(w0p + 64) : 0u;
+    const unsigned w0 = (need & 1u) ? __ldg(w0p) : 0u, w1 = end > 32 && (need & 2u) ? __ldg(w0p + 32) : 0u,
+                   w2 = end > 64 && (need & 4u) ? __ldg(w0p + 64) : 0u;
 #pragma unroll
     for (int k = 0; k < IT; k++) {
       const unsigned p = r + k * b;
@@ -421,10 +433,16 @@ __device__ __forceinline__ void load_packed(const Col& c, long long i0, T* v) {
   }
   unsigned word[IT + 1];
 #pragma unroll
-  for (int k = 0; k < IT; k++) word[k] = __ldg(w + 32 * ((o + k * b) >> 5));
+  for (int k = 0; k < IT; k++) {
+    // Row k's first word, which is also row k-1's second where that row
+    // straddles into it.
+    const unsigned p = o + k * b;
+    const bool need = !alive || alive[k] || (k > 0 && alive[k - 1] && ((p - b) >> 5) != ((p - 1) >> 5));
+    word[k] = need ? __ldg(w + 32 * (p >> 5)) : 0u;
+  }
   // The last row's next word, only where it straddles into it.
   const unsigned last = (o + (IT - 1) * b) >> 5;
-  word[IT] = ((o + IT * b - 1) >> 5) != last ? __ldg(w + 32 * (last + 1)) : 0u;
+  word[IT] = ((o + IT * b - 1) >> 5) != last && (!alive || alive[IT - 1]) ? __ldg(w + 32 * (last + 1)) : 0u;
 #pragma unroll
   for (int k = 0; k < IT; k++) v[k] = (T)(int)(fr + (__funnelshift_r(word[k], word[k + 1], (o + k * b) & 31u) & m));
 }

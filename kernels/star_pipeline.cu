@@ -424,7 +424,7 @@ __device__ __forceinline__ void load32(const Col& c, long long i0, bool full, co
     for (int k = 0; k < IT; k++) v[k] = 0;
     if (!any_alive<IT>(alive)) return;
     if (c.frame) {
-      load_packed<IT>(c, i0, v);
+      load_packed<IT>(c, i0, v, alive);
       return;
     }
     // A dead row's lane skips its load: 8 such lanes side by side are a

@@ -17,10 +17,22 @@ import (
 // device behind it for the queries after (exec/gpu/column_in_place.go),
 // which is the copy it would have waited for, now off its path.
 
-// packedSectorRows: a sector of a packed column holds word j of eight
-// lanes' bit streams, and each lane's thread skips its starItems rows
-// together, so the sector is fetched unless all of 64 rows are dead.
-const packedSectorRows = 8 * starItems
+// packedSectorRows is how many rows' liveness decides whether a sector of a
+// column packed in bits a value is fetched: a sector holds word j of eight
+// lanes' bit streams, and a lane's thread loads word j when a live row of
+// its own has bits in it (kernels/common.cuh, load_packed) — the 32/bits
+// rows that start in the word and the one that straddles into it where
+// bits does not divide 32, at most the thread's starItems rows.
+func packedSectorRows(bits int) float64 {
+	if bits <= 0 {
+		return 8 * starItems
+	}
+	perWord := 32 / float64(bits)
+	if 32%bits != 0 {
+		perWord++
+	}
+	return 8 * math.Min(perWord, starItems)
+}
 
 // scatteredZeroCopy is the share of the zero-copy rate the fused kernel
 // gets reading the scattered sectors of live rows in place: measured on
@@ -29,13 +41,14 @@ const packedSectorRows = 8 * starItems
 // nearly all fetched is then cheaper to copy.
 const scatteredZeroCopy = 0.75
 
-// packedSectorShare is the fraction of a packed column's sectors that
-// hold a row alive with probability alive (rows independent).
-func packedSectorShare(alive float64) float64 {
+// packedSectorShare is the fraction of the sectors of a column packed in
+// bits a value that hold a row alive with probability alive (rows
+// independent).
+func packedSectorShare(alive float64, bits int) float64 {
 	if alive >= 1 {
 		return 1
 	}
-	return 1 - math.Pow(1-alive, packedSectorRows)
+	return 1 - math.Pow(1-alive, packedSectorRows(bits))
 }
 
 // planColdReads marks the transfer-packed fact columns a cold run reads in
@@ -59,7 +72,7 @@ func planColdReads(g *GPUPlan, prof *GPUProfile) {
 		if c == nil || c.Place != PlaceResident || c.Packing == nil || !c.Packing.Transfer || c.Narrow != nil || viaVM[c.Col] {
 			continue
 		}
-		inPlace := packedSectorShare(r.Alive) * live * float64(c.Packing.Bytes)
+		inPlace := packedSectorShare(r.Alive, c.Packing.Bits) * live * float64(c.Packing.Bytes)
 		copied := float64(c.Packing.Bytes)/prof.PinnedCopyGBs + float64(c.Bytes)/prof.HBMGBs
 		if inPlace/(prof.ZeroCopyGBs*scatteredZeroCopy) < copied || prof.ForceColdInPlace {
 			c.Packing.ColdInPlace, c.Packing.ColdBytes = true, int64(inPlace)

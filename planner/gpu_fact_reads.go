@@ -117,12 +117,14 @@ func planFactReads(g *GPUPlan) {
 	if z := q.Zones; z != nil && z.Off == "" && z.Chunks > 0 {
 		scanned = rows * float64(z.Live) / float64(z.Chunks)
 	}
-	perRow, packed := map[int]float64{}, map[int]bool{}
+	perRow, packedBits := map[int]float64{}, map[int]int{}
 	for _, c := range g.Columns {
 		for i, tc := range q.Fact.Table.Columns {
 			if c.Fact && c.Col == tc && rows > 0 {
 				perRow[i] = float64(c.Bytes) / rows
-				packed[i] = c.Packing != nil && !c.Packing.Transfer
+				if c.Packing != nil && !c.Packing.Transfer {
+					packedBits[i] = c.Packing.Bits
+				}
 			}
 		}
 	}
@@ -135,8 +137,8 @@ func planFactReads(g *GPUPlan) {
 		}
 		seen[col] = true
 		r := GPUFactRead{Col: col, Alive: alive, Sectors: sectorShare(alive, perRow[col])}
-		if packed[col] {
-			r.Sectors = packedSectorShare(alive)
+		if bits, ok := packedBits[col]; ok {
+			r.Sectors = packedSectorShare(alive, bits)
 		}
 		r.Bytes = int64(r.Sectors * perRow[col] * scanned)
 		q.FactReads = append(q.FactReads, r)

@@ -13,7 +13,10 @@ struct uint4 { unsigned x, y, z, w; };
 struct uint2 { unsigned x, y; };
 struct longlong2 { long long x, y; };
 struct double2 { double x, y; };
-template <class T> T __ldg(const T* p) { return *p; }
+// ldg_count counts the loads, so that a test can see which words a
+// decode fetched.
+inline long long ldg_count = 0;
+template <class T> T __ldg(const T* p) { ldg_count++; return *p; }
 inline unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned s) {
   unsigned long long v = ((unsigned long long)hi << 32) | lo;
   return (unsigned)(v >> (s & 31));
