@@ -72,7 +72,7 @@ func (g *Gen) trimmed(x *Node) *Node {
 // numericTexts are strings a CAST AS SIGNED reads only in part or with
 // spaces and signs, which MySQL's strtoll10 and SQLite's CAST AS INTEGER
 // both read as their leading integer: '12abc' 12, ' 7' 7, '-3x' -3,
-// '4.9' 4 (no rounding of a string), '1e3' 1, 'abc' and '' 0.
+// '4.9' 4 (no rounding of a string), '1e3' 1, 'abc' and the empty string 0.
 var numericTexts = []string{"'12abc'", "' 7'", "'-3x'", "'+5'", "'4.9'", "'1e3'", "'007'", "'abc'", "''", "'-0'"}
 
 // castTextSigned is CAST(x AS SIGNED) of a string: a literal of
