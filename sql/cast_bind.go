@@ -91,7 +91,11 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 	if e.Type().ID == columnar.Time && isTemporal(t) {
 		return nil, b.errf(pos, "unsupported: CAST of a TIME to %s (MySQL adds today's date: write TIMESTAMP(CURRENT_DATE, t))", t)
 	}
-	return castTo(e, t), nil
+	x := castTo(e, t)
+	if c, ok := x.(*Cast); ok && t.IsInteger() && c.E.Type().ID == columnar.String {
+		x = &Cast{E: c.E, T: c.T, Written: true} // strtoll10's bits (Cast.Written)
+	}
+	return x, nil
 }
 
 // castToChars is CAST(e AS CHAR(n)): MySQL cuts the text to its first n

@@ -220,11 +220,15 @@ func castTo(e Expr, t columnar.Type) Expr {
 }
 
 // truncatingNumber reports a string constant that reads as a number of
-// type t only in part ('1abc'): its cast is left to the executor, which
-// notes MySQL's warning each time the statement runs (warnings.go).
+// type t only in part ('1abc'), or whose cast reinterprets its sign: its
+// cast is left to the executor, which notes MySQL's warning each time the
+// statement runs (warnings.go).
 func truncatingNumber(c *Const, t columnar.Type) bool {
 	if c.Null || c.hex || c.T.ID != columnar.String || t.Year {
 		return false
+	}
+	if t.IsBigUnsigned() && t.Bit == 0 && strings.HasPrefix(strings.TrimSpace(c.S), "-") {
+		return true // CAST('-1' AS UNSIGNED) notes 1105 (exec/cpu/cast_integer_text.go)
 	}
 	switch t.ID {
 	case columnar.Int32, columnar.Int64, columnar.Float64, columnar.Decimal:

@@ -124,9 +124,12 @@ type Case struct {
 type Cast struct {
 	E Expr
 	T columnar.Type
-	// Written marks a CAST the statement wrote to a DECIMAL, whose scale
-	// MySQL prints and divides by (CAST(x AS DECIMAL(10,2)) / 15 has
-	// scale 6), unlike one the binder put in (division_digits.go).
+	// Written marks a CAST the statement wrote, unlike one the binder put
+	// in: to a DECIMAL, MySQL prints and divides by its scale
+	// (CAST(x AS DECIMAL(10,2)) / 15 has scale 6; division_digits.go); to
+	// SIGNED or UNSIGNED, a string keeps strtoll10's 64 bits
+	// (CAST('99999999999999999999' AS SIGNED) is -1), where the binder's
+	// cast for a store's range check clamps (exec/cpu/cast_integer_text.go).
 	Written bool
 }
 

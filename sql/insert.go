@@ -213,6 +213,15 @@ func (b *binder) finishInsert(n *ast.InsertStmt, ins *Insert, t *columnar.Table)
 	return ins, nil
 }
 
+// integerText reports s, a sign and digits only: a whole number, whose
+// range the store checks (storeOutOfRange) however many digits it has.
+func integerText(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
 // strictOK rejects lossy string conversions that convertConst accepts for
 // comparisons: '12abc' into an INT column.
 func strictOK(from, to *Const) bool {
@@ -222,6 +231,9 @@ func strictOK(from, to *Const) bool {
 	s := strings.TrimSpace(from.S)
 	switch to.T.ID {
 	case columnar.Int32, columnar.Int64, columnar.Bool:
+		if integerText(s) {
+			return true // past DECIMAL(18)'s digits too: '18446744073709551615' into BIGINT UNSIGNED
+		}
 		_, ok := ParseDecimal(s, 0)
 		return ok && !strings.Contains(s, ".")
 	case columnar.Decimal:

@@ -148,6 +148,11 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 		}
 	}
 	blk.aggregated = s.GroupBy != nil || anyAgg(items, s.Having, orderBy)
+	if s.Having != nil {
+		if err := b.checkHavingNames(s.Having.Expr, items, s.GroupBy, sc); err != nil {
+			return nil, err // having_names.go
+		}
+	}
 	out := sc
 	if blk.aggregated {
 		if out, err = b.aggregate(s, items, orderBy, sc, blk); err != nil {

@@ -18,9 +18,19 @@ func (b *binder) setOprStmt(n *ast.SetOprStmt, parent *scope) (*block, error) {
 		return nil, err
 	}
 	defer pop()
+	if s, ok := absorbedSelect(n); ok {
+		return b.selectStmt(s, parent) // (SELECT a FROM t) ORDER BY t.a: paren_order.go
+	}
 	blk, err := b.setOprList(n.SelectList, parent)
 	if err != nil {
 		return nil, err
+	}
+	if singleParenthesized(n) && n.OrderBy != nil {
+		for _, by := range n.OrderBy.Items {
+			if err := b.globalOrderTable(by.Expr); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return b.setOrderLimit(blk, n.OrderBy, n.Limit)
 }

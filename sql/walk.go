@@ -88,7 +88,7 @@ func transform(e Expr, f func(Expr) (Expr, bool)) Expr {
 		}
 		return c
 	case *Cast:
-		return &Cast{E: transform(e.E, f), T: e.T}
+		return &Cast{E: transform(e.E, f), T: e.T, Written: e.Written}
 	case *Func:
 		c := &Func{Name: e.Name, T: e.T, Args: make([]Expr, len(e.Args))}
 		for i, x := range e.Args {

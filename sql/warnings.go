@@ -20,6 +20,8 @@ import (
 //	1365  Division by 0                                x / 0, x DIV 0, x % 0 (the value is NULL)
 //	1411  Incorrect datetime value: 'x' for function str_to_date
 //	1260  Row 1 was cut by GROUP_CONCAT()             a GROUP_CONCAT past @@group_concat_max_len
+//	1105  Cast to unsigned converted negative integer  CAST('-1' AS UNSIGNED) (and its signed twin;
+//	      to its positive complement                   exec/cpu/cast_integer_text.go)
 //
 // The binder notes those of constants it folds; the CPU executor notes one
 // per row it reads (exec/cpu), and the planner keeps plans that could note
@@ -44,6 +46,7 @@ const (
 	WarnDatetimeForFunc uint16 = 1411 // ER_WRONG_VALUE_FOR_TYPE
 	NoteDataTruncated   uint16 = 1265 // WARN_DATA_TRUNCATED (a Note for a rounded DECIMAL)
 	WarnCutGroupConcat  uint16 = 1260 // ER_CUT_VALUE_GROUP_CONCAT
+	WarnUnknownError    uint16 = 1105 // ER_UNKNOWN_ERROR: a CAST that reinterpreted a string's 64 bits
 	NoteUnknownTable    uint16 = 1051 // ER_BAD_TABLE_ERROR, a Note under IF EXISTS
 	NoteTableExists     uint16 = 1050 // ER_TABLE_EXISTS_ERROR, a Note under IF NOT EXISTS
 )

@@ -107,6 +107,9 @@ func (c *compiler) compile(e sql.Expr) (evaluator, error) {
 		if err != nil {
 			return nil, err
 		}
+		if e.Written {
+			return c.castWritten(in, e.E.Type(), e.T), nil
+		}
 		return c.castTo(in, e.E.Type(), e.T), nil
 	case *sql.Func:
 		return c.compileFunc(e)

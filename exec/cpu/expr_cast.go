@@ -44,6 +44,11 @@ func (c *compiler) castTo(ev evaluator, from, to columnar.Type) evaluator {
 func castTo(ev evaluator, from, to columnar.Type) evaluator { return castWarning(ev, from, to, nil) }
 
 func castWarning(ev evaluator, from, to columnar.Type, warn *sql.Warnings) evaluator {
+	return castEvaluator(ev, from, to, warn, false)
+}
+
+// castEvaluator is castWarning; written marks a CAST the statement wrote.
+func castEvaluator(ev evaluator, from, to columnar.Type, warn *sql.Warnings, written bool) evaluator {
 	if from.IsWide() && to.IsWide() && from.Scale == to.Scale && from.Precision > to.Precision {
 		return wideCast(ev, from, to, warn) // fewer digits: each value checked
 	}
@@ -54,7 +59,7 @@ func castWarning(ev evaluator, from, to columnar.Type, warn *sql.Warnings) evalu
 	if from.IsWide() || to.IsWide() {
 		return wideCastVia(ev, from, to, warn)
 	}
-	ce := &castEval{in: ev, from: from, to: to, out: newVec(to), warn: warn}
+	ce := &castEval{in: ev, from: from, to: to, out: newVec(to), warn: warn, written: written}
 	if k, ok := isConst(ev); ok {
 		// Every worker compiles the literal: its warning is noted once.
 		ce.warn, ce.warnKey = nil, k
@@ -62,6 +67,9 @@ func castWarning(ev evaluator, from, to columnar.Type, warn *sql.Warnings) evalu
 		v := ce.eval(b, b.sel)
 		if ce.truncated && !k.Null {
 			warn.AddOnce(k, sql.WarnTruncatedValue, castWarningText(to, ce.truncText))
+		}
+		if ce.complement && !k.Null {
+			warn.AddOnce(complementKey{k}, sql.WarnUnknownError, complementText(to))
 		}
 		lit := &sql.Const{T: to, Null: v.isNull(0)}
 		if !lit.Null {
@@ -95,6 +103,11 @@ type castEval struct {
 	warnKey   *sql.Const
 	truncated bool
 	truncText string // the literal as the warning quotes it
+	// complement: the literal's bits reinterpreted (1105).
+	complement bool
+	// written: a CAST the statement wrote (sql.Cast.Written), whose
+	// string reads as MySQL's CAST reads it (cast_integer_text.go).
+	written bool
 }
 
 // numVal is a string parsed as a number or date: i in the target's integer
@@ -105,6 +118,9 @@ type numVal struct {
 	null bool
 	// truncated: the string read as a number only in part (warning 1292).
 	truncated bool
+	// complement: a string's 64 bits reinterpreted by a cast to the other
+	// signedness (warning 1105, cast_integer_text.go).
+	complement bool
 	// overflow: a DECIMAL whose scaled value leaves int64.
 	overflow bool
 }
@@ -127,7 +143,11 @@ func (e *castEval) eval(b *batch, sel []int32) *vec {
 		if to.ID == columnar.String {
 			return v
 		}
-		m := e.strNum.get(v.dict, func(s string) numVal { return parseAs(s, to) })
+		parse := func(s string) numVal { return parseAs(s, to) }
+		if e.written && writtenIntegerText(to) {
+			parse = func(s string) numVal { return parseWrittenInteger(s, to) }
+		}
+		m := e.strNum.get(v.dict, parse)
 		for _, p := range sel {
 			if v.isNull(p) {
 				continue
@@ -135,6 +155,9 @@ func (e *castEval) eval(b *batch, sel []int32) *vec {
 			nv := m[v.i32[p]]
 			if nv.truncated {
 				e.noteTruncated(v.stringAt(p))
+			}
+			if nv.complement {
+				e.noteComplement()
 			}
 			if nv.overflow {
 				raise(castOverflow(v, p, from, to))

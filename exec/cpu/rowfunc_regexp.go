@@ -19,9 +19,9 @@ var regexpBodies = map[string]func(f *rowFunc, a []val) val{
 		head, tail := splitAt(a, 3)
 		occ := optArg(a, 4, 0)
 		if occ <= 0 {
-			return sv(head + re.ReplaceAllString(tail, a[2].s))
+			return sv(head + replaceAllICU(re, tail, a[2].s)) // regexp_matches.go
 		}
-		locs := re.FindAllStringSubmatchIndex(tail, int(occ))
+		locs := icuMatches(re, tail, int(occ))
 		if int64(len(locs)) < occ {
 			return sv(head + tail)
 		}
@@ -80,7 +80,7 @@ func nthMatch(re *regexp.Regexp, s string, n int64) []int {
 	if n < 1 {
 		n = 1
 	}
-	locs := re.FindAllStringIndex(s, int(n))
+	locs := icuMatches(re, s, int(n)) // regexp_matches.go
 	if int64(len(locs)) < n {
 		return nil
 	}

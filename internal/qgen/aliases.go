@@ -35,6 +35,7 @@ func (g *Gen) orderByAlias(n *Node, alias string) {
 // or now and then a comparison of an aliased select item (not a window
 // function: HAVING comes before windows) with a literal.
 func (g *Gen) havingPred(asc *scope, items []*Node, alias string) *Node {
+	asc = havingScope(asc)
 	if alias == "" || !g.pct(40) {
 		return g.pred(asc, 1)
 	}
@@ -89,4 +90,21 @@ func (g *Gen) aliasKey(s sel) *Node {
 		return mk(TInt, "LENGTH("+strs[g.r.Intn(len(strs))]+")")
 	}
 	return nil
+}
+
+// havingScope is asc as HAVING may read it: MySQL looks a name outside
+// an aggregate's arguments up in the select list and among the GROUP BY
+// columns only (never the FROM), so a key that is an expression
+// (ABS(q1.b), keyExpr) cannot be written there again: GROUP BY ABS(q1.b)
+// HAVING ABS(q1.b) > 1 is 1054 "Unknown column 'q1.b' in 'having
+// clause'" (sql/having_names.go).
+func havingScope(asc *scope) *scope {
+	h := *asc
+	h.keys = nil
+	for _, k := range asc.keys {
+		if !strings.ContainsAny(k.ref, " (") {
+			h.keys = append(h.keys, k)
+		}
+	}
+	return &h
 }

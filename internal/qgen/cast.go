@@ -68,3 +68,30 @@ func (g *Gen) trimmed(x *Node) *Node {
 	}
 	return mk(TStr, "LOWER(UPPER(@))", x)
 }
+
+// numericTexts are strings a CAST AS SIGNED reads only in part or with
+// spaces and signs, which MySQL's strtoll10 and SQLite's CAST AS INTEGER
+// both read as their leading integer: '12abc' 12, ' 7' 7, '-3x' -3,
+// '4.9' 4 (no rounding of a string), '1e3' 1, 'abc' and the empty string 0.
+var numericTexts = []string{"'12abc'", "' 7'", "'-3x'", "'+5'", "'4.9'", "'1e3'", "'007'", "'abc'", "''", "'-0'"}
+
+// castTextSigned is CAST(x AS SIGNED) of a string: a literal of
+// numericTexts, or an integer followed by a string of strPool ('5ab' is
+// 5), which reads back as the integer. Past BIGINT the two engines part (MySQL
+// keeps strtoll10's bits: '99999999999999999999' is -1, SQLite clamps),
+// so the values stay small.
+func (g *Gen) castTextSigned(sc *scope, d int) *Node {
+	var x *Node
+	bound := int64(1000)
+	if g.pct(50) {
+		x = lit(TStr, numericTexts[g.r.Intn(len(numericTexts))])
+	} else {
+		i := g.intExpr(sc, d+1)
+		tail := lit(TStr, strPool[g.r.Intn(len(strPool))]) // no digits: the integer stays the prefix
+		x = mk(TStr, "CONCAT(@, @)", i, tail).lite("(CAST(@ AS TEXT) || @)")
+		bound = max(i.Bound, 1)
+	}
+	n := mk(TInt, "CAST(@ AS SIGNED)", x).lite("CAST(@ AS INTEGER)")
+	n.Bound = bound
+	return n
+}

@@ -31,10 +31,13 @@ func (g *Gen) moreString(sc *scope, d int) *Node {
 	return mk(TStr, "CONCAT_WS('-', @, @, @)", e(), e(), e()).lite("concat_ws('-', @, @, @)")
 }
 
-// moreStringInt is CHAR_LENGTH, LOCATE or STRCMP, an integer.
+// moreStringInt is CHAR_LENGTH, LOCATE, STRCMP or a string's CAST AS
+// SIGNED, an integer.
 func (g *Gen) moreStringInt(sc *scope, d int) *Node {
 	var n *Node
-	switch g.r.Intn(3) {
+	switch g.r.Intn(4) {
+	case 3:
+		n = g.castTextSigned(sc, d) // cast.go
 	case 0:
 		n = mk(TInt, "CHAR_LENGTH(@)", g.strExpr(sc, d+1)).lite("LENGTH(@)")
 		n.Bound = 64
