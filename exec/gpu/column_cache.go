@@ -49,8 +49,10 @@ type devColumn struct {
 	// sending is the copy that fills the entry while it is in flight
 	// (column_ahead.go, column_unpack.go).
 	sending *sendingCopy
-	pins    int
-	elem    *list.Element
+	// pooled: data came from the device's pool (allocData).
+	pooled bool
+	pins   int
+	elem   *list.Element
 }
 
 // cacheKey is a cache entry's identity: a column in one device form (a
@@ -193,7 +195,7 @@ func (cc *columnCache) unpin(e *devColumn) {
 func (cc *columnCache) drop(e *devColumn) {
 	cc.settle(e)
 	if !e.zeroCopy {
-		cu.MemFree(e.data)
+		cc.freeData(e)
 	}
 	if e.valid != 0 {
 		cu.MemFree(e.valid)
@@ -364,7 +366,7 @@ func (cc *columnCache) wholeCopy(col *columnar.Column) (*packedCopy, cu.DevicePt
 // from the device copy, waiting for it (waited).
 func (cc *columnCache) loadDirect(e *devColumn, src []byte, in *planner.GPUColumn) (waited bool, err error) {
 	need := int64(len(src))
-	if e.data, err = cu.MemAlloc(need); err != nil {
+	if e.data, err = cc.allocData(e, need); err != nil {
 		return false, fmt.Errorf("gpu: caching a column of %d bytes: %v", need, err)
 	}
 	e.bytes += need
@@ -451,10 +453,36 @@ func (cc *columnCache) loadValid(e *devColumn, col *columnar.Column) error {
 	return nil
 }
 
+// smallColumn bounds the columns whose device memory comes from the
+// device's pool (memory.go) and goes back to it when dropped: a fresh
+// cuMemAlloc costs up to a millisecond where the driver maps new pages
+// for it, which a cold query's dimension columns paid one by one.
+const smallColumn = 16 << 20
+
+// allocData allocates n bytes for e's values: small ones from the pool.
+func (cc *columnCache) allocData(e *devColumn, n int64) (cu.DevicePtr, error) {
+	if n > smallColumn {
+		return cu.MemAlloc(n)
+	}
+	p, err := cc.d.pool.get(n)
+	e.pooled = err == nil
+	return p, err
+}
+
+// freeData gives back e's values' memory.
+func (cc *columnCache) freeData(e *devColumn) {
+	if e.pooled {
+		cc.d.pool.put(e.data)
+	} else {
+		cu.MemFree(e.data)
+	}
+	e.data, e.pooled = 0, false
+}
+
 // free releases what a failed load allocated.
 func (cc *columnCache) free(e *devColumn) {
 	if e.data != 0 {
-		cu.MemFree(e.data)
+		cc.freeData(e)
 	}
 	if e.valid != 0 {
 		cu.MemFree(e.valid)
