@@ -4,10 +4,31 @@ import (
 	"strings"
 	"testing"
 
+	"gpusql/catalog"
 	"gpusql/internal/ssbtest"
 	"gpusql/planner"
 	"gpusql/storage/columnar"
 )
+
+// q12 is SSB Q1.2.
+const q12 = "select sum(lo_extendedprice*lo_discount) as revenue from lineorder, date where lo_orderdate = d_datekey and d_yearmonthnum = 199401 and lo_discount between 4 and 6 and lo_quantity between 26 and 35"
+
+// starColumns plans q as a star for prof and returns the names of the
+// plan's columns that has.
+func starColumns(t *testing.T, cat *catalog.Catalog, prof *planner.GPUProfile, q string, has func(planner.GPUColumn) bool) map[string]bool {
+	t.Helper()
+	p := planSQL(t, cat, q, planner.Options{GPU: prof})
+	if p.GPU.Star == nil {
+		t.Fatalf("not a star:\n%s", p.Explain())
+	}
+	m := map[string]bool{}
+	for _, c := range p.GPU.Columns {
+		if has(c) {
+			m[c.Column] = true
+		}
+	}
+	return m
+}
 
 // A cold run reads in place the columns sent packed that the kernel reads
 // after selective filters (SSB Q1.2: lo_quantity, lo_discount and
@@ -18,23 +39,17 @@ import (
 // are kept packed on the device.
 func TestColdReadsInPlace(t *testing.T) {
 	cat := ssbtest.Catalog(t, 0.05, columnar.HeapAllocator)
-	const q12 = "select sum(lo_extendedprice*lo_discount) as revenue from lineorder, date where lo_orderdate = d_datekey and d_yearmonthnum = 199401 and lo_discount between 4 and 6 and lo_quantity between 26 and 35"
 	inPlace := func(prof *planner.GPUProfile, q string) map[string]bool {
 		t.Helper()
-		p := planSQL(t, cat, q, planner.Options{GPU: prof})
-		if p.GPU.Star == nil {
-			t.Fatalf("not a star:\n%s", p.Explain())
-		}
-		m := map[string]bool{}
-		for _, c := range p.GPU.Columns {
-			if c.Packing != nil && c.Packing.ColdInPlace {
-				m[c.Column] = true
-				if c.Packing.ColdBytes <= 0 || c.Packing.ColdBytes > c.Packing.Bytes {
-					t.Errorf("%s: est %d bytes in place of %d packed", c.Column, c.Packing.ColdBytes, c.Packing.Bytes)
-				}
+		return starColumns(t, cat, prof, q, func(c planner.GPUColumn) bool {
+			if c.Packing == nil || !c.Packing.ColdInPlace {
+				return false
 			}
-		}
-		return m
+			if c.Packing.ColdBytes <= 0 || c.Packing.ColdBytes > c.Packing.Bytes {
+				t.Errorf("%s: est %d bytes in place of %d packed", c.Column, c.Packing.ColdBytes, c.Packing.Bytes)
+			}
+			return true
+		})
 	}
 	transfer := h100(t)
 	transfer.PackTransfer, transfer.ForcePacking = true, true // this scale's columns are too small to pack otherwise
@@ -72,24 +87,17 @@ func TestColdReadsInPlace(t *testing.T) {
 // or when the star has no dimension to build.
 func TestCopyAheadPlanned(t *testing.T) {
 	cat := ssbtest.Catalog(t, 0.05, columnar.HeapAllocator)
-	const q12 = "select sum(lo_extendedprice*lo_discount) as revenue from lineorder, date where lo_orderdate = d_datekey and d_yearmonthnum = 199401 and lo_discount between 4 and 6 and lo_quantity between 26 and 35"
 	ahead := func(prof *planner.GPUProfile, q string) map[string]bool {
 		t.Helper()
-		p := planSQL(t, cat, q, planner.Options{GPU: prof})
-		if p.GPU.Star == nil {
-			t.Fatalf("not a star:\n%s", p.Explain())
-		}
-		m := map[string]bool{}
-		for _, c := range p.GPU.Columns {
+		return starColumns(t, cat, prof, q, func(c planner.GPUColumn) bool {
 			if c.Packing == nil || !c.Packing.CopyAhead {
-				continue
+				return false
 			}
-			m[c.Column] = true
 			if c.Packing.ColdInPlace || !c.Packing.Transfer || !c.Fact {
 				t.Errorf("%s copied ahead: %+v, fact %v", c.Column, *c.Packing, c.Fact)
 			}
-		}
-		return m
+			return true
+		})
 	}
 	transfer := h100(t)
 	transfer.PackTransfer, transfer.ForcePacking = true, true
