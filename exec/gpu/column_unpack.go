@@ -105,6 +105,8 @@ func (cc *columnCache) sendUnpacked(col *columnar.Column, gc *planner.GPUColumn,
 		err = cc.loadValid(e, col)
 	}
 	if err != nil {
+		// A copy started on st may still read the staging buffer.
+		st.Synchronize()
 		e.sending.release(cc)
 		cc.free(e)
 		return nil, err
