@@ -113,7 +113,7 @@ func (cw *columnWriter) section(b []byte) (section, error) {
 		}
 		cw.off += pad
 	}
-	s := section{Off: cw.off, Len: int64(len(b)), CRC: crc32.Checksum(b, castagnoli)}
+	s := section{Off: cw.off, Len: int64(len(b)), CRC: checksum(b)}
 	if _, err := cw.w.Write(b); err != nil {
 		return section{}, err
 	}
@@ -182,7 +182,7 @@ func mapColumn(dir string, m columnMeta, f columnar.Field, rows int, what string
 	}
 	get := func(s section) []byte { return maps[m.fileOf(s)][s.Off : s.Off+s.Len] }
 	check := func(name string, s section) error {
-		if crc32.Checksum(get(s), castagnoli) != s.CRC {
+		if checksum(get(s)) != s.CRC {
 			return bad(m.fileOf(s), "checksum mismatch in its %s", name)
 		}
 		return nil

@@ -3,7 +3,6 @@ package disk
 import (
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"time"
@@ -91,7 +90,7 @@ func mapRemap(dir string, m remapMeta, t *columnar.Table, col int) (*columnar.Co
 			return nil, fmt.Errorf("file %s: its %s lies outside the file or has the wrong length", m.File, what)
 		}
 		b := data[s.Off : s.Off+s.Len]
-		if crc32.Checksum(b, castagnoli) != s.CRC {
+		if checksum(b) != s.CRC {
 			return nil, fmt.Errorf("file %s: checksum mismatch in its %s", m.File, what)
 		}
 		return castSlice[int32](b), nil
