@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -119,9 +120,8 @@ func (r *queryRun) aheadColumns(q *starQuery) []*columnar.Column {
 	}
 	cc := r.d.cache
 	var cols []*columnar.Column
-	for _, col := range q.fact.Table.Columns {
-		gc := r.d.place.of(col)
-		if gc == nil || gc.Packing == nil || !gc.Packing.CopyAhead || !gc.HasRange || col.Len == 0 {
+	for _, col := range r.d.place.ahead {
+		if gc := r.d.place.of(col); !gc.HasRange || col.Len == 0 || !slices.Contains(q.fact.Table.Columns, col) {
 			continue
 		}
 		if e, ok := cc.m[cacheKey{col: col}]; ok {

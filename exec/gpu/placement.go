@@ -22,6 +22,8 @@ import (
 type placement struct {
 	cols   map[*columnar.Column]*planner.GPUColumn
 	stream *planner.GPUStreaming
+	// ahead are the columns a cold run copies ahead (column_ahead.go).
+	ahead []*columnar.Column
 }
 
 func newPlacement(g *planner.GPUPlan) *placement {
@@ -29,6 +31,9 @@ func newPlacement(g *planner.GPUPlan) *placement {
 	for i := range g.Columns {
 		if c := &g.Columns[i]; c.Col != nil {
 			p.cols[c.Col] = c
+			if c.Packing != nil && c.Packing.CopyAhead {
+				p.ahead = append(p.ahead, c.Col)
+			}
 		}
 	}
 	return p
