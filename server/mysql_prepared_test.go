@@ -1,0 +1,50 @@
+package server
+
+import (
+	"testing"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+// TestMySQLPreparedErrors: a statement run through the binary protocol
+// (COM_STMT_EXECUTE) fails with the same number, SQLSTATE and message as
+// the same statement sent as text; the library under the server used to
+// send every such failure as 1105 (HY000) with "ERROR 1062 (23000): ..." as
+// its message.
+func TestMySQLPreparedErrors(t *testing.T) {
+	_, addr := startServer(t, Config{}, `create table w (id int primary key, n int not null, s varchar(3));
+		insert into w values (1, 1, 'a');`)
+	db := open(t, addr, "admin", "secret", "interpolateParams=false")
+	db.SetMaxOpenConns(1)
+	for _, c := range []struct {
+		q     string
+		args  []any
+		state string
+		msg   string
+		code  uint16
+	}{
+		{"insert into w values (?, ?, ?)", []any{1, 2, "b"}, "23000", "Duplicate entry '1' for key 'w.PRIMARY'", 1062},
+		{"insert into w values (?, ?, ?)", []any{2, nil, "b"}, "23000", "Column 'n' cannot be null", 1048},
+		{"insert into w values (?, ?, ?)", []any{2, 2, "toolong"}, "22001", "Data too long for column 's' at row 1", 1406},
+		{"insert into w values (?, ?)", []any{2, 2}, "21S01", "Column count doesn't match value count at row 1", 1136},
+		{"select nosuch from w where id = ?", []any{1}, "42S22", "Unknown column 'nosuch' in 'field list'", 1054},
+		{"select * from nosuch where id = ?", []any{1}, "42S02", "Table 'gpusql.nosuch' doesn't exist", 1146},
+	} {
+		_, err := db.Exec(c.q, c.args...)
+		me, ok := err.(*mysql.MySQLError)
+		if !ok {
+			t.Errorf("%s %v: %v, want error %d", c.q, c.args, err, c.code)
+			continue
+		}
+		if me.Number != c.code || string(me.SQLState[:]) != c.state || me.Message != c.msg {
+			t.Errorf("%s %v:\n got %d (%s) %s\nwant %d (%s) %s", c.q, c.args, me.Number, me.SQLState[:], me.Message, c.code, c.state, c.msg)
+		}
+	}
+	// The connection goes on after each failure, and the failure is what
+	// SHOW WARNINGS lists.
+	var level, msg string
+	var code int
+	if err := db.QueryRow("show warnings").Scan(&level, &code, &msg); err != nil || code != 1146 {
+		t.Errorf("show warnings: %s %d %s %v, want the 1146 error", level, code, msg, err)
+	}
+}
