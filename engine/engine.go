@@ -325,6 +325,9 @@ func (c *Conn) ExecStream(ctx context.Context, text, baseDir string, emit func(*
 		}
 	}
 	if perr != nil {
+		// The broken statement is the last one run: SHOW WARNINGS and
+		// @@error_count read its 1064, as MySQL's do.
+		c.NoteError(perr)
 		line := 1
 		var se *sql.Error
 		if errors.As(perr, &se) {
