@@ -21,7 +21,12 @@ func (db *DB) showTables(like *string, full bool) *StatementResult {
 		names = slices.DeleteFunc(names, func(n string) bool { return !sql.LikeMatch(n, *like) })
 	}
 	sort.Strings(names)
-	res := stringsResult("table", names)
+	// MySQL names the column after the database, and the pattern too.
+	header := "Tables_in_" + sql.DatabaseName
+	if like != nil {
+		header += " (" + *like + ")"
+	}
+	res := stringsResult(header, names)
 	if full {
 		kinds := make([]string, len(names))
 		for i, n := range names {

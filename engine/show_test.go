@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -37,6 +38,22 @@ func TestShowTablesLikeAndWarnings(t *testing.T) {
 	} {
 		if got := names(q); !slices.Equal(got, want) {
 			t.Errorf("%s: %v, want %v", q, got, want)
+		}
+	}
+	// The column is named as MySQL names it, after the database and the
+	// pattern.
+	for q, want := range map[string]string{
+		"show tables":                "Tables_in_gpusql",
+		"show full tables":           "Tables_in_gpusql|Table_type",
+		"show tables like 'ab%'":     "Tables_in_gpusql (ab%)",
+		"show full tables like 'x%'": "Tables_in_gpusql (x%)|Table_type",
+	} {
+		res, err := db.Exec(ctx, q, "")
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if got := strings.Join(res[0].Result.Names, "|"); got != want {
+			t.Errorf("%s: columns %s, want %s", q, got, want)
 		}
 	}
 	for _, q := range []string{"show warnings", "show errors"} {
