@@ -114,7 +114,7 @@ func (c *Catalog) alter(name string, snapshot, next *columnar.Table, colMap []in
 		return fmt.Errorf("table %s changed during ALTER TABLE; run it again", name)
 	}
 	c.tables[key(name)] = next
-	c.indexes[key(name)] = kept
+	c.indexes[key(name)] = sortIndexes(next.Fields, kept)
 	c.dropRemaps(name, next)
 	c.version++
 	return nil

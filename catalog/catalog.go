@@ -116,7 +116,7 @@ func (c *Catalog) CreateDefined(def TableDef, ifNotExists bool) error {
 	c.tables[key(name)] = columnar.NewEmptyTable(name, fields)
 	c.writers[key(name)] = &sync.Mutex{}
 	c.dropCounter(key(name))
-	c.indexes[key(name)] = append([]Index(nil), indexes...)
+	c.indexes[key(name)] = sortIndexes(fields, append([]Index(nil), indexes...))
 	c.checks[key(name)] = append([]Check(nil), def.Checks...)
 	c.foreignKeys[key(name)] = append([]ForeignKey(nil), def.ForeignKeys...)
 	c.version++

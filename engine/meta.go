@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"gpusql/catalog"
@@ -114,34 +113,6 @@ func columnKeys(n int, indexes []catalog.Index) []string {
 		}
 	}
 	return keys
-}
-
-// showIndex lists a table's indexes as MySQL's SHOW INDEX does, one row
-// per key column (its first columns: Table, Non_unique, Key_name,
-// Seq_in_index, Column_name, and Null).
-func (db *DB) showIndex(name string) (*StatementResult, error) {
-	t, ok := db.cat.Table(name)
-	if !ok {
-		return nil, errNoTable(name)
-	}
-	var tables, nonUnique, keys, seq, cols, nulls []string
-	for _, ix := range db.cat.Indexes(name) {
-		for k, c := range ix.Columns {
-			tables = append(tables, t.Name)
-			nonUnique = append(nonUnique, map[bool]string{true: "0", false: "1"}[ix.Unique])
-			keys = append(keys, ix.Name)
-			seq = append(seq, strconv.Itoa(k+1))
-			cols = append(cols, t.Fields[c].Name)
-			nulls = append(nulls, map[bool]string{true: "YES", false: ""}[t.Fields[c].Nullable])
-		}
-	}
-	res := &exec.Result{
-		Names: []string{"Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Null"},
-		Columns: []*columnar.Column{stringColumn(tables), stringColumn(nonUnique), stringColumn(keys),
-			stringColumn(seq), stringColumn(cols), stringColumn(nulls)},
-		Rows: len(tables),
-	}
-	return &StatementResult{Kind: KindRows, Result: res}, nil
 }
 
 // analyze answers ANALYZE TABLE as MySQL does, one status row per table
