@@ -48,3 +48,37 @@ func TestMySQLPreparedErrors(t *testing.T) {
 		t.Errorf("show warnings: %s %d %s %v, want the 1146 error", level, code, msg, err)
 	}
 }
+
+// TestMySQLSetAndTransactionErrors: SET's and a READ ONLY transaction's
+// failures carry MySQL's number and SQLSTATE to a MySQL client.
+func TestMySQLSetAndTransactionErrors(t *testing.T) {
+	_, addr := startServer(t, Config{}, `create table w (id int primary key);`)
+	db := open(t, addr, "admin", "secret", "")
+	db.SetMaxOpenConns(1)
+	for _, c := range []struct {
+		q, state, msg string
+		code          uint16
+	}{
+		{"set autocommit = 'abc'", "42000", "Variable 'autocommit' can't be set to the value of 'abc'", 1231},
+		{"set max_execution_time = 'x'", "42000", "Incorrect argument type to variable 'max_execution_time'", 1232},
+		{"start transaction read only", "", "", 0},
+		{"insert into w values (1)", "25006", "Cannot execute statement in a READ ONLY transaction.", 1792},
+		{"commit", "", "", 0},
+	} {
+		_, err := db.Exec(c.q)
+		if c.code == 0 {
+			if err != nil {
+				t.Fatalf("%s: %v", c.q, err)
+			}
+			continue
+		}
+		me, ok := err.(*mysql.MySQLError)
+		if !ok {
+			t.Errorf("%s: %v, want error %d", c.q, err, c.code)
+			continue
+		}
+		if me.Number != c.code || string(me.SQLState[:]) != c.state || me.Message != c.msg {
+			t.Errorf("%s:\n got %d (%s) %s\nwant %d (%s) %s", c.q, me.Number, me.SQLState[:], me.Message, c.code, c.state, c.msg)
+		}
+	}
+}
