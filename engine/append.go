@@ -92,7 +92,7 @@ func (db *DB) insert(ctx context.Context, s *sql.Insert) (*StatementResult, erro
 			if t, dropped, err = db.skipViolations(db.cat, t, old.Rows, db.finishOptions(), sql.WarningsFrom(ctx)); err != nil {
 				return nil, err
 			}
-			t, skipped = skipConflicts(t, old.Rows, db.cat.Indexes(s.Table))
+			t, skipped = skipConflicts(t, old.Rows, db.cat.Indexes(s.Table), sql.WarningsFrom(ctx))
 		}
 		return t, nil
 	})
