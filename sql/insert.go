@@ -142,6 +142,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 			err.Detail = fmt.Sprintf("%d columns, %d values", given, len(list))
 			return nil, err
 		}
+		valuesColumnRefs(t, targets, list)
 		row := make([]Expr, len(targets))
 		copy(row[given:], defaults)
 		for i, v := range list {
