@@ -22,10 +22,10 @@ func (c *Catalog) Rename(from, to []string) error {
 			return fmt.Errorf("table %s does not exist", from[i])
 		}
 		if _, taken := tables[key(to[i])]; taken {
-			return fmt.Errorf("table %s already exists", to[i])
+			return TableExistsError(to[i])
 		}
 		if _, taken := c.views[key(to[i])]; taken {
-			return fmt.Errorf("a view named %s already exists", to[i])
+			return TableExistsError(to[i])
 		}
 		delete(tables, key(from[i]))
 		nt := *t

@@ -94,10 +94,10 @@ func (c *Catalog) CreateDefined(def TableDef, ifNotExists bool) error {
 		if ifNotExists {
 			return nil
 		}
-		return fmt.Errorf("table %s already exists", name)
+		return TableExistsError(name)
 	}
 	if _, ok := c.views[key(name)]; ok {
-		return fmt.Errorf("a view named %s already exists", name)
+		return TableExistsError(name)
 	}
 	seen := map[string]bool{}
 	for _, f := range fields {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"gpusql/catalog"
 	"gpusql/exec"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
@@ -119,7 +120,7 @@ func (db *DB) insert(ctx context.Context, s *sql.Insert) (*StatementResult, erro
 // createTableAs runs the query and stores its result as a new table.
 func (db *DB) createTableAs(ctx context.Context, s *sql.CreateTableAs) (*StatementResult, error) {
 	if _, ok := db.cat.Table(s.Name); ok {
-		return nil, fmt.Errorf("table %s already exists", s.Name)
+		return nil, catalog.TableExistsError(s.Name)
 	}
 	res, _, err := db.query(ctx, s.Query)
 	if err != nil {
@@ -158,7 +159,7 @@ func (db *DB) createTableAs(ctx context.Context, s *sql.CreateTableAs) (*Stateme
 		return nil, err
 	}
 	if _, ok := db.cat.Table(s.Name); ok {
-		return nil, fmt.Errorf("table %s already exists", s.Name)
+		return nil, catalog.TableExistsError(s.Name)
 	}
 	db.cat.Put(t)
 	r := message("created table %s with %d %s", s.Name, res.Rows, plural(res.Rows, "row"))

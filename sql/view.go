@@ -37,7 +37,9 @@ func (b *binder) createView(n *ast.CreateViewStmt) (Statement, error) {
 		return nil, b.errCode(b.wordPos(name, -1), ErTableExists, "Table '%s' already exists", name)
 	}
 	if _, ok := b.cat.View(name); ok && !n.OrReplace {
-		return nil, b.errf(b.wordPos(name, -1), "view '%s' already exists (use CREATE OR REPLACE VIEW)", name)
+		err := b.errCode(b.wordPos(name, -1), ErTableExists, "Table '%s' already exists", name)
+		err.Detail = "a view: use CREATE OR REPLACE VIEW"
+		return nil, err
 	}
 	// Bound now so a broken view fails at CREATE; the plan is discarded.
 	blk, err := b.query(n.Select, nil)
