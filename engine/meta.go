@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"gpusql/catalog"
 	"gpusql/exec"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
@@ -49,7 +48,7 @@ func (db *DB) describe(name string, like *string, full bool) (*StatementResult, 
 	if !ok {
 		return nil, errNoTable(name)
 	}
-	keys := columnKeys(len(t.Fields), db.cat.Indexes(name))
+	keys := sql.ColumnKeys(len(t.Fields), db.cat.Indexes(name))
 	var names, types, nulls, defaults, extra []string
 	var noDefault []bool
 	var keep, collations []string
@@ -85,34 +84,6 @@ func (db *DB) describe(name string, like *string, full bool) (*StatementResult, 
 		res.Columns = append(res.Columns, stringColumn(privileges), stringColumn(comments))
 	}
 	return &StatementResult{Kind: KindRows, Result: res}, nil
-}
-
-// columnKeys is DESCRIBE's Key of each column, as MySQL documents it: PRI
-// for a column of the primary key, UNI for the column of a one-column
-// UNIQUE index, MUL for the first column of any other index (a non-unique
-// one, or a composite UNIQUE one, whose first column may repeat); the
-// first of these that applies, in that order.
-func columnKeys(n int, indexes []catalog.Index) []string {
-	rank := map[string]int{"": 0, "MUL": 1, "UNI": 2, "PRI": 3}
-	keys := make([]string, n)
-	set := func(c int, k string) {
-		if rank[k] > rank[keys[c]] {
-			keys[c] = k
-		}
-	}
-	for _, ix := range indexes {
-		switch {
-		case ix.Primary:
-			for _, c := range ix.Columns {
-				set(c, "PRI")
-			}
-		case ix.Unique && len(ix.Columns) == 1:
-			set(ix.Columns[0], "UNI")
-		default:
-			set(ix.Columns[0], "MUL")
-		}
-	}
-	return keys
 }
 
 // analyze answers ANALYZE TABLE as MySQL does, one status row per table

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/go-sql-driver/mysql"
@@ -79,6 +80,32 @@ func TestMySQLSetAndTransactionErrors(t *testing.T) {
 		}
 		if me.Number != c.code || string(me.SQLState[:]) != c.state || me.Message != c.msg {
 			t.Errorf("%s:\n got %d (%s) %s\nwant %d (%s) %s", c.q, me.Number, me.SQLState[:], me.Message, c.code, c.state, c.msg)
+		}
+	}
+}
+
+// TestMySQLInformationSchemaColumns: SELECT * of information_schema.TABLES
+// and COLUMNS gives MySQL 8's columns in MySQL's order, which tools that
+// read them by position rely on.
+func TestMySQLInformationSchemaColumns(t *testing.T) {
+	_, addr := startServer(t, Config{}, `create table w (id int primary key);`)
+	db := open(t, addr, "admin", "secret", "")
+	for table, want := range map[string]string{
+		"tables": "TABLE_CATALOG TABLE_SCHEMA TABLE_NAME TABLE_TYPE ENGINE VERSION ROW_FORMAT TABLE_ROWS AVG_ROW_LENGTH " +
+			"DATA_LENGTH MAX_DATA_LENGTH INDEX_LENGTH DATA_FREE AUTO_INCREMENT CREATE_TIME UPDATE_TIME CHECK_TIME " +
+			"TABLE_COLLATION CHECKSUM CREATE_OPTIONS TABLE_COMMENT",
+		"columns": "TABLE_CATALOG TABLE_SCHEMA TABLE_NAME COLUMN_NAME ORDINAL_POSITION COLUMN_DEFAULT IS_NULLABLE DATA_TYPE " +
+			"CHARACTER_MAXIMUM_LENGTH CHARACTER_OCTET_LENGTH NUMERIC_PRECISION NUMERIC_SCALE DATETIME_PRECISION " +
+			"CHARACTER_SET_NAME COLLATION_NAME COLUMN_TYPE COLUMN_KEY EXTRA PRIVILEGES COLUMN_COMMENT GENERATION_EXPRESSION SRS_ID",
+	} {
+		rows, err := db.Query("select * from information_schema." + table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, err := rows.Columns()
+		rows.Close()
+		if got := strings.Join(cols, " "); err != nil || got != want {
+			t.Errorf("information_schema.%s columns:\n got %s\nwant %s", table, got, want)
 		}
 	}
 }
