@@ -628,8 +628,6 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.checkpoint()
 	case *sql.CheckDatabase:
 		return db.checkDatabase(), nil
-	case *sql.ShowTableStatus:
-		return db.showTableStatus(s.Like), nil
 	case *sql.ExportDatabase:
 		return db.exportDatabase(resolve(baseDir, s.Dir))
 	case *sql.ImportDatabase:

@@ -317,11 +317,7 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		b.volatile("SHOW WARNINGS")
 		return &ShowWarnings{Errors: n.Tp == ast.ShowErrors, Count: n.CountWarningsOrErrors, Last: b.vars.LastWarnings()}, nil
 	case ast.ShowTableStatus:
-		if n.Where != nil {
-			return nil, b.errf(-1, "unsupported: SHOW TABLE STATUS WHERE (use LIKE)")
-		}
-		like, err := b.showLike(n, "SHOW TABLE STATUS")
-		return &ShowTableStatus{Like: like}, err
+		return b.showQuery(n, "tables", tableStatusColumns)
 	case ast.ShowColumns:
 		if n.Table == nil {
 			return nil, b.errf(-1, "SHOW COLUMNS needs a table")
@@ -364,10 +360,14 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 	return nil, b.errf(b.start, "unsupported statement: %s (SHOW TABLES, SHOW COLUMNS, SHOW INDEX, SHOW CREATE TABLE, SHOW DATABASES, SHOW VARIABLES, SHOW STATUS, SHOW TABLE STATUS, SHOW WARNINGS, SHOW PROCESSLIST, SHOW CHARACTER SET, SHOW COLLATION, SHOW ENGINES, SHOW CREATE VIEW, SHOW CREATE DATABASE, SHOW TRIGGERS, SHOW PROCEDURE STATUS, SHOW FUNCTION STATUS and SHOW EVENTS are supported)", strings.ToUpper(firstN(b.src[b.start:b.end], 2)))
 }
 
-// showTables binds SHOW TABLES [LIKE 'pattern'].
+// showTables binds SHOW [FULL] TABLES [LIKE 'pattern' | WHERE ...].
 func (b *binder) showTables(n *ast.ShowStmt) (Statement, error) {
-	if n.Where != nil {
-		return nil, b.errf(-1, "unsupported: SHOW TABLES WHERE (use SHOW TABLES LIKE, or SELECT table_name FROM information_schema.tables WHERE ...)")
+	if n.Where != nil { // over the columns SHOW TABLES names (show_query.go)
+		cols := [][2]string{{"TABLE_NAME", "Tables_in_" + DatabaseName}}
+		if n.Full {
+			cols = append(cols, [2]string{"TABLE_TYPE", "Table_type"})
+		}
+		return b.showQuery(n, "tables", cols)
 	}
 	like, err := b.showLike(n, "SHOW TABLES")
 	return &ShowTables{Like: like, Full: n.Full}, err
