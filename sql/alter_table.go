@@ -235,9 +235,14 @@ func (b *binder) rewriteTable(t *columnar.Table, fields []columnar.Field, src []
 	for i, f := range fields {
 		names[i] = f.Name
 		if src[i] < 0 {
-			// An added column: existing rows get its default, as in MySQL.
-			// (columnDef refused NOT NULL without one if there are rows).
+			// An added column: existing rows get its default, as in MySQL;
+			// a NOT NULL one without a DEFAULT its type's implicit one (0,
+			// ''), as MySQL fills it (columnDef refused the types that
+			// have none).
 			exprs[i] = nullConst(f.Type)
+			if d := implicitDefault(f.Type); !f.Nullable && !f.HasDefault && d != nil {
+				exprs[i] = d
+			}
 			if f.HasDefault {
 				c, err := b.defaultConst(f, b.wordPos(f.Name, -1))
 				if err != nil {
@@ -287,7 +292,8 @@ func alterableType(from, to columnar.Type) bool {
 }
 
 // columnDef types a column definition of ALTER TABLE. A NOT NULL column
-// added to a table with rows needs a DEFAULT to fill them with.
+// added to a table with rows needs a DEFAULT to fill them with, or a type
+// with an implicit one (0 for numbers, the empty string for strings).
 func (b *binder) columnDef(c *ast.ColumnDef, hasRows bool) (columnar.Field, error) {
 	name := c.Name.Name.O
 	pos := b.wordPos(name, -1)
@@ -331,8 +337,10 @@ func (b *binder) columnDef(c *ast.ColumnDef, hasRows bool) (columnar.Field, erro
 			return columnar.Field{}, err
 		}
 	}
-	if !f.Nullable && !f.HasDefault && hasRows && f.Generated == "" {
-		return columnar.Field{}, b.errf(pos, "cannot add NOT NULL column '%s' without a DEFAULT to a table with rows (give it a DEFAULT, or add it nullable, UPDATE it, then MODIFY it NOT NULL)", name)
+	if !f.Nullable && !f.HasDefault && hasRows && f.Generated == "" && implicitDefault(f.Type) == nil {
+		// MySQL fills the rows with the type's implicit default; gpusql
+		// has none for dates (MySQL's '0000-00-00'), ENUM, JSON and the rest.
+		return columnar.Field{}, b.errf(pos, "cannot add NOT NULL column '%s' of type %s without a DEFAULT to a table with rows (give it a DEFAULT, or add it nullable, UPDATE it, then MODIFY it NOT NULL)", name, t)
 	}
 	return f, nil
 }
