@@ -15,7 +15,8 @@ import (
 // EXECUTE name [USING @a, @b, ...], DEALLOCATE | DROP PREPARE name. They
 // live on the connection (engine.Conn) beside its user variables. The text
 // is checked when it is prepared (it must parse, as one statement that is
-// not itself PREPARE / EXECUTE / DEALLOCATE) and bound afresh at each
+// not itself PREPARE / EXECUTE / DEALLOCATE, whose tables and columns
+// exist: checkPrepared) and bound afresh at each
 // EXECUTE with the USING values written into its '?' placeholders as
 // literals: the same substitution the database/sql driver and the server's
 // binary protocol use (SubstituteParams), so a value has the type of its
