@@ -63,7 +63,7 @@ func (db *DB) describe(name string, like *string, full bool) (*StatementResult, 
 		coll := sql.FieldCollation(f)
 		collations, noCollation = append(collations, coll), append(noCollation, coll == "")
 		nulls = append(nulls, map[bool]string{true: "YES", false: "NO"}[f.Nullable])
-		defaults = append(defaults, f.Default)
+		defaults = append(defaults, sql.DefaultText(f))
 		noDefault = append(noDefault, !f.HasDefault)
 		extra = append(extra, columnExtra(f))
 	}
@@ -186,7 +186,8 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 // nullAndDefault is the NOT NULL and DEFAULT part of a column in SHOW
 // CREATE TABLE and EXPORT DATABASE, as MySQL 8 writes it: every default
 // quoted as a string ("DEFAULT '5'"), which reads back as the same value
-// in every column type; a nullable column without one is DEFAULT NULL.
+// in every column type; a nullable column without one is DEFAULT NULL but
+// for TEXT and BLOB; a nullable TIMESTAMP says NULL.
 func nullAndDefault(f columnar.Field) string {
 	s := ""
 	if f.Collation != "" {
@@ -195,24 +196,35 @@ func nullAndDefault(f columnar.Field) string {
 	if f.Generated != "" {
 		return s + generatedClause(f)
 	}
-	if !f.Nullable {
+	switch {
+	case !f.Nullable:
 		s += " NOT NULL"
+	case f.Type.Timestamp:
+		// MySQL spells out NULL for a TIMESTAMP, once NOT NULL by
+		// default (store_create_info).
+		s += " NULL"
 	}
 	switch {
-	case f.HasDefault && f.Type.ID == columnar.Datetime && f.Default == columnar.DefaultNow:
-		s += " DEFAULT CURRENT_TIMESTAMP"
+	case sql.DefaultsToNow(f):
+		s += " DEFAULT " + sql.NowText(f)
 	case f.HasDefault:
 		s += " DEFAULT '" + defaultQuoter.Replace(f.Default) + "'"
-	case f.Nullable:
+	case f.Nullable && !isBlob(f.Type):
 		s += " DEFAULT NULL"
 	}
 	if f.OnUpdateNow {
-		s += " ON UPDATE CURRENT_TIMESTAMP"
+		s += " ON UPDATE " + sql.NowText(f)
 	}
 	if f.AutoIncrement {
 		s += " AUTO_INCREMENT"
 	}
 	return s
+}
+
+// isBlob reports whether t is a TEXT or BLOB type, which MySQL writes
+// without DEFAULT NULL (JSON, though stored alike, gets it).
+func isBlob(t columnar.Type) bool {
+	return t.ID == columnar.String && t.Width <= 0 && !t.JSON && t.Members == ""
 }
 
 // columnExtra is DESCRIBE's and information_schema.COLUMNS' Extra.

@@ -91,3 +91,38 @@ func TestShowCatalogTables(t *testing.T) {
 		}
 	}
 }
+
+// TestShowCreateTableMySQLForms: SHOW CREATE TABLE writes columns as MySQL
+// 8's store_create_info does: TEXT and BLOB without DEFAULT NULL (JSON
+// with it), a nullable TIMESTAMP with NULL, CURRENT_TIMESTAMP with the
+// column's digits; DESCRIBE marks a CURRENT_TIMESTAMP default
+// DEFAULT_GENERATED. The text reads back as the same table.
+func TestShowCreateTableMySQLForms(t *testing.T) {
+	db := open(t)
+	mustRun(t, db, `CREATE TABLE t (a TEXT, b BLOB, c TIMESTAMP, e DATETIME(3) DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),
+		j JSON, u TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP)`)
+	want := "t|CREATE TABLE `t` (\n" +
+		"  `a` text,\n" +
+		"  `b` blob,\n" +
+		"  `c` timestamp NULL DEFAULT NULL,\n" +
+		"  `e` datetime(3) DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),\n" +
+		"  `j` json DEFAULT NULL,\n" +
+		"  `u` timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP\n" +
+		")"
+	got := tableText(t, db, "SHOW CREATE TABLE t")
+	if got != want {
+		t.Errorf("SHOW CREATE TABLE:\n%s\nwant:\n%s", got, want)
+	}
+	desc := tableText(t, db, "DESCRIBE t")
+	for _, row := range []string{"e|datetime(3)|YES||CURRENT_TIMESTAMP(3)|DEFAULT_GENERATED on update CURRENT_TIMESTAMP(3)",
+		"u|timestamp|NO||CURRENT_TIMESTAMP|DEFAULT_GENERATED"} {
+		if !strings.Contains(desc, row) {
+			t.Errorf("DESCRIBE t lacks %s:\n%s", row, desc)
+		}
+	}
+	ddl := strings.TrimPrefix(got, "t|")
+	mustRun(t, db, "DROP TABLE t; "+ddl)
+	if again := tableText(t, db, "SHOW CREATE TABLE t"); again != want {
+		t.Errorf("SHOW CREATE TABLE after reading its text back:\n%s", again)
+	}
+}

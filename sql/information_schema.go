@@ -188,7 +188,7 @@ func columnRow(table string, i int, f columnar.Field, key string) []Expr {
 	colType := SQLTypeName(f.Type)
 	def := infoNull(columnar.TString)
 	if f.HasDefault {
-		def = infoStr(f.Default)
+		def = infoStr(DefaultText(f))
 	}
 	extra := ColumnExtra(f)
 	charset, collation := infoNull(columnar.TString), infoNull(columnar.TString)
