@@ -261,7 +261,7 @@ func (b *binder) rewriteTable(t *columnar.Table, fields []columnar.Field, src []
 		from := t.Fields[src[i]].Type
 		e := Expr(sc.colRef(src[i]))
 		if !alterableType(from, f.Type) {
-			return nil, b.errf(b.wordPos(f.Name, -1), "unsupported: changing column '%s' from %s to %s (numbers change to numbers or strings, dates to dates or strings)", f.Name, from, f.Type)
+			return nil, b.errf(b.wordPos(f.Name, -1), "unsupported: changing column '%s' from %s to %s (numbers change to numbers or strings, dates to dates or strings, strings to INT, DECIMAL or DOUBLE)", f.Name, from, f.Type)
 		}
 		// Numbers and dates reach the engine as they are and are stored
 		// as INSERT stores them (range checked, rounded half away from
@@ -275,15 +275,18 @@ func (b *binder) rewriteTable(t *columnar.Table, fields []columnar.Field, src []
 	return &AlterColumns{Table: t.Name, Fields: fields, Query: q, ColMap: colMap, Snapshot: t}, nil
 }
 
-// alterableType reports whether MODIFY/CHANGE converts from to to: a
-// string becomes a number only through CAST, which reads 'x' as 0 where
-// MySQL's strict ALTER fails, so gpusql refuses it rather than lose data.
+// alterableType reports whether MODIFY/CHANGE converts from to to. A
+// string becomes a number as INSERT ... SELECT stores it, read by the
+// engine (sql.StoresText), which fails on text that is no number as
+// MySQL's strict ALTER does (1366 Incorrect integer value: 'x' for column
+// 'c' at row 3); other string conversions (dates, YEAR, TIME, wide or
+// unsigned numbers) are refused rather than read as CAST reads them.
 func alterableType(from, to columnar.Type) bool {
 	switch {
 	case to.ID == columnar.String:
 		return true
 	case from.ID == columnar.String:
-		return false
+		return StoresText(from, to)
 	case isTemporal(from) || isTemporal(to):
 		// DATE and DATETIME convert into each other (midnight; the date).
 		return isTemporal(from) && isTemporal(to)
