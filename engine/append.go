@@ -278,6 +278,8 @@ func appendColumn(old *columnar.Column, m int, src *columnar.Column, n int, t co
 		err = timesInto(out, m, src, n)
 	case t.ID == columnar.Datetime && src.Type.ID == columnar.String:
 		err = parseDatetimesInto(out, m, src, n)
+	case t.ID == columnar.Date && src.Type.ID == columnar.String:
+		err = parseDatesInto(out, m, src, n)
 	case t.IsWide() || src.Type.IsWide():
 		err = widesInto(out, m, src, n)
 	default:
