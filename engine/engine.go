@@ -513,6 +513,9 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 			return nil, err
 		}
 		dropped := 0
+		for _, name := range s.Elsewhere {
+			sql.WarningsFrom(ctx).AddNote(sql.NoteUnknownTable, fmt.Sprintf("Unknown table '%s'", name))
+		}
 		for _, name := range s.Names {
 			if _, ok := db.cat.Table(name); !ok && s.IfExists {
 				// MySQL's Note 1051 for each table that is not there.
@@ -539,7 +542,15 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		}
 		return message("created view %s", s.View.Name), nil
 	case *sql.DropView:
+		for _, name := range s.Elsewhere {
+			sql.WarningsFrom(ctx).AddNote(sql.NoteUnknownTable, fmt.Sprintf("Unknown table '%s'", name))
+		}
 		for _, name := range s.Names {
+			if _, ok := db.cat.View(name); !ok && s.IfExists {
+				// MySQL's Note 1051, as DROP TABLE IF EXISTS gives it.
+				sql.WarningsFrom(ctx).AddNote(sql.NoteUnknownTable, fmt.Sprintf("Unknown table '%s.%s'", sql.DatabaseName, name))
+				continue
+			}
 			if err := db.cat.DropView(name, s.IfExists); err != nil {
 				return nil, err
 			}

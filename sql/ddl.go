@@ -297,7 +297,14 @@ func (b *binder) dropTable(n *ast.DropTableStmt) (Statement, error) {
 	}
 	st := &DropTable{IfExists: n.IfExists}
 	for _, t := range n.Tables {
-		st.Names = append(st.Names, t.Name.O)
+		switch {
+		case knownSchema(t.Schema.O):
+			st.Names = append(st.Names, t.Name.O)
+		case n.IfExists:
+			st.Elsewhere = append(st.Elsewhere, t.Schema.O+"."+t.Name.O)
+		default: // schema_names.go
+			return nil, b.errCode(b.wordPos(t.Name.O, -1), ErBadTable, "Unknown table '%s.%s'", t.Schema.O, t.Name.O)
+		}
 	}
 	return st, nil
 }

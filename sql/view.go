@@ -26,6 +26,8 @@ type CreateView struct {
 type DropView struct {
 	Names    []string
 	IfExists bool
+	// Elsewhere: as DropTable's, views of other databases under IF EXISTS.
+	Elsewhere []string
 }
 
 func (*CreateView) statement() {}
@@ -79,7 +81,14 @@ func (b *binder) createView(n *ast.CreateViewStmt) (Statement, error) {
 func (b *binder) dropView(n *ast.DropTableStmt) (Statement, error) {
 	st := &DropView{IfExists: n.IfExists}
 	for _, t := range n.Tables {
-		st.Names = append(st.Names, t.Name.O)
+		switch {
+		case knownSchema(t.Schema.O):
+			st.Names = append(st.Names, t.Name.O)
+		case n.IfExists:
+			st.Elsewhere = append(st.Elsewhere, t.Schema.O+"."+t.Name.O)
+		default: // schema_names.go
+			return nil, b.errCode(b.wordPos(t.Name.O, -1), ErBadTable, "Unknown table '%s.%s'", t.Schema.O, t.Name.O)
+		}
 	}
 	return st, nil
 }
