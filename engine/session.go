@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -158,7 +159,12 @@ func (c *Conn) sessionStatement(db *DB, stmt sql.Statement) (*StatementResult, b
 	case *sql.Use:
 		return message("database changed"), true, nil
 	case *sql.ShowDatabases:
-		return &StatementResult{Kind: KindRows, Result: stringsResult("Database", []string{"information_schema", sql.DatabaseName})}, true, nil
+		names, header := []string{"information_schema", sql.DatabaseName}, "Database"
+		if s.Like != nil { // MySQL names the column after the pattern too
+			names = slices.DeleteFunc(names, func(n string) bool { return !sql.LikeMatch(n, *s.Like) })
+			header += " (" + *s.Like + ")"
+		}
+		return &StatementResult{Kind: KindRows, Result: stringsResult(header, names)}, true, nil
 	case *sql.ShowVariables:
 		return db.showVariables(s, c.vars.Autocommit()), true, nil
 	case *sql.ShowStatus:

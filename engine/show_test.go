@@ -47,6 +47,7 @@ func TestShowTablesLikeAndWarnings(t *testing.T) {
 		"show full tables":           "Tables_in_gpusql|Table_type",
 		"show tables like 'ab%'":     "Tables_in_gpusql (ab%)",
 		"show full tables like 'x%'": "Tables_in_gpusql (x%)|Table_type",
+		"show databases like 'gp%'":  "Database (gp%)",
 	} {
 		res, err := db.Exec(ctx, q, "")
 		if err != nil {

@@ -19,8 +19,9 @@ import (
 // exist.
 type Use struct{ Database string }
 
-// ShowDatabases lists DatabaseName and information_schema.
-type ShowDatabases struct{}
+// ShowDatabases lists DatabaseName and information_schema, those whose
+// name matches Like when it is set.
+type ShowDatabases struct{ Like *string }
 
 // ShowVariables lists the session's variables whose names match Pattern
 // (LIKE syntax; "" = all); Global shows the GLOBAL values

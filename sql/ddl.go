@@ -324,7 +324,7 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		b.volatile("SHOW WARNINGS")
 		return &ShowWarnings{Errors: n.Tp == ast.ShowErrors, Count: n.CountWarningsOrErrors, Last: b.vars.LastWarnings()}, nil
 	case ast.ShowTableStatus:
-		return b.showQuery(n, "tables", tableStatusColumns)
+		return b.showQuery(n, "tables", "", "TABLE_NAME", tableStatusColumns)
 	case ast.ShowColumns:
 		if n.Table == nil {
 			return nil, b.errf(-1, "SHOW COLUMNS needs a table")
@@ -334,8 +334,8 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		if !ok {
 			return nil, b.errCode(b.wordPos(name, -1), ErNoSuchTable, "Table '%s.%s' doesn't exist", DatabaseName, name)
 		}
-		if n.Where != nil {
-			return nil, b.errf(-1, "unsupported: SHOW COLUMNS WHERE (use LIKE)")
+		if n.Where != nil { // over SHOW's columns (show_query.go)
+			return b.showQuery(n, "columns", "TABLE_NAME = "+quoteString(t.Name), "ORDINAL_POSITION", showColumnsColumns(n.Full))
 		}
 		like, err := b.showLike(n, "SHOW COLUMNS")
 		if n.Column != nil && like == nil {
@@ -343,7 +343,11 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		}
 		return &Describe{Table: t.Name, Like: like, Full: n.Full}, err
 	case ast.ShowDatabases:
-		return &ShowDatabases{}, nil
+		if n.Where != nil { // over SHOW's column, Database (show_query.go)
+			return b.showQuery(n, "schemata", "", "SCHEMA_NAME", [][2]string{{"SCHEMA_NAME", "Database"}})
+		}
+		like, err := b.showLike(n, "SHOW DATABASES")
+		return &ShowDatabases{Like: like}, err
 	case ast.ShowCreateTable:
 		t, err := b.table(n.Table)
 		if err != nil {
@@ -362,6 +366,9 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		if err != nil {
 			return nil, err
 		}
+		if n.Where != nil { // rows in key order, as STATISTICS lists them
+			return b.showQuery(n, "statistics", "TABLE_NAME = "+quoteString(t.Name), "", showIndexColumns)
+		}
 		return &ShowIndex{Table: t.Name}, nil
 	}
 	return nil, b.errf(b.start, "unsupported statement: %s (SHOW TABLES, SHOW COLUMNS, SHOW INDEX, SHOW CREATE TABLE, SHOW DATABASES, SHOW VARIABLES, SHOW STATUS, SHOW TABLE STATUS, SHOW WARNINGS, SHOW PROCESSLIST, SHOW CHARACTER SET, SHOW COLLATION, SHOW ENGINES, SHOW CREATE VIEW, SHOW CREATE DATABASE, SHOW TRIGGERS, SHOW PROCEDURE STATUS, SHOW FUNCTION STATUS and SHOW EVENTS are supported)", strings.ToUpper(firstN(b.src[b.start:b.end], 2)))
@@ -374,7 +381,7 @@ func (b *binder) showTables(n *ast.ShowStmt) (Statement, error) {
 		if n.Full {
 			cols = append(cols, [2]string{"TABLE_TYPE", "Table_type"})
 		}
-		return b.showQuery(n, "tables", cols)
+		return b.showQuery(n, "tables", "", "TABLE_NAME", cols)
 	}
 	like, err := b.showLike(n, "SHOW TABLES")
 	return &ShowTables{Like: like, Full: n.Full}, err

@@ -20,19 +20,49 @@ var tableStatusColumns = [][2]string{{"TABLE_NAME", "Name"}, {"ENGINE", "Engine"
 	{"UPDATE_TIME", "Update_time"}, {"CHECK_TIME", "Check_time"}, {"TABLE_COLLATION", "Collation"},
 	{"CHECKSUM", "Checksum"}, {"CREATE_OPTIONS", "Create_options"}, {"TABLE_COMMENT", "Comment"}}
 
-// showQuery binds n as SELECT cols FROM information_schema.from, each
-// column renamed as the SHOW names it, ordered by the first; LIKE filters
-// the first column, WHERE the rows. The WHERE keeps its place in the
+// showColumnsColumns are SHOW [FULL] COLUMNS' columns from COLUMNS.
+func showColumnsColumns(full bool) [][2]string {
+	if !full {
+		return [][2]string{{"COLUMN_NAME", "Field"}, {"COLUMN_TYPE", "Type"}, {"IS_NULLABLE", "Null"},
+			{"COLUMN_KEY", "Key"}, {"COLUMN_DEFAULT", "Default"}, {"EXTRA", "Extra"}}
+	}
+	return [][2]string{{"COLUMN_NAME", "Field"}, {"COLUMN_TYPE", "Type"}, {"COLLATION_NAME", "Collation"},
+		{"IS_NULLABLE", "Null"}, {"COLUMN_KEY", "Key"}, {"COLUMN_DEFAULT", "Default"}, {"EXTRA", "Extra"},
+		{"PRIVILEGES", "Privileges"}, {"COLUMN_COMMENT", "Comment"}}
+}
+
+// showIndexColumns are SHOW INDEX's columns from STATISTICS.
+var showIndexColumns = [][2]string{{"TABLE_NAME", "Table"}, {"NON_UNIQUE", "Non_unique"}, {"INDEX_NAME", "Key_name"},
+	{"SEQ_IN_INDEX", "Seq_in_index"}, {"COLUMN_NAME", "Column_name"}, {"COLLATION", "Collation"},
+	{"CARDINALITY", "Cardinality"}, {"SUB_PART", "Sub_part"}, {"PACKED", "Packed"}, {"NULLABLE", "Null"},
+	{"INDEX_TYPE", "Index_type"}, {"COMMENT", "Comment"}, {"INDEX_COMMENT", "Index_comment"},
+	{"IS_VISIBLE", "Visible"}, {"EXPRESSION", "Expression"}}
+
+// showQuery binds n as SELECT cols FROM information_schema.from [WHERE
+// filter], each column renamed as the SHOW names it, in the order of the
+// information_schema column order (a column not shown; "": the table's
+// row order); LIKE filters the
+// first column, WHERE the rows. The WHERE keeps its place in the
 // statement for its errors (an unknown column is 1054 there).
-func (b *binder) showQuery(n *ast.ShowStmt, from string, cols [][2]string) (Statement, error) {
-	var sel strings.Builder
+func (b *binder) showQuery(n *ast.ShowStmt, from, filter, order string, cols [][2]string) (Statement, error) {
+	var inner, outer strings.Builder
 	for i, c := range cols {
 		if i > 0 {
-			sel.WriteString(", ")
+			inner.WriteString(", ")
+			outer.WriteString(", ")
 		}
-		fmt.Fprintf(&sel, "%s AS `%s`", c[0], c[1])
+		fmt.Fprintf(&inner, "%s AS `%s`", c[0], c[1])
+		fmt.Fprintf(&outer, "`%s`", c[1])
 	}
-	text := fmt.Sprintf("SELECT * FROM (SELECT %s FROM information_schema.%s) AS show_rows ORDER BY `%s`", sel.String(), from, cols[0][1])
+	where := ""
+	if filter != "" {
+		where = " WHERE " + filter
+	}
+	text := fmt.Sprintf("SELECT %s FROM (SELECT %s FROM information_schema.%s%s) AS show_rows", outer.String(), inner.String(), from, where)
+	if order != "" { // else the table's own row order
+		text = fmt.Sprintf("SELECT %s FROM (SELECT %s, %s AS show_order FROM information_schema.%s%s) AS show_rows ORDER BY show_order",
+			outer.String(), inner.String(), order, from, where)
+	}
 	ps, err := Parse(text)
 	if err != nil {
 		return nil, err
