@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
-	"strings"
 
 	"gpusql/exec"
 	"gpusql/sql"
@@ -176,31 +174,7 @@ func (c *Conn) sessionStatement(db *DB, stmt sql.Statement) (*StatementResult, b
 // showVariables lists the session's variables; autocommit is the
 // connection's own.
 func (db *DB) showVariables(s *sql.ShowVariables, autocommit bool) *StatementResult {
-	pattern := s.Pattern
-	var names, values []string
-	all := db.session.Variables()
-	sort.Strings(all)
-	for _, n := range all {
-		if pattern != "" && !sql.LikeMatch(n, strings.ToLower(pattern)) {
-			continue
-		}
-		v, _ := db.session.Variable(n)
-		if n == "autocommit" && !autocommit {
-			v = &sql.Const{T: columnar.TInt64, I: 0}
-		}
-		if n == "time_zone" && s.Global {
-			v = &sql.Const{T: columnar.TString, S: db.session.GlobalTimeZone().Name}
-		}
-		names = append(names, n)
-		switch {
-		case v.Null:
-			values = append(values, "")
-		case v.T.ID == columnar.String:
-			values = append(values, v.S)
-		default:
-			values = append(values, v.String())
-		}
-	}
+	names, values := db.session.VariableRows(s.Pattern, autocommit, s.Global)
 	return &StatementResult{Kind: KindRows, Result: &exec.Result{
 		Names:   []string{"Variable_name", "Value"},
 		Columns: []*columnar.Column{stringColumn(names), stringColumn(values)},

@@ -58,7 +58,7 @@ func (b *binder) use(n *ast.UseStmt) (Statement, error) {
 
 func (b *binder) showVariables(n *ast.ShowStmt) (Statement, error) {
 	if n.Where != nil {
-		return nil, b.errf(-1, "unsupported: SHOW VARIABLES WHERE (use LIKE)")
+		return b.showVariablesWhere(n) // show_variables.go
 	}
 	st := &ShowVariables{Global: n.GlobalScope}
 	if n.Pattern != nil {
