@@ -136,7 +136,8 @@ func (db *DB) createTableAs(ctx context.Context, s *sql.CreateTableAs) (*Stateme
 	for i := range fields {
 		name := s.Query.Names[i]
 		if seen[name] {
-			return nil, fmt.Errorf("duplicate column name %s in CREATE TABLE %s AS (give it an alias)", name, s.Name)
+			return nil, &sql.Error{Code: sql.ErDupFieldName, Msg: fmt.Sprintf("Duplicate column name '%s'", name),
+				Detail: fmt.Sprintf("in CREATE TABLE %s AS: give it an alias", s.Name)}
 		}
 		seen[name] = true
 		t := res.Columns[i].Type

@@ -70,7 +70,9 @@ func (b *binder) indexColumns(fields []columnar.Field, parts []*ast.IndexPartSpe
 			return nil, b.errCode(b.wordPos(name, -1), ErKeyColumnDoesNotExist, "Key column '%s' doesn't exist in table", name)
 		}
 		if containsInt(cols, i) {
-			return nil, b.errf(b.wordPos(name, -1), "duplicate column name '%s' in %s", name, what)
+			e := b.errCode(b.wordPos(name, -1), ErDupFieldName, "Duplicate column name '%s'", name) // MySQL's 1060
+			e.Detail = "twice in " + what
+			return nil, e
 		}
 		cols = append(cols, i)
 	}
