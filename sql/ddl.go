@@ -330,6 +330,14 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 			return nil, b.errf(-1, "SHOW COLUMNS needs a table")
 		}
 		name := n.Table.Name.O
+		if v, ok := b.cat.View(name); ok {
+			// A view's columns, as information_schema.COLUMNS has them
+			// (show_query.go); DESCRIBE v col names a LIKE pattern.
+			if n.Column != nil && n.Pattern == nil {
+				n.Pattern = &ast.PatternLikeOrIlikeExpr{Pattern: ast.NewValueExpr(n.Column.Name.O, "", ""), Escape: '\\', IsLike: true}
+			}
+			return b.showQuery(n, "columns", "TABLE_NAME = "+quoteString(v.Name), "ORDINAL_POSITION", showColumnsColumns(n.Full))
+		}
 		t, ok := b.cat.Table(name)
 		if !ok {
 			return nil, b.errCode(b.wordPos(name, -1), ErNoSuchTable, "Table '%s.%s' doesn't exist", DatabaseName, name)
@@ -349,6 +357,10 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		like, err := b.showLike(n, "SHOW DATABASES")
 		return &ShowDatabases{Like: like}, err
 	case ast.ShowCreateTable:
+		if v, ok := b.cat.View(n.Table.Name.O); ok {
+			// MySQL answers SHOW CREATE TABLE of a view as SHOW CREATE VIEW.
+			return &ShowCatalogTable{What: "create view", Name: v.Name}, nil
+		}
 		t, err := b.table(n.Table)
 		if err != nil {
 			return nil, err
