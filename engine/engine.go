@@ -566,6 +566,11 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 			return nil, err
 		}
 		return message("dropped index %s on %s", s.Name, s.Table), nil
+	case *sql.RenameIndex:
+		if err := db.cat.RenameIndex(s.Table, s.From, s.To); err != nil {
+			return nil, err
+		}
+		return message("renamed index %s on %s to %s", s.From, s.Table, s.To), nil
 	case *sql.AnalyzeTable:
 		return db.analyze(s.Tables), nil
 	case *sql.LockTables:

@@ -252,6 +252,8 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 		return &DropIndex{Table: t.Name, Name: spec.Name}, nil
 	case ast.AlterTableDropPrimaryKey:
 		return &DropIndex{Table: t.Name, Name: catalog.PrimaryName}, nil
+	case ast.AlterTableRenameIndex:
+		return &RenameIndex{Table: t.Name, From: spec.FromKey.O, To: spec.ToKey.O}, nil
 	}
-	return nil, b.errf(b.start, "unsupported: this ALTER TABLE change (ADD/DROP/RENAME/MODIFY/CHANGE COLUMN, ALTER COLUMN SET/DROP DEFAULT, RENAME TO, ADD/DROP INDEX, UNIQUE and PRIMARY KEY, ADD/DROP/ALTER CHECK, ADD/DROP FOREIGN KEY, ORDER BY are supported)")
+	return nil, b.errf(b.start, "unsupported: this ALTER TABLE change (ADD/DROP/RENAME/MODIFY/CHANGE COLUMN, ALTER COLUMN SET/DROP DEFAULT, RENAME TO, ADD/DROP/RENAME INDEX, UNIQUE and PRIMARY KEY, ADD/DROP/ALTER CHECK, ADD/DROP FOREIGN KEY, ORDER BY are supported)")
 }
