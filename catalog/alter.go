@@ -22,10 +22,10 @@ func (c *Catalog) Rename(from, to []string) error {
 			return fmt.Errorf("table %s does not exist", from[i])
 		}
 		if _, taken := tables[key(to[i])]; taken {
-			return fmt.Errorf("table %s already exists", to[i])
+			return TableExistsError(to[i])
 		}
 		if _, taken := c.views[key(to[i])]; taken {
-			return fmt.Errorf("a view named %s already exists", to[i])
+			return TableExistsError(to[i])
 		}
 		delete(tables, key(from[i]))
 		nt := *t
@@ -114,7 +114,7 @@ func (c *Catalog) alter(name string, snapshot, next *columnar.Table, colMap []in
 		return fmt.Errorf("table %s changed during ALTER TABLE; run it again", name)
 	}
 	c.tables[key(name)] = next
-	c.indexes[key(name)] = kept
+	c.indexes[key(name)] = sortIndexes(next.Fields, kept)
 	c.dropRemaps(name, next)
 	c.version++
 	return nil

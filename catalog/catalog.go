@@ -94,10 +94,10 @@ func (c *Catalog) CreateDefined(def TableDef, ifNotExists bool) error {
 		if ifNotExists {
 			return nil
 		}
-		return fmt.Errorf("table %s already exists", name)
+		return TableExistsError(name)
 	}
 	if _, ok := c.views[key(name)]; ok {
-		return fmt.Errorf("a view named %s already exists", name)
+		return TableExistsError(name)
 	}
 	seen := map[string]bool{}
 	for _, f := range fields {
@@ -116,7 +116,7 @@ func (c *Catalog) CreateDefined(def TableDef, ifNotExists bool) error {
 	c.tables[key(name)] = columnar.NewEmptyTable(name, fields)
 	c.writers[key(name)] = &sync.Mutex{}
 	c.dropCounter(key(name))
-	c.indexes[key(name)] = append([]Index(nil), indexes...)
+	c.indexes[key(name)] = sortIndexes(fields, append([]Index(nil), indexes...))
 	c.checks[key(name)] = append([]Check(nil), def.Checks...)
 	c.foreignKeys[key(name)] = append([]ForeignKey(nil), def.ForeignKeys...)
 	c.version++

@@ -40,6 +40,12 @@ type ConstraintError struct {
 
 func (e *ConstraintError) Error() string { return e.Msg }
 
+// TableExistsError is MySQL's error 1050 for a table or view name that a
+// table or view already has (they share one namespace).
+func TableExistsError(name string) error {
+	return &ConstraintError{Code: 1050, Msg: fmt.Sprintf("Table '%s' already exists", name)} // ER_TABLE_EXISTS_ERROR
+}
+
 // CheckViolated is MySQL's error 3819 for the named constraint.
 func CheckViolated(name string) error {
 	return &ConstraintError{Code: 3819, Msg: fmt.Sprintf("Check constraint '%s' is violated.", name)}

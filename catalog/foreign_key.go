@@ -140,7 +140,7 @@ func (c *Catalog) AddForeignKey(table string, fk ForeignKey, ix *Index, opts Fin
 		before, beforeIx := c.foreignKeys[key(table)], c.indexes[key(table)]
 		c.foreignKeys[key(table)] = append(append([]ForeignKey(nil), before...), fk)
 		if ix != nil {
-			c.indexes[key(table)] = append(append([]Index(nil), beforeIx...), *ix)
+			c.indexes[key(table)] = sortIndexes(t.Fields, append(append([]Index(nil), beforeIx...), *ix))
 		}
 		c.mu.Unlock()
 		// No old snapshot: every row is checked against the new key.

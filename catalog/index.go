@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"gpusql/exec"
@@ -23,6 +24,32 @@ type Index struct {
 
 // PrimaryName is MySQL's name of the primary key.
 const PrimaryName = "PRIMARY"
+
+// sortIndexes orders a table's indexes as MySQL keeps them (sort_keys in
+// sql_table.cc): the PRIMARY KEY, then UNIQUE keys whose columns are all
+// NOT NULL, then the other UNIQUE keys, then plain keys, each group in the
+// order the keys were defined. SHOW CREATE TABLE, SHOW INDEX and
+// information_schema.STATISTICS list them so, and InnoDB checks unique keys
+// in that order, which decides the key a duplicate-entry error names when a
+// row repeats several.
+func sortIndexes(fields []columnar.Field, list []Index) []Index {
+	rank := func(ix Index) int {
+		switch {
+		case ix.Primary:
+			return 0
+		case !ix.Unique:
+			return 3
+		}
+		for _, c := range ix.Columns {
+			if fields[c].Nullable {
+				return 2
+			}
+		}
+		return 1
+	}
+	slices.SortStableFunc(list, func(a, b Index) int { return rank(a) - rank(b) })
+	return list
+}
 
 // Indexes returns the named table's indexes.
 func (c *Catalog) Indexes(table string) []Index {
@@ -67,7 +94,7 @@ func (c *Catalog) CreateIndex(table string, ix Index, ifNotExists bool) error {
 		}
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		c.indexes[key(table)] = append(c.indexes[key(table)], ix)
+		c.indexes[key(table)] = sortIndexes(t.Fields, append(slices.Clone(c.indexes[key(table)]), ix))
 		c.version++
 		return nil
 	})

@@ -35,10 +35,10 @@ func (c *Catalog) CreateView(v View, orReplace bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.tables[key(v.Name)]; ok {
-		return fmt.Errorf("table '%s' already exists", v.Name)
+		return TableExistsError(v.Name)
 	}
 	if _, ok := c.views[key(v.Name)]; ok && !orReplace {
-		return fmt.Errorf("view '%s' already exists (use CREATE OR REPLACE VIEW)", v.Name)
+		return TableExistsError(v.Name)
 	}
 	c.views[key(v.Name)] = v
 	c.version++
@@ -54,7 +54,7 @@ func (c *Catalog) DropView(name string, ifExists bool) error {
 			return nil
 		}
 		if _, isTable := c.tables[key(name)]; isTable {
-			return fmt.Errorf("'%s' is a table, not a view (use DROP TABLE)", name)
+			return &ConstraintError{Code: 1347, Msg: fmt.Sprintf("'gpusql.%s' is not VIEW", name)} // ER_WRONG_OBJECT
 		}
 		return &ConstraintError{Code: 1051, Msg: fmt.Sprintf("Unknown table 'gpusql.%s'", name)} // MySQL's ER_BAD_TABLE_ERROR
 	}

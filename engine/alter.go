@@ -20,6 +20,12 @@ func (db *DB) alterColumns(ctx context.Context, s *sql.AlterColumns) (*Statement
 	for i := range targets {
 		targets[i] = i
 	}
+	// A string column turned into a number column is read as INSERT ...
+	// SELECT reads text, strictly: MySQL's strict ALTER fails on the
+	// first value that is no number, naming column and row (store_text.go).
+	if res, err = storeResultTexts(res, s.Fields, targets, nil); err != nil {
+		return nil, err
+	}
 	next, err := appendResult(columnar.NewEmptyTable(s.Snapshot.Name, s.Fields), targets, res)
 	if err != nil {
 		return nil, err

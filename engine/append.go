@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"gpusql/catalog"
 	"gpusql/exec"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
@@ -92,7 +93,7 @@ func (db *DB) insert(ctx context.Context, s *sql.Insert) (*StatementResult, erro
 			if t, dropped, err = db.skipViolations(db.cat, t, old.Rows, db.finishOptions(), sql.WarningsFrom(ctx)); err != nil {
 				return nil, err
 			}
-			t, skipped = skipConflicts(t, old.Rows, db.cat.Indexes(s.Table))
+			t, skipped = skipConflicts(t, old.Rows, db.cat.Indexes(s.Table), sql.WarningsFrom(ctx))
 		}
 		return t, nil
 	})
@@ -119,7 +120,7 @@ func (db *DB) insert(ctx context.Context, s *sql.Insert) (*StatementResult, erro
 // createTableAs runs the query and stores its result as a new table.
 func (db *DB) createTableAs(ctx context.Context, s *sql.CreateTableAs) (*StatementResult, error) {
 	if _, ok := db.cat.Table(s.Name); ok {
-		return nil, fmt.Errorf("table %s already exists", s.Name)
+		return nil, catalog.TableExistsError(s.Name)
 	}
 	res, _, err := db.query(ctx, s.Query)
 	if err != nil {
@@ -135,7 +136,8 @@ func (db *DB) createTableAs(ctx context.Context, s *sql.CreateTableAs) (*Stateme
 	for i := range fields {
 		name := s.Query.Names[i]
 		if seen[name] {
-			return nil, fmt.Errorf("duplicate column name %s in CREATE TABLE %s AS (give it an alias)", name, s.Name)
+			return nil, &sql.Error{Code: sql.ErDupFieldName, Msg: fmt.Sprintf("Duplicate column name '%s'", name),
+				Detail: fmt.Sprintf("in CREATE TABLE %s AS: give it an alias", s.Name)}
 		}
 		seen[name] = true
 		t := res.Columns[i].Type
@@ -158,7 +160,7 @@ func (db *DB) createTableAs(ctx context.Context, s *sql.CreateTableAs) (*Stateme
 		return nil, err
 	}
 	if _, ok := db.cat.Table(s.Name); ok {
-		return nil, fmt.Errorf("table %s already exists", s.Name)
+		return nil, catalog.TableExistsError(s.Name)
 	}
 	db.cat.Put(t)
 	r := message("created table %s with %d %s", s.Name, res.Rows, plural(res.Rows, "row"))
@@ -277,6 +279,8 @@ func appendColumn(old *columnar.Column, m int, src *columnar.Column, n int, t co
 		err = timesInto(out, m, src, n)
 	case t.ID == columnar.Datetime && src.Type.ID == columnar.String:
 		err = parseDatetimesInto(out, m, src, n)
+	case t.ID == columnar.Date && src.Type.ID == columnar.String:
+		err = parseDatesInto(out, m, src, n)
 	case t.IsWide() || src.Type.IsWide():
 		err = widesInto(out, m, src, n)
 	default:

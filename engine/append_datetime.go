@@ -67,6 +67,23 @@ func parseDatetimesInto(out *columnar.Column, m int, src *columnar.Column, n int
 	return nil
 }
 
+// parseDatesInto is parseDatetimesInto for a DATE column (days since
+// 1970-01-01), reading text as the binder reads a DATE constant.
+func parseDatesInto(out *columnar.Column, m int, src *columnar.Column, n int) error {
+	for i := 0; i < n; i++ {
+		if src.IsNull(i) {
+			continue
+		}
+		s := src.StringAt(i)
+		d, ok := sql.ParseDate(s)
+		if !ok {
+			return &rowError{row: i, value: s, typ: out.Type}
+		}
+		out.I32[m+i] = d
+	}
+	return nil
+}
+
 // touchColumns sets the ON UPDATE CURRENT_TIMESTAMP columns touch (of
 // UPDATE or ON DUPLICATE KEY UPDATE) to the statement's clock now (in the
 // session zone z, stored as UTC in a TIMESTAMP column) in the

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
@@ -56,41 +55,6 @@ func (db *DB) checkDatabase() *StatementResult {
 	}
 	res := &exec.Result{Names: []string{"table", "column", "integrity_check"},
 		Columns: []*columnar.Column{stringColumn(tables), stringColumn(cols), stringColumn(msgs)}, Rows: len(msgs)}
-	return &StatementResult{Kind: KindRows, Result: res}
-}
-
-// showTableStatus lists every table with its rows, bytes in memory and
-// bytes on disk (0 in memory), as a subset of MySQL's SHOW TABLE STATUS.
-func (db *DB) showTableStatus(like *string) *StatementResult {
-	names := db.cat.Names()
-	if like != nil {
-		names = slices.DeleteFunc(names, func(n string) bool { return !sql.LikeMatch(n, *like) })
-	}
-	rows := columnar.NewColumn(columnar.TInt64, len(names), false)
-	mem := columnar.NewColumn(columnar.TInt64, len(names), false)
-	disk := columnar.NewColumn(columnar.TInt64, len(names), false)
-	engines := make([]string, len(names))
-	// Auto_increment: the next AUTO_INCREMENT value, NULL for a table
-	// without such a column (MySQL's column of the same name).
-	auto := columnar.NewColumn(columnar.TUint64, len(names), true)
-	for i, n := range names {
-		t, _ := db.cat.Table(n)
-		if next := db.autoIncrementNext(t); next > 0 {
-			auto.I64[i] = int64(next)
-			auto.SetValid(i)
-		}
-		rows.I64[i] = int64(t.Rows)
-		for _, c := range t.Columns {
-			mem.I64[i] += c.Bytes()
-		}
-		engines[i] = "memory"
-		if db.durable != nil {
-			disk.I64[i] = db.durable.store.Size(n)
-			engines[i] = "gpusql"
-		}
-	}
-	res := &exec.Result{Names: []string{"Name", "Engine", "Rows", "Data_length", "Disk_length", "Auto_increment"},
-		Columns: []*columnar.Column{stringColumn(names), stringColumn(engines), rows, mem, disk, auto}, Rows: len(names)}
 	return &StatementResult{Kind: KindRows, Result: res}
 }
 

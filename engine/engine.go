@@ -325,6 +325,9 @@ func (c *Conn) ExecStream(ctx context.Context, text, baseDir string, emit func(*
 		}
 	}
 	if perr != nil {
+		// The broken statement is the last one run: SHOW WARNINGS and
+		// @@error_count read its 1064, as MySQL's do.
+		c.NoteError(perr)
 		line := 1
 		var se *sql.Error
 		if errors.As(perr, &se) {
@@ -510,6 +513,9 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 			return nil, err
 		}
 		dropped := 0
+		for _, name := range s.Elsewhere {
+			sql.WarningsFrom(ctx).AddNote(sql.NoteUnknownTable, fmt.Sprintf("Unknown table '%s'", name))
+		}
 		for _, name := range s.Names {
 			if _, ok := db.cat.Table(name); !ok && s.IfExists {
 				// MySQL's Note 1051 for each table that is not there.
@@ -536,7 +542,15 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		}
 		return message("created view %s", s.View.Name), nil
 	case *sql.DropView:
+		for _, name := range s.Elsewhere {
+			sql.WarningsFrom(ctx).AddNote(sql.NoteUnknownTable, fmt.Sprintf("Unknown table '%s'", name))
+		}
 		for _, name := range s.Names {
+			if _, ok := db.cat.View(name); !ok && s.IfExists {
+				// MySQL's Note 1051, as DROP TABLE IF EXISTS gives it.
+				sql.WarningsFrom(ctx).AddNote(sql.NoteUnknownTable, fmt.Sprintf("Unknown table '%s.%s'", sql.DatabaseName, name))
+				continue
+			}
 			if err := db.cat.DropView(name, s.IfExists); err != nil {
 				return nil, err
 			}
@@ -552,6 +566,11 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 			return nil, err
 		}
 		return message("dropped index %s on %s", s.Name, s.Table), nil
+	case *sql.RenameIndex:
+		if err := db.cat.RenameIndex(s.Table, s.From, s.To); err != nil {
+			return nil, err
+		}
+		return message("renamed index %s on %s to %s", s.From, s.Table, s.To), nil
 	case *sql.AnalyzeTable:
 		return db.analyze(s.Tables), nil
 	case *sql.LockTables:
@@ -625,8 +644,6 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return db.checkpoint()
 	case *sql.CheckDatabase:
 		return db.checkDatabase(), nil
-	case *sql.ShowTableStatus:
-		return db.showTableStatus(s.Like), nil
 	case *sql.ExportDatabase:
 		return db.exportDatabase(resolve(baseDir, s.Dir))
 	case *sql.ImportDatabase:

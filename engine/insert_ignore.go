@@ -2,6 +2,7 @@ package engine
 
 import (
 	"gpusql/catalog"
+	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
 
@@ -10,8 +11,10 @@ import (
 // holds — an old row or a new one before it — and returns how many it
 // dropped. MySQL keeps the first of duplicate new rows and turns each
 // skipped one into a warning; a NULL in a key column conflicts with
-// nothing.
-func skipConflicts(t *columnar.Table, first int, indexes []catalog.Index) (*columnar.Table, int) {
+// nothing. Each skipped row notes MySQL's warning 1062 in w, naming the
+// first of its keys (in the table's key order, as InnoDB checks them)
+// that an earlier row holds.
+func skipConflicts(t *columnar.Table, first int, indexes []catalog.Index, w *sql.Warnings) (*columnar.Table, int) {
 	var unique []catalog.Index
 	for _, ix := range indexes {
 		if ix.Unique {
@@ -37,12 +40,15 @@ func skipConflicts(t *columnar.Table, first int, indexes []catalog.Index) (*colu
 	keys := make([]string, len(unique))
 	has := make([]bool, len(unique))
 	for r := first; r < t.Rows; r++ {
-		dup := false
+		dup := -1
 		for i, ix := range unique {
 			keys[i], has[i] = catalog.KeyOf(t, ix.Columns, r)
-			dup = dup || has[i] && held[i][keys[i]]
+			if dup < 0 && has[i] && held[i][keys[i]] {
+				dup = i
+			}
 		}
-		if dup {
+		if dup >= 0 {
+			w.Add(1062, catalog.DuplicateError(t, unique[dup], r).Error()) // ER_DUP_ENTRY
 			continue
 		}
 		for i := range unique {

@@ -65,7 +65,7 @@ func (db *DB) load(ctx context.Context, s *sql.Load, baseDir string) (*Statement
 			if t, _, err = db.skipViolations(db.cat, t, old.Rows, opts, sql.WarningsFrom(ctx)); err != nil {
 				return nil, err
 			}
-			t, _ = skipConflicts(t, old.Rows, db.cat.Indexes(s.Table))
+			t, _ = skipConflicts(t, old.Rows, db.cat.Indexes(s.Table), sql.WarningsFrom(ctx))
 		}
 		added = t.Rows - old.Rows
 		return t, nil

@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
-	"gpusql/catalog"
 	"gpusql/exec"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
@@ -21,7 +19,12 @@ func (db *DB) showTables(like *string, full bool) *StatementResult {
 		names = slices.DeleteFunc(names, func(n string) bool { return !sql.LikeMatch(n, *like) })
 	}
 	sort.Strings(names)
-	res := stringsResult("table", names)
+	// MySQL names the column after the database, and the pattern too.
+	header := "Tables_in_" + sql.DatabaseName
+	if like != nil {
+		header += " (" + *like + ")"
+	}
+	res := stringsResult(header, names)
 	if full {
 		kinds := make([]string, len(names))
 		for i, n := range names {
@@ -45,7 +48,7 @@ func (db *DB) describe(name string, like *string, full bool) (*StatementResult, 
 	if !ok {
 		return nil, errNoTable(name)
 	}
-	keys := columnKeys(len(t.Fields), db.cat.Indexes(name))
+	keys := sql.ColumnKeys(len(t.Fields), db.cat.Indexes(name))
 	var names, types, nulls, defaults, extra []string
 	var noDefault []bool
 	var keep, collations []string
@@ -60,7 +63,7 @@ func (db *DB) describe(name string, like *string, full bool) (*StatementResult, 
 		coll := sql.FieldCollation(f)
 		collations, noCollation = append(collations, coll), append(noCollation, coll == "")
 		nulls = append(nulls, map[bool]string{true: "YES", false: "NO"}[f.Nullable])
-		defaults = append(defaults, f.Default)
+		defaults = append(defaults, sql.DefaultText(f))
 		noDefault = append(noDefault, !f.HasDefault)
 		extra = append(extra, columnExtra(f))
 	}
@@ -79,62 +82,6 @@ func (db *DB) describe(name string, like *string, full bool) (*StatementResult, 
 		res.Columns = slices.Insert(res.Columns, 2, nullableStringColumn(collations, noCollation))
 		res.Names = append(res.Names, "Privileges", "Comment")
 		res.Columns = append(res.Columns, stringColumn(privileges), stringColumn(comments))
-	}
-	return &StatementResult{Kind: KindRows, Result: res}, nil
-}
-
-// columnKeys is DESCRIBE's Key of each column, as MySQL documents it: PRI
-// for a column of the primary key, UNI for the column of a one-column
-// UNIQUE index, MUL for the first column of any other index (a non-unique
-// one, or a composite UNIQUE one, whose first column may repeat); the
-// first of these that applies, in that order.
-func columnKeys(n int, indexes []catalog.Index) []string {
-	rank := map[string]int{"": 0, "MUL": 1, "UNI": 2, "PRI": 3}
-	keys := make([]string, n)
-	set := func(c int, k string) {
-		if rank[k] > rank[keys[c]] {
-			keys[c] = k
-		}
-	}
-	for _, ix := range indexes {
-		switch {
-		case ix.Primary:
-			for _, c := range ix.Columns {
-				set(c, "PRI")
-			}
-		case ix.Unique && len(ix.Columns) == 1:
-			set(ix.Columns[0], "UNI")
-		default:
-			set(ix.Columns[0], "MUL")
-		}
-	}
-	return keys
-}
-
-// showIndex lists a table's indexes as MySQL's SHOW INDEX does, one row
-// per key column (its first columns: Table, Non_unique, Key_name,
-// Seq_in_index, Column_name, and Null).
-func (db *DB) showIndex(name string) (*StatementResult, error) {
-	t, ok := db.cat.Table(name)
-	if !ok {
-		return nil, errNoTable(name)
-	}
-	var tables, nonUnique, keys, seq, cols, nulls []string
-	for _, ix := range db.cat.Indexes(name) {
-		for k, c := range ix.Columns {
-			tables = append(tables, t.Name)
-			nonUnique = append(nonUnique, map[bool]string{true: "0", false: "1"}[ix.Unique])
-			keys = append(keys, ix.Name)
-			seq = append(seq, strconv.Itoa(k+1))
-			cols = append(cols, t.Fields[c].Name)
-			nulls = append(nulls, map[bool]string{true: "YES", false: ""}[t.Fields[c].Nullable])
-		}
-	}
-	res := &exec.Result{
-		Names: []string{"Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Null"},
-		Columns: []*columnar.Column{stringColumn(tables), stringColumn(nonUnique), stringColumn(keys),
-			stringColumn(seq), stringColumn(cols), stringColumn(nulls)},
-		Rows: len(tables),
 	}
 	return &StatementResult{Kind: KindRows, Result: res}, nil
 }
@@ -239,7 +186,8 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 // nullAndDefault is the NOT NULL and DEFAULT part of a column in SHOW
 // CREATE TABLE and EXPORT DATABASE, as MySQL 8 writes it: every default
 // quoted as a string ("DEFAULT '5'"), which reads back as the same value
-// in every column type; a nullable column without one is DEFAULT NULL.
+// in every column type; a nullable column without one is DEFAULT NULL but
+// for TEXT and BLOB; a nullable TIMESTAMP says NULL.
 func nullAndDefault(f columnar.Field) string {
 	s := ""
 	if f.Collation != "" {
@@ -248,24 +196,35 @@ func nullAndDefault(f columnar.Field) string {
 	if f.Generated != "" {
 		return s + generatedClause(f)
 	}
-	if !f.Nullable {
+	switch {
+	case !f.Nullable:
 		s += " NOT NULL"
+	case f.Type.Timestamp:
+		// MySQL spells out NULL for a TIMESTAMP, once NOT NULL by
+		// default (store_create_info).
+		s += " NULL"
 	}
 	switch {
-	case f.HasDefault && f.Type.ID == columnar.Datetime && f.Default == columnar.DefaultNow:
-		s += " DEFAULT CURRENT_TIMESTAMP"
+	case sql.DefaultsToNow(f):
+		s += " DEFAULT " + sql.NowText(f)
 	case f.HasDefault:
 		s += " DEFAULT '" + defaultQuoter.Replace(f.Default) + "'"
-	case f.Nullable:
+	case f.Nullable && !isBlob(f.Type):
 		s += " DEFAULT NULL"
 	}
 	if f.OnUpdateNow {
-		s += " ON UPDATE CURRENT_TIMESTAMP"
+		s += " ON UPDATE " + sql.NowText(f)
 	}
 	if f.AutoIncrement {
 		s += " AUTO_INCREMENT"
 	}
 	return s
+}
+
+// isBlob reports whether t is a TEXT or BLOB type, which MySQL writes
+// without DEFAULT NULL (JSON, though stored alike, gets it).
+func isBlob(t columnar.Type) bool {
+	return t.ID == columnar.String && t.Width <= 0 && !t.JSON && t.Members == ""
 }
 
 // columnExtra is DESCRIBE's and information_schema.COLUMNS' Extra.

@@ -43,7 +43,7 @@ func openDurable(path string, noSync, remaps bool, cat *catalog.Catalog) (*durab
 func mayChange(stmt sql.Statement) bool {
 	switch stmt.(type) {
 	case *sql.Query, *sql.SelectIntoVars, *sql.Explain, *sql.ShowTables, *sql.ShowWarnings, *sql.ShowCatalogTable, *sql.Describe, *sql.ShowIndex,
-		*sql.Rollback, *sql.Savepoint, *sql.RollbackTo, *sql.ReleaseSavepoint, *sql.AnalyzeTable, *sql.ShowTableStatus, *sql.CheckDatabase,
+		*sql.Rollback, *sql.Savepoint, *sql.RollbackTo, *sql.ReleaseSavepoint, *sql.AnalyzeTable, *sql.CheckDatabase,
 		*sql.ExportDatabase, *sql.Checkpoint, *sql.ShowCreateTable, *sql.Use, *sql.ShowDatabases,
 		*sql.ShowVariables, *sql.Kill, *sql.ShowProcessList, *sql.Copy, *sql.CreateUser, *sql.DropUser, *sql.Grant,
 		*sql.Prepare, *sql.Execute, *sql.Deallocate, *sql.UnlockTables, *sql.KeysToggle, *sql.DatabaseNote: // EXECUTE's own statement takes the lock

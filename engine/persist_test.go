@@ -172,7 +172,7 @@ func TestExportImportDatabase(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "nothing was imported") {
 		t.Errorf("second import: %v", err)
 	}
-	if got := tableText(t, dst, "SHOW TABLE STATUS"); !strings.HasPrefix(got, "e|gpusql|0|") || !strings.Contains(got, "t|gpusql|3|") {
+	if got := tableText(t, dst, "SHOW TABLE STATUS"); !strings.HasPrefix(got, "e|gpusql|10|Dynamic|0|") || !strings.Contains(got, "t|gpusql|10|Dynamic|3|") {
 		t.Errorf("SHOW TABLE STATUS: %s", got)
 	}
 }

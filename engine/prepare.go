@@ -38,7 +38,7 @@ func (p *preparedStatements) get(name, command string) (*sql.Prepare, error) {
 	defer p.mu.Unlock()
 	st, ok := p.m[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown prepared statement handler (%s) given to %s", name, command)
+		return nil, sql.Errorf(sql.ErUnknownStmtHandler, "Unknown prepared statement handler (%s) given to %s", name, command)
 	}
 	return st, nil
 }

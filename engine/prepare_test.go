@@ -31,7 +31,7 @@ func TestPreparedStatementsPerConnection(t *testing.T) {
 	if got := res[0].Result.Columns[0].Int64At(0); got != 2 {
 		t.Errorf("EXECUTE s USING @x (= 2): count %d, want 2", got)
 	}
-	if _, err := b.Exec(ctx, "EXECUTE s", ""); err == nil || !strings.Contains(err.Error(), "unknown prepared statement handler (s)") {
+	if _, err := b.Exec(ctx, "EXECUTE s", ""); err == nil || !strings.Contains(err.Error(), "Unknown prepared statement handler (s) given to EXECUTE") {
 		t.Errorf("EXECUTE on another connection: err %v, want unknown handler", err)
 	}
 

@@ -19,6 +19,8 @@ func (e *rowError) mysqlError() *sql.Error {
 	switch e.typ.ID {
 	case columnar.Datetime:
 		return sql.Errorf(sql.ErTruncatedWrongValue, "Incorrect datetime value: '%s' for column '%s' at row %d", e.value, e.column, e.row+1)
+	case columnar.Date:
+		return sql.Errorf(sql.ErTruncatedWrongValue, "Incorrect date value: '%s' for column '%s' at row %d", e.value, e.column, e.row+1)
 	case columnar.Time:
 		return sql.Errorf(sql.ErTruncatedWrongValue, "Incorrect time value: '%s' for column '%s' at row %d", e.value, e.column, e.row+1)
 	case columnar.Int32, columnar.Int64, columnar.Decimal:

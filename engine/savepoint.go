@@ -132,7 +132,7 @@ func autocommitValue(v *sql.Const) (bool, error) {
 	case v.S == "OFF" || v.S == "off" || v.S == "Off":
 		return false, nil
 	}
-	return false, fmt.Errorf("variable 'autocommit' can't be set to the value of '%s'", v)
+	return false, wrongValueForVar("autocommit", v)
 }
 
 // implicitBegin opens the transaction a statement that reads or changes

@@ -4,8 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
-	"strings"
+	"slices"
 
 	"gpusql/exec"
 	"gpusql/sql"
@@ -158,7 +157,12 @@ func (c *Conn) sessionStatement(db *DB, stmt sql.Statement) (*StatementResult, b
 	case *sql.Use:
 		return message("database changed"), true, nil
 	case *sql.ShowDatabases:
-		return &StatementResult{Kind: KindRows, Result: stringsResult("Database", []string{"information_schema", sql.DatabaseName})}, true, nil
+		names, header := []string{"information_schema", sql.DatabaseName}, "Database"
+		if s.Like != nil { // MySQL names the column after the pattern too
+			names = slices.DeleteFunc(names, func(n string) bool { return !sql.LikeMatch(n, *s.Like) })
+			header += " (" + *s.Like + ")"
+		}
+		return &StatementResult{Kind: KindRows, Result: stringsResult(header, names)}, true, nil
 	case *sql.ShowVariables:
 		return db.showVariables(s, c.vars.Autocommit()), true, nil
 	case *sql.ShowStatus:
@@ -170,31 +174,7 @@ func (c *Conn) sessionStatement(db *DB, stmt sql.Statement) (*StatementResult, b
 // showVariables lists the session's variables; autocommit is the
 // connection's own.
 func (db *DB) showVariables(s *sql.ShowVariables, autocommit bool) *StatementResult {
-	pattern := s.Pattern
-	var names, values []string
-	all := db.session.Variables()
-	sort.Strings(all)
-	for _, n := range all {
-		if pattern != "" && !sql.LikeMatch(n, strings.ToLower(pattern)) {
-			continue
-		}
-		v, _ := db.session.Variable(n)
-		if n == "autocommit" && !autocommit {
-			v = &sql.Const{T: columnar.TInt64, I: 0}
-		}
-		if n == "time_zone" && s.Global {
-			v = &sql.Const{T: columnar.TString, S: db.session.GlobalTimeZone().Name}
-		}
-		names = append(names, n)
-		switch {
-		case v.Null:
-			values = append(values, "")
-		case v.T.ID == columnar.String:
-			values = append(values, v.S)
-		default:
-			values = append(values, v.String())
-		}
-	}
+	names, values := db.session.VariableRows(s.Pattern, autocommit, s.Global)
 	return &StatementResult{Kind: KindRows, Result: &exec.Result{
 		Names:   []string{"Variable_name", "Value"},
 		Columns: []*columnar.Column{stringColumn(names), stringColumn(values)},

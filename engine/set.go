@@ -93,10 +93,21 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 				}
 				continue
 			}
-			return nil, fmt.Errorf("unsupported: SET %s (gpusql's settable variables: sql_mode, memory_limit, tmpdir, max_spill_bytes, gpu_memory, gpus, join_algorithm, epsilon_join, plan_cache, gpu_packing, cte_max_recursion_depth, group_concat_max_len, max_execution_time, autocommit, time_zone)", a.Name)
+			return nil, db.unsettable(a.Name)
 		}
 	}
 	return message("variables set"), nil
+}
+
+// settableVariables names the variables SET changes, for its errors.
+const settableVariables = "gpusql's settable variables: sql_mode, memory_limit, tmpdir, max_spill_bytes, gpu_memory, gpus, join_algorithm, epsilon_join, plan_cache, gpu_packing, cte_max_recursion_depth, group_concat_max_len, max_execution_time, autocommit, time_zone"
+
+// unsettable is the error of SET name for a variable SET does not take.
+// It is not MySQL's 1193 (Unknown system variable) even where @@name is:
+// gpusql cannot tell a name MySQL lacks from one of MySQL's many variables
+// it does not have (SET max_connections), so it says what it refuses.
+func (db *DB) unsettable(name string) error {
+	return fmt.Errorf("unsupported: SET %s (%s)", name, settableVariables)
 }
 
 // setValue computes an assignment's new value; DEFAULT is the variable's
@@ -187,11 +198,29 @@ func setLimit(s *sql.Session, name string, v *sql.Const) (bool, error) {
 			v = &sql.Const{T: columnar.TInt64, I: 1}
 		}
 	}
-	if v.Null || !v.T.IsInteger() {
-		return true, fmt.Errorf("variable '%s' takes an integer, got %s", name, v)
+	// MySQL's errors: NULL is no value of the variable (1231), a string
+	// or a fraction no value of its type (1232).
+	if v.Null || name == "foreign_key_checks" && v.T.ID == columnar.String {
+		return true, wrongValueForVar(name, v)
+	}
+	if !v.T.IsInteger() {
+		return true, sql.Errorf(sql.ErWrongTypeForVar, "Incorrect argument type to variable '%s'", name)
 	}
 	s.SetLimit(name, v.I)
 	return true, nil
+}
+
+// wrongValueForVar is MySQL's 1231 for SET name = v: the value as MySQL
+// quotes it, a string's text without SQL quotes, NULL as the word.
+func wrongValueForVar(name string, v *sql.Const) error {
+	text := v.String()
+	switch {
+	case v.Null:
+		text = "NULL"
+	case v.T.ID == columnar.String:
+		text = v.S
+	}
+	return sql.Errorf(sql.ErWrongValueForVar, "Variable '%s' can't be set to the value of '%s'", name, text)
 }
 
 // setTimeZone applies SET [GLOBAL] time_zone (sql/time_zone.go): an

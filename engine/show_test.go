@@ -3,12 +3,13 @@ package engine
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 )
 
 // SHOW TABLES LIKE filters the names as LIKE matches; SHOW WARNINGS and
 // SHOW ERRORS list none (gpusql fails statements instead) and their
-// COUNT(*) is 0; SHOW TABLES WHERE is refused by name.
+// COUNT(*) is 0; SHOW TABLES WHERE filters on the SHOW's columns.
 func TestShowTablesLikeAndWarnings(t *testing.T) {
 	db := open(t)
 	ctx := context.Background()
@@ -39,6 +40,23 @@ func TestShowTablesLikeAndWarnings(t *testing.T) {
 			t.Errorf("%s: %v, want %v", q, got, want)
 		}
 	}
+	// The column is named as MySQL names it, after the database and the
+	// pattern.
+	for q, want := range map[string]string{
+		"show tables":                "Tables_in_gpusql",
+		"show full tables":           "Tables_in_gpusql|Table_type",
+		"show tables like 'ab%'":     "Tables_in_gpusql (ab%)",
+		"show full tables like 'x%'": "Tables_in_gpusql (x%)|Table_type",
+		"show databases like 'gp%'":  "Database (gp%)",
+	} {
+		res, err := db.Exec(ctx, q, "")
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if got := strings.Join(res[0].Result.Names, "|"); got != want {
+			t.Errorf("%s: columns %s, want %s", q, got, want)
+		}
+	}
 	for _, q := range []string{"show warnings", "show errors"} {
 		res, err := db.Exec(ctx, q, "")
 		if err != nil || res[0].Result.Rows != 0 || len(res[0].Result.Names) != 3 {
@@ -48,8 +66,12 @@ func TestShowTablesLikeAndWarnings(t *testing.T) {
 	if n := queryInt(t, db, "show count(*) warnings"); n != 0 {
 		t.Errorf("show count(*) warnings = %d", n)
 	}
-	if _, err := db.Exec(ctx, "show tables where x = 1", ""); err == nil {
-		t.Errorf("SHOW TABLES WHERE accepted")
+	// WHERE reads the columns as SHOW names them, as MySQL's does.
+	if got := names("show full tables where Table_type = 'VIEW' or Tables_in_gpusql like 'x%'"); !slices.Equal(got, []string{"ab_v", "xyz"}) {
+		t.Errorf("SHOW FULL TABLES WHERE: %v", got)
+	}
+	if _, err := db.Exec(ctx, "show tables where x = 1", ""); err == nil || !strings.Contains(err.Error(), "Unknown column 'x' in 'where clause'") {
+		t.Errorf("SHOW TABLES WHERE x = 1: %v, want 1054", err)
 	}
 }
 
@@ -68,5 +90,40 @@ func TestShowCatalogTables(t *testing.T) {
 		if r := res[0].Result; r.Rows != want || len(r.Names) < 4 {
 			t.Errorf("%s: %d rows, columns %v; want %d rows", q, r.Rows, r.Names, want)
 		}
+	}
+}
+
+// TestShowCreateTableMySQLForms: SHOW CREATE TABLE writes columns as MySQL
+// 8's store_create_info does: TEXT and BLOB without DEFAULT NULL (JSON
+// with it), a nullable TIMESTAMP with NULL, CURRENT_TIMESTAMP with the
+// column's digits; DESCRIBE marks a CURRENT_TIMESTAMP default
+// DEFAULT_GENERATED. The text reads back as the same table.
+func TestShowCreateTableMySQLForms(t *testing.T) {
+	db := open(t)
+	mustRun(t, db, `CREATE TABLE t (a TEXT, b BLOB, c TIMESTAMP, e DATETIME(3) DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),
+		j JSON, u TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP)`)
+	want := "t|CREATE TABLE `t` (\n" +
+		"  `a` text,\n" +
+		"  `b` blob,\n" +
+		"  `c` timestamp NULL DEFAULT NULL,\n" +
+		"  `e` datetime(3) DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),\n" +
+		"  `j` json DEFAULT NULL,\n" +
+		"  `u` timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP\n" +
+		")"
+	got := tableText(t, db, "SHOW CREATE TABLE t")
+	if got != want {
+		t.Errorf("SHOW CREATE TABLE:\n%s\nwant:\n%s", got, want)
+	}
+	desc := tableText(t, db, "DESCRIBE t")
+	for _, row := range []string{"e|datetime(3)|YES||CURRENT_TIMESTAMP(3)|DEFAULT_GENERATED on update CURRENT_TIMESTAMP(3)",
+		"u|timestamp|NO||CURRENT_TIMESTAMP|DEFAULT_GENERATED"} {
+		if !strings.Contains(desc, row) {
+			t.Errorf("DESCRIBE t lacks %s:\n%s", row, desc)
+		}
+	}
+	ddl := strings.TrimPrefix(got, "t|")
+	mustRun(t, db, "DROP TABLE t; "+ddl)
+	if again := tableText(t, db, "SHOW CREATE TABLE t"); again != want {
+		t.Errorf("SHOW CREATE TABLE after reading its text back:\n%s", again)
 	}
 }

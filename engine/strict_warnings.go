@@ -16,8 +16,10 @@ import (
 // INSERT IGNORE keeps them all as warnings.
 
 // strictly runs a write's computation (run, given its context) with its own
-// warnings: the first one strict mode turns into an error fails it; the
-// others join the statement's warnings.
+// warnings: the first one strict mode turns into an error fails it; those
+// before it join the statement's warnings. The error is listed once, as
+// the statement's error (MySQL's list has no Warning beside it), and what
+// came after it is dropped, as MySQL stops at that row.
 func (db *DB) strictly(ctx context.Context, ignore bool, run func(context.Context) error) error {
 	w := &sql.Warnings{}
 	err := run(sql.WithWarnings(ctx, w))
@@ -29,6 +31,7 @@ func (db *DB) strictly(ctx context.Context, ignore bool, run func(context.Contex
 	for _, x := range w.List() {
 		if err == nil && !lenient && (x.Code != sql.WarnDivisionByZero || divisionErrors) {
 			err = &sql.WarningError{Warning: x}
+			break
 		}
 		outer.Add(x.Code, x.Message)
 	}

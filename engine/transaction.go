@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"sync"
 
 	"gpusql/catalog"
@@ -63,7 +62,8 @@ type transaction struct {
 func (db *DB) Conn() *Conn { return &Conn{db: db, vars: sql.NewUserVars()} }
 
 // ErrReadOnlyTransaction is a write inside START TRANSACTION READ ONLY.
-var ErrReadOnlyTransaction = errors.New("cannot change tables in a READ ONLY transaction")
+// It is MySQL's 1792, whose text ends with a period.
+var ErrReadOnlyTransaction error = sql.Errorf(1792, "Cannot execute statement in a READ ONLY transaction.")
 
 // InTransaction reports whether c has a transaction open.
 func (c *Conn) InTransaction() bool {

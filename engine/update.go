@@ -66,6 +66,11 @@ func (db *DB) update(ctx context.Context, s *sql.Update) (*StatementResult, erro
 		if err := touchColumns(t, old, ids, diff, s.Touch, s.Now, db.zone()); err != nil {
 			return nil, fmt.Errorf("UPDATE %s: %w", old.Name, err)
 		}
+		if !s.Ignore {
+			if err := checkUniqueInOrder(old, t, db.cat.Indexes(s.Table), s.Targets, ids); err != nil {
+				return nil, err
+			}
+		}
 		changed = 0
 		for _, d := range diff {
 			if d {

@@ -125,6 +125,15 @@ func TestShowErrors(t *testing.T) {
 	if got := tableText(t, db, "show warnings"); got != "Error|1054|Unknown column 'nosuch' in 'field list'" {
 		t.Errorf("SHOW WARNINGS after an unknown column: %q, want MySQL's 1054", got)
 	}
+	// A statement that does not parse is the last statement too, as in
+	// MySQL's client: SHOW WARNINGS lists its 1064 after the REPL, a
+	// script or the driver ran it, not the error before it.
+	if _, err := db.Exec(ctx, "selec 1", ""); err == nil {
+		t.Fatal("selec 1 parsed")
+	}
+	if got := tableText(t, db, "show warnings"); got != "Error|1064|You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near 'selec 1' at line 1" {
+		t.Errorf("SHOW WARNINGS after a syntax error: %q, want MySQL's 1064", got)
+	}
 	if _, err := db.Exec(ctx, "select weight_string(1)", ""); err == nil {
 		t.Fatal("WEIGHT_STRING ran")
 	}

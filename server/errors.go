@@ -50,10 +50,11 @@ const (
 	erUserLockDeadlock       = 3058 // ER_USER_LOCK_DEADLOCK
 	erRegexpIndexOutOfBounds = 3686 // ER_REGEXP_INDEX_OUTOFBOUNDS_ERROR
 	erMissingJSONValue       = 3966 // ER_MISSING_JSON_VALUE
+	erReadOnlyTransaction    = 1792 // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
 )
 
 var extraStates = map[uint16]string{erInvalidJSONText: "22032", erInvalidJSONTextInParam: "22032", erInvalidJSONPath: "42000",
-	erUserLockWrongName: "42000"}
+	erUserLockWrongName: "42000", erReadOnlyTransaction: "25006"}
 
 func errorCode(err error) uint16 {
 	if code, _ := sql.MySQLCode(err); code != 0 {

@@ -204,9 +204,31 @@ func (h *mysqlHandler) HandleStmtPrepare(query string) (params, columns int, ctx
 func (h *mysqlHandler) HandleStmtExecute(_ any, query string, args []any) (*mysql.Result, error) {
 	text, err := sql.SubstituteParams(query, args)
 	if err != nil {
-		return nil, mysql.NewError(mysql.ER_WRONG_ARGUMENTS, err.Error())
+		return h.sendError(mysql.NewError(mysql.ER_WRONG_ARGUMENTS, err.Error()))
 	}
-	return h.run(text, true)
+	r, err := h.run(text, true)
+	if err != nil {
+		return h.sendError(err)
+	}
+	return r, nil
+}
+
+// sendError answers a failed COM_STMT_EXECUTE with its ERR packet itself.
+// The library wraps what HandleStmtExecute returns in a stack trace
+// (errors.Trace) and then no longer finds the *mysql.MyError in it, so it
+// would send every such failure as 1105 (HY000) with "ERROR 1062 (23000):
+// ..." as the message. The result returned says the answer is sent, as a
+// streamed result set does (writeResult).
+func (h *mysqlHandler) sendError(err error) (*mysql.Result, error) {
+	e := mysqlError(err)
+	data := append(make([]byte, 4, 16+len(e.Message)), mysql.ERR_HEADER, byte(e.Code), byte(e.Code>>8))
+	if h.conn.Capability()&mysql.CLIENT_PROTOCOL_41 != 0 {
+		data = append(append(data, '#'), e.State...)
+	}
+	if werr := h.conn.WritePacket(append(data, e.Message...)); werr != nil {
+		return nil, werr
+	}
+	return &mysql.Result{Resultset: &mysql.Resultset{Fields: []*mysql.Field{{}}, Streaming: mysql.StreamingMultiple, StreamingDone: true}}, nil
 }
 
 func (h *mysqlHandler) HandleStmtClose(any) error { return nil }

@@ -235,9 +235,14 @@ func (b *binder) rewriteTable(t *columnar.Table, fields []columnar.Field, src []
 	for i, f := range fields {
 		names[i] = f.Name
 		if src[i] < 0 {
-			// An added column: existing rows get its default, as in MySQL.
-			// (columnDef refused NOT NULL without one if there are rows).
+			// An added column: existing rows get its default, as in MySQL;
+			// a NOT NULL one without a DEFAULT its type's implicit one (0,
+			// ''), as MySQL fills it (columnDef refused the types that
+			// have none).
 			exprs[i] = nullConst(f.Type)
+			if d := implicitDefault(f.Type); !f.Nullable && !f.HasDefault && d != nil {
+				exprs[i] = d
+			}
 			if f.HasDefault {
 				c, err := b.defaultConst(f, b.wordPos(f.Name, -1))
 				if err != nil {
@@ -256,7 +261,7 @@ func (b *binder) rewriteTable(t *columnar.Table, fields []columnar.Field, src []
 		from := t.Fields[src[i]].Type
 		e := Expr(sc.colRef(src[i]))
 		if !alterableType(from, f.Type) {
-			return nil, b.errf(b.wordPos(f.Name, -1), "unsupported: changing column '%s' from %s to %s (numbers change to numbers or strings, dates to dates or strings)", f.Name, from, f.Type)
+			return nil, b.errf(b.wordPos(f.Name, -1), "unsupported: changing column '%s' from %s to %s (numbers change to numbers or strings, dates to dates or strings, strings to INT, DECIMAL or DOUBLE)", f.Name, from, f.Type)
 		}
 		// Numbers and dates reach the engine as they are and are stored
 		// as INSERT stores them (range checked, rounded half away from
@@ -270,15 +275,18 @@ func (b *binder) rewriteTable(t *columnar.Table, fields []columnar.Field, src []
 	return &AlterColumns{Table: t.Name, Fields: fields, Query: q, ColMap: colMap, Snapshot: t}, nil
 }
 
-// alterableType reports whether MODIFY/CHANGE converts from to to: a
-// string becomes a number only through CAST, which reads 'x' as 0 where
-// MySQL's strict ALTER fails, so gpusql refuses it rather than lose data.
+// alterableType reports whether MODIFY/CHANGE converts from to to. A
+// string becomes a number as INSERT ... SELECT stores it, read by the
+// engine (sql.StoresText), which fails on text that is no number as
+// MySQL's strict ALTER does (1366 Incorrect integer value: 'x' for column
+// 'c' at row 3); other string conversions (dates, YEAR, TIME, wide or
+// unsigned numbers) are refused rather than read as CAST reads them.
 func alterableType(from, to columnar.Type) bool {
 	switch {
 	case to.ID == columnar.String:
 		return true
 	case from.ID == columnar.String:
-		return false
+		return StoresText(from, to)
 	case isTemporal(from) || isTemporal(to):
 		// DATE and DATETIME convert into each other (midnight; the date).
 		return isTemporal(from) && isTemporal(to)
@@ -287,7 +295,8 @@ func alterableType(from, to columnar.Type) bool {
 }
 
 // columnDef types a column definition of ALTER TABLE. A NOT NULL column
-// added to a table with rows needs a DEFAULT to fill them with.
+// added to a table with rows needs a DEFAULT to fill them with, or a type
+// with an implicit one (0 for numbers, the empty string for strings).
 func (b *binder) columnDef(c *ast.ColumnDef, hasRows bool) (columnar.Field, error) {
 	name := c.Name.Name.O
 	pos := b.wordPos(name, -1)
@@ -331,8 +340,10 @@ func (b *binder) columnDef(c *ast.ColumnDef, hasRows bool) (columnar.Field, erro
 			return columnar.Field{}, err
 		}
 	}
-	if !f.Nullable && !f.HasDefault && hasRows && f.Generated == "" {
-		return columnar.Field{}, b.errf(pos, "cannot add NOT NULL column '%s' without a DEFAULT to a table with rows (give it a DEFAULT, or add it nullable, UPDATE it, then MODIFY it NOT NULL)", name)
+	if !f.Nullable && !f.HasDefault && hasRows && f.Generated == "" && implicitDefault(f.Type) == nil {
+		// MySQL fills the rows with the type's implicit default; gpusql
+		// has none for dates (MySQL's '0000-00-00'), ENUM, JSON and the rest.
+		return columnar.Field{}, b.errf(pos, "cannot add NOT NULL column '%s' of type %s without a DEFAULT to a table with rows (give it a DEFAULT, or add it nullable, UPDATE it, then MODIFY it NOT NULL)", name, t)
 	}
 	return f, nil
 }

@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"fmt"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"gpusql/catalog"
@@ -68,14 +70,44 @@ func (b *binder) lastInsertID(nargs, pos int) (Expr, error) {
 	return &Const{T: columnar.TUint64, I: int64(v)}, nil
 }
 
+// DefaultsToNow reports whether f's default is CURRENT_TIMESTAMP.
+func DefaultsToNow(f columnar.Field) bool {
+	return f.HasDefault && f.Type.ID == columnar.Datetime && f.Default == columnar.DefaultNow
+}
+
+// NowText is CURRENT_TIMESTAMP as MySQL writes it in f's default and ON
+// UPDATE clause: with f's fractional digits, which MySQL makes the
+// function's (CURRENT_TIMESTAMP(3) for a DATETIME(3)).
+func NowText(f columnar.Field) string {
+	if f.Type.Scale > 0 {
+		return fmt.Sprintf("%s(%d)", columnar.DefaultNow, f.Type.Scale)
+	}
+	return columnar.DefaultNow
+}
+
+// DefaultText is f's default as DESCRIBE and information_schema.COLUMNS
+// show it (CURRENT_TIMESTAMP with its digits).
+func DefaultText(f columnar.Field) string {
+	if DefaultsToNow(f) {
+		return NowText(f)
+	}
+	return f.Default
+}
+
 // ColumnExtra is a column's Extra in DESCRIBE and information_schema.COLUMNS
 // (MySQL 8's words).
 func ColumnExtra(f columnar.Field) string {
 	switch {
 	case f.AutoIncrement:
 		return "auto_increment"
+	case DefaultsToNow(f) && f.OnUpdateNow:
+		return "DEFAULT_GENERATED on update " + NowText(f)
+	case DefaultsToNow(f):
+		// MySQL 8 marks a default that is an expression, as
+		// CURRENT_TIMESTAMP is.
+		return "DEFAULT_GENERATED"
 	case f.OnUpdateNow:
-		return "on update CURRENT_TIMESTAMP"
+		return "on update " + NowText(f)
 	case f.Generated != "" && f.GeneratedStored:
 		return "STORED GENERATED"
 	case f.Generated != "":

@@ -162,6 +162,9 @@ func bindPass(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed, ass
 			return nil, err
 		}
 	}
+	if err := b.checkSchemas(p.Node); err != nil { // schema_names.go
+		return nil, err
+	}
 	if len(p.into) > 0 {
 		st, err = b.selectIntoVars(p.Node, p.into)
 	} else {

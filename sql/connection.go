@@ -19,8 +19,9 @@ import (
 // exist.
 type Use struct{ Database string }
 
-// ShowDatabases lists DatabaseName and information_schema.
-type ShowDatabases struct{}
+// ShowDatabases lists DatabaseName and information_schema, those whose
+// name matches Like when it is set.
+type ShowDatabases struct{ Like *string }
 
 // ShowVariables lists the session's variables whose names match Pattern
 // (LIKE syntax; "" = all); Global shows the GLOBAL values
@@ -57,7 +58,7 @@ func (b *binder) use(n *ast.UseStmt) (Statement, error) {
 
 func (b *binder) showVariables(n *ast.ShowStmt) (Statement, error) {
 	if n.Where != nil {
-		return nil, b.errf(-1, "unsupported: SHOW VARIABLES WHERE (use LIKE)")
+		return b.showVariablesWhere(n) // show_variables.go
 	}
 	st := &ShowVariables{Global: n.GlobalScope}
 	if n.Pattern != nil {

@@ -25,15 +25,10 @@ type ExportDatabase struct{ Dir string }
 // loading its Parquet files.
 type ImportDatabase struct{ Dir string }
 
-// ShowTableStatus is SHOW TABLE STATUS: a row per table with its row count
-// and size.
-type ShowTableStatus struct{ Like *string }
-
-func (*Checkpoint) statement()      {}
-func (*CheckDatabase) statement()   {}
-func (*ExportDatabase) statement()  {}
-func (*ImportDatabase) statement()  {}
-func (*ShowTableStatus) statement() {}
+func (*Checkpoint) statement()     {}
+func (*CheckDatabase) statement()  {}
+func (*ExportDatabase) statement() {}
+func (*ImportDatabase) statement() {}
 
 // databaseCommand names the database statement starting with word w (the
 // scanner positioned after it), or "".

@@ -297,7 +297,14 @@ func (b *binder) dropTable(n *ast.DropTableStmt) (Statement, error) {
 	}
 	st := &DropTable{IfExists: n.IfExists}
 	for _, t := range n.Tables {
-		st.Names = append(st.Names, t.Name.O)
+		switch {
+		case knownSchema(t.Schema.O):
+			st.Names = append(st.Names, t.Name.O)
+		case n.IfExists:
+			st.Elsewhere = append(st.Elsewhere, t.Schema.O+"."+t.Name.O)
+		default: // schema_names.go
+			return nil, b.errCode(b.wordPos(t.Name.O, -1), ErBadTable, "Unknown table '%s.%s'", t.Schema.O, t.Name.O)
+		}
 	}
 	return st, nil
 }
@@ -317,22 +324,26 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		b.volatile("SHOW WARNINGS")
 		return &ShowWarnings{Errors: n.Tp == ast.ShowErrors, Count: n.CountWarningsOrErrors, Last: b.vars.LastWarnings()}, nil
 	case ast.ShowTableStatus:
-		if n.Where != nil {
-			return nil, b.errf(-1, "unsupported: SHOW TABLE STATUS WHERE (use LIKE)")
-		}
-		like, err := b.showLike(n, "SHOW TABLE STATUS")
-		return &ShowTableStatus{Like: like}, err
+		return b.showQuery(n, "tables", "", "TABLE_NAME", tableStatusColumns)
 	case ast.ShowColumns:
 		if n.Table == nil {
 			return nil, b.errf(-1, "SHOW COLUMNS needs a table")
 		}
 		name := n.Table.Name.O
+		if v, ok := b.cat.View(name); ok {
+			// A view's columns, as information_schema.COLUMNS has them
+			// (show_query.go); DESCRIBE v col names a LIKE pattern.
+			if n.Column != nil && n.Pattern == nil {
+				n.Pattern = &ast.PatternLikeOrIlikeExpr{Pattern: ast.NewValueExpr(n.Column.Name.O, "", ""), Escape: '\\', IsLike: true}
+			}
+			return b.showQuery(n, "columns", "TABLE_NAME = "+quoteString(v.Name), "ORDINAL_POSITION", showColumnsColumns(n.Full))
+		}
 		t, ok := b.cat.Table(name)
 		if !ok {
 			return nil, b.errCode(b.wordPos(name, -1), ErNoSuchTable, "Table '%s.%s' doesn't exist", DatabaseName, name)
 		}
-		if n.Where != nil {
-			return nil, b.errf(-1, "unsupported: SHOW COLUMNS WHERE (use LIKE)")
+		if n.Where != nil { // over SHOW's columns (show_query.go)
+			return b.showQuery(n, "columns", "TABLE_NAME = "+quoteString(t.Name), "ORDINAL_POSITION", showColumnsColumns(n.Full))
 		}
 		like, err := b.showLike(n, "SHOW COLUMNS")
 		if n.Column != nil && like == nil {
@@ -340,8 +351,16 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		}
 		return &Describe{Table: t.Name, Like: like, Full: n.Full}, err
 	case ast.ShowDatabases:
-		return &ShowDatabases{}, nil
+		if n.Where != nil { // over SHOW's column, Database (show_query.go)
+			return b.showQuery(n, "schemata", "", "SCHEMA_NAME", [][2]string{{"SCHEMA_NAME", "Database"}})
+		}
+		like, err := b.showLike(n, "SHOW DATABASES")
+		return &ShowDatabases{Like: like}, err
 	case ast.ShowCreateTable:
+		if v, ok := b.cat.View(n.Table.Name.O); ok {
+			// MySQL answers SHOW CREATE TABLE of a view as SHOW CREATE VIEW.
+			return &ShowCatalogTable{What: "create view", Name: v.Name}, nil
+		}
 		t, err := b.table(n.Table)
 		if err != nil {
 			return nil, err
@@ -359,15 +378,22 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		if err != nil {
 			return nil, err
 		}
+		if n.Where != nil { // rows in key order, as STATISTICS lists them
+			return b.showQuery(n, "statistics", "TABLE_NAME = "+quoteString(t.Name), "", showIndexColumns)
+		}
 		return &ShowIndex{Table: t.Name}, nil
 	}
 	return nil, b.errf(b.start, "unsupported statement: %s (SHOW TABLES, SHOW COLUMNS, SHOW INDEX, SHOW CREATE TABLE, SHOW DATABASES, SHOW VARIABLES, SHOW STATUS, SHOW TABLE STATUS, SHOW WARNINGS, SHOW PROCESSLIST, SHOW CHARACTER SET, SHOW COLLATION, SHOW ENGINES, SHOW CREATE VIEW, SHOW CREATE DATABASE, SHOW TRIGGERS, SHOW PROCEDURE STATUS, SHOW FUNCTION STATUS and SHOW EVENTS are supported)", strings.ToUpper(firstN(b.src[b.start:b.end], 2)))
 }
 
-// showTables binds SHOW TABLES [LIKE 'pattern'].
+// showTables binds SHOW [FULL] TABLES [LIKE 'pattern' | WHERE ...].
 func (b *binder) showTables(n *ast.ShowStmt) (Statement, error) {
-	if n.Where != nil {
-		return nil, b.errf(-1, "unsupported: SHOW TABLES WHERE (use SHOW TABLES LIKE, or SELECT table_name FROM information_schema.tables WHERE ...)")
+	if n.Where != nil { // over the columns SHOW TABLES names (show_query.go)
+		cols := [][2]string{{"TABLE_NAME", "Tables_in_" + DatabaseName}}
+		if n.Full {
+			cols = append(cols, [2]string{"TABLE_TYPE", "Table_type"})
+		}
+		return b.showQuery(n, "tables", "", "TABLE_NAME", cols)
 	}
 	like, err := b.showLike(n, "SHOW TABLES")
 	return &ShowTables{Like: like, Full: n.Full}, err

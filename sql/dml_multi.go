@@ -238,13 +238,18 @@ func (b *binder) multiDelete(n *ast.DeleteStmt) (Statement, error) {
 	return d, nil
 }
 
-// multiRefused rejects what MySQL rejects with several tables.
+// multiRefused rejects what MySQL rejects with several tables, with its
+// error 1221 (Incorrect usage of UPDATE and ORDER BY).
 func (b *binder) multiRefused(verb string, order *ast.OrderByClause, limit *ast.Limit) error {
+	var e *Error
 	switch {
 	case order != nil:
-		return b.errf(b.wordPos("ORDER", -1), "incorrect usage of multi-table %s and ORDER BY", verb)
+		e = b.errCode(b.wordPos("ORDER", -1), ErWrongUsage, "Incorrect usage of %s and ORDER BY", verb)
 	case limit != nil:
-		return b.errf(b.wordPos("LIMIT", -1), "incorrect usage of multi-table %s and LIMIT", verb)
+		e = b.errCode(b.wordPos("LIMIT", -1), ErWrongUsage, "Incorrect usage of %s and LIMIT", verb)
+	default:
+		return nil
 	}
-	return nil
+	e.Detail = "a multi-table " + verb + " takes neither"
+	return e
 }

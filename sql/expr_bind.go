@@ -214,6 +214,11 @@ func decimalLiteral(s string) *Const {
 // clause allows them (HAVING), then the enclosing query (a correlated
 // reference).
 func (b *binder) column(cn *ast.ColumnName, sc *scope, pos int) (Expr, error) {
+	if !knownSchema(cn.Schema.O) || strings.EqualFold(cn.Schema.O, "information_schema") {
+		// nope.t.c names a table of a database gpusql does not have
+		// (information_schema's tables are read under their own names).
+		return nil, b.unknownColumn(pos, cn.Schema.O+"."+qualified(cn.Table.O, cn.Name.O))
+	}
 	e, found, err := b.resolve(sc, cn.Table.O, cn.Name.O, pos, false)
 	if err != nil {
 		return nil, err

@@ -196,7 +196,7 @@ func (b *binder) tableSource(n *ast.TableSource) (Plan, []scopeCol, error) {
 			}
 			return p, qualify(names, q), nil
 		}
-		if v, ok := b.cat.View(name); ok && src.Schema.O == "" {
+		if v, ok := b.cat.View(name); ok && knownSchema(src.Schema.O) {
 			b.reads.view(v)
 			p, names, err := b.bindView(v, b.wordPos(name, -1))
 			if err != nil {

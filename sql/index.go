@@ -70,7 +70,9 @@ func (b *binder) indexColumns(fields []columnar.Field, parts []*ast.IndexPartSpe
 			return nil, b.errCode(b.wordPos(name, -1), ErKeyColumnDoesNotExist, "Key column '%s' doesn't exist in table", name)
 		}
 		if containsInt(cols, i) {
-			return nil, b.errf(b.wordPos(name, -1), "duplicate column name '%s' in %s", name, what)
+			e := b.errCode(b.wordPos(name, -1), ErDupFieldName, "Duplicate column name '%s'", name) // MySQL's 1060
+			e.Detail = "twice in " + what
+			return nil, e
 		}
 		cols = append(cols, i)
 	}
@@ -250,6 +252,8 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 		return &DropIndex{Table: t.Name, Name: spec.Name}, nil
 	case ast.AlterTableDropPrimaryKey:
 		return &DropIndex{Table: t.Name, Name: catalog.PrimaryName}, nil
+	case ast.AlterTableRenameIndex:
+		return &RenameIndex{Table: t.Name, From: spec.FromKey.O, To: spec.ToKey.O}, nil
 	}
-	return nil, b.errf(b.start, "unsupported: this ALTER TABLE change (ADD/DROP/RENAME/MODIFY/CHANGE COLUMN, ALTER COLUMN SET/DROP DEFAULT, RENAME TO, ADD/DROP INDEX, UNIQUE and PRIMARY KEY, ADD/DROP/ALTER CHECK, ADD/DROP FOREIGN KEY, ORDER BY are supported)")
+	return nil, b.errf(b.start, "unsupported: this ALTER TABLE change (ADD/DROP/RENAME/MODIFY/CHANGE COLUMN, ALTER COLUMN SET/DROP DEFAULT, RENAME TO, ADD/DROP/RENAME INDEX, UNIQUE and PRIMARY KEY, ADD/DROP/ALTER CHECK, ADD/DROP FOREIGN KEY, ORDER BY are supported)")
 }

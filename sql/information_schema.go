@@ -22,17 +22,25 @@ type infoColumn struct {
 var (
 	infoSchemata = []infoColumn{{"CATALOG_NAME", columnar.TString}, {"SCHEMA_NAME", columnar.TString},
 		{"DEFAULT_CHARACTER_SET_NAME", columnar.TString}, {"DEFAULT_COLLATION_NAME", columnar.TString}}
+	// TABLES and COLUMNS have MySQL 8's columns in MySQL's order, so
+	// SELECT * and tools that read them by position see what MySQL gives.
 	infoTables = []infoColumn{{"TABLE_CATALOG", columnar.TString}, {"TABLE_SCHEMA", columnar.TString},
 		{"TABLE_NAME", columnar.TString}, {"TABLE_TYPE", columnar.TString}, {"ENGINE", columnar.TString},
-		{"TABLE_ROWS", columnar.TInt64}, {"AUTO_INCREMENT", columnar.TUint64}, {"TABLE_COMMENT", columnar.TString}}
+		{"VERSION", columnar.TInt64}, {"ROW_FORMAT", columnar.TString}, {"TABLE_ROWS", columnar.TInt64},
+		{"AVG_ROW_LENGTH", columnar.TInt64}, {"DATA_LENGTH", columnar.TInt64}, {"MAX_DATA_LENGTH", columnar.TInt64},
+		{"INDEX_LENGTH", columnar.TInt64}, {"DATA_FREE", columnar.TInt64}, {"AUTO_INCREMENT", columnar.TUint64},
+		{"CREATE_TIME", columnar.TDatetime(0)}, {"UPDATE_TIME", columnar.TDatetime(0)}, {"CHECK_TIME", columnar.TDatetime(0)},
+		{"TABLE_COLLATION", columnar.TString}, {"CHECKSUM", columnar.TInt64}, {"CREATE_OPTIONS", columnar.TString},
+		{"TABLE_COMMENT", columnar.TString}}
 	infoColumns = []infoColumn{{"TABLE_CATALOG", columnar.TString}, {"TABLE_SCHEMA", columnar.TString},
 		{"TABLE_NAME", columnar.TString}, {"COLUMN_NAME", columnar.TString}, {"ORDINAL_POSITION", columnar.TInt64},
 		{"COLUMN_DEFAULT", columnar.TString}, {"IS_NULLABLE", columnar.TString}, {"DATA_TYPE", columnar.TString},
-		{"CHARACTER_MAXIMUM_LENGTH", columnar.TInt64}, {"NUMERIC_PRECISION", columnar.TInt64},
-		{"NUMERIC_SCALE", columnar.TInt64}, {"COLUMN_TYPE", columnar.TString}, {"COLUMN_KEY", columnar.TString},
-		{"EXTRA", columnar.TString}, {"COLUMN_COMMENT", columnar.TString},
-		{"CHARACTER_SET_NAME", columnar.TString}, {"COLLATION_NAME", columnar.TString},
-		{"GENERATION_EXPRESSION", columnar.TString}}
+		{"CHARACTER_MAXIMUM_LENGTH", columnar.TInt64}, {"CHARACTER_OCTET_LENGTH", columnar.TInt64},
+		{"NUMERIC_PRECISION", columnar.TInt64}, {"NUMERIC_SCALE", columnar.TInt64},
+		{"DATETIME_PRECISION", columnar.TInt64}, {"CHARACTER_SET_NAME", columnar.TString},
+		{"COLLATION_NAME", columnar.TString}, {"COLUMN_TYPE", columnar.TString}, {"COLUMN_KEY", columnar.TString},
+		{"EXTRA", columnar.TString}, {"PRIVILEGES", columnar.TString}, {"COLUMN_COMMENT", columnar.TString},
+		{"GENERATION_EXPRESSION", columnar.TString}, {"SRS_ID", columnar.TInt64}}
 )
 
 // informationSchema binds information_schema.name.
@@ -48,14 +56,7 @@ func (b *binder) informationSchema(name string, pos int) (Plan, []string, error)
 	case "tables":
 		cols = infoTables
 		for _, e := range b.relations() {
-			kind, rowCount, auto := "VIEW", infoNull(columnar.TInt64), infoNull(columnar.TUint64)
-			if t, ok := b.cat.Table(e); ok {
-				kind, rowCount = "BASE TABLE", &Const{T: columnar.TInt64, I: int64(t.Rows)}
-				if next := b.cat.AutoIncrementNext(t); next > 0 { // NULL without an AUTO_INCREMENT column
-					auto = &Const{T: columnar.TUint64, I: int64(next)}
-				}
-			}
-			rows = append(rows, []Expr{infoStr("def"), infoStr(DatabaseName), infoStr(e), infoStr(kind), infoStr("gpusql"), rowCount, auto, infoStr("")})
+			rows = append(rows, b.tableRow(e))
 		}
 	case "columns":
 		cols = infoColumns
@@ -64,8 +65,9 @@ func (b *binder) informationSchema(name string, pos int) (Plan, []string, error)
 			if err != nil {
 				return nil, nil, err
 			}
+			keys := ColumnKeys(len(fields), b.cat.Indexes(e)) // none for a view
 			for i, f := range fields {
-				rows = append(rows, columnRow(e, i, f))
+				rows = append(rows, columnRow(e, i, f, keys[i]))
 			}
 		}
 	default:
@@ -128,8 +130,9 @@ func integerColumnType(t columnar.Type) (string, int) {
 	return name, len(strconv.FormatInt(hi, 10))
 }
 
-// columnRow is a COLUMNS row: MySQL's DATA_TYPE names and sizes.
-func columnRow(table string, i int, f columnar.Field) []Expr {
+// columnRow is a COLUMNS row: MySQL's DATA_TYPE names and sizes; key is
+// the column's COLUMN_KEY (ColumnKeys).
+func columnRow(table string, i int, f columnar.Field, key string) []Expr {
 	nullable := "NO"
 	if f.Nullable {
 		nullable = "YES"
@@ -185,16 +188,61 @@ func columnRow(table string, i int, f columnar.Field) []Expr {
 	colType := SQLTypeName(f.Type)
 	def := infoNull(columnar.TString)
 	if f.HasDefault {
-		def = infoStr(f.Default)
+		def = infoStr(DefaultText(f))
 	}
 	extra := ColumnExtra(f)
 	charset, collation := infoNull(columnar.TString), infoNull(columnar.TString)
+	octets := charLen // bytes: a binary string's characters are bytes
 	if f.Type.ID == columnar.String && !f.Type.Binary && !f.Type.JSON {
 		charset, collation = infoStr("utf8mb4"), infoStr(fieldCollation(f))
+		if c, ok := charLen.(*Const); ok && !c.Null && f.Type.Width > 0 {
+			octets = i64(int(c.I) * 4) // utf8mb4: up to 4 bytes a character; TEXT's 65535 are bytes
+		}
+	}
+	// Fractional-second digits of the types that have them; NULL for DATE
+	// and the rest, as MySQL's data dictionary gives it.
+	fsp := infoNull(columnar.TInt64)
+	if f.Type.ID == columnar.Datetime || f.Type.ID == columnar.Time {
+		fsp = i64(f.Type.Scale)
 	}
 	return []Expr{infoStr("def"), infoStr(DatabaseName), infoStr(table), infoStr(f.Name), i64(i + 1), def,
-		infoStr(nullable), infoStr(dataType), charLen, prec, scale, infoStr(colType), infoStr(""), infoStr(extra), infoStr(""),
-		charset, collation, infoStr(f.Generated)}
+		infoStr(nullable), infoStr(dataType), charLen, octets, prec, scale, fsp, charset, collation, infoStr(colType),
+		infoStr(key), infoStr(extra), infoStr("select,insert,update,references"), infoStr(""), infoStr(f.Generated),
+		infoNull(columnar.TInt64)}
+}
+
+// tableRow is a TABLES row. A table is InnoDB-like as MySQL shows one
+// (version 10, Dynamic rows) with its rows, its bytes in memory as
+// DATA_LENGTH and no index bytes (gpusql's keys are checked, not stored);
+// times gpusql does not keep are NULL; the collation is utf8mb4_bin, how
+// columns that name none compare (a table's COLLATE= goes to its columns).
+// A view is MySQL's view row: NULL
+// but for its names, type and the comment VIEW.
+func (b *binder) tableRow(name string) []Expr {
+	i64 := func(v int64) Expr { return &Const{T: columnar.TInt64, I: v} }
+	nullInt, nullTime := infoNull(columnar.TInt64), infoNull(columnar.TDatetime(0))
+	row := []Expr{infoStr("def"), infoStr(DatabaseName), infoStr(name)}
+	t, ok := b.cat.Table(name)
+	if !ok {
+		return append(row, infoStr("VIEW"), infoNull(columnar.TString), nullInt, infoNull(columnar.TString), nullInt,
+			nullInt, nullInt, nullInt, nullInt, nullInt, infoNull(columnar.TUint64), nullTime, nullTime, nullTime,
+			infoNull(columnar.TString), nullInt, infoNull(columnar.TString), infoStr("VIEW"))
+	}
+	var bytes int64
+	for _, c := range t.Columns {
+		bytes += c.Bytes()
+	}
+	avg := int64(0)
+	if t.Rows > 0 {
+		avg = bytes / int64(t.Rows)
+	}
+	auto := infoNull(columnar.TUint64) // NULL without an AUTO_INCREMENT column
+	if next := b.cat.AutoIncrementNext(t); next > 0 {
+		auto = &Const{T: columnar.TUint64, I: int64(next)}
+	}
+	return append(row, infoStr("BASE TABLE"), infoStr("gpusql"), i64(10), infoStr("Dynamic"), i64(int64(t.Rows)),
+		i64(avg), i64(bytes), i64(0), i64(0), i64(0), auto, nullTime, nullTime, nullTime,
+		infoStr("utf8mb4_bin"), nullInt, infoStr(""), infoStr(""))
 }
 
 func infoStr(s string) Expr         { return &Const{T: columnar.TString, S: s} }

@@ -119,7 +119,19 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 				return nil, b.errf(-1, "type mismatch: cannot insert %s into column '%s' %s", sch[i].Type, c.Name, c.Type)
 			}
 		}
-		src := castColumns(blk.plan, names(out[:given]), storeSchema(sch, out[:given]))
+		store := storeSchema(sch, out[:given])
+		if !b.lenientWrites(n.IgnoreErr) {
+			// Strictly, text for a DATE reaches the engine as text, which
+			// fails naming column and row (1292 Incorrect date value:
+			// '2020-13-01' for column 'x' at row 2) where CAST would
+			// give NULL and a warning without them.
+			for i := range store {
+				if store[i].Type.ID == columnar.Date && sch[i].Type.ID == columnar.String && !sch[i].Type.JSON && sch[i].Type.Members == "" {
+					store[i].Type = sch[i].Type
+				}
+			}
+		}
+		src := castColumns(blk.plan, names(out[:given]), store)
 		if len(defaults) > 0 {
 			sc := &scope{plan: src}
 			exprs := make([]Expr, 0, len(targets))
@@ -142,6 +154,7 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 			err.Detail = fmt.Sprintf("%d columns, %d values", given, len(list))
 			return nil, err
 		}
+		valuesColumnRefs(t, targets, list)
 		row := make([]Expr, len(targets))
 		copy(row[given:], defaults)
 		for i, v := range list {

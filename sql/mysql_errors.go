@@ -42,6 +42,8 @@ const (
 	ErWrongTypeForVar             = 1232 // Incorrect argument type to variable '%s'
 	ErTooManyRows                 = 1172 // Result consisted of more than one row
 	ErWrongArguments              = 1210 // Incorrect arguments to %s
+	ErUnknownStmtHandler          = 1243 // Unknown prepared statement handler (%s) given to %s
+	ErWrongObject                 = 1347 // '%s.%s' is not VIEW
 	ErWindowNoSuchWindow          = 3579 // Window name '%s' is not defined.
 	ErWindowCircularity           = 3580 // There is a circularity in the window dependency graph.
 	ErWindowDuplicateName         = 3591 // Window '%s' is defined twice.

@@ -58,7 +58,17 @@ func (b *binder) onDuplicate(t *columnar.Table, list []*ast.Assignment, unique [
 	}
 	od := &OnDuplicate{}
 	od.Bind = func(pairs *columnar.Table) (Plan, error) {
+		// A constant its column cannot take (NULL into NOT NULL, 'abc'
+		// into INT) is MySQL's store error (1048, 1366) only when a row
+		// conflicts and is updated: not over no pair (the check below),
+		// only when the engine binds the pairs it has.
+		check, stored := b.checkStores, b.storeError
+		b.checkStores, b.storeError = true, nil
+		defer func() { b.checkStores, b.storeError = check, stored }()
 		plan, targets, err := b.bindOnDuplicate(t, list, pairs)
+		if err == nil && b.storeError != nil && pairs.Rows > 0 {
+			err = b.storeError
+		}
 		od.Targets = targets
 		return plan, err
 	}

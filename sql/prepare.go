@@ -15,7 +15,8 @@ import (
 // EXECUTE name [USING @a, @b, ...], DEALLOCATE | DROP PREPARE name. They
 // live on the connection (engine.Conn) beside its user variables. The text
 // is checked when it is prepared (it must parse, as one statement that is
-// not itself PREPARE / EXECUTE / DEALLOCATE) and bound afresh at each
+// not itself PREPARE / EXECUTE / DEALLOCATE, whose tables and columns
+// exist: checkPrepared) and bound afresh at each
 // EXECUTE with the USING values written into its '?' placeholders as
 // literals: the same substitution the database/sql driver and the server's
 // binary protocol use (SubstituteParams), so a value has the type of its
@@ -58,6 +59,12 @@ func (b *binder) prepare(n *ast.PrepareStmt) (Statement, error) {
 		text = preparedText(c)
 	}
 	stmts, err := Parse(text)
+	if code, msg := MySQLCode(err); code != 0 {
+		// The text's own error, as MySQL gives it (1064 near its words).
+		e := b.errCode(b.start, code, "%s", msg)
+		e.Detail = "in the text of PREPARE " + n.Name
+		return nil, e
+	}
 	if err != nil {
 		return nil, b.errf(b.start, "PREPARE %s: %v", n.Name, err)
 	}
@@ -68,7 +75,39 @@ func (b *binder) prepare(n *ast.PrepareStmt) (Statement, error) {
 	case *ast.PrepareStmt, *ast.ExecuteStmt, *ast.DeallocateStmt:
 		return nil, b.errf(b.start, "PREPARE %s: a prepared statement cannot be PREPARE, EXECUTE or DEALLOCATE", n.Name)
 	}
+	if err := b.checkPrepared(n.Name, stmts[0]); err != nil {
+		return nil, err
+	}
 	return &Prepare{Name: strings.ToLower(n.Name), Text: stmts[0].Text, Params: Placeholders(stmts[0].Text)}, nil
+}
+
+// checkPrepared resolves a prepared query's or write's names as MySQL does
+// at PREPARE: it is bound with 0 in each placeholder, and an unknown table
+// (1146), an unknown column (1054) or an ambiguous one (1052) is PREPARE's
+// error. Other errors wait for EXECUTE, whose values may make or unmake
+// them (LIMIT ?, a value a column cannot take).
+func (b *binder) checkPrepared(name string, p Parsed) error {
+	switch p.Node.(type) {
+	case *ast.SelectStmt, *ast.SetOprStmt, *ast.InsertStmt, *ast.UpdateStmt, *ast.DeleteStmt:
+	default:
+		return nil
+	}
+	text, err := substitute(p.Text, Placeholders(p.Text), func(int) (string, error) { return "0", nil })
+	if err != nil {
+		return nil
+	}
+	ps, err := Parse(text)
+	if err != nil || len(ps) != 1 {
+		return nil
+	}
+	_, err = BindConn(b.cat, b.session, b.vars, ps[0])
+	switch code, msg := MySQLCode(err); code {
+	case ErBadField, ErNoSuchTable, ErNonUniqError:
+		e := b.errCode(b.start, code, "%s", msg)
+		e.Detail = "in the text of PREPARE " + name
+		return e
+	}
+	return nil
 }
 
 func (b *binder) execute(n *ast.ExecuteStmt) (Statement, error) {
@@ -91,7 +130,8 @@ func (b *binder) execute(n *ast.ExecuteStmt) (Statement, error) {
 // their number as MySQL does (error 1210, "Incorrect arguments to EXECUTE").
 func (p *Prepare) Bind(args []*Const) (string, error) {
 	if len(args) != p.Params {
-		return "", fmt.Errorf("incorrect arguments to EXECUTE %s: the statement has %d '?' placeholders and USING gives %d values", p.Name, p.Params, len(args))
+		return "", &Error{Code: ErWrongArguments, Msg: "Incorrect arguments to EXECUTE",
+			Detail: fmt.Sprintf("%s: the statement has %d '?' placeholders and USING gives %d values", p.Name, p.Params, len(args))}
 	}
 	return substitute(p.Text, len(args), func(i int) (string, error) { return paramLiteral(args[i]), nil })
 }

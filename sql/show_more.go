@@ -20,8 +20,11 @@ func (b *binder) showMore(n *ast.ShowStmt) (Statement, error) {
 	switch n.Tp {
 	case ast.ShowCreateView:
 		v, ok := b.cat.View(n.Table.Name.O)
+		if _, table := b.cat.Table(n.Table.Name.O); !ok && !table {
+			return nil, b.errCode(b.wordPos(n.Table.Name.O, -1), ErNoSuchTable, "Table '%s.%s' doesn't exist", DatabaseName, n.Table.Name.O)
+		}
 		if !ok {
-			return nil, b.errf(b.wordPos(n.Table.Name.O, -1), "'%s.%s' is not VIEW", DatabaseName, n.Table.Name.O)
+			return nil, b.errCode(b.wordPos(n.Table.Name.O, -1), ErWrongObject, "'%s.%s' is not VIEW", DatabaseName, n.Table.Name.O)
 		}
 		return &ShowCatalogTable{What: what, Name: v.Name}, nil
 	case ast.ShowCreateDatabase:

@@ -57,6 +57,9 @@ type CreateTableAs struct {
 type DropTable struct {
 	Names    []string
 	IfExists bool
+	// Elsewhere are the IF EXISTS names of other databases (nope.t),
+	// which MySQL notes as Note 1051 Unknown table 'nope.t'.
+	Elsewhere []string
 }
 
 // Insert appends the rows of Source to Table. Source's output column i goes

@@ -305,7 +305,16 @@ func (b *binder) assignValue(t *columnar.Table, f columnar.Field, v ast.ExprNode
 		return nil, err
 	}
 	if c, ok := e.(*Const); ok && c.Null && !f.Nullable && !(b.nullToDefault && implicitDefault(f.Type) != nil) {
-		return nil, b.errCode(pos, ErBadNull, "Column '%s' cannot be null", f.Name)
+		err := b.errCode(pos, ErBadNull, "Column '%s' cannot be null", f.Name)
+		if !b.checkStores {
+			return nil, err
+		}
+		// As a constant the column cannot take: MySQL's error once a row
+		// matches, none when none does (update_store.go).
+		if b.storeError == nil {
+			b.storeError = err
+		}
+		return e, nil
 	}
 	if !castable(e.Type(), f.Type) {
 		return nil, b.errf(pos, "type mismatch: cannot assign %s to column '%s' %s", e.Type(), f.Name, f.Type)

@@ -26,6 +26,8 @@ type CreateView struct {
 type DropView struct {
 	Names    []string
 	IfExists bool
+	// Elsewhere: as DropTable's, views of other databases under IF EXISTS.
+	Elsewhere []string
 }
 
 func (*CreateView) statement() {}
@@ -37,7 +39,9 @@ func (b *binder) createView(n *ast.CreateViewStmt) (Statement, error) {
 		return nil, b.errCode(b.wordPos(name, -1), ErTableExists, "Table '%s' already exists", name)
 	}
 	if _, ok := b.cat.View(name); ok && !n.OrReplace {
-		return nil, b.errf(b.wordPos(name, -1), "view '%s' already exists (use CREATE OR REPLACE VIEW)", name)
+		err := b.errCode(b.wordPos(name, -1), ErTableExists, "Table '%s' already exists", name)
+		err.Detail = "a view: use CREATE OR REPLACE VIEW"
+		return nil, err
 	}
 	// Bound now so a broken view fails at CREATE; the plan is discarded.
 	blk, err := b.query(n.Select, nil)
@@ -77,7 +81,14 @@ func (b *binder) createView(n *ast.CreateViewStmt) (Statement, error) {
 func (b *binder) dropView(n *ast.DropTableStmt) (Statement, error) {
 	st := &DropView{IfExists: n.IfExists}
 	for _, t := range n.Tables {
-		st.Names = append(st.Names, t.Name.O)
+		switch {
+		case knownSchema(t.Schema.O):
+			st.Names = append(st.Names, t.Name.O)
+		case n.IfExists:
+			st.Elsewhere = append(st.Elsewhere, t.Schema.O+"."+t.Name.O)
+		default: // schema_names.go
+			return nil, b.errCode(b.wordPos(t.Name.O, -1), ErBadTable, "Unknown table '%s.%s'", t.Schema.O, t.Name.O)
+		}
 	}
 	return st, nil
 }

@@ -38,8 +38,8 @@ func TestReplCommands(t *testing.T) {
 	s, out, errb, run := testSession(t)
 	dir := t.TempDir()
 	cases := []struct{ line, want string }{
-		{`\d`, "| t     |"},
-		{`.tables`, "| t     |"},
+		{`\d`, "| t                |"}, // under Tables_in_gpusql, as MySQL names it
+		{`.tables`, "| t                |"},
 		{`\d t`, "| price | decimal(6,2) | YES  |"},
 		{`.schema`, "CREATE TABLE `t` (`id` INT NOT NULL, `name` VARCHAR(10), `price` DECIMAL(6,2));"},
 		{`.schema t`, "CREATE TABLE `t`"},

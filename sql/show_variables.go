@@ -1,0 +1,65 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"gpusql/storage/columnar"
+)
+
+// VariableRows are SHOW [GLOBAL] VARIABLES' rows, in name order: each
+// variable whose name matches pattern (LIKE; "" all) and its value as
+// text. autocommit is the connection's; global shows the global time zone.
+func (s *Session) VariableRows(pattern string, autocommit, global bool) (names, values []string) {
+	for _, n := range s.Variables() {
+		if pattern != "" && !LikeMatch(n, strings.ToLower(pattern)) {
+			continue
+		}
+		v, _ := s.Variable(n)
+		if n == "autocommit" && !autocommit {
+			v = &Const{T: columnar.TInt64, I: 0}
+		}
+		if n == "time_zone" && global {
+			v = &Const{T: columnar.TString, S: s.GlobalTimeZone().Name}
+		}
+		names = append(names, n)
+		switch {
+		case v.Null:
+			values = append(values, "")
+		case v.T.ID == columnar.String:
+			values = append(values, v.S)
+		default:
+			values = append(values, v.String())
+		}
+	}
+	return names, values
+}
+
+// showVariablesWhere binds SHOW [GLOBAL] VARIABLES WHERE as a SELECT over
+// its rows with SHOW's column names, Variable_name and Value, as MySQL
+// filters them (Connector/J 5.1 asks SHOW VARIABLES WHERE Variable_name =
+// 'language' OR ...). The rows are the statement's, so its plan is never
+// reused.
+func (b *binder) showVariablesWhere(n *ast.ShowStmt) (Statement, error) {
+	b.volatile("SHOW VARIABLES")
+	autocommit := b.vars == nil || b.vars.Autocommit()
+	names, values := b.session.VariableRows("", autocommit, n.GlobalScope)
+	var rows strings.Builder
+	for i := range names {
+		if i > 0 {
+			rows.WriteString(", ")
+		}
+		fmt.Fprintf(&rows, "ROW(%s, %s)", quoteString(names[i]), quoteString(values[i]))
+	}
+	// VALUES names its columns column_0, column_1 (a derived column list
+	// is read by Parse into the Parsed, which this binder does not have).
+	ps, err := Parse(fmt.Sprintf("SELECT * FROM (SELECT column_0 AS Variable_name, column_1 AS `Value` FROM (VALUES %s) AS v) AS show_rows", rows.String()))
+	if err != nil {
+		return nil, err
+	}
+	q := ps[0].Node.(*ast.SelectStmt)
+	q.Where = n.Where
+	return b.topQuery(q)
+}
