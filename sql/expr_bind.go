@@ -214,7 +214,11 @@ func decimalLiteral(s string) *Const {
 // clause allows them (HAVING), then the enclosing query (a correlated
 // reference).
 func (b *binder) column(cn *ast.ColumnName, sc *scope, pos int) (Expr, error) {
-	e, found, err := b.resolve(sc, cn.Table.O, cn.Name.O, pos, false)
+	resolve := b.resolve
+	if b.outerHaving[cn] {
+		resolve = b.resolveOuter // having_names.go
+	}
+	e, found, err := resolve(sc, cn.Table.O, cn.Name.O, pos, false)
 	if err != nil {
 		return nil, err
 	}
@@ -267,15 +271,21 @@ func (b *binder) resolve(sc *scope, table, name string, pos int, fromChild bool)
 			return e, err == nil, err
 		}
 	}
-	if sc.parent != nil {
-		e, found, err := b.resolve(sc.parent, table, name, pos, true)
-		if err != nil || !found {
-			return e, found, err
-		}
-		e, err = b.outerValue(sc, e)
-		return e, err == nil, err
+	return b.resolveOuter(sc, table, name, pos, fromChild)
+}
+
+// resolveOuter resolves a name in the queries enclosing sc's block (a
+// correlated reference), or reports it not found.
+func (b *binder) resolveOuter(sc *scope, table, name string, pos int, _ bool) (Expr, bool, error) {
+	if sc.parent == nil {
+		return nil, false, nil
 	}
-	return nil, false, nil
+	e, found, err := b.resolve(sc.parent, table, name, pos, true)
+	if err != nil || !found {
+		return e, found, err
+	}
+	e, err = b.outerValue(sc, e)
+	return e, err == nil, err
 }
 
 // truthy converts e to a BOOLEAN condition as MySQL does (non-zero is true).
