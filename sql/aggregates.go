@@ -281,7 +281,7 @@ func (b *binder) bareColumns(nodes []ast.Node, sc *scope, a *aggScope, keys map[
 					return false
 				}
 			case *ast.ColumnNameExpr:
-				if take && (!inSubquery || x.Name.Table.O != "") {
+				if take {
 					b.addAnyValue(x.Name, sc, a, keys)
 				}
 				return false
