@@ -578,6 +578,9 @@ func (b *binder) between(n *ast.BetweenExpr, sc *scope, pos int) (Expr, error) {
 	if err := b.refuseJSONCompare(pos, "BETWEEN", e, lo, hi); err != nil {
 		return nil, err
 	}
+	if e, lo, hi, err = b.betweenOperands(e, lo, hi, pos); err != nil {
+		return nil, err // between_mixed.go
+	}
 	if cs := codeSetBetween(e, lo, hi, n.Not); cs != nil && !isCollated(e) {
 		return cs, nil
 	}
