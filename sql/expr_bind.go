@@ -442,6 +442,9 @@ func (b *binder) arith(op BinOp, l, r Expr, pos int) (Expr, error) {
 		}
 		return nil, b.errf(pos, "type mismatch: operator %s does not apply to %s (use DATE_ADD/DATEDIFF for dates)", op, bad)
 	}
+	if e, ok := doubleIntDiv(l, r, lt, rt); ok && op == OpIntDiv {
+		return e, nil // int_div_double.go
+	}
 	if e, ok := wideArith(op, l, r, lt, rt, b.exactDecimals); ok {
 		return e, nil
 	}
