@@ -44,3 +44,21 @@ func (b *binder) betweenOperands(e, lo, hi Expr, pos int) (Expr, Expr, Expr, err
 	}
 	return out[0], out[1], out[2], nil
 }
+
+// mixesNumbers reports whether args, NULLs aside, hold both a number and
+// something MySQL reads as a string (a string or a temporal value): FIELD
+// then compares all of them as DOUBLE (item_cmp_type over its arguments:
+// FIELD('b', 0, 'b') is 1, 'b' and 0 both being 0).
+func mixesNumbers(args []Expr) bool {
+	var num, other bool
+	for _, a := range args {
+		switch {
+		case isNullConst(a):
+		case a.Type().IsNumeric():
+			num = true
+		default:
+			other = true
+		}
+	}
+	return num && other
+}
