@@ -662,7 +662,7 @@ func (b *binder) inList(n *ast.PatternInExpr, sc *scope, pos int) (Expr, error) 
 		case t.ID == columnar.Datetime && ct.ID == columnar.Datetime, t.ID == columnar.Time && ct.ID == columnar.Time:
 			t.Scale = max(t.Scale, ct.Scale)
 		case t.IsNumeric() && ct.IsNumeric():
-			t = commonNumeric(t, ct)
+			t = compareNumeric(t, ct)
 		default:
 			t = columnar.TFloat64
 		}
