@@ -257,10 +257,10 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 // value from: MySQL without ONLY_FULL_GROUP_BY takes such a column from any
 // row of the group. gpusql takes the least value (ANY_VALUE made
 // deterministic: the same answer on every executor and run). Inside
-// subqueries only qualified names count (t.b, as correlated references
-// are written). A name that only looks like such a column (an inner column
-// of the same name) gets an aggregate nobody reads, which the planner
-// prunes. Under ONLY_FULL_GROUP_BY (all false) only the columns inside
+// subqueries unqualified names count too: SELECT a, (SELECT b) FROM t
+// GROUP BY a reads t's b, as MySQL's fix_outer_field does. A name that
+// only looks like such a column (an inner column of the same name) gets
+// an aggregate nobody reads, which the planner prunes. Under ONLY_FULL_GROUP_BY (all false) only the columns inside
 // ANY_VALUE() get one.
 func (b *binder) bareColumns(nodes []ast.Node, sc *scope, a *aggScope, keys map[string]int, all bool) {
 	a.anyValue = map[string]int{}
@@ -281,7 +281,7 @@ func (b *binder) bareColumns(nodes []ast.Node, sc *scope, a *aggScope, keys map[
 					return false
 				}
 			case *ast.ColumnNameExpr:
-				if take && (!inSubquery || x.Name.Table.O != "") {
+				if take {
 					b.addAnyValue(x.Name, sc, a, keys)
 				}
 				return false

@@ -120,6 +120,9 @@ type binder struct {
 	// assigning is the state of the user variables the statement assigns
 	// with := (user_var_assign.go); nil when it assigns none.
 	assigning *varAssignments
+	// outerHaving are the HAVING names MySQL reads from an enclosing
+	// query although the block's FROM has them (having_names.go).
+	outerHaving map[*ast.ColumnName]bool
 }
 
 const maxDepth = 2000

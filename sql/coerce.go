@@ -190,7 +190,35 @@ func compareType(l, r Expr) (columnar.Type, error) {
 	}
 	na, _ := numericType(a)
 	nb, _ := numericType(b)
-	return commonNumeric(na, nb), nil
+	return compareNumeric(na, nb), nil
+}
+
+// compareNumeric is commonNumeric for a comparison, which MySQL makes
+// exact: where a side's values scaled to the DECIMAL's fraction digits
+// may leave the int64 (a BIGINT with any fraction: b * b = 1.50 where
+// b * b is 4611686014132420609 does not fit DECIMAL(18,2)), both are
+// compared as a wide DECIMAL. An INT's ten digits take up to 9 fraction
+// digits (2^31 * 10^9 < 2^63).
+func compareNumeric(a, b columnar.Type) columnar.Type {
+	t := commonNumeric(a, b)
+	if t.ID != columnar.Decimal || t.IsWide() {
+		return t
+	}
+	fits := func(x columnar.Type) bool {
+		switch {
+		case x.ID == columnar.Int64 && !x.Unsigned:
+			return t.Scale == 0
+		case x.ID == columnar.Int32 || x.ID == columnar.Int64:
+			return t.Scale <= 9
+		case x.ID == columnar.Decimal:
+			return x.Precision-x.Scale+t.Scale <= maxDecimalPrecision
+		}
+		return true
+	}
+	if fits(a) && fits(b) {
+		return t
+	}
+	return commonWide(a, b)
 }
 
 // castTo converts e to t: constants are folded, other expressions get a Cast

@@ -219,7 +219,11 @@ func (b *binder) column(cn *ast.ColumnName, sc *scope, pos int) (Expr, error) {
 		// (information_schema's tables are read under their own names).
 		return nil, b.unknownColumn(pos, cn.Schema.O+"."+qualified(cn.Table.O, cn.Name.O))
 	}
-	e, found, err := b.resolve(sc, cn.Table.O, cn.Name.O, pos, false)
+	resolve := b.resolve
+	if b.outerHaving[cn] {
+		resolve = b.resolveOuter // having_names.go
+	}
+	e, found, err := resolve(sc, cn.Table.O, cn.Name.O, pos, false)
 	if err != nil {
 		return nil, err
 	}
@@ -272,15 +276,21 @@ func (b *binder) resolve(sc *scope, table, name string, pos int, fromChild bool)
 			return e, err == nil, err
 		}
 	}
-	if sc.parent != nil {
-		e, found, err := b.resolve(sc.parent, table, name, pos, true)
-		if err != nil || !found {
-			return e, found, err
-		}
-		e, err = b.outerValue(sc, e)
-		return e, err == nil, err
+	return b.resolveOuter(sc, table, name, pos, fromChild)
+}
+
+// resolveOuter resolves a name in the queries enclosing sc's block (a
+// correlated reference), or reports it not found.
+func (b *binder) resolveOuter(sc *scope, table, name string, pos int, _ bool) (Expr, bool, error) {
+	if sc.parent == nil {
+		return nil, false, nil
 	}
-	return nil, false, nil
+	e, found, err := b.resolve(sc.parent, table, name, pos, true)
+	if err != nil || !found {
+		return e, found, err
+	}
+	e, err = b.outerValue(sc, e)
+	return e, err == nil, err
 }
 
 // truthy converts e to a BOOLEAN condition as MySQL does (non-zero is true).
@@ -437,6 +447,9 @@ func (b *binder) arith(op BinOp, l, r Expr, pos int) (Expr, error) {
 		}
 		return nil, b.errf(pos, "type mismatch: operator %s does not apply to %s (use DATE_ADD/DATEDIFF for dates)", op, bad)
 	}
+	if e, ok := doubleIntDiv(l, r, lt, rt); ok && op == OpIntDiv {
+		return e, nil // int_div_double.go
+	}
 	if e, ok := wideArith(op, l, r, lt, rt, b.exactDecimals); ok {
 		return e, nil
 	}
@@ -573,6 +586,9 @@ func (b *binder) between(n *ast.BetweenExpr, sc *scope, pos int) (Expr, error) {
 	if err := b.refuseJSONCompare(pos, "BETWEEN", e, lo, hi); err != nil {
 		return nil, err
 	}
+	if e, lo, hi, err = b.betweenOperands(e, lo, hi, pos); err != nil {
+		return nil, err // between_mixed.go
+	}
 	if cs := codeSetBetween(e, lo, hi, n.Not); cs != nil && !isCollated(e) {
 		return cs, nil
 	}
@@ -651,7 +667,7 @@ func (b *binder) inList(n *ast.PatternInExpr, sc *scope, pos int) (Expr, error) 
 		case t.ID == columnar.Datetime && ct.ID == columnar.Datetime, t.ID == columnar.Time && ct.ID == columnar.Time:
 			t.Scale = max(t.Scale, ct.Scale)
 		case t.IsNumeric() && ct.IsNumeric():
-			t = commonNumeric(t, ct)
+			t = compareNumeric(t, ct)
 		default:
 			t = columnar.TFloat64
 		}

@@ -444,6 +444,9 @@ func (c *call) stringFunc() (Expr, bool, error) {
 		if err != nil {
 			return nil, true, c.b.errf(c.pos, "%s(): %v", c.name, err)
 		}
+		if c.name == "field" && mixesNumbers(c.args) {
+			t = columnar.TFloat64 // MySQL's Item_func_field: item_cmp_type of all
+		}
 		for i := range c.args {
 			c.args[i] = castTo(c.args[i], t)
 		}

@@ -69,12 +69,30 @@ func (b *binder) havingName(x *ast.ColumnNameExpr, sc *scope, known map[int]bool
 	if i < 0 || amb || known[i] {
 		return nil
 	}
-	if sc.parent != nil {
-		if j, _ := sc.parent.lookup(table, name); j >= 0 {
-			return nil // MySQL reads the outer query's column; gpusql its own (not refused)
+	if outerHas(sc.parent, table, name) {
+		if b.outerHaving == nil {
+			b.outerHaving = map[*ast.ColumnName]bool{}
 		}
+		b.outerHaving[x.Name] = true // column() reads the outer query's
+		return nil
 	}
 	return b.errCode(b.posOr(x, -1), ErBadField, "Unknown column '%s' in 'having clause'", qualified(table, name))
+}
+
+// outerHas reports whether an enclosing query's FROM, from sc outwards,
+// has the column: MySQL's Item_ref::fix_fields takes it there when the
+// HAVING block's select list and GROUP BY columns do not have it.
+func outerHas(sc *scope, table, name string) bool {
+	for ; sc != nil; sc = sc.parent {
+		local := sc
+		if sc.agg != nil {
+			local = sc.agg.pre
+		}
+		if i, _ := local.lookup(table, name); i >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // markColumn notes the FROM column n is, if it is one.

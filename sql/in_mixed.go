@@ -11,10 +11,13 @@ import "gpusql/storage/columnar"
 // numbers. OR keeps IN's three-valued answer: NULL when nothing matches
 // and some comparison is NULL.
 
-// mixedStringIn reports a list whose items compare with e as strings for
-// some and as another type for others (NULL items aside).
+// mixedStringIn reports a list whose items compare with e by more than
+// one kind of comparison (NULL items aside): as strings for some and as
+// numbers for others, or as dates for some and as numbers for others
+// (date_col IN ('2024-01-05', 20240229): the first pair compares as DATE,
+// MySQL's cmp_item_datetime, the second as DOUBLE).
 func mixedStringIn(e Expr, items []Expr) bool {
-	var str, other bool
+	first, seen := columnar.Type{}, false
 	for _, it := range items {
 		if isNullConst(it) {
 			continue
@@ -23,13 +26,24 @@ func mixedStringIn(e Expr, items []Expr) bool {
 		if err != nil {
 			return false
 		}
-		if t.ID == columnar.String {
-			str = true
-		} else {
-			other = true
+		if !seen {
+			first, seen = t, true
+			continue
+		}
+		if compareKind(t) != compareKind(first) {
+			return true
 		}
 	}
-	return str && other
+	return false
+}
+
+// compareKind groups comparison types whose pairs IN may compare as one
+// common type: the numeric ones, else each type by itself.
+func compareKind(t columnar.Type) columnar.TypeID {
+	if t.IsNumeric() {
+		return columnar.Float64
+	}
+	return t.ID
 }
 
 // pairwiseIn binds e IN (items) as e = item1 OR e = item2 ..., negated

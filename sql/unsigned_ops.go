@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"gpusql/storage/columnar"
@@ -142,8 +143,8 @@ func negateUnsigned(e Expr) Expr {
 		switch {
 		case u <= 1<<63:
 			return intConst(int64(-u))
-		default: // MySQL: a DECIMAL; past gpusql's 18 digits, so DOUBLE
-			return &Const{T: columnar.TFloat64, F: -float64(u)}
+		default: // MySQL's Item_func_neg makes it a DECIMAL (resolve_type)
+			return decimalLiteral("-" + strconv.FormatUint(u, 10))
 		}
 	}
 	return &Binary{Op: OpSub, L: &Const{T: columnar.TInt64}, R: e, T: columnar.TInt64}

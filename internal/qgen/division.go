@@ -82,6 +82,8 @@ func scaleOf(n *Node) int {
 		return 4
 	case "real6":
 		return 6
+	case "double":
+		return 15 // window_dist.go
 	}
 	return 2
 }

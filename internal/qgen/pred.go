@@ -19,6 +19,9 @@ func (g *Gen) pred(sc *scope, d int) *Node {
 	case c < 38:
 		return cmp(mk(TBool, "@ IS "+g.pick("", "NOT ")+"NULL", g.typed(sc, g.pickType(sc), d+1)))
 	case c < 46:
+		if g.pct(25) {
+			return g.mixedNumeric(sc, d) // mixed_numeric.go
+		}
 		t := g.pickType(sc)
 		return cmp(mk(TBool, "@ "+g.pick("", "NOT ")+"BETWEEN @ AND @", g.typed(sc, t, d+1), g.typed(sc, t, d+1), g.typed(sc, t, d+1)))
 	case c < 55:

@@ -234,6 +234,9 @@ func (g *Gen) plainSelect(d int, want []Type, named bool, ctes *[]*cte) sel {
 	if d == 0 && !named && len(sc.reals) > 0 && !hasReal(want) && g.pct(60) {
 		want = append(append([]Type{}, want...), TReal) // a top level output only
 	}
+	if d == 0 && !named && len(sc.reals) == 0 && !hasReal(want) && g.pct(6) {
+		want = append(append([]Type{}, want...), TReal) // distWindow's
+	}
 	s := sel{types: want, rows: rows}
 	var items []*Node
 	for _, t := range want {
@@ -241,6 +244,8 @@ func (g *Gen) plainSelect(d int, want []Type, named bool, ctes *[]*cte) sel {
 		switch {
 		case t == TInt && d <= 1 && g.pct(15):
 			e = g.window(sc)
+		case t == TReal && (len(sc.reals) == 0 || g.pct(10)):
+			e = g.distWindow(sc)
 		case t == TReal && g.pct(35):
 			e = g.avgWindow(sc)
 		}

@@ -87,6 +87,8 @@ func formatShortest(f float64, bits int) string {
 		return "Infinity"
 	case math.IsInf(f, -1):
 		return "-Infinity"
+	case f == 0 && math.Signbit(f):
+		return "-0" // MySQL's my_gcvt keeps the sign: ROUND(-0.4e0) is -0
 	case f == 0:
 		return "0"
 	}

@@ -1,0 +1,64 @@
+package sql
+
+import "gpusql/storage/columnar"
+
+// x BETWEEN lo AND hi compares all three by one type, MySQL's
+// agg_cmp_type over the three (Item_func_between::resolve_type), not
+// x >= lo by that pair's type and x <= hi by the other's. Where a string
+// meets a number anywhere among them that type is DOUBLE for all three:
+// over v = 'c', v BETWEEN 0 AND 'b' is 0 BETWEEN 0 AND 0, true, though
+// 'c' <= 'b' is false as strings. Dates keep their pair-by-pair
+// comparison: MySQL converts a DATE column's constant bounds to the
+// column's type (convert_constant_item), which compares as the pairs do.
+
+// betweenAsDouble reports whether e BETWEEN lo AND hi compares as DOUBLE
+// although a pair of them compares as strings.
+func betweenAsDouble(e, lo, hi Expr) bool {
+	var str, num bool
+	for _, bound := range []Expr{lo, hi} {
+		t, err := compareType(e, bound)
+		if err != nil {
+			return false
+		}
+		switch {
+		case t.ID == columnar.String:
+			str = true
+		case t.IsNumeric():
+			num = true
+		}
+	}
+	return str && num
+}
+
+// betweenOperands are e, lo and hi as BETWEEN compares them.
+func (b *binder) betweenOperands(e, lo, hi Expr, pos int) (Expr, Expr, Expr, error) {
+	if !betweenAsDouble(e, lo, hi) {
+		return e, lo, hi, nil
+	}
+	out := make([]Expr, 3)
+	for i, x := range []Expr{e, lo, hi} {
+		var err error
+		if out[i], err = b.castConst(x, columnar.TFloat64, pos); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return out[0], out[1], out[2], nil
+}
+
+// mixesNumbers reports whether args, NULLs aside, hold both a number and
+// something MySQL reads as a string (a string or a temporal value): FIELD
+// then compares all of them as DOUBLE (item_cmp_type over its arguments:
+// FIELD('b', 0, 'b') is 1, 'b' and 0 both being 0).
+func mixesNumbers(args []Expr) bool {
+	var num, other bool
+	for _, a := range args {
+		switch {
+		case isNullConst(a):
+		case a.Type().IsNumeric():
+			num = true
+		default:
+			other = true
+		}
+	}
+	return num && other
+}
