@@ -245,8 +245,10 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 			case ast.ColumnOptionGenerated:
 				// Bound once every column is known: generatedColumns.
 			case ast.ColumnOptionOnUpdate:
-				if t.ID != columnar.Datetime || !isCurrentTimestamp(o.Expr) {
-					return nil, b.errf(pos, "invalid ON UPDATE clause for '%s' column (only DATETIME and TIMESTAMP columns take ON UPDATE CURRENT_TIMESTAMP)", cname)
+				if t.ID != columnar.Datetime || !isCurrentTimestamp(o.Expr) || currentTimestampFsp(o.Expr) != t.Scale {
+					err := b.errCode(pos, ErInvalidOnUpdate, "Invalid ON UPDATE clause for '%s' column", cname)
+					err.Detail = "only DATETIME and TIMESTAMP columns take ON UPDATE CURRENT_TIMESTAMP, with the column's digits"
+					return nil, err
 				}
 				f.OnUpdateNow = true
 			default:
