@@ -376,6 +376,11 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		if n.Table == nil {
 			return nil, b.errf(-1, "SHOW INDEX needs a table")
 		}
+		if v, ok := b.cat.View(n.Table.Name.O); ok {
+			// MySQL lists a view's indexes as an empty set, not an error:
+			// STATISTICS has no rows for it.
+			return b.showQuery(n, "statistics", "TABLE_NAME = "+quoteString(v.Name), "", showIndexColumns)
+		}
 		t, err := b.table(n.Table)
 		if err != nil {
 			return nil, err
