@@ -101,7 +101,7 @@ func TestGeneratedColumnsReopen(t *testing.T) {
 		"  `a` int DEFAULT NULL,\n" +
 		"  `b` int GENERATED ALWAYS AS ((`a` * 2)) STORED NOT NULL,\n" +
 		"  `s` varchar(5) GENERATED ALWAYS AS (concat(_utf8mb4'n',`a`)) VIRTUAL\n" +
-		")"
+		") DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
 	if got := showCreate(t, db, "g"); got != want {
 		t.Fatalf("SHOW CREATE TABLE:\n%s\nwant\n%s", got, want)
 	}
