@@ -152,7 +152,7 @@ func TestAutoIncrementPersist(t *testing.T) {
 		DELETE FROM t WHERE id >= 2;
 		CREATE TABLE s (id BIGINT AUTO_INCREMENT, v INT, KEY (id)) AUTO_INCREMENT = 500;
 		CREATE TABLE n (x INT)`)
-	if got := tableText(t, db, "SHOW CREATE TABLE s"); !strings.HasSuffix(got, ") AUTO_INCREMENT=500") {
+	if got := tableText(t, db, "SHOW CREATE TABLE s"); !strings.HasSuffix(got, ") AUTO_INCREMENT=500 DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin") {
 		t.Fatalf("SHOW CREATE TABLE s: %s", got)
 	}
 	if err := db.Close(); err != nil {
@@ -166,7 +166,7 @@ func TestAutoIncrementPersist(t *testing.T) {
 	if got := tableText(t, db, "SELECT id FROM s"); got != "500" {
 		t.Fatalf("s after reopen: %s, want 500", got)
 	}
-	if got := tableText(t, db, "SHOW CREATE TABLE t"); !strings.Contains(got, "`id` int NOT NULL AUTO_INCREMENT") || !strings.HasSuffix(got, ") AUTO_INCREMENT=5") {
+	if got := tableText(t, db, "SHOW CREATE TABLE t"); !strings.Contains(got, "`id` int NOT NULL AUTO_INCREMENT") || !strings.HasSuffix(got, ") AUTO_INCREMENT=5 DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin") {
 		t.Fatalf("SHOW CREATE TABLE: %s", got)
 	}
 	// ALTER TABLE ... AUTO_INCREMENT lowers the counter durably.
@@ -175,7 +175,7 @@ func TestAutoIncrementPersist(t *testing.T) {
 		t.Fatal(err)
 	}
 	db = openAt(t, dir)
-	if got := tableText(t, db, "SHOW CREATE TABLE s"); !strings.HasSuffix(got, ") AUTO_INCREMENT=501") {
+	if got := tableText(t, db, "SHOW CREATE TABLE s"); !strings.HasSuffix(got, ") AUTO_INCREMENT=501 DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin") {
 		t.Fatalf("lowered counter after reopen: %s", got)
 	}
 	// Values a rolled-back transaction took stay taken across a reopen.

@@ -27,7 +27,7 @@ func TestCheckConstraintsShowCreateAndReopen(t *testing.T) {
 		"  CONSTRAINT `b_pos` CHECK ((`b` >= 0)) /*!80016 NOT ENFORCED */,\n" +
 		"  CONSTRAINT `c_chk_1` CHECK ((`a` > 0)),\n" +
 		"  CONSTRAINT `c_chk_2` CHECK ((((`a` + `b`) < 100) and (`s` <> _utf8mb4'x')))\n" +
-		")"
+		") DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
 	if got := showCreate(t, db, "c"); got != want {
 		t.Fatalf("SHOW CREATE TABLE:\n%s\nwant\n%s", got, want)
 	}
@@ -101,7 +101,7 @@ func TestGeneratedColumnsReopen(t *testing.T) {
 		"  `a` int DEFAULT NULL,\n" +
 		"  `b` int GENERATED ALWAYS AS ((`a` * 2)) STORED NOT NULL,\n" +
 		"  `s` varchar(5) GENERATED ALWAYS AS (concat(_utf8mb4'n',`a`)) VIRTUAL\n" +
-		")"
+		") DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
 	if got := showCreate(t, db, "g"); got != want {
 		t.Fatalf("SHOW CREATE TABLE:\n%s\nwant\n%s", got, want)
 	}

@@ -152,6 +152,9 @@ func Open(opts Options) (*DB, error) {
 	db.session.SetEngineVariable("plan_cache", &sql.Const{T: columnar.TString, S: defaultPlanCache(opts.PlanCache)})
 	db.session.SetEngineVariable("gpu_packing", &sql.Const{T: columnar.TString, S: defaultGPUPacking(opts.Packing)})
 	db.conn = db.Conn()
+	// The REPL's and scripts' CONNECTION_ID() (MySQL's is never 0): the
+	// id their user-level locks are held under.
+	db.session.SetEngineVariable("pseudo_thread_id", &sql.Const{T: columnar.TInt64, I: db.conn.connID()})
 	switch opts.Executor {
 	case "", "auto":
 		db.opts.Executor = "auto"

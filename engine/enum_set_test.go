@@ -29,7 +29,7 @@ func TestEnumSetReopenAndLoad(t *testing.T) {
 		"  `id` int DEFAULT NULL,\n" +
 		"  `size` enum('small','large') NOT NULL,\n" +
 		"  `tags` set('a','b') DEFAULT NULL\n" +
-		")"
+		") DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
 	if got := showCreate(t, db, "e"); got != want {
 		t.Fatalf("SHOW CREATE TABLE:\n%s\nwant\n%s", got, want)
 	}

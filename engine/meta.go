@@ -145,7 +145,8 @@ func nullableStringColumn(vals []string, null []bool) *columnar.Column {
 }
 
 // showCreateTable writes a table's definition back as MySQL prints it:
-// columns with their types and NOT NULL, then the keys.
+// columns with their types and NOT NULL, then the keys, then the table
+// options.
 func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 	t, ok := db.cat.Table(name)
 	if !ok {
@@ -176,6 +177,12 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 		// MySQL shows the table option once the counter is past 1.
 		ddl += fmt.Sprintf(" AUTO_INCREMENT=%d", next)
 	}
+	// MySQL ends with the table's engine and character set. ENGINE is left
+	// out: gpusql's is not InnoDB, and ENGINE=gpusql is MySQL's 1286 under
+	// its default sql_mode, so a dump read back by MySQL takes its default
+	// engine. The collation is the one unnamed string columns compare by
+	// (bytes), so the dump keeps their comparisons in MySQL too.
+	ddl += " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
 	return &StatementResult{Kind: KindRows, Result: &exec.Result{
 		Names:   []string{"Table", "Create Table"},
 		Columns: []*columnar.Column{stringColumn([]string{t.Name}), stringColumn([]string{ddl})},

@@ -85,6 +85,9 @@ func (c *Conn) preparedStatement(ctx context.Context, stmt sql.Statement, baseDi
 		if err == nil {
 			var r *StatementResult
 			if r, err = c.execParsed(ctx, stmts[0], baseDir); err == nil {
+				if r.Kind == KindRows && r.Result != nil {
+					r.Result.Names = sql.RenameColumns(r.Result.Names, sql.ParamColumnNames(p.Text))
+				}
 				return r, true, nil
 			}
 		}

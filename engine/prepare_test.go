@@ -45,3 +45,23 @@ func TestPreparedStatementsPerConnection(t *testing.T) {
 		t.Errorf("read-only session, EXECUTE of a DELETE: err %v, want a DELETE privilege error", err)
 	}
 }
+
+// TestPreparedColumnNames: EXECUTE names a prepared SELECT's unaliased
+// items by their text at PREPARE, as MySQL does (`? + 1`, `?`), keeps
+// aliases, and leaves the same text run unprepared named by its values.
+func TestPreparedColumnNames(t *testing.T) {
+	db, err := Open(Options{Executor: "cpu"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	res, err := db.Exec(ctx, "PREPARE s FROM 'SELECT ? + 1, ? AS x, ?, ''?'''; SET @a = 1; EXECUTE s USING @a, @a, @a; SELECT 1 + 1, 1 AS x, 1, '?'", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"? + 1|x|?|?", "1 + 1|x|1|?"} {
+		if got := strings.Join(res[len(res)-2+i].Result.Names, "|"); got != want {
+			t.Errorf("statement %d: columns %s, want %s", i, got, want)
+		}
+	}
+}

@@ -109,7 +109,7 @@ func TestShowCreateTableMySQLForms(t *testing.T) {
 		"  `e` datetime(3) DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),\n" +
 		"  `j` json DEFAULT NULL,\n" +
 		"  `u` timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP\n" +
-		")"
+		") DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
 	got := tableText(t, db, "SHOW CREATE TABLE t")
 	if got != want {
 		t.Errorf("SHOW CREATE TABLE:\n%s\nwant:\n%s", got, want)

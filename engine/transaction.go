@@ -43,6 +43,9 @@ type Conn struct {
 	// (user_locks.go), made on first use.
 	locksOnce sync.Once
 	locks     *exec.LockOwner
+	// id is connID's, drawn once.
+	idOnce sync.Once
+	id     int64
 
 	// status counts the connection's statements (SHOW SESSION STATUS).
 	status statusCounters

@@ -24,16 +24,25 @@ func init() { lockIDs.Store(1 << 32) }
 // lockOwner returns the connection's owner in the database's lock table,
 // made on first use.
 func (c *Conn) lockOwner() *exec.LockOwner {
-	c.locksOnce.Do(func() {
-		id := int64(0)
-		if v, ok := c.view().session.Variable("pseudo_thread_id"); ok && v.I != 0 {
-			id = v.I
-		} else {
-			id = lockIDs.Add(1)
-		}
-		c.locks = c.db.userLocks.Owner(id)
-	})
+	c.locksOnce.Do(func() { c.locks = c.db.userLocks.Owner(c.connID()) })
 	return c.locks
+}
+
+// connID is the connection's id: a server session's (pseudo_thread_id on
+// its own session), else one drawn from lockIDs on first use. A Conn
+// without a session of its own (database/sql) shares the database's
+// session, so that session's id cannot name it.
+func (c *Conn) connID() int64 {
+	c.idOnce.Do(func() {
+		if c.session != nil {
+			if v, ok := c.view().session.Variable("pseudo_thread_id"); ok && v.I != 0 {
+				c.id = v.I
+				return
+			}
+		}
+		c.id = lockIDs.Add(1)
+	})
+	return c.id
 }
 
 // withLocks is ctx carrying the connection's lock owner, and its user

@@ -86,3 +86,20 @@ func TestUserLockWaitCancelled(t *testing.T) {
 		t.Fatalf("cancelled GET_LOCK: %v", err)
 	}
 }
+
+// TestConnectionIDOutsideServer: the database's own session (REPL,
+// scripts) has a CONNECTION_ID() that is not 0, as every MySQL connection
+// has, and it is the id IS_USED_LOCK names for that session's locks.
+func TestConnectionIDOutsideServer(t *testing.T) {
+	db, err := Open(Options{Executor: "cpu"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := db.conn
+	if got := lockQuery(t, c, "SELECT CONNECTION_ID() > 0, CONNECTION_ID() = @@pseudo_thread_id"); got != "1 1" {
+		t.Fatalf("CONNECTION_ID() > 0, = @@pseudo_thread_id: %s, want 1 1", got)
+	}
+	if got := lockQuery(t, c, "SELECT GET_LOCK('cid', 0), IS_USED_LOCK('cid') = CONNECTION_ID()"); got != "1 1" {
+		t.Fatalf("GET_LOCK, IS_USED_LOCK = CONNECTION_ID(): %s, want 1 1", got)
+	}
+}

@@ -140,12 +140,12 @@ func (h *mysqlHandler) UseDB(name string) error {
 }
 
 func (h *mysqlHandler) HandleQuery(query string) (*mysql.Result, error) {
-	return h.run(query, false)
+	return h.run(query, false, nil)
 }
 
 // run parses and runs one statement, cancelled if the client goes away or
 // is killed meanwhile, and answers with rows (text or binary) or OK.
-func (h *mysqlHandler) run(query string, binaryRows bool) (*mysql.Result, error) {
+func (h *mysqlHandler) run(query string, binaryRows bool, written map[int]string) (*mysql.Result, error) {
 	ctx, end := h.sess.begin(query)
 	defer end()
 	stop := h.gc.watch(func() { h.sess.kill(true) })
@@ -162,6 +162,7 @@ func (h *mysqlHandler) run(query string, binaryRows bool) (*mysql.Result, error)
 		status |= mysql.SERVER_STATUS_IN_TRANS
 	}
 	if r.Kind == engine.KindRows {
+		r.Result.Names = sql.RenameColumns(r.Result.Names, written) // a prepared SELECT's `? + 1`
 		return writeResult(h.conn, r.Result, binaryRows, status)
 	}
 	// InsertId: the first AUTO_INCREMENT value the statement generated,
@@ -206,7 +207,7 @@ func (h *mysqlHandler) HandleStmtExecute(_ any, query string, args []any) (*mysq
 	if err != nil {
 		return h.sendError(mysql.NewError(mysql.ER_WRONG_ARGUMENTS, err.Error()))
 	}
-	r, err := h.run(text, true)
+	r, err := h.run(text, true, sql.ParamColumnNames(query))
 	if err != nil {
 		return h.sendError(err)
 	}

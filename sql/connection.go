@@ -88,7 +88,8 @@ func (b *binder) showStatus(n *ast.ShowStmt) (Statement, error) {
 }
 
 // sessionFunc binds the functions that read the session: CONNECTION_ID()
-// (@@pseudo_thread_id, the server's connection id; 0 outside a server),
+// (@@pseudo_thread_id: the server's connection id, or the id the engine
+// gives the database's own session; 0 only where neither is set),
 // DATABASE() / SCHEMA(), VERSION() and USER() / CURRENT_USER().
 func (b *binder) sessionFunc(name string, nargs, pos int) (Expr, error) {
 	if nargs != 0 {

@@ -245,8 +245,10 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 			case ast.ColumnOptionGenerated:
 				// Bound once every column is known: generatedColumns.
 			case ast.ColumnOptionOnUpdate:
-				if t.ID != columnar.Datetime || !isCurrentTimestamp(o.Expr) {
-					return nil, b.errf(pos, "invalid ON UPDATE clause for '%s' column (only DATETIME and TIMESTAMP columns take ON UPDATE CURRENT_TIMESTAMP)", cname)
+				if t.ID != columnar.Datetime || !isCurrentTimestamp(o.Expr) || currentTimestampFsp(o.Expr) != t.Scale {
+					err := b.errCode(pos, ErInvalidOnUpdate, "Invalid ON UPDATE clause for '%s' column", cname)
+					err.Detail = "only DATETIME and TIMESTAMP columns take ON UPDATE CURRENT_TIMESTAMP, with the column's digits"
+					return nil, err
 				}
 				f.OnUpdateNow = true
 			default:
@@ -373,6 +375,11 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 	case ast.ShowIndex:
 		if n.Table == nil {
 			return nil, b.errf(-1, "SHOW INDEX needs a table")
+		}
+		if v, ok := b.cat.View(n.Table.Name.O); ok {
+			// MySQL lists a view's indexes as an empty set, not an error:
+			// STATISTICS has no rows for it.
+			return b.showQuery(n, "statistics", "TABLE_NAME = "+quoteString(v.Name), "", showIndexColumns)
 		}
 		t, err := b.table(n.Table)
 		if err != nil {

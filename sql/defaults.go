@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -29,6 +30,9 @@ func (b *binder) columnDefault(f *columnar.Field, e ast.ExprNode, pos int) error
 	if isCurrentTimestamp(e) {
 		if f.Type.ID != columnar.Datetime {
 			return b.invalidDefault(pos, f.Name, "CURRENT_TIMESTAMP is a default only of DATETIME and TIMESTAMP columns")
+		}
+		if fsp := currentTimestampFsp(e); fsp != f.Type.Scale {
+			return b.invalidDefault(pos, f.Name, fmt.Sprintf("a DATETIME(%d) takes DEFAULT CURRENT_TIMESTAMP(%d), not CURRENT_TIMESTAMP(%d)", f.Type.Scale, f.Type.Scale, fsp))
 		}
 		f.HasDefault, f.Default = true, columnar.DefaultNow
 		return nil
@@ -101,6 +105,30 @@ func isCurrentTimestamp(e ast.ExprNode) bool {
 		return true
 	}
 	return false
+}
+
+// currentTimestampFsp is the digits of a CURRENT_TIMESTAMP[(fsp)] default or
+// ON UPDATE clause, -1 where they are not a plain integer. MySQL takes
+// either only with the column's own digits: DATETIME(6) DEFAULT
+// CURRENT_TIMESTAMP is 1067 and ON UPDATE CURRENT_TIMESTAMP(3) on a
+// DATETIME is 1294, since a value of other digits would be rounded at each
+// INSERT or UPDATE.
+func currentTimestampFsp(e ast.ExprNode) int {
+	n := e.(*ast.FuncCallExpr)
+	if len(n.Args) == 0 {
+		return 0
+	}
+	v, ok := n.Args[0].(ast.ValueExpr)
+	if !ok {
+		return -1
+	}
+	switch x := v.GetValue().(type) {
+	case int64:
+		return int(x)
+	case uint64:
+		return int(x)
+	}
+	return -1
 }
 
 // valueText writes a non-NULL constant as the text DESCRIBE shows and

@@ -30,6 +30,7 @@ const (
 	ErKeyColumnDoesNotExist       = 1072 // Key column '%s' doesn't exist in table
 	ErUnknownSystemVariable       = 1193 // Unknown system variable '%s'
 	ErInvalidDefault              = 1067 // Invalid default value for '%s'
+	ErInvalidOnUpdate             = 1294 // Invalid ON UPDATE clause for '%s' column
 	ErMultiplePriKey              = 1068 // Multiple primary key defined
 	ErUpdateTableUsed             = 1093 // You can't specify target table '%s' for update in FROM clause
 	ErWrongTableName              = 1103 // Incorrect table name '%s'
