@@ -14,8 +14,17 @@ import "gpusql/storage/columnar"
 // betweenAsDouble reports whether e BETWEEN lo AND hi compares as DOUBLE
 // although a pair of them compares as strings.
 func betweenAsDouble(e, lo, hi Expr) bool {
+	if alwaysNull(e) {
+		return false
+	}
 	var str, num bool
 	for _, bound := range []Expr{lo, hi} {
+		if alwaysNull(bound) {
+			// A NULL has no type to aggregate (NULLIF(NULL, 'x') is one,
+			// whatever type gpusql gives it): 'a' NOT BETWEEN NULLIF(NULL,
+			// 'abc') AND '1' compares 'a' with '1' as strings, true.
+			continue
+		}
 		t, err := compareType(e, bound)
 		if err != nil {
 			return false
@@ -61,4 +70,21 @@ func mixesNumbers(args []Expr) bool {
 		}
 	}
 	return num && other
+}
+
+// alwaysNull reports whether e is NULL whatever the row: a NULL constant,
+// or a CASE (NULLIF among them) whose every result is.
+func alwaysNull(e Expr) bool {
+	switch x := e.(type) {
+	case *Const:
+		return x.Null
+	case *Case:
+		for _, w := range x.Whens {
+			if !alwaysNull(w.Result) {
+				return false
+			}
+		}
+		return x.Else == nil || alwaysNull(x.Else)
+	}
+	return false
 }
