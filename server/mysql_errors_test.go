@@ -61,14 +61,21 @@ func TestMySQLErrorTexts(t *testing.T) {
 			continue
 		}
 		_, err := db.Exec(c.q)
-		me, ok := err.(*mysql.MySQLError)
-		if !ok {
-			t.Errorf("%s: %v, want error %d", c.q, err, c.code)
-			continue
-		}
-		if me.Number != c.code || string(me.SQLState[:]) != c.state || me.Message != c.msg {
-			t.Errorf("%s:\n got %d (%s) %s\nwant %d (%s) %s", c.q, me.Number, me.SQLState[:], me.Message, c.code, c.state, c.msg)
-		}
+		checkMySQLError(t, c.q, err, c.code, c.state, c.msg)
+	}
+}
+
+// checkMySQLError checks that err is the MySQL error code (SQLSTATE
+// state, message msg) that statement what should give.
+func checkMySQLError(t *testing.T, what string, err error, code uint16, state, msg string) {
+	t.Helper()
+	me, ok := err.(*mysql.MySQLError)
+	if !ok {
+		t.Errorf("%s: %v, want error %d", what, err, code)
+		return
+	}
+	if me.Number != code || string(me.SQLState[:]) != state || me.Message != msg {
+		t.Errorf("%s:\n got %d (%s) %s\nwant %d (%s) %s", what, me.Number, me.SQLState[:], me.Message, code, state, msg)
 	}
 }
 

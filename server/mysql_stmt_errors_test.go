@@ -1,10 +1,9 @@
 package server
 
 import (
+	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/go-sql-driver/mysql"
 )
 
 // TestMySQLPreparedErrors: a statement run through the binary protocol
@@ -32,14 +31,7 @@ func TestMySQLPreparedErrors(t *testing.T) {
 		{"select * from nosuch where id = ?", []any{1}, "42S02", "Table 'gpusql.nosuch' doesn't exist", 1146},
 	} {
 		_, err := db.Exec(c.q, c.args...)
-		me, ok := err.(*mysql.MySQLError)
-		if !ok {
-			t.Errorf("%s %v: %v, want error %d", c.q, c.args, err, c.code)
-			continue
-		}
-		if me.Number != c.code || string(me.SQLState[:]) != c.state || me.Message != c.msg {
-			t.Errorf("%s %v:\n got %d (%s) %s\nwant %d (%s) %s", c.q, c.args, me.Number, me.SQLState[:], me.Message, c.code, c.state, c.msg)
-		}
+		checkMySQLError(t, fmt.Sprintf("%s %v", c.q, c.args), err, c.code, c.state, c.msg)
 	}
 	// The connection goes on after each failure, and the failure is what
 	// SHOW WARNINGS lists.
@@ -73,14 +65,7 @@ func TestMySQLSetAndTransactionErrors(t *testing.T) {
 			}
 			continue
 		}
-		me, ok := err.(*mysql.MySQLError)
-		if !ok {
-			t.Errorf("%s: %v, want error %d", c.q, err, c.code)
-			continue
-		}
-		if me.Number != c.code || string(me.SQLState[:]) != c.state || me.Message != c.msg {
-			t.Errorf("%s:\n got %d (%s) %s\nwant %d (%s) %s", c.q, me.Number, me.SQLState[:], me.Message, c.code, c.state, c.msg)
-		}
+		checkMySQLError(t, c.q, err, c.code, c.state, c.msg)
 	}
 }
 

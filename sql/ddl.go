@@ -298,17 +298,28 @@ func (b *binder) dropTable(n *ast.DropTableStmt) (Statement, error) {
 		return b.dropView(n)
 	}
 	st := &DropTable{IfExists: n.IfExists}
+	var err error
+	st.Names, st.Elsewhere, err = b.dropNames(n)
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// dropNames splits a DROP TABLE / VIEW's names into gpusql's and those of
+// other databases, which only IF EXISTS lets by (schema_names.go).
+func (b *binder) dropNames(n *ast.DropTableStmt) (names, elsewhere []string, err error) {
 	for _, t := range n.Tables {
 		switch {
 		case knownSchema(t.Schema.O):
-			st.Names = append(st.Names, t.Name.O)
+			names = append(names, t.Name.O)
 		case n.IfExists:
-			st.Elsewhere = append(st.Elsewhere, t.Schema.O+"."+t.Name.O)
-		default: // schema_names.go
-			return nil, b.errCode(b.wordPos(t.Name.O, -1), ErBadTable, "Unknown table '%s.%s'", t.Schema.O, t.Name.O)
+			elsewhere = append(elsewhere, t.Schema.O+"."+t.Name.O)
+		default:
+			return nil, nil, b.errCode(b.wordPos(t.Name.O, -1), ErBadTable, "Unknown table '%s.%s'", t.Schema.O, t.Name.O)
 		}
 	}
-	return st, nil
+	return names, elsewhere, nil
 }
 
 func (b *binder) show(n *ast.ShowStmt) (Statement, error) {

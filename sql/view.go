@@ -80,15 +80,10 @@ func (b *binder) createView(n *ast.CreateViewStmt) (Statement, error) {
 
 func (b *binder) dropView(n *ast.DropTableStmt) (Statement, error) {
 	st := &DropView{IfExists: n.IfExists}
-	for _, t := range n.Tables {
-		switch {
-		case knownSchema(t.Schema.O):
-			st.Names = append(st.Names, t.Name.O)
-		case n.IfExists:
-			st.Elsewhere = append(st.Elsewhere, t.Schema.O+"."+t.Name.O)
-		default: // schema_names.go
-			return nil, b.errCode(b.wordPos(t.Name.O, -1), ErBadTable, "Unknown table '%s.%s'", t.Schema.O, t.Name.O)
-		}
+	var err error
+	st.Names, st.Elsewhere, err = b.dropNames(n)
+	if err != nil {
+		return nil, err
 	}
 	return st, nil
 }
