@@ -3,7 +3,8 @@ package disk
 import (
 	"hash/crc32"
 	"runtime"
-	"sync"
+
+	"gpusql/storage/columnar"
 )
 
 // checksum is b's CRC32C, taken in parallel over large sections: a cold
@@ -12,26 +13,17 @@ import (
 // cost a single core 20-30 ms. The pieces' CRCs are combined in GF(2).
 func checksum(b []byte) uint32 {
 	const piece = 8 << 20
-	workers := min(runtime.GOMAXPROCS(0), len(b)/piece)
-	if workers < 2 {
+	n := (len(b) + piece - 1) / piece
+	if n < 2 || runtime.GOMAXPROCS(0) < 2 {
 		return crc32.Checksum(b, castagnoli)
 	}
-	size := (len(b) + workers - 1) / workers
-	crcs := make([]uint32, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			lo := w * size
-			crcs[w] = crc32.Checksum(b[lo:min(lo+size, len(b))], castagnoli)
-		}()
-	}
-	wg.Wait()
+	crcs := make([]uint32, n)
+	columnar.ParallelChunks(n, func(k int) {
+		crcs[k] = crc32.Checksum(b[k*piece:min((k+1)*piece, len(b))], castagnoli)
+	})
 	crc := crcs[0]
-	for w := 1; w < workers; w++ {
-		lo := w * size
-		crc = crcCombine(crc, crcs[w], int64(min(lo+size, len(b))-lo))
+	for k := 1; k < n; k++ {
+		crc = crcCombine(crc, crcs[k], int64(min((k+1)*piece, len(b))-k*piece))
 	}
 	return crc
 }

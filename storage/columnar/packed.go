@@ -115,7 +115,7 @@ func PackInto(col *Column, b int, words []uint32, frames []int32) error {
 	}
 	nch := PackedFrames(col.Len)
 	var errs = make([]error, nch)
-	parallelChunks(nch, func(k int) {
+	ParallelChunks(nch, func(k int) {
 		lo := k << PackChunkShift
 		hi := min(lo+PackChunkRows, col.Len)
 		w := words[lo>>PackGroupShift*PackLanes*b : min(PackedWords(hi, b), len(words))]
@@ -213,8 +213,8 @@ func UnpackAt(words []uint32, frames []int32, b, i int) int64 {
 	return int64(int32(uint32(frames[i>>PackChunkShift]) + d))
 }
 
-// parallelChunks calls do(k) for k in [0, n) on every CPU.
-func parallelChunks(n int, do func(k int)) {
+// ParallelChunks calls do(k) for k in [0, n) on every CPU, each k once.
+func ParallelChunks(n int, do func(k int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := min(runtime.NumCPU(), n); w > 0; w-- {
