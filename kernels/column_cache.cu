@@ -84,3 +84,17 @@ extern "C" __global__ void cache_scan(const void* in, long long width, int* out,
     atomicMax(mm + 1, hi);
   }
 }
+
+// store_words writes n <= STORE_WORDS words carried in its own launch
+// parameters to dst: a small upload (a predicate's set, a rank map) that
+// must not queue on the copy engine behind the megabytes a cold run's
+// copies ahead have queued there, as a copy would (exec/gpu/upload.go).
+#define STORE_WORDS 1000
+struct StoreArgs {
+  unsigned* dst;
+  int n;
+  unsigned w[STORE_WORDS];
+};
+extern "C" __global__ void store_words(const __grid_constant__ StoreArgs a) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += gridDim.x * blockDim.x) a.dst[i] = a.w[i];
+}

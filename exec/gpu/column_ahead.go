@@ -38,6 +38,9 @@ type sendingCopy struct {
 	stage cu.DevicePtr
 	done  cu.Event
 	ahead bool
+	// With GPUSQL_CACHE_TRACE: timing events before the copy, after it and
+	// after the unpack.
+	timing []cu.Event
 }
 
 // release gives back the staging buffer, the packed copy and the event;
@@ -48,6 +51,32 @@ func (l *sendingCopy) release(cc *columnCache) {
 	if l.ahead {
 		cu.DestroyEvent(&l.done)
 		cc.d.aheadInFlight--
+	}
+	for i := range l.timing {
+		cu.DestroyEvent(&l.timing[i])
+	}
+}
+
+// traceMark records a timing event of a copy on st (GPUSQL_CACHE_TRACE).
+func (l *sendingCopy) traceMark(st cu.Stream) {
+	if !cacheTrace {
+		return
+	}
+	if ev, err := cu.MakeEvent(cu.DefaultEvent); err == nil && ev.Record(st) == nil {
+		l.timing = append(l.timing, ev)
+	}
+}
+
+// traceTimes prints a settled copy's device times (GPUSQL_CACHE_TRACE).
+func (l *sendingCopy) traceTimes(bytes int64) {
+	if len(l.timing) != 3 {
+		return
+	}
+	copied, err1 := l.timing[0].Elapsed(l.timing[1])
+	unpacked, err2 := l.timing[1].Elapsed(l.timing[2])
+	if err1 == nil && err2 == nil {
+		fmt.Fprintf(os.Stderr, "gpu cache: copy ahead on the device: %.3f ms copying %d bytes (%.1f GB/s), %.3f ms unpacking\n",
+			copied, bytes, float64(bytes)/copied/1e6, unpacked)
 	}
 }
 
@@ -76,6 +105,7 @@ func (r *queryRun) copyAhead(q *starQuery) error {
 	if err := r.loadDimColumns(q); err != nil {
 		return err
 	}
+	hostSteps.mark("dim-columns")
 	st, err := r.d.copyStream()
 	if err != nil {
 		return err
@@ -162,6 +192,7 @@ func (cc *columnCache) settleAhead(e *devColumn) error {
 	err := l.done.Synchronize()
 	if cacheTrace {
 		fmt.Fprintf(os.Stderr, "gpu cache: waited %.3f ms for a copy ahead\n", time.Since(start).Seconds()*1e3)
+		l.traceTimes(4 * int64(l.pc.words+l.pc.frames))
 	}
 	e.sending = nil
 	l.release(cc)

@@ -129,12 +129,16 @@ func (cc *columnCache) unpackInto(e *devColumn, pc *packedCopy, bits int, st cu.
 		return fmt.Errorf("gpu: caching a column of %d bytes: %v", 4*n, err)
 	}
 	e.bytes += 4 * n
+	e.sending.traceMark(st)
 	if err := cu.MemcpyHtoDAsync(tmp, pc.mem, size, st); err != nil {
 		return fmt.Errorf("gpu: copying a packed column to the device: %v", err)
 	}
+	e.sending.traceMark(st)
 	view := colView{Data: uint64(tmp), Width: 4, Frame: uint64(tmp) + 4*uint64(pc.words), Bits: int32(bits), Shift: columnar.PackChunkShift}
 	if st != (cu.Stream{}) {
-		return cc.launchUnpackOn(st, view, n, e.data)
+		err := cc.launchUnpackOn(st, view, n, e.data)
+		e.sending.traceMark(st)
+		return err
 	}
 	if err := cc.launchUnpack(view, n, e.data, false); err != nil {
 		return err

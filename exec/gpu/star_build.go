@@ -42,6 +42,7 @@ func (r *queryRun) markDims(q *starQuery) ([]*dimRun, cu.DevicePtr, error) {
 			if status, err = r.dimStatus(len(q.dims)); err != nil {
 				return nil, 0, err
 			}
+			hostSteps.mark("dims-status")
 		}
 		dr := &dimRun{domain: 1, k: 1, cacheKey: key, cols: cols}
 		dims[i] = dr
@@ -53,6 +54,7 @@ func (r *queryRun) markDims(q *starQuery) ([]*dimRun, cu.DevicePtr, error) {
 		}
 		p.NPreds = int32(len(preds))
 		copy(p.Preds[:], preds)
+		hostSteps.mark("dims-preds")
 		if len(dm.gcols) > maxGCols {
 			return nil, 0, fmt.Errorf("gpu: %d group keys from %s exceed the kernel's %d", len(dm.gcols), t.Name, maxGCols)
 		}
@@ -89,6 +91,7 @@ func (r *queryRun) markDims(q *starQuery) ([]*dimRun, cu.DevicePtr, error) {
 		if err != nil {
 			return nil, 0, err
 		}
+		hostSteps.mark("dims-cols")
 		if kc.isFloat {
 			return nil, 0, fmt.Errorf("gpu: DOUBLE join key %s.%s is not supported on the GPU yet", t.Name, t.Fields[dm.key].Name)
 		}
@@ -106,6 +109,7 @@ func (r *queryRun) markDims(q *starQuery) ([]*dimRun, cu.DevicePtr, error) {
 			if err := cu.MemsetD8(dr.flags, 0, dr.domain); err != nil {
 				return nil, 0, err
 			}
+			hostSteps.mark("dims-flags")
 			p.Flags = uint64(dr.flags)
 			if err := launch(mark, grid1D(p.N, threads), threads, 0, unsafe.Pointer(p), unsafe.Sizeof(*p)); err != nil {
 				return nil, 0, err

@@ -127,15 +127,6 @@ func (r *queryRun) col(t *columnar.Table, c int) (*devColumn, error) {
 	return dc, nil
 }
 
-// upload copies b to a new scratch allocation.
-func (r *queryRun) upload(b []byte) (cu.DevicePtr, error) {
-	p, err := r.s.alloc(int64(max(len(b), 8)))
-	if err != nil || len(b) == 0 {
-		return p, err
-	}
-	return p, cu.MemcpyHtoD(p, unsafe.Pointer(unsafe.SliceData(b)), int64(len(b)))
-}
-
 func bytesOf[T any](s []T) []byte {
 	if len(s) == 0 {
 		return nil
