@@ -135,6 +135,7 @@ func (s *Store) mapTable(tm tableMeta) (*columnar.Table, error) {
 		t.Columns[j], t.Stats[j] = c, stats
 		s.files[c] = tm.Columns[j]
 	}
+	t.RememberSummaries()
 	return t, nil
 }
 

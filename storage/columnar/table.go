@@ -128,6 +128,16 @@ func (t *Table) ColumnSummary(c int) Summary {
 	return s
 }
 
+// RememberSummaries makes t keep its ColumnSummary answers, as
+// ComputeStats does, for a table whose statistics came from elsewhere (a
+// database's files): the planner asks for each column's summary many
+// times a plan, and a fact table's takes a sort over its chunks.
+func (t *Table) RememberSummaries() {
+	if t.summaries == nil {
+		t.summaries = &summaryMemo{byCol: map[int]summaryEntry{}}
+	}
+}
+
 // summaryMemo holds a table's column summaries; tables copied by value
 // share it, each entry checked against the copy's column and statistics.
 type summaryMemo struct {
