@@ -251,45 +251,47 @@ func CheckViolationQuery(table string, checks []catalog.Check) string {
 		strings.ReplaceAll(table, "`", "``"), strings.Join(conds, " OR "))
 }
 
-// alterSpecs splits ALTER TABLE's changes into the one change the binder
-// applies and the ADD [CONSTRAINT] CHECK clauses that may come with a
-// column change (ALTER TABLE t ADD COLUMN c INT, ADD CONSTRAINT ck CHECK
-// (c > 0)); other combinations are one change per statement.
-func (b *binder) alterSpecs(n *ast.AlterTableStmt) (*ast.AlterTableSpec, []checkDef, error) {
+// alterSpecs splits ALTER TABLE's changes into the column changes the
+// binder applies together and the ADD [CONSTRAINT] CHECK clauses that may
+// come with them (ALTER TABLE t ADD COLUMN c INT, DROP d, ADD CONSTRAINT
+// ck CHECK (c > 0)); other changes are one per statement.
+func (b *binder) alterSpecs(n *ast.AlterTableStmt) ([]*ast.AlterTableSpec, []checkDef, error) {
 	if len(n.Specs) == 1 {
-		return n.Specs[0], nil, nil
+		return n.Specs, nil, nil
 	}
-	var main *ast.AlterTableSpec
+	var cols []*ast.AlterTableSpec
 	var checks []checkDef
-	refuse := b.errf(b.start, "unsupported: ALTER TABLE with %d changes (give one per statement; a column change may come with ADD CONSTRAINT ... CHECK)", len(n.Specs))
+	refuse := b.errf(b.start, "unsupported: ALTER TABLE with %d changes (give one per statement; column changes may come together and with ADD CONSTRAINT ... CHECK)", len(n.Specs))
 	for _, sp := range n.Specs {
 		switch {
 		case sp.Tp == ast.AlterTableAddConstraint && sp.Constraint.Tp == ast.ConstraintCheck:
 			checks = append(checks, checkDef{name: sp.Constraint.Name, expr: sp.Constraint.Expr, enforced: sp.Constraint.Enforced})
-		case isColumnChange(sp.Tp) && main == nil:
-			main = sp
+		case isColumnChange(sp.Tp):
+			cols = append(cols, sp)
 		default:
 			return nil, nil, refuse
 		}
 	}
-	if main == nil {
+	if len(cols) == 0 {
 		return nil, nil, refuse
 	}
-	return main, checks, nil
+	return cols, checks, nil
 }
 
 // alterColumnsChecked binds a column change and the CHECK constraints it
 // adds: inline ones on the new column definition, and extra.
-func (b *binder) alterColumnsChecked(t *columnar.Table, spec *ast.AlterTableSpec, extra []checkDef) (Statement, error) {
-	st, err := b.alterColumns(t, spec)
+func (b *binder) alterColumnsChecked(t *columnar.Table, specs []*ast.AlterTableSpec, extra []checkDef) (Statement, error) {
+	st, err := b.alterColumns(t, specs)
 	if err != nil {
 		return nil, err
 	}
 	var defs []checkDef
-	for _, c := range spec.NewColumns {
-		for _, o := range c.Options {
-			if o.Tp == ast.ColumnOptionCheck {
-				defs = append(defs, checkDef{name: o.ConstraintName, expr: o.Expr, enforced: o.Enforced, column: c.Name.Name.O})
+	for _, spec := range specs {
+		for _, c := range spec.NewColumns {
+			for _, o := range c.Options {
+				if o.Tp == ast.ColumnOptionCheck {
+					defs = append(defs, checkDef{name: o.ConstraintName, expr: o.Expr, enforced: o.Enforced, column: c.Name.Name.O})
+				}
 			}
 		}
 	}

@@ -209,13 +209,14 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec, checks, err := b.alterSpecs(n)
+	specs, checks, err := b.alterSpecs(n)
 	if err != nil {
 		return nil, err
 	}
+	spec := specs[0]
 	switch {
 	case isColumnChange(spec.Tp):
-		return b.alterColumnsChecked(t, spec, checks)
+		return b.alterColumnsChecked(t, specs, checks)
 	case spec.Tp == ast.AlterTableRenameTable:
 		return &RenameTable{From: []string{t.Name}, To: []string{spec.NewTable.Name.O}}, nil
 	case spec.Tp == ast.AlterTableOption:
