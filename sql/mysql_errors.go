@@ -12,6 +12,7 @@ import (
 const (
 	ErBadDB                       = 1049 // Unknown database '%s'
 	ErBadNull                     = 1048 // Column '%s' cannot be null
+	ErInvalidUseOfNull            = 1138 // Invalid use of NULL value
 	ErWarnDataOutOfRange          = 1264 // Out of range value for column '%s' at row %d
 	ErTooBigScale                 = 1425 // Too big scale %d specified for column '%s'. Maximum is %lu.
 	ErTooBigPrecision             = 1426 // Too-big precision %d specified for '%s'. Maximum is %lu.
