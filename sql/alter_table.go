@@ -27,6 +27,9 @@ type AlterColumns struct {
 	// Checks are CHECK constraints the statement adds (ADD COLUMN c INT
 	// CHECK (...), ADD CONSTRAINT ... CHECK beside the column change).
 	Checks []catalog.Check
+	// AddIndex is a key the rewritten table gets (ADD PRIMARY KEY over
+	// nullable columns, which the rewrite makes NOT NULL).
+	AddIndex *catalog.Index
 }
 
 // RenameTable is RENAME TABLE a TO b [, c TO d] and ALTER TABLE a RENAME
