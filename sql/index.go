@@ -221,6 +221,9 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 	case spec.Tp == ast.AlterTableRenameTable:
 		return &RenameTable{From: []string{t.Name}, To: []string{spec.NewTable.Name.O}}, nil
 	case spec.Tp == ast.AlterTableOption:
+		if cs, coll, ok := convertTo(spec.Options); ok {
+			return b.alterConvert(t, cs, coll)
+		}
 		return b.alterAutoIncrement(t, spec.Options)
 	case spec.Tp == ast.AlterTableDisableKeys || spec.Tp == ast.AlterTableEnableKeys:
 		return &KeysToggle{Table: t.Name}, nil

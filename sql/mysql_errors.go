@@ -27,6 +27,7 @@ const (
 	ErMixOfGroupFuncAndFields     = 1140 // In aggregated query without GROUP BY, expression #%d of SELECT list contains nonaggregated column ...
 	ErWrongGroupField             = 1056 // Can't group on '%s'
 	ErCantRemoveAllFields         = 1090 // You can't delete all columns with ALTER TABLE; use DROP TABLE instead
+	ErCollationCharsetMismatch    = 1253 // COLLATION '%s' is not valid for CHARACTER SET '%s'
 	ErCantDropFieldOrKey          = 1091 // Can't DROP '%s'; check that column/key exists
 	ErDupKeyName                  = 1061 // Duplicate key name '%s'
 	ErKeyColumnDoesNotExist       = 1072 // Key column '%s' doesn't exist in table
