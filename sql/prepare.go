@@ -133,7 +133,13 @@ func (p *Prepare) Bind(args []*Const) (string, error) {
 		return "", &Error{Code: ErWrongArguments, Msg: "Incorrect arguments to EXECUTE",
 			Detail: fmt.Sprintf("%s: the statement has %d '?' placeholders and USING gives %d values", p.Name, p.Params, len(args))}
 	}
-	return substitute(p.Text, len(args), func(i int) (string, error) { return paramLiteral(args[i]), nil })
+	limits := limitPlaceholders(p.Text)
+	return substitute(p.Text, len(args), func(i int) (string, error) {
+		if limits[i] {
+			return limitLiteral(constValue(args[i]), "EXECUTE")
+		}
+		return paramLiteral(args[i]), nil
+	})
 }
 
 // paramLiteral writes a user variable's value as the literal that has its
