@@ -85,6 +85,9 @@ func (b *binder) variable(n *ast.VariableExpr, pos int) (Expr, error) {
 		}
 		return &Const{T: columnar.TInt64, I: on}, nil
 	}
+	if id := b.vars.ConnectionID(); id != 0 && strings.EqualFold(n.Name, "pseudo_thread_id") {
+		return &Const{T: columnar.TInt64, I: id}, nil // CONNECTION_ID()
+	}
 	if strings.EqualFold(n.Name, "warning_count") || strings.EqualFold(n.Name, "error_count") {
 		// The previous statement's (warnings.go).
 		count := b.vars.LastWarnings().Count()
