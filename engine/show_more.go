@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"gpusql/exec"
 	"gpusql/sql"
@@ -30,7 +31,17 @@ func (db *DB) showMore(s *sql.ShowCatalogTable) (*StatementResult, bool) {
 		if v.Temptable {
 			algorithm = "TEMPTABLE"
 		}
-		row = []string{v.Name, fmt.Sprintf("CREATE ALGORITHM=%s DEFINER=`root`@`localhost` SQL SECURITY DEFINER VIEW `%s` AS %s", algorithm, v.Name, v.SQL),
+		// The column list, where CREATE VIEW gave one, as MySQL prints it:
+		// the text must read back into the same view.
+		cols := ""
+		if len(v.Columns) > 0 {
+			quoted := make([]string, len(v.Columns))
+			for i, c := range v.Columns {
+				quoted[i] = quoteIdent(c)
+			}
+			cols = " (" + strings.Join(quoted, ",") + ")"
+		}
+		row = []string{v.Name, fmt.Sprintf("CREATE ALGORITHM=%s DEFINER=`root`@`localhost` SQL SECURITY DEFINER VIEW %s%s AS %s", algorithm, quoteIdent(v.Name), cols, v.SQL),
 			"utf8mb4", "utf8mb4_0900_ai_ci"}
 	case "create database":
 		names = []string{"Database", "Create Database"}
