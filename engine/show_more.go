@@ -33,14 +33,7 @@ func (db *DB) showMore(s *sql.ShowCatalogTable) (*StatementResult, bool) {
 		}
 		// The column list, where CREATE VIEW gave one, as MySQL prints it:
 		// the text must read back into the same view.
-		cols := ""
-		if len(v.Columns) > 0 {
-			quoted := make([]string, len(v.Columns))
-			for i, c := range v.Columns {
-				quoted[i] = quoteIdent(c)
-			}
-			cols = " (" + strings.Join(quoted, ",") + ")"
-		}
+		cols := viewColumnList(v.Columns, ",")
 		row = []string{v.Name, fmt.Sprintf("CREATE ALGORITHM=%s DEFINER=`root`@`localhost` SQL SECURITY DEFINER VIEW %s%s AS %s", algorithm, quoteIdent(v.Name), cols, v.SQL),
 			"utf8mb4", "utf8mb4_0900_ai_ci"}
 	case "create database":
@@ -67,4 +60,17 @@ func (db *DB) showMore(s *sql.ShowCatalogTable) (*StatementResult, bool) {
 		res.Rows = 1
 	}
 	return &StatementResult{Kind: KindRows, Result: res}, true
+}
+
+// viewColumnList is a view's column list as CREATE VIEW writes it, " (`a`,
+// `b`)" with sep between the names; "" when the view names none.
+func viewColumnList(cols []string, sep string) string {
+	if len(cols) == 0 {
+		return ""
+	}
+	q := make([]string, len(cols))
+	for i, c := range cols {
+		q[i] = quoteIdent(c)
+	}
+	return " (" + strings.Join(q, sep) + ")"
 }
