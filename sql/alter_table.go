@@ -65,6 +65,10 @@ func (b *binder) renameTable(n *ast.RenameTableStmt) (Statement, error) {
 }
 
 func (b *binder) truncateTable(n *ast.TruncateTableStmt) (Statement, error) {
+	if _, ok := b.cat.View(n.Table.Name.O); ok {
+		// MySQL looks for a table of that name and finds none.
+		return nil, b.errCode(b.wordPos(n.Table.Name.O, -1), ErNoSuchTable, "Table '%s.%s' doesn't exist", DatabaseName, n.Table.Name.O)
+	}
 	t, err := b.table(n.Table)
 	if err != nil {
 		return nil, err

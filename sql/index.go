@@ -161,6 +161,11 @@ func (b *binder) indexTable(tn *ast.TableName) (*columnar.Table, error) {
 	if tn == nil {
 		return nil, b.errf(b.start, "the statement needs a table")
 	}
+	if _, ok := b.cat.View(tn.Name.O); ok {
+		// MySQL's ER_WRONG_OBJECT for ALTER TABLE and CREATE / DROP INDEX
+		// of a view.
+		return nil, b.errCode(b.wordPos(tn.Name.O, -1), ErWrongObject, "'%s.%s' is not BASE TABLE", DatabaseName, tn.Name.O)
+	}
 	return b.table(tn)
 }
 
