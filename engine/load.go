@@ -47,7 +47,7 @@ func (db *DB) load(ctx context.Context, s *sql.Load, baseDir string) (*Statement
 			return nil, fmt.Errorf("unknown file format %q (want csv or parquet)", s.Format)
 		}
 		if err != nil {
-			return nil, err
+			return nil, fieldCountError(err, s.IgnoreLines)
 		}
 		if t, err = db.loadedTimestampsToUTC(t, old.Rows); err != nil {
 			return nil, err
@@ -126,4 +126,23 @@ func (e *FileRootError) Error() string {
 		return fmt.Sprintf("file '%s': the server reads no files (start it with --file-root DIR to allow reading under DIR)", e.Path)
 	}
 	return fmt.Sprintf("file '%s' is outside the server's file root (--file-root): the server reads files only under it", e.Path)
+}
+
+// fieldCountError is a line with too few or too many fields as MySQL's
+// strict LOAD DATA gives it: 1261 Row 2 doesn't contain data for all
+// columns, 1262 Row 2 was truncated; it contained more data than there
+// were input columns. MySQL counts the rows after IGNORE n LINES; gpusql's
+// loader knows the file's line, and its message follows in the detail.
+func fieldCountError(err error, ignored int) error {
+	var fe *columnar.FieldCountError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	row := max(fe.Line-ignored, 1)
+	e := sql.Errorf(sql.ErWarnTooFewRecords, "Row %d doesn't contain data for all columns", row)
+	if fe.Extra {
+		e = sql.Errorf(sql.ErWarnTooManyRecords, "Row %d was truncated; it contained more data than there were input columns", row)
+	}
+	e.Detail = err.Error()
+	return e
 }

@@ -28,6 +28,8 @@ const (
 	ErWrongGroupField             = 1056 // Can't group on '%s'
 	ErCantRemoveAllFields         = 1090 // You can't delete all columns with ALTER TABLE; use DROP TABLE instead
 	ErCollationCharsetMismatch    = 1253 // COLLATION '%s' is not valid for CHARACTER SET '%s'
+	ErWarnTooFewRecords           = 1261 // Row %ld doesn't contain data for all columns
+	ErWarnTooManyRecords          = 1262 // Row %ld was truncated; it contained more data than there were input columns
 	ErCantDropFieldOrKey          = 1091 // Can't DROP '%s'; check that column/key exists
 	ErDupKeyName                  = 1061 // Duplicate key name '%s'
 	ErKeyColumnDoesNotExist       = 1072 // Key column '%s' doesn't exist in table
