@@ -34,6 +34,7 @@ const (
 	ErDupKeyName                  = 1061 // Duplicate key name '%s'
 	ErKeyColumnDoesNotExist       = 1072 // Key column '%s' doesn't exist in table
 	ErUnknownSystemVariable       = 1193 // Unknown system variable '%s'
+	ErIncorrectGlobalLocalVar     = 1238 // Variable '%s' is a read only variable
 	ErInvalidDefault              = 1067 // Invalid default value for '%s'
 	ErInvalidOnUpdate             = 1294 // Invalid ON UPDATE clause for '%s' column
 	ErMultiplePriKey              = 1068 // Multiple primary key defined

@@ -22,6 +22,25 @@ func IsMySQLVariable(name string) bool {
 	return mysqlVariables[name]
 }
 
+// readOnlyVariables are MySQL's variables that SET refuses with 1238
+// Variable 'version' is a read only variable: those a server reports
+// about itself and the connection's counters. (tmpdir is one in MySQL;
+// gpusql's SET tmpdir moves its spill files.)
+var readOnlyVariables = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`basedir character_set_system character_sets_dir datadir error_count
+		have_compress have_dynamic_loading have_geometry have_openssl have_profiling have_query_cache
+		have_rtree_keys have_ssl have_statement_timeout have_symlink hostname innodb_page_size
+		innodb_version large_files_support large_page_size lc_messages_dir license locked_in_memory
+		log_bin log_bin_basename log_error lower_case_file_system lower_case_table_names open_files_limit
+		pid_file plugin_dir port protocol_version secure_file_priv server_uuid skip_name_resolve
+		skip_networking socket system_time_zone thread_stack version version_comment
+		version_compile_machine version_compile_os version_compile_zlib warning_count`) {
+		m[n] = true
+	}
+	return m
+}()
+
 const mysqlVariableNames = `
 activate_all_roles_on_login admin_address admin_port admin_ssl_ca admin_ssl_capath
 admin_ssl_cert admin_ssl_cipher admin_ssl_crl admin_ssl_crlpath admin_ssl_key

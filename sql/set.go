@@ -56,6 +56,9 @@ func (b *binder) set(n *ast.SetStmt) (Statement, error) {
 			err.Detail = "gpusql's own: " + strings.Join(engineVariables, ", ") + "; SHOW VARIABLES lists MySQL's it has"
 			return nil, err
 		}
+		if !a.User && readOnlyVariables[a.Name] {
+			return nil, b.errCode(b.wordPos(v.Name, -1), ErIncorrectGlobalLocalVar, "Variable '%s' is a read only variable", v.Name)
+		}
 		if _, ok := v.Value.(*ast.DefaultExpr); ok && a.User {
 			return nil, b.errf(b.start, "a user variable cannot be SET to DEFAULT (@%s)", v.Name)
 		} else if ok {
