@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 
@@ -204,6 +205,12 @@ func setLimit(s *sql.Session, name string, v *sql.Const) (bool, error) {
 	}
 	if !v.T.IsInteger() {
 		return true, sql.Errorf(sql.ErWrongTypeForVar, "Incorrect argument type to variable '%s'", name)
+	}
+	if v.T.Unsigned && v.I < 0 {
+		// Past BIGINT (SET sql_select_limit = 18446744073709551615,
+		// MySQL's "no limit"): the largest limit there is.
+		s.SetLimit(name, math.MaxInt64)
+		return true, nil
 	}
 	s.SetLimit(name, v.I)
 	return true, nil

@@ -38,7 +38,6 @@ var fixedVariables = map[string]*Const{
 	"interactive_timeout":      {T: columnar.TInt64, I: 28800},
 	"net_write_timeout":        {T: columnar.TInt64, I: 60},
 	"net_read_timeout":         {T: columnar.TInt64, I: 30},
-	"sql_select_limit":         {T: columnar.TInt64, I: 1<<63 - 1},
 	"version_compile_os":       {T: columnar.TString, S: "Linux"},
 	"init_connect":             {T: columnar.TString, S: ""},
 	"license":                  {T: columnar.TString, S: "GPL"},
@@ -74,7 +73,7 @@ const MaxAllowedPacket = 64 << 20
 // client out, result character set conversion it does not do).
 var ignoredWhenSet = map[string]bool{
 	"wait_timeout": true, "interactive_timeout": true, "net_write_timeout": true,
-	"net_read_timeout": true, "character_set_results": true, "sql_select_limit": true,
+	"net_read_timeout": true, "character_set_results": true,
 	"max_allowed_packet": true,
 	// unique_checks = 0 lets MySQL skip checks it may still make; gpusql
 	// makes them. sql_notes = 0 drops notes gpusql hardly gives.
