@@ -51,6 +51,22 @@ func (b *binder) set(n *ast.SetStmt) (Statement, error) {
 			return nil, b.errf(b.start, "unsupported: user variables (@%s) outside a connection", v.Name)
 		}
 		a := Assignment{Name: strings.ToLower(v.Name), User: !v.IsSystem, Global: v.IsGlobal}
+		if a.Name == "tx_isolation_one_shot" {
+			// SET TRANSACTION ISOLATION LEVEL ..., the next transaction's
+			// level, as the parser names it: gpusql has one level, which
+			// tx_isolation takes.
+			a.Name = "tx_isolation"
+		}
+		if a.Name == "tx_read_only" && v.IsSystem {
+			// SET [SESSION] TRANSACTION READ WRITE | READ ONLY: the parser
+			// gives the text '0' / '1' of transaction_read_only (gpusql's
+			// sessions read and write; START TRANSACTION READ ONLY is one
+			// transaction's).
+			a.Name = "transaction_read_only"
+			if val, ok := v.Value.(*driver.ValueExpr); ok && (val.GetString() == "0" || val.GetString() == "1") {
+				v.Value = ast.NewValueExpr(int64(val.GetString()[0]-'0'), "", "")
+			}
+		}
 		if !a.User && !b.knownVariable(a.Name) {
 			err := b.errCode(b.wordPos(v.Name, -1), ErUnknownSystemVariable, "Unknown system variable '%s'", v.Name)
 			err.Detail = "gpusql's own: " + strings.Join(engineVariables, ", ") + "; SHOW VARIABLES lists MySQL's it has"
