@@ -157,17 +157,34 @@ func (*AlterAutoIncrement) statement() {}
 // accepted alongside it, as CREATE TABLE accepts them.
 func (b *binder) alterAutoIncrement(t *columnar.Table, opts []*ast.TableOption) (Statement, error) {
 	st := &AlterAutoIncrement{Table: t.Name}
-	found := false
+	found, charset := false, false
 	for _, o := range opts {
-		if o.Tp == ast.TableOptionAutoIncrement {
+		switch o.Tp {
+		case ast.TableOptionAutoIncrement:
 			st.Next, found = o.UintValue, true
+		case ast.TableOptionCharset, ast.TableOptionCollate:
+			charset = true
 		}
 	}
-	if !found {
-		return nil, b.errf(b.start, "unsupported: this ALTER TABLE table option (AUTO_INCREMENT = N is supported)")
+	switch {
+	case found:
+		return st, nil
+	case charset:
+		// MySQL changes the default of columns added later; gpusql keeps
+		// no table default to change.
+		return nil, b.errf(b.start, "unsupported: ALTER TABLE ... DEFAULT CHARSET / COLLATE (gpusql keeps no table default: give a new column its COLLATE, or CONVERT TO CHARACTER SET the table)")
 	}
-	return st, nil
+	// ENGINE = InnoDB, COMMENT, ROW_FORMAT ...: MySQL rebuilds the table
+	// or records the option; gpusql, which has one engine and ignores them
+	// in CREATE TABLE, leaves the table as it is.
+	return &TableUnchanged{Table: t.Name}, nil
 }
+
+// TableUnchanged is an ALTER TABLE whose table options change nothing in
+// gpusql (ENGINE = InnoDB, COMMENT 'x').
+type TableUnchanged struct{ Table string }
+
+func (*TableUnchanged) statement() {}
 
 // lastInsertIDAssignment finds SET c = LAST_INSERT_ID(expr) in a
 // single-table UPDATE (MySQL's sequence idiom, UPDATE seq SET id =

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -256,13 +257,17 @@ func CheckViolationQuery(table string, checks []catalog.Check) string {
 // come with them (ALTER TABLE t ADD COLUMN c INT, DROP d, ADD CONSTRAINT
 // ck CHECK (c > 0)); other changes are one per statement.
 func (b *binder) alterSpecs(n *ast.AlterTableStmt) ([]*ast.AlterTableSpec, []checkDef, error) {
-	if len(n.Specs) == 1 {
-		return n.Specs, nil, nil
+	specs := slices.DeleteFunc(slices.Clone(n.Specs), ignoredOption)
+	switch {
+	case len(specs) == 0:
+		return n.Specs[:1], nil, nil // ENGINE = InnoDB alone: the table stays
+	case len(specs) == 1:
+		return specs, nil, nil
 	}
 	var cols []*ast.AlterTableSpec
 	var checks []checkDef
-	refuse := b.errf(b.start, "unsupported: ALTER TABLE with %d changes (give one per statement; column changes may come together and with ADD CONSTRAINT ... CHECK)", len(n.Specs))
-	for _, sp := range n.Specs {
+	refuse := b.errf(b.start, "unsupported: ALTER TABLE with %d changes (give one per statement; column changes may come together and with ADD CONSTRAINT ... CHECK)", len(specs))
+	for _, sp := range specs {
 		switch {
 		case sp.Tp == ast.AlterTableAddConstraint && sp.Constraint.Tp == ast.ConstraintCheck:
 			checks = append(checks, checkDef{name: sp.Constraint.Name, expr: sp.Constraint.Expr, enforced: sp.Constraint.Enforced})
@@ -276,6 +281,22 @@ func (b *binder) alterSpecs(n *ast.AlterTableStmt) ([]*ast.AlterTableSpec, []che
 		return nil, nil, refuse
 	}
 	return cols, checks, nil
+}
+
+// ignoredOption reports an ALTER TABLE change of table options that mean
+// nothing to gpusql (ENGINE, COMMENT, ROW_FORMAT, ...: alterAutoIncrement),
+// which may come with any other change.
+func ignoredOption(sp *ast.AlterTableSpec) bool {
+	if sp.Tp != ast.AlterTableOption {
+		return false
+	}
+	for _, o := range sp.Options {
+		switch o.Tp {
+		case ast.TableOptionAutoIncrement, ast.TableOptionCharset, ast.TableOptionCollate:
+			return false
+		}
+	}
+	return true
 }
 
 // alterColumnsChecked binds a column change and the CHECK constraints it
