@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"gpusql/catalog"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -20,6 +21,9 @@ func (db *DB) load(ctx context.Context, s *sql.Load, baseDir string) (*Statement
 	path, err := db.filePath(s.Path, baseDir)
 	if err != nil {
 		return nil, err
+	}
+	if s.Insert != "" {
+		return db.loadThroughInsert(ctx, s, path, baseDir)
 	}
 	added := 0
 	prog := progressOf(ctx)
@@ -145,4 +149,38 @@ func fieldCountError(err error, ignored int) error {
 	}
 	e.Detail = err.Error()
 	return e
+}
+
+// loadThroughInsert is LOAD DATA with a column list or SET
+// (sql/load_columns.go): the file's fields are read into the staging
+// table, which the statement's INSERT ... SELECT stores, bound over the
+// database's tables and the staging table.
+func (db *DB) loadThroughInsert(ctx context.Context, s *sql.Load, path, baseDir string) (*StatementResult, error) {
+	staging, err := columnar.LoadDelimited(columnar.NewEmptyTable(sql.LoadStagingName, s.Staging), path, columnar.DelimitedOptions{
+		Delimiter:   s.Delimiter,
+		Enclosure:   s.Enclosure,
+		IgnoreLines: s.IgnoreLines,
+		Progress:    progressOf(ctx).stepper("load "+filepath.Base(path), "bytes"),
+	})
+	if err != nil {
+		return nil, fieldCountError(err, s.IgnoreLines)
+	}
+	parsed, err := sql.Parse(s.Insert)
+	if err != nil || len(parsed) != 1 {
+		return nil, fmt.Errorf("internal error: LOAD DATA's %q: %v", s.Insert, err)
+	}
+	tables := db.cat.Tables()
+	tables[strings.ToLower(sql.LoadStagingName)] = staging
+	cat := catalog.Clone(tables)
+	cat.CopyIndexes(db.cat)
+	st, err := sql.BindSession(cat, db.session, parsed[0])
+	if err != nil {
+		return nil, err
+	}
+	r, err := db.execStatement(ctx, st, baseDir)
+	if err != nil {
+		return nil, err
+	}
+	r.Message = fmt.Sprintf("loaded %d %s into %s", r.RowsAffected, plural(int(r.RowsAffected), "row"), s.Table)
+	return r, nil
 }
