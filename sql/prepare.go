@@ -68,6 +68,13 @@ func (b *binder) prepare(n *ast.PrepareStmt) (Statement, error) {
 	if err != nil {
 		return nil, b.errf(b.start, "PREPARE %s: %v", n.Name, err)
 	}
+	if len(stmts) > 1 {
+		// MySQL's parser takes one statement and stops at what follows
+		// its ';' (1064 near 'SELECT 2' at line 1).
+		e := b.errCode(b.start, ErParse, "%s", parseErrorText(stmts[1].src[stmts[1].start:], 1))
+		e.Detail = fmt.Sprintf("the text of PREPARE %s must be one statement; it has %d", n.Name, len(stmts))
+		return nil, e
+	}
 	if len(stmts) != 1 {
 		return nil, b.errf(b.start, "PREPARE %s: the text must be exactly one statement (it has %d)", n.Name, len(stmts))
 	}
