@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
@@ -23,11 +24,35 @@ import (
 // error, which MySQL never gives here.
 
 // limitPlaceholders is the set of query's placeholders, by order from 0,
-// that stand for a LIMIT row count or offset.
+// that stand for a LIMIT row count or offset. A prepared statement runs
+// many times: its answer is kept, so its text is parsed once more at most.
 func limitPlaceholders(query string) map[int]bool {
 	if !strings.Contains(strings.ToLower(query), "limit") {
 		return nil
 	}
+	limitCache.mu.Lock()
+	set, ok := limitCache.m[query]
+	limitCache.mu.Unlock()
+	if ok {
+		return set
+	}
+	set = findLimitPlaceholders(query)
+	limitCache.mu.Lock()
+	if len(limitCache.m) >= 1024 { // bounded: a new start now and then
+		limitCache.m = map[string]map[int]bool{}
+	}
+	limitCache.m[query] = set
+	limitCache.mu.Unlock()
+	return set
+}
+
+// limitCache keeps limitPlaceholders' answers by query text.
+var limitCache = struct {
+	mu sync.Mutex
+	m  map[string]map[int]bool
+}{m: map[string]map[int]bool{}}
+
+func findLimitPlaceholders(query string) map[int]bool {
 	ps, err := Parse(query)
 	if err != nil || len(ps) != 1 {
 		return nil
