@@ -138,6 +138,10 @@ func (e *FileRootError) Error() string {
 // were input columns. MySQL counts the rows after IGNORE n LINES; gpusql's
 // loader knows the file's line, and its message follows in the detail.
 func fieldCountError(err error, ignored int) error {
+	var ve *columnar.FieldValueError
+	if errors.As(err, &ve) {
+		return fieldValueError(ve, max(ve.Line-ignored, 1), err)
+	}
 	var fe *columnar.FieldCountError
 	if !errors.As(err, &fe) {
 		return err
@@ -183,4 +187,34 @@ func (db *DB) loadThroughInsert(ctx context.Context, s *sql.Load, path, baseDir 
 	}
 	r.Message = fmt.Sprintf("loaded %d %s into %s", r.RowsAffected, plural(int(r.RowsAffected), "row"), s.Table)
 	return r, nil
+}
+
+// fieldValueError is a field its column cannot take as MySQL's strict LOAD
+// DATA gives it: INSERT's error for the text (1366 Incorrect integer value:
+// 'x' for column 'a' at row 2, 1265, 1264; 1292 for a date), or 1263 for
+// \N in a NOT NULL column. Where MySQL would take the text (gpusql's
+// loader is stricter), the loader's error stays.
+func fieldValueError(ve *columnar.FieldValueError, row int, err error) error {
+	f := ve.Field
+	var e *sql.Error
+	switch t := f.Type; {
+	case ve.Null:
+		e = sql.Errorf(sql.ErWarnNullToNotNull, "Column set to default value; NULL supplied to NOT NULL column '%s' at row %d", f.Name, row)
+	case t.ID == columnar.Date:
+		e = sql.Errorf(sql.ErTruncatedWrongValue, "Incorrect date value: '%s' for column '%s' at row %d", ve.Text, f.Name, row)
+	case t.ID == columnar.Datetime:
+		e = sql.Errorf(sql.ErTruncatedWrongValue, "Incorrect datetime value: '%s' for column '%s' at row %d", ve.Text, f.Name, row)
+	case sql.StoresText(columnar.TString, t):
+		b := columnar.NewBuilder(columnar.TString)
+		b.AppendString(ve.Text)
+		_, serr := storeTexts([]*columnar.Column{b.Column()}, []columnar.Field{f}, func(int) int { return row }, nil)
+		if code, _ := sql.MySQLCode(serr); code != 0 {
+			return serr
+		}
+	}
+	if e == nil {
+		return err
+	}
+	e.Detail = err.Error()
+	return e
 }

@@ -30,6 +30,7 @@ const (
 	ErCollationCharsetMismatch    = 1253 // COLLATION '%s' is not valid for CHARACTER SET '%s'
 	ErWarnTooFewRecords           = 1261 // Row %ld doesn't contain data for all columns
 	ErWarnTooManyRecords          = 1262 // Row %ld was truncated; it contained more data than there were input columns
+	ErWarnNullToNotNull           = 1263 // Column set to default value; NULL supplied to NOT NULL column '%s' at row %ld
 	ErCantDropFieldOrKey          = 1091 // Can't DROP '%s'; check that column/key exists
 	ErDupKeyName                  = 1061 // Duplicate key name '%s'
 	ErKeyColumnDoesNotExist       = 1072 // Key column '%s' doesn't exist in table

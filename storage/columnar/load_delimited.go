@@ -453,6 +453,8 @@ func (ld *delimitedLoad) fieldErrorf(line int, e *fieldError) error {
 		err = fmt.Errorf("load %s line %d, column %d: %s", ld.path, line, e.col+1, e.msg)
 	}
 	switch {
+	case e.val != nil && e.val.value && e.col < len(ld.t.Fields):
+		return &FieldValueError{Line: line, Field: ld.t.Fields[e.col], Text: e.val.text, Null: e.val.null, err: err}
 	case strings.HasPrefix(e.msg, "missing field"):
 		return &FieldCountError{Line: line, Extra: false, err: err}
 	case strings.HasPrefix(e.msg, "unexpected extra field"):
@@ -471,6 +473,19 @@ type FieldCountError struct {
 }
 
 func (e *FieldCountError) Error() string { return e.err.Error() }
+
+// FieldValueError is a field of a delimited file its column cannot take
+// (Text), or a NULL in a NOT NULL column (Null): LOAD DATA gives MySQL's
+// error for the value. Line is the file's line, from 1.
+type FieldValueError struct {
+	Line  int
+	Field Field
+	Text  string
+	Null  bool
+	err   error
+}
+
+func (e *FieldValueError) Error() string { return e.err.Error() }
 
 // progressReader reports the bytes read through it.
 type progressReader struct {
