@@ -51,7 +51,7 @@ func (db *DB) load(ctx context.Context, s *sql.Load, baseDir string) (*Statement
 			return nil, fmt.Errorf("unknown file format %q (want csv or parquet)", s.Format)
 		}
 		if err != nil {
-			return nil, fieldCountError(err, s.IgnoreLines)
+			return nil, loadFieldError(err, s.IgnoreLines)
 		}
 		if t, err = db.loadedTimestampsToUTC(t, old.Rows); err != nil {
 			return nil, err
@@ -132,12 +132,13 @@ func (e *FileRootError) Error() string {
 	return fmt.Sprintf("file '%s' is outside the server's file root (--file-root): the server reads files only under it", e.Path)
 }
 
-// fieldCountError is a line with too few or too many fields as MySQL's
-// strict LOAD DATA gives it: 1261 Row 2 doesn't contain data for all
+// loadFieldError is a line the table cannot take as MySQL's strict LOAD
+// DATA gives it: a field's value (fieldValueError), or too few or too many
+// fields: 1261 Row 2 doesn't contain data for all
 // columns, 1262 Row 2 was truncated; it contained more data than there
 // were input columns. MySQL counts the rows after IGNORE n LINES; gpusql's
 // loader knows the file's line, and its message follows in the detail.
-func fieldCountError(err error, ignored int) error {
+func loadFieldError(err error, ignored int) error {
 	var ve *columnar.FieldValueError
 	if errors.As(err, &ve) {
 		return fieldValueError(ve, max(ve.Line-ignored, 1), err)
@@ -167,7 +168,7 @@ func (db *DB) loadThroughInsert(ctx context.Context, s *sql.Load, path, baseDir 
 		Progress:    progressOf(ctx).stepper("load "+filepath.Base(path), "bytes"),
 	})
 	if err != nil {
-		return nil, fieldCountError(err, s.IgnoreLines)
+		return nil, loadFieldError(err, s.IgnoreLines)
 	}
 	parsed, err := sql.Parse(s.Insert)
 	if err != nil || len(parsed) != 1 {
