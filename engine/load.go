@@ -209,8 +209,8 @@ func fieldValueError(ve *columnar.FieldValueError, row int, err error) error {
 		b := columnar.NewBuilder(columnar.TString)
 		b.AppendString(ve.Text)
 		_, serr := storeTexts([]*columnar.Column{b.Column()}, []columnar.Field{f}, func(int) int { return row }, nil)
-		if code, _ := sql.MySQLCode(serr); code != 0 {
-			return serr
+		if code, msg := sql.MySQLCode(serr); code != 0 {
+			e = sql.Errorf(code, "%s", msg)
 		}
 	}
 	if e == nil {
