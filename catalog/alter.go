@@ -57,7 +57,7 @@ func (c *Catalog) Rename(from, to []string) error {
 // position (-1: dropped). Indexes follow their columns; an index that
 // loses a column loses it from its key, and goes when it has none left
 // (as MySQL does). It fails if the table changed since snapshot was read.
-func (c *Catalog) Alter(name string, snapshot, next *columnar.Table, colMap []int, addIndex *Index, addChecks ...Check) error {
+func (c *Catalog) Alter(name string, snapshot, next *columnar.Table, colMap []int, addIndexes []Index, addChecks ...Check) error {
 	return c.withWriter(name, func() error {
 		for _, ck := range addChecks {
 			if c.CheckNameTaken(ck.Name) {
@@ -72,7 +72,7 @@ func (c *Catalog) Alter(name string, snapshot, next *columnar.Table, colMap []in
 			c.checks[key(name)] = append(append([]Check(nil), before...), addChecks...)
 			c.mu.Unlock()
 		}
-		err := c.alter(name, snapshot, next, colMap, addIndex)
+		err := c.alter(name, snapshot, next, colMap, addIndexes)
 		if err != nil && len(addChecks) > 0 {
 			c.mu.Lock()
 			c.checks[key(name)] = before
@@ -83,7 +83,7 @@ func (c *Catalog) Alter(name string, snapshot, next *columnar.Table, colMap []in
 }
 
 // alter is Alter's swap; the caller holds the writer lock.
-func (c *Catalog) alter(name string, snapshot, next *columnar.Table, colMap []int, addIndex *Index) error {
+func (c *Catalog) alter(name string, snapshot, next *columnar.Table, colMap []int, addIndexes []Index) error {
 	var kept []Index
 	for _, ix := range c.Indexes(name) {
 		var cols []int
@@ -98,11 +98,11 @@ func (c *Catalog) alter(name string, snapshot, next *columnar.Table, colMap []in
 		ix.Columns = cols
 		kept = append(kept, ix)
 	}
-	if addIndex != nil { // its columns are positions in next
-		if _, dup := c.FindIndex(name, addIndex.Name); dup {
-			return &ConstraintError{Code: 1061, Msg: fmt.Sprintf("Duplicate key name '%s'", addIndex.Name)} // ER_DUP_KEYNAME
+	for _, ix := range addIndexes { // their columns are positions in next
+		if _, dup := c.FindIndex(name, ix.Name); dup {
+			return &ConstraintError{Code: 1061, Msg: fmt.Sprintf("Duplicate key name '%s'", ix.Name)} // ER_DUP_KEYNAME
 		}
-		kept = append(kept, *addIndex)
+		kept = append(kept, ix)
 	}
 	// A changed column type must still satisfy the CHECK
 	// constraints (MySQL validates the rebuilt table), and an added

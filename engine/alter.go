@@ -43,7 +43,7 @@ func (db *DB) alterColumns(ctx context.Context, s *sql.AlterColumns) (*Statement
 	if err != nil {
 		return nil, err
 	}
-	if err := db.cat.Alter(s.Table, s.Snapshot, next, s.ColMap, s.AddIndex, s.Checks...); err != nil {
+	if err := db.cat.Alter(s.Table, s.Snapshot, next, s.ColMap, s.AddIndexes, s.Checks...); err != nil {
 		return nil, err
 	}
 	return message("altered table %s", s.Table), nil

@@ -27,9 +27,11 @@ type AlterColumns struct {
 	// Checks are CHECK constraints the statement adds (ADD COLUMN c INT
 	// CHECK (...), ADD CONSTRAINT ... CHECK beside the column change).
 	Checks []catalog.Check
-	// AddIndex is a key the rewritten table gets (ADD PRIMARY KEY over
-	// nullable columns, which the rewrite makes NOT NULL).
-	AddIndex *catalog.Index
+	// AddIndexes are keys the rewritten table gets (ADD INDEX, UNIQUE or
+	// PRIMARY KEY beside column changes, or ADD PRIMARY KEY over nullable
+	// columns, which the rewrite makes NOT NULL); their columns are
+	// positions in Fields.
+	AddIndexes []catalog.Index
 }
 
 // RenameTable is RENAME TABLE a TO b [, c TO d] and ALTER TABLE a RENAME
@@ -139,6 +141,9 @@ func (b *binder) alterColumns(t *columnar.Table, specs []*ast.AlterTableSpec) (S
 		e.src[i] = i
 	}
 	for _, spec := range specs {
+		if isIndexAdd(spec) {
+			continue // after the columns: its names are the new table's
+		}
 		if err := e.apply(spec); err != nil {
 			return nil, err
 		}
@@ -146,10 +151,42 @@ func (b *binder) alterColumns(t *columnar.Table, specs []*ast.AlterTableSpec) (S
 	if len(e.fields) == 0 {
 		return nil, b.errCode(b.start, ErCantRemoveAllFields, "You can't delete all columns with ALTER TABLE; use DROP TABLE instead")
 	}
+	indexes, err := e.addIndexes(specs)
+	if err != nil {
+		return nil, err
+	}
 	if err := b.checkAlterAuto(t, e.fields, e.src); err != nil {
 		return nil, err
 	}
-	return b.rewriteTable(t, e.fields, e.src)
+	st, err := b.rewriteTable(t, e.fields, e.src)
+	if err != nil {
+		return nil, err
+	}
+	st.(*AlterColumns).AddIndexes = indexes
+	return st, nil
+}
+
+// addIndexes binds the statement's ADD INDEX / UNIQUE / PRIMARY KEY over
+// the new columns; a PRIMARY KEY makes its columns NOT NULL, as MySQL's.
+func (e *columnEdit) addIndexes(specs []*ast.AlterTableSpec) ([]catalog.Index, error) {
+	var out []catalog.Index
+	names := e.b.usedIndexNames(e.t)
+	for _, spec := range specs {
+		if !isIndexAdd(spec) {
+			continue
+		}
+		ix, _, err := e.b.constraintIndex(e.fields, spec.Constraint, names)
+		if err != nil {
+			return nil, err
+		}
+		if ix.Primary {
+			for _, c := range ix.Columns {
+				e.fields[c].Nullable = false
+			}
+		}
+		out = append(out, ix)
+	}
+	return out, nil
 }
 
 // apply makes one column change to the new list.

@@ -271,7 +271,7 @@ func (b *binder) alterSpecs(n *ast.AlterTableStmt) ([]*ast.AlterTableSpec, []che
 		switch {
 		case sp.Tp == ast.AlterTableAddConstraint && sp.Constraint.Tp == ast.ConstraintCheck:
 			checks = append(checks, checkDef{name: sp.Constraint.Name, expr: sp.Constraint.Expr, enforced: sp.Constraint.Enforced})
-		case isColumnChange(sp.Tp):
+		case isColumnChange(sp.Tp) || isIndexAdd(sp):
 			cols = append(cols, sp)
 		default:
 			return nil, nil, refuse
@@ -281,6 +281,19 @@ func (b *binder) alterSpecs(n *ast.AlterTableStmt) ([]*ast.AlterTableSpec, []che
 		return nil, nil, refuse
 	}
 	return cols, checks, nil
+}
+
+// isIndexAdd reports ADD INDEX, UNIQUE or PRIMARY KEY, which may come with
+// column changes (ALTER TABLE t ADD c INT, ADD INDEX (c)).
+func isIndexAdd(sp *ast.AlterTableSpec) bool {
+	if sp.Tp != ast.AlterTableAddConstraint {
+		return false
+	}
+	switch sp.Constraint.Tp {
+	case ast.ConstraintPrimaryKey, ast.ConstraintUniq, ast.ConstraintUniqKey, ast.ConstraintUniqIndex, ast.ConstraintKey, ast.ConstraintIndex:
+		return true
+	}
+	return false
 }
 
 // ignoredOption reports an ALTER TABLE change of table options that mean

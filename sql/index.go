@@ -221,7 +221,7 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 	}
 	spec := specs[0]
 	switch {
-	case isColumnChange(spec.Tp):
+	case isColumnChange(spec.Tp) || len(specs) > 1:
 		return b.alterColumnsChecked(t, specs, checks)
 	case spec.Tp == ast.AlterTableRenameTable:
 		return &RenameTable{From: []string{t.Name}, To: []string{spec.NewTable.Name.O}}, nil
@@ -288,6 +288,6 @@ func (b *binder) addPrimaryKey(t *columnar.Table, ix catalog.Index) (Statement, 
 		return nil, err
 	}
 	ac := st.(*AlterColumns)
-	ac.AddIndex = &ix
+	ac.AddIndexes = []catalog.Index{ix}
 	return ac, nil
 }
