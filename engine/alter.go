@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"gpusql/catalog"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -43,7 +44,7 @@ func (db *DB) alterColumns(ctx context.Context, s *sql.AlterColumns) (*Statement
 	if err != nil {
 		return nil, err
 	}
-	if err := db.cat.Alter(s.Table, s.Snapshot, next, s.ColMap, s.AddIndexes, s.Checks...); err != nil {
+	if err := db.cat.Alter(s.Table, s.Snapshot, next, s.ColMap, catalog.IndexChanges{Add: s.AddIndexes, Drop: s.DropIndexes}, s.Checks...); err != nil {
 		return nil, err
 	}
 	return message("altered table %s", s.Table), nil

@@ -32,6 +32,8 @@ type AlterColumns struct {
 	// columns, which the rewrite makes NOT NULL); their columns are
 	// positions in Fields.
 	AddIndexes []catalog.Index
+	// DropIndexes name the indexes the statement drops.
+	DropIndexes []string
 }
 
 // RenameTable is RENAME TABLE a TO b [, c TO d] and ALTER TABLE a RENAME
@@ -141,7 +143,7 @@ func (b *binder) alterColumns(t *columnar.Table, specs []*ast.AlterTableSpec) (S
 		e.src[i] = i
 	}
 	for _, spec := range specs {
-		if isIndexAdd(spec) {
+		if isIndexChange(spec) {
 			continue // after the columns: its names are the new table's
 		}
 		if err := e.apply(spec); err != nil {
@@ -151,26 +153,81 @@ func (b *binder) alterColumns(t *columnar.Table, specs []*ast.AlterTableSpec) (S
 	if len(e.fields) == 0 {
 		return nil, b.errCode(b.start, ErCantRemoveAllFields, "You can't delete all columns with ALTER TABLE; use DROP TABLE instead")
 	}
-	indexes, err := e.addIndexes(specs)
+	dropped, err := e.dropIndexes(specs)
 	if err != nil {
 		return nil, err
 	}
-	if err := b.checkAlterAuto(t, e.fields, e.src); err != nil {
+	indexes, err := e.addIndexes(specs, dropped)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.checkAlterAuto(t, e.fields, e.src, e.keyLeads(dropped, indexes)); err != nil {
 		return nil, err
 	}
 	st, err := b.rewriteTable(t, e.fields, e.src)
 	if err != nil {
 		return nil, err
 	}
-	st.(*AlterColumns).AddIndexes = indexes
-	return st, nil
+	ac := st.(*AlterColumns)
+	ac.AddIndexes, ac.DropIndexes = indexes, dropped
+	return ac, nil
+}
+
+// dropIndexes are the names of the indexes the statement drops (DROP
+// INDEX i, DROP PRIMARY KEY); one t lacks is MySQL's 1091.
+func (e *columnEdit) dropIndexes(specs []*ast.AlterTableSpec) ([]string, error) {
+	var out []string
+	for _, spec := range specs {
+		name := spec.Name
+		switch spec.Tp {
+		case ast.AlterTableDropPrimaryKey:
+			name = catalog.PrimaryName
+		case ast.AlterTableDropIndex:
+		default:
+			continue
+		}
+		found := false
+		for _, ix := range e.b.cat.Indexes(e.t.Name) {
+			found = found || strings.EqualFold(ix.Name, name) && !slices.ContainsFunc(out, func(d string) bool { return strings.EqualFold(d, name) })
+		}
+		if !found {
+			return nil, e.b.errCode(e.b.wordPos(name, -1), ErCantDropFieldOrKey, "Can't DROP '%s'; check that column/key exists", name)
+		}
+		out = append(out, name)
+	}
+	return out, nil
+}
+
+// keyLeads marks the new columns that lead an index the table keeps or
+// gets (for AUTO_INCREMENT's rule, MySQL's 1075).
+func (e *columnEdit) keyLeads(dropped []string, added []catalog.Index) map[int]bool {
+	at := map[int]int{} // t's column -> its position in the new list
+	for i, s := range e.src {
+		if s >= 0 {
+			at[s] = i
+		}
+	}
+	leads := map[int]bool{}
+	for _, ix := range e.b.cat.Indexes(e.t.Name) {
+		gone := slices.ContainsFunc(dropped, func(d string) bool { return strings.EqualFold(d, ix.Name) })
+		if i, ok := at[ix.Columns[0]]; ok && !gone {
+			leads[i] = true
+		}
+	}
+	for _, ix := range added {
+		leads[ix.Columns[0]] = true
+	}
+	return leads
 }
 
 // addIndexes binds the statement's ADD INDEX / UNIQUE / PRIMARY KEY over
 // the new columns; a PRIMARY KEY makes its columns NOT NULL, as MySQL's.
-func (e *columnEdit) addIndexes(specs []*ast.AlterTableSpec) ([]catalog.Index, error) {
+func (e *columnEdit) addIndexes(specs []*ast.AlterTableSpec, dropped []string) ([]catalog.Index, error) {
 	var out []catalog.Index
 	names := e.b.usedIndexNames(e.t)
+	for _, d := range dropped {
+		delete(names, strings.ToLower(d)) // DROP PRIMARY KEY, ADD PRIMARY KEY (a, b)
+	}
 	for _, spec := range specs {
 		if !isIndexAdd(spec) {
 			continue

@@ -118,9 +118,10 @@ func ColumnExtra(f columnar.Field) string {
 
 // checkAlterAuto applies MySQL's rule to the columns ALTER TABLE leaves
 // (fields; src[i] is field i's column in t, -1 for an added one): at most
-// one AUTO_INCREMENT column, leading one of t's indexes. ADD COLUMN ...
-// AUTO_INCREMENT (MySQL numbers the existing rows) is not supported.
-func (b *binder) checkAlterAuto(t *columnar.Table, fields []columnar.Field, src []int) error {
+// one AUTO_INCREMENT column, leading one of the table's indexes (leads: the
+// new columns that lead one). ADD COLUMN ... AUTO_INCREMENT (MySQL numbers
+// the existing rows) is not supported.
+func (b *binder) checkAlterAuto(t *columnar.Table, fields []columnar.Field, src []int, leads map[int]bool) error {
 	auto := AutoColumn(fields)
 	if auto < 0 {
 		return nil
@@ -134,10 +135,8 @@ func (b *binder) checkAlterAuto(t *columnar.Table, fields []columnar.Field, src 
 	if src[auto] < 0 {
 		return b.errf(b.wordPos(name, -1), "unsupported: ADD COLUMN ... AUTO_INCREMENT (column '%s'): add the column, fill it, then MODIFY it AUTO_INCREMENT", name)
 	}
-	for _, ix := range b.cat.Indexes(t.Name) {
-		if len(ix.Columns) > 0 && ix.Columns[0] == src[auto] {
-			return nil
-		}
+	if leads[auto] {
+		return nil
 	}
 	return b.errf(b.wordPos(name, -1), "%s (column '%s' is not the first column of a PRIMARY KEY, UNIQUE or KEY)", ErrAutoColumn, name)
 }

@@ -271,7 +271,7 @@ func (b *binder) alterSpecs(n *ast.AlterTableStmt) ([]*ast.AlterTableSpec, []che
 		switch {
 		case sp.Tp == ast.AlterTableAddConstraint && sp.Constraint.Tp == ast.ConstraintCheck:
 			checks = append(checks, checkDef{name: sp.Constraint.Name, expr: sp.Constraint.Expr, enforced: sp.Constraint.Enforced})
-		case isColumnChange(sp.Tp) || isIndexAdd(sp):
+		case isColumnChange(sp.Tp) || isIndexChange(sp):
 			cols = append(cols, sp)
 		default:
 			return nil, nil, refuse
@@ -283,8 +283,14 @@ func (b *binder) alterSpecs(n *ast.AlterTableStmt) ([]*ast.AlterTableSpec, []che
 	return cols, checks, nil
 }
 
-// isIndexAdd reports ADD INDEX, UNIQUE or PRIMARY KEY, which may come with
-// column changes (ALTER TABLE t ADD c INT, ADD INDEX (c)).
+// isIndexChange reports ADD INDEX, UNIQUE or PRIMARY KEY and DROP INDEX or
+// PRIMARY KEY, which may come with column changes and each other (ALTER
+// TABLE t ADD c INT, ADD INDEX (c); DROP PRIMARY KEY, ADD PRIMARY KEY (a, b)).
+func isIndexChange(sp *ast.AlterTableSpec) bool {
+	return isIndexAdd(sp) || sp.Tp == ast.AlterTableDropIndex || sp.Tp == ast.AlterTableDropPrimaryKey
+}
+
+// isIndexAdd reports ADD INDEX, UNIQUE or PRIMARY KEY.
 func isIndexAdd(sp *ast.AlterTableSpec) bool {
 	if sp.Tp != ast.AlterTableAddConstraint {
 		return false
