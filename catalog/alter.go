@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"gpusql/storage/columnar"
 )
@@ -57,7 +59,7 @@ func (c *Catalog) Rename(from, to []string) error {
 // position (-1: dropped). Indexes follow their columns; an index that
 // loses a column loses it from its key, and goes when it has none left
 // (as MySQL does). It fails if the table changed since snapshot was read.
-func (c *Catalog) Alter(name string, snapshot, next *columnar.Table, colMap []int, addChecks ...Check) error {
+func (c *Catalog) Alter(name string, snapshot, next *columnar.Table, colMap []int, indexes IndexChanges, addChecks ...Check) error {
 	return c.withWriter(name, func() error {
 		for _, ck := range addChecks {
 			if c.CheckNameTaken(ck.Name) {
@@ -72,7 +74,7 @@ func (c *Catalog) Alter(name string, snapshot, next *columnar.Table, colMap []in
 			c.checks[key(name)] = append(append([]Check(nil), before...), addChecks...)
 			c.mu.Unlock()
 		}
-		err := c.alter(name, snapshot, next, colMap)
+		err := c.alter(name, snapshot, next, colMap, indexes)
 		if err != nil && len(addChecks) > 0 {
 			c.mu.Lock()
 			c.checks[key(name)] = before
@@ -83,9 +85,12 @@ func (c *Catalog) Alter(name string, snapshot, next *columnar.Table, colMap []in
 }
 
 // alter is Alter's swap; the caller holds the writer lock.
-func (c *Catalog) alter(name string, snapshot, next *columnar.Table, colMap []int) error {
+func (c *Catalog) alter(name string, snapshot, next *columnar.Table, colMap []int, indexes IndexChanges) error {
 	var kept []Index
 	for _, ix := range c.Indexes(name) {
+		if slices.ContainsFunc(indexes.Drop, func(d string) bool { return strings.EqualFold(d, ix.Name) }) {
+			continue
+		}
 		var cols []int
 		for _, col := range ix.Columns {
 			if colMap[col] >= 0 {
@@ -97,6 +102,20 @@ func (c *Catalog) alter(name string, snapshot, next *columnar.Table, colMap []in
 		}
 		ix.Columns = cols
 		kept = append(kept, ix)
+	}
+	for _, ix := range indexes.Add { // their columns are positions in next
+		if _, dup := c.FindIndex(name, ix.Name); dup && !slices.ContainsFunc(indexes.Drop, func(d string) bool { return strings.EqualFold(d, ix.Name) }) {
+			return &ConstraintError{Code: 1061, Msg: fmt.Sprintf("Duplicate key name '%s'", ix.Name)} // ER_DUP_KEYNAME
+		}
+		kept = append(kept, ix)
+	}
+	for _, d := range indexes.Drop {
+		c.mu.RLock()
+		err := c.foreignKeyIndexLost(next, d, kept)
+		c.mu.RUnlock()
+		if err != nil {
+			return err
+		}
 	}
 	// A changed column type must still satisfy the CHECK
 	// constraints (MySQL validates the rebuilt table), and an added
@@ -118,4 +137,11 @@ func (c *Catalog) alter(name string, snapshot, next *columnar.Table, colMap []in
 	c.dropRemaps(name, next)
 	c.version++
 	return nil
+}
+
+// IndexChanges are the indexes an ALTER TABLE adds (columns as positions
+// in the new table) and drops (by name), applied with its rewrite.
+type IndexChanges struct {
+	Add  []Index
+	Drop []string
 }

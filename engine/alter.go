@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"gpusql/catalog"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -26,11 +27,24 @@ func (db *DB) alterColumns(ctx context.Context, s *sql.AlterColumns) (*Statement
 	if res, err = storeResultTexts(res, s.Fields, targets, nil); err != nil {
 		return nil, err
 	}
+	// Without strict mode MySQL stores what each column can hold, noting
+	// each change (1264 out of range, 1265 data truncated, a NULL in a
+	// NOT NULL column too).
+	if db.lenientWrites(false) {
+		res.Columns = lenientValuesAs(ctx, res.Columns, s.Fields, func(i int) int { return i + 1 }, nil, sql.WarnDataTruncated)
+	}
+	// A NULL left in a column made NOT NULL is MySQL's strict ALTER
+	// error 1138, not INSERT's 1048 (Column 'c' cannot be null).
+	for i, f := range s.Fields {
+		if !f.Nullable && f.Generated == "" && hasNull(res.Columns[i], res.Rows) {
+			return nil, sql.Errorf(sql.ErInvalidUseOfNull, "Invalid use of NULL value")
+		}
+	}
 	next, err := appendResult(columnar.NewEmptyTable(s.Snapshot.Name, s.Fields), targets, res)
 	if err != nil {
 		return nil, err
 	}
-	if err := db.cat.Alter(s.Table, s.Snapshot, next, s.ColMap, s.Checks...); err != nil {
+	if err := db.cat.Alter(s.Table, s.Snapshot, next, s.ColMap, catalog.IndexChanges{Add: s.AddIndexes, Drop: s.DropIndexes}, s.Checks...); err != nil {
 		return nil, err
 	}
 	return message("altered table %s", s.Table), nil

@@ -90,14 +90,7 @@ func (db *DB) exportDatabase(dir string) (*StatementResult, error) {
 	}
 	for _, v := range db.cat.ViewNames() {
 		vw, _ := db.cat.View(v)
-		cols := ""
-		if len(vw.Columns) > 0 {
-			q := make([]string, len(vw.Columns))
-			for i, c := range vw.Columns {
-				q[i] = quoteIdent(c)
-			}
-			cols = " (" + strings.Join(q, ", ") + ")"
-		}
+		cols := viewColumnList(vw.Columns, ", ")
 		algorithm := ""
 		if vw.Temptable {
 			algorithm = "ALGORITHM=TEMPTABLE "

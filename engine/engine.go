@@ -585,6 +585,8 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 			sql.WarningsFrom(ctx).AddNote(s.Note.Code, s.Note.Message)
 		}
 		return message("database %s unchanged", sql.DatabaseName), nil
+	case *sql.TableUnchanged:
+		return message("table %s unchanged", s.Table), nil
 	case *sql.KeysToggle:
 		sql.WarningsFrom(ctx).AddNote(1031, fmt.Sprintf("Table storage engine for '%s' doesn't have this option", s.Table))
 		return message("table %s unchanged", s.Table), nil

@@ -33,10 +33,21 @@ func (db *DB) lenientWrites(ignore bool) bool { return ignore || !db.session.Str
 // for value i. The warnings come row by row, each row's in column order,
 // as MySQL stores a row's values one after the other.
 func lenientValues(ctx context.Context, cols []*columnar.Column, fields []columnar.Field, row func(i int) int, notes []adjustment) []*columnar.Column {
+	return lenientValuesAs(ctx, cols, fields, row, notes, sql.WarnBadNull)
+}
+
+// lenientValuesAs is lenientValues noting a NULL made its column's
+// implicit default as nullCode: INSERT's 1048, or ALTER TABLE's 1265 Data
+// truncated for column 'c' at row 2 (MySQL copies a table's rows through
+// the conversions of a non-strict store).
+func lenientValuesAs(ctx context.Context, cols []*columnar.Column, fields []columnar.Field, row func(i int) int, notes []adjustment, nullCode uint16) []*columnar.Column {
 	out := make([]*columnar.Column, len(cols))
 	for k, c := range cols {
 		f := fields[k]
 		out[k] = lenientColumn(c, f, func(code uint16, i int) {
+			if code == sql.WarnBadNull {
+				code = nullCode
+			}
 			msg := map[uint16]string{
 				sql.WarnBadNull:       fmt.Sprintf("Column '%s' cannot be null", f.Name),
 				sql.WarnOutOfRange:    fmt.Sprintf("Out of range value for column '%s' at row %d", f.Name, row(i)),

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"gpusql/catalog"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -20,6 +21,9 @@ func (db *DB) load(ctx context.Context, s *sql.Load, baseDir string) (*Statement
 	path, err := db.filePath(s.Path, baseDir)
 	if err != nil {
 		return nil, err
+	}
+	if s.Insert != "" {
+		return db.loadThroughInsert(ctx, s, path, baseDir)
 	}
 	added := 0
 	prog := progressOf(ctx)
@@ -47,7 +51,7 @@ func (db *DB) load(ctx context.Context, s *sql.Load, baseDir string) (*Statement
 			return nil, fmt.Errorf("unknown file format %q (want csv or parquet)", s.Format)
 		}
 		if err != nil {
-			return nil, err
+			return nil, loadFieldError(err, s.IgnoreLines)
 		}
 		if t, err = db.loadedTimestampsToUTC(t, old.Rows); err != nil {
 			return nil, err
@@ -126,4 +130,92 @@ func (e *FileRootError) Error() string {
 		return fmt.Sprintf("file '%s': the server reads no files (start it with --file-root DIR to allow reading under DIR)", e.Path)
 	}
 	return fmt.Sprintf("file '%s' is outside the server's file root (--file-root): the server reads files only under it", e.Path)
+}
+
+// loadFieldError is a line the table cannot take as MySQL's strict LOAD
+// DATA gives it: a field's value (fieldValueError), or too few or too many
+// fields: 1261 Row 2 doesn't contain data for all
+// columns, 1262 Row 2 was truncated; it contained more data than there
+// were input columns. MySQL counts the rows after IGNORE n LINES; gpusql's
+// loader knows the file's line, and its message follows in the detail.
+func loadFieldError(err error, ignored int) error {
+	var ve *columnar.FieldValueError
+	if errors.As(err, &ve) {
+		return fieldValueError(ve, max(ve.Line-ignored, 1), err)
+	}
+	var fe *columnar.FieldCountError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	row := max(fe.Line-ignored, 1)
+	e := sql.Errorf(sql.ErWarnTooFewRecords, "Row %d doesn't contain data for all columns", row)
+	if fe.Extra {
+		e = sql.Errorf(sql.ErWarnTooManyRecords, "Row %d was truncated; it contained more data than there were input columns", row)
+	}
+	e.Detail = err.Error()
+	return e
+}
+
+// loadThroughInsert is LOAD DATA with a column list or SET
+// (sql/load_columns.go): the file's fields are read into the staging
+// table, which the statement's INSERT ... SELECT stores, bound over the
+// database's tables and the staging table.
+func (db *DB) loadThroughInsert(ctx context.Context, s *sql.Load, path, baseDir string) (*StatementResult, error) {
+	staging, err := columnar.LoadDelimited(columnar.NewEmptyTable(sql.LoadStagingName, s.Staging), path, columnar.DelimitedOptions{
+		Delimiter:   s.Delimiter,
+		Enclosure:   s.Enclosure,
+		IgnoreLines: s.IgnoreLines,
+		Progress:    progressOf(ctx).stepper("load "+filepath.Base(path), "bytes"),
+	})
+	if err != nil {
+		return nil, loadFieldError(err, s.IgnoreLines)
+	}
+	parsed, err := sql.Parse(s.Insert)
+	if err != nil || len(parsed) != 1 {
+		return nil, fmt.Errorf("internal error: LOAD DATA's %q: %v", s.Insert, err)
+	}
+	tables := db.cat.Tables()
+	tables[strings.ToLower(sql.LoadStagingName)] = staging
+	cat := catalog.Clone(tables)
+	cat.CopyIndexes(db.cat)
+	st, err := sql.BindSession(cat, db.session, parsed[0])
+	if err != nil {
+		return nil, err
+	}
+	r, err := db.execStatement(ctx, st, baseDir)
+	if err != nil {
+		return nil, err
+	}
+	r.Message = fmt.Sprintf("loaded %d %s into %s", r.RowsAffected, plural(int(r.RowsAffected), "row"), s.Table)
+	return r, nil
+}
+
+// fieldValueError is a field its column cannot take as MySQL's strict LOAD
+// DATA gives it: INSERT's error for the text (1366 Incorrect integer value:
+// 'x' for column 'a' at row 2, 1265, 1264; 1292 for a date), or 1263 for
+// \N in a NOT NULL column. Where MySQL would take the text (gpusql's
+// loader is stricter), the loader's error stays.
+func fieldValueError(ve *columnar.FieldValueError, row int, err error) error {
+	f := ve.Field
+	var e *sql.Error
+	switch t := f.Type; {
+	case ve.Null:
+		e = sql.Errorf(sql.ErWarnNullToNotNull, "Column set to default value; NULL supplied to NOT NULL column '%s' at row %d", f.Name, row)
+	case t.ID == columnar.Date:
+		e = sql.Errorf(sql.ErTruncatedWrongValue, "Incorrect date value: '%s' for column '%s' at row %d", ve.Text, f.Name, row)
+	case t.ID == columnar.Datetime:
+		e = sql.Errorf(sql.ErTruncatedWrongValue, "Incorrect datetime value: '%s' for column '%s' at row %d", ve.Text, f.Name, row)
+	case sql.StoresText(columnar.TString, t):
+		b := columnar.NewBuilder(columnar.TString)
+		b.AppendString(ve.Text)
+		_, serr := storeTexts([]*columnar.Column{b.Column()}, []columnar.Field{f}, func(int) int { return row }, nil)
+		if code, msg := sql.MySQLCode(serr); code != 0 {
+			e = sql.Errorf(code, "%s", msg)
+		}
+	}
+	if e == nil {
+		return err
+	}
+	e.Detail = err.Error()
+	return e
 }

@@ -42,6 +42,9 @@ type dupMerge struct {
 	pending  [][2]int
 	busy     map[int]bool
 	affected int
+	// first is w's first proposed row: proposed row r is the INSERT's
+	// row r-first+1, which MySQL's errors name.
+	first int
 }
 
 // insertOnDuplicate runs INSERT ... ON DUPLICATE KEY UPDATE with the
@@ -95,6 +98,7 @@ func (db *DB) insertOnDuplicate(ctx context.Context, s *sql.Insert, res *exec.Re
 
 // run merges the proposed rows first.. of w.
 func (m *dupMerge) run(first int) error {
+	m.first = first
 	for r := first; r < m.w.Rows; r++ {
 		o, ok := m.match(r)
 		if ok && m.busy[o] {
@@ -174,6 +178,13 @@ func (m *dupMerge) flush() error {
 	if len(res.Columns) != len(m.od.Targets) || res.Rows != len(ids) {
 		return fmt.Errorf("internal error: ON DUPLICATE KEY UPDATE computed %d rows of %d values for %d rows", res.Rows, len(res.Columns), len(ids))
 	}
+	// Text computed for a number column is read as a strict UPDATE reads
+	// it (1366 Incorrect integer value: 'c' for column 'n' at row 1).
+	texts, err := storeTexts(res.Columns, targetFields(m.w.Fields, m.od.Targets), func(i int) int { return proposed[i] - m.first + 1 }, nil)
+	if err != nil {
+		return err
+	}
+	res.Columns = texts
 	var before [][]string
 	if m.od.KeyChange {
 		before = m.keys(ids)

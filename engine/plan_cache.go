@@ -272,6 +272,6 @@ func (db *DB) planSettings() string {
 	return strings.Join([]string{
 		db.joinAlgorithm(), db.opts.GroupBy, db.epsilonOptions().String(), gpu,
 		db.session.SQLMode(), db.zone().Name,
-		fmt.Sprint(db.session.Limit("group_concat_max_len"), db.session.Limit("cte_max_recursion_depth"), db.MemoryLimit()),
+		fmt.Sprint(db.session.Limit("group_concat_max_len"), db.session.Limit("cte_max_recursion_depth"), db.session.Limit("sql_select_limit"), db.MemoryLimit()),
 	}, "|")
 }

@@ -36,6 +36,10 @@ func (e *SavepointError) Error() string {
 	return fmt.Sprintf("SAVEPOINT %s does not exist", e.Name)
 }
 
+// MySQLError is the error's MySQL number (ER_SP_DOES_NOT_EXIST) and text,
+// which the shell, SHOW ERRORS and the server give.
+func (e *SavepointError) MySQLError() (uint16, string) { return 1305, e.Error() }
+
 // savepointStatement runs SAVEPOINT, ROLLBACK TO and RELEASE SAVEPOINT.
 func (c *Conn) savepointStatement(stmt sql.Statement) (*StatementResult, bool, error) {
 	c.mu.Lock()

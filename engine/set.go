@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 
@@ -102,10 +103,9 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 // settableVariables names the variables SET changes, for its errors.
 const settableVariables = "gpusql's settable variables: sql_mode, memory_limit, tmpdir, max_spill_bytes, gpu_memory, gpus, join_algorithm, epsilon_join, plan_cache, gpu_packing, cte_max_recursion_depth, group_concat_max_len, max_execution_time, autocommit, time_zone"
 
-// unsettable is the error of SET name for a variable SET does not take.
-// It is not MySQL's 1193 (Unknown system variable) even where @@name is:
-// gpusql cannot tell a name MySQL lacks from one of MySQL's many variables
-// it does not have (SET max_connections), so it says what it refuses.
+// unsettable is the error of SET name for one of MySQL's variables that
+// gpusql does not have (SET max_connections): a MySQL server would take
+// it, so it is no 1193; the binder gave that for names MySQL lacks.
 func (db *DB) unsettable(name string) error {
 	return fmt.Errorf("unsupported: SET %s (%s)", name, settableVariables)
 }
@@ -205,6 +205,12 @@ func setLimit(s *sql.Session, name string, v *sql.Const) (bool, error) {
 	}
 	if !v.T.IsInteger() {
 		return true, sql.Errorf(sql.ErWrongTypeForVar, "Incorrect argument type to variable '%s'", name)
+	}
+	if v.T.Unsigned && v.I < 0 {
+		// Past BIGINT (SET sql_select_limit = 18446744073709551615,
+		// MySQL's "no limit"): the largest limit there is.
+		s.SetLimit(name, math.MaxInt64)
+		return true, nil
 	}
 	s.SetLimit(name, v.I)
 	return true, nil

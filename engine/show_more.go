@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 
 	"gpusql/exec"
 	"gpusql/sql"
@@ -30,7 +31,10 @@ func (db *DB) showMore(s *sql.ShowCatalogTable) (*StatementResult, bool) {
 		if v.Temptable {
 			algorithm = "TEMPTABLE"
 		}
-		row = []string{v.Name, fmt.Sprintf("CREATE ALGORITHM=%s DEFINER=`root`@`localhost` SQL SECURITY DEFINER VIEW `%s` AS %s", algorithm, v.Name, v.SQL),
+		// The column list, where CREATE VIEW gave one, as MySQL prints it:
+		// the text must read back into the same view.
+		cols := viewColumnList(v.Columns, ",")
+		row = []string{v.Name, fmt.Sprintf("CREATE ALGORITHM=%s DEFINER=`root`@`localhost` SQL SECURITY DEFINER VIEW %s%s AS %s", algorithm, quoteIdent(v.Name), cols, v.SQL),
 			"utf8mb4", "utf8mb4_0900_ai_ci"}
 	case "create database":
 		names = []string{"Database", "Create Database"}
@@ -56,4 +60,17 @@ func (db *DB) showMore(s *sql.ShowCatalogTable) (*StatementResult, bool) {
 		res.Rows = 1
 	}
 	return &StatementResult{Kind: KindRows, Result: res}, true
+}
+
+// viewColumnList is a view's column list as CREATE VIEW writes it, " (`a`,
+// `b`)" with sep between the names; "" when the view names none.
+func viewColumnList(cols []string, sep string) string {
+	if len(cols) == 0 {
+		return ""
+	}
+	q := make([]string, len(cols))
+	for i, c := range cols {
+		q[i] = quoteIdent(c)
+	}
+	return " (" + strings.Join(q, sep) + ")"
 }

@@ -62,7 +62,11 @@ type transaction struct {
 }
 
 // Conn returns a new connection to db, with no transaction open.
-func (db *DB) Conn() *Conn { return &Conn{db: db, vars: sql.NewUserVars()} }
+func (db *DB) Conn() *Conn {
+	c := &Conn{db: db, vars: sql.NewUserVars()}
+	c.vars.SetConnectionID(c.connID)
+	return c
+}
 
 // ErrReadOnlyTransaction is a write inside START TRANSACTION READ ONLY.
 // It is MySQL's 1792, whose text ends with a period.

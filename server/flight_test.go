@@ -284,3 +284,23 @@ func TestFlightSQLTimeYear(t *testing.T) {
 		t.Errorf("rows:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestFlightSQLConnectionID: a Flight SQL call is its own session, with an
+// id of its own as every MySQL connection has (it was 0).
+func TestFlightSQLConnectionID(t *testing.T) {
+	srv, _ := startServer(t, Config{}, "")
+	c, ctx := startFlight(t, srv, "admin", "secret")
+	ids := map[string]bool{}
+	for range 2 {
+		info, err := c.Execute(ctx, "select connection_id() = @@pseudo_thread_id, connection_id()")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, got := fetch(t, c, ctx, info)
+		same, id, _ := strings.Cut(strings.TrimSpace(got), " ")
+		if same != "true" || id == "0" || ids[id] {
+			t.Errorf("CONNECTION_ID() = @@pseudo_thread_id, CONNECTION_ID(): %q, want true and a new id other than 0", got)
+		}
+		ids[id] = true
+	}
+}

@@ -51,6 +51,7 @@ func TestMySQLErrorTexts(t *testing.T) {
 		{"create index ia on t (b)", "42000", "Duplicate key name 'ia'", 1061},
 		{"drop index nosuch on t", "42000", "Can't DROP 'nosuch'; check that column/key exists", 1091},
 		{"select @@nosuchvar", "HY000", "Unknown system variable 'nosuchvar'", 1193},
+		{"set session nosuchvar = 1", "HY000", "Unknown system variable 'nosuchvar'", 1193},
 		{"set sql_mode = 'only_full_group_by'", "", "", 0},
 		{"select a, b from t group by a", "42000", "Expression #2 of SELECT list is not in GROUP BY clause and contains nonaggregated column 'gpusql.t.b' which is not functionally dependent on columns in GROUP BY clause; this is incompatible with sql_mode=only_full_group_by", 1055},
 	} {

@@ -204,6 +204,9 @@ func (h *mysqlHandler) HandleStmtPrepare(query string) (params, columns int, ctx
 // statement, answering rows in the binary protocol.
 func (h *mysqlHandler) HandleStmtExecute(_ any, query string, args []any) (*mysql.Result, error) {
 	text, err := sql.SubstituteParams(query, args)
+	if code, _ := sql.MySQLCode(err); code != 0 {
+		return h.sendError(err) // a LIMIT ? argument that is no row count
+	}
 	if err != nil {
 		return h.sendError(mysql.NewError(mysql.ER_WRONG_ARGUMENTS, err.Error()))
 	}

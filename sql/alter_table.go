@@ -27,6 +27,13 @@ type AlterColumns struct {
 	// Checks are CHECK constraints the statement adds (ADD COLUMN c INT
 	// CHECK (...), ADD CONSTRAINT ... CHECK beside the column change).
 	Checks []catalog.Check
+	// AddIndexes are keys the rewritten table gets (ADD INDEX, UNIQUE or
+	// PRIMARY KEY beside column changes, or ADD PRIMARY KEY over nullable
+	// columns, which the rewrite makes NOT NULL); their columns are
+	// positions in Fields.
+	AddIndexes []catalog.Index
+	// DropIndexes name the indexes the statement drops.
+	DropIndexes []string
 }
 
 // RenameTable is RENAME TABLE a TO b [, c TO d] and ALTER TABLE a RENAME
@@ -62,6 +69,10 @@ func (b *binder) renameTable(n *ast.RenameTableStmt) (Statement, error) {
 }
 
 func (b *binder) truncateTable(n *ast.TruncateTableStmt) (Statement, error) {
+	if _, ok := b.cat.View(n.Table.Name.O); ok {
+		// MySQL looks for a table of that name and finds none.
+		return nil, b.errCode(b.wordPos(n.Table.Name.O, -1), ErNoSuchTable, "Table '%s.%s' doesn't exist", DatabaseName, n.Table.Name.O)
+	}
 	t, err := b.table(n.Table)
 	if err != nil {
 		return nil, err
@@ -79,129 +90,270 @@ func isColumnChange(tp ast.AlterTableType) bool {
 	return false
 }
 
-// alterColumns binds one column change of ALTER TABLE.
-func (b *binder) alterColumns(t *columnar.Table, spec *ast.AlterTableSpec) (Statement, error) {
-	fields := append([]columnar.Field(nil), t.Fields...)
-	src := make([]int, len(fields)) // new field i reads old column src[i] (-1: NULL)
-	for i := range src {
-		src[i] = i
+// columnEdit is the new column list of an ALTER TABLE while its column
+// changes apply in order: field i reads t's column src[i] (-1: added).
+// As in MySQL, DROP, RENAME, MODIFY, CHANGE and ALTER COLUMN name a column
+// of the table as it was (so RENAME COLUMN a TO b, RENAME COLUMN b TO a
+// swaps two names), each at most once, while AFTER c names one of the new
+// list.
+type columnEdit struct {
+	b       *binder
+	t       *columnar.Table
+	fields  []columnar.Field
+	src     []int
+	changed []bool // t's column was dropped, renamed, modified or changed
+}
+
+// find is the position in the new list of t's column name; a column
+// already dropped or changed is MySQL's 1091 for DROP, 1054 otherwise.
+func (e *columnEdit) find(name string, tp ast.AlterTableType) (int, error) {
+	for i := range e.fields {
+		if s := e.src[i]; s >= 0 && !e.changed[s] && strings.EqualFold(e.t.Fields[s].Name, name) {
+			return i, nil
+		}
 	}
-	find := func(name string) (int, error) {
-		for i, f := range fields {
-			if strings.EqualFold(f.Name, name) {
-				return i, nil
-			}
-		}
-		if spec.Tp == ast.AlterTableDropColumn {
-			return -1, b.errCode(b.wordPos(name, -1), ErCantDropFieldOrKey, "Can't DROP '%s'; check that column/key exists", name)
-		}
-		return -1, b.errCode(b.wordPos(name, -1), ErBadField, "Unknown column '%s' in '%s'", name, t.Name)
+	if tp == ast.AlterTableDropColumn {
+		return -1, e.b.errCode(e.b.wordPos(name, -1), ErCantDropFieldOrKey, "Can't DROP '%s'; check that column/key exists", name)
 	}
-	var err error
-	switch spec.Tp {
-	case ast.AlterTableAddColumns:
-		if len(spec.NewColumns) != 1 {
-			return nil, b.errf(b.start, "unsupported: ADD of %d columns in one change (add one per ALTER TABLE)", len(spec.NewColumns))
-		}
-		f, err := b.columnDef(spec.NewColumns[0], t.Rows > 0)
-		if err != nil {
-			return nil, err
-		}
-		at, err := b.columnPosition(t.Name, spec.Position, fields, len(fields))
-		if err != nil {
-			return nil, err
-		}
-		fields = append(fields[:at], append([]columnar.Field{f}, fields[at:]...)...)
-		src = append(src[:at], append([]int{-1}, src[at:]...)...)
-		if f.Generated != "" {
-			if err := b.addGenerated(fields, at, spec.NewColumns[0]); err != nil {
-				return nil, err
-			}
-		}
-	case ast.AlterTableDropColumn:
-		i, err := find(spec.OldColumnName.Name.O)
-		if err != nil {
-			return nil, err
-		}
-		if len(fields) == 1 {
-			return nil, b.errf(b.start, "cannot drop the only column of '%s' (use DROP TABLE)", t.Name)
-		}
-		if err := b.checkColumnUse(t.Name, fields[i].Name); err != nil {
-			return nil, err
-		}
-		fields = append(fields[:i], fields[i+1:]...)
-		src = append(src[:i], src[i+1:]...)
-	case ast.AlterTableRenameColumn:
-		i, err := find(spec.OldColumnName.Name.O)
-		if err != nil {
-			return nil, err
-		}
-		if !strings.EqualFold(fields[i].Name, spec.NewColumnName.Name.O) {
-			if err := b.checkColumnUse(t.Name, fields[i].Name); err != nil {
-				return nil, err
-			}
-		}
-		fields[i].Name = spec.NewColumnName.Name.O
-	case ast.AlterTableAlterColumn:
-		// SET DEFAULT v / DROP DEFAULT: only the field changes; the
-		// rows are read back unchanged.
-		c := spec.NewColumns[0]
-		i, err := find(c.Name.Name.O)
-		if err != nil {
-			return nil, err
-		}
-		fields[i].HasDefault, fields[i].Default = false, ""
-		for _, o := range c.Options {
-			if o.Expr != nil { // the parser leaves SET DEFAULT's option untyped
-				if err := b.columnDefault(&fields[i], o.Expr, b.wordPos(c.Name.Name.O, -1)); err != nil {
-					return nil, err
-				}
-			}
-		}
-	case ast.AlterTableModifyColumn, ast.AlterTableChangeColumn:
-		old := spec.NewColumns[0].Name.Name.O
-		if spec.Tp == ast.AlterTableChangeColumn {
-			old = spec.OldColumnName.Name.O
-		}
-		i, err := find(old)
-		if err != nil {
-			return nil, err
-		}
-		if fields[i].Generated != "" {
-			return nil, b.errf(b.wordPos(old, -1), "unsupported: MODIFY / CHANGE of generated column '%s' (drop it and add it again)", old)
-		}
-		f, err := b.columnDef(spec.NewColumns[0], false)
-		if err != nil {
-			return nil, err
-		}
-		if !strings.EqualFold(f.Name, fields[i].Name) {
-			if err := b.checkColumnUse(t.Name, fields[i].Name); err != nil {
-				return nil, err
-			}
-		}
-		if f.Generated != "" {
-			return nil, b.errf(b.wordPos(f.Name, -1), "unsupported: MODIFY / CHANGE into a generated column '%s' (add it with ADD COLUMN)", f.Name)
-		}
-		if b.inPrimaryKey(t.Name, i) {
-			f.Nullable = false // MySQL: a PRIMARY KEY column is NOT NULL whatever MODIFY says
-		}
-		at, err := b.columnPosition(t.Name, spec.Position, append(fields[:i:i], fields[i+1:]...), i)
-		if err != nil {
-			return nil, err
-		}
-		fields = append(fields[:i], fields[i+1:]...)
-		from := src[i]
-		src = append(src[:i], src[i+1:]...)
-		fields = append(fields[:at], append([]columnar.Field{f}, fields[at:]...)...)
-		src = append(src[:at], append([]int{from}, src[at:]...)...)
+	return -1, e.b.errCode(e.b.wordPos(name, -1), ErBadField, "Unknown column '%s' in '%s'", name, e.t.Name)
+}
+
+// insert puts f, reading t's column from, at position at.
+func (e *columnEdit) insert(at int, f columnar.Field, from int) {
+	e.fields = slices.Insert(e.fields, at, f)
+	e.src = slices.Insert(e.src, at, from)
+}
+
+// remove takes field i out of the new list and returns t's column it read.
+func (e *columnEdit) remove(i int) int {
+	from := e.src[i]
+	e.fields = slices.Delete(e.fields, i, i+1)
+	e.src = slices.Delete(e.src, i, i+1)
+	if from >= 0 {
+		e.changed[from] = true
 	}
+	return from
+}
+
+// alterColumns binds ALTER TABLE's column changes, applied in order, into
+// one rewrite of the table: all of them or none.
+func (b *binder) alterColumns(t *columnar.Table, specs []*ast.AlterTableSpec) (Statement, error) {
+	e := &columnEdit{b: b, t: t, fields: slices.Clone(t.Fields), src: make([]int, len(t.Fields)), changed: make([]bool, len(t.Fields))}
+	for i := range e.src {
+		e.src[i] = i
+	}
+	for _, spec := range specs {
+		if isIndexChange(spec) {
+			continue // after the columns: its names are the new table's
+		}
+		if err := e.apply(spec); err != nil {
+			return nil, err
+		}
+	}
+	if len(e.fields) == 0 {
+		return nil, b.errCode(b.start, ErCantRemoveAllFields, "You can't delete all columns with ALTER TABLE; use DROP TABLE instead")
+	}
+	dropped, err := e.dropIndexes(specs)
 	if err != nil {
 		return nil, err
 	}
-	if err := b.checkAlterAuto(t, fields, src); err != nil {
+	indexes, err := e.addIndexes(specs, dropped)
+	if err != nil {
 		return nil, err
 	}
-	return b.rewriteTable(t, fields, src)
+	if err := b.checkAlterAuto(t, e.fields, e.src, e.keyLeads(dropped, indexes)); err != nil {
+		return nil, err
+	}
+	st, err := b.rewriteTable(t, e.fields, e.src)
+	if err != nil {
+		return nil, err
+	}
+	ac := st.(*AlterColumns)
+	ac.AddIndexes, ac.DropIndexes = indexes, dropped
+	return ac, nil
+}
+
+// dropIndexes are the names of the indexes the statement drops (DROP
+// INDEX i, DROP PRIMARY KEY); one t lacks is MySQL's 1091.
+func (e *columnEdit) dropIndexes(specs []*ast.AlterTableSpec) ([]string, error) {
+	var out []string
+	for _, spec := range specs {
+		name := spec.Name
+		switch spec.Tp {
+		case ast.AlterTableDropPrimaryKey:
+			name = catalog.PrimaryName
+		case ast.AlterTableDropIndex:
+		default:
+			continue
+		}
+		found := false
+		for _, ix := range e.b.cat.Indexes(e.t.Name) {
+			found = found || strings.EqualFold(ix.Name, name) && !slices.ContainsFunc(out, func(d string) bool { return strings.EqualFold(d, name) })
+		}
+		if !found {
+			return nil, e.b.errCode(e.b.wordPos(name, -1), ErCantDropFieldOrKey, "Can't DROP '%s'; check that column/key exists", name)
+		}
+		out = append(out, name)
+	}
+	return out, nil
+}
+
+// keyLeads marks the new columns that lead an index the table keeps or
+// gets (for AUTO_INCREMENT's rule, MySQL's 1075).
+func (e *columnEdit) keyLeads(dropped []string, added []catalog.Index) map[int]bool {
+	at := map[int]int{} // t's column -> its position in the new list
+	for i, s := range e.src {
+		if s >= 0 {
+			at[s] = i
+		}
+	}
+	leads := map[int]bool{}
+	for _, ix := range e.b.cat.Indexes(e.t.Name) {
+		gone := slices.ContainsFunc(dropped, func(d string) bool { return strings.EqualFold(d, ix.Name) })
+		if i, ok := at[ix.Columns[0]]; ok && !gone {
+			leads[i] = true
+		}
+	}
+	for _, ix := range added {
+		leads[ix.Columns[0]] = true
+	}
+	return leads
+}
+
+// addIndexes binds the statement's ADD INDEX / UNIQUE / PRIMARY KEY over
+// the new columns; a PRIMARY KEY makes its columns NOT NULL, as MySQL's.
+func (e *columnEdit) addIndexes(specs []*ast.AlterTableSpec, dropped []string) ([]catalog.Index, error) {
+	var out []catalog.Index
+	names := e.b.usedIndexNames(e.t)
+	for _, d := range dropped {
+		delete(names, strings.ToLower(d)) // DROP PRIMARY KEY, ADD PRIMARY KEY (a, b)
+	}
+	for _, spec := range specs {
+		if !isIndexAdd(spec) {
+			continue
+		}
+		ix, _, err := e.b.constraintIndex(e.fields, spec.Constraint, names)
+		if err != nil {
+			return nil, err
+		}
+		if ix.Primary {
+			for _, c := range ix.Columns {
+				e.fields[c].Nullable = false
+			}
+		}
+		out = append(out, ix)
+	}
+	return out, nil
+}
+
+// apply makes one column change to the new list.
+func (e *columnEdit) apply(spec *ast.AlterTableSpec) error {
+	b := e.b
+	switch spec.Tp {
+	case ast.AlterTableAddColumns:
+		for _, c := range spec.NewColumns { // ADD (a INT, b INT): each at the end
+			f, err := b.columnDef(c, e.t.Rows > 0)
+			if err != nil {
+				return err
+			}
+			at, err := b.columnPosition(e.t.Name, spec.Position, e.fields, len(e.fields))
+			if err != nil {
+				return err
+			}
+			e.insert(at, f, -1)
+			if f.Generated != "" {
+				if err := b.addGenerated(e.fields, at, c); err != nil {
+					return err
+				}
+			}
+		}
+	case ast.AlterTableDropColumn:
+		i, err := e.find(spec.OldColumnName.Name.O, spec.Tp)
+		if err != nil {
+			return err
+		}
+		if err := b.checkColumnUse(e.t.Name, e.t.Fields[e.src[i]].Name); err != nil {
+			return err
+		}
+		e.remove(i)
+	case ast.AlterTableRenameColumn:
+		i, err := e.find(spec.OldColumnName.Name.O, spec.Tp)
+		if err != nil {
+			return err
+		}
+		old := e.t.Fields[e.src[i]].Name
+		if !strings.EqualFold(old, spec.NewColumnName.Name.O) {
+			if err := b.checkColumnUse(e.t.Name, old); err != nil {
+				return err
+			}
+		}
+		e.fields[i].Name = spec.NewColumnName.Name.O
+		e.changed[e.src[i]] = true
+	case ast.AlterTableAlterColumn:
+		return e.alterDefault(spec.NewColumns[0])
+	case ast.AlterTableModifyColumn, ast.AlterTableChangeColumn:
+		return e.modify(spec)
+	}
+	return nil
+}
+
+// alterDefault is ALTER COLUMN c SET DEFAULT v / DROP DEFAULT: only the
+// field changes; the rows are read back unchanged.
+func (e *columnEdit) alterDefault(c *ast.ColumnDef) error {
+	i, err := e.find(c.Name.Name.O, ast.AlterTableAlterColumn)
+	if err != nil {
+		return err
+	}
+	f := &e.fields[i]
+	f.HasDefault, f.Default = false, ""
+	for _, o := range c.Options {
+		if o.Expr != nil { // the parser leaves SET DEFAULT's option untyped
+			if err := e.b.columnDefault(f, o.Expr, e.b.wordPos(c.Name.Name.O, -1)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// modify is MODIFY / CHANGE: the column's new definition, at its place or
+// FIRST / AFTER c.
+func (e *columnEdit) modify(spec *ast.AlterTableSpec) error {
+	b := e.b
+	old := spec.NewColumns[0].Name.Name.O
+	if spec.Tp == ast.AlterTableChangeColumn {
+		old = spec.OldColumnName.Name.O
+	}
+	i, err := e.find(old, spec.Tp)
+	if err != nil {
+		return err
+	}
+	if e.fields[i].Generated != "" {
+		return b.errf(b.wordPos(old, -1), "unsupported: MODIFY / CHANGE of generated column '%s' (drop it and add it again)", old)
+	}
+	f, err := b.columnDef(spec.NewColumns[0], false)
+	if err != nil {
+		return err
+	}
+	was := e.t.Fields[e.src[i]].Name
+	if !strings.EqualFold(f.Name, was) {
+		if err := b.checkColumnUse(e.t.Name, was); err != nil {
+			return err
+		}
+	}
+	if f.Generated != "" {
+		return b.errf(b.wordPos(f.Name, -1), "unsupported: MODIFY / CHANGE into a generated column '%s' (add it with ADD COLUMN)", f.Name)
+	}
+	if b.inPrimaryKey(e.t.Name, e.src[i]) {
+		f.Nullable = false // MySQL: a PRIMARY KEY column is NOT NULL whatever MODIFY says
+	}
+	at, err := b.columnPosition(e.t.Name, spec.Position, append(e.fields[:i:i], e.fields[i+1:]...), i)
+	if err != nil {
+		return err
+	}
+	from := e.remove(i)
+	e.insert(at, f, from)
+	return nil
 }
 
 // inPrimaryKey reports whether column c of table name is part of its

@@ -118,9 +118,10 @@ func ColumnExtra(f columnar.Field) string {
 
 // checkAlterAuto applies MySQL's rule to the columns ALTER TABLE leaves
 // (fields; src[i] is field i's column in t, -1 for an added one): at most
-// one AUTO_INCREMENT column, leading one of t's indexes. ADD COLUMN ...
-// AUTO_INCREMENT (MySQL numbers the existing rows) is not supported.
-func (b *binder) checkAlterAuto(t *columnar.Table, fields []columnar.Field, src []int) error {
+// one AUTO_INCREMENT column, leading one of the table's indexes (leads: the
+// new columns that lead one). ADD COLUMN ... AUTO_INCREMENT (MySQL numbers
+// the existing rows) is not supported.
+func (b *binder) checkAlterAuto(t *columnar.Table, fields []columnar.Field, src []int, leads map[int]bool) error {
 	auto := AutoColumn(fields)
 	if auto < 0 {
 		return nil
@@ -134,10 +135,8 @@ func (b *binder) checkAlterAuto(t *columnar.Table, fields []columnar.Field, src 
 	if src[auto] < 0 {
 		return b.errf(b.wordPos(name, -1), "unsupported: ADD COLUMN ... AUTO_INCREMENT (column '%s'): add the column, fill it, then MODIFY it AUTO_INCREMENT", name)
 	}
-	for _, ix := range b.cat.Indexes(t.Name) {
-		if len(ix.Columns) > 0 && ix.Columns[0] == src[auto] {
-			return nil
-		}
+	if leads[auto] {
+		return nil
 	}
 	return b.errf(b.wordPos(name, -1), "%s (column '%s' is not the first column of a PRIMARY KEY, UNIQUE or KEY)", ErrAutoColumn, name)
 }
@@ -157,17 +156,34 @@ func (*AlterAutoIncrement) statement() {}
 // accepted alongside it, as CREATE TABLE accepts them.
 func (b *binder) alterAutoIncrement(t *columnar.Table, opts []*ast.TableOption) (Statement, error) {
 	st := &AlterAutoIncrement{Table: t.Name}
-	found := false
+	found, charset := false, false
 	for _, o := range opts {
-		if o.Tp == ast.TableOptionAutoIncrement {
+		switch o.Tp {
+		case ast.TableOptionAutoIncrement:
 			st.Next, found = o.UintValue, true
+		case ast.TableOptionCharset, ast.TableOptionCollate:
+			charset = true
 		}
 	}
-	if !found {
-		return nil, b.errf(b.start, "unsupported: this ALTER TABLE table option (AUTO_INCREMENT = N is supported)")
+	switch {
+	case found:
+		return st, nil
+	case charset:
+		// MySQL changes the default of columns added later; gpusql keeps
+		// no table default to change.
+		return nil, b.errf(b.start, "unsupported: ALTER TABLE ... DEFAULT CHARSET / COLLATE (gpusql keeps no table default: give a new column its COLLATE, or CONVERT TO CHARACTER SET the table)")
 	}
-	return st, nil
+	// ENGINE = InnoDB, COMMENT, ROW_FORMAT ...: MySQL rebuilds the table
+	// or records the option; gpusql, which has one engine and ignores them
+	// in CREATE TABLE, leaves the table as it is.
+	return &TableUnchanged{Table: t.Name}, nil
 }
+
+// TableUnchanged is an ALTER TABLE whose table options change nothing in
+// gpusql (ENGINE = InnoDB, COMMENT 'x').
+type TableUnchanged struct{ Table string }
+
+func (*TableUnchanged) statement() {}
 
 // lastInsertIDAssignment finds SET c = LAST_INSERT_ID(expr) in a
 // single-table UPDATE (MySQL's sequence idiom, UPDATE seq SET id =

@@ -3,6 +3,7 @@ package sql
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 	"unicode"
@@ -215,9 +216,9 @@ func (b *binder) statement(n ast.StmtNode) (Statement, error) {
 		if n.SelectIntoOpt != nil {
 			return b.intoOutfile(n)
 		}
-		return b.topQuery(n)
+		return b.selectLimited(n, n.Limit)
 	case *ast.SetOprStmt:
-		return b.topQuery(n)
+		return b.selectLimited(n, n.Limit)
 	case *ast.DoStmt:
 		return b.doStmt(n)
 	case *ast.ExplainStmt:
@@ -314,6 +315,20 @@ func (b *binder) topQuery(n ast.Node) (*Query, error) {
 	}
 	q := &Query{Plan: blk.plan, Names: blk.names, Recursive: b.recursive, Reads: *b.reads, MaxExecutionMS: maxExecutionHint(n)}
 	b.recursive = nil
+	return q, nil
+}
+
+// selectLimited binds a SELECT statement (not one inside another): one
+// without a LIMIT of its own returns at most @@sql_select_limit rows, as
+// MySQL's do. The limit is part of the plan, so the plan cache keys on it.
+func (b *binder) selectLimited(n ast.Node, limit *ast.Limit) (Statement, error) {
+	q, err := b.topQuery(n)
+	if err != nil {
+		return nil, err
+	}
+	if max := b.session.Limit("sql_select_limit"); limit == nil && max < math.MaxInt64 {
+		q.Plan = &Limit{Input: q.Plan, Count: max}
+	}
 	return q, nil
 }
 

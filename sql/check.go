@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -251,45 +252,86 @@ func CheckViolationQuery(table string, checks []catalog.Check) string {
 		strings.ReplaceAll(table, "`", "``"), strings.Join(conds, " OR "))
 }
 
-// alterSpecs splits ALTER TABLE's changes into the one change the binder
-// applies and the ADD [CONSTRAINT] CHECK clauses that may come with a
-// column change (ALTER TABLE t ADD COLUMN c INT, ADD CONSTRAINT ck CHECK
-// (c > 0)); other combinations are one change per statement.
-func (b *binder) alterSpecs(n *ast.AlterTableStmt) (*ast.AlterTableSpec, []checkDef, error) {
-	if len(n.Specs) == 1 {
-		return n.Specs[0], nil, nil
+// alterSpecs splits ALTER TABLE's changes into the column changes the
+// binder applies together and the ADD [CONSTRAINT] CHECK clauses that may
+// come with them (ALTER TABLE t ADD COLUMN c INT, DROP d, ADD CONSTRAINT
+// ck CHECK (c > 0)); other changes are one per statement.
+func (b *binder) alterSpecs(n *ast.AlterTableStmt) ([]*ast.AlterTableSpec, []checkDef, error) {
+	specs := slices.DeleteFunc(slices.Clone(n.Specs), ignoredOption)
+	switch {
+	case len(specs) == 0:
+		return n.Specs[:1], nil, nil // ENGINE = InnoDB alone: the table stays
+	case len(specs) == 1:
+		return specs, nil, nil
 	}
-	var main *ast.AlterTableSpec
+	var cols []*ast.AlterTableSpec
 	var checks []checkDef
-	refuse := b.errf(b.start, "unsupported: ALTER TABLE with %d changes (give one per statement; a column change may come with ADD CONSTRAINT ... CHECK)", len(n.Specs))
-	for _, sp := range n.Specs {
+	refuse := b.errf(b.start, "unsupported: ALTER TABLE with %d changes (give one per statement; column changes may come together and with ADD CONSTRAINT ... CHECK)", len(specs))
+	for _, sp := range specs {
 		switch {
 		case sp.Tp == ast.AlterTableAddConstraint && sp.Constraint.Tp == ast.ConstraintCheck:
 			checks = append(checks, checkDef{name: sp.Constraint.Name, expr: sp.Constraint.Expr, enforced: sp.Constraint.Enforced})
-		case isColumnChange(sp.Tp) && main == nil:
-			main = sp
+		case isColumnChange(sp.Tp) || isIndexChange(sp):
+			cols = append(cols, sp)
 		default:
 			return nil, nil, refuse
 		}
 	}
-	if main == nil {
+	if len(cols) == 0 {
 		return nil, nil, refuse
 	}
-	return main, checks, nil
+	return cols, checks, nil
+}
+
+// isIndexChange reports ADD INDEX, UNIQUE or PRIMARY KEY and DROP INDEX or
+// PRIMARY KEY, which may come with column changes and each other (ALTER
+// TABLE t ADD c INT, ADD INDEX (c); DROP PRIMARY KEY, ADD PRIMARY KEY (a, b)).
+func isIndexChange(sp *ast.AlterTableSpec) bool {
+	return isIndexAdd(sp) || sp.Tp == ast.AlterTableDropIndex || sp.Tp == ast.AlterTableDropPrimaryKey
+}
+
+// isIndexAdd reports ADD INDEX, UNIQUE or PRIMARY KEY.
+func isIndexAdd(sp *ast.AlterTableSpec) bool {
+	if sp.Tp != ast.AlterTableAddConstraint {
+		return false
+	}
+	switch sp.Constraint.Tp {
+	case ast.ConstraintPrimaryKey, ast.ConstraintUniq, ast.ConstraintUniqKey, ast.ConstraintUniqIndex, ast.ConstraintKey, ast.ConstraintIndex:
+		return true
+	}
+	return false
+}
+
+// ignoredOption reports an ALTER TABLE change of table options that mean
+// nothing to gpusql (ENGINE, COMMENT, ROW_FORMAT, ...: alterAutoIncrement),
+// which may come with any other change.
+func ignoredOption(sp *ast.AlterTableSpec) bool {
+	if sp.Tp != ast.AlterTableOption {
+		return false
+	}
+	for _, o := range sp.Options {
+		switch o.Tp {
+		case ast.TableOptionAutoIncrement, ast.TableOptionCharset, ast.TableOptionCollate:
+			return false
+		}
+	}
+	return true
 }
 
 // alterColumnsChecked binds a column change and the CHECK constraints it
 // adds: inline ones on the new column definition, and extra.
-func (b *binder) alterColumnsChecked(t *columnar.Table, spec *ast.AlterTableSpec, extra []checkDef) (Statement, error) {
-	st, err := b.alterColumns(t, spec)
+func (b *binder) alterColumnsChecked(t *columnar.Table, specs []*ast.AlterTableSpec, extra []checkDef) (Statement, error) {
+	st, err := b.alterColumns(t, specs)
 	if err != nil {
 		return nil, err
 	}
 	var defs []checkDef
-	for _, c := range spec.NewColumns {
-		for _, o := range c.Options {
-			if o.Tp == ast.ColumnOptionCheck {
-				defs = append(defs, checkDef{name: o.ConstraintName, expr: o.Expr, enforced: o.Enforced, column: c.Name.Name.O})
+	for _, spec := range specs {
+		for _, c := range spec.NewColumns {
+			for _, o := range c.Options {
+				if o.Tp == ast.ColumnOptionCheck {
+					defs = append(defs, checkDef{name: o.ConstraintName, expr: o.Expr, enforced: o.Enforced, column: c.Name.Name.O})
+				}
 			}
 		}
 	}

@@ -88,8 +88,8 @@ func (b *binder) showStatus(n *ast.ShowStmt) (Statement, error) {
 }
 
 // sessionFunc binds the functions that read the session: CONNECTION_ID()
-// (@@pseudo_thread_id: the server's connection id, or the id the engine
-// gives the database's own session; 0 only where neither is set),
+// (the connection's id: a server session's connection id, or the id the
+// engine gives each of its connections; else @@pseudo_thread_id),
 // DATABASE() / SCHEMA(), VERSION() and USER() / CURRENT_USER().
 func (b *binder) sessionFunc(name string, nargs, pos int) (Expr, error) {
 	if nargs != 0 {
@@ -99,6 +99,9 @@ func (b *binder) sessionFunc(name string, nargs, pos int) (Expr, error) {
 	str := func(s string) *Const { return &Const{T: columnar.TString, S: s} }
 	switch name {
 	case "connection_id":
+		if id := b.vars.ConnectionID(); id != 0 {
+			return &Const{T: columnar.TInt64, I: id}, nil
+		}
 		if v, ok := b.session.Variable("pseudo_thread_id"); ok {
 			c := *v
 			return &c, nil

@@ -61,7 +61,18 @@ func MySQLCode(err error) (uint16, string) {
 	if errors.As(err, &we) && we.Warning.Code != 0 {
 		return we.Warning.Code, we.Warning.Message // a warning strict mode made the error
 	}
+	var coded MySQLCoded
+	if errors.As(err, &coded) {
+		return coded.MySQLError()
+	}
 	return 0, ""
+}
+
+// MySQLCoded is an error of another package that is one of MySQL's: its
+// number and MySQL's message (engine.SavepointError's 1305).
+type MySQLCoded interface {
+	error
+	MySQLError() (code uint16, msg string)
 }
 
 // lineCol maps a byte offset of src to a 1-based line and column.

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -160,6 +161,11 @@ func (b *binder) indexTable(tn *ast.TableName) (*columnar.Table, error) {
 	if tn == nil {
 		return nil, b.errf(b.start, "the statement needs a table")
 	}
+	if _, ok := b.cat.View(tn.Name.O); ok {
+		// MySQL's ER_WRONG_OBJECT for ALTER TABLE and CREATE / DROP INDEX
+		// of a view.
+		return nil, b.errCode(b.wordPos(tn.Name.O, -1), ErWrongObject, "'%s.%s' is not BASE TABLE", DatabaseName, tn.Name.O)
+	}
 	return b.table(tn)
 }
 
@@ -209,16 +215,20 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec, checks, err := b.alterSpecs(n)
+	specs, checks, err := b.alterSpecs(n)
 	if err != nil {
 		return nil, err
 	}
+	spec := specs[0]
 	switch {
-	case isColumnChange(spec.Tp):
-		return b.alterColumnsChecked(t, spec, checks)
+	case isColumnChange(spec.Tp) || len(specs) > 1:
+		return b.alterColumnsChecked(t, specs, checks)
 	case spec.Tp == ast.AlterTableRenameTable:
 		return &RenameTable{From: []string{t.Name}, To: []string{spec.NewTable.Name.O}}, nil
 	case spec.Tp == ast.AlterTableOption:
+		if cs, coll, ok := convertTo(spec.Options); ok {
+			return b.alterConvert(t, cs, coll)
+		}
 		return b.alterAutoIncrement(t, spec.Options)
 	case spec.Tp == ast.AlterTableDisableKeys || spec.Tp == ast.AlterTableEnableKeys:
 		return &KeysToggle{Table: t.Name}, nil
@@ -241,11 +251,7 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 			return nil, b.errf(b.start, "unsupported: ALTER TABLE ADD of this constraint (indexes, UNIQUE and PRIMARY KEY are supported)")
 		}
 		if ix.Primary {
-			for _, c := range ix.Columns {
-				if t.Fields[c].Nullable {
-					return nil, b.errf(b.wordPos(t.Fields[c].Name, -1), "unsupported: PRIMARY KEY on nullable column '%s' of an existing table (declare it NOT NULL when creating the table)", t.Fields[c].Name)
-				}
-			}
+			return b.addPrimaryKey(t, ix)
 		}
 		return &CreateIndex{Table: t.Name, Index: ix}, nil
 	case ast.AlterTableDropIndex:
@@ -256,4 +262,32 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 		return &RenameIndex{Table: t.Name, From: spec.FromKey.O, To: spec.ToKey.O}, nil
 	}
 	return nil, b.errf(b.start, "unsupported: this ALTER TABLE change (ADD/DROP/RENAME/MODIFY/CHANGE COLUMN, ALTER COLUMN SET/DROP DEFAULT, RENAME TO, ADD/DROP/RENAME INDEX, UNIQUE and PRIMARY KEY, ADD/DROP/ALTER CHECK, ADD/DROP FOREIGN KEY, ORDER BY are supported)")
+}
+
+// addPrimaryKey is ALTER TABLE ADD PRIMARY KEY. MySQL makes its columns
+// NOT NULL: where one is nullable the table is rewritten so (a NULL there
+// is the strict ALTER's 1138 Invalid use of NULL value) and gets the key
+// in the same step, so a duplicate key (1062) leaves the columns as they
+// were.
+func (b *binder) addPrimaryKey(t *columnar.Table, ix catalog.Index) (Statement, error) {
+	fields := slices.Clone(t.Fields)
+	nullable := false
+	for _, c := range ix.Columns {
+		nullable = nullable || fields[c].Nullable
+		fields[c].Nullable = false
+	}
+	if !nullable {
+		return &CreateIndex{Table: t.Name, Index: ix}, nil
+	}
+	src := make([]int, len(fields))
+	for i := range src {
+		src[i] = i
+	}
+	st, err := b.rewriteTable(t, fields, src)
+	if err != nil {
+		return nil, err
+	}
+	ac := st.(*AlterColumns)
+	ac.AddIndexes = []catalog.Index{ix}
+	return ac, nil
 }

@@ -149,9 +149,14 @@ func (b *binder) applyRowAlias(n *ast.InsertStmt, ra *rowAlias) error {
 	if ra.cols != nil && len(ra.cols) != len(targets) {
 		return b.errCode(b.start, ErViewWrongList, "In definition of view, derived table or common table expression, SELECT list and column names list have different column counts")
 	}
-	rw := &rowAliasRewriter{alias: strings.ToLower(ra.name), cols: map[string]string{}}
+	rw := &rowAliasRewriter{alias: strings.ToLower(ra.name), cols: map[string]string{}, named: map[string]bool{}}
 	for i, c := range ra.cols {
 		rw.cols[strings.ToLower(c)] = targets[i]
+	}
+	if ra.cols == nil {
+		for _, c := range targets {
+			rw.named[strings.ToLower(c)] = true
+		}
 	}
 	for _, a := range n.OnDuplicate {
 		e, _ := a.Expr.Accept(rw)
@@ -176,6 +181,10 @@ func insertTableName(n *ast.InsertStmt) *ast.TableName {
 type rowAliasRewriter struct {
 	alias string
 	cols  map[string]string // column alias (lower case) -> table column
+	// named are the columns alias.col may name without column aliases
+	// (the INSERT's); another alias.col is left to be MySQL's 1054
+	// Unknown column 'new.q' in 'field list'.
+	named map[string]bool
 }
 
 func (r *rowAliasRewriter) Enter(n ast.Node) (ast.Node, bool) {
@@ -191,7 +200,7 @@ func (r *rowAliasRewriter) Leave(n ast.Node) (ast.Node, bool) {
 	col, mapped := r.cols[c.Name.Name.L]
 	switch {
 	case c.Name.Table.L == r.alias && mapped:
-	case c.Name.Table.L == r.alias:
+	case c.Name.Table.L == r.alias && r.named[c.Name.Name.L]:
 		col = c.Name.Name.O
 	case c.Name.Table.L == "" && mapped:
 	default:

@@ -29,13 +29,16 @@ func (b *binder) loadData(n *ast.LoadDataStmt) (Statement, error) {
 			return nil, b.errf(-1, "unsupported: LOAD DATA FORMAT '%s' (delimited data and parquet are supported)", f)
 		}
 	}
-	switch {
-	case len(n.Columns) > 0 || len(n.ColumnsAndUserVars) > 0:
-		return nil, b.errf(-1, "unsupported: LOAD DATA with a column list (the file must hold every column in table order)")
-	case len(n.ColumnAssignments) > 0:
-		return nil, b.errf(-1, "unsupported: LOAD DATA ... SET")
-	case len(n.Options) > 0:
+	if len(n.Options) > 0 {
 		return nil, b.errf(-1, "unsupported: LOAD DATA ... WITH options")
+	}
+	if len(n.Columns) > 0 || len(n.ColumnsAndUserVars) > 0 || len(n.ColumnAssignments) > 0 {
+		if st.Format == "parquet" {
+			return nil, b.errf(-1, "unsupported: LOAD DATA FORMAT 'parquet' with a column list or SET")
+		}
+		if err := b.loadColumns(n, t, st); err != nil {
+			return nil, err
+		}
 	}
 	if fi := n.FieldsInfo; fi != nil {
 		if fi.Terminated != nil {

@@ -12,6 +12,7 @@ import (
 const (
 	ErBadDB                       = 1049 // Unknown database '%s'
 	ErBadNull                     = 1048 // Column '%s' cannot be null
+	ErInvalidUseOfNull            = 1138 // Invalid use of NULL value
 	ErWarnDataOutOfRange          = 1264 // Out of range value for column '%s' at row %d
 	ErTooBigScale                 = 1425 // Too big scale %d specified for column '%s'. Maximum is %lu.
 	ErTooBigPrecision             = 1426 // Too-big precision %d specified for '%s'. Maximum is %lu.
@@ -25,10 +26,16 @@ const (
 	ErWrongFieldWithGroup         = 1055 // Expression #%d of %s is not in GROUP BY clause and contains nonaggregated column ...
 	ErMixOfGroupFuncAndFields     = 1140 // In aggregated query without GROUP BY, expression #%d of SELECT list contains nonaggregated column ...
 	ErWrongGroupField             = 1056 // Can't group on '%s'
+	ErCantRemoveAllFields         = 1090 // You can't delete all columns with ALTER TABLE; use DROP TABLE instead
+	ErCollationCharsetMismatch    = 1253 // COLLATION '%s' is not valid for CHARACTER SET '%s'
+	ErWarnTooFewRecords           = 1261 // Row %ld doesn't contain data for all columns
+	ErWarnTooManyRecords          = 1262 // Row %ld was truncated; it contained more data than there were input columns
+	ErWarnNullToNotNull           = 1263 // Column set to default value; NULL supplied to NOT NULL column '%s' at row %ld
 	ErCantDropFieldOrKey          = 1091 // Can't DROP '%s'; check that column/key exists
 	ErDupKeyName                  = 1061 // Duplicate key name '%s'
 	ErKeyColumnDoesNotExist       = 1072 // Key column '%s' doesn't exist in table
 	ErUnknownSystemVariable       = 1193 // Unknown system variable '%s'
+	ErIncorrectGlobalLocalVar     = 1238 // Variable '%s' is a read only variable
 	ErInvalidDefault              = 1067 // Invalid default value for '%s'
 	ErInvalidOnUpdate             = 1294 // Invalid ON UPDATE clause for '%s' column
 	ErMultiplePriKey              = 1068 // Multiple primary key defined

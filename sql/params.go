@@ -38,7 +38,11 @@ func SubstituteParams(query string, args []any) (string, error) {
 	if len(args) == 0 {
 		return query, nil
 	}
+	limits := limitPlaceholders(query)
 	return substitute(query, len(args), func(i int) (string, error) {
+		if limits[i] {
+			return limitLiteral(args[i], "mysqld_stmt_execute")
+		}
 		lit, err := Literal(args[i])
 		if err != nil {
 			return "", fmt.Errorf("argument %d: %w", i+1, err)

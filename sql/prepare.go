@@ -68,6 +68,13 @@ func (b *binder) prepare(n *ast.PrepareStmt) (Statement, error) {
 	if err != nil {
 		return nil, b.errf(b.start, "PREPARE %s: %v", n.Name, err)
 	}
+	if len(stmts) > 1 {
+		// MySQL's parser takes one statement and stops at what follows
+		// its ';' (1064 near 'SELECT 2' at line 1).
+		e := b.errCode(b.start, ErParse, "%s", parseErrorText(stmts[1].src[stmts[1].start:], 1))
+		e.Detail = fmt.Sprintf("the text of PREPARE %s must be one statement; it has %d", n.Name, len(stmts))
+		return nil, e
+	}
 	if len(stmts) != 1 {
 		return nil, b.errf(b.start, "PREPARE %s: the text must be exactly one statement (it has %d)", n.Name, len(stmts))
 	}
@@ -133,7 +140,13 @@ func (p *Prepare) Bind(args []*Const) (string, error) {
 		return "", &Error{Code: ErWrongArguments, Msg: "Incorrect arguments to EXECUTE",
 			Detail: fmt.Sprintf("%s: the statement has %d '?' placeholders and USING gives %d values", p.Name, p.Params, len(args))}
 	}
-	return substitute(p.Text, len(args), func(i int) (string, error) { return paramLiteral(args[i]), nil })
+	limits := limitPlaceholders(p.Text)
+	return substitute(p.Text, len(args), func(i int) (string, error) {
+		if limits[i] {
+			return limitLiteral(constValue(args[i]), "EXECUTE")
+		}
+		return paramLiteral(args[i]), nil
+	})
 }
 
 // paramLiteral writes a user variable's value as the literal that has its

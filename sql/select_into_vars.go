@@ -140,7 +140,7 @@ func (b *binder) selectIntoVars(n ast.StmtNode, names []string) (Statement, erro
 		return nil, err
 	}
 	if len(q.Names) != len(names) {
-		return nil, b.errf(b.start, "The used SELECT statements have a different number of columns")
+		return nil, b.errCode(b.start, ErWrongNumberOfColumns, "The used SELECT statements have a different number of columns")
 	}
 	return &SelectIntoVars{Query: q, Names: names, Vars: b.vars}, nil
 }

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -96,6 +97,9 @@ var limitVariables = map[string][2]int64{
 	// foreign_key_checks = 0 turns foreign key checks and cascades off
 	// (engine/foreign_keys.go); any other value turns them on.
 	"foreign_key_checks": {1, 0},
+	// sql_select_limit bounds the rows of a top SELECT without a LIMIT
+	// (SelectLimit); the default, no bound, is MySQL's 2^64-1.
+	"sql_select_limit": {math.MaxInt64, 0},
 }
 
 // LimitDefault is a limit variable's default; ok is false for other names.
@@ -189,6 +193,9 @@ func (s *Session) Variable(name string) (*Const, bool) {
 		return str(SystemTimeZone)
 	}
 	if _, ok := limitVariables[name]; ok {
+		if v := s.Limit(name); name == "sql_select_limit" && v == math.MaxInt64 {
+			return &Const{T: columnar.TUint64, I: -1}, true // 18446744073709551615
+		}
 		return &Const{T: columnar.TInt64, I: s.Limit(name)}, true
 	}
 	if v, ok := fixedVariables[name]; ok {

@@ -34,11 +34,11 @@ var fixedVariables = map[string]*Const{
 	"tx_isolation":             {T: columnar.TString, S: "REPEATABLE-READ"},
 	"transaction_read_only":    {T: columnar.TInt64, I: 0},
 	"lower_case_table_names":   {T: columnar.TInt64, I: 0},
+	"sql_log_bin":              {T: columnar.TInt64, I: 1},
 	"wait_timeout":             {T: columnar.TInt64, I: 28800},
 	"interactive_timeout":      {T: columnar.TInt64, I: 28800},
 	"net_write_timeout":        {T: columnar.TInt64, I: 60},
 	"net_read_timeout":         {T: columnar.TInt64, I: 30},
-	"sql_select_limit":         {T: columnar.TInt64, I: 1<<63 - 1},
 	"version_compile_os":       {T: columnar.TString, S: "Linux"},
 	"init_connect":             {T: columnar.TString, S: ""},
 	"license":                  {T: columnar.TString, S: "GPL"},
@@ -74,13 +74,16 @@ const MaxAllowedPacket = 64 << 20
 // client out, result character set conversion it does not do).
 var ignoredWhenSet = map[string]bool{
 	"wait_timeout": true, "interactive_timeout": true, "net_write_timeout": true,
-	"net_read_timeout": true, "character_set_results": true, "sql_select_limit": true,
+	"net_read_timeout": true, "character_set_results": true,
 	"max_allowed_packet": true,
 	// unique_checks = 0 lets MySQL skip checks it may still make; gpusql
 	// makes them. sql_notes = 0 drops notes gpusql hardly gives.
 	"unique_checks": true, "sql_notes": true, "lock_wait_timeout": true,
 	"innodb_lock_wait_timeout": true, "max_heap_table_size": true, "tmp_table_size": true,
 	"sort_buffer_size": true, "join_buffer_size": true,
+	// sql_log_bin = 0 keeps a session's writes out of the binary log,
+	// which gpusql does not have (mysqldump's scripts set it).
+	"sql_log_bin": true,
 }
 
 // utf8Names are the character sets and collations gpusql's UTF-8 is.

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -50,6 +51,30 @@ func (b *binder) set(n *ast.SetStmt) (Statement, error) {
 			return nil, b.errf(b.start, "unsupported: user variables (@%s) outside a connection", v.Name)
 		}
 		a := Assignment{Name: strings.ToLower(v.Name), User: !v.IsSystem, Global: v.IsGlobal}
+		if a.Name == "tx_isolation_one_shot" {
+			// SET TRANSACTION ISOLATION LEVEL ..., the next transaction's
+			// level, as the parser names it: gpusql has one level, which
+			// tx_isolation takes.
+			a.Name = "tx_isolation"
+		}
+		if a.Name == "tx_read_only" && v.IsSystem {
+			// SET [SESSION] TRANSACTION READ WRITE | READ ONLY: the parser
+			// gives the text '0' / '1' of transaction_read_only (gpusql's
+			// sessions read and write; START TRANSACTION READ ONLY is one
+			// transaction's).
+			a.Name = "transaction_read_only"
+			if val, ok := v.Value.(*driver.ValueExpr); ok && (val.GetString() == "0" || val.GetString() == "1") {
+				v.Value = ast.NewValueExpr(int64(val.GetString()[0]-'0'), "", "")
+			}
+		}
+		if !a.User && !b.knownVariable(a.Name) {
+			err := b.errCode(b.wordPos(v.Name, -1), ErUnknownSystemVariable, "Unknown system variable '%s'", v.Name)
+			err.Detail = "gpusql's own: " + strings.Join(engineVariables, ", ") + "; SHOW VARIABLES lists MySQL's it has"
+			return nil, err
+		}
+		if !a.User && readOnlyVariables[a.Name] {
+			return nil, b.errCode(b.wordPos(v.Name, -1), ErIncorrectGlobalLocalVar, "Variable '%s' is a read only variable", v.Name)
+		}
 		if _, ok := v.Value.(*ast.DefaultExpr); ok && a.User {
 			return nil, b.errf(b.start, "a user variable cannot be SET to DEFAULT (@%s)", v.Name)
 		} else if ok {
@@ -79,6 +104,9 @@ func (b *binder) variable(n *ast.VariableExpr, pos int) (Expr, error) {
 		}
 		return &Const{T: columnar.TInt64, I: on}, nil
 	}
+	if id := b.vars.ConnectionID(); id != 0 && strings.EqualFold(n.Name, "pseudo_thread_id") {
+		return &Const{T: columnar.TInt64, I: id}, nil // CONNECTION_ID()
+	}
 	if strings.EqualFold(n.Name, "warning_count") || strings.EqualFold(n.Name, "error_count") {
 		// The previous statement's (warnings.go).
 		count := b.vars.LastWarnings().Count()
@@ -91,6 +119,9 @@ func (b *binder) variable(n *ast.VariableExpr, pos int) (Expr, error) {
 		return &Const{T: columnar.TString, S: b.session.GlobalTimeZone().Name}, nil
 	}
 	v, ok := b.session.Variable(n.Name)
+	if !ok && IsMySQLVariable(strings.ToLower(n.Name)) {
+		return nil, b.errf(pos, "unsupported: @@%s (a MySQL variable gpusql does not have; gpusql has %s)", n.Name, strings.Join(b.session.Variables(), ", "))
+	}
 	if !ok {
 		err := b.errCode(pos, ErUnknownSystemVariable, "Unknown system variable '%s'", n.Name)
 		err.Detail = "gpusql has " + strings.Join(b.session.Variables(), ", ")
@@ -108,4 +139,19 @@ func (b *binder) setValue(v *ast.VariableAssignment) (Expr, error) {
 		return &Const{T: columnar.TString, S: c.Name.Name.O}, nil
 	}
 	return b.expr(v.Value, &scope{plan: &Values{Rows: [][]Expr{{}}}})
+}
+
+// engineVariables are gpusql's own variables, which the engine sets (SET
+// join_algorithm = merge); some have no @@name.
+var engineVariables = []string{"memory_limit", "tmpdir", "max_spill_bytes", "gpu_memory", "gpus", "join_algorithm", "epsilon_join", "plan_cache", "gpu_packing"}
+
+// knownVariable reports whether SET may name the system variable name
+// (lower case): one of gpusql's, or one of MySQL's, which the engine
+// refuses as unsupported where gpusql cannot set it. Any other name is
+// MySQL's 1193, before a value is computed.
+func (b *binder) knownVariable(name string) bool {
+	if _, ok := b.session.Variable(name); ok {
+		return true
+	}
+	return IsMySQLVariable(name) || slices.Contains(engineVariables, name)
 }

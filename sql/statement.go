@@ -107,6 +107,12 @@ type Load struct {
 	// break a constraint; Replace (... REPLACE) replaces the rows they
 	// repeat a key of, as INSERT IGNORE and REPLACE do.
 	Ignore, Replace bool
+	// Staging and Insert are a column list's or SET's (load_columns.go):
+	// the file is read into a table LoadStagingName of the fields
+	// Staging, which the INSERT ... SELECT text Insert stores; without
+	// them the file holds every column in table order.
+	Staging []columnar.Field
+	Insert  string
 }
 
 // ShowTables lists the tables, those whose name matches Like when it is

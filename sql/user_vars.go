@@ -41,6 +41,31 @@ type UserVars struct {
 	// pendingWarnings collects the running statement's warnings,
 	// lastWarnings are the last statement's (warnings.go).
 	pendingWarnings, lastWarnings *Warnings
+	// connectionID draws the connection's CONNECTION_ID() (engine.Conn's
+	// id): each driver connection and Flight call has its own, where
+	// they share the database's session.
+	connectionID func() int64
+}
+
+// SetConnectionID gives the connection's id, drawn on first use.
+func (u *UserVars) SetConnectionID(id func() int64) {
+	u.mu.Lock()
+	u.connectionID = id
+	u.mu.Unlock()
+}
+
+// ConnectionID is the connection's CONNECTION_ID() (0: none given).
+func (u *UserVars) ConnectionID() int64 {
+	if u == nil {
+		return 0
+	}
+	u.mu.Lock()
+	id := u.connectionID
+	u.mu.Unlock()
+	if id == nil {
+		return 0
+	}
+	return id()
 }
 
 // LastInsertID is the connection's LAST_INSERT_ID() (0 before any).

@@ -3,6 +3,7 @@ package sql
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -66,6 +67,11 @@ func (b *binder) createView(n *ast.CreateViewStmt) (Statement, error) {
 			return nil, b.errCode(b.wordPos(c, -1), ErDupFieldName, "Duplicate column name '%s'", c)
 		}
 		seen[strings.ToLower(c)] = true
+	}
+	if sel, ok := n.Select.(*ast.SelectStmt); ok {
+		if n.Select, err = b.expandWildcards(sel); err != nil {
+			return nil, err
+		}
 	}
 	var sb strings.Builder
 	if err := n.Select.Restore(format.NewRestoreCtx(format.DefaultRestoreFlags, &sb)); err != nil {
@@ -133,4 +139,40 @@ func (b *binder) bindView(v catalog.View, pos int) (Plan, []string, error) {
 		refs[i] = &ColRef{Index: i, Col: sch[i]}
 	}
 	return newProject(blk.plan, refs, v.Columns), v.Columns, nil
+}
+
+// expandWildcards is sel with its * and t.* written out as the columns they
+// stand for now, as MySQL stores a view: a column added to the table later
+// is not one of the view's (CREATE VIEW v AS SELECT * FROM t; ALTER TABLE t
+// ADD c: v keeps t's old columns). A column of an unqualified * is named
+// alone (the view's names are distinct, so no two tables give one), one of
+// t.* as t.c. The statement's own tree is left as it is.
+func (b *binder) expandWildcards(sel *ast.SelectStmt) (*ast.SelectStmt, error) {
+	if sel.Fields == nil || !slices.ContainsFunc(sel.Fields.Fields, func(f *ast.SelectField) bool { return f.WildCard != nil }) {
+		return sel, nil
+	}
+	var fields []*ast.SelectField
+	for _, f := range sel.Fields.Fields {
+		if f.WildCard == nil {
+			fields = append(fields, f)
+			continue
+		}
+		// The columns one wildcard gives: those of SELECT <it> over the
+		// same FROM.
+		one := &ast.SelectStmt{Kind: sel.Kind, With: sel.With, From: sel.From, Fields: &ast.FieldList{Fields: []*ast.SelectField{f}}}
+		blk, err := b.query(one, nil)
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range blk.names {
+			col := &ast.ColumnName{Name: ast.NewCIStr(name)}
+			if f.WildCard.Table.O != "" {
+				col.Table, col.Schema = f.WildCard.Table, f.WildCard.Schema
+			}
+			fields = append(fields, &ast.SelectField{Expr: &ast.ColumnNameExpr{Name: col}})
+		}
+	}
+	out := *sel
+	out.Fields = &ast.FieldList{Fields: fields}
+	return &out, nil
 }

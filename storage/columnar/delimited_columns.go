@@ -26,6 +26,11 @@ type parseWorker struct {
 type colError struct {
 	row int
 	msg string
+	// text is the field a value error is about; null marks a NULL in a
+	// NOT NULL column (FieldValueError).
+	text  string
+	value bool
+	null  bool
 }
 
 // passRows is how many records pass 2 parses per column before moving to
@@ -53,7 +58,7 @@ func (w *parseWorker) parseColumns(data []byte, off int) *fieldError {
 			before := len(w.nulls[c])
 			e := w.parseColumn(c, sink, data, off, lo, hi)
 			if e == nil && !w.ld.t.Fields[c].Nullable && len(w.nulls[c]) > before {
-				e = &colError{int(w.nulls[c][before]), "NULL in a NOT NULL column"}
+				e = &colError{row: int(w.nulls[c][before]), msg: "NULL in a NOT NULL column", value: true, null: true}
 			}
 			if e != nil {
 				hi = e.row // later columns need not go past it
@@ -61,6 +66,7 @@ func (w *parseWorker) parseColumns(data []byte, off int) *fieldError {
 					line: bytes.Count(data[:sp.pos[e.row*stride+c]], []byte{'\n'}) + 1,
 					col:  c,
 					msg:  e.msg,
+					val:  e,
 				}
 			}
 		}
@@ -101,7 +107,7 @@ func (w *parseWorker) parseColumn(c int, sink *Builder, data []byte, off, lo, hi
 		}
 		null, err := sink.parseText(off+r, f)
 		if err != nil {
-			return &colError{r, err.Error()}
+			return &colError{row: r, msg: err.Error(), text: string(f), value: true}
 		}
 		if null {
 			*nulls = append(*nulls, int32(r))
@@ -161,7 +167,7 @@ func (w *parseWorker) parseColumn(c int, sink *Builder, data []byte, off, lo, hi
 			dst[r] = d.id(f)
 			if len(d.vals) > seen {
 				if e := w.fitNew(c, d, off+r); e != nil {
-					return &colError{r, e.Error()}
+					return &colError{row: r, msg: e.Error(), text: string(field(r)), value: true}
 				}
 			}
 		}

@@ -42,6 +42,7 @@ type fieldError struct {
 	line int
 	col  int
 	msg  string
+	val  *colError // a field's value: FieldValueError
 }
 
 // split runs pass 1 over data, which holds whole records (the last one

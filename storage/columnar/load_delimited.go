@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 )
 
@@ -445,11 +446,46 @@ func (ld *delimitedLoad) errorf(err error) error {
 }
 
 func (ld *delimitedLoad) fieldErrorf(line int, e *fieldError) error {
+	var err error
 	if e.col < len(ld.t.Fields) {
-		return fmt.Errorf("load %s line %d, column %d (%s): %s", ld.path, line, e.col+1, ld.t.Fields[e.col].Name, e.msg)
+		err = fmt.Errorf("load %s line %d, column %d (%s): %s", ld.path, line, e.col+1, ld.t.Fields[e.col].Name, e.msg)
+	} else {
+		err = fmt.Errorf("load %s line %d, column %d: %s", ld.path, line, e.col+1, e.msg)
 	}
-	return fmt.Errorf("load %s line %d, column %d: %s", ld.path, line, e.col+1, e.msg)
+	switch {
+	case e.val != nil && e.val.value && e.col < len(ld.t.Fields):
+		return &FieldValueError{Line: line, Field: ld.t.Fields[e.col], Text: e.val.text, Null: e.val.null, err: err}
+	case strings.HasPrefix(e.msg, "missing field"):
+		return &FieldCountError{Line: line, Extra: false, err: err}
+	case strings.HasPrefix(e.msg, "unexpected extra field"):
+		return &FieldCountError{Line: line, Extra: true, err: err}
+	}
+	return err
 }
+
+// FieldCountError is a line of a delimited file with fewer fields than
+// the table has columns, or (Extra) more: what LOAD DATA reports as
+// MySQL's 1261 / 1262. Line is the file's line, from 1.
+type FieldCountError struct {
+	Line  int
+	Extra bool
+	err   error
+}
+
+func (e *FieldCountError) Error() string { return e.err.Error() }
+
+// FieldValueError is a field of a delimited file its column cannot take
+// (Text), or a NULL in a NOT NULL column (Null): LOAD DATA gives MySQL's
+// error for the value. Line is the file's line, from 1.
+type FieldValueError struct {
+	Line  int
+	Field Field
+	Text  string
+	Null  bool
+	err   error
+}
+
+func (e *FieldValueError) Error() string { return e.err.Error() }
 
 // progressReader reports the bytes read through it.
 type progressReader struct {
