@@ -39,9 +39,14 @@ func (b *binder) expr(n ast.ExprNode, sc *scope) (Expr, error) {
 	case *ast.ColumnNameExpr:
 		return b.column(n.Name, sc, pos)
 	case *ast.BinaryOperationExpr:
-		return b.binaryOp(n, sc, pos)
+		e, err := b.binaryOp(n, sc, pos)
+		return b.withOverflowText(n, sc, e, err)
 	case *ast.UnaryOperationExpr:
-		return b.unaryOp(n, sc, pos)
+		e, err := b.unaryOp(n, sc, pos)
+		if n.Op != opcode.Minus {
+			return e, err
+		}
+		return b.withOverflowText(n, sc, e, err)
 	case *ast.IsNullExpr:
 		e, err := b.expr(n.Expr, sc)
 		if err != nil {

@@ -64,7 +64,7 @@ func transform(e Expr, f func(Expr) (Expr, bool)) Expr {
 	case *Not:
 		return &Not{E: transform(e.E, f)}
 	case *Neg:
-		return &Neg{E: transform(e.E, f)}
+		return &Neg{E: transform(e.E, f), Text: e.Text}
 	case *IsNull:
 		return &IsNull{E: transform(e.E, f), Negated: e.Negated}
 	case *InList:
