@@ -114,7 +114,7 @@ func rewriteExpr(e sql.Expr, fn func(sql.Expr) sql.Expr) sql.Expr {
 		}
 	case *sql.Func:
 		if args, changed := rewriteList(x.Args, fn); changed {
-			e = &sql.Func{Name: x.Name, Args: args, T: x.T}
+			e = &sql.Func{Name: x.Name, Args: args, T: x.T, Text: x.Text}
 		}
 	case *sql.NestedSubquery:
 		lhs, c1 := rewriteList(x.LHS, fn)

@@ -148,6 +148,7 @@ type Func struct {
 	Name string
 	Args []Expr
 	T    columnar.Type
+	Text string // the call as MySQL prints it in an out-of-range error, as Binary's
 }
 
 // ScalarSubquery is an uncorrelated subquery returning at most one row and one

@@ -71,7 +71,8 @@ func (b *binder) expr(n ast.ExprNode, sc *scope) (Expr, error) {
 	case *ast.CaseExpr:
 		return b.caseExpr(n, sc, pos)
 	case *ast.FuncCallExpr:
-		return b.funcCall(n, sc, pos)
+		e, err := b.funcCall(n, sc, pos)
+		return b.withOverflowText(n, sc, e, err)
 	case *ast.FuncCastExpr:
 		return b.castExpr(n, sc, pos)
 	case *ast.AggregateFuncExpr:

@@ -20,8 +20,8 @@ import (
 // 0 - b. So the text is taken from the SQL as written, when the operation
 // is bound, and kept on the Binary or Neg (Text) for the executor.
 
-// withOverflowText binds n (an arithmetic operator or unary minus) and
-// notes its MySQL text on the Binary or Neg it binds to.
+// withOverflowText notes the MySQL text of n (an arithmetic operator,
+// unary minus or function call) on the Binary, Neg or Func it bound to.
 func (b *binder) withOverflowText(n ast.ExprNode, sc *scope, e Expr, err error) (Expr, error) {
 	if err != nil {
 		return e, err
@@ -33,6 +33,8 @@ func (b *binder) withOverflowText(n ast.ExprNode, sc *scope, e Expr, err error) 
 		}
 	case *Neg:
 		x.Text = overflowText(n, sc)
+	case *Func:
+		x.Text = overflowText(n, sc) // abs(x), pow(x,y): rowfunc_math.go
 	}
 	return e, nil
 }

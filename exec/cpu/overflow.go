@@ -34,6 +34,10 @@ func outOfRange(kind string, e fmt.Stringer) error {
 		if x.Text != "" {
 			s = x.Text
 		}
+	case *sql.Func:
+		if x.Text != "" {
+			s = x.Text
+		}
 	}
 	return fmt.Errorf("%s value is out of range in '%s'", kind, s)
 }
