@@ -730,7 +730,7 @@ func (b *binder) like(n *ast.PatternLikeOrIlikeExpr, sc *scope, pos int) (Expr, 
 	}
 	pc = castTo(pc, columnar.TString).(*Const)
 	if n.Escape != '\\' {
-		pc = &Const{T: pc.T, S: backslashEscaped(pc.S, n.Escape)}
+		pc = &Const{T: pc.T, S: backslashEscaped(pc.S, b.likeEscape(n.Escape))}
 	}
 	if cs := codeSetLike(e, pc.S, n.Not); cs != nil {
 		return cs, nil
