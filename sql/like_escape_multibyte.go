@@ -87,7 +87,7 @@ func withLikeEscapes(stmts []Parsed, text, unmarked string, escapes map[byte]str
 }
 
 // likeEscape is the escape character of a LIKE's ESCAPE byte: itself, or
-// the multibyte character a placeholder stands for; "" for none (ESCAPE '').
+// the multibyte character a placeholder stands for; "" for none (an empty ESCAPE literal).
 func (b *binder) likeEscape(esc byte) string {
 	if c, ok := b.likeEscapes[esc]; ok {
 		return c
