@@ -100,3 +100,13 @@ func mayWarn(x sql.Expr) string {
 func numberType(t columnar.Type) bool {
 	return !t.Year && (t.IsInteger() || t.ID == columnar.Float64 || t.ID == columnar.Decimal || t.ID == columnar.Bool)
 }
+
+// MayWarn reports whether evaluating e may note one of MySQL's warnings
+// (mayWarn of any part of it): the CPU executor computes a select list
+// of two or more such expressions one row at a time, so that the
+// warnings come row by row as MySQL's do.
+func MayWarn(e sql.Expr) bool {
+	found := false
+	walkExpr(e, func(x sql.Expr) { found = found || mayWarn(x) != "" })
+	return found
+}
