@@ -169,3 +169,6 @@ func checkedNeg(out *vec, sel []int32, a, o []int64) bool {
 	}
 	return false
 }
+
+// doubleToInt is sql.DoubleToInt: a DOUBLE's tie rounds to even.
+func doubleToInt(f float64) int64 { return sql.DoubleToInt(f) }
