@@ -127,8 +127,8 @@ func (b *binder) bindRecursive(def *cteDef) error {
 	}
 	def.rec = &RecursiveCTE{Name: def.name, Work: work, Result: result, Distinct: distinct,
 		MaxDepth: b.session.Limit("cte_max_recursion_depth"), Offset: offset, Count: count,
-		Anchor:   &Query{Plan: castPlan(ab.plan, fields), Names: names},
-		Step:     &Query{Plan: stepPlan(sb.plan, fields), Names: names}}
+		Anchor: &Query{Plan: castPlan(ab.plan, fields), Names: names},
+		Step:   &Query{Plan: stepPlan(sb.plan, fields), Names: names}}
 	b.recursive = append(b.recursive, def.rec)
 	return nil
 }
