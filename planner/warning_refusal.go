@@ -90,6 +90,9 @@ func mayWarn(x sql.Expr) string {
 		if x.Name == "str_to_date" {
 			return "an invalid date notes warning 1411; " + noted
 		}
+		if x.Name == sql.CastChar {
+			return "a value cut to CHAR(n) or BINARY(n) notes warning 1292; " + noted
+		}
 		if x.Name == sql.DecimalClip {
 			return "a value past the DECIMAL's digits is clipped to its largest with warning 1264; " + noted
 		}
