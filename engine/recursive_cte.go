@@ -39,11 +39,13 @@ func (db *DB) materializeCTE(ctx context.Context, rc *sql.RecursiveCTE) error {
 		return err
 	}
 	res = newRows(res, seen)
-	acc, err := appendResult(columnar.NewEmptyTable(rc.Name, fields), targets, res)
+	lim := newCTELimit(rc)
+	kept, done := lim.take(res)
+	acc, err := appendResult(columnar.NewEmptyTable(rc.Name, fields), targets, kept)
 	if err != nil {
 		return err
 	}
-	for round := 1; res.Rows > 0; round++ {
+	for round := 1; res.Rows > 0 && !done; round++ {
 		if int64(round) > rc.MaxDepth {
 			return sql.Errorf(sql.ErCTEMaxRecursionDepth, "Recursive query aborted after %d iterations. Try increasing @@cte_max_recursion_depth to a larger value.", round)
 		}
@@ -59,7 +61,8 @@ func (db *DB) materializeCTE(ctx context.Context, rc *sql.RecursiveCTE) error {
 			return err
 		}
 		res = newRows(res, seen)
-		if acc, err = appendResult(acc, targets, res); err != nil {
+		kept, done = lim.take(res)
+		if acc, err = appendResult(acc, targets, kept); err != nil {
 			return err
 		}
 	}

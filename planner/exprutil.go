@@ -66,7 +66,7 @@ func rewriteExpr(e sql.Expr, fn func(sql.Expr) sql.Expr) sql.Expr {
 	case *sql.Binary:
 		l, r := rewriteExpr(x.L, fn), rewriteExpr(x.R, fn)
 		if l != x.L || r != x.R {
-			e = &sql.Binary{Op: x.Op, L: l, R: r, T: x.T}
+			e = &sql.Binary{Op: x.Op, L: l, R: r, T: x.T, Text: x.Text}
 		}
 	case *sql.Not:
 		if c := rewriteExpr(x.E, fn); c != x.E {
@@ -74,7 +74,7 @@ func rewriteExpr(e sql.Expr, fn func(sql.Expr) sql.Expr) sql.Expr {
 		}
 	case *sql.Neg:
 		if c := rewriteExpr(x.E, fn); c != x.E {
-			e = &sql.Neg{E: c}
+			e = &sql.Neg{E: c, Text: x.Text}
 		}
 	case *sql.IsNull:
 		if c := rewriteExpr(x.E, fn); c != x.E {
@@ -114,7 +114,7 @@ func rewriteExpr(e sql.Expr, fn func(sql.Expr) sql.Expr) sql.Expr {
 		}
 	case *sql.Func:
 		if args, changed := rewriteList(x.Args, fn); changed {
-			e = &sql.Func{Name: x.Name, Args: args, T: x.T}
+			e = &sql.Func{Name: x.Name, Args: args, T: x.T, Text: x.Text}
 		}
 	case *sql.NestedSubquery:
 		lhs, c1 := rewriteList(x.LHS, fn)

@@ -90,6 +90,9 @@ func mayWarn(x sql.Expr) string {
 		if x.Name == "str_to_date" {
 			return "an invalid date notes warning 1411; " + noted
 		}
+		if x.Name == sql.CastChar {
+			return "a value cut to CHAR(n) or BINARY(n) notes warning 1292; " + noted
+		}
 		if x.Name == sql.DecimalClip {
 			return "a value past the DECIMAL's digits is clipped to its largest with warning 1264; " + noted
 		}
@@ -99,4 +102,14 @@ func mayWarn(x sql.Expr) string {
 
 func numberType(t columnar.Type) bool {
 	return !t.Year && (t.IsInteger() || t.ID == columnar.Float64 || t.ID == columnar.Decimal || t.ID == columnar.Bool)
+}
+
+// MayWarn reports whether evaluating e may note one of MySQL's warnings
+// (mayWarn of any part of it): the CPU executor computes a select list
+// of two or more such expressions one row at a time, so that the
+// warnings come row by row as MySQL's do.
+func MayWarn(e sql.Expr) bool {
+	found := false
+	walkExpr(e, func(x sql.Expr) { found = found || mayWarn(x) != "" })
+	return found
 }

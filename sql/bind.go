@@ -51,6 +51,9 @@ type binder struct {
 	exactDecimals bool
 	// soundsLike: the statement's ILIKE are its SOUNDS LIKE (sounds_like.go).
 	soundsLike bool
+	// likeEscapes: the statement's multibyte LIKE escapes
+	// (like_escape_multibyte.go).
+	likeEscapes map[byte]string
 	// derivedCols: the column lists of the statement's derived tables
 	// (derived_columns.go).
 	derivedCols []derivedColumns
@@ -141,7 +144,7 @@ func bind(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed) (Statem
 
 // bindPass binds p once.
 func bindPass(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed, assigning *varAssignments) (Statement, error) {
-	b := &binder{assigning: assigning, cat: cat, session: sess, vars: vars, src: p.src, start: p.start, files: p.files, dir: p.Dir, reads: &QueryReads{}, soundsLike: p.soundsLike, exactDecimals: p.ExactDecimals, derivedCols: p.derivedCols}
+	b := &binder{assigning: assigning, cat: cat, session: sess, vars: vars, src: p.src, start: p.start, files: p.files, dir: p.Dir, reads: &QueryReads{}, soundsLike: p.soundsLike, likeEscapes: p.likeEscapes, exactDecimals: p.ExactDecimals, derivedCols: p.derivedCols}
 	if b.src == "" {
 		b.src, b.start, b.lineBase = p.Text, 0, max(p.Line-1, 0)
 	}

@@ -38,8 +38,8 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 	case mysql.TypeDouble, mysql.TypeFloat:
 		t = columnar.TFloat64
 	case mysql.TypeVarString, mysql.TypeString, mysql.TypeVarchar, mysql.TypeBlob:
-		if w := n.Tp.GetFlen(); w >= 0 && n.Tp.GetCharset() != "binary" {
-			return castToChars(e, w), nil
+		if w := n.Tp.GetFlen(); w >= 0 {
+			return castToChars(e, w, n.Tp.GetCharset() == "binary"), nil
 		}
 		t = columnar.TString
 	case mysql.TypeDate:
@@ -98,12 +98,21 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 	return x, nil
 }
 
-// castToChars is CAST(e AS CHAR(n)): MySQL cuts the text to its first n
-// characters (with a warning, also in strict mode: a cast is not a store).
-// It binds as SUBSTRING(e, 1, n), which both executors run per dictionary
-// entry, rather than as a new Cast flavour: a Cast to VARCHAR(n) is also
-// how INSERT converts values, and there a longer value is an error.
-func castToChars(e Expr, n int) Expr {
-	one := &Const{T: columnar.TInt64, I: 1}
-	return &Func{Name: "substring", Args: []Expr{castTo(e, columnar.TString), one, &Const{T: columnar.TInt64, I: int64(n)}}, T: columnar.TString}
+// castToChars is CAST(e AS CHAR(n)) or CAST(e AS BINARY(n)): MySQL cuts
+// the text to its first n characters (BINARY: bytes) with warning 1292
+// "Truncated incorrect CHAR(n) value: '...'", also in strict mode (a cast
+// is not a store), and pads a shorter BINARY(n) with 0x00 bytes to n. It
+// binds as the function cast_char (exec/cpu/rowfunc_cast_char.go) rather
+// than as a new Cast flavour: a Cast to VARCHAR(n) is also how INSERT
+// converts values, and there a longer value is an error.
+func castToChars(e Expr, n int, binary bool) Expr {
+	bin := &Const{T: columnar.TInt64}
+	if binary {
+		bin.I = 1
+	}
+	return &Func{Name: CastChar, Args: []Expr{castTo(e, columnar.TString), &Const{T: columnar.TInt64, I: int64(n)}, bin}, T: columnar.TString}
 }
+
+// CastChar is the function CAST(x AS CHAR(n)) and CAST(x AS BINARY(n))
+// bind as: cast_char(x, n, binary).
+const CastChar = "cast_char"

@@ -3,10 +3,12 @@ package sql
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/format"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 )
@@ -24,36 +26,44 @@ func mysqlExprText(n ast.ExprNode) string {
 	return b.String()
 }
 
-func writeMySQLExpr(b *strings.Builder, n ast.ExprNode) {
+func writeMySQLExpr(b *strings.Builder, n ast.ExprNode) { writeMySQLExprCols(b, nil, n) }
+
+// writeMySQLExprCols is writeMySQLExpr with columns as cols writes them
+// (nil: their bare names in backquotes).
+func writeMySQLExprCols(b *strings.Builder, cols func(*ast.ColumnName) string, n ast.ExprNode) {
 	switch n := n.(type) {
 	case *ast.ColumnNameExpr:
-		b.WriteString("`" + strings.ReplaceAll(n.Name.Name.O, "`", "``") + "`")
+		if cols != nil {
+			b.WriteString(cols(n.Name))
+			return
+		}
+		b.WriteString(backquote(n.Name.Name.O))
 	case *ast.ParenthesesExpr:
-		writeMySQLExpr(b, n.Expr)
+		writeMySQLExprCols(b, cols, n.Expr)
 	case *driver.ValueExpr:
 		writeMySQLValue(b, n)
 	case *ast.BinaryOperationExpr:
 		b.WriteString("(")
-		writeMySQLExpr(b, n.L)
+		writeMySQLExprCols(b, cols, n.L)
 		b.WriteString(" " + mysqlOp(n.Op) + " ")
-		writeMySQLExpr(b, n.R)
+		writeMySQLExprCols(b, cols, n.R)
 		b.WriteString(")")
 	case *ast.UnaryOperationExpr:
 		switch n.Op {
 		case opcode.Not, opcode.Not2:
 			b.WriteString("(not(")
-			writeMySQLExpr(b, n.V)
+			writeMySQLExprCols(b, cols, n.V)
 			b.WriteString("))")
 		case opcode.Minus:
 			b.WriteString("-(")
-			writeMySQLExpr(b, n.V)
+			writeMySQLExprCols(b, cols, n.V)
 			b.WriteString(")")
 		default:
 			restoreLower(b, n)
 		}
 	case *ast.IsNullExpr:
 		b.WriteString("(")
-		writeMySQLExpr(b, n.Expr)
+		writeMySQLExprCols(b, cols, n.Expr)
 		b.WriteString(map[bool]string{false: " is null)", true: " is not null)"}[n.Not])
 	case *ast.PatternInExpr:
 		if n.Sel != nil {
@@ -61,42 +71,72 @@ func writeMySQLExpr(b *strings.Builder, n ast.ExprNode) {
 			return
 		}
 		b.WriteString("(")
-		writeMySQLExpr(b, n.Expr)
+		writeMySQLExprCols(b, cols, n.Expr)
 		b.WriteString(map[bool]string{false: " in (", true: " not in ("}[n.Not])
 		for i, e := range n.List {
 			if i > 0 {
 				b.WriteString(",")
 			}
-			writeMySQLExpr(b, e)
+			writeMySQLExprCols(b, cols, e)
 		}
 		b.WriteString("))")
 	case *ast.BetweenExpr:
 		b.WriteString("(")
-		writeMySQLExpr(b, n.Expr)
+		writeMySQLExprCols(b, cols, n.Expr)
 		b.WriteString(map[bool]string{false: " between ", true: " not between "}[n.Not])
-		writeMySQLExpr(b, n.Left)
+		writeMySQLExprCols(b, cols, n.Left)
 		b.WriteString(" and ")
-		writeMySQLExpr(b, n.Right)
+		writeMySQLExprCols(b, cols, n.Right)
 		b.WriteString(")")
 	case *ast.PatternLikeOrIlikeExpr:
 		b.WriteString("(")
-		writeMySQLExpr(b, n.Expr)
+		writeMySQLExprCols(b, cols, n.Expr)
 		b.WriteString(map[bool]string{false: " like ", true: " not like "}[n.Not])
-		writeMySQLExpr(b, n.Pattern)
+		writeMySQLExprCols(b, cols, n.Pattern)
 		b.WriteString(")")
+	case *ast.FuncCastExpr:
+		t, ok := castTypeText(n)
+		if !ok {
+			restoreLower(b, n)
+			return
+		}
+		b.WriteString("cast(")
+		writeMySQLExprCols(b, cols, n.Expr)
+		b.WriteString(" as " + t + ")")
 	case *ast.FuncCallExpr:
 		b.WriteString(n.FnName.L + "(")
 		for i, e := range n.Args {
 			if i > 0 {
 				b.WriteString(",")
 			}
-			writeMySQLExpr(b, e)
+			writeMySQLExprCols(b, cols, e)
 		}
 		b.WriteString(")")
 	default:
 		restoreLower(b, n)
 	}
 }
+
+// castTypeText is a CAST's target as MySQL prints it, for the integer,
+// DOUBLE and DECIMAL targets (ok false for others).
+func castTypeText(n *ast.FuncCastExpr) (string, bool) {
+	switch n.Tp.GetType() {
+	case mysql.TypeLonglong:
+		if mysql.HasUnsignedFlag(n.Tp.GetFlag()) {
+			return "unsigned", true
+		}
+		return "signed", true
+	case mysql.TypeDouble:
+		return "double", true
+	case mysql.TypeNewDecimal:
+		if n.Tp.GetFlen() > 0 && n.Tp.GetDecimal() >= 0 {
+			return fmt.Sprintf("decimal(%d,%d)", n.Tp.GetFlen(), n.Tp.GetDecimal()), true
+		}
+	}
+	return "", false
+}
+
+func backquote(name string) string { return "`" + strings.ReplaceAll(name, "`", "``") + "`" }
 
 // mysqlOp is an operator as MySQL prints it.
 func mysqlOp(op opcode.Op) string {
@@ -123,6 +163,14 @@ func writeMySQLValue(b *strings.Builder, v *driver.ValueExpr) {
 		b.WriteString("NULL")
 	case v.Datum.Kind() == driver.KindString || v.Datum.Kind() == driver.KindBytes:
 		b.WriteString("_utf8mb4'" + strings.ReplaceAll(v.Datum.GetString(), "'", "\\'") + "'")
+	case v.Datum.Kind() == driver.KindFloat64:
+		// MySQL's Item_float prints the literal as written (1e308); the
+		// parser's restore would write 1e+308.
+		if t := strings.TrimSpace(v.Text()); t != "" {
+			b.WriteString(t)
+			return
+		}
+		b.WriteString(strings.Replace(strconv.FormatFloat(v.Datum.GetFloat64(), 'g', -1, 64), "e+", "e", 1))
 	default:
 		restoreLower(b, v)
 	}

@@ -396,7 +396,7 @@ func convertConst(c *Const, t columnar.Type) (*Const, bool) {
 			if math.IsNaN(c.F) || math.Abs(c.F) >= 9.2e18 {
 				return nil, false
 			}
-			v = int64(math.Round(c.F))
+			v = DoubleToInt(c.F)
 		case columnar.String:
 			n, ok := parseIntPrefix(c.S)
 			if c.hex {

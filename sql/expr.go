@@ -68,13 +68,20 @@ type Binary struct {
 	Op   BinOp
 	L, R Expr
 	T    columnar.Type
+	// Text is the operation as MySQL prints it in an out-of-range error
+	// ('(`gpusql`.`t`.`a` + 1)'), from the SQL as written; "" where the
+	// binder made the operation up.
+	Text string
 }
 
 // Not is logical negation (three-valued).
 type Not struct{ E Expr }
 
-// Neg is arithmetic negation.
-type Neg struct{ E Expr }
+// Neg is arithmetic negation; Text is as Binary's.
+type Neg struct {
+	E    Expr
+	Text string
+}
 
 // IsNull tests E IS NULL (or IS NOT NULL when Negated); never NULL itself.
 type IsNull struct {
@@ -141,6 +148,7 @@ type Func struct {
 	Name string
 	Args []Expr
 	T    columnar.Type
+	Text string // the call as MySQL prints it in an out-of-range error, as Binary's
 }
 
 // ScalarSubquery is an uncorrelated subquery returning at most one row and one

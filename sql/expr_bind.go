@@ -39,9 +39,14 @@ func (b *binder) expr(n ast.ExprNode, sc *scope) (Expr, error) {
 	case *ast.ColumnNameExpr:
 		return b.column(n.Name, sc, pos)
 	case *ast.BinaryOperationExpr:
-		return b.binaryOp(n, sc, pos)
+		e, err := b.binaryOp(n, sc, pos)
+		return b.withOverflowText(n, sc, e, err)
 	case *ast.UnaryOperationExpr:
-		return b.unaryOp(n, sc, pos)
+		e, err := b.unaryOp(n, sc, pos)
+		if n.Op != opcode.Minus {
+			return e, err
+		}
+		return b.withOverflowText(n, sc, e, err)
 	case *ast.IsNullExpr:
 		e, err := b.expr(n.Expr, sc)
 		if err != nil {
@@ -66,7 +71,8 @@ func (b *binder) expr(n ast.ExprNode, sc *scope) (Expr, error) {
 	case *ast.CaseExpr:
 		return b.caseExpr(n, sc, pos)
 	case *ast.FuncCallExpr:
-		return b.funcCall(n, sc, pos)
+		e, err := b.funcCall(n, sc, pos)
+		return b.withOverflowText(n, sc, e, err)
 	case *ast.FuncCastExpr:
 		return b.castExpr(n, sc, pos)
 	case *ast.AggregateFuncExpr:
@@ -724,7 +730,7 @@ func (b *binder) like(n *ast.PatternLikeOrIlikeExpr, sc *scope, pos int) (Expr, 
 	}
 	pc = castTo(pc, columnar.TString).(*Const)
 	if n.Escape != '\\' {
-		pc = &Const{T: pc.T, S: backslashEscaped(pc.S, n.Escape)}
+		pc = &Const{T: pc.T, S: backslashEscaped(pc.S, b.likeEscape(n.Escape))}
 	}
 	if cs := codeSetLike(e, pc.S, n.Not); cs != nil {
 		return cs, nil

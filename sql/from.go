@@ -217,7 +217,11 @@ func (b *binder) tableSource(n *ast.TableSource) (Plan, []scopeCol, error) {
 		for i, c := range scan.Out {
 			names[i] = c.Name
 		}
-		return b.zoneScan(scan), qualify(names, q), nil
+		cols := qualify(names, q)
+		for i := range cols {
+			cols[i].base = true
+		}
+		return b.zoneScan(scan), cols, nil
 	case *ast.SelectStmt, *ast.SetOprStmt:
 		if alias == "" {
 			return nil, nil, b.errCode(-1, ErDerivedMustHaveAlias, "Every derived table must have its own alias")

@@ -88,7 +88,7 @@ func init() {
 // IsRowFunc reports whether exec/cpu evaluates the function row by row
 // (the library above).
 func IsRowFunc(name string) bool {
-	return moreFuncs[name] || regexpFuncs[name] || jsonFuncs[name] || roundVarFuncs[name]
+	return moreFuncs[name] || regexpFuncs[name] || jsonFuncs[name] || roundVarFuncs[name] || name == CastChar
 }
 
 // doubleFuncs take and return DOUBLE, with their arity.

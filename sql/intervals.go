@@ -37,6 +37,12 @@ func (b *binder) addInterval(name string, d, k Expr, unitType ast.TimeUnitType, 
 	if _, ok := numericType(k.Type()); !ok && !isNullConst(k) {
 		return nil, b.errf(pos, "type mismatch: INTERVAL of %s", k.Type())
 	}
+	fsp := -1 // the result's fraction digits where the interval sets them
+	if u.name == "second" {
+		if k, fsp = fractionalSeconds(k); fsp >= 0 {
+			u.name = "microsecond"
+		}
+	}
 	k = castTo(k, columnar.TInt64)
 	mult := u.mult
 	if name == "date_sub" || name == "subdate" {
@@ -57,7 +63,10 @@ func (b *binder) addInterval(name string, d, k Expr, unitType ast.TimeUnitType, 
 		return nil, err
 	}
 	t := columnar.TDatetime(d.Type().Scale)
-	if u.name == "microsecond" {
+	switch {
+	case fsp >= 0:
+		t.Scale = max(t.Scale, fsp)
+	case u.name == "microsecond":
 		t.Scale = columnar.MaxFsp
 	}
 	dc, ok1 := d.(*Const)

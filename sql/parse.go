@@ -51,6 +51,9 @@ type Parsed struct {
 	// soundsLike marks a statement whose ILIKE are SOUNDS LIKE
 	// (sounds_like.go).
 	soundsLike bool
+	// likeEscapes are the multibyte LIKE escape characters by the byte
+	// that stands for each in the parsed text (like_escape_multibyte.go).
+	likeEscapes map[byte]string
 	// into are the user variables of its SELECT ... INTO @a, @b, cut out
 	// of the text before parsing (select_into_vars.go).
 	into []string
@@ -86,6 +89,7 @@ func parse(text string) ([]Parsed, error) {
 	blanked, files := markFileSources(blanked)
 	unmarked := blanked
 	blanked, sounds := markSoundsLike(blanked)
+	blanked, escapes := markLikeEscapes(blanked)
 	p := parser.New()
 	nodes, err := parseSQL(p, blanked)
 	if perr, ok := err.(*Error); ok {
@@ -95,9 +99,9 @@ func parse(text string) ([]Parsed, error) {
 		perr := syntaxError(blanked, err)
 		before := parsedPrefix(p, blanked, perr)
 		limit := offsetOf(blanked, perr.Line, perr.Col)
-		return withJSONValueClauses(withDerivedColumns(withRowAliases(withSoundsLike(withIntoVars(withFiles(withRoutines(withCopies(before, text, copies, limit), text, routines, limit), text, files), text, into), text, unmarked, sounds), aliases), derived), jsonValues, beforeJSONValues), perr
+		return withJSONValueClauses(withDerivedColumns(withRowAliases(withLikeEscapes(withSoundsLike(withIntoVars(withFiles(withRoutines(withCopies(before, text, copies, limit), text, routines, limit), text, files), text, into), text, unmarked, sounds), text, unmarked, escapes), aliases), derived), jsonValues, beforeJSONValues), perr
 	}
-	return withJSONValueClauses(withDerivedColumns(withRowAliases(withSoundsLike(withIntoVars(withFiles(withRoutines(withCopies(splitParsed(blanked, nodes), text, copies, len(text)), text, routines, len(text)), text, files), text, into), text, unmarked, sounds), aliases), derived), jsonValues, beforeJSONValues), nil
+	return withJSONValueClauses(withDerivedColumns(withRowAliases(withLikeEscapes(withSoundsLike(withIntoVars(withFiles(withRoutines(withCopies(splitParsed(blanked, nodes), text, copies, len(text)), text, routines, len(text)), text, files), text, into), text, unmarked, sounds), text, unmarked, escapes), aliases), derived), jsonValues, beforeJSONValues), nil
 }
 
 // withFiles gives every statement the script's file sources, and those
@@ -217,6 +221,10 @@ func syntaxError(src string, err error) *Error {
 	if m == nil {
 		if _, rest, ok := strings.Cut(msg, "[ddl:1273]"); ok {
 			return &Error{Line: 1, Col: 1, Msg: rest} // Unknown collation: 'x'
+		}
+		if _, rest, ok := strings.Cut(msg, "[parser:1210]"); ok {
+			// ESCAPE 'ab': MySQL's 1210, not a syntax error.
+			return &Error{Line: 1, Col: 1, Code: ErWrongArguments, Msg: rest}
 		}
 		return &Error{Line: 1, Col: 1, Msg: "syntax error: " + msg}
 	}

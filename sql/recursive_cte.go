@@ -25,6 +25,12 @@ type RecursiveCTE struct {
 	Distinct     bool
 	// MaxDepth is @@cte_max_recursion_depth when bound.
 	MaxDepth int64
+	// Offset and Count are a LIMIT over the definition's UNION (Count < 0:
+	// none): MySQL 8.0.19+ stops the recursion once Offset + Count rows
+	// are generated and keeps the last Count of them, so
+	// WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r LIMIT 4)
+	// is 1, 2, 3, 4 with no recursion depth error.
+	Offset, Count int64
 }
 
 // refersTo reports whether n names table name (unqualified) anywhere.
@@ -49,8 +55,16 @@ func (b *binder) bindRecursive(def *cteDef) error {
 	if !ok || so.SelectList == nil {
 		return b.errf(pos, "recursive WITH %s must be an anchor query UNION [ALL] a query that reads %s", def.name, def.name)
 	}
-	if so.OrderBy != nil || so.Limit != nil {
-		return b.errf(pos, "unsupported: ORDER BY or LIMIT over the UNION of recursive WITH %s", def.name)
+	if so.OrderBy != nil {
+		// MySQL's ER_NOT_SUPPORTED_YET (1235).
+		return b.errCode(pos, ErNotSupportedYet, "This version of MySQL doesn't yet support 'ORDER BY over UNION in recursive Common Table Expression'")
+	}
+	offset, count := int64(0), int64(-1)
+	if so.Limit != nil {
+		var err error
+		if offset, count, err = b.limit(so.Limit); err != nil {
+			return err
+		}
 	}
 	sel := so.SelectList.Selects
 	k := 0
@@ -112,9 +126,9 @@ func (b *binder) bindRecursive(def *cteDef) error {
 		return b.errf(pos, "recursive WITH %s: the recursive query returns %d columns, the anchor %d", def.name, len(sb.names), len(fields))
 	}
 	def.rec = &RecursiveCTE{Name: def.name, Work: work, Result: result, Distinct: distinct,
-		MaxDepth: b.session.Limit("cte_max_recursion_depth"),
-		Anchor:   &Query{Plan: castPlan(ab.plan, fields), Names: names},
-		Step:     &Query{Plan: stepPlan(sb.plan, fields), Names: names}}
+		MaxDepth: b.session.Limit("cte_max_recursion_depth"), Offset: offset, Count: count,
+		Anchor: &Query{Plan: castPlan(ab.plan, fields), Names: names},
+		Step:   &Query{Plan: stepPlan(sb.plan, fields), Names: names}}
 	b.recursive = append(b.recursive, def.rec)
 	return nil
 }

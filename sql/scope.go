@@ -46,6 +46,9 @@ type scopeCol struct {
 	// hidden columns resolve only when qualified and are not expanded by
 	// '*': the right-hand copy of a JOIN ... USING column.
 	hidden bool
+	// base marks a base table's column, which MySQL's error messages
+	// print with the database: `gpusql`.`t`.`a` (overflow_text.go).
+	base bool
 }
 
 // correlation records references from a subquery block to its parent.

@@ -76,6 +76,11 @@ func (b *binder) setOprList(l *ast.SetOprSelectList, parent *scope) (*block, err
 		}
 		branches = append(branches, branch{blk, op})
 	}
+	blks := make([]*block, len(branches))
+	for i := range branches {
+		blks[i] = branches[i].blk
+	}
+	unifySetBranches(blks)
 	// INTERSECT first: fold runs of INTERSECT into single operands.
 	type operand struct {
 		blk *block

@@ -126,6 +126,7 @@ func unmarkSoundsLike(text string) string {
 // SOUNDS LIKE where the parser saw ILIKE. The rewrite keeps lengths, so t
 // written is the slice of the statement that rewrites to t.
 func (b *binder) unmarkedText(t string) string {
+	t = b.unmarkedEscapes(t)
 	if !b.soundsLike || !strings.Contains(strings.ToUpper(t), "ILIKE") {
 		return t
 	}

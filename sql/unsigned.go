@@ -41,7 +41,7 @@ func constUint(c *Const) (u uint64, ok, neg bool) {
 		v := roundScaled(c.I, c.T.Scale, 0)
 		return uint64(v), v >= 0, v < 0
 	case columnar.Float64:
-		f := math.Round(c.F)
+		f := math.RoundToEven(c.F) // DoubleToInt's rounding
 		if math.IsNaN(f) || f < 0 || f >= 18446744073709551616.0 {
 			return 0, false, f < 0
 		}
@@ -118,7 +118,7 @@ func convertUnsignedConst(c *Const, t columnar.Type) (out *Const, ok, handled bo
 	if t.Unsigned {
 		u, fits, neg := constUint(c)
 		if c.T.ID == columnar.Float64 && neg && !math.IsNaN(c.F) && c.F > -9.2e18 {
-			u, fits = uint64(int64(math.Round(c.F))), true // the bits, as CAST does
+			u, fits = uint64(DoubleToInt(c.F)), true // the bits, as CAST does
 		}
 		if !fits && !neg || u > t.UnsignedMax() {
 			return nil, false, true

@@ -77,7 +77,7 @@ func (b *binder) createView(n *ast.CreateViewStmt) (Statement, error) {
 	if err := n.Select.Restore(format.NewRestoreCtx(format.DefaultRestoreFlags, &sb)); err != nil {
 		return nil, b.errf(b.start, "cannot store view '%s': %v", name, err)
 	}
-	v.SQL = b.unmarkFiles(sb.String())
+	v.SQL = b.unmarkedEscapes(b.unmarkFiles(sb.String()))
 	if b.soundsLike {
 		v.SQL = unmarkSoundsLike(v.SQL)
 	}
@@ -114,7 +114,7 @@ func (b *binder) bindView(v catalog.View, pos int) (Plan, []string, error) {
 	node := ps[0].Node
 	vb := &binder{cat: b.cat, session: b.session, vars: b.vars, src: ps[0].src, end: len(ps[0].src), depth: b.depth,
 		nextParam: b.nextParam, views: append(append([]string(nil), b.views...), v.Name),
-		files: ps[0].files, dir: b.dir, reads: b.reads, soundsLike: ps[0].soundsLike,
+		files: ps[0].files, dir: b.dir, reads: b.reads, soundsLike: ps[0].soundsLike, likeEscapes: ps[0].likeEscapes,
 		queries:   b.queries,                         // a query inside this one: its quotients keep their digits (division_digits.go)
 		storeRows: v.Temptable || materialized(node)} // unless MySQL materializes it
 	blk, err := vb.query(node, nil)

@@ -64,7 +64,7 @@ func transform(e Expr, f func(Expr) (Expr, bool)) Expr {
 	case *Not:
 		return &Not{E: transform(e.E, f)}
 	case *Neg:
-		return &Neg{E: transform(e.E, f)}
+		return &Neg{E: transform(e.E, f), Text: e.Text}
 	case *IsNull:
 		return &IsNull{E: transform(e.E, f), Negated: e.Negated}
 	case *InList:
@@ -90,7 +90,7 @@ func transform(e Expr, f func(Expr) (Expr, bool)) Expr {
 	case *Cast:
 		return &Cast{E: transform(e.E, f), T: e.T, Written: e.Written}
 	case *Func:
-		c := &Func{Name: e.Name, T: e.T, Args: make([]Expr, len(e.Args))}
+		c := &Func{Name: e.Name, T: e.T, Args: make([]Expr, len(e.Args)), Text: e.Text}
 		for i, x := range e.Args {
 			c.Args[i] = transform(x, f)
 		}

@@ -297,7 +297,7 @@ func convertNum(v *vec, p int32, from, to columnar.Type) (numVal, bool) {
 	default: // integers
 		switch {
 		case isFloat:
-			i = int64(math.Round(f))
+			i = doubleToInt(f)
 		case from.ID == columnar.Decimal:
 			i = rescale(i, from.Scale, 0)
 		}

@@ -21,7 +21,7 @@ func convertBigUnsigned(i int64, f float64, from, to columnar.Type) (numVal, boo
 		case f >= 9223372036854775808.0:
 			return numVal{i: int64(uint64(f))}, true
 		}
-		return numVal{i: int64(math.Round(f))}, true
+		return numVal{i: doubleToInt(f)}, true
 	}
 	u := uint64(i)
 	switch to.ID {

@@ -3,6 +3,7 @@ package cpu
 import (
 	"strings"
 
+	"gpusql/internal/decimal"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -47,6 +48,8 @@ func setKey(k *sql.Const) any {
 		return vectorKeyText(k.V)
 	case k.T.Physical() == columnar.PhysFloat64:
 		return k.F
+	case k.T.IsWide():
+		return k.W // a wide DECIMAL's value is in W, I is 0
 	}
 	return k.I
 }
@@ -55,6 +58,8 @@ func setKey(k *sql.Const) any {
 // order, as every string comparison).
 func compareConst(a, b *sql.Const) int {
 	switch {
+	case a.T.IsWide():
+		return decimal.Cmp(a.W, b.W)
 	case a.T.ID == columnar.String:
 		return strings.Compare(a.S, b.S)
 	case a.T.ID == columnar.Vector:

@@ -262,6 +262,12 @@ func appendKey(key []byte, k *sql.Const) []byte {
 		return binary.LittleEndian.AppendUint64(key, math.Float64bits(k.F))
 	case k.T.ID == columnar.Vector:
 		return append(columnar.FormatVector(key, k.V), 0)
+	case k.T.IsWide():
+		// A wide DECIMAL's value is in W (I is 0 for all of them).
+		for _, w := range k.W.Array() {
+			key = binary.LittleEndian.AppendUint64(key, w)
+		}
+		return key
 	}
 	return binary.LittleEndian.AppendUint64(key, uint64(k.I))
 }

@@ -18,10 +18,26 @@ import (
 // outOfRange is the error for a value of kind (BIGINT, DECIMAL) that e's
 // result type cannot hold, worded as MySQL words it: operators in
 // parentheses, '(a + b)', functions as they are, 'sum(a)'.
+//
+// An operation bound from SQL as written carries MySQL's own printing of
+// it (Text: '(`gpusql`.`t`.`a` + 1)', '-(9223372036854775807)'), which
+// wins; one the binder made up is printed from the bound tree.
 func outOfRange(kind string, e fmt.Stringer) error {
 	s := e.String()
-	if _, op := e.(*sql.Binary); op {
+	switch x := e.(type) {
+	case *sql.Binary:
 		s = "(" + s + ")"
+		if x.Text != "" {
+			s = x.Text
+		}
+	case *sql.Neg:
+		if x.Text != "" {
+			s = x.Text
+		}
+	case *sql.Func:
+		if x.Text != "" {
+			s = x.Text
+		}
 	}
 	return fmt.Errorf("%s value is out of range in '%s'", kind, s)
 }
@@ -153,3 +169,6 @@ func checkedNeg(out *vec, sel []int32, a, o []int64) bool {
 	}
 	return false
 }
+
+// doubleToInt is sql.DoubleToInt: a DOUBLE's tie rounds to even.
+func doubleToInt(f float64) int64 { return sql.DoubleToInt(f) }

@@ -334,10 +334,8 @@ func (x *executor) newOperator(n planner.Node, next operator) (operator, error) 
 			p.evals = append(p.evals, ev)
 		}
 		p.out.cols = make([]*vec, len(n.Exprs))
-		for _, e := range n.Exprs {
-			if hasUserVarFunc(e) {
-				return newRowwiseProjection(p, n), nil
-			}
+		if x.warnsRowByRow(n) {
+			return newRowwiseProjection(p, n), nil
 		}
 		return p, nil
 	case *planner.HashJoin:

@@ -43,10 +43,16 @@ var dateBodies = map[string]func(f *rowFunc, a []val) val{
 		return checkedDate(a[0].i - mysqlDayZero)
 	},
 	"makedate": func(f *rowFunc, a []val) val {
-		if a[1].i <= 0 || a[0].i < 0 || a[0].i > 9999 || a[1].i > 366*10000 {
+		y := a[0].i
+		if a[1].i <= 0 || y < 0 || y > 9999 || a[1].i > 366*10000 {
 			return nullVal
 		}
-		return checkedDate(daysFromCivil(a[0].i, 1, 1) + a[1].i - 1)
+		// MySQL cannot tell a two-digit year from an integer argument, so
+		// it reads every year below 100 as one: MAKEDATE(99, 1) is 1999.
+		if y < 100 {
+			y = twoDigitYear(y)
+		}
+		return checkedDate(daysFromCivil(y, 1, 1) + a[1].i - 1)
 	},
 	"unix_timestamp": unixTimestamp,
 	"date_format": func(f *rowFunc, a []val) val {

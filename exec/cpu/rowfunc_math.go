@@ -32,6 +32,9 @@ func mysqlCall(name string, e *sql.Func) string {
 	if e == nil {
 		return name + "()"
 	}
+	if e.Text != "" {
+		return e.Text // overflow_text.go
+	}
 	args := make([]string, len(e.Args))
 	for i, a := range e.Args {
 		args[i] = a.String()

@@ -110,15 +110,17 @@ func substringIndex(s, delim string, n int64) string {
 	return strings.Join(parts[int64(len(parts))+n:], delim)
 }
 
-// formatNumber is FORMAT(x, d): rounded half away from zero to d (0..30)
-// decimals, with ',' between thousands.
+// formatNumber is FORMAT(x, d): rounded to d (0..30) decimals, with ','
+// between thousands. A DECIMAL's or an integer's tie rounds away from
+// zero; a DOUBLE's as MySQL's my_double_round rounds it, rint(x * 10^d) /
+// 10^d, to even: FORMAT(2.5e0, 0) is 2, FORMAT(0.125e0, 2) 0.12.
 func formatNumber(t columnar.Type, x val, d int64) string {
 	d = min(max(d, 0), 30)
 	var s string
 	switch t.ID {
 	case columnar.Float64:
 		m := math.Pow10(int(d))
-		r := math.Round(x.f*m) / m
+		r := math.RoundToEven(x.f*m) / m
 		if math.IsInf(x.f*m, 0) {
 			r = x.f
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
 
@@ -19,6 +20,7 @@ func iv(i int64) val  { return val{i: i} }
 
 // stringBodies are the string functions of sql/functions_more.go.
 var stringBodies = map[string]func(f *rowFunc, a []val) val{
+	sql.CastChar: castChar, // rowfunc_cast_char.go
 	"concat_ws": func(f *rowFunc, a []val) val {
 		if a[0].null {
 			return nullVal

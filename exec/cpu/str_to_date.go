@@ -21,7 +21,7 @@ import (
 // or day (a part not read) makes it NULL, as MySQL 8's default sql_mode
 // (NO_ZERO_IN_DATE, NO_ZERO_DATE) has it. ok is false for NULL.
 func strToDate(s, format string, t columnar.Type) (int64, bool) {
-	p := strToDateParser{s: s}
+	p := strToDateParser{s: s, weeks: weekFields{week: -1, strictYear: -1}}
 	for k := 0; k < len(format) && p.i < len(s); k++ {
 		p.skipSpaces()
 		if p.i >= len(s) {
@@ -50,6 +50,7 @@ type strToDateParser struct {
 	y, m, d, yearDay          int64
 	h, mi, sec, micro         int64
 	pm, twelveHour, hasAMorPM bool
+	weeks                     weekFields
 }
 
 // num reads up to width digits.
@@ -85,6 +86,12 @@ func (p *strToDateParser) field(spec byte) bool {
 		p.m, ok = p.num(2)
 	case 'd', 'e':
 		p.d, ok = p.num(2)
+	case 'D':
+		// The day, then its suffix (1st, 2nd, 23rd): two characters
+		// skipped, whatever they are.
+		if p.d, ok = p.num(2); ok {
+			p.i = min(p.i+2, len(p.s))
+		}
 	case 'j':
 		p.yearDay, ok = p.num(3)
 	case 'H', 'k':
@@ -102,7 +109,7 @@ func (p *strToDateParser) field(spec byte) bool {
 			p.micro *= pow10(6 - (p.i - start))
 		}
 	case 'M', 'b':
-		p.m, ok = monthName(p.s, &p.i, spec == 'b')
+		p.m, ok = checkWord(monthNames(spec == 'b'), p.s, &p.i)
 	case 'p':
 		ok = p.ampm()
 	case 'T':
@@ -111,6 +118,8 @@ func (p *strToDateParser) field(spec byte) bool {
 		return p.field('h') && p.lit(':') && p.field('i') && p.lit(':') && p.field('s') && p.skipSpaces() && p.field('p')
 	case '%':
 		ok = p.lit('%')
+	default:
+		ok, _ = p.weekField(spec)
 	}
 	return ok
 }
@@ -172,6 +181,9 @@ func (p *strToDateParser) result(t columnar.Type) (int64, bool) {
 	if t.ID == columnar.Time {
 		return tod, true
 	}
+	if days, set, ok := p.weekDay(); set {
+		return days*columnar.MicrosPerDay + tod, ok
+	}
 	if p.yearDay > 0 {
 		ok := p.y >= 0 && p.y <= 9999 && p.yearDay <= 366
 		return (daysFromCivil(p.y, 1, 1)+p.yearDay-1)*columnar.MicrosPerDay + tod, ok
@@ -182,18 +194,14 @@ func (p *strToDateParser) result(t columnar.Type) (int64, bool) {
 	return daysFromCivil(p.y, p.m, p.d)*columnar.MicrosPerDay + tod, true
 }
 
-// monthName reads a month's English name (or its first three letters) at
-// s[*i:], case-insensitively.
-func monthName(s string, i *int, abbrev bool) (int64, bool) {
-	for mo := time.January; mo <= time.December; mo++ {
-		name := mo.String()
+// monthNames are the months' English names, or their first three letters.
+func monthNames(abbrev bool) []string {
+	names := make([]string, 12)
+	for i := range names {
+		names[i] = time.Month(i + 1).String()
 		if abbrev {
-			name = name[:3]
-		}
-		if len(s)-*i >= len(name) && strings.EqualFold(s[*i:*i+len(name)], name) {
-			*i += len(name)
-			return int64(mo), true
+			names[i] = names[i][:3]
 		}
 	}
-	return 0, false
+	return names
 }

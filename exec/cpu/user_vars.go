@@ -167,6 +167,25 @@ func sameConstType(a, b columnar.Type) bool {
 	return a.ID == b.ID && a.Scale == b.Scale && a.Unsigned == b.Unsigned && a.JSON == b.JSON && a.Year == b.Year
 }
 
+// warnsRowByRow says whether projection n is computed one row at a time:
+// where it reads or assigns user variables, and where two or more of its
+// expressions may note warnings, which MySQL notes row by row (SELECT
+// CAST(s AS SIGNED), CAST(s AS DECIMAL) FROM t: row 1's two, then row
+// 2's), where a batch's expression by expression would note a column's
+// warnings before the next column's.
+func (x *executor) warnsRowByRow(n *planner.Projection) bool {
+	warns := 0
+	for i, e := range n.Exprs {
+		if hasUserVarFunc(e) {
+			return true
+		}
+		if x.warn != nil && (n.Needed == nil || i >= len(n.Needed) || n.Needed[i]) && planner.MayWarn(e) {
+			warns++
+		}
+	}
+	return warns > 1
+}
+
 func newRowwiseProjection(p *projectionOp, n *planner.Projection) *rowwiseProjectionOp {
 	r := &rowwiseProjectionOp{evals: p.evals, next: p.next, cols: make([]*vec, len(n.Exprs)),
 		sbs: make([]stringBuilder, len(n.Exprs))}

@@ -43,6 +43,8 @@ func (g *Gen) dateExpr(sc *scope, d int) *Node {
 	}
 	e := func() *Node { return g.dateExpr(sc, d+1) }
 	switch c := g.r.Intn(100); {
+	case c < 8:
+		return g.moreDate(sc, d) // dates_more.go
 	case c < 30:
 		n := int64(g.r.Intn(61) - 20)
 		fn, days := g.pick("DATE_ADD", "DATE_SUB"), n
@@ -69,7 +71,9 @@ func (g *Gen) dateExpr(sc *scope, d int) *Node {
 func (g *Gen) dateInt(sc *scope, d int) *Node {
 	x := g.dateExpr(sc, d+1)
 	var n *Node
-	switch g.r.Intn(8) {
+	switch g.r.Intn(10) {
+	case 8, 9:
+		return g.moreDateInt(sc, d) // dates_more.go
 	case 0:
 		n = mk(TInt, "YEAR(@)", x).lite("CAST(strftime('%Y', @) AS INTEGER)")
 		n.Bound = 9999

@@ -38,6 +38,9 @@ func (g *Gen) pred(sc *scope, d int) *Node {
 		n.Prec = precOr
 		return n
 	case c < 79:
+		if g.pct(30) {
+			return g.likeEscape(sc, d)
+		}
 		return cmp(mk(TBool, fmt.Sprintf("@ %sLIKE '%s'", g.pick("", "NOT "), g.pick("a%", "%b%", "_", "%a", "h_llo", "%")), g.strExpr(sc, d+1)))
 	case c < 82:
 		// An integer as a truth value: true when not zero, in both.

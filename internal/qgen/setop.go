@@ -13,6 +13,9 @@ import (
 // a set operation nested in it, which SQLite reads from a derived table.
 // INTERSECT ALL and EXCEPT ALL join two arms alone (setOpAll).
 func (g *Gen) setOp(d int, ctes *[]*cte, named bool) sel {
+	if d == 0 && !named && g.pct(15) {
+		return g.setOpMixed() // setop_mixed.go
+	}
 	types := []Type{TInt}
 	if g.pct(40) {
 		types = append(types, []Type{TInt, TStr}[g.r.Intn(2)])
