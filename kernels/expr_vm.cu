@@ -256,7 +256,7 @@ __device__ __forceinline__ long long vm_op(const int op, const VMIns& in, const 
       break;
     }
     case VM_I2F: v = fbits((double)ra); ok = na; break;
-    case VM_F2I: v = (long long)round(asf(ra)); ok = na; break;
+    case VM_F2I: v = (long long)rint(asf(ra)); ok = na; break;  // a tie to the even integer, as MySQL (sql.DoubleToInt)
     case VM_F2DEC: v = (long long)round(asf(ra) * asf(in.imm)); ok = na; break;
     case VM_DEC2F: v = fbits((double)ra / asf(in.imm)); ok = na; break;
     case VM_INE0: v = ra != 0; ok = na; break;
