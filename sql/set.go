@@ -57,11 +57,12 @@ func (b *binder) set(n *ast.SetStmt) (Statement, error) {
 			// tx_isolation takes.
 			a.Name = "tx_isolation"
 		}
-		if a.Name == "tx_read_only" && v.IsSystem {
+		if a.Name == "tx_read_only" && v.IsSystem && b.wordPos(v.Name, -1) < 0 {
 			// SET [SESSION] TRANSACTION READ WRITE | READ ONLY: the parser
 			// gives the text '0' / '1' of transaction_read_only (gpusql's
 			// sessions read and write; START TRANSACTION READ ONLY is one
-			// transaction's).
+			// transaction's). A tx_read_only the user typed is the name
+			// MySQL 8 removed: unknown, as there.
 			a.Name = "transaction_read_only"
 			if val, ok := v.Value.(*driver.ValueExpr); ok && (val.GetString() == "0" || val.GetString() == "1") {
 				v.Value = ast.NewValueExpr(int64(val.GetString()[0]-'0'), "", "")
