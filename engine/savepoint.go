@@ -3,9 +3,11 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"gpusql/catalog"
 	"gpusql/sql"
+	"gpusql/storage/columnar"
 )
 
 // Savepoints and autocommit, as in MySQL.
@@ -126,17 +128,21 @@ func (c *Conn) setAutocommit(ctx context.Context, s *sql.Set) (*sql.Set, error) 
 }
 
 // autocommitValue reads SET autocommit's value: 0/1, ON/OFF, TRUE/FALSE.
-func autocommitValue(v *sql.Const) (bool, error) {
+func autocommitValue(v *sql.Const) (bool, error) { return switchValue("autocommit", v) }
+
+// switchValue is the value of a MySQL boolean variable: 0 / 1, ON / OFF
+// in any case; anything else is 1231.
+func switchValue(name string, v *sql.Const) (bool, error) {
 	switch {
 	case v.Null:
 	case v.T.IsInteger() && (v.I == 0 || v.I == 1):
 		return v.I == 1, nil
-	case v.S == "ON" || v.S == "on" || v.S == "On":
+	case v.T.ID == columnar.String && strings.EqualFold(v.S, "ON"):
 		return true, nil
-	case v.S == "OFF" || v.S == "off" || v.S == "Off":
+	case v.T.ID == columnar.String && strings.EqualFold(v.S, "OFF"):
 		return false, nil
 	}
-	return false, wrongValueForVar("autocommit", v)
+	return false, wrongValueForVar(name, v)
 }
 
 // implicitBegin opens the transaction a statement that reads or changes

@@ -87,6 +87,10 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 			if err := db.setTimeZone(v, a.Global); err != nil {
 				return nil, err
 			}
+		case "sql_log_bin":
+			if err := db.setLogBin(v, a.Global); err != nil {
+				return nil, err
+			}
 		default:
 			if handled, err := sql.SetFixed(a.Name, v); handled {
 				if err != nil {
@@ -247,5 +251,23 @@ func (db *DB) setTimeZone(v *sql.Const, global bool) error {
 	} else {
 		db.session.SetTimeZone(z)
 	}
+	return nil
+}
+
+// setLogBin applies SET sql_log_bin, a session-only switch in MySQL 8
+// (SET GLOBAL is its 1228).
+func (db *DB) setLogBin(v *sql.Const, global bool) error {
+	if global {
+		return sql.Errorf(sql.ErLocalVariable, "Variable 'sql_log_bin' is a SESSION variable and can't be used with SET GLOBAL")
+	}
+	on, err := switchValue("sql_log_bin", v)
+	if err != nil {
+		return err
+	}
+	bit := int64(0)
+	if on {
+		bit = 1
+	}
+	db.session.SetEngineVariable("sql_log_bin", &sql.Const{T: columnar.TInt64, I: bit})
 	return nil
 }

@@ -138,6 +138,10 @@ func (s *Session) SetLimit(name string, v int64) bool {
 // NewSession returns a session with the default variables.
 func NewSession() *Session {
 	s := &Session{engine: map[string]*Const{}, timeZone: UTCZone, global: &globalZone{zone: UTCZone}}
+	// sql_log_bin = 0 would keep a session's writes out of the binary log,
+	// which gpusql does not have; mysqldump's scripts save, set and
+	// restore it, so it reads back what was set, as in MySQL.
+	s.engine["sql_log_bin"] = &Const{T: columnar.TInt64, I: 1}
 	if err := s.SetSQLMode(DefaultSQLMode); err != nil {
 		panic(err)
 	}

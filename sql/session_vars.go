@@ -34,7 +34,6 @@ var fixedVariables = map[string]*Const{
 	"tx_isolation":             {T: columnar.TString, S: "REPEATABLE-READ"},
 	"transaction_read_only":    {T: columnar.TInt64, I: 0},
 	"lower_case_table_names":   {T: columnar.TInt64, I: 0},
-	"sql_log_bin":              {T: columnar.TInt64, I: 1},
 	"wait_timeout":             {T: columnar.TInt64, I: 28800},
 	"interactive_timeout":      {T: columnar.TInt64, I: 28800},
 	"net_write_timeout":        {T: columnar.TInt64, I: 60},
@@ -81,9 +80,6 @@ var ignoredWhenSet = map[string]bool{
 	"unique_checks": true, "sql_notes": true, "lock_wait_timeout": true,
 	"innodb_lock_wait_timeout": true, "max_heap_table_size": true, "tmp_table_size": true,
 	"sort_buffer_size": true, "join_buffer_size": true,
-	// sql_log_bin = 0 keeps a session's writes out of the binary log,
-	// which gpusql does not have (mysqldump's scripts set it).
-	"sql_log_bin": true,
 }
 
 // utf8Names are the character sets and collations gpusql's UTF-8 is.
