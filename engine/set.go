@@ -26,7 +26,7 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 			s.Vars.Set(a.Name, v)
 			continue
 		}
-		if ok, err := setLimit(db.session, a.Name, v); ok {
+		if ok, err := setLimit(db.session, a.Name, v, a.Global); ok {
 			if err != nil {
 				return nil, err
 			}
@@ -144,6 +144,9 @@ func (db *DB) setValue(ctx context.Context, a sql.Assignment) (*sql.Const, error
 			return &sql.Const{T: columnar.TString, S: db.session.GlobalTimeZone().Name}, nil
 		}
 		if d, ok := sql.LimitDefault(a.Name); ok {
+			if !a.Global {
+				d = db.session.GlobalLimit(a.Name) // MySQL's session DEFAULT
+			}
 			return &sql.Const{T: columnar.TInt64, I: d}, nil
 		}
 		if v, ok := db.session.Variable(a.Name); ok {
@@ -187,9 +190,9 @@ func cellConst(c *columnar.Column, r int) *sql.Const {
 	return k
 }
 
-// setLimit applies SET of an integer limit variable; it reports whether
-// name is one.
-func setLimit(s *sql.Session, name string, v *sql.Const) (bool, error) {
+// setLimit applies SET [GLOBAL] of an integer limit variable; it reports
+// whether name is one.
+func setLimit(s *sql.Session, name string, v *sql.Const, global bool) (bool, error) {
 	if _, ok := sql.LimitDefault(name); !ok {
 		return false, nil
 	}
@@ -213,10 +216,13 @@ func setLimit(s *sql.Session, name string, v *sql.Const) (bool, error) {
 	if v.T.Unsigned && v.I < 0 {
 		// Past BIGINT (SET sql_select_limit = 18446744073709551615,
 		// MySQL's "no limit"): the largest limit there is.
-		s.SetLimit(name, math.MaxInt64)
-		return true, nil
+		v = &sql.Const{T: columnar.TInt64, I: math.MaxInt64}
 	}
-	s.SetLimit(name, v.I)
+	if global {
+		s.SetGlobalLimit(name, v.I)
+	} else {
+		s.SetLimit(name, v.I)
+	}
 	return true, nil
 }
 

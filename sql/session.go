@@ -22,16 +22,19 @@ type Session struct {
 	// (cte_max_recursion_depth, group_concat_max_len).
 	limits map[string]int64
 	user   string // USER(): who logged in to a server session
-	// timeZone is @@session.time_zone; global holds @@global.time_zone,
-	// shared by the sessions of one database (time_zone.go).
+	// timeZone is @@session.time_zone; global holds @@global.time_zone
+	// and the global limits, shared by the sessions of one database
+	// (time_zone.go).
 	timeZone *TimeZone
-	global   *globalZone
+	global   *globals
 }
 
-// globalZone is @@global.time_zone: the zone new sessions start in.
-type globalZone struct {
-	mu   sync.RWMutex
-	zone *TimeZone
+// globals are the GLOBAL values sessions opened later start from: as in
+// MySQL, SET GLOBAL leaves the sessions already open as they are.
+type globals struct {
+	mu     sync.RWMutex
+	zone   *TimeZone
+	limits map[string]int64 // limitVariables set by SET GLOBAL
 }
 
 // TimeZone is @@session.time_zone.
@@ -69,6 +72,11 @@ func (s *Session) NewSessionOf() *Session {
 	n := NewSession()
 	n.global = s.global
 	n.timeZone = s.GlobalTimeZone()
+	s.global.mu.RLock()
+	for name, v := range s.global.limits {
+		n.SetLimit(name, v)
+	}
+	s.global.mu.RUnlock()
 	return n
 }
 
@@ -137,7 +145,7 @@ func (s *Session) SetLimit(name string, v int64) bool {
 
 // NewSession returns a session with the default variables.
 func NewSession() *Session {
-	s := &Session{engine: map[string]*Const{}, timeZone: UTCZone, global: &globalZone{zone: UTCZone}}
+	s := &Session{engine: map[string]*Const{}, timeZone: UTCZone, global: &globals{zone: UTCZone, limits: map[string]int64{}}}
 	// sql_log_bin = 0 would keep a session's writes out of the binary log,
 	// which gpusql does not have; mysqldump's scripts save, set and
 	// restore it, so it reads back what was set, as in MySQL.
@@ -197,10 +205,7 @@ func (s *Session) Variable(name string) (*Const, bool) {
 		return str(SystemTimeZone)
 	}
 	if _, ok := limitVariables[name]; ok {
-		if v := s.Limit(name); name == "sql_select_limit" && v == math.MaxInt64 {
-			return &Const{T: columnar.TUint64, I: -1}, true // 18446744073709551615
-		}
-		return &Const{T: columnar.TInt64, I: s.Limit(name)}, true
+		return limitConst(name, s.Limit(name)), true
 	}
 	if v, ok := fixedVariables[name]; ok {
 		return v, true
@@ -227,4 +232,48 @@ func (s *Session) Variables() []string {
 	s.mu.RUnlock()
 	sort.Strings(names)
 	return names
+}
+
+// GlobalLimit is @@global.name of a limit variable.
+func (s *Session) GlobalLimit(name string) int64 {
+	s.global.mu.RLock()
+	defer s.global.mu.RUnlock()
+	if v, ok := s.global.limits[name]; ok {
+		return v
+	}
+	return limitVariables[name][0]
+}
+
+// SetGlobalLimit sets @@global.name of a limit variable (raised to its
+// least value, as SetLimit), which sessions opened later start with.
+func (s *Session) SetGlobalLimit(name string, v int64) bool {
+	d, ok := limitVariables[name]
+	if !ok {
+		return false
+	}
+	s.global.mu.Lock()
+	s.global.limits[name] = max(v, d[1])
+	s.global.mu.Unlock()
+	return true
+}
+
+// GlobalVariable is @@global.name where it differs from the session's
+// value; ok is false for a variable whose two scopes gpusql shares.
+func (s *Session) GlobalVariable(name string) (*Const, bool) {
+	name = strings.ToLower(name)
+	switch _, limit := limitVariables[name]; {
+	case name == "time_zone":
+		return &Const{T: columnar.TString, S: s.GlobalTimeZone().Name}, true
+	case limit:
+		return limitConst(name, s.GlobalLimit(name)), true
+	}
+	return nil, false
+}
+
+// limitConst is a limit variable's value as @@name reads it.
+func limitConst(name string, v int64) *Const {
+	if name == "sql_select_limit" && v == math.MaxInt64 {
+		return &Const{T: columnar.TUint64, I: -1} // 18446744073709551615
+	}
+	return &Const{T: columnar.TInt64, I: v}
 }

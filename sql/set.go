@@ -116,8 +116,8 @@ func (b *binder) variable(n *ast.VariableExpr, pos int) (Expr, error) {
 		}
 		return &Const{T: columnar.TInt64, I: count}, nil
 	}
-	if strings.EqualFold(n.Name, "time_zone") && n.IsGlobal {
-		return &Const{T: columnar.TString, S: b.session.GlobalTimeZone().Name}, nil
+	if v, ok := b.session.GlobalVariable(n.Name); ok && n.IsGlobal {
+		return v, nil
 	}
 	v, ok := b.session.Variable(n.Name)
 	if !ok && IsMySQLVariable(strings.ToLower(n.Name)) {

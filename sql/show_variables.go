@@ -11,7 +11,8 @@ import (
 
 // VariableRows are SHOW [GLOBAL] VARIABLES' rows, in name order: each
 // variable whose name matches pattern (LIKE; "" all) and its value as
-// text. autocommit is the connection's; global shows the global time zone.
+// text. autocommit is the connection's; global shows the global time zone
+// and limits.
 func (s *Session) VariableRows(pattern string, autocommit, global bool) (names, values []string) {
 	for _, n := range s.Variables() {
 		if pattern != "" && !LikeMatch(n, strings.ToLower(pattern)) {
@@ -21,8 +22,8 @@ func (s *Session) VariableRows(pattern string, autocommit, global bool) (names, 
 		if n == "autocommit" && !autocommit {
 			v = &Const{T: columnar.TInt64, I: 0}
 		}
-		if n == "time_zone" && global {
-			v = &Const{T: columnar.TString, S: s.GlobalTimeZone().Name}
+		if g, ok := s.GlobalVariable(n); ok && global {
+			v = g
 		}
 		names = append(names, n)
 		switch {

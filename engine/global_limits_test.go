@@ -1,0 +1,32 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestGlobalLimits: SET GLOBAL sql_select_limit (and the other limits) is
+// what sessions opened afterwards start with; open sessions, the one that
+// ran it included, keep theirs, as in MySQL.
+func TestGlobalLimits(t *testing.T) {
+	db, err := Open(Options{Executor: "cpu"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	old := db.SessionConn(SessionOptions{})
+	if _, err := old.Exec(ctx, "set global sql_select_limit = 2, global cte_max_recursion_depth = 7", ""); err != nil {
+		t.Fatal(err)
+	}
+	const q = "select @@sql_select_limit, @@cte_max_recursion_depth, @@global.sql_select_limit"
+	for _, c := range []struct {
+		conn *Conn
+		want string
+	}{{old, "18446744073709551615|1000|2"}, {db.SessionConn(SessionOptions{}), "2|7|2"}} {
+		rs, err := c.conn.Exec(ctx, q, "")
+		if err != nil || strings.Join(rs[0].Result.Row(0), "|") != c.want {
+			t.Errorf("%s: %v %v, want %s", q, rs, err, c.want)
+		}
+	}
+}
