@@ -51,7 +51,7 @@ func (db *DB) load(ctx context.Context, s *sql.Load, baseDir string) (*Statement
 			return nil, fmt.Errorf("unknown file format %q (want csv or parquet)", s.Format)
 		}
 		if err != nil {
-			return nil, loadFieldError(err, s.IgnoreLines)
+			return nil, loadFieldError(err)
 		}
 		if t, err = db.loadedTimestampsToUTC(t, old.Rows); err != nil {
 			return nil, err
@@ -136,18 +136,19 @@ func (e *FileRootError) Error() string {
 // DATA gives it: a field's value (fieldValueError), or too few or too many
 // fields: 1261 Row 2 doesn't contain data for all
 // columns, 1262 Row 2 was truncated; it contained more data than there
-// were input columns. MySQL counts the rows after IGNORE n LINES; gpusql's
-// loader knows the file's line, and its message follows in the detail.
-func loadFieldError(err error, ignored int) error {
+// were input columns. MySQL counts the records after IGNORE n LINES (the
+// loader's Row); the loader's message, with the file's line, follows in
+// the detail.
+func loadFieldError(err error) error {
 	var ve *columnar.FieldValueError
 	if errors.As(err, &ve) {
-		return fieldValueError(ve, max(ve.Line-ignored, 1), err)
+		return fieldValueError(ve, ve.Row, err)
 	}
 	var fe *columnar.FieldCountError
 	if !errors.As(err, &fe) {
 		return err
 	}
-	row := max(fe.Line-ignored, 1)
+	row := fe.Row
 	e := sql.Errorf(sql.ErWarnTooFewRecords, "Row %d doesn't contain data for all columns", row)
 	if fe.Extra {
 		e = sql.Errorf(sql.ErWarnTooManyRecords, "Row %d was truncated; it contained more data than there were input columns", row)
@@ -168,7 +169,7 @@ func (db *DB) loadThroughInsert(ctx context.Context, s *sql.Load, path, baseDir 
 		Progress:    progressOf(ctx).stepper("load "+filepath.Base(path), "bytes"),
 	})
 	if err != nil {
-		return nil, loadFieldError(err, s.IgnoreLines)
+		return nil, loadFieldError(err)
 	}
 	parsed, err := sql.Parse(s.Insert)
 	if err != nil || len(parsed) != 1 {

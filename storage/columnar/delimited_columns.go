@@ -64,6 +64,7 @@ func (w *parseWorker) parseColumns(data []byte, off int) *fieldError {
 				hi = e.row // later columns need not go past it
 				first = &fieldError{
 					line: bytes.Count(data[:sp.pos[e.row*stride+c]], []byte{'\n'}) + 1,
+					row:  e.row,
 					col:  c,
 					msg:  e.msg,
 					val:  e,

@@ -40,6 +40,7 @@ type splitter struct {
 // 1, col counts fields from 0 (col == ncols is an extra field).
 type fieldError struct {
 	line int
+	row  int // the record's index in its block, from 0
 	col  int
 	msg  string
 	val  *colError // a field's value: FieldValueError
@@ -143,7 +144,7 @@ func (s *splitter) endLine(data []byte, start, p, nf int) bool {
 	}
 	lastEmpty := end > start && data[end-1] == s.delim
 	if col, msg := s.checkFields(nf, lastEmpty); msg != "" {
-		s.err = &fieldError{line: bytes.Count(data[:start], []byte{'\n'}) + 1, col: col, msg: msg}
+		s.err = &fieldError{line: bytes.Count(data[:start], []byte{'\n'}) + 1, row: s.rows, col: col, msg: msg}
 		return false
 	}
 	if !s.trailing {
@@ -186,7 +187,7 @@ func (s *splitter) splitQuoted(data []byte) {
 	pos := s.pos
 	w, i, line := 0, 0, 1
 	fail := func(line, col int, format string, args ...any) {
-		s.err = &fieldError{line: line, col: col, msg: fmt.Sprintf(format, args...)}
+		s.err = &fieldError{line: line, row: s.rows, col: col, msg: fmt.Sprintf(format, args...)}
 	}
 	for i < len(data) {
 		if data[i] == '\n' || (data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n') {

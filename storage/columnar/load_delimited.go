@@ -335,7 +335,7 @@ func (ld *delimitedLoad) run(ignoreLines int, size int64) (int, error) {
 					return ld.errorf(r.err)
 				}
 				if e := r.ferr; e != nil {
-					return ld.fieldErrorf(baseLine+e.line, e)
+					return ld.fieldErrorf(baseLine+e.line, rows+e.row+1, e)
 				}
 				baseLine += r.lines
 				rows += r.rows
@@ -445,7 +445,8 @@ func (ld *delimitedLoad) errorf(err error) error {
 	return fmt.Errorf("load %s: %w", ld.path, err)
 }
 
-func (ld *delimitedLoad) fieldErrorf(line int, e *fieldError) error {
+// fieldErrorf is e at the file's line and record row (both from 1).
+func (ld *delimitedLoad) fieldErrorf(line, row int, e *fieldError) error {
 	var err error
 	if e.col < len(ld.t.Fields) {
 		err = fmt.Errorf("load %s line %d, column %d (%s): %s", ld.path, line, e.col+1, ld.t.Fields[e.col].Name, e.msg)
@@ -454,20 +455,23 @@ func (ld *delimitedLoad) fieldErrorf(line int, e *fieldError) error {
 	}
 	switch {
 	case e.val != nil && e.val.value && e.col < len(ld.t.Fields):
-		return &FieldValueError{Line: line, Field: ld.t.Fields[e.col], Text: e.val.text, Null: e.val.null, err: err}
+		return &FieldValueError{Line: line, Row: row, Field: ld.t.Fields[e.col], Text: e.val.text, Null: e.val.null, err: err}
 	case strings.HasPrefix(e.msg, "missing field"):
-		return &FieldCountError{Line: line, Extra: false, err: err}
+		return &FieldCountError{Line: line, Row: row, Extra: false, err: err}
 	case strings.HasPrefix(e.msg, "unexpected extra field"):
-		return &FieldCountError{Line: line, Extra: true, err: err}
+		return &FieldCountError{Line: line, Row: row, Extra: true, err: err}
 	}
 	return err
 }
 
 // FieldCountError is a line of a delimited file with fewer fields than
 // the table has columns, or (Extra) more: what LOAD DATA reports as
-// MySQL's 1261 / 1262. Line is the file's line, from 1.
+// MySQL's 1261 / 1262. Line is the file's line, from 1; Row is MySQL's
+// "row N", the record's number after IGNORE n LINES (a quoted field's line
+// breaks make a record several lines).
 type FieldCountError struct {
 	Line  int
+	Row   int
 	Extra bool
 	err   error
 }
@@ -476,9 +480,10 @@ func (e *FieldCountError) Error() string { return e.err.Error() }
 
 // FieldValueError is a field of a delimited file its column cannot take
 // (Text), or a NULL in a NOT NULL column (Null): LOAD DATA gives MySQL's
-// error for the value. Line is the file's line, from 1.
+// error for the value. Line and Row are as in FieldCountError.
 type FieldValueError struct {
 	Line  int
+	Row   int
 	Field Field
 	Text  string
 	Null  bool
