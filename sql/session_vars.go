@@ -31,7 +31,6 @@ var fixedVariables = map[string]*Const{
 	"collation_server":         {T: columnar.TString, S: "utf8mb4_0900_ai_ci"},
 	"collation_database":       {T: columnar.TString, S: "utf8mb4_0900_ai_ci"},
 	"transaction_isolation":    {T: columnar.TString, S: "REPEATABLE-READ"},
-	"tx_isolation":             {T: columnar.TString, S: "REPEATABLE-READ"},
 	"transaction_read_only":    {T: columnar.TInt64, I: 0},
 	"lower_case_table_names":   {T: columnar.TInt64, I: 0},
 	"wait_timeout":             {T: columnar.TInt64, I: 28800},

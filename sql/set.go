@@ -51,11 +51,12 @@ func (b *binder) set(n *ast.SetStmt) (Statement, error) {
 			return nil, b.errf(b.start, "unsupported: user variables (@%s) outside a connection", v.Name)
 		}
 		a := Assignment{Name: strings.ToLower(v.Name), User: !v.IsSystem, Global: v.IsGlobal}
-		if a.Name == "tx_isolation_one_shot" {
-			// SET TRANSACTION ISOLATION LEVEL ..., the next transaction's
-			// level, as the parser names it: gpusql has one level, which
-			// tx_isolation takes.
-			a.Name = "tx_isolation"
+		if a.Name == "tx_isolation_one_shot" || a.Name == "tx_isolation" && v.IsSystem && b.wordPos(v.Name, -1) < 0 {
+			// SET [SESSION] TRANSACTION ISOLATION LEVEL ..., as the parser
+			// names it: gpusql has one level, which transaction_isolation
+			// takes. A tx_isolation the user typed is the name MySQL 8
+			// removed: unknown, as there.
+			a.Name = "transaction_isolation"
 		}
 		if a.Name == "tx_read_only" && v.IsSystem && b.wordPos(v.Name, -1) < 0 {
 			// SET [SESSION] TRANSACTION READ WRITE | READ ONLY: the parser
