@@ -55,7 +55,7 @@ func TestAutocommitOff(t *testing.T) {
 		t.Errorf("@@autocommit: a %s b %s, want 0 1", autocommit(a), autocommit(b))
 	}
 	res, err := a.Exec(ctx, "show variables like 'autocommit'", "")
-	if err != nil || res[0].Result.Rows != 1 || res[0].Result.Row(0)[1] != "0" {
+	if err != nil || res[0].Result.Rows != 1 || res[0].Result.Row(0)[1] != "OFF" {
 		t.Errorf("SHOW VARIABLES LIKE 'autocommit' under autocommit = 0: %v %v", res, err)
 	}
 	exec(a, "insert into t values (2)")

@@ -27,6 +27,8 @@ func (s *Session) VariableRows(pattern string, autocommit, global bool) (names, 
 		}
 		names = append(names, n)
 		switch {
+		case switchVariables[n] && !v.Null && v.T.IsInteger() && (v.I == 0 || v.I == 1):
+			values = append(values, [2]string{"OFF", "ON"}[v.I])
 		case v.Null:
 			values = append(values, "")
 		case v.T.ID == columnar.String:
@@ -36,6 +38,15 @@ func (s *Session) VariableRows(pattern string, autocommit, global bool) (names, 
 		}
 	}
 	return names, values
+}
+
+// switchVariables are MySQL's boolean variables: @@name reads 0 / 1, SHOW
+// VARIABLES shows OFF / ON, as MySQL does.
+var switchVariables = map[string]bool{
+	"autocommit": true, "foreign_key_checks": true, "unique_checks": true,
+	"transaction_read_only": true, "sql_log_bin": true, "sql_notes": true,
+	"sql_warnings": true, "sql_safe_updates": true, "sql_auto_is_null": true,
+	"explicit_defaults_for_timestamp": true, "performance_schema": true,
 }
 
 // showVariablesWhere binds SHOW [GLOBAL] VARIABLES WHERE as a SELECT over
