@@ -26,7 +26,7 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 			s.Vars.Set(a.Name, v)
 			continue
 		}
-		if ok, err := setLimit(db.session, a.Name, v, a.Global); ok {
+		if ok, err := setLimit(db.session, a.Name, v, a.Global, sql.WarningsFrom(ctx)); ok {
 			if err != nil {
 				return nil, err
 			}
@@ -191,8 +191,9 @@ func cellConst(c *columnar.Column, r int) *sql.Const {
 }
 
 // setLimit applies SET [GLOBAL] of an integer limit variable; it reports
-// whether name is one.
-func setLimit(s *sql.Session, name string, v *sql.Const, global bool) (bool, error) {
+// whether name is one. A value under the least is raised to it with
+// MySQL's warning 1292 (SET group_concat_max_len = 1 stores 4).
+func setLimit(s *sql.Session, name string, v *sql.Const, global bool, w *sql.Warnings) (bool, error) {
 	if _, ok := sql.LimitDefault(name); !ok {
 		return false, nil
 	}
@@ -217,6 +218,9 @@ func setLimit(s *sql.Session, name string, v *sql.Const, global bool) (bool, err
 		// Past BIGINT (SET sql_select_limit = 18446744073709551615,
 		// MySQL's "no limit"): the largest limit there is.
 		v = &sql.Const{T: columnar.TInt64, I: math.MaxInt64}
+	}
+	if name != "foreign_key_checks" && v.I < sql.LimitLeast(name) {
+		w.Add(sql.ErTruncatedWrongValue, fmt.Sprintf("Truncated incorrect %s value: '%d'", name, v.I))
 	}
 	if global {
 		s.SetGlobalLimit(name, v.I)

@@ -116,6 +116,10 @@ func LimitDefault(name string) (int64, bool) {
 	return d[0], ok
 }
 
+// LimitLeast is a limit variable's least value (SET raises a smaller one
+// to it).
+func LimitLeast(name string) int64 { return limitVariables[name][1] }
+
 // Limit is the current value of a limit variable.
 func (s *Session) Limit(name string) int64 {
 	s.mu.RLock()
