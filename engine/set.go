@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"strings"
 
 	"gpusql/exec/cpu"
 	"gpusql/sql"
@@ -197,18 +196,20 @@ func setLimit(s *sql.Session, name string, v *sql.Const, global bool, w *sql.War
 	if _, ok := sql.LimitDefault(name); !ok {
 		return false, nil
 	}
-	if name == "foreign_key_checks" && !v.Null && v.T.ID == columnar.String {
-		// A switch: SET foreign_key_checks = OFF / ON as well as 0 / 1.
-		switch strings.ToUpper(v.S) {
-		case "OFF":
-			v = &sql.Const{T: columnar.TInt64, I: 0}
-		case "ON":
-			v = &sql.Const{T: columnar.TInt64, I: 1}
+	if name == "foreign_key_checks" && !v.Null && (v.T.ID == columnar.String || v.T.IsInteger()) {
+		// A switch: 0 / 1 / OFF / ON; another value is 1231, as in MySQL.
+		on, err := switchValue(name, v)
+		if err != nil {
+			return true, err
+		}
+		v = &sql.Const{T: columnar.TInt64}
+		if on {
+			v.I = 1
 		}
 	}
 	// MySQL's errors: NULL is no value of the variable (1231), a string
 	// or a fraction no value of its type (1232).
-	if v.Null || name == "foreign_key_checks" && v.T.ID == columnar.String {
+	if v.Null {
 		return true, wrongValueForVar(name, v)
 	}
 	if !v.T.IsInteger() {

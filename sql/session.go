@@ -103,7 +103,7 @@ var limitVariables = map[string][2]int64{
 	// bound; engine/max_execution_time.go).
 	"max_execution_time": {0, 0},
 	// foreign_key_checks = 0 turns foreign key checks and cascades off
-	// (engine/foreign_keys.go); any other value turns them on.
+	// (engine/foreign_keys.go), 1 on (a switch: engine/set.go).
 	"foreign_key_checks": {1, 0},
 	// sql_select_limit bounds the rows of a top SELECT without a LIMIT
 	// (SelectLimit); the default, no bound, is MySQL's 2^64-1.
