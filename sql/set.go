@@ -120,6 +120,10 @@ func (b *binder) variable(n *ast.VariableExpr, pos int) (Expr, error) {
 	if v, ok := b.session.GlobalVariable(n.Name); ok && n.IsGlobal {
 		return v, nil
 	}
+	if strings.EqualFold(n.Name, "sql_log_bin") && n.IsGlobal {
+		// MySQL 8's sql_log_bin has no global value.
+		return nil, b.errCode(pos, ErIncorrectGlobalLocalVar, "Variable '%s' is a SESSION variable", n.Name)
+	}
 	v, ok := b.session.Variable(n.Name)
 	if !ok && IsMySQLVariable(strings.ToLower(n.Name)) {
 		return nil, b.errf(pos, "unsupported: @@%s (a MySQL variable gpusql does not have; gpusql has %s)", n.Name, strings.Join(b.session.Variables(), ", "))
