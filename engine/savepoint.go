@@ -99,7 +99,8 @@ func (c *Conn) Autocommit() bool { return c.vars.Autocommit() }
 
 // setAutocommit applies the autocommit assignments of a SET and returns
 // the SET of the other assignments. SET autocommit = 1 commits the open
-// transaction, as in MySQL.
+// transaction, as in MySQL; SET GLOBAL autocommit is the setting of the
+// connections opened later.
 func (c *Conn) setAutocommit(ctx context.Context, s *sql.Set) (*sql.Set, error) {
 	rest := &sql.Set{Vars: s.Vars}
 	for _, a := range s.Assignments {
@@ -116,6 +117,10 @@ func (c *Conn) setAutocommit(ctx context.Context, s *sql.Set) (*sql.Set, error) 
 			if on, err = autocommitValue(v); err != nil {
 				return nil, err
 			}
+		}
+		if a.Global {
+			c.session.SetGlobalAutocommit(on) // this connection keeps its own
+			continue
 		}
 		if on {
 			if err := c.Commit(); err != nil {

@@ -69,6 +69,7 @@ func (db *DB) SessionConn(opts SessionOptions) *Conn {
 	}
 	c := &Conn{db: db, session: s, mem: exec.NewMemory(0, db.mem), opts: opts, vars: sql.NewUserVars()}
 	c.vars.SetConnectionID(c.connID)
+	c.vars.SetAutocommit(s.GlobalAutocommit())
 	// The session starts at the database's limit (which bounds it anyway)
 	// and may lower it with SET memory_limit.
 	limit := db.MemoryLimit()

@@ -35,6 +35,9 @@ type globals struct {
 	mu     sync.RWMutex
 	zone   *TimeZone
 	limits map[string]int64 // limitVariables set by SET GLOBAL
+	// manualCommit is SET GLOBAL autocommit = 0: connections opened
+	// later start with autocommit off.
+	manualCommit bool
 }
 
 // TimeZone is @@session.time_zone.
@@ -270,6 +273,12 @@ func (s *Session) GlobalVariable(name string) (*Const, bool) {
 		return &Const{T: columnar.TString, S: s.GlobalTimeZone().Name}, true
 	case limit:
 		return limitConst(name, s.GlobalLimit(name)), true
+	case name == "autocommit":
+		on := int64(0)
+		if s.GlobalAutocommit() {
+			on = 1
+		}
+		return &Const{T: columnar.TInt64, I: on}, true
 	}
 	return nil, false
 }
@@ -280,4 +289,20 @@ func limitConst(name string, v int64) *Const {
 		return &Const{T: columnar.TUint64, I: -1} // 18446744073709551615
 	}
 	return &Const{T: columnar.TInt64, I: v}
+}
+
+// GlobalAutocommit is @@global.autocommit, which connections opened later
+// start with.
+func (s *Session) GlobalAutocommit() bool {
+	s.global.mu.RLock()
+	defer s.global.mu.RUnlock()
+	return !s.global.manualCommit
+}
+
+// SetGlobalAutocommit records SET GLOBAL autocommit = on; the open
+// connections keep theirs, as in MySQL.
+func (s *Session) SetGlobalAutocommit(on bool) {
+	s.global.mu.Lock()
+	s.global.manualCommit = !on
+	s.global.mu.Unlock()
 }

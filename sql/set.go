@@ -99,7 +99,7 @@ func (b *binder) variable(n *ast.VariableExpr, pos int) (Expr, error) {
 		return b.userVariable(n, pos)
 	}
 	b.volatile("a system variable")
-	if strings.EqualFold(n.Name, "autocommit") && b.vars != nil {
+	if strings.EqualFold(n.Name, "autocommit") && b.vars != nil && !n.IsGlobal {
 		on := int64(0)
 		if b.vars.Autocommit() {
 			on = 1

@@ -30,3 +30,28 @@ func TestGlobalLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestGlobalAutocommit: SET GLOBAL autocommit = 0 leaves the connection
+// that ran it in autocommit and starts connections opened later without
+// it, as in MySQL.
+func TestGlobalAutocommit(t *testing.T) {
+	db, err := Open(Options{Executor: "cpu"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	old := db.SessionConn(SessionOptions{})
+	if _, err := old.Exec(ctx, "set global autocommit = 0", ""); err != nil {
+		t.Fatal(err)
+	}
+	const q = "select @@autocommit, @@global.autocommit"
+	for _, c := range []struct {
+		conn *Conn
+		want string
+	}{{old, "1|0"}, {db.SessionConn(SessionOptions{}), "0|0"}} {
+		rs, err := c.conn.Exec(ctx, q, "")
+		if err != nil || strings.Join(rs[0].Result.Row(0), "|") != c.want {
+			t.Errorf("%s: %v %v, want %s", q, rs, err, c.want)
+		}
+	}
+}
