@@ -136,7 +136,7 @@ func lenientNumbers(c *columnar.Column, f columnar.Field, warn func(code uint16,
 		if out.Valid != nil {
 			out.SetValid(i)
 		}
-		v, err := asScaled(c, i, t.DecimalScale())
+		v, err := asScaled(c, i, t)
 		switch {
 		case err != nil && asFloat(c, i) < 0, err == nil && v < lo:
 			v = lo
