@@ -72,6 +72,11 @@ func (b *binder) createView(n *ast.CreateViewStmt) (Statement, error) {
 		if n.Select, err = b.expandWildcards(sel); err != nil {
 			return nil, err
 		}
+		if len(n.Cols) == 0 {
+			n.Select = nameFields(n.Select.(*ast.SelectStmt), blk.names)
+		}
+	} else if so, ok := n.Select.(*ast.SetOprStmt); ok && len(n.Cols) == 0 {
+		n.Select = nameFirstFields(so, blk.names)
 	}
 	var sb strings.Builder
 	if err := n.Select.Restore(format.NewRestoreCtx(format.DefaultRestoreFlags, &sb)); err != nil {
@@ -175,4 +180,45 @@ func (b *binder) expandWildcards(sel *ast.SelectStmt) (*ast.SelectStmt, error) {
 	out := *sel
 	out.Fields = &ast.FieldList{Fields: fields}
 	return &out, nil
+}
+
+// nameFields is sel with each expression that has no alias named as the
+// SELECT named it (names), as MySQL stores a view (select 'a' like 'a' AS
+// `'a' like 'a'`): the stored text is restored from the tree, which
+// spells literals and calls its own way (_UTF8MB4'a' LIKE _UTF8MB4'a'),
+// and a name taken from that text would not be the one MySQL gives.
+// A column keeps its own name; the tree itself is left as it is.
+func nameFields(sel *ast.SelectStmt, names []string) *ast.SelectStmt {
+	if sel.Fields == nil || len(sel.Fields.Fields) != len(names) {
+		return sel
+	}
+	fields := make([]*ast.SelectField, len(names))
+	for i, f := range sel.Fields.Fields {
+		fields[i] = f
+		if _, col := f.Expr.(*ast.ColumnNameExpr); f.AsName.O == "" && f.WildCard == nil && !col {
+			named := *f
+			named.AsName = ast.NewCIStr(names[i])
+			fields[i] = &named
+		}
+	}
+	out := *sel
+	out.Fields = &ast.FieldList{Fields: fields}
+	return &out
+}
+
+// nameFirstFields is nameFields of a set operation's first SELECT, which
+// names its columns.
+func nameFirstFields(so *ast.SetOprStmt, names []string) *ast.SetOprStmt {
+	if so.SelectList == nil || len(so.SelectList.Selects) == 0 {
+		return so
+	}
+	first, ok := so.SelectList.Selects[0].(*ast.SelectStmt)
+	if !ok {
+		return so
+	}
+	list := *so.SelectList
+	list.Selects = append([]ast.Node{nameFields(first, names)}, list.Selects[1:]...)
+	out := *so
+	out.SelectList = &list
+	return &out
 }
