@@ -101,11 +101,12 @@ func (b *binder) dropView(n *ast.DropTableStmt) (Statement, error) {
 
 // bindView expands a view used in FROM: its text is parsed and bound by a
 // binder of its own (errors inside it name the view, not a position in the
-// statement), then renamed to the view's column names.
-func (b *binder) bindView(v catalog.View, pos int) (Plan, []string, error) {
+// statement), then renamed to the view's column names; origins are its
+// columns' as block.origins.
+func (b *binder) bindView(v catalog.View, pos int) (Plan, []string, []string, error) {
 	for _, open := range b.views {
 		if strings.EqualFold(open, v.Name) {
-			return nil, nil, b.errf(pos, "view '%s' references itself", v.Name)
+			return nil, nil, nil, b.errf(pos, "view '%s' references itself", v.Name)
 		}
 	}
 	// Parse, not the TiDB parser alone: the text may read files in FROM.
@@ -114,7 +115,7 @@ func (b *binder) bindView(v catalog.View, pos int) (Plan, []string, error) {
 		err = errors.New("not one query")
 	}
 	if err != nil {
-		return nil, nil, b.errf(pos, "view '%s' cannot be parsed: %v", v.Name, err)
+		return nil, nil, nil, b.errf(pos, "view '%s' cannot be parsed: %v", v.Name, err)
 	}
 	node := ps[0].Node
 	vb := &binder{cat: b.cat, session: b.session, vars: b.vars, src: ps[0].src, end: len(ps[0].src), depth: b.depth,
@@ -130,20 +131,20 @@ func (b *binder) bindView(v catalog.View, pos int) (Plan, []string, error) {
 		if errors.As(err, &se) {
 			err = errors.New(se.Msg)
 		}
-		return nil, nil, b.invalidView(pos, v.Name, err.Error())
+		return nil, nil, nil, b.invalidView(pos, v.Name, err.Error())
 	}
 	if len(v.Columns) == 0 {
-		return blk.plan, blk.names, nil
+		return blk.plan, blk.names, viewOrigins(blk, v.Temptable || materialized(node)), nil
 	}
 	if len(v.Columns) != len(blk.names) {
-		return nil, nil, b.invalidView(pos, v.Name, fmt.Sprintf("it names %d columns but its SELECT now returns %d", len(v.Columns), len(blk.names)))
+		return nil, nil, nil, b.invalidView(pos, v.Name, fmt.Sprintf("it names %d columns but its SELECT now returns %d", len(v.Columns), len(blk.names)))
 	}
 	sch := blk.plan.Schema()
 	refs := make([]Expr, len(v.Columns))
 	for i := range refs {
 		refs[i] = &ColRef{Index: i, Col: sch[i]}
 	}
-	return newProject(blk.plan, refs, v.Columns), v.Columns, nil
+	return newProject(blk.plan, refs, v.Columns), v.Columns, viewOrigins(blk, v.Temptable || materialized(node)), nil
 }
 
 // expandWildcards is sel with its * and t.* written out as the columns they
@@ -221,4 +222,13 @@ func nameFirstFields(so *ast.SetOprStmt, names []string) *ast.SetOprStmt {
 	out := *so
 	out.SelectList = &list
 	return &out
+}
+
+// viewOrigins are a view's columns' origins, none where MySQL
+// materializes it (ALGORITHM=TEMPTABLE, or a query it cannot merge).
+func viewOrigins(blk *block, materialized bool) []string {
+	if materialized {
+		return nil
+	}
+	return blk.origins
 }
