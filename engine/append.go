@@ -441,7 +441,7 @@ func convertInto(out *columnar.Column, m int, src *columnar.Column, n int) error
 		case columnar.PhysFloat64:
 			out.F64[m+i] = asFloat(src, i)
 		default:
-			v, err := asScaled(src, i, t.DecimalScale())
+			v, err := asScaled(src, i, t)
 			if err == nil && !fits(v, t) || err == nil && !fitsSignedness(v, st, t) {
 				err = fmt.Errorf("out of range")
 			}
@@ -521,11 +521,19 @@ func asFloat(c *columnar.Column, i int) float64 {
 	return f
 }
 
-// asScaled is row i of c as an integer scaled by 10^scale, rounding half
-// away from zero (MySQL's rule for storing into an integer or DECIMAL).
-func asScaled(c *columnar.Column, i int, scale int) (int64, error) {
+// asScaled is row i of c as a value of t: an integer scaled by 10^scale
+// (t's), rounding half away from zero (MySQL's rule for storing into an
+// integer or DECIMAL), but for a DOUBLE stored into an integer column,
+// whose tie goes to the even integer: MySQL's Field_long::store(double)
+// and its kin round with rint (sql.DoubleToInt), so UPDATE t SET i = 2.5e0
+// stores 2 and a TINYINT takes -128.5e0 as -128.
+func asScaled(c *columnar.Column, i int, t columnar.Type) (int64, error) {
+	scale := t.DecimalScale()
 	if c.Type.Physical() == columnar.PhysFloat64 {
 		f := math.Round(c.F64[i] * math.Pow10(scale))
+		if t.ID != columnar.Decimal {
+			f = math.RoundToEven(c.F64[i])
+		}
 		if math.IsNaN(f) || f >= math.MaxInt64 || f <= math.MinInt64 {
 			return 0, fmt.Errorf("value %s is out of range", exec.FormatValue(c, i))
 		}

@@ -87,8 +87,48 @@ func lenientColumn(c *columnar.Column, f columnar.Field, warn func(code uint16, 
 		return lenientStrings(c, f, warn)
 	case numericStore(t) && numericStore(c.Type):
 		return lenientNumbers(c, f, warn)
+	case t.IsBigUnsigned() && numericStore(c.Type):
+		return lenientBigUnsigned(c, f, warn)
 	}
 	return c
+}
+
+// lenientBigUnsigned converts c to BIGINT UNSIGNED f, whose range no
+// int64 bounds: a negative value is clipped to 0 and a DOUBLE past
+// 2^64 - 1 to that, each with 1264, as MySQL's UPDATE IGNORE stores them
+// (a DOUBLE's tie to even first, rint: -0.5e0 is 0 without a warning).
+func lenientBigUnsigned(c *columnar.Column, f columnar.Field, warn func(code uint16, i int)) *columnar.Column {
+	out := columnar.NewColumn(f.Type, c.Len, !f.Nullable || c.HasNulls())
+	for i := 0; i < c.Len; i++ {
+		if c.IsNull(i) {
+			if !f.Nullable { // the implicit default, 0
+				warn(sql.WarnBadNull, i)
+				out.SetValid(i)
+			}
+			continue
+		}
+		if out.Valid != nil {
+			out.SetValid(i)
+		}
+		var u uint64
+		if c.Type.Physical() == columnar.PhysFloat64 {
+			switch r := math.RoundToEven(c.F64[i]); {
+			case r < 0 || math.IsNaN(r):
+				warn(sql.WarnOutOfRange, i)
+			case r >= math.MaxUint64: // 2^64 as a float64
+				u = math.MaxUint64
+				warn(sql.WarnOutOfRange, i)
+			default:
+				u = uint64(r)
+			}
+		} else if v, _ := asScaled(c, i, f.Type); v < 0 {
+			warn(sql.WarnOutOfRange, i)
+		} else {
+			u = uint64(v)
+		}
+		out.I64[i] = int64(u)
+	}
+	return out
 }
 
 // numericStore reports the types lenientNumbers adjusts: integers and
@@ -136,7 +176,7 @@ func lenientNumbers(c *columnar.Column, f columnar.Field, warn func(code uint16,
 		if out.Valid != nil {
 			out.SetValid(i)
 		}
-		v, err := asScaled(c, i, t.DecimalScale())
+		v, err := asScaled(c, i, t)
 		switch {
 		case err != nil && asFloat(c, i) < 0, err == nil && v < lo:
 			v = lo

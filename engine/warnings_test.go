@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -166,5 +167,40 @@ func TestWarningPlansStayOnGPU(t *testing.T) {
 	rs := mustRun(t, db, "select g, sum(a) / sum(b) from f group by g order by g")
 	if rs[0].Warnings != 1 {
 		t.Errorf("sum(a) / sum(b) with one group's sum(b) = 0: %d warnings, want 1", rs[0].Warnings)
+	}
+}
+
+// TestWarningsInRowOrder: a statement over a table of several morsels
+// lists its warnings in row order, as MySQL, whichever worker finishes
+// first: every row of n warns, so the 1024 kept are rows 1..1024.
+func TestWarningsInRowOrder(t *testing.T) {
+	db, err := Open(Options{Executor: "cpu"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const rows = 140000 // three morsels of 65,536
+	var b strings.Builder
+	b.WriteString("create table n (s varchar(10)); insert into n values ")
+	for i := 1; i <= rows; i++ {
+		if i > 1 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "('%dx')", i)
+	}
+	mustRun(t, db, b.String())
+	for _, q := range []string{"select sum(s + 0) from n", "select count(*) from n where s + 0 > 0"} {
+		rs := mustRun(t, db, q)
+		if rs[0].Warnings != rows {
+			t.Errorf("%s: %d warnings, want %d", q, rs[0].Warnings, rows)
+		}
+		rs = mustRun(t, db, "show warnings")
+		if rs[0].Result.Rows != 1024 {
+			t.Fatalf("%s: SHOW WARNINGS kept %d rows, want 1024", q, rs[0].Result.Rows)
+		}
+		for i := 0; i < 1024; i++ {
+			if got, want := rs[0].Result.Row(i)[2], fmt.Sprintf("Truncated incorrect DOUBLE value: '%dx'", i+1); got != want {
+				t.Fatalf("%s: warning %d is %q, want %q", q, i+1, got, want)
+			}
+		}
 	}
 }

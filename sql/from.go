@@ -198,11 +198,11 @@ func (b *binder) tableSource(n *ast.TableSource) (Plan, []scopeCol, error) {
 		}
 		if v, ok := b.cat.View(name); ok && knownSchema(src.Schema.O) {
 			b.reads.view(v)
-			p, names, err := b.bindView(v, b.wordPos(name, -1))
+			p, names, origins, err := b.bindView(v, b.wordPos(name, -1))
 			if err != nil {
 				return nil, nil, err
 			}
-			return p, qualify(names, q), nil
+			return p, withOrigins(qualify(names, q), origins, false), nil
 		}
 		t, ok := b.cat.Table(name)
 		if !ok {
@@ -238,7 +238,7 @@ func (b *binder) tableSource(n *ast.TableSource) (Plan, []scopeCol, error) {
 		if err := b.uniqueDerivedNames(alias, names); err != nil {
 			return nil, nil, err
 		}
-		return blk.plan, qualify(names, alias), nil
+		return blk.plan, withOrigins(qualify(names, alias), blk.origins, materialized(src)), nil
 	case *ast.Join:
 		return b.join(src)
 	}

@@ -65,12 +65,36 @@ func describeCollation(e Expr, arg ast.ExprNode) (charset, collation string, coe
 		coercibility = 2
 	}
 	switch {
-	case t.Binary || (isConst && k.hex):
+	case t.Binary || (isConst && k.hex) || madeBinary(arg):
 		return "binary", "binary", coercibility
 	case t.JSON:
 		return "utf8mb4", "utf8mb4_bin", coercibility
 	}
 	return "utf8mb4", "utf8mb4_0900_ai_ci", coercibility
+}
+
+// madeBinary reports an argument written as a byte string, which MySQL's
+// CHARSET and COLLATION name binary: CONVERT(x USING binary), CAST(x AS
+// BINARY) and BINARY x. gpusql binds them to its text type (the bytes are
+// the same), so the type alone does not tell.
+func madeBinary(arg ast.ExprNode) bool {
+	switch a := arg.(type) {
+	case *ast.FuncCallExpr:
+		if a.FnName.L != "convert" || len(a.Args) != 2 {
+			return false
+		}
+		v, ok := a.Args[1].(ast.ValueExpr)
+		if !ok {
+			return false
+		}
+		cs, _ := v.GetValue().(string)
+		return strings.EqualFold(cs, "binary")
+	case *ast.FuncCastExpr:
+		return a.Tp != nil && a.Tp.GetCharset() == "binary"
+	case *ast.ParenthesesExpr:
+		return madeBinary(a.Expr)
+	}
+	return false
 }
 
 // readsColumn reports whether e reads a column of its input.

@@ -101,7 +101,7 @@ func (b *binder) relationFields(name string, pos int) ([]columnar.Field, error) 
 		return t.Fields, nil
 	}
 	v, _ := b.cat.View(name)
-	p, names, err := b.bindView(v, pos)
+	p, names, _, err := b.bindView(v, pos)
 	if err != nil {
 		return nil, err
 	}

@@ -46,9 +46,10 @@ func overflowText(n ast.ExprNode, sc *scope) string {
 }
 
 // overflowColumn is a column as MySQL's error prints it: `db`.`t`.`c` for
-// a base table's. A derived table's or a view's is `d`.`c` here, where
-// MySQL, which merges the derived table into the outer query, prints the
-// column under it (`db`.`t`.`c`): the scope does not know which that is.
+// a base table's, and for a derived table's or a view's that passes one
+// through (MySQL merges the derived table into the outer query and prints
+// the column under it). A computed column of a derived table is `d`.`c`
+// here, where MySQL prints its expression.
 func overflowColumn(cn *ast.ColumnName, sc *scope) string {
 	local := sc
 	if sc != nil && sc.agg != nil {
@@ -63,10 +64,24 @@ func overflowColumn(cn *ast.ColumnName, sc *scope) string {
 	}
 	c := local.cols[i]
 	switch {
+	case c.origin != "":
+		return c.origin
 	case c.base:
 		return backquote(DatabaseName) + "." + backquote(c.table) + "." + backquote(c.name)
 	case c.table != "":
 		return backquote(c.table) + "." + backquote(c.name)
 	}
 	return backquote(c.name)
+}
+
+// withOrigins sets cols' origins (a derived table's or view's columns)
+// where MySQL merges the query (materialized: it does not, and prints
+// `d`.`c`).
+func withOrigins(cols []scopeCol, origins []string, materialized bool) []scopeCol {
+	if len(origins) == len(cols) && !materialized {
+		for i := range cols {
+			cols[i].origin = origins[i]
+		}
+	}
+	return cols
 }

@@ -49,6 +49,9 @@ type scopeCol struct {
 	// base marks a base table's column, which MySQL's error messages
 	// print with the database: `gpusql`.`t`.`a` (overflow_text.go).
 	base bool
+	// origin is the column a merged derived table's or view's column
+	// passes through, as MySQL's errors print it ("" where it is computed).
+	origin string
 }
 
 // correlation records references from a subquery block to its parent.

@@ -14,6 +14,11 @@ import (
 type block struct {
 	plan  Plan
 	names []string
+	// origins[i] is how MySQL's errors print column i where it passes a
+	// column of its FROM through ("" where it is computed): a derived
+	// table or view over it that MySQL merges into the outer query prints
+	// that column (overflow_text.go).
+	origins []string
 
 	// The rest describes a subquery block to its decorrelator.
 	corrUsed bool // it references the enclosing query
@@ -181,12 +186,16 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 
 	exprs := make([]Expr, len(items))
 	names := make([]string, len(items))
+	blk.origins = make([]string, len(items))
 	for i, it := range items {
 		b.exprIndex = i + 1
 		if exprs[i], err = b.expr(it.node, out); err != nil {
 			return nil, err
 		}
 		names[i] = it.name
+		if cn, ok := unparen(it.node).(*ast.ColumnNameExpr); ok {
+			blk.origins[i] = overflowColumn(cn.Name, out)
+		}
 	}
 	blk.names = names
 	// ORDER BY matches select-list expressions as written: before a

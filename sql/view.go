@@ -72,6 +72,11 @@ func (b *binder) createView(n *ast.CreateViewStmt) (Statement, error) {
 		if n.Select, err = b.expandWildcards(sel); err != nil {
 			return nil, err
 		}
+		if len(n.Cols) == 0 {
+			n.Select = nameFields(n.Select.(*ast.SelectStmt), blk.names)
+		}
+	} else if so, ok := n.Select.(*ast.SetOprStmt); ok && len(n.Cols) == 0 {
+		n.Select = nameFirstFields(so, blk.names)
 	}
 	var sb strings.Builder
 	if err := n.Select.Restore(format.NewRestoreCtx(format.DefaultRestoreFlags, &sb)); err != nil {
@@ -96,11 +101,12 @@ func (b *binder) dropView(n *ast.DropTableStmt) (Statement, error) {
 
 // bindView expands a view used in FROM: its text is parsed and bound by a
 // binder of its own (errors inside it name the view, not a position in the
-// statement), then renamed to the view's column names.
-func (b *binder) bindView(v catalog.View, pos int) (Plan, []string, error) {
+// statement), then renamed to the view's column names; origins are its
+// columns' as block.origins.
+func (b *binder) bindView(v catalog.View, pos int) (Plan, []string, []string, error) {
 	for _, open := range b.views {
 		if strings.EqualFold(open, v.Name) {
-			return nil, nil, b.errf(pos, "view '%s' references itself", v.Name)
+			return nil, nil, nil, b.errf(pos, "view '%s' references itself", v.Name)
 		}
 	}
 	// Parse, not the TiDB parser alone: the text may read files in FROM.
@@ -109,7 +115,7 @@ func (b *binder) bindView(v catalog.View, pos int) (Plan, []string, error) {
 		err = errors.New("not one query")
 	}
 	if err != nil {
-		return nil, nil, b.errf(pos, "view '%s' cannot be parsed: %v", v.Name, err)
+		return nil, nil, nil, b.errf(pos, "view '%s' cannot be parsed: %v", v.Name, err)
 	}
 	node := ps[0].Node
 	vb := &binder{cat: b.cat, session: b.session, vars: b.vars, src: ps[0].src, end: len(ps[0].src), depth: b.depth,
@@ -125,20 +131,20 @@ func (b *binder) bindView(v catalog.View, pos int) (Plan, []string, error) {
 		if errors.As(err, &se) {
 			err = errors.New(se.Msg)
 		}
-		return nil, nil, b.invalidView(pos, v.Name, err.Error())
+		return nil, nil, nil, b.invalidView(pos, v.Name, err.Error())
 	}
 	if len(v.Columns) == 0 {
-		return blk.plan, blk.names, nil
+		return blk.plan, blk.names, viewOrigins(blk, v.Temptable || materialized(node)), nil
 	}
 	if len(v.Columns) != len(blk.names) {
-		return nil, nil, b.invalidView(pos, v.Name, fmt.Sprintf("it names %d columns but its SELECT now returns %d", len(v.Columns), len(blk.names)))
+		return nil, nil, nil, b.invalidView(pos, v.Name, fmt.Sprintf("it names %d columns but its SELECT now returns %d", len(v.Columns), len(blk.names)))
 	}
 	sch := blk.plan.Schema()
 	refs := make([]Expr, len(v.Columns))
 	for i := range refs {
 		refs[i] = &ColRef{Index: i, Col: sch[i]}
 	}
-	return newProject(blk.plan, refs, v.Columns), v.Columns, nil
+	return newProject(blk.plan, refs, v.Columns), v.Columns, viewOrigins(blk, v.Temptable || materialized(node)), nil
 }
 
 // expandWildcards is sel with its * and t.* written out as the columns they
@@ -175,4 +181,54 @@ func (b *binder) expandWildcards(sel *ast.SelectStmt) (*ast.SelectStmt, error) {
 	out := *sel
 	out.Fields = &ast.FieldList{Fields: fields}
 	return &out, nil
+}
+
+// nameFields is sel with each expression that has no alias named as the
+// SELECT named it (names), as MySQL stores a view (select 'a' like 'a' AS
+// `'a' like 'a'`): the stored text is restored from the tree, which
+// spells literals and calls its own way (_UTF8MB4'a' LIKE _UTF8MB4'a'),
+// and a name taken from that text would not be the one MySQL gives.
+// A column keeps its own name; the tree itself is left as it is.
+func nameFields(sel *ast.SelectStmt, names []string) *ast.SelectStmt {
+	if sel.Fields == nil || len(sel.Fields.Fields) != len(names) {
+		return sel
+	}
+	fields := make([]*ast.SelectField, len(names))
+	for i, f := range sel.Fields.Fields {
+		fields[i] = f
+		if _, col := f.Expr.(*ast.ColumnNameExpr); f.AsName.O == "" && f.WildCard == nil && !col {
+			named := *f
+			named.AsName = ast.NewCIStr(names[i])
+			fields[i] = &named
+		}
+	}
+	out := *sel
+	out.Fields = &ast.FieldList{Fields: fields}
+	return &out
+}
+
+// nameFirstFields is nameFields of a set operation's first SELECT, which
+// names its columns.
+func nameFirstFields(so *ast.SetOprStmt, names []string) *ast.SetOprStmt {
+	if so.SelectList == nil || len(so.SelectList.Selects) == 0 {
+		return so
+	}
+	first, ok := so.SelectList.Selects[0].(*ast.SelectStmt)
+	if !ok {
+		return so
+	}
+	list := *so.SelectList
+	list.Selects = append([]ast.Node{nameFields(first, names)}, list.Selects[1:]...)
+	out := *so
+	out.SelectList = &list
+	return &out
+}
+
+// viewOrigins are a view's columns' origins, none where MySQL
+// materializes it (ALGORITHM=TEMPTABLE, or a query it cannot merge).
+func viewOrigins(blk *block, materialized bool) []string {
+	if materialized {
+		return nil
+	}
+	return blk.origins
 }

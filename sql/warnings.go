@@ -81,6 +81,19 @@ type onceWarning struct {
 // failed attempt's are dropped with it.
 func NewAttempt() *Warnings { return &Warnings{isAttempt: true} }
 
+// Take moves what attempt w holds into a new attempt and leaves w empty:
+// an executor worker notes a morsel's warnings in its own list and hands
+// them over when the morsel is done, to be merged in row order. Only the
+// goroutine that adds to w may call it.
+func (w *Warnings) Take() *Warnings {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	t := &Warnings{list: w.list, pending: w.pending, isAttempt: true}
+	t.count.Store(w.count.Swap(0))
+	w.list, w.pending = nil, nil
+	return t
+}
+
 // Merge notes the warnings of attempt a in w.
 func (w *Warnings) Merge(a *Warnings) {
 	if w == nil || a == nil {

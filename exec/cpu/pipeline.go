@@ -185,13 +185,23 @@ func (x *executor) runRel(src *rel, chain func(w int, sink operator) (operator, 
 		workers = max(1, morsels)
 	}
 	chains := make([]operator, workers)
+	mw := x.newMorselWarnings(workers)
 	for w := 0; w < workers; w++ {
+		restore := mw.building(x, w)
 		c, err := chain(w, sf.local(w))
+		restore()
 		if err != nil {
 			return nil, err
 		}
 		chains[w] = c
 	}
+	// current[w] is the morsel worker w reads (-1: none), whose warnings
+	// are still the worker's when it stops.
+	current := make([]int, workers)
+	for w := range current {
+		current[w] = -1
+	}
+	defer func() { mw.finish(current) }()
 	var next atomic.Int64
 	var stop atomic.Bool
 	errs := make([]error, workers)
@@ -233,8 +243,10 @@ func (x *executor) runRel(src *rel, chain func(w int, sink operator) (operator, 
 					return
 				}
 				if m < len(skip) && skip[m] {
+					mw.ended(w, m)
 					continue
 				}
+				current[w] = m
 				lo, hi := m*morselRows, min((m+1)*morselRows, src.rows)
 				for off := lo; off < hi; off += batchSize {
 					// Checked per batch, not per morsel: a join that fans
@@ -255,6 +267,8 @@ func (x *executor) runRel(src *rel, chain func(w int, sink operator) (operator, 
 						return
 					}
 				}
+				current[w] = -1
+				mw.ended(w, m)
 			}
 		}(w)
 	}

@@ -134,6 +134,9 @@ func (g *Gen) fromItem(d int, ctes *[]*cte) (*Node, []column, int64) {
 	if d == 0 && g.pct(6) {
 		return g.quotientDerived()
 	}
+	if d <= 1 && g.pct(5) {
+		return g.passThrough(1)
+	}
 	switch c := g.r.Intn(100); {
 	case c < 12 && d == 0 || c < 5 && d == 1:
 		var body sel
