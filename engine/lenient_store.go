@@ -100,15 +100,8 @@ func lenientColumn(c *columnar.Column, f columnar.Field, warn func(code uint16, 
 func lenientBigUnsigned(c *columnar.Column, f columnar.Field, warn func(code uint16, i int)) *columnar.Column {
 	out := columnar.NewColumn(f.Type, c.Len, !f.Nullable || c.HasNulls())
 	for i := 0; i < c.Len; i++ {
-		if c.IsNull(i) {
-			if !f.Nullable { // the implicit default, 0
-				warn(sql.WarnBadNull, i)
-				out.SetValid(i)
-			}
+		if !lenientValid(c, out, f, warn, i) {
 			continue
-		}
-		if out.Valid != nil {
-			out.SetValid(i)
 		}
 		var u uint64
 		if c.Type.Physical() == columnar.PhysFloat64 {
@@ -129,6 +122,23 @@ func lenientBigUnsigned(c *columnar.Column, f columnar.Field, warn func(code uin
 		out.I64[i] = int64(u)
 	}
 	return out
+}
+
+// lenientValid marks row i of out valid unless c's is NULL in a nullable
+// column; a NULL into NOT NULL becomes the implicit default 0, with 1048.
+// It reports whether the row has a value to convert.
+func lenientValid(c, out *columnar.Column, f columnar.Field, warn func(code uint16, i int), i int) bool {
+	if c.IsNull(i) {
+		if !f.Nullable {
+			warn(sql.WarnBadNull, i)
+			out.SetValid(i)
+		}
+		return false
+	}
+	if out.Valid != nil {
+		out.SetValid(i)
+	}
+	return true
 }
 
 // numericStore reports the types lenientNumbers adjusts: integers and
@@ -166,15 +176,8 @@ func lenientNumbers(c *columnar.Column, f columnar.Field, warn func(code uint16,
 	}
 	out := columnar.NewColumn(t, c.Len, !f.Nullable || c.HasNulls())
 	for i := 0; i < c.Len; i++ {
-		if c.IsNull(i) {
-			if !f.Nullable { // the implicit default, 0
-				warn(sql.WarnBadNull, i)
-				out.SetValid(i)
-			}
+		if !lenientValid(c, out, f, warn, i) {
 			continue
-		}
-		if out.Valid != nil {
-			out.SetValid(i)
 		}
 		v, err := asScaled(c, i, t)
 		switch {

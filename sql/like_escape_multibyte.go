@@ -78,10 +78,7 @@ func withLikeEscapes(stmts []Parsed, text, unmarked string, escapes map[byte]str
 		p := &stmts[i]
 		p.likeEscapes = escapes
 		p.src = unmarked
-		if p.end > p.start && p.end <= len(text) {
-			body := strings.TrimRightFunc(text[p.start:p.end], isSpace)
-			p.Text = strings.TrimRightFunc(strings.TrimSuffix(body, ";"), isSpace)
-		}
+		p.retext(text)
 	}
 	return stmts
 }

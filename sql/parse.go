@@ -113,12 +113,22 @@ func withFiles(stmts []Parsed, text string, files []fileSource) []Parsed {
 	for i := range stmts {
 		p := &stmts[i]
 		p.files = files
-		if p.end > p.start && p.end <= len(text) {
-			body := strings.TrimRightFunc(text[p.start:p.end], isSpace)
-			p.Text = strings.TrimRightFunc(strings.TrimSuffix(body, ";"), isSpace)
-		}
+		p.retext(text)
 	}
 	return stmts
+}
+
+// retext sets p's Text to its statement cut from text, a form of the
+// source (markers put in or taken out) that holds it at p's offsets.
+func (p *Parsed) retext(text string) {
+	if p.end > p.start && p.end <= len(text) {
+		p.Text = statementBody(text[p.start:p.end])
+	}
+}
+
+// statementBody is a statement's text without its trailing blanks and ';'.
+func statementBody(s string) string {
+	return strings.TrimRightFunc(strings.TrimSuffix(strings.TrimRightFunc(s, isSpace), ";"), isSpace)
 }
 
 // parseSQL runs the TiDB parser, turning its one known panic into an
@@ -166,8 +176,7 @@ func splitParsed(src string, nodes []ast.StmtNode) []Parsed {
 			cursor = start + len(txt)
 		}
 		lead := skipSpaceAndComments(txt)
-		body := strings.TrimRightFunc(txt[lead:], isSpace)
-		body = strings.TrimRightFunc(strings.TrimSuffix(body, ";"), isSpace)
+		body := statementBody(txt[lead:])
 		line, _ := lineCol(src, start+lead)
 		out = append(out, Parsed{Node: n, Text: body, Line: line, src: src, start: start + lead, end: start + len(txt)})
 	}

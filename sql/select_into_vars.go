@@ -112,10 +112,7 @@ func withIntoVars(stmts []Parsed, text string, found []intoVars) []Parsed {
 				continue
 			}
 			p.into = append(p.into, f.names...)
-			if p.end <= len(text) {
-				body := strings.TrimRightFunc(text[p.start:p.end], isSpace)
-				p.Text = strings.TrimRightFunc(strings.TrimSuffix(body, ";"), isSpace)
-			}
+			p.retext(text)
 		}
 	}
 	return stmts

@@ -71,10 +71,7 @@ func withSoundsLike(stmts []Parsed, text, unmarked string, marked bool) []Parsed
 		p := &stmts[i]
 		p.soundsLike = true
 		p.src = unmarked
-		if p.end > p.start && p.end <= len(text) {
-			body := strings.TrimRightFunc(text[p.start:p.end], isSpace)
-			p.Text = strings.TrimRightFunc(strings.TrimSuffix(body, ";"), isSpace)
-		}
+		p.retext(text)
 	}
 	return stmts
 }
