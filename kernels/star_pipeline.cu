@@ -48,8 +48,8 @@
 // (SSB: lo_discount 4 bits, lo_quantity 6).
 //
 // Narrow fact columns (common.cuh, load_narrow; planner/gpu_narrow.go),
-// the default form of a column whose values span at most 16 bits within
-// each 65,536-row chunk, are read at 1 or 2 bytes a row in the ordinary
+// the form placement gives a column whose values span at most 16 bits
+// within each 65,536-row chunk when the 4-byte forms do not fit, are read at 1 or 2 bytes a row in the ordinary
 // row map, 8 rows in one 8- or 16-byte vector load, and cost a byte
 // extract and an add a row (FAST_NEED_NARROW): SSB's lo_discount,
 // lo_quantity and lo_tax take 1 byte, lo_orderdate and (up to SF 30)
@@ -719,3 +719,5 @@ STAR_FAST(star_fast_scalar_8_f36, true, 8, 36, , 4)
 STAR_FAST(star_fast_scalar_8_f37, true, 8, 37, , 4)
 STAR_FAST(star_fast_scalar_8_f38, true, 8, 38, , 4)
 STAR_FAST(star_fast_scalar_8_f39, true, 8, 39, , 4)
+// One group, dimensions that only filter: the star_scan kernels.
+#include "star_scan.cuh"

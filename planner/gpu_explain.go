@@ -106,7 +106,11 @@ func explainStar(sb *strings.Builder, s *GPUStar) {
 	for n := s.Aggregate.Input; n != nil; n = factChild(n, s.Fact) {
 		path = append(path, opName(n))
 	}
-	fmt.Fprintf(sb, "    fused kernel: %s\n", strings.Join(path, " ← "))
+	kernel := ""
+	if s.Scan {
+		kernel = fmt.Sprintf(" (star_scan: one group, %d rows a thread)", scanRowsPerThread)
+	}
+	fmt.Fprintf(sb, "    fused kernel: %s%s\n", strings.Join(path, " ← "), kernel)
 	if s.Zones != nil {
 		fmt.Fprintf(sb, "    %s\n", s.Zones)
 	}

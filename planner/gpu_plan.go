@@ -131,6 +131,7 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 			planDimFilters(star)
 			planGroupRemap(star, p.Options.Remaps, prof)
 			planFactFilters(star)
+			star.Scan = planStarScan(star)
 			star.Zones = planStarZones(star)
 		}
 	} else {
@@ -158,6 +159,7 @@ func PlanGPU(p *Physical, prof *GPUProfile) (g *GPUPlan) {
 		g.Star.Sort = planStarSort(g)
 		g.Star.Finish = planStarFinish(g)
 		keepZonesResident(g)
+		g.Star.Scan = g.Star.Scan && !packsFactColumns(g)
 		planFactReads(g)
 		planColdReads(g, prof)
 		planCopyAhead(g, prof)

@@ -59,6 +59,8 @@ type GPUStar struct {
 	Sort *GPUStarSort
 	// Finish says where the groups become output rows (gpu_star_finish.go).
 	Finish GPUStarFinish
+	// Scan: the fact kernel is a star_scan kernel (gpu_star_scan.go).
+	Scan bool
 }
 
 // GPUStarDim is one dimension of a star.

@@ -85,7 +85,10 @@ func TestPinnedAllocator(t *testing.T) {
 }
 
 // tunings are the fact kernel's launch shapes; tests run under each.
-var tunings = []tuning{{256, 4, true}, {256, 8, true}, {256, 16, true}, {128, 8, true}, {256, 4, false}, {256, 8, false}}
+var tunings = []tuning{
+	{256, 4, true, false}, {256, 8, true, false}, {256, 16, true, false}, {128, 8, true, false},
+	{256, 8, true, true}, {128, 8, true, true}, {256, 4, false, false}, {256, 8, false, false},
+}
 
 func eachTuning(t *testing.T, fn func(t *testing.T)) {
 	saved := starTuning
@@ -100,6 +103,9 @@ func (t tuning) String() string {
 	s := fmt.Sprintf("t%dx%d", t.block, t.items)
 	if !t.fast {
 		s += "generic"
+	}
+	if t.scan {
+		s += "scan"
 	}
 	return s
 }
@@ -242,6 +248,18 @@ func edgePlans(f, d *columnar.Table) map[string]*planner.Physical {
 		out["join-dim-filter"] = phys(aggOf(j, []string{"g"}, sumOf(ref(j, "v")), countStar()))
 	}
 	{
+		// One group, a dimension that only filters: the star_scan kernels
+		// where no column has NULLs.
+		dd, s := ds(), fs()
+		j := joinOf(filterOf(s, cmpOp(sql.OpGT, ref(s, "v"), -100)), filterOf(dd, cmpOp(sql.OpLT, ref(dd, "da"), 3)), "k", "dk")
+		out["scalar-join-filter"] = phys(aggOf(j, nil, sumOf(ref(j, "v")), countStar(), sumOf(arith(sql.OpMul, ref(j, "v"), ref(j, "g")))))
+	}
+	{
+		s := fs()
+		fl := filterOf(s, cmpOp(sql.OpGT, ref(s, "v"), 10), cmpOp(sql.OpLT, ref(s, "g"), 40))
+		out["scalar-preds"] = phys(aggOf(fl, nil, sumOf(ref(fl, "v")), countStar(), sumOf(arith(sql.OpSub, ref(fl, "v"), ref(fl, "g")))))
+	}
+	{
 		s := fs()
 		fl := filterOf(s, cmpOp(sql.OpGT, ref(s, "v"), 650), &sql.IsNull{E: ref(s, "k"), Negated: true})
 		out["select"] = phys(&planner.Projection{Input: fl, Exprs: []sql.Expr{ref(fl, "v"), ref(fl, "g"), ref(fl, "w"), ref(fl, "k")},
@@ -289,6 +307,7 @@ var edgeCases = []struct {
 	{"all-null-keys-mostly", 3000, 5, 0.9, 1},
 	{"sparse-keys-hash-table", 20000, 3000, 0.05, 1_000_003},
 	{"larger", 300001, 1000, 0.01, 1},
+	{"scan-tiles-plus-17", 256*32*3 + 17, 300, 0, 1},
 }
 
 func TestStarEdgeCases(t *testing.T) {

@@ -160,7 +160,12 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 	block, it := starTuning.block, starTuning.items
 	var kname string
 	if starTuning.fast && fastEligible(sp) {
-		kname = fastKernelName(ngroups == 1, it, fastFeatures(sp, sumsSafe))
+		f := fastFeatures(sp, sumsSafe)
+		if name, ok := scanKernelName(sp, ngroups, f); ok && q.scan && starTuning.scan {
+			kname, it = name, scanRows
+		} else {
+			kname = fastKernelName(ngroups == 1, it, f)
+		}
 	} else if ngroups == 1 {
 		kname = fmt.Sprintf("star_pipeline_scalar_%d", min(it, 8))
 	} else {
@@ -230,7 +235,7 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 	}
 	if timed {
 		if ms, err := d.ev[0].Elapsed(d.ev[1]); err == nil {
-			d.last = kernelTiming{name: "star_pipeline", ms: ms, rows: sp.N, groups: ngroups, replicas: int(sp.SharedReplicas)}
+			d.last = kernelTiming{name: kname, ms: ms, rows: sp.N, groups: ngroups, replicas: int(sp.SharedReplicas)}
 		}
 	}
 	return groups, nil
@@ -259,7 +264,7 @@ func checkDimStatus(q *starQuery, status cu.DevicePtr) error {
 // starTuning is the fact kernel's launch shape: threads per block, rows per
 // thread (kernels *_4, *_8, and *_16 for the fast path) and whether the fast
 // path may be used. Benchmarks sweep it; tests run every shape.
-var starTuning = tuning{block: 256, items: starItemsDefault(), fast: true}
+var starTuning = tuning{block: 256, items: starItemsDefault(), fast: true, scan: scanEnabled()}
 
 // starItemsDefault is 8 rows a thread, or GPUSQL_STAR_ITEMS (4, 8 or 16)
 // where set, so that a GPU machine can compare the shapes through bench.
@@ -275,6 +280,7 @@ func starItemsDefault() int {
 type tuning struct {
 	block, items int
 	fast         bool
+	scan         bool // whether the star_scan kernels may take a star
 }
 
 // fastEligible reports whether the star_fast kernels apply: every fact

@@ -51,6 +51,9 @@ type starQuery struct {
 	sort *planner.GPUStarSort
 	// finish says where the groups become output rows (star_finish.go).
 	finish planner.GPUStarFinish
+	// scan: the plan gives the fact kernel to the star_scan kernels
+	// (star_scan.go) where its parameters allow.
+	scan bool
 }
 
 // scanExpr is an expression over node's output whose every column is a
@@ -145,7 +148,7 @@ var (
 // star unsupported, and the plan's fallback (operator at a time) runs.
 func starFromPlan(s *planner.GPUStar) (*starQuery, []starOutput, error) {
 	q := &starQuery{agg: s.Aggregate, fact: s.Fact, filters: s.Filters, preds: map[baseCol][]sql.Expr{},
-		nFact: s.FactGroupCols, groups: s.Groups, fetched: s.FactReadBytes, sort: s.Sort, finish: s.Finish}
+		nFact: s.FactGroupCols, groups: s.Groups, fetched: s.FactReadBytes, sort: s.Sort, finish: s.Finish, scan: s.Scan}
 	for b, cs := range s.ColumnPreds {
 		q.preds[baseCol{b.Scan, b.Col}] = cs
 	}

@@ -1,0 +1,47 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// The star_scan kernels (kernels/star_scan.cuh) take the one-group stars
+// without NULLs the plan gives them: each answer against the CPU's over
+// tables around their 4,096-row tiles and 16-row threads, with 4-byte and
+// narrow columns, and the kernel that ran checked by name where no column
+// is bit-packed (only star_fast reads that form).
+func TestStarScanKernel(t *testing.T) {
+	d := needGPU(t)
+	timeFactKernel.Store(true)
+	defer timeFactKernel.Store(false)
+	saved := starTuning
+	defer func() { starTuning = saved }()
+	starTuning = tuning{block: 256, items: 8, fast: true, scan: true}
+	for _, n := range []int{1, 15, 17, 4095, 4097, 3*4096 + 9, 65536 + 33} {
+		f, dim := packedEdgeDB(n, 50, 0, false, uint64(n)+7)
+		plans := edgePlans(f, dim)
+		for _, m := range []packingMode{packingModes[0], packingModes[3]} {
+			for _, name := range []string{"scalar-join-filter", "scalar-preds"} {
+				t.Run(fmt.Sprintf("%d/%s/%s", n, name, m.name), func(t *testing.T) {
+					p := withPacking(t, plans[name], m)
+					if m.transfer {
+						if err := DropColumnCache(); err != nil {
+							t.Fatal(err)
+						}
+					}
+					d.last = kernelTiming{}
+					checkPlan(t, name, p)
+					if m.narrow && n >= 16 && narrowColumns(p.GPU) == 0 {
+						t.Errorf("no narrow column\n%s", p.Explain())
+					}
+					if got := d.last.name; p.GPU.Star.Scan != (packedColumns(p.GPU) == 0) || p.GPU.Star.Scan && !strings.HasPrefix(got, "star_scan") {
+						t.Errorf("kernel %q, want star_scan*\n%s", got, p.Explain())
+					}
+				})
+			}
+		}
+	}
+}
