@@ -91,6 +91,13 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 	if e.Type().ID == columnar.Time && isTemporal(t) {
 		return nil, b.errf(pos, "unsupported: CAST of a TIME to %s (MySQL adds today's date: write TIMESTAMP(CURRENT_DATE, t))", t)
 	}
+	if c, ok := e.(*Const); ok && t.Year && !c.Null && (c.T.ID == columnar.Float64 || c.T.ID == columnar.String) {
+		// CAST(... AS YEAR) reads a DOUBLE by rint and a string by its
+		// leading integer (Item_typecast_year), where storing one into a
+		// YEAR column (convertToYear, which folding would use) truncates
+		// the DOUBLE and rounds the string: the executor casts it.
+		return &Cast{E: e, T: t}, nil
+	}
 	x := castTo(e, t)
 	if c, ok := x.(*Cast); ok && t.IsInteger() && c.E.Type().ID == columnar.String {
 		x = &Cast{E: c.E, T: c.T, Written: true} // strtoll10's bits (Cast.Written)

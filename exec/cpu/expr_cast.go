@@ -350,8 +350,8 @@ func parseValue(s string, t columnar.Type) numVal {
 	switch t.ID {
 	case columnar.Int32:
 		if t.Year {
-			y, ok := columnar.ParseYear(s)
-			return numVal{i: int64(y), null: !ok}
+			y, ok, truncated := columnar.CastYear(s)
+			return numVal{i: int64(y), null: !ok, truncated: truncated}
 		}
 	case columnar.Date:
 		d, ok := parseDate(s)
