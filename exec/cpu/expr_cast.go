@@ -53,7 +53,8 @@ func castEvaluator(ev evaluator, from, to columnar.Type, warn *sql.Warnings, wri
 		return wideCast(ev, from, to, warn) // fewer digits: each value checked
 	}
 	finer := (from.ID == columnar.Datetime || from.ID == columnar.Time) && to.ID == from.ID && to.Scale >= from.Scale
-	if sameType(from, to) || finer || from.Year && to.ID == columnar.Int32 {
+	narrower := to.Single && !from.Single // a DOUBLE to a FLOAT rounds each value
+	if sameType(from, to) && !narrower || finer || from.Year && to.ID == columnar.Int32 {
 		return ev // a finer fsp keeps every DATETIME value as it is
 	}
 	if from.IsWide() || to.IsWide() {
@@ -131,6 +132,16 @@ func numberName(t columnar.Type) string {
 }
 
 func (e *castEval) eval(b *batch, sel []int32) *vec {
+	out := e.evalValues(b, sel)
+	if e.to.Single { // CAST(... AS FLOAT): the float32 nearest
+		for _, p := range sel {
+			out.f64[p] = float64(float32(out.f64[p]))
+		}
+	}
+	return out
+}
+
+func (e *castEval) evalValues(b *batch, sel []int32) *vec {
 	v := e.in.eval(b, sel)
 	out := e.out
 	out.ensure(b.n)
