@@ -135,10 +135,21 @@ func (e *castEval) eval(b *batch, sel []int32) *vec {
 	out := e.evalValues(b, sel)
 	if e.to.Single { // CAST(... AS FLOAT): the float32 nearest
 		for _, p := range sel {
-			out.f64[p] = float64(float32(out.f64[p]))
+			f := out.f64[p]
+			if math.Abs(f) > math.MaxFloat32 && !out.isNull(p) {
+				raise(floatOverflow(f))
+			}
+			out.f64[p] = float64(float32(f))
 		}
 	}
 	return out
+}
+
+// floatOverflow is MySQL's 1690 for a CAST(... AS FLOAT) past FLOAT's
+// range (Item_typecast_real). MySQL names the argument as written; the
+// value is named here, the same text for a literal (3.5e38).
+func floatOverflow(f float64) error {
+	return fmt.Errorf("FLOAT value is out of range in 'cast(%s as float)'", exec.FormatDouble(f))
 }
 
 func (e *castEval) evalValues(b *batch, sel []int32) *vec {
