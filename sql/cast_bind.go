@@ -35,8 +35,16 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 			return nil, err
 		}
 		t = columnar.TDecimal(p, s)
-	case mysql.TypeDouble, mysql.TypeFloat:
+	case mysql.TypeDouble:
 		t = columnar.TFloat64
+	case mysql.TypeFloat:
+		if n.Tp.GetFlen() > 24 { // FLOAT(25..53) is a DOUBLE
+			return castTo(e, columnar.TFloat64), nil
+		}
+		// MySQL 8.0.17+: single precision. The executor rounds the
+		// double to a float32 (a cast from Float64 to a Single type),
+		// which prints with FLT_DIG digits (columnar.FormatFloat32).
+		return &Cast{E: castTo(e, columnar.TFloat64), T: columnar.TFloat(0, 0)}, nil
 	case mysql.TypeVarString, mysql.TypeString, mysql.TypeVarchar, mysql.TypeBlob:
 		if w := n.Tp.GetFlen(); w >= 0 {
 			return castToChars(e, w, n.Tp.GetCharset() == "binary"), nil
@@ -90,6 +98,13 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 	}
 	if e.Type().ID == columnar.Time && isTemporal(t) {
 		return nil, b.errf(pos, "unsupported: CAST of a TIME to %s (MySQL adds today's date: write TIMESTAMP(CURRENT_DATE, t))", t)
+	}
+	if c, ok := e.(*Const); ok && t.Year && !c.Null && (c.T.ID == columnar.Float64 || c.T.ID == columnar.String) {
+		// CAST(... AS YEAR) reads a DOUBLE by rint and a string by its
+		// leading integer (Item_typecast_year), where storing one into a
+		// YEAR column (convertToYear, which folding would use) truncates
+		// the DOUBLE and rounds the string: the executor casts it.
+		return &Cast{E: e, T: t}, nil
 	}
 	x := castTo(e, t)
 	if c, ok := x.(*Cast); ok && t.IsInteger() && c.E.Type().ID == columnar.String {

@@ -253,6 +253,9 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		if err := arity(1, 1); err != nil {
 			return nil, err
 		}
+		if byteString(args[0], n.Args[0]) {
+			return str(args[0]), nil // MySQL: no effect on a binary string
+		}
 		fn := "upper"
 		if name == "lower" || name == "lcase" {
 			fn = "lower"
@@ -263,7 +266,7 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 			return nil, err
 		}
 		fn := "length"
-		if strings.HasPrefix(name, "char") {
+		if strings.HasPrefix(name, "char") && !byteString(args[0], n.Args[0]) {
 			fn = "char_length"
 		}
 		return &Func{Name: fn, Args: []Expr{str(args[0])}, T: columnar.TInt64}, nil

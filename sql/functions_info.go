@@ -97,6 +97,25 @@ func madeBinary(arg ast.ExprNode) bool {
 	return false
 }
 
+// byteString reports a binary string argument (a BINARY, VARBINARY or
+// BLOB column, CONVERT(x USING binary), CAST(x AS BINARY), BINARY x),
+// whose characters are its bytes: CHAR_LENGTH is its LENGTH and UPPER and
+// LOWER leave it as it is (MySQL's manual, "String Functions").
+func byteString(e Expr, arg ast.ExprNode) bool {
+	if madeBinary(arg) {
+		return true
+	}
+	switch a := unparen(arg).(type) {
+	case *ast.FuncCallExpr: // CONVERT(b USING utf8mb4) is text
+		if a.FnName.L == "convert" {
+			return false
+		}
+	case *ast.FuncCastExpr: // and so is CAST(b AS CHAR)
+		return false
+	}
+	return e.Type().ID == columnar.String && e.Type().Binary
+}
+
 // readsColumn reports whether e reads a column of its input.
 func readsColumn(e Expr) bool {
 	found := false

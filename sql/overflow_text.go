@@ -46,10 +46,11 @@ func overflowText(n ast.ExprNode, sc *scope) string {
 }
 
 // overflowColumn is a column as MySQL's error prints it: `db`.`t`.`c` for
-// a base table's, and for a derived table's or a view's that passes one
-// through (MySQL merges the derived table into the outer query and prints
-// the column under it). A computed column of a derived table is `d`.`c`
-// here, where MySQL prints its expression.
+// a base table's; for a merged derived table's or view's column, what it
+// stands for (MySQL merges the derived table into the outer query and
+// prints the item under it: the column it passes through, or the
+// expression it computes, (`gpusql`.`t`.`u` * 2)). A materialized one's
+// is `d`.`c`.
 func overflowColumn(cn *ast.ColumnName, sc *scope) string {
 	local := sc
 	if sc != nil && sc.agg != nil {

@@ -49,8 +49,9 @@ type scopeCol struct {
 	// base marks a base table's column, which MySQL's error messages
 	// print with the database: `gpusql`.`t`.`a` (overflow_text.go).
 	base bool
-	// origin is the column a merged derived table's or view's column
-	// passes through, as MySQL's errors print it ("" where it is computed).
+	// origin is what a merged derived table's or view's column stands
+	// for in MySQL's errors: the column it passes through or the
+	// expression it computes ("" for others).
 	origin string
 }
 

@@ -14,10 +14,10 @@ import (
 type block struct {
 	plan  Plan
 	names []string
-	// origins[i] is how MySQL's errors print column i where it passes a
-	// column of its FROM through ("" where it is computed): a derived
-	// table or view over it that MySQL merges into the outer query prints
-	// that column (overflow_text.go).
+	// origins[i] is how MySQL's errors print column i: the column of its
+	// FROM it passes through, or the expression it computes, over base
+	// columns. A derived table or view over it that MySQL merges into the
+	// outer query prints that in place of its column (overflow_text.go).
 	origins []string
 
 	// The rest describes a subquery block to its decorrelator.
@@ -193,9 +193,7 @@ func (b *binder) selectBlock(s *ast.SelectStmt, parent *scope, corr *correlation
 			return nil, err
 		}
 		names[i] = it.name
-		if cn, ok := unparen(it.node).(*ast.ColumnNameExpr); ok {
-			blk.origins[i] = overflowColumn(cn.Name, out)
-		}
+		blk.origins[i] = overflowText(it.node, out)
 	}
 	blk.names = names
 	// ORDER BY matches select-list expressions as written: before a

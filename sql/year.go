@@ -9,7 +9,8 @@ import (
 // YEAR columns are INT columns marked Year (storage/columnar/year.go).
 // Constants convert into them here, strictly: a string by MySQL's string
 // rule ('69' is 2069, '0' and '00' are 2000), a number by the numeric one
-// (69 is 2069, 0 is 0000, a fraction rounds first), a DATE or DATETIME by
+// (69 is 2069, 0 is 0000, a DECIMAL's fraction rounds first, a DOUBLE's
+// is cut), a DATE or DATETIME by
 // its year. Computed values are stored as they come and converted by the
 // engine as it appends them (storeCast leaves them alone), so a value
 // out of range fails the statement, naming its row, as MySQL's strict mode
@@ -30,10 +31,13 @@ func convertToYear(c *Const) (int64, bool) {
 	case columnar.Decimal:
 		y, ok = columnar.YearFromNumber(roundScaled(c.I, c.T.Scale, 0))
 	case columnar.Float64:
-		if math.IsNaN(c.F) || math.Abs(c.F) > 1e6 {
+		// Field_year::store(double) truncates (1999.5e0 is 1999) after
+		// checking the double against 0 and 2155 (-0.5e0 is out of range);
+		// a CAST rounds it (cast_bind.go).
+		if math.IsNaN(c.F) || c.F < 0 || c.F > 2155 {
 			return 0, false
 		}
-		y, ok = columnar.YearFromNumber(int64(math.Round(c.F)))
+		y, ok = columnar.YearFromNumber(int64(c.F))
 	case columnar.Date:
 		yr, _, _ := DateParts(int32(c.I))
 		y, ok = columnar.YearFromNumber(int64(yr))

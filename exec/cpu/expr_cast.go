@@ -53,7 +53,8 @@ func castEvaluator(ev evaluator, from, to columnar.Type, warn *sql.Warnings, wri
 		return wideCast(ev, from, to, warn) // fewer digits: each value checked
 	}
 	finer := (from.ID == columnar.Datetime || from.ID == columnar.Time) && to.ID == from.ID && to.Scale >= from.Scale
-	if sameType(from, to) || finer || from.Year && to.ID == columnar.Int32 {
+	narrower := to.Single && !from.Single // a DOUBLE to a FLOAT rounds each value
+	if sameType(from, to) && !narrower || finer || from.Year && to.ID == columnar.Int32 {
 		return ev // a finer fsp keeps every DATETIME value as it is
 	}
 	if from.IsWide() || to.IsWide() {
@@ -131,6 +132,27 @@ func numberName(t columnar.Type) string {
 }
 
 func (e *castEval) eval(b *batch, sel []int32) *vec {
+	out := e.evalValues(b, sel)
+	if e.to.Single { // CAST(... AS FLOAT): the float32 nearest
+		for _, p := range sel {
+			f := out.f64[p]
+			if math.Abs(f) > math.MaxFloat32 && !out.isNull(p) {
+				raise(floatOverflow(f))
+			}
+			out.f64[p] = float64(float32(f))
+		}
+	}
+	return out
+}
+
+// floatOverflow is MySQL's 1690 for a CAST(... AS FLOAT) past FLOAT's
+// range (Item_typecast_real). MySQL names the argument as written; the
+// value is named here, the same text for a literal (3.5e38).
+func floatOverflow(f float64) error {
+	return fmt.Errorf("FLOAT value is out of range in 'cast(%s as float)'", exec.FormatDouble(f))
+}
+
+func (e *castEval) evalValues(b *batch, sel []int32) *vec {
 	v := e.in.eval(b, sel)
 	out := e.out
 	out.ensure(b.n)
@@ -350,8 +372,8 @@ func parseValue(s string, t columnar.Type) numVal {
 	switch t.ID {
 	case columnar.Int32:
 		if t.Year {
-			y, ok := columnar.ParseYear(s)
-			return numVal{i: int64(y), null: !ok}
+			y, ok, truncated := columnar.CastYear(s)
+			return numVal{i: int64(y), null: !ok, truncated: truncated}
 		}
 	case columnar.Date:
 		d, ok := parseDate(s)

@@ -69,10 +69,18 @@ func (t Type) floatName() string {
 	return name
 }
 
-// FormatFloat32 prints a FLOAT value as MySQL does: the shortest digits
-// that read back to the float32, plain for ordinary magnitudes and with an
-// exponent without '+' beyond them (3.4e38).
-func FormatFloat32(f float64) string { return formatShortest(f, 32) }
+// FormatFloat32 prints a FLOAT value as MySQL does (Field_float::val_str,
+// my_gcvt with MY_GCVT_ARG_FLOAT): rounded to FLT_DIG (6) significant
+// digits, trailing zeros dropped, so 1/3 is 0.333333 and 123456789 is
+// 123457000; plain for ordinary magnitudes and with an exponent without
+// '+' beyond them (3.40282e38).
+func FormatFloat32(f float64) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) || f == 0 {
+		return formatShortest(f, 64)
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'e', 5, 64), 64)
+	return formatShortest(r, 64)
+}
 
 // FormatDouble prints a DOUBLE as MySQL does: the shortest digits that
 // read back to f, plain for ordinary magnitudes and with an exponent

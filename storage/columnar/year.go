@@ -60,3 +60,40 @@ func FormatYear(y int32) string {
 
 // TYear is the YEAR column type.
 var TYear = Type{ID: Int32, Year: true}
+
+// CastYear reads text as CAST(s AS YEAR) does (Item_typecast_year): the
+// leading integer, as strtoll10 reads it ('2000.5' is 2000, '12abc' 2012,
+// noting truncated), 0 as 2000 ('0000' too, where a YEAR column stores
+// 0000), 1-69 and 70-99 as two-digit years. No digits, or a value outside
+// 1901-2155, is NULL (ok false). Storing text into a YEAR column follows
+// other rules (ParseYear).
+func CastYear(s string) (y int32, ok, truncated bool) {
+	t := strings.TrimLeft(s, " \t\n\r")
+	digits := t
+	if len(digits) > 0 && (digits[0] == '+' || digits[0] == '-') {
+		digits = digits[1:]
+	}
+	n := 0
+	for n < len(digits) && digits[n] >= '0' && digits[n] <= '9' {
+		n++
+	}
+	if n == 0 {
+		return 0, false, false
+	}
+	end := len(t) - len(digits) + n
+	v, err := strconv.ParseInt(t[:end], 10, 64)
+	if err != nil {
+		return 0, false, false
+	}
+	truncated = end != len(t)
+	switch {
+	case v == 0:
+		return 2000, true, truncated
+	case v > 0 && v < 100:
+		y, _ := YearFromNumber(v)
+		return y, true, truncated
+	case v >= 1901 && v <= 2155:
+		return int32(v), true, truncated
+	}
+	return 0, false, truncated
+}
