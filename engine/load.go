@@ -46,6 +46,8 @@ func (db *DB) load(ctx context.Context, s *sql.Load, baseDir string) (*Statement
 				Enclosure:   s.Enclosure,
 				IgnoreLines: s.IgnoreLines,
 				Progress:    prog.stepper(task, "bytes"),
+
+				EmptyLineRecords: s.EmptyLineRecords,
 			})
 		default:
 			return nil, fmt.Errorf("unknown file format %q (want csv or parquet)", s.Format)
@@ -167,6 +169,8 @@ func (db *DB) loadThroughInsert(ctx context.Context, s *sql.Load, path, baseDir 
 		Enclosure:   s.Enclosure,
 		IgnoreLines: s.IgnoreLines,
 		Progress:    progressOf(ctx).stepper("load "+filepath.Base(path), "bytes"),
+
+		EmptyLineRecords: s.EmptyLineRecords,
 	}
 	empty := columnar.NewEmptyTable(sql.LoadStagingName, s.Staging)
 	var staging *columnar.Table

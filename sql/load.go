@@ -19,7 +19,7 @@ func (b *binder) loadData(n *ast.LoadDataStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &Load{Table: t.Name, Path: n.Path, Format: "csv", Delimiter: '\t', AutoOnZero: b.autoValueOnZero()}
+	st := &Load{Table: t.Name, Path: n.Path, Format: "csv", Delimiter: '\t', AutoOnZero: b.autoValueOnZero(), EmptyLineRecords: true}
 	st.Ignore = n.OnDuplicate == ast.OnDuplicateKeyHandlingIgnore
 	st.Replace = n.OnDuplicate == ast.OnDuplicateKeyHandlingReplace
 	if n.Format != nil {

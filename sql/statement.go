@@ -119,6 +119,9 @@ type Load struct {
 	// without field c gives it (nil: NULL).
 	Lenient bool
 	Missing []*string
+	// EmptyLineRecords: an empty line is a record of one empty field, as
+	// in MySQL's LOAD DATA (IMPORT INTO skips it).
+	EmptyLineRecords bool
 }
 
 // ShowTables lists the tables, those whose name matches Like when it is
