@@ -99,6 +99,9 @@ func (b *binder) variable(n *ast.VariableExpr, pos int) (Expr, error) {
 		return b.userVariable(n, pos)
 	}
 	b.volatile("a system variable")
+	if n.IsGlobal && sessionOnlyVariables[strings.ToLower(n.Name)] {
+		return nil, b.errCode(pos, ErIncorrectGlobalLocalVar, "Variable '%s' is a SESSION variable", n.Name)
+	}
 	if strings.EqualFold(n.Name, "autocommit") && b.vars != nil && !n.IsGlobal {
 		on := int64(0)
 		if b.vars.Autocommit() {
@@ -117,12 +120,12 @@ func (b *binder) variable(n *ast.VariableExpr, pos int) (Expr, error) {
 		}
 		return &Const{T: columnar.TInt64, I: count}, nil
 	}
+	if strings.EqualFold(n.Name, "sql_log_bin") && n.IsGlobal {
+		// MySQL 8 refuses to read sql_log_bin's global value.
+		return nil, b.errCode(pos, ErIncorrectGlobalLocalVar, "Variable '%s' is a SESSION variable", n.Name)
+	}
 	if v, ok := b.session.GlobalVariable(n.Name); ok && n.IsGlobal {
 		return v, nil
-	}
-	if strings.EqualFold(n.Name, "sql_log_bin") && n.IsGlobal {
-		// MySQL 8's sql_log_bin has no global value.
-		return nil, b.errCode(pos, ErIncorrectGlobalLocalVar, "Variable '%s' is a SESSION variable", n.Name)
 	}
 	v, ok := b.session.Variable(n.Name)
 	if !ok && IsMySQLVariable(strings.ToLower(n.Name)) {
