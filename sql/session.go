@@ -32,10 +32,10 @@ type Session struct {
 // globals are the GLOBAL values sessions opened later start from: as in
 // MySQL, SET GLOBAL leaves the sessions already open as they are.
 type globals struct {
-	mu     sync.RWMutex
-	zone   *TimeZone
-	limits map[string]int64 // limitVariables set by SET GLOBAL
-	sqlMode []string // @@global.sql_mode
+	mu      sync.RWMutex
+	zone    *TimeZone
+	limits  map[string]int64 // limitVariables set by SET GLOBAL
+	sqlMode []string         // @@global.sql_mode
 	// manualCommit is SET GLOBAL autocommit = 0: connections opened
 	// later start with autocommit off.
 	manualCommit bool
