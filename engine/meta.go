@@ -49,7 +49,7 @@ func (db *DB) describe(name string, like *string, full bool) (*StatementResult, 
 		return nil, errNoTable(name)
 	}
 	keys := sql.ColumnKeys(len(t.Fields), db.cat.Indexes(name))
-	var names, types, nulls, defaults, extra []string
+	var names, types, nulls, defaults, extra, comments []string
 	var noDefault []bool
 	var keep, collations []string
 	var noCollation []bool
@@ -66,6 +66,7 @@ func (db *DB) describe(name string, like *string, full bool) (*StatementResult, 
 		defaults = append(defaults, sql.DefaultText(f))
 		noDefault = append(noDefault, !f.HasDefault)
 		extra = append(extra, columnExtra(f))
+		comments = append(comments, f.Comment)
 	}
 	res := &exec.Result{
 		Names: []string{"Field", "Type", "Null", "Key", "Default", "Extra"},
@@ -74,7 +75,7 @@ func (db *DB) describe(name string, like *string, full bool) (*StatementResult, 
 		Rows: len(names),
 	}
 	if full { // SHOW FULL COLUMNS: MySQL's Collation, Privileges and Comment
-		privileges, comments := make([]string, len(names)), make([]string, len(names))
+		privileges := make([]string, len(names))
 		for i := range privileges {
 			privileges[i] = "select,insert,update,references"
 		}
@@ -154,7 +155,7 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 	}
 	var lines []string
 	for _, f := range t.Fields {
-		lines = append(lines, fmt.Sprintf("  `%s` %s%s", f.Name, sql.SQLTypeName(f.Type), nullAndDefault(f)))
+		lines = append(lines, fmt.Sprintf("  `%s` %s%s%s", f.Name, sql.SQLTypeName(f.Type), nullAndDefault(f), commentClause(f)))
 	}
 	for _, ix := range db.cat.Indexes(name) {
 		cols := make([]string, len(ix.Columns))
@@ -188,6 +189,15 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 		Columns: []*columnar.Column{stringColumn([]string{t.Name}), stringColumn([]string{ddl})},
 		Rows:    1,
 	}}, nil
+}
+
+// commentClause is a column's COMMENT in SHOW CREATE TABLE and EXPORT
+// DATABASE: last in the definition, as MySQL writes it.
+func commentClause(f columnar.Field) string {
+	if f.Comment == "" {
+		return ""
+	}
+	return " COMMENT " + sql.QuoteComment(f.Comment)
 }
 
 // nullAndDefault is the NOT NULL and DEFAULT part of a column in SHOW

@@ -127,3 +127,23 @@ func TestShowCreateTableMySQLForms(t *testing.T) {
 		t.Errorf("SHOW CREATE TABLE after reading its text back:\n%s", again)
 	}
 }
+
+// A column's COMMENT is written last in its definition, quoted with
+// MySQL's backslash escapes, and the text reads back as the same comment.
+func TestShowCreateTableComments(t *testing.T) {
+	db := open(t)
+	mustRun(t, db, `CREATE TABLE t (id INT NOT NULL AUTO_INCREMENT COMMENT 'the ''id''', v VARCHAR(3) DEFAULT 'a' COMMENT 'back\\slash', PRIMARY KEY (id))`)
+	want := "t|CREATE TABLE `t` (\n" +
+		"  `id` int NOT NULL AUTO_INCREMENT COMMENT 'the \\'id\\'',\n" +
+		"  `v` varchar(3) DEFAULT 'a' COMMENT 'back\\\\slash',\n" +
+		"  PRIMARY KEY (`id`)\n" +
+		") DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+	got := tableText(t, db, "SHOW CREATE TABLE t")
+	if got != want {
+		t.Errorf("SHOW CREATE TABLE:\n%s\nwant:\n%s", got, want)
+	}
+	mustRun(t, db, "DROP TABLE t; "+strings.TrimPrefix(got, "t|"))
+	if again := tableText(t, db, "SHOW CREATE TABLE t"); again != want {
+		t.Errorf("SHOW CREATE TABLE after reading its text back:\n%s", again)
+	}
+}
