@@ -32,6 +32,27 @@ type Assignment struct {
 
 func (*Set) statement() {}
 
+// namesCollation checks SET NAMES cs COLLATE name as MySQL does: a
+// collation gpusql does not know of is 1273, one of another character set
+// 1253. gpusql compares by each column's collation, so a valid one
+// changes nothing.
+func (b *binder) namesCollation(cs string, coll ast.ValueExpr) error {
+	v, ok := coll.(*driver.ValueExpr)
+	if !ok || v == nil || cs == "default" || cs == "" {
+		return nil
+	}
+	typed := v.GetString()
+	name := strings.ToLower(typed)
+	prefixes := map[string][]string{"utf8mb4": {"utf8mb4_"}, "utf8": {"utf8mb3_", "utf8_"}, "utf8mb3": {"utf8mb3_", "utf8_"}, "ascii": {"ascii_"}}[cs]
+	switch {
+	case !knownCollationPrefix(name):
+		return b.errCode(b.start, ErUnknownCollation, "Unknown collation: '%s'", typed)
+	case !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(name, p) }):
+		return b.errCode(b.start, ErCollationCharsetMismatch, "COLLATION '%s' is not valid for CHARACTER SET '%s'", typed, cs)
+	}
+	return nil
+}
+
 func (b *binder) set(n *ast.SetStmt) (Statement, error) {
 	st := &Set{Vars: b.vars}
 	for _, v := range n.Variables {
@@ -44,6 +65,9 @@ func (b *binder) set(n *ast.SetStmt) (Statement, error) {
 			}
 			switch cs {
 			case "utf8", "utf8mb4", "utf8mb3", "ascii", "default", "":
+				if err := b.namesCollation(cs, v.ExtendValue); err != nil {
+					return nil, err
+				}
 				continue
 			}
 			return nil, b.errf(b.start, "unsupported: character set '%s' (gpusql uses utf8mb4)", cs)
