@@ -224,6 +224,9 @@ func nullAndDefault(f columnar.Field) string {
 	switch {
 	case sql.DefaultsToNow(f):
 		s += " DEFAULT " + sql.NowText(f)
+	case f.Type.Bit > 0 && f.HasDefault:
+		b, _ := sql.BitDefault(f)
+		s += " DEFAULT " + b
 	case f.HasDefault:
 		s += " DEFAULT '" + defaultQuoter.Replace(f.Default) + "'"
 	case f.Nullable && !isBlob(f.Type):
