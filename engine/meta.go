@@ -203,7 +203,8 @@ func commentClause(f columnar.Field) string {
 // nullAndDefault is the NOT NULL and DEFAULT part of a column in SHOW
 // CREATE TABLE and EXPORT DATABASE, as MySQL 8 writes it: every default
 // quoted as a string ("DEFAULT '5'"), which reads back as the same value
-// in every column type; a nullable column without one is DEFAULT NULL but
+// in every column type but BIT, whose default is a bit literal (b'101');
+// a nullable column without one is DEFAULT NULL but
 // for TEXT and BLOB; a nullable TIMESTAMP says NULL.
 func nullAndDefault(f columnar.Field) string {
 	s := ""
