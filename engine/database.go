@@ -115,7 +115,7 @@ func createTableSQL(t *columnar.Table, indexes []catalog.Index, constraints []st
 		if f.Type.ID == columnar.String && f.Type.Width == 0 && f.Type.Members == "" {
 			typ = "TEXT"
 		}
-		defs = append(defs, quoteIdent(f.Name)+" "+typ+nullAndDefault(f))
+		defs = append(defs, quoteIdent(f.Name)+" "+typ+nullAndDefault(f)+commentClause(f))
 	}
 	sorted := append([]catalog.Index(nil), indexes...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Primary && !sorted[j].Primary })

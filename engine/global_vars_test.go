@@ -55,3 +55,28 @@ func TestGlobalAutocommit(t *testing.T) {
 		}
 	}
 }
+
+// TestGlobalSQLMode: SET GLOBAL sql_mode leaves the connection that ran
+// it in its mode and starts connections opened later in the new one, and
+// a session's SET sql_mode changes no other connection, as in MySQL.
+func TestGlobalSQLMode(t *testing.T) {
+	db, err := Open(Options{Executor: "cpu"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	old := db.SessionConn(SessionOptions{})
+	if _, err := old.Exec(ctx, "set global sql_mode = 'ANSI_QUOTES'; set sql_mode = 'NO_ZERO_DATE'", ""); err != nil {
+		t.Fatal(err)
+	}
+	const q = "select @@sql_mode, @@global.sql_mode"
+	for _, c := range []struct {
+		conn *Conn
+		want string
+	}{{old, "NO_ZERO_DATE|ANSI_QUOTES"}, {db.SessionConn(SessionOptions{}), "ANSI_QUOTES|ANSI_QUOTES"}} {
+		rs, err := c.conn.Exec(ctx, q, "")
+		if err != nil || strings.Join(rs[0].Result.Row(0), "|") != c.want {
+			t.Errorf("%s: %v %v, want %s", q, rs, err, c.want)
+		}
+	}
+}

@@ -46,6 +46,8 @@ func (db *DB) load(ctx context.Context, s *sql.Load, baseDir string) (*Statement
 				Enclosure:   s.Enclosure,
 				IgnoreLines: s.IgnoreLines,
 				Progress:    prog.stepper(task, "bytes"),
+
+				EmptyLineRecords: s.EmptyLineRecords,
 			})
 		default:
 			return nil, fmt.Errorf("unknown file format %q (want csv or parquet)", s.Format)
@@ -162,12 +164,23 @@ func loadFieldError(err error) error {
 // table, which the statement's INSERT ... SELECT stores, bound over the
 // database's tables and the staging table.
 func (db *DB) loadThroughInsert(ctx context.Context, s *sql.Load, path, baseDir string) (*StatementResult, error) {
-	staging, err := columnar.LoadDelimited(columnar.NewEmptyTable(sql.LoadStagingName, s.Staging), path, columnar.DelimitedOptions{
+	opts := columnar.DelimitedOptions{
 		Delimiter:   s.Delimiter,
 		Enclosure:   s.Enclosure,
 		IgnoreLines: s.IgnoreLines,
 		Progress:    progressOf(ctx).stepper("load "+filepath.Base(path), "bytes"),
-	})
+
+		EmptyLineRecords: s.EmptyLineRecords,
+	}
+	empty := columnar.NewEmptyTable(sql.LoadStagingName, s.Staging)
+	var staging *columnar.Table
+	var err error
+	var counts []sql.RowWarning // a lenient load's 1261 / 1262, merged with the INSERT's in row order
+	if s.Lenient {
+		staging, err = columnar.LoadDelimitedLenient(empty, path, opts, lenientRecords(s, &counts))
+	} else {
+		staging, err = columnar.LoadDelimited(empty, path, opts)
+	}
 	if err != nil {
 		return nil, loadFieldError(err)
 	}
@@ -183,12 +196,32 @@ func (db *DB) loadThroughInsert(ctx context.Context, s *sql.Load, path, baseDir 
 	if err != nil {
 		return nil, err
 	}
-	r, err := db.execStatement(ctx, st, baseDir)
+	outer := sql.WarningsFrom(ctx)
+	stores := &sql.Warnings{}
+	r, err := db.execStatement(sql.WithWarnings(ctx, stores), st, baseDir)
+	outer.MergeRows(stores, counts)
 	if err != nil {
 		return nil, err
 	}
 	r.Message = fmt.Sprintf("loaded %d %s into %s", r.RowsAffected, plural(int(r.RowsAffected), "row"), s.Table)
 	return r, nil
+}
+
+// lenientRecords notes in *counts the warnings of MySQL's lenient LOAD
+// DATA for a record with too few fields (1261, once per missing field) or
+// too many (1262).
+func lenientRecords(s *sql.Load, counts *[]sql.RowWarning) columnar.LenientRecords {
+	return columnar.LenientRecords{
+		Missing: s.Missing,
+		TooFew: func(row, _ int) {
+			*counts = append(*counts, sql.RowWarning{Row: row, Code: sql.ErWarnTooFewRecords,
+				Msg: fmt.Sprintf("Row %d doesn't contain data for all columns", row)})
+		},
+		TooMany: func(row int) {
+			*counts = append(*counts, sql.RowWarning{Row: row, Code: sql.ErWarnTooManyRecords,
+				Msg: fmt.Sprintf("Row %d was truncated; it contained more data than there were input columns", row)})
+		},
+	}
 }
 
 // fieldValueError is a field its column cannot take as MySQL's strict LOAD

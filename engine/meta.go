@@ -49,7 +49,7 @@ func (db *DB) describe(name string, like *string, full bool) (*StatementResult, 
 		return nil, errNoTable(name)
 	}
 	keys := sql.ColumnKeys(len(t.Fields), db.cat.Indexes(name))
-	var names, types, nulls, defaults, extra []string
+	var names, types, nulls, defaults, extra, comments []string
 	var noDefault []bool
 	var keep, collations []string
 	var noCollation []bool
@@ -66,6 +66,7 @@ func (db *DB) describe(name string, like *string, full bool) (*StatementResult, 
 		defaults = append(defaults, sql.DefaultText(f))
 		noDefault = append(noDefault, !f.HasDefault)
 		extra = append(extra, columnExtra(f))
+		comments = append(comments, f.Comment)
 	}
 	res := &exec.Result{
 		Names: []string{"Field", "Type", "Null", "Key", "Default", "Extra"},
@@ -74,7 +75,7 @@ func (db *DB) describe(name string, like *string, full bool) (*StatementResult, 
 		Rows: len(names),
 	}
 	if full { // SHOW FULL COLUMNS: MySQL's Collation, Privileges and Comment
-		privileges, comments := make([]string, len(names)), make([]string, len(names))
+		privileges := make([]string, len(names))
 		for i := range privileges {
 			privileges[i] = "select,insert,update,references"
 		}
@@ -154,7 +155,7 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 	}
 	var lines []string
 	for _, f := range t.Fields {
-		lines = append(lines, fmt.Sprintf("  `%s` %s%s", f.Name, sql.SQLTypeName(f.Type), nullAndDefault(f)))
+		lines = append(lines, fmt.Sprintf("  `%s` %s%s%s", f.Name, sql.SQLTypeName(f.Type), nullAndDefault(f), commentClause(f)))
 	}
 	for _, ix := range db.cat.Indexes(name) {
 		cols := make([]string, len(ix.Columns))
@@ -190,10 +191,20 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 	}}, nil
 }
 
+// commentClause is a column's COMMENT in SHOW CREATE TABLE and EXPORT
+// DATABASE: last in the definition, as MySQL writes it.
+func commentClause(f columnar.Field) string {
+	if f.Comment == "" {
+		return ""
+	}
+	return " COMMENT " + sql.QuoteComment(f.Comment)
+}
+
 // nullAndDefault is the NOT NULL and DEFAULT part of a column in SHOW
 // CREATE TABLE and EXPORT DATABASE, as MySQL 8 writes it: every default
 // quoted as a string ("DEFAULT '5'"), which reads back as the same value
-// in every column type; a nullable column without one is DEFAULT NULL but
+// in every column type but BIT, whose default is a bit literal (b'101');
+// a nullable column without one is DEFAULT NULL but
 // for TEXT and BLOB; a nullable TIMESTAMP says NULL.
 func nullAndDefault(f columnar.Field) string {
 	s := ""
@@ -214,6 +225,9 @@ func nullAndDefault(f columnar.Field) string {
 	switch {
 	case sql.DefaultsToNow(f):
 		s += " DEFAULT " + sql.NowText(f)
+	case f.Type.Bit > 0 && f.HasDefault:
+		b, _ := sql.BitDefault(f)
+		s += " DEFAULT " + b
 	case f.HasDefault:
 		s += " DEFAULT '" + defaultQuoter.Replace(f.Default) + "'"
 	case f.Nullable && !isBlob(f.Type):

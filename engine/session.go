@@ -56,12 +56,10 @@ type Process struct {
 }
 
 // SessionConn returns a connection with its own session, starting from the
-// database's current variables.
+// database's current variables (sql_mode, as in MySQL, from
+// @@global.sql_mode).
 func (db *DB) SessionConn(opts SessionOptions) *Conn {
 	s := db.session.NewSessionOf()
-	if err := s.SetSQLMode(db.session.SQLMode()); err != nil {
-		panic(err) // the DB's mode was accepted once already
-	}
 	for _, name := range []string{"plan_cache", "gpu_packing"} {
 		if v, ok := db.session.Variable(name); ok {
 			s.SetEngineVariable(name, v)

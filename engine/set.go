@@ -43,7 +43,11 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 					return nil, err
 				}
 			}
-			if err := db.session.SetSQLMode(text); err != nil {
+			set := db.session.SetSQLMode
+			if a.Global {
+				set = db.session.SetGlobalSQLMode
+			}
+			if err := set(text); err != nil {
 				return nil, err
 			}
 		case "memory_limit":
@@ -119,7 +123,10 @@ func (db *DB) setValue(ctx context.Context, a sql.Assignment) (*sql.Const, error
 	if a.Default {
 		switch a.Name {
 		case "sql_mode":
-			return &sql.Const{T: columnar.TString, S: sql.DefaultSQLMode}, nil
+			if a.Global {
+				return &sql.Const{T: columnar.TString, S: sql.DefaultSQLMode}, nil
+			}
+			return &sql.Const{T: columnar.TString, S: db.session.GlobalSQLMode()}, nil // MySQL's session DEFAULT
 		case "memory_limit", "gpu_memory":
 			return &sql.Const{T: columnar.TString, S: "default"}, nil
 		case "tmpdir":

@@ -127,3 +127,42 @@ func TestShowCreateTableMySQLForms(t *testing.T) {
 		t.Errorf("SHOW CREATE TABLE after reading its text back:\n%s", again)
 	}
 }
+
+// A column's COMMENT is written last in its definition, quoted with
+// MySQL's backslash escapes, and the text reads back as the same comment.
+func TestShowCreateTableComments(t *testing.T) {
+	db := open(t)
+	mustRun(t, db, `CREATE TABLE t (id INT NOT NULL AUTO_INCREMENT COMMENT 'the ''id''', v VARCHAR(3) DEFAULT 'a' COMMENT 'back\\slash', PRIMARY KEY (id))`)
+	want := "t|CREATE TABLE `t` (\n" +
+		"  `id` int NOT NULL AUTO_INCREMENT COMMENT 'the \\'id\\'',\n" +
+		"  `v` varchar(3) DEFAULT 'a' COMMENT 'back\\\\slash',\n" +
+		"  PRIMARY KEY (`id`)\n" +
+		") DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+	got := tableText(t, db, "SHOW CREATE TABLE t")
+	if got != want {
+		t.Errorf("SHOW CREATE TABLE:\n%s\nwant:\n%s", got, want)
+	}
+	mustRun(t, db, "DROP TABLE t; "+strings.TrimPrefix(got, "t|"))
+	if again := tableText(t, db, "SHOW CREATE TABLE t"); again != want {
+		t.Errorf("SHOW CREATE TABLE after reading its text back:\n%s", again)
+	}
+}
+
+// A BIT column's default is a bit literal, as MySQL 8 writes it, and
+// reads back as the same value.
+func TestShowCreateTableBitDefault(t *testing.T) {
+	db := open(t)
+	mustRun(t, db, "CREATE TABLE t (f BIT(3) DEFAULT b'101', g BIT(8) DEFAULT 0)")
+	want := "t|CREATE TABLE `t` (\n" +
+		"  `f` bit(3) DEFAULT b'101',\n" +
+		"  `g` bit(8) DEFAULT b'0'\n" +
+		") DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+	got := tableText(t, db, "SHOW CREATE TABLE t")
+	if got != want {
+		t.Errorf("SHOW CREATE TABLE:\n%s\nwant:\n%s", got, want)
+	}
+	mustRun(t, db, "DROP TABLE t; "+strings.TrimPrefix(got, "t|")+"; INSERT INTO t () VALUES ()")
+	if got := tableText(t, db, "SELECT f + 0, g + 0 FROM t"); got != "5|0" {
+		t.Errorf("defaults read back: %s, want 5|0", got)
+	}
+}

@@ -472,7 +472,9 @@ func (b *binder) columnDef(c *ast.ColumnDef, hasRows bool) (columnar.Field, erro
 			if err := b.columnCollation(&f, o.StrValue, pos); err != nil {
 				return columnar.Field{}, err
 			}
-		case ast.ColumnOptionNull, ast.ColumnOptionComment, ast.ColumnOptionNoOption:
+		case ast.ColumnOptionComment:
+			f.Comment = columnComment(o)
+		case ast.ColumnOptionNull, ast.ColumnOptionNoOption:
 		case ast.ColumnOptionDefaultValue:
 			def = o.Expr
 		case ast.ColumnOptionGenerated:

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
@@ -91,7 +92,24 @@ func DefaultText(f columnar.Field) string {
 	if DefaultsToNow(f) {
 		return NowText(f)
 	}
+	if b, ok := BitDefault(f); ok {
+		return b
+	}
 	return f.Default
+}
+
+// BitDefault is a BIT column's default as MySQL 8 writes it in SHOW CREATE
+// TABLE, DESCRIBE and information_schema.COLUMNS: a bit literal, b'101'
+// (a quoted '5' would read back as the string's byte, 0x35).
+func BitDefault(f columnar.Field) (string, bool) {
+	if f.Type.Bit == 0 || !f.HasDefault {
+		return "", false
+	}
+	v, err := strconv.ParseUint(f.Default, 10, 64)
+	if err != nil {
+		return "", false
+	}
+	return "b'" + strconv.FormatUint(v, 2) + "'", true
 }
 
 // ColumnExtra is a column's Extra in DESCRIBE and information_schema.COLUMNS

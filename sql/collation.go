@@ -58,7 +58,7 @@ func (b *binder) collate(n *ast.SetCollationExpr, sc *scope, pos int) (Expr, err
 		}
 		return e, nil
 	case !columnar.IsCICollation(name) && !knownCollationPrefix(name):
-		return nil, b.errf(pos, "Unknown collation: '%s'", name)
+		return nil, b.errCode(pos, ErUnknownCollation, "Unknown collation: '%s'", name)
 	case !columnar.IsCICollation(name):
 		return nil, b.errf(pos, "unsupported: COLLATE %s (gpusql compares strings by their bytes, utf8mb4_bin; utf8mb4_general_ci, utf8mb4_unicode_ci and utf8mb4_0900_ai_ci are supported by name)", name)
 	}
@@ -67,7 +67,7 @@ func (b *binder) collate(n *ast.SetCollationExpr, sc *scope, pos int) (Expr, err
 	case isNullConst(e):
 		return e, nil
 	case t.ID != columnar.String || t.Binary || t.JSON:
-		return nil, b.errf(pos, "COLLATION '%s' is not valid for CHARACTER SET 'binary'", name)
+		return nil, b.errCode(pos, ErCollationCharsetMismatch, "COLLATION '%s' is not valid for CHARACTER SET 'binary'", name)
 	}
 	return &Func{Name: "collate", Args: []Expr{uncollated(e), &Const{T: columnar.TString, S: name}}, T: t}, nil
 }
@@ -115,13 +115,13 @@ func (b *binder) columnCollation(f *columnar.Field, name string, pos int) error 
 		f.Collation = ""
 	case columnar.IsCICollation(name):
 		if f.Type.Binary {
-			return b.errf(pos, "COLLATION '%s' is not valid for CHARACTER SET 'binary'", name)
+			return b.errCode(pos, ErCollationCharsetMismatch, "COLLATION '%s' is not valid for CHARACTER SET 'binary'", name)
 		}
 		f.Collation = name
 	case knownCollationPrefix(name):
 		return b.errf(pos, "unsupported: COLLATE %s on column '%s' (utf8mb4_bin, utf8mb4_general_ci, utf8mb4_unicode_ci and utf8mb4_0900_ai_ci are supported)", name, f.Name)
 	default:
-		return b.errf(pos, "Unknown collation: '%s'", name)
+		return b.errCode(pos, ErUnknownCollation, "Unknown collation: '%s'", name)
 	}
 	return nil
 }

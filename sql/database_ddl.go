@@ -7,7 +7,8 @@ import (
 )
 
 // CREATE / DROP / ALTER DATABASE. gpusql holds one database, DatabaseName:
-// creating it again is MySQL's 1007 (a Note under IF NOT EXISTS), altering
+// creating it again is MySQL's 1007 (a Note under IF NOT EXISTS), dropping
+// another 1008 (a Note under IF EXISTS), altering
 // its character set to utf8mb4 changes nothing, and any other database is
 // an error that says why, instead of "unsupported statement".
 
@@ -32,8 +33,23 @@ func (b *binder) createDatabase(n *ast.CreateDatabaseStmt) (Statement, error) {
 	return &DatabaseNote{Note: &Warning{Level: "Note", Code: ErDBCreateExists, Message: msg}}, nil
 }
 
+// ErDBDropExists is MySQL's "Can't drop database '%s'; database doesn't
+// exist".
+const ErDBDropExists = 1008
+
+// dropDatabase refuses to drop the one database, and for any other name
+// is MySQL's answer for a database that does not exist: 1008, a Note
+// under IF EXISTS (mysqldump --add-drop-database writes DROP DATABASE IF
+// EXISTS of the dumped one).
 func (b *binder) dropDatabase(n *ast.DropDatabaseStmt) (Statement, error) {
-	return nil, b.errf(b.start, "unsupported: DROP DATABASE %s (gpusql holds one database, %s: drop its tables)", n.Name.O, DatabaseName)
+	if strings.EqualFold(n.Name.O, DatabaseName) {
+		return nil, b.errf(b.start, "unsupported: DROP DATABASE %s (gpusql holds one database, %s: drop its tables)", n.Name.O, DatabaseName)
+	}
+	msg := "Can't drop database '" + n.Name.O + "'; database doesn't exist"
+	if !n.IfExists {
+		return nil, b.errCode(b.start, ErDBDropExists, "%s", msg)
+	}
+	return &DatabaseNote{Note: &Warning{Level: "Note", Code: ErDBDropExists, Message: msg}}, nil
 }
 
 func (b *binder) alterDatabase(n *ast.AlterDatabaseStmt) (Statement, error) {

@@ -229,8 +229,9 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 				}
 			case ast.ColumnOptionCheck:
 				// A constraint: columnChecks collects it.
-			case ast.ColumnOptionComment,
-				ast.ColumnOptionReference, ast.ColumnOptionNoOption:
+			case ast.ColumnOptionComment:
+				f.Comment = columnComment(o)
+			case ast.ColumnOptionReference, ast.ColumnOptionNoOption:
 				// Constraints the engine does not enforce; accepted so
 				// MySQL DDL loads unchanged.
 			case ast.ColumnOptionDefaultValue:

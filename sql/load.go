@@ -7,6 +7,8 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+
+	"gpusql/storage/columnar"
 )
 
 // loadData binds LOAD DATA [LOCAL] INFILE 'f' [REPLACE | IGNORE] INTO TABLE t [FORMAT ...]
@@ -17,7 +19,7 @@ func (b *binder) loadData(n *ast.LoadDataStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &Load{Table: t.Name, Path: n.Path, Format: "csv", Delimiter: '\t', AutoOnZero: b.autoValueOnZero()}
+	st := &Load{Table: t.Name, Path: n.Path, Format: "csv", Delimiter: '\t', AutoOnZero: b.autoValueOnZero(), EmptyLineRecords: true}
 	st.Ignore = n.OnDuplicate == ast.OnDuplicateKeyHandlingIgnore
 	st.Replace = n.OnDuplicate == ast.OnDuplicateKeyHandlingReplace
 	if n.Format != nil {
@@ -32,7 +34,11 @@ func (b *binder) loadData(n *ast.LoadDataStmt) (Statement, error) {
 	if len(n.Options) > 0 {
 		return nil, b.errf(-1, "unsupported: LOAD DATA ... WITH options")
 	}
-	if len(n.Columns) > 0 || len(n.ColumnsAndUserVars) > 0 || len(n.ColumnAssignments) > 0 {
+	st.Lenient = st.Format == "csv" && b.lenientLoad(n, t)
+	if n.FileLocRef == ast.FileLocClient && !st.Replace {
+		st.Ignore = true // LOCAL: the server cannot stop the client's send, so MySQL skips duplicates as IGNORE does
+	}
+	if st.Lenient || len(n.Columns) > 0 || len(n.ColumnsAndUserVars) > 0 || len(n.ColumnAssignments) > 0 {
 		if st.Format == "parquet" {
 			return nil, b.errf(-1, "unsupported: LOAD DATA FORMAT 'parquet' with a column list or SET")
 		}
@@ -70,6 +76,21 @@ func (b *binder) loadData(n *ast.LoadDataStmt) (Statement, error) {
 		st.IgnoreLines = int(*n.IgnoreLines)
 	}
 	return st, nil
+}
+
+// lenientLoad reports whether LOAD DATA reads its file as MySQL does in
+// its lenient modes (IGNORE, LOCAL or a non-strict sql_mode): a record
+// with too few or too many fields warns 1261 / 1262, a value its column
+// cannot take is stored converted with INSERT IGNORE's warnings. A table
+// with generated columns keeps the strict path: its file's fields skip
+// them, which the all-columns staging list does not know.
+func (b *binder) lenientLoad(n *ast.LoadDataStmt, t *columnar.Table) bool {
+	for _, f := range t.Fields {
+		if f.Generated != "" {
+			return false
+		}
+	}
+	return b.lenientWrites(n.OnDuplicate == ast.OnDuplicateKeyHandlingIgnore || n.FileLocRef == ast.FileLocClient)
 }
 
 func (b *binder) oneChar(s, what string) (rune, error) {

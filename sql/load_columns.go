@@ -46,11 +46,16 @@ func (b *binder) loadColumns(n *ast.LoadDataStmt, t *columnar.Table, st *Load) e
 			name := "@" + strings.ToLower(it.UserVar.Name)
 			vars[name[1:]] = true
 			st.Staging = append(st.Staging, columnar.Field{Name: name, Type: columnar.TString, Nullable: true})
+			st.Missing = append(st.Missing, nil)
 			continue
 		}
 		f, err := b.loadColumn(t, it.ColumnName.Name.O)
 		if err != nil {
 			return err
+		}
+		if st.Lenient {
+			st.Missing = append(st.Missing, missingFieldText(t, f.Name))
+			f.Type = columnar.TString
 		}
 		st.Staging = append(st.Staging, f)
 		targets = append(targets, quoteName(f.Name))
@@ -95,6 +100,29 @@ func (b *binder) loadColumn(t *columnar.Table, name string) (columnar.Field, err
 		}
 	}
 	return columnar.Field{}, b.errCode(b.wordPos(name, -1), ErBadField, "Unknown column '%s' in 'field list'", name)
+}
+
+// missingFieldText is what a lenient LOAD DATA stores in column name for
+// a record without its field: MySQL resets the field (Field::reset), which
+// is its implicit default, 0 or the empty string; NULL for a nullable column, and where
+// gpusql stores no implicit default (dates) NULL too, which the INSERT
+// then refuses or adjusts as any NULL.
+func missingFieldText(t *columnar.Table, name string) *string {
+	for _, f := range t.Fields {
+		if f.Name != name || f.Nullable {
+			continue
+		}
+		switch c := implicitDefault(f.Type); {
+		case c == nil:
+		case f.Type.ID == columnar.String:
+			s := ""
+			return &s
+		default:
+			s := "0"
+			return &s
+		}
+	}
+	return nil
 }
 
 // loadVarRewriter turns the list's user variables into the staging

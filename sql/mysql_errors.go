@@ -28,6 +28,8 @@ const (
 	ErWrongGroupField             = 1056 // Can't group on '%s'
 	ErCantRemoveAllFields         = 1090 // You can't delete all columns with ALTER TABLE; use DROP TABLE instead
 	ErCollationCharsetMismatch    = 1253 // COLLATION '%s' is not valid for CHARACTER SET '%s'
+	ErUnknownCollation            = 1273 // Unknown collation: '%s'
+	ErUnknownCharacterSet         = 1115 // Unknown character set: '%s'
 	ErWarnTooFewRecords           = 1261 // Row %ld doesn't contain data for all columns
 	ErWarnTooManyRecords          = 1262 // Row %ld was truncated; it contained more data than there were input columns
 	ErWarnNullToNotNull           = 1263 // Column set to default value; NULL supplied to NOT NULL column '%s' at row %ld

@@ -229,7 +229,11 @@ func syntaxError(src string, err error) *Error {
 	m := tidbErrRE.FindStringSubmatch(msg)
 	if m == nil {
 		if _, rest, ok := strings.Cut(msg, "[ddl:1273]"); ok {
-			return &Error{Line: 1, Col: 1, Msg: rest} // Unknown collation: 'x'
+			return &Error{Line: 1, Col: 1, Code: ErUnknownCollation, Msg: rest} // Unknown collation: 'x'
+		}
+		if _, rest, ok := strings.Cut(msg, "[parser:1115]"); ok {
+			// CHARSET = foo in a table or column definition: MySQL's 1115.
+			return &Error{Line: 1, Col: 1, Code: ErUnknownCharacterSet, Msg: rest}
 		}
 		if _, rest, ok := strings.Cut(msg, "[parser:1210]"); ok {
 			// ESCAPE 'ab': MySQL's 1210, not a syntax error.

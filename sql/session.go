@@ -32,9 +32,10 @@ type Session struct {
 // globals are the GLOBAL values sessions opened later start from: as in
 // MySQL, SET GLOBAL leaves the sessions already open as they are.
 type globals struct {
-	mu     sync.RWMutex
-	zone   *TimeZone
-	limits map[string]int64 // limitVariables set by SET GLOBAL
+	mu      sync.RWMutex
+	zone    *TimeZone
+	limits  map[string]int64 // limitVariables set by SET GLOBAL
+	sqlMode []string         // @@global.sql_mode
 	// manualCommit is SET GLOBAL autocommit = 0: connections opened
 	// later start with autocommit off.
 	manualCommit bool
@@ -76,6 +77,7 @@ func (s *Session) NewSessionOf() *Session {
 	n.global = s.global
 	n.timeZone = s.GlobalTimeZone()
 	s.global.mu.RLock()
+	n.sqlMode = s.global.sqlMode // replaced whole by SET, never changed in place
 	for name, v := range s.global.limits {
 		n.SetLimit(name, v)
 	}
@@ -160,6 +162,7 @@ func NewSession() *Session {
 	if err := s.SetSQLMode(DefaultSQLMode); err != nil {
 		panic(err)
 	}
+	s.global.sqlMode = s.sqlMode
 	return s
 }
 
@@ -271,6 +274,12 @@ func (s *Session) GlobalVariable(name string) (*Const, bool) {
 	switch _, limit := limitVariables[name]; {
 	case name == "time_zone":
 		return &Const{T: columnar.TString, S: s.GlobalTimeZone().Name}, true
+	case name == "sql_mode":
+		return &Const{T: columnar.TString, S: s.GlobalSQLMode()}, true
+	case name == "sql_log_bin":
+		// Its global default, which SHOW GLOBAL VARIABLES lists; no SET
+		// GLOBAL changes it and @@global reads refuse it (set.go).
+		return &Const{T: columnar.TInt64, I: 1}, true
 	case limit:
 		return limitConst(name, s.GlobalLimit(name)), true
 	case name == "autocommit":

@@ -32,6 +32,27 @@ type Assignment struct {
 
 func (*Set) statement() {}
 
+// namesCollation checks SET NAMES cs COLLATE name as MySQL does: a
+// collation gpusql does not know of is 1273, one of another character set
+// 1253. gpusql compares by each column's collation, so a valid one
+// changes nothing.
+func (b *binder) namesCollation(cs string, coll ast.ValueExpr) error {
+	v, ok := coll.(*driver.ValueExpr)
+	if !ok || v == nil || cs == "default" || cs == "" {
+		return nil
+	}
+	typed := v.GetString()
+	name := strings.ToLower(typed)
+	prefixes := map[string][]string{"utf8mb4": {"utf8mb4_"}, "utf8": {"utf8mb3_", "utf8_"}, "utf8mb3": {"utf8mb3_", "utf8_"}, "ascii": {"ascii_"}}[cs]
+	switch {
+	case !knownCollationPrefix(name):
+		return b.errCode(b.start, ErUnknownCollation, "Unknown collation: '%s'", typed)
+	case !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(name, p) }):
+		return b.errCode(b.start, ErCollationCharsetMismatch, "COLLATION '%s' is not valid for CHARACTER SET '%s'", typed, cs)
+	}
+	return nil
+}
+
 func (b *binder) set(n *ast.SetStmt) (Statement, error) {
 	st := &Set{Vars: b.vars}
 	for _, v := range n.Variables {
@@ -44,6 +65,9 @@ func (b *binder) set(n *ast.SetStmt) (Statement, error) {
 			}
 			switch cs {
 			case "utf8", "utf8mb4", "utf8mb3", "ascii", "default", "":
+				if err := b.namesCollation(cs, v.ExtendValue); err != nil {
+					return nil, err
+				}
 				continue
 			}
 			return nil, b.errf(b.start, "unsupported: character set '%s' (gpusql uses utf8mb4)", cs)
@@ -99,6 +123,9 @@ func (b *binder) variable(n *ast.VariableExpr, pos int) (Expr, error) {
 		return b.userVariable(n, pos)
 	}
 	b.volatile("a system variable")
+	if n.IsGlobal && sessionOnlyVariables[strings.ToLower(n.Name)] {
+		return nil, b.errCode(pos, ErIncorrectGlobalLocalVar, "Variable '%s' is a SESSION variable", n.Name)
+	}
 	if strings.EqualFold(n.Name, "autocommit") && b.vars != nil && !n.IsGlobal {
 		on := int64(0)
 		if b.vars.Autocommit() {
@@ -117,12 +144,12 @@ func (b *binder) variable(n *ast.VariableExpr, pos int) (Expr, error) {
 		}
 		return &Const{T: columnar.TInt64, I: count}, nil
 	}
+	if strings.EqualFold(n.Name, "sql_log_bin") && n.IsGlobal {
+		// MySQL 8 refuses to read sql_log_bin's global value.
+		return nil, b.errCode(pos, ErIncorrectGlobalLocalVar, "Variable '%s' is a SESSION variable", n.Name)
+	}
 	if v, ok := b.session.GlobalVariable(n.Name); ok && n.IsGlobal {
 		return v, nil
-	}
-	if strings.EqualFold(n.Name, "sql_log_bin") && n.IsGlobal {
-		// MySQL 8's sql_log_bin has no global value.
-		return nil, b.errCode(pos, ErIncorrectGlobalLocalVar, "Variable '%s' is a SESSION variable", n.Name)
 	}
 	v, ok := b.session.Variable(n.Name)
 	if !ok && IsMySQLVariable(strings.ToLower(n.Name)) {

@@ -15,7 +15,7 @@ import (
 // and limits.
 func (s *Session) VariableRows(pattern string, autocommit, global bool) (names, values []string) {
 	for _, n := range s.Variables() {
-		if pattern != "" && !LikeMatch(n, strings.ToLower(pattern)) {
+		if pattern != "" && !LikeMatch(n, strings.ToLower(pattern)) || global && sessionOnlyVariables[n] {
 			continue
 		}
 		v, _ := s.Variable(n)
@@ -38,6 +38,15 @@ func (s *Session) VariableRows(pattern string, autocommit, global bool) (names, 
 		}
 	}
 	return names, values
+}
+
+// sessionOnlyVariables have no global value in MySQL 8 (sys_var
+// ONLY_SESSION): @@global.name is 1238 and SHOW GLOBAL VARIABLES leaves
+// them out. sql_log_bin is not one: MySQL declares it a session variable
+// with a global default, which SHOW GLOBAL VARIABLES lists though
+// @@global.sql_log_bin is 1238 (set.go).
+var sessionOnlyVariables = map[string]bool{
+	"pseudo_thread_id": true, "warning_count": true, "error_count": true,
 }
 
 // switchVariables are MySQL's boolean variables: @@name reads 0 / 1, SHOW

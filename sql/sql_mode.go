@@ -37,6 +37,39 @@ var sqlModeCombinations = map[string][]string{
 // the modes it stands for. An unknown name is MySQL's error 1231 and
 // changes nothing.
 func (s *Session) SetSQLMode(v string) error {
+	modes, err := parseSQLMode(v)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.sqlMode = modes
+	s.mu.Unlock()
+	return nil
+}
+
+// SetGlobalSQLMode sets @@global.sql_mode, which sessions opened later
+// start with; as in MySQL, the sessions already open (this one too) keep
+// theirs.
+func (s *Session) SetGlobalSQLMode(v string) error {
+	modes, err := parseSQLMode(v)
+	if err != nil {
+		return err
+	}
+	s.global.mu.Lock()
+	s.global.sqlMode = modes
+	s.global.mu.Unlock()
+	return nil
+}
+
+// GlobalSQLMode is @@global.sql_mode.
+func (s *Session) GlobalSQLMode() string {
+	s.global.mu.RLock()
+	defer s.global.mu.RUnlock()
+	return strings.Join(s.global.sqlMode, ",")
+}
+
+// parseSQLMode is the modes a SET sql_mode value names, in MySQL's order.
+func parseSQLMode(v string) ([]string, error) {
 	set := map[string]bool{}
 	for _, m := range strings.Split(v, ",") {
 		m = strings.ToUpper(strings.TrimSpace(m))
@@ -44,7 +77,7 @@ func (s *Session) SetSQLMode(v string) error {
 			continue
 		}
 		if !knownSQLMode(m) {
-			return Errorf(ErWrongValueForVar, "Variable 'sql_mode' can't be set to the value of '%s'", m)
+			return nil, Errorf(ErWrongValueForVar, "Variable 'sql_mode' can't be set to the value of '%s'", m)
 		}
 		set[m] = true
 		for _, x := range sqlModeCombinations[m] {
@@ -57,10 +90,7 @@ func (s *Session) SetSQLMode(v string) error {
 			modes = append(modes, m)
 		}
 	}
-	s.mu.Lock()
-	s.sqlMode = modes
-	s.mu.Unlock()
-	return nil
+	return modes, nil
 }
 
 func knownSQLMode(m string) bool {

@@ -113,6 +113,15 @@ type Load struct {
 	// them the file holds every column in table order.
 	Staging []columnar.Field
 	Insert  string
+	// Lenient reads the file as MySQL's lenient modes do (sql/load.go's
+	// lenientLoad): every staging field is text, which the INSERT
+	// converts with its warnings, and Missing[c] is the text a record
+	// without field c gives it (nil: NULL).
+	Lenient bool
+	Missing []*string
+	// EmptyLineRecords: an empty line is a record of one empty field, as
+	// in MySQL's LOAD DATA (IMPORT INTO skips it).
+	EmptyLineRecords bool
 }
 
 // ShowTables lists the tables, those whose name matches Like when it is

@@ -23,6 +23,8 @@ type splitter struct {
 	delim    byte
 	quote    byte
 	trailing bool // every record ends with a delimiter (dbgen .tbl)
+	// emptyLines: an empty line is a record (DelimitedOptions.EmptyLineRecords).
+	emptyLines bool
 
 	pos  []uint32
 	rows int
@@ -139,7 +141,7 @@ func (s *splitter) endLine(data []byte, start, p, nf int) bool {
 	if end > start && data[end-1] == '\r' {
 		end--
 	}
-	if end == start && nf == 1 {
+	if end == start && nf == 1 && !s.emptyLines {
 		return true // blank line
 	}
 	lastEmpty := end > start && data[end-1] == s.delim
@@ -190,7 +192,7 @@ func (s *splitter) splitQuoted(data []byte) {
 		s.err = &fieldError{line: line, row: s.rows, col: col, msg: fmt.Sprintf(format, args...)}
 	}
 	for i < len(data) {
-		if data[i] == '\n' || (data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n') {
+		if !s.emptyLines && (data[i] == '\n' || (data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n')) {
 			if data[i] == '\r' {
 				i++
 			}

@@ -32,6 +32,10 @@ type DelimitedOptions struct {
 	// NA): an unenclosed field equal to it is NULL in every column, an
 	// enclosed one is that string.
 	Null string
+	// EmptyLineRecords reads an empty line as a record of one empty field,
+	// as MySQL's LOAD DATA does (a table of more columns then fails with
+	// its 1261); otherwise empty lines are skipped.
+	EmptyLineRecords bool
 }
 
 // loadBlockSize is the size of the blocks the file is read and parsed in. A
@@ -55,7 +59,7 @@ const maxBlock = 256 << 20
 // t's columns by position. A file whose first record has one field more
 // than t has columns, that field empty, is in dbgen's trailing-delimiter
 // form ("1|2|3|"), and then every line must end with the delimiter. Blank
-// lines are skipped. NULLs: an unenclosed `\N` (or opts.Null) is NULL in every column; an
+// lines are skipped (records with opts.EmptyLineRecords). NULLs: an unenclosed `\N` (or opts.Null) is NULL in every column; an
 // empty field is NULL except in VARCHAR columns, where it is the empty
 // string (as in MySQL's LOAD DATA). Text is checked against the column
 // types (see Builder.AppendText); strings against VARCHAR(n) widths and
@@ -118,7 +122,7 @@ func LoadDelimited(t *Table, path string, opts DelimitedOptions) (*Table, error)
 	}
 	ld := &delimitedLoad{
 		t: t, path: path, r: r, quote: quote, workers: workers, alloc: opts.Alloc,
-		split: splitter{ncols: len(t.Fields), delim: delim, quote: quote, null: []byte(opts.Null)},
+		split: splitter{ncols: len(t.Fields), delim: delim, quote: quote, null: []byte(opts.Null), emptyLines: opts.EmptyLineRecords},
 	}
 	if len(t.Fields) == 0 {
 		return nil, fmt.Errorf("load %s: the table has no columns", path)

@@ -42,6 +42,9 @@ type Field struct {
 	// writes the table (engine/generated.go).
 	Generated       string `json:",omitempty"`
 	GeneratedStored bool   `json:",omitempty"`
+	// Comment is the column's COMMENT 'text', which SHOW CREATE TABLE,
+	// SHOW FULL COLUMNS and information_schema.COLUMNS show.
+	Comment string `json:",omitempty"`
 }
 
 // ChunkStats describes one chunk of one column. Min and Max are in the
