@@ -274,6 +274,11 @@ func sameType(a, b columnar.Type) bool {
 
 // cast converts a from type from to type to as exec/cpu's castTo does.
 func (c *vmCompiler) cast(a reg, from, to columnar.Type, e sql.Expr) (reg, error) {
+	if to.Single && !from.Single {
+		// CAST(x AS FLOAT) rounds to single precision and raises 1690 past
+		// its range (exec/cpu castEval): the VM has neither.
+		return reg{}, vmUnsupported(e, "cast to single-precision FLOAT")
+	}
 	if sameType(from, to) || (from.ID == columnar.Datetime && to.ID == columnar.Datetime && to.Scale >= from.Scale) {
 		a.t = to
 		return a, nil
