@@ -136,7 +136,7 @@ func planFactReads(g *GPUPlan) {
 			return
 		}
 		seen[col] = true
-		r := GPUFactRead{Col: col, Alive: alive, Sectors: sectorShare(alive, perRow[col], starRowsPerThread(q))}
+		r := GPUFactRead{Col: col, Alive: alive, Sectors: sectorShare(alive, perRow[col])}
 		if bits, ok := packedBits[col]; ok {
 			r.Sectors = packedSectorShare(alive, bits)
 		}
@@ -166,12 +166,12 @@ func planFactReads(g *GPUPlan) {
 
 // sectorShare is the fraction of a column's sectors that hold a row alive
 // with probability alive (rows independent), at perRow bytes a row: a
-// sector spans the rows of one thread (threadRows) at least.
-func sectorShare(alive, perRow, threadRows float64) float64 {
+// sector spans the rows of one thread at least.
+func sectorShare(alive, perRow float64) float64 {
 	if alive >= 1 || perRow <= 0 {
 		return 1
 	}
-	span := math.Max(threadRows, sectorBytes/perRow)
+	span := math.Max(starItems, sectorBytes/perRow)
 	return 1 - math.Pow(1-alive, span)
 }
 

@@ -9,7 +9,9 @@ package planner
 // needs the per-row check of star_fast) and falls back to star_fast.
 
 // scanRowsPerThread is the rows one thread of a star_scan kernel holds
-// (SCAN_IT): late materialization skips them together.
+// (SCAN_IT). It loads them in 16-byte units, skipping a unit none of whose
+// rows is alive, so its reads cost the sectors that hold a live row as
+// star_fast's do (gpu_fact_reads.go's model holds for both).
 const scanRowsPerThread = 16
 
 // planStarScan reports whether star q's fact kernel is a star_scan
@@ -41,14 +43,6 @@ func planStarScan(q *GPUStar) bool {
 		}
 	}
 	return true
-}
-
-// starRowsPerThread is the rows a thread of q's fact kernel holds.
-func starRowsPerThread(q *GPUStar) float64 {
-	if q.Scan {
-		return scanRowsPerThread
-	}
-	return starItems
 }
 
 // packsFactColumns reports whether a fact column of g stays bit-packed on
