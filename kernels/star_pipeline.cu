@@ -67,7 +67,8 @@
 // each predicate and probe to a few instructions a row (parameters read
 // once a tile, 32-bit compares, predicated loads, no select a row) and a
 // thread stops a tile once none of its rows is alive. H100, SSB SF 10:
-// Q1.x 0.13-0.25 ms, Q2.x 0.19-0.42, Q3.x 0.15-0.44, Q4.x 0.28-0.39 ms.
+// Q2.x 0.19-0.42 ms, Q3.x 0.15-0.44, Q4.x 0.28-0.39 (Q1.x, one group, runs
+// in star_scan.cuh: 0.11-0.20 ms).
 #include "common.cuh"
 
 struct StarParams {
