@@ -356,6 +356,15 @@ __device__ __forceinline__ bool any_alive(const bool* alive) {
   return any;
 }
 
+// spread4 stores a 16-byte load's four 32-bit values at v[0..3].
+template <typename T>
+__device__ __forceinline__ void spread4(T* v, int4 x) {
+  v[0] = x.x;
+  v[1] = x.y;
+  v[2] = x.z;
+  v[3] = x.w;
+}
+
 // load_words reads N consecutive 32-bit words (N a power of two up to
 // 8; p aligned to the whole read) in the widest vector loads.
 template <int N>
@@ -503,11 +512,7 @@ __device__ __forceinline__ void load_i(const Col& c, long long i0, bool full, co
     if (full) {
 #pragma unroll
       for (int q = 0; q < IT / 4; q++) {
-        int4 x = __ldg((const int4*)d + q);
-        v[4 * q] = x.x;
-        v[4 * q + 1] = x.y;
-        v[4 * q + 2] = x.z;
-        v[4 * q + 3] = x.w;
+        spread4(v + 4 * q, __ldg((const int4*)d + q));
       }
     } else {
 #pragma unroll

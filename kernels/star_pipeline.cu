@@ -437,11 +437,7 @@ __device__ __forceinline__ void load32(const Col& c, long long i0, bool full, co
   if (full) {
 #pragma unroll
     for (int q = 0; q < IT / 4; q++) {
-      int4 x = __ldg((const int4*)d + q);
-      v[4 * q] = x.x;
-      v[4 * q + 1] = x.y;
-      v[4 * q + 2] = x.z;
-      v[4 * q + 3] = x.w;
+      spread4(v + 4 * q, __ldg((const int4*)d + q));
     }
   } else {
 #pragma unroll

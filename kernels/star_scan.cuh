@@ -99,11 +99,7 @@ __device__ __forceinline__ void scan_load(const Col& c, long long i0, bool full,
   if (full) {
 #pragma unroll
     for (int q = 0; q < N / 4; q++) {
-      const int4 x = scan_unit_alive<4>(m, 4 * q) ? __ldg((const int4*)d + q) : make_int4(0, 0, 0, 0);
-      v[4 * q] = x.x;
-      v[4 * q + 1] = x.y;
-      v[4 * q + 2] = x.z;
-      v[4 * q + 3] = x.w;
+      spread4(v + 4 * q, scan_unit_alive<4>(m, 4 * q) ? __ldg((const int4*)d + q) : make_int4(0, 0, 0, 0));
     }
   } else {
 #pragma unroll
