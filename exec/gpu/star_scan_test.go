@@ -51,3 +51,32 @@ func TestStarScanKernel(t *testing.T) {
 		}
 	}
 }
+
+// scanKernelName takes the feature sets star_scan is compiled for and
+// leaves the others (and stars of several groups) to star_fast.
+func TestScanKernelName(t *testing.T) {
+	var sp starParams
+	for _, c := range []struct {
+		f       int
+		ngroups int64
+		ngcols  int32
+		want    string
+	}{
+		{0, 1, 0, "star_scan_f0"},
+		{fastNeedBits, 1, 0, "star_scan_f1"},
+		{fastNeedNarrow, 1, 0, "star_scan_f32"},
+		{fastNeedBits | fastNeedNarrow, 1, 0, "star_scan_f33"},
+		{0, 2, 0, ""},
+		{0, 1, 1, ""},
+		{fastNeedAggs, 1, 0, ""},
+		{fastNeedExt, 1, 0, ""},
+		{fastNeedHash | fastNeedBits, 1, 0, ""},
+		{fastNeedPacked, 1, 0, ""},
+	} {
+		sp.NGCols = c.ngcols
+		got, ok := scanKernelName(&sp, c.ngroups, c.f)
+		if got != c.want || ok != (c.want != "") {
+			t.Errorf("features %d, %d groups, %d group columns: %q %v, want %q", c.f, c.ngroups, c.ngcols, got, ok, c.want)
+		}
+	}
+}
