@@ -51,6 +51,9 @@ type CreateTable struct {
 type CreateTableAs struct {
 	Name  string
 	Query *Query
+	// NotNull marks the result columns that are a NOT NULL column of
+	// the query's tables (create_table_as.go).
+	NotNull []bool
 }
 
 // DropTable drops a table.
