@@ -5,7 +5,7 @@ package sql
 // column's definition, so `CREATE TABLE b AS SELECT id FROM a` makes
 // `id int NOT NULL` when a.id is. Other expressions stay nullable here:
 // MySQL makes a non-nullable expression NOT NULL with an implicit
-// DEFAULT (0 or ''), which gpusql does not reproduce, and a nullable
+// DEFAULT (0, or the empty string), which gpusql does not reproduce, and a nullable
 // column accepts every row the query gives. The top projection is found
 // below the ORDER BY, LIMIT and DISTINCT that keep its columns; a column
 // of an outer join's inner side is nullable in the join's schema.
