@@ -276,6 +276,7 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 		return nil, err
 	}
 	st := &CreateTable{Name: name, Fields: fields, Indexes: indexes, IfNotExists: n.IfNotExists}
+	st.Options = tableOptions(n.Options, st.Options)
 	if _, exists := b.cat.Table(name); !exists || !n.IfNotExists {
 		if st.Checks, err = b.bindChecks(name, fields, columnChecks(n), nil); err != nil {
 			return nil, err
