@@ -51,6 +51,11 @@ func TestTableOptions(t *testing.T) {
 	if got, want := tableText(t, db, info), "t|utf8mb4_bin|new;u|utf8mb4_bin|new"; got != want {
 		t.Errorf("information_schema.tables after ALTER and reopening: %s, want %s", got, want)
 	}
+	// Inside a transaction too (which reads a private copy of the catalog).
+	if got, want := tableText(t, db, "BEGIN; "+info), "t|utf8mb4_bin|new;u|utf8mb4_bin|new"; got != want {
+		t.Errorf("information_schema.tables in a transaction: %s, want %s", got, want)
+	}
+	mustRun(t, db, "COMMIT")
 	mustRun(t, db, "ALTER TABLE u RENAME TO w")
 	if got, want := tableText(t, db, info), "t|utf8mb4_bin|new;w|utf8mb4_bin|new"; got != want {
 		t.Errorf("information_schema.tables after RENAME: %s, want %s", got, want)
