@@ -203,17 +203,15 @@ func commentClause(f columnar.Field) string {
 	return " COMMENT " + sql.QuoteComment(f.Comment)
 }
 
-// nullAndDefault is the NOT NULL and DEFAULT part of a column in SHOW
+// columnClauses is the COLLATE, NOT NULL and DEFAULT part of a column in SHOW
 // CREATE TABLE and EXPORT DATABASE, as MySQL 8 writes it: every default
 // quoted as a string ("DEFAULT '5'"), which reads back as the same value
 // in every column type but BIT, whose default is a bit literal (b'101');
 // a nullable column without one is DEFAULT NULL but
 // for TEXT and BLOB; a nullable TIMESTAMP says NULL.
-func nullAndDefault(f columnar.Field) string { return columnClauses(f, "") }
-
-// columnClauses is nullAndDefault of a column of a table whose default
-// collation is tableColl ("": utf8mb4_bin): MySQL names a column's
-// COLLATE only where it differs from the table's.
+//
+// tableColl is the table's default collation ("": utf8mb4_bin): MySQL
+// names a column's COLLATE only where it differs from the table's.
 func columnClauses(f columnar.Field, tableColl string) string {
 	s := ""
 	switch c := sql.FieldCollation(f); {

@@ -60,4 +60,16 @@ func TestTableOptions(t *testing.T) {
 	if got, want := tableText(t, db, info), "t|utf8mb4_bin|new;w|utf8mb4_bin|new"; got != want {
 		t.Errorf("information_schema.tables after RENAME: %s, want %s", got, want)
 	}
+	// EXPORT DATABASE writes them, and IMPORT DATABASE reads them back.
+	mustRun(t, db, "ALTER TABLE w COLLATE = utf8mb4_0900_ai_ci, COMMENT = 'it''s w'")
+	exp := t.TempDir()
+	mustRun(t, db, "EXPORT DATABASE '"+exp+"'")
+	dst := openAt(t, t.TempDir())
+	defer dst.Close()
+	mustRun(t, dst, "IMPORT DATABASE '"+exp+"'")
+	for _, name := range []string{"t", "w"} {
+		if got, want := tableText(t, dst, "SHOW CREATE TABLE "+name), tableText(t, db, "SHOW CREATE TABLE "+name); got != want {
+			t.Errorf("SHOW CREATE TABLE %s after EXPORT and IMPORT:\n%s\nwant:\n%s", name, got, want)
+		}
+	}
 }
