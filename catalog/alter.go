@@ -45,6 +45,10 @@ func (c *Catalog) Rename(from, to []string) error {
 		delete(c.indexes, f)
 		delete(c.checks, f)
 		delete(c.foreignKeys, f)
+		if o, ok := c.options[f]; ok {
+			delete(c.options, f)
+			c.options[t] = o
+		}
 		c.renameReferences(from[i], to[i])
 		c.renameConstraints(t, from[i], to[i])
 		c.moveCounter(f, t)

@@ -35,12 +35,15 @@ type Catalog struct {
 	// foreignKeys are each (child) table's FOREIGN KEY constraints
 	// (foreign_key.go).
 	foreignKeys map[string][]ForeignKey
-	version     uint64
+	// options are each table's COMMENT and default collation
+	// (table_options.go).
+	options map[string]TableOptions
+	version uint64
 }
 
 // New returns an empty catalog.
 func New() *Catalog {
-	return &Catalog{tables: map[string]*columnar.Table{}, writers: map[string]*sync.Mutex{}, indexes: map[string][]Index{}, views: map[string]View{}, checks: map[string][]Check{}, foreignKeys: map[string][]ForeignKey{}}
+	return &Catalog{tables: map[string]*columnar.Table{}, writers: map[string]*sync.Mutex{}, indexes: map[string][]Index{}, views: map[string]View{}, checks: map[string][]Check{}, foreignKeys: map[string][]ForeignKey{}, options: map[string]TableOptions{}}
 }
 
 func key(name string) string { return strings.ToLower(name) }
@@ -83,6 +86,7 @@ type TableDef struct {
 	Indexes     []Index
 	Checks      []Check
 	ForeignKeys []ForeignKey
+	Options     TableOptions
 }
 
 // CreateDefined is Create with the table's indexes and constraints.
@@ -119,6 +123,7 @@ func (c *Catalog) CreateDefined(def TableDef, ifNotExists bool) error {
 	c.indexes[key(name)] = sortIndexes(fields, append([]Index(nil), indexes...))
 	c.checks[key(name)] = append([]Check(nil), def.Checks...)
 	c.foreignKeys[key(name)] = append([]ForeignKey(nil), def.ForeignKeys...)
+	c.setOptions(key(name), def.Options)
 	c.version++
 	return nil
 }
@@ -134,6 +139,7 @@ func (c *Catalog) Put(t *columnar.Table) {
 	delete(c.indexes, key(t.Name))
 	delete(c.checks, key(t.Name))
 	delete(c.foreignKeys, key(t.Name))
+	delete(c.options, key(t.Name))
 	c.dropCounter(key(t.Name))
 	c.dropRemaps(t.Name, nil)
 	c.version++
@@ -154,6 +160,7 @@ func (c *Catalog) Drop(name string, ifExists bool) error {
 	delete(c.indexes, key(name))
 	delete(c.checks, key(name))
 	delete(c.foreignKeys, key(name))
+	delete(c.options, key(name))
 	c.dropCounter(key(name))
 	c.dropRemaps(name, nil)
 	c.version++

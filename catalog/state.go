@@ -21,6 +21,9 @@ type State struct {
 	// AutoIncrement are the AUTO_INCREMENT counters' next values of the
 	// tables that have one above 1 (auto_increment.go).
 	AutoIncrement map[string]uint64
+	// Options are the COMMENT and default collation of the tables that
+	// have any (table_options.go).
+	Options map[string]TableOptions
 	// Remaps are the remapped columns of each table's snapshot in Tables
 	// (remap.go), by lower-cased table name.
 	Remaps map[string][]*columnar.ColumnRemap
@@ -55,6 +58,10 @@ func (c *Catalog) State() State {
 			s.ForeignKeys[k] = append([]ForeignKey(nil), list...)
 		}
 	}
+	s.Options = map[string]TableOptions{}
+	for k, o := range c.options {
+		s.Options[k] = o
+	}
 	s.AutoIncrement = c.counterValues()
 	s.Remaps = c.remapValues()
 	return s
@@ -72,6 +79,10 @@ func (c *Catalog) Restore(s State) {
 	c.checks = map[string][]Check{}
 	for k, list := range s.Checks {
 		c.checks[k] = append([]Check(nil), list...)
+	}
+	c.options = map[string]TableOptions{}
+	for k, o := range s.Options {
+		c.options[k] = o
 	}
 	c.foreignKeys = map[string][]ForeignKey{}
 	for k, list := range s.ForeignKeys {

@@ -38,7 +38,7 @@ func Clone(tables map[string]*columnar.Table) *Catalog {
 	return c
 }
 
-// CopyIndexes gives c's tables the indexes, CHECK and FOREIGN KEY constraints src has
+// CopyIndexes gives c's tables the indexes, CHECK and FOREIGN KEY constraints and options src has
 // for them, and src's finisher, so a transaction's clone enforces the same
 // keys and constraints (and INSERT ... ON DUPLICATE KEY UPDATE and REPLACE
 // find the same conflicts) as the shared catalog.
@@ -55,6 +55,9 @@ func (c *Catalog) CopyIndexes(src *Catalog) {
 		if fks := src.ForeignKeys(k); len(fks) > 0 {
 			c.foreignKeys[k] = fks
 		}
+		// The table options too, so that SHOW CREATE TABLE and a column
+		// ALTER TABLE adds read them inside a transaction.
+		c.setOptions(k, src.Options(k))
 	}
 	src.mu.RLock()
 	c.finisher = src.finisher

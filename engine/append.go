@@ -149,7 +149,11 @@ func (db *DB) createTableAs(ctx context.Context, s *sql.CreateTableAs) (*Stateme
 		if i < len(mysqlTypes) && mysqlTypes[i].ID != 0 {
 			t = mysqlTypes[i]
 		}
-		fields[i] = columnar.Field{Name: name, Type: t, Nullable: true, Collation: collation}
+		// A NOT NULL source column stays NOT NULL unless the result holds
+		// a NULL anyway (a binder that marked it wrongly must not fail the
+		// statement).
+		notNull := i < len(s.NotNull) && s.NotNull[i] && !holdsNull(res.Columns[i], res.Rows)
+		fields[i] = columnar.Field{Name: name, Type: t, Nullable: !notNull, Collation: collation}
 		targets[i] = i
 	}
 	if res, err = db.timestampsToUTC(res, fields, targets); err != nil {
@@ -166,6 +170,19 @@ func (db *DB) createTableAs(ctx context.Context, s *sql.CreateTableAs) (*Stateme
 	r := message("created table %s with %d %s", s.Name, res.Rows, plural(res.Rows, "row"))
 	r.RowsAffected = int64(res.Rows)
 	return r, nil
+}
+
+// holdsNull reports whether one of a column's first rows is NULL.
+func holdsNull(c *columnar.Column, rows int) bool {
+	if !c.HasNulls() {
+		return false
+	}
+	for r := 0; r < rows; r++ {
+		if c.IsNull(r) {
+			return true
+		}
+	}
+	return false
 }
 
 func plural(n int, word string) string {

@@ -81,7 +81,7 @@ func (db *DB) exportDatabase(dir string) (*StatementResult, error) {
 		if err := t.Verify(); err != nil {
 			return nil, err
 		}
-		script.WriteString(createTableSQL(t, db.cat.Indexes(n), constraintDefs(db.cat.ForeignKeys(n), db.cat.Checks(n)), db.autoIncrementNext(t)))
+		script.WriteString(createTableSQL(t, db.cat.Indexes(n), constraintDefs(db.cat.ForeignKeys(n), db.cat.Checks(n)), db.autoIncrementNext(t), db.cat.Options(n)))
 		file := n + ".parquet"
 		if err := writeParquet(filepath.Join(dir, file), t); err != nil {
 			return nil, fmt.Errorf("EXPORT DATABASE: table %s: %w", t.Name, err)
@@ -107,15 +107,16 @@ func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``")
 
 // createTableSQL is the CREATE TABLE statement of t with its keys, the
 // constraint definitions given and, when past 1, the AUTO_INCREMENT
-// counter's next value.
-func createTableSQL(t *columnar.Table, indexes []catalog.Index, constraints []string, autoNext uint64) string {
+// counter's next value, and the table's default collation and COMMENT
+// (its columns name a collation where it differs, as SHOW CREATE TABLE).
+func createTableSQL(t *columnar.Table, indexes []catalog.Index, constraints []string, autoNext uint64, opts catalog.TableOptions) string {
 	var defs []string
 	for _, f := range t.Fields {
 		typ := f.Type.String()
 		if f.Type.ID == columnar.String && f.Type.Width == 0 && f.Type.Members == "" {
 			typ = "TEXT"
 		}
-		defs = append(defs, quoteIdent(f.Name)+" "+typ+nullAndDefault(f)+commentClause(f))
+		defs = append(defs, quoteIdent(f.Name)+" "+typ+columnClauses(f, opts.Collation)+commentClause(f))
 	}
 	sorted := append([]catalog.Index(nil), indexes...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Primary && !sorted[j].Primary })
@@ -138,6 +139,12 @@ func createTableSQL(t *columnar.Table, indexes []catalog.Index, constraints []st
 	option := ""
 	if autoNext > 1 {
 		option = fmt.Sprintf(" AUTO_INCREMENT=%d", autoNext)
+	}
+	if opts.Collation != "" {
+		option += " COLLATE=" + opts.Collation
+	}
+	if opts.Comment != "" {
+		option += " COMMENT=" + sql.QuoteComment(opts.Comment)
 	}
 	return fmt.Sprintf("CREATE TABLE %s (\n  %s\n)%s;\n", quoteIdent(t.Name), strings.Join(defs, ",\n  "), option)
 }

@@ -495,7 +495,7 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		if existed && !s.IfNotExists {
 			return nil, sql.Errorf(sql.ErTableExists, "Table '%s' already exists", s.Name)
 		}
-		if err := db.cat.CreateDefined(catalog.TableDef{Name: s.Name, Fields: s.Fields, Indexes: s.Indexes, Checks: s.Checks, ForeignKeys: s.ForeignKeys}, s.IfNotExists); err != nil {
+		if err := db.cat.CreateDefined(catalog.TableDef{Name: s.Name, Fields: s.Fields, Indexes: s.Indexes, Checks: s.Checks, ForeignKeys: s.ForeignKeys, Options: s.Options}, s.IfNotExists); err != nil {
 			return nil, err
 		}
 		if !existed && s.AutoIncrement > 1 {
@@ -641,6 +641,14 @@ func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir str
 		return message("dropped foreign key %s from %s", s.Name, s.Table), nil
 	case *sql.AlterAutoIncrement:
 		return db.alterAutoIncrement(s)
+	case *sql.AlterTableOptions:
+		if err := db.cat.SetOptions(s.Table, s.Options); err != nil {
+			return nil, err
+		}
+		if s.AutoIncrement != nil {
+			return db.alterAutoIncrement(s.AutoIncrement)
+		}
+		return message("altered table %s", s.Table), nil
 	case *sql.TruncateTable:
 		return db.truncate(s)
 	case *sql.RenameTable:

@@ -89,8 +89,32 @@ func lenientColumn(c *columnar.Column, f columnar.Field, warn func(code uint16, 
 		return lenientNumbers(c, f, warn)
 	case t.IsBigUnsigned() && numericStore(c.Type):
 		return lenientBigUnsigned(c, f, warn)
+	case t.ID == columnar.Date && c.Type.ID == columnar.String && f.Nullable:
+		return lenientDates(c, f, warn)
 	}
 	return c
+}
+
+// lenientDates parses text into DATE f as MySQL's non-strict store does:
+// text that is no date is its 1265 Data truncated for column 'd' at row
+// n (Field_temporal::set_warnings), where MySQL stores '0000-00-00'
+// and gpusql, which has no zero date, NULL. Into a NOT NULL column the
+// text stays, to fail as in strict mode.
+func lenientDates(c *columnar.Column, f columnar.Field, warn func(code uint16, i int)) *columnar.Column {
+	out := columnar.NewColumn(f.Type, c.Len, true)
+	for i := 0; i < c.Len; i++ {
+		if !lenientValid(c, out, f, warn, i) {
+			continue
+		}
+		d, ok := sql.ParseDate(c.StringAt(i))
+		if !ok {
+			out.SetNull(i)
+			warn(sql.WarnDataTruncated, i)
+			continue
+		}
+		out.I32[i] = d
+	}
+	return out
 }
 
 // lenientBigUnsigned converts c to BIGINT UNSIGNED f, whose range no

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"gpusql/catalog"
 	"gpusql/exec"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
@@ -153,9 +154,10 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 	if !ok {
 		return nil, errNoTable(name)
 	}
+	opts := db.cat.Options(name)
 	var lines []string
 	for _, f := range t.Fields {
-		lines = append(lines, fmt.Sprintf("  `%s` %s%s%s", f.Name, sql.SQLTypeName(f.Type), nullAndDefault(f), commentClause(f)))
+		lines = append(lines, fmt.Sprintf("  `%s` %s%s%s", f.Name, sql.SQLTypeName(f.Type), columnClauses(f, opts.Collation), commentClause(f)))
 	}
 	for _, ix := range db.cat.Indexes(name) {
 		cols := make([]string, len(ix.Columns))
@@ -182,8 +184,9 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 	// out: gpusql's is not InnoDB, and ENGINE=gpusql is MySQL's 1286 under
 	// its default sql_mode, so a dump read back by MySQL takes its default
 	// engine. The collation is the one unnamed string columns compare by
-	// (bytes), so the dump keeps their comparisons in MySQL too.
-	ddl += " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+	// (bytes, unless the table was given another), so the dump keeps
+	// their comparisons in MySQL too; the table's COMMENT comes last.
+	ddl += tableOptionsClause(opts)
 	return &StatementResult{Kind: KindRows, Result: &exec.Result{
 		Names:   []string{"Table", "Create Table"},
 		Columns: []*columnar.Column{stringColumn([]string{t.Name}), stringColumn([]string{ddl})},
@@ -200,16 +203,22 @@ func commentClause(f columnar.Field) string {
 	return " COMMENT " + sql.QuoteComment(f.Comment)
 }
 
-// nullAndDefault is the NOT NULL and DEFAULT part of a column in SHOW
+// columnClauses is the COLLATE, NOT NULL and DEFAULT part of a column in SHOW
 // CREATE TABLE and EXPORT DATABASE, as MySQL 8 writes it: every default
 // quoted as a string ("DEFAULT '5'"), which reads back as the same value
 // in every column type but BIT, whose default is a bit literal (b'101');
 // a nullable column without one is DEFAULT NULL but
 // for TEXT and BLOB; a nullable TIMESTAMP says NULL.
-func nullAndDefault(f columnar.Field) string {
+//
+// tableColl is the table's default collation ("": utf8mb4_bin): MySQL
+// names a column's COLLATE only where it differs from the table's.
+func columnClauses(f columnar.Field, tableColl string) string {
 	s := ""
-	if f.Collation != "" {
+	switch c := sql.FieldCollation(f); {
+	case tableColl == "" && f.Collation != "":
 		s = " COLLATE " + f.Collation
+	case tableColl != "" && c != "" && f.Collation != tableColl && c != sql.TableCollationName(tableColl):
+		s = " COLLATE " + c
 	}
 	if f.Generated != "" {
 		return s + generatedClause(f)
@@ -254,3 +263,21 @@ func columnExtra(f columnar.Field) string { return sql.ColumnExtra(f) }
 // defaultQuoter escapes a default for a quoted SQL string that the parser
 // reads back as the same text (backslash is an escape in MySQL strings).
 var defaultQuoter = strings.NewReplacer(`\`, `\\`, "'", "''")
+
+// tableOptionsClause is the end of SHOW CREATE TABLE after the columns
+// and AUTO_INCREMENT, as MySQL 8 writes it: the default character set and
+// collation (gpusql's utf8mb4_bin where the table was given none), then
+// COMMENT='...' where the table has one.
+func tableOptionsClause(o catalog.TableOptions) string {
+	s := " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+	switch {
+	case o.Collation == "binary":
+		s = " DEFAULT CHARSET=binary"
+	case o.Collation != "":
+		s = " DEFAULT CHARSET=" + sql.TableCharset(o.Collation) + " COLLATE=" + sql.TableCollationName(o.Collation)
+	}
+	if o.Comment != "" {
+		s += " COMMENT=" + sql.QuoteComment(o.Comment)
+	}
+	return s
+}

@@ -157,7 +157,7 @@ func (c *Conn) transactionStatement(stmt sql.Statement) (r *StatementResult, han
 			return nil, true, err
 		}
 		return c.savepointStatement(stmt)
-	case *sql.LockTables, *sql.CreateTable, *sql.CreateTableAs, *sql.DropTable, *sql.AlterColumns, *sql.AlterAutoIncrement, *sql.TruncateTable, *sql.RenameTable, *sql.ImportDatabase:
+	case *sql.LockTables, *sql.CreateTable, *sql.CreateTableAs, *sql.DropTable, *sql.AlterColumns, *sql.AlterAutoIncrement, *sql.AlterTableOptions, *sql.TruncateTable, *sql.RenameTable, *sql.ImportDatabase:
 		return nil, false, c.Commit()
 	case *sql.Insert, *sql.Load, *sql.Update, *sql.Delete, *sql.MultiUpdate, *sql.MultiDelete:
 		c.mu.Lock()

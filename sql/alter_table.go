@@ -252,7 +252,7 @@ func (e *columnEdit) apply(spec *ast.AlterTableSpec) error {
 	switch spec.Tp {
 	case ast.AlterTableAddColumns:
 		for _, c := range spec.NewColumns { // ADD (a INT, b INT): each at the end
-			f, err := b.columnDef(c, e.t.Rows > 0)
+			f, err := b.columnDef(c, e.t.Rows > 0, b.cat.Options(e.t.Name).Collation)
 			if err != nil {
 				return err
 			}
@@ -331,7 +331,7 @@ func (e *columnEdit) modify(spec *ast.AlterTableSpec) error {
 	if e.fields[i].Generated != "" {
 		return b.errf(b.wordPos(old, -1), "unsupported: MODIFY / CHANGE of generated column '%s' (drop it and add it again)", old)
 	}
-	f, err := b.columnDef(spec.NewColumns[0], false)
+	f, err := b.columnDef(spec.NewColumns[0], false, b.cat.Options(e.t.Name).Collation)
 	if err != nil {
 		return err
 	}
@@ -449,7 +449,7 @@ func alterableType(from, to columnar.Type) bool {
 // columnDef types a column definition of ALTER TABLE. A NOT NULL column
 // added to a table with rows needs a DEFAULT to fill them with, or a type
 // with an implicit one (0 for numbers, the empty string for strings).
-func (b *binder) columnDef(c *ast.ColumnDef, hasRows bool) (columnar.Field, error) {
+func (b *binder) columnDef(c *ast.ColumnDef, hasRows bool, tableColl string) (columnar.Field, error) {
 	name := c.Name.Name.O
 	pos := b.wordPos(name, -1)
 	if err := b.columnLengthError(c.Tp, name, pos); err != nil {
@@ -460,6 +460,13 @@ func (b *binder) columnDef(c *ast.ColumnDef, hasRows bool) (columnar.Field, erro
 		return columnar.Field{}, b.errf(pos, "unsupported: %s (column '%s')", bad, name)
 	}
 	f := columnar.Field{Name: name, Type: t, Nullable: true}
+	if t.ID == columnar.String && !t.Binary && !t.JSON && t.Members == "" {
+		// A column named without a collation takes the table's default,
+		// as in CREATE TABLE (ddl.go).
+		if err := b.columnCollation(&f, tableColl, pos); err != nil {
+			return columnar.Field{}, err
+		}
+	}
 	if err := b.columnCollation(&f, c.Tp.GetCollate(), pos); err != nil {
 		return columnar.Field{}, err
 	}

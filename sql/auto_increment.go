@@ -174,22 +174,35 @@ func (*AlterAutoIncrement) statement() {}
 // accepted alongside it, as CREATE TABLE accepts them.
 func (b *binder) alterAutoIncrement(t *columnar.Table, opts []*ast.TableOption) (Statement, error) {
 	st := &AlterAutoIncrement{Table: t.Name}
-	found, charset := false, false
+	found, charset, kept := false, false, false
 	for _, o := range opts {
 		switch o.Tp {
 		case ast.TableOptionAutoIncrement:
 			st.Next, found = o.UintValue, true
-		case ast.TableOptionCharset, ast.TableOptionCollate:
+		case ast.TableOptionCharset:
 			charset = true
+		case ast.TableOptionCollate:
+			charset = tableCollation(opts) == ""
+			kept = !charset
+		case ast.TableOptionComment:
+			kept = true
 		}
 	}
 	switch {
-	case found:
-		return st, nil
 	case charset:
 		// MySQL changes the default of columns added later; gpusql keeps
-		// no table default to change.
-		return nil, b.errf(b.start, "unsupported: ALTER TABLE ... DEFAULT CHARSET / COLLATE (gpusql keeps no table default: give a new column its COLLATE, or CONVERT TO CHARACTER SET the table)")
+		// a table default only where it is a collation it compares by.
+		return nil, b.errf(b.start, "unsupported: ALTER TABLE ... DEFAULT CHARSET without a supported COLLATE (name one: COLLATE = utf8mb4_0900_ai_ci or utf8mb4_bin; or CONVERT TO CHARACTER SET the table)")
+	case kept:
+		// COMMENT and COLLATE are kept (table_options.go), with any
+		// AUTO_INCREMENT beside them.
+		alter := &AlterTableOptions{Table: t.Name, Options: tableOptions(opts, b.cat.Options(t.Name))}
+		if found {
+			alter.AutoIncrement = st
+		}
+		return alter, nil
+	case found:
+		return st, nil
 	}
 	// ENGINE = InnoDB, COMMENT, ROW_FORMAT ...: MySQL rebuilds the table
 	// or records the option; gpusql, which has one engine and ignores them

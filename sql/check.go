@@ -257,6 +257,9 @@ func CheckViolationQuery(table string, checks []catalog.Check) string {
 // come with them (ALTER TABLE t ADD COLUMN c INT, DROP d, ADD CONSTRAINT
 // ck CHECK (c > 0)); other changes are one per statement.
 func (b *binder) alterSpecs(n *ast.AlterTableStmt) ([]*ast.AlterTableSpec, []checkDef, error) {
+	if merged, ok := tableOptionsOnly(n.Specs); ok {
+		return []*ast.AlterTableSpec{merged}, nil, nil
+	}
 	specs := slices.DeleteFunc(slices.Clone(n.Specs), ignoredOption)
 	switch {
 	case len(specs) == 0:
@@ -300,6 +303,20 @@ func isIndexAdd(sp *ast.AlterTableSpec) bool {
 		return true
 	}
 	return false
+}
+
+// tableOptionsOnly merges ALTER TABLE t COLLATE = c, COMMENT = 'x' (table
+// options separated by commas, which the parser gives as one change
+// each) into one change, so that each option takes effect.
+func tableOptionsOnly(specs []*ast.AlterTableSpec) (*ast.AlterTableSpec, bool) {
+	merged := &ast.AlterTableSpec{Tp: ast.AlterTableOption}
+	for _, sp := range specs {
+		if sp.Tp != ast.AlterTableOption {
+			return nil, false
+		}
+		merged.Options = append(merged.Options, sp.Options...)
+	}
+	return merged, len(specs) > 1
 }
 
 // ignoredOption reports an ALTER TABLE change of table options that mean

@@ -27,7 +27,7 @@ func (b *binder) createTableLike(n *ast.CreateTableStmt) (Statement, error) {
 		}
 		return nil, b.errCode(b.wordPos(name, -1), ErTableExists, "Table '%s' already exists", name)
 	}
-	st := &CreateTable{Name: name, Fields: append([]columnar.Field(nil), src.Fields...)}
+	st := &CreateTable{Name: name, Fields: append([]columnar.Field(nil), src.Fields...), Options: b.cat.Options(src.Name)}
 	for _, ix := range b.cat.Indexes(src.Name) {
 		ix.Columns = append([]int(nil), ix.Columns...)
 		st.Indexes = append(st.Indexes, ix)

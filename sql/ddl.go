@@ -181,7 +181,7 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 			}
 			seen[strings.ToLower(c)] = true
 		}
-		return &CreateTableAs{Name: name, Query: q}, nil
+		return &CreateTableAs{Name: name, Query: q, NotNull: sourceNotNull(q.Plan)}, nil
 	}
 	if len(n.Cols) == 0 {
 		return nil, b.errf(-1, "CREATE TABLE %s needs at least one column", name)
@@ -276,6 +276,7 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 		return nil, err
 	}
 	st := &CreateTable{Name: name, Fields: fields, Indexes: indexes, IfNotExists: n.IfNotExists}
+	st.Options = tableOptions(n.Options, st.Options)
 	if _, exists := b.cat.Table(name); !exists || !n.IfNotExists {
 		if st.Checks, err = b.bindChecks(name, fields, columnChecks(n), nil); err != nil {
 			return nil, err

@@ -214,8 +214,9 @@ func columnRow(table string, i int, f columnar.Field, key string) []Expr {
 // tableRow is a TABLES row. A table is InnoDB-like as MySQL shows one
 // (version 10, Dynamic rows) with its rows, its bytes in memory as
 // DATA_LENGTH and no index bytes (gpusql's keys are checked, not stored);
-// times gpusql does not keep are NULL; the collation is utf8mb4_bin, how
-// columns that name none compare (a table's COLLATE= goes to its columns).
+// times gpusql does not keep are NULL; the collation is the table's
+// default (utf8mb4_bin, how columns that name none compare, unless
+// CREATE or ALTER TABLE gave another), the comment its COMMENT.
 // A view is MySQL's view row: NULL
 // but for its names, type and the comment VIEW.
 func (b *binder) tableRow(name string) []Expr {
@@ -242,7 +243,7 @@ func (b *binder) tableRow(name string) []Expr {
 	}
 	return append(row, infoStr("BASE TABLE"), infoStr("gpusql"), i64(10), infoStr("Dynamic"), i64(int64(t.Rows)),
 		i64(avg), i64(bytes), i64(0), i64(0), i64(0), auto, nullTime, nullTime, nullTime,
-		infoStr("utf8mb4_bin"), nullInt, infoStr(""), infoStr(""))
+		infoStr(tableCollationOf(b.cat.Options(name))), nullInt, infoStr(""), infoStr(b.cat.Options(name).Comment))
 }
 
 func infoStr(s string) Expr         { return &Const{T: columnar.TString, S: s} }

@@ -120,15 +120,14 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 			}
 		}
 		store := storeSchema(sch, out[:given])
-		if !b.lenientWrites(n.IgnoreErr) {
-			// Strictly, text for a DATE reaches the engine as text, which
-			// fails naming column and row (1292 Incorrect date value:
-			// '2020-13-01' for column 'x' at row 2) where CAST would
-			// give NULL and a warning without them.
-			for i := range store {
-				if store[i].Type.ID == columnar.Date && sch[i].Type.ID == columnar.String && !sch[i].Type.JSON && sch[i].Type.Members == "" {
-					store[i].Type = sch[i].Type
-				}
+		// Text for a DATE reaches the engine as text, which names column
+		// and row where CAST would give NULL and a warning without them:
+		// strictly it fails (1292 Incorrect date value: '2020-13-01' for
+		// column 'x' at row 2), a lenient write makes it NULL with 1265
+		// Data truncated for column 'x' at row 2 (engine/lenient_store.go).
+		for i := range store {
+			if store[i].Type.ID == columnar.Date && sch[i].Type.ID == columnar.String && !sch[i].Type.JSON && sch[i].Type.Members == "" {
+				store[i].Type = sch[i].Type
 			}
 		}
 		src := castColumns(blk.plan, names(out[:given]), store)

@@ -79,7 +79,7 @@ func (b *binder) loadData(n *ast.LoadDataStmt) (Statement, error) {
 }
 
 // lenientLoad reports whether LOAD DATA reads its file as MySQL does in
-// its lenient modes (IGNORE, LOCAL or a non-strict sql_mode): a record
+// its lenient modes (IGNORE, LOCAL without REPLACE or a non-strict sql_mode): a record
 // with too few or too many fields warns 1261 / 1262, a value its column
 // cannot take is stored converted with INSERT IGNORE's warnings. A table
 // with generated columns keeps the strict path: its file's fields skip
@@ -90,7 +90,10 @@ func (b *binder) lenientLoad(n *ast.LoadDataStmt, t *columnar.Table) bool {
 			return false
 		}
 	}
-	return b.lenientWrites(n.OnDuplicate == ast.OnDuplicateKeyHandlingIgnore || n.FileLocRef == ast.FileLocClient)
+	// LOCAL stands for IGNORE only without REPLACE (MySQL's sql_load.cc
+	// sets IGNORE for a LOCAL load whose duplicates would be errors).
+	local := n.FileLocRef == ast.FileLocClient && n.OnDuplicate != ast.OnDuplicateKeyHandlingReplace
+	return b.lenientWrites(n.OnDuplicate == ast.OnDuplicateKeyHandlingIgnore || local)
 }
 
 func (b *binder) oneChar(s, what string) (rune, error) {

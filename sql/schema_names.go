@@ -12,7 +12,9 @@ import (
 // and MySQL's error for it depends on the statement: 1146 Table 'nope.t'
 // doesn't exist where a table is read or written, 1051 Unknown table
 // 'nope.t' for DROP TABLE, 1049 Unknown database 'nope' for the name
-// CREATE TABLE or CREATE VIEW makes and for SHOW TABLES FROM nope. The
+// CREATE TABLE, CREATE VIEW, ALTER TABLE ... RENAME TO or RENAME TABLE
+// makes (MySQL looks the new name's database up before the table) and
+// for SHOW TABLES FROM nope. The
 // binder otherwise reads a table by its name alone, so nope.t would be
 // gpusql's t (and DROP TABLE nope.t would drop it).
 
@@ -46,6 +48,18 @@ func (b *binder) checkSchemas(n ast.StmtNode) error {
 	case *ast.CreateViewStmt:
 		if st.ViewName == v.bad {
 			return b.errCode(pos, ErBadDB, "Unknown database '%s'", schema)
+		}
+	case *ast.AlterTableStmt:
+		for _, sp := range st.Specs {
+			if sp.NewTable == v.bad {
+				return b.errCode(pos, ErBadDB, "Unknown database '%s'", schema)
+			}
+		}
+	case *ast.RenameTableStmt:
+		for _, tt := range st.TableToTables {
+			if tt.NewTable == v.bad {
+				return b.errCode(pos, ErBadDB, "Unknown database '%s'", schema)
+			}
 		}
 	}
 	e := b.errCode(pos, ErNoSuchTable, "Table '%s.%s' doesn't exist", schema, name)

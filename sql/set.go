@@ -101,6 +101,10 @@ func (b *binder) set(n *ast.SetStmt) (Statement, error) {
 		if !a.User && readOnlyVariables[a.Name] {
 			return nil, b.errCode(b.wordPos(v.Name, -1), ErIncorrectGlobalLocalVar, "Variable '%s' is a read only variable", v.Name)
 		}
+		if !a.User && a.Global && sessionOnlyVariables[a.Name] {
+			// MySQL checks the scope after read-only (set_var::check).
+			return nil, b.errCode(b.wordPos(v.Name, -1), ErLocalVariable, "Variable '%s' is a SESSION variable and can't be used with SET GLOBAL", v.Name)
+		}
 		if _, ok := v.Value.(*ast.DefaultExpr); ok && a.User {
 			return nil, b.errf(b.start, "a user variable cannot be SET to DEFAULT (@%s)", v.Name)
 		} else if ok {

@@ -42,6 +42,8 @@ type CreateTable struct {
 	Checks      []catalog.Check
 	ForeignKeys []catalog.ForeignKey
 	IfNotExists bool
+	// Options are its COMMENT and default collation (table_options.go).
+	Options catalog.TableOptions
 	// AutoIncrement is the table option AUTO_INCREMENT = N, the first
 	// value the AUTO_INCREMENT column generates (0: not given, 1).
 	AutoIncrement uint64
@@ -51,6 +53,9 @@ type CreateTable struct {
 type CreateTableAs struct {
 	Name  string
 	Query *Query
+	// NotNull marks the result columns that are a NOT NULL column of
+	// the query's tables (create_table_as.go).
+	NotNull []bool
 }
 
 // DropTable drops a table.

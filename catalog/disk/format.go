@@ -57,6 +57,9 @@ type tableMeta struct {
 	// AutoIncrement is the AUTO_INCREMENT counter's next value (omitted
 	// when 1 or the table has none, so older manifests read unchanged).
 	AutoIncrement uint64 `json:"auto_increment,omitempty"`
+	// Options are the table's COMMENT and default collation; absent
+	// where it has none, so older manifests read unchanged.
+	Options *catalog.TableOptions `json:"options,omitempty"`
 	// Remaps are the table's remapped columns (remap_file.go); an older
 	// gpusql ignores them and removes their files as unreferenced.
 	Remaps []remapMeta `json:"remaps,omitempty"`

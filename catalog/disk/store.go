@@ -80,7 +80,8 @@ func (s *Store) Close() error {
 // maps every column.
 func (s *Store) load() (catalog.State, error) {
 	state := catalog.State{Tables: map[string]*columnar.Table{}, Indexes: map[string][]catalog.Index{}, Views: map[string]catalog.View{},
-		Checks: map[string][]catalog.Check{}, ForeignKeys: map[string][]catalog.ForeignKey{}, AutoIncrement: map[string]uint64{}, Remaps: map[string][]*columnar.ColumnRemap{}}
+		Checks: map[string][]catalog.Check{}, ForeignKeys: map[string][]catalog.ForeignKey{}, AutoIncrement: map[string]uint64{}, Remaps: map[string][]*columnar.ColumnRemap{},
+		Options: map[string]catalog.TableOptions{}}
 	m, err := readManifest(s.dir)
 	if errors.Is(err, os.ErrNotExist) {
 		s.current = manifest{Format: FormatVersion}
@@ -107,6 +108,9 @@ func (s *Store) load() (catalog.State, error) {
 		}
 		if tm.AutoIncrement > 1 {
 			state.AutoIncrement[k] = tm.AutoIncrement
+		}
+		if tm.Options != nil {
+			state.Options[k] = *tm.Options
 		}
 		if rs := s.loadRemaps(tm, t); len(rs) > 0 {
 			state.Remaps[k] = rs
@@ -199,6 +203,9 @@ func (s *Store) commit(state catalog.State, fold bool) error {
 	for ti, k := range keys {
 		t := state.Tables[k]
 		tm := tableMeta{Name: t.Name, Rows: t.Rows, Fields: t.Fields, Indexes: state.Indexes[k], Checks: state.Checks[k], ForeignKeys: state.ForeignKeys[k], AutoIncrement: state.AutoIncrement[k]}
+		if o, ok := state.Options[k]; ok {
+			tm.Options = &o
+		}
 		for j, c := range t.Columns {
 			cm, ok := s.files[c]
 			if !ok || cm.valueBytes() != int64(valueBytes(c)) || (fold && len(cm.Tail) > 0) {

@@ -1,0 +1,67 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"gpusql/catalog"
+)
+
+// tableOptions are base with a CREATE TABLE's or ALTER TABLE's COMMENT
+// and [DEFAULT] COLLATE applied: the options gpusql keeps, as MySQL 8
+// shows them in SHOW CREATE TABLE and information_schema.TABLES.
+func tableOptions(opts []*ast.TableOption, base catalog.TableOptions) catalog.TableOptions {
+	out := base
+	for _, o := range opts {
+		if o.Tp == ast.TableOptionComment {
+			out.Comment = o.StrValue
+		}
+	}
+	if coll := tableCollation(opts); coll != "" {
+		out.Collation = coll
+	}
+	return out
+}
+
+// AlterTableOptions is ALTER TABLE t COMMENT = '...' / [DEFAULT] COLLATE
+// = ...: the table's options become Options; the columns keep their
+// collations (MySQL changes only the default of columns defined later).
+// AutoIncrement, when not nil, is an AUTO_INCREMENT = N given beside them.
+type AlterTableOptions struct {
+	Table         string
+	Options       catalog.TableOptions
+	AutoIncrement *AlterAutoIncrement
+}
+
+func (*AlterTableOptions) statement() {}
+
+// TableCharset is the character set of a table's default collation as
+// SHOW CREATE TABLE names it: utf8 is MySQL 8's utf8mb3, binary its own.
+func TableCharset(collation string) string {
+	if collation == "binary" {
+		return "binary"
+	}
+	cs, _, _ := strings.Cut(collation, "_")
+	if cs == "utf8" {
+		return "utf8mb3"
+	}
+	return cs
+}
+
+// TableCollationName is collation as MySQL 8 names it (utf8_general_ci
+// is utf8mb3_general_ci).
+func TableCollationName(collation string) string {
+	if rest, ok := strings.CutPrefix(collation, "utf8_"); ok {
+		return "utf8mb3_" + rest
+	}
+	return collation
+}
+
+// tableCollationOf is information_schema.TABLES.TABLE_COLLATION.
+func tableCollationOf(o catalog.TableOptions) string {
+	if o.Collation == "" {
+		return "utf8mb4_bin"
+	}
+	return TableCollationName(o.Collation)
+}
