@@ -110,7 +110,7 @@ func rewriteExpr(e sql.Expr, fn func(sql.Expr) sql.Expr) sql.Expr {
 		}
 	case *sql.Cast:
 		if c := rewriteExpr(x.E, fn); c != x.E {
-			e = &sql.Cast{E: c, T: x.T, Written: x.Written}
+			e = &sql.Cast{E: c, T: x.T, Written: x.Written, Text: x.Text}
 		}
 	case *sql.Func:
 		if args, changed := rewriteList(x.Args, fn); changed {

@@ -44,7 +44,7 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 		// MySQL 8.0.17+: single precision. The executor rounds the
 		// double to a float32 (a cast from Float64 to a Single type),
 		// which prints with FLT_DIG digits (columnar.FormatFloat32).
-		return &Cast{E: castTo(e, columnar.TFloat64), T: columnar.TFloat(0, 0)}, nil
+		return &Cast{E: castTo(e, columnar.TFloat64), T: columnar.TFloat(0, 0), Text: overflowText(n, sc)}, nil
 	case mysql.TypeVarString, mysql.TypeString, mysql.TypeVarchar, mysql.TypeBlob:
 		if w := n.Tp.GetFlen(); w >= 0 {
 			return castToChars(e, w, n.Tp.GetCharset() == "binary"), nil

@@ -34,8 +34,16 @@ const clipHeadroom = 76
 func (b *binder) castDecimal(e Expr, t columnar.Type, pos int) Expr {
 	if isNullConst(e) || intDigits(e.Type(), t.Scale) <= t.Precision-t.Scale {
 		x := castTo(e, t)
-		if c, ok := x.(*Cast); ok {
+		switch c := x.(type) {
+		case *Cast:
 			x = &Cast{E: c.E, T: c.T, Written: true}
+		case *Const:
+			// A folded CAST shows every digit of its type, not the
+			// literal's (keepWritten is for the binder's own casts):
+			// CAST(1 AS DECIMAL(18,2)) / 3 is 0.333333, scale 2 + 4.
+			shown := *c
+			shown.written = 0
+			x = &shown
 		}
 		return x
 	}

@@ -118,7 +118,7 @@ func writeMySQLExprCols(b *strings.Builder, cols func(*ast.ColumnName) string, n
 }
 
 // castTypeText is a CAST's target as MySQL prints it, for the integer,
-// DOUBLE and DECIMAL targets (ok false for others).
+// DOUBLE, FLOAT and DECIMAL targets (ok false for others).
 func castTypeText(n *ast.FuncCastExpr) (string, bool) {
 	switch n.Tp.GetType() {
 	case mysql.TypeLonglong:
@@ -128,6 +128,10 @@ func castTypeText(n *ast.FuncCastExpr) (string, bool) {
 		return "signed", true
 	case mysql.TypeDouble:
 		return "double", true
+	case mysql.TypeFloat:
+		if n.Tp.GetFlen() <= 24 {
+			return "float", true
+		}
 	case mysql.TypeNewDecimal:
 		if n.Tp.GetFlen() > 0 && n.Tp.GetDecimal() >= 0 {
 			return fmt.Sprintf("decimal(%d,%d)", n.Tp.GetFlen(), n.Tp.GetDecimal()), true

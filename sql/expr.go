@@ -138,6 +138,10 @@ type Cast struct {
 	// (CAST('99999999999999999999' AS SIGNED) is -1), where the binder's
 	// cast for a store's range check clamps (exec/cpu/cast_integer_text.go).
 	Written bool
+	// Text is MySQL's printing of a CAST to FLOAT as written, for its 1690
+	// past FLOAT's range: 'cast(-(3.5e38) as float)', a column as
+	// `db`.`t`.`c` (overflow_text.go).
+	Text string
 }
 
 // Func is a scalar function call by lower-case name: abs, coalesce, nullif,

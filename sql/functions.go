@@ -282,12 +282,13 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 			}
 			out = append(out, castTo(x, columnar.TInt64))
 		}
-		return &Func{Name: "substring", Args: out, T: columnar.TString}, nil
+		return &Func{Name: "substring", Args: out, T: textResult(out[0])}, nil
 	case "replace":
 		if err := arity(3, 3); err != nil {
 			return nil, err
 		}
-		return &Func{Name: "replace", Args: []Expr{str(args[0]), str(args[1]), str(args[2])}, T: columnar.TString}, nil
+		out := []Expr{str(args[0]), str(args[1]), str(args[2])}
+		return &Func{Name: "replace", Args: out, T: textResult(out...)}, nil
 	case "concat":
 		if err := arity(1, -1); err != nil {
 			return nil, err
@@ -295,7 +296,7 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		for i := range args {
 			args[i] = str(args[i])
 		}
-		return &Func{Name: "concat", Args: args, T: columnar.TString}, nil
+		return &Func{Name: "concat", Args: args, T: textResult(args...)}, nil
 	case "year", "month", "day", "dayofmonth":
 		if err := arity(1, 1); err != nil {
 			return nil, err

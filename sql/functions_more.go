@@ -354,7 +354,7 @@ func (c *call) stringFunc() (Expr, bool, error) {
 		for i := range c.args {
 			c.args[i] = c.str(c.args[i])
 		}
-		return c.fn(columnar.TString, c.args...)
+		return c.fn(textResult(c.args...), c.args...)
 	case "lpad", "rpad":
 		if err := c.arity(3, 3); err != nil {
 			return nil, true, err
@@ -363,16 +363,18 @@ func (c *call) stringFunc() (Expr, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		return c.fn(columnar.TString, c.str(c.args[0]), n, c.str(c.args[2]))
+		s, pad := c.str(c.args[0]), c.str(c.args[2])
+		return c.fn(textResult(s, pad), s, n, pad)
 	case "reverse", "ascii":
 		if err := c.arity(1, 1); err != nil {
 			return nil, true, err
 		}
-		t := columnar.TString
+		s := c.str(c.args[0])
+		t := textResult(s)
 		if c.name == "ascii" {
 			t = columnar.TInt64
 		}
-		return c.fn(t, c.str(c.args[0]))
+		return c.fn(t, s)
 	case "left", "right", "repeat":
 		if err := c.arity(2, 2); err != nil {
 			return nil, true, err
@@ -381,7 +383,8 @@ func (c *call) stringFunc() (Expr, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		return c.fn(columnar.TString, c.str(c.args[0]), n)
+		s := c.str(c.args[0])
+		return c.fn(textResult(s), s, n)
 	case "space":
 		if err := c.arity(1, 1); err != nil {
 			return nil, true, err

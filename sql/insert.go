@@ -240,6 +240,9 @@ func strictOK(from, to *Const) bool {
 	if from.Null || from.hex || from.T.ID != columnar.String || to.T.ID == columnar.String {
 		return true
 	}
+	if to.T.Year {
+		return true // ParseYear reads the text's number as Field_year::store does
+	}
 	s := strings.TrimSpace(from.S)
 	switch to.T.ID {
 	case columnar.Int32, columnar.Int64, columnar.Bool:

@@ -110,6 +110,9 @@ func (c *compiler) compile(e sql.Expr) (evaluator, error) {
 		if e.Written {
 			return c.castWritten(in, e.E.Type(), e.T), nil
 		}
+		if e.Text != "" {
+			return c.castNamed(in, e.E.Type(), e.T, e.Text), nil
+		}
 		return c.castTo(in, e.E.Type(), e.T), nil
 	case *sql.Func:
 		return c.compileFunc(e)

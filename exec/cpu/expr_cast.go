@@ -49,6 +49,22 @@ func castWarning(ev evaluator, from, to columnar.Type, warn *sql.Warnings) evalu
 
 // castEvaluator is castWarning; written marks a CAST the statement wrote.
 func castEvaluator(ev evaluator, from, to columnar.Type, warn *sql.Warnings, written bool) evaluator {
+	return castEvaluatorNamed(ev, from, to, warn, written, "")
+}
+
+// castNamed is castTo for a CAST whose 1690 names it as MySQL prints it
+// (sql.Cast.Text: 'cast(-(3.5e38) as float)').
+func (c *compiler) castNamed(ev evaluator, from, to columnar.Type, text string) evaluator {
+	var warn *sql.Warnings
+	if c != nil && c.x != nil {
+		warn = c.x.warn
+	}
+	return castEvaluatorNamed(ev, from, to, warn, false, text)
+}
+
+// castEvaluatorNamed is castEvaluator; text, when set, is the cast as
+// MySQL prints it in its out-of-range error.
+func castEvaluatorNamed(ev evaluator, from, to columnar.Type, warn *sql.Warnings, written bool, text string) evaluator {
 	if from.IsWide() && to.IsWide() && from.Scale == to.Scale && from.Precision > to.Precision {
 		return wideCast(ev, from, to, warn) // fewer digits: each value checked
 	}
@@ -60,7 +76,7 @@ func castEvaluator(ev evaluator, from, to columnar.Type, warn *sql.Warnings, wri
 	if from.IsWide() || to.IsWide() {
 		return wideCastVia(ev, from, to, warn)
 	}
-	ce := &castEval{in: ev, from: from, to: to, out: newVec(to), warn: warn, written: written}
+	ce := &castEval{in: ev, from: from, to: to, out: newVec(to), warn: warn, written: written, text: text}
 	if k, ok := isConst(ev); ok {
 		// Every worker compiles the literal: its warning is noted once.
 		ce.warn, ce.warnKey = nil, k
@@ -109,6 +125,8 @@ type castEval struct {
 	// written: a CAST the statement wrote (sql.Cast.Written), whose
 	// string reads as MySQL's CAST reads it (cast_integer_text.go).
 	written bool
+	// text: the CAST as MySQL prints it, for FLOAT's 1690 (floatOverflow).
+	text string
 }
 
 // numVal is a string parsed as a number or date: i in the target's integer
@@ -137,7 +155,7 @@ func (e *castEval) eval(b *batch, sel []int32) *vec {
 		for _, p := range sel {
 			f := out.f64[p]
 			if math.Abs(f) > math.MaxFloat32 && !out.isNull(p) {
-				raise(floatOverflow(f))
+				raise(floatOverflow(f, e.text))
 			}
 			out.f64[p] = float64(float32(f))
 		}
@@ -146,10 +164,13 @@ func (e *castEval) eval(b *batch, sel []int32) *vec {
 }
 
 // floatOverflow is MySQL's 1690 for a CAST(... AS FLOAT) past FLOAT's
-// range (Item_typecast_real). MySQL names the argument as written; the
-// value is named here, the same text for a literal (3.5e38).
-func floatOverflow(f float64) error {
-	return fmt.Errorf("FLOAT value is out of range in 'cast(%s as float)'", exec.FormatDouble(f))
+// range (Item_typecast_real), naming the cast as MySQL prints it (text,
+// from the binder); a cast without one names the value.
+func floatOverflow(f float64, text string) error {
+	if text == "" {
+		text = "cast(" + exec.FormatDouble(f) + " as float)"
+	}
+	return fmt.Errorf("FLOAT value is out of range in '%s'", text)
 }
 
 func (e *castEval) evalValues(b *batch, sel []int32) *vec {

@@ -454,30 +454,10 @@ func (f *funcEval) apply(s string, args []*vec, p int32) string {
 		}
 		return s
 	case "substring":
-		rs := []rune(s)
-		pos := args[1].int64At(p)
-		n := int64(len(rs))
-		var start int64
-		switch {
-		case pos > 0:
-			start = pos - 1
-		case pos < 0:
-			start = n + pos
-		default:
-			return ""
+		if f.types[0].Binary {
+			return string(substringOf([]byte(s), args, p))
 		}
-		if start < 0 || start >= n {
-			return ""
-		}
-		end := n
-		if len(args) > 2 {
-			l := args[2].int64At(p)
-			if l <= 0 {
-				return ""
-			}
-			end = min(n, start+l)
-		}
-		return string(rs[start:end])
+		return string(substringOf([]rune(s), args, p))
 	case "replace":
 		from := args[1].stringAt(p)
 		if from == "" {
@@ -525,4 +505,33 @@ func dateAdd(days, n int64, unit string) (int64, bool) {
 		return daysFromCivil(y, m, d), true
 	}
 	return 0, false
+}
+
+// substringOf is SUBSTRING(s, pos[, len]) over s's characters: runes for
+// text, bytes for a binary string (MySQL counts a binary string's
+// characters as its bytes).
+func substringOf[T byte | rune](rs []T, args []*vec, p int32) []T {
+	pos := args[1].int64At(p)
+	n := int64(len(rs))
+	var start int64
+	switch {
+	case pos > 0:
+		start = pos - 1
+	case pos < 0:
+		start = n + pos
+	default:
+		return nil
+	}
+	if start < 0 || start >= n {
+		return nil
+	}
+	end := n
+	if len(args) > 2 {
+		l := args[2].int64At(p)
+		if l <= 0 {
+			return nil
+		}
+		end = min(n, start+l)
+	}
+	return rs[start:end]
 }

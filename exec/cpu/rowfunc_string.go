@@ -36,17 +36,22 @@ var stringBodies = map[string]func(f *rowFunc, a []val) val{
 	"lpad": func(f *rowFunc, a []val) val { return pad(a[0].s, a[1].i, a[2].s, true) },
 	"rpad": func(f *rowFunc, a []val) val { return pad(a[0].s, a[1].i, a[2].s, false) },
 	"reverse": func(f *rowFunc, a []val) val {
-		r := []rune(a[0].s)
-		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
-			r[i], r[j] = r[j], r[i]
+		if f.types[0].Binary { // a binary string's characters are its bytes
+			return sv(string(reversed([]byte(a[0].s))))
 		}
-		return sv(string(r))
+		return sv(string(reversed([]rune(a[0].s))))
 	},
 	"left": func(f *rowFunc, a []val) val {
+		if f.types[0].Binary {
+			return sv(a[0].s[:clampLen(a[1].i, len(a[0].s))])
+		}
 		r := []rune(a[0].s)
 		return sv(string(r[:clampLen(a[1].i, len(r))]))
 	},
 	"right": func(f *rowFunc, a []val) val {
+		if f.types[0].Binary {
+			return sv(a[0].s[len(a[0].s)-clampLen(a[1].i, len(a[0].s)):])
+		}
 		r := []rune(a[0].s)
 		return sv(string(r[len(r)-clampLen(a[1].i, len(r)):]))
 	},
@@ -197,4 +202,12 @@ func cmpOrdered[T int64 | float64](a, b T) int {
 		return 1
 	}
 	return 0
+}
+
+// reversed reverses r in place and returns it.
+func reversed[T byte | rune](r []T) []T {
+	for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+		r[i], r[j] = r[j], r[i]
+	}
+	return r
 }

@@ -26,6 +26,9 @@ func (g *Gen) dateLeaf(sc *scope) *Node {
 	if len(cs) > 0 && g.pct(70) {
 		return colNode(cs[g.r.Intn(len(cs))])
 	}
+	if g.pct(5) {
+		return g.invalidDate() // dates_invalid.go
+	}
 	v := datePool[1+g.r.Intn(len(datePool)-1)]
 	if g.pct(30) {
 		return lit(TDate, "DATE "+v).lite(v)
@@ -72,8 +75,13 @@ func (g *Gen) dateInt(sc *scope, d int) *Node {
 	x := g.dateExpr(sc, d+1)
 	var n *Node
 	switch g.r.Intn(10) {
-	case 8, 9:
+	case 8:
 		return g.moreDateInt(sc, d) // dates_more.go
+	case 9:
+		if g.pct(50) {
+			return g.invalidDateDiff(sc, d) // dates_invalid.go
+		}
+		return g.moreDateInt(sc, d)
 	case 0:
 		n = mk(TInt, "YEAR(@)", x).lite("CAST(strftime('%Y', @) AS INTEGER)")
 		n.Bound = 9999

@@ -181,6 +181,9 @@ func (g *Gen) intExpr(sc *scope, d int) *Node {
 	if g.pct(2) {
 		return g.moreStringInt(sc, d)
 	}
+	if g.pct(2) {
+		return g.multibyteInt(sc, d) // multibyte.go
+	}
 	e := func() *Node { return g.intExpr(sc, d+1) }
 	switch c := g.r.Intn(100); {
 	case c < 32:

@@ -385,17 +385,23 @@ func (g *Gen) keyExpr(c column) column {
 }
 
 // rollup is SELECT keys, aggregates FROM ... [WHERE] GROUP BY keys WITH
-// ROLLUP. The select list holds the GROUP BY columns themselves and
+// ROLLUP. The select list holds the GROUP BY keys themselves and
 // aggregates only: MySQL makes a rolled-up key NULL in a super-aggregate
 // row, and an expression of it would need the same rewriting on SQLite's
-// side. HAVING is left out for the same reason. GROUPING() items may
-// follow the keys (rollup.go).
+// side. A key may be an expression of an integer column (keyExpr), which
+// the select list and GROUPING() name word for word, as MySQL matches
+// them. HAVING is left out. GROUPING() items may follow the keys
+// (rollup.go).
 func (g *Gen) rollup(ctes *[]*cte) *Node {
 	from, cols, rows, conds := g.fromClause(0, ctes)
 	sc := &scope{cols: cols, subq: true, rows: rows}
 	var keys []string
 	for _, i := range g.r.Perm(len(cols))[:min(len(cols), 1+g.r.Intn(2))] {
-		keys = append(keys, cols[i].ref)
+		key := cols[i]
+		if key.typ == TInt && g.pct(60) {
+			key = g.keyExpr(key)
+		}
+		keys = append(keys, key.ref)
 	}
 	asc := &scope{cols: cols, agg: true, rows: rows}
 	var items []*Node

@@ -28,26 +28,85 @@ func YearFromNumber(n int64) (int32, bool) {
 	return 0, false
 }
 
-// ParseYear reads a YEAR from text: one or two digits follow the numeric
-// rules except that '0' and '00' are 2000 (MySQL's string rule), four
-// digits are the year itself ('0000' is 0). Surrounding spaces are
-// ignored; anything else does not parse.
+// ParseYear reads a YEAR from text as Field_year::store(const char*) does:
+// the text's number, read by strntoull10rnd (sign, digits, a fraction and
+// an exponent, rounded half up: '2002.5' is 2003, '2.0e3' 2000), then the
+// numeric rules, except that zero is 2000 unless the text is four
+// characters long ('0000' is 0000, '0' and '00' are 2000). Surrounding
+// spaces are allowed; other trailing text, no digits, or a value outside
+// the YEAR ranges does not parse (strict mode's error).
 func ParseYear(s string) (int32, bool) {
-	s = strings.TrimSpace(s)
-	if len(s) == 0 || len(s) > 4 || len(s) == 3 {
+	n, ok := roundedNumber(s)
+	if !ok {
 		return 0, false
 	}
-	n, err := strconv.Atoi(s)
-	if err != nil || s[0] == '+' || s[0] == '-' {
-		return 0, false
-	}
-	if len(s) <= 2 && n == 0 {
+	if n == 0 {
+		if len(s) == 4 {
+			return 0, true
+		}
 		return 2000, true
 	}
-	if len(s) == 4 && n != 0 && n < 1901 {
+	return YearFromNumber(n)
+}
+
+// roundedNumber is the number that s spells (optional sign, digits, an
+// optional fraction, an optional exponent; spaces around it) rounded half
+// away from zero to an integer, as strntoull10rnd reads it. Values past
+// 10^15 are not needed by any caller and do not parse.
+func roundedNumber(s string) (int64, bool) {
+	t := strings.Trim(s, " \t\n\r")
+	neg := false
+	if len(t) > 0 && (t[0] == '+' || t[0] == '-') {
+		neg = t[0] == '-'
+		t = t[1:]
+	}
+	var digits []byte
+	point, i := -1, 0
+	for ; i < len(t); i++ {
+		c := t[i]
+		if c == '.' && point < 0 {
+			point = len(digits)
+			continue
+		}
+		if c < '0' || c > '9' {
+			break
+		}
+		digits = append(digits, c)
+	}
+	if len(digits) == 0 {
 		return 0, false
 	}
-	return YearFromNumber(int64(n))
+	if point < 0 {
+		point = len(digits)
+	}
+	if i < len(t) {
+		if t[i] != 'e' && t[i] != 'E' {
+			return 0, false
+		}
+		e, err := strconv.Atoi(t[i+1:])
+		if err != nil || e > 100 || e < -100 {
+			return 0, false
+		}
+		point += e
+	}
+	var n int64
+	for k := 0; k < point; k++ {
+		d := int64(0)
+		if k < len(digits) {
+			d = int64(digits[k] - '0')
+		}
+		n = n*10 + d
+		if n > 1e15 {
+			return 0, false
+		}
+	}
+	if point >= 0 && point < len(digits) && digits[point] >= '5' {
+		n++
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
 }
 
 // FormatYear prints a YEAR value with four digits ('0000' for 0).

@@ -13,7 +13,12 @@ func TestYearRules(t *testing.T) {
 		{"69", 2069, true}, {"70", 1970, true}, {"0", 2000, true}, {"00", 2000, true},
 		{"1", 2001, true}, {"99", 1999, true}, {"0000", 0, true}, {" 1901 ", 1901, true},
 		{"2155", 2155, true}, {"1900", 0, false}, {"2156", 0, false}, {"123", 0, false},
-		{"-1", 0, false}, {"+5", 0, false}, {"19x1", 0, false}, {"", 0, false}, {"20240", 0, false},
+		{"-1", 0, false}, {"+5", 2005, true}, {"19x1", 0, false}, {"", 0, false}, {"20240", 0, false},
+		// Field_year::store reads the text's number, rounding half up; a zero
+		// spelt in four characters is 0000, as '0000' is.
+		{"2002.5", 2003, true}, {"2002.4", 2002, true}, {"2.0025e3", 2003, true}, {"69.5", 1970, true},
+		{"99.5", 0, false}, {"1900.5", 1901, true}, {"0.0", 2000, true}, {"-0.4", 0, true}, {"-0.44", 2000, true},
+		{"1e3", 0, false}, {"2002.5x", 0, false}, {".", 0, false}, {"2155.5", 0, false},
 	} {
 		got, ok := ParseYear(c.in)
 		if got != c.want || ok != c.ok {
