@@ -49,6 +49,9 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 		if w := n.Tp.GetFlen(); w >= 0 {
 			return castToChars(e, w, n.Tp.GetCharset() == "binary"), nil
 		}
+		if n.Tp.GetCharset() == "binary" {
+			return binaryString(castTo(e, columnar.TString)), nil
+		}
 		t = columnar.TString
 	case mysql.TypeDate:
 		t = columnar.TDate
@@ -126,6 +129,27 @@ func castToChars(e Expr, n int, binary bool) Expr {
 		bin.I = 1
 	}
 	return &Func{Name: CastChar, Args: []Expr{castTo(e, columnar.TString), &Const{T: columnar.TInt64, I: int64(n)}, bin}, T: columnar.TString}
+}
+
+// binaryString types the text e as a binary string: CAST(x AS BINARY),
+// BINARY x and CONVERT(x USING binary) are, in MySQL, byte strings also
+// inside a larger expression (CHARSET(CONCAT(BINARY 'a', 'é')) is binary,
+// see textResult), where castTo alone would keep e's text type, as
+// sameType does not tell text from bytes. The bytes are unchanged: a
+// constant is retyped, anything else gets a Cast that the executors pass
+// through (their sameType ignores Binary too).
+func binaryString(e Expr) Expr {
+	t := e.Type()
+	if t.Binary {
+		return e
+	}
+	t = columnar.Type{ID: columnar.String, Binary: true}
+	if c, ok := e.(*Const); ok {
+		k := *c
+		k.T = t
+		return &k
+	}
+	return &Cast{E: e, T: t}
 }
 
 // CastChar is the function CAST(x AS CHAR(n)) and CAST(x AS BINARY(n))

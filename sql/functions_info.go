@@ -151,6 +151,9 @@ func (b *binder) convertUsing(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, er
 	if err != nil {
 		return nil, err
 	}
+	if cs == "binary" {
+		return binaryString(castTo(e, columnar.TString)), nil
+	}
 	return castTo(e, columnar.TString), nil
 }
 

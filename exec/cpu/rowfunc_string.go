@@ -33,8 +33,8 @@ var stringBodies = map[string]func(f *rowFunc, a []val) val{
 		}
 		return sv(strings.Join(parts, a[0].s))
 	},
-	"lpad": func(f *rowFunc, a []val) val { return pad(a[0].s, a[1].i, a[2].s, true) },
-	"rpad": func(f *rowFunc, a []val) val { return pad(a[0].s, a[1].i, a[2].s, false) },
+	"lpad": func(f *rowFunc, a []val) val { return padAs(f, a, true) },
+	"rpad": func(f *rowFunc, a []val) val { return padAs(f, a, false) },
 	"reverse": func(f *rowFunc, a []val) val {
 		if f.types[0].Binary { // a binary string's characters are its bytes
 			return sv(string(reversed([]byte(a[0].s))))
@@ -111,6 +111,36 @@ func clampLen(n int64, l int) int {
 		return 0
 	}
 	return int(min(n, int64(l)))
+}
+
+// padAs is LPAD or RPAD by the result's type: MySQL's Item_func_lpad
+// aggregates the charsets of the string and the padding, and a binary
+// result pads and cuts by bytes (LPAD(BINARY 'é', 4, 'x') is 'xxé', two
+// bytes of 'é' and two of padding), a text one by characters.
+func padAs(f *rowFunc, a []val, left bool) val {
+	if f.t.Binary {
+		return padBytes(a[0].s, a[1].i, a[2].s, left)
+	}
+	return pad(a[0].s, a[1].i, a[2].s, left)
+}
+
+// padBytes is pad counting bytes.
+func padBytes(s string, n int64, p string, left bool) val {
+	if n < 0 || n > maxStringResult {
+		return nullVal
+	}
+	if int64(len(s)) >= n {
+		return sv(s[:n])
+	}
+	if p == "" {
+		return nullVal
+	}
+	need := int(n) - len(s)
+	pb := strings.Repeat(p, need/len(p)+1)[:need]
+	if left {
+		return sv(pb + s)
+	}
+	return sv(s + pb)
 }
 
 // pad is LPAD/RPAD: s cut or padded with repetitions of p to n characters.
