@@ -10,6 +10,21 @@ import (
 // mysqlDayZero is TO_DAYS('1970-01-01'): MySQL counts days from year 0.
 const mysqlDayZero = 719528
 
+// yearZeroMarch is 0000-03-01 in days from 1970-01-01.
+var yearZeroMarch = daysFromCivil(0, 3, 1)
+
+// mysqlDayNumber is TO_DAYS of a date (days from 1970-01-01). MySQL's
+// calc_daynr counts year 0 as a common year (calc_days_in_year(0) is
+// 365), so before 0000-03-01 its numbers run one above the proleptic
+// Gregorian calendar's, which has a 0000-02-29: TO_DAYS('0000-01-01') is
+// 1 in MySQL (its manual's example), and 0000-03-01 is 60 in both.
+func mysqlDayNumber(days int64) int64 {
+	if days < yearZeroMarch {
+		return days + mysqlDayZero + 1
+	}
+	return days + mysqlDayZero
+}
+
 // weekdayOf is 0 = Monday .. 6 = Sunday (1970-01-01 was a Thursday).
 func weekdayOf(days int64) int64 { return ((days+3)%7 + 7) % 7 }
 
@@ -38,7 +53,7 @@ var dateBodies = map[string]func(f *rowFunc, a []val) val{
 		_, m, _ := civilFromDays(a[0].i)
 		return sv(time.Month(m).String())
 	},
-	"to_days": func(f *rowFunc, a []val) val { return iv(a[0].i + mysqlDayZero) },
+	"to_days": func(f *rowFunc, a []val) val { return iv(mysqlDayNumber(a[0].i)) },
 	"from_days": func(f *rowFunc, a []val) val {
 		return checkedDate(a[0].i - mysqlDayZero)
 	},

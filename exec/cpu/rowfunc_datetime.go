@@ -33,7 +33,11 @@ var datetimeBodies = map[string]func(f *rowFunc, a []val) val{
 		return iv(columnar.RoundDatetime(v, f.t.Scale))
 	},
 	"to_seconds": func(f *rowFunc, a []val) val {
-		return iv(floorDivInt(a[0].i, columnar.MicrosPerSecond) + mysqlDayZero*86400)
+		// TO_DAYS of the day, in seconds, and the time of day (MySQL:
+		// TO_SECONDS('0000-01-01') is 86400).
+		secs := floorDivInt(a[0].i, columnar.MicrosPerSecond)
+		days := floorDivInt(secs, 86400)
+		return iv(mysqlDayNumber(days)*86400 + secs - days*86400)
 	},
 	"timediff": func(f *rowFunc, a []val) val { return iv(clampTime(a[0].i - a[1].i)) },
 	"sec_to_time": func(f *rowFunc, a []val) val {
