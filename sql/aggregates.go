@@ -473,6 +473,13 @@ func (b *binder) aggCall(n *ast.AggregateFuncExpr, sc *scope) (AggExpr, error) {
 		}
 	case AggMin, AggMax:
 		ae.T = t
+		if alwaysNull(arg) {
+			// MIN(NULL) is a string in MySQL (the NULL literal's
+			// STRING_RESULT), so 'hello' NOT BETWEEN MIN(NULL) AND 'ba'
+			// compares as strings (true), not as DOUBLE (NULL): a number
+			// typed MIN would meet the string bound (between_mixed.go).
+			arg, ae.T = nullConst(columnar.TString), columnar.TString
+		}
 	}
 	ae.Arg = arg
 	return ae, nil
