@@ -353,6 +353,14 @@ func (b *binder) matchAggregated(n ast.ExprNode, sc *scope) (Expr, bool, error) 
 		if !ok {
 			return nil, false, b.errCode(b.posOr(n, -1), ErInvalidGroupFuncUse, "Invalid use of group function")
 		}
+		if f := a.aggFuncs[i]; (f.Func == AggMin || f.Func == AggMax) && alwaysNull(f.Arg) {
+			// MIN(NULL) is NULL in every group, and a NULL as MySQL
+			// types one: 'hello' NOT BETWEEN MIN(NULL) AND 'ba' compares
+			// the strings (true, between_mixed.go), and COALESCE and CASE
+			// take their type from the other arguments. The aggregate
+			// stays registered, so the query is still aggregated.
+			return nullConst(f.T), true, nil
+		}
 		return collationUntagged(sc.colRef(a.nGroups+i), a.aggFuncs[i]), true, nil
 	case *ast.ColumnNameExpr, *driver.ValueExpr, *ast.ParenthesesExpr:
 		return nil, false, nil
@@ -473,13 +481,6 @@ func (b *binder) aggCall(n *ast.AggregateFuncExpr, sc *scope) (AggExpr, error) {
 		}
 	case AggMin, AggMax:
 		ae.T = t
-		if alwaysNull(arg) {
-			// MIN(NULL) is a string in MySQL (the NULL literal's
-			// STRING_RESULT), so 'hello' NOT BETWEEN MIN(NULL) AND 'ba'
-			// compares as strings (true), not as DOUBLE (NULL): a number
-			// typed MIN would meet the string bound (between_mixed.go).
-			arg, ae.T = nullConst(columnar.TString), columnar.TString
-		}
 	}
 	ae.Arg = arg
 	return ae, nil
