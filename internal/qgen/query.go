@@ -244,6 +244,8 @@ func (g *Gen) plainSelect(d int, want []Type, named bool, ctes *[]*cte) sel {
 		switch {
 		case t == TInt && d <= 1 && g.pct(15):
 			e = g.window(sc)
+		case t == TDec && d <= 1 && g.pct(10):
+			e = g.decWindow(sc) // window_dec.go
 		case t == TReal && (len(sc.reals) == 0 || g.pct(10)):
 			e = g.distWindow(sc)
 		case t == TReal && g.pct(35):
