@@ -181,7 +181,7 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 			}
 			seen[strings.ToLower(c)] = true
 		}
-		return &CreateTableAs{Name: name, Query: q, NotNull: sourceNotNull(q.Plan)}, nil
+		return &CreateTableAs{Name: name, Query: q, Columns: ctasColumns(q.Plan)}, nil
 	}
 	if len(n.Cols) == 0 {
 		return nil, b.errf(-1, "CREATE TABLE %s needs at least one column", name)

@@ -53,9 +53,9 @@ type CreateTable struct {
 type CreateTableAs struct {
 	Name  string
 	Query *Query
-	// NotNull marks the result columns that are a NOT NULL column of
-	// the query's tables (create_table_as.go).
-	NotNull []bool
+	// Columns says which result columns are NOT NULL and which copy a
+	// base table column's definition (create_table_as.go).
+	Columns []CTASColumn
 }
 
 // DropTable drops a table.
