@@ -11,7 +11,7 @@ import (
 // base table column with its NULL / NOT NULL, DEFAULT and COMMENT, so
 // `CREATE TABLE b AS SELECT id FROM a` makes `id int NOT NULL DEFAULT '5'`
 // when a.id is. Any other column that cannot be NULL is NOT NULL with
-// the type's implicit default ('0', '0.00', ”): `SELECT a + 1 AS e`
+// the type's implicit default ('0', '0.00', the empty string): `SELECT a + 1 AS e`
 // makes `e bigint NOT NULL DEFAULT '0'`. A nullable column accepts
 // every row the query gives.
 type CTASColumn struct {
