@@ -34,6 +34,7 @@ type AlterColumns struct {
 	AddIndexes []catalog.Index
 	// DropIndexes name the indexes the statement drops.
 	DropIndexes []string
+	DDLWarnings
 }
 
 // RenameTable is RENAME TABLE a TO b [, c TO d] and ALTER TABLE a RENAME
@@ -480,7 +481,10 @@ func (b *binder) columnDef(c *ast.ColumnDef, hasRows bool, tableColl string) (co
 				return columnar.Field{}, err
 			}
 		case ast.ColumnOptionComment:
-			f.Comment = columnComment(o)
+			var err error
+			if f.Comment, err = b.fieldComment(f.Name, columnComment(o)); err != nil {
+				return columnar.Field{}, err
+			}
 		case ast.ColumnOptionNull, ast.ColumnOptionNoOption:
 		case ast.ColumnOptionDefaultValue:
 			def = o.Expr

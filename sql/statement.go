@@ -44,6 +44,7 @@ type CreateTable struct {
 	IfNotExists bool
 	// Options are its COMMENT and default collation (table_options.go).
 	Options catalog.TableOptions
+	DDLWarnings
 	// AutoIncrement is the table option AUTO_INCREMENT = N, the first
 	// value the AUTO_INCREMENT column generates (0: not given, 1).
 	AutoIncrement uint64

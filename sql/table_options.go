@@ -32,6 +32,7 @@ type AlterTableOptions struct {
 	Table         string
 	Options       catalog.TableOptions
 	AutoIncrement *AlterAutoIncrement
+	DDLWarnings
 }
 
 func (*AlterTableOptions) statement() {}
