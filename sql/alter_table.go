@@ -34,6 +34,9 @@ type AlterColumns struct {
 	AddIndexes []catalog.Index
 	// DropIndexes name the indexes the statement drops.
 	DropIndexes []string
+	// Options, when not nil, are the table's options with a COMMENT
+	// given beside the change (alterColumnsCommented).
+	Options *catalog.TableOptions
 	DDLWarnings
 }
 
