@@ -202,7 +202,7 @@ func (b *binder) update(n *ast.UpdateStmt) (Statement, error) {
 	outNames := []string{RowIDColumn}
 	for _, k := range targets {
 		var e Expr = sc.colRef(raw[k])
-		if e.Type().ID == columnar.String && t.Fields[k].Type.ID != columnar.String && !StoresText(e.Type(), t.Fields[k].Type) {
+		if e.Type().ID == columnar.String && t.Fields[k].Type.ID != columnar.String && !StoresText(e.Type(), t.Fields[k].Type) && !b.lenientDateText(e, t.Fields[k], n.IgnoreErr) {
 			e = storeCast(e, t.Fields[k].Type) // the engine stores numbers, not text (but reads text into numbers, StoresText)
 		}
 		out = append(out, e)
@@ -331,4 +331,12 @@ func (b *binder) assignValue(t *columnar.Table, f columnar.Field, v ast.ExprNode
 		}
 	}
 	return e, nil
+}
+
+// lenientDateText reports text that a non-strict UPDATE stores into a
+// nullable DATE column as such: the engine parses it as MySQL's store
+// does, and text that is no date is 1265 Data truncated for column 'd'
+// at row n (engine/lenient_store.go), not a cast's 1292 without a column.
+func (b *binder) lenientDateText(e Expr, f columnar.Field, ignore bool) bool {
+	return f.Type.ID == columnar.Date && f.Nullable && !e.Type().JSON && e.Type().Members == "" && b.lenientWrites(ignore)
 }
