@@ -47,6 +47,11 @@ func (db *DB) alterColumns(ctx context.Context, s *sql.AlterColumns) (*Statement
 	if err := db.cat.Alter(s.Table, s.Snapshot, next, s.ColMap, catalog.IndexChanges{Add: s.AddIndexes, Drop: s.DropIndexes}, s.Checks...); err != nil {
 		return nil, err
 	}
+	if s.Options != nil {
+		if err := db.cat.SetOptions(s.Table, *s.Options); err != nil {
+			return nil, err
+		}
+	}
 	return message("altered table %s", s.Table), nil
 }
 

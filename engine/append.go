@@ -149,11 +149,12 @@ func (db *DB) createTableAs(ctx context.Context, s *sql.CreateTableAs) (*Stateme
 		if i < len(mysqlTypes) && mysqlTypes[i].ID != 0 {
 			t = mysqlTypes[i]
 		}
-		// A NOT NULL source column stays NOT NULL unless the result holds
-		// a NULL anyway (a binder that marked it wrongly must not fail the
-		// statement).
-		notNull := i < len(s.NotNull) && s.NotNull[i] && !holdsNull(res.Columns[i], res.Rows)
-		fields[i] = columnar.Field{Name: name, Type: t, Nullable: !notNull, Collation: collation}
+		fields[i] = columnar.Field{Name: name, Type: t, Nullable: true, Collation: collation}
+		if i < len(s.Columns) && !holdsNull(res.Columns[i], res.Rows) {
+			// A NULL in the result keeps the column nullable anyway: a
+			// binder that marked it wrongly must not fail the statement.
+			ctasDefinition(&fields[i], s.Columns[i])
+		}
 		targets[i] = i
 	}
 	if res, err = db.timestampsToUTC(res, fields, targets); err != nil {
@@ -604,4 +605,23 @@ func appendVectors(old *columnar.Column, m int, src *columnar.Column, n int, t c
 		}
 	}
 	return b.Column(), nil
+}
+
+// ctasDefinition gives a CREATE TABLE ... AS SELECT column what MySQL 8
+// gives it: a copied column its source's NOT NULL, DEFAULT and COMMENT
+// (the type is the result's, already set), a NOT NULL expression its
+// type's implicit DEFAULT.
+func ctasDefinition(f *columnar.Field, c sql.CTASColumn) {
+	if src := c.Source; src != nil {
+		f.Nullable = src.Nullable && !c.NotNull
+		f.HasDefault, f.Default, f.OnUpdateNow = src.HasDefault, src.Default, src.OnUpdateNow
+		f.Comment = src.Comment
+		return
+	}
+	if !c.NotNull {
+		return
+	}
+	if d, ok := sql.ImplicitDefault(f.Type); ok {
+		f.Nullable, f.HasDefault, f.Default = false, true, d
+	}
 }

@@ -476,6 +476,19 @@ func (c *Conn) execBound(ctx context.Context, stmt sql.Statement, baseDir string
 
 // execStatement runs a bound statement.
 func (db *DB) execStatement(ctx context.Context, stmt sql.Statement, baseDir string) (*StatementResult, error) {
+	r, err := db.execBound(ctx, stmt, baseDir)
+	if err == nil {
+		// A DDL statement's warnings (a comment cut to MySQL's bound
+		// outside strict mode) are noted once it has done its work.
+		for _, w := range sql.TakeDDLWarnings(stmt) {
+			sql.WarningsFrom(ctx).Add(w.Code, w.Message)
+		}
+	}
+	return r, err
+}
+
+// execBound runs a bound statement of any kind.
+func (db *DB) execBound(ctx context.Context, stmt sql.Statement, baseDir string) (*StatementResult, error) {
 	switch s := stmt.(type) {
 	case *sql.Query:
 		qctx, cancel := db.withExecutionLimit(ctx, s)

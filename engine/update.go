@@ -173,8 +173,13 @@ func setColumn(old *columnar.Column, ids []int, src *columnar.Column, f columnar
 	}
 	conv, err := appendColumn(columnar.NewColumn(f.Type, 0, false), 0, src, n, f.Type, "", f.Name)
 	if err != nil {
-		if re, ok := err.(*rowError); ok && (f.Type.ID == columnar.Datetime || f.Type.ID == columnar.Time || f.Type.Year) {
+		if re, ok := err.(*rowError); ok && (f.Type.ID == columnar.Date || f.Type.ID == columnar.Datetime || f.Type.ID == columnar.Time || f.Type.Year) {
 			re.row = ids[re.row] // the table's row, as MySQL names it
+			if f.Type.ID == columnar.Date {
+				// Text that is no date: 1292 Incorrect date value: 'x'
+				// for column 'd' at row 2, with its code.
+				return nil, re.mysqlError()
+			}
 			return nil, re
 		}
 		if re, ok := err.(*rowError); ok {

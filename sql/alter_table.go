@@ -34,6 +34,10 @@ type AlterColumns struct {
 	AddIndexes []catalog.Index
 	// DropIndexes name the indexes the statement drops.
 	DropIndexes []string
+	// Options, when not nil, are the table's options with a COMMENT
+	// given beside the change (alterColumnsCommented).
+	Options *catalog.TableOptions
+	DDLWarnings
 }
 
 // RenameTable is RENAME TABLE a TO b [, c TO d] and ALTER TABLE a RENAME
@@ -480,7 +484,10 @@ func (b *binder) columnDef(c *ast.ColumnDef, hasRows bool, tableColl string) (co
 				return columnar.Field{}, err
 			}
 		case ast.ColumnOptionComment:
-			f.Comment = columnComment(o)
+			var err error
+			if f.Comment, err = b.fieldComment(f.Name, columnComment(o)); err != nil {
+				return columnar.Field{}, err
+			}
 		case ast.ColumnOptionNull, ast.ColumnOptionNoOption:
 		case ast.ColumnOptionDefaultValue:
 			def = o.Expr

@@ -197,6 +197,10 @@ func (b *binder) alterAutoIncrement(t *columnar.Table, opts []*ast.TableOption) 
 		// COMMENT and COLLATE are kept (table_options.go), with any
 		// AUTO_INCREMENT beside them.
 		alter := &AlterTableOptions{Table: t.Name, Options: tableOptions(opts, b.cat.Options(t.Name))}
+		var err error
+		if alter.Options.Comment, err = b.tableComment(t.Name, alter.Options.Comment); err != nil {
+			return nil, err
+		}
 		if found {
 			alter.AutoIncrement = st
 		}

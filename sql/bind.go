@@ -78,6 +78,9 @@ type binder struct {
 	checkStores   bool
 	storeError    *Error
 	storeWarnings []StoreWarning
+	// ddlWarnings are what a DDL statement notes when it runs (a comment
+	// cut to MySQL's bound: comment_length.go).
+	ddlWarnings []Warning
 	// ctes are the WITH definitions in scope, innermost last.
 	ctes []*cteDef
 	// depth bounds recursion on adversarial nesting.
@@ -179,6 +182,9 @@ func bindPass(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed, ass
 	}
 	if err == nil {
 		b.handOverRecursive(st)
+		if w, ok := st.(interface{ ddlWarnings() *DDLWarnings }); ok {
+			w.ddlWarnings().Warnings = b.ddlWarnings
+		}
 	}
 	if err == nil && len(b.recursive) > 0 {
 		return nil, b.errf(b.start, "unsupported: WITH RECURSIVE in this statement (SELECT, EXPLAIN, CREATE TABLE ... AS SELECT, INSERT ... SELECT, UPDATE and DELETE are supported)")

@@ -1,15 +1,30 @@
 package sql
 
-// sourceNotNull marks the columns of a CREATE TABLE ... AS SELECT that
-// are a plain reference to a NOT NULL column: MySQL 8 copies such a
-// column's definition, so `CREATE TABLE b AS SELECT id FROM a` makes
-// `id int NOT NULL` when a.id is. Other expressions stay nullable here:
-// MySQL makes a non-nullable expression NOT NULL with an implicit
-// DEFAULT (0, or the empty string), which gpusql does not reproduce, and a nullable
-// column accepts every row the query gives. The top projection is found
-// below the ORDER BY, LIMIT and DISTINCT that keep its columns; a column
-// of an outer join's inner side is nullable in the join's schema.
-func sourceNotNull(p Plan) []bool {
+import (
+	"strings"
+
+	"gpusql/storage/columnar"
+)
+
+// CTASColumn is what CREATE TABLE ... AS SELECT knows of one result
+// column before the query runs. MySQL 8 copies a plain reference to a
+// base table column with its NULL / NOT NULL, DEFAULT and COMMENT, so
+// `CREATE TABLE b AS SELECT id FROM a` makes `id int NOT NULL DEFAULT '5'`
+// when a.id is. Any other column that cannot be NULL is NOT NULL with
+// the type's implicit default ('0', '0.00', the empty string): `SELECT a + 1 AS e`
+// makes `e bigint NOT NULL DEFAULT '0'`. A nullable column accepts
+// every row the query gives.
+type CTASColumn struct {
+	NotNull bool
+	// Source is the copied base table column; nil for an expression.
+	Source *columnar.Field
+}
+
+// ctasColumns describes the columns of a CREATE TABLE ... AS SELECT. The
+// top projection is found below the ORDER BY, LIMIT and DISTINCT that
+// keep its columns; a column of an outer join's inner side is nullable
+// in the join's schema.
+func ctasColumns(p Plan) []CTASColumn {
 	for {
 		switch n := p.(type) {
 		case *Sort:
@@ -22,14 +37,83 @@ func sourceNotNull(p Plan) []bool {
 			p = n.Input
 			continue
 		case *Project:
-			out := make([]bool, len(n.Exprs))
+			out := make([]CTASColumn, len(n.Exprs))
 			for i, e := range n.Exprs {
+				out[i].NotNull = !nullable(e)
 				if c, ok := e.(*ColRef); ok {
-					out[i] = !c.Col.Nullable
+					out[i].Source = baseField(n.Input, c.Index)
 				}
 			}
 			return out
 		}
 		return nil
 	}
+}
+
+// baseField returns the base table column that column i of p passes
+// through unchanged, or nil where p computes it.
+func baseField(p Plan, i int) *columnar.Field {
+	for {
+		switch n := p.(type) {
+		case *Filter:
+			p = n.Input
+		case *Sort:
+			p = n.Input
+		case *Limit:
+			p = n.Input
+		case *Distinct:
+			p = n.Input
+		case *Window:
+			if i >= len(n.Input.Schema()) {
+				return nil // a window function's result
+			}
+			p = n.Input
+		case *Project:
+			if i < 0 || i >= len(n.Exprs) {
+				return nil
+			}
+			c, ok := n.Exprs[i].(*ColRef)
+			if !ok {
+				return nil
+			}
+			p, i = n.Input, c.Index
+		case *Join:
+			left := len(n.Left.Schema())
+			if len(n.Out) != left+len(n.Right.Schema()) {
+				return nil // a semi or anti join: Out is not Left then Right
+			}
+			if p = n.Left; i >= left {
+				p, i = n.Right, i-left
+			}
+		case *Scan:
+			if i < 0 || i >= len(n.Columns) || n.Columns[i] >= len(n.Table.Fields) {
+				return nil
+			}
+			f := n.Table.Fields[n.Columns[i]]
+			return &f
+		default:
+			return nil
+		}
+	}
+}
+
+// ImplicitDefault is the DEFAULT MySQL gives a NOT NULL expression column
+// of CREATE TABLE ... AS SELECT: 0 in the scale of a number, ” for a
+// character string. ok is false for other types (dates, TEXT, JSON,
+// ENUM, vectors), which gpusql leaves nullable there.
+func ImplicitDefault(t columnar.Type) (text string, ok bool) {
+	switch {
+	case t.Year || t.Bit > 0:
+		return "", false
+	case t.ID == columnar.Int32, t.ID == columnar.Int64, t.ID == columnar.Bool, t.ID == columnar.Float64:
+		return "0", true
+	case t.ID == columnar.Decimal:
+		if t.Scale > 0 {
+			return "0." + strings.Repeat("0", t.Scale), true
+		}
+		return "0", true
+	case t.ID == columnar.String && t.Width > 0 && !t.JSON && t.Members == "":
+		return "", true
+	}
+	return "", false
 }

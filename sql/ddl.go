@@ -181,7 +181,7 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 			}
 			seen[strings.ToLower(c)] = true
 		}
-		return &CreateTableAs{Name: name, Query: q, NotNull: sourceNotNull(q.Plan)}, nil
+		return &CreateTableAs{Name: name, Query: q, Columns: ctasColumns(q.Plan)}, nil
 	}
 	if len(n.Cols) == 0 {
 		return nil, b.errf(-1, "CREATE TABLE %s needs at least one column", name)
@@ -230,7 +230,11 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 			case ast.ColumnOptionCheck:
 				// A constraint: columnChecks collects it.
 			case ast.ColumnOptionComment:
-				f.Comment = columnComment(o)
+				comment, err := b.fieldComment(f.Name, columnComment(o))
+				if err != nil {
+					return nil, err
+				}
+				f.Comment = comment
 			case ast.ColumnOptionReference, ast.ColumnOptionNoOption:
 				// Constraints the engine does not enforce; accepted so
 				// MySQL DDL loads unchanged.
@@ -277,6 +281,9 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 	}
 	st := &CreateTable{Name: name, Fields: fields, Indexes: indexes, IfNotExists: n.IfNotExists}
 	st.Options = tableOptions(n.Options, st.Options)
+	if st.Options.Comment, err = b.tableComment(name, st.Options.Comment); err != nil {
+		return nil, err
+	}
 	if _, exists := b.cat.Table(name); !exists || !n.IfNotExists {
 		if st.Checks, err = b.bindChecks(name, fields, columnChecks(n), nil); err != nil {
 			return nil, err

@@ -222,7 +222,7 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 	spec := specs[0]
 	switch {
 	case isColumnChange(spec.Tp) || len(specs) > 1:
-		return b.alterColumnsChecked(t, specs, checks)
+		return b.alterColumnsCommented(t, n.Specs, specs, checks)
 	case spec.Tp == ast.AlterTableRenameTable:
 		return &RenameTable{From: []string{t.Name}, To: []string{spec.NewTable.Name.O}}, nil
 	case spec.Tp == ast.AlterTableOption:

@@ -44,6 +44,7 @@ type CreateTable struct {
 	IfNotExists bool
 	// Options are its COMMENT and default collation (table_options.go).
 	Options catalog.TableOptions
+	DDLWarnings
 	// AutoIncrement is the table option AUTO_INCREMENT = N, the first
 	// value the AUTO_INCREMENT column generates (0: not given, 1).
 	AutoIncrement uint64
@@ -53,9 +54,9 @@ type CreateTable struct {
 type CreateTableAs struct {
 	Name  string
 	Query *Query
-	// NotNull marks the result columns that are a NOT NULL column of
-	// the query's tables (create_table_as.go).
-	NotNull []bool
+	// Columns says which result columns are NOT NULL and which copy a
+	// base table column's definition (create_table_as.go).
+	Columns []CTASColumn
 }
 
 // DropTable drops a table.

@@ -6,6 +6,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"gpusql/catalog"
+	"gpusql/storage/columnar"
 )
 
 // tableOptions are base with a CREATE TABLE's or ALTER TABLE's COMMENT
@@ -32,6 +33,38 @@ type AlterTableOptions struct {
 	Table         string
 	Options       catalog.TableOptions
 	AutoIncrement *AlterAutoIncrement
+	DDLWarnings
+}
+
+// alterColumnsCommented binds column changes with the table COMMENT that
+// may come beside them in all (ALTER TABLE t ADD c INT, COMMENT = 'x'):
+// MySQL sets the comment with the change, so the statement carries it.
+func (b *binder) alterColumnsCommented(t *columnar.Table, all, specs []*ast.AlterTableSpec, checks []checkDef) (Statement, error) {
+	st, err := b.alterColumnsChecked(t, specs, checks)
+	if err != nil {
+		return nil, err
+	}
+	var opts []*ast.TableOption
+	for _, sp := range all {
+		if sp.Tp != ast.AlterTableOption {
+			continue
+		}
+		for _, o := range sp.Options {
+			if o.Tp == ast.TableOptionComment {
+				opts = append(opts, o)
+			}
+		}
+	}
+	ac, ok := st.(*AlterColumns)
+	if !ok || len(opts) == 0 {
+		return st, nil
+	}
+	o := tableOptions(opts, b.cat.Options(t.Name))
+	if o.Comment, err = b.tableComment(t.Name, o.Comment); err != nil {
+		return nil, err
+	}
+	ac.Options = &o
+	return ac, nil
 }
 
 func (*AlterTableOptions) statement() {}

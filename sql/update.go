@@ -202,7 +202,7 @@ func (b *binder) update(n *ast.UpdateStmt) (Statement, error) {
 	outNames := []string{RowIDColumn}
 	for _, k := range targets {
 		var e Expr = sc.colRef(raw[k])
-		if e.Type().ID == columnar.String && t.Fields[k].Type.ID != columnar.String && !StoresText(e.Type(), t.Fields[k].Type) {
+		if e.Type().ID == columnar.String && t.Fields[k].Type.ID != columnar.String && !StoresText(e.Type(), t.Fields[k].Type) && !storesDateText(e, t.Fields[k]) {
 			e = storeCast(e, t.Fields[k].Type) // the engine stores numbers, not text (but reads text into numbers, StoresText)
 		}
 		out = append(out, e)
@@ -331,4 +331,14 @@ func (b *binder) assignValue(t *columnar.Table, f columnar.Field, v ast.ExprNode
 		}
 	}
 	return e, nil
+}
+
+// storesDateText reports text that UPDATE stores into a DATE column as
+// such, as INSERT ... SELECT does: the engine parses it as MySQL's store
+// does, so text that is no date is 1292 Incorrect date value: 'x' for
+// column 'd' at row n in strict mode and, outside it, 1265 Data truncated
+// for column 'd' at row n (engine/lenient_store.go), not a cast's 1292
+// without a column.
+func storesDateText(e Expr, f columnar.Field) bool {
+	return f.Type.ID == columnar.Date && !e.Type().JSON && e.Type().Members == ""
 }
