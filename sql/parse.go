@@ -90,6 +90,14 @@ func parse(text string) ([]Parsed, error) {
 	unmarked := blanked
 	blanked, sounds := markSoundsLike(blanked)
 	blanked, escapes := markLikeEscapes(blanked)
+	// restore gives the parsed statements (those before limit) what the
+	// passes above cut out or marked, and their text as written.
+	restore := func(stmts []Parsed, limit int) []Parsed {
+		stmts = withRoutines(withCopies(stmts, text, copies, limit), text, routines, limit)
+		stmts = withIntoVars(withFiles(stmts, text, files), text, into)
+		stmts = withLikeEscapes(withSoundsLike(stmts, text, unmarked, sounds), text, unmarked, escapes)
+		return withJSONValueClauses(withDerivedColumns(withRowAliases(stmts, aliases), derived), jsonValues, beforeJSONValues)
+	}
 	p := parser.New()
 	nodes, err := parseSQL(p, blanked)
 	if perr, ok := err.(*Error); ok {
@@ -99,9 +107,9 @@ func parse(text string) ([]Parsed, error) {
 		perr := syntaxError(blanked, err)
 		before := parsedPrefix(p, blanked, perr)
 		limit := offsetOf(blanked, perr.Line, perr.Col)
-		return withJSONValueClauses(withDerivedColumns(withRowAliases(withLikeEscapes(withSoundsLike(withIntoVars(withFiles(withRoutines(withCopies(before, text, copies, limit), text, routines, limit), text, files), text, into), text, unmarked, sounds), text, unmarked, escapes), aliases), derived), jsonValues, beforeJSONValues), perr
+		return restore(before, limit), perr
 	}
-	return withJSONValueClauses(withDerivedColumns(withRowAliases(withLikeEscapes(withSoundsLike(withIntoVars(withFiles(withRoutines(withCopies(splitParsed(blanked, nodes), text, copies, len(text)), text, routines, len(text)), text, files), text, into), text, unmarked, sounds), text, unmarked, escapes), aliases), derived), jsonValues, beforeJSONValues), nil
+	return restore(splitParsed(blanked, nodes), len(text)), nil
 }
 
 // withFiles gives every statement the script's file sources, and those
