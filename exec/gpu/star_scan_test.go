@@ -18,7 +18,13 @@ func TestStarScanKernel(t *testing.T) {
 	defer timeFactKernel.Store(false)
 	saved := starTuning
 	defer func() { starTuning = saved }()
-	starTuning = tuning{block: 256, items: 8, fast: true, scan: true}
+	for _, pre := range []bool{true, false} {
+		starTuning = tuning{block: 256, items: 8, fast: true, scan: true, scanPre: pre}
+		t.Run(fmt.Sprintf("pre=%v", pre), func(t *testing.T) { checkScanKernel(t, d) })
+	}
+}
+
+func checkScanKernel(t *testing.T, d *device) {
 	for _, n := range []int{1, 15, 17, 4095, 4097, 3*4096 + 9, 65536 + 33} {
 		f, dim := packedEdgeDB(n, 50, 0, false, uint64(n)+7)
 		plans := edgePlans(f, dim)
@@ -43,8 +49,12 @@ func TestStarScanKernel(t *testing.T) {
 					// go to star_scan.
 					d.last = kernelTiming{}
 					checkPlan(t, name+" warm", p)
-					if got := d.last.name; !strings.HasPrefix(got, "star_scan") {
-						t.Errorf("kernel %q, want star_scan*\n%s", got, p.Explain())
+					want := "star_scan_f"
+					if starTuning.scanPre {
+						want = "star_scan_pre_f"
+					}
+					if got := d.last.name; !strings.HasPrefix(got, want) {
+						t.Errorf("kernel %q, want %s*\n%s", got, want, p.Explain())
 					}
 				})
 			}
@@ -57,26 +67,29 @@ func TestStarScanKernel(t *testing.T) {
 func TestScanKernelName(t *testing.T) {
 	var sp starParams
 	for _, c := range []struct {
-		f       int
-		ngroups int64
-		ngcols  int32
-		want    string
+		f             int
+		ngroups       int64
+		ngcols, ndims int32
+		pre           bool
+		want          string
 	}{
-		{0, 1, 0, "star_scan_f0"},
-		{fastNeedBits, 1, 0, "star_scan_f1"},
-		{fastNeedNarrow, 1, 0, "star_scan_f32"},
-		{fastNeedBits | fastNeedNarrow, 1, 0, "star_scan_f33"},
-		{0, 2, 0, ""},
-		{0, 1, 1, ""},
-		{fastNeedAggs, 1, 0, ""},
-		{fastNeedExt, 1, 0, ""},
-		{fastNeedHash | fastNeedBits, 1, 0, ""},
-		{fastNeedPacked, 1, 0, ""},
+		{0, 1, 0, 0, false, "star_scan_f0"},
+		{fastNeedNarrow, 1, 0, 0, false, "star_scan_f32"},
+		{0, 1, 0, 0, true, "star_scan_pre_f0"},
+		{fastNeedNarrow, 1, 0, 0, true, "star_scan_pre_f32"},
+		{fastNeedBits, 1, 0, 1, false, ""},
+		{0, 1, 0, 1, false, ""},
+		{0, 2, 0, 0, false, ""},
+		{0, 1, 1, 0, false, ""},
+		{fastNeedAggs, 1, 0, 0, false, ""},
+		{fastNeedExt, 1, 0, 0, false, ""},
+		{fastNeedHash | fastNeedBits, 1, 0, 0, false, ""},
+		{fastNeedPacked, 1, 0, 0, true, ""},
 	} {
-		sp.NGCols = c.ngcols
-		got, ok := scanKernelName(&sp, c.ngroups, c.f)
+		sp.NGCols, sp.NDims = c.ngcols, c.ndims
+		got, ok := scanKernelName(&sp, c.ngroups, c.f, c.pre)
 		if got != c.want || ok != (c.want != "") {
-			t.Errorf("features %d, %d groups, %d group columns: %q %v, want %q", c.f, c.ngroups, c.ngcols, got, ok, c.want)
+			t.Errorf("features %d, %d groups, %d group columns, %d dimensions, prefetch %v: %q %v, want %q", c.f, c.ngroups, c.ngcols, c.ndims, c.pre, got, ok, c.want)
 		}
 	}
 }
