@@ -31,6 +31,8 @@ type funcEval struct {
 		code []int32
 	}
 	unit string // date_add
+	// warn collects date_add's 1441 (nil where no statement collects).
+	warn *sql.Warnings
 	// expr names the call in a BIGINT out-of-range error (abs).
 	expr *sql.Func
 }
@@ -83,6 +85,9 @@ func (c *compiler) compileFunc(e *sql.Func) (evaluator, error) {
 			return nil, fmt.Errorf("cpu: date_add() unit must be a literal")
 		}
 		f.unit = strings.ToLower(k.S)
+		if c != nil && c.x != nil {
+			f.warn = c.x.warn
+		}
 	default:
 		return nil, fmt.Errorf("cpu: unsupported function %s()", e.Name)
 	}
@@ -193,6 +198,9 @@ func (f *funcEval) eval(b *batch, sel []int32) *vec {
 			d, ok := dateAdd(args[0].int64At(p), args[1].int64At(p), f.unit)
 			if !ok {
 				out.setNull(b.n, p)
+				if f.warn != nil {
+					f.warn.Add(sql.WarnDatetimeOverflow, sql.DatetimeOverflowText)
+				}
 				continue
 			}
 			putInt(out, p, d)
