@@ -187,7 +187,9 @@ func (f *funcEval) eval(b *batch, sel []int32) *vec {
 	case "datediff":
 		mergeNulls(out, b.n, sel, args[0], args[1])
 		for _, p := range sel {
-			putInt(out, p, args[0].int64At(p)-args[1].int64At(p))
+			// By MySQL's day numbers (calc_daynr), which give year 0 no
+			// February 29: DATEDIFF('0000-03-01', '0000-02-28') is 1.
+			putInt(out, p, mysqlDayNumber(args[0].int64At(p))-mysqlDayNumber(args[1].int64At(p)))
 		}
 	case "date_add":
 		mergeNulls(out, b.n, sel, args[0], args[1])
