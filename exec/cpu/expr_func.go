@@ -200,9 +200,7 @@ func (f *funcEval) eval(b *batch, sel []int32) *vec {
 			d, ok := dateAdd(args[0].int64At(p), args[1].int64At(p), f.unit)
 			if !ok {
 				out.setNull(b.n, p)
-				if f.warn != nil {
-					f.warn.Add(sql.WarnDatetimeOverflow, sql.DatetimeOverflowText)
-				}
+				f.warn.Add(sql.WarnDatetimeOverflow, sql.DatetimeOverflowText)
 				continue
 			}
 			putInt(out, p, d)
