@@ -74,12 +74,13 @@ func (b *binder) groupConcat(n *ast.AggregateFuncExpr, sc *scope, pos int) (AggE
 	if v, ok := n.Args[len(n.Args)-1].(*driver.ValueExpr); ok {
 		ae.Sep = v.GetString()
 	}
-	var parts []Expr
+	var parts, args []Expr
 	for _, a := range n.Args[:len(n.Args)-1] {
 		e, err := b.expr(a, sc)
 		if err != nil {
 			return AggExpr{}, err
 		}
+		args = append(args, e)
 		parts = append(parts, castTo(e, columnar.TString))
 	}
 	ae.Arg = parts[0]
@@ -88,10 +89,7 @@ func (b *binder) groupConcat(n *ast.AggregateFuncExpr, sc *scope, pos int) (AggE
 	}
 	if n.Order != nil {
 		for _, by := range n.Order.Items {
-			if p, ok := by.Expr.(*ast.PositionExpr); ok {
-				return AggExpr{}, b.errf(pos, "unsupported: ORDER BY position %d inside group_concat()", p.N)
-			}
-			e, err := b.expr(by.Expr, sc)
+			e, err := b.groupConcatKey(by.Expr, args, sc, pos)
 			if err != nil {
 				return AggExpr{}, err
 			}
@@ -99,6 +97,21 @@ func (b *binder) groupConcat(n *ast.AggregateFuncExpr, sc *scope, pos int) (AggE
 		}
 	}
 	return ae, nil
+}
+
+// groupConcatKey binds one ORDER BY key of GROUP_CONCAT. A position
+// names one of its own arguments, by that argument's type (MySQL's
+// setup_order over the arguments): GROUP_CONCAT(i ORDER BY 1) orders
+// numbers as numbers, and a position past them is 1054.
+func (b *binder) groupConcatKey(by ast.ExprNode, args []Expr, sc *scope, pos int) (Expr, error) {
+	p, ok := by.(*ast.PositionExpr)
+	if !ok {
+		return b.expr(by, sc)
+	}
+	if p.P != nil || p.N < 1 || p.N > len(args) {
+		return nil, b.errCode(pos, ErBadField, "Unknown column '%d' in 'order clause'", p.N)
+	}
+	return args[p.N-1], nil
 }
 
 // countDistinctTuple binds COUNT(DISTINCT a, b, ...) as COUNT(DISTINCT key)

@@ -73,11 +73,15 @@ func mixesNumbers(args []Expr) bool {
 }
 
 // alwaysNull reports whether e is NULL whatever the row: a NULL constant,
-// or a CASE (NULLIF among them) whose every result is.
+// a CASE (NULLIF among them) whose every result is, or a scalar subquery
+// selecting one (MySQL types (SELECT NULL) as NULL, so it aggregates no
+// type: 'abc' BETWEEN (SELECT NULL) AND 'abb' compares strings, 0).
 func alwaysNull(e Expr) bool {
 	switch x := e.(type) {
 	case *Const:
 		return x.Null
+	case *ScalarSubquery:
+		return selectsOnlyNull(x.Plan)
 	case *Case:
 		for _, w := range x.Whens {
 			if !alwaysNull(w.Result) {
@@ -87,4 +91,25 @@ func alwaysNull(e Expr) bool {
 		return x.Else == nil || alwaysNull(x.Else)
 	}
 	return false
+}
+
+// selectsOnlyNull reports whether p's single column is NULL in every row:
+// its projection, under any filter, order or limit, is alwaysNull.
+func selectsOnlyNull(p Plan) bool {
+	for {
+		switch x := p.(type) {
+		case *Project:
+			return len(x.Exprs) == 1 && alwaysNull(x.Exprs[0])
+		case *Filter:
+			p = x.Input
+		case *Sort:
+			p = x.Input
+		case *Limit:
+			p = x.Input
+		case *Distinct:
+			p = x.Input
+		default:
+			return false
+		}
+	}
 }

@@ -475,11 +475,11 @@ func (b *binder) addDays(name string, d, k Expr, unit string, pos int) (Expr, er
 		if dc.Null || kc.Null {
 			return nullConst(columnar.TDate), nil
 		}
-		v, ok := AddDate(int32(dc.I), kc.I, unit)
-		if !ok {
-			return nullConst(columnar.TDate), nil
+		// Past the range the call stays, so the executor notes MySQL's
+		// 1441 where it answers NULL.
+		if v, ok := AddDate(int32(dc.I), kc.I, unit); ok {
+			return &Const{T: columnar.TDate, I: int64(v)}, nil
 		}
-		return &Const{T: columnar.TDate, I: int64(v)}, nil
 	}
 	return &Func{Name: "date_add", Args: []Expr{d, k, &Const{T: columnar.TString, S: unit}}, T: columnar.TDate}, nil
 }

@@ -75,11 +75,10 @@ func (b *binder) addInterval(name string, d, k Expr, unitType ast.TimeUnitType, 
 		if dc.Null || kc.Null {
 			return nullConst(t), nil
 		}
-		v, ok := AddDatetime(dc.I, kc.I, u.name)
-		if !ok {
-			return nullConst(t), nil
+		// Past the range the call stays, to note 1441 as addDays does.
+		if v, ok := AddDatetime(dc.I, kc.I, u.name); ok {
+			return &Const{T: t, I: v}, nil
 		}
-		return &Const{T: t, I: v}, nil
 	}
 	return &Func{Name: "datetime_add", Args: []Expr{d, k, &Const{T: columnar.TString, S: u.name}}, T: t}, nil
 }

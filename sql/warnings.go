@@ -41,15 +41,20 @@ type Warning struct {
 
 // MySQL's warning codes gpusql gives.
 const (
-	WarnTruncatedValue  uint16 = 1292 // ER_TRUNCATED_WRONG_VALUE
-	WarnDivisionByZero  uint16 = 1365 // ER_DIVISION_BY_ZERO
-	WarnDatetimeForFunc uint16 = 1411 // ER_WRONG_VALUE_FOR_TYPE
-	NoteDataTruncated   uint16 = 1265 // WARN_DATA_TRUNCATED (a Note for a rounded DECIMAL)
-	WarnCutGroupConcat  uint16 = 1260 // ER_CUT_VALUE_GROUP_CONCAT
-	WarnUnknownError    uint16 = 1105 // ER_UNKNOWN_ERROR: a CAST that reinterpreted a string's 64 bits
-	NoteUnknownTable    uint16 = 1051 // ER_BAD_TABLE_ERROR, a Note under IF EXISTS
-	NoteTableExists     uint16 = 1050 // ER_TABLE_EXISTS_ERROR, a Note under IF NOT EXISTS
+	WarnTruncatedValue   uint16 = 1292 // ER_TRUNCATED_WRONG_VALUE
+	WarnDivisionByZero   uint16 = 1365 // ER_DIVISION_BY_ZERO
+	WarnDatetimeForFunc  uint16 = 1411 // ER_WRONG_VALUE_FOR_TYPE
+	NoteDataTruncated    uint16 = 1265 // WARN_DATA_TRUNCATED (a Note for a rounded DECIMAL)
+	WarnCutGroupConcat   uint16 = 1260 // ER_CUT_VALUE_GROUP_CONCAT
+	WarnUnknownError     uint16 = 1105 // ER_UNKNOWN_ERROR: a CAST that reinterpreted a string's 64 bits
+	NoteUnknownTable     uint16 = 1051 // ER_BAD_TABLE_ERROR, a Note under IF EXISTS
+	NoteTableExists      uint16 = 1050 // ER_TABLE_EXISTS_ERROR, a Note under IF NOT EXISTS
+	WarnDatetimeOverflow uint16 = 1441 // ER_DATETIME_FUNCTION_OVERFLOW
 )
+
+// DatetimeOverflowText is 1441's text as date_add_interval words it for
+// a DATE or DATETIME leaving 0000..9999 (it names "datetime" for both).
+const DatetimeOverflowText = "Datetime function: datetime field overflow"
 
 // MaxWarnings is @@max_error_count: the warnings a statement keeps; it
 // counts them all (@@warning_count).

@@ -31,6 +31,8 @@ type funcEval struct {
 		code []int32
 	}
 	unit string // date_add
+	// warn collects date_add's 1441 (nil where no statement collects).
+	warn *sql.Warnings
 	// expr names the call in a BIGINT out-of-range error (abs).
 	expr *sql.Func
 }
@@ -83,6 +85,9 @@ func (c *compiler) compileFunc(e *sql.Func) (evaluator, error) {
 			return nil, fmt.Errorf("cpu: date_add() unit must be a literal")
 		}
 		f.unit = strings.ToLower(k.S)
+		if c != nil && c.x != nil {
+			f.warn = c.x.warn
+		}
 	default:
 		return nil, fmt.Errorf("cpu: unsupported function %s()", e.Name)
 	}
@@ -182,7 +187,9 @@ func (f *funcEval) eval(b *batch, sel []int32) *vec {
 	case "datediff":
 		mergeNulls(out, b.n, sel, args[0], args[1])
 		for _, p := range sel {
-			putInt(out, p, args[0].int64At(p)-args[1].int64At(p))
+			// By MySQL's day numbers (calc_daynr), which give year 0 no
+			// February 29: DATEDIFF('0000-03-01', '0000-02-28') is 1.
+			putInt(out, p, mysqlDayNumber(args[0].int64At(p))-mysqlDayNumber(args[1].int64At(p)))
 		}
 	case "date_add":
 		mergeNulls(out, b.n, sel, args[0], args[1])
@@ -193,6 +200,7 @@ func (f *funcEval) eval(b *batch, sel []int32) *vec {
 			d, ok := dateAdd(args[0].int64At(p), args[1].int64At(p), f.unit)
 			if !ok {
 				out.setNull(b.n, p)
+				f.warn.Add(sql.WarnDatetimeOverflow, sql.DatetimeOverflowText)
 				continue
 			}
 			putInt(out, p, d)

@@ -28,6 +28,7 @@ var datetimeBodies = map[string]func(f *rowFunc, a []val) val{
 	"datetime_add": func(f *rowFunc, a []val) val {
 		v, ok := sql.AddDatetime(a[0].i, a[1].i, a[2].s)
 		if !ok {
+			f.warn.Add(sql.WarnDatetimeOverflow, sql.DatetimeOverflowText) // as date_add
 			return nullVal
 		}
 		return iv(columnar.RoundDatetime(v, f.t.Scale))

@@ -75,16 +75,24 @@ func (g *Gen) aggregate(sc *scope, t Type, d int) *Node {
 func (g *Gen) groupConcat(sc *scope) *Node {
 	cols := append(colsOf(sc.cols, TInt), colsOf(sc.cols, TStr)...)
 	c := cols[g.r.Intn(len(cols))].ref
-	order := c + g.pick("", " DESC")
+	// MySQL may name the argument by its position (ORDER BY 1), which
+	// orders by the argument's own type; SQLite names the column.
+	self := c
 	if g.pct(30) {
-		return mk(TStr, "GROUP_CONCAT(DISTINCT "+c+" ORDER BY "+order+")").
+		self = "1"
+	}
+	dir := g.pick("", " DESC")
+	order, myOrder := c+dir, self+dir
+	if g.pct(30) {
+		return mk(TStr, "GROUP_CONCAT(DISTINCT "+c+" ORDER BY "+myOrder+")").
 			lite("group_concat(DISTINCT " + c + " ORDER BY " + order + ")").frozen()
 	}
 	if g.pct(30) {
-		order = cols[g.r.Intn(len(cols))].ref + g.pick("", " DESC") + ", " + order
+		first := cols[g.r.Intn(len(cols))].ref + g.pick("", " DESC") + ", "
+		order, myOrder = first+order, first+myOrder
 	}
 	sep := g.pick("','", "','", "'|'", "''", "', '")
-	return mk(TStr, "GROUP_CONCAT("+c+" ORDER BY "+order+" SEPARATOR "+sep+")").
+	return mk(TStr, "GROUP_CONCAT("+c+" ORDER BY "+myOrder+" SEPARATOR "+sep+")").
 		lite("group_concat(" + c + ", " + sep + " ORDER BY " + order + ")").frozen()
 }
 

@@ -22,6 +22,9 @@ func (g *Gen) pred(sc *scope, d int) *Node {
 		if g.pct(25) {
 			return g.mixedNumeric(sc, d) // mixed_numeric.go
 		}
+		if g.pct(25) {
+			return g.betweenNull(sc, d) // between_null.go
+		}
 		t := g.pickType(sc)
 		return cmp(mk(TBool, "@ "+g.pick("", "NOT ")+"BETWEEN @ AND @", g.typed(sc, t, d+1), g.typed(sc, t, d+1), g.typed(sc, t, d+1)))
 	case c < 55:

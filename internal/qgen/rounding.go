@@ -14,7 +14,7 @@ import (
 // negative digit count as 0 and has no TRUNCATE, so those are written as
 // integer arithmetic there.
 
-// roundWhole is ROUND(x), ROUND(x, 0 or -1), TRUNCATE(x, 0 or -1) of an
+// roundWhole is ROUND(x), ROUND(x, 0, -1 or -2), TRUNCATE(x, 0, -1 or -2) of an
 // integer or DECIMAL(6,2) expression: an integer node (MySQL's DECIMAL of
 // scale 0 computes and prints as one; SQLite's side is CAST to INTEGER,
 // so '/' there stays integer division).
@@ -24,7 +24,7 @@ func (g *Gen) roundWhole(sc *scope, d int) *Node {
 		x = g.decExpr(sc, d+1) // a double holds such integers exactly
 	}
 	var n *Node
-	switch g.r.Intn(5) {
+	switch g.r.Intn(7) {
 	case 0:
 		n = mk(TInt, "ROUND(@)", x).lite("CAST(ROUND((@) + 1e-9 * SIGN(@)) AS INTEGER)")
 	case 1:
@@ -33,11 +33,15 @@ func (g *Gen) roundWhole(sc *scope, d int) *Node {
 		n = mk(TInt, "ROUND(@, -1)", x).lite("CAST(ROUND((@) / 10.0 + 1e-9 * SIGN(@)) * 10 AS INTEGER)")
 	case 3:
 		n = mk(TInt, "TRUNCATE(@, 0)", x).lite("CAST((@) + 1e-9 * SIGN(@) AS INTEGER)")
-	default:
+	case 4:
 		n = mk(TInt, "TRUNCATE(@, -1)", x).lite("(CAST((@) + 1e-9 * SIGN(@) AS INTEGER) / 10 * 10)")
+	case 5:
+		n = mk(TInt, "ROUND(@, -2)", x).lite("CAST(ROUND((@) / 100.0 + 1e-9 * SIGN(@)) * 100 AS INTEGER)")
+	default:
+		n = mk(TInt, "TRUNCATE(@, -2)", x).lite("(CAST((@) + 1e-9 * SIGN(@) AS INTEGER) / 100 * 100)")
 	}
 	n.Op = "repeat"
-	n.Bound = max(x.Bound, g.valueBound) + 10
+	n.Bound = max(x.Bound, g.valueBound) + 100
 	return n
 }
 
@@ -84,7 +88,7 @@ func (n *Node) renderRepeated(b *strings.Builder, d Dialect) {
 // offset and an integer default (a literal: both take any expression, but
 // a row-dependent one is evaluated on different rows by the two).
 func (g *Gen) lagDefault() (string, int64) {
-	switch g.r.Intn(5) {
+	switch g.r.Intn(7) {
 	case 0:
 		return "", 0
 	case 1, 2:
