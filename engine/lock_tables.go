@@ -53,6 +53,13 @@ func (c *Conn) tableLockStatement(stmt sql.Statement) error {
 	return nil
 }
 
+// holdsTableLocks reports whether LOCK TABLES holds tables.
+func (c *Conn) holdsTableLocks() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.tableLocks != nil
+}
+
 func notLockedError(name string) error {
 	return sql.Errorf(1100, "Table '%s' was not locked with LOCK TABLES", name)
 }
