@@ -20,6 +20,10 @@ type Index struct {
 	Columns []int // field indexes, in key order
 	Unique  bool
 	Primary bool
+	// Comment is the index's COMMENT 'text' (KEY i (a) COMMENT 'x',
+	// CREATE INDEX ... COMMENT 'x'), which MySQL keeps and shows in SHOW
+	// CREATE TABLE, SHOW INDEX and information_schema.STATISTICS.
+	Comment string `json:",omitempty"`
 }
 
 // PrimaryName is MySQL's name of the primary key.

@@ -126,6 +126,7 @@ func createTableSQL(t *columnar.Table, indexes []catalog.Index, constraints []st
 			cols[i] = quoteIdent(t.Fields[c].Name)
 		}
 		list := "(" + strings.Join(cols, ", ") + ")"
+		list += indexCommentClause(ix)
 		switch {
 		case ix.Primary:
 			defs = append(defs, "PRIMARY KEY "+list)

@@ -100,6 +100,9 @@ func (b *binder) constraintIndex(fields []columnar.Field, con *ast.Constraint, n
 	if ix.Columns, err = b.indexColumns(fields, con.Keys, "index"); err != nil {
 		return ix, false, err
 	}
+	if con.Option != nil {
+		ix.Comment = con.Option.Comment
+	}
 	if ix.Primary {
 		if names[strings.ToLower(catalog.PrimaryName)] {
 			return ix, false, b.errCode(b.wordPos("PRIMARY", -1), ErMultiplePriKey, "Multiple primary key defined")
@@ -196,6 +199,9 @@ func (b *binder) createIndex(n *ast.CreateIndexStmt) (Statement, error) {
 		return nil, b.errCode(b.wordPos(n.IndexName, -1), ErWrongNameForIndex, "Incorrect index name '%s'", n.IndexName)
 	}
 	ix := catalog.Index{Name: n.IndexName, Columns: cols, Unique: n.KeyType == ast.IndexKeyTypeUnique}
+	if n.IndexOption != nil {
+		ix.Comment = n.IndexOption.Comment
+	}
 	return &CreateIndex{Table: t.Name, Index: ix, IfNotExists: n.IfNotExists}, nil
 }
 
