@@ -114,7 +114,8 @@ func (c *Catalog) DropIndex(table, name string, ifExists bool) error {
 			if strings.EqualFold(ix.Name, name) {
 				rest := append(list[:i:i], list[i+1:]...)
 				if t, ok := c.tables[key(table)]; ok && !autoKeyed(t.Fields, rest) {
-					return fmt.Errorf("%s (dropping %s leaves AUTO_INCREMENT column '%s' of %s without a key)", ErrAutoKey, ix.Name, t.Fields[ix.Columns[0]].Name, table)
+					return &ConstraintError{Code: 1075, Msg: ErrAutoKey, // ER_WRONG_AUTO_KEY
+						Detail: fmt.Sprintf("dropping %s leaves AUTO_INCREMENT column '%s' of %s without a key", ix.Name, t.Fields[ix.Columns[0]].Name, table)}
 				}
 				if t, ok := c.tables[key(table)]; ok {
 					if err := c.foreignKeyIndexLost(t, ix.Name, rest); err != nil {
