@@ -152,11 +152,32 @@ func (b *binder) tableIndexes(n *ast.CreateTableStmt, fields []columnar.Field) (
 	for _, ix := range out {
 		if ix.Primary {
 			for _, c := range ix.Columns {
+				if explicitNull(n.Cols[c]) {
+					return nil, b.primaryNullError(n.Cols[c].Name.Name.O)
+				}
 				fields[c].Nullable = false
 			}
 		}
 	}
 	return out, nil
+}
+
+// explicitNull reports whether a column definition says NULL. MySQL makes
+// a PRIMARY KEY column that says nothing NOT NULL, but one declared NULL
+// is its error 1171 (EXPLICIT_NULL_FLAG in prepare_key_column).
+func explicitNull(c *ast.ColumnDef) bool {
+	for _, o := range c.Options {
+		if o.Tp == ast.ColumnOptionNull {
+			return true
+		}
+	}
+	return false
+}
+
+// primaryNullError is MySQL's 1171 for a PRIMARY KEY column declared NULL.
+func (b *binder) primaryNullError(column string) error {
+	return b.errCode(b.wordPos(column, -1), ErPrimaryCantHaveNull,
+		"All parts of a PRIMARY KEY must be NOT NULL; if you need NULL in a key, use UNIQUE instead")
 }
 
 // indexTable is the table an index statement names, or an error at its name.

@@ -74,6 +74,7 @@ const (
 	ErFieldSpecifiedTwice         = 1110 // Column '%s' specified twice
 	ErInvalidGroupFuncUse         = 1111 // Invalid use of group function
 	ErNoSuchTable                 = 1146 // Table '%s.%s' doesn't exist
+	ErPrimaryCantHaveNull         = 1171 // All parts of a PRIMARY KEY must be NOT NULL; ...
 	ErOperandColumns              = 1241 // Operand should contain %d column(s)
 	ErSubqueryNo1Row              = 1242 // Subquery returns more than 1 row
 	ErWrongNumberOfColumns        = 1222 // The used SELECT statements have a different number of columns
