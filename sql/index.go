@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -75,12 +76,28 @@ func (b *binder) indexColumns(fields []columnar.Field, parts []*ast.IndexPartSpe
 			e.Detail = "twice in " + what
 			return nil, e
 		}
+		if p.Length > 0 && !prefixable(fields[i].Type, p.Length) {
+			e := b.errCode(b.wordPos(name, -1), ErWrongSubKey, "Incorrect prefix key; the used key part isn't a string, the used length is longer than the key part, or the storage engine doesn't support unique prefix keys")
+			e.Detail = fmt.Sprintf("%s(%d)", name, p.Length)
+			return nil, e
+		}
 		cols = append(cols, i)
 	}
 	if len(cols) == 0 {
 		return nil, b.errf(-1, "%s needs at least one column", what)
 	}
 	return cols, nil
+}
+
+// prefixable reports whether a key may take the first n characters of a
+// column of type t, as MySQL allows: a character or binary string (not
+// JSON, ENUM or SET) no shorter than n. gpusql keys the whole value, which
+// orders and finds the same rows for a plain key.
+func prefixable(t columnar.Type, n int) bool {
+	if t.ID != columnar.String || t.JSON || t.Members != "" {
+		return false
+	}
+	return t.Width == 0 || n <= t.Width
 }
 
 // constraintIndex turns a CREATE TABLE / ALTER TABLE constraint into an
