@@ -24,6 +24,20 @@ type Index struct {
 	// CREATE INDEX ... COMMENT 'x'), which MySQL keeps and shows in SHOW
 	// CREATE TABLE, SHOW INDEX and information_schema.STATISTICS.
 	Comment string `json:",omitempty"`
+	// Desc marks the key parts written DESC (KEY i (a DESC)), nil where
+	// none is: MySQL 8 keeps the order, SHOW CREATE TABLE writes it and
+	// SHOW INDEX / STATISTICS give their Collation 'D'. gpusql's indexes
+	// find the same rows either way.
+	Desc []bool `json:",omitempty"`
+}
+
+// Collation is SHOW INDEX's Collation of key part k: 'A' ascending, 'D'
+// descending.
+func (ix Index) Collation(k int) string {
+	if k < len(ix.Desc) && ix.Desc[k] {
+		return "D"
+	}
+	return "A"
 }
 
 // PrimaryName is MySQL's name of the primary key.

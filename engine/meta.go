@@ -162,7 +162,7 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 	for _, ix := range db.cat.Indexes(name) {
 		cols := make([]string, len(ix.Columns))
 		for i, c := range ix.Columns {
-			cols[i] = "`" + t.Fields[c].Name + "`"
+			cols[i] = "`" + t.Fields[c].Name + "`" + descClause(ix, i)
 		}
 		var line string
 		switch {
@@ -198,6 +198,14 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 
 // commentClause is a column's COMMENT in SHOW CREATE TABLE and EXPORT
 // DATABASE: last in the definition, as MySQL writes it.
+// descClause is a DESC key part's mark in SHOW CREATE TABLE.
+func descClause(ix catalog.Index, k int) string {
+	if ix.Collation(k) == "D" {
+		return " DESC"
+	}
+	return ""
+}
+
 // indexCommentClause is an index's COMMENT 'text', after its columns.
 func indexCommentClause(ix catalog.Index) string {
 	if ix.Comment == "" {

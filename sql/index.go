@@ -89,6 +89,20 @@ func (b *binder) indexColumns(fields []columnar.Field, parts []*ast.IndexPartSpe
 	return cols, nil
 }
 
+// descParts are the DESC marks of a key's parts, nil where none is DESC.
+func descParts(parts []*ast.IndexPartSpecification) []bool {
+	var out []bool
+	for i, p := range parts {
+		if p.Desc {
+			if out == nil {
+				out = make([]bool, len(parts))
+			}
+			out[i] = true
+		}
+	}
+	return out
+}
+
 // prefixable reports whether a key may take the first n characters of a
 // column of type t, as MySQL allows: a character or binary string (not
 // JSON, ENUM or SET) no shorter than n. gpusql keys the whole value, which
@@ -117,6 +131,7 @@ func (b *binder) constraintIndex(fields []columnar.Field, con *ast.Constraint, n
 	if ix.Columns, err = b.indexColumns(fields, con.Keys, "index"); err != nil {
 		return ix, false, err
 	}
+	ix.Desc = descParts(con.Keys)
 	if con.Option != nil {
 		ix.Comment = con.Option.Comment
 	}
@@ -237,6 +252,7 @@ func (b *binder) createIndex(n *ast.CreateIndexStmt) (Statement, error) {
 		return nil, b.errCode(b.wordPos(n.IndexName, -1), ErWrongNameForIndex, "Incorrect index name '%s'", n.IndexName)
 	}
 	ix := catalog.Index{Name: n.IndexName, Columns: cols, Unique: n.KeyType == ast.IndexKeyTypeUnique}
+	ix.Desc = descParts(n.IndexPartSpecifications)
 	if n.IndexOption != nil {
 		ix.Comment = n.IndexOption.Comment
 	}

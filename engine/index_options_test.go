@@ -41,3 +41,29 @@ func TestIndexComment(t *testing.T) {
 		}
 	}
 }
+
+// A key part written DESC keeps its order as MySQL 8 keeps it: SHOW
+// CREATE TABLE writes `a` DESC, SHOW INDEX and STATISTICS give Collation
+// 'D'; dropping a column of the key keeps the others' marks.
+func TestIndexDesc(t *testing.T) {
+	db := open(t)
+	mustRun(t, db, `CREATE TABLE t (a INT, b INT, c INT NOT NULL, KEY k (a DESC, b, c DESC), PRIMARY KEY (c DESC));
+		CREATE INDEX j ON t (b DESC); ALTER TABLE t DROP COLUMN a`)
+	want := "t|CREATE TABLE `t` (\n" +
+		"  `b` int DEFAULT NULL,\n" +
+		"  `c` int NOT NULL,\n" +
+		"  PRIMARY KEY (`c` DESC),\n" +
+		"  KEY `k` (`b`,`c` DESC),\n" +
+		"  KEY `j` (`b` DESC)\n" +
+		") DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+	if got := tableText(t, db, "SHOW CREATE TABLE t"); got != want {
+		t.Errorf("SHOW CREATE TABLE:\n%s\nwant:\n%s", got, want)
+	}
+	stats := "SELECT INDEX_NAME, COLUMN_NAME, COLLATION FROM information_schema.STATISTICS WHERE TABLE_NAME = 't'"
+	if got, want := tableText(t, db, stats), "PRIMARY|c|D;k|b|A;k|c|D;j|b|D"; got != want {
+		t.Errorf("%s:\n%s\nwant:\n%s", stats, got, want)
+	}
+	if show := tableText(t, db, "SHOW INDEX FROM t"); !strings.Contains(show, "t|1|k|2|c|D|") {
+		t.Errorf("SHOW INDEX lacks k's c with Collation D:\n%s", show)
+	}
+}
