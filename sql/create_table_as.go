@@ -98,6 +98,17 @@ func baseField(p Plan, i int) *columnar.Field {
 			if p = n.Left; i >= left {
 				p, i = n.Right, i-left
 			}
+		case *Aggregate:
+			// A GROUP BY column comes first in the output, unchanged:
+			// MySQL copies its definition as for a plain select.
+			if i < 0 || i >= len(n.GroupBy) {
+				return nil
+			}
+			c, ok := n.GroupBy[i].(*ColRef)
+			if !ok {
+				return nil
+			}
+			p, i = n.Input, c.Index
 		case *Scan:
 			if i < 0 || i >= len(n.Columns) || n.Columns[i] >= len(n.Table.Fields) {
 				return nil
