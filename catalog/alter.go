@@ -96,15 +96,20 @@ func (c *Catalog) alter(name string, snapshot, next *columnar.Table, colMap []in
 			continue
 		}
 		var cols []int
-		for _, col := range ix.Columns {
+		var desc []bool // the kept parts' DESC marks, in step with cols
+		for k, col := range ix.Columns {
 			if colMap[col] >= 0 {
 				cols = append(cols, colMap[col])
+				desc = append(desc, ix.Collation(k) == "D")
 			}
 		}
 		if len(cols) == 0 {
 			continue
 		}
 		ix.Columns = cols
+		if ix.Desc != nil {
+			ix.Desc = desc
+		}
 		kept = append(kept, ix)
 	}
 	for _, ix := range indexes.Add { // their columns are positions in next

@@ -36,9 +36,17 @@ type Check struct {
 type ConstraintError struct {
 	Code uint16
 	Msg  string
+	// Detail, where set, follows Msg in gpusql's text only, as
+	// sql.Error's does: the client of a MySQL server sees Msg.
+	Detail string
 }
 
-func (e *ConstraintError) Error() string { return e.Msg }
+func (e *ConstraintError) Error() string {
+	if e.Detail != "" {
+		return e.Msg + " (" + e.Detail + ")"
+	}
+	return e.Msg
+}
 
 // TableExistsError is MySQL's error 1050 for a table or view name that a
 // table or view already has (they share one namespace).

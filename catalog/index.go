@@ -20,6 +20,24 @@ type Index struct {
 	Columns []int // field indexes, in key order
 	Unique  bool
 	Primary bool
+	// Comment is the index's COMMENT 'text' (KEY i (a) COMMENT 'x',
+	// CREATE INDEX ... COMMENT 'x'), which MySQL keeps and shows in SHOW
+	// CREATE TABLE, SHOW INDEX and information_schema.STATISTICS.
+	Comment string `json:",omitempty"`
+	// Desc marks the key parts written DESC (KEY i (a DESC)), nil where
+	// none is: MySQL 8 keeps the order, SHOW CREATE TABLE writes it and
+	// SHOW INDEX / STATISTICS give their Collation 'D'. gpusql's indexes
+	// find the same rows either way.
+	Desc []bool `json:",omitempty"`
+}
+
+// Collation is SHOW INDEX's Collation of key part k: 'A' ascending, 'D'
+// descending.
+func (ix Index) Collation(k int) string {
+	if k < len(ix.Desc) && ix.Desc[k] {
+		return "D"
+	}
+	return "A"
 }
 
 // PrimaryName is MySQL's name of the primary key.
@@ -110,7 +128,8 @@ func (c *Catalog) DropIndex(table, name string, ifExists bool) error {
 			if strings.EqualFold(ix.Name, name) {
 				rest := append(list[:i:i], list[i+1:]...)
 				if t, ok := c.tables[key(table)]; ok && !autoKeyed(t.Fields, rest) {
-					return fmt.Errorf("%s (dropping %s leaves AUTO_INCREMENT column '%s' of %s without a key)", ErrAutoKey, ix.Name, t.Fields[ix.Columns[0]].Name, table)
+					return &ConstraintError{Code: 1075, Msg: ErrAutoKey, // ER_WRONG_AUTO_KEY
+						Detail: fmt.Sprintf("dropping %s leaves AUTO_INCREMENT column '%s' of %s without a key", ix.Name, t.Fields[ix.Columns[0]].Name, table)}
 				}
 				if t, ok := c.tables[key(table)]; ok {
 					if err := c.foreignKeyIndexLost(t, ix.Name, rest); err != nil {

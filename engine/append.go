@@ -149,6 +149,9 @@ func (db *DB) createTableAs(ctx context.Context, s *sql.CreateTableAs) (*Stateme
 		if i < len(mysqlTypes) && mysqlTypes[i].ID != 0 {
 			t = mysqlTypes[i]
 		}
+		if i < len(s.Columns) && s.Columns[i].Width > 0 && t.ID == columnar.String && t.Width == 0 && !t.JSON && t.Members == "" {
+			t.Width = s.Columns[i].Width // CONCAT(a, 'x'): VARCHAR(11), not TEXT
+		}
 		fields[i] = columnar.Field{Name: name, Type: t, Nullable: true, Collation: collation}
 		if i < len(s.Columns) && !holdsNull(res.Columns[i], res.Rows) {
 			// A NULL in the result keeps the column nullable anyway: a

@@ -123,9 +123,10 @@ func createTableSQL(t *columnar.Table, indexes []catalog.Index, constraints []st
 	for _, ix := range sorted {
 		cols := make([]string, len(ix.Columns))
 		for i, c := range ix.Columns {
-			cols[i] = quoteIdent(t.Fields[c].Name)
+			cols[i] = quoteIdent(t.Fields[c].Name) + descClause(ix, i)
 		}
 		list := "(" + strings.Join(cols, ", ") + ")"
+		list += indexCommentClause(ix)
 		switch {
 		case ix.Primary:
 			defs = append(defs, "PRIMARY KEY "+list)

@@ -162,16 +162,18 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 	for _, ix := range db.cat.Indexes(name) {
 		cols := make([]string, len(ix.Columns))
 		for i, c := range ix.Columns {
-			cols[i] = "`" + t.Fields[c].Name + "`"
+			cols[i] = "`" + t.Fields[c].Name + "`" + descClause(ix, i)
 		}
+		var line string
 		switch {
 		case ix.Primary:
-			lines = append(lines, fmt.Sprintf("  PRIMARY KEY (%s)", strings.Join(cols, ",")))
+			line = fmt.Sprintf("  PRIMARY KEY (%s)", strings.Join(cols, ","))
 		case ix.Unique:
-			lines = append(lines, fmt.Sprintf("  UNIQUE KEY `%s` (%s)", ix.Name, strings.Join(cols, ",")))
+			line = fmt.Sprintf("  UNIQUE KEY `%s` (%s)", ix.Name, strings.Join(cols, ","))
 		default:
-			lines = append(lines, fmt.Sprintf("  KEY `%s` (%s)", ix.Name, strings.Join(cols, ",")))
+			line = fmt.Sprintf("  KEY `%s` (%s)", ix.Name, strings.Join(cols, ","))
 		}
+		lines = append(lines, line+indexCommentClause(ix))
 	}
 	lines = append(lines, foreignKeyLines(db.cat.ForeignKeys(name))...)
 	lines = append(lines, checkLines(db.cat.Checks(name))...)
@@ -196,6 +198,22 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 
 // commentClause is a column's COMMENT in SHOW CREATE TABLE and EXPORT
 // DATABASE: last in the definition, as MySQL writes it.
+// descClause is a DESC key part's mark in SHOW CREATE TABLE.
+func descClause(ix catalog.Index, k int) string {
+	if ix.Collation(k) == "D" {
+		return " DESC"
+	}
+	return ""
+}
+
+// indexCommentClause is an index's COMMENT 'text', after its columns.
+func indexCommentClause(ix catalog.Index) string {
+	if ix.Comment == "" {
+		return ""
+	}
+	return " COMMENT " + sql.QuoteComment(ix.Comment)
+}
+
 func commentClause(f columnar.Field) string {
 	if f.Comment == "" {
 		return ""

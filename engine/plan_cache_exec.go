@@ -90,7 +90,9 @@ func scriptKey(text string) (key string, line int, ok bool) {
 // transaction's snapshot.
 func (c *Conn) cachedPlan(text string) (*cachedPlan, *DB) {
 	db := c.view()
-	if db.plans == nil || len(text) > maxCachedText || !db.planCacheOn() {
+	if db.plans == nil || len(text) > maxCachedText || !db.planCacheOn() || c.holdsTableLocks() {
+		// Under LOCK TABLES the statement is bound, so that its tables
+		// are checked against the locks (lock_tables.go).
 		return nil, nil
 	}
 	e := db.plans.get(planKey{text: text, settings: db.planSettings()}, db.cat)

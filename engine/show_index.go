@@ -17,7 +17,7 @@ func (db *DB) showIndex(name string) (*StatementResult, error) {
 	if !ok {
 		return nil, errNoTable(name)
 	}
-	var tables, keys, cols, nulls []string
+	var tables, keys, cols, nulls, comments, order []string
 	var nonUnique, seq []int64
 	for _, ix := range db.cat.Indexes(name) {
 		for k, c := range ix.Columns {
@@ -25,6 +25,8 @@ func (db *DB) showIndex(name string) (*StatementResult, error) {
 			nonUnique = append(nonUnique, map[bool]int64{true: 0, false: 1}[ix.Unique])
 			seq = append(seq, int64(k+1))
 			nulls = append(nulls, map[bool]string{true: "YES", false: ""}[t.Fields[c].Nullable])
+			comments = append(comments, ix.Comment)
+			order = append(order, ix.Collation(k))
 		}
 	}
 	n := len(tables)
@@ -43,8 +45,8 @@ func (db *DB) showIndex(name string) (*StatementResult, error) {
 		Names: []string{"Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Collation", "Cardinality",
 			"Sub_part", "Packed", "Null", "Index_type", "Comment", "Index_comment", "Visible", "Expression"},
 		Columns: []*columnar.Column{stringColumn(tables), int64Column(nonUnique), stringColumn(keys), int64Column(seq),
-			stringColumn(cols), same("A"), int64Column(card), nullColumn(columnar.TInt64, n), nullColumn(columnar.TString, n),
-			stringColumn(nulls), same("BTREE"), same(""), same(""), same("YES"), nullColumn(columnar.TString, n)},
+			stringColumn(cols), stringColumn(order), int64Column(card), nullColumn(columnar.TInt64, n), nullColumn(columnar.TString, n),
+			stringColumn(nulls), same("BTREE"), same(""), stringColumn(comments), same("YES"), nullColumn(columnar.TString, n)},
 		Rows: n,
 	}
 	return &StatementResult{Kind: KindRows, Result: res}, nil

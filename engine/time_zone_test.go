@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gpusql/sql"
 )
 
 // TestTimeZoneSessions: a TIMESTAMP written by a session in one zone reads
@@ -185,5 +187,15 @@ func TestTimeZoneGlobalNeedsRights(t *testing.T) {
 	}
 	if got := db.session.GlobalTimeZone().Name; got != "SYSTEM" {
 		t.Errorf("@@global.time_zone became %q", got)
+	}
+}
+
+// An unknown zone in SET is MySQL's 1298 to every client, not only to
+// the server's (the REPL and the driver read the code from MySQLCode).
+func TestUnknownTimeZoneCode(t *testing.T) {
+	db := open(t)
+	_, err := db.Exec(context.Background(), "SET time_zone = 'nowhere'", "")
+	if code, msg := sql.MySQLCode(err); code != 1298 || msg != "Unknown or incorrect time zone: 'nowhere'" {
+		t.Errorf("SET time_zone = 'nowhere': %d %q (%v), want 1298", code, msg, err)
 	}
 }

@@ -49,6 +49,9 @@ type Conn struct {
 
 	// status counts the connection's statements (SHOW SESSION STATUS).
 	status statusCounters
+	// tableLocks are the tables LOCK TABLES holds, by lower-cased name,
+	// true for WRITE; nil when none are locked (lock_tables.go).
+	tableLocks map[string]bool
 }
 
 type transaction struct {
@@ -138,6 +141,9 @@ func (c *Conn) view() *DB {
 // first (DDL commits, READ ONLY refuses writes, autocommit = 0 opens a
 // transaction) and reports handled false.
 func (c *Conn) transactionStatement(stmt sql.Statement) (r *StatementResult, handled bool, err error) {
+	if err := c.tableLockStatement(stmt); err != nil {
+		return nil, true, err
+	}
 	switch s := stmt.(type) {
 	case *sql.Begin:
 		if err := c.Begin(s.ReadOnly); err != nil {

@@ -349,7 +349,12 @@ func (e *columnEdit) modify(spec *ast.AlterTableSpec) error {
 		return b.errf(b.wordPos(f.Name, -1), "unsupported: MODIFY / CHANGE into a generated column '%s' (add it with ADD COLUMN)", f.Name)
 	}
 	if b.inPrimaryKey(e.t.Name, e.src[i]) {
-		f.Nullable = false // MySQL: a PRIMARY KEY column is NOT NULL whatever MODIFY says
+		// MySQL: a PRIMARY KEY column MODIFY leaves unmarked is NOT NULL;
+		// one it declares NULL is 1171.
+		if explicitNull(spec.NewColumns[0]) {
+			return b.primaryNullError(f.Name)
+		}
+		f.Nullable = false
 	}
 	at, err := b.columnPosition(e.t.Name, spec.Position, append(e.fields[:i:i], e.fields[i+1:]...), i)
 	if err != nil {

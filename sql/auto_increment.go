@@ -28,7 +28,7 @@ func (b *binder) checkAutoIncrement(fields []columnar.Field, indexes []catalog.I
 	}
 	for i, f := range fields {
 		if f.AutoIncrement && i != auto {
-			return b.errf(b.wordPos(f.Name, -1), "%s (column '%s')", ErrAutoColumn, f.Name)
+			return b.autoKeyError(f.Name, fmt.Sprintf("column '%s'", f.Name))
 		}
 	}
 	for _, ix := range indexes {
@@ -36,7 +36,15 @@ func (b *binder) checkAutoIncrement(fields []columnar.Field, indexes []catalog.I
 			return nil
 		}
 	}
-	return b.errf(b.wordPos(fields[auto].Name, -1), "%s (column '%s' is not the first column of a PRIMARY KEY, UNIQUE or KEY)", ErrAutoColumn, fields[auto].Name)
+	return b.autoKeyError(fields[auto].Name, fmt.Sprintf("column '%s' is not the first column of a PRIMARY KEY, UNIQUE or KEY", fields[auto].Name))
+}
+
+// autoKeyError is MySQL's 1075 at the column's name, with gpusql's
+// detail of which rule the column breaks.
+func (b *binder) autoKeyError(name, detail string) error {
+	e := b.errCode(b.wordPos(name, -1), 1075, "%s", ErrAutoColumn)
+	e.Detail = detail
+	return e
 }
 
 // AutoColumn is the index of the table's AUTO_INCREMENT column, -1 if none.
@@ -147,7 +155,7 @@ func (b *binder) checkAlterAuto(t *columnar.Table, fields []columnar.Field, src 
 	name := fields[auto].Name
 	for i, f := range fields {
 		if f.AutoIncrement && i != auto {
-			return b.errf(b.wordPos(f.Name, -1), "%s (column '%s')", ErrAutoColumn, f.Name)
+			return b.autoKeyError(f.Name, fmt.Sprintf("column '%s'", f.Name))
 		}
 	}
 	if src[auto] < 0 {
@@ -156,7 +164,7 @@ func (b *binder) checkAlterAuto(t *columnar.Table, fields []columnar.Field, src 
 	if leads[auto] {
 		return nil
 	}
-	return b.errf(b.wordPos(name, -1), "%s (column '%s' is not the first column of a PRIMARY KEY, UNIQUE or KEY)", ErrAutoColumn, name)
+	return b.autoKeyError(name, fmt.Sprintf("column '%s' is not the first column of a PRIMARY KEY, UNIQUE or KEY", name))
 }
 
 // AlterAutoIncrement is ALTER TABLE t AUTO_INCREMENT = N: the counter's

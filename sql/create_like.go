@@ -30,6 +30,7 @@ func (b *binder) createTableLike(n *ast.CreateTableStmt) (Statement, error) {
 	st := &CreateTable{Name: name, Fields: append([]columnar.Field(nil), src.Fields...), Options: b.cat.Options(src.Name)}
 	for _, ix := range b.cat.Indexes(src.Name) {
 		ix.Columns = append([]int(nil), ix.Columns...)
+		ix.Desc = append([]bool(nil), ix.Desc...)
 		st.Indexes = append(st.Indexes, ix)
 	}
 	// Numbered in the source's name order, as MySQL does (t1's max, min,

@@ -18,7 +18,17 @@ type CTASColumn struct {
 	NotNull bool
 	// Source is the copied base table column; nil for an expression.
 	Source *columnar.Field
+	// Width is the VARCHAR length MySQL gives a string expression: its
+	// maximum character length (CONCAT(a, 'x') of a VARCHAR(10) is
+	// VARCHAR(11)), 0 where gpusql cannot tell it or where it passes the
+	// 512 characters past which MySQL makes the column TEXT
+	// (CONVERT_IF_BIGGER_TO_BLOB in Item::make_string_field).
+	Width int
 }
+
+// ctasMaxVarchar is CONVERT_IF_BIGGER_TO_BLOB: a longer string
+// expression becomes a TEXT column in MySQL's CREATE TABLE ... AS SELECT.
+const ctasMaxVarchar = 512
 
 // ctasColumns describes the columns of a CREATE TABLE ... AS SELECT. The
 // top projection is found below the ORDER BY, LIMIT and DISTINCT that
@@ -42,6 +52,9 @@ func ctasColumns(p Plan) []CTASColumn {
 				out[i].NotNull = !nullable(e)
 				if c, ok := e.(*ColRef); ok {
 					out[i].Source = baseField(n.Input, c.Index)
+				}
+				if w := anchorWidth(e); w <= ctasMaxVarchar {
+					out[i].Width = w
 				}
 			}
 			return out
@@ -85,6 +98,17 @@ func baseField(p Plan, i int) *columnar.Field {
 			if p = n.Left; i >= left {
 				p, i = n.Right, i-left
 			}
+		case *Aggregate:
+			// A GROUP BY column comes first in the output, unchanged:
+			// MySQL copies its definition as for a plain select.
+			if i < 0 || i >= len(n.GroupBy) {
+				return nil
+			}
+			c, ok := n.GroupBy[i].(*ColRef)
+			if !ok {
+				return nil
+			}
+			p, i = n.Input, c.Index
 		case *Scan:
 			if i < 0 || i >= len(n.Columns) || n.Columns[i] >= len(n.Table.Fields) {
 				return nil

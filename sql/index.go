@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -75,12 +76,42 @@ func (b *binder) indexColumns(fields []columnar.Field, parts []*ast.IndexPartSpe
 			e.Detail = "twice in " + what
 			return nil, e
 		}
+		if p.Length > 0 && !prefixable(fields[i].Type, p.Length) {
+			e := b.errCode(b.wordPos(name, -1), ErWrongSubKey, "Incorrect prefix key; the used key part isn't a string, the used length is longer than the key part, or the storage engine doesn't support unique prefix keys")
+			e.Detail = fmt.Sprintf("%s(%d)", name, p.Length)
+			return nil, e
+		}
 		cols = append(cols, i)
 	}
 	if len(cols) == 0 {
 		return nil, b.errf(-1, "%s needs at least one column", what)
 	}
 	return cols, nil
+}
+
+// descParts are the DESC marks of a key's parts, nil where none is DESC.
+func descParts(parts []*ast.IndexPartSpecification) []bool {
+	var out []bool
+	for i, p := range parts {
+		if p.Desc {
+			if out == nil {
+				out = make([]bool, len(parts))
+			}
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// prefixable reports whether a key may take the first n characters of a
+// column of type t, as MySQL allows: a character or binary string (not
+// JSON, ENUM or SET) no shorter than n. gpusql keys the whole value, which
+// orders and finds the same rows for a plain key.
+func prefixable(t columnar.Type, n int) bool {
+	if t.ID != columnar.String || t.JSON || t.Members != "" {
+		return false
+	}
+	return t.Width == 0 || n <= t.Width
 }
 
 // constraintIndex turns a CREATE TABLE / ALTER TABLE constraint into an
@@ -99,6 +130,10 @@ func (b *binder) constraintIndex(fields []columnar.Field, con *ast.Constraint, n
 	}
 	if ix.Columns, err = b.indexColumns(fields, con.Keys, "index"); err != nil {
 		return ix, false, err
+	}
+	ix.Desc = descParts(con.Keys)
+	if con.Option != nil {
+		ix.Comment = con.Option.Comment
 	}
 	if ix.Primary {
 		if names[strings.ToLower(catalog.PrimaryName)] {
@@ -149,11 +184,32 @@ func (b *binder) tableIndexes(n *ast.CreateTableStmt, fields []columnar.Field) (
 	for _, ix := range out {
 		if ix.Primary {
 			for _, c := range ix.Columns {
+				if explicitNull(n.Cols[c]) {
+					return nil, b.primaryNullError(n.Cols[c].Name.Name.O)
+				}
 				fields[c].Nullable = false
 			}
 		}
 	}
 	return out, nil
+}
+
+// explicitNull reports whether a column definition says NULL. MySQL makes
+// a PRIMARY KEY column that says nothing NOT NULL, but one declared NULL
+// is its error 1171 (EXPLICIT_NULL_FLAG in prepare_key_column).
+func explicitNull(c *ast.ColumnDef) bool {
+	for _, o := range c.Options {
+		if o.Tp == ast.ColumnOptionNull {
+			return true
+		}
+	}
+	return false
+}
+
+// primaryNullError is MySQL's 1171 for a PRIMARY KEY column declared NULL.
+func (b *binder) primaryNullError(column string) error {
+	return b.errCode(b.wordPos(column, -1), ErPrimaryCantHaveNull,
+		"All parts of a PRIMARY KEY must be NOT NULL; if you need NULL in a key, use UNIQUE instead")
 }
 
 // indexTable is the table an index statement names, or an error at its name.
@@ -196,6 +252,10 @@ func (b *binder) createIndex(n *ast.CreateIndexStmt) (Statement, error) {
 		return nil, b.errCode(b.wordPos(n.IndexName, -1), ErWrongNameForIndex, "Incorrect index name '%s'", n.IndexName)
 	}
 	ix := catalog.Index{Name: n.IndexName, Columns: cols, Unique: n.KeyType == ast.IndexKeyTypeUnique}
+	ix.Desc = descParts(n.IndexPartSpecifications)
+	if n.IndexOption != nil {
+		ix.Comment = n.IndexOption.Comment
+	}
 	return &CreateIndex{Table: t.Name, Index: ix, IfNotExists: n.IfNotExists}, nil
 }
 

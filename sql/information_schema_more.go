@@ -80,9 +80,9 @@ func (b *binder) statisticsRows() [][]Expr {
 				}
 				rows = append(rows, []Expr{infoStr("def"), infoStr(DatabaseName), infoStr(t.Name),
 					&Const{T: columnar.TInt64, I: nonUnique}, infoStr(DatabaseName), infoStr(ix.Name),
-					&Const{T: columnar.TInt64, I: int64(k + 1)}, infoStr(f.Name), infoStr("A"),
+					&Const{T: columnar.TInt64, I: int64(k + 1)}, infoStr(f.Name), infoStr(ix.Collation(k)),
 					&Const{T: columnar.TInt64, I: int64(t.Rows)}, infoNull(columnar.TInt64), infoNull(columnar.TString),
-					infoStr(nullable), infoStr("BTREE"), infoStr(""), infoStr(""), infoStr("YES"), infoNull(columnar.TString)})
+					infoStr(nullable), infoStr("BTREE"), infoStr(""), infoStr(ix.Comment), infoStr("YES"), infoNull(columnar.TString)})
 			}
 		}
 	}

@@ -7,8 +7,13 @@ import "github.com/pingcap/tidb/pkg/parser/ast"
 // gpusql every statement's change of a table is one atomic swap of its
 // snapshot, so the locks take nothing: LOCK TABLES checks the tables
 // exist and, as in MySQL, commits the open transaction; other sessions
-// are not made to wait.
-type LockTables struct{ Tables []string }
+// are not made to wait. The locking session is held to what it locked,
+// as MySQL holds it (engine/lock_tables.go): Write[i] tells whether
+// Tables[i] was locked WRITE (or WRITE LOCAL), not READ.
+type LockTables struct {
+	Tables []string
+	Write  []bool
+}
 
 // UnlockTables ends LOCK TABLES.
 type UnlockTables struct{}
@@ -24,6 +29,7 @@ func (b *binder) lockTables(n *ast.LockTablesStmt) (Statement, error) {
 			return nil, err
 		}
 		st.Tables = append(st.Tables, t.Name)
+		st.Write = append(st.Write, l.Type == ast.TableLockWrite || l.Type == ast.TableLockWriteLocal)
 	}
 	return st, nil
 }

@@ -74,6 +74,8 @@ const (
 	ErFieldSpecifiedTwice         = 1110 // Column '%s' specified twice
 	ErInvalidGroupFuncUse         = 1111 // Invalid use of group function
 	ErNoSuchTable                 = 1146 // Table '%s.%s' doesn't exist
+	ErPrimaryCantHaveNull         = 1171 // All parts of a PRIMARY KEY must be NOT NULL; ...
+	ErWrongSubKey                 = 1089 // Incorrect prefix key; the used key part isn't a string, ...
 	ErOperandColumns              = 1241 // Operand should contain %d column(s)
 	ErSubqueryNo1Row              = 1242 // Subquery returns more than 1 row
 	ErWrongNumberOfColumns        = 1222 // The used SELECT statements have a different number of columns

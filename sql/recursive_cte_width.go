@@ -21,7 +21,16 @@ func anchorWidth(e Expr) int {
 			return utf8.RuneCountInString(x.S)
 		}
 	case *Func:
-		if x.Name != "concat" {
+		switch x.Name {
+		case "upper", "lower", "trim", "ltrim", "rtrim":
+			// utf8mb4's case mappings keep the length (caseup_multiply 1);
+			// a trim only removes characters.
+			if len(x.Args) > 0 {
+				return anchorWidth(x.Args[0])
+			}
+			return 0
+		case "concat":
+		default:
 			return 0
 		}
 		sum := 0

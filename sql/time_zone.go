@@ -60,6 +60,11 @@ func (e *UnknownTimeZoneError) Error() string {
 	return fmt.Sprintf("Unknown or incorrect time zone: '%s'", e.Name)
 }
 
+// MySQLError gives the REPL and the driver the code the server sends
+// (ER_UNKNOWN_TIME_ZONE), so SET time_zone = 'nowhere' is ERROR 1298
+// there too.
+func (e *UnknownTimeZoneError) MySQLError() (uint16, string) { return 1298, e.Error() }
+
 // ParseTimeZone reads a time_zone value: '[+-]h:mm' within MySQL's
 // '-13:59'..'+14:00' (shown as '+hh:mm'), 'SYSTEM', or an IANA zone name.
 func ParseTimeZone(name string) (*TimeZone, error) {
