@@ -71,41 +71,6 @@
 // in star_scan.cuh: 0.11-0.20 ms).
 #include "common.cuh"
 
-// Loads a tile ahead (star_scan.cuh, star_fast_8_pre_*): a thread copies its
-// rows of the next tile's first column into shared memory with cp.async
-// (Ampere on), which holds no registers while in flight, and reads them
-// after the current tile's chain of dependent loads. Unit q of thread t
-// lies at pre[q * blockDim.x + t], so a warp's reads of one unit hit
-// distinct banks; each thread reads only its own units, so its own wait
-// is all the ordering they need.
-__device__ __forceinline__ void cp_async16(uint4* dst, const void* src) {
-  const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(src));
-}
-
-// prefetch_units starts the copy of the first units (at most U) 16-byte
-// units at src (16-byte aligned) into this thread's units of pre.
-template <int U>
-__device__ __forceinline__ void prefetch_units(uint4* pre, const void* src, int units = U) {
-#pragma unroll
-  for (int q = 0; q < U; q++)
-    if (q < units) cp_async16(pre + q * blockDim.x + threadIdx.x, (const char*)src + 16 * q);
-  asm volatile("cp.async.commit_group;\n" ::);
-}
-
-// prefetched_units waits for this thread's copies but the last LATER
-// groups it started and reads its first units of pre as 4U words (0 past
-// them).
-template <int U, int LATER = 0>
-__device__ __forceinline__ void prefetched_units(const uint4* pre, unsigned* w, int units = U) {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(LATER) : "memory");
-#pragma unroll
-  for (int q = 0; q < U; q++) {
-    const uint4 x = q < units ? pre[q * blockDim.x + threadIdx.x] : make_uint4(0, 0, 0, 0);
-    w[4 * q] = x.x, w[4 * q + 1] = x.y, w[4 * q + 2] = x.z, w[4 * q + 3] = x.w;
-  }
-}
-
 struct StarParams {
   long long n;
   int npreds, ndims, ngcols, naggs;
@@ -118,7 +83,6 @@ struct StarParams {
   long long replicaStride;    // slots between shared replicas (odd, to spread banks)
   int sharedReplicas;         // 0: aggregate with global atomics
   int dimSh;                  // first int of the remapped dimension payloads in shared memory
-  int preSh;                  // first 16-byte unit of the prefetched first column (star_fast_8_pre_*)
   long long shGroups;         // groups of the shared table (ngroups unless remapped)
   // A group table laid out by a fact group column's remap (the group
   // index's outermost digit is the row's slot): slot s holds value code
@@ -138,12 +102,6 @@ __device__ __forceinline__ bool star_tile_dead(const StarParams& p, long long ba
   if (p.liveChunks == 0) return false;
   const long long c = base / ZONE_CHUNK_ROWS;
   return ((__ldg(p.liveChunks + (c >> 5)) >> (c & 31)) & 1u) == 0;
-}
-
-// star_next_tile is the first tile from base on that the zone maps leave.
-__device__ __forceinline__ long long star_next_tile(const StarParams& p, long long base, long long stride) {
-  while (base < p.n && star_tile_dead(p, base)) base += stride;
-  return base;
 }
 
 extern "C" __global__ void star_params_size(long long* out) { *out = sizeof(StarParams); }
@@ -493,16 +451,12 @@ __device__ __forceinline__ void load32(const Col& c, long long i0, bool full, co
 // hi - lo, a set's parameters are read once a tile (32-bit length), and
 // negation is a branch around the rows, not an XOR in each.
 template <int IT, int F>
-__device__ __forceinline__ void fast_preds(const StarParams& p, long long i0, bool full, bool* alive, const uint4* pre) {
+__device__ __forceinline__ void fast_preds(const StarParams& p, long long i0, bool full, bool* alive) {
 #pragma unroll 1
   for (int q = 0; q < p.npreds; q++) {
     const Pred& pr = p.preds[q];
     int v[IT];
-    if (q == 0 && pre) {
-      prefetched_units<IT / 4, 1>(pre, (unsigned*)v);
-    } else {
-      load32<IT, F>(pr.col, i0, full, alive, v);
-    }
+    load32<IT, F>(pr.col, i0, full, alive, v);
     const unsigned lo = (unsigned)(int)pr.lo;
     bool pass[IT];
     if (pr.kind == PRED_RANGE) {
@@ -537,17 +491,12 @@ __device__ __forceinline__ void fast_preds(const StarParams& p, long long i0, bo
 // fast_dims probes the dimensions for a tile's live rows, adding each
 // one's payload digit to the rows' group index.
 template <int IT, int F>
-__device__ __forceinline__ void fast_dims(const StarParams& p, const int* dsh, long long i0, bool full, bool* alive, unsigned int* g,
-                                          const uint4* pre) {
+__device__ __forceinline__ void fast_dims(const StarParams& p, const int* dsh, long long i0, bool full, bool* alive, unsigned int* g) {
 #pragma unroll 1
   for (int d = 0; d < p.ndims; d++) {
     const Dim& dm = p.dims[d];
     int key[IT];
-    if (d == 0 && pre) {
-      prefetched_units<IT / 4, 1>(pre, (unsigned*)key);
-    } else {
-      load32<IT, F>(dm.key, i0, full, alive, key);
-    }
+    load32<IT, F>(dm.key, i0, full, alive, key);
     int v[IT];
     if ((F & FAST_NEED_EXT) && dm.slotValue) {
 #pragma unroll
@@ -631,23 +580,7 @@ __device__ __forceinline__ void fast_aggs(const StarParams& p, long long i0, boo
   }
 }
 
-// The first column a tile's chain reads (its first filter's, or without
-// one its first dimension's key) a tile ahead (PRE, 4-byte columns
-// without the packed row map; prefetch_units above): each thread
-// starts the copy of its rows of the next tile's into one of two shared
-// buffers before it works through this tile's chain, whose first load
-// then reads the other, landed one. Every tile starts one copy group
-// (empty where the thread has no full next rows), so "all but the last
-// group" is this tile's.
-// (Its data pointer and whether to prefetch it, as values: taking the
-// address of a kernel parameter would copy them all to local memory.)
-__device__ __forceinline__ const int* fast_first_col(const StarParams& p, bool* ahead) {
-  const bool pred = p.npreds > 0;
-  *ahead = (pred || p.ndims > 0) && (pred ? p.preds[0].col.width : p.dims[0].key.width) == 4;
-  return (const int*)(pred ? p.preds[0].col.data : p.dims[0].key.data);
-}
-
-template <bool SINGLE, int IT, int F, bool PRE = false>
+template <bool SINGLE, int IT, int F>
 __device__ __forceinline__ void star_fast_body(const StarParams& p) {
   extern __shared__ unsigned long long sh[];
   const int W = 1 + p.naggs;
@@ -668,17 +601,8 @@ __device__ __forceinline__ void star_fast_body(const StarParams& p) {
   if (SINGLE)
     for (int w = 0; w <= p.naggs; w++) acc[w] = w == 0 ? 0ULL : agg_identity(p.aggs[w - 1]);
 
-  const long long tile = (long long)blockDim.x * IT, stride = (long long)gridDim.x * tile;
-  bool ahead = false;
-  const int* c0 = PRE && !(F & FAST_NEED_PACKED) ? fast_first_col(p, &ahead) : 0;
-  uint4* pre = (uint4*)sh + p.preSh;
-  const int preUnits = IT / 4 * blockDim.x;  // one buffer's
-  const long long lead = (long long)threadIdx.x * IT;
-  if (ahead) {
-    const long long first = star_next_tile(p, (long long)blockIdx.x * tile, stride);
-    prefetch_units<IT / 4>(pre, c0 + first + lead, first + lead + IT <= p.n ? IT / 4 : 0);
-  }
-  for (long long base = (long long)blockIdx.x * tile; base < p.n; base += stride) {
+  const long long tile = (long long)blockDim.x * IT;
+  for (long long base = (long long)blockIdx.x * tile; base < p.n; base += (long long)gridDim.x * tile) {
     if (star_tile_dead(p, base)) continue;
     const long long i0 = fast_first_row<IT, F>(base);
     const int step = fast_row_step<F>();
@@ -694,19 +618,11 @@ __device__ __forceinline__ void star_fast_body(const StarParams& p) {
       alive[k] = k < inTable;
       g[k] = 0;
     }
-    const uint4* mine = 0;  // this tile's prefetched rows, if any
-    if (ahead) {
-      const long long next = star_next_tile(p, base + stride, stride);
-      uint4* other = pre == (uint4*)sh + p.preSh ? pre + preUnits : pre - preUnits;
-      prefetch_units<IT / 4>(other, c0 + next + lead, next + lead + IT <= p.n ? IT / 4 : 0);
-      if (full) mine = pre;
-      pre = other;
-    }
-    fast_preds<IT, F>(p, i0, full, alive, mine);
+    fast_preds<IT, F>(p, i0, full, alive);
     // A thread none of whose rows passed has nothing to add: a warp all
     // of whose threads are in that case skips the tile's remaining work.
     if (!any_alive<IT>(alive)) continue;
-    fast_dims<IT, F>(p, dsh, i0, full, alive, g, p.npreds == 0 ? mine : 0);
+    fast_dims<IT, F>(p, dsh, i0, full, alive, g);
     if (!any_alive<IT>(alive)) continue;
 #pragma unroll 1
     for (int c = 0; c < p.ngcols; c++) {
@@ -736,8 +652,6 @@ __device__ __forceinline__ void star_fast_body(const StarParams& p) {
 // star_fast[_scalar]_8_f<F>.
 #define STAR_FAST(NAME, SINGLE, IT, F, ...) \
   extern "C" __global__ void __launch_bounds__(256 __VA_ARGS__) NAME(const StarParams p) { star_fast_body<SINGLE, IT, F>(p); }
-#define STAR_FAST_PRE(NAME, SINGLE, F, ...) \
-  extern "C" __global__ void __launch_bounds__(256 __VA_ARGS__) NAME(const StarParams p) { star_fast_body<SINGLE, 8, F, true>(p); }
 STAR_FAST(star_fast_4, false, 4, FAST_ALL)
 STAR_FAST(star_fast_8, false, 8, FAST_ALL)
 STAR_FAST(star_fast_16, false, 16, FAST_ALL)
@@ -760,15 +674,6 @@ STAR_FAST(star_fast_scalar_8_f4, true, 8, 4, , 4)
 STAR_FAST(star_fast_scalar_8_f5, true, 8, 5, , 4)
 STAR_FAST(star_fast_scalar_8_f6, true, 8, 6, , 4)
 STAR_FAST(star_fast_scalar_8_f7, true, 8, 7, , 4)
-// The first column a tile ahead (star_fast_8_pre_f<F>), at 8 rows.
-STAR_FAST_PRE(star_fast_8_pre_f0, false, 0, , 4)
-STAR_FAST_PRE(star_fast_8_pre_f1, false, 1, , 4)
-STAR_FAST_PRE(star_fast_8_pre_f2, false, 2)
-STAR_FAST_PRE(star_fast_8_pre_f3, false, 3)
-STAR_FAST_PRE(star_fast_8_pre_f4, false, 4)
-STAR_FAST_PRE(star_fast_8_pre_f5, false, 5)
-STAR_FAST_PRE(star_fast_8_pre_f6, false, 6)
-STAR_FAST_PRE(star_fast_8_pre_f7, false, 7)
 // With packed columns: the feature sets without hash tables at 8 rows,
 // and every feature at 4, 8 and 16 (star_fast[_scalar]_<IT>_f63).
 STAR_FAST(star_fast_8_f16, false, 8, 16)

@@ -22,11 +22,12 @@
 // chain for more registers) ran slower too.
 //
 // Eligible (exec/gpu/star_scan.go checks the parameters): one group, no
-// group column, no dimension probe (the plan makes every dimension of
-// such a star a fact filter over its keys' bitmap), aggregates COUNT or
-// SUMs that cannot overflow (no per-row check), no packed columns (their
-// lane-interleaved row map is the star_fast kernels'), no NULLs. F: 0 or
-// FAST_NEED_NARROW. Filters run in the plan's order, most selective first.
+// group column, dimensions without hash tables or remapped payloads,
+// aggregates COUNT or SUMs that cannot overflow (no per-row check), no
+// packed columns (their lane-interleaved row map is the star_fast
+// kernels'), no NULLs. F: FAST_NEED_BITS, FAST_NEED_NARROW. Filters run
+// in the plan's order: its fact filters (most selective first), then
+// dimension probes.
 #define SCAN_IT 16
 
 // scan_unit_alive: whether any of the U rows from row r of mask m is alive.
@@ -138,48 +139,37 @@ __device__ __forceinline__ unsigned scan_pred(const Pred& pr, long long i0, bool
   return scan_test<IT>(pr, v, m);
 }
 
-// scan_filters is the mask of m's rows that pass the filters from the
-// plan's from-th on, in its order.
+// scan_dim is the mask of m's rows whose key the dimension keeps: a
+// direct map's entry ≥ 0 (and its bitmap's bit, where it has one).
 template <int F, int IT>
-__device__ __forceinline__ unsigned scan_filters(const StarParams& p, int from, long long i0, bool full, unsigned m) {
-#pragma unroll 1
-  for (int s = from; s < p.npreds && m != 0u; s++) m = scan_pred<F, IT>(p.preds[s], i0, full, m);
-  return m;
-}
-
-// The first filter's column, which every row reads, a tile ahead (PRE;
-// star_pipeline.cu, prefetch_units): a tile's chain of dependent loads starts
-// with it. Only a thread whose SCAN_IT rows are all in the table
-// prefetches; the last, partial one loads as without.
-#define SCAN_PRE_UNITS (SCAN_IT * 4 / 16)
-
-// scan_pre_units is how many 16-byte units hold a thread's rows of c.
-template <int F>
-__device__ __forceinline__ int scan_pre_units(const Col& c) {
-  return (F & FAST_NEED_NARROW) && c.width < 4 ? c.width * SCAN_IT / 16 : SCAN_PRE_UNITS;
-}
-
-// scan_prefetch starts the copy of the thread's rows from i0 of column c.
-template <int F>
-__device__ __forceinline__ void scan_prefetch(const Col& c, long long i0, uint4* pre) {
-  const int units = scan_pre_units<F>(c);
-  prefetch_units<SCAN_PRE_UNITS>(pre, (const char*)c.data + i0 * (units * 16 / SCAN_IT), units);
-}
-
-// scan_prefetched is the mask of m's rows that pass filter pr, over the
-// values scan_prefetch copied for rows i0 on.
-template <int F>
-__device__ __forceinline__ unsigned scan_prefetched(const Pred& pr, long long i0, const uint4* pre, unsigned m) {
-  unsigned w[SCAN_IT];
-  prefetched_units<SCAN_PRE_UNITS>(pre, w, scan_pre_units<F>(pr.col));
-  int v[SCAN_IT];
-  if ((F & FAST_NEED_NARROW) && pr.col.width < 4) {
-    scan_narrow_decode<SCAN_IT>(pr.col, i0, w, v);
-  } else {
+__device__ __forceinline__ unsigned scan_dim(const Dim& dm, long long i0, bool full, unsigned m) {
+  int key[IT];
+  scan_load<F, IT>(dm.key, i0, full, m, key);
+  const unsigned kmin = (unsigned)(int)dm.keyMin;
+  const unsigned len = dm.mapLen > 0xffffffffLL ? 0xffffffffu : (unsigned)dm.mapLen;
+  const unsigned* bits = (F & FAST_NEED_BITS) ? dm.bits : 0;
+  const bool bitsOnly = (F & FAST_NEED_BITS) && dm.bitsOnly;
+  unsigned keep = 0;
 #pragma unroll
-    for (int k = 0; k < SCAN_IT; k++) v[k] = (int)w[k];
+  for (int k = 0; k < IT; k++) {
+    const unsigned o = (unsigned)key[k] - kmin;
+    bool in = ((m >> k) & 1u) && o < len;
+    if (bits) in = in && ((__ldg(bits + (o >> 5)) >> (o & 31)) & 1u);
+    if (!bitsOnly) in = in && __ldg(dm.map + o) >= 0;
+    keep |= (in ? 1u : 0u) << k;
   }
-  return scan_test<SCAN_IT>(pr, v, m);
+  return keep;
+}
+
+// scan_filters is the mask of m's rows that pass every filter, in the
+// plan's order.
+template <int F, int IT>
+__device__ __forceinline__ unsigned scan_filters(const StarParams& p, long long i0, bool full, unsigned m) {
+#pragma unroll 1
+  for (int s = 0; s < p.npreds && m != 0u; s++) m = scan_pred<F, IT>(p.preds[s], i0, full, m);
+#pragma unroll 1
+  for (int d = 0; d < p.ndims && m != 0u; d++) m = scan_dim<F, IT>(p.dims[d], i0, full, m);
+  return m;
 }
 
 // scan_sum is the sum of aggregate a's argument over m's rows.
@@ -199,49 +189,34 @@ __device__ __forceinline__ unsigned long long scan_sum(const Agg& a, long long i
   return s;
 }
 
-template <int F, bool PRE>
+template <int F, int IT>
 __device__ __forceinline__ void star_scan_body(const StarParams& p) {
   extern __shared__ unsigned long long sh[];
   unsigned long long* acc = sh + threadIdx.x * (1 + MAX_AGGS);
-  uint4* pre = (uint4*)sh + p.preSh;
   for (int w = 0; w <= p.naggs; w++) acc[w] = 0ULL;
-  const bool ahead = PRE && p.npreds > 0;
-  const long long tile = (long long)blockDim.x * SCAN_IT, stride = (long long)gridDim.x * tile;
-  const long long lead = (long long)threadIdx.x * SCAN_IT;
-  long long base = star_next_tile(p, (long long)blockIdx.x * tile, stride);
-  if (ahead && base + lead + SCAN_IT <= p.n) scan_prefetch<F>(p.preds[0].col, base + lead, pre);
-  while (base < p.n) {
-    const long long i0 = base + lead;
-    const long long next = star_next_tile(p, base + stride, stride);
-    base = next;
+  const long long tile = (long long)blockDim.x * IT;
+  for (long long base = (long long)blockIdx.x * tile; base < p.n; base += (long long)gridDim.x * tile) {
+    if (star_tile_dead(p, base)) continue;
+    const long long i0 = base + (long long)threadIdx.x * IT;
     const long long left = p.n - i0;
     if (left <= 0) continue;
-    const bool full = left >= SCAN_IT;
-    unsigned m = (1u << (full ? SCAN_IT : left)) - 1u;  // SCAN_IT < 32
-    int from = 0;
-    if (ahead && full) {
-      m = scan_prefetched<F>(p.preds[0], i0, pre, m);
-      from = 1;
-    }
-    if (ahead && next + lead + SCAN_IT <= p.n) scan_prefetch<F>(p.preds[0].col, next + lead, pre);
-    m = scan_filters<F, SCAN_IT>(p, from, i0, full, m);
+    const bool full = left >= IT;
+    unsigned m = (1u << (full ? IT : left)) - 1u;  // IT < 32
+    m = scan_filters<F, IT>(p, i0, full, m);
     if (m == 0u) continue;
     acc[0] += (unsigned)__popc(m);
 #pragma unroll 1
     for (int j = 0; j < p.naggs; j++) {
       const Agg& a = p.aggs[j];
-      acc[1 + j] += a.fn == AGG_SUM ? scan_sum<F, SCAN_IT>(a, i0, full, m) : (unsigned long long)__popc(m);
+      acc[1 + j] += a.fn == AGG_SUM ? scan_sum<F, IT>(a, i0, full, m) : (unsigned long long)__popc(m);
     }
   }
   star_finish<true>(p, sh, acc, 0, threadIdx.x & 31);
 }
 
-// star_scan_f<F>: the first filter's column read in its turn;
-// star_scan_pre_f<F>: read a tile ahead (GPUSQL_SCAN_PREFETCH=off picks
-// the former, to compare them).
-#define STAR_SCAN(NAME, F, PRE) \
-  extern "C" __global__ void __launch_bounds__(256, 4) NAME(const StarParams p) { star_scan_body<F, PRE>(p); }
-STAR_SCAN(star_scan_f0, 0, false)
-STAR_SCAN(star_scan_f32, FAST_NEED_NARROW, false)
-STAR_SCAN(star_scan_pre_f0, 0, true)
-STAR_SCAN(star_scan_pre_f32, FAST_NEED_NARROW, true)
+#define STAR_SCAN(NAME, F) \
+  extern "C" __global__ void __launch_bounds__(256) NAME(const StarParams p) { star_scan_body<F, SCAN_IT>(p); }
+STAR_SCAN(star_scan_f0, 0)
+STAR_SCAN(star_scan_f1, FAST_NEED_BITS)
+STAR_SCAN(star_scan_f32, FAST_NEED_NARROW)
+STAR_SCAN(star_scan_f33, FAST_NEED_BITS | FAST_NEED_NARROW)

@@ -5,6 +5,7 @@ package gpu
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"gpusql/sql"
 	"gpusql/storage/columnar"
@@ -94,6 +95,12 @@ func (c *vmCompiler) fn(e *sql.Func) (reg, error) {
 		b, err := c.expr(e.Args[1])
 		if err != nil {
 			return reg{}, err
+		}
+		if a, err = c.mysqlDays(a); err != nil {
+			return a, err
+		}
+		if b, err = c.mysqlDays(b); err != nil {
+			return b, err
 		}
 		v, err := c.emit(vmISub, a.r, b.r, 0, 0, 0, e.T)
 		if err != nil {
@@ -279,4 +286,22 @@ func mapColRefs(e sql.Expr, fn func(*sql.ColRef) sql.Expr) sql.Expr {
 		return &c
 	}
 	return e
+}
+
+// yearZeroMarch is 0000-03-01 in days from 1970-01-01 (exec/cpu's).
+var yearZeroMarch = int64(time.Date(0, time.March, 1, 0, 0, 0, 0, time.UTC).Unix() / 86400)
+
+// mysqlDays shifts date d to MySQL's day numbers less a constant: they
+// give year 0 no February 29 (calc_daynr), so a date before 0000-03-01
+// counts one day later, as the CPU's DATEDIFF counts it.
+func (c *vmCompiler) mysqlDays(d reg) (reg, error) {
+	march, err := c.emit(vmConst, 0, 0, 0, yearZeroMarch, 0, d.t)
+	if err != nil {
+		return march, err
+	}
+	before, err := c.emit(vmICmp, d.r, march.r, 0, cmpCode[sql.OpLT], 0, columnar.TBool)
+	if err != nil {
+		return before, err
+	}
+	return c.emit(vmIAdd, d.r, before.r, 0, 0, 0, d.t)
 }

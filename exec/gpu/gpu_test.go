@@ -86,10 +86,8 @@ func TestPinnedAllocator(t *testing.T) {
 
 // tunings are the fact kernel's launch shapes; tests run under each.
 var tunings = []tuning{
-	{block: 256, items: 4, fast: true}, {block: 256, items: 8, fast: true}, {block: 256, items: 16, fast: true},
-	{block: 128, items: 8, fast: true}, {block: 256, items: 8, fast: true, fastPre: true}, {block: 128, items: 8, fast: true, fastPre: true},
-	{block: 256, items: 8, fast: true, scan: true, scanPre: true}, {block: 256, items: 8, fast: true, scan: true},
-	{block: 128, items: 8, fast: true, scan: true, scanPre: true}, {block: 256, items: 4}, {block: 256, items: 8},
+	{256, 4, true, false}, {256, 8, true, false}, {256, 16, true, false}, {128, 8, true, false},
+	{256, 8, true, true}, {128, 8, true, true}, {256, 4, false, false}, {256, 8, false, false},
 }
 
 func eachTuning(t *testing.T, fn func(t *testing.T)) {
@@ -108,12 +106,6 @@ func (t tuning) String() string {
 	}
 	if t.scan {
 		s += "scan"
-	}
-	if t.scan && t.scanPre {
-		s += "pre"
-	}
-	if t.fastPre {
-		s += "fastpre"
 	}
 	return s
 }

@@ -39,7 +39,7 @@ func BenchmarkPackedScan(b *testing.B) {
 	columnar.ComputeStats(t)
 	saved := starTuning
 	defer func() { starTuning = saved }()
-	starTuning = tuning{block: 256, items: 8, fast: true, scan: true, scanPre: prefetchEnabled("GPUSQL_SCAN_PREFETCH"), fastPre: prefetchEnabled("GPUSQL_FAST_PREFETCH")}
+	starTuning = tuning{block: 256, items: 8, fast: true, scan: true}
 	for _, w := range widths {
 		name := fmt.Sprintf("b%d", w)
 		s := scanOf(t, name)

@@ -137,7 +137,6 @@ type starParams struct {
 	ReplicaStride                int64
 	SharedReplicas               int32
 	DimSh                        int32
-	PreSh                        int32
 	ShGroups                     int64
 	GroupSlotValue               uint64
 	GroupRemapStride             int64

@@ -83,21 +83,6 @@ func fastKernelName(scalar bool, it, f int) string {
 	return name
 }
 
-// fastPreKernelName is the fast kernel that reads the first column of a
-// tile's chain a tile ahead (kernels/star_pipeline.cu, star_fast_8_pre_*)
-// for the same parameters, where one is compiled: at 8 rows, several
-// groups, without hash tables, packed or narrow columns.
-func fastPreKernelName(scalar bool, it, f int) (string, bool) {
-	if scalar || it != 8 || f >= fastNeedHash {
-		return "", false
-	}
-	return fmt.Sprintf("star_fast_8_pre_f%d", f), true
-}
-
-// fastPrefetchBytes is the shared memory a star_fast_8_pre block takes per
-// thread beyond the rest: two buffers of its 8 rows at 4 bytes.
-const fastPrefetchBytes = 2 * 8 * 4
-
 // sumCannotOverflow reports whether a SUM over rows fact rows of values
 // bounded by bound in magnitude stays within int64 whatever the rows
 // hold, so the kernel need not check each partial sum (MySQL's error 1690

@@ -80,27 +80,3 @@ func TestFastFeatures(t *testing.T) {
 		t.Errorf("narrow and packed: features %d, kernel %s", f, fastKernelName(false, 8, f))
 	}
 }
-
-// The kernels that read a column ahead exist at 8 rows for several groups
-// without hash tables, packed or narrow columns; other shapes keep theirs.
-func TestFastPreKernelName(t *testing.T) {
-	for _, c := range []struct {
-		scalar bool
-		it, f  int
-		want   string
-	}{
-		{false, 8, 0, "star_fast_8_pre_f0"},
-		{false, 8, fastNeedBits | fastNeedAggs | fastNeedExt, "star_fast_8_pre_f7"},
-		{true, 8, 0, ""},
-		{false, 4, 0, ""},
-		{false, 16, 0, ""},
-		{false, 8, fastNeedHash, ""},
-		{false, 8, fastNeedPacked, ""},
-		{false, 8, fastNeedNarrow, ""},
-	} {
-		got, ok := fastPreKernelName(c.scalar, c.it, c.f)
-		if got != c.want || ok != (c.want != "") {
-			t.Errorf("scalar %v, %d rows, features %d: %q %v, want %q", c.scalar, c.it, c.f, got, ok, c.want)
-		}
-	}
-}

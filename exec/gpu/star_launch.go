@@ -159,16 +159,10 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 	}
 	block, it := starTuning.block, starTuning.items
 	var kname string
-	prefetch := 0 // shared bytes a thread of a kernel that reads a column ahead takes
 	if starTuning.fast && fastEligible(sp) {
 		f := fastFeatures(sp, sumsSafe)
-		if name, ok := scanKernelName(sp, ngroups, f, starTuning.scanPre); ok && q.scan && starTuning.scan {
+		if name, ok := scanKernelName(sp, ngroups, f); ok && q.scan && starTuning.scan {
 			kname, it = name, scanRows
-			if starTuning.scanPre {
-				prefetch = scanPrefetchBytes
-			}
-		} else if name, ok := fastPreKernelName(ngroups == 1, it, f); ok && starTuning.fastPre {
-			kname, prefetch = name, fastPrefetchBytes
 		} else {
 			kname = fastKernelName(ngroups == 1, it, f)
 		}
@@ -195,13 +189,6 @@ func (r *queryRun) launchStar(q *starQuery, sp *starParams, ngroups int64, prof 
 		shmem = int(int64(sp.SharedReplicas) * sp.ReplicaStride * 8)
 	}
 	shmem = placeRemappedDims(sp, shmem)
-	if prefetch > 0 {
-		// After everything else, 16-byte aligned: the star_scan kernels'
-		// buffer after their accumulators, the star_fast ones' at PreSh.
-		shmem = (shmem + 15) &^ 15
-		sp.PreSh = int32(shmem / 16)
-		shmem += block * prefetch
-	}
 	kern, err := d.fn(kname)
 	if err != nil {
 		return groupRows{}, err
@@ -277,7 +264,7 @@ func checkDimStatus(q *starQuery, status cu.DevicePtr) error {
 // starTuning is the fact kernel's launch shape: threads per block, rows per
 // thread (kernels *_4, *_8, and *_16 for the fast path) and whether the fast
 // path may be used. Benchmarks sweep it; tests run every shape.
-var starTuning = tuning{block: 256, items: starItemsDefault(), fast: true, scan: scanEnabled(), scanPre: prefetchEnabled("GPUSQL_SCAN_PREFETCH"), fastPre: prefetchEnabled("GPUSQL_FAST_PREFETCH")}
+var starTuning = tuning{block: 256, items: starItemsDefault(), fast: true, scan: scanEnabled()}
 
 // starItemsDefault is 8 rows a thread, or GPUSQL_STAR_ITEMS (4, 8 or 16)
 // where set, so that a GPU machine can compare the shapes through bench.
@@ -294,8 +281,6 @@ type tuning struct {
 	block, items int
 	fast         bool
 	scan         bool // whether the star_scan kernels may take a star
-	scanPre      bool // whether they read the first filter's column a tile ahead
-	fastPre      bool // whether the star_fast kernels read the first column a tile ahead
 }
 
 // fastEligible reports whether the star_fast kernels apply: every fact
