@@ -21,13 +21,17 @@
 // Loading the first narrow filters' columns before testing any (a shorter
 // chain for more registers) ran slower too.
 //
+// Copying the first filter's column a tile ahead into shared memory
+// (cp.async: per thread through L2 or L1, or per block in 512-byte warp
+// copies with a barrier a tile) ran slower on every SSB Q1.x, over 4-byte
+// and narrow columns alike: Q1.1 0.209-0.233 ms against 0.202-0.204.
+//
 // Eligible (exec/gpu/star_scan.go checks the parameters): one group, no
-// group column, dimensions without hash tables or remapped payloads,
-// aggregates COUNT or SUMs that cannot overflow (no per-row check), no
-// packed columns (their lane-interleaved row map is the star_fast
-// kernels'), no NULLs. F: FAST_NEED_BITS, FAST_NEED_NARROW. Filters run
-// in the plan's order: its fact filters (most selective first), then
-// dimension probes.
+// group column, no dimension probe (the plan tests every dimension of
+// such a star as a fact filter over its keys' bitmap), aggregates COUNT
+// or SUMs that cannot overflow (no per-row check), no packed columns
+// (their lane-interleaved row map is the star_fast kernels'), no NULLs.
+// F: 0 or FAST_NEED_NARROW.
 #define SCAN_IT 16
 
 // scan_unit_alive: whether any of the U rows from row r of mask m is alive.
@@ -139,36 +143,12 @@ __device__ __forceinline__ unsigned scan_pred(const Pred& pr, long long i0, bool
   return scan_test<IT>(pr, v, m);
 }
 
-// scan_dim is the mask of m's rows whose key the dimension keeps: a
-// direct map's entry ≥ 0 (and its bitmap's bit, where it has one).
-template <int F, int IT>
-__device__ __forceinline__ unsigned scan_dim(const Dim& dm, long long i0, bool full, unsigned m) {
-  int key[IT];
-  scan_load<F, IT>(dm.key, i0, full, m, key);
-  const unsigned kmin = (unsigned)(int)dm.keyMin;
-  const unsigned len = dm.mapLen > 0xffffffffLL ? 0xffffffffu : (unsigned)dm.mapLen;
-  const unsigned* bits = (F & FAST_NEED_BITS) ? dm.bits : 0;
-  const bool bitsOnly = (F & FAST_NEED_BITS) && dm.bitsOnly;
-  unsigned keep = 0;
-#pragma unroll
-  for (int k = 0; k < IT; k++) {
-    const unsigned o = (unsigned)key[k] - kmin;
-    bool in = ((m >> k) & 1u) && o < len;
-    if (bits) in = in && ((__ldg(bits + (o >> 5)) >> (o & 31)) & 1u);
-    if (!bitsOnly) in = in && __ldg(dm.map + o) >= 0;
-    keep |= (in ? 1u : 0u) << k;
-  }
-  return keep;
-}
-
 // scan_filters is the mask of m's rows that pass every filter, in the
-// plan's order.
+// plan's order (most selective first).
 template <int F, int IT>
 __device__ __forceinline__ unsigned scan_filters(const StarParams& p, long long i0, bool full, unsigned m) {
 #pragma unroll 1
   for (int s = 0; s < p.npreds && m != 0u; s++) m = scan_pred<F, IT>(p.preds[s], i0, full, m);
-#pragma unroll 1
-  for (int d = 0; d < p.ndims && m != 0u; d++) m = scan_dim<F, IT>(p.dims[d], i0, full, m);
   return m;
 }
 
@@ -217,6 +197,4 @@ __device__ __forceinline__ void star_scan_body(const StarParams& p) {
 #define STAR_SCAN(NAME, F) \
   extern "C" __global__ void __launch_bounds__(256) NAME(const StarParams p) { star_scan_body<F, SCAN_IT>(p); }
 STAR_SCAN(star_scan_f0, 0)
-STAR_SCAN(star_scan_f1, FAST_NEED_BITS)
 STAR_SCAN(star_scan_f32, FAST_NEED_NARROW)
-STAR_SCAN(star_scan_f33, FAST_NEED_BITS | FAST_NEED_NARROW)

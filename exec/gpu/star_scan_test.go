@@ -18,13 +18,7 @@ func TestStarScanKernel(t *testing.T) {
 	defer timeFactKernel.Store(false)
 	saved := starTuning
 	defer func() { starTuning = saved }()
-	for _, pre := range []bool{true, false} {
-		starTuning = tuning{block: 256, items: 8, fast: true, scan: true, scanPre: pre}
-		t.Run(fmt.Sprintf("pre=%v", pre), func(t *testing.T) { checkScanKernel(t, d) })
-	}
-}
-
-func checkScanKernel(t *testing.T, d *device) {
+	starTuning = tuning{block: 256, items: 8, fast: true, scan: true}
 	for _, n := range []int{1, 15, 17, 4095, 4097, 3*4096 + 9, 65536 + 33} {
 		f, dim := packedEdgeDB(n, 50, 0, false, uint64(n)+7)
 		plans := edgePlans(f, dim)
@@ -49,12 +43,8 @@ func checkScanKernel(t *testing.T, d *device) {
 					// go to star_scan.
 					d.last = kernelTiming{}
 					checkPlan(t, name+" warm", p)
-					want := "star_scan_f"
-					if starTuning.scanPre {
-						want = "star_scan_pre_f"
-					}
-					if got := d.last.name; !strings.HasPrefix(got, want) {
-						t.Errorf("kernel %q, want %s*\n%s", got, want, p.Explain())
+					if got := d.last.name; !strings.HasPrefix(got, "star_scan_f") {
+						t.Errorf("kernel %q, want star_scan_f*\n%s", got, p.Explain())
 					}
 				})
 			}
@@ -70,26 +60,24 @@ func TestScanKernelName(t *testing.T) {
 		f             int
 		ngroups       int64
 		ngcols, ndims int32
-		pre           bool
 		want          string
 	}{
-		{0, 1, 0, 0, false, "star_scan_f0"},
-		{fastNeedNarrow, 1, 0, 0, false, "star_scan_f32"},
-		{0, 1, 0, 0, true, "star_scan_pre_f0"},
-		{fastNeedNarrow, 1, 0, 0, true, "star_scan_pre_f32"},
-		{fastNeedBits, 1, 0, 1, false, ""},
-		{0, 1, 0, 1, false, ""},
-		{0, 2, 0, 0, false, ""},
-		{0, 1, 1, 0, false, ""},
-		{fastNeedAggs, 1, 0, 0, false, ""},
-		{fastNeedExt, 1, 0, 0, false, ""},
-		{fastNeedHash | fastNeedBits, 1, 0, 0, false, ""},
-		{fastNeedPacked, 1, 0, 0, true, ""},
+		{0, 1, 0, 0, "star_scan_f0"},
+		{fastNeedNarrow, 1, 0, 0, "star_scan_f32"},
+		{fastNeedBits, 1, 0, 0, ""},
+		{fastNeedBits, 1, 0, 1, ""},
+		{0, 1, 0, 1, ""},
+		{0, 2, 0, 0, ""},
+		{0, 1, 1, 0, ""},
+		{fastNeedAggs, 1, 0, 0, ""},
+		{fastNeedExt, 1, 0, 0, ""},
+		{fastNeedHash | fastNeedBits, 1, 0, 0, ""},
+		{fastNeedPacked, 1, 0, 0, ""},
 	} {
 		sp.NGCols, sp.NDims = c.ngcols, c.ndims
-		got, ok := scanKernelName(&sp, c.ngroups, c.f, c.pre)
+		got, ok := scanKernelName(&sp, c.ngroups, c.f)
 		if got != c.want || ok != (c.want != "") {
-			t.Errorf("features %d, %d groups, %d group columns, %d dimensions, prefetch %v: %q %v, want %q", c.f, c.ngroups, c.ngcols, c.ndims, c.pre, got, ok, c.want)
+			t.Errorf("features %d, %d groups, %d group columns, %d dimensions: %q %v, want %q", c.f, c.ngroups, c.ngcols, c.ndims, got, ok, c.want)
 		}
 	}
 }
