@@ -14,11 +14,13 @@ import (
 // lo_suppkey 2 up to SF 30.
 //
 // It is a choice of capacity, not of speed: measured on the H100 at SSB
-// SF 10 (README), the 13 fact kernels ran 4.93-4.96 ms over narrow columns
-// against 4.74-4.77 ms over 4-byte ones (Q1.1 0.31 against 0.28 ms, with
-// 273 against 690 MB read): the fused kernel at 8 rows a thread is bound
-// by its instructions and its chain of dependent loads, not by bytes, and
-// the decode adds instructions. So placement narrows the candidates only
+// SF 10 (README), the 13 fact kernels ran 3.435-3.454 ms over narrow
+// columns against 3.403-3.409 ms over 4-byte ones (Q1.x, in star_scan,
+// 0.41 against 0.44 ms; the other ten stars 0.06-0.08 ms slower): the
+// fused kernels are bound by their instructions and their chains of
+// dependent loads more than by bytes, and the decode adds instructions.
+// (Earlier, at 8 rows a thread: 4.93-4.96 against 4.74-4.77 ms, Q1.1 0.31
+// against 0.28 with 273 against 690 MB read.) So placement narrows the candidates only
 // when the plan's resident columns do not fit the GPU memory budget in
 // their 4-byte form, before it moves any column off the device: a narrow
 // column read at device bandwidth beats one streamed over PCIe by an order
