@@ -57,7 +57,9 @@ func (c *Conn) tableLockStatement(stmt sql.Statement) error {
 			return sql.Errorf(1099, "Table '%s' was locked with a READ lock and can't be updated", name)
 		}
 	}
-	if r, ok := stmt.(interface{ ReadTables() map[string]*columnar.Table }); ok {
+	if r, ok := stmt.(interface {
+		ReadTables() map[string]*columnar.Table
+	}); ok {
 		for name, t := range r.ReadTables() {
 			if _, ok := c.tableLocks[name]; !ok {
 				return notLockedError(t.Name) // INSERT ... SELECT FROM lo
