@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"gpusql/storage/columnar"
 )
@@ -123,7 +124,11 @@ func (c *Catalog) CreateDefined(def TableDef, ifNotExists bool) error {
 	c.indexes[key(name)] = sortIndexes(fields, append([]Index(nil), indexes...))
 	c.checks[key(name)] = append([]Check(nil), def.Checks...)
 	c.foreignKeys[key(name)] = append([]ForeignKey(nil), def.ForeignKeys...)
-	c.setOptions(key(name), def.Options)
+	opts := def.Options
+	if opts.Created == 0 {
+		opts.Created = time.Now().UnixMicro()
+	}
+	c.setOptions(key(name), opts)
 	c.version++
 	return nil
 }
@@ -139,7 +144,7 @@ func (c *Catalog) Put(t *columnar.Table) {
 	delete(c.indexes, key(t.Name))
 	delete(c.checks, key(t.Name))
 	delete(c.foreignKeys, key(t.Name))
-	delete(c.options, key(t.Name))
+	c.options[key(t.Name)] = TableOptions{Created: time.Now().UnixMicro()} // a new table's
 	c.dropCounter(key(t.Name))
 	c.dropRemaps(t.Name, nil)
 	c.version++

@@ -13,6 +13,11 @@ type TableOptions struct {
 	// TABLE set), which its string columns named without one take; ""
 	// is gpusql's default, utf8mb4_bin.
 	Collation string `json:"collation,omitempty"`
+	// Created is when CREATE TABLE made the table (Unix microseconds,
+	// UTC): SHOW TABLE STATUS's Create_time and information_schema's
+	// CREATE_TIME, persisted with the table. 0: not known (a table of an
+	// older catalog), shown as NULL.
+	Created int64 `json:"created,omitempty"`
 }
 
 // Options returns the named table's options (zero when it has none).
@@ -29,6 +34,9 @@ func (c *Catalog) SetOptions(table string, o TableOptions) error {
 	defer c.mu.Unlock()
 	if _, ok := c.tables[key(table)]; !ok {
 		return fmt.Errorf("table %s does not exist", table)
+	}
+	if o.Created == 0 {
+		o.Created = c.options[key(table)].Created // ALTER TABLE keeps it
 	}
 	c.setOptions(key(table), o)
 	c.version++

@@ -613,7 +613,7 @@ func appendVectors(old *columnar.Column, m int, src *columnar.Column, n int, t c
 // ctasDefinition gives a CREATE TABLE ... AS SELECT column what MySQL 8
 // gives it: a copied column its source's NOT NULL, DEFAULT and COMMENT
 // (the type is the result's, already set), a NOT NULL expression its
-// type's implicit DEFAULT.
+// type's implicit DEFAULT, or none for a date or time.
 func ctasDefinition(f *columnar.Field, c sql.CTASColumn) {
 	if src := c.Source; src != nil {
 		f.Nullable = src.Nullable && !c.NotNull
@@ -626,5 +626,9 @@ func ctasDefinition(f *columnar.Field, c sql.CTASColumn) {
 	}
 	if d, ok := sql.ImplicitDefault(f.Type); ok {
 		f.Nullable, f.HasDefault, f.Default = false, true, d
+	} else if id := f.Type.ID; id == columnar.Date || id == columnar.Datetime || id == columnar.Time {
+		// MySQL 8 makes CURDATE() or NOW() NOT NULL too, with no
+		// implicit DEFAULT (a zero date is no valid one in strict mode).
+		f.Nullable = false
 	}
 }

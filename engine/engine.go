@@ -471,7 +471,11 @@ func (c *Conn) execBound(ctx context.Context, stmt sql.Statement, baseDir string
 		return r, err
 	}
 	// A DDL statement may just have committed the transaction.
-	return c.view().execStatement(ctx, stmt, baseDir)
+	r, err = c.view().execStatement(ctx, stmt, baseDir)
+	if rn, ok := stmt.(*sql.RenameTable); ok && err == nil {
+		c.renameTableLocks(rn)
+	}
+	return r, err
 }
 
 // execStatement runs a bound statement.

@@ -20,6 +20,7 @@ func TestErrorCodesOutsideServer(t *testing.T) {
 		{"", "CREATE TABLE t (a INT AUTO_INCREMENT)", 1075, autoKey},
 		{"", "CREATE TABLE t (a INT AUTO_INCREMENT, b INT AUTO_INCREMENT, KEY (a))", 1075, autoKey},
 		{"CREATE TABLE t (a INT, b INT NOT NULL AUTO_INCREMENT, KEY (b))", "ALTER TABLE t MODIFY a INT AUTO_INCREMENT", 1075, autoKey},
+		{"", "CREATE TABLE t (a INT, c TEXT, KEY (c))", 1170, "BLOB/TEXT column 'c' used in key specification without a key length"},
 	} {
 		db := open(t)
 		if c.setup != "" {

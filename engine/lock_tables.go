@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"gpusql/sql"
+	"gpusql/storage/columnar"
 )
 
 // The session's LOCK TABLES. gpusql's locks make no other session wait
@@ -11,7 +12,10 @@ import (
 // it locked, and scripts written for MySQL rely on its errors to find a
 // statement that strays: while tables are locked, a table the list does
 // not name is 1100 and a write to a table locked READ is 1099. UNLOCK
-// TABLES, START TRANSACTION and the next LOCK TABLES release them.
+// TABLES, START TRANSACTION and the next LOCK TABLES release them. As
+// of MySQL 8.0.13 RENAME TABLE may rename a table locked WRITE (or one an
+// earlier pair of the same statement made), and the lock follows it to
+// its new name (WL#9826).
 
 // tableLockStatement records LOCK / UNLOCK TABLES and checks any other
 // statement against the locks held; it runs before the statement does.
@@ -33,6 +37,9 @@ func (c *Conn) tableLockStatement(stmt sql.Statement) error {
 	if c.tableLocks == nil {
 		return nil
 	}
+	if rn, ok := stmt.(*sql.RenameTable); ok {
+		return checkRenameLocks(c.tableLocks, rn)
+	}
 	if q, ok := stmt.(*sql.Query); ok {
 		for name, t := range q.Reads.Tables {
 			if _, ok := c.tableLocks[name]; !ok {
@@ -48,6 +55,15 @@ func (c *Conn) tableLockStatement(stmt sql.Statement) error {
 		}
 		if !write {
 			return sql.Errorf(1099, "Table '%s' was locked with a READ lock and can't be updated", name)
+		}
+	}
+	if r, ok := stmt.(interface {
+		ReadTables() map[string]*columnar.Table
+	}); ok {
+		for name, t := range r.ReadTables() {
+			if _, ok := c.tableLocks[name]; !ok {
+				return notLockedError(t.Name) // INSERT ... SELECT FROM lo
+			}
 		}
 	}
 	return nil
@@ -93,4 +109,44 @@ func writtenTables(stmt sql.Statement) []string {
 		return out
 	}
 	return nil
+}
+
+// checkRenameLocks is MySQL's check of RENAME TABLE under LOCK TABLES:
+// each source must be locked WRITE, or be the target of an earlier pair
+// (RENAME TABLE a TO b, b TO c), else 1100 or, locked READ, 1099.
+func checkRenameLocks(locks map[string]bool, rn *sql.RenameTable) error {
+	renamed := map[string]bool{}
+	for i, from := range rn.From {
+		k := strings.ToLower(from)
+		write, ok := locks[k]
+		if renamed[k] {
+			write, ok = true, true
+		}
+		switch {
+		case !ok:
+			return notLockedError(from)
+		case !write:
+			return sql.Errorf(1099, "Table '%s' was locked with a READ lock and can't be updated", from)
+		}
+		delete(renamed, k)
+		renamed[strings.ToLower(rn.To[i])] = true
+	}
+	return nil
+}
+
+// renameTableLocks moves the WRITE locks of tables RENAME TABLE renamed
+// to their new names, as MySQL keeps them locked.
+func (c *Conn) renameTableLocks(rn *sql.RenameTable) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tableLocks == nil {
+		return
+	}
+	for i, from := range rn.From {
+		k := strings.ToLower(from)
+		if write, ok := c.tableLocks[k]; ok {
+			delete(c.tableLocks, k)
+			c.tableLocks[strings.ToLower(rn.To[i])] = write
+		}
+	}
 }

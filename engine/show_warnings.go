@@ -53,6 +53,8 @@ func (c *Conn) noteError(w *sql.Warnings, err error) {
 	code := uint16(errUnknownCode)
 	if c.opts.ErrorCode != nil {
 		code = c.opts.ErrorCode(err)
+	} else if mc := sql.MessageCode(err); mc != 0 {
+		code = mc // the code the server's table gives the same text
 	}
 	w.AddError(code, err.Error())
 }

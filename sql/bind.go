@@ -182,6 +182,9 @@ func bindPass(cat *catalog.Catalog, sess *Session, vars *UserVars, p Parsed, ass
 	}
 	if err == nil {
 		b.handOverRecursive(st)
+		if r, ok := st.(interface{ dmlReads() *DMLReads }); ok {
+			r.dmlReads().TablesRead = b.reads.Tables
+		}
 		if w, ok := st.(interface{ ddlWarnings() *DDLWarnings }); ok {
 			w.ddlWarnings().Warnings = b.ddlWarnings
 		}

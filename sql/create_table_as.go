@@ -53,13 +53,47 @@ func ctasColumns(p Plan) []CTASColumn {
 				if c, ok := e.(*ColRef); ok {
 					out[i].Source = baseField(n.Input, c.Index)
 				}
-				if w := anchorWidth(e); w <= ctasMaxVarchar {
+				w := anchorWidth(e)
+				if c, ok := e.(*ColRef); ok && w == 0 {
+					w = derivedWidth(n.Input, c.Index)
+				}
+				if w <= ctasMaxVarchar {
 					out[i].Width = w
 				}
 			}
 			return out
 		}
 		return nil
+	}
+}
+
+// derivedWidth is the string length of column i of p where a derived
+// table's select list computes it: MySQL types the derived column from
+// its expression, so SELECT s FROM (SELECT LEFT(b, 2) s ...) d is
+// VARCHAR(2) as LEFT(b, 2) itself is. 0 where p does not compute it.
+func derivedWidth(p Plan, i int) int {
+	for {
+		switch n := p.(type) {
+		case *Filter:
+			p = n.Input
+		case *Sort:
+			p = n.Input
+		case *Limit:
+			p = n.Input
+		case *Distinct:
+			p = n.Input
+		case *Project:
+			if i < 0 || i >= len(n.Exprs) {
+				return 0
+			}
+			c, ok := n.Exprs[i].(*ColRef)
+			if !ok {
+				return anchorWidth(n.Exprs[i])
+			}
+			p, i = n.Input, c.Index
+		default:
+			return 0
+		}
 	}
 }
 

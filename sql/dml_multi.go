@@ -43,6 +43,7 @@ type UpdateTarget struct {
 
 // MultiUpdate is UPDATE of several joined tables.
 type MultiUpdate struct {
+	DMLReads
 	Targets []UpdateTarget
 	Source  Plan
 	Now     int64 // the statement's clock, for Touch columns
@@ -61,6 +62,7 @@ type DeleteTarget struct {
 
 // MultiDelete is DELETE from several joined tables.
 type MultiDelete struct {
+	DMLReads
 	Targets []DeleteTarget
 	Source  Plan
 	// Recursive are the WITH RECURSIVE tables Source reads.

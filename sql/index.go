@@ -76,6 +76,11 @@ func (b *binder) indexColumns(fields []columnar.Field, parts []*ast.IndexPartSpe
 			e.Detail = "twice in " + what
 			return nil, e
 		}
+		if p.Length <= 0 && what == "index" { // TiDB: -1 when no length is written
+			if err := b.blobKey(fields[i], name); err != nil {
+				return nil, err
+			}
+		}
 		if p.Length > 0 && !prefixable(fields[i].Type, p.Length) {
 			e := b.errCode(b.wordPos(name, -1), ErWrongSubKey, "Incorrect prefix key; the used key part isn't a string, the used length is longer than the key part, or the storage engine doesn't support unique prefix keys")
 			e.Detail = fmt.Sprintf("%s(%d)", name, p.Length)
@@ -87,6 +92,15 @@ func (b *binder) indexColumns(fields []columnar.Field, parts []*ast.IndexPartSpe
 		return nil, b.errf(-1, "%s needs at least one column", what)
 	}
 	return cols, nil
+}
+
+// blobKey is MySQL's 1170 for a TEXT or BLOB column keyed whole: InnoDB
+// keys at most a prefix of one, so MySQL wants its length (KEY (c(10))).
+func (b *binder) blobKey(f columnar.Field, name string) error {
+	if t := f.Type; t.ID == columnar.String && t.Width == 0 && !t.JSON && t.Members == "" {
+		return b.errCode(b.wordPos(name, -1), ErBlobKeyWithoutLength, "BLOB/TEXT column '%s' used in key specification without a key length", f.Name)
+	}
+	return nil
 }
 
 // descParts are the DESC marks of a key's parts, nil where none is DESC.
@@ -162,12 +176,18 @@ func (b *binder) tableIndexes(n *ast.CreateTableStmt, fields []columnar.Field) (
 		for _, o := range c.Options {
 			switch o.Tp {
 			case ast.ColumnOptionPrimaryKey:
+				if err := b.blobKey(fields[i], c.Name.Name.O); err != nil {
+					return nil, err
+				}
 				if names[strings.ToLower(catalog.PrimaryName)] {
 					return nil, b.errCode(b.wordPos(c.Name.Name.O, -1), ErMultiplePriKey, "Multiple primary key defined")
 				}
 				names[strings.ToLower(catalog.PrimaryName)] = true
 				out = append(out, catalog.Index{Name: catalog.PrimaryName, Columns: []int{i}, Unique: true, Primary: true})
 			case ast.ColumnOptionUniqKey:
+				if err := b.blobKey(fields[i], c.Name.Name.O); err != nil {
+					return nil, err
+				}
 				out = append(out, catalog.Index{Name: names.name("", fields[i].Name), Columns: []int{i}, Unique: true})
 			}
 		}

@@ -214,7 +214,8 @@ func columnRow(table string, i int, f columnar.Field, key string) []Expr {
 // tableRow is a TABLES row. A table is InnoDB-like as MySQL shows one
 // (version 10, Dynamic rows) with its rows, its bytes in memory as
 // DATA_LENGTH and no index bytes (gpusql's keys are checked, not stored);
-// times gpusql does not keep are NULL; the collation is the table's
+// CREATE_TIME when CREATE TABLE ran, in the session's time zone; the
+// times gpusql does not keep (UPDATE_TIME, CHECK_TIME) are NULL; the collation is the table's
 // default (utf8mb4_bin, how columns that name none compare, unless
 // CREATE or ALTER TABLE gave another), the comment its COMMENT.
 // A view is MySQL's view row: NULL
@@ -241,8 +242,12 @@ func (b *binder) tableRow(name string) []Expr {
 	if next := b.cat.AutoIncrementNext(t); next > 0 {
 		auto = &Const{T: columnar.TUint64, I: int64(next)}
 	}
+	created := nullTime
+	if us := b.cat.Options(name).Created; us > 0 {
+		created = &Const{T: columnar.TDatetime(0), I: b.zone().FromUTC(us - us%1_000_000)}
+	}
 	return append(row, infoStr("BASE TABLE"), infoStr("gpusql"), i64(10), infoStr("Dynamic"), i64(int64(t.Rows)),
-		i64(avg), i64(bytes), i64(0), i64(0), i64(0), auto, nullTime, nullTime, nullTime,
+		i64(avg), i64(bytes), i64(0), i64(0), i64(0), auto, created, nullTime, nullTime,
 		infoStr(tableCollationOf(b.cat.Options(name))), nullInt, infoStr(""), infoStr(b.cat.Options(name).Comment))
 }
 

@@ -75,6 +75,7 @@ const (
 	ErInvalidGroupFuncUse         = 1111 // Invalid use of group function
 	ErNoSuchTable                 = 1146 // Table '%s.%s' doesn't exist
 	ErPrimaryCantHaveNull         = 1171 // All parts of a PRIMARY KEY must be NOT NULL; ...
+	ErBlobKeyWithoutLength        = 1170 // BLOB/TEXT column '%s' used in key specification without a key length
 	ErWrongSubKey                 = 1089 // Incorrect prefix key; the used key part isn't a string, ...
 	ErOperandColumns              = 1241 // Operand should contain %d column(s)
 	ErSubqueryNo1Row              = 1242 // Subquery returns more than 1 row

@@ -74,6 +74,7 @@ type DropTable struct {
 // INTO) first deletes the rows whose PRIMARY KEY or UNIQUE key a new row
 // repeats.
 type Insert struct {
+	DMLReads
 	Table   string
 	Targets []int
 	Source  Plan

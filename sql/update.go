@@ -27,6 +27,7 @@ const RowIDColumn = "gpusql row id"
 // engine converts them, naming the column and row of a value that does not
 // fit).
 type Update struct {
+	DMLReads
 	Table    string
 	Snapshot *columnar.Table
 	Targets  []int
@@ -58,6 +59,7 @@ type Update struct {
 // Delete removes the rows of Snapshot whose row numbers Source returns;
 // Recursive as Update's.
 type Delete struct {
+	DMLReads
 	Table     string
 	Snapshot  *columnar.Table
 	Source    Plan

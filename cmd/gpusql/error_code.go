@@ -12,9 +12,13 @@ import (
 // error's message, for the errors that carry MySQL's number (with the
 // SQLSTATE MySQL gives it), or "" for the others.
 func errorCode(err error) string {
-	code, _ := sql.MySQLCode(err)
+	code := sql.ErrorCode(err)
 	if code == 0 {
 		return ""
 	}
-	return fmt.Sprintf("ERROR %d (%s): ", code, mysql.NewError(code, "").State)
+	state := mysql.NewError(code, "").State
+	if st, ok := sql.ExtraSQLState(code); ok {
+		state = st
+	}
+	return fmt.Sprintf("ERROR %d (%s): ", code, state)
 }

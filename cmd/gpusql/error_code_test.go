@@ -18,3 +18,16 @@ func TestErrorCodePrinted(t *testing.T) {
 		t.Errorf("stderr %q lacks %q", errb.String(), want)
 	}
 }
+
+// TestErrorCodeByMessage: an error numbered by its text, as the server
+// numbers it, with the SQLSTATE MySQL 8 sends (22032, which go-mysql's
+// table lacks).
+func TestErrorCodeByMessage(t *testing.T) {
+	var out, errb bytes.Buffer
+	if rc := run([]string{"-c", "SELECT JSON_EXTRACT('{', '$')"}, strings.NewReader(""), &out, &errb); rc == 0 {
+		t.Fatal("invalid JSON text succeeded")
+	}
+	if want := "ERROR 3141 (22032): "; !strings.Contains(errb.String(), want) {
+		t.Errorf("stderr %q lacks %q", errb.String(), want)
+	}
+}
