@@ -71,6 +71,9 @@ var dateBodies = map[string]func(f *rowFunc, a []val) val{
 	},
 	"unix_timestamp": unixTimestamp,
 	"date_format": func(f *rowFunc, a []val) val {
+		if a[1].s == "" {
+			return nullVal // Item_func_date_format: an empty format is NULL
+		}
 		if f.types[0].ID == columnar.Datetime {
 			return sv(datetimeFormat(a[0].i, a[1].s))
 		}
