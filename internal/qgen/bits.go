@@ -14,17 +14,17 @@ func (g *Gen) bitInt(sc *scope, d int) *Node {
 	var n *Node
 	switch g.r.Intn(5) {
 	case 0:
-		n = mk(TInt, "((@ | @) & 1023)", e(), e())
+		n = mk(TInt, "(((@) | (@)) & 1023)", e(), e())
 	case 1:
-		n = mk(TInt, "((~@) & 255)", e())
+		n = mk(TInt, "((~(@)) & 255)", e())
 	case 2:
 		k := g.r.Intn(4)
-		n = mk(TInt, fmt.Sprintf("((@ >> %d) & 255)", k), e())
+		n = mk(TInt, fmt.Sprintf("(((@) >> %d) & 255)", k), e())
 	case 3:
 		k := g.r.Intn(4)
-		n = mk(TInt, fmt.Sprintf("((@ << %d) & 1023)", k), e())
+		n = mk(TInt, fmt.Sprintf("(((@) << %d) & 1023)", k), e())
 	default:
-		n = mk(TInt, "BIT_COUNT(@ & 255)", e()).lite(bitSum(8))
+		n = mk(TInt, "BIT_COUNT((@) & 255)", e()).lite(bitSum(8))
 		n.Op = "repeat"
 		n.Bound = 8
 		return castSigned(n)
