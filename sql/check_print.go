@@ -104,7 +104,11 @@ func writeMySQLExprCols(b *strings.Builder, cols func(*ast.ColumnName) string, n
 		writeMySQLExprCols(b, cols, n.Expr)
 		b.WriteString(" as " + t + ")")
 	case *ast.FuncCallExpr:
-		b.WriteString(n.FnName.L + "(")
+		name := n.FnName.L
+		if canon, ok := printedFuncNames[name]; ok {
+			name = canon
+		}
+		b.WriteString(name + "(")
 		for i, e := range n.Args {
 			if i > 0 {
 				b.WriteString(",")
@@ -116,6 +120,10 @@ func writeMySQLExprCols(b *strings.Builder, cols func(*ast.ColumnName) string, n
 		restoreLower(b, n)
 	}
 }
+
+// printedFuncNames are aliases MySQL prints by its item's func_name():
+// POWER(-2, 0.5)'s error names pow(-(2),0.5).
+var printedFuncNames = map[string]string{"power": "pow"}
 
 // castTypeText is a CAST's target as MySQL prints it, for the integer,
 // DOUBLE, FLOAT and DECIMAL targets (ok false for others).

@@ -524,15 +524,4 @@ var (
 
 const maxDateMonths = 10000 * 12
 
-func daysIn(y, m int) int {
-	switch m {
-	case 2:
-		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
-}
+func daysIn(y, m int) int { return columnar.DaysInMonth(y, m) }

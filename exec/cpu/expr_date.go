@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"gpusql/storage/columnar"
 )
 
 // Dates are int32 days since 1970-01-01 (proleptic Gregorian). The civil
@@ -55,16 +57,7 @@ func validDate(y, m, d int64) bool {
 }
 
 func daysInMonth(y, m int64) int64 {
-	switch m {
-	case 2:
-		if (y%4 == 0 && y%100 != 0) || y%400 == 0 {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
+	return int64(columnar.DaysInMonth(int(y), int(m)))
 }
 
 func formatDate(days int64) string {

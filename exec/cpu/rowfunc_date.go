@@ -71,13 +71,19 @@ var dateBodies = map[string]func(f *rowFunc, a []val) val{
 	},
 	"unix_timestamp": unixTimestamp,
 	"date_format": func(f *rowFunc, a []val) val {
+		if a[1].s == "" {
+			return nullVal // Item_func_date_format: an empty format is NULL
+		}
 		if f.types[0].ID == columnar.Datetime {
 			return sv(datetimeFormat(a[0].i, a[1].s))
 		}
 		return sv(datetimeFormat(a[0].i*columnar.MicrosPerDay, a[1].s))
 	},
 	"str_to_date": func(f *rowFunc, a []val) val {
-		us, ok := strToDate(a[0].s, a[1].s, f.t)
+		us, ok, cut := strToDate(a[0].s, a[1].s, f.t)
+		if ok && cut { // extract_date_time checks the date first
+			f.warn.Add(sql.WarnTruncatedValue, "Truncated incorrect "+strToDateKind(f.t)+" value: '"+a[0].s+"'")
+		}
 		switch {
 		case !ok:
 			f.warn.Add(sql.WarnDatetimeForFunc, "Incorrect datetime value: '"+a[0].s+"' for function str_to_date")
@@ -95,6 +101,18 @@ var dateBodies = map[string]func(f *rowFunc, a []val) val{
 		}
 		return iv(dateDiff(a[0].s, a[1].i, a[2].i))
 	},
+}
+
+// strToDateKind names STR_TO_DATE's result type as MySQL's
+// make_truncated_value_warning does.
+func strToDateKind(t columnar.Type) string {
+	switch t.ID {
+	case columnar.Time:
+		return "time"
+	case columnar.Datetime:
+		return "datetime"
+	}
+	return "date"
 }
 
 // checkedDate is NULL outside DATE's range (years 0..9999).

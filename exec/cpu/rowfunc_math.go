@@ -68,13 +68,24 @@ func positive(fn func(float64) float64) func(a []val) float64 {
 	}
 }
 
+// finite turns a NaN into +Inf, so double raises MySQL's out-of-range
+// error for it: POW checks its result with check_float_overflow, which
+// rejects any non-finite value, so POW(-2, 0.5) is error 1690, not NULL
+// (unlike ASIN or SQRT, which test their argument and answer NULL).
+func finite(r float64) float64 {
+	if math.IsNaN(r) {
+		return math.Inf(1)
+	}
+	return r
+}
+
 func unary(fn func(float64) float64) func(a []val) float64 {
 	return func(a []val) float64 { return fn(a[0].f) }
 }
 
 // mathBodies are the numeric functions of sql/functions_more.go.
 var mathBodies = map[string]func(f *rowFunc, a []val) val{
-	"pow": double("pow", func(a []val) float64 { return math.Pow(a[0].f, a[1].f) }),
+	"pow": double("pow", func(a []val) float64 { return finite(math.Pow(a[0].f, a[1].f)) }),
 	"sqrt": double("sqrt", func(a []val) float64 {
 		if a[0].f < 0 {
 			return math.NaN()

@@ -195,7 +195,7 @@ func weekMode(mode int64) int64 {
 }
 
 func daysInYear(y int64) int64 {
-	if (y%4 == 0 && y%100 != 0) || y%400 == 0 {
+	if columnar.IsLeapYear(int(y)) {
 		return 366
 	}
 	return 365

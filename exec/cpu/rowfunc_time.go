@@ -54,10 +54,15 @@ var timeBodies = map[string]func(f *rowFunc, a []val) val{
 // warning) for computed times.
 func clampTime(us int64) int64 { return max(min(us, columnar.MaxTime), -columnar.MaxTime) }
 
-// timeFormat is MySQL's TIME_FORMAT: the hour, minute, second and
-// microsecond specifiers of DATE_FORMAT (hours past 23 print in full);
-// any other letter specifier makes the result NULL.
+// timeFormat is MySQL's TIME_FORMAT, DATE_FORMAT of a time whose year,
+// month and day are 0 (Item_func_date_format): hours past 23 print in
+// full; %Y %y %m %c %d %e print zeros; the specifiers that need a real
+// date (%M %b %W %a %w %D %j %U %u %V %v %X %x) make the result NULL, as
+// does an empty format; any other letter prints itself (%Q is Q).
 func timeFormat(us int64, format string) (string, bool) {
+	if format == "" {
+		return "", false
+	}
 	neg, h, mi, s, micro := columnar.TimeParts(us)
 	h12 := (h%24+11)%12 + 1
 	ampm := "AM"
@@ -96,10 +101,15 @@ func timeFormat(us int64, format string) (string, bool) {
 			fmt.Fprintf(&sb, "%02d:%02d:%02d %s", h12, mi, s, ampm)
 		case 'T':
 			fmt.Fprintf(&sb, "%02d:%02d:%02d", h, mi, s)
+		case 'Y':
+			sb.WriteString("0000")
+		case 'y', 'm', 'd':
+			sb.WriteString("00")
+		case 'c', 'e':
+			sb.WriteByte('0')
+		case 'M', 'b', 'W', 'a', 'w', 'D', 'j', 'U', 'u', 'V', 'v', 'X', 'x':
+			return "", false
 		default:
-			if x := format[i]; x >= 'a' && x <= 'z' || x >= 'A' && x <= 'Z' {
-				return "", false
-			}
 			sb.WriteByte(format[i])
 		}
 	}

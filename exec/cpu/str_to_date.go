@@ -14,13 +14,15 @@ import (
 // field's width of digits; %p (AM/PM) or a 12-hour specifier needs an hour
 // 1-12; reading stops when s ends (the rest of format is ignored:
 // STR_TO_DATE('9', '%m%d') reads the month alone) and text left after the
-// format is ignored. Parts not read are zero.
+// format is ignored, noting cut (MySQL's warning 1292 "Truncated
+// incorrect ... value") when it holds more than spaces. Parts not read
+// are zero.
 //
 // The result is the value of type t (the binder's strToDateType): a TIME
 // of the time of day, or a DATE / DATETIME, which must exist: a zero month
 // or day (a part not read) makes it NULL, as MySQL 8's default sql_mode
 // (NO_ZERO_IN_DATE, NO_ZERO_DATE) has it. ok is false for NULL.
-func strToDate(s, format string, t columnar.Type) (int64, bool) {
+func strToDate(s, format string, t columnar.Type) (us int64, ok, cut bool) {
 	p := strToDateParser{s: s, weeks: weekFields{week: -1, strictYear: -1}}
 	for k := 0; k < len(format) && p.i < len(s); k++ {
 		p.skipSpaces()
@@ -32,16 +34,18 @@ func strToDate(s, format string, t columnar.Type) (int64, bool) {
 		case c == '%' && k+1 < len(format):
 			k++
 			if !p.field(format[k]) {
-				return 0, false
+				return 0, false, false
 			}
 		case c == ' ' || c == '\t' || c == '\n':
 		case s[p.i] != c:
-			return 0, false
+			return 0, false, false
 		default:
 			p.i++
 		}
 	}
-	return p.result(t)
+	cut = strings.TrimLeft(s[p.i:], " \t\n\r\v\f") != ""
+	us, ok = p.result(t)
+	return us, ok, cut
 }
 
 type strToDateParser struct {

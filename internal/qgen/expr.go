@@ -184,6 +184,12 @@ func (g *Gen) intExpr(sc *scope, d int) *Node {
 	if g.pct(2) {
 		return g.multibyteInt(sc, d) // multibyte.go
 	}
+	if g.pct(2) {
+		return g.bitInt(sc, d) // bits.go
+	}
+	if g.pct(2) {
+		return g.listInt(sc, d) // strings_mysql.go
+	}
 	e := func() *Node { return g.intExpr(sc, d+1) }
 	switch c := g.r.Intn(100); {
 	case c < 32:
@@ -452,6 +458,9 @@ func (g *Gen) strExpr(sc *scope, d int) *Node {
 	}
 	if g.pct(8) {
 		return g.moreString(sc, d)
+	}
+	if g.pct(5) {
+		return g.mysqlString(sc, d) // strings_mysql.go
 	}
 	e := func() *Node { return g.strExpr(sc, d+1) }
 	switch c := g.r.Intn(100); {

@@ -73,10 +73,23 @@ func digits(b []byte) (int, bool) {
 	return v, true
 }
 
-func daysInMonth(y, m int) int {
+func daysInMonth(y, m int) int { return DaysInMonth(y, m) }
+
+// IsLeapYear is MySQL's calendar rule (calc_days_in_year): Gregorian, except
+// that year 0 is a common year, so '0000-02-29' is no date anywhere MySQL
+// checks one (DATE literal, CAST, STR_TO_DATE, INSERT) and LAST_DAY of
+// year 0's February is the 28th. Day numbers keep proleptic Gregorian
+// (DaysFromCivil); TO_DAYS and DATEDIFF correct for year 0 where they read
+// them.
+func IsLeapYear(y int) bool {
+	return y%4 == 0 && (y%100 != 0 || (y%400 == 0 && y != 0))
+}
+
+// DaysInMonth is the length of month m (1-12) of year y under IsLeapYear.
+func DaysInMonth(y, m int) int {
 	switch m {
 	case 2:
-		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+		if IsLeapYear(y) {
 			return 29
 		}
 		return 28
