@@ -23,8 +23,10 @@
 //
 // Copying the first filter's column a tile ahead into shared memory
 // (cp.async: per thread through L2 or L1, or per block in 512-byte warp
-// copies with a barrier a tile) ran slower on every SSB Q1.x, over 4-byte
-// and narrow columns alike: Q1.1 0.209-0.233 ms against 0.202-0.204.
+// copies with a barrier a tile) was no faster over the three SSB Q1.x
+// queries, over 4-byte and narrow columns alike (README): Q1.1
+// 0.208-0.233 ms against 0.202-0.204; the L1 one gained a few µs on Q1.2
+// and lost them on Q1.1.
 //
 // Eligible (exec/gpu/star_scan.go checks the parameters): one group, no
 // group column, no dimension probe (the plan tests every dimension of
