@@ -429,8 +429,9 @@ func (r *rows) ColumnTypeScanType(j int) reflect.Type {
 	return reflect.TypeOf("")
 }
 
-// ColumnTypeNullable is always (true, true): any result column may be NULL.
-func (r *rows) ColumnTypeNullable(int) (bool, bool) { return true, true }
+// ColumnTypeNullable says false for a column the plan proves is never
+// NULL (what MySQL's NOT_NULL_FLAG tells go-sql-driver), true otherwise.
+func (r *rows) ColumnTypeNullable(j int) (bool, bool) { return !r.res.IsNotNull(j), true }
 
 // ColumnTypePrecisionScale reports DECIMAL's precision and scale.
 func (r *rows) ColumnTypePrecisionScale(j int) (int64, int64, bool) {

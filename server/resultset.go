@@ -107,6 +107,9 @@ func fields(r *exec.Result) []*mysql.Field {
 			}
 		}
 		narrowIntField(t, f) // TINYINT .. MEDIUMINT [UNSIGNED]: their own wire types
+		if r.IsNotNull(j) {
+			f.Flag |= mysql.NOT_NULL_FLAG
+		}
 		fs[j] = f
 	}
 	return fs

@@ -107,3 +107,52 @@ func exactDigits(t columnar.Type) (digits, scale int, ok bool) {
 	}
 	return 0, 0, false
 }
+
+// ClientNotNull returns, per result column of q, whether MySQL sends it
+// with NOT_NULL_FLAG: the plan proves it never NULL and it is not an
+// aggregate other than COUNT. MySQL marks every SUM, AVG, MIN and MAX
+// nullable (Item_sum's resolve_type), even over a NOT NULL column in a
+// grouped query where the plan knows it cannot be NULL.
+func ClientNotNull(q *Query) []bool {
+	out := q.Plan.Schema()
+	notNull := make([]bool, len(out))
+	for i, c := range out {
+		if c.Nullable {
+			continue
+		}
+		a, ok := sourceAgg(q.Plan, i)
+		notNull[i] = !ok || a.Func == AggCount || a.Func == AggCountStar
+	}
+	return notNull
+}
+
+// sourceAgg is the aggregate result column i passes on unchanged from,
+// through projections, sorts, limits, filters and DISTINCT.
+func sourceAgg(p Plan, i int) (AggExpr, bool) {
+	for {
+		switch n := p.(type) {
+		case *Limit:
+			p = n.Input
+		case *Sort:
+			p = n.Input
+		case *Distinct:
+			p = n.Input
+		case *Filter:
+			p = n.Input
+		case *Project:
+			ref, ok := n.Exprs[i].(*ColRef)
+			if !ok {
+				return AggExpr{}, false
+			}
+			p, i = n.Input, ref.Index
+		case *Aggregate:
+			k := i - len(n.GroupBy)
+			if k < 0 || k >= len(n.Aggs) {
+				return AggExpr{}, false
+			}
+			return n.Aggs[k], true
+		default:
+			return AggExpr{}, false
+		}
+	}
+}

@@ -1,0 +1,34 @@
+package driver
+
+import (
+	"context"
+	"database/sql"
+	"testing"
+)
+
+// TestColumnNullable: ColumnType.Nullable is false for the columns MySQL
+// sends with NOT_NULL_FLAG (a constant, a NOT NULL column, COUNT(*)) and
+// true for those that may be NULL, as go-sql-driver reports them.
+func TestColumnNullable(t *testing.T) {
+	db, err := sql.Open("gpusql", "executor=cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	if _, err := db.ExecContext(ctx, "create table nn (a int not null, b int); insert into nn values (1, null)"); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.QueryContext(ctx, "select 1, a, b, count(*), sum(a) from nn group by a, b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	types, _ := rows.ColumnTypes()
+	want := []bool{false, false, true, false, true}
+	for i, ct := range types {
+		if n, ok := ct.Nullable(); !ok || n != want[i] {
+			t.Errorf("column %d (%s): nullable %v (known %v), want %v", i, ct.Name(), n, ok, want[i])
+		}
+	}
+}
