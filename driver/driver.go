@@ -402,7 +402,14 @@ func (r *rows) Next(dest []driver.Value) error {
 
 // ColumnTypeDatabaseTypeName is the SQL type (INT, DECIMAL, ...).
 func (r *rows) ColumnTypeDatabaseTypeName(j int) string {
-	t := r.res.ClientType(j).String()
+	ct := r.res.ClientType(j)
+	if r.res.IsBlob(j) { // as go-sql-driver names MySQL's BLOB columns
+		if ct.Binary {
+			return "BLOB"
+		}
+		return "TEXT"
+	}
+	t := ct.String()
 	if i := strings.IndexByte(t, '('); i >= 0 {
 		t = t[:i]
 	}

@@ -32,3 +32,29 @@ func TestColumnNullable(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnTypeBlob: a table's TEXT and BLOB columns are named TEXT and
+// BLOB, as go-sql-driver names them from MySQL's column definitions; a
+// computed string stays VARCHAR.
+func TestColumnTypeBlob(t *testing.T) {
+	db, err := sql.Open("gpusql", "executor=cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	if _, err := db.ExecContext(ctx, "create table lob (t text, b blob); insert into lob values ('x', 'y')"); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.QueryContext(ctx, "select t, b, concat(t, 'z') from lob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	types, _ := rows.ColumnTypes()
+	for i, want := range []string{"TEXT", "BLOB", "VARCHAR"} {
+		if got := types[i].DatabaseTypeName(); got != want {
+			t.Errorf("column %d: %s, want %s", i, got, want)
+		}
+	}
+}

@@ -156,3 +156,30 @@ func sourceAgg(p Plan, i int) (AggExpr, bool) {
 		}
 	}
 }
+
+// ClientBlob returns, per result column of q, whether it is a base
+// table's TEXT or BLOB column passed on as it is, which MySQL sends as
+// MYSQL_TYPE_BLOB with BLOB_FLAG. nil when none is. A computed string of
+// unknown width has the same columnar type and stays a VAR_STRING.
+func ClientBlob(q *Query) []bool {
+	var blob []bool
+	for i, c := range q.Plan.Schema() {
+		if !isLob(c.Type) {
+			continue
+		}
+		if f := baseField(q.Plan, i); f == nil || !isLob(f.Type) {
+			continue
+		}
+		if blob == nil {
+			blob = make([]bool, len(q.Plan.Schema()))
+		}
+		blob[i] = true
+	}
+	return blob
+}
+
+// isLob reports whether t is TEXT or BLOB: a string without a length
+// that is not JSON, CHAR, ENUM or SET (SQLTypeName's text and blob).
+func isLob(t columnar.Type) bool {
+	return t.ID == columnar.String && !t.JSON && t.Width <= 0 && !t.Char && t.Members == ""
+}
