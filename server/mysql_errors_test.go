@@ -49,6 +49,8 @@ func TestMySQLErrorTexts(t *testing.T) {
 		{"insert into w (n) values (1)", "HY000", "Field 'id' doesn't have a default value", 1364},
 		{"create index ia on t (a)", "", "", 0},
 		{"create index ia on t (b)", "42000", "Duplicate key name 'ia'", 1061},
+		{"create table jk (j json, key (j))", "42000", "JSON column 'j' supports indexing only via generated columns on a specified JSON path.", 3152},
+		{"create table jk (j json, primary key (j(10)))", "42000", "JSON column 'j' supports indexing only via generated columns on a specified JSON path.", 3152},
 		{"drop index nosuch on t", "42000", "Can't DROP 'nosuch'; check that column/key exists", 1091},
 		{"select @@nosuchvar", "HY000", "Unknown system variable 'nosuchvar'", 1193},
 		{"set session nosuchvar = 1", "HY000", "Unknown system variable 'nosuchvar'", 1193},

@@ -76,6 +76,9 @@ func (b *binder) indexColumns(fields []columnar.Field, parts []*ast.IndexPartSpe
 			e.Detail = "twice in " + what
 			return nil, e
 		}
+		if fields[i].Type.JSON && what == "index" { // with a prefix or without, as MySQL checks it first
+			return nil, b.errCode(b.wordPos(name, -1), ErJSONUsedAsKey, "JSON column '%s' supports indexing only via generated columns on a specified JSON path.", fields[i].Name)
+		}
 		if p.Length <= 0 && what == "index" { // TiDB: -1 when no length is written
 			if err := b.blobKey(fields[i], name); err != nil {
 				return nil, err
