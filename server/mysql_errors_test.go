@@ -51,6 +51,8 @@ func TestMySQLErrorTexts(t *testing.T) {
 		{"create index ia on t (b)", "42000", "Duplicate key name 'ia'", 1061},
 		{"create table jk (j json, key (j))", "42000", "JSON column 'j' supports indexing only via generated columns on a specified JSON path.", 3152},
 		{"create table jk (j json, primary key (j(10)))", "42000", "JSON column 'j' supports indexing only via generated columns on a specified JSON path.", 3152},
+		{"select regexp_substr('a', '(')", "HY000", "Mismatched parenthesis in regular expression.", 3691},
+		{"select 'a' regexp 'a[' ", "HY000", "The regular expression contains an unclosed bracket expression.", 3696},
 		{"drop index nosuch on t", "42000", "Can't DROP 'nosuch'; check that column/key exists", 1091},
 		{"select @@nosuchvar", "HY000", "Unknown system variable 'nosuchvar'", 1193},
 		{"set session nosuchvar = 1", "HY000", "Unknown system variable 'nosuchvar'", 1193},
