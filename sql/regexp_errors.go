@@ -32,7 +32,7 @@ func icuError(err error) *RegexpError {
 		return &RegexpError{3691, "Mismatched parenthesis in regular expression."} // ER_REGEXP_MISMATCHED_PAREN
 	case syntax.ErrMissingBracket:
 		return &RegexpError{3696, "The regular expression contains an unclosed bracket expression."} // ER_REGEXP_MISSING_CLOSE_BRACKET
-	case syntax.ErrTrailingBackslash, syntax.ErrInvalidEscape:
+	case syntax.ErrTrailingBackslash: // not ErrInvalidEscape: RE2 says so of \1, a backreference ICU has
 		return &RegexpError{3689, "Unrecognized escape sequence in regular expression."} // ER_REGEXP_BAD_ESCAPE_SEQUENCE
 	case syntax.ErrInvalidCharRange:
 		// [z-a]; RE2 words an unknown [:class:] the same way, which ICU
