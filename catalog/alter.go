@@ -97,10 +97,12 @@ func (c *Catalog) alter(name string, snapshot, next *columnar.Table, colMap []in
 		}
 		var cols []int
 		var desc []bool // the kept parts' DESC marks, in step with cols
+		var sub []int   // and their prefix lengths
 		for k, col := range ix.Columns {
 			if colMap[col] >= 0 {
 				cols = append(cols, colMap[col])
 				desc = append(desc, ix.Collation(k) == "D")
+				sub = append(sub, ix.Prefix(k))
 			}
 		}
 		if len(cols) == 0 {
@@ -109,6 +111,9 @@ func (c *Catalog) alter(name string, snapshot, next *columnar.Table, colMap []in
 		ix.Columns = cols
 		if ix.Desc != nil {
 			ix.Desc = desc
+		}
+		if ix.SubPart != nil {
+			ix.SubPart = sub
 		}
 		kept = append(kept, ix)
 	}

@@ -29,6 +29,19 @@ type Index struct {
 	// SHOW INDEX / STATISTICS give their Collation 'D'. gpusql's indexes
 	// find the same rows either way.
 	Desc []bool `json:",omitempty"`
+	// SubPart is the prefix length of each key part written with one
+	// (KEY i (c(10))), 0 for a whole column; nil where none has one.
+	// MySQL shows it in SHOW CREATE TABLE, SHOW INDEX's Sub_part and
+	// STATISTICS.SUB_PART; gpusql keys the whole value (see sql.prefixable).
+	SubPart []int `json:",omitempty"`
+}
+
+// Prefix is key part k's prefix length, 0 for a whole column.
+func (ix Index) Prefix(k int) int {
+	if k < len(ix.SubPart) {
+		return ix.SubPart[k]
+	}
+	return 0
 }
 
 // Collation is SHOW INDEX's Collation of key part k: 'A' ascending, 'D'

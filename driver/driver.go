@@ -402,7 +402,14 @@ func (r *rows) Next(dest []driver.Value) error {
 
 // ColumnTypeDatabaseTypeName is the SQL type (INT, DECIMAL, ...).
 func (r *rows) ColumnTypeDatabaseTypeName(j int) string {
-	t := r.res.ClientType(j).String()
+	ct := r.res.ClientType(j)
+	if r.res.IsBlob(j) { // as go-sql-driver names MySQL's BLOB columns
+		if ct.Binary {
+			return "BLOB"
+		}
+		return "TEXT"
+	}
+	t := ct.String()
 	if i := strings.IndexByte(t, '('); i >= 0 {
 		t = t[:i]
 	}
@@ -429,8 +436,9 @@ func (r *rows) ColumnTypeScanType(j int) reflect.Type {
 	return reflect.TypeOf("")
 }
 
-// ColumnTypeNullable is always (true, true): any result column may be NULL.
-func (r *rows) ColumnTypeNullable(int) (bool, bool) { return true, true }
+// ColumnTypeNullable says false for a column the plan proves is never
+// NULL (what MySQL's NOT_NULL_FLAG tells go-sql-driver), true otherwise.
+func (r *rows) ColumnTypeNullable(j int) (bool, bool) { return !r.res.IsNotNull(j), true }
 
 // ColumnTypePrecisionScale reports DECIMAL's precision and scale.
 func (r *rows) ColumnTypePrecisionScale(j int) (int64, int64, bool) {

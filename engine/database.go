@@ -123,7 +123,7 @@ func createTableSQL(t *columnar.Table, indexes []catalog.Index, constraints []st
 	for _, ix := range sorted {
 		cols := make([]string, len(ix.Columns))
 		for i, c := range ix.Columns {
-			cols[i] = quoteIdent(t.Fields[c].Name) + descClause(ix, i)
+			cols[i] = quoteIdent(t.Fields[c].Name) + prefixClause(ix, i) + descClause(ix, i)
 		}
 		list := "(" + strings.Join(cols, ", ") + ")"
 		list += indexCommentClause(ix)

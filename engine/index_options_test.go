@@ -67,3 +67,29 @@ func TestIndexDesc(t *testing.T) {
 		t.Errorf("SHOW INDEX lacks k's c with Collation D:\n%s", show)
 	}
 }
+
+// A key part's prefix length is kept as MySQL 8 keeps it: SHOW CREATE
+// TABLE writes `c`(10), SHOW INDEX's Sub_part and STATISTICS.SUB_PART give
+// 10; a prefix as long as a VARCHAR(n) is the whole column (NULL), and
+// dropping a column of the key keeps the other parts' prefixes.
+func TestIndexPrefix(t *testing.T) {
+	db := open(t)
+	mustRun(t, db, `CREATE TABLE t (a INT, b VARCHAR(3), c TEXT, KEY k (a, b(2), c(10)), UNIQUE KEY u (b(3)));
+		CREATE INDEX j ON t (c(4) DESC); ALTER TABLE t DROP COLUMN a`)
+	show := tableText(t, db, "SHOW CREATE TABLE t")
+	for _, want := range []string{"  UNIQUE KEY `u` (`b`),\n", "  KEY `k` (`b`(2),`c`(10)),\n", "  KEY `j` (`c`(4) DESC)\n"} {
+		if !strings.Contains(show, want) {
+			t.Errorf("SHOW CREATE TABLE lacks %q:\n%s", want, show)
+		}
+	}
+	stats := "SELECT INDEX_NAME, COLUMN_NAME, SUB_PART FROM information_schema.STATISTICS WHERE TABLE_NAME = 't'"
+	if got, want := tableText(t, db, stats), "u|b|NULL;k|b|2;k|c|10;j|c|4"; got != want {
+		t.Errorf("%s:\n%s\nwant:\n%s", stats, got, want)
+	}
+	show = tableText(t, db, "SHOW INDEX FROM t")
+	for _, want := range []string{"t|0|u|1|b|A|0|NULL|", "t|1|k|1|b|A|0|2|", "t|1|k|2|c|A|0|10|", "t|1|j|1|c|D|0|4|"} {
+		if !strings.Contains(show, want) {
+			t.Errorf("SHOW INDEX lacks %q:\n%s", want, show)
+		}
+	}
+}

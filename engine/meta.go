@@ -162,7 +162,7 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 	for _, ix := range db.cat.Indexes(name) {
 		cols := make([]string, len(ix.Columns))
 		for i, c := range ix.Columns {
-			cols[i] = "`" + t.Fields[c].Name + "`" + descClause(ix, i)
+			cols[i] = "`" + t.Fields[c].Name + "`" + prefixClause(ix, i) + descClause(ix, i)
 		}
 		var line string
 		switch {
@@ -202,6 +202,14 @@ func (db *DB) showCreateTable(name string) (*StatementResult, error) {
 func descClause(ix catalog.Index, k int) string {
 	if ix.Collation(k) == "D" {
 		return " DESC"
+	}
+	return ""
+}
+
+// prefixClause is a key part's prefix length, (10) in KEY i (c(10)).
+func prefixClause(ix catalog.Index, k int) string {
+	if n := ix.Prefix(k); n > 0 {
+		return fmt.Sprintf("(%d)", n)
 	}
 	return ""
 }

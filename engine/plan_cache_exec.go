@@ -235,10 +235,18 @@ func (db *DB) PrepareCached(text string) (p *Prepared, hit bool, err error) {
 }
 
 // withClientTypes tells res's clients the types MySQL gives q's SUM and
-// AVG columns (sql.ClientTypes); the values stay as computed.
+// AVG columns (sql.ClientTypes), the values staying as computed, and
+// which columns MySQL sends as NOT NULL (sql.ClientNotNull) and as BLOB
+// (sql.ClientBlob).
 func withClientTypes(q *sql.Query, res *exec.Result) *exec.Result {
 	if res != nil {
 		res.ClientTypes = sql.ClientTypes(q)
+		if nn := sql.ClientNotNull(q); len(nn) == len(res.Columns) {
+			res.NotNull = nn
+		}
+		if b := sql.ClientBlob(q); len(b) == len(res.Columns) {
+			res.Blob = b
+		}
 	}
 	return res
 }

@@ -17,7 +17,22 @@ type Result struct {
 	// values are the same; the MySQL protocol and the database/sql
 	// driver describe and send such a column as that DECIMAL.
 	ClientTypes []columnar.Type
+	// NotNull, when set, marks the columns the plan proves are never
+	// NULL (SELECT 1, a NOT NULL column, COUNT(*)): MySQL sends them with
+	// NOT_NULL_FLAG, and clients (go-sql-driver's ColumnType.Nullable)
+	// read it. Unset or short: nullable, which is never wrong.
+	NotNull []bool
+	// Blob, when set, marks the string columns that are a table's TEXT or
+	// BLOB column as it is: MySQL sends those as MYSQL_TYPE_BLOB with
+	// BLOB_FLAG, and a computed string of unknown width as VAR_STRING.
+	Blob []bool
 }
+
+// IsBlob reports whether column j is a table's TEXT or BLOB column.
+func (r *Result) IsBlob(j int) bool { return j < len(r.Blob) && r.Blob[j] }
+
+// IsNotNull reports whether column j is known never to be NULL.
+func (r *Result) IsNotNull(j int) bool { return j < len(r.NotNull) && r.NotNull[j] }
 
 // ClientType is the type clients are told column j has.
 func (r *Result) ClientType(j int) columnar.Type {

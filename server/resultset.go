@@ -102,11 +102,17 @@ func fields(r *exec.Result) []*mysql.Field {
 				width = 16383 // VARCHAR without a length: the most utf8mb4 allows
 			}
 			f.Type, f.ColumnLength, f.Charset, f.Flag = mysql.MYSQL_TYPE_VAR_STRING, uint32(4*width), charsetUTF8MB4, 0
+			if r.IsBlob(j) { // TEXT / BLOB: 65535 bytes, 4 a character for TEXT
+				f.Type, f.ColumnLength, f.Flag = mysql.MYSQL_TYPE_BLOB, 4*65535, mysql.BLOB_FLAG
+			}
 			if t.ID == columnar.String {
 				stringField(t, f)
 			}
 		}
 		narrowIntField(t, f) // TINYINT .. MEDIUMINT [UNSIGNED]: their own wire types
+		if r.IsNotNull(j) {
+			f.Flag |= mysql.NOT_NULL_FLAG
+		}
 		fs[j] = f
 	}
 	return fs

@@ -107,3 +107,79 @@ func exactDigits(t columnar.Type) (digits, scale int, ok bool) {
 	}
 	return 0, 0, false
 }
+
+// ClientNotNull returns, per result column of q, whether MySQL sends it
+// with NOT_NULL_FLAG: the plan proves it never NULL and it is not an
+// aggregate other than COUNT. MySQL marks every SUM, AVG, MIN and MAX
+// nullable (Item_sum's resolve_type), even over a NOT NULL column in a
+// grouped query where the plan knows it cannot be NULL.
+func ClientNotNull(q *Query) []bool {
+	out := q.Plan.Schema()
+	notNull := make([]bool, len(out))
+	for i, c := range out {
+		if c.Nullable {
+			continue
+		}
+		a, ok := sourceAgg(q.Plan, i)
+		notNull[i] = !ok || a.Func == AggCount || a.Func == AggCountStar
+	}
+	return notNull
+}
+
+// sourceAgg is the aggregate result column i passes on unchanged from,
+// through projections, sorts, limits, filters and DISTINCT.
+func sourceAgg(p Plan, i int) (AggExpr, bool) {
+	for {
+		switch n := p.(type) {
+		case *Limit:
+			p = n.Input
+		case *Sort:
+			p = n.Input
+		case *Distinct:
+			p = n.Input
+		case *Filter:
+			p = n.Input
+		case *Project:
+			ref, ok := n.Exprs[i].(*ColRef)
+			if !ok {
+				return AggExpr{}, false
+			}
+			p, i = n.Input, ref.Index
+		case *Aggregate:
+			k := i - len(n.GroupBy)
+			if k < 0 || k >= len(n.Aggs) {
+				return AggExpr{}, false
+			}
+			return n.Aggs[k], true
+		default:
+			return AggExpr{}, false
+		}
+	}
+}
+
+// ClientBlob returns, per result column of q, whether it is a base
+// table's TEXT or BLOB column passed on as it is, which MySQL sends as
+// MYSQL_TYPE_BLOB with BLOB_FLAG. nil when none is. A computed string of
+// unknown width has the same columnar type and stays a VAR_STRING.
+func ClientBlob(q *Query) []bool {
+	var blob []bool
+	for i, c := range q.Plan.Schema() {
+		if !isLob(c.Type) {
+			continue
+		}
+		if f := baseField(q.Plan, i); f == nil || !isLob(f.Type) {
+			continue
+		}
+		if blob == nil {
+			blob = make([]bool, len(q.Plan.Schema()))
+		}
+		blob[i] = true
+	}
+	return blob
+}
+
+// isLob reports whether t is TEXT or BLOB: a string without a length
+// that is not JSON, CHAR, ENUM or SET (SQLTypeName's text and blob).
+func isLob(t columnar.Type) bool {
+	return t.ID == columnar.String && !t.JSON && t.Width <= 0 && !t.Char && t.Members == ""
+}

@@ -31,6 +31,7 @@ func (b *binder) createTableLike(n *ast.CreateTableStmt) (Statement, error) {
 	for _, ix := range b.cat.Indexes(src.Name) {
 		ix.Columns = append([]int(nil), ix.Columns...)
 		ix.Desc = append([]bool(nil), ix.Desc...)
+		ix.SubPart = append([]int(nil), ix.SubPart...)
 		st.Indexes = append(st.Indexes, ix)
 	}
 	// Numbered in the source's name order, as MySQL does (t1's max, min,

@@ -76,6 +76,9 @@ func (b *binder) indexColumns(fields []columnar.Field, parts []*ast.IndexPartSpe
 			e.Detail = "twice in " + what
 			return nil, e
 		}
+		if fields[i].Type.JSON && what == "index" { // with a prefix or without, as MySQL checks it first
+			return nil, b.errCode(b.wordPos(name, -1), ErJSONUsedAsKey, "JSON column '%s' supports indexing only via generated columns on a specified JSON path.", fields[i].Name)
+		}
 		if p.Length <= 0 && what == "index" { // TiDB: -1 when no length is written
 			if err := b.blobKey(fields[i], name); err != nil {
 				return nil, err
@@ -117,6 +120,23 @@ func descParts(parts []*ast.IndexPartSpecification) []bool {
 	return out
 }
 
+// prefixParts are the prefix lengths of a key's parts (cols their
+// columns), nil where none has one. A prefix as long as a VARCHAR(n) or
+// CHAR(n) column is the whole column, which MySQL keys without one
+// (Sub_part NULL); a TEXT or BLOB column's prefix is always kept.
+func prefixParts(fields []columnar.Field, cols []int, parts []*ast.IndexPartSpecification) []int {
+	var out []int
+	for k, p := range parts {
+		if w := fields[cols[k]].Type.Width; p.Length > 0 && (w == 0 || p.Length < w) {
+			if out == nil {
+				out = make([]int, len(parts))
+			}
+			out[k] = p.Length
+		}
+	}
+	return out
+}
+
 // prefixable reports whether a key may take the first n characters of a
 // column of type t, as MySQL allows: a character or binary string (not
 // JSON, ENUM or SET) no shorter than n. gpusql keys the whole value, which
@@ -146,6 +166,7 @@ func (b *binder) constraintIndex(fields []columnar.Field, con *ast.Constraint, n
 		return ix, false, err
 	}
 	ix.Desc = descParts(con.Keys)
+	ix.SubPart = prefixParts(fields, ix.Columns, con.Keys)
 	if con.Option != nil {
 		ix.Comment = con.Option.Comment
 	}
@@ -273,6 +294,7 @@ func (b *binder) createIndex(n *ast.CreateIndexStmt) (Statement, error) {
 	}
 	ix := catalog.Index{Name: n.IndexName, Columns: cols, Unique: n.KeyType == ast.IndexKeyTypeUnique}
 	ix.Desc = descParts(n.IndexPartSpecifications)
+	ix.SubPart = prefixParts(t.Fields, cols, n.IndexPartSpecifications)
 	if n.IndexOption != nil {
 		ix.Comment = n.IndexOption.Comment
 	}

@@ -78,10 +78,14 @@ func (b *binder) statisticsRows() [][]Expr {
 				if f.Nullable {
 					nullable = "YES"
 				}
+				subPart := Expr(infoNull(columnar.TInt64)) // a whole column
+				if n := ix.Prefix(k); n > 0 {
+					subPart = &Const{T: columnar.TInt64, I: int64(n)}
+				}
 				rows = append(rows, []Expr{infoStr("def"), infoStr(DatabaseName), infoStr(t.Name),
 					&Const{T: columnar.TInt64, I: nonUnique}, infoStr(DatabaseName), infoStr(ix.Name),
 					&Const{T: columnar.TInt64, I: int64(k + 1)}, infoStr(f.Name), infoStr(ix.Collation(k)),
-					&Const{T: columnar.TInt64, I: int64(t.Rows)}, infoNull(columnar.TInt64), infoNull(columnar.TString),
+					&Const{T: columnar.TInt64, I: int64(t.Rows)}, subPart, infoNull(columnar.TString),
 					infoStr(nullable), infoStr("BTREE"), infoStr(""), infoStr(ix.Comment), infoStr("YES"), infoNull(columnar.TString)})
 			}
 		}

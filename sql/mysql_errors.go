@@ -77,6 +77,7 @@ const (
 	ErPrimaryCantHaveNull         = 1171 // All parts of a PRIMARY KEY must be NOT NULL; ...
 	ErBlobKeyWithoutLength        = 1170 // BLOB/TEXT column '%s' used in key specification without a key length
 	ErWrongSubKey                 = 1089 // Incorrect prefix key; the used key part isn't a string, ...
+	ErJSONUsedAsKey               = 3152 // JSON column '%s' supports indexing only via generated columns on a specified JSON path.
 	ErOperandColumns              = 1241 // Operand should contain %d column(s)
 	ErSubqueryNo1Row              = 1242 // Subquery returns more than 1 row
 	ErWrongNumberOfColumns        = 1222 // The used SELECT statements have a different number of columns

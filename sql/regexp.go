@@ -60,6 +60,9 @@ func CompileRegexp(pattern, matchType string) (*regexp.Regexp, error) {
 	}
 	re, err := regexp.Compile(pattern)
 	if err != nil {
+		if e := icuError(err); e != nil {
+			return nil, e
+		}
 		return nil, fmt.Errorf("invalid regular expression %q: %v (gpusql uses RE2 syntax: no backreferences or lookaround)", pattern, err)
 	}
 	return re, nil
@@ -120,6 +123,9 @@ func (b *binder) regexpFunc(name string, args []Expr, pos int) (Expr, error) {
 			}
 		}
 		if _, err := CompileRegexp(pc.S, mt); err != nil {
+			if e, ok := err.(*RegexpError); ok {
+				return nil, b.errCode(pos, e.Code, "%s", e.Msg)
+			}
 			return nil, b.errf(pos, "%v", err)
 		}
 	}

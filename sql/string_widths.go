@@ -28,8 +28,54 @@ func numberWidth(e Expr) int {
 		return len(strconv.FormatInt(x.I, 10))
 	case *ColRef:
 		return intDisplayWidth(t)
+	case *Binary:
+		return arithWidth(x)
+	case *Cast:
+		// The binder's own widening (INT to BIGINT for a + 1) is no
+		// cast in MySQL: the operand keeps its display width.
+		if !x.Written && x.E.Type().IsInteger() && x.E.Type().Unsigned == t.Unsigned {
+			return numberWidth(x.E)
+		}
 	}
 	return 0
+}
+
+// arithWidth is MySQL's display width of an integer +, - or * (its
+// result_precision): the digits are the larger operand's plus one for a
+// sum or difference, both operands' for a product, and a sign where the
+// result is signed. CONCAT(a + 1) of an INT a is VARCHAR(12): 10 digits,
+// one more, the sign. 0 where an operand's width is unknown.
+func arithWidth(x *Binary) int {
+	l, r := intPrecision(x.L), intPrecision(x.R)
+	if l == 0 || r == 0 {
+		return 0
+	}
+	var digits int
+	switch x.Op {
+	case OpAdd, OpSub:
+		digits = max(l, r) + 1
+	case OpMul:
+		digits = l + r
+	default:
+		return 0
+	}
+	if x.Type().Unsigned {
+		return digits
+	}
+	return digits + 1
+}
+
+// intPrecision is the digits of an integer expression (decimal_precision):
+// a literal's own, others' display width less the sign.
+func intPrecision(e Expr) int {
+	if c, ok := e.(*Const); ok && !c.Null && c.T.IsInteger() && !c.T.Unsigned && c.I < 0 {
+		return len(strconv.FormatInt(c.I, 10)) - 1
+	}
+	w := numberWidth(e)
+	if _, ok := e.(*Const); ok || w == 0 || e.Type().Unsigned {
+		return w
+	}
+	return w - 1
 }
 
 // intDisplayWidth is MySQL's display width of an integer type: the
