@@ -121,9 +121,17 @@ func writeMySQLExprCols(b *strings.Builder, cols func(*ast.ColumnName) string, n
 	}
 }
 
-// printedFuncNames are aliases MySQL prints by its item's func_name():
-// POWER(-2, 0.5)'s error names pow(-(2),0.5).
-var printedFuncNames = map[string]string{"power": "pow"}
+// printedFuncNames are aliases MySQL prints by its item's func_name(), the
+// one Item class each alias builds: POWER(-2, 0.5)'s error names
+// pow(-(2),0.5), CEIL(x) + 1's ceiling(x). POSITION(s IN t) is
+// Item_func_locate, whose print puts s first as gpusql's arguments are.
+var printedFuncNames = map[string]string{
+	"power": "pow", "ceil": "ceiling",
+	"lcase": "lower", "ucase": "upper",
+	"substring": "substr", "mid": "substr",
+	"character_length": "char_length", "octet_length": "length",
+	"position": "locate", "day": "dayofmonth",
+}
 
 // castTypeText is a CAST's target as MySQL prints it, for the integer,
 // DOUBLE, FLOAT and DECIMAL targets (ok false for others).
