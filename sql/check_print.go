@@ -104,12 +104,17 @@ func writeMySQLExprCols(b *strings.Builder, cols func(*ast.ColumnName) string, n
 		writeMySQLExprCols(b, cols, n.Expr)
 		b.WriteString(" as " + t + ")")
 	case *ast.FuncCallExpr:
-		name := n.FnName.L
+		name, args := n.FnName.L, n.Args
 		if canon, ok := printedFuncNames[name]; ok {
 			name = canon
 		}
+		if name == "instr" && len(args) == 2 {
+			// Item_func_instr keeps Item_func_locate's print, which
+			// writes locate(substring,string): INSTR(s, t) is locate(t,s).
+			name, args = "locate", []ast.ExprNode{args[1], args[0]}
+		}
 		b.WriteString(name + "(")
-		for i, e := range n.Args {
+		for i, e := range args {
 			if i > 0 {
 				b.WriteString(",")
 			}
@@ -166,7 +171,7 @@ func mysqlOp(op opcode.Op) string {
 	case opcode.NE:
 		return "<>"
 	case opcode.IntDiv:
-		return "div"
+		return "DIV" // Item_func_int_div's func_name(), which print_op writes
 	case opcode.Mod:
 		return "%"
 	}
