@@ -104,12 +104,17 @@ func writeMySQLExprCols(b *strings.Builder, cols func(*ast.ColumnName) string, n
 		writeMySQLExprCols(b, cols, n.Expr)
 		b.WriteString(" as " + t + ")")
 	case *ast.FuncCallExpr:
-		name := n.FnName.L
+		name, args := n.FnName.L, n.Args
 		if canon, ok := printedFuncNames[name]; ok {
 			name = canon
 		}
+		if name == "instr" && len(args) == 2 {
+			// Item_func_instr keeps Item_func_locate's print, which
+			// writes locate(substring,string): INSTR(s, t) is locate(t,s).
+			name, args = "locate", []ast.ExprNode{args[1], args[0]}
+		}
 		b.WriteString(name + "(")
-		for i, e := range n.Args {
+		for i, e := range args {
 			if i > 0 {
 				b.WriteString(",")
 			}
@@ -121,9 +126,17 @@ func writeMySQLExprCols(b *strings.Builder, cols func(*ast.ColumnName) string, n
 	}
 }
 
-// printedFuncNames are aliases MySQL prints by its item's func_name():
-// POWER(-2, 0.5)'s error names pow(-(2),0.5).
-var printedFuncNames = map[string]string{"power": "pow"}
+// printedFuncNames are aliases MySQL prints by its item's func_name(), the
+// one Item class each alias builds: POWER(-2, 0.5)'s error names
+// pow(-(2),0.5), CEIL(x) + 1's ceiling(x). POSITION(s IN t) is
+// Item_func_locate, whose print puts s first as gpusql's arguments are.
+var printedFuncNames = map[string]string{
+	"power": "pow", "ceil": "ceiling",
+	"lcase": "lower", "ucase": "upper",
+	"substring": "substr", "mid": "substr",
+	"character_length": "char_length", "octet_length": "length",
+	"position": "locate", "day": "dayofmonth",
+}
 
 // castTypeText is a CAST's target as MySQL prints it, for the integer,
 // DOUBLE, FLOAT and DECIMAL targets (ok false for others).
@@ -158,7 +171,7 @@ func mysqlOp(op opcode.Op) string {
 	case opcode.NE:
 		return "<>"
 	case opcode.IntDiv:
-		return "div"
+		return "DIV" // Item_func_int_div's func_name(), which print_op writes
 	case opcode.Mod:
 		return "%"
 	}

@@ -57,6 +57,9 @@ const (
 	ErWrongObject                 = 1347 // '%s.%s' is not VIEW
 	ErWindowNoSuchWindow          = 3579 // Window name '%s' is not defined.
 	ErWindowCircularity           = 3580 // There is a circularity in the window dependency graph.
+	ErWindowNoChildPartitioning   = 3581 // A window which depends on another cannot define partitioning.
+	ErWindowNoInheritFrame        = 3582 // Window '%s' has a frame definition, so cannot be referenced by another window.
+	ErWindowNoRedefineOrderBy     = 3583 // Window '%s' cannot inherit '%s' since both contain an ORDER BY clause.
 	ErWindowDuplicateName         = 3591 // Window '%s' is defined twice.
 	ErWindowFrameStartIllegal     = 3584 // Window '%s': frame start cannot be UNBOUNDED FOLLOWING.
 	ErWindowFrameEndIllegal       = 3585 // Window '%s': frame end cannot be UNBOUNDED PRECEDING.

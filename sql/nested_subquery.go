@@ -139,9 +139,6 @@ func (b *binder) nestedCompare(lhs ast.ExprNode, q ast.Node, op BinOp, all, not 
 		if err != nil {
 			return nil, b.errf(pos, "%v", err)
 		}
-		if t.IsBigUnsigned() && op != OpEQ && op != OpNE {
-			return nil, b.errf(pos, "unsupported: %s ANY/ALL over BIGINT UNSIGNED values (compare with MIN/MAX of the subquery instead)", op)
-		}
 		if lefts[i], err = b.castConst(lefts[i], t, pos); err != nil {
 			return nil, err
 		}

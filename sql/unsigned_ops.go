@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -259,8 +258,10 @@ func unsignedOperand(e Expr) (Expr, bool) {
 // the comparison reaches it without unsignedCompare (IN and ANY/ALL
 // subqueries, which compare in one type): with another unsigned side, or
 // a non-negative integer constant, the type is BIGINT UNSIGNED; with a
-// signed integer there is no type holding both (-1 would meet
-// 18446744073709551615), so that is an error. ok is false otherwise.
+// signed integer it is DECIMAL(20,0), which holds both exactly, so -1
+// never meets 18446744073709551615 and a value past 2^63-1 is greater
+// than every signed one (MySQL compares the two by value). ok is false
+// otherwise.
 func unsignedCompareType(l, r Expr) (t columnar.Type, ok bool, err error) {
 	a, b := l.Type(), r.Type()
 	if !a.IsBigUnsigned() && !b.IsBigUnsigned() {
@@ -272,7 +273,7 @@ func unsignedCompareType(l, r Expr) (t columnar.Type, ok bool, err error) {
 	case lok && rok:
 		return columnar.TUint64, true, nil
 	case isIntegerOperand(a) && isIntegerOperand(b):
-		return t, true, fmt.Errorf("type mismatch: %s compared with %s in one type (IN or ANY/ALL of a subquery) would take -1 for 18446744073709551615; CAST one side AS SIGNED or AS UNSIGNED", a, b)
+		return commonWide(a, b), true, nil
 	}
 	return t, false, nil
 }

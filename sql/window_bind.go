@@ -508,13 +508,8 @@ func (b *binder) resolveWindowNames(s *ast.SelectStmt, nodes []ast.Node) error {
 		if spec.OnlyAlias {
 			return out, nil
 		}
-		switch {
-		case spec.PartitionBy != nil:
-			return spec, b.errf(b.wordPos(ref.O, b.start), "a window referencing '%s' cannot add PARTITION BY", ref.O)
-		case spec.OrderBy != nil && out.OrderBy != nil:
-			return spec, b.errf(b.wordPos(ref.O, b.start), "a window referencing '%s' cannot override its ORDER BY", ref.O)
-		case spec.Frame != nil && out.Frame != nil:
-			return spec, b.errf(b.wordPos(ref.O, b.start), "a window referencing '%s' cannot override its frame", ref.O)
+		if err := b.checkInherit(spec, out, base.Name.O, b.wordPos(ref.O, b.start)); err != nil {
+			return spec, err
 		}
 		if spec.OrderBy != nil {
 			out.OrderBy = spec.OrderBy
@@ -542,4 +537,25 @@ func (b *binder) resolveWindowNames(s *ast.SelectStmt, nodes []ast.Node) error {
 		})
 	}
 	return err
+}
+
+// checkInherit refuses what MySQL refuses where window spec refines the
+// named window base (resolved as out): spec's own PARTITION BY (3581), a
+// base with a frame at all, even where spec adds none (3582: OVER (w) over
+// WINDOW w AS (ROWS ...) is an error, OVER w is not), and an ORDER BY in
+// both (3583).
+func (b *binder) checkInherit(spec, out ast.WindowSpec, base string, pos int) error {
+	switch {
+	case spec.PartitionBy != nil:
+		return b.errCode(pos, ErWindowNoChildPartitioning, "A window which depends on another cannot define partitioning.")
+	case out.Frame != nil:
+		return b.errCode(pos, ErWindowNoInheritFrame, "Window '%s' has a frame definition, so cannot be referenced by another window.", base)
+	case spec.OrderBy != nil && out.OrderBy != nil:
+		name := spec.Name.O
+		if name == "" {
+			name = "<unnamed window>"
+		}
+		return b.errCode(pos, ErWindowNoRedefineOrderBy, "Window '%s' cannot inherit '%s' since both contain an ORDER BY clause.", name, base)
+	}
+	return nil
 }

@@ -72,6 +72,16 @@ func compareConst(a, b *sql.Const) int {
 			return 1
 		}
 		return 0
+	case a.T.IsBigUnsigned():
+		// BIGINT UNSIGNED keeps its value's bits in I: past 2^63-1 it
+		// reads negative as int64 but is the greatest.
+		switch {
+		case uint64(a.I) < uint64(b.I):
+			return -1
+		case uint64(a.I) > uint64(b.I):
+			return 1
+		}
+		return 0
 	}
 	switch {
 	case a.I < b.I:

@@ -318,6 +318,7 @@ func withDefaults(col, def *columnar.Column, rows []int32) *columnar.Column {
 	copy(out.I32, col.I32)
 	copy(out.I64, col.I64)
 	copy(out.F64, col.F64)
+	copy(out.W, col.W) // a wide DECIMAL: LAG(x, 1, 5) of DECIMAL(30,0), LAG(u, 1, -1) of BIGINT UNSIGNED
 	if out.Valid != nil {
 		for i := 0; i < col.Len; i++ {
 			if col.IsNull(i) {
@@ -334,6 +335,8 @@ func withDefaults(col, def *columnar.Column, rows []int32) *columnar.Column {
 			out.I32[i] = def.I32[i]
 		case out.I64 != nil:
 			out.I64[i] = def.I64[i]
+		case out.W != nil:
+			out.W[i] = def.W[i]
 		default:
 			out.F64[i] = def.F64[i]
 		}

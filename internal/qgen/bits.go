@@ -52,3 +52,16 @@ func bitSum(k int) string {
 	}
 	return s + ")"
 }
+
+// unsignedOr is, now and then for an integer, a masked bit operation left
+// BIGINT UNSIGNED in MySQL (no castSigned), so that IN and ANY/ALL
+// subqueries compare an unsigned side with a signed one; the mask keeps
+// the value small and the same in SQLite.
+func (g *Gen) unsignedOr(sc *scope, t Type, d int) *Node {
+	if t != TInt || !g.pct(20) {
+		return g.typed(sc, t, d)
+	}
+	n := mk(TInt, "((@) & 1023)", g.intExpr(sc, d+1))
+	n.Bound = 1023
+	return n
+}

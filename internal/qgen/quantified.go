@@ -33,7 +33,7 @@ func (g *Gen) quantifiedSubquery(sc *scope, d int) *Node {
 	body := mk(TNone, "SELECT @@ AS x0 FROM @@@", distinct, item, from, g.innerWhere(inner, sc, d), groupBy)
 	op := g.pick("=", "<>", "<", "<=", ">", ">=")
 	quant := g.pick("ANY", "SOME", "ALL")
-	n := cmp(mk(TBool, "@ "+op+" "+quant+" (@)", g.typed(sc, t, d+1), body)).lite(quantifiedLite(op, quant == "ALL"))
+	n := cmp(mk(TBool, "@ "+op+" "+quant+" (@)", g.unsignedOr(sc, t, d+1), body)).lite(quantifiedLite(op, quant == "ALL"))
 	n.Op = "pair"
 	return n.frozen()
 }

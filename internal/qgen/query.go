@@ -239,9 +239,12 @@ func (g *Gen) plainSelect(d int, want []Type, named bool, ctes *[]*cte) sel {
 	}
 	s := sel{types: want, rows: rows}
 	var items []*Node
+	winDef := txt("")
 	for _, t := range want {
 		var e *Node
 		switch {
+		case t == TInt && d <= 1 && len(winDef.Parts[0]) == 0 && g.pct(3):
+			e, winDef = g.namedWindow(sc) // window_named.go
 		case t == TInt && d <= 1 && g.pct(15):
 			e = g.window(sc)
 		case t == TDec && d <= 1 && g.pct(10):
@@ -269,7 +272,7 @@ func (g *Gen) plainSelect(d int, want []Type, named bool, ctes *[]*cte) sel {
 		want = s.types
 	}
 	dist := g.distinctUnlessReal(want)
-	s.node = mk(TNone, "SELECT @@ FROM @@", dist, list, from, g.where(sc, conds))
+	s.node = mk(TNone, "SELECT @@ FROM @@@", dist, list, from, g.where(sc, conds), winDef)
 	if dist.Parts[0] != "DISTINCT " {
 		s.sc = sc
 	}

@@ -157,6 +157,6 @@ func (g *Gen) inSubquery(sc *scope, d int) *Node {
 		union = mk(TNone, g.pick(" UNION", " UNION ALL", " EXCEPT", " INTERSECT")+" SELECT @ FROM @",
 			g.typed(&scope{cols: inner2, rows: rows2}, t, d+2), from2).optional()
 	}
-	return cmp(mk(TBool, "@ "+g.pick("", "NOT ")+"IN (SELECT @@ FROM @@@@)", g.typed(sc, t, d+1), distinct, item, from,
+	return cmp(mk(TBool, "@ "+g.pick("", "NOT ")+"IN (SELECT @@ FROM @@@@)", g.unsignedOr(sc, t, d+1), distinct, item, from,
 		g.innerWhere(inner, sc, d), groupBy, union)).frozen()
 }

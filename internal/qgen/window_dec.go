@@ -1,6 +1,6 @@
 package qgen
 
-// decWindow is SUM, MIN, MAX, FIRST_VALUE or LAST_VALUE of a DECIMAL
+// decWindow is SUM, MIN, MAX, FIRST_VALUE, LAST_VALUE, LAG or LEAD of a DECIMAL
 // expression OVER (...), a TDec: window.go's functions read integers only,
 // and a window over DECIMAL(6,2) values (and over the integers, CASE and
 // COALESCE mixed into a TDec, expr.go typed) takes the decimal
@@ -22,6 +22,15 @@ func (g *Gen) decWindow(sc *scope) *Node {
 	}
 	x := g.decExpr(arg, 2)
 	var n *Node
+	if g.nrowNo == 0 && g.pct(20) {
+		// LAG / LEAD with a default: the query's one positional call,
+		// the default filled where no row is, in the DECIMAL's type.
+		g.nrowNo++
+		def := g.pick("0", "-3", "2.5", "-0.75", "NULL")
+		n = mk(TDec, g.pick("LAG", "LEAD")+"(@, "+g.pick("1", "2")+", "+def+") OVER (@@)", x, partition, g.orderAll(sc))
+		n.Bound = max(x.Bound, 3)
+		return n.frozen()
+	}
 	if g.pct(25) {
 		n = mk(TDec, g.pick("FIRST_VALUE", "LAST_VALUE")+"(@) OVER (@@)", x, partition, g.orderAll(sc))
 		n.Bound = x.Bound
