@@ -54,13 +54,14 @@ func CompileRegexp(pattern, matchType string) (*regexp.Regexp, error) {
 			return nil, fmt.Errorf("Incorrect arguments to regexp: match_type %q (c, i, m, n and u are allowed)", matchType)
 		}
 	}
+	given := pattern
 	pattern = posixBrackets(pattern)
 	if flags != "" {
 		pattern = "(?" + flags + ")" + pattern
 	}
 	re, err := regexp.Compile(pattern)
 	if err != nil {
-		if e := icuError(err); e != nil {
+		if e := icuError(err, given); e != nil {
 			return nil, e
 		}
 		return nil, fmt.Errorf("invalid regular expression %q: %v (gpusql uses RE2 syntax: no backreferences or lookaround)", pattern, err)

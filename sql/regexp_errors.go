@@ -22,7 +22,7 @@ func (e *RegexpError) MySQLError() (code uint16, msg string) { return e.Code, e.
 // icuError is MySQL's error for the RE2 compile error err, nil where
 // gpusql's RE2 refuses a pattern for a reason ICU does not share (a
 // lookaround, a count past 1000) or ICU's answer is not known here.
-func icuError(err error) *RegexpError {
+func icuError(err error, pattern string) *RegexpError {
 	var se *syntax.Error
 	if !errors.As(err, &se) {
 		return nil
@@ -39,6 +39,13 @@ func icuError(err error) *RegexpError {
 		// calls an illegal argument instead.
 		if !strings.HasPrefix(se.Expr, "[:") {
 			return &RegexpError{3697, "The regular expression contains an invalid range."} // ER_REGEXP_INVALID_RANGE
+		}
+		if e := unknownPosixClass(se.Expr); e != nil {
+			return e
+		}
+	case syntax.ErrMissingRepeatArgument, syntax.ErrInvalidRepeatOp:
+		if e := repeatWithoutOperand(pattern); e != nil {
+			return e
 		}
 	case syntax.ErrInvalidRepeatSize:
 		if maxBelowMin(se.Expr) {
