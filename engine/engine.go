@@ -504,7 +504,7 @@ func (db *DB) execBound(ctx context.Context, stmt sql.Statement, baseDir string)
 		if s.Discard { // DO
 			return message("done"), nil
 		}
-		return &StatementResult{Kind: KindRows, Result: withClientTypes(s, res), Executor: executor}, nil
+		return &StatementResult{Kind: KindRows, Result: db.withClientTypes(s, res), Executor: executor}, nil
 	case *sql.Explain:
 		return db.explain(ctx, s)
 	case *sql.CreateTable:

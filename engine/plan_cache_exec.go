@@ -119,7 +119,7 @@ func (db *DB) runCached(ctx context.Context, e *cachedPlan) (*StatementResult, e
 	if err != nil {
 		return nil, executionLimitError(qctx, err)
 	}
-	return &StatementResult{Kind: KindRows, Result: withClientTypes(e.query, res), Executor: executor, Elapsed: time.Since(start)}, nil
+	return &StatementResult{Kind: KindRows, Result: db.withClientTypes(e.query, res), Executor: executor, Elapsed: time.Since(start)}, nil
 }
 
 // cacheable reports whether a bound statement's plan may be stored.
@@ -155,7 +155,7 @@ func (c *Conn) execQueryCaching(ctx context.Context, text, settings string, q *s
 	if err != nil {
 		return nil, executionLimitError(qctx, err)
 	}
-	return &StatementResult{Kind: KindRows, Result: withClientTypes(q, res), Executor: executor}, nil
+	return &StatementResult{Kind: KindRows, Result: db.withClientTypes(q, res), Executor: executor}, nil
 }
 
 // PlanCacheStats are the plan cache's counters (for tests and bench).
@@ -237,8 +237,10 @@ func (db *DB) PrepareCached(text string) (p *Prepared, hit bool, err error) {
 // withClientTypes tells res's clients the types MySQL gives q's SUM and
 // AVG columns (sql.ClientTypes), the values staying as computed, and
 // which columns MySQL sends as NOT NULL (sql.ClientNotNull) and as BLOB
-// (sql.ClientBlob).
-func withClientTypes(q *sql.Query, res *exec.Result) *exec.Result {
+// (sql.ClientBlob), and what the columns read straight from a table
+// carry of its definition (sql.ClientOrigins: key and AUTO_INCREMENT
+// flags).
+func (db *DB) withClientTypes(q *sql.Query, res *exec.Result) *exec.Result {
 	if res != nil {
 		res.ClientTypes = sql.ClientTypes(q)
 		if nn := sql.ClientNotNull(q); len(nn) == len(res.Columns) {
@@ -246,6 +248,9 @@ func withClientTypes(q *sql.Query, res *exec.Result) *exec.Result {
 		}
 		if b := sql.ClientBlob(q); len(b) == len(res.Columns) {
 			res.Blob = b
+		}
+		if o := sql.ClientOrigins(q, db.cat.Indexes); len(o) == len(res.Columns) {
+			res.Origins = o
 		}
 	}
 	return res

@@ -26,6 +26,30 @@ type Result struct {
 	// BLOB column as it is: MySQL sends those as MYSQL_TYPE_BLOB with
 	// BLOB_FLAG, and a computed string of unknown width as VAR_STRING.
 	Blob []bool
+	// Origins, when set, describe the columns that are a table's column
+	// as it is (SELECT id FROM t): MySQL sends such a column with the
+	// flags of its definition (PRI_KEY_FLAG, AUTO_INCREMENT_FLAG, ...).
+	// Unset or short, or the zero ColumnOrigin: a computed column.
+	Origins []ColumnOrigin
+}
+
+// ColumnOrigin is what a result column read straight from a table's
+// column tells clients of that column's definition.
+type ColumnOrigin struct {
+	Primary   bool // a column of the primary key
+	Unique    bool // the column of a one-column UNIQUE index
+	Multiple  bool // the first column of another index
+	PartKey   bool // a column of any index
+	AutoInc   bool // the AUTO_INCREMENT column
+	NoDefault bool // NOT NULL without a DEFAULT, not AUTO_INCREMENT or generated
+}
+
+// Origin is column j's ColumnOrigin, the zero one for a computed column.
+func (r *Result) Origin(j int) ColumnOrigin {
+	if j < len(r.Origins) {
+		return r.Origins[j]
+	}
+	return ColumnOrigin{}
 }
 
 // IsBlob reports whether column j is a table's TEXT or BLOB column.

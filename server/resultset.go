@@ -113,6 +113,7 @@ func fields(r *exec.Result) []*mysql.Field {
 		if r.IsNotNull(j) {
 			f.Flag |= mysql.NOT_NULL_FLAG
 		}
+		f.Flag |= originFlags(r.Origin(j))
 		fs[j] = f
 	}
 	return fs
@@ -264,4 +265,26 @@ func appendBinaryDatetime(row []byte, us int64) []byte {
 		row = binary.LittleEndian.AppendUint32(row, uint32(micro))
 	}
 	return row
+}
+
+// MySQL's flags (include/mysql_com.h) the library does not name.
+const (
+	multipleKeyFlag    = 8
+	noDefaultValueFlag = 4096
+)
+
+// originFlags are the flags of a table column's definition that MySQL
+// sends with a result column read straight from it.
+func originFlags(o exec.ColumnOrigin) uint16 {
+	var flag uint16
+	for _, b := range []struct {
+		on   bool
+		flag uint16
+	}{{o.Primary, mysql.PRI_KEY_FLAG}, {o.Unique, mysql.UNIQUE_KEY_FLAG}, {o.Multiple, multipleKeyFlag},
+		{o.PartKey, mysql.PART_KEY_FLAG}, {o.AutoInc, mysql.AUTO_INCREMENT_FLAG}, {o.NoDefault, noDefaultValueFlag}} {
+		if b.on {
+			flag |= b.flag
+		}
+	}
+	return flag
 }

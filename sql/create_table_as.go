@@ -100,6 +100,17 @@ func derivedWidth(p Plan, i int) int {
 // baseField returns the base table column that column i of p passes
 // through unchanged, or nil where p computes it.
 func baseField(p Plan, i int) *columnar.Field {
+	t, c := baseColumn(p, i)
+	if t == nil {
+		return nil
+	}
+	f := t.Fields[c]
+	return &f
+}
+
+// baseColumn is the table and field index of the column baseField finds,
+// nil where p computes it.
+func baseColumn(p Plan, i int) (*columnar.Table, int) {
 	for {
 		switch n := p.(type) {
 		case *Filter:
@@ -112,22 +123,22 @@ func baseField(p Plan, i int) *columnar.Field {
 			p = n.Input
 		case *Window:
 			if i >= len(n.Input.Schema()) {
-				return nil // a window function's result
+				return nil, 0 // a window function's result
 			}
 			p = n.Input
 		case *Project:
 			if i < 0 || i >= len(n.Exprs) {
-				return nil
+				return nil, 0
 			}
 			c, ok := n.Exprs[i].(*ColRef)
 			if !ok {
-				return nil
+				return nil, 0
 			}
 			p, i = n.Input, c.Index
 		case *Join:
 			left := len(n.Left.Schema())
 			if len(n.Out) != left+len(n.Right.Schema()) {
-				return nil // a semi or anti join: Out is not Left then Right
+				return nil, 0 // a semi or anti join: Out is not Left then Right
 			}
 			if p = n.Left; i >= left {
 				p, i = n.Right, i-left
@@ -136,21 +147,20 @@ func baseField(p Plan, i int) *columnar.Field {
 			// A GROUP BY column comes first in the output, unchanged:
 			// MySQL copies its definition as for a plain select.
 			if i < 0 || i >= len(n.GroupBy) {
-				return nil
+				return nil, 0
 			}
 			c, ok := n.GroupBy[i].(*ColRef)
 			if !ok {
-				return nil
+				return nil, 0
 			}
 			p, i = n.Input, c.Index
 		case *Scan:
 			if i < 0 || i >= len(n.Columns) || n.Columns[i] >= len(n.Table.Fields) {
-				return nil
+				return nil, 0
 			}
-			f := n.Table.Fields[n.Columns[i]]
-			return &f
+			return n.Table, n.Columns[i]
 		default:
-			return nil
+			return nil, 0
 		}
 	}
 }

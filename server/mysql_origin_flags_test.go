@@ -1,0 +1,63 @@
+package server
+
+import (
+	"testing"
+
+	"github.com/go-mysql-org/go-mysql/client"
+	"github.com/go-mysql-org/go-mysql/mysql"
+)
+
+// TestMySQLOriginFlags: a result column read straight from a table's
+// column carries the flags of its definition, as MySQL 8 sends them
+// (mysql --column-type-info on SELECT id FROM t with id INT
+// AUTO_INCREMENT PRIMARY KEY: NOT_NULL PRI_KEY AUTO_INCREMENT NUM
+// PART_KEY; a primary key column without AUTO_INCREMENT adds
+// NO_DEFAULT_VALUE); a computed column carries none of them. Checked on
+// the raw column definitions, which go-sql-driver does not expose, of
+// the text and the binary protocol.
+func TestMySQLOriginFlags(t *testing.T) {
+	_, addr := startServer(t, Config{}, `create table fk (id int auto_increment,
+		p int not null, u int unique, m int, c1 int, c2 int, d int not null default 3,
+		key (m), unique key (c1, c2), primary key (id, p));`)
+	const (
+		notNull, pri, uni, mul, num, autoInc, noDef, part = 1, 2, 4, 8, 32768, 512, 4096, 16384
+		binary                                            = 128
+	)
+	base := uint16(binary | num)
+	want := map[string]uint16{
+		"id":     base | notNull | pri | autoInc | part,
+		"p":      base | notNull | pri | noDef | part,
+		"u":      base | uni | part,
+		"m":      base | mul | part,
+		"c1":     base | mul | part,
+		"c2":     base | part,
+		"d":      base | notNull,
+		"id + 0": base | notNull,
+	}
+	conn, err := client.Connect(addr, "admin", "secret", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	const q = "select id, p, u, m, c1, c2, d, id + 0 from fk where id > ?"
+	text, err := conn.Execute("select id, p, u, m, c1, c2, d, id + 0 from fk where id > 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stmt, err := conn.Prepare(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stmt.Close()
+	bin, err := stmt.Execute(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for proto, r := range map[string]*mysql.Result{"text": text, "binary": bin} {
+		for _, f := range r.Fields {
+			if w := want[string(f.Name)]; f.Flag != w {
+				t.Errorf("%s protocol, %s: flags %d, want %d", proto, f.Name, f.Flag, w)
+			}
+		}
+	}
+}
