@@ -29,6 +29,12 @@ func numberWidth(e Expr) int {
 	case *ColRef:
 		return intDisplayWidth(t)
 	case *Binary:
+		if w := negWidth(x); w > 0 {
+			return w
+		}
+		if x.Op == OpIntDiv {
+			return intDivWidth(x)
+		}
 		return arithWidth(x)
 	case *Cast:
 		// The binder's own widening (INT to BIGINT for a + 1) is no
