@@ -10,14 +10,15 @@ import "gpusql/storage/columnar"
 // in strict mode): a Cast to the column's type would keep 123456.00 in a
 // DECIMAL(5,2).
 //
-// A DECIMAL of more than 18 digits reaches it unchanged (decimalStoreType):
-// its cast to DECIMAL(18,s) would be NULL for 10^20, stored silently.
+// A DECIMAL of more than 18 digits reaches it unchanged and a BIGINT
+// UNSIGNED as DECIMAL(20,0) (decimalStoreType): a cast to DECIMAL(18,s)
+// would be NULL for 10^20 or 2^64 - 1, stored silently.
 func decimalNeedsRangeCheck(from, to columnar.Type) bool {
 	if to.ID != columnar.Decimal || to.IsWide() || to.Precision <= 0 {
 		return false
 	}
 	switch {
-	case from.IsWide():
+	case from.IsWide(), from.IsBigUnsigned():
 		return true
 	case from.ID == columnar.Decimal:
 		return from.Precision-from.Scale > to.Precision-to.Scale
@@ -34,6 +35,9 @@ func decimalNeedsRangeCheck(from, to columnar.Type) bool {
 func decimalStoreType(from, to columnar.Type) columnar.Type {
 	if from.IsWide() {
 		return from
+	}
+	if from.IsBigUnsigned() {
+		return columnar.TDecimal(20, 0) // 2^64 - 1 exactly, which DECIMAL(18,s) is not
 	}
 	return columnar.TDecimal(maxDecimalPrecision, to.Scale)
 }
