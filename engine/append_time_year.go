@@ -21,25 +21,30 @@ func yearsInto(out *columnar.Column, m int, src *columnar.Column, n int) error {
 		if src.IsNull(i) {
 			continue
 		}
-		iv, fv, sv := rawValue(src, i)
-		st := src.Type
-		if st.IsWide() {
-			// A DECIMAL of over 18 digits holds no int64: its value rounded
-			// to an integer, or the 1264 of a value past any YEAR.
-			x, inRange := wideValue(src, i, 0)
-			var fits bool
-			if iv, fits = decimal.Int64(x); !inRange || !fits {
-				return &rowError{row: i, value: exec.FormatValue(src, i), typ: out.Type}
-			}
-			st = columnar.TInt64
-		}
-		y, ok := sql.YearValue(iv, fv, sv, st)
+		y, ok := yearOf(src, i)
 		if !ok {
 			return &rowError{row: i, value: exec.FormatValue(src, i), typ: out.Type}
 		}
 		out.I32[m+i] = y
 	}
 	return nil
+}
+
+// yearOf is row i of src as a YEAR; ok is false where no YEAR holds it.
+func yearOf(src *columnar.Column, i int) (int32, bool) {
+	iv, fv, sv := rawValue(src, i)
+	st := src.Type
+	if st.IsWide() {
+		// A DECIMAL of over 18 digits holds no int64: its value rounded
+		// to an integer, or none for a value past any YEAR.
+		x, inRange := wideValue(src, i, 0)
+		var fits bool
+		if iv, fits = decimal.Int64(x); !inRange || !fits {
+			return 0, false
+		}
+		st = columnar.TInt64
+	}
+	return sql.YearValue(iv, fv, sv, st)
 }
 
 // timesInto stores computed values into a TIME column, converting each as
