@@ -2,6 +2,7 @@ package engine
 
 import (
 	"gpusql/exec"
+	"gpusql/internal/decimal"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -20,14 +21,30 @@ func yearsInto(out *columnar.Column, m int, src *columnar.Column, n int) error {
 		if src.IsNull(i) {
 			continue
 		}
-		iv, fv, sv := rawValue(src, i)
-		y, ok := sql.YearValue(iv, fv, sv, src.Type)
+		y, ok := yearOf(src, i)
 		if !ok {
 			return &rowError{row: i, value: exec.FormatValue(src, i), typ: out.Type}
 		}
 		out.I32[m+i] = y
 	}
 	return nil
+}
+
+// yearOf is row i of src as a YEAR; ok is false where no YEAR holds it.
+func yearOf(src *columnar.Column, i int) (int32, bool) {
+	iv, fv, sv := rawValue(src, i)
+	st := src.Type
+	if st.IsWide() {
+		// A DECIMAL of over 18 digits holds no int64: its value rounded
+		// to an integer, or none for a value past any YEAR.
+		x, inRange := wideValue(src, i, 0)
+		var fits bool
+		if iv, fits = decimal.Int64(x); !inRange || !fits {
+			return 0, false
+		}
+		st = columnar.TInt64
+	}
+	return sql.YearValue(iv, fv, sv, st)
 }
 
 // timesInto stores computed values into a TIME column, converting each as
@@ -40,7 +57,18 @@ func timesInto(out *columnar.Column, m int, src *columnar.Column, n int) error {
 			continue
 		}
 		iv, fv, sv := rawValue(src, i)
-		us, ok := sql.TimeValue(iv, fv, sv, src.Type, out.Type)
+		st := src.Type
+		if st.IsWide() {
+			// A DECIMAL of over 18 digits read at TIME's finest scale
+			// (microseconds): one past int64 there is past any TIME.
+			x, inRange := wideValue(src, i, 6)
+			var fits bool
+			if iv, fits = decimal.Int64(x); !inRange || !fits {
+				return &rowError{row: i, value: exec.FormatValue(src, i), typ: out.Type}
+			}
+			st = columnar.TDecimal(18, 6)
+		}
+		us, ok := sql.TimeValue(iv, fv, sv, st, out.Type)
 		if !ok {
 			return &rowError{row: i, value: exec.FormatValue(src, i), typ: out.Type}
 		}

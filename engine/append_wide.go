@@ -27,7 +27,7 @@ func widesInto(out *columnar.Column, m int, src *columnar.Column, n int) error {
 			out.W[m+i] = v
 			continue
 		}
-		x, ok := decimal.Int64(v)
+		x, ok := wideInteger(v, t)
 		if !ok || !fits(x, t) || t.Physical() != columnar.PhysInt64 && t.Physical() != columnar.PhysInt32 {
 			return &rowError{row: i, value: exec.FormatValue(src, i), typ: t}
 		}
@@ -38,6 +38,20 @@ func widesInto(out *columnar.Column, m int, src *columnar.Column, n int) error {
 		}
 	}
 	return nil
+}
+
+// wideInteger is v (scale 0) as the int64 bits of integer type t: a
+// BIGINT UNSIGNED holds 0 to 2^64-1 in an int64's bits, a narrower
+// unsigned type 0 to its UnsignedMax.
+func wideInteger(v decimal.Num, t columnar.Type) (int64, bool) {
+	if !t.Unsigned {
+		return decimal.Int64(v)
+	}
+	u, ok := decimal.Uint64(v)
+	if !ok || u > t.UnsignedMax() {
+		return 0, false
+	}
+	return int64(u), true
 }
 
 // wideValue is row i of c as an unscaled wide value at scale s.

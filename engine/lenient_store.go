@@ -87,6 +87,10 @@ func lenientColumn(c *columnar.Column, f columnar.Field, warn func(code uint16, 
 		return lenientStrings(c, f, warn)
 	case numericStore(t) && numericStore(c.Type):
 		return lenientNumbers(c, f, warn)
+	case c.Type.IsWide() && (numericStore(t) && t.ID != columnar.Float64 || t.IsBigUnsigned()):
+		return lenientWide(c, f, warn)
+	case t.Year && yearNumber(c.Type):
+		return lenientYears(c, f, warn)
 	case t.IsBigUnsigned() && numericStore(c.Type):
 		return lenientBigUnsigned(c, f, warn)
 	case t.ID == columnar.Date && c.Type.ID == columnar.String && f.Nullable:

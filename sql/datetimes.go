@@ -272,7 +272,7 @@ func storeSchema(from, to Schema) Schema {
 			out[i].Type = storeIntegerType(from[i].Type)
 		}
 		if i < len(from) && decimalNeedsRangeCheck(from[i].Type, out[i].Type) {
-			out[i].Type = decimalStoreType(out[i].Type)
+			out[i].Type = decimalStoreType(from[i].Type, out[i].Type)
 		}
 		if out[i].Type.IsWide() {
 			out[i].Type = wideStoreType(out[i].Type)

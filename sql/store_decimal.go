@@ -9,11 +9,17 @@ import "gpusql/storage/columnar"
 // rounds), which checks it against the precision row by row (MySQL's 1264
 // in strict mode): a Cast to the column's type would keep 123456.00 in a
 // DECIMAL(5,2).
+//
+// A DECIMAL of more than 18 digits reaches it unchanged and a BIGINT
+// UNSIGNED as DECIMAL(20,0) (decimalStoreType): a cast to DECIMAL(18,s)
+// would be NULL for 10^20 or 2^64 - 1, stored silently.
 func decimalNeedsRangeCheck(from, to columnar.Type) bool {
-	if to.ID != columnar.Decimal || to.IsWide() || from.IsWide() || to.Precision <= 0 {
+	if to.ID != columnar.Decimal || to.IsWide() || to.Precision <= 0 {
 		return false
 	}
 	switch {
+	case from.IsWide(), from.IsBigUnsigned():
+		return true
 	case from.ID == columnar.Decimal:
 		return from.Precision-from.Scale > to.Precision-to.Scale
 	case from.ID == columnar.Float64, from.ID == columnar.Int64 && !from.Unsigned, from.ID == columnar.Int32 && !from.Year:
@@ -23,8 +29,16 @@ func decimalNeedsRangeCheck(from, to columnar.Type) bool {
 }
 
 // decimalStoreType is the type such a value reaches the engine in: the
-// column's scale, the widest precision of an int64 DECIMAL.
-func decimalStoreType(to columnar.Type) columnar.Type {
+// column's scale, the widest precision of an int64 DECIMAL; a wide DECIMAL
+// its own type, which the engine rounds to the column's scale as it
+// stores it (widesInto).
+func decimalStoreType(from, to columnar.Type) columnar.Type {
+	if from.IsWide() {
+		return from
+	}
+	if from.IsBigUnsigned() {
+		return columnar.TDecimal(20, 0) // 2^64 - 1 exactly, which DECIMAL(18,s) is not
+	}
 	return columnar.TDecimal(maxDecimalPrecision, to.Scale)
 }
 

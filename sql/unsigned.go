@@ -162,7 +162,11 @@ func crossesSignedness(from, to columnar.Type) bool {
 // (decimals and doubles rounded, strings parsed), which the engine
 // range-checks against the column.
 func storeIntegerType(from columnar.Type) columnar.Type {
-	if from.Unsigned {
+	if from.Unsigned || from.IsWide() || from.ID == columnar.Float64 {
+		// A DECIMAL of more than 18 digits or a DOUBLE stays one: its cast
+		// to BIGINT is NULL (or -2^63 for 1e300) past 2^63, which would
+		// store NULL where MySQL stores 18446744073709551608 into BIGINT
+		// UNSIGNED, or -128 where non-strict MySQL clips 1e300 to 127.
 		return from
 	}
 	return columnar.TInt64

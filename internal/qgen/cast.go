@@ -37,9 +37,23 @@ func (g *Gen) castWhole(sc *scope, d int) *Node {
 	if g.pct(50) {
 		x = g.decExpr(sc, d+1)
 	}
+	if g.pct(25) {
+		return castWideWhole(x, m, largest)
+	}
 	n := mk(TInt, fmt.Sprintf("CAST(@ AS DECIMAL(%d,0))", m), x).
 		lite(fmt.Sprintf("CAST(MIN(MAX(ROUND(@), -%d), %d) AS INTEGER)", largest, largest))
 	n.Bound = min(largest, max(x.Bound, valueBound))
+	return n
+}
+
+// castWideWhole is castWhole of x times 10^20, a DECIMAL of more than 18
+// digits in MySQL (the type whose stores and casts into narrower columns
+// once gave NULL): every value but 0 is clipped to ±(10^M - 1). SQLite's
+// side multiplies a REAL, exact enough for the clipping.
+func castWideWhole(x *Node, m int, largest int64) *Node {
+	n := mk(TInt, fmt.Sprintf("CAST(CAST(@ AS DECIMAL(30,2)) * 100000000000000000000 AS DECIMAL(%d,0))", m), x).
+		lite(fmt.Sprintf("CAST(MIN(MAX(ROUND(@ * 1e20), -%d), %d) AS INTEGER)", largest, largest))
+	n.Bound = largest
 	return n
 }
 
