@@ -97,17 +97,13 @@ func alwaysNull(e Expr) bool {
 // its projection, under any filter, order or limit, is alwaysNull.
 func selectsOnlyNull(p Plan) bool {
 	for {
+		if in, ok := keepsColumns(p); ok {
+			p = in
+			continue
+		}
 		switch x := p.(type) {
 		case *Project:
 			return len(x.Exprs) == 1 && alwaysNull(x.Exprs[0])
-		case *Filter:
-			p = x.Input
-		case *Sort:
-			p = x.Input
-		case *Limit:
-			p = x.Input
-		case *Distinct:
-			p = x.Input
 		default:
 			return false
 		}

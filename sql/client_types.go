@@ -35,15 +35,11 @@ func ClientTypes(q *Query) []columnar.Type {
 func clientType(p Plan, i int) (columnar.Type, bool) {
 	rounded := -1 // the scale a ROUND on the way gave
 	for {
+		if in, ok := keepsColumns(p); ok {
+			p = in
+			continue
+		}
 		switch n := p.(type) {
-		case *Limit:
-			p = n.Input
-		case *Sort:
-			p = n.Input
-		case *Distinct:
-			p = n.Input
-		case *Filter:
-			p = n.Input
 		case *Project:
 			e := n.Exprs[i]
 			if f, ok := e.(*Func); ok && f.Name == "round" && f.T.ID == columnar.Decimal && len(f.Args) == 2 {
@@ -130,15 +126,11 @@ func ClientNotNull(q *Query) []bool {
 // through projections, sorts, limits, filters and DISTINCT.
 func sourceAgg(p Plan, i int) (AggExpr, bool) {
 	for {
+		if in, ok := keepsColumns(p); ok {
+			p = in
+			continue
+		}
 		switch n := p.(type) {
-		case *Limit:
-			p = n.Input
-		case *Sort:
-			p = n.Input
-		case *Distinct:
-			p = n.Input
-		case *Filter:
-			p = n.Input
 		case *Project:
 			ref, ok := n.Exprs[i].(*ColRef)
 			if !ok {

@@ -73,15 +73,11 @@ func ctasColumns(p Plan) []CTASColumn {
 // VARCHAR(2) as LEFT(b, 2) itself is. 0 where p does not compute it.
 func derivedWidth(p Plan, i int) int {
 	for {
+		if in, ok := keepsColumns(p); ok {
+			p = in
+			continue
+		}
 		switch n := p.(type) {
-		case *Filter:
-			p = n.Input
-		case *Sort:
-			p = n.Input
-		case *Limit:
-			p = n.Input
-		case *Distinct:
-			p = n.Input
 		case *Project:
 			if i < 0 || i >= len(n.Exprs) {
 				return 0
@@ -112,15 +108,11 @@ func baseField(p Plan, i int) *columnar.Field {
 // nil where p computes it.
 func baseColumn(p Plan, i int) (*columnar.Table, int) {
 	for {
+		if in, ok := keepsColumns(p); ok {
+			p = in
+			continue
+		}
 		switch n := p.(type) {
-		case *Filter:
-			p = n.Input
-		case *Sort:
-			p = n.Input
-		case *Limit:
-			p = n.Input
-		case *Distinct:
-			p = n.Input
 		case *Window:
 			if i >= len(n.Input.Schema()) {
 				return nil, 0 // a window function's result

@@ -159,3 +159,20 @@ func (p *Limit) Children() []Plan     { return []Plan{p.Input} }
 func (p *Distinct) Children() []Plan  { return []Plan{p.Input} }
 func (p *SetOp) Children() []Plan     { return []Plan{p.Left, p.Right} }
 func (p *Values) Children() []Plan    { return nil }
+
+// keepsColumns is the input of p when p passes its input's columns on in
+// place, each row's values unchanged (a filter, sort, limit or DISTINCT),
+// so that a walk from a result column down to its source can step past it.
+func keepsColumns(p Plan) (Plan, bool) {
+	switch n := p.(type) {
+	case *Filter:
+		return n.Input, true
+	case *Sort:
+		return n.Input, true
+	case *Limit:
+		return n.Input, true
+	case *Distinct:
+		return n.Input, true
+	}
+	return nil, false
+}
