@@ -5,7 +5,6 @@ package gpu
 import (
 	"fmt"
 	"math"
-	"time"
 
 	"gpusql/sql"
 	"gpusql/storage/columnar"
@@ -289,7 +288,7 @@ func mapColRefs(e sql.Expr, fn func(*sql.ColRef) sql.Expr) sql.Expr {
 }
 
 // yearZeroMarch is 0000-03-01 in days from 1970-01-01 (exec/cpu's).
-var yearZeroMarch = int64(time.Date(0, time.March, 1, 0, 0, 0, 0, time.UTC).Unix() / 86400)
+var yearZeroMarch = columnar.DaysFromCivil(0, 3, 1)
 
 // mysqlDays shifts date d to MySQL's day numbers less a constant: they
 // give year 0 no February 29 (calc_daynr), so a date before 0000-03-01
