@@ -66,8 +66,13 @@ func (db *DB) planProfile() *planner.GPUProfile {
 	p.Packing, p.PackTransfer = mode == "on", mode == "transfer"
 	p.ColdCopies = coldCopies
 	p.CopiesWhenRead = copiesWhenRead
+	p.NoRunTransfer = noRunTransfer
 	return &p
 }
+
+// noRunTransfer (GPUSQL_COLD_RUNS=off) sends columns packed, never as
+// runs, for comparison (planner/gpu_runs.go).
+var noRunTransfer = os.Getenv("GPUSQL_COLD_RUNS") == "off"
 
 // coldCopies (GPUSQL_COLD_IN_PLACE=off) has cold runs copy every packed
 // column before the kernel, for comparison with reading selective ones in

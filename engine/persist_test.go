@@ -90,7 +90,7 @@ func TestPersistNewerFormat(t *testing.T) {
 	db.Close()
 	m := filepath.Join(dir, "MANIFEST")
 	b, _ := os.ReadFile(m)
-	os.WriteFile(m, []byte(strings.Replace(string(b), "gpusql-database 1 ", "gpusql-database 99 ", 1)), 0o644)
+	os.WriteFile(m, []byte(strings.Replace(string(b), "gpusql-database 2 ", "gpusql-database 99 ", 1)), 0o644)
 	_, err := Open(Options{Executor: "cpu", Path: dir})
 	if err == nil || !strings.Contains(err.Error(), "format version 99") {
 		t.Errorf("newer format: %v", err)

@@ -59,6 +59,61 @@ extern "C" __global__ void unpack_packed(const Col c, long long n, int* out) {
     out[i] = ld_packed(c, i);
 }
 
+// unpack_runs expands a column sent in its run-length form
+// (storage/columnar/runs.go: frames, each chunk's first word of values, a
+// start bit a row, each run's offset in bits bits) into its 4-byte form:
+// a block a chunk of 4,096 rows at a time. The chunk's 128 start words'
+// popcounts, scanned in shared memory, give each word's runs before it; a
+// thread then writes rows t, t + 256, ... (a warp's lanes consecutive
+// rows), each row's run the start bits up to it. Reads a bit a row and
+// bits bits a run, writes 4 B a row: device bandwidth. blockDim.x must be
+// RUNS_THREADS.
+#define RUNS_THREADS 256
+extern "C" __global__ void __launch_bounds__(RUNS_THREADS)
+    unpack_runs(const unsigned* form, long long chunks, long long n, int bits, int* out) {
+  __shared__ unsigned before[128];
+  __shared__ unsigned warpRuns[4];
+  const int* frames = (const int*)form;
+  const unsigned* valueStart = form + chunks;
+  const unsigned* starts = form + 2 * chunks + 1;
+  const unsigned* values = starts + ((n + 31) >> 5);
+  const int t = threadIdx.x;
+  for (long long c = blockIdx.x; c < chunks; c += gridDim.x) {
+    const long long row0 = c << 12;
+    const int rows = (int)min(4096LL, n - row0);
+    const unsigned* st = starts + (row0 >> 5);
+    const unsigned own = t < ((rows + 31) >> 5) ? __popc(st[t]) : 0u;
+    unsigned upTo = own;  // inclusive scan over the warp
+    for (int o = 1; o < 32; o <<= 1) {
+      const unsigned y = __shfl_up_sync(0xffffffffu, upTo, o);
+      if ((t & 31) >= o) upTo += y;
+    }
+    if (t < 128 && (t & 31) == 31) warpRuns[t >> 5] = upTo;
+    __syncthreads();
+    if (t < 128) {
+      unsigned add = 0;
+      for (int w = 0; w < (t >> 5); w++) add += warpRuns[w];
+      before[t] = upTo - own + add;
+    }
+    __syncthreads();
+    const unsigned* vals = values + valueStart[c];
+    const unsigned frame = (unsigned)frames[c];
+    for (int i = t; i < rows; i += RUNS_THREADS) {
+      const unsigned run = before[i >> 5] + __popc(st[i >> 5] & (0xffffffffu >> (31 - (i & 31)))) - 1u;
+      unsigned d = 0;
+      if (bits > 0) {
+        const unsigned long long pos = (unsigned long long)run * (unsigned)bits;
+        const unsigned long long pair =
+            (unsigned long long)vals[pos >> 5] | ((unsigned long long)vals[(pos >> 5) + 1] << 32);
+        d = (unsigned)(pair >> (pos & 31));
+        if (bits < 32) d &= (1u << bits) - 1u;
+      }
+      out[row0 + i] = (int)(frame + d);
+    }
+    __syncthreads();  // before[] and warpRuns[] serve the next chunk
+  }
+}
+
 extern "C" __global__ void narrow_i64_i32(const long long* in, int* out, long long n) {
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
     out[i] = (int)in[i];

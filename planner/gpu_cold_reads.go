@@ -73,7 +73,7 @@ func planColdReads(g *GPUPlan, prof *GPUProfile) {
 			continue
 		}
 		inPlace := packedSectorShare(r.Alive, c.Packing.Bits) * live * float64(c.Packing.Bytes)
-		copied := float64(c.Packing.Bytes)/prof.PinnedCopyGBs + float64(c.Bytes)/prof.HBMGBs
+		copied := float64(c.Packing.CopyBytes())/prof.PinnedCopyGBs + float64(c.Bytes)/prof.HBMGBs
 		if inPlace/(prof.ZeroCopyGBs*scatteredZeroCopy) < copied || prof.ForceColdInPlace {
 			c.Packing.ColdInPlace, c.Packing.ColdBytes = true, int64(inPlace)
 		}

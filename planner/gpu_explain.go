@@ -214,6 +214,9 @@ func explainColumn(c GPUColumn) string {
 			to = "narrowed"
 		}
 		form += fmt.Sprintf("; sent packed %d bits, %s, %s on the device", c.Packing.Bits, fmtBytes(c.Packing.Bytes), to)
+		if c.Packing.RunBytes > 0 && !c.Packing.ColdInPlace {
+			form += fmt.Sprintf("; copied as runs of %d bits, est %s", c.Packing.Bits, fmtBytes(c.Packing.RunBytes))
+		}
 		if c.Packing.ColdInPlace {
 			form += fmt.Sprintf("; read in place while not resident, est %s", fmtBytes(c.Packing.ColdBytes))
 		}

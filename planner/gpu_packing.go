@@ -63,6 +63,18 @@ type GPUPacking struct {
 	// that finds it not on the device start its copy before the
 	// dimension builds, on a stream of its own (gpu_cold_reads.go).
 	CopyAhead bool
+	// RunBytes, when not 0, has a cold copy send the column's run-length
+	// form, about RunBytes over the link, instead of its packed bytes
+	// (gpu_runs.go); a read in place still reads the packed form.
+	RunBytes int64
+}
+
+// CopyBytes is what a cold copy of the column moves over the link.
+func (p *GPUPacking) CopyBytes() int64 {
+	if p.RunBytes > 0 {
+		return p.RunBytes
+	}
+	return p.Bytes
 }
 
 // packCandidates marks the star's fact columns the fused kernel reads
@@ -89,9 +101,12 @@ func packCandidates(g *GPUPlan, cols []GPUColumn, prof *GPUProfile) {
 		if !ok || b >= 32 && !prof.ForcePacking {
 			continue
 		}
-		packed := columnar.PackedBytes(t.Rows, b)
-		if resident || prof.ForcePacking || transferSaves(c.Bytes, packed) {
-			c.Packing = &GPUPacking{Bits: b, ChunkShift: columnar.PackChunkShift, Transfer: !resident, Bytes: packed}
+		pk := &GPUPacking{Bits: b, ChunkShift: columnar.PackChunkShift, Transfer: !resident, Bytes: columnar.PackedBytes(t.Rows, b)}
+		if !resident {
+			pk.RunBytes = runTransferBytes(t, ci, b, pk.Bytes, prof)
+		}
+		if resident || prof.ForcePacking || transferSaves(c.Bytes, pk.CopyBytes()) {
+			c.Packing = pk
 		}
 		if resident {
 			c.UnpackedBytes, c.Bytes = c.Bytes, c.Packing.Bytes

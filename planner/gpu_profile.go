@@ -86,6 +86,11 @@ type GPUProfile struct {
 	// ForceColdInPlace, for tests, reads every column sent packed in
 	// place when cold, whatever the cost says.
 	ForceColdInPlace bool
+	// NoRunTransfer sends every column sent packed in its packed form,
+	// never its run-length form (gpu_runs.go; GPUSQL_COLD_RUNS=off, for
+	// comparison); ForceRunTransfer, for tests, sends every one whose
+	// statistics count its runs as runs, whatever it saves.
+	NoRunTransfer, ForceRunTransfer bool
 }
 
 // builtinGPUProfiles are the GPUs gpusql runs on. The H100 numbers are

@@ -190,7 +190,7 @@ func mapColumn(dir string, m columnMeta, f columnar.Field, rows int, what string
 	if err := check("statistics", m.Stats); err != nil {
 		return nil, nil, err
 	}
-	stats, err := decodeStats(get(m.Stats))
+	stats, err := decodeStats(get(m.Stats), binary.LittleEndian.Uint32(maps[m.fileOf(m.Stats)][8:]))
 	if err != nil {
 		return nil, nil, bad(m.File, "%v", err)
 	}

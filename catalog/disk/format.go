@@ -18,7 +18,7 @@ import (
 // reads. Bump it on any incompatible change to the manifest or the column
 // files; an older gpusql then refuses the database by name instead of
 // misreading it.
-const FormatVersion = 1
+const FormatVersion = 2
 
 const (
 	manifestName = "MANIFEST"
@@ -28,8 +28,10 @@ const (
 	// map, so vectors are aligned for SIMD and for GPU copies.
 	headerSize   = 64
 	sectionAlign = 64
-	// statsRecord is the encoded size of one columnar.ChunkStats.
-	statsRecord = 48
+	// statsRecord is the encoded size of one columnar.ChunkStats;
+	// statsRecordV1 its size in format 1's files, which kept no run count.
+	statsRecord   = 56
+	statsRecordV1 = 48
 )
 
 // manifest is the database's root: the tables, their columns' files, the
@@ -167,17 +169,24 @@ func encodeStats(stats []columnar.ChunkStats) []byte {
 		binary.LittleEndian.PutUint64(r[24:], math.Float64bits(s.MaxF))
 		binary.LittleEndian.PutUint64(r[32:], uint64(s.NullCount))
 		binary.LittleEndian.PutUint64(r[40:], uint64(s.Distinct))
+		binary.LittleEndian.PutUint64(r[48:], uint64(s.Runs))
 	}
 	return b
 }
 
-func decodeStats(b []byte) ([]columnar.ChunkStats, error) {
-	if len(b)%statsRecord != 0 {
-		return nil, fmt.Errorf("statistics section of %d bytes is not a whole number of records", len(b))
+// decodeStats reads the statistics of a column file of format version
+// (1 or 2; format 1's records have no run count, which reads as unknown).
+func decodeStats(b []byte, version uint32) ([]columnar.ChunkStats, error) {
+	size := statsRecord
+	if version < 2 {
+		size = statsRecordV1
 	}
-	out := make([]columnar.ChunkStats, len(b)/statsRecord)
+	if len(b)%size != 0 {
+		return nil, fmt.Errorf("statistics section of %d bytes is not a whole number of %d-byte records", len(b), size)
+	}
+	out := make([]columnar.ChunkStats, len(b)/size)
 	for i := range out {
-		r := b[i*statsRecord:]
+		r := b[i*size:]
 		out[i] = columnar.ChunkStats{
 			Min:       int64(binary.LittleEndian.Uint64(r[0:])),
 			Max:       int64(binary.LittleEndian.Uint64(r[8:])),
@@ -185,6 +194,9 @@ func decodeStats(b []byte) ([]columnar.ChunkStats, error) {
 			MaxF:      math.Float64frombits(binary.LittleEndian.Uint64(r[24:])),
 			NullCount: int(binary.LittleEndian.Uint64(r[32:])),
 			Distinct:  int(binary.LittleEndian.Uint64(r[40:])),
+		}
+		if size >= statsRecord {
+			out[i].Runs = int(binary.LittleEndian.Uint64(r[48:]))
 		}
 	}
 	return out, nil

@@ -192,7 +192,7 @@ func (cc *columnCache) settleAhead(e *devColumn) error {
 	err := l.done.Synchronize()
 	if cacheTrace {
 		fmt.Fprintf(os.Stderr, "gpu cache: waited %.3f ms for a copy ahead\n", time.Since(start).Seconds()*1e3)
-		l.traceTimes(4 * int64(l.pc.words+l.pc.frames))
+		l.traceTimes(l.pc.size)
 	}
 	e.sending = nil
 	l.release(cc)

@@ -27,7 +27,7 @@ func TestNarrowColumns(t *testing.T) {
 	s := scanOf(f, "g", "v")
 	fl := filterOf(s, cmpOp(sql.OpGT, ref(s, "g"), -2))
 	base := &planner.Physical{Root: aggOf(fl, []string{"g"}, sumOf(ref(fl, "v")), countStar())}
-	narrow := packingMode{"narrow", false, false, true, true, false}
+	narrow := packingMode{name: "narrow", transfer: true, narrow: true}
 	p := withPacking(t, base, narrow)
 	if narrowColumns(p.GPU) != 2 {
 		t.Fatalf("want g and v narrow:\n%s", p.Explain())

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"gorgonia.org/cu"
 
@@ -84,7 +86,11 @@ func (cc *columnCache) sendUnpacked(col *columnar.Column, gc *planner.GPUColumn,
 		return nil, errNoRoom
 	}
 	start := time.Now()
-	pc, err := cc.packed.get(col, pk.Bits)
+	get := cc.packed.get
+	if pk.RunBytes > 0 {
+		get = cc.packed.getRuns
+	}
+	pc, err := get(col, pk.Bits)
 	if errors.Is(err, errNoRoom) {
 		return nil, err
 	}
@@ -96,8 +102,8 @@ func (cc *columnCache) sendUnpacked(col *columnar.Column, gc *planner.GPUColumn,
 	e.sending = &sendingCopy{pc: pc}
 	if cacheTrace {
 		defer func() {
-			fmt.Fprintf(os.Stderr, "gpu cache: %s.%s packed copy %.3f ms, packed send and unpack started in %.3f ms (%d bytes)\n",
-				gc.Table, gc.Column, packed.Sub(start).Seconds()*1e3, time.Since(packed).Seconds()*1e3, 4*(pc.words+pc.frames))
+			fmt.Fprintf(os.Stderr, "gpu cache: %s.%s %s copy %.3f ms, send and unpack started in %.3f ms (%d bytes)\n",
+				gc.Table, gc.Column, pc.form(), packed.Sub(start).Seconds()*1e3, time.Since(packed).Seconds()*1e3, pc.size)
 		}()
 	}
 	err = cc.unpackInto(e, pc, pk.Bits, st)
@@ -115,11 +121,11 @@ func (cc *columnCache) sendUnpacked(col *columnar.Column, gc *planner.GPUColumn,
 }
 
 // unpackInto allocates e's 4-byte data and starts filling it from packed
-// copy pc through a staging buffer (kept in e.sending until the device is
-// past the unpack), on stream st.
+// copy pc (packed or runs) through a staging buffer (kept in e.sending
+// until the device is past the unpack), on stream st.
 func (cc *columnCache) unpackInto(e *devColumn, pc *packedCopy, bits int, st cu.Stream) error {
 	n := int64(e.n)
-	size := 4 * int64(pc.words+pc.frames)
+	size := pc.size
 	tmp, err := cc.d.pool.get(size)
 	if err != nil {
 		return err
@@ -134,6 +140,12 @@ func (cc *columnCache) unpackInto(e *devColumn, pc *packedCopy, bits int, st cu.
 		return fmt.Errorf("gpu: copying a packed column to the device: %v", err)
 	}
 	e.sending.traceMark(st)
+	if pc.runs != nil {
+		runCopies.Add(1)
+		err := cc.launchUnpackRuns(st, tmp, pc.runs, e.data)
+		e.sending.traceMark(st)
+		return err
+	}
 	view := colView{Data: uint64(tmp), Width: 4, Frame: uint64(tmp) + 4*uint64(pc.words), Bits: int32(bits), Shift: columnar.PackChunkShift}
 	if st != (cu.Stream{}) {
 		err := cc.launchUnpackOn(st, view, n, e.data)
@@ -143,6 +155,44 @@ func (cc *columnCache) unpackInto(e *devColumn, pc *packedCopy, bits int, st cu.
 	if err := cc.launchUnpack(view, n, e.data, false); err != nil {
 		return err
 	}
-	noteKernel(4*int64(pc.words+pc.frames), 4*n, n, n)
+	noteKernel(size, 4*n, n, n)
 	return nil
+}
+
+// launchUnpackRuns starts unpack_runs (kernels/column_cache.cu) expanding
+// the run-length form at form into out's 4-byte rows, on stream st: on
+// the copy stream outside the query's kernel profile (the copy's event
+// says when it is done), on the default stream as one of its kernels.
+func (cc *columnCache) launchUnpackRuns(st cu.Stream, form cu.DevicePtr, f *columnar.RunForm, out cu.DevicePtr) error {
+	fn, err := cc.d.fn("unpack_runs")
+	if err != nil {
+		return err
+	}
+	a := unpackRunsArgs{Form: uint64(form), Chunks: int64(f.Chunks()), N: int64(f.Rows), Bits: int32(f.Bits), Out: uint64(out)}
+	grid := min(f.Chunks(), cc.d.sms*8)
+	if st != (cu.Stream{}) {
+		return launchUncounted(st, fn, grid, runsThreads, 0, unsafe.Pointer(&a), unsafe.Sizeof(a))
+	}
+	if err := launch(fn, grid, runsThreads, 0, unsafe.Pointer(&a), unsafe.Sizeof(a)); err != nil {
+		return err
+	}
+	noteKernel(4*int64(f.Words()), 4*int64(f.Rows), int64(f.Rows), int64(f.Rows))
+	return nil
+}
+
+// runCopies counts the columns copied in their run-length form (tests
+// check plans that say so do).
+var runCopies atomic.Int64
+
+// runsThreads is unpack_runs's block size (RUNS_THREADS).
+const runsThreads = 256
+
+// unpackRunsArgs are unpack_runs's parameters.
+type unpackRunsArgs struct {
+	Form   uint64
+	Chunks int64
+	N      int64
+	Bits   int32
+	_      int32
+	Out    uint64
 }

@@ -50,15 +50,18 @@ type hostMemory struct {
 type packedCopyKey struct {
 	col  *columnar.Column
 	bits int
+	runs bool // the run-length form (storage/columnar/runs.go)
 }
 
-// packedCopy is one packed column in host memory: words, then frames.
+// packedCopy is one packed column in host memory: words, then frames; or
+// its run-length form (runs).
 type packedCopy struct {
 	key           packedCopyKey
 	vector        uintptr // the column's values when packed
 	rows          int
 	mem           unsafe.Pointer
 	words, frames int
+	runs          *columnar.RunForm
 	size          int64
 	users         int
 	elem          *list.Element
@@ -86,7 +89,16 @@ const wholeCopy = -1
 // kept copy, or a new one packed (or copied) into memory from reserve and
 // pinned after.
 func (s *packedCopies) get(col *columnar.Column, bits int) (*packedCopy, error) {
-	k := packedCopyKey{col, bits}
+	return s.getForm(packedCopyKey{col: col, bits: bits})
+}
+
+// getRuns is get for col's run-length form in bits bits a run.
+func (s *packedCopies) getRuns(col *columnar.Column, bits int) (*packedCopy, error) {
+	return s.getForm(packedCopyKey{col: col, bits: bits, runs: true})
+}
+
+func (s *packedCopies) getForm(k packedCopyKey) (*packedCopy, error) {
+	col, bits := k.col, k.bits
 	if c, ok := s.m[k]; ok {
 		if c.vector == vectorPtr(col) && c.rows == col.Len {
 			c.users++
@@ -99,9 +111,16 @@ func (s *packedCopies) get(col *columnar.Column, bits int) (*packedCopy, error) 
 		s.remove(c)
 	}
 	c := &packedCopy{key: k, vector: vectorPtr(col), rows: col.Len}
-	if bits == wholeCopy {
+	switch {
+	case k.runs:
+		f, err := columnar.CountRuns(col, bits)
+		if err != nil {
+			return nil, err
+		}
+		c.runs, c.size = f, 4*int64(f.Words())
+	case bits == wholeCopy:
 		c.size = int64(len(col.Data()))
-	} else {
+	default:
 		c.words, c.frames = columnar.PackedWords(col.Len, bits), columnar.PackedFrames(col.Len)
 		c.size = 4 * int64(c.words+c.frames)
 	}
@@ -111,9 +130,7 @@ func (s *packedCopies) get(col *columnar.Column, bits int) (*packedCopy, error) 
 		return nil, fmt.Errorf("%w: %d bytes to pack a column: %v", errNoRoom, c.size, err)
 	}
 	c.mem = mem
-	if bits == wholeCopy {
-		parallelCopy(c.bytes(), col.Data())
-	} else if err := columnar.PackInto(col, bits, c.wordSlice(), c.frameSlice()); err != nil {
+	if err := c.fill(col); err != nil {
 		s.mem.release(mem, false)
 		return nil, err
 	}
@@ -130,6 +147,29 @@ func (s *packedCopies) get(col *columnar.Column, bits int) (*packedCopy, error) 
 	s.m[k] = c
 	s.used += c.size
 	return c, nil
+}
+
+// form names c's form in traces.
+func (c *packedCopy) form() string {
+	switch {
+	case c.runs != nil:
+		return "runs"
+	case c.key.bits == wholeCopy:
+		return "whole"
+	}
+	return "packed"
+}
+
+// fill writes col's form into c's memory.
+func (c *packedCopy) fill(col *columnar.Column) error {
+	switch {
+	case c.runs != nil:
+		return columnar.EncodeRuns(col, c.runs, unsafe.Slice((*uint32)(c.mem), c.size/4))
+	case c.key.bits == wholeCopy:
+		parallelCopy(c.bytes(), col.Data())
+		return nil
+	}
+	return columnar.PackInto(col, c.key.bits, c.wordSlice(), c.frameSlice())
 }
 
 func (c *packedCopy) wordSlice() []uint32 { return unsafe.Slice((*uint32)(c.mem), c.words) }

@@ -76,7 +76,7 @@ func TestPackedCopies(t *testing.T) {
 	}
 	s.release(ca)
 	s.release(ca)
-	if _, ok := s.m[packedCopyKey{a, 4}]; !ok {
+	if _, ok := s.m[packedCopyKey{col: a, bits: 4}]; !ok {
 		t.Error("an unused copy within the budget was freed")
 	}
 	// b needs room: a (unused) goes.
@@ -84,7 +84,7 @@ func TestPackedCopies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := s.m[packedCopyKey{a, 4}]; ok || len(h.live) != 1 || s.used != size {
+	if _, ok := s.m[packedCopyKey{col: a, bits: 4}]; ok || len(h.live) != 1 || s.used != size {
 		t.Errorf("a not evicted for b: %d allocations, %d bytes used", len(h.live), s.used)
 	}
 	// In use, b stays even past the budget.
@@ -96,7 +96,7 @@ func TestPackedCopies(t *testing.T) {
 		t.Errorf("over the budget with both in use: %d allocations, %d of %d bytes", len(h.live), s.used, s.budget)
 	}
 	s.release(cb)
-	if _, ok := s.m[packedCopyKey{b, 6}]; ok || s.used > s.budget {
+	if _, ok := s.m[packedCopyKey{col: b, bits: 6}]; ok || s.used > s.budget {
 		t.Errorf("the released copy past the budget stays: %d of %d bytes", s.used, s.budget)
 	}
 	s.release(ca)
@@ -140,5 +140,34 @@ func TestPackedCopies(t *testing.T) {
 	n = len(h.live)
 	if _, err := fail.get(a, 4); !errors.Is(err, errNoRoom) || len(h.live) != n {
 		t.Errorf("pinning failing: %v, want errNoRoom; %d allocations (had %d)", err, len(h.live), n)
+	}
+}
+
+// A column's run-length copy is its own entry beside its packed copy of
+// the same bits, shared while in use, decodes to the column, and is
+// counted at its size.
+func TestRunCopies(t *testing.T) {
+	h := newHeapAlloc()
+	a := intColumn(10_000, func(i int) int32 { return int32(i / 3 % 11) })
+	s := newPackedCopies(1<<20, h.memory())
+	pa, err := s.get(a, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ra, err := s.getRuns(a, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ra == pa || ra.runs == nil || len(h.live) != 2 || ra.size != 4*int64(ra.runs.Words()) || s.used != pa.size+ra.size {
+		t.Fatalf("runs and packed copies: same %v, %d allocations, %d bytes used", ra == pa, len(h.live), s.used)
+	}
+	got := columnar.DecodeRuns(ra.runs, unsafe.Slice((*uint32)(ra.mem), ra.size/4))
+	for i, v := range got {
+		if v != a.I32[i] {
+			t.Fatalf("row %d: %d, want %d", i, v, a.I32[i])
+		}
+	}
+	if again, _ := s.getRuns(a, 4); again != ra || ra.users != 2 || ra.form() != "runs" || pa.form() != "packed" {
+		t.Errorf("a second getRuns made another copy, or forms misnamed")
 	}
 }

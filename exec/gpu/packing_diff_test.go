@@ -28,14 +28,17 @@ import (
 // and unpacked on the device (forced: small tables too), narrowed where
 // the values fit 1 or 2 bytes (forced: whatever the budget), or read in
 // place while cold and loaded behind (column_in_place.go; forced: every
-// column sent packed).
-var packingModes = []packingMode{{"packing-off", true, false, false, false, false}, {"packing-on", false, false, false, false, false},
-	{"packing-forced", false, true, false, false, false}, {"packing-transfer", false, true, true, true, false},
-	{"packing-in-place", false, true, true, false, true}}
+// column sent packed), or copied cold in their run-length form
+// (column_unpack.go; forced: every column whose runs the statistics
+// count, whatever that saves).
+var packingModes = []packingMode{{name: "packing-off", off: true}, {name: "packing-on"},
+	{name: "packing-forced", force: true}, {name: "packing-transfer", force: true, transfer: true, narrow: true},
+	{name: "packing-in-place", force: true, transfer: true, inPlace: true},
+	{name: "packing-runs", force: true, transfer: true, runs: true}}
 
 type packingMode struct {
-	name                                  string
-	off, force, transfer, narrow, inPlace bool
+	name                                        string
+	off, force, transfer, narrow, inPlace, runs bool
 }
 
 // withPacking returns a copy of p planned for the device with packing set
@@ -48,6 +51,7 @@ func withPacking(t testing.TB, p *planner.Physical, m packingMode) *planner.Phys
 	}
 	prof.Packing, prof.ForcePacking, prof.PackTransfer, prof.ForceNarrow = !m.off && !m.transfer, m.force, m.transfer, m.narrow
 	prof.ForceColdInPlace = m.inPlace
+	prof.ForceRunTransfer, prof.ColdCopies = m.runs, m.runs
 	cp := *p
 	cp.GPU = planner.PlanGPU(p, prof)
 	return &cp
@@ -63,6 +67,10 @@ func runPacking(t testing.TB, p *planner.Physical, m packingMode) (*exec.Result,
 		}
 	}
 	return Run(context.Background(), p)
+}
+
+func sentAsRuns(c planner.GPUColumn) bool {
+	return c.Packing != nil && c.Packing.RunBytes > 0 && !c.Packing.ColdInPlace
 }
 
 func packedColumns(g *planner.GPUPlan) int {
@@ -114,6 +122,11 @@ func TestSSBDifferentialPacking(t *testing.T) {
 			if packed := packedColumns(p.GPU); (packed > 0) == m.off || p.GPU.Star == nil {
 				t.Errorf("%s %s: %d packed columns, star %v\n%s", name, m.name, packed, p.GPU.Star != nil, p.Explain())
 			}
+			runs := int64(countColumns(p.GPU, sentAsRuns))
+			if m.runs && runs == 0 {
+				t.Errorf("%s %s: no column copied as runs\n%s", name, m.name, p.Explain())
+			}
+			before := runCopies.Load()
 			eachTuningQuiet(func(tu tuning) {
 				got, err := runPacking(t, p, m)
 				if err != nil {
@@ -124,6 +137,9 @@ func TestSSBDifferentialPacking(t *testing.T) {
 					t.Errorf("%s %s %s: %s\n%s", name, m.name, tu, diff, p.Explain())
 				}
 			})
+			if n := runCopies.Load() - before; m.runs && n < runs {
+				t.Errorf("%s %s: %d columns copied as runs, the plan copies %d so a run", name, m.name, n, runs)
+			}
 			// The packed and narrow forms are cache entries of their own,
 			// of the planned size; a column sent packed and not narrowed
 			// is cached in its 4-byte form.

@@ -83,6 +83,12 @@ func chunkStats(col *Column, lo, hi int, sc *statsScratch) ChunkStats {
 			valid = nil
 		}
 	}
+	switch {
+	case col.I32 != nil:
+		st.Runs = packChunkRuns(col.I32, col.Valid, lo, hi)
+	case col.I64 != nil:
+		st.Runs = packChunkRuns(col.I64, col.Valid, lo, hi)
+	}
 	if st.NullCount == hi-lo {
 		return st
 	}
@@ -101,6 +107,16 @@ func chunkStats(col *Column, lo, hi int, sc *statsScratch) ChunkStats {
 		st.Distinct = (hi - lo) - st.NullCount
 	}
 	return st
+}
+
+// packChunkRuns counts the runs of rows [lo, hi) (lo a multiple of
+// PackChunkRows), broken every PackChunkRows rows.
+func packChunkRuns[T int32 | int64](v []T, valid []uint64, lo, hi int) int {
+	runs := 0
+	for k := lo; k < hi; k += PackChunkRows {
+		runs += countRuns(v, valid, k, min(k+PackChunkRows, hi))
+	}
+	return runs
 }
 
 // nonDecreasing reports whether the valid values of v[lo:hi] never

@@ -49,6 +49,9 @@ func checkStatsExact(t *testing.T, tb *Table) {
 				first = false
 			}
 			want.Distinct = len(seen)
+			if col.I32 != nil || col.I64 != nil {
+				want.Runs = runsFromRows(col, lo, hi)
+			}
 			// Sorted is stated for integer chunks holding a value.
 			want.Sorted = col.F64 == nil && !first && sorted
 			approx := got.Distinct
@@ -62,6 +65,22 @@ func checkStatsExact(t *testing.T, tb *Table) {
 			}
 		}
 	}
+}
+
+// runsFromRows counts the runs of rows [lo, hi) of an integer column row
+// by row: a run starts every PackChunkRows rows, and where a row's NULL-ness
+// or (not NULL) its value differs from the row before's.
+func runsFromRows(col *Column, lo, hi int) int {
+	runs := 0
+	for i := lo; i < hi; i++ {
+		switch {
+		case i%PackChunkRows == 0, col.IsNull(i) != col.IsNull(i-1):
+			runs++
+		case !col.IsNull(i) && col.Int64At(i) != col.Int64At(i-1):
+			runs++
+		}
+	}
+	return runs
 }
 
 func randomTable(r *rand.Rand, n int) *Table {

@@ -60,6 +60,11 @@ type ChunkStats struct {
 	// load as a merge join's sorted input. Not stored in a database
 	// directory: chunks read back from one say false.
 	Sorted bool
+	// Runs: of an integer column, its runs of equal values (a run of NULLs
+	// is one) with a run broken every PackChunkRows rows, as the GPU's
+	// run-length transfer form counts them (runs.go); 0 when not known (a
+	// database written before it was kept) or not an integer column.
+	Runs int
 }
 
 // Table is an immutable snapshot of a table's rows.
