@@ -68,7 +68,7 @@ func (cc *columnCache) inPlacePacked(col *columnar.Column, gc *planner.GPUColumn
 	if pk.ChunkShift != columnar.PackChunkShift {
 		return nil, fmt.Errorf("gpu: internal error: the plan packs frames per 2^%d rows, storage per 2^%d", pk.ChunkShift, columnar.PackChunkShift)
 	}
-	pc, err := cc.packed.get(col, pk.Bits)
+	pc, err := cc.packed.getTransfer(col, pk, false)
 	if errors.Is(err, errNoRoom) {
 		return nil, err
 	}

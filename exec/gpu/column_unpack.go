@@ -86,11 +86,7 @@ func (cc *columnCache) sendUnpacked(col *columnar.Column, gc *planner.GPUColumn,
 		return nil, errNoRoom
 	}
 	start := time.Now()
-	get := cc.packed.get
-	if pk.RunBytes > 0 {
-		get = cc.packed.getRuns
-	}
-	pc, err := get(col, pk.Bits)
+	pc, err := cc.packed.getTransfer(col, pk, pk.RunBytes > 0)
 	if errors.Is(err, errNoRoom) {
 		return nil, err
 	}

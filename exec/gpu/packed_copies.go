@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"gpusql/planner"
 	"gpusql/storage/columnar"
 )
 
@@ -90,6 +91,24 @@ const wholeCopy = -1
 // pinned after.
 func (s *packedCopies) get(col *columnar.Column, bits int) (*packedCopy, error) {
 	return s.getForm(packedCopyKey{col: col, bits: bits})
+}
+
+// getTransfer returns the host copy a cold load of col as pk plans it
+// reads: its run-length form when runs (a copy the plan sends as runs),
+// its packed form otherwise (a copy sent packed, a read in place). Where
+// the plan sends col as runs, the other form is made too, and kept: the
+// column's host forms are made together, by the first load that needs
+// one, so a later cold query that reads the column the other way pays for
+// no encoding (a query reading it in place, then one copying it).
+func (s *packedCopies) getTransfer(col *columnar.Column, pk *planner.GPUPacking, runs bool) (*packedCopy, error) {
+	c, err := s.getForm(packedCopyKey{col: col, bits: pk.Bits, runs: runs})
+	if err != nil || pk.RunBytes == 0 {
+		return c, err
+	}
+	if other, err := s.getForm(packedCopyKey{col: col, bits: pk.Bits, runs: !runs}); err == nil {
+		s.release(other) // kept within the budget; without room, made when needed
+	}
+	return c, nil
 }
 
 // getRuns is get for col's run-length form in bits bits a run.

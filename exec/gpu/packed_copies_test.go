@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"gpusql/planner"
 	"gpusql/storage/columnar"
 )
 
@@ -169,5 +170,31 @@ func TestRunCopies(t *testing.T) {
 	}
 	if again, _ := s.getRuns(a, 4); again != ra || ra.users != 2 || ra.form() != "runs" || pa.form() != "packed" {
 		t.Errorf("a second getRuns made another copy, or forms misnamed")
+	}
+}
+
+// A cold load of a column the plan sends as runs makes both its host
+// forms, once; one the plan sends packed makes only the packed form.
+func TestTransferCopiesTogether(t *testing.T) {
+	h := newHeapAlloc()
+	a := intColumn(10_000, func(i int) int32 { return int32(i / 3 % 11) })
+	s := newPackedCopies(1<<20, h.memory())
+	c, err := s.getTransfer(a, &planner.GPUPacking{Bits: 4}, false)
+	if err != nil || c.runs != nil || len(s.m) != 1 {
+		t.Fatalf("sent packed: %v, %d copies", err, len(s.m))
+	}
+	s.release(c)
+	pk := &planner.GPUPacking{Bits: 4, RunBytes: 1}
+	for _, runs := range []bool{false, true, true} {
+		c, err := s.getTransfer(a, pk, runs)
+		if err != nil || (c.runs != nil) != runs || len(s.m) != 2 || len(h.live) != 2 {
+			t.Fatalf("runs %v: %v, %d copies, %d allocations", runs, err, len(s.m), len(h.live))
+		}
+		s.release(c)
+	}
+	for _, c := range s.m {
+		if c.users != 0 {
+			t.Errorf("a %s copy left in use", c.form())
+		}
 	}
 }

@@ -97,6 +97,16 @@ func countRuns[T int32 | int64](v []T, valid []uint64, lo, hi int) int {
 		return 0
 	}
 	runs := 1
+	if valid == nil {
+		prev := v[lo]
+		for _, x := range v[lo+1 : hi] {
+			if x != prev { // a conditional move, not a branch
+				runs++
+			}
+			prev = x
+		}
+		return runs
+	}
 	for i := lo + 1; i < hi; i++ {
 		if runStarts(v, valid, i) {
 			runs++
@@ -155,20 +165,29 @@ func EncodeRuns(col *Column, f *RunForm, w []uint32) error {
 // encodeRunChunk writes rows [lo, hi)'s start bits (starts begins at row
 // lo's word) and run offsets and returns the chunk's frame.
 func encodeRunChunk[T int32 | int64](v []T, valid []uint64, lo, hi, b int, starts, out []uint32) (int32, error) {
-	frame, top := int64(math.MaxInt64), int64(math.MinInt64)
-	for i := lo; i < hi; i++ {
-		if valid == nil || isValid(valid, i) {
-			frame, top = min(frame, int64(v[i])), max(top, int64(v[i]))
+	var frame, top int64
+	if valid == nil {
+		frame, top = minMax(v[lo:hi])
+	} else {
+		frame, top = int64(math.MaxInt64), int64(math.MinInt64)
+		for i := lo; i < hi; i++ {
+			if isValid(valid, i) {
+				frame, top = min(frame, int64(v[i])), max(top, int64(v[i]))
+			}
 		}
-	}
-	if top < frame {
-		frame, top = 0, 0 // all NULL: one run of 0s
+		if top < frame {
+			frame, top = 0, 0 // all NULL: one run of 0s
+		}
 	}
 	if frame < math.MinInt32 || top > math.MaxInt32 {
 		return 0, fmt.Errorf("runs: rows %d to %d hold values outside 32 bits (%d to %d)", lo, hi-1, frame, top)
 	}
 	if SpanBits(frame, top) > b {
 		return 0, fmt.Errorf("runs: rows %d to %d span %d to %d, more than %d bits (statistics out of date?)", lo, hi-1, frame, top, b)
+	}
+	if valid == nil {
+		encodeRunValues(v[lo:hi], frame, b, starts, out)
+		return int32(frame), nil
 	}
 	pos := 0 // bit of the next run's offset
 	for i := lo; i < hi; i++ {
@@ -189,6 +208,41 @@ func encodeRunChunk[T int32 | int64](v []T, valid []uint64, lo, hi, b int, start
 		pos += b
 	}
 	return int32(frame), nil
+}
+
+// encodeRunValues is encodeRunChunk's loop for a chunk without NULLs (v,
+// its rows), with few branches: a run's start is a bit and a mask, and
+// its offset goes into a 64-bit accumulator that spills a word at a time.
+func encodeRunValues[T int32 | int64](v []T, frame int64, b int, starts, out []uint32) {
+	var acc uint64
+	var word uint32
+	pending, wi := 0, 0
+	prev := v[0]
+	for j, x := range v {
+		var s uint64
+		if j == 0 || x != prev {
+			s = 1
+		}
+		prev = x
+		word |= uint32(s) << (j & 31)
+		if j&31 == 31 {
+			starts[j>>5], word = word, 0
+		}
+		acc |= uint64(int64(x)-frame) << pending & -s
+		pending += b & -int(s)
+		if pending >= 32 {
+			out[wi] = uint32(acc)
+			wi++
+			acc >>= 32
+			pending -= 32
+		}
+	}
+	if len(v)&31 != 0 {
+		starts[len(v)>>5] = word
+	}
+	if pending > 0 {
+		out[wi] = uint32(acc)
+	}
 }
 
 // DecodeRuns expands a run-length form f's words w into rows values, as
