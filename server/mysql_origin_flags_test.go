@@ -91,3 +91,31 @@ func TestMySQLImplicitPrimaryFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestMySQLTimestampFlags: a DATETIME or TIMESTAMP column with DEFAULT or
+// ON UPDATE CURRENT_TIMESTAMP carries TIMESTAMP_FLAG, one with ON UPDATE
+// CURRENT_TIMESTAMP also ON_UPDATE_NOW_FLAG, as MySQL 8 sends them
+// (init_timestamp_flags); a plain one neither, nor a computed column.
+func TestMySQLTimestampFlags(t *testing.T) {
+	_, addr := startServer(t, Config{}, `create table tf (
+		a timestamp not null default current_timestamp on update current_timestamp,
+		b datetime default current_timestamp, c datetime on update current_timestamp,
+		d timestamp null);`)
+	const notNull, ts, onUpdate = 1, 1024, 8192
+	const checked = notNull | ts | onUpdate // BINARY, NUM: the types' own
+	want := map[string]uint16{"a": notNull | ts | onUpdate, "b": ts, "c": ts | onUpdate, "d": 0, "b + 0": 0}
+	conn, err := client.Connect(addr, "admin", "secret", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	r, err := conn.Execute("select a, b, c, d, b + 0 from tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range r.Fields {
+		if w := want[string(f.Name)]; f.Flag&checked != w {
+			t.Errorf("%s: flags %d, want %d", f.Name, f.Flag, w)
+		}
+	}
+}

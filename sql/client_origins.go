@@ -13,8 +13,10 @@ import (
 // PRI_KEY; the first column of another index is UNIQUE_KEY for a
 // one-column UNIQUE index, else MULTIPLE_KEY; each column of any index
 // is PART_KEY. SELECT id FROM t with id INT AUTO_INCREMENT PRIMARY KEY
-// is NOT_NULL PRI_KEY AUTO_INCREMENT NUM PART_KEY in MySQL. nil where no
-// column is a table's.
+// is NOT_NULL PRI_KEY AUTO_INCREMENT NUM PART_KEY in MySQL. A DATETIME or
+// TIMESTAMP with DEFAULT or ON UPDATE CURRENT_TIMESTAMP is TIMESTAMP, the
+// latter also ON_UPDATE_NOW (Field_temporal_with_date_and_time's
+// init_timestamp_flags). nil where no column is a table's.
 func ClientOrigins(q *Query, indexes func(table string) []catalog.Index) []exec.ColumnOrigin {
 	var origins []exec.ColumnOrigin
 	for i := range q.Plan.Schema() {
@@ -24,7 +26,8 @@ func ClientOrigins(q *Query, indexes func(table string) []catalog.Index) []exec.
 		}
 		f := t.Fields[c]
 		o := exec.ColumnOrigin{AutoInc: f.AutoIncrement,
-			NoDefault: !f.Nullable && !f.HasDefault && !f.AutoIncrement && f.Generated == ""}
+			NoDefault: !f.Nullable && !f.HasDefault && !f.AutoIncrement && f.Generated == "",
+			NowAuto:   DefaultsToNow(f) || f.OnUpdateNow, OnUpdateNow: f.OnUpdateNow}
 		ixs := indexes(t.Name)
 		primary := PrimaryIndex(t.Fields, ixs)
 		for i, ix := range ixs {
