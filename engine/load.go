@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"gpusql/catalog"
@@ -242,14 +243,39 @@ func fieldValueError(ve *columnar.FieldValueError, row int, err error) error {
 	case sql.StoresText(columnar.TString, t):
 		b := columnar.NewBuilder(columnar.TString)
 		b.AppendString(ve.Text)
-		_, serr := storeTexts([]*columnar.Column{b.Column()}, []columnar.Field{f}, func(int) int { return row }, nil)
+		cols, serr := storeTexts([]*columnar.Column{b.Column()}, []columnar.Field{f}, func(int) int { return row }, nil)
 		if code, msg := sql.MySQLCode(serr); code != 0 {
 			e = sql.Errorf(code, "%s", msg)
+		} else if serr == nil && outOfRange(cols[0], f) {
+			e = outOfRangeError(f, row)
 		}
+	case t.Year && isInteger(ve.Text), t.IsNumeric() && strings.Contains(err.Error(), " is out of range for "):
+		// YEAR, BIGINT UNSIGNED and wide DECIMAL fields, which storeTexts
+		// leaves to the loader: its range error, or a whole number it
+		// does not take as a YEAR (3000), is MySQL's 1264.
+		e = outOfRangeError(f, row)
 	}
 	if e == nil {
 		return err
 	}
 	e.Detail = err.Error()
 	return e
+}
+
+// outOfRange reports whether c's number (the field's text read as a
+// number) is past f's range: the text is a number INSERT would take, so
+// the loader refused it for its size, MySQL's 1264 in strict mode.
+func outOfRange(c *columnar.Column, f columnar.Field) bool {
+	found := false
+	lenientColumn(c, f, func(code uint16, _ int) { found = found || code == sql.WarnOutOfRange })
+	return found
+}
+
+func outOfRangeError(f columnar.Field, row int) *sql.Error {
+	return sql.Errorf(sql.ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", f.Name, row)
+}
+
+func isInteger(s string) bool {
+	_, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	return err == nil
 }

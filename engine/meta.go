@@ -49,7 +49,7 @@ func (db *DB) describe(name string, like *string, full bool) (*StatementResult, 
 	if !ok {
 		return nil, errNoTable(name)
 	}
-	keys := sql.ColumnKeys(len(t.Fields), db.cat.Indexes(name))
+	keys := sql.ColumnKeys(t.Fields, db.cat.Indexes(name))
 	var names, types, nulls, defaults, extra, comments []string
 	var noDefault []bool
 	var keep, collations []string

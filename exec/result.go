@@ -42,6 +42,10 @@ type ColumnOrigin struct {
 	PartKey   bool // a column of any index
 	AutoInc   bool // the AUTO_INCREMENT column
 	NoDefault bool // NOT NULL without a DEFAULT, not AUTO_INCREMENT or generated
+	// NowAuto marks a DATETIME / TIMESTAMP column with DEFAULT or ON
+	// UPDATE CURRENT_TIMESTAMP, OnUpdateNow one with ON UPDATE
+	// CURRENT_TIMESTAMP: MySQL's TIMESTAMP_FLAG and ON_UPDATE_NOW_FLAG.
+	NowAuto, OnUpdateNow bool
 }
 
 // Origin is column j's ColumnOrigin, the zero one for a computed column.

@@ -271,6 +271,7 @@ func appendBinaryDatetime(row []byte, us int64) []byte {
 const (
 	multipleKeyFlag    = 8
 	noDefaultValueFlag = 4096
+	onUpdateNowFlag    = 8192
 )
 
 // originFlags are the flags of a table column's definition that MySQL
@@ -281,7 +282,8 @@ func originFlags(o exec.ColumnOrigin) uint16 {
 		on   bool
 		flag uint16
 	}{{o.Primary, mysql.PRI_KEY_FLAG}, {o.Unique, mysql.UNIQUE_KEY_FLAG}, {o.Multiple, multipleKeyFlag},
-		{o.PartKey, mysql.PART_KEY_FLAG}, {o.AutoInc, mysql.AUTO_INCREMENT_FLAG}, {o.NoDefault, noDefaultValueFlag}} {
+		{o.PartKey, mysql.PART_KEY_FLAG}, {o.AutoInc, mysql.AUTO_INCREMENT_FLAG}, {o.NoDefault, noDefaultValueFlag},
+		{o.NowAuto, mysql.TIMESTAMP_FLAG}, {o.OnUpdateNow, onUpdateNowFlag}} {
 		if b.on {
 			flag |= b.flag
 		}

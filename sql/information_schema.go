@@ -65,7 +65,7 @@ func (b *binder) informationSchema(name string, pos int) (Plan, []string, error)
 			if err != nil {
 				return nil, nil, err
 			}
-			keys := ColumnKeys(len(fields), b.cat.Indexes(e)) // none for a view
+			keys := ColumnKeys(fields, b.cat.Indexes(e)) // none for a view
 			for i, f := range fields {
 				rows = append(rows, columnRow(e, i, f, keys[i]))
 			}

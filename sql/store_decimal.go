@@ -1,6 +1,9 @@
 package sql
 
-import "gpusql/storage/columnar"
+import (
+	"gpusql/internal/decimal"
+	"gpusql/storage/columnar"
+)
 
 // decimalNeedsRangeCheck reports a store of a from value into a DECIMAL(p,s)
 // column that may not hold it: a number of more integer digits than p-s
@@ -39,7 +42,27 @@ func decimalStoreType(from, to columnar.Type) columnar.Type {
 	if from.IsBigUnsigned() {
 		return columnar.TDecimal(20, 0) // 2^64 - 1 exactly, which DECIMAL(18,s) is not
 	}
+	// A DOUBLE (1e30) or BIGINT (9e18) past DECIMAL(18,s) would fail the
+	// cast (1690) where MySQL stores into the column: 1264 in strict mode,
+	// clipped to the column's largest value with 1264 otherwise. The wide
+	// DECIMAL carries it to the engine's range check (a DOUBLE past
+	// 10^(65-s) still fails the cast).
+	if digits := integerDigits(from); from.ID == columnar.Float64 || digits+to.Scale > maxDecimalPrecision {
+		return columnar.TDecimal(decimal.MaxPrecision, to.Scale)
+	}
 	return columnar.TDecimal(maxDecimalPrecision, to.Scale)
+}
+
+// integerDigits is the most digits an integer type's values have (0 for
+// another type).
+func integerDigits(t columnar.Type) int {
+	switch t.ID {
+	case columnar.Int64:
+		return 19
+	case columnar.Int32:
+		return 10
+	}
+	return 0
 }
 
 // StoresText reports a store of text into a number column that INSERT ...
