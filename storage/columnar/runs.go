@@ -210,35 +210,46 @@ func encodeRunChunk[T int32 | int64](v []T, valid []uint64, lo, hi, b int, start
 	return int32(frame), nil
 }
 
-// encodeRunValues is encodeRunChunk's loop for a chunk without NULLs (v,
-// its rows), with few branches: a run's start is a bit and a mask, and
-// its offset goes into a 64-bit accumulator that spills a word at a time.
+// encodeRunValues is encodeRunChunk for a chunk without NULLs (v, its
+// rows), in two passes free of data-dependent branches: the start bits,
+// with every row's offset written at its run's index (the index moves
+// only at a start, so a run's last write is its first row's value), then
+// the runs' offsets packed in b bits.
 func encodeRunValues[T int32 | int64](v []T, frame int64, b int, starts, out []uint32) {
-	var acc uint64
+	var runs [PackChunkRows]uint32
 	var word uint32
-	pending, wi := 0, 0
-	prev := v[0]
+	r := -1
+	prev := v[0] + 1 // wraps, so the first row starts a run
 	for j, x := range v {
-		var s uint64
-		if j == 0 || x != prev {
+		s := 0
+		if x != prev { // a conditional move, not a branch
 			s = 1
 		}
 		prev = x
+		r += s
+		runs[r] = uint32(int64(x) - frame)
 		word |= uint32(s) << (j & 31)
 		if j&31 == 31 {
 			starts[j>>5], word = word, 0
 		}
-		acc |= uint64(int64(x)-frame) << pending & -s
-		pending += b & -int(s)
+	}
+	if len(v)&31 != 0 {
+		starts[len(v)>>5] = word
+	}
+	if b == 0 {
+		return
+	}
+	var acc uint64
+	pending, wi := 0, 0
+	for _, d := range runs[:r+1] {
+		acc |= uint64(d) << pending
+		pending += b
 		if pending >= 32 {
 			out[wi] = uint32(acc)
 			wi++
 			acc >>= 32
 			pending -= 32
 		}
-	}
-	if len(v)&31 != 0 {
-		starts[len(v)>>5] = word
 	}
 	if pending > 0 {
 		out[wi] = uint32(acc)
