@@ -55,6 +55,9 @@ func CompileRegexp(pattern, matchType string) (*regexp.Regexp, error) {
 		}
 	}
 	given := pattern
+	if e := icuParseError(given); e != nil {
+		return nil, e // before RE2, which reads a stray '{' or '}' as a literal
+	}
 	pattern = posixBrackets(pattern)
 	if flags != "" {
 		pattern = "(?" + flags + ")" + pattern

@@ -7,26 +7,27 @@ import (
 	"unicode/utf8"
 )
 
-// repeatWithoutOperand is MySQL's 3688 (ER_REGEXP_RULE_SYNTAX) for a
-// pattern whose repetition operator has nothing to repeat, at the
-// operator's 1-based character: SELECT 'a' REGEXP '*a' is "... line 1,
-// character 1.", 'a**' is "... character 3." (ICU's U_REGEX_RULE_SYNTAX
-// with its parse position). nil where the scan finds no such operator:
-// RE2 also refuses `a*+`, which ICU reads as a possessive repeat.
-func repeatWithoutOperand(pattern string) *RegexpError {
-	at := badRepeatAt(pattern)
-	if at == 0 {
-		return nil
-	}
-	return &RegexpError{3688, fmt.Sprintf("Syntax error in regular expression on line 1, character %d.", at)}
-}
+// repeatWithoutOperand is MySQL's error for a pattern RE2 refused for
+// a repeat (icuParseError), nil where ICU finds nothing wrong there: RE2
+// also refuses `a*+`, which ICU reads as a possessive repeat.
+func repeatWithoutOperand(pattern string) *RegexpError { return icuParseError(pattern) }
 
-// badRepeatAt is the 1-based character of the first '*', '+' or '?'
-// with no operand: at the start, after '(' or '|', or after a repeat
-// that already took its one lazy ('?') or possessive ('+') modifier
-// slot; 0 when there is none. Escapes and bracket expressions are
-// operands, skipped whole.
-func badRepeatAt(pattern string) int {
+// icuParseError follows the states of ICU's pattern parser
+// (regexcst.txt) that decide where a repeat may stand, and is MySQL's
+// error for the first place ICU refuses one:
+//
+//   - a '*', '+', '?' or '{' with nothing to repeat (at the start, after
+//     '(', '|' or an assertion such as \b, or after a repeat that took its
+//     one lazy '?' or possessive '+' modifier), and any bare '}': 3688
+//     (ER_REGEXP_RULE_SYNTAX) at that 1-based character. ICU's rule_char
+//     set leaves out both braces, so neither is ever a literal outside a
+//     bracket expression or an escape: SELECT 'a' REGEXP '{' is
+//     "... character 1.", 'a}' "... character 2.";
+//   - a '{' after an operand that does not open {n}, {n,} or {n,m}: 3692
+//     (ER_REGEXP_BAD_INTERVAL), as for 'a{', 'a{1' or 'a{,2}'.
+//
+// RE2 reads such braces as literals, so CompileRegexp asks this first.
+func icuParseError(pattern string) *RegexpError {
 	const (
 		noOperand = iota
 		operand
@@ -34,13 +35,18 @@ func badRepeatAt(pattern string) int {
 		modified
 	)
 	state, chars := noOperand, 0
+	ruleSyntax := func() *RegexpError {
+		return &RegexpError{3688, fmt.Sprintf("Syntax error in regular expression on line 1, character %d.", chars)}
+	}
 	for i := 0; i < len(pattern); {
 		c, n := utf8.DecodeRuneInString(pattern[i:])
 		chars++
 		switch {
 		case c == '\\':
-			n += utf8.RuneLen(firstRune(pattern[i+n:]))
-			state = operand
+			n, state = escapeEnd(pattern, i, &chars)-i, operand
+			if strings.ContainsRune("ABGZbz", firstRune(pattern[i+1:])) {
+				state = noOperand // an assertion leaves ICU in its term state
+			}
 		case c == '[':
 			end := bracketEnd(pattern, i)
 			chars += utf8.RuneCountInString(pattern[i+n : end])
@@ -50,10 +56,22 @@ func badRepeatAt(pattern string) int {
 			chars++
 		case c == '(' || c == '|':
 			state = noOperand
+		case c == '}':
+			return ruleSyntax()
+		case c == '{':
+			if state != operand {
+				return ruleSyntax()
+			}
+			end, ok := intervalEnd(pattern, i)
+			if !ok {
+				return &RegexpError{3692, "Incorrect description of a {min,max} interval."}
+			}
+			chars += end - i - 1 // an interval is ASCII
+			n, state = end-i, repeated
 		case c == '*' || c == '+' || c == '?':
 			switch {
 			case state == noOperand || state == modified || (state == repeated && c == '*'):
-				return chars
+				return ruleSyntax()
 			case state == repeated:
 				state = modified
 			default:
@@ -64,7 +82,55 @@ func badRepeatAt(pattern string) int {
 		}
 		i += n
 	}
-	return 0
+	return nil
+}
+
+// escapeEnd is the offset just past the escape at i, counting its
+// characters into chars beyond the backslash: \Q quotes up to \E (or the
+// end), which ICU reads as literals.
+func escapeEnd(pattern string, i int, chars *int) int {
+	rest := pattern[i+1:]
+	if rest == "" {
+		return len(pattern)
+	}
+	e, n := utf8.DecodeRuneInString(rest)
+	*chars++
+	if e != 'Q' {
+		return i + 1 + n
+	}
+	quoted := rest[n:]
+	end := strings.Index(quoted, `\E`)
+	if end < 0 {
+		*chars += utf8.RuneCountInString(quoted)
+		return len(pattern)
+	}
+	*chars += utf8.RuneCountInString(quoted[:end]) + 2
+	return i + 1 + n + end + 2
+}
+
+// intervalEnd is the offset just past the {n}, {n,} or {n,m} opening at
+// i (ICU's interval-open, -lower and -upper states); ok is false where
+// the text there is not one.
+func intervalEnd(pattern string, i int) (end int, ok bool) {
+	j := i + 1
+	digits := func() int {
+		k := j
+		for j < len(pattern) && pattern[j] >= '0' && pattern[j] <= '9' {
+			j++
+		}
+		return j - k
+	}
+	if digits() == 0 {
+		return 0, false
+	}
+	if j < len(pattern) && pattern[j] == ',' {
+		j++
+		digits()
+	}
+	if j < len(pattern) && pattern[j] == '}' {
+		return j + 1, true
+	}
+	return 0, false
 }
 
 func firstRune(s string) rune {

@@ -86,8 +86,7 @@ func (x *executor) buildJoinTable(hj *planner.HashJoin, r *rel) (*joinTable, err
 		}
 	}
 	t.next = make([]int32, r.rows)
-	if (hj.Strategy == planner.Bitmap || hj.Strategy == planner.BucketedBitmap) && len(keys) == 1 &&
-		keys[0].Type().ID != columnar.String && keys[0].Type().Physical() != columnar.PhysFloat64 {
+	if (hj.Strategy == planner.Bitmap || hj.Strategy == planner.BucketedBitmap) && len(keys) == 1 && rawKey(keys[0].Type()) {
 		if ok, err := x.buildBitmap(hj, t); ok || err != nil {
 			return t, err
 		}
@@ -95,14 +94,23 @@ func (x *executor) buildJoinTable(hj *planner.HashJoin, r *rel) (*joinTable, err
 		clear(t.next)
 		t.unique = true
 	}
-	if hj.Strategy == planner.DirectArray && len(keys) == 1 && keys[0].Type().ID != columnar.String &&
-		keys[0].Type().Physical() != columnar.PhysFloat64 {
+	if hj.Strategy == planner.DirectArray && len(keys) == 1 && rawKey(keys[0].Type()) {
 		if t.buildDirect() {
 			return t, nil
 		}
 	}
 	t.buildHash()
 	return t, nil
+}
+
+// rawKey reports whether a key's words are its values, which the bitmap
+// and direct-array probes read straight from the probe column. Strings
+// and wide DECIMALs are interned (their words are ids: a bitmap over ids
+// probed with the values read an empty i64 and panicked, as in
+// ((6) & 1023) IN (SELECT -3 ...), whose keys are DECIMAL(20,0)), and a
+// float's words are its bits.
+func rawKey(t columnar.Type) bool {
+	return t.ID != columnar.String && t.Physical() != columnar.PhysFloat64 && !t.IsWide()
 }
 
 // buildDirect indexes by key - min; false if the keys span too wide a range.

@@ -25,12 +25,16 @@ func mysqlDayNumber(days int64) int64 {
 	return days + mysqlDayZero
 }
 
-// weekdayOf is 0 = Monday .. 6 = Sunday (1970-01-01 was a Thursday).
-func weekdayOf(days int64) int64 { return ((days+3)%7 + 7) % 7 }
+// weekdayOf is 0 = Monday .. 6 = Sunday: MySQL's calc_weekday of its day
+// number, so it follows calc_daynr's common year 0 and puts 0000-01-01
+// on a Sunday (DAYOFWEEK 1), not the proleptic calendar's Saturday.
+func weekdayOf(days int64) int64 { return (mysqlDayNumber(days)%7 + 12) % 7 }
 
+// yearDay is DAYOFYEAR and %j: MySQL subtracts calc_daynr numbers, so
+// year 0 has 365 days and 0000-03-01 is its day 60 (not 61).
 func yearDay(days int64) int64 {
 	y, _, _ := civilFromDays(days)
-	return days - daysFromCivil(y, 1, 1) + 1
+	return mysqlDayNumber(days) - mysqlDayNumber(daysFromCivil(y, 1, 1)) + 1
 }
 
 // dateBodies are the date functions of sql/functions_more.go.

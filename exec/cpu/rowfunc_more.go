@@ -205,8 +205,10 @@ func daysInYear(y int64) int64 {
 // 1970-01-01) and the year it belongs to.
 func calcWeek(days, behaviour int64) (week, year int64) {
 	y, m, d := civilFromDays(days)
-	daynr := days + mysqlDayZero
-	first := daysFromCivil(y, 1, 1) + mysqlDayZero
+	// MySQL's day numbers (calc_daynr), which differ from the proleptic
+	// count before 0000-03-01 (see mysqlDayNumber).
+	daynr := mysqlDayNumber(days)
+	first := mysqlDayNumber(daysFromCivil(y, 1, 1))
 	mondayFirst := behaviour&weekMondayFirst != 0
 	inYear := behaviour&weekYear != 0
 	firstWeekday := behaviour&weekFirstWeekday != 0

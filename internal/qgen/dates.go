@@ -48,6 +48,8 @@ func (g *Gen) dateExpr(sc *scope, d int) *Node {
 	switch c := g.r.Intn(100); {
 	case c < 8:
 		return g.moreDate(sc, d) // dates_more.go
+	case c < 12:
+		return g.edgeDate(sc, d) // dates_edges.go
 	case c < 30:
 		n := int64(g.r.Intn(61) - 20)
 		fn, days := g.pick("DATE_ADD", "DATE_SUB"), n

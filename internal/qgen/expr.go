@@ -462,6 +462,9 @@ func (g *Gen) strExpr(sc *scope, d int) *Node {
 	if g.pct(5) {
 		return g.mysqlString(sc, d) // strings_mysql.go
 	}
+	if g.pct(4) {
+		return g.emptyString(sc, d) // strings_empty.go
+	}
 	e := func() *Node { return g.strExpr(sc, d+1) }
 	switch c := g.r.Intn(100); {
 	case c < 20:
