@@ -96,3 +96,66 @@ func BenchmarkHostToDevice(b *testing.B) {
 		d.do(func() error { hostRelease(p, true); return nil })
 	})
 }
+
+// BenchmarkHostToDeviceRotating is BenchmarkHostToDevice over eight
+// buffers of 128 MiB copied in turn, as a bench's cold runs copy many
+// columns' host copies, each once: a rate below the single buffer's points
+// at the cost of translating the pages of a buffer not copied lately (the
+// DMA's address translation), not at the link.
+//
+//	exec_gpu.test -test.run '^$' -test.bench HostToDeviceRotating -test.benchtime 32x
+func BenchmarkHostToDeviceRotating(b *testing.B) {
+	d := needGPU(b)
+	const n, k = 128 << 20, 8
+	rotate := func(b *testing.B, bufs []unsafe.Pointer) {
+		d.do(func() error {
+			dst, err := cu.MemAlloc(n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer cu.MemFree(dst)
+			st, err := d.copyStream()
+			if err != nil {
+				b.Fatal(err)
+			}
+			i := 0
+			for b.Loop() {
+				if err := cu.MemcpyHtoDAsync(dst, bufs[i%k], n, st); err != nil {
+					b.Fatal(err)
+				}
+				if err := st.Synchronize(); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+			return nil
+		})
+	}
+	b.Run("hostAlloc", func(b *testing.B) {
+		bufs := make([]unsafe.Pointer, k)
+		for i := range bufs {
+			d.do(func() (err error) { bufs[i], _, err = hostAlloc(n); return err })
+		}
+		rotate(b, bufs)
+		for _, h := range bufs {
+			d.do(func() error { return hostFree(h) })
+		}
+	})
+	b.Run("registered", func(b *testing.B) {
+		bufs := make([]unsafe.Pointer, k)
+		for i := range bufs {
+			p, err := hostReserve(n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			parallelCopy(unsafe.Slice((*byte)(p), n), make([]byte, n))
+			d.do(func() error { return hostRegister(p, n) })
+			bufs[i] = p
+		}
+		rotate(b, bufs)
+		for _, p := range bufs {
+			d.do(func() error { hostRelease(p, true); return nil })
+		}
+	})
+}
