@@ -32,7 +32,8 @@ type Index struct {
 	// SubPart is the prefix length of each key part written with one
 	// (KEY i (c(10))), 0 for a whole column; nil where none has one.
 	// MySQL shows it in SHOW CREATE TABLE, SHOW INDEX's Sub_part and
-	// STATISTICS.SUB_PART; gpusql keys the whole value (see sql.prefixable).
+	// STATISTICS.SUB_PART, and a UNIQUE key compares only the prefix
+	// (KeyOf): UNIQUE (c(3)) refuses 'abce' beside 'abcd'.
 	SubPart []int `json:",omitempty"`
 }
 
@@ -184,7 +185,7 @@ func checkUnique(t *columnar.Table, indexes []Index) error {
 		}
 		seen := make(map[string]int, t.Rows)
 		for r := 0; r < t.Rows; r++ {
-			k, ok := KeyOf(t, ix.Columns, r)
+			k, ok := ix.KeyOf(t, r)
 			if !ok {
 				continue
 			}
@@ -213,6 +214,9 @@ func DuplicateError(t *columnar.Table, ix Index, row int) error {
 	vals := make([]string, len(ix.Columns))
 	for i, c := range ix.Columns {
 		vals[i] = exec.FormatValue(t.Columns[c], row)
+		if p := ix.Prefix(i); p > 0 && t.Columns[c].Type.ID == columnar.String {
+			vals[i] = cutPrefix(vals[i], p, t.Columns[c].Type.Binary) // MySQL names the prefix: 'abc'
+		}
 	}
 	return &DuplicateKeyError{Entry: strings.Join(vals, "-"), Key: t.Name + "." + ix.Name}
 }
@@ -227,10 +231,37 @@ func KeyOf(t *columnar.Table, cols []int, r int) (string, bool) {
 	return string(b), ok
 }
 
+// KeyOf is row r's key in ix: KeyOf of its columns, with a key part of
+// a prefix length (UNIQUE (c(3))) cut to it, as MySQL compares a prefix
+// key: 'abcd' and 'abce' are one key of UNIQUE (c(3)), Duplicate entry
+// 'abc' for key 't.c'.
+func (ix Index) KeyOf(t *columnar.Table, r int) (string, bool) {
+	b, ok := appendKey(nil, t, ix.Columns, ix.SubPart, r)
+	return string(b), ok
+}
+
+// cutPrefix is s's first n characters (bytes for a binary string), as a
+// prefix key part holds it.
+func cutPrefix(s string, n int, binary bool) string {
+	if binary {
+		return s[:min(n, len(s))]
+	}
+	if r := []rune(s); len(r) > n {
+		return string(r[:n])
+	}
+	return s
+}
+
 // AppendKey appends KeyOf's encoding of row r to b, so a caller probing a
 // map (m[string(b)]) need not allocate a string per row.
 func AppendKey(b []byte, t *columnar.Table, cols []int, r int) ([]byte, bool) {
-	for _, ci := range cols {
+	return appendKey(b, t, cols, nil, r)
+}
+
+// appendKey is AppendKey with key part k's string cut to prefix[k]
+// characters where that is above 0.
+func appendKey(b []byte, t *columnar.Table, cols, prefix []int, r int) ([]byte, bool) {
+	for k, ci := range cols {
 		c := t.Columns[ci]
 		if c.IsNull(r) {
 			return b, false
@@ -238,6 +269,9 @@ func AppendKey(b []byte, t *columnar.Table, cols []int, r int) ([]byte, bool) {
 		switch {
 		case c.Type.ID == columnar.String:
 			s := c.StringAt(r)
+			if k < len(prefix) && prefix[k] > 0 {
+				s = cutPrefix(s, prefix[k], c.Type.Binary)
+			}
 			if ci < len(t.Fields) && t.Fields[ci].Collation != "" {
 				s = columnar.CollationKey(t.Fields[ci].Collation, s)
 			}

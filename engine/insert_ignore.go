@@ -28,7 +28,7 @@ func skipConflicts(t *columnar.Table, first int, indexes []catalog.Index, w *sql
 	for i, ix := range unique {
 		held[i] = make(map[string]bool, t.Rows)
 		for r := range first {
-			if k, ok := catalog.KeyOf(t, ix.Columns, r); ok {
+			if k, ok := ix.KeyOf(t, r); ok {
 				held[i][k] = true
 			}
 		}
@@ -42,7 +42,7 @@ func skipConflicts(t *columnar.Table, first int, indexes []catalog.Index, w *sql
 	for r := first; r < t.Rows; r++ {
 		dup := -1
 		for i, ix := range unique {
-			keys[i], has[i] = catalog.KeyOf(t, ix.Columns, r)
+			keys[i], has[i] = ix.KeyOf(t, r)
 			if dup < 0 && has[i] && held[i][keys[i]] {
 				dup = i
 			}

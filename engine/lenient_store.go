@@ -89,6 +89,8 @@ func lenientColumn(c *columnar.Column, f columnar.Field, warn func(code uint16, 
 		return lenientNumbers(c, f, warn)
 	case c.Type.IsWide() && (numericStore(t) && t.ID != columnar.Float64 || t.IsBigUnsigned()):
 		return lenientWide(c, f, warn)
+	case t.IsWide() && (numericStore(c.Type) || c.Type.IsWide() || c.Type.IsBigUnsigned()):
+		return lenientIntoWide(c, f, warn)
 	case t.Year && yearNumber(c.Type):
 		return lenientYears(c, f, warn)
 	case t.IsBigUnsigned() && numericStore(c.Type):

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"math/big"
 
 	"gpusql/internal/decimal"
 	"gpusql/sql"
@@ -43,6 +44,33 @@ func lenientWide(c *columnar.Column, f columnar.Field, warn func(code uint16, i 
 		} else {
 			out.I64[i] = x
 		}
+	}
+	return out
+}
+
+// lenientIntoWide converts a number c to wide DECIMAL field f outside
+// strict mode: a value of more integer digits than f holds becomes f's
+// largest (or smallest) value with 1264, as MySQL stores 1e30 into a
+// DECIMAL(30,2) as 9999999999999999999999999999.99. The values arrive
+// at f's scale (the store's cast), up to 76 digits.
+func lenientIntoWide(c *columnar.Column, f columnar.Field, warn func(code uint16, i int)) *columnar.Column {
+	t := f.Type
+	hi, _ := decimal.FromBig(new(big.Int).Sub(decimal.Pow10(t.Precision), big.NewInt(1)))
+	out := columnar.NewColumn(t, c.Len, !f.Nullable || c.HasNulls())
+	for i := 0; i < c.Len; i++ {
+		if !lenientValid(c, out, f, warn, i) {
+			continue
+		}
+		v, ok := wideValue(c, i, t.Scale)
+		if !ok || !decimal.Fits(v, t.Precision) {
+			negative := ok && decimal.Sign(v) < 0 || !ok && asFloat(c, i) < 0
+			v = hi
+			if negative {
+				v = decimal.Neg(hi)
+			}
+			warn(sql.WarnOutOfRange, i)
+		}
+		out.W[i] = v
 	}
 	return out
 }

@@ -41,6 +41,9 @@ func (db *DB) load(ctx context.Context, s *sql.Load, baseDir string) (*Statement
 		switch s.Format {
 		case "parquet":
 			t, err = columnar.LoadParquet(into, path, columnar.ParquetOptions{Progress: prog.stepper(task, "rows")})
+			if err != nil {
+				return nil, parquetFieldError(err, into)
+			}
 		case "csv", "":
 			t, err = columnar.LoadDelimited(into, path, columnar.DelimitedOptions{
 				Delimiter:   s.Delimiter,

@@ -127,7 +127,7 @@ func (m *dupMerge) run(first int) error {
 // match finds the live row holding one of row r's unique keys.
 func (m *dupMerge) match(r int) (int, bool) {
 	for i, ix := range m.unique {
-		if k, ok := catalog.KeyOf(m.w, ix.Columns, r); ok {
+		if k, ok := ix.KeyOf(m.w, r); ok {
 			if o, ok := m.owner[i][k]; ok {
 				return o, true
 			}
@@ -139,7 +139,7 @@ func (m *dupMerge) match(r int) (int, bool) {
 // claim records live row r's keys.
 func (m *dupMerge) claim(r int) {
 	for i, ix := range m.unique {
-		if k, ok := catalog.KeyOf(m.w, ix.Columns, r); ok {
+		if k, ok := ix.KeyOf(m.w, r); ok {
 			m.owner[i][k] = r
 		}
 	}
@@ -219,7 +219,7 @@ func (m *dupMerge) keys(ids []int) [][]string {
 	for i, ix := range m.unique {
 		out[i] = make([]string, len(ids))
 		for j, r := range ids {
-			if k, ok := catalog.KeyOf(m.w, ix.Columns, r); ok {
+			if k, ok := ix.KeyOf(m.w, r); ok {
 				out[i][j] = "\x01" + k
 			}
 		}

@@ -28,7 +28,7 @@ func replaceConflicts(t *columnar.Table, first int, indexes []catalog.Index) (*c
 		owner[i] = make(map[string]int, t.Rows)
 		keys[i] = make([]string, t.Rows)
 		for r := 0; r < t.Rows; r++ {
-			if k, ok := catalog.KeyOf(t, ix.Columns, r); ok {
+			if k, ok := ix.KeyOf(t, r); ok {
 				keys[i][r] = "\x01" + k
 			}
 		}

@@ -24,15 +24,15 @@ func checkUniqueInOrder(old, t *columnar.Table, indexes []catalog.Index, targets
 		}
 		held := make(map[string]int, old.Rows)
 		for r := range old.Rows {
-			if k, ok := catalog.KeyOf(old, ix.Columns, r); ok {
+			if k, ok := ix.KeyOf(old, r); ok {
 				held[k]++
 			}
 		}
 		for _, r := range ids {
-			if k, ok := catalog.KeyOf(old, ix.Columns, r); ok {
+			if k, ok := ix.KeyOf(old, r); ok {
 				held[k]--
 			}
-			k, ok := catalog.KeyOf(t, ix.Columns, r)
+			k, ok := ix.KeyOf(t, r)
 			if !ok {
 				continue
 			}

@@ -251,7 +251,7 @@ func storeCast(e Expr, t columnar.Type) Expr {
 	if _, isConst := e.(*Const); t.IsWide() && !isConst {
 		// The engine checks the precision as it stores, naming the
 		// column and row (1264); the cast only brings the scale.
-		return castTo(e, wideStoreType(t))
+		return castTo(e, wideStoreType(e.Type(), t))
 	}
 	return castTo(e, t)
 }
@@ -274,8 +274,10 @@ func storeSchema(from, to Schema) Schema {
 		if i < len(from) && decimalNeedsRangeCheck(from[i].Type, out[i].Type) {
 			out[i].Type = decimalStoreType(from[i].Type, out[i].Type)
 		}
-		if out[i].Type.IsWide() {
-			out[i].Type = wideStoreType(out[i].Type)
+		if out[i].Type.IsWide() && i < len(from) {
+			out[i].Type = wideStoreType(from[i].Type, out[i].Type)
+		} else if out[i].Type.IsWide() {
+			out[i].Type = wideStoreType(columnar.Type{}, out[i].Type)
 		}
 	}
 	return out

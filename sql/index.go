@@ -139,8 +139,8 @@ func prefixParts(fields []columnar.Field, cols []int, parts []*ast.IndexPartSpec
 
 // prefixable reports whether a key may take the first n characters of a
 // column of type t, as MySQL allows: a character or binary string (not
-// JSON, ENUM or SET) no shorter than n. gpusql keys the whole value, which
-// orders and finds the same rows for a plain key.
+// JSON, ENUM or SET) no shorter than n. A UNIQUE key compares the prefix
+// (catalog.Index.KeyOf); a plain key finds the same rows either way.
 func prefixable(t columnar.Type, n int) bool {
 	if t.ID != columnar.String || t.JSON || t.Members != "" {
 		return false

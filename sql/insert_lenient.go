@@ -55,7 +55,10 @@ func adjustConst(c *Const, col Column, row string) (*Const, Warning, bool) {
 	case t.ID == columnar.String && t.Members == "" && !t.JSON && c.T.ID == columnar.String:
 		cut, ok := cutString(c.S, t)
 		return &Const{T: t, S: cut}, truncated, ok
-	case t.IsWide() || c.T.IsWide() || t.Year:
+	case t.IsWide() || c.T.IsWide():
+		v, ok := clipWideConst(c, t)
+		return v, outOfRange, ok
+	case t.Year:
 		return nil, Warning{}, false
 	}
 	f, clean, isString := constNumber(c)

@@ -45,9 +45,12 @@ func decimalStoreType(from, to columnar.Type) columnar.Type {
 	// A DOUBLE (1e30) or BIGINT (9e18) past DECIMAL(18,s) would fail the
 	// cast (1690) where MySQL stores into the column: 1264 in strict mode,
 	// clipped to the column's largest value with 1264 otherwise. The wide
-	// DECIMAL carries it to the engine's range check (a DOUBLE past
-	// 10^(65-s) still fails the cast).
-	if digits := integerDigits(from); from.ID == columnar.Float64 || digits+to.Scale > maxDecimalPrecision {
+	// DECIMAL carries it to the engine's range check, a DOUBLE's at 76
+	// digits so that one past 10^(65-s) (1e70) gets there too.
+	if from.ID == columnar.Float64 {
+		return columnar.TDecimal(decimal.CarryPrecision, to.Scale)
+	}
+	if digits := integerDigits(from); digits+to.Scale > maxDecimalPrecision {
 		return columnar.TDecimal(decimal.MaxPrecision, to.Scale)
 	}
 	return columnar.TDecimal(maxDecimalPrecision, to.Scale)

@@ -255,10 +255,15 @@ func wideCommonType(a, b columnar.Type) (columnar.Type, bool) {
 	return commonWide(a, b), true
 }
 
-// wideStoreType is what a computed value stored into a wide DECIMAL
-// column is cast to: the column's scale at full precision, so that the
-// engine's store names the column and row of a value that does not fit.
-func wideStoreType(t columnar.Type) columnar.Type {
+// wideStoreType is what a computed value of type from stored into a
+// wide DECIMAL column t is cast to: the column's scale at full precision,
+// so that the engine's store names the column and row of a value that
+// does not fit; a DOUBLE's at 76 digits, for one past 65 (1e70, which a
+// cast to DECIMAL(65,2) would make NULL).
+func wideStoreType(from, t columnar.Type) columnar.Type {
+	if from.ID == columnar.Float64 {
+		return columnar.TDecimal(decimal.CarryPrecision, t.Scale)
+	}
 	return columnar.TDecimal(decimal.MaxPrecision, t.Scale)
 }
 

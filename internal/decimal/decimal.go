@@ -32,6 +32,12 @@ const (
 	// NarrowPrecision is the most digits a scaled int64 holds: a DECIMAL
 	// of more digits is wide.
 	NarrowPrecision = 18
+	// CarryPrecision is the most digits a Num holds (Arrow decimal256's
+	// 76): no DECIMAL column declares it, but a value stored into a
+	// column travels to the store in it, so that one past 65 digits
+	// (1e70) reaches the column's range check (1264) instead of failing
+	// the cast.
+	CarryPrecision = 76
 )
 
 // pow10 holds 10^0 .. 10^76 as big integers.
