@@ -26,7 +26,12 @@
 // copies with a barrier a tile) was no faster over the three SSB Q1.x
 // queries, over 4-byte and narrow columns alike (README): Q1.1
 // 0.208-0.233 ms against 0.202-0.204; the L1 one gained a few µs on Q1.2
-// and lost them on Q1.1.
+// and lost them on Q1.1. Reading the first filter's column in its
+// run-length form (storage/columnar/runs.go: a start bit a row and a value
+// a run, 41 MB instead of 240 for SSB SF 10's lo_orderdate; each run tested
+// once) was no better either (README): Q1.1 0.193-0.200 ms against
+// 0.207-0.208, Q1.2 and Q1.3 slower; over narrow columns 0.177 against
+// 0.177-0.184. The chain of dependent loads, not the bytes, bounds these.
 //
 // Eligible (exec/gpu/star_scan.go checks the parameters): one group, no
 // group column, no dimension probe (the plan tests every dimension of
