@@ -52,8 +52,9 @@ func icuParseError(pattern string) *RegexpError {
 			chars += utf8.RuneCountInString(pattern[i+n : end])
 			n, state = end-i, operand
 		case c == '(' && strings.HasPrefix(pattern[i:], "(?"):
-			n, state = n+1, noOperand // a group's flags, not a repeat
-			chars++
+			n = groupOpenerEnd(pattern, i) - i
+			chars += n - 1 // an opener is ASCII
+			state = noOperand
 		case c == '(' || c == '|':
 			state = noOperand
 		case c == '}':
@@ -84,6 +85,36 @@ func icuParseError(pattern string) *RegexpError {
 	}
 	return nil
 }
+
+// groupOpenerEnd is the offset just past the extended group opener at i
+// ("(?" and what names the group: flags closed by ')' or ':', ':', '=',
+// '!', '>', '<=', '<!' or '<name>'). ICU leaves its term state after all
+// of them, so a repeat there has nothing to repeat: '(?i)*' and '(?:*a)'
+// are 3688 at the repeat. An opener ICU does not know ends after "(?",
+// left to RE2's refusal.
+func groupOpenerEnd(pattern string, i int) int {
+	j := i + 2
+	for j < len(pattern) && (pattern[j] == '-' || isASCIILetter(pattern[j])) {
+		j++
+	}
+	if j < len(pattern) && (pattern[j] == ')' || pattern[j] == ':') {
+		return j + 1
+	}
+	rest := pattern[i+2:]
+	switch {
+	case strings.HasPrefix(rest, "<=") || strings.HasPrefix(rest, "<!"):
+		return i + 4
+	case strings.HasPrefix(rest, "<"):
+		if k := strings.IndexByte(rest, '>'); k > 0 {
+			return i + 2 + k + 1
+		}
+	case rest != "" && strings.ContainsRune("=!>", rune(rest[0])):
+		return i + 3
+	}
+	return i + 2
+}
+
+func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 // escapeEnd is the offset just past the escape at i, counting its
 // characters into chars beyond the backslash: \Q quotes up to \E (or the
