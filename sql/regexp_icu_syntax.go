@@ -53,7 +53,7 @@ func icuParseError(pattern string) *RegexpError {
 			n, state = end-i, operand
 		case c == '(' && strings.HasPrefix(pattern[i:], "(?"):
 			n = groupOpenerEnd(pattern, i) - i
-			chars += n - 1 // an opener is ASCII
+			chars += utf8.RuneCountInString(pattern[i+1 : i+n]) // a comment may hold any text
 			state = noOperand
 		case c == '(' || c == '|':
 			state = noOperand
@@ -88,11 +88,18 @@ func icuParseError(pattern string) *RegexpError {
 
 // groupOpenerEnd is the offset just past the extended group opener at i
 // ("(?" and what names the group: flags closed by ')' or ':', ':', '=',
-// '!', '>', '<=', '<!' or '<name>'). ICU leaves its term state after all
-// of them, so a repeat there has nothing to repeat: '(?i)*' and '(?:*a)'
-// are 3688 at the repeat. An opener ICU does not know ends after "(?",
-// left to RE2's refusal.
+// '!', '>', '<=', '<!' or '<name>'), or past a whole comment "(?#...)".
+// ICU is in its term state after all of them, so a repeat there has
+// nothing to repeat: '(?i)*', '(?:*a)' and 'a(?#c)*' are 3688 at the
+// repeat. An opener ICU does not know ends after "(?", left to RE2's
+// refusal.
 func groupOpenerEnd(pattern string, i int) int {
+	if strings.HasPrefix(pattern[i:], "(?#") {
+		if k := strings.IndexByte(pattern[i:], ')'); k > 0 {
+			return i + k + 1
+		}
+		return len(pattern)
+	}
 	j := i + 2
 	for j < len(pattern) && (pattern[j] == '-' || isASCIILetter(pattern[j])) {
 		j++
@@ -115,6 +122,37 @@ func groupOpenerEnd(pattern string, i int) int {
 }
 
 func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// stripComments removes ICU's comments "(?#...)" (outside bracket
+// expressions and escapes), which RE2 does not know: SELECT 'ab' REGEXP
+// '(?#x)a' is 1 in MySQL. A comment without its ')' is ICU's mismatched
+// parenthesis (3691).
+func stripComments(pattern string) (string, *RegexpError) {
+	if !strings.Contains(pattern, "(?#") {
+		return pattern, nil
+	}
+	var b strings.Builder
+	chars := 0
+	for i := 0; i < len(pattern); {
+		end := i + 1
+		switch {
+		case pattern[i] == '\\':
+			end = escapeEnd(pattern, i, &chars)
+		case pattern[i] == '[':
+			end = bracketEnd(pattern, i)
+		case strings.HasPrefix(pattern[i:], "(?#"):
+			k := strings.IndexByte(pattern[i:], ')')
+			if k < 0 {
+				return "", &RegexpError{3691, "Mismatched parenthesis in regular expression."}
+			}
+			i += k + 1
+			continue
+		}
+		b.WriteString(pattern[i:end])
+		i = end
+	}
+	return b.String(), nil
+}
 
 // escapeEnd is the offset just past the escape at i, counting its
 // characters into chars beyond the backslash: \Q quotes up to \E (or the
