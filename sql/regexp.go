@@ -62,6 +62,9 @@ func CompileRegexp(pattern, matchType string) (*regexp.Regexp, error) {
 	if e != nil {
 		return nil, e
 	}
+	if !strings.Contains(flags, "s") {
+		pattern = icuDots(pattern)
+	}
 	pattern = posixBrackets(pattern)
 	if flags != "" {
 		pattern = "(?" + flags + ")" + pattern
