@@ -46,8 +46,11 @@ func (b *builder) chooseBuild(hj *HashJoin, bs *relStats, matchFrac float64) {
 	}
 	ks := exprStat(keys[0], bs, keys[0].Type())
 	hj.UniqueBuild = ks.Distinct >= bs.Rows*0.99
+	// A string's or wide DECIMAL's key words are interned ids and a
+	// float's are its bits: neither is the value a bitmap or direct array
+	// is indexed by (the executor would fall back to its hash table).
 	t := keys[0].Type()
-	if t.ID == columnar.String || t.Physical() == columnar.PhysFloat64 || !ks.Exact || !ks.HasRange {
+	if t.ID == columnar.String || t.Physical() == columnar.PhysFloat64 || t.IsWide() || !ks.Exact || !ks.HasRange {
 		if forced {
 			hj.Fallback = "the key is not an integer with known bounds"
 		}

@@ -391,3 +391,25 @@ func TestRangeJoinCount(t *testing.T) {
 		}
 	}
 }
+
+// TestWideDecimalKeyTakesHashTable: a key compared as DECIMAL(20,0)
+// (BIGINT UNSIGNED & n against a signed value) is a wide DECIMAL whose key
+// words are interned ids, which the bitmap and direct-array probes cannot
+// read; the executor falls back to its hash table, so EXPLAIN must say
+// HashTable rather than name a strategy that does not run.
+func TestWideDecimalKeyTakesHashTable(t *testing.T) {
+	e := newEnv(t)
+	e.table("create table bw (a int, b int)", 4, func(i int) string { return fmt.Sprintf("%d|%d", i, i%3) })
+	q := `select a from bw where (6 & 1023) in (select -3 from bw as x where 1 = bw.b)`
+	for _, join := range []string{"", "bitmap"} {
+		p := e.plan(q, planner.Options{Join: join})
+		hj := find[*planner.HashJoin](p)
+		if len(hj) != 1 || hj[0].Strategy != planner.HashTable {
+			t.Errorf("join=%q: want a HashTable join:\n%s", join, p.Explain())
+			continue
+		}
+		if join == "bitmap" && !strings.Contains(p.Explain(), "bitmap not applicable: the key is not an integer") {
+			t.Errorf("want the fallback named:\n%s", p.Explain())
+		}
+	}
+}

@@ -58,6 +58,13 @@ func CompileRegexp(pattern, matchType string) (*regexp.Regexp, error) {
 	if e := icuParseError(given); e != nil {
 		return nil, e // before RE2, which reads a stray '{' or '}' as a literal
 	}
+	pattern, e := stripComments(pattern)
+	if e != nil {
+		return nil, e
+	}
+	if !strings.Contains(flags, "s") {
+		pattern = icuDots(pattern)
+	}
 	pattern = posixBrackets(pattern)
 	if flags != "" {
 		pattern = "(?" + flags + ")" + pattern

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -52,8 +53,9 @@ func icuParseError(pattern string) *RegexpError {
 			chars += utf8.RuneCountInString(pattern[i+n : end])
 			n, state = end-i, operand
 		case c == '(' && strings.HasPrefix(pattern[i:], "(?"):
-			n, state = n+1, noOperand // a group's flags, not a repeat
-			chars++
+			n = groupOpenerEnd(pattern, i) - i
+			chars += utf8.RuneCountInString(pattern[i+1 : i+n]) // a comment may hold any text
+			state = noOperand
 		case c == '(' || c == '|':
 			state = noOperand
 		case c == '}':
@@ -83,6 +85,110 @@ func icuParseError(pattern string) *RegexpError {
 		i += n
 	}
 	return nil
+}
+
+// groupOpenerEnd is the offset just past the extended group opener at i
+// ("(?" and what names the group: flags closed by ')' or ':', ':', '=',
+// '!', '>', '<=', '<!' or '<name>'), or past a whole comment "(?#...)".
+// ICU is in its term state after all of them, so a repeat there has
+// nothing to repeat: '(?i)*', '(?:*a)' and 'a(?#c)*' are 3688 at the
+// repeat. An opener ICU does not know ends after "(?", left to RE2's
+// refusal.
+func groupOpenerEnd(pattern string, i int) int {
+	if strings.HasPrefix(pattern[i:], "(?#") {
+		if k := strings.IndexByte(pattern[i:], ')'); k > 0 {
+			return i + k + 1
+		}
+		return len(pattern)
+	}
+	j := i + 2
+	for j < len(pattern) && (pattern[j] == '-' || isASCIILetter(pattern[j])) {
+		j++
+	}
+	if j < len(pattern) && (pattern[j] == ')' || pattern[j] == ':') {
+		return j + 1
+	}
+	rest := pattern[i+2:]
+	switch {
+	case strings.HasPrefix(rest, "<=") || strings.HasPrefix(rest, "<!"):
+		return i + 4
+	case strings.HasPrefix(rest, "<"):
+		if k := strings.IndexByte(rest, '>'); k > 0 {
+			return i + 2 + k + 1
+		}
+	case rest != "" && strings.ContainsRune("=!>", rune(rest[0])):
+		return i + 3
+	}
+	return i + 2
+}
+
+func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// stripComments removes ICU's comments "(?#...)" (outside bracket
+// expressions and escapes), which RE2 does not know: SELECT 'ab' REGEXP
+// '(?#x)a' is 1 in MySQL. A comment without its ')' is ICU's mismatched
+// parenthesis (3691).
+func stripComments(pattern string) (string, *RegexpError) {
+	if !strings.Contains(pattern, "(?#") {
+		return pattern, nil
+	}
+	var b strings.Builder
+	chars := 0
+	for i := 0; i < len(pattern); {
+		end := i + 1
+		switch {
+		case pattern[i] == '\\':
+			end = escapeEnd(pattern, i, &chars)
+		case pattern[i] == '[':
+			end = bracketEnd(pattern, i)
+		case strings.HasPrefix(pattern[i:], "(?#"):
+			k := strings.IndexByte(pattern[i:], ')')
+			if k < 0 {
+				return "", &RegexpError{3691, "Mismatched parenthesis in regular expression."}
+			}
+			i += k + 1
+			continue
+		}
+		b.WriteString(pattern[i:end])
+		i = end
+	}
+	return b.String(), nil
+}
+
+// icuLineEnd is ICU's line terminators, which its '.' does not match
+// without the dot-all flag (match_type 'n', (?s)); RE2's '.' leaves out
+// only '\n'.
+const icuLineEnd = `[^\n\v\f\r\x{85}\x{2028}\x{2029}]`
+
+// inlineDotAll finds a flag group turning on s: '(?s)', '(?is:'.
+var inlineDotAll = regexp.MustCompile(`\(\?[a-zA-Z]*s[a-zA-Z-]*[:)]`)
+
+// icuDots rewrites each '.' outside bracket expressions and escapes as
+// a class without ICU's line terminators: SELECT 'a\rb' REGEXP 'a.b' is 0
+// in MySQL. A pattern that turns on dot-all inline keeps RE2's dots
+// (which then match everything, as ICU's do).
+func icuDots(pattern string) string {
+	if !strings.Contains(pattern, ".") || inlineDotAll.MatchString(pattern) {
+		return pattern
+	}
+	var b strings.Builder
+	chars := 0
+	for i := 0; i < len(pattern); {
+		end := i + 1
+		switch pattern[i] {
+		case '\\':
+			end = escapeEnd(pattern, i, &chars)
+		case '[':
+			end = bracketEnd(pattern, i)
+		case '.':
+			b.WriteString(icuLineEnd)
+			i = end
+			continue
+		}
+		b.WriteString(pattern[i:end])
+		i = end
+	}
+	return b.String()
 }
 
 // escapeEnd is the offset just past the escape at i, counting its
