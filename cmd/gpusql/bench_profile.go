@@ -87,7 +87,7 @@ func printGPUTotal(w io.Writer, r *benchReport, e string) {
 			kern, host, hbm = kern+t.KernelMs, host+t.HostMs, t.HBMGBs
 		}
 	}
-	fmt.Fprintf(w, "%s: kernels %.3f ms + host %.3f ms over all queries (kern ms: CUDA events around each kernel, median of %d profiled runs; host ms: warm ms - kern ms; dev MB: columns read as stored on the device; read MB: the plan's estimate of what the kernels fetch of them (a star reads fact columns only for rows alive, in 32-byte sectors); %%HBM: read MB / kern ms against the measured %.0f GB/s)\n",
+	fmt.Fprintf(w, "%s: kernels %.3f ms + host %.3f ms over all queries (kern ms: CUDA events around each kernel, median of %d profiled runs; host ms: warm ms - kern ms; dev MB: columns read as stored on the device; read MB: the plan's estimate of what the kernels fetch of them (a star reads fact columns only for rows alive, in 32-byte sectors); %%HBM: read MB / kern ms against the measured %.0f GB/s; cold ms: a run with no column on the device, the host copies a cold load sends kept; first ms: the process's first such run, which makes those copies where no earlier query did)\n",
 		e, kern, host, profiledRuns, hbm)
 }
 
