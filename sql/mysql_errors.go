@@ -39,6 +39,7 @@ const (
 	ErUnknownSystemVariable       = 1193 // Unknown system variable '%s'
 	ErIncorrectGlobalLocalVar     = 1238 // Variable '%s' is a read only variable
 	ErLocalVariable               = 1228 // Variable '%s' is a SESSION variable and can't be used with SET GLOBAL
+	ErVariableIsReadonly          = 1621 // %s variable '%s' is read-only. Use SET %s to assign the value
 	ErInvalidDefault              = 1067 // Invalid default value for '%s'
 	ErInvalidOnUpdate             = 1294 // Invalid ON UPDATE clause for '%s' column
 	ErMultiplePriKey              = 1068 // Multiple primary key defined
