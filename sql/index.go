@@ -317,6 +317,11 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, sp := range n.Specs {
+		if err := b.checkEngine(sp.Options, t.Name); err != nil {
+			return nil, err
+		}
+	}
 	specs, checks, err := b.alterSpecs(n)
 	if err != nil {
 		return nil, err

@@ -40,6 +40,8 @@ const (
 	ErIncorrectGlobalLocalVar     = 1238 // Variable '%s' is a read only variable
 	ErLocalVariable               = 1228 // Variable '%s' is a SESSION variable and can't be used with SET GLOBAL
 	ErVariableIsReadonly          = 1621 // %s variable '%s' is read-only. Use SET %s to assign the value
+	ErUnknownStorageEngine        = 1286 // Unknown storage engine '%s'
+	ErWarnUsingOtherHandler       = 1266 // Using storage engine %s for table '%s'
 	ErInvalidDefault              = 1067 // Invalid default value for '%s'
 	ErInvalidOnUpdate             = 1294 // Invalid ON UPDATE clause for '%s' column
 	ErMultiplePriKey              = 1068 // Multiple primary key defined
