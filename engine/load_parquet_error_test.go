@@ -42,13 +42,47 @@ func TestParquetLoadOutOfRange(t *testing.T) {
 	}
 }
 
+// An int32 Parquet column loads into YEAR by MySQL's numeric YEAR rule,
+// as INSERT of the same numbers does: 99 is 1999, 5 is 2005, 0 is 0000,
+// and 99999 fails with 1264 (the int32 fast path used to copy 99 and
+// 99999 as they were).
+func TestParquetLoadYear(t *testing.T) {
+	dir := t.TempDir()
+	writeInt32s(t, filepath.Join(dir, "y.parquet"), []int32{99, 5, 0, 2155})
+	writeInt32s(t, filepath.Join(dir, "bad.parquet"), []int32{2000, 99999})
+	db := open(t)
+	mustExec(t, db, "create table y (c year)", dir)
+	mustExec(t, db, "import into y from 'y.parquet' format 'parquet'", dir)
+	if got := tableText(t, db, "select c from y"); got != "1999;2005;0000;2155" {
+		t.Errorf("loaded %s, want 1999;2005;0000;2155", got)
+	}
+	_, err := db.Exec(context.Background(), "import into y from 'bad.parquet' format 'parquet'", dir)
+	if code, msg := sql.MySQLCode(err); code != 1264 || msg != "Out of range value for column 'c' at row 2" {
+		t.Errorf("99999 into YEAR: got %d %q (%v), want 1264", code, msg, err)
+	}
+}
+
 // writeInts writes a Parquet file of one int64 column c.
 func writeInts(t *testing.T, path string, vals []int64) {
 	t.Helper()
 	b := array.NewRecordBuilder(memory.NewGoAllocator(), arrow.NewSchema([]arrow.Field{{Name: "c", Type: arrow.PrimitiveTypes.Int64}}, nil))
 	defer b.Release()
 	b.Field(0).(*array.Int64Builder).AppendValues(vals, nil)
-	rec := b.NewRecord()
+	writeRecord(t, path, b.NewRecord())
+}
+
+// writeInt32s writes a Parquet file of one int32 column c.
+func writeInt32s(t *testing.T, path string, vals []int32) {
+	t.Helper()
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), arrow.NewSchema([]arrow.Field{{Name: "c", Type: arrow.PrimitiveTypes.Int32}}, nil))
+	defer b.Release()
+	b.Field(0).(*array.Int32Builder).AppendValues(vals, nil)
+	writeRecord(t, path, b.NewRecord())
+}
+
+// writeRecord writes rec as a Parquet file and releases it.
+func writeRecord(t *testing.T, path string, rec arrow.Record) {
+	t.Helper()
 	defer rec.Release()
 	f, err := os.Create(path)
 	if err != nil {

@@ -98,12 +98,14 @@ func (db *DB) analyze(tables []string) *StatementResult {
 	// user who runs it expects fresh choices.
 	defer db.plans.clear()
 	for _, t := range tables {
+		// MySQL names each table with its database (test.t1).
+		name := sql.DatabaseName + "." + t
 		// Statistics are current already; the remaps are (re)built here,
 		// one note row per remapped column.
 		for _, n := range db.buildRemaps(t) {
-			names, ops, types, msgs = append(names, t), append(ops, "analyze"), append(types, "note"), append(msgs, n.text)
+			names, ops, types, msgs = append(names, name), append(ops, "analyze"), append(types, "note"), append(msgs, n.text)
 		}
-		names, ops, types, msgs = append(names, t), append(ops, "analyze"), append(types, "status"), append(msgs, "OK")
+		names, ops, types, msgs = append(names, name), append(ops, "analyze"), append(types, "status"), append(msgs, "OK")
 	}
 	// The remaps are kept in a database directory too, so a restart does
 	// not lose them (catalog/disk/remap_file.go).

@@ -279,6 +279,9 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 	if err := b.checkAutoIncrement(fields, indexes); err != nil {
 		return nil, err
 	}
+	if err := b.checkEngine(n.Options, name); err != nil {
+		return nil, err
+	}
 	st := &CreateTable{Name: name, Fields: fields, Indexes: indexes, IfNotExists: n.IfNotExists}
 	st.Options = tableOptions(n.Options, st.Options)
 	if st.Options.Comment, err = b.tableComment(name, st.Options.Comment); err != nil {

@@ -317,6 +317,11 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, sp := range n.Specs {
+		if err := b.checkEngine(sp.Options, t.Name); err != nil {
+			return nil, err
+		}
+	}
 	specs, checks, err := b.alterSpecs(n)
 	if err != nil {
 		return nil, err
@@ -325,6 +330,12 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 	switch {
 	case isColumnChange(spec.Tp) || len(specs) > 1:
 		return b.alterColumnsCommented(t, n.Specs, specs, checks)
+	case spec.Tp == ast.AlterTableRenameTable && spec.NewTable.Name.O == t.Name &&
+		(spec.NewTable.Schema.O == "" || spec.NewTable.Schema.O == DatabaseName):
+		// MySQL renames only to another name (Alter_table_ctx::
+		// is_table_renamed): ALTER TABLE t RENAME TO t succeeds unchanged,
+		// where RENAME TABLE t TO t is 1050.
+		return &TableUnchanged{Table: t.Name}, nil
 	case spec.Tp == ast.AlterTableRenameTable:
 		return &RenameTable{From: []string{t.Name}, To: []string{spec.NewTable.Name.O}}, nil
 	case spec.Tp == ast.AlterTableOption:

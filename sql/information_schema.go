@@ -195,8 +195,10 @@ func columnRow(table string, i int, f columnar.Field, key string) []Expr {
 	octets := charLen // bytes: a binary string's characters are bytes
 	if f.Type.ID == columnar.String && !f.Type.Binary && !f.Type.JSON {
 		charset, collation = infoStr("utf8mb4"), infoStr(fieldCollation(f))
-		if c, ok := charLen.(*Const); ok && !c.Null && f.Type.Width > 0 {
-			octets = i64(int(c.I) * 4) // utf8mb4: up to 4 bytes a character; TEXT's 65535 are bytes
+		if c, ok := charLen.(*Const); ok && !c.Null && (f.Type.Width > 0 || f.Type.Members != "") {
+			// utf8mb4: up to 4 bytes a character (an ENUM's or SET's
+			// longest value too); TEXT's 65535 are bytes.
+			octets = i64(int(c.I) * 4)
 		}
 	}
 	// Fractional-second digits of the types that have them; NULL for DATE

@@ -106,7 +106,11 @@ func (b *binder) oneChar(s, what string) (rune, error) {
 
 // importInto binds IMPORT INTO t FROM 'f' [FORMAT 'csv'|'parquet']
 // [WITH fields_terminated_by='c', fields_enclosed_by='q', skip_rows=n].
-// CSV defaults: ',' delimiter, '"' enclosure, one header line skipped.
+// CSV defaults: ',' delimiter, '"' enclosure, no line skipped. The
+// defaults are TiDB's, whose statement this is (SKIP_ROWS defaults to
+// 0): skipping a header by default dropped the first row of a file
+// without one, silently, where a header read as data fails loudly on a
+// typed column (1366 Incorrect integer value: 'id' ... at row 1).
 func (b *binder) importInto(n *ast.ImportIntoStmt) (Statement, error) {
 	t, err := b.table(n.Table)
 	if err != nil {
@@ -118,7 +122,7 @@ func (b *binder) importInto(n *ast.ImportIntoStmt) (Statement, error) {
 	if len(n.ColumnsAndUserVars) > 0 || len(n.ColumnAssignments) > 0 {
 		return nil, b.errf(-1, "unsupported: IMPORT INTO with a column list or SET")
 	}
-	st := &Load{Table: t.Name, Path: n.Path, Format: "csv", Delimiter: ',', Enclosure: '"', IgnoreLines: 1, AutoOnZero: b.autoValueOnZero()}
+	st := &Load{Table: t.Name, Path: n.Path, Format: "csv", Delimiter: ',', Enclosure: '"', AutoOnZero: b.autoValueOnZero()}
 	if n.Format != nil {
 		switch f := strings.ToLower(*n.Format); f {
 		case "csv":

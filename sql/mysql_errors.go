@@ -39,6 +39,10 @@ const (
 	ErUnknownSystemVariable       = 1193 // Unknown system variable '%s'
 	ErIncorrectGlobalLocalVar     = 1238 // Variable '%s' is a read only variable
 	ErLocalVariable               = 1228 // Variable '%s' is a SESSION variable and can't be used with SET GLOBAL
+	ErVariableIsReadonly          = 1621 // %s variable '%s' is read-only. Use SET %s to assign the value
+	ErUnknownStorageEngine        = 1286 // Unknown storage engine '%s'
+	ErUnsupportedPS               = 1295 // This command is not supported in the prepared statement protocol yet
+	ErWarnUsingOtherHandler       = 1266 // Using storage engine %s for table '%s'
 	ErInvalidDefault              = 1067 // Invalid default value for '%s'
 	ErInvalidOnUpdate             = 1294 // Invalid ON UPDATE clause for '%s' column
 	ErMultiplePriKey              = 1068 // Multiple primary key defined

@@ -80,7 +80,9 @@ func (b *binder) prepare(n *ast.PrepareStmt) (Statement, error) {
 	}
 	switch stmts[0].Node.(type) {
 	case *ast.PrepareStmt, *ast.ExecuteStmt, *ast.DeallocateStmt:
-		return nil, b.errf(b.start, "PREPARE %s: a prepared statement cannot be PREPARE, EXECUTE or DEALLOCATE", n.Name)
+		e := b.errCode(b.start, ErUnsupportedPS, "This command is not supported in the prepared statement protocol yet")
+		e.Detail = fmt.Sprintf("PREPARE %s: a prepared statement cannot be PREPARE, EXECUTE or DEALLOCATE", n.Name)
+		return nil, e
 	}
 	if err := b.checkPrepared(n.Name, stmts[0]); err != nil {
 		return nil, err

@@ -101,6 +101,9 @@ func (b *binder) set(n *ast.SetStmt) (Statement, error) {
 		if !a.User && readOnlyVariables[a.Name] {
 			return nil, b.errCode(b.wordPos(v.Name, -1), ErIncorrectGlobalLocalVar, "Variable '%s' is a read only variable", v.Name)
 		}
+		if !a.User && !a.Global && sessionReadOnlyVariables[a.Name] {
+			return nil, b.errCode(b.wordPos(v.Name, -1), ErVariableIsReadonly, "SESSION variable '%s' is read-only. Use SET GLOBAL to assign the value", a.Name)
+		}
 		if !a.User && a.Global && sessionOnlyVariables[a.Name] {
 			// MySQL checks the scope after read-only (set_var::check).
 			return nil, b.errCode(b.wordPos(v.Name, -1), ErLocalVariable, "Variable '%s' is a SESSION variable and can't be used with SET GLOBAL", v.Name)

@@ -49,6 +49,12 @@ var sessionOnlyVariables = map[string]bool{
 	"pseudo_thread_id": true, "warning_count": true, "error_count": true,
 }
 
+// sessionReadOnlyVariables have a session value that only the global one
+// sets (sys_var SESSION_READONLY in MySQL 8): SET [SESSION] name is 1621,
+// SET GLOBAL is accepted (gpusql ignores it: the server's packet limit is
+// fixed).
+var sessionReadOnlyVariables = map[string]bool{"max_allowed_packet": true, "net_buffer_length": true}
+
 // switchVariables are MySQL's boolean variables: @@name reads 0 / 1, SHOW
 // VARIABLES shows OFF / ON, as MySQL does.
 var switchVariables = map[string]bool{

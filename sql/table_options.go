@@ -98,3 +98,31 @@ func tableCollationOf(o catalog.TableOptions) string {
 	}
 	return TableCollationName(o.Collation)
 }
+
+// mysqlEngines are the storage engines a MySQL 8 server knows (a stock
+// server's SHOW ENGINES, the aliases it resolves, NDB's) and gpusql's own:
+// a dump's ENGINE=InnoDB or MyISAM loads, gpusql's storage taking the
+// table, as SHOW ENGINES and information_schema.TABLES say.
+var mysqlEngines = map[string]bool{"innodb": true, "innobase": true, "myisam": true, "memory": true,
+	"heap": true, "csv": true, "archive": true, "blackhole": true, "mrg_myisam": true, "merge": true,
+	"federated": true, "performance_schema": true, "ndb": true, "ndbcluster": true, "ndbinfo": true,
+	"gpusql": true}
+
+// checkEngine is MySQL's answer to ENGINE = name of an engine it does not
+// know: 1286 Unknown storage engine 'name' under NO_ENGINE_SUBSTITUTION
+// (in the default sql_mode); without it, warnings 1286 and 1266 and the
+// default engine (ha_checktype).
+func (b *binder) checkEngine(opts []*ast.TableOption, table string) error {
+	for _, o := range opts {
+		if o.Tp != ast.TableOptionEngine || mysqlEngines[strings.ToLower(o.StrValue)] {
+			continue
+		}
+		if b.session == nil || b.session.hasMode("NO_ENGINE_SUBSTITUTION") {
+			return b.errCode(b.wordPos(o.StrValue, -1), ErUnknownStorageEngine, "Unknown storage engine '%s'", o.StrValue)
+		}
+		b.ddlWarnings = append(b.ddlWarnings,
+			Warning{Level: "Warning", Code: ErUnknownStorageEngine, Message: "Unknown storage engine '" + o.StrValue + "'"},
+			Warning{Level: "Warning", Code: ErWarnUsingOtherHandler, Message: "Using storage engine gpusql for table '" + table + "'"})
+	}
+	return nil
+}

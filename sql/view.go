@@ -53,7 +53,9 @@ func (b *binder) createView(n *ast.CreateViewStmt) (Statement, error) {
 	cols := blk.names
 	if len(n.Cols) > 0 {
 		if len(n.Cols) != len(blk.names) {
-			return nil, b.errf(b.wordPos(name, -1), "view '%s' names %d columns but its SELECT returns %d", name, len(n.Cols), len(blk.names))
+			err := b.errCode(b.wordPos(name, -1), ErViewWrongList, "In definition of view, derived table or common table expression, SELECT list and column names list have different column counts")
+			err.Detail = fmt.Sprintf("view '%s' names %d columns, its SELECT returns %d", name, len(n.Cols), len(blk.names))
+			return nil, err
 		}
 		cols = nil
 		for _, c := range n.Cols {

@@ -203,10 +203,12 @@ func appendArrowInts(b *Builder, arr arrow.Array) (int, error) {
 		}
 		return 0, nil
 	}
-	// Fast paths: same width, no check (TINYINT to MEDIUMINT check each value).
+	// Fast paths: same width, no check (TINYINT to MEDIUMINT check each
+	// value, and YEAR maps each by MySQL's numeric rule: 99 is 1999, 99999
+	// is out of range).
 	switch a := arr.(type) {
 	case *array.Int32:
-		if t.Physical() == PhysInt32 && !t.IsNarrowInt() {
+		if t.Physical() == PhysInt32 && !t.IsNarrowInt() && !t.Year {
 			copy(b.i32[start:], a.Int32Values())
 			return 0, nil
 		}
