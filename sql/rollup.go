@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"strings"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"gpusql/storage/columnar"
@@ -119,7 +121,7 @@ func (b *binder) grouping(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 	}
 	var out Expr
 	for _, arg := range n.Args {
-		e, err := b.expr(arg, a.pre)
+		e, err := b.expr(groupingAlias(arg, sc, a.pre), a.pre)
 		if err != nil {
 			return nil, err
 		}
@@ -141,4 +143,22 @@ func (b *binder) grouping(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		}
 	}
 	return out, nil
+}
+
+// groupingAlias is the select-list item a GROUPING argument names by its
+// alias where the FROM has no such column, as in the MySQL manual's
+// SELECT a AS f1, 'w' AS f2 FROM t GROUP BY f1, f2 WITH ROLLUP HAVING
+// GROUPING(f2) = 1 (HAVING and ORDER BY see the aliases).
+func groupingAlias(arg ast.ExprNode, sc, pre *scope) ast.ExprNode {
+	c, ok := arg.(*ast.ColumnNameExpr)
+	if !ok || c.Name.Table.O != "" || sc.aliases == nil {
+		return arg
+	}
+	if i, _ := pre.lookup("", c.Name.Name.O); i >= 0 {
+		return arg
+	}
+	if item, ok := sc.aliases[strings.ToLower(c.Name.Name.O)]; ok {
+		return item
+	}
+	return arg
 }
