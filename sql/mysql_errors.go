@@ -80,6 +80,7 @@ const (
 	ErNoDefaultForField           = 1364 // Field '%s' doesn't have a default value
 	ErFieldSpecifiedTwice         = 1110 // Column '%s' specified twice
 	ErInvalidGroupFuncUse         = 1111 // Invalid use of group function
+	ErFieldInGroupingNotGroupBy   = 3602 // Argument #%d of GROUPING function is not in GROUP BY
 	ErNoSuchTable                 = 1146 // Table '%s.%s' doesn't exist
 	ErPrimaryCantHaveNull         = 1171 // All parts of a PRIMARY KEY must be NOT NULL; ...
 	ErBlobKeyWithoutLength        = 1170 // BLOB/TEXT column '%s' used in key specification without a key length

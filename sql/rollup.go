@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -114,13 +115,15 @@ func b2i(b bool) int {
 func (b *binder) grouping(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {
 	a := sc.agg
 	if a == nil || a.rollupFlags == 0 {
-		return nil, b.errf(pos, "GROUPING() is only allowed with GROUP BY ... WITH ROLLUP")
+		err := b.errCode(pos, ErInvalidGroupFuncUse, "Invalid use of group function")
+		err.Detail = "GROUPING() is only allowed with GROUP BY ... WITH ROLLUP"
+		return nil, err
 	}
 	if len(n.Args) == 0 {
 		return nil, b.errf(pos, "wrong number of arguments to grouping()")
 	}
 	var out Expr
-	for _, arg := range n.Args {
+	for argNo, arg := range n.Args {
 		e, err := b.expr(groupingAlias(arg, sc, a.pre), a.pre)
 		if err != nil {
 			return nil, err
@@ -133,7 +136,9 @@ func (b *binder) grouping(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 			}
 		}
 		if idx < 0 {
-			return nil, b.errf(pos, "the argument of GROUPING() must be a GROUP BY expression: %s", e)
+			err := b.errCode(pos, ErFieldInGroupingNotGroupBy, "Argument #%d of GROUPING function is not in GROUP BY", argNo+1)
+			err.Detail = fmt.Sprintf("the argument of GROUPING() must be a GROUP BY expression: %s", e)
+			return nil, err
 		}
 		flag := Expr(sc.colRef(a.rollupFlags + idx))
 		if out == nil {
