@@ -47,14 +47,23 @@ func (g *Gen) stringNumberCompare(sc *scope, d int) *Node {
 // intAsText is an integer where MySQL's type rules make it a string.
 func intAsText(n *Node) *Node {
 	t := mk(TStr, "@", n).lite("CAST(@ AS TEXT)")
-	t.Prec = precSame
+	t.Prec, t.Pinned = precSame, true
+	return t
+}
+
+// typedText is a string expression that stays a string when it is a bare
+// NULL: IFNULL(1, NULL) is an INT in MySQL, IFNULL(1, CONCAT(NULL, ''))
+// a VARCHAR. It is pinned, so shrinking keeps it.
+func typedText(n *Node) *Node {
+	t := mk(TStr, "CONCAT(@, '')", n).lite("(@ || '')")
+	t.Pinned = true
 	return t
 }
 
 // mixedStringResult is CASE, IF, COALESCE or IFNULL over an integer and
 // a string, in either order: a string.
 func (g *Gen) mixedStringResult(sc *scope, d int) *Node {
-	x, y := intAsText(g.intExpr(sc, d+1)), g.strExpr(sc, d+1)
+	x, y := intAsText(g.intExpr(sc, d+1)), typedText(g.strExpr(sc, d+1))
 	if g.pct(50) {
 		x, y = y, x
 	}
