@@ -52,7 +52,7 @@ func intAsText(n *Node) *Node {
 }
 
 // typedText is a string expression that stays a string when it is a bare
-// NULL: IFNULL(1, NULL) is an INT in MySQL, IFNULL(1, x) with x CONCAT(NULL, '')
+// NULL: IFNULL(1, NULL) is an INT in MySQL, IFNULL(1, CONCAT(NULL, an empty string))
 // is a VARCHAR. It is pinned, so shrinking keeps it.
 func typedText(n *Node) *Node {
 	t := mk(TStr, "CONCAT(@, '')", n).lite("(@ || '')")
