@@ -69,6 +69,10 @@ const (
 	ErWindowFrameEndIllegal       = 3585 // Window '%s': frame end cannot be UNBOUNDED PRECEDING.
 	ErWindowFrameIllegal          = 3586 // Window '%s': frame start or end is negative, NULL or of non-integral type
 	ErWindowRangeFrameOrderType   = 3587 // Window '%s' with RANGE N PRECEDING/FOLLOWING frame requires exactly one ORDER BY expression, ...
+	ErWindowRangeFrameTemporal    = 3588 // Window '%s' with RANGE frame has ORDER BY expression of datetime type. ...
+	ErWindowRangeFrameNumeric     = 3589 // Window '%s' with RANGE frame has ORDER BY expression of numeric type, ...
+	ErWindowRangeBoundNotConstant = 3590 // Window '%s' has a non-constant frame bound.
+	ErWindowRowsIntervalUse       = 3596 // Window '%s': INTERVAL can only be used with RANGE frames.
 	ErWindowInvalidUse            = 3593 // You cannot use the window function '%s' in this context.'
 	ErCTEMaxRecursionDepth        = 3636 // Recursive query aborted after %d iterations. ...
 	ErUnknownTable                = 1109 // Unknown table '%s' in %s
@@ -80,6 +84,7 @@ const (
 	ErNoDefaultForField           = 1364 // Field '%s' doesn't have a default value
 	ErFieldSpecifiedTwice         = 1110 // Column '%s' specified twice
 	ErInvalidGroupFuncUse         = 1111 // Invalid use of group function
+	ErFieldInGroupingNotGroupBy   = 3602 // Argument #%d of GROUPING function is not in GROUP BY
 	ErNoSuchTable                 = 1146 // Table '%s.%s' doesn't exist
 	ErPrimaryCantHaveNull         = 1171 // All parts of a PRIMARY KEY must be NOT NULL; ...
 	ErBlobKeyWithoutLength        = 1170 // BLOB/TEXT column '%s' used in key specification without a key length

@@ -37,7 +37,11 @@ var regexpArity = map[string][3]int{"regexp_like": {2, 3, 2}, "regexp_replace": 
 
 // CompileRegexp compiles a MySQL pattern under a match_type; exec/cpu
 // calls it for every pattern it meets, so both report the same errors.
-func CompileRegexp(pattern, matchType string) (*regexp.Regexp, error) {
+// REGEXP_LIKE asks for endAnchors, ICU's '$' that also matches before a
+// final line terminator (icuEndAnchor); the functions that return where
+// a match lies keep RE2's '$', the very end, since that anchor would
+// take the terminator into the match.
+func CompileRegexp(pattern, matchType string, endAnchors bool) (*regexp.Regexp, error) {
 	flags := ""
 	for _, f := range matchType {
 		switch f {
@@ -62,10 +66,8 @@ func CompileRegexp(pattern, matchType string) (*regexp.Regexp, error) {
 	if e != nil {
 		return nil, e
 	}
-	if !strings.Contains(flags, "s") {
-		pattern = icuDots(pattern)
-	}
-	pattern = posixBrackets(pattern)
+	modes := icuFlags{dotAll: strings.Contains(flags, "s"), multiline: strings.Contains(flags, "m")}
+	pattern = posixBrackets(icuRewrite(pattern, modes, endAnchors)) // regexp_icu_flags.go
 	if flags != "" {
 		pattern = "(?" + flags + ")" + pattern
 	}
@@ -133,7 +135,7 @@ func (b *binder) regexpFunc(name string, args []Expr, pos int) (Expr, error) {
 				mt = c.S
 			}
 		}
-		if _, err := CompileRegexp(pc.S, mt); err != nil {
+		if _, err := CompileRegexp(pc.S, mt, name == "regexp_like"); err != nil {
 			if e, ok := err.(*RegexpError); ok {
 				return nil, b.errCode(pos, e.Code, "%s", e.Msg)
 			}

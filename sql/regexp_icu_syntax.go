@@ -2,7 +2,6 @@ package sql
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -155,41 +154,10 @@ func stripComments(pattern string) (string, *RegexpError) {
 	return b.String(), nil
 }
 
-// icuLineEnd is ICU's line terminators, which its '.' does not match
-// without the dot-all flag (match_type 'n', (?s)); RE2's '.' leaves out
-// only '\n'.
+// icuLineEnd is ICU's '.' outside dot-all mode (match_type 'n', (?s)):
+// anything but a line terminator, where RE2's '.' leaves out only '\n'
+// (SELECT 'a\rb' REGEXP 'a.b' is 0 in MySQL); see icuRewrite.
 const icuLineEnd = `[^\n\v\f\r\x{85}\x{2028}\x{2029}]`
-
-// inlineDotAll finds a flag group turning on s: '(?s)', '(?is:'.
-var inlineDotAll = regexp.MustCompile(`\(\?[a-zA-Z]*s[a-zA-Z-]*[:)]`)
-
-// icuDots rewrites each '.' outside bracket expressions and escapes as
-// a class without ICU's line terminators: SELECT 'a\rb' REGEXP 'a.b' is 0
-// in MySQL. A pattern that turns on dot-all inline keeps RE2's dots
-// (which then match everything, as ICU's do).
-func icuDots(pattern string) string {
-	if !strings.Contains(pattern, ".") || inlineDotAll.MatchString(pattern) {
-		return pattern
-	}
-	var b strings.Builder
-	chars := 0
-	for i := 0; i < len(pattern); {
-		end := i + 1
-		switch pattern[i] {
-		case '\\':
-			end = escapeEnd(pattern, i, &chars)
-		case '[':
-			end = bracketEnd(pattern, i)
-		case '.':
-			b.WriteString(icuLineEnd)
-			i = end
-			continue
-		}
-		b.WriteString(pattern[i:end])
-		i = end
-	}
-	return b.String()
-}
 
 // escapeEnd is the offset just past the escape at i, counting its
 // characters into chars beyond the backslash: \Q quotes up to \E (or the

@@ -1,6 +1,9 @@
 package sql
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"gpusql/storage/columnar"
@@ -112,14 +115,16 @@ func b2i(b bool) int {
 func (b *binder) grouping(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {
 	a := sc.agg
 	if a == nil || a.rollupFlags == 0 {
-		return nil, b.errf(pos, "GROUPING() is only allowed with GROUP BY ... WITH ROLLUP")
+		err := b.errCode(pos, ErInvalidGroupFuncUse, "Invalid use of group function")
+		err.Detail = "GROUPING() is only allowed with GROUP BY ... WITH ROLLUP"
+		return nil, err
 	}
 	if len(n.Args) == 0 {
 		return nil, b.errf(pos, "wrong number of arguments to grouping()")
 	}
 	var out Expr
-	for _, arg := range n.Args {
-		e, err := b.expr(arg, a.pre)
+	for argNo, arg := range n.Args {
+		e, err := b.expr(groupingAlias(arg, sc, a.pre), a.pre)
 		if err != nil {
 			return nil, err
 		}
@@ -131,7 +136,9 @@ func (b *binder) grouping(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 			}
 		}
 		if idx < 0 {
-			return nil, b.errf(pos, "the argument of GROUPING() must be a GROUP BY expression: %s", e)
+			err := b.errCode(pos, ErFieldInGroupingNotGroupBy, "Argument #%d of GROUPING function is not in GROUP BY", argNo+1)
+			err.Detail = fmt.Sprintf("the argument of GROUPING() must be a GROUP BY expression: %s", e)
+			return nil, err
 		}
 		flag := Expr(sc.colRef(a.rollupFlags + idx))
 		if out == nil {
@@ -141,4 +148,22 @@ func (b *binder) grouping(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		}
 	}
 	return out, nil
+}
+
+// groupingAlias is the select-list item a GROUPING argument names by its
+// alias where the FROM has no such column, as in the MySQL manual's
+// SELECT a AS f1, 'w' AS f2 FROM t GROUP BY f1, f2 WITH ROLLUP HAVING
+// GROUPING(f2) = 1 (HAVING and ORDER BY see the aliases).
+func groupingAlias(arg ast.ExprNode, sc, pre *scope) ast.ExprNode {
+	c, ok := arg.(*ast.ColumnNameExpr)
+	if !ok || c.Name.Table.O != "" || sc.aliases == nil {
+		return arg
+	}
+	if i, _ := pre.lookup("", c.Name.Name.O); i >= 0 {
+		return arg
+	}
+	if item, ok := sc.aliases[strings.ToLower(c.Name.Name.O)]; ok {
+		return item
+	}
+	return arg
 }

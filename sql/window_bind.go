@@ -388,6 +388,11 @@ func (b *binder) frame(fc *ast.FrameClause, order []SortKey, sc *scope, pos int)
 		return Frame{}, b.errf(pos, "unsupported: GROUPS frames (MySQL 8 refuses them too: only ROWS and RANGE frames)")
 	}
 	f := Frame{Rows: fc.Type == ast.Rows}
+	if f.Rows && (fc.Extent.Start.Unit != ast.TimeUnitInvalid || fc.Extent.End.Unit != ast.TimeUnitInvalid) {
+		// MySQL asks this of the whole frame before either bound's value:
+		// ROWS BETWEEN 1.5 PRECEDING AND INTERVAL 1 DAY FOLLOWING is 3596.
+		return f, b.errCode(pos, ErWindowRowsIntervalUse, "Window '<unnamed window>': INTERVAL can only be used with RANGE frames.")
+	}
 	var err error
 	if f.Start, err = b.frameBound(&fc.Extent.Start, f.Rows, order, sc, pos); err != nil {
 		return f, err
@@ -426,9 +431,6 @@ func (b *binder) frameBound(fb *ast.FrameBound, rows bool, order []SortKey, sc *
 	}
 	c, ok := e.(*Const)
 	if rows {
-		if fb.Unit != ast.TimeUnitInvalid {
-			return out, b.frameIllegal(bpos, "a ROWS frame offset must be a non-negative integer constant, not an INTERVAL")
-		}
 		if !ok || c.Null || !c.T.IsInteger() || c.I < 0 {
 			return out, b.frameIllegal(bpos, fmt.Sprintf("a ROWS frame offset must be a non-negative integer constant, not %s", e))
 		}
@@ -445,6 +447,11 @@ func (b *binder) frameBound(fb *ast.FrameBound, rows bool, order []SortKey, sc *
 		// A comparison or ISNULL is MySQL's integer 0 or 1: offset as
 		// one (the order of the key is unchanged).
 		order[0].Expr, kt = castTo(order[0].Expr, columnar.TInt64), columnar.TInt64
+	}
+	if kt.ID == columnar.String {
+		// MySQL's key must be numeric or temporal: ORDER BY s RANGE 1
+		// PRECEDING is 3587 as a second key is.
+		return out, b.errCode(bpos, ErWindowRangeFrameOrderType, "Window '<unnamed window>' with RANGE N PRECEDING/FOLLOWING frame requires exactly one ORDER BY expression, of numeric or temporal type")
 	}
 	if temporal := kt.ID == columnar.Date || kt.ID == columnar.Datetime; temporal || fb.Unit != ast.TimeUnitInvalid {
 		return b.intervalBound(out, fb.Unit, c, kt, bpos)

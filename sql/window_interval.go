@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -18,11 +19,19 @@ import (
 func (b *binder) intervalBound(out FrameBound, unitType ast.TimeUnitType, c *Const, kt columnar.Type, pos int) (FrameBound, error) {
 	switch {
 	case unitType == ast.TimeUnitInvalid:
-		return out, b.errf(pos, "a RANGE frame over an ORDER BY expression of type %s needs an INTERVAL offset (INTERVAL 7 DAY PRECEDING)", kt)
+		err := b.errCode(pos, ErWindowRangeFrameTemporal, "Window '<unnamed window>' with RANGE frame has ORDER BY expression of datetime type. Only INTERVAL bound value allowed.")
+		err.Detail = fmt.Sprintf("a RANGE frame over an ORDER BY expression of type %s needs an INTERVAL offset (INTERVAL 7 DAY PRECEDING)", kt)
+		return out, err
 	case kt.ID != columnar.Date && kt.ID != columnar.Datetime:
-		return out, b.errf(pos, "a RANGE frame over an ORDER BY expression of type %s cannot have an INTERVAL offset (only DATE and DATETIME keys)", kt)
-	case c == nil || c.Null:
-		return out, b.errf(pos, "a RANGE frame INTERVAL must be a non-negative constant")
+		err := b.errCode(pos, ErWindowRangeFrameNumeric, "Window '<unnamed window>' with RANGE frame has ORDER BY expression of numeric type, INTERVAL bound value not allowed.")
+		err.Detail = fmt.Sprintf("a RANGE frame over an ORDER BY expression of type %s cannot have an INTERVAL offset (only DATE and DATETIME keys)", kt)
+		return out, err
+	case c == nil:
+		err := b.errCode(pos, ErWindowRangeBoundNotConstant, "Window '<unnamed window>' has a non-constant frame bound.")
+		err.Detail = "a RANGE frame INTERVAL must be a non-negative constant"
+		return out, err
+	case c.Null:
+		return out, b.frameIllegal(pos, "a RANGE frame INTERVAL must be a non-negative constant, not NULL")
 	}
 	if sizes, ok := compositeUnits[unitType]; ok {
 		total, err := b.compositeTotal(c, sizes, pos)
@@ -52,7 +61,7 @@ func (b *binder) intervalBound(out FrameBound, unitType ast.TimeUnitType, c *Con
 
 func (b *binder) nonNegativeInterval(fb FrameBound, pos int) error {
 	if fb.N < 0 {
-		return b.errf(pos, "a RANGE frame INTERVAL must not be negative (write FOLLOWING or PRECEDING instead)")
+		return b.frameIllegal(pos, "a RANGE frame INTERVAL must not be negative (write FOLLOWING or PRECEDING instead)")
 	}
 	return nil
 }

@@ -12,10 +12,10 @@ import (
 // characters, as MySQL counts them.
 var regexpBodies = map[string]func(f *rowFunc, a []val) val{
 	"regexp_like": func(f *rowFunc, a []val) val {
-		return iv(int64(b2i(f.regexp(a, 2).MatchString(a[0].s))))
+		return iv(int64(b2i(f.regexp(a, 2, true).MatchString(a[0].s))))
 	},
 	"regexp_replace": func(f *rowFunc, a []val) val {
-		re := f.regexp(a, 5)
+		re := f.regexp(a, 5, false)
 		head, tail := splitAt(a, 3)
 		occ := optArg(a, 4, 0)
 		if occ <= 0 {
@@ -31,7 +31,7 @@ var regexpBodies = map[string]func(f *rowFunc, a []val) val{
 	},
 	"regexp_substr": func(f *rowFunc, a []val) val {
 		_, tail := splitAt(a, 2)
-		loc := nthMatch(f.regexp(a, 4), tail, optArg(a, 3, 1))
+		loc := nthMatch(f.regexp(a, 4, false), tail, optArg(a, 3, 1))
 		if loc == nil {
 			return nullVal
 		}
@@ -42,7 +42,7 @@ var regexpBodies = map[string]func(f *rowFunc, a []val) val{
 			raise(errors.New(sql.RegexpReturnOptionError))
 		}
 		head, tail := splitAt(a, 2)
-		loc := nthMatch(f.regexp(a, 5), tail, optArg(a, 3, 1))
+		loc := nthMatch(f.regexp(a, 5, false), tail, optArg(a, 3, 1))
 		if loc == nil {
 			return iv(0)
 		}
@@ -88,8 +88,9 @@ func nthMatch(re *regexp.Regexp, s string, n int64) []int {
 }
 
 // regexp compiles a[1] under the match type a[mt] (when given), reusing
-// the last compilation when the pattern repeats.
-func (f *rowFunc) regexp(a []val, mt int) *regexp.Regexp {
+// the last compilation when the pattern repeats; endAnchors is
+// sql.CompileRegexp's (a rowFunc is one function, so it never changes).
+func (f *rowFunc) regexp(a []val, mt int, endAnchors bool) *regexp.Regexp {
 	key := [2]string{a[1].s, ""}
 	if len(a) > mt {
 		key[1] = a[mt].s
@@ -97,7 +98,7 @@ func (f *rowFunc) regexp(a []val, mt int) *regexp.Regexp {
 	if f.reUsed && key == f.reKey {
 		return f.re
 	}
-	re, err := sql.CompileRegexp(key[0], key[1])
+	re, err := sql.CompileRegexp(key[0], key[1], endAnchors)
 	if err != nil {
 		raise(err)
 	}

@@ -465,6 +465,9 @@ func (g *Gen) strExpr(sc *scope, d int) *Node {
 	if g.pct(4) {
 		return g.emptyString(sc, d) // strings_empty.go
 	}
+	if g.pct(4) {
+		return g.mixedStringResult(sc, d) // mixed_string.go
+	}
 	e := func() *Node { return g.strExpr(sc, d+1) }
 	switch c := g.r.Intn(100); {
 	case c < 20:

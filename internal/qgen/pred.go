@@ -15,6 +15,9 @@ func (g *Gen) pred(sc *scope, d int) *Node {
 	p := func() *Node { return g.pred(sc, d+1) }
 	switch c := g.r.Intn(100); {
 	case c < 30:
+		if g.pct(10) {
+			return g.stringNumberCompare(sc, d) // mixed_string.go
+		}
 		return g.compare(sc, d)
 	case c < 38:
 		return cmp(mk(TBool, "@ IS "+g.pick("", "NOT ")+"NULL", g.typed(sc, g.pickType(sc), d+1)))
