@@ -238,10 +238,13 @@ func checkLimit(s *sql.Session, name string, v *sql.Const, global bool, w *sql.W
 		// MySQL's "no limit"): the largest limit there is.
 		v = &sql.Const{T: columnar.TInt64, I: math.MaxInt64}
 	}
-	if name != "foreign_key_checks" && v.I < sql.LimitLeast(name) {
+	n := v.I
+	if name == "max_allowed_packet" {
+		n = sql.PacketFit(n)
+	}
+	if name != "foreign_key_checks" && (v.I < sql.LimitLeast(name) || n != v.I) {
 		w.Add(sql.ErTruncatedWrongValue, fmt.Sprintf("Truncated incorrect %s value: '%d'", name, v.I))
 	}
-	n := v.I
 	return func() error {
 		if global {
 			s.SetGlobalLimit(name, n)
