@@ -51,9 +51,11 @@ func (b *binder) informationSchema(name string, pos int) (Plan, []string, error)
 	switch strings.ToLower(name) {
 	case "schemata":
 		cols = infoSchemata
-		for _, s := range []string{"information_schema", DatabaseName} {
-			rows = append(rows, []Expr{infoStr("def"), infoStr(s), infoStr("utf8mb4"), infoStr("utf8mb4_0900_ai_ci")})
-		}
+		// gpusql's default collation is the one its tables get when
+		// they name none (utf8mb4_bin, bytes), as a MySQL table takes its
+		// database's; information_schema's is MySQL 8's.
+		rows = append(rows, []Expr{infoStr("def"), infoStr("information_schema"), infoStr("utf8mb3"), infoStr("utf8mb3_general_ci")},
+			[]Expr{infoStr("def"), infoStr(DatabaseName), infoStr("utf8mb4"), infoStr(DatabaseCollation)})
 	case "tables":
 		cols = infoTables
 		for _, e := range b.relations() {

@@ -28,7 +28,7 @@ var fixedVariables = map[string]*Const{
 	"character_set_database":   {T: columnar.TString, S: "utf8mb4"},
 	"collation_connection":     {T: columnar.TString, S: "utf8mb4_0900_ai_ci"},
 	"collation_server":         {T: columnar.TString, S: "utf8mb4_0900_ai_ci"},
-	"collation_database":       {T: columnar.TString, S: "utf8mb4_0900_ai_ci"},
+	"collation_database":       {T: columnar.TString, S: DatabaseCollation},
 	"transaction_isolation":    {T: columnar.TString, S: "REPEATABLE-READ"},
 	"transaction_read_only":    {T: columnar.TInt64, I: 0},
 	"lower_case_table_names":   {T: columnar.TInt64, I: 0},
@@ -61,6 +61,11 @@ var fixedVariables = map[string]*Const{
 	"lc_time_names":                   {T: columnar.TString, S: "en_US"},
 	"explicit_defaults_for_timestamp": {T: columnar.TInt64, I: 1},
 }
+
+// DatabaseCollation is the database's default collation: the one a table
+// that names none gets (bytes, as its columns compare), which SCHEMATA,
+// SHOW CREATE DATABASE and @@collation_database report.
+const DatabaseCollation = "utf8mb4_bin"
 
 // MaxAllowedPacket is the largest packet a server client may send (the
 // server closes a connection that sends more) and @@max_allowed_packet's
