@@ -16,14 +16,15 @@ func TestGlobalLimits(t *testing.T) {
 	}
 	ctx := context.Background()
 	old := db.SessionConn(SessionOptions{})
-	if _, err := old.Exec(ctx, "set global sql_select_limit = 2, global cte_max_recursion_depth = 7", ""); err != nil {
+	// max_allowed_packet is stored as MySQL does: a multiple of 1 KiB.
+	if _, err := old.Exec(ctx, "set global sql_select_limit = 2, global cte_max_recursion_depth = 7, global max_allowed_packet = 4000", ""); err != nil {
 		t.Fatal(err)
 	}
-	const q = "select @@sql_select_limit, @@cte_max_recursion_depth, @@global.sql_select_limit"
+	const q = "select @@sql_select_limit, @@cte_max_recursion_depth, @@global.sql_select_limit, @@max_allowed_packet, @@global.max_allowed_packet"
 	for _, c := range []struct {
 		conn *Conn
 		want string
-	}{{old, "18446744073709551615|1000|2"}, {db.SessionConn(SessionOptions{}), "2|7|2"}} {
+	}{{old, "18446744073709551615|1000|2|67108864|3072"}, {db.SessionConn(SessionOptions{}), "2|7|2|3072|3072"}} {
 		rs, err := c.conn.Exec(ctx, q, "")
 		if err != nil || strings.Join(rs[0].Result.Row(0), "|") != c.want {
 			t.Errorf("%s: %v %v, want %s", q, rs, err, c.want)

@@ -265,6 +265,10 @@ func columnClauses(f columnar.Field, tableColl string) string {
 	case f.Type.Bit > 0 && f.HasDefault:
 		b, _ := sql.BitDefault(f)
 		s += " DEFAULT " + b
+	case f.HasDefault && (isBlob(f.Type) || f.Type.JSON):
+		// MySQL 8 refuses a literal default here (1101): only the
+		// expression form it writes itself reads back.
+		s += " DEFAULT (_utf8mb4'" + defaultQuoter.Replace(f.Default) + "')"
 	case f.HasDefault:
 		s += " DEFAULT '" + defaultQuoter.Replace(f.Default) + "'"
 	case f.Nullable && !isBlob(f.Type):

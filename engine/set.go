@@ -12,99 +12,110 @@ import (
 	"gpusql/storage/columnar"
 )
 
-// set applies SET assignments in order. Each value is computed first (it
-// may read the variable it replaces, as in REPLACE(@@sql_mode, ...)), so a
-// bad value leaves that variable, and the ones after it, unchanged.
+// set applies SET assignments. As MySQL's sql_set_variables does, it
+// computes every value first (each may read the variable it replaces, as
+// in REPLACE(@@sql_mode, ...), and sees the values from before the SET),
+// then checks every assignment, and applies them only when all pass: SET
+// @a = 1, @@sql_mode = 'bogus' is 1231 and leaves @a as it was.
 func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
-	for _, a := range s.Assignments {
+	values := make([]*sql.Const, len(s.Assignments))
+	for i, a := range s.Assignments {
 		v, err := db.setValue(ctx, a)
 		if err != nil {
 			return nil, err
 		}
-		if a.User {
-			s.Vars.Set(a.Name, v)
-			continue
-		}
-		if ok, err := setLimit(db.session, a.Name, v, a.Global, sql.WarningsFrom(ctx)); ok {
-			if err != nil {
-				return nil, err
-			}
-			continue
-		}
-		switch a.Name {
-		case "sql_mode":
-			if v.Null {
-				return nil, sql.Errorf(sql.ErWrongValueForVar, "Variable 'sql_mode' can't be set to the value of 'NULL'")
-			}
-			text := v.S
-			if v.T.ID != columnar.String {
-				var err error
-				if text, err = sql.SQLModeOfBits(v); err != nil {
-					return nil, err
-				}
-			}
-			set := db.session.SetSQLMode
-			if a.Global {
-				set = db.session.SetGlobalSQLMode
-			}
-			if err := set(text); err != nil {
-				return nil, err
-			}
-		case "memory_limit":
-			if err := db.setMemoryLimit(v); err != nil {
-				return nil, err
-			}
-		case "tmpdir":
-			if err := db.setTmpdir(v); err != nil {
-				return nil, err
-			}
-		case "max_spill_bytes":
-			if err := db.setMaxSpill(v); err != nil {
-				return nil, err
-			}
-		case "join_algorithm":
-			if err := db.setJoinAlgorithm(v); err != nil {
-				return nil, err
-			}
-		case "gpu_memory":
-			if err := db.setGPUMemory(v); err != nil {
-				return nil, err
-			}
-		case "epsilon_join":
-			if err := db.setEpsilonJoin(v); err != nil {
-				return nil, err
-			}
-		case "gpus":
-			if err := db.setGPUsVar(v); err != nil {
-				return nil, err
-			}
-		case "plan_cache":
-			if err := db.setPlanCache(v); err != nil {
-				return nil, err
-			}
-		case "gpu_packing":
-			if err := db.setGPUPacking(v); err != nil {
-				return nil, err
-			}
-		case "time_zone":
-			if err := db.setTimeZone(v, a.Global); err != nil {
-				return nil, err
-			}
-		case "sql_log_bin":
-			if err := db.setLogBin(v, a.Global); err != nil {
-				return nil, err
-			}
+		values[i] = v
+	}
+	// engine holds the setters of gpusql's own variables, which check
+	// as they apply; they run before the checked ones so that a failure
+	// among them leaves MySQL's variables unchanged.
+	var engine, checked []func() error
+	for i, a := range s.Assignments {
+		apply, ok, err := db.checkAssignment(ctx, s, a, values[i])
+		switch {
+		case err != nil:
+			return nil, err
+		case ok:
+			checked = append(checked, apply)
 		default:
-			if handled, err := sql.SetFixed(a.Name, v); handled {
-				if err != nil {
-					return nil, err
-				}
-				continue
-			}
-			return nil, db.unsettable(a.Name)
+			engine = append(engine, apply)
+		}
+	}
+	for _, apply := range append(engine, checked...) {
+		if err := apply(); err != nil {
+			return nil, err
 		}
 	}
 	return message("variables set"), nil
+}
+
+// checkAssignment checks one assignment of a SET and returns how to
+// apply it; checked reports that the check is complete (apply cannot
+// fail), false for gpusql's own variables, whose setters check.
+func (db *DB) checkAssignment(ctx context.Context, s *sql.Set, a sql.Assignment, v *sql.Const) (apply func() error, checked bool, err error) {
+	if a.User {
+		return func() error { s.Vars.Set(a.Name, v); return nil }, true, nil
+	}
+	if apply, ok, err := checkLimit(db.session, a.Name, v, a.Global, sql.WarningsFrom(ctx)); ok {
+		return apply, true, err
+	}
+	switch a.Name {
+	case "sql_mode":
+		apply, err := db.checkSQLMode(v, a.Global)
+		return apply, true, err
+	case "time_zone":
+		apply, err := db.checkTimeZone(v, a.Global)
+		return apply, true, err
+	case "sql_log_bin":
+		apply, err := db.checkLogBin(v, a.Global)
+		return apply, true, err
+	}
+	if setter, ok := db.engineSetters()[a.Name]; ok {
+		return func() error { return setter(v) }, false, nil
+	}
+	// A connect-time variable: SetFixed only checks, there is nothing to apply.
+	if handled, err := sql.SetFixed(a.Name, v); handled {
+		return func() error { return nil }, true, err
+	}
+	return nil, true, db.unsettable(a.Name)
+}
+
+// engineSetters are the setters of gpusql's own variables by name.
+func (db *DB) engineSetters() map[string]func(*sql.Const) error {
+	return map[string]func(*sql.Const) error{
+		"memory_limit":    db.setMemoryLimit,
+		"tmpdir":          db.setTmpdir,
+		"max_spill_bytes": db.setMaxSpill,
+		"join_algorithm":  db.setJoinAlgorithm,
+		"gpu_memory":      db.setGPUMemory,
+		"epsilon_join":    db.setEpsilonJoin,
+		"gpus":            db.setGPUsVar,
+		"plan_cache":      db.setPlanCache,
+		"gpu_packing":     db.setGPUPacking,
+	}
+}
+
+// checkSQLMode checks SET [GLOBAL] sql_mode = v: NULL and an unknown
+// mode name are 1231.
+func (db *DB) checkSQLMode(v *sql.Const, global bool) (func() error, error) {
+	if v.Null {
+		return nil, sql.Errorf(sql.ErWrongValueForVar, "Variable 'sql_mode' can't be set to the value of 'NULL'")
+	}
+	text := v.S
+	if v.T.ID != columnar.String {
+		var err error
+		if text, err = sql.SQLModeOfBits(v); err != nil {
+			return nil, err
+		}
+	}
+	if err := sql.CheckSQLMode(text); err != nil {
+		return nil, err
+	}
+	set := db.session.SetSQLMode
+	if global {
+		set = db.session.SetGlobalSQLMode
+	}
+	return func() error { return set(text) }, nil
 }
 
 // settableVariables names the variables SET changes, for its errors.
@@ -196,18 +207,18 @@ func cellConst(c *columnar.Column, r int) *sql.Const {
 	return k
 }
 
-// setLimit applies SET [GLOBAL] of an integer limit variable; it reports
-// whether name is one. A value under the least is raised to it with
+// checkLimit checks SET [GLOBAL] of an integer limit variable and returns
+// how to apply it; it reports whether name is one. A value under the least is raised to it with
 // MySQL's warning 1292 (SET group_concat_max_len = 1 stores 4).
-func setLimit(s *sql.Session, name string, v *sql.Const, global bool, w *sql.Warnings) (bool, error) {
+func checkLimit(s *sql.Session, name string, v *sql.Const, global bool, w *sql.Warnings) (func() error, bool, error) {
 	if _, ok := sql.LimitDefault(name); !ok {
-		return false, nil
+		return nil, false, nil
 	}
 	if name == "foreign_key_checks" && !v.Null && (v.T.ID == columnar.String || v.T.IsInteger()) {
 		// A switch: 0 / 1 / OFF / ON; another value is 1231, as in MySQL.
 		on, err := switchValue(name, v)
 		if err != nil {
-			return true, err
+			return nil, true, err
 		}
 		v = &sql.Const{T: columnar.TInt64}
 		if on {
@@ -217,25 +228,31 @@ func setLimit(s *sql.Session, name string, v *sql.Const, global bool, w *sql.War
 	// MySQL's errors: NULL is no value of the variable (1231), a string
 	// or a fraction no value of its type (1232).
 	if v.Null {
-		return true, wrongValueForVar(name, v)
+		return nil, true, wrongValueForVar(name, v)
 	}
 	if !v.T.IsInteger() {
-		return true, sql.Errorf(sql.ErWrongTypeForVar, "Incorrect argument type to variable '%s'", name)
+		return nil, true, sql.Errorf(sql.ErWrongTypeForVar, "Incorrect argument type to variable '%s'", name)
 	}
 	if v.T.Unsigned && v.I < 0 {
 		// Past BIGINT (SET sql_select_limit = 18446744073709551615,
 		// MySQL's "no limit"): the largest limit there is.
 		v = &sql.Const{T: columnar.TInt64, I: math.MaxInt64}
 	}
-	if name != "foreign_key_checks" && v.I < sql.LimitLeast(name) {
+	n := v.I
+	if name == "max_allowed_packet" {
+		n = sql.PacketFit(n)
+	}
+	if name != "foreign_key_checks" && (v.I < sql.LimitLeast(name) || n != v.I) {
 		w.Add(sql.ErTruncatedWrongValue, fmt.Sprintf("Truncated incorrect %s value: '%d'", name, v.I))
 	}
-	if global {
-		s.SetGlobalLimit(name, v.I)
-	} else {
-		s.SetLimit(name, v.I)
-	}
-	return true, nil
+	return func() error {
+		if global {
+			s.SetGlobalLimit(name, n)
+		} else {
+			s.SetLimit(name, n)
+		}
+		return nil
+	}, true, nil
 }
 
 // wrongValueForVar is MySQL's 1231 for SET name = v: the value as MySQL
@@ -251,41 +268,45 @@ func wrongValueForVar(name string, v *sql.Const) error {
 	return sql.Errorf(sql.ErWrongValueForVar, "Variable '%s' can't be set to the value of '%s'", name, text)
 }
 
-// setTimeZone applies SET [GLOBAL] time_zone (sql/time_zone.go): an
-// unknown zone is MySQL's error 1298 and changes nothing.
-func (db *DB) setTimeZone(v *sql.Const, global bool) error {
+// checkTimeZone checks SET [GLOBAL] time_zone (sql/time_zone.go): an
+// unknown zone is MySQL's error 1298.
+func (db *DB) checkTimeZone(v *sql.Const, global bool) (func() error, error) {
 	if v.Null {
-		return fmt.Errorf("variable 'time_zone' can't be set to the value of 'NULL'")
+		return nil, fmt.Errorf("variable 'time_zone' can't be set to the value of 'NULL'")
 	}
 	if v.T.ID != columnar.String {
-		return &sql.UnknownTimeZoneError{Name: v.String()}
+		return nil, &sql.UnknownTimeZoneError{Name: v.String()}
 	}
 	z, err := sql.ParseTimeZone(v.S)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if global {
-		db.session.SetGlobalTimeZone(z)
-	} else {
-		db.session.SetTimeZone(z)
-	}
-	return nil
+	return func() error {
+		if global {
+			db.session.SetGlobalTimeZone(z)
+		} else {
+			db.session.SetTimeZone(z)
+		}
+		return nil
+	}, nil
 }
 
-// setLogBin applies SET sql_log_bin, a session-only switch in MySQL 8
+// checkLogBin checks SET sql_log_bin, a session-only switch in MySQL 8
 // (SET GLOBAL is its 1228).
-func (db *DB) setLogBin(v *sql.Const, global bool) error {
+func (db *DB) checkLogBin(v *sql.Const, global bool) (func() error, error) {
 	if global {
-		return sql.Errorf(sql.ErLocalVariable, "Variable 'sql_log_bin' is a SESSION variable and can't be used with SET GLOBAL")
+		return nil, sql.Errorf(sql.ErLocalVariable, "Variable 'sql_log_bin' is a SESSION variable and can't be used with SET GLOBAL")
 	}
 	on, err := switchValue("sql_log_bin", v)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	bit := int64(0)
 	if on {
 		bit = 1
 	}
-	db.session.SetEngineVariable("sql_log_bin", &sql.Const{T: columnar.TInt64, I: bit})
-	return nil
+	return func() error {
+		db.session.SetEngineVariable("sql_log_bin", &sql.Const{T: columnar.TInt64, I: bit})
+		return nil
+	}, nil
 }

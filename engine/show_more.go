@@ -38,7 +38,7 @@ func (db *DB) showMore(s *sql.ShowCatalogTable) (*StatementResult, bool) {
 			"utf8mb4", "utf8mb4_0900_ai_ci"}
 	case "create database":
 		names = []string{"Database", "Create Database"}
-		row = []string{s.Name, fmt.Sprintf("CREATE DATABASE `%s` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_ai_ci */ /*!80016 DEFAULT ENCRYPTION='N' */", s.Name)}
+		row = []string{s.Name, fmt.Sprintf("CREATE DATABASE `%s` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE %s */ /*!80016 DEFAULT ENCRYPTION='N' */", s.Name, sql.DatabaseCollation)}
 	case "function status":
 		names = showMoreColumns["procedure status"]
 	default:

@@ -166,3 +166,25 @@ func TestShowCreateTableBitDefault(t *testing.T) {
 		t.Errorf("defaults read back: %s, want 5|0", got)
 	}
 }
+
+// A TEXT, BLOB or JSON column takes a default only as an expression in
+// MySQL 8 (a literal one is 1101), so SHOW CREATE TABLE writes the
+// expression form, and it reads back as the same defaults.
+func TestShowCreateTableBlobDefault(t *testing.T) {
+	db := open(t)
+	mustRun(t, db, "CREATE TABLE t (a TEXT DEFAULT ('x'), b BLOB DEFAULT ( 'y' ), c JSON DEFAULT ('[]'), d TEXT DEFAULT NULL)")
+	want := "t|CREATE TABLE `t` (\n" +
+		"  `a` text DEFAULT (_utf8mb4'x'),\n" +
+		"  `b` blob DEFAULT (_utf8mb4'y'),\n" +
+		"  `c` json DEFAULT (_utf8mb4'[]'),\n" +
+		"  `d` text\n" +
+		") DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+	got := tableText(t, db, "SHOW CREATE TABLE t")
+	if got != want {
+		t.Errorf("SHOW CREATE TABLE:\n%s\nwant:\n%s", got, want)
+	}
+	mustRun(t, db, "DROP TABLE t; "+strings.TrimPrefix(got, "t|")+"; INSERT INTO t () VALUES ()")
+	if got := tableText(t, db, "SELECT a, b, c, d FROM t"); got != "x|y|[]|NULL" {
+		t.Errorf("defaults read back: %s, want x|y|[]|NULL", got)
+	}
+}

@@ -312,8 +312,10 @@ func (b *binder) statement(n ast.StmtNode) (Statement, error) {
 // firstWords names a statement by its leading keyword, for messages.
 func firstWords(s string) string { return strings.ToUpper(firstN(s, 1)) }
 
+// firstN is the first n words of a statement's text, for errors that name
+// it; the statement's ending ';' is no part of a word (SHOW GRANTS;).
 func firstN(s string, n int) string {
-	f := strings.Fields(s)
+	f := strings.Fields(strings.TrimRight(s, "; \t\r\n"))
 	if len(f) > n {
 		f = f[:n]
 	}

@@ -55,6 +55,11 @@ func (b *binder) columnDefault(f *columnar.Field, e ast.ExprNode, pos int) error
 		f.HasDefault, f.Default = false, ""
 		return nil
 	}
+	if blobType(f.Type) && !b.parenthesized(e) {
+		if keep, err := b.blobDefault(pos, f.Name, f.Type); !keep {
+			return err
+		}
+	}
 	if err := vectorConstError(c, f.Type); err != nil {
 		return b.invalidDefault(pos, f.Name, err.Error())
 	}
@@ -193,4 +198,55 @@ func (b *binder) defaultOf(n *ast.DefaultExpr, t *columnar.Table, f columnar.Fie
 		}
 	}
 	return nil, b.errCode(pos, ErBadField, "Unknown column '%s' in 'field list'", n.Name.Name.O)
+}
+
+// blobType reports TEXT, BLOB and JSON, which MySQL 8 gives a default
+// only as an expression: DEFAULT ('x'), not DEFAULT 'x'.
+func blobType(t columnar.Type) bool {
+	return t.ID == columnar.String && t.Width <= 0 && t.Members == ""
+}
+
+// blobDefault is MySQL's answer to a literal DEFAULT on a TEXT, BLOB or
+// JSON column (sql_table.cc): 1101, or in a non-strict sql_mode, for TEXT
+// and BLOB, warning 1101 and no default; keep is false either way.
+func (b *binder) blobDefault(pos int, column string, t columnar.Type) (keep bool, err error) {
+	kind := "BLOB, TEXT, GEOMETRY or JSON"
+	msg := fmt.Sprintf("%s column '%s' can't have a default value", kind, column)
+	if t.JSON || b.session == nil || b.session.Strict() {
+		err := b.errCode(pos, ErBlobCantHaveDefault, "%s", msg)
+		err.Detail = "write the default as an expression: DEFAULT ('...')"
+		return false, err
+	}
+	b.ddlWarnings = append(b.ddlWarnings, Warning{Level: "Warning", Code: ErBlobCantHaveDefault, Message: msg})
+	return false, nil
+}
+
+// parenthesized reports DEFAULT (literal), MySQL 8's expression default:
+// the TiDB parser drops the parentheses round a literal, so the text
+// before the literal tells (a charset introducer may stand between).
+func (b *binder) parenthesized(e ast.ExprNode) bool {
+	if _, ok := e.(*ast.ParenthesesExpr); ok {
+		return true
+	}
+	at := e.OriginTextPosition()
+	if at <= 0 || at >= len(b.src) {
+		return false
+	}
+	if b.src[at] == '(' {
+		return true // the parser's offset is at times the parenthesis's
+	}
+	before := strings.TrimRight(b.src[:at], " \t\r\n")
+	if i := strings.LastIndexByte(before, '_'); i >= 0 && isIntroducer(strings.ToLower(before[i:])) {
+		before = strings.TrimRight(before[:i], " \t\r\n")
+	}
+	return strings.HasSuffix(before, "(")
+}
+
+// isIntroducer reports a character set introducer, _utf8mb4 or _binary.
+func isIntroducer(w string) bool {
+	switch w {
+	case "_utf8mb4", "_utf8mb3", "_utf8", "_binary", "_latin1", "_ascii":
+		return true
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -50,9 +51,11 @@ func (b *binder) informationSchema(name string, pos int) (Plan, []string, error)
 	switch strings.ToLower(name) {
 	case "schemata":
 		cols = infoSchemata
-		for _, s := range []string{"information_schema", DatabaseName} {
-			rows = append(rows, []Expr{infoStr("def"), infoStr(s), infoStr("utf8mb4"), infoStr("utf8mb4_0900_ai_ci")})
-		}
+		// gpusql's default collation is the one its tables get when
+		// they name none (utf8mb4_bin, bytes), as a MySQL table takes its
+		// database's; information_schema's is MySQL 8's.
+		rows = append(rows, []Expr{infoStr("def"), infoStr("information_schema"), infoStr("utf8mb3"), infoStr("utf8mb3_general_ci")},
+			[]Expr{infoStr("def"), infoStr(DatabaseName), infoStr("utf8mb4"), infoStr(DatabaseCollation)})
 	case "tables":
 		cols = infoTables
 		for _, e := range b.relations() {
@@ -76,7 +79,7 @@ func (b *binder) informationSchema(name string, pos int) (Plan, []string, error)
 			break
 		}
 		if cols, rows, ok = b.infoMoreTable(name); !ok { // information_schema_more.go
-			return nil, nil, b.errf(pos, "unknown table 'information_schema.%s' (gpusql has SCHEMATA, TABLES, COLUMNS, TABLE_CONSTRAINTS, CHECK_CONSTRAINTS, REFERENTIAL_CONSTRAINTS, KEY_COLUMN_USAGE, STATISTICS, VIEWS, ROUTINES and TRIGGERS)", name)
+			return nil, nil, b.unknownInfoTable(pos, name)
 		}
 	}
 	out := make(Schema, len(cols))
@@ -255,3 +258,31 @@ func (b *binder) tableRow(name string) []Expr {
 
 func infoStr(s string) Expr         { return &Const{T: columnar.TString, S: s} }
 func infoNull(t columnar.Type) Expr { return &Const{T: t, Null: true} }
+
+// infoTablesHad lists the information_schema tables gpusql has, for errors.
+const infoTablesHad = "gpusql has SCHEMATA, TABLES, COLUMNS, TABLE_CONSTRAINTS, CHECK_CONSTRAINTS, REFERENTIAL_CONSTRAINTS, KEY_COLUMN_USAGE, STATISTICS, VIEWS, ROUTINES and TRIGGERS"
+
+// mysqlInfoTables are MySQL 8.0's other information_schema tables: one
+// of them is a table gpusql lacks, not a name MySQL refuses.
+var mysqlInfoTables = strings.Fields(`ADMINISTRABLE_ROLE_AUTHORIZATIONS APPLICABLE_ROLES
+CHARACTER_SETS COLLATIONS COLLATION_CHARACTER_SET_APPLICABILITY COLUMNS_EXTENSIONS
+COLUMN_PRIVILEGES COLUMN_STATISTICS ENABLED_ROLES ENGINES EVENTS FILES KEYWORDS
+OPTIMIZER_TRACE PARAMETERS PARTITIONS PLUGINS PROCESSLIST PROFILING
+RESOURCE_GROUPS ROLE_COLUMN_GRANTS ROLE_ROUTINE_GRANTS ROLE_TABLE_GRANTS
+SCHEMATA_EXTENSIONS SCHEMA_PRIVILEGES ST_GEOMETRY_COLUMNS ST_SPATIAL_REFERENCE_SYSTEMS
+ST_UNITS_OF_MEASURE TABLES_EXTENSIONS TABLESPACES TABLESPACES_EXTENSIONS
+TABLE_CONSTRAINTS_EXTENSIONS TABLE_PRIVILEGES USER_ATTRIBUTES USER_PRIVILEGES
+VIEW_ROUTINE_USAGE VIEW_TABLE_USAGE`)
+
+// unknownInfoTable is the error for information_schema.name, a table
+// gpusql does not have: MySQL's 1109, with the name in upper case as
+// MySQL 8 writes information_schema names, when MySQL lacks it too.
+func (b *binder) unknownInfoTable(pos int, name string) error {
+	upper := strings.ToUpper(name)
+	if slices.Contains(mysqlInfoTables, upper) || strings.HasPrefix(upper, "INNODB_") {
+		return b.errf(pos, "unsupported: information_schema.%s (%s)", upper, infoTablesHad)
+	}
+	err := b.errCode(pos, ErUnknownTable, "Unknown table '%s' in information_schema", upper)
+	err.Detail = infoTablesHad
+	return err
+}

@@ -47,6 +47,7 @@ const (
 	ErInvalidOnUpdate             = 1294 // Invalid ON UPDATE clause for '%s' column
 	ErMultiplePriKey              = 1068 // Multiple primary key defined
 	ErUpdateTableUsed             = 1093 // You can't specify target table '%s' for update in FROM clause
+	ErBlobCantHaveDefault         = 1101 // BLOB, TEXT, GEOMETRY or JSON column '%s' can't have a default value
 	ErWrongTableName              = 1103 // Incorrect table name '%s'
 	ErWrongNameForIndex           = 1280 // Incorrect index name '%s'
 	ErViewWrongList               = 1353 // In definition of view, derived table or common table expression, ...

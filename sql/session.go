@@ -113,6 +113,15 @@ var limitVariables = map[string][2]int64{
 	// sql_select_limit bounds the rows of a top SELECT without a LIMIT
 	// (SelectLimit); the default, no bound, is MySQL's 2^64-1.
 	"sql_select_limit": {math.MaxInt64, 0},
+	// max_allowed_packet is read-only in a session (SET GLOBAL only:
+	// set.go); within [1 KiB, 1 GiB], a multiple of 1 KiB (PacketFit).
+	"max_allowed_packet": {MaxAllowedPacket, 1024},
+}
+
+// PacketFit is the max_allowed_packet MySQL stores for n: within 1 KiB
+// and 1 GiB, rounded down to a multiple of 1 KiB (its block size).
+func PacketFit(n int64) int64 {
+	return min(max(n, 1024), 1<<30) &^ 1023
 }
 
 // LimitDefault is a limit variable's default; ok is false for other names.

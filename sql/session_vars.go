@@ -21,7 +21,6 @@ var fixedVariables = map[string]*Const{
 	"autocommit":               {T: columnar.TInt64, I: 1},
 	"auto_increment_increment": {T: columnar.TInt64, I: 1}, // AUTO_INCREMENT steps by 1 (SET to 1 only)
 	"auto_increment_offset":    {T: columnar.TInt64, I: 1},
-	"max_allowed_packet":       {T: columnar.TInt64, I: MaxAllowedPacket},
 	"character_set_client":     {T: columnar.TString, S: "utf8mb4"},
 	"character_set_connection": {T: columnar.TString, S: "utf8mb4"},
 	"character_set_results":    {T: columnar.TString, S: "utf8mb4"},
@@ -29,7 +28,7 @@ var fixedVariables = map[string]*Const{
 	"character_set_database":   {T: columnar.TString, S: "utf8mb4"},
 	"collation_connection":     {T: columnar.TString, S: "utf8mb4_0900_ai_ci"},
 	"collation_server":         {T: columnar.TString, S: "utf8mb4_0900_ai_ci"},
-	"collation_database":       {T: columnar.TString, S: "utf8mb4_0900_ai_ci"},
+	"collation_database":       {T: columnar.TString, S: DatabaseCollation},
 	"transaction_isolation":    {T: columnar.TString, S: "REPEATABLE-READ"},
 	"transaction_read_only":    {T: columnar.TInt64, I: 0},
 	"lower_case_table_names":   {T: columnar.TInt64, I: 0},
@@ -63,8 +62,15 @@ var fixedVariables = map[string]*Const{
 	"explicit_defaults_for_timestamp": {T: columnar.TInt64, I: 1},
 }
 
+// DatabaseCollation is the database's default collation: the one a table
+// that names none gets (bytes, as its columns compare), which SCHEMATA,
+// SHOW CREATE DATABASE and @@collation_database report.
+const DatabaseCollation = "utf8mb4_bin"
+
 // MaxAllowedPacket is the largest packet a server client may send (the
-// server closes a connection that sends more) and @@max_allowed_packet.
+// server closes a connection that sends more) and @@max_allowed_packet's
+// default; SET GLOBAL max_allowed_packet changes the variable that later
+// sessions read, not the server's limit.
 const MaxAllowedPacket = 64 << 20
 
 // ignoredWhenSet are variables a client may set to anything: they tune
@@ -73,7 +79,6 @@ const MaxAllowedPacket = 64 << 20
 var ignoredWhenSet = map[string]bool{
 	"wait_timeout": true, "interactive_timeout": true, "net_write_timeout": true,
 	"net_read_timeout": true, "character_set_results": true,
-	"max_allowed_packet": true,
 	// unique_checks = 0 lets MySQL skip checks it may still make; gpusql
 	// makes them. sql_notes = 0 drops notes gpusql hardly gives.
 	"unique_checks": true, "sql_notes": true, "lock_wait_timeout": true,

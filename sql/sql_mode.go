@@ -140,3 +140,10 @@ func SQLModeOfBits(v *Const) (string, error) {
 	}
 	return strings.Join(names, ","), nil
 }
+
+// CheckSQLMode is SetSQLMode's error for v without setting anything, for
+// SET's check of every assignment before it applies one.
+func CheckSQLMode(v string) error {
+	_, err := parseSQLMode(v)
+	return err
+}
