@@ -362,10 +362,36 @@ func (b *binder) matchAggregated(n ast.ExprNode, sc *scope) (Expr, bool, error) 
 			return nullConst(f.T), true, nil
 		}
 		return collationUntagged(sc.colRef(a.nGroups+i), a.aggFuncs[i]), true, nil
-	case *ast.ColumnNameExpr, *driver.ValueExpr, *ast.ParenthesesExpr:
+	case *driver.ValueExpr:
+		return b.rollupConstant(x, sc)
+	case *ast.ColumnNameExpr, *ast.ParenthesesExpr:
 		return nil, false, nil
 	}
 	if len(a.groupKeys) == 0 || hasAgg(n) || hasSubquery(n) {
+		return nil, false, nil
+	}
+	saved := b.lastPos
+	e, err := b.expr(n, a.pre)
+	b.lastPos = saved
+	if err != nil {
+		return nil, false, nil
+	}
+	if g, ok := a.group(e, sc); ok {
+		return g, true, nil
+	}
+	return nil, false, nil
+}
+
+// rollupConstant binds a literal equal to a GROUP BY key of a query WITH
+// ROLLUP to that key, so it is NULL in the rows that roll the key up:
+// MySQL wraps every select-list leaf equal to a group item in
+// rollup_group_item, constants included (olap.result: SELECT 'x', a,
+// SUM(b) FROM t1 GROUP BY 1, 2 WITH ROLLUP shows NULL for 'x' in the
+// grand total). Without ROLLUP the key always equals the literal, so the
+// literal binds as itself.
+func (b *binder) rollupConstant(n *driver.ValueExpr, sc *scope) (Expr, bool, error) {
+	a := sc.agg
+	if a.rollupFlags == 0 {
 		return nil, false, nil
 	}
 	saved := b.lastPos

@@ -20,12 +20,19 @@ type icuFlags struct{ dotAll, freeSpacing, multiline bool }
 // why only REGEXP_LIKE asks for it.
 const icuEndAnchor = `(?:(?:\r\n|[\n\v\f\r\x{85}\x{2028}\x{2029}])?\z)`
 
+// icuLineAnchor is ICU's '$' in multiline mode: the end of the input or
+// just before any line terminator, where RE2's multiline '$' knows only
+// '\n' (REGEXP_LIKE('a\r\nb', '^a$', 'm') is 1 in MySQL). RE2's own '$'
+// stays for '\n', zero-width, so 'a\nb' REGEXP '(?m)a$\nb' still
+// matches; the other terminators are consumed, as in icuEndAnchor.
+const icuLineAnchor = `(?:$|[\v\f\r\x{85}\x{2028}\x{2029}])`
+
 // icuRewrite rewrites what ICU reads differently from RE2 under the modes
 // in force at each place: a '.' outside dot-all mode becomes a class
 // without ICU's line terminators, whitespace and '#' comments go where
 // free-spacing is on (and the x flag, which RE2 refuses, leaves the flag
-// groups), and, when endAnchors, '$' and \Z outside multiline mode become
-// icuEndAnchor. Bracket expressions and escapes keep their text.
+// groups), and, when endAnchors, '$' outside multiline mode and \Z become
+// icuEndAnchor, '$' in multiline mode icuLineAnchor. Bracket expressions and escapes keep their text.
 func icuRewrite(pattern string, f icuFlags, endAnchors bool) string {
 	var b strings.Builder
 	var outer []icuFlags
@@ -36,7 +43,8 @@ func icuRewrite(pattern string, f icuFlags, endAnchors bool) string {
 		switch {
 		case c == '\\':
 			end = escapeEnd(pattern, i, &chars)
-			if endAnchors && !f.multiline && pattern[i:end] == `\Z` {
+			// \Z ignores multiline mode in ICU (and RE2 has none).
+			if endAnchors && pattern[i:end] == `\Z` {
 				b.WriteString(icuEndAnchor)
 				i = end
 				continue
@@ -64,6 +72,10 @@ func icuRewrite(pattern string, f icuFlags, endAnchors bool) string {
 			continue
 		case c == '$' && endAnchors && !f.multiline:
 			b.WriteString(icuEndAnchor)
+			i = end
+			continue
+		case c == '$' && endAnchors:
+			b.WriteString(icuLineAnchor)
 			i = end
 			continue
 		case f.freeSpacing && isPatternWhiteSpace(c):

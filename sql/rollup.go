@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 
 	"gpusql/storage/columnar"
 )
@@ -124,6 +125,12 @@ func (b *binder) grouping(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 	}
 	var out Expr
 	for argNo, arg := range n.Args {
+		if isIntLiteral(arg) {
+			// MySQL refuses a number outright (olap.result: GROUPING(1)
+			// is 1210 even WITH GROUP BY 1): it reads like a position,
+			// which GROUPING does not take.
+			return nil, b.errCode(pos, ErWrongArguments, "Incorrect arguments to GROUPING function")
+		}
 		e, err := b.expr(groupingAlias(arg, sc, a.pre), a.pre)
 		if err != nil {
 			return nil, err
@@ -166,4 +173,18 @@ func groupingAlias(arg ast.ExprNode, sc, pre *scope) ast.ExprNode {
 		return item
 	}
 	return arg
+}
+
+// isIntLiteral reports whether n is an integer literal, maybe in
+// parentheses.
+func isIntLiteral(n ast.ExprNode) bool {
+	v, ok := unparen(n).(*driver.ValueExpr)
+	if !ok {
+		return false
+	}
+	switch v.Datum.Kind() {
+	case driver.KindInt64, driver.KindUint64:
+		return true
+	}
+	return false
 }

@@ -69,7 +69,7 @@ func (g *Gen) aggregate(sc *scope, t Type, d int) *Node {
 // group_concat(x, sep ORDER BY ...) (3.44 and later): ordered by itself,
 // or by another column and then itself (rows tied on both print alike),
 // joined by ',' or another separator; or DISTINCT, ordered by itself
-// (SQLite takes no separator with DISTINCT: ',' is both's default). At
+// (SQLite takes no separator with DISTINCT: its side replaces ','). At
 // most 80 rows, so that the text stays within MySQL's group_concat_max_len
 // of 1024.
 func (g *Gen) groupConcat(sc *scope) *Node {
@@ -84,6 +84,13 @@ func (g *Gen) groupConcat(sc *scope) *Node {
 	dir := g.pick("", " DESC")
 	order, myOrder := c+dir, self+dir
 	if g.pct(30) {
+		if g.pct(50) {
+			// A separator with DISTINCT: SQLite's side joins by ',' and
+			// replaces it, which no integer or pool string contains.
+			sep := g.pick("'|'", "''", "', '", "';'")
+			return mk(TStr, "GROUP_CONCAT(DISTINCT "+c+" ORDER BY "+myOrder+" SEPARATOR "+sep+")").
+				lite("replace(group_concat(DISTINCT " + c + " ORDER BY " + order + "), ',', " + sep + ")").frozen()
+		}
 		return mk(TStr, "GROUP_CONCAT(DISTINCT "+c+" ORDER BY "+myOrder+")").
 			lite("group_concat(DISTINCT " + c + " ORDER BY " + order + ")").frozen()
 	}

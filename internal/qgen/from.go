@@ -108,7 +108,7 @@ func (g *Gen) using(left, right []column) string {
 // joinEquality is left.x = right.y on integer columns, or nil; now and
 // then on string columns (whose dictionaries differ between tables) or
 // DATE columns where both sides have them, or with left.x masked
-// unsigned.
+// unsigned, or NULL-safe (<=>).
 func (g *Gen) joinEquality(left, right []column) *Node {
 	t := TInt
 	if g.pct(25) {
@@ -129,6 +129,11 @@ func (g *Gen) joinEquality(left, right []column) *Node {
 		lk = mk(TInt, "((@) & 1023)", lk)
 	}
 	eq := cmp(mk(TBool, "@ = @", lk, colNode(r[g.r.Intn(len(r))])))
+	if g.pct(12) {
+		// NULL-safe equality: a NULL key joins the other side's NULLs,
+		// which a hash join must not drop as it drops them for '='.
+		eq = cmp(mk(TBool, "@ <=> @", lk, eq.Kids[1]).lite("@ IS @"))
+	}
 	if l2, r2 := colsOf(left, TInt), colsOf(right, TInt); g.pct(20) && len(l2) > 0 && len(r2) > 0 {
 		// A key of two columns (the second maybe the same pair again).
 		eq = and(eq, cmp(mk(TBool, "@ = @", colNode(l2[g.r.Intn(len(l2))]), colNode(r2[g.r.Intn(len(r2))]))))

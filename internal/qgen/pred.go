@@ -28,9 +28,19 @@ func (g *Gen) pred(sc *scope, d int) *Node {
 		if g.pct(25) {
 			return g.betweenNull(sc, d) // between_null.go
 		}
+		if g.pct(15) {
+			if n := g.mixedTypeBetween(sc, d); n != nil { // mixed_in.go
+				return n
+			}
+		}
 		t := g.pickType(sc)
 		return cmp(mk(TBool, "@ "+g.pick("", "NOT ")+"BETWEEN @ AND @", g.typed(sc, t, d+1), g.typed(sc, t, d+1), g.typed(sc, t, d+1)))
 	case c < 55:
+		if g.pct(15) {
+			if n := g.mixedTypeIn(sc, d); n != nil { // mixed_in.go
+				return n
+			}
+		}
 		return g.inList(sc, d)
 	case c < 61:
 		n := mk(TBool, "NOT @", p())
