@@ -36,6 +36,12 @@ type aggScope struct {
 	// group's smallest value by bytes (MySQL gives the first row's).
 	collatedValues []Expr
 	collatedGroups map[string]int
+	// itemGroups maps a select item that GROUP BY names (by alias or
+	// position) WITH ROLLUP and that repeats an earlier key to its own
+	// key: MySQL keeps the repeat as a rollup level of its own, and the
+	// item shows NULL at that level while the earlier key keeps its
+	// value (olap.result: SELECT a, b, a AS c ... GROUP BY a, b, c).
+	itemGroups map[ast.ExprNode]int
 }
 
 // group maps an expression over the pre-aggregation input to its group
@@ -64,17 +70,36 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 	// named is e as grouped, where it differs (a DecimalClip named after
 	// the select item GROUP BY names): the select list finds it by e.
 	var named Expr
+	// item is the select item the GROUP BY item being added names, if
+	// any; keyNodes are the nodes each key came from.
+	var item ast.ExprNode
+	var keyNodes []ast.ExprNode
+	rollup := s.GroupBy != nil && s.GroupBy.Rollup
 	addGroup := func(e Expr) {
 		k := exprKey(e)
 		if named != nil {
 			e, named = named, nil
 		}
-		for _, gk := range a.groupKeys {
-			if gk == k {
+		node := item
+		item = nil
+		for i, gk := range a.groupKeys {
+			if gk != k {
+				continue
+			}
+			if !rollup || node == nil || keyNodes[i] == node {
+				return // the same key again groups nothing new
+			}
+			if _, seen := a.itemGroups[node]; seen {
 				return
 			}
+			if a.itemGroups == nil {
+				a.itemGroups = map[ast.ExprNode]int{}
+			}
+			a.itemGroups[node] = len(a.groupKeys)
+			break
 		}
 		a.groupKeys = append(a.groupKeys, k)
+		keyNodes = append(keyNodes, node)
 		// A quotient groups by the digits MySQL prints, which its
 		// temporary table keeps (division_digits.go); the select list
 		// still names it as written.
@@ -113,6 +138,9 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 			if hasAgg(node) {
 				return nil, b.errCode(pos, ErInvalidGroupFuncUse, "Invalid use of group function")
 			}
+			if itemName != "" {
+				item = node
+			}
 			e, err := b.expr(node, sc)
 			if n := clipNamed(e, itemName); itemName != "" && n != e {
 				named = n // the select item MySQL groups by
@@ -121,6 +149,7 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 				return nil, err
 			}
 			if name, _ := collationOf(e); name != "" {
+				item = nil // its key is the collation key, not the item
 				addGroup(collationKey(e, name))
 				a.collatedValues = append(a.collatedValues, e)
 				continue
@@ -347,6 +376,9 @@ func (b *binder) addAnyValue(cn *ast.ColumnName, sc *scope, a *aggScope, keys ma
 // aggregate call or equals a GROUP BY expression.
 func (b *binder) matchAggregated(n ast.ExprNode, sc *scope) (Expr, bool, error) {
 	a := sc.agg
+	if i, ok := a.itemGroups[n]; ok && a.rollupFlags > 0 {
+		return sc.colRef(i), true, nil
+	}
 	switch x := n.(type) {
 	case *ast.AggregateFuncExpr:
 		i, ok := a.aggs[x]

@@ -131,16 +131,20 @@ func (b *binder) grouping(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 			// which GROUPING does not take.
 			return nil, b.errCode(pos, ErWrongArguments, "Incorrect arguments to GROUPING function")
 		}
-		e, err := b.expr(groupingAlias(arg, sc, a.pre), a.pre)
+		node := groupingAlias(arg, sc, a.pre)
+		e, err := b.expr(node, a.pre)
 		if err != nil {
 			return nil, err
 		}
 		idx := -1
 		k := exprKey(e)
 		for i, gk := range a.groupKeys {
-			if gk == k {
+			if gk == k && idx < 0 {
 				idx = i
 			}
+		}
+		if i, ok := a.itemGroups[node]; ok {
+			idx = i // a repeated key named by its alias: its own level
 		}
 		if idx < 0 {
 			err := b.errCode(pos, ErFieldInGroupingNotGroupBy, "Argument #%d of GROUPING function is not in GROUP BY", argNo+1)
