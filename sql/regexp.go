@@ -1,8 +1,10 @@
 package sql
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -34,6 +36,14 @@ const RegexpReturnOptionError = "Incorrect arguments to regexp_instr: return_opt
 // regexpArity is the least and most arguments, and the index of match_type.
 var regexpArity = map[string][3]int{"regexp_like": {2, 3, 2}, "regexp_replace": {3, 6, 5},
 	"regexp_substr": {2, 5, 4}, "regexp_instr": {2, 6, 5}}
+
+// ErrRegexpEndZ refuses ICU's \Z where a match's extent counts
+// (REGEXP_INSTR, REGEXP_SUBSTR, REGEXP_REPLACE): it is zero-width before
+// a final line terminator, which needs the lookahead RE2 lacks, and the
+// consuming form REGEXP_LIKE uses (icuEndAnchor) would put the terminator
+// inside the match. Callers name the function in front of it.
+var ErrRegexpEndZ = errors.New(`\Z (end of input or before a final line terminator) is not supported here; ` +
+	`use \z for the very end, or strip the terminator first (TRIM(TRAILING '\n' FROM s))`)
 
 // CompileRegexp compiles a MySQL pattern under a match_type; exec/cpu
 // calls it for every pattern it meets, so both report the same errors.
@@ -75,6 +85,10 @@ func CompileRegexp(pattern, matchType string, endAnchors bool) (*regexp.Regexp, 
 	if err != nil {
 		if e := icuError(err, given); e != nil {
 			return nil, e
+		}
+		var se *syntax.Error
+		if errors.As(err, &se) && se.Code == syntax.ErrInvalidEscape && se.Expr == `\Z` {
+			return nil, ErrRegexpEndZ
 		}
 		return nil, fmt.Errorf("invalid regular expression %q: %v (gpusql uses RE2 syntax: no backreferences or lookaround)", pattern, err)
 	}
@@ -136,6 +150,9 @@ func (b *binder) regexpFunc(name string, args []Expr, pos int) (Expr, error) {
 			}
 		}
 		if _, err := CompileRegexp(pc.S, mt, name == "regexp_like"); err != nil {
+			if err == ErrRegexpEndZ {
+				return nil, b.errf(pos, "%s(): %v", name, err)
+			}
 			if e, ok := err.(*RegexpError); ok {
 				return nil, b.errCode(pos, e.Code, "%s", e.Msg)
 			}

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"unicode/utf8"
 
@@ -99,6 +100,9 @@ func (f *rowFunc) regexp(a []val, mt int, endAnchors bool) *regexp.Regexp {
 		return f.re
 	}
 	re, err := sql.CompileRegexp(key[0], key[1], endAnchors)
+	if err == sql.ErrRegexpEndZ {
+		raise(fmt.Errorf("%s(): %w", f.name, err)) // a pattern computed per row
+	}
 	if err != nil {
 		raise(err)
 	}
