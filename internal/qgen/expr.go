@@ -223,6 +223,9 @@ func (g *Gen) intExpr(sc *scope, d int) *Node {
 	case c < 78 && sc.subq:
 		return g.scalarSubquery(sc, TInt, d)
 	case c < 83:
+		if g.pct(20) {
+			return g.mixedNullif(sc, d) // mixed_greatest.go
+		}
 		return g.greatest(sc, TInt, d)
 	case c < 86:
 		n := mk(TInt, "SIGN(@)", e())
@@ -483,6 +486,9 @@ func (g *Gen) strExpr(sc *scope, d int) *Node {
 	case c < 90:
 		return mk(TStr, "CAST(@ AS CHAR)", g.intExpr(sc, d+1)).lite("CAST(@ AS TEXT)")
 	case c < 94:
+		if g.pct(40) {
+			return g.mixedGreatest(sc, d) // mixed_greatest.go
+		}
 		return g.greatest(sc, TStr, d)
 	case c < 97 && sc.subq:
 		return g.scalarSubquery(sc, TStr, d)
