@@ -415,7 +415,17 @@ func (g *Gen) rollup(ctes *[]*cte) *Node {
 	}
 	keyList := strings.Join(keys, ", ")
 	groupings, groupingList := g.groupings(keys)
-	n := mk(TNone, "SELECT "+keyList+", "+groupingList+"@ FROM @@ GROUP BY "+keyList+" WITH ROLLUP", selectList(items, false), from, g.where(sc, conds))
+	selected, grouped := keyList, keyList
+	if g.pct(20) {
+		// A key again under an alias is a rollup level of its own
+		// (olap.result: SELECT a, b, a AS c ... GROUP BY a, b, c); the
+		// groupings name only the first keys.
+		dup := keys[g.r.Intn(len(keys))]
+		selected += ", " + dup + " AS rdup"
+		grouped += ", rdup"
+		keys = append(keys, dup)
+	}
+	n := mk(TNone, "SELECT "+selected+", "+groupingList+"@ FROM @@ GROUP BY "+grouped+" WITH ROLLUP", selectList(items, false), from, g.where(sc, conds))
 	n.Rollup, n.Groupings = keys, groupings
 	return withClause(*ctes, n)
 }
