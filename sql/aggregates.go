@@ -402,6 +402,14 @@ func (b *binder) matchAggregated(n ast.ExprNode, sc *scope) (Expr, bool, error) 
 	if len(a.groupKeys) == 0 || hasAgg(n) || hasSubquery(n) {
 		return nil, false, nil
 	}
+	return b.groupKeyOf(n, sc)
+}
+
+// groupKeyOf binds n over the pre-aggregation scope and returns the
+// GROUP BY key it equals, if any (a failed bind is no match: n binds
+// otherwise later).
+func (b *binder) groupKeyOf(n ast.ExprNode, sc *scope) (Expr, bool, error) {
+	a := sc.agg
 	saved := b.lastPos
 	e, err := b.expr(n, a.pre)
 	b.lastPos = saved
@@ -422,20 +430,10 @@ func (b *binder) matchAggregated(n ast.ExprNode, sc *scope) (Expr, bool, error) 
 // grand total). Without ROLLUP the key always equals the literal, so the
 // literal binds as itself.
 func (b *binder) rollupConstant(n *driver.ValueExpr, sc *scope) (Expr, bool, error) {
-	a := sc.agg
-	if a.rollupFlags == 0 {
+	if sc.agg.rollupFlags == 0 {
 		return nil, false, nil
 	}
-	saved := b.lastPos
-	e, err := b.expr(n, a.pre)
-	b.lastPos = saved
-	if err != nil {
-		return nil, false, nil
-	}
-	if g, ok := a.group(e, sc); ok {
-		return g, true, nil
-	}
-	return nil, false, nil
+	return b.groupKeyOf(n, sc)
 }
 
 // aggCall binds an aggregate call over the pre-aggregation scope. Result

@@ -110,21 +110,32 @@ func benchCopies(b *testing.B, k int) {
 		}
 	})
 	b.Run("registered", func(b *testing.B) {
-		bufs := make([]unsafe.Pointer, k)
-		for i := range bufs {
-			p, err := hostReserve(n)
-			if err != nil {
-				b.Fatal(err)
-			}
-			parallelCopy(unsafe.Slice((*byte)(p), n), make([]byte, n))
-			d.do(func() error { return hostRegister(p, n) })
-			bufs[i] = p
-		}
+		bufs := registeredBuffers(b, d, k, n)
 		rotate(b, bufs)
-		for _, p := range bufs {
-			d.do(func() error { hostRelease(p, true); return nil })
-		}
+		releaseBuffers(d, bufs)
 	})
+}
+
+// registeredBuffers is k buffers of n bytes reserved, written and
+// registered as packed copies take theirs.
+func registeredBuffers(b *testing.B, d *device, k, n int) []unsafe.Pointer {
+	bufs := make([]unsafe.Pointer, k)
+	for i := range bufs {
+		p, err := hostReserve(n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		parallelCopy(unsafe.Slice((*byte)(p), n), make([]byte, n))
+		d.do(func() error { return hostRegister(p, n) })
+		bufs[i] = p
+	}
+	return bufs
+}
+
+func releaseBuffers(d *device, bufs []unsafe.Pointer) {
+	for _, p := range bufs {
+		d.do(func() error { hostRelease(p, true); return nil })
+	}
 }
 
 // BenchmarkHostToDeviceAfterZeroCopy times a copy of one registered 128
@@ -140,16 +151,7 @@ func benchCopies(b *testing.B, k int) {
 func BenchmarkHostToDeviceAfterZeroCopy(b *testing.B) {
 	d := needGPU(b)
 	const n, k = 128 << 20, 8
-	bufs := make([]unsafe.Pointer, k)
-	for i := range bufs {
-		p, err := hostReserve(n)
-		if err != nil {
-			b.Fatal(err)
-		}
-		parallelCopy(unsafe.Slice((*byte)(p), n), make([]byte, n))
-		d.do(func() error { return hostRegister(p, n) })
-		bufs[i] = p
-	}
+	bufs := registeredBuffers(b, d, k, n)
 	if rollup, err := os.ReadFile("/proc/self/smaps_rollup"); err == nil {
 		for _, l := range strings.Split(string(rollup), "\n") {
 			if strings.HasPrefix(l, "AnonHugePages") || strings.HasPrefix(l, "Rss") {
@@ -183,7 +185,5 @@ func BenchmarkHostToDeviceAfterZeroCopy(b *testing.B) {
 		b.ReportMetric(float64(n)*float64(b.N)/copied.Seconds()/1e9, "copy-GB/s")
 		return nil
 	})
-	for _, p := range bufs {
-		d.do(func() error { hostRelease(p, true); return nil })
-	}
+	releaseBuffers(d, bufs)
 }
