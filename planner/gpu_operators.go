@@ -64,6 +64,8 @@ func gpuOpHow(n Node) string {
 		return "global hash table (group_by.cu)"
 	case *Sort:
 		return "radix sort"
+	case *Window:
+		return "radix sort by partition and order keys, segmented scans per function, scattered back to the input's order"
 	case *TopN:
 		return "radix sort, then the first offset+count rows"
 	case *Limit:

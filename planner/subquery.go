@@ -143,8 +143,10 @@ func cpuOnlyReason(p *Physical) string {
 		return why
 	}
 	for _, n := range p.Nodes() {
-		if _, ok := n.(*Window); ok {
-			return "window functions in " + opName(n)
+		if w, ok := n.(*Window); ok {
+			if why := gpuWindowRefusal(w); why != "" {
+				return why
+			}
 		}
 		if _, ok := n.(*RangeJoinCount); ok {
 			return opName(n) + " is not implemented on the GPU"

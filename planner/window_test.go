@@ -11,8 +11,8 @@ import (
 // TestWindowPlan: the Window node sits above the filters of its block, a
 // filter on a window column stays above it (filtering first would change
 // the rows the function numbers), only the columns the functions read are
-// scanned, and the plan is marked CPU-only. A filter on a partition column
-// goes below.
+// scanned, and the plan may run on the GPU (ROW_NUMBER is one of the
+// functions gpu_window.go takes). A filter on a partition column goes below.
 func TestWindowPlan(t *testing.T) {
 	e := newEnv(t)
 	e.table("create table t (a int, b int, c int, d int)", 100, func(i int) string {
@@ -21,15 +21,15 @@ func TestWindowPlan(t *testing.T) {
 	p := e.plan("select a, rn from (select a, row_number() over (partition by a order by b) as rn from t where c = 1) x where rn = 1", planner.Options{})
 	ex := p.Explain()
 	for _, want := range []string{
-		"Window#", "ROW_NUMBER() OVER (PARTITION BY a ORDER BY b)", "Executor: CPU only (window functions in Window#",
+		"Window#", "ROW_NUMBER() OVER (PARTITION BY a ORDER BY b)",
 		"TableScan#", "t [a, b, c]",
 	} {
 		if !strings.Contains(ex, want) {
 			t.Errorf("plan lacks %q:\n%s", want, ex)
 		}
 	}
-	if p.CPUOnly == "" {
-		t.Error("a plan with a Window node is not CPU-only")
+	if p.CPUOnly != "" {
+		t.Errorf("ROW_NUMBER kept on the CPU: %s", p.CPUOnly)
 	}
 	lines := strings.Split(ex, "\n")
 	win, rnFilter, cFilter := -1, -1, -1
@@ -58,5 +58,36 @@ func TestWindowPartitionFilterPushdown(t *testing.T) {
 	win := strings.Index(ex, "Window#")
 	if pa, pb := strings.Index(ex, "a = 1"), strings.Index(ex, "b > 2"); !(pb < win && win < pa) {
 		t.Errorf("want b > 2 above the Window and a = 1 below it:\n%s", ex)
+	}
+}
+
+// TestWindowGPURefusals: the window functions and frames the GPU does not
+// compute keep the plan on the CPU, naming the function; those it does
+// leave it free.
+func TestWindowGPURefusals(t *testing.T) {
+	e := newEnv(t)
+	e.table("create table t (a int, b int, f double, s varchar(10))", 10, func(i int) string {
+		return fmt.Sprintf("%d|%d|%d.5|x%d", i%3, i, i, i)
+	})
+	for _, c := range []struct{ fn, why string }{
+		{"rank() over (partition by a order by b)", ""},
+		{"dense_rank() over (order by s desc)", ""},
+		{"count(*) over ()", ""},
+		{"sum(b) over (partition by a order by b rows between unbounded preceding and current row)", ""},
+		{"min(f) over (partition by a order by b)", ""},
+		{"max(b) over (partition by a order by b range between unbounded preceding and unbounded following)", ""},
+		{"lag(b) over (order by b)", "only ROW_NUMBER, RANK, DENSE_RANK, COUNT, SUM, MIN and MAX"},
+		{"sum(b) over (order by b rows between 1 preceding and current row)", "only frames from the partition's first row"},
+		{"sum(f) over (partition by a)", "exact integer sums only"},
+		{"min(s) over (partition by a)", "MIN / MAX of VARCHAR"},
+		{"avg(b) over (partition by a)", "over a window is computed on the CPU"},
+	} {
+		p := e.plan("select a, "+c.fn+" from t", planner.Options{})
+		switch {
+		case c.why == "" && p.CPUOnly != "":
+			t.Errorf("%s: kept on the CPU: %s", c.fn, p.CPUOnly)
+		case c.why != "" && !strings.Contains(p.CPUOnly, c.why):
+			t.Errorf("%s: CPU-only reason %q, want one with %q", c.fn, p.CPUOnly, c.why)
+		}
 	}
 }

@@ -98,6 +98,24 @@ func (w *WindowFunc) Exprs() []Expr {
 	return out
 }
 
+// SortKey identifies the sort the function needs: its partition and order
+// keys. Functions with equal keys share one sort.
+func (w *WindowFunc) SortKey() string {
+	var sb strings.Builder
+	for _, e := range w.Partition {
+		sb.WriteString(ExprKey(e) + ",")
+	}
+	sb.WriteString("|")
+	for _, s := range w.Order {
+		sb.WriteString(ExprKey(s.Expr))
+		if s.Desc {
+			sb.WriteString(" DESC")
+		}
+		sb.WriteString(",")
+	}
+	return sb.String()
+}
+
 // MapExprs returns a copy of w with fn applied to each of its expressions.
 func (w WindowFunc) MapExprs(fn func(Expr) Expr) WindowFunc {
 	args := make([]Expr, len(w.Args))

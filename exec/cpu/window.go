@@ -46,7 +46,7 @@ func (x *executor) windowColumns(n *planner.Window, in *rel) ([]*columnar.Column
 			return nil, err
 		}
 		w := &n.Funcs[i]
-		k := windowSortKey(w)
+		k := w.SortKey()
 		wo, ok := sorted[k]
 		if !ok {
 			var err error
@@ -84,23 +84,6 @@ type windowOrder struct {
 	peerStart []bool
 	// order holds the evaluated order keys (for RANGE offsets).
 	order *sortKeyCols
-}
-
-// windowSortKey identifies the sort a function needs.
-func windowSortKey(w *sql.WindowFunc) string {
-	k := ""
-	for _, e := range w.Partition {
-		k += sql.ExprKey(e) + ","
-	}
-	k += "|"
-	for _, s := range w.Order {
-		k += sql.ExprKey(s.Expr)
-		if s.Desc {
-			k += " DESC"
-		}
-		k += ","
-	}
-	return k
 }
 
 func (x *executor) sortWindow(in *rel, w *sql.WindowFunc) (*windowOrder, error) {

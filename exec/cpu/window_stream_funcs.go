@@ -159,7 +159,7 @@ func inputColumn(n *planner.Window, e sql.Expr, t columnar.Type) (int, bool) {
 func windowStreams(n *planner.Window) bool {
 	for i := range n.Funcs {
 		w := &n.Funcs[i]
-		if _, ok := streamedFuncOf(n, w); !ok || windowSortKey(w) != windowSortKey(&n.Funcs[0]) {
+		if _, ok := streamedFuncOf(n, w); !ok || w.SortKey() != n.Funcs[0].SortKey() {
 			return false
 		}
 	}

@@ -268,6 +268,11 @@ func checkRel(n planner.Node) error {
 			return err
 		}
 		return checkExprs(x, x.Input, sortExprs(x.Keys)...)
+	case *planner.Window:
+		if err := checkRel(x.Input); err != nil {
+			return err
+		}
+		return checkWindow(x)
 	case *planner.NestedLoopJoin:
 		if err := checkRel(x.Left); err != nil {
 			return err
@@ -387,6 +392,8 @@ func (r *queryRun) rel(ctx context.Context, n planner.Node) (*relation, error) {
 		return r.orderedRel(ctx, x.Input, x.Keys, x)
 	case *planner.TopN:
 		return r.topN(ctx, x)
+	case *planner.Window:
+		return r.windowRel(ctx, x)
 	case *planner.HashAggregate:
 		if j, jp := r.foldedJoin(x); j != nil && r.fixed[j] == nil {
 			return r.aggregateOverPasses(ctx, x, j, jp)

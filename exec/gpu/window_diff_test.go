@@ -1,0 +1,136 @@
+//go:build cuda
+
+package gpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"gorgonia.org/cu"
+
+	"gpusql/catalog"
+	"gpusql/exec/cpu"
+	"gpusql/planner"
+	"gpusql/sql"
+)
+
+// TestWindowDifferential runs window functions on both executors over
+// sortTable (integers, doubles with -0, dictionary strings, dates and
+// decimals, each with NULLs, many ties): ROW_NUMBER over total orders,
+// RANK and DENSE_RANK over ties, and COUNT / SUM / MIN / MAX over the
+// three frames the GPU takes (to the row, to its last peer, the whole
+// partition), with and without partitions, several functions sharing a
+// sort, and operators above the Window (a filter on its column, ORDER BY
+// with LIMIT). Sizes: empty, one row, around the scans' 2,048-row tile,
+// and past 1,024 tiles (the carry kernel's threads then take several).
+// Every query must run on the GPU: none may be refused.
+func TestWindowDifferential(t *testing.T) {
+	needGPU(t)
+	queries := []string{
+		"select id, row_number() over (partition by i32 % 5 order by i64, id) from T",
+		"select id, rank() over (partition by s order by f), dense_rank() over (partition by s order by f) from T",
+		"select id, rank() over (order by d desc), dense_rank() over (order by `dec`), row_number() over (order by id desc) from T",
+		"select id, count(*) over (partition by s), count(f) over (partition by s), sum(i32) over (partition by s), min(f) over (partition by s), max(d) over (partition by s) from T",
+		"select id, sum(i64 % 1000) over (partition by i32 % 3 order by f), count(*) over (partition by i32 % 3 order by f), min(`dec`) over (partition by i32 % 3 order by f), max(s is null) over (partition by i32 % 3 order by f) from T",
+		"select id, sum(`dec`) over (partition by s order by id rows between unbounded preceding and current row), max(i32) over (order by id rows unbounded preceding), count(i64) over (partition by d order by id rows unbounded preceding) from T",
+		"select id, sum(i32) over (), count(*) over (), min(i64) over (), max(f) over (order by i32 range between unbounded preceding and unbounded following) from T",
+		"select id, rank() over (partition by s, d order by i32 desc, f) from T",
+		"select * from (select id, s, row_number() over (partition by s order by id) rn from T) x where rn <= 2",
+		"select id, rank() over (order by i32) r from T order by r, id limit 10",
+		"select id, sum(i32) over w, min(i32) over w, max(i32) over w from T window w as (partition by `dec` order by d)",
+	}
+	for _, n := range []int{0, 1, 2047, 2048, 2049, 4097, 100_003, 2_500_001} {
+		cat := catalog.New()
+		tb := sortTable(n, uint64(n)+3)
+		cat.Put(tb)
+		for qi, text := range queries {
+			if n > 200_000 && qi%3 != 0 {
+				continue // the CPU's side of the big table takes long
+			}
+			text = strings.ReplaceAll(text, " T", " "+tb.Name)
+			p := windowPlan(t, cat, text)
+			if p.CPUOnly != "" {
+				t.Errorf("%s: kept on the CPU: %s", text, p.CPUOnly)
+				continue
+			}
+			want, err := cpu.Run(context.Background(), p)
+			if err != nil {
+				t.Fatalf("n=%d %s cpu: %v", n, text, err)
+			}
+			got, err := Run(context.Background(), p)
+			if err != nil {
+				t.Errorf("n=%d %s: %v\n%s", n, text, err, p.Explain())
+				continue
+			}
+			if d := diffResults(sorted(got), sorted(want)); d != "" {
+				t.Errorf("n=%d %s: %s\n%s", n, text, d, p.Explain())
+			}
+		}
+	}
+}
+
+// TestWindowOverflow: a running SUM past BIGINT's range fails the GPU's
+// run with errOverflow (the engine then reruns it on the CPU, which sums
+// in 128 bits) instead of returning a wrapped total.
+func TestWindowOverflow(t *testing.T) {
+	needGPU(t)
+	cat := catalog.New()
+	tb := overflowTable(5000, 0, func(i int) int64 { return 1 << 61 }, func(i int) int64 { return int64(i) })
+	cat.Put(tb)
+	p := windowPlan(t, cat, fmt.Sprintf("select a, sum(a) over (order by b) from %s", tb.Name))
+	if _, err := Run(context.Background(), p); !errors.Is(err, errOverflow) {
+		t.Fatalf("want errOverflow, got %v", err)
+	}
+}
+
+func windowPlan(t *testing.T, cat *catalog.Catalog, text string) *planner.Physical {
+	t.Helper()
+	ps, err := sql.Parse(text)
+	if err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+	st, err := sql.Bind(cat, ps[0])
+	if err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+	p, err := planner.Plan(st.(*sql.Query), planner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestWindowParamLayout checks the Go twins of kernels/window.cu's
+// parameter structs against the sizes the kernels report.
+func TestWindowParamLayout(t *testing.T) {
+	d := needGPU(t)
+	var got [4]int64
+	err := d.do(func() error {
+		out, err := d.pool.get(32)
+		if err != nil {
+			return err
+		}
+		defer d.pool.put(out)
+		f, err := d.fn("win_param_sizes")
+		if err != nil {
+			return err
+		}
+		arg := uint64(out)
+		if err := launch(f, 1, 1, 0, unsafe.Pointer(&arg), 8); err != nil {
+			return err
+		}
+		return cu.MemcpyDtoH(unsafe.Pointer(&got[0]), out, 32)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [4]int64{int64(unsafe.Sizeof(winBoundsParams{})), int64(unsafe.Sizeof(winScanParams{})),
+		int64(unsafe.Sizeof(winEndsParams{})), int64(unsafe.Sizeof(winFinishParams{}))}
+	if got != want {
+		t.Errorf("kernel struct sizes %v, Go's %v", got, want)
+	}
+}

@@ -1,0 +1,299 @@
+// Window functions on the materializing executor (exec/gpu/window.go):
+// ROW_NUMBER, RANK, DENSE_RANK and COUNT / SUM / MIN / MAX over the frames
+// that end at the current row, its last peer or the partition's end. The
+// rows are first sorted by partition and order keys (radix sort, sort.go);
+// every value then comes from segmented scans over that order, Blelloch's
+// scan with the (segment-start flag, value) operator, so the work is O(n)
+// whatever the partitions' sizes, where a thread per partition would leave
+// most of the device idle behind one large partition.
+//
+//   win_bounds        flags each sorted position: bit 0 starts a partition,
+//                     bit 1 a peer group (rows equal on the order keys).
+//                     Reads the key columns of two adjacent rows, writes 1 B.
+//   win_scan_tiles    inclusive segmented scan of one tile of WIN_TILE
+//                     values per block (each thread WIN_ITEMS in registers,
+//                     then the threads' totals in shared memory); writes
+//                     the tile's total and the first segment start in it.
+//   win_scan_carry    one block scans the tiles' totals (a short array).
+//   win_scan_apply    adds each tile's carry to its values before its first
+//                     segment start.
+//   win_ends          for each group (partition or peers) records its last
+//                     position at its first: end = endAt[start[i]].
+//   win_finish        computes each row's value from the scans and writes
+//                     it at the row's input position (perm), NULL where an
+//                     aggregate's frame holds no non-NULL value.
+//
+// Launch: 256 threads a block; win_scan_tiles one block per tile,
+// win_scan_carry one block of 1024 threads, the others grid-stride.
+// Bound: device memory bandwidth, some 60 bytes a row per function over
+// the sort's; the key and argument columns are read through perm (random
+// when the input is not already in that order).
+#include "common.cuh"
+
+#define WIN_THREADS 256
+#define WIN_ITEMS 8
+#define WIN_TILE (WIN_THREADS * WIN_ITEMS)
+#define MAX_WIN_KEYS 8
+#define WIN_CARRY_THREADS 1024
+
+// Scan operators (WinScanParams.op).
+#define WIN_SUM 0
+#define WIN_MIN 1
+#define WIN_MAX 2
+
+// Scan sources (WinScanParams.source): what position i contributes.
+#define WIN_SRC_COLUMN 0    // col[perm[i]], a NULL the operator's identity
+#define WIN_SRC_VALID 1     // 1 when col[perm[i]] is not NULL, else 0
+#define WIN_SRC_FLAG 2      // 1 when flags[i] has srcBit, else 0
+#define WIN_SRC_POSITION 3  // i when flags[i] has srcBit, else 0 (with WIN_MAX: the group's start)
+
+struct WinBoundsParams {
+  Col keys[MAX_WIN_KEYS];  // partition keys, then order keys
+  const int* perm;
+  long long n;
+  unsigned char* flags;
+  int nPart, nKeys;
+};
+
+struct WinScanParams {
+  Col col;
+  const int* perm;
+  const unsigned char* flags;
+  long long n;
+  long long* out;        // n values: int64, or double bits when isFloat
+  long long* tileVal;    // per tile: its segmented total, then (carry) the carry into it
+  long long* tileFirst;  // per tile: the first position that starts a segment, or n
+  int segBit;            // flags bit that starts a segment (0: one segment)
+  int op, isFloat, source, srcBit, pad;
+};
+
+struct WinEndsParams {
+  const unsigned char* flags;
+  const long long* start;  // each position's group start
+  long long* endAt;        // written at each group's start: its last position
+  long long n;
+  int bit, pad;
+};
+
+struct WinFinishParams {
+  const int* perm;
+  const long long* partStart;
+  const long long* peerStart;
+  const long long* partEndAt;
+  const long long* peerEndAt;
+  const long long* vals;    // the value scan (aggregates) or DENSE_RANK's
+  const long long* counts;  // the non-NULL count scan, or 0: every row counts
+  long long* out;
+  unsigned long long* outValid;
+  long long n;
+  int func;   // 1 ROW_NUMBER, 2 RANK, 3 DENSE_RANK, 4 an aggregate's value, 5 its count
+  int frame;  // 0 ends at the row, 1 at its last peer, 2 at the partition's end
+};
+
+__device__ __forceinline__ bool win_key_equal(const Col& c, long long a, long long b) {
+  const bool va = isvalid(c, a), vb = isvalid(c, b);
+  if (va != vb) return false;
+  if (!va) return true;  // NULLs are peers, as MySQL partitions them
+  if (c.isFloat) return ldf(c, a) == ldf(c, b);
+  return ldi(c, a) == ldi(c, b);
+}
+
+extern "C" __global__ void win_bounds(const WinBoundsParams p) {
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.n; i += (long long)gridDim.x * blockDim.x) {
+    unsigned char f = 3;
+    if (i > 0) {
+      const long long a = __ldg(p.perm + i - 1), b = __ldg(p.perm + i);
+      f = 0;
+      for (int k = 0; k < p.nKeys; k++) {
+        if (!win_key_equal(p.keys[k], a, b)) {
+          f = k < p.nPart ? 3 : 2;
+          break;
+        }
+      }
+    }
+    p.flags[i] = f;
+  }
+}
+
+__device__ __forceinline__ long long win_identity(int op, int isFloat) {
+  if (op == WIN_SUM) return isFloat ? __double_as_longlong(0.0) : 0;
+  if (isFloat) return __double_as_longlong(op == WIN_MIN ? __longlong_as_double(0x7ff0000000000000LL) : __longlong_as_double((long long)0xfff0000000000000ULL));
+  return op == WIN_MIN ? 0x7fffffffffffffffLL : (long long)0x8000000000000000ULL;
+}
+
+__device__ __forceinline__ long long win_op(int op, int isFloat, long long a, long long b) {
+  if (isFloat) {
+    const double x = __longlong_as_double(a), y = __longlong_as_double(b);
+    return __double_as_longlong(op == WIN_SUM ? x + y : op == WIN_MIN ? fmin(x, y) : fmax(x, y));
+  }
+  return op == WIN_SUM ? add_ck(a, b) : op == WIN_MIN ? min(a, b) : max(a, b);
+}
+
+__device__ __forceinline__ long long win_source(const WinScanParams& p, long long i) {
+  switch (p.source) {
+    case WIN_SRC_COLUMN: {
+      const long long r = __ldg(p.perm + i);
+      if (!isvalid(p.col, r)) return win_identity(p.op, p.isFloat);
+      return p.isFloat ? __double_as_longlong(ldf(p.col, r)) : ldi(p.col, r);
+    }
+    case WIN_SRC_VALID:
+      return isvalid(p.col, __ldg(p.perm + i)) ? 1 : 0;
+    case WIN_SRC_FLAG:
+      return (p.flags[i] & p.srcBit) ? 1 : 0;
+  }
+  return (p.flags[i] & p.srcBit) ? i : 0;
+}
+
+extern "C" __global__ void __launch_bounds__(WIN_THREADS) win_scan_tiles(const WinScanParams p) {
+  __shared__ long long sv[WIN_THREADS];
+  __shared__ int sf[WIN_THREADS];
+  __shared__ long long sfirst[WIN_THREADS];
+  const int t = threadIdx.x;
+  const long long base = (long long)blockIdx.x * WIN_TILE + (long long)t * WIN_ITEMS;
+  const long long id = win_identity(p.op, p.isFloat);
+  long long v[WIN_ITEMS];
+  long long acc = id, first = p.n;
+  int any = 0;
+  for (int j = 0; j < WIN_ITEMS; j++) {
+    const long long i = base + j;
+    if (i >= p.n) {
+      v[j] = id;
+      continue;
+    }
+    const long long x = win_source(p, i);
+    if (p.segBit && (p.flags[i] & p.segBit)) {
+      acc = x;
+      if (!any) first = i;
+      any = 1;
+    } else {
+      acc = win_op(p.op, p.isFloat, acc, x);
+    }
+    v[j] = acc;
+  }
+  sv[t] = acc;
+  sf[t] = any;
+  sfirst[t] = first;
+  __syncthreads();
+  // Inclusive scan of the threads' (flag, total) pairs.
+  for (int off = 1; off < WIN_THREADS; off <<= 1) {
+    long long pv = 0;
+    int pf = 1;
+    if (t >= off) {
+      pv = sv[t - off];
+      pf = sf[t - off];
+    }
+    __syncthreads();
+    if (t >= off && !sf[t]) {
+      sv[t] = win_op(p.op, p.isFloat, pv, sv[t]);
+      sf[t] = pf;
+    }
+    __syncthreads();
+  }
+  if (t > 0) {
+    const long long pre = sv[t - 1];
+    for (int j = 0; j < WIN_ITEMS; j++) {
+      const long long i = base + j;
+      if (i >= p.n || (p.segBit && (p.flags[i] & p.segBit))) break;
+      v[j] = win_op(p.op, p.isFloat, pre, v[j]);
+    }
+  }
+  for (int j = 0; j < WIN_ITEMS; j++)
+    if (base + j < p.n) p.out[base + j] = v[j];
+  if (t == WIN_THREADS - 1) {
+    p.tileVal[blockIdx.x] = sv[t];
+    long long m = p.n;
+    for (int k = 0; k < WIN_THREADS; k++) m = min(m, sfirst[k]);
+    p.tileFirst[blockIdx.x] = m;
+  }
+}
+
+// win_scan_carry turns the tiles' totals into the carry into each tile:
+// the running value of the segment still open at the tile's start.
+extern "C" __global__ void __launch_bounds__(WIN_CARRY_THREADS) win_scan_carry(const WinScanParams p, long long tiles) {
+  __shared__ long long sv[WIN_CARRY_THREADS];
+  __shared__ int sf[WIN_CARRY_THREADS];
+  const int t = threadIdx.x;
+  const long long chunk = (tiles + WIN_CARRY_THREADS - 1) / WIN_CARRY_THREADS;
+  const long long lo = min(tiles, t * chunk), hi = min(tiles, lo + chunk);
+  const long long id = win_identity(p.op, p.isFloat);
+  long long acc = id;
+  int any = 0;
+  for (long long k = lo; k < hi; k++) {
+    if (p.tileFirst[k] < p.n) {
+      acc = p.tileVal[k];
+      any = 1;
+    } else {
+      acc = win_op(p.op, p.isFloat, acc, p.tileVal[k]);
+    }
+  }
+  sv[t] = acc;
+  sf[t] = any;
+  __syncthreads();
+  for (int off = 1; off < WIN_CARRY_THREADS; off <<= 1) {
+    long long pv = 0;
+    int pf = 1;
+    if (t >= off) {
+      pv = sv[t - off];
+      pf = sf[t - off];
+    }
+    __syncthreads();
+    if (t >= off && !sf[t]) {
+      sv[t] = win_op(p.op, p.isFloat, pv, sv[t]);
+      sf[t] = pf;
+    }
+    __syncthreads();
+  }
+  long long run = t > 0 ? sv[t - 1] : id;
+  for (long long k = lo; k < hi; k++) {
+    const long long total = p.tileVal[k];
+    const bool starts = p.tileFirst[k] < p.n;
+    p.tileVal[k] = run;
+    run = starts ? total : win_op(p.op, p.isFloat, run, total);
+  }
+}
+
+extern "C" __global__ void win_scan_apply(const WinScanParams p) {
+  for (long long i = WIN_TILE + (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.n; i += (long long)gridDim.x * blockDim.x) {
+    const long long k = i / WIN_TILE;
+    if (i < p.tileFirst[k]) p.out[i] = win_op(p.op, p.isFloat, p.tileVal[k], p.out[i]);
+  }
+}
+
+extern "C" __global__ void win_ends(const WinEndsParams p) {
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.n; i += (long long)gridDim.x * blockDim.x)
+    if (i == p.n - 1 || (p.flags[i + 1] & p.bit)) p.endAt[p.start[i]] = i;
+}
+
+extern "C" __global__ void win_finish(const WinFinishParams p) {
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.n; i += (long long)gridDim.x * blockDim.x) {
+    const long long ps = p.partStart[i];
+    long long v = 0;
+    bool ok = true;
+    switch (p.func) {
+      case 1: v = i - ps + 1; break;
+      case 2: v = p.peerStart[i] - ps + 1; break;
+      case 3: v = p.vals[i]; break;
+      default: {
+        const long long at = p.frame == 0 ? i : p.frame == 1 ? p.peerEndAt[p.peerStart[i]] : p.partEndAt[ps];
+        const long long cnt = p.counts ? p.counts[at] : at - ps + 1;
+        if (p.func == 5) {
+          v = cnt;
+        } else {
+          v = p.vals[at];
+          ok = cnt > 0;
+        }
+      }
+    }
+    const long long r = __ldg(p.perm + i);
+    p.out[r] = ok ? v : 0;
+    if (ok) atomicOr(p.outValid + (r >> 6), 1ULL << (r & 63));
+  }
+}
+
+// win_param_sizes: the byte sizes of this file's parameter structs, for exec/gpu's layout test.
+extern "C" __global__ void win_param_sizes(long long* out) {
+  out[0] = sizeof(WinBoundsParams);
+  out[1] = sizeof(WinScanParams);
+  out[2] = sizeof(WinEndsParams);
+  out[3] = sizeof(WinFinishParams);
+}

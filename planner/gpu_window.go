@@ -1,0 +1,127 @@
+package planner
+
+import (
+	"fmt"
+
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
+
+// The GPU runs a Window (exec/gpu/window.go, kernels/window.cu) by sorting
+// its rows once per (partition, order) and computing each function from
+// segmented scans over that order. A scan carries one running value from
+// the partition's first row, so it answers ROW_NUMBER, RANK, DENSE_RANK and
+// the aggregates whose frame starts at the partition's first row: ending at
+// the current row (ROWS ... CURRENT ROW), at its last peer (the default
+// RANGE frame with ORDER BY) or at the partition's end (no ORDER BY, or
+// UNBOUNDED FOLLOWING). A frame that starts later (N PRECEDING) would need
+// the difference of two prefix sums, which is exact for integers but not
+// MIN or MAX, and PERCENT_RANK, CUME_DIST, NTILE, LAG / LEAD and the value
+// functions are left to the CPU with the other frames.
+
+// maxGPUWindowKeys is kernels/window.cu's MAX_WIN_KEYS.
+const maxGPUWindowKeys = 8
+
+// GPU window frames: where a frame that starts at the partition's first
+// row ends (kernels/window.cu's win_finish numbers them the same).
+const (
+	GPUFrameRow       = 0
+	GPUFramePeers     = 1
+	GPUFramePartition = 2
+)
+
+// GPUWindowFrame classifies w's frame for the GPU: one of the GPUFrame
+// constants, or -1 when the frame does not start at the partition's first
+// row (or ends elsewhere).
+func GPUWindowFrame(w *sql.WindowFunc) int {
+	f := w.Frame
+	if f.Start.Kind != sql.BoundUnboundedPreceding {
+		return -1
+	}
+	switch f.End.Kind {
+	case sql.BoundUnboundedFollowing:
+		return GPUFramePartition
+	case sql.BoundCurrentRow:
+		if f.Rows {
+			return GPUFrameRow
+		}
+		if len(w.Order) == 0 {
+			return GPUFramePartition // every row is a peer of every other
+		}
+		return GPUFramePeers
+	}
+	return -1
+}
+
+// gpuWindowRefusal says why the GPU cannot run n ("" when it can).
+func gpuWindowRefusal(n *Window) string {
+	for i := range n.Funcs {
+		w := &n.Funcs[i]
+		if why := gpuWindowFuncRefusal(w); why != "" {
+			return fmt.Sprintf("%s in %s: %s", w.String(), opName(n), why)
+		}
+	}
+	return ""
+}
+
+func gpuWindowFuncRefusal(w *sql.WindowFunc) string {
+	if len(w.Partition)+len(w.Order) > maxGPUWindowKeys {
+		return fmt.Sprintf("more than %d partition and order keys", maxGPUWindowKeys)
+	}
+	for _, e := range append(append([]sql.Expr{}, w.Partition...), sortExprsOf(w.Order)...) {
+		if t := e.Type(); t.ID == columnar.Vector || t.IsWide() || t.JSON {
+			return fmt.Sprintf("a %s window key is compared on the CPU", t)
+		}
+	}
+	switch w.Func {
+	case sql.WinRowNumber, sql.WinRank, sql.WinDenseRank:
+		return ""
+	case sql.WinAgg:
+	default:
+		return "only ROW_NUMBER, RANK, DENSE_RANK, COUNT, SUM, MIN and MAX are computed on the GPU"
+	}
+	if w.Agg.Distinct {
+		return "DISTINCT aggregates over a window are computed on the CPU"
+	}
+	if GPUWindowFrame(w) < 0 {
+		return "only frames from the partition's first row to the current row, its last peer or the partition's end are computed on the GPU"
+	}
+	switch w.Agg.Func {
+	case sql.AggCountStar:
+		return ""
+	case sql.AggCount:
+		if t := w.Agg.Arg.Type(); t.ID == columnar.Vector || t.IsWide() {
+			return fmt.Sprintf("COUNT of %s over a window is computed on the CPU", t)
+		}
+		return ""
+	case sql.AggSum:
+		at := w.Agg.Arg.Type()
+		if !(at.IsInteger() || at.ID == columnar.Decimal) || at.IsBigUnsigned() || at.IsWide() {
+			return fmt.Sprintf("SUM of %s over a window is computed on the CPU (exact integer sums only)", at)
+		}
+		if w.T.Physical() != columnar.PhysInt64 || w.T.DecimalScale() != at.DecimalScale() {
+			return fmt.Sprintf("SUM as %s is computed on the CPU", w.T)
+		}
+		return ""
+	case sql.AggMin, sql.AggMax:
+		at := w.Agg.Arg.Type()
+		switch at.ID {
+		case columnar.Int32, columnar.Int64, columnar.Decimal, columnar.Float64, columnar.Date, columnar.Datetime, columnar.Time, columnar.Bool:
+		default:
+			return fmt.Sprintf("MIN / MAX of %s over a window is computed on the CPU", at)
+		}
+		if at.IsBigUnsigned() || at.IsWide() || w.T.ID != at.ID || w.T.DecimalScale() != at.DecimalScale() {
+			return fmt.Sprintf("MIN / MAX of %s as %s is computed on the CPU", at, w.T)
+		}
+		return ""
+	}
+	return sql.AggName(w.Agg.Func) + "() over a window is computed on the CPU"
+}
+
+func sortExprsOf(keys []sql.SortKey) []sql.Expr {
+	out := make([]sql.Expr, len(keys))
+	for i, k := range keys {
+		out[i] = k.Expr
+	}
+	return out
+}
