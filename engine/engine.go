@@ -462,9 +462,14 @@ func (c *Conn) execBound(ctx context.Context, stmt sql.Statement, baseDir string
 		return r, err
 	}
 	if s, ok := stmt.(*sql.Set); ok {
-		if stmt, err = c.setAutocommit(ctx, s); err != nil {
+		rest, applyAutocommit, err := c.checkAutocommit(ctx, s)
+		if err != nil {
 			return nil, err
 		}
+		if r, err = c.view().execStatement(ctx, rest, baseDir); err != nil {
+			return nil, err
+		}
+		return r, applyAutocommit()
 	}
 	r, handled, err = c.transactionStatement(stmt)
 	if err != nil || handled {
