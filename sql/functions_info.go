@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
 
 	"gpusql/storage/columnar"
 )
@@ -69,6 +70,14 @@ func describeCollation(e Expr, arg ast.ExprNode) (charset, collation string, coe
 		}
 		return cs, c, 2
 	}
+	if cs, ok := convertedCharset(arg); ok {
+		// MySQL's CAST and CONVERT results are implicit (2), named by
+		// the connection's collation of the target charset.
+		if cs == "binary" {
+			return "binary", "binary", 2
+		}
+		return cs, defaultCollationOf(cs), 2
+	}
 	switch a := unparen(arg).(type) {
 	case *ast.FuncCallExpr:
 		if systemStringFuncs[a.FnName.L] {
@@ -132,6 +141,33 @@ func firstStringColumn(e Expr) (*Column, bool) {
 		return first == nil
 	})
 	return first, reads
+}
+
+// convertedCharset is the charset a CAST(x AS CHAR / BINARY), BINARY x
+// or CONVERT(x USING cs) converts to.
+func convertedCharset(arg ast.ExprNode) (string, bool) {
+	if madeBinary(arg) {
+		return "binary", true
+	}
+	switch a := unparen(arg).(type) {
+	case *ast.FuncCastExpr:
+		if a.Tp.GetType() == mysql.TypeJSON {
+			return "", false
+		}
+		if cs := strings.ToLower(a.Tp.GetCharset()); cs != "" && cs != "utf8" {
+			return cs, true
+		}
+		return "utf8mb4", true
+	case *ast.FuncCallExpr:
+		if a.FnName.L == "convert" && len(a.Args) == 2 {
+			if v, ok := a.Args[1].(ast.ValueExpr); ok {
+				if cs, ok := v.GetValue().(string); ok {
+					return strings.ToLower(cs), true
+				}
+			}
+		}
+	}
+	return "", false
 }
 
 // defaultCollationOf is a charset's default collation (MySQL's SHOW
