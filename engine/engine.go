@@ -527,6 +527,7 @@ func (db *DB) execBound(ctx context.Context, stmt sql.Statement, baseDir string)
 			sql.WarningsFrom(ctx).AddNote(sql.NoteTableExists, fmt.Sprintf("Table '%s' already exists", s.Name))
 			return message("table %s already exists", s.Name), nil
 		}
+		db.warnDuplicateIndexes(ctx, s.Name, indexNames(s.Indexes))
 		return message("created table %s", s.Name), nil
 	case *sql.CreateTableAs:
 		return db.createTableAs(ctx, s)
@@ -585,6 +586,7 @@ func (db *DB) execBound(ctx context.Context, stmt sql.Statement, baseDir string)
 		if err := db.cat.CreateIndex(s.Table, s.Index, s.IfNotExists); err != nil {
 			return nil, err
 		}
+		db.warnDuplicateIndexes(ctx, s.Table, []string{s.Index.Name})
 		return message("created index %s on %s", s.Index.Name, s.Table), nil
 	case *sql.DropIndex:
 		if err := db.cat.DropIndex(s.Table, s.Name, s.IfExists); err != nil {
