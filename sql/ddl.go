@@ -472,6 +472,9 @@ func (b *binder) showLike(n *ast.ShowStmt, what string) (*string, error) {
 
 // table returns a catalog table for a DML statement, or an error at its name.
 func (b *binder) table(tn *ast.TableName) (*columnar.Table, error) {
+	if err := b.partitionClause(tn.PartitionNames); err != nil {
+		return nil, err
+	}
 	if _, ok := b.cat.View(tn.Name.O); ok {
 		return nil, b.errf(b.wordPos(tn.Name.O, -1), "'%s' is a view: views cannot be written or indexed (name a table)", tn.Name.O)
 	}

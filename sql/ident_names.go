@@ -3,6 +3,8 @@ package sql
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
 )
 
 // MySQL's errors for names a table or column cannot take
@@ -34,4 +36,16 @@ func (b *binder) identNameError(name string, code uint16, format string) error {
 		return b.errCode(b.wordPos(name, -1), ErTooLongIdent, "Identifier name '%s' is too long", name)
 	}
 	return nil
+}
+
+// ErPartitionClauseOnNonpartitioned is MySQL's 1747: gpusql has no
+// partitioned tables, so a PARTITION (p0) clause naming a table's
+// partitions is always this error rather than ignored.
+const ErPartitionClauseOnNonpartitioned = 1747
+
+func (b *binder) partitionClause(names []ast.CIStr) error {
+	if len(names) == 0 {
+		return nil
+	}
+	return b.errCode(b.wordPos("PARTITION", -1), ErPartitionClauseOnNonpartitioned, "PARTITION () clause on non partitioned table")
 }
