@@ -462,9 +462,14 @@ func (c *Conn) execBound(ctx context.Context, stmt sql.Statement, baseDir string
 		return r, err
 	}
 	if s, ok := stmt.(*sql.Set); ok {
-		if stmt, err = c.setAutocommit(ctx, s); err != nil {
+		rest, applyAutocommit, err := c.checkAutocommit(ctx, s)
+		if err != nil {
 			return nil, err
 		}
+		if r, err = c.view().execStatement(ctx, rest, baseDir); err != nil {
+			return nil, err
+		}
+		return r, applyAutocommit()
 	}
 	r, handled, err = c.transactionStatement(stmt)
 	if err != nil || handled {
@@ -522,6 +527,7 @@ func (db *DB) execBound(ctx context.Context, stmt sql.Statement, baseDir string)
 			sql.WarningsFrom(ctx).AddNote(sql.NoteTableExists, fmt.Sprintf("Table '%s' already exists", s.Name))
 			return message("table %s already exists", s.Name), nil
 		}
+		db.warnDuplicateIndexes(ctx, s.Name, indexNames(s.Indexes))
 		return message("created table %s", s.Name), nil
 	case *sql.CreateTableAs:
 		return db.createTableAs(ctx, s)
@@ -580,6 +586,7 @@ func (db *DB) execBound(ctx context.Context, stmt sql.Statement, baseDir string)
 		if err := db.cat.CreateIndex(s.Table, s.Index, s.IfNotExists); err != nil {
 			return nil, err
 		}
+		db.warnDuplicateIndexes(ctx, s.Table, []string{s.Index.Name})
 		return message("created index %s on %s", s.Index.Name, s.Table), nil
 	case *sql.DropIndex:
 		if err := db.cat.DropIndex(s.Table, s.Name, s.IfExists); err != nil {

@@ -97,12 +97,16 @@ func (tx *transaction) dropSavepoint(name string) {
 // Autocommit reports the connection's @@autocommit.
 func (c *Conn) Autocommit() bool { return c.vars.Autocommit() }
 
-// setAutocommit applies the autocommit assignments of a SET and returns
-// the SET of the other assignments. SET autocommit = 1 commits the open
-// transaction, as in MySQL; SET GLOBAL autocommit is the setting of the
-// connections opened later.
-func (c *Conn) setAutocommit(ctx context.Context, s *sql.Set) (*sql.Set, error) {
+// checkAutocommit computes and checks the autocommit assignments of a
+// SET; it returns the SET of the other assignments and how to apply the
+// autocommit ones, which runs only after those succeed, so that SET
+// autocommit = 0, @@sql_mode = 'bogus' changes nothing (MySQL's SET is all
+// or nothing). SET autocommit = 1 commits the open transaction, as in
+// MySQL; SET GLOBAL autocommit is the setting of the connections opened
+// later.
+func (c *Conn) checkAutocommit(ctx context.Context, s *sql.Set) (*sql.Set, func() error, error) {
 	rest := &sql.Set{Vars: s.Vars}
+	var applies []func() error
 	for _, a := range s.Assignments {
 		if a.User || a.Name != "autocommit" {
 			rest.Assignments = append(rest.Assignments, a)
@@ -112,24 +116,36 @@ func (c *Conn) setAutocommit(ctx context.Context, s *sql.Set) (*sql.Set, error) 
 		if !a.Default {
 			v, err := c.view().setValue(ctx, a)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if on, err = autocommitValue(v); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
-		if a.Global {
-			c.session.SetGlobalAutocommit(on) // this connection keeps its own
-			continue
-		}
-		if on {
-			if err := c.Commit(); err != nil {
-				return nil, err
-			}
-		}
-		c.vars.SetAutocommit(on)
+		applies = append(applies, func() error { return c.applyAutocommit(on, a.Global) })
 	}
-	return rest, nil
+	return rest, func() error {
+		for _, apply := range applies {
+			if err := apply(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, nil
+}
+
+func (c *Conn) applyAutocommit(on, global bool) error {
+	if global {
+		c.session.SetGlobalAutocommit(on) // this connection keeps its own
+		return nil
+	}
+	if on {
+		if err := c.Commit(); err != nil {
+			return err
+		}
+	}
+	c.vars.SetAutocommit(on)
+	return nil
 }
 
 // autocommitValue reads SET autocommit's value: 0/1, ON/OFF, TRUE/FALSE.

@@ -29,7 +29,8 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 	// engine holds the setters of gpusql's own variables, which check
 	// as they apply; they run before the checked ones so that a failure
 	// among them leaves MySQL's variables unchanged.
-	var engine, checked []func() error
+	var engine []engineApply
+	var checked []func() error
 	for i, a := range s.Assignments {
 		apply, ok, err := db.checkAssignment(ctx, s, a, values[i])
 		switch {
@@ -38,13 +39,11 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 		case ok:
 			checked = append(checked, apply)
 		default:
-			engine = append(engine, apply)
+			engine = append(engine, engineApply{apply, db.engineUndo(a.Name)})
 		}
 	}
-	for _, apply := range append(engine, checked...) {
-		if err := apply(); err != nil {
-			return nil, err
-		}
+	if err := db.applyAll(engine, checked); err != nil {
+		return nil, err
 	}
 	return message("variables set"), nil
 }

@@ -65,6 +65,9 @@ func (b *binder) renameTable(n *ast.RenameTableStmt) (Statement, error) {
 				return nil, err
 			}
 		}
+		if err := b.tableNameError(t.NewTable.Name.O); err != nil {
+			return nil, err
+		}
 		made[strings.ToLower(t.NewTable.Name.O)] = true
 		st.From = append(st.From, t.OldTable.Name.O)
 		st.To = append(st.To, t.NewTable.Name.O)
@@ -285,6 +288,9 @@ func (e *columnEdit) apply(spec *ast.AlterTableSpec) error {
 		if err != nil {
 			return err
 		}
+		if err := b.columnNameError(spec.NewColumnName.Name.O); err != nil {
+			return err
+		}
 		old := e.t.Fields[e.src[i]].Name
 		if !strings.EqualFold(old, spec.NewColumnName.Name.O) {
 			if err := b.checkColumnUse(e.t.Name, old); err != nil {
@@ -460,6 +466,9 @@ func alterableType(from, to columnar.Type) bool {
 // with an implicit one (0 for numbers, the empty string for strings).
 func (b *binder) columnDef(c *ast.ColumnDef, hasRows bool, tableColl string) (columnar.Field, error) {
 	name := c.Name.Name.O
+	if err := b.columnNameError(name); err != nil {
+		return columnar.Field{}, err
+	}
 	pos := b.wordPos(name, -1)
 	if err := b.columnLengthError(c.Tp, name, pos); err != nil {
 		return columnar.Field{}, err

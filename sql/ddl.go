@@ -149,6 +149,9 @@ func isBinary(tp *types.FieldType) bool { return tp.GetCharset() == "binary" }
 
 func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 	name := n.Table.Name.O
+	if err := b.tableNameError(name); err != nil {
+		return nil, err
+	}
 	if _, ok := b.cat.View(name); ok {
 		return nil, b.errCode(b.wordPos(name, -1), ErTableExists, "Table '%s' already exists", name)
 	}
@@ -176,6 +179,9 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 		}
 		seen := map[string]bool{}
 		for _, c := range q.Names {
+			if err := b.columnNameError(c); err != nil {
+				return nil, err
+			}
 			if seen[strings.ToLower(c)] {
 				return nil, b.errCode(b.wordPos(c, -1), ErDupFieldName, "Duplicate column name '%s'", c)
 			}
@@ -191,6 +197,9 @@ func (b *binder) createTable(n *ast.CreateTableStmt) (Statement, error) {
 	tableColl := tableCollation(n.Options) // collation.go
 	for _, c := range n.Cols {
 		cname := c.Name.Name.O
+		if err := b.columnNameError(cname); err != nil {
+			return nil, err
+		}
 		pos := b.wordPos(cname, -1)
 		if _, dup := index[strings.ToLower(cname)]; dup {
 			return nil, b.errCode(pos, ErDupFieldName, "Duplicate column name '%s'", cname)
@@ -321,7 +330,13 @@ func (b *binder) dropTable(n *ast.DropTableStmt) (Statement, error) {
 // dropNames splits a DROP TABLE / VIEW's names into gpusql's and those of
 // other databases, which only IF EXISTS lets by (schema_names.go).
 func (b *binder) dropNames(n *ast.DropTableStmt) (names, elsewhere []string, err error) {
+	seen := map[string]bool{}
 	for _, t := range n.Tables {
+		key := t.Schema.L + "." + t.Name.O
+		if seen[key] {
+			return nil, nil, b.errCode(b.wordPos(t.Name.O, -1), ErNonUniqTable, "Not unique table/alias: '%s'", t.Name.O)
+		}
+		seen[key] = true
 		switch {
 		case knownSchema(t.Schema.O):
 			names = append(names, t.Name.O)
@@ -457,6 +472,9 @@ func (b *binder) showLike(n *ast.ShowStmt, what string) (*string, error) {
 
 // table returns a catalog table for a DML statement, or an error at its name.
 func (b *binder) table(tn *ast.TableName) (*columnar.Table, error) {
+	if err := b.partitionClause(tn.PartitionNames); err != nil {
+		return nil, err
+	}
 	if _, ok := b.cat.View(tn.Name.O); ok {
 		return nil, b.errf(b.wordPos(tn.Name.O, -1), "'%s' is a view: views cannot be written or indexed (name a table)", tn.Name.O)
 	}

@@ -168,6 +168,9 @@ func (b *binder) tableSource(n *ast.TableSource) (Plan, []scopeCol, error) {
 	switch src := n.Source.(type) {
 	case *ast.TableName:
 		name := src.Name.O
+		if err := b.partitionClause(src.PartitionNames); err != nil {
+			return nil, nil, err
+		}
 		if strings.HasPrefix(name, fileMarker) {
 			b.volatile("a file in FROM")
 			return b.fileTable(name, alias)

@@ -4,20 +4,26 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
 
 	"gpusql/storage/columnar"
 )
 
 // CHARSET(x), COLLATION(x) and COERCIBILITY(x) describe x's type, not its
 // value, so they bind to constants (the argument is still bound, for its
-// errors). gpusql's text is utf8mb4 named as its session variables name
-// it (utf8mb4_0900_ai_ci); binary strings (VARBINARY columns, x'..'
-// literals), numbers, temporal values and NULL are 'binary'; the strings
-// of USER(), DATABASE(), VERSION() are utf8mb3 as in MySQL, JSON is
-// utf8mb4_bin. COERCIBILITY follows MySQL's scale: 2 for a value that reads
-// a column, 3 for those system functions, 4 for a literal string (and an
-// expression of literals only), 5 for a number or temporal value, 6 for
-// NULL, and 0 for a value with an explicit COLLATE.
+// errors). A literal string is utf8mb4 named as the session variables name
+// it (utf8mb4_0900_ai_ci) unless an introducer names its charset
+// (_latin1'a' is latin1_swedish_ci); a column is utf8mb4_bin (gpusql
+// compares text by its bytes) unless declared with a case-insensitive
+// collation, and an expression over columns takes its first string
+// column's; binary strings (VARBINARY columns, x'..' literals), numbers,
+// temporal values and NULL are 'binary'; the strings of USER(),
+// DATABASE(), VERSION() and of system variables are utf8mb3 as in MySQL,
+// JSON is utf8mb4_bin. COERCIBILITY follows MySQL's scale: 0 for a value
+// with an explicit COLLATE, 2 for a value that reads a column or a user
+// variable, 3 for system functions and variables, 4 for a literal string
+// (and an expression of literals only), 5 for a number or temporal value,
+// 6 for NULL.
 func (b *binder) infoFunc(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {
 	name := n.FnName.L
 	if len(n.Args) != 1 {
@@ -50,6 +56,13 @@ func describeCollation(e Expr, arg ast.ExprNode) (charset, collation string, coe
 	case t.ID != columnar.String:
 		return "binary", "binary", 5
 	}
+	if c, ok := unparen(arg).(*ast.SetCollationExpr); ok {
+		// x COLLATE utf8mb4_bin binds to x itself (gpusql compares by
+		// bytes already), so the name comes from the statement.
+		name := strings.ToLower(c.Collate)
+		cs, _, _ := strings.Cut(name, "_")
+		return cs, name, 0
+	}
 	if c, explicit := collationOf(e); c != "" {
 		cs, _, _ := strings.Cut(c, "_")
 		if explicit {
@@ -57,20 +70,116 @@ func describeCollation(e Expr, arg ast.ExprNode) (charset, collation string, coe
 		}
 		return cs, c, 2
 	}
-	if f, ok := arg.(*ast.FuncCallExpr); ok && systemStringFuncs[f.FnName.L] {
-		return "utf8mb3", "utf8mb3_general_ci", 3
+	if cs, ok := convertedCharset(arg); ok {
+		// MySQL's CAST and CONVERT results are implicit (2), named by
+		// the connection's collation of the target charset.
+		if cs == "binary" {
+			return "binary", "binary", 2
+		}
+		return cs, defaultCollationOf(cs), 2
 	}
-	coercibility = 4
-	if readsColumn(e) {
-		coercibility = 2
+	switch a := unparen(arg).(type) {
+	case *ast.FuncCallExpr:
+		if systemStringFuncs[a.FnName.L] {
+			return "utf8mb3", "utf8mb3_general_ci", 3
+		}
+	case *ast.VariableExpr:
+		if a.IsSystem {
+			return "utf8mb3", "utf8mb3_general_ci", 3
+		}
+		coercibility = 2 // MySQL: a user variable's value is implicit
+	case ast.ValueExpr:
+		switch cs := a.GetType().GetCharset(); {
+		case cs == "binary" && a.GetType().GetCollate() == "binary":
+			return "binary", "binary", 4
+		case cs != "" && cs != "binary" && !utf8Charsets[cs]:
+			return cs, defaultCollationOf(cs), 4
+		}
+	}
+	return typedCollation(e, arg, coercibility)
+}
+
+// typedCollation describes a string value that names no collation of its
+// own: a column's (or the first column's an expression reads), else the
+// session's utf8mb4_0900_ai_ci.
+func typedCollation(e Expr, arg ast.ExprNode, coercibility int64) (charset, collation string, _ int64) {
+	t := e.Type()
+	k, isConst := e.(*Const)
+	col, reads := firstStringColumn(e)
+	if coercibility == 0 {
+		coercibility = 4
+		if reads {
+			coercibility = 2
+		}
 	}
 	switch {
 	case t.Binary || (isConst && k.hex) || madeBinary(arg):
 		return "binary", "binary", coercibility
 	case t.JSON:
 		return "utf8mb4", "utf8mb4_bin", coercibility
+	case col != nil && col.Collation != "":
+		cs, _, _ := strings.Cut(col.Collation, "_")
+		return cs, col.Collation, coercibility
+	case col != nil && col.Dict != nil:
+		return "utf8mb4", "utf8mb4_bin", coercibility
 	}
 	return "utf8mb4", "utf8mb4_0900_ai_ci", coercibility
+}
+
+// firstStringColumn is the first text column e reads (nil when it reads
+// none, or only non-text ones) and whether e reads any column.
+func firstStringColumn(e Expr) (*Column, bool) {
+	var first *Column
+	reads := false
+	WalkExpr(e, func(x Expr) bool {
+		if r, ok := x.(*ColRef); ok {
+			reads = true
+			if first == nil && r.Col.Type.ID == columnar.String && !r.Col.Type.Binary {
+				first = &r.Col
+			}
+		}
+		return first == nil
+	})
+	return first, reads
+}
+
+// convertedCharset is the charset a CAST(x AS CHAR / BINARY), BINARY x
+// or CONVERT(x USING cs) converts to.
+func convertedCharset(arg ast.ExprNode) (string, bool) {
+	if madeBinary(arg) {
+		return "binary", true
+	}
+	switch a := unparen(arg).(type) {
+	case *ast.FuncCastExpr:
+		if a.Tp.GetType() == mysql.TypeJSON {
+			return "", false
+		}
+		if cs := strings.ToLower(a.Tp.GetCharset()); cs != "" && cs != "utf8" {
+			return cs, true
+		}
+		return "utf8mb4", true
+	case *ast.FuncCallExpr:
+		if a.FnName.L == "convert" && len(a.Args) == 2 {
+			if v, ok := a.Args[1].(ast.ValueExpr); ok {
+				if cs, ok := v.GetValue().(string); ok {
+					return strings.ToLower(cs), true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// defaultCollationOf is a charset's default collation (MySQL's SHOW
+// CHARACTER SET), for an introducer such as _latin1'a'.
+func defaultCollationOf(cs string) string {
+	if c, ok := defaultCollations[cs]; ok {
+		return c
+	}
+	if cs == "latin1" {
+		return "latin1_swedish_ci"
+	}
+	return cs + "_general_ci"
 }
 
 // madeBinary reports an argument written as a byte string, which MySQL's
@@ -114,18 +223,6 @@ func byteString(e Expr, arg ast.ExprNode) bool {
 		return false
 	}
 	return e.Type().ID == columnar.String && e.Type().Binary
-}
-
-// readsColumn reports whether e reads a column of its input.
-func readsColumn(e Expr) bool {
-	found := false
-	WalkExpr(e, func(x Expr) bool {
-		if _, ok := x.(*ColRef); ok {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // utf8Charsets are the charset names gpusql's text (UTF-8) answers to.

@@ -337,6 +337,9 @@ func (b *binder) alterTable(n *ast.AlterTableStmt) (Statement, error) {
 		// where RENAME TABLE t TO t is 1050.
 		return &TableUnchanged{Table: t.Name}, nil
 	case spec.Tp == ast.AlterTableRenameTable:
+		if err := b.tableNameError(spec.NewTable.Name.O); err != nil {
+			return nil, err
+		}
 		return &RenameTable{From: []string{t.Name}, To: []string{spec.NewTable.Name.O}}, nil
 	case spec.Tp == ast.AlterTableOption:
 		if cs, coll, ok := convertTo(spec.Options); ok {

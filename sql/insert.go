@@ -29,6 +29,9 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 	if !ok || n.Table.TableRefs.Right != nil {
 		return nil, b.errf(-1, "unsupported: INSERT into something other than one table")
 	}
+	if err := b.partitionClause(n.PartitionNames); err != nil {
+		return nil, err
+	}
 	t, err := b.table(tn)
 	if err != nil {
 		return nil, err

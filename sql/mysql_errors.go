@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"strings"
+
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/pingcap/tidb/pkg/parser/types"
 )
@@ -186,6 +188,12 @@ func (b *binder) columnLengthError(tp *types.FieldType, name string, pos int) *E
 		if isBinary(tp) {
 			limit = 65535
 		}
+	}
+	if limit != 0 && tp.GetFlen() == 0 {
+		// MySQL takes CHAR(0) / VARCHAR(0), a column of '' and NULL only;
+		// gpusql's storage reads width 0 as no limit, so it refuses them
+		// rather than store longer strings (README, differences).
+		return b.errf(pos, "unsupported: %s(0) (column '%s'): a column of width 0, which holds only '' or NULL in MySQL (declare a width of 1 or more)", strings.ToUpper(types.TypeToStr(tp.GetType(), tp.GetCharset())), name)
 	}
 	if limit == 0 || tp.GetFlen() <= limit {
 		return nil

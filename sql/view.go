@@ -36,6 +36,9 @@ func (*DropView) statement()   {}
 
 func (b *binder) createView(n *ast.CreateViewStmt) (Statement, error) {
 	name := n.ViewName.Name.O
+	if err := b.tableNameError(name); err != nil {
+		return nil, err
+	}
 	if _, ok := b.cat.Table(name); ok {
 		return nil, b.errCode(b.wordPos(name, -1), ErTableExists, "Table '%s' already exists", name)
 	}
