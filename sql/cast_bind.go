@@ -109,6 +109,10 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 		// the DOUBLE and rounds the string: the executor casts it.
 		return &Cast{E: e, T: t}, nil
 	}
+	if et := e.Type(); et.ID == columnar.Decimal && et.IsWide() && t.ID == columnar.Int64 && t.Width == 0 && t.Bit == 0 && !t.Unsigned {
+		// Past BIGINT it saturates, not NULL (exec/cpu/cast_decimal_signed.go).
+		return &Cast{E: e, T: t, Written: true}, nil
+	}
 	x := castTo(e, t)
 	if c, ok := x.(*Cast); ok && t.IsInteger() && c.E.Type().ID == columnar.String {
 		x = &Cast{E: c.E, T: c.T, Written: true} // strtoll10's bits (Cast.Written)

@@ -343,11 +343,23 @@ func unionType(a, b columnar.Type) (columnar.Type, error) {
 	}
 	na, _ := numericType(a)
 	nb, _ := numericType(b)
-	t := commonNumeric(na, nb)
+	t := unionNumeric(na, nb)
 	if t.ID == columnar.Int32 && (a.ID == columnar.Bool) != (b.ID == columnar.Bool) {
 		return columnar.TInt32, nil
 	}
 	return t, nil
+}
+
+// unionNumeric is commonNumeric for values of either type in one column,
+// which MySQL gives every integer digit and every fraction digit of both:
+// a BIGINT with a DECIMAL(2,1) is DECIMAL(20,1), past the int64's 18
+// digits (COALESCE(b, 0.5) of 9223372036854775807 is 9223372036854775807.0).
+func unionNumeric(a, b columnar.Type) columnar.Type {
+	t := commonNumeric(a, b)
+	if w := commonWide(a, b); t.ID == columnar.Decimal && w.IsWide() {
+		return w
+	}
+	return t
 }
 
 // convertConst folds a cast of a constant; ok is false when the value cannot

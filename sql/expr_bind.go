@@ -471,6 +471,11 @@ func (b *binder) arith(op BinOp, l, r Expr, pos int) (Expr, error) {
 		if ct.ID == columnar.Int32 {
 			ct = columnar.TInt64
 		}
+		if w := commonWide(lt, rt); ct.ID == columnar.Decimal && w.IsWide() {
+			// A BIGINT's 19 digits with a fraction: past the int64's 18,
+			// so 9223372036854775807 DIV 2.0 divides wide.
+			ct = w
+		}
 		return &Binary{Op: op, L: castTo(l, ct), R: castTo(r, ct), T: columnar.TInt64}, nil
 	case op == OpDiv:
 		// MySQL's digits (division_digits.go); past the int64's 18, a

@@ -45,6 +45,7 @@ type wideCastEval struct {
 	// literal's cast notes it once under warnKey.
 	warn    *sql.Warnings
 	warnKey *sql.Const
+	clamp   bool // a written CAST AS SIGNED: cast_decimal_signed.go
 }
 
 func (e *wideCastEval) noteTruncated(s string) {
@@ -77,7 +78,7 @@ func (e *wideCastEval) eval(b *batch, sel []int32) *vec {
 		if v.isNull(p) {
 			continue
 		}
-		if !e.convert(v, p, out) {
+		if !e.convert(v, p, out) && !e.saturate(v, p, out) {
 			out.setNull(b.n, p)
 		}
 	}
@@ -328,7 +329,12 @@ func cmpWide(op sql.BinOp, a, b []decimal.Num, sel []int32, out []int32) {
 // wideCast is castWarning for a wide source or target; a literal is
 // converted once.
 func wideCast(ev evaluator, from, to columnar.Type, warn *sql.Warnings) evaluator {
-	ce := &wideCastEval{in: ev, from: from, to: to, out: newVec(to), warn: warn}
+	return wideCastClamp(ev, from, to, warn, false)
+}
+
+// wideCastClamp is wideCast; clamp: see wideCastEval.saturate.
+func wideCastClamp(ev evaluator, from, to columnar.Type, warn *sql.Warnings, clamp bool) evaluator {
+	ce := &wideCastEval{in: ev, from: from, to: to, out: newVec(to), warn: warn, clamp: clamp}
 	k, ok := isConst(ev)
 	if !ok {
 		return ce

@@ -86,10 +86,11 @@ func (g *Gen) groupConcat(sc *scope) *Node {
 	if g.pct(30) {
 		if g.pct(50) {
 			// A separator with DISTINCT: SQLite's side joins by ',' and
-			// replaces it, which no integer or pool string contains.
+			// replaces it, the values' own commas (a derived table's
+			// CONCAT_WS(',', ...), seed 718920) hidden as char(1) meanwhile.
 			sep := g.pick("'|'", "''", "', '", "';'")
 			return mk(TStr, "GROUP_CONCAT(DISTINCT "+c+" ORDER BY "+myOrder+" SEPARATOR "+sep+")").
-				lite("replace(group_concat(DISTINCT " + c + " ORDER BY " + order + "), ',', " + sep + ")").frozen()
+				lite("replace(replace(group_concat(DISTINCT replace(" + c + ", ',', char(1)) ORDER BY " + order + "), ',', " + sep + "), char(1), ',')").frozen()
 		}
 		return mk(TStr, "GROUP_CONCAT(DISTINCT "+c+" ORDER BY "+myOrder+")").
 			lite("group_concat(DISTINCT " + c + " ORDER BY " + order + ")").frozen()

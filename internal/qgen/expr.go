@@ -190,6 +190,9 @@ func (g *Gen) intExpr(sc *scope, d int) *Node {
 	if g.pct(2) {
 		return g.listInt(sc, d) // strings_mysql.go
 	}
+	if g.pct(2) {
+		return g.bigintEdge(sc, d) // overflow.go
+	}
 	e := func() *Node { return g.intExpr(sc, d+1) }
 	switch c := g.r.Intn(100); {
 	case c < 32:
@@ -470,6 +473,9 @@ func (g *Gen) strExpr(sc *scope, d int) *Node {
 	}
 	if g.pct(4) {
 		return g.mixedStringResult(sc, d) // mixed_string.go
+	}
+	if g.pct(3) {
+		return g.dateOrString(sc, d) // date_string.go
 	}
 	e := func() *Node { return g.strExpr(sc, d+1) }
 	switch c := g.r.Intn(100); {

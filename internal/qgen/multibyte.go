@@ -42,6 +42,9 @@ func (g *Gen) multibyteText(sc *scope, d int) *Node {
 	if d >= maxDepth || g.pct(35) {
 		return lit(TStr, multibytePool[g.r.Intn(len(multibytePool))])
 	}
+	if g.pct(10) {
+		return g.multibyteCast(sc, d) // multibyte_cast.go
+	}
 	e := func() *Node { return g.multibyteText(sc, d+1) }
 	k := 1 + g.r.Intn(3)
 	switch g.r.Intn(6) {

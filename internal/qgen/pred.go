@@ -57,6 +57,9 @@ func (g *Gen) pred(sc *scope, d int) *Node {
 		if g.pct(30) {
 			return g.likeEscape(sc, d)
 		}
+		if g.pct(15) {
+			return g.likeMultibyte(sc, d) // like_multibyte.go
+		}
 		return cmp(mk(TBool, fmt.Sprintf("@ %sLIKE '%s'", g.pick("", "NOT "), g.pick("a%", "%b%", "_", "%a", "h_llo", "%")), g.strExpr(sc, d+1)))
 	case c < 82:
 		// An integer as a truth value: true when not zero, in both.
