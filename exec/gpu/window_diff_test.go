@@ -87,7 +87,7 @@ func TestWindowOverflow(t *testing.T) {
 	}
 }
 
-func windowPlan(t *testing.T, cat *catalog.Catalog, text string) *planner.Physical {
+func windowPlan(t testing.TB, cat *catalog.Catalog, text string) *planner.Physical {
 	t.Helper()
 	ps, err := sql.Parse(text)
 	if err != nil {
