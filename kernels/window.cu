@@ -1,6 +1,8 @@
 // Window functions on the materializing executor (exec/gpu/window.go):
-// ROW_NUMBER, RANK, DENSE_RANK and COUNT / SUM / MIN / MAX over the frames
-// that end at the current row, its last peer or the partition's end. The
+// ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, NTILE, LAG, LEAD,
+// and COUNT / SUM / MIN / MAX / FIRST_VALUE / LAST_VALUE / NTH_VALUE over
+// the frames that end at the current row, its last peer or the partition's
+// end. The
 // rows are first sorted by partition and order keys (radix sort, sort.go);
 // every value then comes from segmented scans over that order, Blelloch's
 // scan with the (segment-start flag, value) operator, so the work is O(n)
@@ -19,9 +21,11 @@
 //                     segment start.
 //   win_ends          for each group (partition or peers) records its last
 //                     position at its first: end = endAt[start[i]].
-//   win_finish        computes each row's value from the scans and writes
-//                     it at the row's input position (perm), NULL where an
-//                     aggregate's frame holds no non-NULL value.
+//   win_finish        computes each row's value from the scans (or, for
+//                     LAG / LEAD and the value functions, gathers it from the
+//                     sorted position it names) and writes it at the row's
+//                     input position (perm), NULL where an aggregate's frame
+//                     holds no non-NULL value.
 //
 // Launch: 256 threads a block; win_scan_tiles one block per tile,
 // win_scan_carry one block of 1024 threads, the others grid-stride.
@@ -86,9 +90,28 @@ struct WinFinishParams {
   long long* out;
   unsigned long long* outValid;
   long long n;
-  int func;   // 1 ROW_NUMBER, 2 RANK, 3 DENSE_RANK, 4 an aggregate's value, 5 its count
+  int func;   // WIN_F_* below
   int frame;  // 0 ends at the row, 1 at its last peer, 2 at the partition's end
+  Col src;    // LAG / LEAD / FIRST_VALUE / LAST_VALUE / NTH_VALUE: the value, read at perm[j]
+  Col dflt;   // LAG / LEAD's default, read at the current row's input position
+  long long arg;  // NTILE's buckets, LAG / LEAD's offset, NTH_VALUE's position
+  int hasDefault, pad;
 };
+
+// Functions of win_finish.
+#define WIN_F_ROW_NUMBER 1
+#define WIN_F_RANK 2
+#define WIN_F_DENSE_RANK 3
+#define WIN_F_AGG_VALUE 4
+#define WIN_F_AGG_COUNT 5
+#define WIN_F_PERCENT_RANK 6
+#define WIN_F_CUME_DIST 7
+#define WIN_F_NTILE 8
+#define WIN_F_LAG 9
+#define WIN_F_LEAD 10
+#define WIN_F_FIRST_VALUE 11
+#define WIN_F_LAST_VALUE 12
+#define WIN_F_NTH_VALUE 13
 
 __device__ __forceinline__ bool win_key_equal(const Col& c, long long a, long long b) {
   const bool va = isvalid(c, a), vb = isvalid(c, b);
@@ -264,19 +287,61 @@ extern "C" __global__ void win_ends(const WinEndsParams p) {
     if (i == p.n - 1 || (p.flags[i + 1] & p.bit)) p.endAt[p.start[i]] = i;
 }
 
+// win_value reads a value column at row r as win_finish stores it: the
+// integer, or a double's bits; false when NULL.
+__device__ __forceinline__ bool win_value(const Col& c, long long r, long long* v) {
+  if (!isvalid(c, r)) return false;
+  *v = c.isFloat ? __double_as_longlong(ldf(c, r)) : ldi(c, r);
+  return true;
+}
+
+// win_ntile is the bucket (from 1) of the k-th of m rows split into b
+// buckets whose sizes differ by at most one, the larger first (MySQL).
+__device__ __forceinline__ long long win_ntile(long long k, long long m, long long b) {
+  const long long q = m / b, r = m % b;
+  if (k < r * (q + 1)) return k / (q + 1) + 1;
+  return (k - r * (q + 1)) / q + r + 1;
+}
+
 extern "C" __global__ void win_finish(const WinFinishParams p) {
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.n; i += (long long)gridDim.x * blockDim.x) {
     const long long ps = p.partStart[i];
+    const long long r = __ldg(p.perm + i);
     long long v = 0;
     bool ok = true;
     switch (p.func) {
-      case 1: v = i - ps + 1; break;
-      case 2: v = p.peerStart[i] - ps + 1; break;
-      case 3: v = p.vals[i]; break;
+      case WIN_F_ROW_NUMBER: v = i - ps + 1; break;
+      case WIN_F_RANK: v = p.peerStart[i] - ps + 1; break;
+      case WIN_F_DENSE_RANK: v = p.vals[i]; break;
+      case WIN_F_PERCENT_RANK: {
+        const double m = (double)(p.partEndAt[ps] - ps + 1);
+        const double d = m > 1 ? (double)(p.peerStart[i] - ps) / (m - 1) : 0.0;
+        v = __double_as_longlong(d);
+        break;
+      }
+      case WIN_F_CUME_DIST: {
+        const double m = (double)(p.partEndAt[ps] - ps + 1);
+        v = __double_as_longlong((double)(p.peerEndAt[p.peerStart[i]] - ps + 1) / m);
+        break;
+      }
+      case WIN_F_NTILE: v = win_ntile(i - ps, p.partEndAt[ps] - ps + 1, p.arg); break;
+      case WIN_F_LAG:
+      case WIN_F_LEAD: {
+        const long long j = p.func == WIN_F_LAG ? i - p.arg : i + p.arg;
+        if (j >= ps && j <= p.partEndAt[ps]) ok = win_value(p.src, __ldg(p.perm + j), &v);
+        else if (p.hasDefault) ok = win_value(p.dflt, r, &v);
+        else ok = false;
+        break;
+      }
       default: {
         const long long at = p.frame == 0 ? i : p.frame == 1 ? p.peerEndAt[p.peerStart[i]] : p.partEndAt[ps];
+        if (p.func == WIN_F_FIRST_VALUE || p.func == WIN_F_LAST_VALUE || p.func == WIN_F_NTH_VALUE) {
+          const long long j = p.func == WIN_F_FIRST_VALUE ? ps : p.func == WIN_F_LAST_VALUE ? at : ps + p.arg - 1;
+          ok = j <= at && win_value(p.src, __ldg(p.perm + j), &v);
+          break;
+        }
         const long long cnt = p.counts ? p.counts[at] : at - ps + 1;
-        if (p.func == 5) {
+        if (p.func == WIN_F_AGG_COUNT) {
           v = cnt;
         } else {
           v = p.vals[at];
@@ -284,7 +349,6 @@ extern "C" __global__ void win_finish(const WinFinishParams p) {
         }
       }
     }
-    const long long r = __ldg(p.perm + i);
     p.out[r] = ok ? v : 0;
     if (ok) atomicOr(p.outValid + (r >> 6), 1ULL << (r & 63));
   }

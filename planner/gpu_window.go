@@ -16,8 +16,10 @@ import (
 // RANGE frame with ORDER BY) or at the partition's end (no ORDER BY, or
 // UNBOUNDED FOLLOWING). A frame that starts later (N PRECEDING) would need
 // the difference of two prefix sums, which is exact for integers but not
-// MIN or MAX, and PERCENT_RANK, CUME_DIST, NTILE, LAG / LEAD and the value
-// functions are left to the CPU with the other frames.
+// MIN or MAX: those frames stay on the CPU, as do AVG and the statistical
+// and JSON aggregates. PERCENT_RANK, CUME_DIST and NTILE read the groups'
+// bounds; LAG, LEAD, FIRST_VALUE, LAST_VALUE and NTH_VALUE gather the value
+// at the sorted position they name.
 
 // maxGPUWindowKeys is kernels/window.cu's MAX_WIN_KEYS.
 const maxGPUWindowKeys = 8
@@ -74,11 +76,13 @@ func gpuWindowFuncRefusal(w *sql.WindowFunc) string {
 		}
 	}
 	switch w.Func {
-	case sql.WinRowNumber, sql.WinRank, sql.WinDenseRank:
+	case sql.WinRowNumber, sql.WinRank, sql.WinDenseRank, sql.WinPercentRank, sql.WinCumeDist, sql.WinNtile:
 		return ""
+	case sql.WinLag, sql.WinLead, sql.WinFirstValue, sql.WinLastValue, sql.WinNthValue:
+		return gpuWindowValueRefusal(w)
 	case sql.WinAgg:
 	default:
-		return "only ROW_NUMBER, RANK, DENSE_RANK, COUNT, SUM, MIN and MAX are computed on the GPU"
+		return "not computed on the GPU"
 	}
 	if w.Agg.Distinct {
 		return "DISTINCT aggregates over a window are computed on the CPU"
@@ -116,6 +120,25 @@ func gpuWindowFuncRefusal(w *sql.WindowFunc) string {
 		return ""
 	}
 	return sql.AggName(w.Agg.Func) + "() over a window is computed on the CPU"
+}
+
+// gpuWindowValueRefusal says why the GPU cannot compute LAG, LEAD,
+// FIRST_VALUE, LAST_VALUE or NTH_VALUE w: it gathers the value from the
+// sorted position the function names, so any value it can read goes, but
+// a string default of LAG / LEAD would be a second dictionary in one
+// column.
+func gpuWindowValueRefusal(w *sql.WindowFunc) string {
+	t := w.T
+	if t.ID == columnar.Vector || t.IsWide() {
+		return fmt.Sprintf("a %s value is gathered on the CPU", t)
+	}
+	if len(w.Args) > 1 && t.ID == columnar.String {
+		return "a string default of LAG / LEAD is computed on the CPU"
+	}
+	if w.Func != sql.WinLag && w.Func != sql.WinLead && GPUWindowFrame(w) < 0 {
+		return "only frames from the partition's first row to the current row, its last peer or the partition's end are computed on the GPU"
+	}
+	return ""
 }
 
 func sortExprsOf(keys []sql.SortKey) []sql.Expr {

@@ -74,6 +74,9 @@ type winFinishParams struct {
 	Vals, Counts, Out, OutValid                      uint64
 	N                                                int64
 	Func, Frame                                      int32
+	Src, Dflt                                        colView
+	Arg                                              int64
+	HasDefault, _                                    int32
 }
 
 // maxWinKeys is MAX_WIN_KEYS: partition and order keys of one window.
@@ -184,14 +187,24 @@ func (r *queryRun) windowOrder(in *relation, w *sql.WindowFunc, op planner.Node)
 
 // keyView is the device column of a key expression over in.
 func (r *queryRun) keyView(in *relation, e sql.Expr, op planner.Node) (colView, error) {
+	v, _, err := r.exprView(in, e, op)
+	return v, err
+}
+
+// exprView is the device column of e over in, with its dictionary (a
+// string's).
+func (r *queryRun) exprView(in *relation, e sql.Expr, op planner.Node) (colView, *columnar.Dictionary, error) {
+	col := (*columnar.Column)(nil)
 	if ref, ok := e.(*sql.ColRef); ok && ref.Index < len(in.cols) {
-		return r.devView(in.cols[ref.Index])
+		col = in.cols[ref.Index]
+	} else {
+		var err error
+		if col, err = r.exprCol(in, e, e.Type(), op); err != nil {
+			return colView{}, nil, err
+		}
 	}
-	col, err := r.exprCol(in, e, e.Type(), op)
-	if err != nil {
-		return colView{}, err
-	}
-	return r.devView(col)
+	v, err := r.devView(col)
+	return v, col.Dict, err
 }
 
 // ends returns the groups' last positions (partitions or peer groups),

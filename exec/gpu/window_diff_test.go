@@ -21,8 +21,9 @@ import (
 // TestWindowDifferential runs window functions on both executors over
 // sortTable (integers, doubles with -0, dictionary strings, dates and
 // decimals, each with NULLs, many ties): ROW_NUMBER over total orders,
-// RANK and DENSE_RANK over ties, and COUNT / SUM / MIN / MAX over the
-// three frames the GPU takes (to the row, to its last peer, the whole
+// RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST and NTILE over ties, LAG and
+// LEAD (offsets 0 to 2, a default), and COUNT / SUM / MIN / MAX /
+// FIRST_VALUE / LAST_VALUE / NTH_VALUE over the three frames the GPU takes (to the row, to its last peer, the whole
 // partition), with and without partitions, several functions sharing a
 // sort, and operators above the Window (a filter on its column, ORDER BY
 // with LIMIT). Sizes: empty, one row, around the scans' 2,048-row tile,
@@ -42,6 +43,9 @@ func TestWindowDifferential(t *testing.T) {
 		"select * from (select id, s, row_number() over (partition by s order by id) rn from T) x where rn <= 2",
 		"select id, rank() over (order by i32) r from T order by r, id limit 10",
 		"select id, sum(i32) over w, min(i32) over w, max(i32) over w from T window w as (partition by `dec` order by d)",
+		"select id, percent_rank() over (partition by s order by f), cume_dist() over (partition by s order by f), ntile(4) over (partition by i32 % 3 order by id), ntile(7) over (order by id) from T",
+		"select id, lag(i32) over (partition by s order by id), lead(f, 2) over (order by id), lag(d, 3, d) over (partition by i32 % 4 order by id), lead(s) over (partition by d order by id), lag(i64, 0) over (order by id) from T",
+		"select id, first_value(f) over (partition by s order by d), last_value(s) over (partition by i32 % 5 order by id rows unbounded preceding), nth_value(`dec`, 3) over (partition by s order by id), last_value(i32) over (partition by s), nth_value(d, 2) over (order by i32) from T",
 	}
 	for _, n := range []int{0, 1, 2047, 2048, 2049, 4097, 100_003, 2_500_001} {
 		cat := catalog.New()

@@ -10,10 +10,31 @@ import (
 	"gpusql/storage/columnar"
 )
 
-// Function codes of kernels/window.cu's win_finish.
+// Function codes of kernels/window.cu's win_finish (WIN_F_*).
 const (
-	winRowNumber, winRank, winDenseRank, winAggValue, winAggCount = 1, 2, 3, 4, 5
+	winRowNumber = iota + 1
+	winRank
+	winDenseRank
+	winAggValue
+	winAggCount
+	winPercentRank
+	winCumeDist
+	winNtile
+	winLag
+	winLead
+	winFirstValue
+	winLastValue
+	winNthValue
 )
+
+// winFinishFuncs maps the functions win_finish computes from the sort's
+// groups alone, or by gathering a value, to its codes.
+var winFinishFuncs = map[sql.WinFunc]int32{
+	sql.WinRowNumber: winRowNumber, sql.WinRank: winRank, sql.WinDenseRank: winDenseRank,
+	sql.WinPercentRank: winPercentRank, sql.WinCumeDist: winCumeDist, sql.WinNtile: winNtile,
+	sql.WinLag: winLag, sql.WinLead: winLead, sql.WinFirstValue: winFirstValue,
+	sql.WinLastValue: winLastValue, sql.WinNthValue: winNthValue,
+}
 
 // windowFunc computes w over in, sorted as wo, into a column in in's row
 // order.
@@ -24,33 +45,88 @@ func (r *queryRun) windowFunc(in *relation, w *sql.WindowFunc, wo *winOrder, op 
 		return nil, err
 	}
 	fp := winFinishParams{Perm: uint64(wo.perm), PartStart: uint64(wo.partStart), PeerStart: uint64(wo.peerStart),
-		Out: out.Data, OutValid: out.Valid, N: n}
-	switch w.Func {
-	case sql.WinRowNumber:
-		fp.Func = winRowNumber
-	case sql.WinRank:
-		fp.Func = winRank
-	case sql.WinDenseRank:
-		// The peer starts counted from the partition's: the partition's
-		// first row starts a peer group, so its value is 1.
-		fp.Func = winDenseRank
-		d, err := r.winScan(n, winScanParams{Flags: uint64(wo.flags), SegBit: winPartBit, Op: winSum, Source: winSrcFlag, SrcBit: winPeerBit})
-		if err != nil {
-			return nil, err
-		}
-		fp.Vals = uint64(d)
-	case sql.WinAgg:
-		if err := r.windowAggregate(in, w, wo, op, &fp); err != nil {
-			return nil, err
-		}
-	default:
-		return nil, unsupported(op, w.String())
+		Out: out.Data, OutValid: out.Valid, N: n, Arg: w.N}
+	var dict *columnar.Dictionary
+	if w.Func == sql.WinAgg {
+		err = r.windowAggregate(in, w, wo, op, &fp)
+	} else {
+		dict, err = r.windowRanking(in, w, wo, op, &fp)
+	}
+	if err != nil {
+		return nil, err
 	}
 	if err := r.winLaunch("win_finish", r.d.grid(n), unsafe.Pointer(&fp), unsafe.Sizeof(fp)); err != nil {
 		return nil, err
 	}
 	noteKernel(40*n, 8*n+n/8, n, n)
-	return r.newDevCol(w.T, nil, n, out), nil
+	return r.newDevCol(w.T, dict, n, out), nil
+}
+
+// windowRanking sets fp up for a function that is not an aggregate: the
+// group ends it reads, DENSE_RANK's scan, the value (and default) columns
+// LAG, LEAD and the value functions gather, and the value's dictionary.
+func (r *queryRun) windowRanking(in *relation, w *sql.WindowFunc, wo *winOrder, op planner.Node, fp *winFinishParams) (*columnar.Dictionary, error) {
+	f, ok := winFinishFuncs[w.Func]
+	if !ok {
+		return nil, unsupported(op, w.String())
+	}
+	fp.Func = f
+	needPart := f == winPercentRank || f == winCumeDist || f == winNtile || f == winLag || f == winLead
+	needPeer := f == winCumeDist
+	if f >= winFirstValue {
+		switch fp.Frame = int32(planner.GPUWindowFrame(w)); fp.Frame {
+		case planner.GPUFramePeers:
+			needPeer = true
+		case planner.GPUFramePartition:
+			needPart = true
+		}
+	}
+	if err := r.winEnds(wo, in.n, needPart, needPeer, fp); err != nil {
+		return nil, err
+	}
+	if f == winDenseRank {
+		// The peer starts counted from the partition's: the partition's
+		// first row starts a peer group, so its value is 1.
+		d, err := r.winScan(in.n, winScanParams{Flags: uint64(wo.flags), SegBit: winPartBit, Op: winSum, Source: winSrcFlag, SrcBit: winPeerBit})
+		if err != nil {
+			return nil, err
+		}
+		fp.Vals = uint64(d)
+	}
+	if f < winLag {
+		return nil, nil
+	}
+	src, dict, err := r.exprView(in, w.Args[0], op)
+	if err != nil {
+		return nil, err
+	}
+	fp.Src = src
+	if len(w.Args) > 1 {
+		if fp.Dflt, err = r.keyView(in, w.Args[1], op); err != nil {
+			return nil, err
+		}
+		fp.HasDefault = 1
+	}
+	return dict, nil
+}
+
+// winEnds makes the groups' last positions fp reads.
+func (r *queryRun) winEnds(wo *winOrder, rows int64, part, peer bool, fp *winFinishParams) error {
+	if part {
+		at, err := r.ends(wo, rows, winPartBit)
+		if err != nil {
+			return err
+		}
+		fp.PartEndAt = uint64(at)
+	}
+	if peer {
+		at, err := r.ends(wo, rows, winPeerBit)
+		if err != nil {
+			return err
+		}
+		fp.PeerEndAt = uint64(at)
+	}
+	return nil
 }
 
 // windowAggregate sets fp up for an aggregate over the frame the planner
@@ -59,22 +135,12 @@ func (r *queryRun) windowFunc(in *relation, w *sql.WindowFunc, wo *winOrder, op 
 // at the frame's last position.
 func (r *queryRun) windowAggregate(in *relation, w *sql.WindowFunc, wo *winOrder, op planner.Node, fp *winFinishParams) error {
 	n := in.n
-	switch fp.Frame = int32(planner.GPUWindowFrame(w)); fp.Frame {
-	case planner.GPUFramePeers:
-		at, err := r.ends(wo, n, winPeerBit)
-		if err != nil {
-			return err
-		}
-		fp.PeerEndAt = uint64(at)
-	case planner.GPUFramePartition:
-		at, err := r.ends(wo, n, winPartBit)
-		if err != nil {
-			return err
-		}
-		fp.PartEndAt = uint64(at)
-	case planner.GPUFrameRow:
-	default:
+	fp.Frame = int32(planner.GPUWindowFrame(w))
+	if fp.Frame < 0 {
 		return unsupported(op, w.String())
+	}
+	if err := r.winEnds(wo, n, fp.Frame == planner.GPUFramePartition, fp.Frame == planner.GPUFramePeers, fp); err != nil {
+		return err
 	}
 	fp.Func = winAggValue
 	if w.Agg.Func == sql.AggCountStar {
