@@ -13,15 +13,17 @@ import (
 // permutation stably: NULLs first ascending, last descending (MySQL).
 // Past the memory limit it sorts runs and merges them (sort_spill.go).
 
-// sortRows sorts perm by keys: as integers when there is one integer key
-// that allows it (sort_int.go), else by comparing rows.
+// sortRows sorts perm by keys: as integers when every key is an integer
+// one and their ranks fit (sort_int.go), else by comparing rows.
 func (x *executor) sortRows(perm []int32, keys *sortKeyCols) error {
-	if len(keys.cols) == 1 {
-		if key := columnIntKey(keys.cols[0]); key != nil {
-			if done, err := x.sortPermByInt(perm, key, keys.desc[0]); done || err != nil {
-				return err
-			}
+	ints := make([]intKey, len(keys.cols))
+	for i, c := range keys.cols {
+		if ints[i] = columnIntKey(c); ints[i] == nil {
+			return x.sortPerm(perm, keys.compare)
 		}
+	}
+	if done, err := x.sortPermByInts(perm, ints, keys.desc); done || err != nil {
+		return err
 	}
 	return x.sortPerm(perm, keys.compare)
 }

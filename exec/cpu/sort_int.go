@@ -1,14 +1,17 @@
 package cpu
 
 import (
+	"cmp"
+	"math/bits"
 	"slices"
 
 	"gpusql/storage/columnar"
 )
 
-// One integer sort key (an ORDER BY on an integer, date or string-code
-// column, a merge join on one key word) whose values span less than 2^32
-// sorts as plain integers: each row becomes rank<<32 | row, and the words
+// Integer sort keys (an ORDER BY on integer, date or string-code columns,
+// a window's partition and order, a merge join on one key word) whose
+// ranks together fit 32 bits sort as plain integers: each row becomes
+// rank<<32 | row, the keys' ranks side by side in rank, and the words
 // sort without a comparison function (pdqsort over uint64 is several times
 // faster than over a permutation compared through two closures and the
 // column's type). Ties keep row order, as sortPerm does.
@@ -17,14 +20,92 @@ import (
 // is NULL.
 type intKey func(i int32) (v int64, null bool)
 
-// sortPermByInt sorts perm by key, ascending (NULLs first) or descending
-// (NULLs last), when the ranks (the keys' span and a NULL rank) fit 32
-// bits; it reports false
-// and leaves perm as it was otherwise.
+// sortPermByInt sorts perm by one key as sortPermByInts does.
 func (x *executor) sortPermByInt(perm []int32, key intKey, desc bool) (bool, error) {
+	return x.sortPermByInts(perm, []intKey{key}, []bool{desc})
+}
+
+// intRange is one key's values over the rows: its least and greatest, and
+// the bits its ranks take (a rank per value in the span, and one for NULL).
+type intRange struct {
+	lo, hi int64
+	span   uint64
+	bits   int
+}
+
+// sortPermByInts sorts perm by keys, the first the most significant, each
+// ascending (NULLs first) or descending (NULLs last), when the keys' ranks
+// together fit 32 bits: a window's PARTITION BY and ORDER BY over codes,
+// dates and small integers usually do (a customer key and a date take 27
+// bits); up to 64 bits they sort as (ranks, row) pairs. It reports false
+// and leaves perm as it was otherwise.
+func (x *executor) sortPermByInts(perm []int32, keys []intKey, desc []bool) (bool, error) {
 	if err := x.ctx.Err(); err != nil {
 		return false, err
 	}
+	ranges := make([]intRange, len(keys))
+	total := 0
+	for k, key := range keys {
+		rg, ok := keyRange(perm, key)
+		if !ok {
+			return false, nil
+		}
+		if total += rg.bits; total > 64 {
+			return false, nil
+		}
+		ranges[k] = rg
+	}
+	if total > 32 {
+		x.sortPermByWideRanks(perm, keys, desc, ranges)
+		return true, x.ctx.Err()
+	}
+	words := make([]uint64, len(perm))
+	for i, r := range perm {
+		var rank uint64
+		for k, key := range keys {
+			v, null := key(r)
+			rank = rank<<ranges[k].bits | ranges[k].rank(v, null, desc[k])
+		}
+		words[i] = rank<<32 | uint64(uint32(r))
+	}
+	slices.Sort(words)
+	for i, w := range words {
+		perm[i] = int32(uint32(w))
+	}
+	return true, x.ctx.Err()
+}
+
+// sortPermByWideRanks sorts perm by keys whose ranks take 33 to 64 bits
+// together: each row's ranks in one word beside its row number, compared
+// as (rank, row), still far cheaper than comparing the rows' columns.
+func (x *executor) sortPermByWideRanks(perm []int32, keys []intKey, desc []bool, ranges []intRange) {
+	type ranked struct {
+		rank uint64
+		row  int32
+	}
+	rows := make([]ranked, len(perm))
+	for i, r := range perm {
+		var rank uint64
+		for k, key := range keys {
+			v, null := key(r)
+			rank = rank<<ranges[k].bits | ranges[k].rank(v, null, desc[k])
+		}
+		rows[i] = ranked{rank, r}
+	}
+	slices.SortFunc(rows, func(a, b ranked) int {
+		if a.rank != b.rank {
+			return cmp.Compare(a.rank, b.rank)
+		}
+		return cmp.Compare(a.row, b.row)
+	})
+	for i, w := range rows {
+		perm[i] = w.row
+	}
+}
+
+// keyRange is key's range over perm's rows; false when its span needs 32
+// bits or more.
+func keyRange(perm []int32, key intKey) (intRange, bool) {
 	lo, hi, any := int64(0), int64(0), false
 	for _, r := range perm {
 		if v, null := key(r); !null {
@@ -39,29 +120,23 @@ func (x *executor) sortPermByInt(perm []int32, key intKey, desc bool) (bool, err
 	}
 	span := uint64(hi - lo)
 	if any && (hi-lo < 0 || span > 1<<32-2) {
-		return false, nil
+		return intRange{}, false
 	}
-	words := make([]uint64, len(perm))
-	for i, r := range perm {
-		v, null := key(r)
-		var rank uint64
-		switch {
-		case null && desc:
-			rank = span + 1
-		case null:
-			rank = 0
-		case desc:
-			rank = uint64(hi - v)
-		default:
-			rank = uint64(v-lo) + 1
-		}
-		words[i] = rank<<32 | uint64(uint32(r))
+	return intRange{lo: lo, hi: hi, span: span, bits: bits.Len64(span + 1)}, true
+}
+
+// rank is a value's rank in the key's order: 1 + its offset ascending
+// (NULL 0), its distance from the top descending (NULL past every value).
+func (g intRange) rank(v int64, null, desc bool) uint64 {
+	switch {
+	case null && desc:
+		return g.span + 1
+	case null:
+		return 0
+	case desc:
+		return uint64(g.hi - v)
 	}
-	slices.Sort(words)
-	for i, w := range words {
-		perm[i] = int32(uint32(w))
-	}
-	return true, x.ctx.Err()
+	return uint64(v-g.lo) + 1
 }
 
 // columnIntKey is column c's values as an intKey in their order (signed

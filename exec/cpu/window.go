@@ -1,8 +1,6 @@
 package cpu
 
 import (
-	"slices"
-
 	"gpusql/planner"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
@@ -104,7 +102,9 @@ func (x *executor) sortWindow(in *rel, w *sql.WindowFunc) (*windowOrder, error) 
 	for i := range wo.perm {
 		wo.perm[i] = int32(i)
 	}
-	slices.SortStableFunc(wo.perm, all.compare)
+	if err := x.sortRows(wo.perm, all); err != nil {
+		return nil, err
+	}
 	for i := range wo.perm {
 		if i == 0 || part.compare(wo.perm[i-1], wo.perm[i]) != 0 {
 			wo.partStart[i] = true
