@@ -16,16 +16,25 @@ import (
 // sortRows sorts perm by keys: as integers when every key is an integer
 // one and their ranks fit (sort_int.go), else by comparing rows.
 func (x *executor) sortRows(perm []int32, keys *sortKeyCols) error {
+	_, _, err := x.sortRowsRanked(perm, keys)
+	return err
+}
+
+// sortRowsRanked is sortRows returning, when the keys sorted as integer
+// ranks, each sorted row's ranks and each key's bits in them (nil when the
+// rows were compared).
+func (x *executor) sortRowsRanked(perm []int32, keys *sortKeyCols) ([]uint64, []int, error) {
 	ints := make([]intKey, len(keys.cols))
 	for i, c := range keys.cols {
 		if ints[i] = columnIntKey(c); ints[i] == nil {
-			return x.sortPerm(perm, keys.compare)
+			return nil, nil, x.sortPerm(perm, keys.compare)
 		}
 	}
-	if done, err := x.sortPermByInts(perm, ints, keys.desc); done || err != nil {
-		return err
+	ranks, widths, err := x.sortPermRanked(perm, ints, keys.desc)
+	if ranks != nil || err != nil {
+		return ranks, widths, err
 	}
-	return x.sortPerm(perm, keys.compare)
+	return nil, nil, x.sortPerm(perm, keys.compare)
 }
 
 // sortPerm sorts perm stably by cmp, checking for cancellation as it goes:

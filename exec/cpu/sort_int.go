@@ -40,57 +40,68 @@ type intRange struct {
 // bits); up to 64 bits they sort as (ranks, row) pairs. It reports false
 // and leaves perm as it was otherwise.
 func (x *executor) sortPermByInts(perm []int32, keys []intKey, desc []bool) (bool, error) {
+	ranks, _, err := x.sortPermRanked(perm, keys, desc)
+	return ranks != nil, err
+}
+
+// sortPermRanked is sortPermByInts returning, when it sorted, each sorted
+// row's ranks (the keys' side by side, the first highest) and the bits
+// each key's rank takes: equal ranks are equal keys, so a window reads its
+// partition and peer starts from them without comparing rows again.
+func (x *executor) sortPermRanked(perm []int32, keys []intKey, desc []bool) ([]uint64, []int, error) {
 	if err := x.ctx.Err(); err != nil {
-		return false, err
+		return nil, nil, err
 	}
 	ranges := make([]intRange, len(keys))
+	widths := make([]int, len(keys))
 	total := 0
 	for k, key := range keys {
 		rg, ok := keyRange(perm, key)
 		if !ok {
-			return false, nil
+			return nil, nil, nil
 		}
 		if total += rg.bits; total > 64 {
-			return false, nil
+			return nil, nil, nil
 		}
-		ranges[k] = rg
+		ranges[k], widths[k] = rg, rg.bits
 	}
 	if total > 32 {
-		x.sortPermByWideRanks(perm, keys, desc, ranges)
-		return true, x.ctx.Err()
+		return x.sortPermByWideRanks(perm, keys, desc, ranges), widths, x.ctx.Err()
 	}
 	words := make([]uint64, len(perm))
 	for i, r := range perm {
-		var rank uint64
-		for k, key := range keys {
-			v, null := key(r)
-			rank = rank<<ranges[k].bits | ranges[k].rank(v, null, desc[k])
-		}
-		words[i] = rank<<32 | uint64(uint32(r))
+		words[i] = rankOf(r, keys, desc, ranges)<<32 | uint64(uint32(r))
 	}
 	slices.Sort(words)
 	for i, w := range words {
 		perm[i] = int32(uint32(w))
+		words[i] = w >> 32
 	}
-	return true, x.ctx.Err()
+	return words, widths, x.ctx.Err()
+}
+
+// rankOf is row r's keys' ranks side by side.
+func rankOf(r int32, keys []intKey, desc []bool, ranges []intRange) uint64 {
+	var rank uint64
+	for k, key := range keys {
+		v, null := key(r)
+		rank = rank<<ranges[k].bits | ranges[k].rank(v, null, desc[k])
+	}
+	return rank
 }
 
 // sortPermByWideRanks sorts perm by keys whose ranks take 33 to 64 bits
 // together: each row's ranks in one word beside its row number, compared
-// as (rank, row), still far cheaper than comparing the rows' columns.
-func (x *executor) sortPermByWideRanks(perm []int32, keys []intKey, desc []bool, ranges []intRange) {
+// as (rank, row), still far cheaper than comparing the rows' columns. It
+// returns the sorted rows' ranks.
+func (x *executor) sortPermByWideRanks(perm []int32, keys []intKey, desc []bool, ranges []intRange) []uint64 {
 	type ranked struct {
 		rank uint64
 		row  int32
 	}
 	rows := make([]ranked, len(perm))
 	for i, r := range perm {
-		var rank uint64
-		for k, key := range keys {
-			v, null := key(r)
-			rank = rank<<ranges[k].bits | ranges[k].rank(v, null, desc[k])
-		}
-		rows[i] = ranked{rank, r}
+		rows[i] = ranked{rankOf(r, keys, desc, ranges), r}
 	}
 	slices.SortFunc(rows, func(a, b ranked) int {
 		if a.rank != b.rank {
@@ -98,9 +109,11 @@ func (x *executor) sortPermByWideRanks(perm []int32, keys []intKey, desc []bool,
 		}
 		return cmp.Compare(a.row, b.row)
 	})
+	ranks := make([]uint64, len(perm))
 	for i, w := range rows {
-		perm[i] = w.row
+		perm[i], ranks[i] = w.row, w.rank
 	}
+	return ranks
 }
 
 // keyRange is key's range over perm's rows; false when its span needs 32

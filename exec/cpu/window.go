@@ -102,8 +102,26 @@ func (x *executor) sortWindow(in *rel, w *sql.WindowFunc) (*windowOrder, error) 
 	for i := range wo.perm {
 		wo.perm[i] = int32(i)
 	}
-	if err := x.sortRows(wo.perm, all); err != nil {
+	ranks, widths, err := x.sortRowsRanked(wo.perm, all)
+	if err != nil {
 		return nil, err
+	}
+	if ranks != nil {
+		// Equal ranks are equal keys; the partition keys' ranks are the
+		// high bits, above the order keys'.
+		orderBits := 0
+		for _, b := range widths[np:] {
+			orderBits += b
+		}
+		for i := range ranks {
+			switch {
+			case i == 0 || ranks[i-1]>>orderBits != ranks[i]>>orderBits:
+				wo.partStart[i], wo.peerStart[i] = true, true
+			case ranks[i-1] != ranks[i]:
+				wo.peerStart[i] = true
+			}
+		}
+		return wo, nil
 	}
 	for i := range wo.perm {
 		if i == 0 || part.compare(wo.perm[i-1], wo.perm[i]) != 0 {
