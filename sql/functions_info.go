@@ -78,6 +78,18 @@ func nestedCollate(arg ast.ExprNode) string {
 	return ""
 }
 
+// subqueryField is the column a scalar subquery's value is, nil where its
+// SELECT computes it.
+func subqueryField(e Expr) *columnar.Field {
+	switch q := e.(type) {
+	case *ScalarSubquery:
+		return baseField(q.Plan, 0)
+	case *NestedSubquery:
+		return baseField(q.Plan, 0)
+	}
+	return nil
+}
+
 // systemStringFuncs return utf8mb3 "system constants" in MySQL.
 var systemStringFuncs = map[string]bool{"user": true, "current_user": true, "session_user": true,
 	"system_user": true, "database": true, "schema": true, "version": true}
@@ -121,7 +133,17 @@ func describeCollation(e Expr, arg ast.ExprNode) (charset, collation string, coe
 		if a.IsSystem {
 			return "utf8mb3", "utf8mb3_general_ci", 3
 		}
+		if isConst && k.Collation != "" {
+			cs, _, _ := strings.Cut(k.Collation, "_")
+			return cs, k.Collation, 2
+		}
 		coercibility = 2 // MySQL: a user variable's value is implicit
+	case *ast.SubqueryExpr:
+		if f := subqueryField(e); f != nil && f.Type.ID == columnar.String && !f.Type.Binary {
+			c := fieldCollation(*f)
+			cs, _, _ := strings.Cut(c, "_")
+			return cs, c, 2 // a column's, through the subquery
+		}
 	case ast.ValueExpr:
 		switch cs := a.GetType().GetCharset(); {
 		case cs == "binary" && a.GetType().GetCollate() == "binary":
