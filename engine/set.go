@@ -53,6 +53,9 @@ func (db *DB) set(ctx context.Context, s *sql.Set) (*StatementResult, error) {
 // fail), false for gpusql's own variables, whose setters check.
 func (db *DB) checkAssignment(ctx context.Context, s *sql.Set, a sql.Assignment, v *sql.Const) (apply func() error, checked bool, err error) {
 	if a.User {
+		if v.T.ID == columnar.String && !v.Null {
+			v.Collation = a.Collation
+		}
 		return func() error { s.Vars.Set(a.Name, v); return nil }, true, nil
 	}
 	if apply, ok, err := checkLimit(db.session, a.Name, v, a.Global, sql.WarningsFrom(ctx)); ok {

@@ -109,8 +109,8 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 		// the DOUBLE and rounds the string: the executor casts it.
 		return &Cast{E: e, T: t}, nil
 	}
-	if et := e.Type(); et.ID == columnar.Decimal && et.IsWide() && t.ID == columnar.Int64 && t.Width == 0 && t.Bit == 0 && !t.Unsigned {
-		// Past BIGINT it saturates, not NULL (exec/cpu/cast_decimal_signed.go).
+	if et := e.Type(); et.ID == columnar.Decimal && et.IsWide() && t.ID == columnar.Int64 && t.Width == 0 && t.Bit == 0 {
+		// Past the range it saturates, not NULL (exec/cpu/cast_decimal_signed.go).
 		return &Cast{E: e, T: t, Written: true}, nil
 	}
 	x := castTo(e, t)

@@ -38,6 +38,9 @@ type Const struct {
 	// castTo widened its scale (0 where it did not): the digits MySQL
 	// prints it with (shownScale).
 	written int8
+	// Collation is a user variable's: the collation of the string it was
+	// SET to (COLLATION(@v) reports it), "" for any other value.
+	Collation string
 }
 
 // BinOp is an arithmetic, comparison or logical operator.

@@ -213,10 +213,9 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 		if x.Type().IsBigUnsigned() {
 			return b.wholeUnsigned("round", x, d, pos)
 		}
-		if b.exactDecimals && d < 0 && (x.Type().IsInteger() || x.Type().ID == columnar.Decimal) && !x.Type().IsWide() {
-			// Rerun after an overflow: MySQL rounds in a DECIMAL one
-			// digit wider (ROUND(9223372036854775807, -1) is
-			// 9223372036854775810).
+		if b.exactDecimals && d < 0 && x.Type().ID == columnar.Decimal && !x.Type().IsWide() {
+			// Rerun after an overflow: MySQL rounds a DECIMAL in one a
+			// digit wider (an integer stays BIGINT: 1690 past it).
 			digits, scale, _ := exactDigits(x.Type())
 			x = castTo(x, wideResult(max(digits+1, decimal.NarrowPrecision+1), scale))
 		}

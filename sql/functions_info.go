@@ -43,6 +43,53 @@ func (b *binder) infoFunc(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 	return &Const{T: columnar.TInt64, I: coercibility}, nil
 }
 
+// nestedCollate is the collation a COLLATE clause gives the string value
+// arg, itself or one of the strings it is made of (CONCAT('a' COLLATE
+// utf8mb4_bin, 'b')): explicit, coercibility 0, it decides over every
+// other argument's by MySQL's coercibility rules. A COLLATE inside a
+// condition (IF's or CASE's WHEN) or an operator's operands does not
+// reach the value; "" when none does.
+func nestedCollate(arg ast.ExprNode) string {
+	switch a := arg.(type) {
+	case *ast.SetCollationExpr:
+		return strings.ToLower(a.Collate)
+	case *ast.ParenthesesExpr:
+		return nestedCollate(a.Expr)
+	case *ast.FuncCallExpr:
+		args := a.Args
+		if a.FnName.L == "if" && len(args) == 3 {
+			args = args[1:]
+		}
+		for _, x := range args {
+			if name := nestedCollate(x); name != "" {
+				return name
+			}
+		}
+	case *ast.CaseExpr:
+		for _, w := range a.WhenClauses {
+			if name := nestedCollate(w.Result); name != "" {
+				return name
+			}
+		}
+		if a.ElseClause != nil {
+			return nestedCollate(a.ElseClause)
+		}
+	}
+	return ""
+}
+
+// subqueryField is the column a scalar subquery's value is, nil where its
+// SELECT computes it.
+func subqueryField(e Expr) *columnar.Field {
+	switch q := e.(type) {
+	case *ScalarSubquery:
+		return baseField(q.Plan, 0)
+	case *NestedSubquery:
+		return baseField(q.Plan, 0)
+	}
+	return nil
+}
+
 // systemStringFuncs return utf8mb3 "system constants" in MySQL.
 var systemStringFuncs = map[string]bool{"user": true, "current_user": true, "session_user": true,
 	"system_user": true, "database": true, "schema": true, "version": true}
@@ -56,10 +103,9 @@ func describeCollation(e Expr, arg ast.ExprNode) (charset, collation string, coe
 	case t.ID != columnar.String:
 		return "binary", "binary", 5
 	}
-	if c, ok := unparen(arg).(*ast.SetCollationExpr); ok {
+	if name := nestedCollate(arg); name != "" {
 		// x COLLATE utf8mb4_bin binds to x itself (gpusql compares by
 		// bytes already), so the name comes from the statement.
-		name := strings.ToLower(c.Collate)
 		cs, _, _ := strings.Cut(name, "_")
 		return cs, name, 0
 	}
@@ -87,7 +133,17 @@ func describeCollation(e Expr, arg ast.ExprNode) (charset, collation string, coe
 		if a.IsSystem {
 			return "utf8mb3", "utf8mb3_general_ci", 3
 		}
+		if isConst && k.Collation != "" {
+			cs, _, _ := strings.Cut(k.Collation, "_")
+			return cs, k.Collation, 2
+		}
 		coercibility = 2 // MySQL: a user variable's value is implicit
+	case *ast.SubqueryExpr:
+		if f := subqueryField(e); f != nil && f.Type.ID == columnar.String && !f.Type.Binary {
+			c := fieldCollation(*f)
+			cs, _, _ := strings.Cut(c, "_")
+			return cs, c, 2 // a column's, through the subquery
+		}
 	case ast.ValueExpr:
 		switch cs := a.GetType().GetCharset(); {
 		case cs == "binary" && a.GetType().GetCollate() == "binary":

@@ -127,6 +127,13 @@ type valuesRow struct {
 	table *columnar.Table
 }
 
+// ErWarnDeprecatedSyntax is MySQL's 1287; valuesDeprecated its text for
+// VALUES(col) in ON DUPLICATE KEY UPDATE.
+const (
+	ErWarnDeprecatedSyntax = 1287
+	valuesDeprecated       = "'VALUES function' is deprecated and will be removed in a future release. Please use an alias (INSERT INTO ... VALUES (...) AS alias) and replace VALUES(col) in the ON DUPLICATE KEY UPDATE clause with alias.col instead"
+)
+
 // valuesRef binds VALUES(col).
 func (b *binder) valuesRef(n *ast.ValuesExpr, sc *scope, pos int) (Expr, error) {
 	if b.values == nil {
@@ -139,6 +146,11 @@ func (b *binder) valuesRef(n *ast.ValuesExpr, sc *scope, pos int) (Expr, error) 
 			i := len(t.Fields) + k
 			if sc.parent != nil || i >= len(sc.cols) || !sc.cols[i].hidden {
 				return nil, b.errf(pos, "unsupported: VALUES(%s) inside a subquery", name)
+			}
+			if pos > 0 {
+				// Written, not a row alias's column rewritten to it:
+				// MySQL 8.0.20+ notes each one.
+				b.ddlWarnings = append(b.ddlWarnings, Warning{Level: "Warning", Code: ErWarnDeprecatedSyntax, Message: valuesDeprecated})
 			}
 			return sc.colRef(i), nil
 		}

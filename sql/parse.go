@@ -106,6 +106,7 @@ func parse(text string) ([]Parsed, error) {
 	if err != nil {
 		perr := syntaxError(blanked, err)
 		before := parsedPrefix(p, blanked, perr)
+		perr = multiUpdateOrder(p, blanked, before, perr)
 		limit := offsetOf(blanked, perr.Line, perr.Col)
 		return restore(before, limit), perr
 	}

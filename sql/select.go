@@ -360,7 +360,7 @@ func (b *binder) selectItems(fl *ast.FieldList, sc *scope) ([]selItem, error) {
 			}
 			continue
 		}
-		it := selItem{node: f.Expr, name: f.AsName.O, alias: f.AsName.O != ""}
+		it := selItem{node: f.Expr, name: f.AsName.O, alias: f.AsName.O != "" || emptyAlias(f.Text())}
 		if !it.alias {
 			if cn, ok := unparen(f.Expr).(*ast.ColumnNameExpr); ok {
 				it.name = cn.Name.Name.O
@@ -378,6 +378,25 @@ func (b *binder) selectItems(fl *ast.FieldList, sc *scope) ([]selItem, error) {
 		items = append(items, it)
 	}
 	return items, nil
+}
+
+// emptyAlias reports a select item written with an empty alias (1 AS ``),
+// which the TiDB parser drops: MySQL names the column '' (CREATE TABLE ...
+// AS SELECT then refuses it with 1166).
+func emptyAlias(text string) bool {
+	t := strings.TrimRightFunc(text, isSpace)
+	for _, q := range []string{"``", "''", `""`} {
+		if !strings.HasSuffix(t, q) {
+			continue
+		}
+		rest := strings.TrimRightFunc(strings.TrimSuffix(t, q), isSpace)
+		spaced := len(rest) < len(t)-len(q)
+		// Without AS only `` is an alias: 'a' '' is one string literal.
+		if len(rest) > 3 && strings.EqualFold(rest[len(rest)-3:], " AS") || q == "``" && spaced && rest != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // stringLiteralName is the column name MySQL gives a select item that is

@@ -28,6 +28,9 @@ type Assignment struct {
 	Default bool
 	User    bool
 	Global  bool // SET GLOBAL / SET @@global.name
+	// Collation is a user variable's string value's collation, which
+	// the variable keeps (MySQL's user variables carry it).
+	Collation string
 }
 
 func (*Set) statement() {}
@@ -118,6 +121,9 @@ func (b *binder) set(n *ast.SetStmt) (Statement, error) {
 				return nil, err
 			}
 			a.Value = &Query{Plan: newProject(&Values{Rows: [][]Expr{{}}}, []Expr{e}, []string{a.Name}), Names: []string{a.Name}}
+			if a.User && e.Type().ID == columnar.String {
+				_, a.Collation, _ = describeCollation(e, v.Value)
+			}
 		}
 		st.Assignments = append(st.Assignments, a)
 	}

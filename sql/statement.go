@@ -75,6 +75,7 @@ type DropTable struct {
 // repeats.
 type Insert struct {
 	DMLReads
+	DDLWarnings // VALUES(col)'s deprecation (on_duplicate.go)
 	Table   string
 	Targets []int
 	Source  Plan

@@ -73,7 +73,7 @@ func castEvaluatorNamed(ev evaluator, from, to columnar.Type, warn *sql.Warnings
 	if sameType(from, to) && !narrower || finer || from.Year && to.ID == columnar.Int32 {
 		return ev // a finer fsp keeps every DATETIME value as it is
 	}
-	if written && from.IsWide() && from.ID == columnar.Decimal && writtenIntegerText(to) && !to.Unsigned {
+	if written && from.IsWide() && from.ID == columnar.Decimal && writtenIntegerText(to) {
 		return wideCastClamp(ev, from, to, warn, true) // cast_decimal_signed.go
 	}
 	if from.IsWide() || to.IsWide() {

@@ -325,17 +325,11 @@ func (f *funcEval) rounding(b *batch, sel []int32, args []*vec) {
 				} else {
 					drop := s - keep // digits to drop, may exceed s (d < 0)
 					if drop > 18 {
-						r = 0
+						r = f.roundPast18(v, drop, s)
 					} else {
 						q, m := divRound(v, pow10(drop)), pow10(max(0, -keep))
 						if mulOverflows(q, m) {
-							// ROUND(9223372036854775807, -1) leaves
-							// BIGINT. MySQL rounds a 19-digit integer in
-							// DECIMAL(20) and answers 9223372036854775810:
-							// the engine reruns the statement in MySQL's
-							// types (exec.ErrExactOverflow), never a
-							// wrapped value.
-							raise(&exec.ExactOverflowError{Msg: outOfRange(rangeKind(f.t), f.expr).Error()})
+							f.roundOverflow(s)
 						}
 						r = q * m
 					}
@@ -352,6 +346,29 @@ func (f *funcEval) rounding(b *batch, sel []int32, args []*vec) {
 			}
 		}
 	}
+}
+
+// roundOverflow is a ROUND whose result leaves BIGINT. MySQL rounds an
+// integer as one (Item_func_round::int_op) and refuses the overflow with
+// 1690, so ROUND(9223372036854775807, -1) is an error; a narrow DECIMAL
+// it rounds in a wider DECIMAL, which the engine reruns the statement in
+// (exec.ErrExactOverflow), never a wrapped value.
+func (f *funcEval) roundOverflow(scale int) {
+	err := outOfRange(rangeKind(f.t), f.expr)
+	if scale == 0 && f.types[0].ID != columnar.Decimal {
+		raise(err)
+	}
+	raise(&exec.ExactOverflowError{Msg: err.Error()})
+}
+
+// roundPast18 is ROUND(v, d) dropping more than 18 digits: 0, but an
+// integer of 19 digits rounds to 10^19, past BIGINT; past 19 digits
+// MySQL's int_op answers 0 (its log_10_int table ends there).
+func (f *funcEval) roundPast18(v int64, drop, scale int) int64 {
+	if drop == 19 && scale == 0 && (v >= 5e18 || v <= -5e18) {
+		f.roundOverflow(scale)
+	}
+	return 0
 }
 
 // rangeKind names t's family in an out-of-range error, as MySQL does.

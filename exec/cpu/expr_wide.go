@@ -45,7 +45,7 @@ type wideCastEval struct {
 	// literal's cast notes it once under warnKey.
 	warn    *sql.Warnings
 	warnKey *sql.Const
-	clamp   bool // a written CAST AS SIGNED: cast_decimal_signed.go
+	clamp   bool // a written CAST AS SIGNED or UNSIGNED: cast_decimal_signed.go
 }
 
 func (e *wideCastEval) noteTruncated(s string) {
