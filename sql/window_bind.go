@@ -457,7 +457,7 @@ func (b *binder) frameBound(fb *ast.FrameBound, rows bool, order []SortKey, sc *
 		return b.intervalBound(out, fb.Unit, c, kt, bpos)
 	}
 	// BIGINT UNSIGNED keys past 2^63 would be offset as negative int64s.
-	if _, num := numericType(kt); !num || kt.ID == columnar.String || kt.ID == columnar.Bool || kt.IsBigUnsigned() || kt.IsWide() {
+	if _, num := numericType(kt); !num || kt.ID == columnar.String || kt.ID == columnar.Bool || kt.IsBigUnsigned() {
 		return out, b.errf(bpos, "unsupported: RANGE frame offset over an ORDER BY expression of type %s", kt)
 	}
 	if !ok || c.Null {
@@ -468,7 +468,7 @@ func (b *binder) frameBound(fb *ast.FrameBound, rows bool, order []SortKey, sc *
 	if !ok || !okF || v.Null || f.F < 0 {
 		return out, b.errf(bpos, "a RANGE frame offset must be a non-negative numeric constant, not %s", e)
 	}
-	out.N, out.F = v.I, v.F
+	out.N, out.F, out.W = v.I, v.F, v.W
 	if kt.IsInteger() && f.F != float64(int64(f.F)) {
 		// 1.5 PRECEDING over an integer key: compare as doubles.
 		out.N, out.F = 0, f.F
