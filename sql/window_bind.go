@@ -171,11 +171,11 @@ func (b *binder) windowCall(n *ast.WindowFuncExpr, sc *scope) (WindowFunc, error
 	name := strings.ToLower(n.Name)
 	switch {
 	case n.IgnoreNull:
-		return WindowFunc{}, b.errf(pos, "unsupported: IGNORE NULLS in %s()", name)
+		return WindowFunc{}, b.errCode(pos, ErNotSupportedYet, "This version of MySQL doesn't yet support 'IGNORE NULLS'")
 	case n.FromLast:
-		return WindowFunc{}, b.errf(pos, "unsupported: FROM LAST in %s()", name)
+		return WindowFunc{}, b.errCode(pos, ErNotSupportedYet, "This version of MySQL doesn't yet support 'FROM LAST'")
 	case n.Distinct:
-		return WindowFunc{}, b.errf(pos, "unsupported: DISTINCT in window function %s() (MySQL has none)", name)
+		return WindowFunc{}, b.errCode(pos, ErNotSupportedYet, errDistinctWindow)
 	}
 	for _, a := range n.Args {
 		if hasWindow(a) {
