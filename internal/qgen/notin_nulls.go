@@ -30,7 +30,8 @@ func (g *Gen) notInNulls(ctes *[]*cte) sel {
 		test = mk(TBool, "NOT @", in)
 		test.Prec = precNot
 	case 1:
-		test = mk(TBool, "(@) IS "+g.pick("UNKNOWN", "NOT UNKNOWN", "TRUE", "FALSE"), in).lite("(@) IS " + g.pick("NULL", "NOT NULL", "TRUE", "FALSE"))
+		i := g.r.Intn(4)
+		test = mk(TBool, "(@) IS "+[]string{"UNKNOWN", "NOT UNKNOWN", "TRUE", "FALSE"}[i], in).lite("(@) IS " + []string{"NULL", "NOT NULL", "TRUE", "FALSE"}[i])
 		test.Prec = precCmp
 	}
 	items := []*Node{colNode(x)}
