@@ -165,6 +165,16 @@ func hasWindow(n ast.Node) bool {
 	})
 }
 
+// firstWindow is the first window function call in n outside subqueries.
+func firstWindow(n ast.Node) *ast.WindowFuncExpr {
+	var w *ast.WindowFuncExpr
+	containsOutsideSubqueries(n, func(x ast.Node) bool {
+		w, _ = x.(*ast.WindowFuncExpr)
+		return w != nil
+	})
+	return w
+}
+
 // windowCall binds one window function call over sc.
 func (b *binder) windowCall(n *ast.WindowFuncExpr, sc *scope) (WindowFunc, error) {
 	pos := b.posOr(n, -1)
@@ -178,8 +188,11 @@ func (b *binder) windowCall(n *ast.WindowFuncExpr, sc *scope) (WindowFunc, error
 		return WindowFunc{}, b.errCode(pos, ErNotSupportedYet, errDistinctWindow)
 	}
 	for _, a := range n.Args {
-		if hasWindow(a) {
-			return WindowFunc{}, b.errf(b.posOr(a, pos), "window function calls cannot be nested (in %s())", name)
+		if inner := firstWindow(a); inner != nil {
+			// MySQL's Item_sum::fix_fields: the inner call is out of place.
+			err := b.errCode(b.posOr(inner, pos), ErWindowInvalidUse, "You cannot use the window function '%s' in this context.'", strings.ToLower(inner.Name))
+			err.Detail = fmt.Sprintf("window function calls cannot be nested (in %s())", name)
+			return WindowFunc{}, err
 		}
 	}
 	w, err := b.windowFunc(n, name, sc, pos)
