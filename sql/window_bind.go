@@ -165,6 +165,24 @@ func hasWindow(n ast.Node) bool {
 	})
 }
 
+// nestedInSpec is MySQL's 3595 where a window call is in the PARTITION BY
+// or ORDER BY of window name.
+func (b *binder) nestedInSpec(spec *ast.WindowSpec, name string, pos int) error {
+	var items []*ast.ByItem
+	if spec.PartitionBy != nil {
+		items = append(items, spec.PartitionBy.Items...)
+	}
+	if spec.OrderBy != nil {
+		items = append(items, spec.OrderBy.Items...)
+	}
+	for _, it := range items {
+		if inner := firstWindow(it.Expr); inner != nil {
+			return b.errCode(b.posOr(inner, pos), ErWindowNestedInSpec, "You cannot nest a window function in the specification of window '%s'.", name)
+		}
+	}
+	return nil
+}
+
 // firstWindow is the first window function call in n outside subqueries.
 func firstWindow(n ast.Node) *ast.WindowFuncExpr {
 	var w *ast.WindowFuncExpr
@@ -346,6 +364,9 @@ func (b *binder) windowSpec(w *WindowFunc, spec *ast.WindowSpec, sc *scope, name
 	if spec.Name.O != "" || spec.Ref.O != "" {
 		return b.errCode(pos, ErWindowNoSuchWindow, "Window name '%s' is not defined.", spec.Name.O+spec.Ref.O)
 	}
+	if err := b.nestedInSpec(spec, "<unnamed window>", pos); err != nil {
+		return err
+	}
 	if spec.PartitionBy != nil {
 		for _, it := range spec.PartitionBy.Items {
 			e, err := b.windowKeyExpr(it.Expr, sc)
@@ -503,6 +524,9 @@ func (b *binder) resolveWindowNames(s *ast.SelectStmt, nodes []ast.Node) error {
 			return b.errCode(b.wordPos(spec.Name.O, b.findWord("window", b.start)), ErWindowDuplicateName, "Window '%s' is defined twice.", spec.Name.O)
 		}
 		named[k] = spec
+		if err := b.nestedInSpec(spec, spec.Name.O, b.start); err != nil {
+			return err
+		}
 	}
 	var resolve func(spec ast.WindowSpec, depth int) (ast.WindowSpec, error)
 	resolve = func(spec ast.WindowSpec, depth int) (ast.WindowSpec, error) {
