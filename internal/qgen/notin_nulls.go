@@ -17,6 +17,9 @@ func (g *Gen) notInNulls(ctes *[]*cte) sel {
 	if len(xs) == 0 || len(ys) == 0 {
 		xs, ys = colsOf(cols, TInt), colsOf(inner, TInt)
 	}
+	if len(xs) == 0 || len(ys) == 0 {
+		return g.existsOr(ctes) // a derived table of strings and dates only
+	}
 	x, y := xs[g.r.Intn(len(xs))], ys[g.r.Intn(len(ys))]
 	where := txt("")
 	if g.pct(50) {
