@@ -77,6 +77,7 @@ const (
 	ErWindowRangeBoundNotConstant = 3590 // Window '%s' has a non-constant frame bound.
 	ErWindowRowsIntervalUse       = 3596 // Window '%s': INTERVAL can only be used with RANGE frames.
 	ErWindowInvalidUse            = 3593 // You cannot use the window function '%s' in this context.'
+	ErWindowNestedInSpec          = 3595 // You cannot nest a window function in the specification of window '%s'.
 	ErCTEMaxRecursionDepth        = 3636 // Recursive query aborted after %d iterations. ...
 	ErUnknownTable                = 1109 // Unknown table '%s' in %s
 	ErBadField                    = 1054 // Unknown column '%s' in '%s'

@@ -268,6 +268,9 @@ func syntaxError(src string, err error) *Error {
 		return &Error{Line: line, Col: col, Code: ErParse, Msg: parseErrorText("", line)}
 	}
 	line, col := lineCol(src, off)
+	if distinctWindowCall(src, off) {
+		return &Error{Line: line, Col: col, Code: ErNotSupportedYet, Msg: errDistinctWindow}
+	}
 	// MySQL counts the line within the statement, which starts after the
 	// previous ';'.
 	start := strings.LastIndexByte(src[:off], ';') + 1

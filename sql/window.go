@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"gpusql/internal/decimal"
 	"gpusql/storage/columnar"
 )
 
@@ -51,11 +52,14 @@ const (
 // DATETIME key the offset is an INTERVAL: N of Unit, one of AddDatetime's
 // units (microsecond, second, minute, hour, day, month, year), and the
 // bound is the current row's key plus or minus it with calendar arithmetic.
+// Over a wide DECIMAL key (more than 18 digits) the offset is W, unscaled
+// at the key's scale, which N may not hold.
 type FrameBound struct {
 	Kind BoundKind
 	N    int64
 	F    float64
 	Unit string
+	W    decimal.Num
 }
 
 // Frame is the set of rows of the partition an aggregate or
@@ -203,6 +207,9 @@ func (f Frame) String() string {
 
 func (b FrameBound) String() string {
 	off := fmt.Sprint(b.N)
+	if decimal.Sign(b.W) != 0 {
+		off = decimal.Format(b.W, 0)
+	}
 	if b.F != 0 {
 		off = fmt.Sprint(b.F)
 	}

@@ -165,21 +165,52 @@ func hasWindow(n ast.Node) bool {
 	})
 }
 
+// nestedInSpec is MySQL's 3595 where a window call is in the PARTITION BY
+// or ORDER BY of window name.
+func (b *binder) nestedInSpec(spec *ast.WindowSpec, name string, pos int) error {
+	var items []*ast.ByItem
+	if spec.PartitionBy != nil {
+		items = append(items, spec.PartitionBy.Items...)
+	}
+	if spec.OrderBy != nil {
+		items = append(items, spec.OrderBy.Items...)
+	}
+	for _, it := range items {
+		if inner := firstWindow(it.Expr); inner != nil {
+			return b.errCode(b.posOr(inner, pos), ErWindowNestedInSpec, "You cannot nest a window function in the specification of window '%s'.", name)
+		}
+	}
+	return nil
+}
+
+// firstWindow is the first window function call in n outside subqueries.
+func firstWindow(n ast.Node) *ast.WindowFuncExpr {
+	var w *ast.WindowFuncExpr
+	containsOutsideSubqueries(n, func(x ast.Node) bool {
+		w, _ = x.(*ast.WindowFuncExpr)
+		return w != nil
+	})
+	return w
+}
+
 // windowCall binds one window function call over sc.
 func (b *binder) windowCall(n *ast.WindowFuncExpr, sc *scope) (WindowFunc, error) {
 	pos := b.posOr(n, -1)
 	name := strings.ToLower(n.Name)
 	switch {
 	case n.IgnoreNull:
-		return WindowFunc{}, b.errf(pos, "unsupported: IGNORE NULLS in %s()", name)
+		return WindowFunc{}, b.errCode(pos, ErNotSupportedYet, "This version of MySQL doesn't yet support 'IGNORE NULLS'")
 	case n.FromLast:
-		return WindowFunc{}, b.errf(pos, "unsupported: FROM LAST in %s()", name)
+		return WindowFunc{}, b.errCode(pos, ErNotSupportedYet, "This version of MySQL doesn't yet support 'FROM LAST'")
 	case n.Distinct:
-		return WindowFunc{}, b.errf(pos, "unsupported: DISTINCT in window function %s() (MySQL has none)", name)
+		return WindowFunc{}, b.errCode(pos, ErNotSupportedYet, errDistinctWindow)
 	}
 	for _, a := range n.Args {
-		if hasWindow(a) {
-			return WindowFunc{}, b.errf(b.posOr(a, pos), "window function calls cannot be nested (in %s())", name)
+		if inner := firstWindow(a); inner != nil {
+			// MySQL's Item_sum::fix_fields: the inner call is out of place.
+			err := b.errCode(b.posOr(inner, pos), ErWindowInvalidUse, "You cannot use the window function '%s' in this context.'", strings.ToLower(inner.Name))
+			err.Detail = fmt.Sprintf("window function calls cannot be nested (in %s())", name)
+			return WindowFunc{}, err
 		}
 	}
 	w, err := b.windowFunc(n, name, sc, pos)
@@ -333,6 +364,9 @@ func (b *binder) windowSpec(w *WindowFunc, spec *ast.WindowSpec, sc *scope, name
 	if spec.Name.O != "" || spec.Ref.O != "" {
 		return b.errCode(pos, ErWindowNoSuchWindow, "Window name '%s' is not defined.", spec.Name.O+spec.Ref.O)
 	}
+	if err := b.nestedInSpec(spec, "<unnamed window>", pos); err != nil {
+		return err
+	}
 	if spec.PartitionBy != nil {
 		for _, it := range spec.PartitionBy.Items {
 			e, err := b.windowKeyExpr(it.Expr, sc)
@@ -457,7 +491,7 @@ func (b *binder) frameBound(fb *ast.FrameBound, rows bool, order []SortKey, sc *
 		return b.intervalBound(out, fb.Unit, c, kt, bpos)
 	}
 	// BIGINT UNSIGNED keys past 2^63 would be offset as negative int64s.
-	if _, num := numericType(kt); !num || kt.ID == columnar.String || kt.ID == columnar.Bool || kt.IsBigUnsigned() || kt.IsWide() {
+	if _, num := numericType(kt); !num || kt.ID == columnar.String || kt.ID == columnar.Bool || kt.IsBigUnsigned() {
 		return out, b.errf(bpos, "unsupported: RANGE frame offset over an ORDER BY expression of type %s", kt)
 	}
 	if !ok || c.Null {
@@ -468,7 +502,7 @@ func (b *binder) frameBound(fb *ast.FrameBound, rows bool, order []SortKey, sc *
 	if !ok || !okF || v.Null || f.F < 0 {
 		return out, b.errf(bpos, "a RANGE frame offset must be a non-negative numeric constant, not %s", e)
 	}
-	out.N, out.F = v.I, v.F
+	out.N, out.F, out.W = v.I, v.F, v.W
 	if kt.IsInteger() && f.F != float64(int64(f.F)) {
 		// 1.5 PRECEDING over an integer key: compare as doubles.
 		out.N, out.F = 0, f.F
@@ -490,6 +524,9 @@ func (b *binder) resolveWindowNames(s *ast.SelectStmt, nodes []ast.Node) error {
 			return b.errCode(b.wordPos(spec.Name.O, b.findWord("window", b.start)), ErWindowDuplicateName, "Window '%s' is defined twice.", spec.Name.O)
 		}
 		named[k] = spec
+		if err := b.nestedInSpec(spec, spec.Name.O, b.start); err != nil {
+			return err
+		}
 	}
 	var resolve func(spec ast.WindowSpec, depth int) (ast.WindowSpec, error)
 	resolve = func(spec ast.WindowSpec, depth int) (ast.WindowSpec, error) {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 
+	"gpusql/internal/decimal"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -180,6 +181,16 @@ func (k *rangeKey) nonNull(wo *windowOrder, ps, pe int) (int, int) {
 // negative when r comes before that point.
 func (k *rangeKey) diff(r, cur int32, b sql.FrameBound, sign float64) int {
 	c := k.col
+	if c.W != nil {
+		a, v, off := c.W[r], c.W[cur], b.W
+		if k.desc {
+			a, v = decimal.Neg(a), decimal.Neg(v)
+		}
+		if sign < 0 {
+			off = decimal.Neg(off)
+		}
+		return decimal.Cmp(a, decimal.Add(v, off))
+	}
 	if c.F64 != nil || b.F != 0 {
 		a, v := c.Float64At(int(r)), c.Float64At(int(cur))
 		if k.desc {

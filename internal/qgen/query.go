@@ -72,6 +72,10 @@ func (g *Gen) query() *Node {
 		s = g.noFrom()
 	case c < 20:
 		return g.rollup(&ctes) // no ORDER BY: MySQL sorts the NULLs of ROLLUP rows its own way
+	case c < 27:
+		return g.windowQuery(&ctes) // window_multi.go
+	case c < 31:
+		return g.shapeQuery(&ctes) // shapes.go
 	default:
 		types := g.randomTypes()
 		if g.pct(25) {

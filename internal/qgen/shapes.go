@@ -1,0 +1,35 @@
+package qgen
+
+// shapeQuery is one of the statement shapes of their own files, each a
+// construct the general generator reaches only rarely: correlated scalar
+// subqueries over groups (group_scalar.go), EXISTS under OR
+// (exists_or.go), NOT IN with NULLs on both sides (notin_nulls.go), string
+// GROUP BY keys (strkey_group.go). A total ORDER BY, maybe with a LIMIT,
+// follows half of them.
+func (g *Gen) shapeQuery(ctes *[]*cte) *Node {
+	var s sel
+	switch g.r.Intn(4) {
+	case 0:
+		s = g.groupScalar(ctes)
+	case 1:
+		s = g.existsOr(ctes)
+	case 2:
+		s = g.notInNulls(ctes)
+	default:
+		s = g.strKeyGroup(ctes)
+	}
+	n := s.node
+	if g.pct(50) {
+		n = mk(TNone, "@@", n, g.orderBy(len(s.types), true, nil))
+	}
+	return withClause(*ctes, n)
+}
+
+// itemsSel is a sel of the select-list items, types and bounds filled.
+func itemsSel(items []*Node, rows int64) sel {
+	s := sel{rows: rows}
+	for _, it := range items {
+		s.types, s.bounds = append(s.types, it.Type), append(s.bounds, it.Bound)
+	}
+	return s
+}
