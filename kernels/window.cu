@@ -1,8 +1,8 @@
 // Window functions on the materializing executor (exec/gpu/window.go):
 // ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, NTILE, LAG, LEAD,
-// and COUNT / SUM / MIN / MAX / FIRST_VALUE / LAST_VALUE / NTH_VALUE over
-// the frames that end at the current row, its last peer or the partition's
-// end. The
+// and COUNT / SUM / FIRST_VALUE / LAST_VALUE / NTH_VALUE over ROWS frames
+// with any bounds and RANGE frames bounded by the partition or the current
+// row's peers; MIN / MAX over such frames from the partition's first row. The
 // rows are first sorted by partition and order keys (radix sort, sort.go);
 // every value then comes from segmented scans over that order, Blelloch's
 // scan with the (segment-start flag, value) operator, so the work is O(n)
@@ -90,19 +90,28 @@ struct WinFinishParams {
   long long* out;
   unsigned long long* outValid;
   long long n;
-  int func;   // WIN_F_* below
-  int frame;  // 0 ends at the row, 1 at its last peer, 2 at the partition's end
-  Col src;    // LAG / LEAD / FIRST_VALUE / LAST_VALUE / NTH_VALUE: the value, read at perm[j]
-  Col dflt;   // LAG / LEAD's default, read at the current row's input position
-  long long arg;  // NTILE's buckets, LAG / LEAD's offset, NTH_VALUE's position
+  int func;  // WIN_F_* below
+  int rows;  // a ROWS frame; else RANGE, whose CURRENT ROW bound is the row's peers
+  Col src;   // LAG / LEAD / FIRST_VALUE / LAST_VALUE / NTH_VALUE: the value, read at perm[j]
+  Col dflt;  // LAG / LEAD's default, read at the current row's input position
+  long long arg;             // NTILE's buckets, LAG / LEAD's offset, NTH_VALUE's position
+  long long startN, endN;    // the frame bounds' offsets (ROWS)
+  int startKind, endKind;    // WIN_B_* below
   int hasDefault, pad;
 };
+
+// Frame bounds (sql.BoundKind).
+#define WIN_B_UNBOUNDED_PRECEDING 1
+#define WIN_B_PRECEDING 2
+#define WIN_B_CURRENT_ROW 3
+#define WIN_B_FOLLOWING 4
+#define WIN_B_UNBOUNDED_FOLLOWING 5
 
 // Functions of win_finish.
 #define WIN_F_ROW_NUMBER 1
 #define WIN_F_RANK 2
 #define WIN_F_DENSE_RANK 3
-#define WIN_F_AGG_VALUE 4
+#define WIN_F_AGG_VALUE 4  // MIN / MAX: the running value at the frame's end
 #define WIN_F_AGG_COUNT 5
 #define WIN_F_PERCENT_RANK 6
 #define WIN_F_CUME_DIST 7
@@ -112,6 +121,7 @@ struct WinFinishParams {
 #define WIN_F_FIRST_VALUE 11
 #define WIN_F_LAST_VALUE 12
 #define WIN_F_NTH_VALUE 13
+#define WIN_F_AGG_SUM 14
 
 __device__ __forceinline__ bool win_key_equal(const Col& c, long long a, long long b) {
   const bool va = isvalid(c, a), vb = isvalid(c, b);
@@ -303,6 +313,20 @@ __device__ __forceinline__ long long win_ntile(long long k, long long m, long lo
   return (k - r * (q + 1)) / q + r + 1;
 }
 
+// win_bound is where a frame bound lies for sorted position i of the
+// partition [ps, pe], before clamping to it.
+__device__ __forceinline__ long long win_bound(const WinFinishParams& p, int kind, long long n, bool start, long long i, long long ps, long long pe) {
+  switch (kind) {
+    case WIN_B_UNBOUNDED_PRECEDING: return ps;
+    case WIN_B_PRECEDING: return i - n;
+    case WIN_B_FOLLOWING: return i + n;
+    case WIN_B_UNBOUNDED_FOLLOWING: return pe;
+  }
+  if (p.rows) return i;
+  // RANGE: the current row's peers; its end bound the last of them.
+  return start ? p.peerStart[i] : p.peerEndAt[p.peerStart[i]];
+}
+
 extern "C" __global__ void win_finish(const WinFinishParams p) {
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.n; i += (long long)gridDim.x * blockDim.x) {
     const long long ps = p.partStart[i];
@@ -334,18 +358,26 @@ extern "C" __global__ void win_finish(const WinFinishParams p) {
         break;
       }
       default: {
-        const long long at = p.frame == 0 ? i : p.frame == 1 ? p.peerEndAt[p.peerStart[i]] : p.partEndAt[ps];
+        // The frame [lo, hi] within the partition [ps, pe]; empty when lo > hi.
+        const long long pe = p.partEndAt[ps];
+        const long long lo = max(ps, win_bound(p, p.startKind, p.startN, true, i, ps, pe));
+        const long long hi = min(pe, win_bound(p, p.endKind, p.endN, false, i, ps, pe));
         if (p.func == WIN_F_FIRST_VALUE || p.func == WIN_F_LAST_VALUE || p.func == WIN_F_NTH_VALUE) {
-          const long long j = p.func == WIN_F_FIRST_VALUE ? ps : p.func == WIN_F_LAST_VALUE ? at : ps + p.arg - 1;
-          ok = j <= at && win_value(p.src, __ldg(p.perm + j), &v);
+          const long long j = p.func == WIN_F_FIRST_VALUE ? lo : p.func == WIN_F_LAST_VALUE ? hi : lo + p.arg - 1;
+          ok = lo <= hi && j <= hi && win_value(p.src, __ldg(p.perm + j), &v);
           break;
         }
-        const long long cnt = p.counts ? p.counts[at] : at - ps + 1;
+        // Running scans from the partition's first row: a frame's count and
+        // SUM are differences of two (exact for integers); MIN and MAX come
+        // only with frames from the first row (the planner's rule).
+        long long cnt = 0;
+        if (lo <= hi) cnt = p.counts ? p.counts[hi] - (lo > ps ? p.counts[lo - 1] : 0) : hi - lo + 1;
+        ok = cnt > 0;
         if (p.func == WIN_F_AGG_COUNT) {
           v = cnt;
-        } else {
-          v = p.vals[at];
-          ok = cnt > 0;
+          ok = true;
+        } else if (ok) {
+          v = p.func == WIN_F_AGG_SUM && lo > ps ? sub_ck(p.vals[hi], p.vals[lo - 1]) : p.vals[hi];
         }
       }
     }

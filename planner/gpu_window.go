@@ -10,49 +10,38 @@ import (
 // The GPU runs a Window (exec/gpu/window.go, kernels/window.cu) by sorting
 // its rows once per (partition, order) and computing each function from
 // segmented scans over that order. A scan carries one running value from
-// the partition's first row, so it answers ROW_NUMBER, RANK, DENSE_RANK and
-// the aggregates whose frame starts at the partition's first row: ending at
-// the current row (ROWS ... CURRENT ROW), at its last peer (the default
-// RANGE frame with ORDER BY) or at the partition's end (no ORDER BY, or
-// UNBOUNDED FOLLOWING). A frame that starts later (N PRECEDING) would need
-// the difference of two prefix sums, which is exact for integers but not
-// MIN or MAX: those frames stay on the CPU, as do AVG and the statistical
-// and JSON aggregates. PERCENT_RANK, CUME_DIST and NTILE read the groups'
-// bounds; LAG, LEAD, FIRST_VALUE, LAST_VALUE and NTH_VALUE gather the value
-// at the sorted position they name.
+// the partition's first row, so a frame's COUNT or SUM is the difference
+// of two running values (exact for integers: SUMs of doubles stay on the
+// CPU, whose order of additions they would not keep), and MIN or MAX the
+// running value at the frame's end when the frame starts at the
+// partition's first row. Frame bounds are positions: ROWS offsets, the
+// partition's ends, the current row's peers for RANGE. PERCENT_RANK,
+// CUME_DIST and NTILE read the groups' bounds; LAG, LEAD, FIRST_VALUE,
+// LAST_VALUE and NTH_VALUE gather the value at the sorted position they
+// name. RANGE offsets, AVG and the statistical and JSON aggregates stay on
+// the CPU.
 
 // maxGPUWindowKeys is kernels/window.cu's MAX_WIN_KEYS.
 const maxGPUWindowKeys = 8
 
-// GPU window frames: where a frame that starts at the partition's first
-// row ends (kernels/window.cu's win_finish numbers them the same).
-const (
-	GPUFrameRow       = 0
-	GPUFramePeers     = 1
-	GPUFramePartition = 2
-)
-
-// GPUWindowFrame classifies w's frame for the GPU: one of the GPUFrame
-// constants, or -1 when the frame does not start at the partition's first
-// row (or ends elsewhere).
-func GPUWindowFrame(w *sql.WindowFunc) int {
+// GPUFrameRefusal says why the GPU cannot compute w over its frame ("" when
+// it can): ROWS frames with any bounds, RANGE frames bounded by the
+// partition or the current row's peers (a RANGE offset would need a search
+// over the order key's values), and for MIN and MAX only frames from the
+// partition's first row (a running minimum cannot be taken back).
+func GPUFrameRefusal(w *sql.WindowFunc) string {
 	f := w.Frame
-	if f.Start.Kind != sql.BoundUnboundedPreceding {
-		return -1
-	}
-	switch f.End.Kind {
-	case sql.BoundUnboundedFollowing:
-		return GPUFramePartition
-	case sql.BoundCurrentRow:
-		if f.Rows {
-			return GPUFrameRow
+	if !f.Rows {
+		for _, b := range []sql.FrameBound{f.Start, f.End} {
+			if b.Kind == sql.BoundPreceding || b.Kind == sql.BoundFollowing {
+				return "RANGE frames with an offset are computed on the CPU"
+			}
 		}
-		if len(w.Order) == 0 {
-			return GPUFramePartition // every row is a peer of every other
-		}
-		return GPUFramePeers
 	}
-	return -1
+	if w.Func == sql.WinAgg && (w.Agg.Func == sql.AggMin || w.Agg.Func == sql.AggMax) && f.Start.Kind != sql.BoundUnboundedPreceding {
+		return "MIN / MAX over a frame that does not start at the partition's first row is computed on the CPU"
+	}
+	return ""
 }
 
 // gpuWindowRefusal says why the GPU cannot run n ("" when it can).
@@ -87,8 +76,8 @@ func gpuWindowFuncRefusal(w *sql.WindowFunc) string {
 	if w.Agg.Distinct {
 		return "DISTINCT aggregates over a window are computed on the CPU"
 	}
-	if GPUWindowFrame(w) < 0 {
-		return "only frames from the partition's first row to the current row, its last peer or the partition's end are computed on the GPU"
+	if why := GPUFrameRefusal(w); why != "" {
+		return why
 	}
 	switch w.Agg.Func {
 	case sql.AggCountStar:
@@ -135,8 +124,8 @@ func gpuWindowValueRefusal(w *sql.WindowFunc) string {
 	if len(w.Args) > 1 && t.ID == columnar.String {
 		return "a string default of LAG / LEAD is computed on the CPU"
 	}
-	if w.Func != sql.WinLag && w.Func != sql.WinLead && GPUWindowFrame(w) < 0 {
-		return "only frames from the partition's first row to the current row, its last peer or the partition's end are computed on the GPU"
+	if w.Func != sql.WinLag && w.Func != sql.WinLead {
+		return GPUFrameRefusal(w)
 	}
 	return ""
 }

@@ -73,10 +73,10 @@ type winFinishParams struct {
 	Perm, PartStart, PeerStart, PartEndAt, PeerEndAt uint64
 	Vals, Counts, Out, OutValid                      uint64
 	N                                                int64
-	Func, Frame                                      int32
+	Func, Rows                                       int32
 	Src, Dflt                                        colView
-	Arg                                              int64
-	HasDefault, _                                    int32
+	Arg, StartN, EndN                                int64
+	StartKind, EndKind, HasDefault, _                int32
 }
 
 // maxWinKeys is MAX_WIN_KEYS: partition and order keys of one window.

@@ -25,6 +25,7 @@ const (
 	winFirstValue
 	winLastValue
 	winNthValue
+	winAggSum
 )
 
 // winFinishFuncs maps the functions win_finish computes from the sort's
@@ -74,11 +75,8 @@ func (r *queryRun) windowRanking(in *relation, w *sql.WindowFunc, wo *winOrder, 
 	needPart := f == winPercentRank || f == winCumeDist || f == winNtile || f == winLag || f == winLead
 	needPeer := f == winCumeDist
 	if f >= winFirstValue {
-		switch fp.Frame = int32(planner.GPUWindowFrame(w)); fp.Frame {
-		case planner.GPUFramePeers:
-			needPeer = true
-		case planner.GPUFramePartition:
-			needPart = true
+		if err := r.winFrame(w, wo, in.n, op, fp); err != nil {
+			return nil, err
 		}
 	}
 	if err := r.winEnds(wo, in.n, needPart, needPeer, fp); err != nil {
@@ -129,17 +127,29 @@ func (r *queryRun) winEnds(wo *winOrder, rows int64, part, peer bool, fp *winFin
 	return nil
 }
 
-// windowAggregate sets fp up for an aggregate over the frame the planner
-// classified: a segmented scan of the argument (reset at each partition)
-// and, where the argument has NULLs, one of its non-NULL count, both read
-// at the frame's last position.
+// winFrame sets w's frame bounds in fp, with the group ends they read:
+// the partition's always, the peers' for a RANGE frame's CURRENT ROW end.
+func (r *queryRun) winFrame(w *sql.WindowFunc, wo *winOrder, n int64, op planner.Node, fp *winFinishParams) error {
+	if why := planner.GPUFrameRefusal(w); why != "" {
+		return unsupported(op, why)
+	}
+	f := w.Frame
+	if f.Rows {
+		fp.Rows = 1
+	}
+	fp.StartKind, fp.StartN = int32(f.Start.Kind), f.Start.N
+	fp.EndKind, fp.EndN = int32(f.End.Kind), f.End.N
+	return r.winEnds(wo, n, true, !f.Rows && f.End.Kind == sql.BoundCurrentRow, fp)
+}
+
+// windowAggregate sets fp up for an aggregate over its frame: a segmented
+// scan of the argument (reset at each partition) and, where the argument
+// has NULLs, one of its non-NULL count; a frame's SUM and count are
+// differences of two running values, MIN / MAX the running value at the
+// frame's end.
 func (r *queryRun) windowAggregate(in *relation, w *sql.WindowFunc, wo *winOrder, op planner.Node, fp *winFinishParams) error {
 	n := in.n
-	fp.Frame = int32(planner.GPUWindowFrame(w))
-	if fp.Frame < 0 {
-		return unsupported(op, w.String())
-	}
-	if err := r.winEnds(wo, n, fp.Frame == planner.GPUFramePartition, fp.Frame == planner.GPUFramePeers, fp); err != nil {
+	if err := r.winFrame(w, wo, n, op, fp); err != nil {
 		return err
 	}
 	fp.Func = winAggValue
@@ -168,6 +178,7 @@ func (r *queryRun) windowAggregate(in *relation, w *sql.WindowFunc, wo *winOrder
 	case sql.AggMax:
 		scanOp = winMax
 	case sql.AggSum:
+		fp.Func = winAggSum
 	default:
 		return unsupported(op, w.String())
 	}
