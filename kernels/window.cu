@@ -97,7 +97,8 @@ struct WinFinishParams {
   long long arg;             // NTILE's buckets, LAG / LEAD's offset, NTH_VALUE's position
   long long startN, endN;    // the frame bounds' offsets (ROWS)
   int startKind, endKind;    // WIN_B_* below
-  int hasDefault, pad;
+  long long avgMul, avgDiv;  // AVG: sum * avgMul / (count * avgDiv), at the result's scale
+  int hasDefault, avgCut;    // avgCut: the quotient is cut, not rounded half away from zero
 };
 
 // Frame bounds (sql.BoundKind).
@@ -122,6 +123,7 @@ struct WinFinishParams {
 #define WIN_F_LAST_VALUE 12
 #define WIN_F_NTH_VALUE 13
 #define WIN_F_AGG_SUM 14
+#define WIN_F_AGG_AVG 15
 
 __device__ __forceinline__ bool win_key_equal(const Col& c, long long a, long long b) {
   const bool va = isvalid(c, a), vb = isvalid(c, b);
@@ -313,6 +315,18 @@ __device__ __forceinline__ long long win_ntile(long long k, long long m, long lo
   return (k - r * (q + 1)) / q + r + 1;
 }
 
+// win_avg is sum / count at the result's scale in 128 bits, cut or rounded
+// half away from zero as exec/cpu's AVG; a quotient past int64 flags an
+// overflow (the CPU then answers).
+__device__ __forceinline__ long long win_avg(long long sum, long long cnt, const WinFinishParams& p) {
+  const __int128 num = (__int128)sum * p.avgMul, den = (__int128)cnt * p.avgDiv;
+  __int128 q = num / den;
+  const __int128 r = num - q * den;
+  if (!p.avgCut && 2 * (r < 0 ? -r : r) >= den) q += num < 0 ? -1 : 1;
+  note_overflow(q > (__int128)0x7fffffffffffffffLL || q < -(__int128)0x7fffffffffffffffLL - 1);
+  return (long long)q;
+}
+
 // win_bound is where a frame bound lies for sorted position i of the
 // partition [ps, pe], before clamping to it.
 __device__ __forceinline__ long long win_bound(const WinFinishParams& p, int kind, long long n, bool start, long long i, long long ps, long long pe) {
@@ -377,7 +391,9 @@ extern "C" __global__ void win_finish(const WinFinishParams p) {
           v = cnt;
           ok = true;
         } else if (ok) {
-          v = p.func == WIN_F_AGG_SUM && lo > ps ? sub_ck(p.vals[hi], p.vals[lo - 1]) : p.vals[hi];
+          const bool diff = (p.func == WIN_F_AGG_SUM || p.func == WIN_F_AGG_AVG) && lo > ps;
+          v = diff ? sub_ck(p.vals[hi], p.vals[lo - 1]) : p.vals[hi];
+          if (p.func == WIN_F_AGG_AVG) v = win_avg(v, cnt, p);
         }
       }
     }

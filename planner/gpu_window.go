@@ -18,8 +18,9 @@ import (
 // partition's ends, the current row's peers for RANGE. PERCENT_RANK,
 // CUME_DIST and NTILE read the groups' bounds; LAG, LEAD, FIRST_VALUE,
 // LAST_VALUE and NTH_VALUE gather the value at the sorted position they
-// name. RANGE offsets, AVG and the statistical and JSON aggregates stay on
-// the CPU.
+// name. An AVG is its frame's exact SUM over its count at the result's
+// scale, cut or rounded as the CPU's (exec/cpu's sumAcc). RANGE offsets
+// and the statistical and JSON aggregates stay on the CPU.
 
 // maxGPUWindowKeys is kernels/window.cu's MAX_WIN_KEYS.
 const maxGPUWindowKeys = 8
@@ -87,13 +88,14 @@ func gpuWindowFuncRefusal(w *sql.WindowFunc) string {
 			return fmt.Sprintf("COUNT of %s over a window is computed on the CPU", t)
 		}
 		return ""
-	case sql.AggSum:
+	case sql.AggSum, sql.AggAvg:
+		name := sql.AggName(w.Agg.Func)
 		at := w.Agg.Arg.Type()
 		if !(at.IsInteger() || at.ID == columnar.Decimal) || at.IsBigUnsigned() || at.IsWide() {
-			return fmt.Sprintf("SUM of %s over a window is computed on the CPU (exact integer sums only)", at)
+			return fmt.Sprintf("%s of %s over a window is computed on the CPU (exact integer sums only)", name, at)
 		}
-		if w.T.Physical() != columnar.PhysInt64 || w.T.DecimalScale() != at.DecimalScale() {
-			return fmt.Sprintf("SUM as %s is computed on the CPU", w.T)
+		if w.T.Physical() != columnar.PhysInt64 || w.Agg.Func == sql.AggSum && w.T.DecimalScale() != at.DecimalScale() {
+			return fmt.Sprintf("%s as %s is computed on the CPU", name, w.T)
 		}
 		return ""
 	case sql.AggMin, sql.AggMax:

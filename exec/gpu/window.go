@@ -76,7 +76,9 @@ type winFinishParams struct {
 	Func, Rows                                       int32
 	Src, Dflt                                        colView
 	Arg, StartN, EndN                                int64
-	StartKind, EndKind, HasDefault, _                int32
+	StartKind, EndKind                               int32
+	AvgMul, AvgDiv                                   int64
+	HasDefault, AvgCut                               int32
 }
 
 // maxWinKeys is MAX_WIN_KEYS: partition and order keys of one window.

@@ -22,9 +22,9 @@ import (
 // sortTable (integers, doubles with -0, dictionary strings, dates and
 // decimals, each with NULLs, many ties): ROW_NUMBER over total orders,
 // RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST and NTILE over ties, LAG and
-// LEAD (offsets 0 to 2, a default), COUNT / SUM / MIN / MAX / FIRST_VALUE
+// LEAD (offsets 0 to 2, a default), COUNT / SUM / AVG / MIN / MAX / FIRST_VALUE
 // / LAST_VALUE / NTH_VALUE over frames from the partition's first row to
-// the row, its last peer or the partition's end, and COUNT / SUM and the
+// the row, its last peer or the partition's end, and COUNT / SUM / AVG and the
 // value functions over ROWS frames with offsets (empty ones too) and RANGE
 // frames from the current row's peers; with and without partitions,
 // several functions sharing a sort, and operators above the Window (a filter on its column, ORDER BY
@@ -49,6 +49,7 @@ func TestWindowDifferential(t *testing.T) {
 		"select id, lag(i32) over (partition by s order by id), lead(f, 2) over (order by id), lag(d, 3, d) over (partition by i32 % 4 order by id), lead(s) over (partition by d order by id), lag(i64, 0) over (order by id) from T",
 		"select id, first_value(f) over (partition by s order by d), last_value(s) over (partition by i32 % 5 order by id rows unbounded preceding), nth_value(`dec`, 3) over (partition by s order by id), last_value(i32) over (partition by s), nth_value(d, 2) over (order by i32) from T",
 		"select id, sum(i32) over (partition by s order by id rows between 2 preceding and current row), count(f) over (order by id rows between 3 preceding and 1 preceding), count(*) over (partition by d order by id rows between 1 following and 4 following), sum(`dec`) over (partition by i32 % 3 order by id rows between current row and unbounded following) from T",
+		"select id, avg(i32) over (partition by s order by id rows between 3 preceding and current row), avg(i32) over (partition by d), avg(i32) over (order by d), avg(i32) over (order by id rows between 2 following and 5 following) from T",
 		"select id, sum(i64 % 100) over (partition by s order by i32 range between current row and unbounded following), count(*) over (order by d range between current row and current row), first_value(f) over (partition by s order by id rows between 2 preceding and 2 following), last_value(d) over (order by id rows between 1 following and 3 following), nth_value(i32, 2) over (partition by s order by i32 range between current row and unbounded following) from T",
 	}
 	for _, n := range []int{0, 1, 2047, 2048, 2049, 4097, 100_003, 2_500_001} {

@@ -26,6 +26,7 @@ const (
 	winLastValue
 	winNthValue
 	winAggSum
+	winAggAvg
 )
 
 // winFinishFuncs maps the functions win_finish computes from the sort's
@@ -179,6 +180,9 @@ func (r *queryRun) windowAggregate(in *relation, w *sql.WindowFunc, wo *winOrder
 		scanOp = winMax
 	case sql.AggSum:
 		fp.Func = winAggSum
+	case sql.AggAvg:
+		fp.Func = winAggAvg
+		setAvgScale(w, fp)
 	default:
 		return unsupported(op, w.String())
 	}
@@ -204,4 +208,21 @@ func checkWindow(x *planner.Window) error {
 		}
 	}
 	return nil
+}
+
+// setAvgScale sets how an AVG's exact sum becomes its result: rescaled from
+// the argument's scale to the result's and divided by the count, cut where
+// the result has MySQL's division digits and rounded where it has fewer, as
+// exec/cpu's sumAcc.exactResult.
+func setAvgScale(w *sql.WindowFunc, fp *winFinishParams) {
+	s, ts := w.Agg.Arg.Type().DecimalScale(), w.T.DecimalScale()
+	fp.AvgMul, fp.AvgDiv = 1, 1
+	if ts >= s {
+		fp.AvgMul = pow10(ts - s)
+	} else {
+		fp.AvgDiv = pow10(s - ts)
+	}
+	if ts == sql.DivisionScale(s, 0) {
+		fp.AvgCut = 1
+	}
 }
