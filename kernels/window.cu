@@ -179,6 +179,28 @@ __device__ __forceinline__ long long win_source(const WinScanParams& p, long lon
   return (p.flags[i] & p.srcBit) ? i : 0;
 }
 
+// win_block_scan turns the block's threads' (segment-start flag, running
+// value) pairs in shared memory into their inclusive segmented scan
+// (Hillis-Steele: log2(threads) steps, each a barrier). Every thread of
+// the block calls it.
+__device__ __forceinline__ void win_block_scan(const WinScanParams& p, long long* sv, int* sf, int threads) {
+  const int t = threadIdx.x;
+  for (int off = 1; off < threads; off <<= 1) {
+    long long pv = 0;
+    int pf = 1;
+    if (t >= off) {
+      pv = sv[t - off];
+      pf = sf[t - off];
+    }
+    __syncthreads();
+    if (t >= off && !sf[t]) {
+      sv[t] = win_op(p.op, p.isFloat, pv, sv[t]);
+      sf[t] = pf;
+    }
+    __syncthreads();
+  }
+}
+
 extern "C" __global__ void __launch_bounds__(WIN_THREADS) win_scan_tiles(const WinScanParams p) {
   __shared__ long long sv[WIN_THREADS];
   __shared__ int sf[WIN_THREADS];
@@ -209,21 +231,7 @@ extern "C" __global__ void __launch_bounds__(WIN_THREADS) win_scan_tiles(const W
   sf[t] = any;
   sfirst[t] = first;
   __syncthreads();
-  // Inclusive scan of the threads' (flag, total) pairs.
-  for (int off = 1; off < WIN_THREADS; off <<= 1) {
-    long long pv = 0;
-    int pf = 1;
-    if (t >= off) {
-      pv = sv[t - off];
-      pf = sf[t - off];
-    }
-    __syncthreads();
-    if (t >= off && !sf[t]) {
-      sv[t] = win_op(p.op, p.isFloat, pv, sv[t]);
-      sf[t] = pf;
-    }
-    __syncthreads();
-  }
+  win_block_scan(p, sv, sf, WIN_THREADS);
   if (t > 0) {
     const long long pre = sv[t - 1];
     for (int j = 0; j < WIN_ITEMS; j++) {
@@ -264,20 +272,7 @@ extern "C" __global__ void __launch_bounds__(WIN_CARRY_THREADS) win_scan_carry(c
   sv[t] = acc;
   sf[t] = any;
   __syncthreads();
-  for (int off = 1; off < WIN_CARRY_THREADS; off <<= 1) {
-    long long pv = 0;
-    int pf = 1;
-    if (t >= off) {
-      pv = sv[t - off];
-      pf = sf[t - off];
-    }
-    __syncthreads();
-    if (t >= off && !sf[t]) {
-      sv[t] = win_op(p.op, p.isFloat, pv, sv[t]);
-      sf[t] = pf;
-    }
-    __syncthreads();
-  }
+  win_block_scan(p, sv, sf, WIN_CARRY_THREADS);
   long long run = t > 0 ? sv[t - 1] : id;
   for (long long k = lo; k < hi; k++) {
     const long long total = p.tileVal[k];
