@@ -5,6 +5,7 @@ package gpu
 import (
 	"fmt"
 	"math/bits"
+	"sync/atomic"
 
 	"gorgonia.org/cu"
 )
@@ -45,17 +46,34 @@ func (p *devPool) get(n int64) (cu.DevicePtr, error) {
 		p.inUse += c
 		return ptr, nil
 	}
+	if lim := poolLimit.Load(); lim > 0 && p.inUse+c > lim {
+		return 0, errDeviceMemory(c, fmt.Errorf("the test limit of %d bytes", lim))
+	}
 	ptr, err := cu.MemAlloc(c)
 	if err != nil {
 		p.trim()
 		if ptr, err = cu.MemAlloc(c); err != nil {
-			return 0, fmt.Errorf("gpu: allocating %d bytes of device memory: %v", c, err)
+			return 0, errDeviceMemory(c, err)
 		}
 	}
 	p.ptrCls[ptr] = c
 	p.inUse += c
 	return ptr, nil
 }
+
+// errDeviceMemory is a query's working memory not fitting on the device:
+// an intermediate result the plan cannot bound (a join's pairs, a window's
+// scans over a large input). It wraps ErrUnsupported, so the engine's
+// auto executor answers the query on the CPU, which spills past its own
+// memory limit, instead of failing it; with --executor gpu it is the
+// query's error.
+func errDeviceMemory(n int64, err error) error {
+	return fmt.Errorf("gpu: allocating %d bytes of device memory: %v (%w: the query's working memory does not fit the device)", n, err, ErrUnsupported)
+}
+
+// poolLimit, when positive, caps the bytes a device's pool hands out
+// (tests of running out of device memory).
+var poolLimit atomic.Int64
 
 // put returns an allocation from get.
 func (p *devPool) put(ptr cu.DevicePtr) {

@@ -143,3 +143,32 @@ func TestWindowParamLayout(t *testing.T) {
 		t.Errorf("kernel struct sizes %v, Go's %v", got, want)
 	}
 }
+
+// TestWindowDeviceMemory: a window whose working memory does not fit the
+// device fails with an error wrapping ErrUnsupported (the engine's auto
+// executor then answers on the CPU), and the device runs it once the
+// memory is there.
+func TestWindowDeviceMemory(t *testing.T) {
+	needGPU(t)
+	cat := catalog.New()
+	tb := sortTable(300_000, 5)
+	cat.Put(tb)
+	p := windowPlan(t, cat, fmt.Sprintf("select id, sum(i32) over (partition by s order by id rows between 2 preceding and current row) from %s", tb.Name))
+	poolLimit.Store(1 << 20)
+	_, err := Run(context.Background(), p)
+	poolLimit.Store(0)
+	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "device memory") {
+		t.Fatalf("want a device memory error wrapping ErrUnsupported, got %v", err)
+	}
+	want, err := cpu.Run(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Run(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := diffResults(sorted(got), sorted(want)); d != "" {
+		t.Error(d)
+	}
+}
