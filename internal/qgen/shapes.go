@@ -6,11 +6,17 @@ package qgen
 // (exists_or.go), NOT IN with NULLs on both sides (notin_nulls.go), string
 // GROUP BY keys (strkey_group.go), conditional aggregation (pivot.go),
 // LEFT JOIN aggregates (left_agg.go), HAVING against a scalar subquery
-// (having_scalar.go), date GROUP BY keys (date_group.go). A total ORDER BY, maybe with a LIMIT,
+// (having_scalar.go), date GROUP BY keys (date_group.go), a WITH query
+// joined to itself (cte_twice.go), aggregates over a set operation with
+// its own ORDER BY and LIMIT (union_derived.go). A total ORDER BY, maybe with a LIMIT,
 // follows half of them.
 func (g *Gen) shapeQuery(ctes *[]*cte) *Node {
 	var s sel
-	switch g.r.Intn(8) {
+	switch g.r.Intn(10) {
+	case 8:
+		s = g.cteTwice(ctes) // cte_twice.go
+	case 9:
+		s = g.unionDerived(ctes) // union_derived.go
 	case 4:
 		s = g.pivot(ctes) // pivot.go
 	case 5:
