@@ -29,6 +29,19 @@ func (q *Query) Ordered() bool {
 	return found
 }
 
+// WantErr is the text of the error MySQL refuses the query with, if it
+// does (refused.go): "" for a query whose rows are compared.
+func (q *Query) WantErr() string {
+	want := ""
+	q.Root.walk(func(n *Node) bool {
+		if n.WantErr != "" {
+			want = n.WantErr
+		}
+		return want == ""
+	})
+	return want
+}
+
 // Query writes the seed's query.
 func Generate(seed int64) *Query {
 	g := New(seed)

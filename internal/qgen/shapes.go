@@ -8,11 +8,17 @@ package qgen
 // LEFT JOIN aggregates (left_agg.go), HAVING against a scalar subquery
 // (having_scalar.go), date GROUP BY keys (date_group.go), a WITH query
 // joined to itself (cte_twice.go), aggregates over a set operation with
-// its own ORDER BY and LIMIT (union_derived.go). A total ORDER BY, maybe with a LIMIT,
+// its own ORDER BY and LIMIT (union_derived.go), statements MySQL
+// refuses (refused.go). A total ORDER BY, maybe with a LIMIT,
 // follows half of them.
 func (g *Gen) shapeQuery(ctes *[]*cte) *Node {
 	var s sel
-	switch g.r.Intn(10) {
+	switch g.r.Intn(11) {
+	case 10:
+		s = g.refused(ctes) // refused.go
+		if s.node.WantErr != "" {
+			return withClause(*ctes, s.node) // its own ORDER BY, or none
+		}
 	case 8:
 		s = g.cteTwice(ctes) // cte_twice.go
 	case 9:
