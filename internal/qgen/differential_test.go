@@ -177,6 +177,9 @@ func (p *pair) run(q *Query, mix int) outcome {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	var o outcome
+	if want := q.WantErr(); want != "" {
+		return p.runRefused(ctx, q, mix, want)
+	}
 	o.want, o.liteErr = liteRows(ctx, p.lite, q.SQLite())
 	if o.liteErr != nil && overflowed(o.liteErr, q) {
 		return p.runOverflow(ctx, q, mix)
@@ -349,3 +352,17 @@ func (p *pair) runOverflow(ctx context.Context, q *Query, mix int) outcome {
 
 // bigintOverflow is MySQL's error 1690 for BIGINT arithmetic.
 const bigintOverflow = "BIGINT value is out of range"
+
+// runRefused runs q, which MySQL refuses with an error of text want
+// (refused.go), on gpusql alone: that error agrees, anything else differs.
+func (p *pair) runRefused(ctx context.Context, q *Query, mix int, want string) outcome {
+	var o outcome
+	o.got, o.gotErr = gpusqlRows(ctx, p.dbs[mix], q.MySQL())
+	switch {
+	case o.gotErr != nil && strings.Contains(o.gotErr.Error(), want):
+		return outcome{}
+	case o.gotErr == nil:
+		o.diff = fmt.Sprintf("MySQL refuses it (%s), gpusql gave %d rows", want, len(o.got))
+	}
+	return o
+}

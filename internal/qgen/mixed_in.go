@@ -86,7 +86,13 @@ func (g *Gen) mixedColumn(sc *scope) (column, bool) {
 func (g *Gen) mixedOperand(sc *scope, d int) (*Node, Type) {
 	switch {
 	case g.pct(40):
-		return g.intExpr(sc, d+1), TInt
+		n := g.intExpr(sc, d+1)
+		if n.Literal && n.Parts[0] == "NULL" {
+			// A bare NULL has no type in MySQL: s BETWEEN NULL AND 'b'
+			// compares strings (betweenNull), not DOUBLEs (seed 24509).
+			n = intLit(1)
+		}
+		return n, TInt
 	case g.pct(50):
 		return lit(TStr, g.pick(numberedTexts...)), TStr
 	}

@@ -109,6 +109,9 @@ type Node struct {
 	// Groupings, of such a query, are its GROUPING(...) items after the
 	// keys, each the positions of the keys it names (rollup.go).
 	Groupings [][]int
+	// WantErr, on a statement MySQL refuses and SQLite runs, is the text
+	// of MySQL's error: only that is compared (refused.go).
+	WantErr string
 
 	dropped bool
 }

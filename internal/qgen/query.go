@@ -29,6 +29,19 @@ func (q *Query) Ordered() bool {
 	return found
 }
 
+// WantErr is the text of the error MySQL refuses the query with, if it
+// does (refused.go): "" for a query whose rows are compared.
+func (q *Query) WantErr() string {
+	want := ""
+	q.Root.walk(func(n *Node) bool {
+		if n.WantErr != "" {
+			want = n.WantErr
+		}
+		return want == ""
+	})
+	return want
+}
+
 // Query writes the seed's query.
 func Generate(seed int64) *Query {
 	g := New(seed)
@@ -415,6 +428,11 @@ func (g *Gen) rollup(ctes *[]*cte) *Node {
 	asc := &scope{cols: cols, agg: true, rows: rows}
 	var items []*Node
 	for k := 1 + g.r.Intn(2); k > 0; k-- {
+		if g.pct(30) {
+			// The pivot idiom under ROLLUP (pivot.go).
+			items = append(items, g.conditionalAgg(asc, &scope{cols: cols, rows: rows}))
+			continue
+		}
 		items = append(items, g.aggregate(asc, []Type{TInt, TInt, TStr, TDec}[g.r.Intn(4)], 1))
 	}
 	keyList := strings.Join(keys, ", ")
