@@ -72,13 +72,22 @@ func (x *executor) sortPermRanked(perm []int32, keys []intKey, desc []bool) ([]u
 	for i, r := range perm {
 		words[i] = rankOf(r, keys, desc, ranges)<<32 | uint64(uint32(r))
 	}
-	slices.Sort(words)
+	if len(words) >= radixSortRows {
+		radixSortWords(words, 32, total, x.workers)
+	} else {
+		slices.Sort(words)
+	}
 	for i, w := range words {
 		perm[i] = int32(uint32(w))
 		words[i] = w >> 32
 	}
 	return words, widths, x.ctx.Err()
 }
+
+// radixSortRows is the fewest rows sorted by radix (sort_radix.go) rather
+// than pdqsort: below it one core's comparison sort is as fast. A variable
+// for tests.
+var radixSortRows = 1 << 17
 
 // rankOf is row r's keys' ranks side by side.
 func rankOf(r int32, keys []intKey, desc []bool, ranges []intRange) uint64 {

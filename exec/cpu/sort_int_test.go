@@ -109,7 +109,15 @@ func identity(n int) []int32 {
 // each key; keys whose ranks need more than 64 bits together are left to
 // the comparison sort.
 func TestSortPermByInts(t *testing.T) {
-	x := &executor{ctx: context.Background()}
+	t.Run("pdqsort", func(t *testing.T) { testSortPermByInts(t, 1) })
+	// The radix sort from two rows on, over up to 7 workers of 4,096 words.
+	defer func(rows, chunk int) { radixSortRows, radixMinChunk = rows, chunk }(radixSortRows, radixMinChunk)
+	radixSortRows, radixMinChunk = 2, 4096
+	t.Run("radix", func(t *testing.T) { testSortPermByInts(t, 7) })
+}
+
+func testSortPermByInts(t *testing.T, workers int) {
+	x := &executor{ctx: context.Background(), workers: workers}
 	rng := rand.New(rand.NewPCG(3, 4))
 	col := func(n, span int, nulls bool) *columnar.Column {
 		c := columnar.NewColumn(columnar.TInt64, n, true)

@@ -1,0 +1,75 @@
+package cpu
+
+import (
+	"sync"
+)
+
+// radixSortWords sorts words stably by their bits [lo, lo+width) (the
+// rank bits above the row number sortPermByInts packs below them): an LSD
+// radix sort over 8-bit digits, each pass a histogram of every worker's
+// chunk, offsets in chunk order (which keeps it stable), and a scatter of
+// every chunk in parallel. The words arrive in row order, so ties keep it.
+// A pass reads and writes each word once: 10 M words of 27 rank bits take
+// four passes, against some 23 comparisons a word for pdqsort on one core.
+func radixSortWords(words []uint64, lo, width, workers int) {
+	n := len(words)
+	if n < 2 || width <= 0 {
+		return
+	}
+	workers = max(1, min(workers, n/radixMinChunk))
+	tmp := make([]uint64, n)
+	src, dst := words, tmp
+	chunk := (n + workers - 1) / workers
+	counts := make([][256]int, workers)
+	for shift := lo; shift < lo+width; shift += 8 {
+		parallelChunks(workers, chunk, n, func(w, a, b int) {
+			c := &counts[w]
+			*c = [256]int{}
+			for _, x := range src[a:b] {
+				c[byte(x>>shift)]++
+			}
+		})
+		at := 0
+		for d := range 256 {
+			for w := range workers {
+				c := counts[w][d]
+				counts[w][d] = at
+				at += c
+			}
+		}
+		parallelChunks(workers, chunk, n, func(w, a, b int) {
+			c := &counts[w]
+			for _, x := range src[a:b] {
+				d := byte(x >> shift)
+				dst[c[d]] = x
+				c[d]++
+			}
+		})
+		src, dst = dst, src
+	}
+	if &src[0] != &words[0] {
+		copy(words, src)
+	}
+}
+
+// radixMinChunk is the fewest words a worker is given: below it the
+// goroutines cost more than they save. A variable for tests.
+var radixMinChunk = 1 << 16
+
+// parallelChunks calls fn(w, a, b) for worker w's chunk [a, b) of n, all
+// at once, and waits.
+func parallelChunks(workers, chunk, n int, fn func(w, a, b int)) {
+	var wg sync.WaitGroup
+	for w := range workers {
+		a, b := w*chunk, min(n, (w+1)*chunk)
+		if a >= b {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(w, a, b)
+		}()
+	}
+	wg.Wait()
+}
