@@ -66,13 +66,15 @@ func (x *executor) sortPermRanked(perm []int32, keys []intKey, desc []bool) ([]u
 		ranges[k], widths[k] = rg, rg.bits
 	}
 	if total > 32 {
-		return x.sortPermByWideRanks(perm, keys, desc, ranges), widths, x.ctx.Err()
+		return x.sortPermByWideRanks(perm, keys, desc, ranges, total), widths, x.ctx.Err()
 	}
 	words := make([]uint64, len(perm))
 	for i, r := range perm {
 		words[i] = rankOf(r, keys, desc, ranges)<<32 | uint64(uint32(r))
 	}
-	if len(words) >= radixSortRows {
+	if len(words) >= radixSortRows && slices.IsSorted(perm) {
+		// A stable sort of the rank bits alone keeps ties in perm's
+		// order, which is row order only when perm is.
 		radixSortWords(words, 32, total, x.workers)
 	} else {
 		slices.Sort(words)
@@ -103,7 +105,7 @@ func rankOf(r int32, keys []intKey, desc []bool, ranges []intRange) uint64 {
 // together: each row's ranks in one word beside its row number, compared
 // as (rank, row), still far cheaper than comparing the rows' columns. It
 // returns the sorted rows' ranks.
-func (x *executor) sortPermByWideRanks(perm []int32, keys []intKey, desc []bool, ranges []intRange) []uint64 {
+func (x *executor) sortPermByWideRanks(perm []int32, keys []intKey, desc []bool, ranges []intRange, bits int) []uint64 {
 	type ranked struct {
 		rank uint64
 		row  int32
@@ -112,12 +114,16 @@ func (x *executor) sortPermByWideRanks(perm []int32, keys []intKey, desc []bool,
 	for i, r := range perm {
 		rows[i] = ranked{rankOf(r, keys, desc, ranges), r}
 	}
-	slices.SortFunc(rows, func(a, b ranked) int {
-		if a.rank != b.rank {
-			return cmp.Compare(a.rank, b.rank)
-		}
-		return cmp.Compare(a.row, b.row)
-	})
+	if len(rows) >= radixSortRows && slices.IsSorted(perm) {
+		radixSort(rows, func(w ranked) uint64 { return w.rank }, 0, bits, x.workers)
+	} else {
+		slices.SortFunc(rows, func(a, b ranked) int {
+			if a.rank != b.rank {
+				return cmp.Compare(a.rank, b.rank)
+			}
+			return cmp.Compare(a.row, b.row)
+		})
+	}
 	ranks := make([]uint64, len(perm))
 	for i, w := range rows {
 		perm[i], ranks[i] = w.row, w.rank

@@ -162,6 +162,12 @@ func testSortPermByInts(t *testing.T, workers int) {
 				if !done && !slices.Equal(got, identity(n)) {
 					t.Errorf("spans %v n=%d: perm changed though the integer sort did not apply", spans, n)
 				}
+				// Rows given in reverse: ties still come in row order.
+				rev := identity(n)
+				slices.Reverse(rev)
+				if done, _ := x.sortPermByInts(rev, ints, desc); done && !slices.Equal(rev, want) {
+					t.Errorf("spans %v n=%d desc %v: reversed rows sort otherwise", spans, n, desc)
+				}
 			}
 		}
 	}
