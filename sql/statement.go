@@ -76,10 +76,10 @@ type DropTable struct {
 type Insert struct {
 	DMLReads
 	DDLWarnings // VALUES(col)'s deprecation (on_duplicate.go)
-	Table   string
-	Targets []int
-	Source  Plan
-	Replace bool
+	Table       string
+	Targets     []int
+	Source      Plan
+	Replace     bool
 	// Ignore (INSERT IGNORE) skips the new rows whose PRIMARY KEY or UNIQUE
 	// key an existing or earlier new row holds.
 	Ignore bool
