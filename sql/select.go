@@ -380,8 +380,9 @@ func (b *binder) selectItems(fl *ast.FieldList, sc *scope) ([]selItem, error) {
 	return items, nil
 }
 
-// emptyAlias reports a select item written with an empty alias (1 AS “),
-// which the TiDB parser drops: MySQL names the column ” (CREATE TABLE ...
+// emptyAlias reports a select item written with an empty alias (1 AS a
+// pair of backquotes), which the TiDB parser drops: MySQL names the column
+// with the empty name (CREATE TABLE ...
 // AS SELECT then refuses it with 1166).
 func emptyAlias(text string) bool {
 	t := strings.TrimRightFunc(text, isSpace)
