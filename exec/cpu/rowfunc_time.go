@@ -27,8 +27,10 @@ var timeBodies = map[string]func(f *rowFunc, a []val) val{
 		if h < 0 {
 			mag = -h
 		}
-		mag = min(mag, 839) // past the clamp anyway; keeps the product small
-		us := (mag*3600+m*60)*columnar.MicrosPerSecond + s
+		us := (min(mag, 839)*3600+m*60)*columnar.MicrosPerSecond + s // 839: past the limit, keeps it small
+		if us > columnar.MaxTime {
+			return timeOverflow(f, h < 0, makeTimeText(h, m, s, f.t.Scale))
+		}
 		if h < 0 {
 			us = -us
 		}
@@ -136,6 +138,17 @@ func secToTime(f *rowFunc, a []val) val {
 		return timeOverflow(f, a[0].i < 0, formatDecimal(a[0].i, scale))
 	}
 	return iv(a[0].i * pow10(columnar.MaxFsp-scale))
+}
+
+// makeTimeText is MAKETIME's arguments as MySQL's warning shows the time
+// they make: h:mm:ss with the result's fraction digits.
+func makeTimeText(h, m, s int64, scale int) string {
+	text := fmt.Sprintf("%d:%02d:%02d", h, m, s/columnar.MicrosPerSecond)
+	if scale > 0 {
+		frac := fmt.Sprintf("%06d", s%columnar.MicrosPerSecond)
+		text += "." + frac[:scale]
+	}
+	return text
 }
 
 // timeOverflow is ±838:59:59 for a value past TIME's range, with the
