@@ -498,8 +498,11 @@ func (c *call) codecFunc() (Expr, bool, error) {
 		if err := c.arity(1, 1); err != nil {
 			return nil, true, err
 		}
-		if c.args[0].Type().ID == columnar.String {
+		switch c.args[0].Type().ID {
+		case columnar.String:
 			return c.fn(columnar.TString, c.args[0])
+		case columnar.Float64, columnar.Decimal: // Item_func_hex reads them as a DOUBLE
+			return c.fn(columnar.TString, castTo(c.args[0], columnar.TFloat64))
 		}
 		n, err := c.integer(c.args[0])
 		if err != nil {

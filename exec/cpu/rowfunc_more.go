@@ -55,8 +55,11 @@ var moreBodies = map[string]func(f *rowFunc, a []val) val{
 		return sv(s)
 	},
 	"hex": func(f *rowFunc, a []val) val {
-		if f.types[0].ID == columnar.String {
+		switch f.types[0].ID {
+		case columnar.String:
 			return sv(strings.ToUpper(hex.EncodeToString([]byte(a[0].s))))
+		case columnar.Float64:
+			return sv(strings.ToUpper(strconv.FormatUint(hexDouble(a[0].f), 16)))
 		}
 		return sv(strings.ToUpper(strconv.FormatUint(uint64(a[0].i), 16)))
 	},
@@ -245,4 +248,19 @@ func calcWeekday(daynr int64, sundayFirst bool) int64 {
 		return (daynr + 6) % 7
 	}
 	return (daynr + 5) % 7
+}
+
+// hexDouble is the integer Item_func_hex writes for a DOUBLE or DECIMAL:
+// rounded half away from zero, all ones at or past BIGINT UNSIGNED's top
+// or BIGINT's bottom (HEX(1e20) is FFFFFFFFFFFFFFFF), and a negative one
+// in two's complement as the C conversion leaves it on x86-64.
+func hexDouble(v float64) uint64 {
+	if math.IsNaN(v) || v <= math.MinInt64 || v >= math.MaxUint64 {
+		return math.MaxUint64
+	}
+	r := math.Trunc(v + math.Copysign(0.5, v))
+	if r < 0 {
+		return uint64(int64(r))
+	}
+	return uint64(r)
 }
