@@ -223,8 +223,12 @@ func (c *call) numberFunc() (Expr, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		if len(c.args) == 3 && !isNullConst(c.args[2]) { // NULL: en_US, as MySQL
-			return c.fn(columnar.TString, x, d, c.str(c.args[2])) // the locale (exec/cpu/format_locale.go)
+		if len(c.args) == 3 {
+			lc := c.str(c.args[2]) // the locale (exec/cpu/format_locale.go)
+			if isNullConst(c.args[2]) { // en_US and 1649 Unknown locale: 'NULL', as MySQL
+				lc = &Const{T: columnar.TString, S: "NULL"}
+			}
+			return c.fn(columnar.TString, x, d, lc)
 		}
 		return c.fn(columnar.TString, x, d)
 	case "bit_count":

@@ -50,7 +50,7 @@ var moreBodies = map[string]func(f *rowFunc, a []val) val{
 	"format": func(f *rowFunc, a []val) val {
 		s := formatNumber(f.types[0], a[0], a[1].i)
 		if len(a) == 3 {
-			s = localizeNumber(s, a[2].s) // format_locale.go
+			s = localizeNumber(f, s, a[2].s) // format_locale.go
 		}
 		return sv(s)
 	},
