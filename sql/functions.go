@@ -279,7 +279,7 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, castTo(x, columnar.TInt64))
+			out = append(out, unsignedCount(x, castTo(x, columnar.TInt64)))
 		}
 		return &Func{Name: "substring", Args: out, T: textResult(out[0])}, nil
 	case "replace":

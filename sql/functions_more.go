@@ -138,6 +138,27 @@ func (c *call) integer(e Expr) (Expr, error) {
 	return castTo(e, columnar.TInt64), nil
 }
 
+// count binds a count argument (LEFT, RIGHT, REPEAT, SPACE, LPAD, RPAD,
+// SUBSTRING's): MySQL reads a BIGINT UNSIGNED past BIGINT's top as the
+// huge count it is (their unsigned_flag checks), where its int64 bits
+// would be negative: LEFT('abc', 18446744073709551615) is abc.
+func (c *call) count(e Expr) (Expr, error) {
+	n, err := c.integer(e)
+	if err != nil {
+		return nil, err
+	}
+	return unsignedCount(e, n), nil
+}
+
+// unsignedCount is n, e as an int64 count, capped at BIGINT's top where e
+// is a BIGINT UNSIGNED.
+func unsignedCount(e, n Expr) Expr {
+	if !e.Type().IsBigUnsigned() {
+		return n
+	}
+	return &Func{Name: "unsigned_count", Args: []Expr{n}, T: columnar.TInt64}
+}
+
 func (c *call) date(e Expr) (Expr, error) {
 	if d, ok := lenientDateArg(e); ok { // temporal_args.go
 		return d, nil
@@ -363,7 +384,7 @@ func (c *call) stringFunc() (Expr, bool, error) {
 		if err := c.arity(3, 3); err != nil {
 			return nil, true, err
 		}
-		n, err := c.integer(c.args[1])
+		n, err := c.count(c.args[1])
 		if err != nil {
 			return nil, true, err
 		}
@@ -383,7 +404,7 @@ func (c *call) stringFunc() (Expr, bool, error) {
 		if err := c.arity(2, 2); err != nil {
 			return nil, true, err
 		}
-		n, err := c.integer(c.args[1])
+		n, err := c.count(c.args[1])
 		if err != nil {
 			return nil, true, err
 		}
@@ -393,7 +414,7 @@ func (c *call) stringFunc() (Expr, bool, error) {
 		if err := c.arity(1, 1); err != nil {
 			return nil, true, err
 		}
-		n, err := c.integer(c.args[0])
+		n, err := c.count(c.args[0])
 		if err != nil {
 			return nil, true, err
 		}

@@ -552,7 +552,7 @@ func substringOf[T byte | rune](rs []T, args []*vec, p int32) []T {
 		if l <= 0 {
 			return nil
 		}
-		end = min(n, start+l)
+		end = start + min(l, n-start) // not start+l: it may overflow
 	}
 	return rs[start:end]
 }

@@ -107,7 +107,7 @@ func substringIndex(s, delim string, n int64) string {
 		}
 		return strings.Join(parts[:n], delim)
 	}
-	if -n >= int64(len(parts)) {
+	if n <= -int64(len(parts)) { // not -n: -MinInt64 overflows
 		return s
 	}
 	return strings.Join(parts[int64(len(parts))+n:], delim)

@@ -13,6 +13,14 @@ import (
 func init() {
 	mathBodies["round_var"] = func(f *rowFunc, a []val) val { return roundVar(f, a, false) }
 	mathBodies["truncate_var"] = func(f *rowFunc, a []val) val { return roundVar(f, a, true) }
+	// unsigned_count: a BIGINT UNSIGNED count past BIGINT's top is the
+	// largest count, not a negative one (sql/functions_more.go's count).
+	mathBodies["unsigned_count"] = func(f *rowFunc, a []val) val {
+		if a[0].i < 0 {
+			return iv(math.MaxInt64)
+		}
+		return a[0]
+	}
 }
 
 func roundVar(f *rowFunc, a []val, trunc bool) val {
