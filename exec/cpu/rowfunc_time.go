@@ -23,11 +23,11 @@ var timeBodies = map[string]func(f *rowFunc, a []val) val{
 		if m < 0 || m > 59 || s < 0 || s >= 60*columnar.MicrosPerSecond {
 			return nullVal
 		}
-		mag := h
-		if h < 0 {
-			mag = -h
+		mag := max(min(h, 839), -839) // past the limit anyway; keeps the product small (and -h of MinInt64 out)
+		if mag < 0 {
+			mag = -mag
 		}
-		us := (min(mag, 839)*3600+m*60)*columnar.MicrosPerSecond + s // 839: past the limit, keeps it small
+		us := (mag*3600+m*60)*columnar.MicrosPerSecond + s
 		if us > columnar.MaxTime {
 			return timeOverflow(f, h < 0, makeTimeText(h, m, s, f.t.Scale))
 		}
