@@ -279,6 +279,9 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 			if err != nil {
 				return nil, err
 			}
+			if a.Type().ID == columnar.String {
+				x = a // read as MySQL's val_int reads it: '2.7' is 2, not 3
+			}
 			out = append(out, unsignedCount(x, castTo(x, columnar.TInt64)))
 		}
 		return &Func{Name: "substring", Args: out, T: textResult(out[0])}, nil
