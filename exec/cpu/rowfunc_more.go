@@ -42,7 +42,7 @@ var moreBodies = map[string]func(f *rowFunc, a []val) val{
 			return a[0]
 		}
 		end := int64(len(r))
-		if n >= 0 && pos-1+n < end {
+		if n >= 0 && n < end-(pos-1) { // not pos-1+n: it may overflow
 			end = pos - 1 + n
 		}
 		return sv(string(r[:pos-1]) + a[3].s + string(r[end:]))
