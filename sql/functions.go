@@ -279,7 +279,10 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, castTo(x, columnar.TInt64))
+			if a.Type().ID == columnar.String {
+				x = a // read as MySQL's val_int reads it: '2.7' is 2, not 3
+			}
+			out = append(out, unsignedCount(x, castTo(x, columnar.TInt64)))
 		}
 		return &Func{Name: "substring", Args: out, T: textResult(out[0])}, nil
 	case "replace":
@@ -411,7 +414,7 @@ func (b *binder) trim(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {
 	}
 	args := []Expr{castTo(s, columnar.TString)}
 	if len(n.Args) >= 2 && n.Args[1] != nil {
-		if v, ok := n.Args[1].(ast.ValueExpr); !ok || v.GetValue() != nil {
+		if !absentTrimArg(n.Args[1]) {
 			r, err := b.expr(n.Args[1], sc)
 			if err != nil {
 				return nil, err
@@ -430,6 +433,14 @@ func (b *binder) trim(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {
 		}
 	}
 	return &Func{Name: name, Args: args, T: columnar.TString}, nil
+}
+
+// absentTrimArg is the parser's stand-in for a TRIM without a remstr
+// (TRIM(BOTH FROM s)): a NULL of no type. A NULL written there is typed
+// binary, and MySQL's TRIM(BOTH NULL FROM s) is NULL.
+func absentTrimArg(e ast.ExprNode) bool {
+	v, ok := e.(ast.ValueExpr)
+	return ok && v.GetValue() == nil && v.GetType().GetCharset() != "binary"
 }
 
 func (b *binder) dateAdd(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error) {

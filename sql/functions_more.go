@@ -138,6 +138,27 @@ func (c *call) integer(e Expr) (Expr, error) {
 	return castTo(e, columnar.TInt64), nil
 }
 
+// count binds a count argument (LEFT, RIGHT, REPEAT, SPACE, LPAD, RPAD,
+// SUBSTRING's): MySQL reads a BIGINT UNSIGNED past BIGINT's top as the
+// huge count it is (their unsigned_flag checks), where its int64 bits
+// would be negative: LEFT('abc', 18446744073709551615) is abc.
+func (c *call) count(e Expr) (Expr, error) {
+	n, err := c.integer(e)
+	if err != nil {
+		return nil, err
+	}
+	return unsignedCount(e, n), nil
+}
+
+// unsignedCount is n, e as an int64 count, capped at BIGINT's top where e
+// is a BIGINT UNSIGNED.
+func unsignedCount(e, n Expr) Expr {
+	if !e.Type().IsBigUnsigned() {
+		return n
+	}
+	return &Func{Name: "unsigned_count", Args: []Expr{n}, T: columnar.TInt64}
+}
+
 func (c *call) date(e Expr) (Expr, error) {
 	if d, ok := lenientDateArg(e); ok { // temporal_args.go
 		return d, nil
@@ -223,8 +244,12 @@ func (c *call) numberFunc() (Expr, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		if len(c.args) == 3 && !isNullConst(c.args[2]) { // NULL: en_US, as MySQL
-			return c.fn(columnar.TString, x, d, c.str(c.args[2])) // the locale (exec/cpu/format_locale.go)
+		if len(c.args) == 3 {
+			lc := c.str(c.args[2]) // the locale (exec/cpu/format_locale.go)
+			if isNullConst(c.args[2]) { // en_US and 1649 Unknown locale: 'NULL', as MySQL
+				lc = &Const{T: columnar.TString, S: "NULL"}
+			}
+			return c.fn(columnar.TString, x, d, lc)
 		}
 		return c.fn(columnar.TString, x, d)
 	case "bit_count":
@@ -359,7 +384,7 @@ func (c *call) stringFunc() (Expr, bool, error) {
 		if err := c.arity(3, 3); err != nil {
 			return nil, true, err
 		}
-		n, err := c.integer(c.args[1])
+		n, err := c.count(c.args[1])
 		if err != nil {
 			return nil, true, err
 		}
@@ -379,7 +404,7 @@ func (c *call) stringFunc() (Expr, bool, error) {
 		if err := c.arity(2, 2); err != nil {
 			return nil, true, err
 		}
-		n, err := c.integer(c.args[1])
+		n, err := c.count(c.args[1])
 		if err != nil {
 			return nil, true, err
 		}
@@ -389,7 +414,7 @@ func (c *call) stringFunc() (Expr, bool, error) {
 		if err := c.arity(1, 1); err != nil {
 			return nil, true, err
 		}
-		n, err := c.integer(c.args[0])
+		n, err := c.count(c.args[0])
 		if err != nil {
 			return nil, true, err
 		}
@@ -498,8 +523,11 @@ func (c *call) codecFunc() (Expr, bool, error) {
 		if err := c.arity(1, 1); err != nil {
 			return nil, true, err
 		}
-		if c.args[0].Type().ID == columnar.String {
+		switch c.args[0].Type().ID {
+		case columnar.String:
 			return c.fn(columnar.TString, c.args[0])
+		case columnar.Float64, columnar.Decimal: // Item_func_hex reads them as a DOUBLE
+			return c.fn(columnar.TString, castTo(c.args[0], columnar.TFloat64))
 		}
 		n, err := c.integer(c.args[0])
 		if err != nil {

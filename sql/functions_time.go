@@ -130,14 +130,7 @@ func (c *call) timeFunc() (Expr, bool, error) {
 	case "timediff":
 		return c.timeDiff()
 	case "sec_to_time":
-		if err := c.arity(1, 1); err != nil {
-			return nil, true, err
-		}
-		n, err := c.integer(c.args[0])
-		if err != nil {
-			return nil, true, err
-		}
-		return &Func{Name: "sec_to_time", Args: []Expr{n}, T: columnar.TTime(0)}, true, nil
+		return c.secToTime()
 	case "maketime":
 		return c.makeTime()
 	case "addtime", "subtime", "timestamp":
@@ -175,6 +168,33 @@ func (c *call) timeDiff() (Expr, bool, error) {
 	fsp := max(a.Type().Scale, b.Type().Scale)
 	neg := &Const{T: columnar.TInt64, I: -1}
 	return &Func{Name: "time_add", Args: []Expr{a, b, neg}, T: columnar.TTime(fsp)}, true, nil
+}
+
+// secToTime binds SEC_TO_TIME(n). As MySQL's Item_func_sec_to_time it
+// keeps n's fraction digits, up to 6 (a DOUBLE or a string all 6):
+// SEC_TO_TIME(1.5) is 00:00:01.5. A fractional n is read as a DECIMAL of
+// those digits, or as a DOUBLE where that DECIMAL could not hold it.
+func (c *call) secToTime() (Expr, bool, error) {
+	if err := c.arity(1, 1); err != nil {
+		return nil, true, err
+	}
+	t, ok := numericType(c.args[0].Type())
+	if !ok && !isNullConst(c.args[0]) {
+		return nil, true, c.b.errf(c.pos, "type mismatch: sec_to_time() of %s (a number is required)", c.args[0].Type())
+	}
+	n, fsp := castTo(c.args[0], columnar.TInt64), 0
+	switch {
+	case t.ID == columnar.Decimal && t.Scale > 0 && t.Precision-t.Scale <= 12:
+		fsp = min(t.Scale, columnar.MaxFsp)
+		n = castTo(c.args[0], columnar.TDecimal(18, fsp))
+	case t.ID == columnar.Decimal && t.Scale > 0, t.ID == columnar.Float64:
+		fsp = min(t.Scale, columnar.MaxFsp)
+		if t.ID == columnar.Float64 {
+			fsp = columnar.MaxFsp
+		}
+		n = castTo(c.args[0], columnar.TFloat64)
+	}
+	return &Func{Name: "sec_to_time", Args: []Expr{n}, T: columnar.TTime(fsp)}, true, nil
 }
 
 // makeTime binds MAKETIME(h, m, s); s keeps its fraction digits (fsp).

@@ -90,13 +90,15 @@ func parse(text string) ([]Parsed, error) {
 	unmarked := blanked
 	blanked, sounds := markSoundsLike(blanked)
 	blanked, escapes := markLikeEscapes(blanked)
+	blanked, tree := markExplainTree(blanked)
 	// restore gives the parsed statements (those before limit) what the
 	// passes above cut out or marked, and their text as written.
 	restore := func(stmts []Parsed, limit int) []Parsed {
 		stmts = withRoutines(withCopies(stmts, text, copies, limit), text, routines, limit)
 		stmts = withIntoVars(withFiles(stmts, text, files), text, into)
 		stmts = withLikeEscapes(withSoundsLike(stmts, text, unmarked, sounds), text, unmarked, escapes)
-		return withJSONValueClauses(withDerivedColumns(withRowAliases(stmts, aliases), derived), jsonValues, beforeJSONValues)
+		stmts = withJSONValueClauses(withDerivedColumns(withRowAliases(stmts, aliases), derived), jsonValues, beforeJSONValues)
+		return withExplainTree(stmts, text, tree)
 	}
 	p := parser.New()
 	nodes, err := parseSQL(p, blanked)

@@ -9,8 +9,9 @@ import "gpusql/storage/columnar"
 // They bind as round_var / truncate_var, computed per row on the CPU
 // (exec/cpu/rowfunc_round_var.go); the GPU's expression VM has neither.
 
-// roundVarFuncs are the internal names, computed row by row.
-var roundVarFuncs = map[string]bool{"round_var": true, "truncate_var": true}
+// roundVarFuncs are the internal names, computed row by row (and
+// unsigned_count, functions_more.go's count).
+var roundVarFuncs = map[string]bool{"round_var": true, "truncate_var": true, "unsigned_count": true}
 
 // roundVar binds fn ("round" or "truncate") of x by the per-row digits d.
 func (b *binder) roundVar(fn string, x, d Expr, pos int) (Expr, error) {

@@ -294,8 +294,7 @@ func (f *funcEval) rounding(b *batch, sel []int32, args []*vec) {
 			case "ceil":
 				v = math.Ceil(v)
 			default:
-				m := math.Pow10(int(d))
-				v = roundDouble(v*m) / m
+				v = doubleRound(v, d, false)
 			}
 			if out.f64 != nil {
 				out.f64[p] = v
@@ -386,9 +385,6 @@ func sel0(sel []int32) int32 {
 	return sel[0]
 }
 
-// roundDouble rounds a DOUBLE as MySQL does on common platforms (the C
-// library's rint: half to even); DECIMAL rounds half away from zero.
-func roundDouble(v float64) float64 { return math.RoundToEven(v) }
 
 // stringFunc implements the string-valued functions. With one string
 // argument and literal other arguments the result is computed once per
@@ -556,7 +552,7 @@ func substringOf[T byte | rune](rs []T, args []*vec, p int32) []T {
 		if l <= 0 {
 			return nil
 		}
-		end = min(n, start+l)
+		end = start + min(l, n-start) // not start+l: it may overflow
 	}
 	return rs[start:end]
 }

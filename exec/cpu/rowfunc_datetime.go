@@ -41,10 +41,7 @@ var datetimeBodies = map[string]func(f *rowFunc, a []val) val{
 		return iv(mysqlDayNumber(days)*86400 + secs - days*86400)
 	},
 	"timediff": func(f *rowFunc, a []val) val { return iv(clampTime(a[0].i - a[1].i)) },
-	"sec_to_time": func(f *rowFunc, a []val) val {
-		n := max(min(a[0].i, columnar.MaxTime/columnar.MicrosPerSecond), -columnar.MaxTime/columnar.MicrosPerSecond)
-		return iv(n * columnar.MicrosPerSecond)
-	},
+	"sec_to_time": secToTime,
 	"convert_tz": func(f *rowFunc, a []val) val {
 		from, to := sql.ZoneNamed(a[1].s), sql.ZoneNamed(a[2].s)
 		if from == nil || to == nil {

@@ -129,11 +129,7 @@ var mathBodies = map[string]func(f *rowFunc, a []val) val{
 func truncateBody(f *rowFunc, a []val) val {
 	d := a[1].i
 	if f.types[0].ID == columnar.Float64 {
-		if d > 300 {
-			return fv(a[0].f)
-		}
-		m := math.Pow(10, float64(max(d, -300)))
-		return fv(math.Trunc(a[0].f*m) / m)
+		return fv(doubleRound(a[0].f, d, true))
 	}
 	v, s := a[0].i, int64(f.types[0].DecimalScale())
 	drop := s - d // digits to drop from v

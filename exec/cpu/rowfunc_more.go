@@ -42,7 +42,7 @@ var moreBodies = map[string]func(f *rowFunc, a []val) val{
 			return a[0]
 		}
 		end := int64(len(r))
-		if n >= 0 && pos-1+n < end {
+		if n >= 0 && n < end-(pos-1) { // not pos-1+n: it may overflow
 			end = pos - 1 + n
 		}
 		return sv(string(r[:pos-1]) + a[3].s + string(r[end:]))
@@ -50,13 +50,16 @@ var moreBodies = map[string]func(f *rowFunc, a []val) val{
 	"format": func(f *rowFunc, a []val) val {
 		s := formatNumber(f.types[0], a[0], a[1].i)
 		if len(a) == 3 {
-			s = localizeNumber(s, a[2].s) // format_locale.go
+			s = localizeNumber(f, s, a[2].s) // format_locale.go
 		}
 		return sv(s)
 	},
 	"hex": func(f *rowFunc, a []val) val {
-		if f.types[0].ID == columnar.String {
+		switch f.types[0].ID {
+		case columnar.String:
 			return sv(strings.ToUpper(hex.EncodeToString([]byte(a[0].s))))
+		case columnar.Float64:
+			return sv(strings.ToUpper(strconv.FormatUint(hexDouble(a[0].f), 16)))
 		}
 		return sv(strings.ToUpper(strconv.FormatUint(uint64(a[0].i), 16)))
 	},
@@ -104,7 +107,7 @@ func substringIndex(s, delim string, n int64) string {
 		}
 		return strings.Join(parts[:n], delim)
 	}
-	if -n >= int64(len(parts)) {
+	if n <= -int64(len(parts)) { // not -n: -MinInt64 overflows
 		return s
 	}
 	return strings.Join(parts[int64(len(parts))+n:], delim)
@@ -245,4 +248,19 @@ func calcWeekday(daynr int64, sundayFirst bool) int64 {
 		return (daynr + 6) % 7
 	}
 	return (daynr + 5) % 7
+}
+
+// hexDouble is the integer Item_func_hex writes for a DOUBLE or DECIMAL:
+// rounded half away from zero, all ones at or past BIGINT UNSIGNED's top
+// or BIGINT's bottom (HEX(1e20) is FFFFFFFFFFFFFFFF), and a negative one
+// in two's complement as the C conversion leaves it on x86-64.
+func hexDouble(v float64) uint64 {
+	if math.IsNaN(v) || v <= math.MinInt64 || v >= math.MaxUint64 {
+		return math.MaxUint64
+	}
+	r := math.Trunc(v + math.Copysign(0.5, v))
+	if r < 0 {
+		return uint64(int64(r))
+	}
+	return uint64(r)
 }

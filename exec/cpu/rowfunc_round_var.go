@@ -13,6 +13,14 @@ import (
 func init() {
 	mathBodies["round_var"] = func(f *rowFunc, a []val) val { return roundVar(f, a, false) }
 	mathBodies["truncate_var"] = func(f *rowFunc, a []val) val { return roundVar(f, a, true) }
+	// unsigned_count: a BIGINT UNSIGNED count past BIGINT's top is the
+	// largest count, not a negative one (sql/functions_more.go's count).
+	mathBodies["unsigned_count"] = func(f *rowFunc, a []val) val {
+		if a[0].i < 0 {
+			return iv(math.MaxInt64)
+		}
+		return a[0]
+	}
 }
 
 func roundVar(f *rowFunc, a []val, trunc bool) val {
@@ -45,21 +53,28 @@ func roundVar(f *rowFunc, a []val, trunc bool) val {
 }
 
 // doubleRound is MySQL's my_double_round: x scaled by 10^|d|, rounded
-// to even (or truncated) and scaled back.
+// to even (or truncated) and scaled back. A scale past DOUBLE's range
+// gives 0 for d < 0 and x itself for d > 0, as does an x whose scaled
+// value would be infinite (ROUND(1e300, 10) is 1e300, not +Inf).
 func doubleRound(x float64, d int64, trunc bool) float64 {
-	if d > 308 || math.IsInf(x, 0) || math.IsNaN(x) {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
 		return x
 	}
-	if d < -308 {
-		return 0
+	tmp := math.Inf(1)
+	if d >= -308 && d <= 308 {
+		tmp = math.Pow10(int(max(d, -d)))
 	}
-	tmp := math.Pow(10, math.Abs(float64(d)))
 	op := math.RoundToEven
 	if trunc {
 		op = math.Trunc
 	}
-	if d < 0 {
+	switch {
+	case d < 0 && math.IsInf(tmp, 0):
+		return 0
+	case d < 0:
 		return op(x/tmp) * tmp
+	case math.IsInf(tmp, 0) || math.IsInf(x*tmp, 0):
+		return x
 	}
 	return op(x*tmp) / tmp
 }

@@ -13,6 +13,16 @@ import (
 // (MySQL's max_allowed_packet default, 64 MiB): past it MySQL returns NULL.
 const maxStringResult = 64 << 20
 
+// warnPacketOverflow is MySQL's ER_WARN_ALLOWED_PACKET_OVERFLOWED.
+const warnPacketOverflow uint16 = 1301
+
+// tooLong is the NULL MySQL gives a string function whose result would
+// pass max_allowed_packet, with the warning it notes.
+func tooLong(f *rowFunc, name string) val {
+	f.warn.Add(warnPacketOverflow, fmt.Sprintf("Result of %s() was larger than max_allowed_packet (%d) - truncated", name, maxStringResult))
+	return nullVal
+}
+
 func errUnsupportedFunc(name string) error { return fmt.Errorf("cpu: unsupported function %s()", name) }
 
 func sv(s string) val { return val{s: s} }
@@ -60,13 +70,13 @@ var stringBodies = map[string]func(f *rowFunc, a []val) val{
 			return sv("")
 		}
 		if a[1].i > maxStringResult/int64(len(a[0].s)) {
-			return nullVal
+			return tooLong(f, "repeat")
 		}
 		return sv(strings.Repeat(a[0].s, int(a[1].i)))
 	},
 	"space": func(f *rowFunc, a []val) val {
 		if a[0].i > maxStringResult {
-			return nullVal
+			return tooLong(f, "space")
 		}
 		return sv(strings.Repeat(" ", int(max(a[0].i, 0))))
 	},
@@ -118,10 +128,24 @@ func clampLen(n int64, l int) int {
 // result pads and cuts by bytes (LPAD(BINARY 'é', 4, 'x') is 'xxé', two
 // bytes of 'é' and two of padding), a text one by characters.
 func padAs(f *rowFunc, a []val, left bool) val {
+	if n := a[1].i; n > 0 && !padFits(f, a[0].s, n) {
+		return tooLong(f, f.name)
+	}
 	if f.t.Binary {
 		return padBytes(a[0].s, a[1].i, a[2].s, left)
 	}
 	return pad(a[0].s, a[1].i, a[2].s, left)
+}
+
+// padFits is Item_func_lpad's size check: a result longer than s is
+// refused when n characters of the charset's widest (4 bytes in utf8mb4)
+// could pass max_allowed_packet, however short the padding really is.
+func padFits(f *rowFunc, s string, n int64) bool {
+	width, have := int64(4), int64(utf8.RuneCountInString(s))
+	if f.t.Binary {
+		width, have = 1, int64(len(s))
+	}
+	return n <= have || n <= maxStringResult/width
 }
 
 // padBytes is pad counting bytes.

@@ -2,8 +2,11 @@ package cpu
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
+	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
 
@@ -20,12 +23,14 @@ var timeBodies = map[string]func(f *rowFunc, a []val) val{
 		if m < 0 || m > 59 || s < 0 || s >= 60*columnar.MicrosPerSecond {
 			return nullVal
 		}
-		mag := h
-		if h < 0 {
-			mag = -h
+		mag := max(min(h, 839), -839) // past the limit anyway; keeps the product small (and -h of MinInt64 out)
+		if mag < 0 {
+			mag = -mag
 		}
-		mag = min(mag, 839) // past the clamp anyway; keeps the product small
 		us := (mag*3600+m*60)*columnar.MicrosPerSecond + s
+		if us > columnar.MaxTime {
+			return timeOverflow(f, h < 0, makeTimeText(h, m, s, f.t.Scale))
+		}
 		if h < 0 {
 			us = -us
 		}
@@ -114,4 +119,44 @@ func timeFormat(us int64, format string) (string, bool) {
 		}
 	}
 	return sb.String(), true
+}
+
+// secToTime is SEC_TO_TIME(n): n seconds (an integer, a DECIMAL of up
+// to 6 fraction digits or a DOUBLE) as a TIME. Past ±838:59:59 it is the
+// limit and MySQL's warning naming n.
+func secToTime(f *rowFunc, a []val) val {
+	if f.types[0].ID == columnar.Float64 {
+		x := a[0].f * 1e6
+		if math.Abs(x) <= float64(columnar.MaxTime) {
+			return iv(columnar.RoundTime(int64(math.Round(x)), f.t.Scale))
+		}
+		return timeOverflow(f, x < 0, strconv.FormatFloat(a[0].f, 'f', -1, 64))
+	}
+	scale := f.types[0].DecimalScale()
+	lim := columnar.MaxTime / pow10(columnar.MaxFsp-scale) // MaxTime at n's scale
+	if a[0].i > lim || a[0].i < -lim {
+		return timeOverflow(f, a[0].i < 0, formatDecimal(a[0].i, scale))
+	}
+	return iv(a[0].i * pow10(columnar.MaxFsp-scale))
+}
+
+// makeTimeText is MAKETIME's arguments as MySQL's warning shows the time
+// they make: h:mm:ss with the result's fraction digits.
+func makeTimeText(h, m, s int64, scale int) string {
+	text := fmt.Sprintf("%d:%02d:%02d", h, m, s/columnar.MicrosPerSecond)
+	if scale > 0 {
+		frac := fmt.Sprintf("%06d", s%columnar.MicrosPerSecond)
+		text += "." + frac[:scale]
+	}
+	return text
+}
+
+// timeOverflow is ±838:59:59 for a value past TIME's range, with the
+// warning MySQL's make_truncated_value_warning gives.
+func timeOverflow(f *rowFunc, neg bool, text string) val {
+	f.warn.Add(sql.WarnTruncatedValue, "Truncated incorrect time value: '"+text+"'")
+	if neg {
+		return iv(-columnar.MaxTime)
+	}
+	return iv(columnar.MaxTime)
 }
