@@ -245,7 +245,7 @@ func (c *call) numberFunc() (Expr, bool, error) {
 			return nil, true, err
 		}
 		if len(c.args) == 3 {
-			lc := c.str(c.args[2]) // the locale (exec/cpu/format_locale.go)
+			lc := c.str(c.args[2])      // the locale (exec/cpu/format_locale.go)
 			if isNullConst(c.args[2]) { // en_US and 1649 Unknown locale: 'NULL', as MySQL
 				lc = &Const{T: columnar.TString, S: "NULL"}
 			}

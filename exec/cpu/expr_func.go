@@ -385,7 +385,6 @@ func sel0(sel []int32) int32 {
 	return sel[0]
 }
 
-
 // stringFunc implements the string-valued functions. With one string
 // argument and literal other arguments the result is computed once per
 // dictionary entry, and the output dictionary is the sorted set of results.
