@@ -60,7 +60,7 @@ func gpuWindowFuncRefusal(w *sql.WindowFunc) string {
 	if len(w.Partition)+len(w.Order) > maxGPUWindowKeys {
 		return fmt.Sprintf("more than %d partition and order keys", maxGPUWindowKeys)
 	}
-	for _, e := range append(append([]sql.Expr{}, w.Partition...), sortExprsOf(w.Order)...) {
+	for _, e := range append(append([]sql.Expr{}, w.Partition...), sortKeyExprs(w.Order)...) {
 		if t := e.Type(); t.ID == columnar.Vector || t.IsWide() || t.JSON {
 			return fmt.Sprintf("a %s window key is compared on the CPU", t)
 		}
@@ -130,12 +130,4 @@ func gpuWindowValueRefusal(w *sql.WindowFunc) string {
 		return GPUFrameRefusal(w)
 	}
 	return ""
-}
-
-func sortExprsOf(keys []sql.SortKey) []sql.Expr {
-	out := make([]sql.Expr, len(keys))
-	for i, k := range keys {
-		out[i] = k.Expr
-	}
-	return out
 }

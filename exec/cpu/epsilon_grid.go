@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"sort"
-	"sync"
 )
 
 // The grid index of the ε-similarity join (Gowanlock & Karsin, "GPU
@@ -409,19 +407,4 @@ func (g *EpsilonGrid) Queries(outer EpsilonPoints, opt EpsilonOptions) (*Epsilon
 		copy(q.Coords[i*k:i*k+k], coords[int(r)*k:int(r)*k+k])
 	}
 	return q, nil
-}
-
-// parallelRanges splits 0..n into one contiguous range per worker.
-func parallelRanges(n, workers int, f func(lo, hi int)) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = max(1, min(workers, n/4096))
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := n*w/workers, n*(w+1)/workers
-		wg.Add(1)
-		go func() { defer wg.Done(); f(lo, hi) }()
-	}
-	wg.Wait()
 }

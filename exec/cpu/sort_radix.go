@@ -1,9 +1,5 @@
 package cpu
 
-import (
-	"sync"
-)
-
 // radixSortWords sorts words stably by their bits [lo, lo+width) (the
 // rank bits above the row number sortPermByInts packs below them): an LSD
 // radix sort over 8-bit digits, each pass a histogram of every worker's
@@ -25,10 +21,9 @@ func radixSort[T any](xs []T, key func(T) uint64, lo, width, workers int) {
 	workers = max(1, min(workers, n/radixMinChunk))
 	tmp := make([]T, n)
 	src, dst := xs, tmp
-	chunk := (n + workers - 1) / workers
 	counts := make([][256]int, workers)
 	for shift := lo; shift < lo+width; shift += 8 {
-		parallelChunks(workers, chunk, n, func(w, a, b int) {
+		parallelWorkers(n, workers, func(w, a, b int) {
 			c := &counts[w]
 			*c = [256]int{}
 			for _, x := range src[a:b] {
@@ -43,7 +38,7 @@ func radixSort[T any](xs []T, key func(T) uint64, lo, width, workers int) {
 				at += c
 			}
 		}
-		parallelChunks(workers, chunk, n, func(w, a, b int) {
+		parallelWorkers(n, workers, func(w, a, b int) {
 			c := &counts[w]
 			for _, x := range src[a:b] {
 				d := byte(key(x) >> shift)
@@ -61,21 +56,3 @@ func radixSort[T any](xs []T, key func(T) uint64, lo, width, workers int) {
 // radixMinChunk is the fewest words a worker is given: below it the
 // goroutines cost more than they save. A variable for tests.
 var radixMinChunk = 1 << 16
-
-// parallelChunks calls fn(w, a, b) for worker w's chunk [a, b) of n, all
-// at once, and waits.
-func parallelChunks(workers, chunk, n int, fn func(w, a, b int)) {
-	var wg sync.WaitGroup
-	for w := range workers {
-		a, b := w*chunk, min(n, (w+1)*chunk)
-		if a >= b {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(w, a, b)
-		}()
-	}
-	wg.Wait()
-}
