@@ -47,8 +47,16 @@ func (x *executor) windowColumns(n *planner.Window, in *rel) ([]*columnar.Column
 		k := w.SortKey()
 		wo, ok := sorted[k]
 		if !ok {
+			// The sort's rank words, their radix buffer and the sorted
+			// ranks are charged while it runs.
+			sortScratch := windowSortBytes * int64(in.rows)
+			if err := x.reserve(n, sortScratch); err != nil {
+				return nil, err
+			}
 			var err error
-			if wo, err = x.sortWindow(in, w); err != nil {
+			wo, err = x.sortWindow(in, w)
+			x.release(sortScratch)
+			if err != nil {
 				return nil, err
 			}
 			sorted[k] = wo
@@ -68,6 +76,10 @@ func (x *executor) windowColumns(n *planner.Window, in *rel) ([]*columnar.Column
 	}
 	return cols, nil
 }
+
+// windowSortBytes bounds a window sort's transient bytes per row: 16-byte
+// (ranks, row) pairs, a radix buffer of as many, and 8 of sorted ranks.
+const windowSortBytes = 40
 
 // windowScratchBytes bounds a window function's working bytes per row:
 // frame bounds (16), prefix count and sums (24), its output column (8).
