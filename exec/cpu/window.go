@@ -183,7 +183,8 @@ func (wo *windowOrder) peerBounds() (starts, ends []int) {
 
 // windowColumn computes one function's column, in input row order.
 // charge reserves the bytes of results that grow with the frames (the
-// JSON aggregates' texts) for the rest of the query.
+// JSON aggregates' texts) for the rest of the query, and of the DOUBLE
+// sums' segment tree.
 func (x *executor) windowColumn(in *rel, w *sql.WindowFunc, wo *windowOrder, charge func(int64) error) (*columnar.Column, error) {
 	switch w.Func {
 	case sql.WinRowNumber, sql.WinRank, sql.WinDenseRank, sql.WinNtile:
@@ -211,7 +212,7 @@ func (x *executor) windowColumn(in *rel, w *sql.WindowFunc, wo *windowOrder, cha
 	if w.Agg.Func == sql.AggJSONArrayAgg || w.Agg.Func == sql.AggJSONObjectAgg {
 		return frameJSONAgg(w.Agg, wo, fr, args[0], charge)
 	}
-	return frameAggregate(w, wo, fr, args)
+	return frameAggregate(w, wo, fr, args, charge)
 }
 
 // rankColumn is ROW_NUMBER, RANK, DENSE_RANK or NTILE.

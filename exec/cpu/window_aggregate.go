@@ -11,10 +11,11 @@ import (
 // SUM, COUNT and AVG subtract prefix sums (restarted at every
 // partition, so a running total adds exactly as a sequential sum would);
 // integer and decimal prefixes may wrap, and their differences are still
-// exact whenever the frame's own sum fits. The per-row sums and counts feed
+// exact whenever the frame's own sum fits. A DOUBLE frame that starts after
+// its partition's first row is summed on its own (window_float_sum.go). The per-row sums and counts feed
 // the hash aggregate's sumAcc, so types, rounding and the NULL of an empty
 // frame follow GROUP BY exactly. MIN and MAX keep a monotonic deque.
-func frameAggregate(w *sql.WindowFunc, wo *windowOrder, fr *frames, args []*columnar.Column) (*columnar.Column, error) {
+func frameAggregate(w *sql.WindowFunc, wo *windowOrder, fr *frames, args []*columnar.Column, charge func(int64) error) (*columnar.Column, error) {
 	n := len(wo.perm)
 	switch w.Agg.Func {
 	case sql.AggMin, sql.AggMax:
@@ -57,6 +58,12 @@ func frameAggregate(w *sql.WindowFunc, wo *windowOrder, fr *frames, args []*colu
 	}
 	acc := &sumAcc{avg: w.Agg.Func == sql.AggAvg, argT: w.Agg.Arg.Type(), t: w.Agg.T, float: float, expr: w.Agg}
 	acc.grow(n)
+	if float {
+		if err := charge(floatSumTreeBytes * int64(n)); err != nil {
+			return nil, err
+		}
+		slidingFloatSums(wo, arg, fr, starts, acc.f)
+	}
 	rc := make([]int64, n)
 	groups := make([]int32, n)
 	for i := range wo.perm {
@@ -73,8 +80,7 @@ func frameAggregate(w *sql.WindowFunc, wo *windowOrder, fr *frames, args []*colu
 		switch {
 		case float && lo == starts[i]:
 			acc.f[i] = sf[hi]
-		case float:
-			acc.f[i] = sf[hi] - sf[lo]
+		case float: // slidingFloatSums
 		case lo == starts[i]:
 			acc.s[i], acc.hi[i] = si[hi], sh[hi]
 		default:
