@@ -63,7 +63,7 @@ func (x *executor) windowColumns(n *planner.Window, in *rel) ([]*columnar.Column
 		}
 		// The function's working state (frames, prefix sums or a queue,
 		// its column) is charged while it is computed.
-		scratch := windowScratchBytes * int64(in.rows)
+		scratch := (windowScratchBytes + floatFrameBytes(w)) * int64(in.rows)
 		if err := x.reserve(n, scratch); err != nil {
 			return nil, err
 		}
@@ -82,7 +82,8 @@ func (x *executor) windowColumns(n *planner.Window, in *rel) ([]*columnar.Column
 const windowSortBytes = 40
 
 // windowScratchBytes bounds a window function's working bytes per row:
-// frame bounds (16), prefix count and sums (24), its output column (8).
+// frame bounds (16), prefix count and sums (24), its output column (8);
+// a DOUBLE aggregate's tree adds floatFrameBytes.
 const windowScratchBytes = 48
 
 // windowOrder is the input sorted for one window: perm lists the rows in
@@ -183,8 +184,7 @@ func (wo *windowOrder) peerBounds() (starts, ends []int) {
 
 // windowColumn computes one function's column, in input row order.
 // charge reserves the bytes of results that grow with the frames (the
-// JSON aggregates' texts) for the rest of the query, and of the DOUBLE
-// sums' segment tree.
+// JSON aggregates' texts) for the rest of the query.
 func (x *executor) windowColumn(in *rel, w *sql.WindowFunc, wo *windowOrder, charge func(int64) error) (*columnar.Column, error) {
 	switch w.Func {
 	case sql.WinRowNumber, sql.WinRank, sql.WinDenseRank, sql.WinNtile:
@@ -212,7 +212,7 @@ func (x *executor) windowColumn(in *rel, w *sql.WindowFunc, wo *windowOrder, cha
 	if w.Agg.Func == sql.AggJSONArrayAgg || w.Agg.Func == sql.AggJSONObjectAgg {
 		return frameJSONAgg(w.Agg, wo, fr, args[0], charge)
 	}
-	return frameAggregate(w, wo, fr, args, charge)
+	return frameAggregate(w, wo, fr, args)
 }
 
 // rankColumn is ROW_NUMBER, RANK, DENSE_RANK or NTILE.

@@ -15,7 +15,7 @@ import (
 // its partition's first row is summed on its own (window_float_sum.go). The per-row sums and counts feed
 // the hash aggregate's sumAcc, so types, rounding and the NULL of an empty
 // frame follow GROUP BY exactly. MIN and MAX keep a monotonic deque.
-func frameAggregate(w *sql.WindowFunc, wo *windowOrder, fr *frames, args []*columnar.Column, charge func(int64) error) (*columnar.Column, error) {
+func frameAggregate(w *sql.WindowFunc, wo *windowOrder, fr *frames, args []*columnar.Column) (*columnar.Column, error) {
 	n := len(wo.perm)
 	switch w.Agg.Func {
 	case sql.AggMin, sql.AggMax:
@@ -59,9 +59,6 @@ func frameAggregate(w *sql.WindowFunc, wo *windowOrder, fr *frames, args []*colu
 	acc := &sumAcc{avg: w.Agg.Func == sql.AggAvg, argT: w.Agg.Arg.Type(), t: w.Agg.T, float: float, expr: w.Agg}
 	acc.grow(n)
 	if float {
-		if err := charge(floatSumTreeBytes * int64(n)); err != nil {
-			return nil, err
-		}
 		slidingFloatSums(wo, arg, fr, starts, acc.f)
 	}
 	rc := make([]int64, n)

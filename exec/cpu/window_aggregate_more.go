@@ -22,68 +22,45 @@ func frameMoreAggregate(w *sql.WindowFunc, wo *windowOrder, fr *frames, arg *col
 	return nil, false
 }
 
-// frameVariance subtracts prefix sums of each value's deviation from its
-// partition's mean, and of its square: centring on the mean keeps the
-// difference S2 - S1²/n from cancelling as sum(x²) - sum(x)²/n would
-// (what rounding remains is bounded by roundingTolerance).
+// frameVariance merges each frame's moments from a segment tree
+// (window_float_frames.go): O(log n) a row whatever the frame, and no
+// cancellation between what lies inside the frame and what came before.
 // NULLs are skipped; a frame with too few values is NULL, as in GROUP BY.
 func frameVariance(f sql.AggFunc, wo *windowOrder, fr *frames, arg *columnar.Column) *columnar.Column {
 	n := len(wo.perm)
-	cnt := make([]int64, n+1)
-	s1 := make([]float64, n+1)
-	s2 := make([]float64, n+1)
-	col := newColumn(columnar.TFloat64, n, true)
-	wo.partitions(func(ps, pe int) {
-		mean, k := 0.0, 0
-		for i := ps; i < pe; i++ {
-			if r := int(wo.perm[i]); !arg.IsNull(r) {
-				k++
-				mean += (arg.F64[r] - mean) / float64(k)
-			}
-		}
-		// Prefixes restart at the partition: index ps holds zeros.
-		cnt[ps], s1[ps], s2[ps] = 0, 0, 0
-		for i := ps; i < pe; i++ {
-			cnt[i+1], s1[i+1], s2[i+1] = cnt[i], s1[i], s2[i]
-			if r := int(wo.perm[i]); !arg.IsNull(r) {
-				d := arg.F64[r] - mean
-				cnt[i+1]++
-				s1[i+1] += d
-				s2[i+1] += d * d
-			}
-		}
-		for i := ps; i < pe; i++ {
-			lo, hi := fr.lo[i], max(fr.hi[i], fr.lo[i])
-			c := float64(cnt[hi] - cnt[lo])
-			div := c
+	t := newMomentTree(wo, arg)
+	// By sorted position, in parallel (the column's validity words are
+	// shared by rows of different workers: set after).
+	vals, null := make([]float64, n), make([]bool, n)
+	parallelRanges(n, 0, func(from, to int) {
+		for i := from; i < to; i++ {
+			m := t.of(fr.lo[i], max(fr.hi[i], fr.lo[i]))
+			div := m.n
 			if f == sql.AggVarSamp || f == sql.AggStddevSamp {
 				div--
 			}
-			row := int(wo.perm[i])
 			if div <= 0 {
-				col.SetNull(row)
+				null[i] = true
 				continue
 			}
-			a, b := s1[hi]-s1[lo], s2[hi]-s2[lo]
-			m2 := b - a*a/c
-			if m2 <= roundingTolerance*s2[hi] {
-				m2 = 0 // the prefixes' rounding, not a spread (equal values)
-			}
-			v := m2 / div
+			v := max(m.m2, 0) / div
 			if f == sql.AggStddevPop || f == sql.AggStddevSamp {
 				v = math.Sqrt(v)
 			}
-			col.SetValid(row)
-			col.F64[row] = v
+			vals[i] = v
 		}
 	})
+	col := newColumn(columnar.TFloat64, n, true)
+	for i, row := range wo.perm {
+		if null[i] {
+			col.SetNull(int(row))
+			continue
+		}
+		col.SetValid(int(row))
+		col.F64[row] = vals[i]
+	}
 	return dropValidity(col)
 }
-
-// roundingTolerance bounds, relative to the prefix sum of squares a frame's
-// sum is taken from, the error that subtracting prefixes leaves: a smaller
-// spread is read as none, so a frame of equal values has variance 0.
-const roundingTolerance = 64 * 0x1p-52
 
 // frameBits folds BIT_AND, BIT_OR or BIT_XOR over each frame with a
 // two-stack queue: frames only slide forward within a partition, so each

@@ -1,6 +1,9 @@
 package cpu
 
-import "gpusql/storage/columnar"
+import (
+	"gpusql/sql"
+	"gpusql/storage/columnar"
+)
 
 // A DOUBLE frame that does not start at its partition's first row cannot
 // take the difference of two running sums: a running sum that has passed
@@ -75,4 +78,78 @@ func slidingFloatSums(wo *windowOrder, arg *columnar.Column, fr *frames, starts 
 			}
 		}
 	})
+}
+
+// moments are a set of values' count, mean and sum of squared deviations
+// (M2), which merge without cancelling (Chan, Golub and LeVeque): the
+// variance of a frame of small values after a huge one comes out as the
+// small values' own, where prefix sums of squares had lost them.
+type moments struct{ n, mean, m2 float64 }
+
+func (a moments) merge(b moments) moments {
+	if a.n == 0 {
+		return b
+	}
+	if b.n == 0 {
+		return a
+	}
+	n := a.n + b.n
+	d := b.mean - a.mean
+	return moments{n: n, mean: a.mean + d*(b.n/n), m2: a.m2 + b.m2 + d*d*(a.n*b.n/n)}
+}
+
+// momentTree is floatSumTree's layout over moments.
+type momentTree struct {
+	n     int
+	nodes []moments
+}
+
+// momentTreeBytes is what a tree holds per row, charged while it lives.
+const momentTreeBytes = 48
+
+func newMomentTree(wo *windowOrder, arg *columnar.Column) *momentTree {
+	n := len(wo.perm)
+	t := &momentTree{n: n, nodes: make([]moments, 2*n)}
+	parallelRanges(n, 0, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if row := int(wo.perm[i]); !arg.IsNull(row) {
+				t.nodes[n+i] = moments{n: 1, mean: arg.F64[row]}
+			}
+		}
+	})
+	for i := n - 1; i > 0; i-- {
+		t.nodes[i] = t.nodes[2*i].merge(t.nodes[2*i+1])
+	}
+	return t
+}
+
+// of merges the moments of sorted positions [lo, hi).
+func (t *momentTree) of(lo, hi int) moments {
+	var left, right moments
+	for l, r := lo+t.n, hi+t.n; l < r; l, r = l/2, r/2 {
+		if l&1 == 1 {
+			left = left.merge(t.nodes[l])
+			l++
+		}
+		if r&1 == 1 {
+			r--
+			right = t.nodes[r].merge(right)
+		}
+	}
+	return left.merge(right)
+}
+
+// floatFrameBytes is what w's trees hold per row beyond windowScratchBytes,
+// charged while the function is computed.
+func floatFrameBytes(w *sql.WindowFunc) int64 {
+	if w.Agg.Arg == nil || w.Agg.Arg.Type().Physical() != columnar.PhysFloat64 {
+		return 0
+	}
+	switch w.Agg.Func {
+	case sql.AggSum, sql.AggAvg:
+		return floatSumTreeBytes
+	case sql.AggVarPop, sql.AggVarSamp, sql.AggStddevPop, sql.AggStddevSamp:
+		return momentTreeBytes + 9 // and the results by sorted position
+	}
+	return 0
 }
