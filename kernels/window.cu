@@ -1,8 +1,9 @@
 // Window functions on the materializing executor (exec/gpu/window.go):
 // ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, NTILE, LAG, LEAD,
 // and COUNT / SUM / FIRST_VALUE / LAST_VALUE / NTH_VALUE over ROWS frames
-// with any bounds and RANGE frames bounded by the partition or the current
-// row's peers; MIN / MAX over such frames from the partition's first row. The
+// with any bounds and RANGE frames bounded by the partition, the current
+// row's peers or an offset from its key (a binary search per row); MIN /
+// MAX over such frames from the partition's first row. The
 // rows are first sorted by partition and order keys (radix sort, sort.go);
 // every value then comes from segmented scans over that order, Blelloch's
 // scan with the (segment-start flag, value) operator, so the work is O(n)
@@ -99,6 +100,14 @@ struct WinFinishParams {
   int startKind, endKind;    // WIN_B_* below
   long long avgMul, avgDiv;  // AVG: sum * avgMul / (count * avgDiv), at the result's scale
   int hasDefault, avgCut;    // avgCut: the quotient is cut, not rounded half away from zero
+  // A RANGE frame's offsets (win_range_bound): the single order key, read
+  // at perm[j] (times keyMul: a DATE key's days as microseconds under an
+  // INTERVAL), and each bound's signed offset in its units (preceding
+  // negative) as an integer or, where startFloat / endFloat, a double.
+  Col rangeKey;
+  long long keyMul, startOff, endOff;
+  double startOffF, endOffF;
+  int rangeDesc, startFloat, endFloat, pad;
 };
 
 // Frame bounds (sql.BoundKind).
@@ -322,9 +331,64 @@ __device__ __forceinline__ long long win_avg(long long sum, long long cnt, const
   return (long long)q;
 }
 
+// win_range_cmp compares sorted position j's key with target, both in
+// sort direction (negated when descending, so keys never decrease along a
+// partition): exec/cpu's rangeKey.diff, integers in 128 bits (exact).
+__device__ __forceinline__ int win_range_cmp(const WinFinishParams& p, long long j, bool isFloat, __int128 target, double targetF) {
+  const long long r = __ldg(p.perm + j);
+  if (isFloat) {
+    double a = ldf(p.rangeKey, r);
+    if (p.rangeDesc) a = -a;
+    return a < targetF ? -1 : a > targetF ? 1 : 0;
+  }
+  __int128 a = (__int128)ldi(p.rangeKey, r) * p.keyMul;
+  if (p.rangeDesc) a = -a;
+  return a < target ? -1 : a > target ? 1 : 0;
+}
+
+// win_range_bound is a RANGE bound with an offset for sorted position i of
+// the partition [ps, pe]: a row whose key is NULL has its NULL peers as the
+// frame; otherwise the first non-NULL key at or past the current key moved
+// by the offset (a start), or the last one not past it (an end), found by
+// binary search.
+__device__ long long win_range_bound(const WinFinishParams& p, bool start, long long i, long long ps, long long pe) {
+  const long long r = __ldg(p.perm + i);
+  if (!isvalid(p.rangeKey, r)) return start ? p.peerStart[i] : p.peerEndAt[p.peerStart[i]];
+  // NULL keys sort first ascending, last descending: the non-NULL rows
+  // are [nl, nh], their boundary the first position past the NULLs
+  // (ascending) or at them (descending).
+  long long lo = ps, hi = pe + 1;
+  while (lo < hi) {
+    const long long m = lo + (hi - lo) / 2;
+    if (isvalid(p.rangeKey, __ldg(p.perm + m)) != (bool)p.rangeDesc) hi = m; else lo = m + 1;
+  }
+  const long long nl = p.rangeDesc ? ps : lo, nh = p.rangeDesc ? lo - 1 : pe;
+  const bool isFloat = start ? p.startFloat : p.endFloat;
+  __int128 target = 0;
+  double targetF = 0;
+  if (isFloat) {
+    double v = ldf(p.rangeKey, r);
+    if (p.rangeDesc) v = -v;
+    targetF = __dadd_rn(v, start ? p.startOffF : p.endOffF);
+  } else {
+    target = (__int128)ldi(p.rangeKey, r) * p.keyMul;
+    if (p.rangeDesc) target = -target;
+    target += start ? p.startOff : p.endOff;
+  }
+  // The first position whose key is at or past (start) / past (end) target.
+  lo = nl, hi = nh + 1;
+  while (lo < hi) {
+    const long long m = lo + (hi - lo) / 2;
+    const int d = win_range_cmp(p, m, isFloat, target, targetF);
+    if (start ? d >= 0 : d > 0) hi = m; else lo = m + 1;
+  }
+  return start ? lo : lo - 1;
+}
+
 // win_bound is where a frame bound lies for sorted position i of the
 // partition [ps, pe], before clamping to it.
 __device__ __forceinline__ long long win_bound(const WinFinishParams& p, int kind, long long n, bool start, long long i, long long ps, long long pe) {
+  if (!p.rows && (kind == WIN_B_PRECEDING || kind == WIN_B_FOLLOWING)) return win_range_bound(p, start, i, ps, pe);
   switch (kind) {
     case WIN_B_UNBOUNDED_PRECEDING: return ps;
     case WIN_B_PRECEDING: return i - n;

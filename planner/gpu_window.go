@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"strings"
 
 	"gpusql/sql"
 	"gpusql/storage/columnar"
@@ -15,27 +16,29 @@ import (
 // CPU, whose order of additions they would not keep), and MIN or MAX the
 // running value at the frame's end when the frame starts at the
 // partition's first row. Frame bounds are positions: ROWS offsets, the
-// partition's ends, the current row's peers for RANGE. PERCENT_RANK,
+// partition's ends, the current row's peers for RANGE, or for a RANGE
+// offset the binary search of the key moved by it. PERCENT_RANK,
 // CUME_DIST and NTILE read the groups' bounds; LAG, LEAD, FIRST_VALUE,
 // LAST_VALUE and NTH_VALUE gather the value at the sorted position they
 // name. An AVG is its frame's exact SUM over its count at the result's
-// scale, cut or rounded as the CPU's (exec/cpu's sumAcc). RANGE offsets
-// and the statistical and JSON aggregates stay on the CPU.
+// scale, cut or rounded as the CPU's (exec/cpu's sumAcc). RANGE offsets in
+// months or years and the statistical and JSON aggregates stay on the CPU.
 
 // maxGPUWindowKeys is kernels/window.cu's MAX_WIN_KEYS.
 const maxGPUWindowKeys = 8
 
 // GPUFrameRefusal says why the GPU cannot compute w over its frame ("" when
 // it can): ROWS frames with any bounds, RANGE frames bounded by the
-// partition or the current row's peers (a RANGE offset would need a search
-// over the order key's values), and for MIN and MAX only frames from the
-// partition's first row (a running minimum cannot be taken back).
+// partition, the current row's peers or offsets GPURangeOffset takes (a
+// binary search over the sorted keys per row), and for MIN and MAX only
+// frames from the partition's first row (a running minimum cannot be
+// taken back).
 func GPUFrameRefusal(w *sql.WindowFunc) string {
 	f := w.Frame
 	if !f.Rows {
 		for _, b := range []sql.FrameBound{f.Start, f.End} {
-			if b.Kind == sql.BoundPreceding || b.Kind == sql.BoundFollowing {
-				return "RANGE frames with an offset are computed on the CPU"
+			if _, err := GPURangeOffset(w, b); err != nil {
+				return err.Error()
 			}
 		}
 	}
@@ -43,6 +46,62 @@ func GPUFrameRefusal(w *sql.WindowFunc) string {
 		return "MIN / MAX over a frame that does not start at the partition's first row is computed on the CPU"
 	}
 	return ""
+}
+
+// GPURangeBound is a RANGE frame bound's offset as kernels/window.cu's
+// win_range_bound applies it to the order key in sort direction: Off (or
+// OffF where Float: a DOUBLE key, or a fractional offset of an integer
+// one) added to the key times KeyMul, negative when preceding.
+type GPURangeBound struct {
+	Off    int64
+	OffF   float64
+	Float  bool
+	KeyMul int64
+}
+
+// gpuIntervalMicros are the INTERVAL units of fixed length; MONTH and YEAR
+// move by the calendar (sql.AddDatetime) and stay on the CPU.
+var gpuIntervalMicros = map[string]int64{"microsecond": 1, "second": columnar.MicrosPerSecond,
+	"minute": 60 * columnar.MicrosPerSecond, "hour": 3600 * columnar.MicrosPerSecond, "day": columnar.MicrosPerDay}
+
+// GPURangeOffset is b's offset for the GPU, zero for a bound without one,
+// or why the GPU cannot compare it as exec/cpu's rangeKey does.
+func GPURangeOffset(w *sql.WindowFunc, b sql.FrameBound) (GPURangeBound, error) {
+	if b.Kind != sql.BoundPreceding && b.Kind != sql.BoundFollowing {
+		return GPURangeBound{}, nil
+	}
+	sign := int64(1)
+	if b.Kind == sql.BoundPreceding {
+		sign = -1
+	}
+	kt := w.Order[0].Expr.Type()
+	refuse := fmt.Errorf("RANGE offsets over a %s key are computed on the CPU", kt)
+	switch {
+	case kt.ID == columnar.Date || kt.ID == columnar.Datetime:
+		per, ok := gpuIntervalMicros[b.Unit]
+		if !ok {
+			return GPURangeBound{}, fmt.Errorf("a RANGE frame INTERVAL in %sS (calendar arithmetic) is computed on the CPU", strings.ToUpper(b.Unit))
+		}
+		// Past 2^62 µs every key (years 0..9999) lies on the near side.
+		off := int64(1) << 62
+		if b.N <= off/per {
+			off = b.N * per
+		}
+		mul := int64(1)
+		if kt.ID == columnar.Date {
+			mul = columnar.MicrosPerDay
+		}
+		return GPURangeBound{Off: sign * off, KeyMul: mul}, nil
+	case kt.ID == columnar.Float64:
+		return GPURangeBound{OffF: float64(sign) * b.F, Float: true, KeyMul: 1}, nil
+	case kt.IsWide() || kt.IsBigUnsigned() || kt.Physical() != columnar.PhysInt64 && kt.Physical() != columnar.PhysInt32:
+		return GPURangeBound{}, refuse
+	case kt.IsInteger() && b.F != 0:
+		return GPURangeBound{OffF: float64(sign) * b.F, Float: true, KeyMul: 1}, nil
+	case kt.IsInteger() || kt.ID == columnar.Decimal && b.F == 0:
+		return GPURangeBound{Off: sign * b.N, KeyMul: 1}, nil
+	}
+	return GPURangeBound{}, refuse
 }
 
 // gpuWindowRefusal says why the GPU cannot run n ("" when it can).

@@ -66,8 +66,8 @@ func TestWindowPartitionFilterPushdown(t *testing.T) {
 // leave it free.
 func TestWindowGPURefusals(t *testing.T) {
 	e := newEnv(t)
-	e.table("create table t (a int, b int, f double, s varchar(10))", 10, func(i int) string {
-		return fmt.Sprintf("%d|%d|%d.5|x%d", i%3, i, i, i)
+	e.table("create table t (a int, b int, f double, s varchar(10), d date)", 10, func(i int) string {
+		return fmt.Sprintf("%d|%d|%d.5|x%d|2024-01-%02d", i%3, i, i, i, i+1)
 	})
 	for _, c := range []struct{ fn, why string }{
 		{"rank() over (partition by a order by b)", ""},
@@ -86,7 +86,10 @@ func TestWindowGPURefusals(t *testing.T) {
 		{"first_value(b) over (order by b range between current row and unbounded following)", ""},
 		{"sum(b) over (order by b rows between 1 preceding and current row)", ""},
 		{"count(f) over (partition by a order by b rows between 2 following and unbounded following)", ""},
-		{"sum(b) over (order by b range between 1 preceding and current row)", "RANGE frames with an offset"},
+		{"sum(b) over (order by b range between 1 preceding and current row)", ""},
+		{"count(*) over (order by f desc range between 0.5 preceding and 2 following), sum(b) over (order by b range between 1.5 preceding and current row)", ""},
+		{"count(*) over (order by d range between interval 7 day preceding and current row)", ""},
+		{"count(*) over (order by d range between interval 1 month preceding and current row)", "INTERVAL in MONTHS (calendar arithmetic)"},
 		{"min(b) over (order by b rows between 1 preceding and current row)", "MIN / MAX over a frame that does not start"},
 		{"sum(f) over (partition by a)", "exact integer sums only"},
 		{"min(s) over (partition by a)", "MIN / MAX of VARCHAR"},

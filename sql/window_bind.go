@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -503,7 +504,7 @@ func (b *binder) frameBound(fb *ast.FrameBound, rows bool, order []SortKey, sc *
 		return out, b.errf(bpos, "a RANGE frame offset must be a non-negative numeric constant, not %s", e)
 	}
 	out.N, out.F, out.W = v.I, v.F, v.W
-	if kt.IsInteger() && f.F != float64(int64(f.F)) {
+	if kt.IsInteger() && f.F != math.Trunc(f.F) {
 		// 1.5 PRECEDING over an integer key: compare as doubles.
 		out.N, out.F = 0, f.F
 	}

@@ -198,11 +198,26 @@ func (k *rangeKey) diff(r, cur int32, b sql.FrameBound, sign float64) int {
 		}
 		return cmp3(a, v+sign*b.F)
 	}
-	a, v := c.Int64At(int(r)), c.Int64At(int(cur))
+	// In the keys' own order: the offset moves against a descending sort,
+	// and a target past int64 lies beyond every key.
+	a, v, d := c.Int64At(int(r)), c.Int64At(int(cur)), int64(sign)*b.N
 	if k.desc {
-		a, v = -a, -v
+		d = -d
 	}
-	return cmp3(a, v+int64(sign)*b.N)
+	t := v + d
+	var out int
+	switch {
+	case d > 0 && t < v:
+		out = -1
+	case d < 0 && t > v:
+		out = 1
+	default:
+		out = cmp3(a, t)
+	}
+	if k.desc {
+		out = -out
+	}
+	return out
 }
 
 // valueRows is, per input row, the row FIRST_VALUE, LAST_VALUE or

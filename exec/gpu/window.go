@@ -79,6 +79,10 @@ type winFinishParams struct {
 	StartKind, EndKind                               int32
 	AvgMul, AvgDiv                                   int64
 	HasDefault, AvgCut                               int32
+	RangeKey                                         colView
+	KeyMul, StartOff, EndOff                         int64
+	StartOffF, EndOffF                               float64
+	RangeDesc, StartFloat, EndFloat, Pad             int32
 }
 
 // maxWinKeys is MAX_WIN_KEYS: partition and order keys of one window.

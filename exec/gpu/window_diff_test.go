@@ -26,7 +26,9 @@ import (
 // / LAST_VALUE / NTH_VALUE over frames from the partition's first row to
 // the row, its last peer or the partition's end, and COUNT / SUM / AVG and the
 // value functions over ROWS frames with offsets (empty ones too) and RANGE
-// frames from the current row's peers; with and without partitions,
+// frames from the current row's peers or with offsets (integers ascending
+// and descending, past int64, fractional over integers, doubles, decimals,
+// INTERVALs in days, weeks and hours over dates); with and without partitions,
 // several functions sharing a sort, and operators above the Window (a filter on its column, ORDER BY
 // with LIMIT). Sizes: empty, one row, around the scans' 2,048-row tile,
 // and past 1,024 tiles (the carry kernel's threads then take several).
@@ -51,6 +53,8 @@ func TestWindowDifferential(t *testing.T) {
 		"select id, sum(i32) over (partition by s order by id rows between 2 preceding and current row), count(f) over (order by id rows between 3 preceding and 1 preceding), count(*) over (partition by d order by id rows between 1 following and 4 following), sum(`dec`) over (partition by i32 % 3 order by id rows between current row and unbounded following) from T",
 		"select id, avg(i32) over (partition by s order by id rows between 3 preceding and current row), avg(i32) over (partition by d), avg(i32) over (order by d), avg(i32) over (order by id rows between 2 following and 5 following) from T",
 		"select id, sum(i64 % 100) over (partition by s order by i32 range between current row and unbounded following), count(*) over (order by d range between current row and current row), first_value(f) over (partition by s order by id rows between 2 preceding and 2 following), last_value(d) over (order by id rows between 1 following and 3 following), nth_value(i32, 2) over (partition by s order by i32 range between current row and unbounded following) from T",
+		"select id, sum(i32) over (partition by s order by i32 range between 3 preceding and 2 following), count(*) over (order by i64 desc range between 4611686018427387904 preceding and 5 following), avg(i32) over (order by f range between 0.5 preceding and 0.25 following), count(f) over (partition by i32 % 3 order by i32 range between 1.5 preceding and 1.5 following) from T",
+		"select id, sum(`dec`) over (order by `dec` range between 2.5 preceding and current row), first_value(id) over (order by d range between interval 3 day preceding and interval 1 day following), last_value(id) over (partition by s order by d desc range between current row and interval 2 week following), sum(i32) over (order by d range between interval 36 hour preceding and current row), count(*) over (order by d range between interval 10 day following and unbounded following) from T",
 	}
 	for _, n := range []int{0, 1, 2047, 2048, 2049, 4097, 100_003, 2_500_001} {
 		cat := catalog.New()

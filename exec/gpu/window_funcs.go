@@ -76,7 +76,7 @@ func (r *queryRun) windowRanking(in *relation, w *sql.WindowFunc, wo *winOrder, 
 	needPart := f == winPercentRank || f == winCumeDist || f == winNtile || f == winLag || f == winLead
 	needPeer := f == winCumeDist
 	if f >= winFirstValue {
-		if err := r.winFrame(w, wo, in.n, op, fp); err != nil {
+		if err := r.winFrame(in, w, wo, op, fp); err != nil {
 			return nil, err
 		}
 	}
@@ -129,8 +129,9 @@ func (r *queryRun) winEnds(wo *winOrder, rows int64, part, peer bool, fp *winFin
 }
 
 // winFrame sets w's frame bounds in fp, with the group ends they read:
-// the partition's always, the peers' for a RANGE frame's CURRENT ROW end.
-func (r *queryRun) winFrame(w *sql.WindowFunc, wo *winOrder, n int64, op planner.Node, fp *winFinishParams) error {
+// the partition's always, the peers' for a RANGE frame's CURRENT ROW end
+// or offsets (a NULL key's frame is its peers).
+func (r *queryRun) winFrame(in *relation, w *sql.WindowFunc, wo *winOrder, op planner.Node, fp *winFinishParams) error {
 	if why := planner.GPUFrameRefusal(w); why != "" {
 		return unsupported(op, why)
 	}
@@ -140,7 +141,41 @@ func (r *queryRun) winFrame(w *sql.WindowFunc, wo *winOrder, n int64, op planner
 	}
 	fp.StartKind, fp.StartN = int32(f.Start.Kind), f.Start.N
 	fp.EndKind, fp.EndN = int32(f.End.Kind), f.End.N
-	return r.winEnds(wo, n, true, !f.Rows && f.End.Kind == sql.BoundCurrentRow, fp)
+	offsets := !f.Rows && (hasOffset(f.Start) || hasOffset(f.End))
+	if offsets {
+		if err := r.winRange(in, w, op, fp); err != nil {
+			return err
+		}
+	}
+	return r.winEnds(wo, in.n, true, offsets || !f.Rows && f.End.Kind == sql.BoundCurrentRow, fp)
+}
+
+func hasOffset(b sql.FrameBound) bool {
+	return b.Kind == sql.BoundPreceding || b.Kind == sql.BoundFollowing
+}
+
+// winRange sets up a RANGE frame's offsets as planner.GPURangeOffset gives
+// them: the order key's view and each bound's offset in the key's units.
+func (r *queryRun) winRange(in *relation, w *sql.WindowFunc, op planner.Node, fp *winFinishParams) error {
+	key, err := r.keyView(in, w.Order[0].Expr, op)
+	if err != nil {
+		return err
+	}
+	fp.RangeKey = key
+	if w.Order[0].Desc {
+		fp.RangeDesc = 1
+	}
+	var start, end planner.GPURangeBound
+	if start, err = planner.GPURangeOffset(w, w.Frame.Start); err != nil {
+		return unsupported(op, err.Error())
+	}
+	if end, err = planner.GPURangeOffset(w, w.Frame.End); err != nil {
+		return unsupported(op, err.Error())
+	}
+	fp.KeyMul = max(start.KeyMul, end.KeyMul, 1)
+	fp.StartOff, fp.StartOffF, fp.StartFloat = start.Off, start.OffF, b2i(start.Float)
+	fp.EndOff, fp.EndOffF, fp.EndFloat = end.Off, end.OffF, b2i(end.Float)
+	return nil
 }
 
 // windowAggregate sets fp up for an aggregate over its frame: a segmented
@@ -150,7 +185,7 @@ func (r *queryRun) winFrame(w *sql.WindowFunc, wo *winOrder, n int64, op planner
 // frame's end.
 func (r *queryRun) windowAggregate(in *relation, w *sql.WindowFunc, wo *winOrder, op planner.Node, fp *winFinishParams) error {
 	n := in.n
-	if err := r.winFrame(w, wo, n, op, fp); err != nil {
+	if err := r.winFrame(in, w, wo, op, fp); err != nil {
 		return err
 	}
 	fp.Func = winAggValue
