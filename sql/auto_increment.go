@@ -69,7 +69,7 @@ func (b *binder) autoValueOnZero() bool {
 // starts. LAST_INSERT_ID(expr), which sets the value, is not supported.
 func (b *binder) lastInsertID(nargs, pos int) (Expr, error) {
 	if nargs != 0 {
-		return nil, b.errf(pos, "unsupported: LAST_INSERT_ID(expr) other than as the whole value of a single-table UPDATE's SET c = LAST_INSERT_ID(expr) (LAST_INSERT_ID() without an argument reads the last generated AUTO_INCREMENT value)")
+		return nil, b.errf(pos, "unsupported: LAST_INSERT_ID(expr) other than as the whole value of a single-table UPDATE's SET c = LAST_INSERT_ID(expr) or of ON DUPLICATE KEY UPDATE's c = LAST_INSERT_ID(expr) (LAST_INSERT_ID() without an argument reads the last generated AUTO_INCREMENT value)")
 	}
 	b.volatile("LAST_INSERT_ID()")
 	var v uint64
