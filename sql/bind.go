@@ -127,10 +127,6 @@ type binder struct {
 	// assigning is the state of the user variables the statement assigns
 	// with := (user_var_assign.go); nil when it assigns none.
 	assigning *varAssignments
-	// setEarlier are the constant values of the user variables a SET
-	// statement assigned before the value being bound: MySQL assigns left
-	// to right, so SET @a = 9, @b = @a + 1 sets @b to 10.
-	setEarlier map[string]*Const
 	// outerHaving are the HAVING names MySQL reads from an enclosing
 	// query although the block's FROM has them (having_names.go).
 	outerHaving map[*ast.ColumnName]bool

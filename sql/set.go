@@ -121,7 +121,6 @@ func (b *binder) set(n *ast.SetStmt) (Statement, error) {
 				return nil, err
 			}
 			a.Value = &Query{Plan: newProject(&Values{Rows: [][]Expr{{}}}, []Expr{e}, []string{a.Name}), Names: []string{a.Name}}
-			b.noteSetEarlier(a, e)
 			if a.User && e.Type().ID == columnar.String {
 				_, a.Collation, _ = describeCollation(e, v.Value)
 			}
@@ -129,24 +128,6 @@ func (b *binder) set(n *ast.SetStmt) (Statement, error) {
 		st.Assignments = append(st.Assignments, a)
 	}
 	return st, nil
-}
-
-// noteSetEarlier records user variable a's value e for the assignments
-// after it when e is a constant; a computed one is read as the variable
-// was before the statement (what later values see of it is not known at
-// bind time), so it is forgotten.
-func (b *binder) noteSetEarlier(a Assignment, e Expr) {
-	if !a.User {
-		return
-	}
-	if b.setEarlier == nil {
-		b.setEarlier = map[string]*Const{}
-	}
-	if c, ok := e.(*Const); ok {
-		b.setEarlier[a.Name] = c
-	} else {
-		delete(b.setEarlier, a.Name)
-	}
 }
 
 // variable binds @@name (SESSION and GLOBAL alike) to its current value.

@@ -134,10 +134,6 @@ func (b *binder) userVariable(n *ast.VariableExpr, pos int) (Expr, error) {
 	if b.assigning != nil && b.assigning.names[strings.ToLower(n.Name)] {
 		return b.assignedUserVar(strings.ToLower(n.Name)), nil
 	}
-	if v, ok := b.setEarlier[strings.ToLower(n.Name)]; ok {
-		c := *v
-		return &c, nil
-	}
 	if v, ok := b.vars.Get(n.Name); ok {
 		return v, nil
 	}
