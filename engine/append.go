@@ -94,6 +94,7 @@ func (db *DB) insert(ctx context.Context, s *sql.Insert) (*StatementResult, erro
 				return nil, err
 			}
 			t, skipped = skipConflicts(t, old.Rows, db.cat.Indexes(s.Table), sql.WarningsFrom(ctx))
+			gen = gen.afterIgnore(t, old.Rows)
 		}
 		return t, nil
 	})

@@ -64,8 +64,15 @@ func TestLastInsertID(t *testing.T) {
 	if got := connValue(t, a, "SELECT pid FROM child"); got != "51" {
 		t.Fatalf("child: %s", got)
 	}
-	if _, err := a.Exec(context.Background(), "SELECT LAST_INSERT_ID(5)", ""); err == nil || !strings.Contains(err.Error(), "unsupported") {
-		t.Fatalf("LAST_INSERT_ID(expr): %v", err)
+	// LAST_INSERT_ID(expr) of a constant returns it and sets the value.
+	if got := connValue(t, a, "SELECT LAST_INSERT_ID(5)"); got != "5" {
+		t.Fatalf("LAST_INSERT_ID(5): %s", got)
+	}
+	if got := connValue(t, a, "SELECT LAST_INSERT_ID()"); got != "5" {
+		t.Fatalf("after LAST_INSERT_ID(5): %s, want 5", got)
+	}
+	if _, err := a.Exec(context.Background(), "SELECT LAST_INSERT_ID(pid) FROM child", ""); err == nil || !strings.Contains(err.Error(), "unsupported") {
+		t.Fatalf("LAST_INSERT_ID(column): %v", err)
 	}
 }
 

@@ -249,6 +249,11 @@ type StatementResult struct {
 	Message string
 	// RowsAffected counts the rows inserted or loaded.
 	RowsAffected int64
+	// RowsFound, where Found is set, is what a client that asked for
+	// CLIENT_FOUND_ROWS gets instead of RowsAffected: UPDATE's matched
+	// rows, ON DUPLICATE KEY UPDATE's rows updated with no change as 1.
+	RowsFound int64
+	Found     bool
 	// Warnings is the statement's @@warning_count (the OK packet's
 	// warnings, SHOW WARNINGS lists them).
 	Warnings int64

@@ -276,6 +276,9 @@ func (db *DB) lenientResult(ctx context.Context, res *exec.Result, fields []colu
 	fs := make([]columnar.Field, len(targets))
 	for i, k := range targets {
 		fs[i] = fields[k]
+		// NULL into the AUTO_INCREMENT column asks for the next value,
+		// no warning 1048 (the value is generated when stored).
+		fs[i].Nullable = fs[i].Nullable || fs[i].AutoIncrement
 	}
 	out := *res
 	out.Columns = lenientValues(ctx, res.Columns, fs, func(i int) int { return i + 1 }, notes)

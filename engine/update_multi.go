@@ -155,5 +155,6 @@ func (db *DB) multiDelete(ctx context.Context, s *sql.MultiDelete) (*StatementRe
 func updateMessage(ctx context.Context, matched, changed int) *StatementResult {
 	r := message("%d %s affected (Rows matched: %d  Changed: %d  Warnings: %d)", changed, plural(changed, "row"), matched, changed, sql.WarningsFrom(ctx).Count())
 	r.RowsAffected = int64(changed)
+	r.RowsFound, r.Found = int64(matched), true
 	return r
 }

@@ -168,7 +168,11 @@ func (h *mysqlHandler) run(query string, binaryRows bool, written map[int]string
 	// InsertId: the first AUTO_INCREMENT value the statement generated,
 	// else the value it stored (mysql_insert_id), as MySQL's OK packet
 	// carries it.
-	return &mysql.Result{AffectedRows: uint64(max(r.RowsAffected, 0)), InsertId: r.LastInsertID, Status: status, Warnings: uint16(min(r.Warnings, 65535))}, nil
+	affected := r.RowsAffected
+	if r.Found && h.conn.Capability()&mysql.CLIENT_FOUND_ROWS != 0 {
+		affected = r.RowsFound // the client asked for rows matched, not changed
+	}
+	return &mysql.Result{AffectedRows: uint64(max(affected, 0)), InsertId: r.LastInsertID, Status: status, Warnings: uint16(min(r.Warnings, 65535))}, nil
 }
 
 // HandleFieldList answers COM_FIELD_LIST (the mysql client's column-name

@@ -66,17 +66,39 @@ func (b *binder) autoValueOnZero() bool {
 // lastInsertID binds LAST_INSERT_ID(): the first AUTO_INCREMENT value the
 // connection's last INSERT that generated one generated (0 before any),
 // a BIGINT UNSIGNED as in MySQL. Like @x it is read when the statement
-// starts. LAST_INSERT_ID(expr), which sets the value, is not supported.
-func (b *binder) lastInsertID(nargs, pos int) (Expr, error) {
-	if nargs != 0 {
-		return nil, b.errf(pos, "unsupported: LAST_INSERT_ID(expr) other than as the whole value of a single-table UPDATE's SET c = LAST_INSERT_ID(expr) (LAST_INSERT_ID() without an argument reads the last generated AUTO_INCREMENT value)")
-	}
+// starts. LAST_INSERT_ID(expr) of a constant integer is that value, and
+// sets the connection's: MySQL sets it as the call is evaluated, and a
+// constant is evaluated once, so setting it here, where the call is
+// bound (in the statement's order), gives MySQL's answers.
+func (b *binder) lastInsertID(args []ast.ExprNode, sc *scope, pos int) (Expr, error) {
 	b.volatile("LAST_INSERT_ID()")
+	if len(args) > 0 {
+		return b.setLastInsertID(args, sc, pos)
+	}
 	var v uint64
 	if b.vars != nil {
 		v = b.vars.LastInsertID()
 	}
 	return &Const{T: columnar.TUint64, I: int64(v)}, nil
+}
+
+func (b *binder) setLastInsertID(args []ast.ExprNode, sc *scope, pos int) (Expr, error) {
+	unsupported := b.errf(pos, "unsupported: LAST_INSERT_ID(expr) other than of a constant integer or as the whole value of a single-table UPDATE's SET c = LAST_INSERT_ID(expr) or of ON DUPLICATE KEY UPDATE's c = LAST_INSERT_ID(expr) (LAST_INSERT_ID() without an argument reads the last generated AUTO_INCREMENT value)")
+	if len(args) != 1 {
+		return nil, unsupported
+	}
+	e, err := b.expr(args[0], sc)
+	if err != nil {
+		return nil, err
+	}
+	c, ok := e.(*Const)
+	if !ok || c.Null || !c.T.IsInteger() || c.T.ID == columnar.Bool {
+		return nil, unsupported
+	}
+	if b.vars != nil {
+		b.vars.SetLastInsertID(uint64(c.I))
+	}
+	return &Const{T: columnar.TUint64, I: c.I}, nil
 }
 
 // DefaultsToNow reports whether f's default is CURRENT_TIMESTAMP.

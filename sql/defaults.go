@@ -200,6 +200,53 @@ func (b *binder) defaultOf(n *ast.DefaultExpr, t *columnar.Table, f columnar.Fie
 	return nil, b.errCode(pos, ErBadField, "Unknown column '%s' in 'field list'", n.Name.Name.O)
 }
 
+// defaultExpr binds DEFAULT and DEFAULT(col): in INSERT's VALUES and
+// UPDATE's SET the written table's default; DEFAULT(col) elsewhere is the
+// default of col's table in FROM (MySQL's DEFAULT() function, "returns
+// the default value for a table column"), col resolved as the column is.
+func (b *binder) defaultExpr(n *ast.DefaultExpr, sc *scope, pos int) (Expr, error) {
+	if n.Name != nil && b.target == nil && sc != nil {
+		if _, err := b.column(n.Name, sc, pos); err != nil {
+			return nil, err // unknown (1054) or ambiguous (1052)
+		}
+		if f, ok := b.scannedField(sc.plan, n.Name); ok {
+			return b.defaultConst(f, pos)
+		}
+	}
+	if n.Name == nil || b.target == nil {
+		return nil, b.errf(pos, "unsupported: DEFAULT here (it is a value of INSERT ... VALUES and UPDATE ... SET, and DEFAULT(col) a column of a table in FROM)")
+	}
+	return b.defaultOf(n, b.target, columnar.Field{}, pos)
+}
+
+// scannedField finds the field of a catalog table that plan scans under
+// cn's qualifier (any, when cn has none) named as cn: the one such field.
+func (b *binder) scannedField(plan Plan, cn *ast.ColumnName) (columnar.Field, bool) {
+	var found []columnar.Field
+	var walk func(p Plan)
+	walk = func(p Plan) {
+		if s, ok := p.(*Scan); ok && (cn.Table.O == "" || strings.EqualFold(s.Alias, cn.Table.O)) {
+			if t, ok := b.cat.Table(s.Table.Name); ok && t == s.Table {
+				for _, f := range t.Fields {
+					if strings.EqualFold(f.Name, cn.Name.O) {
+						found = append(found, f)
+					}
+				}
+			}
+		}
+		for _, c := range p.Children() {
+			walk(c)
+		}
+	}
+	if plan != nil && b.cat != nil {
+		walk(plan)
+	}
+	if len(found) != 1 {
+		return columnar.Field{}, false
+	}
+	return found[0], true
+}
+
 // blobType reports TEXT, BLOB and JSON, which MySQL 8 gives a default
 // only as an expression: DEFAULT ('x'), not DEFAULT 'x'.
 func blobType(t columnar.Type) bool {

@@ -89,10 +89,7 @@ func (b *binder) expr(n ast.ExprNode, sc *scope) (Expr, error) {
 	case *ast.ValuesExpr:
 		return b.valuesRef(n, sc, pos)
 	case *ast.DefaultExpr:
-		if n.Name == nil || b.target == nil {
-			return nil, b.errf(pos, "unsupported: DEFAULT here (it is a value of INSERT ... VALUES and UPDATE ... SET; DEFAULT(col) names a column of the table they write)")
-		}
-		return b.defaultOf(n, b.target, columnar.Field{}, pos)
+		return b.defaultExpr(n, sc, pos)
 	case *ast.VariableExpr:
 		if n.Value != nil && !n.IsSystem {
 			return b.assignUserVar(n, sc, pos)

@@ -86,7 +86,7 @@ func (b *binder) funcCall(n *ast.FuncCallExpr, sc *scope, pos int) (Expr, error)
 	case "connection_id", "database", "schema", "version", "user", "current_user", "session_user", "system_user":
 		return b.sessionFunc(name, len(n.Args), pos)
 	case "last_insert_id":
-		return b.lastInsertID(len(n.Args), pos)
+		return b.lastInsertID(n.Args, sc, pos)
 	case "row_count":
 		return b.rowCountFunc(len(n.Args), pos)
 	case "found_rows":

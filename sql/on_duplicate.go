@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -31,6 +32,11 @@ type OnDuplicate struct {
 	// bind time over an empty pairs table, so it fails only where the
 	// data does (a subquery's runtime error).
 	Bind func(pairs *columnar.Table) (Plan, error)
+	// SetsLastInsertID: c = LAST_INSERT_ID(expr), c being
+	// Targets[LastInsertIDTarget] (as Update's): c's value in the last
+	// row updated becomes LAST_INSERT_ID().
+	SetsLastInsertID   bool
+	LastInsertIDTarget int
 }
 
 // PairFields are the columns of OnDuplicate's pairs table: the existing
@@ -56,6 +62,7 @@ func (b *binder) onDuplicate(t *columnar.Table, list []*ast.Assignment, unique [
 	if err := b.selfReference(t.Name, exprs...); err != nil {
 		return nil, err
 	}
+	list, idColumn := lastInsertIDAssignment(list)
 	od := &OnDuplicate{}
 	od.Bind = func(pairs *columnar.Table) (Plan, error) {
 		// A constant its column cannot take (NULL into NOT NULL, 'abc'
@@ -76,6 +83,11 @@ func (b *binder) onDuplicate(t *columnar.Table, list []*ast.Assignment, unique [
 	if _, err := od.Bind(empty); err != nil {
 		return nil, err
 	}
+	if idColumn != "" {
+		if err := b.onDuplicateSetsID(t, od, idColumn, empty); err != nil {
+			return nil, err
+		}
+	}
 	for _, k := range od.Targets {
 		for _, cols := range unique {
 			if containsInt(cols, k) {
@@ -90,6 +102,22 @@ func (b *binder) onDuplicate(t *columnar.Table, list []*ast.Assignment, unique [
 		}
 	}
 	return od, nil
+}
+
+// onDuplicateSetsID records c = LAST_INSERT_ID(expr) of column name in
+// od, whose value must be an integer, as in UPDATE.
+func (b *binder) onDuplicateSetsID(t *columnar.Table, od *OnDuplicate, name string, empty *columnar.Table) error {
+	k, _ := b.assignTarget(t, t.Name, &ast.ColumnName{Name: ast.NewCIStr(name)})
+	i := slices.Index(od.Targets, k)
+	plan, err := od.Bind(empty)
+	if err != nil || i < 0 {
+		return err
+	}
+	if tp := plan.Schema()[i].Type; !tp.IsInteger() || tp.ID == columnar.Bool {
+		return b.errf(b.wordPos(name, -1), "unsupported: LAST_INSERT_ID(expr) of %s (give it an integer expression)", tp)
+	}
+	od.SetsLastInsertID, od.LastInsertIDTarget = true, i
+	return nil
 }
 
 // bindOnDuplicate binds the assignments over a scan of pairs: the
