@@ -108,6 +108,27 @@ struct WinFinishParams {
   long long keyMul, startOff, endOff;
   double startOffF, endOffF;
   int rangeDesc, startFloat, endFloat, pad;
+  // A frame that starts after its partition's first row reads MIN / MAX,
+  // or a DOUBLE's SUM, from a segment tree (win_tree_*) of treeSize leaves
+  // when tree is set; argFloat: the argument is a DOUBLE (AVG divides in
+  // doubles).
+  const long long* tree;
+  long long treeSize;
+  int treeOp, argFloat;
+};
+
+// The segment tree over a scan's sources: leaves at [size, 2 size) (the
+// sorted positions' values, a NULL or a position past n the operator's
+// identity), node k the operator over nodes 2k and 2k + 1, built a level
+// per launch. A frame [lo, hi] then combines at most two nodes a level,
+// each over the frame's own rows only: MIN / MAX over sliding frames, and
+// DOUBLE sums whose error is bounded by the frame's values, where a
+// difference of running sums loses a frame's small values after a huge one.
+struct WinTreeParams {
+  WinScanParams src;
+  long long* nodes;
+  long long size;    // leaves, a power of two
+  long long lo, hi;  // win_tree_level: the level's nodes
 };
 
 // Frame bounds (sql.BoundKind).
@@ -303,6 +324,27 @@ extern "C" __global__ void win_ends(const WinEndsParams p) {
     if (i == p.n - 1 || (p.flags[i + 1] & p.bit)) p.endAt[p.start[i]] = i;
 }
 
+extern "C" __global__ void win_tree_leaves(const WinTreeParams p) {
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.size; i += (long long)gridDim.x * blockDim.x)
+    p.nodes[p.size + i] = i < p.src.n ? win_source(p.src, i) : win_identity(p.src.op, p.src.isFloat);
+}
+
+extern "C" __global__ void win_tree_level(const WinTreeParams p) {
+  for (long long k = p.lo + (long long)blockIdx.x * blockDim.x + threadIdx.x; k < p.hi; k += (long long)gridDim.x * blockDim.x)
+    p.nodes[k] = win_op(p.src.op, p.src.isFloat, p.nodes[2 * k], p.nodes[2 * k + 1]);
+}
+
+// win_tree_query combines the tree's leaves lo..hi (inclusive), the left
+// side's nodes before the right side's.
+__device__ long long win_tree_query(const WinFinishParams& p, long long lo, long long hi) {
+  long long left = win_identity(p.treeOp, p.argFloat), right = left;
+  for (long long l = lo + p.treeSize, r = hi + 1 + p.treeSize; l < r; l >>= 1, r >>= 1) {
+    if (l & 1) left = win_op(p.treeOp, p.argFloat, left, p.tree[l++]);
+    if (r & 1) right = win_op(p.treeOp, p.argFloat, p.tree[--r], right);
+  }
+  return win_op(p.treeOp, p.argFloat, left, right);
+}
+
 // win_value reads a value column at row r as win_finish stores it: the
 // integer, or a double's bits; false when NULL.
 __device__ __forceinline__ bool win_value(const Col& c, long long r, long long* v) {
@@ -441,8 +483,8 @@ extern "C" __global__ void win_finish(const WinFinishParams p) {
           break;
         }
         // Running scans from the partition's first row: a frame's count and
-        // SUM are differences of two (exact for integers); MIN and MAX come
-        // only with frames from the first row (the planner's rule).
+        // integer SUM are differences of two (exact); a later-starting
+        // frame's MIN, MAX or DOUBLE SUM comes from the tree.
         long long cnt = 0;
         if (lo <= hi) cnt = p.counts ? p.counts[hi] - (lo > ps ? p.counts[lo - 1] : 0) : hi - lo + 1;
         ok = cnt > 0;
@@ -451,8 +493,10 @@ extern "C" __global__ void win_finish(const WinFinishParams p) {
           ok = true;
         } else if (ok) {
           const bool diff = (p.func == WIN_F_AGG_SUM || p.func == WIN_F_AGG_AVG) && lo > ps;
-          v = diff ? sub_ck(p.vals[hi], p.vals[lo - 1]) : p.vals[hi];
-          if (p.func == WIN_F_AGG_AVG) v = win_avg(v, cnt, p);
+          if (p.tree && lo > ps) v = win_tree_query(p, lo, hi);
+          else v = diff ? sub_ck(p.vals[hi], p.vals[lo - 1]) : p.vals[hi];
+          if (p.func == WIN_F_AGG_AVG)
+            v = p.argFloat ? __double_as_longlong(__ddiv_rn(__longlong_as_double(v), (double)cnt)) : win_avg(v, cnt, p);
         }
       }
     }
@@ -467,4 +511,5 @@ extern "C" __global__ void win_param_sizes(long long* out) {
   out[1] = sizeof(WinScanParams);
   out[2] = sizeof(WinEndsParams);
   out[3] = sizeof(WinFinishParams);
+  out[4] = sizeof(WinTreeParams);
 }

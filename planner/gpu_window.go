@@ -11,18 +11,20 @@ import (
 // The GPU runs a Window (exec/gpu/window.go, kernels/window.cu) by sorting
 // its rows once per (partition, order) and computing each function from
 // segmented scans over that order. A scan carries one running value from
-// the partition's first row, so a frame's COUNT or SUM is the difference
-// of two running values (exact for integers: SUMs of doubles stay on the
-// CPU, whose order of additions they would not keep), and MIN or MAX the
-// running value at the frame's end when the frame starts at the
-// partition's first row. Frame bounds are positions: ROWS offsets, the
-// partition's ends, the current row's peers for RANGE, or for a RANGE
-// offset the binary search of the key moved by it. PERCENT_RANK,
-// CUME_DIST and NTILE read the groups' bounds; LAG, LEAD, FIRST_VALUE,
-// LAST_VALUE and NTH_VALUE gather the value at the sorted position they
-// name. An AVG is its frame's exact SUM over its count at the result's
-// scale, cut or rounded as the CPU's (exec/cpu's sumAcc). RANGE offsets in
-// months or years and the statistical and JSON aggregates stay on the CPU.
+// the partition's first row, so a frame's COUNT or integer SUM is the
+// difference of two running values (exact), and MIN, MAX or a DOUBLE's
+// SUM the running value at the frame's end when the frame starts at the
+// partition's first row, else a segment tree's combination of the frame's
+// own rows (O(log n) a row; a DOUBLE's sum keeps its small values after a
+// huge one, as the CPU's tree does, in another order of additions). Frame
+// bounds are positions: ROWS offsets, the partition's ends, the current
+// row's peers for RANGE, or for a RANGE offset the binary search of the key
+// moved by it. PERCENT_RANK, CUME_DIST and NTILE read the groups' bounds;
+// LAG, LEAD, FIRST_VALUE, LAST_VALUE and NTH_VALUE gather the value at the
+// sorted position they name. An integer AVG is its frame's exact SUM over
+// its count at the result's scale, cut or rounded as the CPU's (exec/cpu's
+// sumAcc). RANGE offsets in months or years and the statistical and JSON
+// aggregates stay on the CPU.
 
 // maxGPUWindowKeys is kernels/window.cu's MAX_WIN_KEYS.
 const maxGPUWindowKeys = 8
@@ -30,9 +32,7 @@ const maxGPUWindowKeys = 8
 // GPUFrameRefusal says why the GPU cannot compute w over its frame ("" when
 // it can): ROWS frames with any bounds, RANGE frames bounded by the
 // partition, the current row's peers or offsets GPURangeOffset takes (a
-// binary search over the sorted keys per row), and for MIN and MAX only
-// frames from the partition's first row (a running minimum cannot be
-// taken back).
+// binary search over the sorted keys per row).
 func GPUFrameRefusal(w *sql.WindowFunc) string {
 	f := w.Frame
 	if !f.Rows {
@@ -41,9 +41,6 @@ func GPUFrameRefusal(w *sql.WindowFunc) string {
 				return err.Error()
 			}
 		}
-	}
-	if w.Func == sql.WinAgg && (w.Agg.Func == sql.AggMin || w.Agg.Func == sql.AggMax) && f.Start.Kind != sql.BoundUnboundedPreceding {
-		return "MIN / MAX over a frame that does not start at the partition's first row is computed on the CPU"
 	}
 	return ""
 }
@@ -150,8 +147,11 @@ func gpuWindowFuncRefusal(w *sql.WindowFunc) string {
 	case sql.AggSum, sql.AggAvg:
 		name := sql.AggName(w.Agg.Func)
 		at := w.Agg.Arg.Type()
+		if at.ID == columnar.Float64 && w.T.ID == columnar.Float64 {
+			return ""
+		}
 		if !(at.IsInteger() || at.ID == columnar.Decimal) || at.IsBigUnsigned() || at.IsWide() {
-			return fmt.Sprintf("%s of %s over a window is computed on the CPU (exact integer sums only)", name, at)
+			return fmt.Sprintf("%s of %s over a window is computed on the CPU (integers, DECIMALs and DOUBLEs only)", name, at)
 		}
 		if w.T.Physical() != columnar.PhysInt64 || w.Agg.Func == sql.AggSum && w.T.DecimalScale() != at.DecimalScale() {
 			return fmt.Sprintf("%s as %s is computed on the CPU", name, w.T)

@@ -83,6 +83,16 @@ type winFinishParams struct {
 	KeyMul, StartOff, EndOff                         int64
 	StartOffF, EndOffF                               float64
 	RangeDesc, StartFloat, EndFloat, Pad             int32
+	Tree                                             uint64
+	TreeSize                                         int64
+	TreeOp, ArgFloat                                 int32
+}
+
+// winTreeParams mirrors WinTreeParams.
+type winTreeParams struct {
+	Src          winScanParams
+	Nodes        uint64
+	Size, Lo, Hi int64
 }
 
 // maxWinKeys is MAX_WIN_KEYS: partition and order keys of one window.

@@ -34,6 +34,9 @@ func BenchmarkWindow(b *testing.B) {
 		{"rank", "select id, rank() over (partition by s order by d) from T"},
 		{"running_sum", "select id, sum(i32) over (partition by s order by d) from T"},
 		{"partition_max", "select id, max(f) over (partition by i32) from T"},
+		{"sliding_max", "select id, max(i64) over (partition by s order by id rows between 50 preceding and 50 following) from T"},
+		{"moving_avg_double", "select id, avg(f) over (partition by s order by id rows between 6 preceding and current row) from T"},
+		{"range_7_days", "select id, sum(i32) over (partition by s order by d range between interval 7 day preceding and current row) from T"},
 	}
 	for _, q := range queries {
 		p := windowPlan(b, cat, strings.ReplaceAll(q.text, " T", " "+tb.Name))

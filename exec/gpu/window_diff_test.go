@@ -28,7 +28,8 @@ import (
 // value functions over ROWS frames with offsets (empty ones too) and RANGE
 // frames from the current row's peers or with offsets (integers ascending
 // and descending, past int64, fractional over integers, doubles, decimals,
-// INTERVALs in days, weeks and hours over dates); with and without partitions,
+// INTERVALs in days, weeks and hours over dates), MIN / MAX and DOUBLE
+// SUM / AVG over sliding frames (the segment tree); with and without partitions,
 // several functions sharing a sort, and operators above the Window (a filter on its column, ORDER BY
 // with LIMIT). Sizes: empty, one row, around the scans' 2,048-row tile,
 // and past 1,024 tiles (the carry kernel's threads then take several).
@@ -54,6 +55,7 @@ func TestWindowDifferential(t *testing.T) {
 		"select id, avg(i32) over (partition by s order by id rows between 3 preceding and current row), avg(i32) over (partition by d), avg(i32) over (order by d), avg(i32) over (order by id rows between 2 following and 5 following) from T",
 		"select id, sum(i64 % 100) over (partition by s order by i32 range between current row and unbounded following), count(*) over (order by d range between current row and current row), first_value(f) over (partition by s order by id rows between 2 preceding and 2 following), last_value(d) over (order by id rows between 1 following and 3 following), nth_value(i32, 2) over (partition by s order by i32 range between current row and unbounded following) from T",
 		"select id, sum(i32) over (partition by s order by i32 range between 3 preceding and 2 following), count(*) over (order by i64 desc range between 4611686018427387904 preceding and 5 following), avg(i32) over (order by f range between 0.5 preceding and 0.25 following), count(f) over (partition by i32 % 3 order by i32 range between 1.5 preceding and 1.5 following) from T",
+		"select id, sum(f) over (partition by s order by id rows between 2 preceding and 1 following), avg(f) over (order by i32 range between 5 preceding and current row), sum(f) over (partition by i32 % 3 order by id), avg(f) over (partition by d), min(i32) over (order by id rows between 3 preceding and 3 following), max(f) over (partition by s order by d range between current row and interval 30 day following), min(d) over (order by id rows between current row and unbounded following), max(`dec`) over (partition by i32 % 4 order by id rows between 5 preceding and 2 preceding) from T",
 		"select id, sum(`dec`) over (order by `dec` range between 2.5 preceding and current row), first_value(id) over (order by d range between interval 3 day preceding and interval 1 day following), last_value(id) over (partition by s order by d desc range between current row and interval 2 week following), sum(i32) over (order by d range between interval 36 hour preceding and current row), count(*) over (order by d range between interval 10 day following and unbounded following) from T",
 	}
 	for _, n := range []int{0, 1, 2047, 2048, 2049, 4097, 100_003, 2_500_001} {
@@ -121,9 +123,9 @@ func windowPlan(t testing.TB, cat *catalog.Catalog, text string) *planner.Physic
 // parameter structs against the sizes the kernels report.
 func TestWindowParamLayout(t *testing.T) {
 	d := needGPU(t)
-	var got [4]int64
+	var got [5]int64
 	err := d.do(func() error {
-		out, err := d.pool.get(32)
+		out, err := d.pool.get(40)
 		if err != nil {
 			return err
 		}
@@ -136,13 +138,13 @@ func TestWindowParamLayout(t *testing.T) {
 		if err := launch(f, 1, 1, 0, unsafe.Pointer(&arg), 8); err != nil {
 			return err
 		}
-		return cu.MemcpyDtoH(unsafe.Pointer(&got[0]), out, 32)
+		return cu.MemcpyDtoH(unsafe.Pointer(&got[0]), out, 40)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := [4]int64{int64(unsafe.Sizeof(winBoundsParams{})), int64(unsafe.Sizeof(winScanParams{})),
-		int64(unsafe.Sizeof(winEndsParams{})), int64(unsafe.Sizeof(winFinishParams{}))}
+	want := [5]int64{int64(unsafe.Sizeof(winBoundsParams{})), int64(unsafe.Sizeof(winScanParams{})),
+		int64(unsafe.Sizeof(winEndsParams{})), int64(unsafe.Sizeof(winFinishParams{})), int64(unsafe.Sizeof(winTreeParams{}))}
 	if got != want {
 		t.Errorf("kernel struct sizes %v, Go's %v", got, want)
 	}

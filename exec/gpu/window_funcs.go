@@ -5,6 +5,8 @@ package gpu
 import (
 	"unsafe"
 
+	"gorgonia.org/cu"
+
 	"gpusql/planner"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
@@ -180,9 +182,10 @@ func (r *queryRun) winRange(in *relation, w *sql.WindowFunc, op planner.Node, fp
 
 // windowAggregate sets fp up for an aggregate over its frame: a segmented
 // scan of the argument (reset at each partition) and, where the argument
-// has NULLs, one of its non-NULL count; a frame's SUM and count are
-// differences of two running values, MIN / MAX the running value at the
-// frame's end.
+// has NULLs, one of its non-NULL count; a frame's count and integer SUM
+// are differences of two running values, MIN / MAX and a DOUBLE's SUM the
+// running value at the frame's end when it starts at the partition's
+// first row, else a segment tree's (winTree).
 func (r *queryRun) windowAggregate(in *relation, w *sql.WindowFunc, wo *winOrder, op planner.Node, fp *winFinishParams) error {
 	n := in.n
 	if err := r.winFrame(in, w, wo, op, fp); err != nil {
@@ -221,12 +224,50 @@ func (r *queryRun) windowAggregate(in *relation, w *sql.WindowFunc, wo *winOrder
 	default:
 		return unsupported(op, w.String())
 	}
-	v, err := r.winScan(n, winScanParams{Col: arg, Perm: uint64(wo.perm), Flags: uint64(wo.flags), SegBit: winPartBit, Op: scanOp, IsFloat: arg.IsFloat, Source: winSrcColumn})
+	src := winScanParams{Col: arg, Perm: uint64(wo.perm), Flags: uint64(wo.flags), SegBit: winPartBit, Op: scanOp, IsFloat: arg.IsFloat, Source: winSrcColumn}
+	v, err := r.winScan(n, src)
 	if err != nil {
 		return err
 	}
 	fp.Vals = uint64(v)
+	fp.ArgFloat = arg.IsFloat
+	// A frame that may start after its partition's first row: MIN, MAX
+	// and a DOUBLE's SUM cannot be taken from two running values.
+	if w.Frame.Start.Kind != sql.BoundUnboundedPreceding && (scanOp != winSum || arg.IsFloat != 0) {
+		tree, size, err := r.winTree(n, src)
+		if err != nil {
+			return err
+		}
+		fp.Tree, fp.TreeSize, fp.TreeOp = uint64(tree), size, scanOp
+	}
 	return nil
+}
+
+// winTree builds the segment tree of src's values in sorted order
+// (kernels/window.cu, WinTreeParams): leaves, then a launch per level.
+func (r *queryRun) winTree(n int64, src winScanParams) (cu.DevicePtr, int64, error) {
+	size := int64(1)
+	for size < n {
+		size *= 2
+	}
+	nodes, err := r.s.alloc(16 * size)
+	if err != nil {
+		return 0, 0, err
+	}
+	src.N = n
+	tp := winTreeParams{Src: src, Nodes: uint64(nodes), Size: size}
+	if err := r.winLaunch("win_tree_leaves", r.d.grid(size), unsafe.Pointer(&tp), unsafe.Sizeof(tp)); err != nil {
+		return 0, 0, err
+	}
+	noteKernel(12*n, 8*size, n, size)
+	for lo := size / 2; lo >= 1; lo /= 2 {
+		tp.Lo, tp.Hi = lo, 2*lo
+		if err := r.winLaunch("win_tree_level", r.d.grid(lo), unsafe.Pointer(&tp), unsafe.Sizeof(tp)); err != nil {
+			return 0, 0, err
+		}
+		noteKernel(16*lo, 8*lo, 2*lo, lo)
+	}
+	return nodes, size, nil
 }
 
 // checkWindow checks that x's keys and arguments compile for the
