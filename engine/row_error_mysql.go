@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"fmt"
-
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -24,9 +22,7 @@ func (e *rowError) mysqlError() *sql.Error {
 	case columnar.Time:
 		return sql.Errorf(sql.ErTruncatedWrongValue, "Incorrect time value: '%s' for column '%s' at row %d", e.value, e.column, e.row+1)
 	case columnar.Int32, columnar.Int64, columnar.Decimal:
-		err := sql.Errorf(sql.ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", e.column, e.row+1)
-		err.Detail = fmt.Sprintf("%s does not hold %s", e.typ, e.value)
-		return err
+		return sql.OutOfRangeStore(e.typ, e.column, e.row+1, e.value)
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -27,7 +26,7 @@ type constStore struct {
 func (b *binder) storeConst(c *Const, st constStore, notes *[]Warning) (Expr, error) {
 	col, r, pos := st.col, st.row, st.pos
 	var err error
-	if st.lenient && (c.Null && !col.Nullable && st.nullToDefault || c.T.ID != columnar.String && storeOutOfRange(c, col.Type)) {
+	if st.lenient && (c.Null && !col.Nullable && st.nullToDefault || numberConst(c, col.Type) && storeOutOfRange(c, col.Type)) {
 		if v, w, ok := adjustConst(c, col, strconv.Itoa(r)); ok {
 			*notes = append(*notes, w)
 			return v, nil
@@ -42,9 +41,10 @@ func (b *binder) storeConst(c *Const, st constStore, notes *[]Warning) (Expr, er
 	if err := vectorConstError(c, col.Type); err != nil {
 		return nil, b.errf(pos, "%v for column '%s' at row %d", err, col.Name, r)
 	}
-	if storeOutOfRange(c, col.Type) && c.T.ID != columnar.String {
-		err := b.errCode(pos, ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", col.Name, r)
-		err.Detail = fmt.Sprintf("%s does not hold %s", col.Type, constString(c))
+	if storeOutOfRange(c, col.Type) && numberConst(c, col.Type) {
+		e := OutOfRangeStore(col.Type, col.Name, r, constString(c))
+		err := b.errCode(pos, e.Code, "%s", e.Msg)
+		err.Detail = e.Detail
 		return nil, err
 	}
 	v, ok := convertConst(c, col.Type)
@@ -78,4 +78,11 @@ func (b *binder) storeConst(c *Const, st constStore, notes *[]Warning) (Expr, er
 		*notes = append(*notes, dataTruncated(col.Name, r))
 	}
 	return v, nil
+}
+
+// numberConst reports a constant stored into t as a number: not a string,
+// or a bit or hexadecimal literal into BIT, whose bytes are its value
+// (b'11111' into BIT(4) is out of range, as 31 is).
+func numberConst(c *Const, t columnar.Type) bool {
+	return c.T.ID != columnar.String || c.hex && t.Bit > 0
 }

@@ -60,6 +60,13 @@ func adjustConst(c *Const, col Column, row string) (*Const, Warning, bool) {
 		return v, outOfRange, ok
 	case t.Year:
 		return nil, Warning{}, false
+	case c.hex && t.Bit > 0:
+		u, ok, _ := constUint(c)
+		if !ok {
+			u = math.MaxUint64 // more than 8 bytes
+		}
+		u, _ = ClipBit(t, false, u)
+		return &Const{T: t, I: int64(u)}, outOfRange, true
 	}
 	f, clean, isString := constNumber(c)
 	if isString && !clean && f == 0 && !hasNumberPrefix(c.S) {
@@ -77,6 +84,9 @@ func adjustConst(c *Const, col Column, row string) (*Const, Warning, bool) {
 	case columnar.Int32, columnar.Int64:
 		if t.IsBigUnsigned() {
 			v, clipped := bigUnsignedAdjusted(f)
+			if u, bitClipped := ClipBit(t, f < 0, uint64(v)); bitClipped {
+				return &Const{T: t, I: int64(u)}, outOfRange, true
+			}
 			if clipped {
 				w = outOfRange
 			}
@@ -217,4 +227,18 @@ func bigUnsignedAdjusted(f float64) (int64, bool) {
 	default:
 		return int64(uint64(v)), false
 	}
+}
+
+// ClipBit is u (negative if neg) stored into type t outside strict mode:
+// a BIT(M) value past M bits, or a negative one (its two's complement
+// bits, Field_bit::store), becomes 2^M-1, MySQL's 1264 Out of range; true
+// when clipped. Other types keep u.
+func ClipBit(t columnar.Type, neg bool, u uint64) (uint64, bool) {
+	if t.Bit <= 0 || t.Bit >= 64 {
+		return u, false
+	}
+	if max := t.UnsignedMax(); neg || u > max {
+		return max, true
+	}
+	return u, false
 }

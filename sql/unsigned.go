@@ -259,3 +259,16 @@ func unsignedValuesSchema(v *Values, cols []Column) error {
 	}
 	return nil
 }
+
+// OutOfRangeStore is strict mode's error for number value that column col
+// of type t cannot hold at row (1-based): 1264 Out of range value, or for
+// a BIT(M) column 1406 Data too long, which Field_bit::store reports in
+// strict mode (outside it 1264, with 2^M-1 stored).
+func OutOfRangeStore(t columnar.Type, col string, row int, value string) *Error {
+	err := Errorf(ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", col, row)
+	if t.Bit > 0 {
+		err = Errorf(ErDataTooLong, "Data too long for column '%s' at row %d", col, row)
+	}
+	err.Detail = fmt.Sprintf("%s does not hold %s", t, value)
+	return err
+}
