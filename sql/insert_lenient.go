@@ -59,7 +59,7 @@ func adjustConst(c *Const, col Column, row string) (*Const, Warning, bool) {
 		v, ok := clipWideConst(c, t)
 		return v, outOfRange, ok
 	case t.Year:
-		return nil, Warning{}, false
+		return adjustYear(c, t, outOfRange, truncated, warn(WarnIncorrectValue, "Incorrect integer value: '%s' for column '%s' at row %s", c.S, col.Name, row))
 	case c.hex && t.Bit > 0:
 		u, ok, _ := constUint(c)
 		if !ok {
@@ -241,4 +241,24 @@ func ClipBit(t columnar.Type, neg bool, u uint64) (uint64, bool) {
 		return max, true
 	}
 	return u, false
+}
+
+// adjustYear is c stored into YEAR t outside strict mode, as
+// Field_year::store does: a number past 1901..2155 (and 0..99) is 0000
+// with 1264, text that is no number 0000 with 1366, a number followed by
+// more the number's year with 1265.
+func adjustYear(c *Const, t columnar.Type, outOfRange, truncated, incorrect Warning) (*Const, Warning, bool) {
+	_, clean, isString := constNumber(c)
+	from, w := c, outOfRange
+	if isString && !clean {
+		if !hasNumberPrefix(c.S) {
+			return &Const{T: t}, incorrect, true
+		}
+		from, w = &Const{T: columnar.TString, S: numberPrefix(c)}, truncated
+	}
+	y, ok := convertToYear(from)
+	if !ok {
+		return &Const{T: t}, outOfRange, true
+	}
+	return &Const{T: t, I: y}, w, true
 }
