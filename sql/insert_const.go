@@ -25,6 +25,7 @@ type constStore struct {
 // notes (insert_lenient.go).
 func (b *binder) storeConst(c *Const, st constStore, notes *[]Warning) (Expr, error) {
 	col, r, pos := st.col, st.row, st.pos
+	c = integerStoreText(c, col.Type)
 	var err error
 	if st.lenient && (c.Null && !col.Nullable && st.nullToDefault || numberConst(c, col.Type) && storeOutOfRange(c, col.Type)) {
 		if v, w, ok := adjustConst(c, col, strconv.Itoa(r)); ok {
