@@ -55,6 +55,8 @@ func adjustConst(c *Const, col Column, row string) (*Const, Warning, bool) {
 	case t.ID == columnar.String && t.Members == "" && !t.JSON && c.T.ID == columnar.String:
 		cut, ok := cutString(c.S, t)
 		return &Const{T: t, S: cut}, truncated, ok
+	case t.Set && c.T.ID == columnar.String && !c.hex:
+		return &Const{T: t, S: knownMembers(c.S, t)}, truncated, true
 	case t.IsWide() || c.T.IsWide():
 		v, ok := clipWideConst(c, t)
 		return v, outOfRange, ok
@@ -261,4 +263,21 @@ func adjustYear(c *Const, t columnar.Type, outOfRange, truncated, incorrect Warn
 		return &Const{T: t}, outOfRange, true
 	}
 	return &Const{T: t, I: y}, w, true
+}
+
+// knownMembers is SET text s without the parts that name no member of t,
+// as Field_set::store keeps them outside strict mode ('a,d' is 'a', with
+// 1265).
+func knownMembers(s string, t columnar.Type) string {
+	var kept []string
+	for _, part := range strings.Split(s, ",") {
+		if m, ok := t.EnumMember(part); ok {
+			kept = append(kept, m)
+		}
+	}
+	out, err := t.FitString(strings.Join(kept, ","))
+	if err != nil {
+		return ""
+	}
+	return out
 }
