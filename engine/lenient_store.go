@@ -85,6 +85,8 @@ func lenientColumn(c *columnar.Column, f columnar.Field, warn func(code uint16, 
 	switch {
 	case t.ID == columnar.String && c.Type.ID == columnar.String && t.Members == "" && !t.JSON:
 		return lenientStrings(c, f, warn)
+	case t.RoundsStore() && numericStore(c.Type):
+		return lenientFloats(c, f, warn)
 	case numericStore(t) && numericStore(c.Type):
 		return lenientNumbers(c, f, warn)
 	case c.Type.IsWide() && (numericStore(t) && t.ID != columnar.Float64 || t.IsBigUnsigned()):
@@ -236,6 +238,23 @@ func lenientNumbers(c *columnar.Column, f columnar.Field, warn func(code uint16,
 		} else {
 			out.I64[i] = v
 		}
+	}
+	return out
+}
+
+// lenientFloats converts c to FLOAT / (M,D) f, clipping what is past its
+// range to the bound (sql.ClipFloat).
+func lenientFloats(c *columnar.Column, f columnar.Field, warn func(code uint16, i int)) *columnar.Column {
+	out := columnar.NewColumn(f.Type, c.Len, !f.Nullable || c.HasNulls())
+	for i := 0; i < c.Len; i++ {
+		if !lenientValid(c, out, f, warn, i) {
+			continue
+		}
+		v, clipped := sql.ClipFloat(f.Type, asFloat(c, i))
+		if clipped {
+			warn(sql.WarnOutOfRange, i)
+		}
+		out.F64[i] = v
 	}
 	return out
 }

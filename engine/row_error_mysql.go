@@ -21,7 +21,7 @@ func (e *rowError) mysqlError() *sql.Error {
 		return sql.Errorf(sql.ErTruncatedWrongValue, "Incorrect date value: '%s' for column '%s' at row %d", e.value, e.column, e.row+1)
 	case columnar.Time:
 		return sql.Errorf(sql.ErTruncatedWrongValue, "Incorrect time value: '%s' for column '%s' at row %d", e.value, e.column, e.row+1)
-	case columnar.Int32, columnar.Int64, columnar.Decimal:
+	case columnar.Int32, columnar.Int64, columnar.Decimal, columnar.Float64:
 		return sql.OutOfRangeStore(e.typ, e.column, e.row+1, e.value)
 	}
 	return nil

@@ -126,6 +126,9 @@ func adjustConst(c *Const, col Column, row string) (*Const, Warning, bool) {
 			return v, w, true
 		}
 	case columnar.Float64:
+		if v, out := clipFloatStore(c, t); out {
+			return &Const{T: t, F: v}, outOfRange, true
+		}
 		return &Const{T: t, F: f}, w, true
 	}
 	return nil, Warning{}, false
