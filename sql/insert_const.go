@@ -57,7 +57,9 @@ func (b *binder) storeConst(c *Const, st constStore, notes *[]Warning) (Expr, er
 		return nil, b.errf(pos, "%s", incorrectDatetime(c, col.Name, r))
 	}
 	if col.Type.ID == columnar.Time && !ok {
-		return nil, b.errf(pos, "%s", strings.Replace(incorrectDatetime(c, col.Name, r), "datetime", "time", 1))
+		// MySQL's make_truncated_value_warning: 1292, also for one past
+		// +-838:59:59.
+		return nil, b.errCode(pos, ErTruncatedWrongValue, "%s", strings.Replace(incorrectDatetime(c, col.Name, r), "datetime", "time", 1))
 	}
 	if !ok || !strictOK(c, v) || storeOutOfRange(c, col.Type) {
 		if adj, w, ok := adjustConst(c, col, strconv.Itoa(r)); st.lenient && ok {
