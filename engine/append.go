@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 
 	"gpusql/catalog"
 	"gpusql/exec"
@@ -312,7 +313,25 @@ func appendColumn(old *columnar.Column, m int, src *columnar.Column, n int, t co
 		re.column = name
 	}
 	columnar.RoundStoredFloats(out, m) // FLOAT, FLOAT(M,D), DOUBLE(M,D)
+	if err == nil {
+		err = floatsOutOfRange(out, m, name)
+	}
 	return out, err
+}
+
+// floatsOutOfRange is strict mode's 1264 for the first value from row m
+// on past a FLOAT's or (M,D)'s range (sql.ClipFloat), which would be
+// stored as +-Inf or past M digits.
+func floatsOutOfRange(c *columnar.Column, m int, name string) error {
+	if !c.Type.RoundsStore() {
+		return nil
+	}
+	for i := m; i < c.Len && i < len(c.F64); i++ {
+		if _, out := sql.ClipFloat(c.Type, c.F64[i]); out && !c.IsNull(i) {
+			return &rowError{row: i - m, value: strconv.FormatFloat(c.F64[i], 'g', -1, 64), typ: c.Type, column: name}
+		}
+	}
+	return nil
 }
 
 // appendStrings fills the string codes of out: old's rows re-coded into the
@@ -505,7 +524,7 @@ func (e *rowError) Error() string {
 	if e.typ.Year {
 		return fmt.Sprintf("Out of range value for column '%s' at row %d: %s is not a YEAR (1901 to 2155, 0000, or two digits)", e.column, e.row+1, e.value)
 	}
-	if e.typ.ID == columnar.Decimal && e.column != "" { // MySQL's 1264
+	if (e.typ.ID == columnar.Decimal || e.typ.ID == columnar.Float64) && e.column != "" { // MySQL's 1264
 		return fmt.Sprintf("Out of range value for column '%s' at row %d (%s does not hold %s)", e.column, e.row+1, e.typ, e.value)
 	}
 	return fmt.Sprintf("out of range value %s for %s at row %d", e.value, e.typ, e.row+1)

@@ -85,6 +85,8 @@ func lenientColumn(c *columnar.Column, f columnar.Field, warn func(code uint16, 
 	switch {
 	case t.ID == columnar.String && c.Type.ID == columnar.String && t.Members == "" && !t.JSON:
 		return lenientStrings(c, f, warn)
+	case t.RoundsStore() && numericStore(c.Type):
+		return lenientFloats(c, f, warn)
 	case numericStore(t) && numericStore(c.Type):
 		return lenientNumbers(c, f, warn)
 	case c.Type.IsWide() && (numericStore(t) && t.ID != columnar.Float64 || t.IsBigUnsigned()):
@@ -93,7 +95,7 @@ func lenientColumn(c *columnar.Column, f columnar.Field, warn func(code uint16, 
 		return lenientIntoWide(c, f, warn)
 	case t.Year && yearNumber(c.Type):
 		return lenientYears(c, f, warn)
-	case t.IsBigUnsigned() && numericStore(c.Type):
+	case t.IsBigUnsigned() && (numericStore(c.Type) || t.Bit > 0 && c.Type.IsBigUnsigned()):
 		return lenientBigUnsigned(c, f, warn)
 	case t.ID == columnar.Date && c.Type.ID == columnar.String && f.Nullable:
 		return lenientDates(c, f, warn)
@@ -133,25 +135,38 @@ func lenientBigUnsigned(c *columnar.Column, f columnar.Field, warn func(code uin
 		if !lenientValid(c, out, f, warn, i) {
 			continue
 		}
-		var u uint64
-		if c.Type.Physical() == columnar.PhysFloat64 {
-			switch r := math.RoundToEven(c.F64[i]); {
-			case r < 0 || math.IsNaN(r):
-				warn(sql.WarnOutOfRange, i)
-			case r >= math.MaxUint64: // 2^64 as a float64
-				u = math.MaxUint64
-				warn(sql.WarnOutOfRange, i)
-			default:
-				u = uint64(r)
-			}
-		} else if v, _ := asScaled(c, i, f.Type); v < 0 {
+		u, clipped := bigUnsignedAt(c, i, f.Type)
+		if b, bit := sql.ClipBit(f.Type, clipped && u == 0, u); bit {
+			u, clipped = b, true
+		}
+		if clipped {
 			warn(sql.WarnOutOfRange, i)
-		} else {
-			u = uint64(v)
 		}
 		out.I64[i] = int64(u)
 	}
 	return out
+}
+
+// bigUnsignedAt is value i of c as BIGINT UNSIGNED t stores it, and
+// whether it was clipped (to 0 when negative).
+func bigUnsignedAt(c *columnar.Column, i int, t columnar.Type) (uint64, bool) {
+	if c.Type.Physical() == columnar.PhysFloat64 {
+		switch r := math.RoundToEven(c.F64[i]); {
+		case r < 0 || math.IsNaN(r):
+			return 0, true
+		case r >= math.MaxUint64: // 2^64 as a float64
+			return math.MaxUint64, true
+		default:
+			return uint64(r), false
+		}
+	}
+	if c.Type.IsBigUnsigned() {
+		return uint64(c.I64[i]), false
+	}
+	if v, _ := asScaled(c, i, t); v >= 0 {
+		return uint64(v), false
+	}
+	return 0, true
 }
 
 // lenientValid marks row i of out valid unless c's is NULL in a nullable
@@ -223,6 +238,23 @@ func lenientNumbers(c *columnar.Column, f columnar.Field, warn func(code uint16,
 		} else {
 			out.I64[i] = v
 		}
+	}
+	return out
+}
+
+// lenientFloats converts c to FLOAT / (M,D) f, clipping what is past its
+// range to the bound (sql.ClipFloat).
+func lenientFloats(c *columnar.Column, f columnar.Field, warn func(code uint16, i int)) *columnar.Column {
+	out := columnar.NewColumn(f.Type, c.Len, !f.Nullable || c.HasNulls())
+	for i := 0; i < c.Len; i++ {
+		if !lenientValid(c, out, f, warn, i) {
+			continue
+		}
+		v, clipped := sql.ClipFloat(f.Type, asFloat(c, i))
+		if clipped {
+			warn(sql.WarnOutOfRange, i)
+		}
+		out.F64[i] = v
 	}
 	return out
 }

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"fmt"
-
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -23,10 +21,8 @@ func (e *rowError) mysqlError() *sql.Error {
 		return sql.Errorf(sql.ErTruncatedWrongValue, "Incorrect date value: '%s' for column '%s' at row %d", e.value, e.column, e.row+1)
 	case columnar.Time:
 		return sql.Errorf(sql.ErTruncatedWrongValue, "Incorrect time value: '%s' for column '%s' at row %d", e.value, e.column, e.row+1)
-	case columnar.Int32, columnar.Int64, columnar.Decimal:
-		err := sql.Errorf(sql.ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", e.column, e.row+1)
-		err.Detail = fmt.Sprintf("%s does not hold %s", e.typ, e.value)
-		return err
+	case columnar.Int32, columnar.Int64, columnar.Decimal, columnar.Float64:
+		return sql.OutOfRangeStore(e.typ, e.column, e.row+1, e.value)
 	}
 	return nil
 }

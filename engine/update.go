@@ -183,9 +183,7 @@ func setColumn(old *columnar.Column, ids []int, src *columnar.Column, f columnar
 			return nil, re
 		}
 		if re, ok := err.(*rowError); ok {
-			err := sql.Errorf(sql.ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", f.Name, ids[re.row]+1)
-			err.Detail = fmt.Sprintf("%s does not hold %s", f.Type, re.value)
-			return nil, err
+			return nil, sql.OutOfRangeStore(f.Type, f.Name, ids[re.row]+1, re.value)
 		}
 		var se *columnar.StringError
 		if errors.As(err, &se) {

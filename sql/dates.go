@@ -14,7 +14,7 @@ import (
 
 var epoch = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// ParseDate parses 'YYYY-MM-DD' (also 'YYYYMMDD', 'YYYY/MM/DD', and a
+// ParseDate parses 'YYYY-MM-DD' (also 'YY-MM-DD', 'YYYYMMDD', 'YYMMDD', 'YYYY/MM/DD', and a
 // trailing time part, which is ignored, as MySQL does when a DATETIME string
 // meets a DATE) into days since 1970-01-01.
 func ParseDate(s string) (int32, bool) {
@@ -26,6 +26,8 @@ func ParseDate(s string) (int32, bool) {
 	switch {
 	case len(s) == 8 && allDigits(s):
 		y, m, d = atoi(s[:4]), atoi(s[4:6]), atoi(s[6:])
+	case len(s) == 6 && allDigits(s):
+		y, m, d = twoDigitYear(atoi(s[:2])), atoi(s[2:4]), atoi(s[4:])
 	default:
 		sep := func(r rune) bool { return r == '-' || r == '/' || r == '.' }
 		parts := strings.FieldsFunc(s, sep)
@@ -34,6 +36,9 @@ func ParseDate(s string) (int32, bool) {
 			return 0, false
 		}
 		y, m, d = atoi(parts[0]), atoi(parts[1]), atoi(parts[2])
+		if len(parts[0]) == 2 {
+			y = twoDigitYear(y)
+		}
 	}
 	if m < 1 || m > 12 || d < 1 || d > daysIn(y, m) {
 		return 0, false
@@ -41,6 +46,16 @@ func ParseDate(s string) (int32, bool) {
 	// Not through time.Time's Sub: a Duration holds ±292 years, which
 	// read DATE '9999-12-31' as 2262-04-11.
 	return int32(columnar.DaysFromCivil(y, m, d)), true
+}
+
+// twoDigitYear is a year written with two digits as MySQL's
+// str_to_datetime reads it ("Date and Time Literals": 'YY-MM-DD' and
+// 'YYMMDD'): 00-69 are 2000-2069, 70-99 1970-1999.
+func twoDigitYear(y int) int {
+	if y < 70 {
+		return 2000 + y
+	}
+	return 1900 + y
 }
 
 // FormatDate renders days since 1970-01-01 as 'YYYY-MM-DD'.

@@ -326,7 +326,7 @@ func firstNode(list []ast.ExprNode) ast.Node {
 // string that is one) past the column's range, 1292 "Incorrect date
 // value: '2020-13-01' for column 'd' at row 1" for a DATE.
 func (b *binder) incorrectValue(pos int, c *Const, col Column, row int) *Error {
-	numeric := !col.Type.Year && (col.Type.IsInteger() || col.Type.ID == columnar.Decimal)
+	numeric := col.Type.IsInteger() || col.Type.ID == columnar.Decimal || col.Type.Year // Field_year is a Field_tiny
 	_, clean, isString := constNumber(c)
 	switch {
 	case numeric && (!isString || clean):

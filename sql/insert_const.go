@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -26,8 +25,9 @@ type constStore struct {
 // notes (insert_lenient.go).
 func (b *binder) storeConst(c *Const, st constStore, notes *[]Warning) (Expr, error) {
 	col, r, pos := st.col, st.row, st.pos
+	c = integerStoreText(c, col.Type)
 	var err error
-	if st.lenient && (c.Null && !col.Nullable && st.nullToDefault || c.T.ID != columnar.String && storeOutOfRange(c, col.Type)) {
+	if st.lenient && (c.Null && !col.Nullable && st.nullToDefault || numberConst(c, col.Type) && storeOutOfRange(c, col.Type)) {
 		if v, w, ok := adjustConst(c, col, strconv.Itoa(r)); ok {
 			*notes = append(*notes, w)
 			return v, nil
@@ -42,9 +42,10 @@ func (b *binder) storeConst(c *Const, st constStore, notes *[]Warning) (Expr, er
 	if err := vectorConstError(c, col.Type); err != nil {
 		return nil, b.errf(pos, "%v for column '%s' at row %d", err, col.Name, r)
 	}
-	if storeOutOfRange(c, col.Type) && c.T.ID != columnar.String {
-		err := b.errCode(pos, ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", col.Name, r)
-		err.Detail = fmt.Sprintf("%s does not hold %s", col.Type, constString(c))
+	if storeOutOfRange(c, col.Type) && numberConst(c, col.Type) {
+		e := OutOfRangeStore(col.Type, col.Name, r, constString(c))
+		err := b.errCode(pos, e.Code, "%s", e.Msg)
+		err.Detail = e.Detail
 		return nil, err
 	}
 	v, ok := convertConst(c, col.Type)
@@ -56,7 +57,9 @@ func (b *binder) storeConst(c *Const, st constStore, notes *[]Warning) (Expr, er
 		return nil, b.errf(pos, "%s", incorrectDatetime(c, col.Name, r))
 	}
 	if col.Type.ID == columnar.Time && !ok {
-		return nil, b.errf(pos, "%s", strings.Replace(incorrectDatetime(c, col.Name, r), "datetime", "time", 1))
+		// MySQL's make_truncated_value_warning: 1292, also for one past
+		// +-838:59:59.
+		return nil, b.errCode(pos, ErTruncatedWrongValue, "%s", strings.Replace(incorrectDatetime(c, col.Name, r), "datetime", "time", 1))
 	}
 	if !ok || !strictOK(c, v) || storeOutOfRange(c, col.Type) {
 		if adj, w, ok := adjustConst(c, col, strconv.Itoa(r)); st.lenient && ok {
@@ -67,7 +70,7 @@ func (b *binder) storeConst(c *Const, st constStore, notes *[]Warning) (Expr, er
 	}
 	if col.Type.ID == columnar.String && !v.Null {
 		if v.S, err = col.Type.FitString(v.S); err != nil {
-			if adj, w, ok := adjustConst(c, col, strconv.Itoa(r)); st.lenient && ok && err.(*columnar.StringError).TooLong {
+			if adj, w, ok := adjustConst(c, col, strconv.Itoa(r)); st.lenient && ok && (err.(*columnar.StringError).TooLong || col.Type.Set) {
 				*notes = append(*notes, w)
 				return adj, nil
 			}
@@ -78,4 +81,11 @@ func (b *binder) storeConst(c *Const, st constStore, notes *[]Warning) (Expr, er
 		*notes = append(*notes, dataTruncated(col.Name, r))
 	}
 	return v, nil
+}
+
+// numberConst reports a constant stored into t as a number: not a string,
+// or a bit or hexadecimal literal into BIT, whose bytes are its value
+// (b'11111' into BIT(4) is out of range, as 31 is).
+func numberConst(c *Const, t columnar.Type) bool {
+	return c.T.ID != columnar.String || c.hex && t.Bit > 0
 }

@@ -55,11 +55,20 @@ func adjustConst(c *Const, col Column, row string) (*Const, Warning, bool) {
 	case t.ID == columnar.String && t.Members == "" && !t.JSON && c.T.ID == columnar.String:
 		cut, ok := cutString(c.S, t)
 		return &Const{T: t, S: cut}, truncated, ok
+	case t.Set && c.T.ID == columnar.String && !c.hex:
+		return &Const{T: t, S: knownMembers(c.S, t)}, truncated, true
 	case t.IsWide() || c.T.IsWide():
 		v, ok := clipWideConst(c, t)
 		return v, outOfRange, ok
 	case t.Year:
-		return nil, Warning{}, false
+		return adjustYear(c, t, outOfRange, truncated, warn(WarnIncorrectValue, "Incorrect integer value: '%s' for column '%s' at row %s", c.S, col.Name, row))
+	case c.hex && t.Bit > 0:
+		u, ok, _ := constUint(c)
+		if !ok {
+			u = math.MaxUint64 // more than 8 bytes
+		}
+		u, _ = ClipBit(t, false, u)
+		return &Const{T: t, I: int64(u)}, outOfRange, true
 	}
 	f, clean, isString := constNumber(c)
 	if isString && !clean && f == 0 && !hasNumberPrefix(c.S) {
@@ -77,6 +86,9 @@ func adjustConst(c *Const, col Column, row string) (*Const, Warning, bool) {
 	case columnar.Int32, columnar.Int64:
 		if t.IsBigUnsigned() {
 			v, clipped := bigUnsignedAdjusted(f)
+			if u, bitClipped := ClipBit(t, f < 0, uint64(v)); bitClipped {
+				return &Const{T: t, I: int64(u)}, outOfRange, true
+			}
 			if clipped {
 				w = outOfRange
 			}
@@ -114,6 +126,9 @@ func adjustConst(c *Const, col Column, row string) (*Const, Warning, bool) {
 			return v, w, true
 		}
 	case columnar.Float64:
+		if v, out := clipFloatStore(c, t); out {
+			return &Const{T: t, F: v}, outOfRange, true
+		}
 		return &Const{T: t, F: f}, w, true
 	}
 	return nil, Warning{}, false
@@ -217,4 +232,55 @@ func bigUnsignedAdjusted(f float64) (int64, bool) {
 	default:
 		return int64(uint64(v)), false
 	}
+}
+
+// ClipBit is u (negative if neg) stored into type t outside strict mode:
+// a BIT(M) value past M bits, or a negative one (its two's complement
+// bits, Field_bit::store), becomes 2^M-1, MySQL's 1264 Out of range; true
+// when clipped. Other types keep u.
+func ClipBit(t columnar.Type, neg bool, u uint64) (uint64, bool) {
+	if t.Bit <= 0 || t.Bit >= 64 {
+		return u, false
+	}
+	if max := t.UnsignedMax(); neg || u > max {
+		return max, true
+	}
+	return u, false
+}
+
+// adjustYear is c stored into YEAR t outside strict mode, as
+// Field_year::store does: a number past 1901..2155 (and 0..99) is 0000
+// with 1264, text that is no number 0000 with 1366, a number followed by
+// more the number's year with 1265.
+func adjustYear(c *Const, t columnar.Type, outOfRange, truncated, incorrect Warning) (*Const, Warning, bool) {
+	_, clean, isString := constNumber(c)
+	from, w := c, outOfRange
+	if isString && !clean {
+		if !hasNumberPrefix(c.S) {
+			return &Const{T: t}, incorrect, true
+		}
+		from, w = &Const{T: columnar.TString, S: numberPrefix(c)}, truncated
+	}
+	y, ok := convertToYear(from)
+	if !ok {
+		return &Const{T: t}, outOfRange, true
+	}
+	return &Const{T: t, I: y}, w, true
+}
+
+// knownMembers is SET text s without the parts that name no member of t,
+// as Field_set::store keeps them outside strict mode ('a,d' is 'a', with
+// 1265).
+func knownMembers(s string, t columnar.Type) string {
+	var kept []string
+	for _, part := range strings.Split(s, ",") {
+		if m, ok := t.EnumMember(part); ok {
+			kept = append(kept, m)
+		}
+	}
+	out, err := t.FitString(strings.Join(kept, ","))
+	if err != nil {
+		return ""
+	}
+	return out
 }

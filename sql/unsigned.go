@@ -84,6 +84,10 @@ func storeOutOfRange(c *Const, t columnar.Type) bool {
 	if wide, handled := wideStoreOutOfRange(c, t); handled {
 		return wide
 	}
+	if t.ID == columnar.Float64 && !c.Null {
+		_, out := clipFloatStore(c, t)
+		return out
+	}
 	if c.Null || t.ID != columnar.Int64 && t.ID != columnar.Int32 {
 		return false
 	}
@@ -258,4 +262,54 @@ func unsignedValuesSchema(v *Values, cols []Column) error {
 		v.Out[i].Type = first
 	}
 	return nil
+}
+
+// OutOfRangeStore is strict mode's error for number value that column col
+// of type t cannot hold at row (1-based): 1264 Out of range value, or for
+// a BIT(M) column 1406 Data too long, which Field_bit::store reports in
+// strict mode (outside it 1264, with 2^M-1 stored).
+func OutOfRangeStore(t columnar.Type, col string, row int, value string) *Error {
+	err := Errorf(ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", col, row)
+	if t.Bit > 0 {
+		err = Errorf(ErDataTooLong, "Data too long for column '%s' at row %d", col, row)
+	}
+	err.Detail = fmt.Sprintf("%s does not hold %s", t, value)
+	return err
+}
+
+// clipFloatStore is number constant c as FLOAT, FLOAT(M,D) or DOUBLE(M,D)
+// t stores it outside strict mode, and whether it was past t's range
+// (Field_real::truncate): FLT_MAX for FLOAT, 10^(M-D) - 10^-D for (M,D),
+// compared after rounding to D decimals; past it is the bound, 1264 (a
+// store into FLOAT was +-Inf).
+func clipFloatStore(c *Const, t columnar.Type) (float64, bool) {
+	if c.T.ID == columnar.String || !t.RoundsStore() {
+		return 0, false
+	}
+	f, _, _ := constNumber(c)
+	return ClipFloat(t, f)
+}
+
+// ClipFloat is f as FLOAT / (M,D) type t stores it outside strict mode, and
+// whether it was past t's range (clipFloatStore).
+func ClipFloat(t columnar.Type, f float64) (float64, bool) {
+	max := math.Inf(1)
+	if t.Single {
+		max = math.MaxFloat32
+	}
+	if t.Precision > 0 {
+		max = math.Min(max, math.Pow10(t.Precision-t.Scale)-math.Pow10(-t.Scale))
+	}
+	r := f
+	if t.Precision > 0 {
+		p := math.Pow10(t.Scale)
+		r = math.Round(f*p) / p
+	}
+	switch {
+	case r > max:
+		return max, true
+	case r < -max:
+		return -max, true
+	}
+	return f, false
 }

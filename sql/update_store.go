@@ -21,6 +21,7 @@ func (b *binder) storeConstError(e Expr, f columnar.Field, pos int) *Error {
 	if !ok || c.Null || c.T.ID != columnar.String || c.hex || !storeChecked(f.Type) {
 		return nil
 	}
+	c = integerStoreText(c, f.Type)
 	if v, ok := convertConst(c, f.Type); ok && strictOK(c, v) && !storeOutOfRange(c, f.Type) {
 		return nil
 	}
