@@ -13,68 +13,74 @@ import (
 // frames are summed from a segment tree over the sorted values instead:
 // each frame adds at most two nodes a level, every node the pairwise sum
 // of its own rows only, so the error is bounded by the frame's values and
-// never by what came before it in the partition.
+// never by what came before it in the partition. The variances merge
+// moments the same way.
 
-// floatSumTree is a bottom-up segment tree over the sorted positions'
-// values (NULL as 0): leaves at [n, 2n), node i the sum of 2i and 2i+1.
-type floatSumTree struct {
+// segTree is a bottom-up segment tree over the sorted positions' values:
+// leaves at [n, 2n) (a NULL the zero T, merge's identity), node i the
+// merge of 2i and 2i+1.
+type segTree[T any] struct {
 	n     int
-	nodes []float64
+	nodes []T
+	merge func(a, b T) T
 }
 
-// floatSumTreeBytes is what a tree holds per row, charged while it lives.
-const floatSumTreeBytes = 16
-
-func newFloatSumTree(wo *windowOrder, arg *columnar.Column) *floatSumTree {
+// newSegTree builds the tree of leaf(row) (false: NULL) in wo's order.
+func newSegTree[T any](wo *windowOrder, leaf func(row int) (T, bool), merge func(a, b T) T) *segTree[T] {
 	n := len(wo.perm)
-	t := &floatSumTree{n: n, nodes: make([]float64, 2*n)}
+	t := &segTree[T]{n: n, nodes: make([]T, 2*n), merge: merge}
 	parallelRanges(n, 0, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			if row := int(wo.perm[i]); !arg.IsNull(row) {
-				t.nodes[n+i] = arg.F64[row]
+			if v, ok := leaf(int(wo.perm[i])); ok {
+				t.nodes[n+i] = v
 			}
 		}
 	})
 	for i := n - 1; i > 0; i-- {
-		t.nodes[i] = t.nodes[2*i] + t.nodes[2*i+1]
+		t.nodes[i] = merge(t.nodes[2*i], t.nodes[2*i+1])
 	}
 	return t
 }
 
-// sum adds the values at sorted positions [lo, hi), left nodes before
+// of merges the values at sorted positions [lo, hi), left nodes before
 // right ones.
-func (t *floatSumTree) sum(lo, hi int) float64 {
-	var left, right float64
+func (t *segTree[T]) of(lo, hi int) T {
+	var left, right T
 	for l, r := lo+t.n, hi+t.n; l < r; l, r = l/2, r/2 {
 		if l&1 == 1 {
-			left += t.nodes[l]
+			left = t.merge(left, t.nodes[l])
 			l++
 		}
 		if r&1 == 1 {
 			r--
-			right = t.nodes[r] + right
+			right = t.merge(t.nodes[r], right)
 		}
 	}
-	return left + right
+	return t.merge(left, right)
 }
+
+// floatSumTreeBytes is what a sum tree holds per row, charged while it lives.
+const floatSumTreeBytes = 16
 
 // slidingFloatSums fills sums[i] for every sorted position whose non-empty
 // frame starts after its partition's first row; the others are left alone.
 func slidingFloatSums(wo *windowOrder, arg *columnar.Column, fr *frames, starts []int, sums []float64) {
-	var t *floatSumTree
+	sliding := func(i int) bool { return fr.hi[i] > fr.lo[i] && fr.lo[i] != starts[i] }
+	found := false
 	for i := range wo.perm {
-		if fr.hi[i] > fr.lo[i] && fr.lo[i] != starts[i] {
-			t = newFloatSumTree(wo, arg)
+		if found = sliding(i); found {
 			break
 		}
 	}
-	if t == nil {
+	if !found {
 		return
 	}
+	t := newSegTree(wo, func(row int) (float64, bool) { return arg.F64[row], !arg.IsNull(row) },
+		func(a, b float64) float64 { return a + b })
 	parallelRanges(len(wo.perm), 0, func(from, to int) {
 		for i := from; i < to; i++ {
-			if lo, hi := fr.lo[i], fr.hi[i]; hi > lo && lo != starts[i] {
-				sums[i] = t.sum(lo, hi)
+			if sliding(i) {
+				sums[i] = t.of(fr.lo[i], fr.hi[i])
 			}
 		}
 	})
@@ -98,45 +104,13 @@ func (a moments) merge(b moments) moments {
 	return moments{n: n, mean: a.mean + d*(b.n/n), m2: a.m2 + b.m2 + d*d*(a.n*b.n/n)}
 }
 
-// momentTree is floatSumTree's layout over moments.
-type momentTree struct {
-	n     int
-	nodes []moments
-}
-
-// momentTreeBytes is what a tree holds per row, charged while it lives.
+// momentTreeBytes is what a moments tree holds per row, charged while it
+// lives.
 const momentTreeBytes = 48
 
-func newMomentTree(wo *windowOrder, arg *columnar.Column) *momentTree {
-	n := len(wo.perm)
-	t := &momentTree{n: n, nodes: make([]moments, 2*n)}
-	parallelRanges(n, 0, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			if row := int(wo.perm[i]); !arg.IsNull(row) {
-				t.nodes[n+i] = moments{n: 1, mean: arg.F64[row]}
-			}
-		}
-	})
-	for i := n - 1; i > 0; i-- {
-		t.nodes[i] = t.nodes[2*i].merge(t.nodes[2*i+1])
-	}
-	return t
-}
-
-// of merges the moments of sorted positions [lo, hi).
-func (t *momentTree) of(lo, hi int) moments {
-	var left, right moments
-	for l, r := lo+t.n, hi+t.n; l < r; l, r = l/2, r/2 {
-		if l&1 == 1 {
-			left = left.merge(t.nodes[l])
-			l++
-		}
-		if r&1 == 1 {
-			r--
-			right = t.nodes[r].merge(right)
-		}
-	}
-	return left.merge(right)
+func newMomentTree(wo *windowOrder, arg *columnar.Column) *segTree[moments] {
+	return newSegTree(wo, func(row int) (moments, bool) { return moments{n: 1, mean: arg.F64[row]}, !arg.IsNull(row) },
+		moments.merge)
 }
 
 // floatFrameBytes is what w's trees hold per row beyond windowScratchBytes,
