@@ -434,7 +434,7 @@ __device__ __forceinline__ long long win_bound(const WinFinishParams& p, int kin
   switch (kind) {
     case WIN_B_UNBOUNDED_PRECEDING: return ps;
     case WIN_B_PRECEDING: return i - n;
-    case WIN_B_FOLLOWING: return i + n;
+    case WIN_B_FOLLOWING: return n > pe - i ? pe + 1 : i + n;  // past the partition (i + n may wrap)
     case WIN_B_UNBOUNDED_FOLLOWING: return pe;
   }
   if (p.rows) return i;
@@ -466,8 +466,10 @@ extern "C" __global__ void win_finish(const WinFinishParams p) {
       case WIN_F_NTILE: v = win_ntile(i - ps, p.partEndAt[ps] - ps + 1, p.arg); break;
       case WIN_F_LAG:
       case WIN_F_LEAD: {
-        const long long j = p.func == WIN_F_LAG ? i - p.arg : i + p.arg;
-        if (j >= ps && j <= p.partEndAt[ps]) ok = win_value(p.src, __ldg(p.perm + j), &v);
+        // i + arg may wrap: an offset past the partition's end lands past it.
+        const long long pe = p.partEndAt[ps];
+        const long long j = p.func == WIN_F_LAG ? i - p.arg : p.arg > pe - i ? pe + 1 : i + p.arg;
+        if (j >= ps && j <= pe) ok = win_value(p.src, __ldg(p.perm + j), &v);
         else if (p.hasDefault) ok = win_value(p.dflt, r, &v);
         else ok = false;
         break;
@@ -478,7 +480,7 @@ extern "C" __global__ void win_finish(const WinFinishParams p) {
         const long long lo = max(ps, win_bound(p, p.startKind, p.startN, true, i, ps, pe));
         const long long hi = min(pe, win_bound(p, p.endKind, p.endN, false, i, ps, pe));
         if (p.func == WIN_F_FIRST_VALUE || p.func == WIN_F_LAST_VALUE || p.func == WIN_F_NTH_VALUE) {
-          const long long j = p.func == WIN_F_FIRST_VALUE ? lo : p.func == WIN_F_LAST_VALUE ? hi : lo + p.arg - 1;
+          const long long j = p.func == WIN_F_FIRST_VALUE ? lo : p.func == WIN_F_LAST_VALUE ? hi : p.arg - 1 > hi - lo ? hi + 1 : lo + p.arg - 1;
           ok = lo <= hi && j <= hi && win_value(p.src, __ldg(p.perm + j), &v);
           break;
         }

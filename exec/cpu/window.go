@@ -286,9 +286,12 @@ func offsetColumn(w *sql.WindowFunc, wo *windowOrder, args []*columnar.Column) *
 	var missing []int32
 	wo.partitions(func(ps, pe int) {
 		for i := ps; i < pe; i++ {
-			j := i - int(w.N)
+			// An offset past the partition lands outside it (i + 2^63-1
+			// would wrap).
+			off := min(int(w.N), pe-ps)
+			j := i - off
 			if w.Func == sql.WinLead {
-				j = i + int(w.N)
+				j = i + off
 			}
 			row := wo.perm[i]
 			if j >= ps && j < pe {

@@ -73,6 +73,11 @@ func (c *frameCtx) bound(f sql.Frame, b sql.FrameBound, end bool) int {
 		return c.peerLo
 	}
 	n := int(b.N)
+	if f.Rows {
+		// An offset past the partition lands outside it whatever its size
+		// (and i + 2^63-1 would wrap).
+		n = min(n, c.pe-c.ps+1)
+	}
 	if b.Kind == sql.BoundPreceding {
 		n = -n
 	}
@@ -233,7 +238,7 @@ func (fr *frames) valueRows(w *sql.WindowFunc, wo *windowOrder) []int32 {
 		case sql.WinLastValue:
 			j = hi - 1
 		default:
-			j = lo + int(w.N) - 1
+			j = lo + min(int(w.N), hi-lo+1) - 1 // past the frame when N passes it
 		}
 		if lo < hi && j >= lo && j < hi {
 			idx[row] = wo.perm[j]
