@@ -362,7 +362,9 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		return &ShowProcessList{Full: n.Full}, nil
 	case ast.ShowWarnings, ast.ShowErrors:
 		b.volatile("SHOW WARNINGS")
-		return &ShowWarnings{Errors: n.Tp == ast.ShowErrors, Count: n.CountWarningsOrErrors, Last: b.vars.LastWarnings()}, nil
+		st := &ShowWarnings{Errors: n.Tp == ast.ShowErrors, Count: n.CountWarningsOrErrors, Last: b.vars.LastWarnings()}
+		st.Offset, st.Limit = showWarningsLimit(n)
+		return st, nil
 	case ast.ShowTableStatus:
 		return b.showQuery(n, "tables", "", "TABLE_NAME", tableStatusColumns)
 	case ast.ShowColumns:

@@ -157,6 +157,8 @@ type ShowWarnings struct {
 	Errors, Count bool
 	// Last are the warnings of the connection's previous statement.
 	Last *Warnings
+	// Offset and Limit are LIMIT's window of the rows (Limit -1: all).
+	Offset, Limit int64
 }
 
 // Describe lists a table's columns and types.
