@@ -66,6 +66,7 @@ func (db *DB) SessionConn(opts SessionOptions) *Conn {
 		}
 	}
 	c := &Conn{db: db, session: s, mem: exec.NewMemory(0, db.mem), opts: opts, vars: sql.NewUserVars()}
+	c.vars.SetEvaluator(db.evalConst)
 	c.vars.SetConnectionID(c.connID)
 	c.vars.SetAutocommit(s.GlobalAutocommit())
 	// The session starts at the database's limit (which bounds it anyway)
