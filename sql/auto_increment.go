@@ -3,6 +3,7 @@ package sql
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
@@ -154,7 +155,26 @@ func DefaultText(f columnar.Field) string {
 	if b, ok := BitDefault(f); ok {
 		return b
 	}
+	if exprDefault(f) {
+		return exprDefaultText(f.Default)
+	}
 	return f.Default
+}
+
+// exprDefault reports a TEXT, BLOB or JSON column's default, which MySQL 8
+// takes only as an expression, DEFAULT ('x'), and marks DEFAULT_GENERATED.
+func exprDefault(f columnar.Field) bool {
+	return f.HasDefault && blobType(f.Type) && !DefaultsToNow(f)
+}
+
+// escapeQuoted escapes quotes and backslashes as MySQL prints a string.
+var escapeQuoted = strings.NewReplacer(`\`, `\\`, "'", `\'`)
+
+// exprDefaultText is such a default as MySQL's data dictionary keeps it and
+// DESCRIBE and information_schema.COLUMNS show it: the literal as MySQL
+// prints it, _utf8mb4'x', escaped once more (_utf8mb4\'[]\').
+func exprDefaultText(v string) string {
+	return escapeQuoted.Replace("_utf8mb4'" + escapeQuoted.Replace(v) + "'")
 }
 
 // BitDefault is a BIT column's default as MySQL 8 writes it in SHOW CREATE
@@ -179,7 +199,7 @@ func ColumnExtra(f columnar.Field) string {
 		return "auto_increment"
 	case DefaultsToNow(f) && f.OnUpdateNow:
 		return "DEFAULT_GENERATED on update " + NowText(f)
-	case DefaultsToNow(f):
+	case DefaultsToNow(f) || exprDefault(f):
 		// MySQL 8 marks a default that is an expression, as
 		// CURRENT_TIMESTAMP is.
 		return "DEFAULT_GENERATED"
