@@ -215,7 +215,7 @@ func columnRow(table string, i int, f columnar.Field, key string) []Expr {
 	}
 	return []Expr{infoStr("def"), infoStr(DatabaseName), infoStr(table), infoStr(f.Name), i64(i + 1), def,
 		infoStr(nullable), infoStr(dataType), charLen, octets, prec, scale, fsp, charset, collation, infoStr(colType),
-		infoStr(key), infoStr(extra), infoStr("select,insert,update,references"), infoStr(f.Comment), infoStr(f.Generated),
+		infoStr(key), infoStr(extra), infoStr("select,insert,update,references"), infoStr(f.Comment), infoStr(escapeQuoted.Replace(f.Generated)),
 		infoNull(columnar.TInt64)}
 }
 
