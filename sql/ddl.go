@@ -435,6 +435,9 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 
 // showTables binds SHOW [FULL] TABLES [LIKE 'pattern' | WHERE ...].
 func (b *binder) showTables(n *ast.ShowStmt) (Statement, error) {
+	if strings.EqualFold(n.DBName, "information_schema") {
+		return b.showInfoSchemaTables(n)
+	}
 	if n.Where != nil { // over the columns SHOW TABLES names (show_query.go)
 		cols := [][2]string{{"TABLE_NAME", "Tables_in_" + DatabaseName}}
 		if n.Full {

@@ -3,6 +3,8 @@ package sql
 import (
 	"strings"
 
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
 	"gpusql/storage/columnar"
 )
 
@@ -37,6 +39,25 @@ var (
 		"ACTION_REFERENCE_NEW_TABLE", "ACTION_REFERENCE_OLD_ROW", "ACTION_REFERENCE_NEW_ROW", "@CREATED", "SQL_MODE",
 		"DEFINER", "CHARACTER_SET_CLIENT", "COLLATION_CONNECTION", "DATABASE_COLLATION")
 )
+
+// InfoSchemaTables are the information_schema tables gpusql has, sorted,
+// in upper case as MySQL 8 names them.
+var InfoSchemaTables = []string{"CHECK_CONSTRAINTS", "COLUMNS", "KEY_COLUMN_USAGE", "REFERENTIAL_CONSTRAINTS",
+	"ROUTINES", "SCHEMATA", "STATISTICS", "TABLES", "TABLE_CONSTRAINTS", "TRIGGERS", "VIEWS"}
+
+// showInfoSchemaTables binds SHOW [FULL] TABLES FROM information_schema
+// [LIKE]: MySQL upper-cases the pattern, so 'schemata' finds SCHEMATA.
+func (b *binder) showInfoSchemaTables(n *ast.ShowStmt) (Statement, error) {
+	if n.Where != nil {
+		return nil, b.errf(-1, "unsupported: SHOW TABLES FROM information_schema WHERE (use LIKE)")
+	}
+	like, err := b.showLike(n, "SHOW TABLES")
+	if like != nil {
+		up := strings.ToUpper(*like)
+		like = &up
+	}
+	return &ShowTables{Like: like, Full: n.Full, InfoSchema: true}, err
+}
 
 // infoStrings are columns by name: strings, but a name marked # is an
 // integer and one marked @ a DATETIME.

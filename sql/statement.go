@@ -137,6 +137,9 @@ type Load struct {
 type ShowTables struct {
 	Like *string
 	Full bool // SHOW FULL TABLES: a Table_type column too (BASE TABLE or VIEW)
+	// InfoSchema: SHOW TABLES FROM information_schema, its tables
+	// (InfoSchemaTables); Like is then in upper case, as MySQL makes it.
+	InfoSchema bool
 }
 
 // ShowProcessList is SHOW [FULL] PROCESSLIST: the server's connections
