@@ -71,6 +71,19 @@ func TestLastInsertID(t *testing.T) {
 	if got := connValue(t, a, "SELECT LAST_INSERT_ID()"); got != "5" {
 		t.Fatalf("after LAST_INSERT_ID(5): %s, want 5", got)
 	}
+	// Of an expression of no column, as MySQL: computed once, returned and set.
+	if _, err := a.Exec(context.Background(), "SET @x = 5", ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := connValue(t, a, "SELECT LAST_INSERT_ID(@x + 1)"); got != "6" {
+		t.Fatalf("LAST_INSERT_ID(@x + 1): %s", got)
+	}
+	if got := connValue(t, a, "SELECT LAST_INSERT_ID(), LAST_INSERT_ID(2 * 3 + ABS(-4))"); got != "6|10" {
+		t.Fatalf("after LAST_INSERT_ID(@x + 1): %s, want 6|10", got)
+	}
+	if got := connValue(t, a, "SELECT LAST_INSERT_ID()"); got != "10" {
+		t.Fatalf("after LAST_INSERT_ID(2 * 3 + ABS(-4)): %s, want 10", got)
+	}
 	if _, err := a.Exec(context.Background(), "SELECT LAST_INSERT_ID(pid) FROM child", ""); err == nil || !strings.Contains(err.Error(), "unsupported") {
 		t.Fatalf("LAST_INSERT_ID(column): %v", err)
 	}

@@ -636,7 +636,7 @@ func (db *DB) execBound(ctx context.Context, stmt sql.Statement, baseDir string)
 	case *sql.Copy:
 		return db.copyTo(ctx, s, baseDir)
 	case *sql.ShowTables:
-		return db.showTables(s.Like, s.Full), nil
+		return db.showTables(s), nil
 	case *sql.ShowWarnings:
 		return showWarnings(s), nil
 	case *sql.ShowCatalogTable:

@@ -14,14 +14,18 @@ import (
 
 // showTables lists the tables and views as a one-column result, in name
 // order; full adds MySQL's Table_type (BASE TABLE or VIEW).
-func (db *DB) showTables(like *string, full bool) *StatementResult {
-	names := append(db.cat.Names(), db.cat.ViewNames()...)
+func (db *DB) showTables(s *sql.ShowTables) *StatementResult {
+	like, full := s.Like, s.Full
+	names, schema := append(db.cat.Names(), db.cat.ViewNames()...), sql.DatabaseName
+	if s.InfoSchema {
+		names, schema = slices.Clone(sql.InfoSchemaTables), "information_schema"
+	}
 	if like != nil {
 		names = slices.DeleteFunc(names, func(n string) bool { return !sql.LikeMatch(n, *like) })
 	}
 	sort.Strings(names)
 	// MySQL names the column after the database, and the pattern too.
-	header := "Tables_in_" + sql.DatabaseName
+	header := "Tables_in_" + schema
 	if like != nil {
 		header += " (" + *like + ")"
 	}
@@ -30,7 +34,9 @@ func (db *DB) showTables(like *string, full bool) *StatementResult {
 		kinds := make([]string, len(names))
 		for i, n := range names {
 			kinds[i] = "BASE TABLE"
-			if _, ok := db.cat.View(n); ok {
+			if s.InfoSchema {
+				kinds[i] = "SYSTEM VIEW" // MySQL 8's information_schema tables are views
+			} else if _, ok := db.cat.View(n); ok {
 				kinds[i] = "VIEW"
 			}
 		}

@@ -66,6 +66,7 @@ func (db *DB) SessionConn(opts SessionOptions) *Conn {
 		}
 	}
 	c := &Conn{db: db, session: s, mem: exec.NewMemory(0, db.mem), opts: opts, vars: sql.NewUserVars()}
+	c.vars.SetEvaluator(db.evalConst)
 	c.vars.SetConnectionID(c.connID)
 	c.vars.SetAutocommit(s.GlobalAutocommit())
 	// The session starts at the database's limit (which bounds it anyway)
@@ -158,6 +159,7 @@ func (c *Conn) sessionStatement(db *DB, stmt sql.Statement) (*StatementResult, b
 		return message("database changed"), true, nil
 	case *sql.ShowDatabases:
 		names, header := []string{"information_schema", sql.DatabaseName}, "Database"
+		slices.Sort(names) // MySQL 8's ORDER BY Database (dd/info_schema/show.cc)
 		if s.Like != nil { // MySQL names the column after the pattern too
 			names = slices.DeleteFunc(names, func(n string) bool { return !sql.LikeMatch(n, *s.Like) })
 			header += " (" + *s.Like + ")"

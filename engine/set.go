@@ -189,6 +189,25 @@ func (db *DB) setValue(ctx context.Context, a sql.Assignment) (*sql.Const, error
 	return cellConst(res.Columns[0], 0), nil
 }
 
+// evalConst computes q, a one-row query of no tables, on the CPU: the
+// binder's way to a value it must know as it binds (sql.UserVars.SetEvaluator).
+func (db *DB) evalConst(q *sql.Query) (*sql.Const, error) {
+	p, err := db.plan(q)
+	if err != nil {
+		return nil, err
+	}
+	ctx, done := db.queryMemory(context.Background())
+	defer done()
+	res, err := cpu.Run(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	if res.Rows == 0 {
+		return &sql.Const{T: res.Columns[0].Type, Null: true}, nil
+	}
+	return cellConst(res.Columns[0], 0), nil
+}
+
 // cellConst is row r of column c as a constant of c's type.
 func cellConst(c *columnar.Column, r int) *sql.Const {
 	k := &sql.Const{T: c.Type}

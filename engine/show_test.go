@@ -43,11 +43,12 @@ func TestShowTablesLikeAndWarnings(t *testing.T) {
 	// The column is named as MySQL names it, after the database and the
 	// pattern.
 	for q, want := range map[string]string{
-		"show tables":                "Tables_in_gpusql",
-		"show full tables":           "Tables_in_gpusql|Table_type",
-		"show tables like 'ab%'":     "Tables_in_gpusql (ab%)",
-		"show full tables like 'x%'": "Tables_in_gpusql (x%)|Table_type",
-		"show databases like 'gp%'":  "Database (gp%)",
+		"show tables":            "Tables_in_gpusql",
+		"show full tables":       "Tables_in_gpusql|Table_type",
+		"show tables like 'ab%'": "Tables_in_gpusql (ab%)",
+		"show tables from information_schema like 'sch%'": "Tables_in_information_schema (SCH%)",
+		"show full tables like 'x%'":                      "Tables_in_gpusql (x%)|Table_type",
+		"show databases like 'gp%'":                       "Database (gp%)",
 	} {
 		res, err := db.Exec(ctx, q, "")
 		if err != nil {

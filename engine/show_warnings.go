@@ -30,6 +30,7 @@ func showWarnings(s *sql.ShowWarnings) *StatementResult {
 		c.I64[0] = count
 		return &StatementResult{Kind: KindRows, Result: &exec.Result{Names: []string{name}, Columns: []*columnar.Column{c}, Rows: 1}}
 	}
+	list = limitWarnings(list, s.Offset, s.Limit)
 	levels, messages := make([]string, len(list)), make([]string, len(list))
 	codes := columnar.NewColumn(columnar.TInt32, len(list), false)
 	for i, w := range list {
@@ -38,6 +39,15 @@ func showWarnings(s *sql.ShowWarnings) *StatementResult {
 	res := &exec.Result{Names: []string{"Level", "Code", "Message"}, Columns: []*columnar.Column{
 		stringColumn(levels), codes, stringColumn(messages)}, Rows: len(list)}
 	return &StatementResult{Kind: KindRows, Result: res}
+}
+
+// limitWarnings is list's rows in SHOW WARNINGS' LIMIT window.
+func limitWarnings(list []sql.Warning, offset, limit int64) []sql.Warning {
+	list = list[min(offset, int64(len(list))):]
+	if limit >= 0 && limit < int64(len(list)) {
+		list = list[:limit]
+	}
+	return list
 }
 
 // errUnknownCode is MySQL's ER_UNKNOWN_ERROR, the code of a failed

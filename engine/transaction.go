@@ -67,6 +67,7 @@ type transaction struct {
 // Conn returns a new connection to db, with no transaction open.
 func (db *DB) Conn() *Conn {
 	c := &Conn{db: db, vars: sql.NewUserVars()}
+	c.vars.SetEvaluator(db.evalConst)
 	c.vars.SetConnectionID(c.connID)
 	return c
 }

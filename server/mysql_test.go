@@ -552,7 +552,7 @@ func TestMySQLConnectQueries(t *testing.T) {
 	for q, want := range map[string]string{
 		"select @@version_comment limit 1":                                  "gpusql\t\n",
 		"select user(), database()":                                         "reader@%\tgpusql\t\n",
-		"show databases":                                                    "information_schema\t\ngpusql\t\n",
+		"show databases":                                                    "gpusql\t\ninformation_schema\t\n",
 		"show variables like 'max_allowed_packet'":                          "max_allowed_packet\t67108864\t\n",
 		"select @@max_allowed_packet, @@autocommit, @@character_set_client": "67108864\t1\tutf8mb4\t\n",
 		"select table_name, table_type from information_schema.tables where table_schema = database()":                   "t\tBASE TABLE\t\n",

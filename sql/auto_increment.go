@@ -3,6 +3,7 @@ package sql
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
@@ -66,7 +67,8 @@ func (b *binder) autoValueOnZero() bool {
 // lastInsertID binds LAST_INSERT_ID(): the first AUTO_INCREMENT value the
 // connection's last INSERT that generated one generated (0 before any),
 // a BIGINT UNSIGNED as in MySQL. Like @x it is read when the statement
-// starts. LAST_INSERT_ID(expr) of a constant integer is that value, and
+// starts. LAST_INSERT_ID(expr) of a constant integer (or of an integer
+// expression of no column, computed here: foldConst) is that value, and
 // sets the connection's: MySQL sets it as the call is evaluated, and a
 // constant is evaluated once, so setting it here, where the call is
 // bound (in the statement's order), gives MySQL's answers.
@@ -83,7 +85,7 @@ func (b *binder) lastInsertID(args []ast.ExprNode, sc *scope, pos int) (Expr, er
 }
 
 func (b *binder) setLastInsertID(args []ast.ExprNode, sc *scope, pos int) (Expr, error) {
-	unsupported := b.errf(pos, "unsupported: LAST_INSERT_ID(expr) other than of a constant integer or as the whole value of a single-table UPDATE's SET c = LAST_INSERT_ID(expr) or of ON DUPLICATE KEY UPDATE's c = LAST_INSERT_ID(expr) (LAST_INSERT_ID() without an argument reads the last generated AUTO_INCREMENT value)")
+	unsupported := b.errf(pos, "unsupported: LAST_INSERT_ID(expr) other than of an integer expression of no column (a constant, @x + 1) or as the whole value of a single-table UPDATE's SET c = LAST_INSERT_ID(expr) or of ON DUPLICATE KEY UPDATE's c = LAST_INSERT_ID(expr) (LAST_INSERT_ID() without an argument reads the last generated AUTO_INCREMENT value)")
 	if len(args) != 1 {
 		return nil, unsupported
 	}
@@ -92,6 +94,11 @@ func (b *binder) setLastInsertID(args []ast.ExprNode, sc *scope, pos int) (Expr,
 		return nil, err
 	}
 	c, ok := e.(*Const)
+	if !ok {
+		if c, ok, err = b.foldConst(e); err != nil {
+			return nil, err
+		}
+	}
 	if !ok || c.Null || !c.T.IsInteger() || c.T.ID == columnar.Bool {
 		return nil, unsupported
 	}
@@ -99,6 +106,29 @@ func (b *binder) setLastInsertID(args []ast.ExprNode, sc *scope, pos int) (Expr,
 		b.vars.SetLastInsertID(uint64(c.I))
 	}
 	return &Const{T: columnar.TUint64, I: c.I}, nil
+}
+
+// foldConst computes e when it reads no column, row or parameter
+// (LAST_INSERT_ID(@x + 1)): MySQL evaluates such an argument once per
+// row to one value, which the binder needs as it binds the call.
+func (b *binder) foldConst(e Expr) (*Const, bool, error) {
+	if b.vars == nil || b.vars.eval == nil {
+		return nil, false, nil
+	}
+	foldable := true
+	walkExpr(e, func(x Expr) bool {
+		switch x.(type) {
+		case *ColRef, *CodeSet, *ScalarSubquery, *NestedSubquery, *Param:
+			foldable = false
+		}
+		return foldable
+	})
+	if !foldable {
+		return nil, false, nil
+	}
+	names := []string{"v"}
+	c, err := b.vars.eval(&Query{Plan: newProject(&Values{Rows: [][]Expr{{}}}, []Expr{e}, names), Names: names})
+	return c, err == nil, err
 }
 
 // DefaultsToNow reports whether f's default is CURRENT_TIMESTAMP.
@@ -125,7 +155,26 @@ func DefaultText(f columnar.Field) string {
 	if b, ok := BitDefault(f); ok {
 		return b
 	}
+	if exprDefault(f) {
+		return exprDefaultText(f.Default)
+	}
 	return f.Default
+}
+
+// exprDefault reports a TEXT, BLOB or JSON column's default, which MySQL 8
+// takes only as an expression, DEFAULT ('x'), and marks DEFAULT_GENERATED.
+func exprDefault(f columnar.Field) bool {
+	return f.HasDefault && blobType(f.Type) && !DefaultsToNow(f)
+}
+
+// escapeQuoted escapes quotes and backslashes as MySQL prints a string.
+var escapeQuoted = strings.NewReplacer(`\`, `\\`, "'", `\'`)
+
+// exprDefaultText is such a default as MySQL's data dictionary keeps it and
+// DESCRIBE and information_schema.COLUMNS show it: the literal as MySQL
+// prints it, _utf8mb4'x', escaped once more (_utf8mb4\'[]\').
+func exprDefaultText(v string) string {
+	return escapeQuoted.Replace("_utf8mb4'" + escapeQuoted.Replace(v) + "'")
 }
 
 // BitDefault is a BIT column's default as MySQL 8 writes it in SHOW CREATE
@@ -150,7 +199,7 @@ func ColumnExtra(f columnar.Field) string {
 		return "auto_increment"
 	case DefaultsToNow(f) && f.OnUpdateNow:
 		return "DEFAULT_GENERATED on update " + NowText(f)
-	case DefaultsToNow(f):
+	case DefaultsToNow(f) || exprDefault(f):
 		// MySQL 8 marks a default that is an expression, as
 		// CURRENT_TIMESTAMP is.
 		return "DEFAULT_GENERATED"

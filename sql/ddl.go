@@ -362,7 +362,9 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		return &ShowProcessList{Full: n.Full}, nil
 	case ast.ShowWarnings, ast.ShowErrors:
 		b.volatile("SHOW WARNINGS")
-		return &ShowWarnings{Errors: n.Tp == ast.ShowErrors, Count: n.CountWarningsOrErrors, Last: b.vars.LastWarnings()}, nil
+		st := &ShowWarnings{Errors: n.Tp == ast.ShowErrors, Count: n.CountWarningsOrErrors, Last: b.vars.LastWarnings()}
+		st.Offset, st.Limit = showWarningsLimit(n)
+		return st, nil
 	case ast.ShowTableStatus:
 		return b.showQuery(n, "tables", "", "TABLE_NAME", tableStatusColumns)
 	case ast.ShowColumns:
@@ -433,6 +435,9 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 
 // showTables binds SHOW [FULL] TABLES [LIKE 'pattern' | WHERE ...].
 func (b *binder) showTables(n *ast.ShowStmt) (Statement, error) {
+	if strings.EqualFold(n.DBName, "information_schema") {
+		return b.showInfoSchemaTables(n)
+	}
 	if n.Where != nil { // over the columns SHOW TABLES names (show_query.go)
 		cols := [][2]string{{"TABLE_NAME", "Tables_in_" + DatabaseName}}
 		if n.Full {

@@ -22,7 +22,8 @@ type infoColumn struct {
 
 var (
 	infoSchemata = []infoColumn{{"CATALOG_NAME", columnar.TString}, {"SCHEMA_NAME", columnar.TString},
-		{"DEFAULT_CHARACTER_SET_NAME", columnar.TString}, {"DEFAULT_COLLATION_NAME", columnar.TString}}
+		{"DEFAULT_CHARACTER_SET_NAME", columnar.TString}, {"DEFAULT_COLLATION_NAME", columnar.TString},
+		{"SQL_PATH", columnar.TString}, {"DEFAULT_ENCRYPTION", columnar.TString}}
 	// TABLES and COLUMNS have MySQL 8's columns in MySQL's order, so
 	// SELECT * and tools that read them by position see what MySQL gives.
 	infoTables = []infoColumn{{"TABLE_CATALOG", columnar.TString}, {"TABLE_SCHEMA", columnar.TString},
@@ -54,8 +55,10 @@ func (b *binder) informationSchema(name string, pos int) (Plan, []string, error)
 		// gpusql's default collation is the one its tables get when
 		// they name none (utf8mb4_bin, bytes), as a MySQL table takes its
 		// database's; information_schema's is MySQL 8's.
-		rows = append(rows, []Expr{infoStr("def"), infoStr("information_schema"), infoStr("utf8mb3"), infoStr("utf8mb3_general_ci")},
-			[]Expr{infoStr("def"), infoStr(DatabaseName), infoStr("utf8mb4"), infoStr(DatabaseCollation)})
+		// SQL_PATH is always NULL in MySQL 8; neither is encrypted.
+		noPath, plain := infoNull(columnar.TString), infoStr("NO")
+		rows = append(rows, []Expr{infoStr("def"), infoStr("information_schema"), infoStr("utf8mb3"), infoStr("utf8mb3_general_ci"), noPath, plain},
+			[]Expr{infoStr("def"), infoStr(DatabaseName), infoStr("utf8mb4"), infoStr(DatabaseCollation), noPath, plain})
 	case "tables":
 		cols = infoTables
 		for _, e := range b.relations() {
@@ -212,7 +215,7 @@ func columnRow(table string, i int, f columnar.Field, key string) []Expr {
 	}
 	return []Expr{infoStr("def"), infoStr(DatabaseName), infoStr(table), infoStr(f.Name), i64(i + 1), def,
 		infoStr(nullable), infoStr(dataType), charLen, octets, prec, scale, fsp, charset, collation, infoStr(colType),
-		infoStr(key), infoStr(extra), infoStr("select,insert,update,references"), infoStr(f.Comment), infoStr(f.Generated),
+		infoStr(key), infoStr(extra), infoStr("select,insert,update,references"), infoStr(f.Comment), infoStr(escapeQuoted.Replace(f.Generated)),
 		infoNull(columnar.TInt64)}
 }
 

@@ -67,7 +67,10 @@ func (b *binder) infoConstraintTable(name string) (cols []infoColumn, rows [][]E
 	case "check_constraints":
 		for _, tn := range b.cat.Names() {
 			for _, ck := range b.cat.Checks(tn) {
-				rows = append(rows, []Expr{infoStr("def"), infoStr(DatabaseName), infoStr(ck.Name), infoStr(ck.Clause)})
+				// MySQL 8 keeps the clause with its quotes escaped once more
+				// (_utf8mb4\'x\'), as its GENERATION_EXPRESSION and expression
+				// defaults (exprDefaultText).
+				rows = append(rows, []Expr{infoStr("def"), infoStr(DatabaseName), infoStr(ck.Name), infoStr(escapeQuoted.Replace(ck.Clause))})
 			}
 		}
 		return infoCheckConstraints, rows, true

@@ -3,6 +3,8 @@ package sql
 import (
 	"strings"
 
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
 	"gpusql/storage/columnar"
 )
 
@@ -23,19 +25,55 @@ var (
 		{"TABLE_NAME", columnar.TString}, {"VIEW_DEFINITION", columnar.TString}, {"CHECK_OPTION", columnar.TString},
 		{"IS_UPDATABLE", columnar.TString}, {"DEFINER", columnar.TString}, {"SECURITY_TYPE", columnar.TString},
 		{"CHARACTER_SET_CLIENT", columnar.TString}, {"COLLATION_CONNECTION", columnar.TString}}
-	infoRoutines = []infoColumn{{"SPECIFIC_NAME", columnar.TString}, {"ROUTINE_CATALOG", columnar.TString},
-		{"ROUTINE_SCHEMA", columnar.TString}, {"ROUTINE_NAME", columnar.TString}, {"ROUTINE_TYPE", columnar.TString},
-		{"DATA_TYPE", columnar.TString}, {"ROUTINE_BODY", columnar.TString}, {"ROUTINE_DEFINITION", columnar.TString},
-		{"IS_DETERMINISTIC", columnar.TString}, {"SQL_DATA_ACCESS", columnar.TString},
-		{"SECURITY_TYPE", columnar.TString}, {"SQL_MODE", columnar.TString}, {"ROUTINE_COMMENT", columnar.TString},
-		{"DEFINER", columnar.TString}}
-	infoTriggers = []infoColumn{{"TRIGGER_CATALOG", columnar.TString}, {"TRIGGER_SCHEMA", columnar.TString},
-		{"TRIGGER_NAME", columnar.TString}, {"EVENT_MANIPULATION", columnar.TString},
-		{"EVENT_OBJECT_CATALOG", columnar.TString}, {"EVENT_OBJECT_SCHEMA", columnar.TString},
-		{"EVENT_OBJECT_TABLE", columnar.TString}, {"ACTION_ORDER", columnar.TInt64},
-		{"ACTION_STATEMENT", columnar.TString}, {"ACTION_TIMING", columnar.TString},
-		{"SQL_MODE", columnar.TString}, {"DEFINER", columnar.TString}}
+	// ROUTINES and TRIGGERS have all of MySQL 8's columns, in its order,
+	// so a tool that selects one by name finds it (empty as they are).
+	infoRoutines = infoStrings("SPECIFIC_NAME", "ROUTINE_CATALOG", "ROUTINE_SCHEMA", "ROUTINE_NAME", "ROUTINE_TYPE",
+		"DATA_TYPE", "#CHARACTER_MAXIMUM_LENGTH", "#CHARACTER_OCTET_LENGTH", "#NUMERIC_PRECISION", "#NUMERIC_SCALE",
+		"#DATETIME_PRECISION", "CHARACTER_SET_NAME", "COLLATION_NAME", "DTD_IDENTIFIER", "ROUTINE_BODY",
+		"ROUTINE_DEFINITION", "EXTERNAL_NAME", "EXTERNAL_LANGUAGE", "PARAMETER_STYLE", "IS_DETERMINISTIC",
+		"SQL_DATA_ACCESS", "SQL_PATH", "SECURITY_TYPE", "@CREATED", "@LAST_ALTERED", "SQL_MODE", "ROUTINE_COMMENT",
+		"DEFINER", "CHARACTER_SET_CLIENT", "COLLATION_CONNECTION", "DATABASE_COLLATION")
+	infoTriggers = infoStrings("TRIGGER_CATALOG", "TRIGGER_SCHEMA", "TRIGGER_NAME", "EVENT_MANIPULATION",
+		"EVENT_OBJECT_CATALOG", "EVENT_OBJECT_SCHEMA", "EVENT_OBJECT_TABLE", "#ACTION_ORDER", "ACTION_CONDITION",
+		"ACTION_STATEMENT", "ACTION_ORIENTATION", "ACTION_TIMING", "ACTION_REFERENCE_OLD_TABLE",
+		"ACTION_REFERENCE_NEW_TABLE", "ACTION_REFERENCE_OLD_ROW", "ACTION_REFERENCE_NEW_ROW", "@CREATED", "SQL_MODE",
+		"DEFINER", "CHARACTER_SET_CLIENT", "COLLATION_CONNECTION", "DATABASE_COLLATION")
 )
+
+// InfoSchemaTables are the information_schema tables gpusql has, sorted,
+// in upper case as MySQL 8 names them.
+var InfoSchemaTables = []string{"CHECK_CONSTRAINTS", "COLUMNS", "KEY_COLUMN_USAGE", "REFERENTIAL_CONSTRAINTS",
+	"ROUTINES", "SCHEMATA", "STATISTICS", "TABLES", "TABLE_CONSTRAINTS", "TRIGGERS", "VIEWS"}
+
+// showInfoSchemaTables binds SHOW [FULL] TABLES FROM information_schema
+// [LIKE]: MySQL upper-cases the pattern, so 'schemata' finds SCHEMATA.
+func (b *binder) showInfoSchemaTables(n *ast.ShowStmt) (Statement, error) {
+	if n.Where != nil {
+		return nil, b.errf(-1, "unsupported: SHOW TABLES FROM information_schema WHERE (use LIKE)")
+	}
+	like, err := b.showLike(n, "SHOW TABLES")
+	if like != nil {
+		up := strings.ToUpper(*like)
+		like = &up
+	}
+	return &ShowTables{Like: like, Full: n.Full, InfoSchema: true}, err
+}
+
+// infoStrings are columns by name: strings, but a name marked # is an
+// integer and one marked @ a DATETIME.
+func infoStrings(names ...string) []infoColumn {
+	cols := make([]infoColumn, len(names))
+	for i, n := range names {
+		cols[i] = infoColumn{n, columnar.TString}
+		switch n[0] {
+		case '#':
+			cols[i] = infoColumn{n[1:], columnar.TInt64}
+		case '@':
+			cols[i] = infoColumn{n[1:], columnar.TDatetime(0)}
+		}
+	}
+	return cols
+}
 
 // infoMoreTable binds the tables above; ok is false for other names.
 func (b *binder) infoMoreTable(name string) (cols []infoColumn, rows [][]Expr, ok bool) {

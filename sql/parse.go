@@ -91,6 +91,7 @@ func parse(text string) ([]Parsed, error) {
 	blanked, sounds := markSoundsLike(blanked)
 	blanked, escapes := markLikeEscapes(blanked)
 	blanked, tree := markExplainTree(blanked)
+	blanked, showLimits := blankShowLimits(blanked)
 	// restore gives the parsed statements (those before limit) what the
 	// passes above cut out or marked, and their text as written.
 	restore := func(stmts []Parsed, limit int) []Parsed {
@@ -98,7 +99,7 @@ func parse(text string) ([]Parsed, error) {
 		stmts = withIntoVars(withFiles(stmts, text, files), text, into)
 		stmts = withLikeEscapes(withSoundsLike(stmts, text, unmarked, sounds), text, unmarked, escapes)
 		stmts = withJSONValueClauses(withDerivedColumns(withRowAliases(stmts, aliases), derived), jsonValues, beforeJSONValues)
-		return withExplainTree(stmts, text, tree)
+		return withShowLimits(withExplainTree(stmts, text, tree), text, showLimits)
 	}
 	p := parser.New()
 	nodes, err := parseSQL(p, blanked)

@@ -137,6 +137,9 @@ type Load struct {
 type ShowTables struct {
 	Like *string
 	Full bool // SHOW FULL TABLES: a Table_type column too (BASE TABLE or VIEW)
+	// InfoSchema: SHOW TABLES FROM information_schema, its tables
+	// (InfoSchemaTables); Like is then in upper case, as MySQL makes it.
+	InfoSchema bool
 }
 
 // ShowProcessList is SHOW [FULL] PROCESSLIST: the server's connections
@@ -157,6 +160,8 @@ type ShowWarnings struct {
 	Errors, Count bool
 	// Last are the warnings of the connection's previous statement.
 	Last *Warnings
+	// Offset and Limit are LIMIT's window of the rows (Limit -1: all).
+	Offset, Limit int64
 }
 
 // Describe lists a table's columns and types.

@@ -38,6 +38,9 @@ type UserVars struct {
 	// set; foundRowsCalc marks one asked for with SQL_CALC_FOUND_ROWS.
 	foundRows     int64
 	foundRowsCalc bool
+	// eval computes a one-row query of no tables (the engine's), for
+	// what the binder must know as a value: LAST_INSERT_ID(@x + 1).
+	eval func(*Query) (*Const, error)
 	// pendingWarnings collects the running statement's warnings,
 	// lastWarnings are the last statement's (warnings.go).
 	pendingWarnings, lastWarnings *Warnings
@@ -98,6 +101,10 @@ func (u *UserVars) SetAutocommit(on bool) {
 
 // NewUserVars returns an empty set of variables.
 func NewUserVars() *UserVars { return &UserVars{m: map[string]*Const{}} }
+
+// SetEvaluator gives the binder the engine's way to compute a one-row
+// query of no tables.
+func (u *UserVars) SetEvaluator(f func(*Query) (*Const, error)) { u.eval = f }
 
 // Get returns a copy of @name's value.
 func (u *UserVars) Get(name string) (*Const, bool) {
