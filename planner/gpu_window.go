@@ -56,11 +56,6 @@ type GPURangeBound struct {
 	KeyMul int64
 }
 
-// gpuIntervalMicros are the INTERVAL units of fixed length; MONTH and YEAR
-// move by the calendar (sql.AddDatetime) and stay on the CPU.
-var gpuIntervalMicros = map[string]int64{"microsecond": 1, "second": columnar.MicrosPerSecond,
-	"minute": 60 * columnar.MicrosPerSecond, "hour": 3600 * columnar.MicrosPerSecond, "day": columnar.MicrosPerDay}
-
 // GPURangeOffset is b's offset for the GPU, zero for a bound without one,
 // or why the GPU cannot compare it as exec/cpu's rangeKey does.
 func GPURangeOffset(w *sql.WindowFunc, b sql.FrameBound) (GPURangeBound, error) {
@@ -75,7 +70,7 @@ func GPURangeOffset(w *sql.WindowFunc, b sql.FrameBound) (GPURangeBound, error) 
 	refuse := fmt.Errorf("RANGE offsets over a %s key are computed on the CPU", kt)
 	switch {
 	case kt.ID == columnar.Date || kt.ID == columnar.Datetime:
-		per, ok := gpuIntervalMicros[b.Unit]
+		per, ok := sql.IntervalMicros[b.Unit] // MONTH and YEAR move by the calendar
 		if !ok {
 			return GPURangeBound{}, fmt.Errorf("a RANGE frame INTERVAL in %sS (calendar arithmetic) is computed on the CPU", strings.ToUpper(b.Unit))
 		}

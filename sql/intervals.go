@@ -87,10 +87,8 @@ func (b *binder) addInterval(name string, d, k Expr, unitType ast.TimeUnitType, 
 // arithmetic keeps the time of day and clamps the day as AddDate does. ok
 // is false when the result leaves years 0..9999 (MySQL's NULL).
 func AddDatetime(us, n int64, unit string) (int64, bool) {
-	per := map[string]int64{"microsecond": 1, "second": columnar.MicrosPerSecond,
-		"minute": 60 * columnar.MicrosPerSecond, "hour": 3600 * columnar.MicrosPerSecond, "day": columnar.MicrosPerDay}
 	lo := columnar.DaysFromCivil(0, 1, 1) * columnar.MicrosPerDay
-	if p, ok := per[unit]; ok {
+	if p, ok := IntervalMicros[unit]; ok {
 		const span = 1 << 62 // beyond any year 0..9999 distance
 		if n > span/p || n < -span/p {
 			return 0, false
@@ -114,6 +112,11 @@ func AddDatetime(us, n int64, unit string) (int64, bool) {
 	ny, nm := int(months/12), int(months%12)+1
 	return columnar.DaysFromCivil(ny, nm, min(d, daysIn(ny, nm)))*columnar.MicrosPerDay + tod, true
 }
+
+// IntervalMicros are the INTERVAL units of fixed length (AddDatetime's
+// others, MONTH and YEAR, move by the calendar), in microseconds.
+var IntervalMicros = map[string]int64{"microsecond": 1, "second": columnar.MicrosPerSecond,
+	"minute": 60 * columnar.MicrosPerSecond, "hour": 3600 * columnar.MicrosPerSecond, "day": columnar.MicrosPerDay}
 
 // DatetimeDiff is TIMESTAMPDIFF over datetimes: whole units from a to b,
 // truncated toward zero. Months count only when b's day and time of day

@@ -4,6 +4,7 @@ import (
 	"gpusql/planner"
 	"gpusql/sql"
 	"gpusql/storage/columnar"
+	"runtime"
 )
 
 // Window materializes its input and computes each window function as one
@@ -158,6 +159,40 @@ func (wo *windowOrder) partitions(fn func(ps, pe int)) {
 		fn(ps, pe)
 		ps = pe
 	}
+}
+
+// eachPartition calls fn for every partition as partitions does, from
+// several goroutines at once: the partitions are cut into one run of
+// about n / workers rows per worker, at partition boundaries (one large
+// partition stays one call). fn may write only at its partition's sorted
+// positions.
+func (wo *windowOrder) eachPartition(fn func(ps, pe int)) {
+	n := len(wo.perm)
+	workers := runtime.GOMAXPROCS(0)
+	if n < 1<<16 || workers == 1 {
+		wo.partitions(fn)
+		return
+	}
+	// cuts[w] is the first sorted position of worker w's run.
+	cuts := make([]int, workers+1)
+	cuts[workers] = n
+	for w := 1; w < workers; w++ {
+		c := max(n*w/workers, cuts[w-1])
+		for c < n && !wo.partStart[c] {
+			c++
+		}
+		cuts[w] = c
+	}
+	parallelWorkers(workers, workers, func(w, _, _ int) {
+		for ps := cuts[w]; ps < cuts[w+1]; {
+			pe := ps + 1
+			for pe < n && !wo.partStart[pe] {
+				pe++
+			}
+			fn(ps, pe)
+			ps = pe
+		}
+	})
 }
 
 // peerEnds returns, for every sorted position, the end of its peer group;

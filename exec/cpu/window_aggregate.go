@@ -107,7 +107,7 @@ func prefixSums(wo *windowOrder, arg *columnar.Column) (cnt, si, sh []int64, sf 
 		si, sh = make([]int64, n+1), make([]int64, n+1)
 	}
 	unsigned := arg.Type.Unsigned
-	wo.partitions(func(ps, pe int) {
+	wo.eachPartition(func(ps, pe int) {
 		var c, s, h int64
 		var f float64
 		for i := ps; i < pe; i++ {

@@ -24,7 +24,7 @@ func newFrames(w *sql.WindowFunc, wo *windowOrder) *frames {
 	if !w.Frame.Rows && (hasOffset(w.Frame.Start) || hasOffset(w.Frame.End)) {
 		ord = newRangeKey(wo)
 	}
-	wo.partitions(func(ps, pe int) {
+	wo.eachPartition(func(ps, pe int) {
 		var nnLo, nnHi int
 		if ord != nil {
 			nnLo, nnHi = ord.nonNull(wo, ps, pe)

@@ -2,6 +2,7 @@ package cpu_test
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -57,6 +58,40 @@ func TestWindowOracle(t *testing.T) {
 					t.Errorf("%s %+v:\ngot\n%s\nwant\n%s", q, o, head(got), head(want))
 				}
 			}
+		}
+	}
+}
+
+// TestWindowPartitionsInParallel: past 65,536 rows a window's frames and
+// prefix sums run partition runs on several goroutines (eachPartition),
+// whose cuts must fall between partitions: checked against SQLite over
+// partitions of every size, one of them most of the rows.
+func TestWindowPartitionsInParallel(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(7))
+	d := newTestDB(t, true)
+	d.create("create table wp (id int, g int, v int)")
+	lines := make([]string, 120_000)
+	for i := range lines {
+		g := i % 911
+		if i >= 40_000 && i < 100_000 {
+			g = 5000 // one partition of 60,000 rows spans several cuts
+		}
+		v := fmt.Sprint((i * 31) % 101)
+		if i%17 == 0 {
+			v = `\N`
+		}
+		lines[i] = fmt.Sprintf("%d|%d|%s", i, g, v)
+	}
+	d.load("wp", lines)
+	for _, f := range []string{
+		"sum(v) over (partition by g order by id)",
+		"count(v) over (partition by g order by v range between 3 preceding and 2 following)",
+		"sum(v) over (partition by g order by id rows between 4 preceding and 1 following)",
+	} {
+		q := fmt.Sprintf("select id, %s from wp", f)
+		want := strings.Join(sortedRows(normalize(d.oracleRows(q))), "\n")
+		if got := strings.Join(sortedRows(normalize(d.run(q, allOptions[0]))), "\n"); got != want {
+			t.Errorf("%s:\ngot\n%s\nwant\n%s", q, head(got), head(want))
 		}
 	}
 }
