@@ -85,6 +85,8 @@ func lenientColumn(c *columnar.Column, f columnar.Field, warn func(code uint16, 
 	switch {
 	case t.ID == columnar.String && c.Type.ID == columnar.String && t.Members == "" && !t.JSON:
 		return lenientStrings(c, f, warn)
+	case t.Members != "" && (c.Type.ID == columnar.String || numericStore(c.Type)):
+		return lenientEnums(c, t, warn)
 	case t.RoundsStore() && numericStore(c.Type):
 		return lenientFloats(c, f, warn)
 	case numericStore(t) && numericStore(c.Type):
@@ -285,6 +287,28 @@ func lenientStrings(c *columnar.Column, f columnar.Field, warn func(code uint16,
 		default:
 			b.AppendString(c.StringAt(i))
 		}
+	}
+	return b.Column()
+}
+
+// lenientEnums gives the values ENUM or SET t does not take what MySQL's
+// non-strict store keeps (sql.LenientEnum), with 1265. The column it
+// returns has type t, whose error value ” the store lets through.
+func lenientEnums(c *columnar.Column, t columnar.Type, warn func(code uint16, i int)) *columnar.Column {
+	b := columnar.NewBuilder(t)
+	b.Reserve(c.Len)
+	for i := 0; i < c.Len; i++ {
+		if c.IsNull(i) {
+			b.AppendNull()
+			continue
+		}
+		s := srcString(c, i)
+		v, err := fitStored(t, c.Type, s)
+		if err != nil {
+			warn(sql.WarnDataTruncated, i)
+			v = sql.LenientEnum(t, s, c.Type.ID != columnar.String)
+		}
+		b.AppendString(v)
 	}
 	return b.Column()
 }

@@ -70,7 +70,7 @@ func (b *binder) storeConst(c *Const, st constStore, notes *[]Warning) (Expr, er
 	}
 	if col.Type.ID == columnar.String && !v.Null {
 		if v.S, err = col.Type.FitString(v.S); err != nil {
-			if adj, w, ok := adjustConst(c, col, strconv.Itoa(r)); st.lenient && ok && (err.(*columnar.StringError).TooLong || col.Type.Set) {
+			if adj, w, ok := adjustConst(c, col, strconv.Itoa(r)); st.lenient && ok && (err.(*columnar.StringError).TooLong || col.Type.Members != "") {
 				*notes = append(*notes, w)
 				return adj, nil
 			}

@@ -3,6 +3,7 @@ package sql
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"gpusql/storage/columnar"
@@ -57,6 +58,11 @@ func adjustConst(c *Const, col Column, row string) (*Const, Warning, bool) {
 		return &Const{T: t, S: cut}, truncated, ok
 	case t.Set && c.T.ID == columnar.String && !c.hex:
 		return &Const{T: t, S: knownMembers(c.S, t)}, truncated, true
+	case t.Members != "" && c.T.ID == columnar.String && !c.hex:
+		return &Const{T: t, S: ""}, truncated, true // ENUM's error value, index 0
+	case t.Members != "":
+		u, ok, _ := constUint(c)
+		return &Const{T: t, S: enumFromNumber(t, u, ok)}, truncated, true
 	case t.IsWide() || c.T.IsWide():
 		v, ok := clipWideConst(c, t)
 		return v, outOfRange, ok
@@ -283,4 +289,43 @@ func knownMembers(s string, t columnar.Type) string {
 		return ""
 	}
 	return out
+}
+
+// enumFromNumber is number u stored outside strict mode into ENUM or SET
+// t, as Field_enum::store and Field_set::store (longlong) do: an ENUM
+// index past the members is the error value ” (index 0), a SET bitmask
+// keeps only the bits that name members (a negative integer its two's
+// complement bits). ok false: no unsigned number.
+func enumFromNumber(t columnar.Type, u uint64, ok bool) string {
+	ms := t.EnumMembers()
+	if !t.Set {
+		if !ok || u == 0 || u > uint64(len(ms)) {
+			return ""
+		}
+		return ms[u-1]
+	}
+	var out []string
+	for i, m := range ms {
+		if i < 64 && u&(1<<uint(i)) != 0 {
+			out = append(out, m)
+		}
+	}
+	return strings.Join(out, ",")
+}
+
+// LenientEnum is text s (number: a number's text) that ENUM or SET t does
+// not take, stored outside strict mode: a SET's known members, an ENUM's
+// error value ”, a number as enumFromNumber has it.
+func LenientEnum(t columnar.Type, s string, number bool) string {
+	if number {
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return enumFromNumber(t, uint64(n), n >= 0)
+		}
+		u, err := strconv.ParseUint(s, 10, 64)
+		return enumFromNumber(t, u, err == nil)
+	}
+	if t.Set {
+		return knownMembers(s, t)
+	}
+	return ""
 }
