@@ -95,6 +95,8 @@ func lenientColumn(c *columnar.Column, f columnar.Field, warn func(code uint16, 
 		return lenientWide(c, f, warn)
 	case t.IsWide() && (numericStore(c.Type) || c.Type.IsWide() || c.Type.IsBigUnsigned()):
 		return lenientIntoWide(c, f, warn)
+	case t.ID == columnar.Time && c.Type.ID == columnar.String && c.Type.Members == "" && !c.Type.JSON:
+		return lenientTimes(c, f, warn)
 	case t.Year && yearNumber(c.Type):
 		return lenientYears(c, f, warn)
 	case t.IsBigUnsigned() && (numericStore(c.Type) || t.Bit > 0 && c.Type.IsBigUnsigned()):

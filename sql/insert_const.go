@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -55,6 +56,14 @@ func (b *binder) storeConst(c *Const, st constStore, notes *[]Warning) (Expr, er
 	}
 	if col.Type.ID == columnar.Datetime && !v.Null && (!ok || !col.Type.InDatetimeRange(b.storedDatetime(col.Type, v.I))) {
 		return nil, b.errf(pos, "%s", incorrectDatetime(c, col.Name, r))
+	}
+	if col.Type.ID == columnar.Time && !ok && st.lenient && c.T.ID == columnar.String {
+		// Outside strict mode a time past +-838:59:59 is the limit, with
+		// Field_temporal::set_warnings' 1264 (type_time.result).
+		if us, clamped, _ := columnar.ParseTimeClamped(c.S, col.Type.Scale); clamped {
+			*notes = append(*notes, Warning{Level: "Warning", Code: WarnOutOfRange, Message: fmt.Sprintf("Out of range value for column '%s' at row %d", col.Name, r)})
+			return &Const{T: col.Type, I: us}, nil
+		}
 	}
 	if col.Type.ID == columnar.Time && !ok {
 		// MySQL's make_truncated_value_warning: 1292, also for one past
