@@ -32,15 +32,15 @@ func (db *DB) lenientWrites(ignore bool) bool { return ignore || !db.session.Str
 // adjusted, noting each adjustment; row(i) is the 1-based row MySQL names
 // for value i. The warnings come row by row, each row's in column order,
 // as MySQL stores a row's values one after the other.
-func lenientValues(ctx context.Context, cols []*columnar.Column, fields []columnar.Field, row func(i int) int, notes []adjustment) []*columnar.Column {
-	return lenientValuesAs(ctx, cols, fields, row, notes, sql.WarnBadNull)
+func lenientValues(ctx context.Context, cols []*columnar.Column, fields []columnar.Field, row func(i int) int, notes []adjustment, strict bool) []*columnar.Column {
+	return lenientValuesAs(ctx, cols, fields, row, notes, sql.WarnBadNull, strict)
 }
 
 // lenientValuesAs is lenientValues noting a NULL made its column's
 // implicit default as nullCode: INSERT's 1048, or ALTER TABLE's 1265 Data
 // truncated for column 'c' at row 2 (MySQL copies a table's rows through
 // the conversions of a non-strict store).
-func lenientValuesAs(ctx context.Context, cols []*columnar.Column, fields []columnar.Field, row func(i int) int, notes []adjustment, nullCode uint16) []*columnar.Column {
+func lenientValuesAs(ctx context.Context, cols []*columnar.Column, fields []columnar.Field, row func(i int) int, notes []adjustment, nullCode uint16, strict bool) []*columnar.Column {
 	out := make([]*columnar.Column, len(cols))
 	for k, c := range cols {
 		f := fields[k]
@@ -48,10 +48,14 @@ func lenientValuesAs(ctx context.Context, cols []*columnar.Column, fields []colu
 			if code == sql.WarnBadNull {
 				code = nullCode
 			}
+			if code == sql.WarnOutOfRange && f.Type.Bit > 0 && strict {
+				code = sql.ErDataTooLong // Field_bit::store under is_strict_mode (IGNORE)
+			}
 			msg := map[uint16]string{
 				sql.WarnBadNull:       fmt.Sprintf("Column '%s' cannot be null", f.Name),
 				sql.WarnOutOfRange:    fmt.Sprintf("Out of range value for column '%s' at row %d", f.Name, row(i)),
 				sql.WarnDataTruncated: fmt.Sprintf("Data truncated for column '%s' at row %d", f.Name, row(i)),
+				sql.ErDataTooLong:     fmt.Sprintf("Data too long for column '%s' at row %d", f.Name, row(i)),
 			}[code]
 			notes = append(notes, adjustment{i, k, code, msg})
 		})
@@ -339,7 +343,7 @@ func (db *DB) lenientResult(ctx context.Context, res *exec.Result, fields []colu
 		fs[i].Nullable = fs[i].Nullable || fs[i].AutoIncrement
 	}
 	out := *res
-	out.Columns = lenientValues(ctx, res.Columns, fs, func(i int) int { return i + 1 }, notes)
+	out.Columns = lenientValues(ctx, res.Columns, fs, func(i int) int { return i + 1 }, notes, db.session.Strict())
 	return &out
 }
 
@@ -347,7 +351,7 @@ func (db *DB) lenientResult(ctx context.Context, res *exec.Result, fields []colu
 // the row ids, column i+1 the new values of targets[i]; a row is named by
 // its place in the table (ids), as UPDATE's errors name it. The SET
 // constants the binder adjusted note their warning in every row.
-func lenientUpdate(ctx context.Context, s *sql.Update, res *exec.Result, fields []columnar.Field, ids []int, notes []adjustment) *exec.Result {
+func lenientUpdate(ctx context.Context, s *sql.Update, res *exec.Result, fields []columnar.Field, ids []int, notes []adjustment, strict bool) *exec.Result {
 	targets := s.Targets
 	fs := make([]columnar.Field, len(targets))
 	for i, k := range targets {
@@ -360,7 +364,7 @@ func lenientUpdate(ctx context.Context, s *sql.Update, res *exec.Result, fields 
 		}
 	}
 	out := *res
-	vals := lenientValues(ctx, res.Columns[1:1+len(targets)], fs, func(i int) int { return ids[i] + 1 }, notes)
+	vals := lenientValues(ctx, res.Columns[1:1+len(targets)], fs, func(i int) int { return ids[i] + 1 }, notes, strict)
 	out.Columns = append(append([]*columnar.Column{res.Columns[0]}, vals...), res.Columns[1+len(targets):]...)
 	return &out
 }

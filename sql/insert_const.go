@@ -29,7 +29,7 @@ func (b *binder) storeConst(c *Const, st constStore, notes *[]Warning) (Expr, er
 	c = integerStoreText(c, col.Type)
 	var err error
 	if st.lenient && (c.Null && !col.Nullable && st.nullToDefault || numberConst(c, col.Type) && storeOutOfRange(c, col.Type)) {
-		if v, w, ok := adjustConst(c, col, strconv.Itoa(r)); ok {
+		if v, w, ok := b.adjustConst(c, col, strconv.Itoa(r)); ok {
 			*notes = append(*notes, w)
 			return v, nil
 		}
@@ -71,7 +71,7 @@ func (b *binder) storeConst(c *Const, st constStore, notes *[]Warning) (Expr, er
 		return nil, b.errCode(pos, ErTruncatedWrongValue, "%s", strings.Replace(incorrectDatetime(c, col.Name, r), "datetime", "time", 1))
 	}
 	if !ok || !strictOK(c, v) || storeOutOfRange(c, col.Type) {
-		if adj, w, ok := adjustConst(c, col, strconv.Itoa(r)); st.lenient && ok {
+		if adj, w, ok := b.adjustConst(c, col, strconv.Itoa(r)); st.lenient && ok {
 			*notes = append(*notes, w)
 			return adj, nil
 		}
@@ -79,7 +79,7 @@ func (b *binder) storeConst(c *Const, st constStore, notes *[]Warning) (Expr, er
 	}
 	if col.Type.ID == columnar.String && !v.Null {
 		if v.S, err = col.Type.FitString(v.S); err != nil {
-			if adj, w, ok := adjustConst(c, col, strconv.Itoa(r)); st.lenient && ok && (err.(*columnar.StringError).TooLong || col.Type.Members != "") {
+			if adj, w, ok := b.adjustConst(c, col, strconv.Itoa(r)); st.lenient && ok && (err.(*columnar.StringError).TooLong || col.Type.Members != "") {
 				*notes = append(*notes, w)
 				return adj, nil
 			}

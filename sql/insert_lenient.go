@@ -40,6 +40,17 @@ func (b *binder) lenientWrites(ignore bool) bool {
 	return ignore || b.session != nil && !b.session.Strict()
 }
 
+// adjustConst is adjustConst with the warning of a BIT value past its
+// width as Field_bit::store notes it: 1406 Data too long in strict mode
+// (is_strict_mode, which an IGNORE write leaves on), else 1264.
+func (b *binder) adjustConst(c *Const, col Column, row string) (*Const, Warning, bool) {
+	v, w, ok := adjustConst(c, col, row)
+	if w.Code == WarnOutOfRange && col.Type.Bit > 0 && b.session != nil && b.session.Strict() {
+		w.Code, w.Message = ErDataTooLong, strings.Replace(w.Message, "Out of range value", "Data too long", 1)
+	}
+	return v, w, ok
+}
+
 // adjustConst is the value a lenient write stores for constant c in col
 // at row (its 1-based number, as text), and the warning it notes; ok is false where gpusql keeps
 // the error (no adjusted value MySQL would store that gpusql can hold).
