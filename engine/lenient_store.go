@@ -52,10 +52,11 @@ func lenientValuesAs(ctx context.Context, cols []*columnar.Column, fields []colu
 				code = sql.ErDataTooLong // Field_bit::store under is_strict_mode (IGNORE)
 			}
 			msg := map[uint16]string{
-				sql.WarnBadNull:       fmt.Sprintf("Column '%s' cannot be null", f.Name),
-				sql.WarnOutOfRange:    fmt.Sprintf("Out of range value for column '%s' at row %d", f.Name, row(i)),
-				sql.WarnDataTruncated: fmt.Sprintf("Data truncated for column '%s' at row %d", f.Name, row(i)),
-				sql.ErDataTooLong:     fmt.Sprintf("Data too long for column '%s' at row %d", f.Name, row(i)),
+				sql.WarnBadNull:        fmt.Sprintf("Column '%s' cannot be null", f.Name),
+				sql.WarnOutOfRange:     fmt.Sprintf("Out of range value for column '%s' at row %d", f.Name, row(i)),
+				sql.WarnDataTruncated:  fmt.Sprintf("Data truncated for column '%s' at row %d", f.Name, row(i)),
+				sql.ErDataTooLong:      fmt.Sprintf("Data too long for column '%s' at row %d", f.Name, row(i)),
+				sql.WarnIncorrectValue: fmt.Sprintf("Incorrect integer value: '%s' for column '%s' at row %d", srcString(c, i), f.Name, row(i)),
 			}[code]
 			notes = append(notes, adjustment{i, k, code, msg})
 		})
@@ -101,6 +102,8 @@ func lenientColumn(c *columnar.Column, f columnar.Field, warn func(code uint16, 
 		return lenientIntoWide(c, f, warn)
 	case t.ID == columnar.Time && c.Type.ID == columnar.String && c.Type.Members == "" && !c.Type.JSON:
 		return lenientTimes(c, f, warn)
+	case t.Year && c.Type.ID == columnar.String && !c.Type.JSON:
+		return lenientYearTexts(c, warn)
 	case t.Year && yearNumber(c.Type):
 		return lenientYears(c, f, warn)
 	case t.IsBigUnsigned() && (numericStore(c.Type) || t.Bit > 0 && c.Type.IsBigUnsigned()):

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"fmt"
+
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -45,6 +47,26 @@ func lenientTimes(c *columnar.Column, f columnar.Field, warn func(code uint16, i
 		if us, clamped, _ := columnar.ParseTimeClamped(s, f.Type.Scale); clamped {
 			warn(sql.WarnOutOfRange, i)
 			s = columnar.FormatTime(us, f.Type.Scale)
+		}
+		b.AppendString(s)
+	}
+	return b.Column()
+}
+
+// lenientYearTexts gives text a YEAR does not take as it is the year
+// MySQL's non-strict store keeps, with its warning (sql.YearTextStore).
+func lenientYearTexts(c *columnar.Column, warn func(code uint16, i int)) *columnar.Column {
+	b := columnar.NewBuilder(c.Type)
+	b.Reserve(c.Len)
+	for i := 0; i < c.Len; i++ {
+		if c.IsNull(i) {
+			b.AppendNull()
+			continue
+		}
+		s := c.StringAt(i)
+		if y, code := sql.YearTextStore(s); code != 0 {
+			warn(code, i)
+			s = fmt.Sprintf("%04d", y)
 		}
 		b.AppendString(s)
 	}

@@ -270,6 +270,11 @@ func ClipBit(t columnar.Type, neg bool, u uint64) (uint64, bool) {
 // with 1264, text that is no number 0000 with 1366, a number followed by
 // more the number's year with 1265.
 func adjustYear(c *Const, t columnar.Type, outOfRange, truncated, incorrect Warning) (*Const, Warning, bool) {
+	if c.T.ID == columnar.String && !c.hex {
+		y, code := YearTextStore(c.S)
+		w := map[uint16]Warning{WarnOutOfRange: outOfRange, WarnDataTruncated: truncated, WarnIncorrectValue: incorrect}[code]
+		return &Const{T: t, I: int64(y)}, w, code != 0
+	}
 	_, clean, isString := constNumber(c)
 	from, w := c, outOfRange
 	if isString && !clean {
