@@ -31,7 +31,7 @@ func (db *DB) alterColumns(ctx context.Context, s *sql.AlterColumns) (*Statement
 	// each change (1264 out of range, 1265 data truncated, a NULL in a
 	// NOT NULL column too).
 	if db.lenientWrites(false) {
-		res.Columns = lenientValuesAs(ctx, res.Columns, s.Fields, func(i int) int { return i + 1 }, nil, sql.WarnDataTruncated)
+		res.Columns = lenientValuesAs(ctx, res.Columns, s.Fields, func(i int) int { return i + 1 }, nil, sql.WarnDataTruncated, false)
 	}
 	// A NULL left in a column made NOT NULL is MySQL's strict ALTER
 	// error 1138, not INSERT's 1048 (Column 'c' cannot be null).

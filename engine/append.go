@@ -375,6 +375,18 @@ func appendStrings(out, old *columnar.Column, m int, src *columnar.Column, n int
 	return nil
 }
 
+// fitStored is FitString for a value of type from stored into t, letting
+// through the ENUM error value ” (index 0) from a value of the same
+// ENUM: a lenient write's adjustment, or a row copied from a column that
+// holds it, as MySQL copies an ENUM's index between equal types.
+func fitStored(t, from columnar.Type, s string) (string, error) {
+	v, err := t.FitString(s)
+	if err != nil && s == "" && t.Members != "" && !t.Set && from.Members == t.Members && !from.Set {
+		return "", nil
+	}
+	return v, err
+}
+
 // storedStrings lists the values src's non-NULL rows store in a column of
 // type t (FitString: valid UTF-8, within the width), and key(i), row i's
 // index into vals. A string src is checked once per dictionary entry its
@@ -382,7 +394,7 @@ func appendStrings(out, old *columnar.Column, m int, src *columnar.Column, n int
 // the first (MySQL's "at row N", 1-based in the statement's rows).
 func storedStrings(src *columnar.Column, n int, t columnar.Type, table, name string) (key func(int) int32, vals []string, err error) {
 	fit := func(s string, row int) (string, error) {
-		v, err := t.FitString(s)
+		v, err := fitStored(t, src.Type, s)
 		if se, ok := err.(*columnar.StringError); ok {
 			return "", se.At(table, name, row+1)
 		}
@@ -420,7 +432,7 @@ func storedStrings(src *columnar.Column, n int, t columnar.Type, table, name str
 		if used == 0 {
 			continue
 		}
-		v, err := t.FitString(src.Dict.Values[c])
+		v, err := fitStored(t, src.Type, src.Dict.Values[c])
 		if err != nil {
 			_, err = fit(src.Dict.Values[c], firstRowWithCode(src, n, int32(c)))
 			return nil, nil, err

@@ -32,15 +32,15 @@ func (db *DB) lenientWrites(ignore bool) bool { return ignore || !db.session.Str
 // adjusted, noting each adjustment; row(i) is the 1-based row MySQL names
 // for value i. The warnings come row by row, each row's in column order,
 // as MySQL stores a row's values one after the other.
-func lenientValues(ctx context.Context, cols []*columnar.Column, fields []columnar.Field, row func(i int) int, notes []adjustment) []*columnar.Column {
-	return lenientValuesAs(ctx, cols, fields, row, notes, sql.WarnBadNull)
+func lenientValues(ctx context.Context, cols []*columnar.Column, fields []columnar.Field, row func(i int) int, notes []adjustment, strict bool) []*columnar.Column {
+	return lenientValuesAs(ctx, cols, fields, row, notes, sql.WarnBadNull, strict)
 }
 
 // lenientValuesAs is lenientValues noting a NULL made its column's
 // implicit default as nullCode: INSERT's 1048, or ALTER TABLE's 1265 Data
 // truncated for column 'c' at row 2 (MySQL copies a table's rows through
 // the conversions of a non-strict store).
-func lenientValuesAs(ctx context.Context, cols []*columnar.Column, fields []columnar.Field, row func(i int) int, notes []adjustment, nullCode uint16) []*columnar.Column {
+func lenientValuesAs(ctx context.Context, cols []*columnar.Column, fields []columnar.Field, row func(i int) int, notes []adjustment, nullCode uint16, strict bool) []*columnar.Column {
 	out := make([]*columnar.Column, len(cols))
 	for k, c := range cols {
 		f := fields[k]
@@ -48,10 +48,15 @@ func lenientValuesAs(ctx context.Context, cols []*columnar.Column, fields []colu
 			if code == sql.WarnBadNull {
 				code = nullCode
 			}
+			if code == sql.WarnOutOfRange && f.Type.Bit > 0 && strict {
+				code = sql.ErDataTooLong // Field_bit::store under is_strict_mode (IGNORE)
+			}
 			msg := map[uint16]string{
-				sql.WarnBadNull:       fmt.Sprintf("Column '%s' cannot be null", f.Name),
-				sql.WarnOutOfRange:    fmt.Sprintf("Out of range value for column '%s' at row %d", f.Name, row(i)),
-				sql.WarnDataTruncated: fmt.Sprintf("Data truncated for column '%s' at row %d", f.Name, row(i)),
+				sql.WarnBadNull:        fmt.Sprintf("Column '%s' cannot be null", f.Name),
+				sql.WarnOutOfRange:     fmt.Sprintf("Out of range value for column '%s' at row %d", f.Name, row(i)),
+				sql.WarnDataTruncated:  fmt.Sprintf("Data truncated for column '%s' at row %d", f.Name, row(i)),
+				sql.ErDataTooLong:      fmt.Sprintf("Data too long for column '%s' at row %d", f.Name, row(i)),
+				sql.WarnIncorrectValue: fmt.Sprintf("Incorrect integer value: '%s' for column '%s' at row %d", srcString(c, i), f.Name, row(i)),
 			}[code]
 			notes = append(notes, adjustment{i, k, code, msg})
 		})
@@ -85,6 +90,8 @@ func lenientColumn(c *columnar.Column, f columnar.Field, warn func(code uint16, 
 	switch {
 	case t.ID == columnar.String && c.Type.ID == columnar.String && t.Members == "" && !t.JSON:
 		return lenientStrings(c, f, warn)
+	case t.Members != "" && (c.Type.ID == columnar.String || numericStore(c.Type)):
+		return lenientEnums(c, t, warn)
 	case t.RoundsStore() && numericStore(c.Type):
 		return lenientFloats(c, f, warn)
 	case numericStore(t) && numericStore(c.Type):
@@ -93,6 +100,10 @@ func lenientColumn(c *columnar.Column, f columnar.Field, warn func(code uint16, 
 		return lenientWide(c, f, warn)
 	case t.IsWide() && (numericStore(c.Type) || c.Type.IsWide() || c.Type.IsBigUnsigned()):
 		return lenientIntoWide(c, f, warn)
+	case t.ID == columnar.Time && c.Type.ID == columnar.String && c.Type.Members == "" && !c.Type.JSON:
+		return lenientTimes(c, f, warn)
+	case t.Year && c.Type.ID == columnar.String && !c.Type.JSON:
+		return lenientYearTexts(c, warn)
 	case t.Year && yearNumber(c.Type):
 		return lenientYears(c, f, warn)
 	case t.IsBigUnsigned() && (numericStore(c.Type) || t.Bit > 0 && c.Type.IsBigUnsigned()):
@@ -289,6 +300,28 @@ func lenientStrings(c *columnar.Column, f columnar.Field, warn func(code uint16,
 	return b.Column()
 }
 
+// lenientEnums gives the values ENUM or SET t does not take what MySQL's
+// non-strict store keeps (sql.LenientEnum), with 1265. The column it
+// returns has type t, whose error value ” the store lets through.
+func lenientEnums(c *columnar.Column, t columnar.Type, warn func(code uint16, i int)) *columnar.Column {
+	b := columnar.NewBuilder(t)
+	b.Reserve(c.Len)
+	for i := 0; i < c.Len; i++ {
+		if c.IsNull(i) {
+			b.AppendNull()
+			continue
+		}
+		s := srcString(c, i)
+		v, err := fitStored(t, c.Type, s)
+		if err != nil {
+			warn(sql.WarnDataTruncated, i)
+			v = sql.LenientEnum(t, s, c.Type.ID != columnar.String)
+		}
+		b.AppendString(v)
+	}
+	return b.Column()
+}
+
 func tooLong(s string, t columnar.Type) bool {
 	if t.Binary {
 		return len(s) > t.Width
@@ -313,7 +346,7 @@ func (db *DB) lenientResult(ctx context.Context, res *exec.Result, fields []colu
 		fs[i].Nullable = fs[i].Nullable || fs[i].AutoIncrement
 	}
 	out := *res
-	out.Columns = lenientValues(ctx, res.Columns, fs, func(i int) int { return i + 1 }, notes)
+	out.Columns = lenientValues(ctx, res.Columns, fs, func(i int) int { return i + 1 }, notes, db.session.Strict())
 	return &out
 }
 
@@ -321,7 +354,7 @@ func (db *DB) lenientResult(ctx context.Context, res *exec.Result, fields []colu
 // the row ids, column i+1 the new values of targets[i]; a row is named by
 // its place in the table (ids), as UPDATE's errors name it. The SET
 // constants the binder adjusted note their warning in every row.
-func lenientUpdate(ctx context.Context, s *sql.Update, res *exec.Result, fields []columnar.Field, ids []int, notes []adjustment) *exec.Result {
+func lenientUpdate(ctx context.Context, s *sql.Update, res *exec.Result, fields []columnar.Field, ids []int, notes []adjustment, strict bool) *exec.Result {
 	targets := s.Targets
 	fs := make([]columnar.Field, len(targets))
 	for i, k := range targets {
@@ -334,7 +367,7 @@ func lenientUpdate(ctx context.Context, s *sql.Update, res *exec.Result, fields 
 		}
 	}
 	out := *res
-	vals := lenientValues(ctx, res.Columns[1:1+len(targets)], fs, func(i int) int { return ids[i] + 1 }, notes)
+	vals := lenientValues(ctx, res.Columns[1:1+len(targets)], fs, func(i int) int { return ids[i] + 1 }, notes, strict)
 	out.Columns = append(append([]*columnar.Column{res.Columns[0]}, vals...), res.Columns[1+len(targets):]...)
 	return &out
 }

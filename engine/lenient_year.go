@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"fmt"
+
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -28,4 +30,45 @@ func lenientYears(c *columnar.Column, f columnar.Field, warn func(code uint16, i
 // yearNumber reports a number source lenientYears converts.
 func yearNumber(t columnar.Type) bool {
 	return !t.Year && (t.IsInteger() || t.ID == columnar.Decimal || t.ID == columnar.Float64)
+}
+
+// lenientTimes gives text past TIME's +-838:59:59 the limit, with 1264,
+// as Field_temporal::set_warnings does outside strict mode; other text
+// is left to the strict store.
+func lenientTimes(c *columnar.Column, f columnar.Field, warn func(code uint16, i int)) *columnar.Column {
+	b := columnar.NewBuilder(c.Type)
+	b.Reserve(c.Len)
+	for i := 0; i < c.Len; i++ {
+		if c.IsNull(i) {
+			b.AppendNull()
+			continue
+		}
+		s := c.StringAt(i)
+		if us, clamped, _ := columnar.ParseTimeClamped(s, f.Type.Scale); clamped {
+			warn(sql.WarnOutOfRange, i)
+			s = columnar.FormatTime(us, f.Type.Scale)
+		}
+		b.AppendString(s)
+	}
+	return b.Column()
+}
+
+// lenientYearTexts gives text a YEAR does not take as it is the year
+// MySQL's non-strict store keeps, with its warning (sql.YearTextStore).
+func lenientYearTexts(c *columnar.Column, warn func(code uint16, i int)) *columnar.Column {
+	b := columnar.NewBuilder(c.Type)
+	b.Reserve(c.Len)
+	for i := 0; i < c.Len; i++ {
+		if c.IsNull(i) {
+			b.AppendNull()
+			continue
+		}
+		s := c.StringAt(i)
+		if y, code := sql.YearTextStore(s); code != 0 {
+			warn(code, i)
+			s = fmt.Sprintf("%04d", y)
+		}
+		b.AppendString(s)
+	}
+	return b.Column()
 }

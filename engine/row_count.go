@@ -17,7 +17,11 @@ import (
 // (foundRowsCount).
 func (c *Conn) recordCounts(ctx context.Context, p sql.Parsed, r *StatementResult, baseDir string) {
 	rows := r.Kind == KindRows
-	c.vars.SetRowCount(rows, r.RowsAffected)
+	affected := r.RowsAffected
+	if r.Found && c.foundRows {
+		affected = r.RowsFound // the OK packet's count, which ROW_COUNT() is
+	}
+	c.vars.SetRowCount(rows, affected)
 	if !rows || r.Result == nil {
 		return
 	}
@@ -29,6 +33,11 @@ func (c *Conn) recordCounts(ctx context.Context, p sql.Parsed, r *StatementResul
 	}
 	c.vars.SetFoundRows(int64(r.Result.Rows), calcFoundRows(p.Node))
 }
+
+// SetClientFoundRows tells the connection its client set CLIENT_FOUND_ROWS:
+// ROW_COUNT() then reports UPDATE's rows matched, as the OK packet does
+// ("ROW_COUNT()": the value mysql_affected_rows() returns).
+func (c *Conn) SetClientFoundRows(on bool) { c.foundRows = on }
 
 // calcFoundRows reports SELECT SQL_CALC_FOUND_ROWS.
 func calcFoundRows(n ast.StmtNode) bool {

@@ -9,9 +9,18 @@ import (
 // a MySQL client gets MySQL's text and code): 1264 "Out of range value for
 // column 'c' at row n" for a number, 1292 "Incorrect datetime value" /
 // "Incorrect time value" for a DATETIME or TIME, with the value gpusql
-// could not store as detail; nil where gpusql's wording stays (YEAR).
+// could not store as detail, 1366 / 1265 for text into a YEAR; nil
+// where gpusql's wording stays (a YEAR out of range).
 func (e *rowError) mysqlError() *sql.Error {
-	if e.column == "" || e.typ.Year {
+	if e.column == "" {
+		return nil
+	}
+	if e.typ.Year {
+		// Text that is no number, or more than one: 1366 / 1265; 1264
+		// keeps gpusql's wording, which says why.
+		if _, code := sql.YearTextStore(e.value); code != 0 && code != sql.WarnOutOfRange {
+			return sql.Errorf(code, "%s", sql.YearStoreMessage(code, e.value, e.column, e.row+1))
+		}
 		return nil
 	}
 	switch e.typ.ID {

@@ -52,6 +52,8 @@ type Conn struct {
 	// tableLocks are the tables LOCK TABLES holds, by lower-cased name,
 	// true for WRITE; nil when none are locked (lock_tables.go).
 	tableLocks map[string]bool
+	// foundRows: the client asked for CLIENT_FOUND_ROWS (row_count.go).
+	foundRows bool
 }
 
 type transaction struct {

@@ -43,7 +43,7 @@ func (db *DB) update(ctx context.Context, s *sql.Update) (*StatementResult, erro
 			return nil, err
 		}
 		if notes != nil {
-			res = lenientUpdate(ctx, s, res, old.Fields, ids, *notes)
+			res = lenientUpdate(ctx, s, res, old.Fields, ids, *notes, db.session.Strict())
 		}
 		if s.Ignore {
 			if res, ids, err = db.ignoreViolations(old, s, res, ids, sql.WarningsFrom(ctx)); err != nil {

@@ -36,3 +36,34 @@ func TestMySQLClientFoundRows(t *testing.T) {
 		}
 	}
 }
+
+// ROW_COUNT() is the count the OK packet carried (MySQL: "the value of
+// mysql_affected_rows()"): rows matched for a CLIENT_FOUND_ROWS client.
+func TestMySQLRowCountFoundRows(t *testing.T) {
+	_, addr := startServer(t, Config{}, `create table g (id int primary key, v int);
+		insert into g values (1, 1), (2, 1), (3, 2)`)
+	for _, c := range []struct {
+		params string
+		want   int64
+	}{{"", 1}, {"clientFoundRows=true", 3}} {
+		db := open(t, addr, "admin", "secret", c.params)
+		conn, err := db.Conn(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := conn.ExecContext(context.Background(), "update g set v = 1"); err != nil {
+			t.Fatal(err)
+		}
+		var n int64
+		if err := conn.QueryRowContext(context.Background(), "select row_count()").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != c.want {
+			t.Errorf("%s: ROW_COUNT() %d, want %d", c.params, n, c.want)
+		}
+		conn.Close()
+		if _, err := db.ExecContext(context.Background(), "update g set v = 2 where id = 3"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

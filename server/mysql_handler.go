@@ -149,6 +149,7 @@ func (h *mysqlHandler) run(query string, binaryRows bool, written map[int]string
 	ctx, end := h.sess.begin(query)
 	defer end()
 	stop := h.gc.watch(func() { h.sess.kill(true) })
+	h.sess.conn.SetClientFoundRows(h.conn.Capability()&mysql.CLIENT_FOUND_ROWS != 0)
 	r, err := runOne(ctx, h.sess.conn, query)
 	stop()
 	if err != nil {

@@ -268,6 +268,9 @@ func storeSchema(from, to Schema) Schema {
 		if i < len(from) && (out[i].Type.ID == columnar.Datetime && from[i].Type.ID == columnar.String || out[i].Type.Year || out[i].Type.ID == columnar.Time) {
 			out[i].Type = from[i].Type
 		}
+		if i < len(from) && out[i].Type.Members != "" && numericEnumSource(from[i].Type) {
+			out[i].Type = from[i].Type // a number is an index or bitmask to the store (LenientEnum)
+		}
 		if i < len(from) && storeNeedsRangeCheck(from[i].Type, out[i].Type) {
 			out[i].Type = storeIntegerType(from[i].Type)
 		}
@@ -325,4 +328,14 @@ func valuesStoreType(v *Values, i int, col columnar.Type) columnar.Type {
 		}
 	}
 	return col
+}
+
+// numericEnumSource reports a number MySQL stores into an ENUM or SET as
+// its index or bitmask (Field_enum::store(longlong)), not as its text.
+func numericEnumSource(t columnar.Type) bool {
+	switch t.ID {
+	case columnar.Int32, columnar.Int64, columnar.Bool:
+		return !t.Year && t.Bit == 0
+	}
+	return false
 }

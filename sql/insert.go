@@ -328,6 +328,11 @@ func firstNode(list []ast.ExprNode) ast.Node {
 func (b *binder) incorrectValue(pos int, c *Const, col Column, row int) *Error {
 	numeric := col.Type.IsInteger() || col.Type.ID == columnar.Decimal || col.Type.Year // Field_year is a Field_tiny
 	_, clean, isString := constNumber(c)
+	if col.Type.Year && c.T.ID == columnar.String && !c.hex {
+		if _, code := YearTextStore(c.S); code != 0 {
+			return b.errCode(pos, code, "%s", YearStoreMessage(code, c.S, col.Name, row))
+		}
+	}
 	switch {
 	case numeric && (!isString || clean):
 		return b.errCode(pos, ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", col.Name, row)

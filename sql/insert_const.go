@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -28,7 +29,7 @@ func (b *binder) storeConst(c *Const, st constStore, notes *[]Warning) (Expr, er
 	c = integerStoreText(c, col.Type)
 	var err error
 	if st.lenient && (c.Null && !col.Nullable && st.nullToDefault || numberConst(c, col.Type) && storeOutOfRange(c, col.Type)) {
-		if v, w, ok := adjustConst(c, col, strconv.Itoa(r)); ok {
+		if v, w, ok := b.adjustConst(c, col, strconv.Itoa(r)); ok {
 			*notes = append(*notes, w)
 			return v, nil
 		}
@@ -56,13 +57,21 @@ func (b *binder) storeConst(c *Const, st constStore, notes *[]Warning) (Expr, er
 	if col.Type.ID == columnar.Datetime && !v.Null && (!ok || !col.Type.InDatetimeRange(b.storedDatetime(col.Type, v.I))) {
 		return nil, b.errf(pos, "%s", incorrectDatetime(c, col.Name, r))
 	}
+	if col.Type.ID == columnar.Time && !ok && st.lenient && c.T.ID == columnar.String {
+		// Outside strict mode a time past +-838:59:59 is the limit, with
+		// Field_temporal::set_warnings' 1264 (type_time.result).
+		if us, clamped, _ := columnar.ParseTimeClamped(c.S, col.Type.Scale); clamped {
+			*notes = append(*notes, Warning{Level: "Warning", Code: WarnOutOfRange, Message: fmt.Sprintf("Out of range value for column '%s' at row %d", col.Name, r)})
+			return &Const{T: col.Type, I: us}, nil
+		}
+	}
 	if col.Type.ID == columnar.Time && !ok {
 		// MySQL's make_truncated_value_warning: 1292, also for one past
 		// +-838:59:59.
 		return nil, b.errCode(pos, ErTruncatedWrongValue, "%s", strings.Replace(incorrectDatetime(c, col.Name, r), "datetime", "time", 1))
 	}
 	if !ok || !strictOK(c, v) || storeOutOfRange(c, col.Type) {
-		if adj, w, ok := adjustConst(c, col, strconv.Itoa(r)); st.lenient && ok {
+		if adj, w, ok := b.adjustConst(c, col, strconv.Itoa(r)); st.lenient && ok {
 			*notes = append(*notes, w)
 			return adj, nil
 		}
@@ -70,7 +79,7 @@ func (b *binder) storeConst(c *Const, st constStore, notes *[]Warning) (Expr, er
 	}
 	if col.Type.ID == columnar.String && !v.Null {
 		if v.S, err = col.Type.FitString(v.S); err != nil {
-			if adj, w, ok := adjustConst(c, col, strconv.Itoa(r)); st.lenient && ok && (err.(*columnar.StringError).TooLong || col.Type.Set) {
+			if adj, w, ok := b.adjustConst(c, col, strconv.Itoa(r)); st.lenient && ok && (err.(*columnar.StringError).TooLong || col.Type.Members != "") {
 				*notes = append(*notes, w)
 				return adj, nil
 			}

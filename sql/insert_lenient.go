@@ -3,6 +3,7 @@ package sql
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"gpusql/storage/columnar"
@@ -39,6 +40,17 @@ func (b *binder) lenientWrites(ignore bool) bool {
 	return ignore || b.session != nil && !b.session.Strict()
 }
 
+// adjustConst is adjustConst with the warning of a BIT value past its
+// width as Field_bit::store notes it: 1406 Data too long in strict mode
+// (is_strict_mode, which an IGNORE write leaves on), else 1264.
+func (b *binder) adjustConst(c *Const, col Column, row string) (*Const, Warning, bool) {
+	v, w, ok := adjustConst(c, col, row)
+	if w.Code == WarnOutOfRange && col.Type.Bit > 0 && b.session != nil && b.session.Strict() {
+		w.Code, w.Message = ErDataTooLong, strings.Replace(w.Message, "Out of range value", "Data too long", 1)
+	}
+	return v, w, ok
+}
+
 // adjustConst is the value a lenient write stores for constant c in col
 // at row (its 1-based number, as text), and the warning it notes; ok is false where gpusql keeps
 // the error (no adjusted value MySQL would store that gpusql can hold).
@@ -57,6 +69,11 @@ func adjustConst(c *Const, col Column, row string) (*Const, Warning, bool) {
 		return &Const{T: t, S: cut}, truncated, ok
 	case t.Set && c.T.ID == columnar.String && !c.hex:
 		return &Const{T: t, S: knownMembers(c.S, t)}, truncated, true
+	case t.Members != "" && c.T.ID == columnar.String && !c.hex:
+		return &Const{T: t, S: ""}, truncated, true // ENUM's error value, index 0
+	case t.Members != "":
+		u, ok, _ := constUint(c)
+		return &Const{T: t, S: enumFromNumber(t, u, ok)}, truncated, true
 	case t.IsWide() || c.T.IsWide():
 		v, ok := clipWideConst(c, t)
 		return v, outOfRange, ok
@@ -253,6 +270,11 @@ func ClipBit(t columnar.Type, neg bool, u uint64) (uint64, bool) {
 // with 1264, text that is no number 0000 with 1366, a number followed by
 // more the number's year with 1265.
 func adjustYear(c *Const, t columnar.Type, outOfRange, truncated, incorrect Warning) (*Const, Warning, bool) {
+	if c.T.ID == columnar.String && !c.hex {
+		y, code := YearTextStore(c.S)
+		w := map[uint16]Warning{WarnOutOfRange: outOfRange, WarnDataTruncated: truncated, WarnIncorrectValue: incorrect}[code]
+		return &Const{T: t, I: int64(y)}, w, code != 0
+	}
 	_, clean, isString := constNumber(c)
 	from, w := c, outOfRange
 	if isString && !clean {
@@ -283,4 +305,43 @@ func knownMembers(s string, t columnar.Type) string {
 		return ""
 	}
 	return out
+}
+
+// enumFromNumber is number u stored outside strict mode into ENUM or SET
+// t, as Field_enum::store and Field_set::store (longlong) do: an ENUM
+// index past the members is the error value ” (index 0), a SET bitmask
+// keeps only the bits that name members (a negative integer its two's
+// complement bits). ok false: no unsigned number.
+func enumFromNumber(t columnar.Type, u uint64, ok bool) string {
+	ms := t.EnumMembers()
+	if !t.Set {
+		if !ok || u == 0 || u > uint64(len(ms)) {
+			return ""
+		}
+		return ms[u-1]
+	}
+	var out []string
+	for i, m := range ms {
+		if i < 64 && u&(1<<uint(i)) != 0 {
+			out = append(out, m)
+		}
+	}
+	return strings.Join(out, ",")
+}
+
+// LenientEnum is text s (number: a number's text) that ENUM or SET t does
+// not take, stored outside strict mode: a SET's known members, an ENUM's
+// error value ”, a number as enumFromNumber has it.
+func LenientEnum(t columnar.Type, s string, number bool) string {
+	if number {
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return enumFromNumber(t, uint64(n), n >= 0)
+		}
+		u, err := strconv.ParseUint(s, 10, 64)
+		return enumFromNumber(t, u, err == nil)
+	}
+	if t.Set {
+		return knownMembers(s, t)
+	}
+	return ""
 }

@@ -327,7 +327,7 @@ func (b *binder) assignValue(t *columnar.Table, f columnar.Field, v ast.ExprNode
 		}
 		return &Const{T: f.Type, Null: true}, nil
 	} else if err != nil && b.nullToDefault {
-		if v, w, ok := adjustConst(e.(*Const), Column{Name: f.Name, Type: f.Type}, "\x00"); ok {
+		if v, w, ok := b.adjustConst(e.(*Const), Column{Name: f.Name, Type: f.Type}, "\x00"); ok {
 			b.storeWarnings = append(b.storeWarnings, storeWarning(t, f, w))
 			return v, nil
 		}

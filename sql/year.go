@@ -1,7 +1,10 @@
 package sql
 
 import (
+	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"gpusql/storage/columnar"
 )
@@ -80,4 +83,42 @@ func yearCompareType(l, r Expr) (columnar.Type, bool) {
 		}
 	}
 	return columnar.Type{}, false
+}
+
+// YearTextStore is text s stored into a YEAR as Field_year::store(const
+// char*) does: the year and 0, or the warning outside strict mode (the
+// error in it) with the year stored: 1366 Incorrect integer value for
+// text that is no number (0000), 1264 Out of range for a number past
+// 1901..2155 and 0..99 ('1e3' is 1000: 0000), 1265 Data truncated for a
+// number followed by more ('12abc' is 2012).
+func YearTextStore(s string) (int32, uint16) {
+	if y, ok := columnar.ParseYear(s); ok {
+		return y, 0
+	}
+	t := strings.TrimSpace(s)
+	f, ok := parseFloatPrefix(t)
+	if !ok {
+		return 0, WarnIncorrectValue
+	}
+	nr := math.Round(f)
+	if nr < 0 || nr >= 100 && nr <= 1900 || nr > 2155 {
+		return 0, WarnOutOfRange
+	}
+	y, _ := columnar.YearFromNumber(int64(nr))
+	if _, err := strconv.ParseFloat(t, 64); err == nil {
+		return y, 0
+	}
+	return y, WarnDataTruncated
+}
+
+// YearStoreMessage is MySQL's text of YearTextStore's warning code for
+// text s stored into YEAR column col at row.
+func YearStoreMessage(code uint16, s, col string, row int) string {
+	switch code {
+	case WarnIncorrectValue:
+		return fmt.Sprintf("Incorrect integer value: '%s' for column '%s' at row %d", s, col, row)
+	case WarnDataTruncated:
+		return fmt.Sprintf("Data truncated for column '%s' at row %d", col, row)
+	}
+	return fmt.Sprintf("Out of range value for column '%s' at row %d", col, row)
 }

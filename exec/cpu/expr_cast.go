@@ -236,6 +236,11 @@ func (e *castEval) evalValues(b *batch, sel []int32) *vec {
 		if nv.overflow {
 			raise(castOverflow(v, p, from, to))
 		}
+		if nv.truncated && e.warnKey == nil {
+			// A DOUBLE column past BIGINT's range; a literal warns not
+			// (Item_float::val_int).
+			e.noteTruncated(formatValue(v, p, from))
+		}
 		if !ok {
 			if (to.ID == columnar.Date || to.ID == columnar.Datetime) && from.IsNumeric() {
 				// MONTH(3), CAST(20241340 AS DATE): no date, NULL with 1292.
@@ -341,9 +346,12 @@ func convertNum(v *vec, p int32, from, to columnar.Type) (numVal, bool) {
 		us, ok := columnar.DatetimeFromNumber(i)
 		return numVal{i: columnar.DatetimeDays(us)}, ok
 	default: // integers
+		clamped := false
 		switch {
 		case isFloat:
 			i = doubleToInt(f)
+			// Field_double::val_int's bounds, which note 1292.
+			clamped = to.ID == columnar.Int64 && !to.Year && (f >= 9223372036854775807.0 || f <= -9223372036854775808.0)
 		case from.ID == columnar.Decimal:
 			i = rescale(i, from.Scale, 0)
 		}
@@ -354,7 +362,7 @@ func convertNum(v *vec, p int32, from, to columnar.Type) (numVal, bool) {
 		if to.ID == columnar.Int32 {
 			i = int64(int32(i))
 		}
-		return numVal{i: i}, true
+		return numVal{i: i, truncated: clamped}, true
 	}
 }
 
