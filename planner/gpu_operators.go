@@ -65,7 +65,7 @@ func gpuOpHow(n Node) string {
 	case *Sort:
 		return "radix sort"
 	case *Window:
-		return "radix sort by partition and order keys, segmented scans per function, scattered back to the input's order"
+		return "radix sort by partition and order keys, segmented scans per function" + windowFrameHow(x) + ", scattered back to the input's order"
 	case *TopN:
 		return "radix sort, then the first offset+count rows"
 	case *Limit:

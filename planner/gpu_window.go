@@ -185,3 +185,33 @@ func gpuWindowValueRefusal(w *sql.WindowFunc) string {
 	}
 	return ""
 }
+
+// windowFrameHow names the work beyond the scans that x's frames take:
+// binary searches for RANGE offsets, segment trees for frames a running
+// value cannot give (MIN, MAX, a DOUBLE's SUM or AVG from after the
+// partition's first row).
+func windowFrameHow(x *Window) string {
+	var search, tree bool
+	for i := range x.Funcs {
+		w := &x.Funcs[i]
+		f := w.Frame
+		search = search || !f.Rows && (f.Start.Kind == sql.BoundPreceding || f.Start.Kind == sql.BoundFollowing ||
+			f.End.Kind == sql.BoundPreceding || f.End.Kind == sql.BoundFollowing)
+		if w.Func == sql.WinAgg && f.Start.Kind != sql.BoundUnboundedPreceding {
+			switch w.Agg.Func {
+			case sql.AggMin, sql.AggMax:
+				tree = true
+			case sql.AggSum, sql.AggAvg:
+				tree = tree || w.Agg.Arg.Type().ID == columnar.Float64
+			}
+		}
+	}
+	how := ""
+	if search {
+		how += ", a binary search per row for RANGE offsets"
+	}
+	if tree {
+		how += ", segment trees for sliding MIN / MAX and DOUBLE sums"
+	}
+	return how
+}

@@ -105,3 +105,34 @@ func TestWindowGPURefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowGPUFrameHow: EXPLAIN names the GPU's work for frames a running
+// value cannot give, and only for them.
+func TestWindowGPUFrameHow(t *testing.T) {
+	e := newEnv(t)
+	e.table("create table t (a int, b int, f double, d date)", 10, func(i int) string {
+		return fmt.Sprintf("%d|%d|%d.5|2024-01-%02d", i%3, i, i, i+1)
+	})
+	prof, err := planner.LookupGPUProfile("h100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		fn           string
+		search, tree bool
+	}{
+		{"sum(b) over (partition by a order by b)", false, false},
+		{"sum(b) over (order by b rows between 2 preceding and current row)", false, false},
+		{"sum(f) over (order by b rows between 2 preceding and current row)", false, true},
+		{"min(b) over (order by b rows between current row and 1 following)", false, true},
+		{"count(*) over (order by d range between interval 7 day preceding and current row)", true, false},
+	} {
+		ex := e.plan("select a, "+c.fn+" from t", planner.Options{GPU: prof}).Explain()
+		if got := strings.Contains(ex, "a binary search per row for RANGE offsets"); got != c.search {
+			t.Errorf("%s: binary search named %v, want %v:\n%s", c.fn, got, c.search, ex)
+		}
+		if got := strings.Contains(ex, "segment trees"); got != c.tree {
+			t.Errorf("%s: segment trees named %v, want %v:\n%s", c.fn, got, c.tree, ex)
+		}
+	}
+}
