@@ -178,14 +178,15 @@ func columnRow(table string, i int, f columnar.Field, key string) []Expr {
 	case columnar.Vector:
 		dataType = "vector"
 	case columnar.String:
-		// char(3) -> char, text (65535 bytes in MySQL), json ...
+		// char(3) -> char, mediumtext (16777215 bytes in MySQL), json ...
 		dataType, _, _ = strings.Cut(SQLTypeName(f.Type), "(")
 		charLen = i64(max(f.Type.Width, 0))
 		switch {
 		case f.Type.JSON:
 			charLen = infoNull(columnar.TInt64)
 		case f.Type.Width <= 0:
-			charLen = i64(65535)
+			// MySQL gives a TEXT's bytes as both lengths, utf8mb4 too.
+			charLen = &Const{T: columnar.TInt64, I: f.Type.LobMaxBytes()}
 		}
 		if f.Type.Members != "" {
 			dataType, charLen = enumDataType(f.Type)
