@@ -113,7 +113,15 @@ func (b *binder) relationFields(name string, pos int) ([]columnar.Field, error) 
 	}
 	fields := make([]columnar.Field, len(names))
 	for i, c := range p.Schema() {
-		fields[i] = columnar.Field{Name: names[i], Type: c.Type, Nullable: c.Nullable, Collation: c.Collation}
+		t := c.Type
+		if t.ID == columnar.String && t.Width == 0 && !t.JSON && t.Members == "" && !t.Char {
+			// A string expression's length types it, as CREATE TABLE ...
+			// SELECT does: CONCAT(a, 'x') of a VARCHAR(10) is varchar(11).
+			if w := derivedWidth(p, i); w > 0 && w <= ctasMaxVarchar {
+				t.Width = w
+			}
+		}
+		fields[i] = columnar.Field{Name: names[i], Type: t, Nullable: c.Nullable, Collation: c.Collation}
 	}
 	return fields, nil
 }
