@@ -392,6 +392,9 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		if n.Table == nil {
 			return nil, b.errf(-1, "SHOW COLUMNS needs a table")
 		}
+		if err := b.describeInfoTable(n.Table, "DESCRIBE of"); err != nil {
+			return nil, err
+		}
 		name := n.Table.Name.O
 		if v, ok := b.cat.View(name); ok {
 			// A view's columns, as information_schema.COLUMNS has them
@@ -420,6 +423,9 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		like, err := b.showLike(n, "SHOW DATABASES")
 		return &ShowDatabases{Like: like}, err
 	case ast.ShowCreateTable:
+		if err := b.describeInfoTable(n.Table, "SHOW CREATE TABLE"); err != nil {
+			return nil, err
+		}
 		if v, ok := b.cat.View(n.Table.Name.O); ok {
 			// MySQL answers SHOW CREATE TABLE of a view as SHOW CREATE VIEW.
 			return &ShowCatalogTable{What: "create view", Name: v.Name}, nil
