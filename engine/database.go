@@ -113,8 +113,8 @@ func createTableSQL(t *columnar.Table, indexes []catalog.Index, constraints []st
 	var defs []string
 	for _, f := range t.Fields {
 		typ := f.Type.String()
-		if f.Type.ID == columnar.String && f.Type.Width == 0 && f.Type.Members == "" {
-			typ = "TEXT"
+		if f.Type.ID == columnar.String && f.Type.Width == 0 && f.Type.Members == "" && !f.Type.JSON {
+			typ = f.Type.LobName() // TINYTEXT ... LONGBLOB: VARCHAR / VARBINARY need a width
 		}
 		defs = append(defs, quoteIdent(f.Name)+" "+typ+columnClauses(f, opts.Collation)+commentClause(f))
 	}

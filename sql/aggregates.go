@@ -254,6 +254,10 @@ func (b *binder) aggregate(s *ast.SelectStmt, items []selItem, orderBy []*ast.By
 	}
 	for _, ae := range a.aggFuncs {
 		n := ae.Func != AggCountStar && ae.Func != AggCount && (len(groups) == 0 || nullable(ae.Arg))
+		// MySQL types MIN and MAX nullable whatever their argument
+		// (Item_sum_hybrid: "MIN/MAX can return NULL for empty set"), so
+		// CREATE TABLE ... SELECT and a view's DESCRIBE make them so.
+		n = n || ae.Func == AggMin || ae.Func == AggMax
 		c := Column{Name: ae.String(), Type: ae.T, Nullable: n}
 		if ae.Func == AggMin || ae.Func == AggMax {
 			c.Collation, _ = collationOf(ae.Arg) // a collated group's value sorts by its collation

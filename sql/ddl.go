@@ -113,7 +113,7 @@ func baseColumnType(tp *types.FieldType) (columnar.Type, string) {
 		char := tp.GetType() == mysql.TypeString // CHAR(n) or BINARY(n)
 		return columnar.Type{ID: columnar.String, Width: max(w, 0), Binary: bin, Char: char}, ""
 	case mysql.TypeBlob, mysql.TypeTinyBlob, mysql.TypeMediumBlob, mysql.TypeLongBlob:
-		return columnar.Type{ID: columnar.String, Binary: isBinary(tp)}, ""
+		return columnar.Type{ID: columnar.String, Binary: isBinary(tp), Lob: lobClass(tp)}, ""
 	case mysql.TypeDate:
 		return columnar.TDate, ""
 	case mysql.TypeTiDBVectorFloat32:
@@ -141,6 +141,27 @@ func baseColumnType(tp *types.FieldType) (columnar.Type, string) {
 		return columnar.Type{ID: columnar.Datetime, Scale: fsp, Timestamp: tp.GetType() == mysql.TypeTimestamp}, ""
 	}
 	return columnar.Type{}, "column type " + strings.ToUpper(types.TypeToStr(tp.GetType(), tp.GetCharset()))
+}
+
+// lobClass is a TEXT or BLOB column's size class (columnar.Type.Lob).
+// TEXT(M) / BLOB(M) is the smallest that holds M characters: 4 bytes
+// each under utf8mb4, so TEXT(63) is TINYTEXT and TEXT(64) TEXT.
+func lobClass(tp *types.FieldType) int {
+	switch tp.GetType() {
+	case mysql.TypeTinyBlob:
+		return 1
+	case mysql.TypeMediumBlob:
+		return 3
+	case mysql.TypeLongBlob:
+		return 4
+	}
+	if m := tp.GetFlen(); m >= 0 {
+		if !isBinary(tp) {
+			return columnar.LobClass(int64(m) * 4)
+		}
+		return columnar.LobClass(int64(m))
+	}
+	return 0
 }
 
 // isBinary reports a byte-string column (BINARY, VARBINARY, BLOB), whose
@@ -371,6 +392,9 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		if n.Table == nil {
 			return nil, b.errf(-1, "SHOW COLUMNS needs a table")
 		}
+		if err := b.describeInfoTable(n.Table, "DESCRIBE of"); err != nil {
+			return nil, err
+		}
 		name := n.Table.Name.O
 		if v, ok := b.cat.View(name); ok {
 			// A view's columns, as information_schema.COLUMNS has them
@@ -399,6 +423,9 @@ func (b *binder) show(n *ast.ShowStmt) (Statement, error) {
 		like, err := b.showLike(n, "SHOW DATABASES")
 		return &ShowDatabases{Like: like}, err
 	case ast.ShowCreateTable:
+		if err := b.describeInfoTable(n.Table, "SHOW CREATE TABLE"); err != nil {
+			return nil, err
+		}
 		if v, ok := b.cat.View(n.Table.Name.O); ok {
 			// MySQL answers SHOW CREATE TABLE of a view as SHOW CREATE VIEW.
 			return &ShowCatalogTable{What: "create view", Name: v.Name}, nil

@@ -109,17 +109,16 @@ func enumCompare(l, r Expr) (Expr, Expr) {
 // SQLTypeName is a column type as DESCRIBE, SHOW CREATE TABLE and
 // information_schema.COLUMNS.COLUMN_TYPE write it: in lower case, but an
 // ENUM's or SET's members as declared; BOOLEAN is MySQL's tinyint(1) and
-// a string without a length (TEXT, BLOB) its text / blob.
+// a string without a length its TEXT or BLOB of the column's size class
+// (tinytext ... longblob).
 func SQLTypeName(t columnar.Type) string {
 	switch {
 	case t.Members != "":
 		return t.EnumName("enum", "set")
 	case t.ID == columnar.Bool:
 		return "tinyint(1)"
-	case t.ID == columnar.String && !t.JSON && t.Width <= 0 && t.Binary:
-		return "blob"
-	case t.ID == columnar.String && !t.JSON && t.Width <= 0 && !t.Char:
-		return "text"
+	case t.ID == columnar.String && !t.JSON && t.Width <= 0 && (t.Binary || !t.Char):
+		return strings.ToLower(t.LobName())
 	}
 	return strings.ToLower(t.String())
 }

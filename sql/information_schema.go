@@ -113,7 +113,15 @@ func (b *binder) relationFields(name string, pos int) ([]columnar.Field, error) 
 	}
 	fields := make([]columnar.Field, len(names))
 	for i, c := range p.Schema() {
-		fields[i] = columnar.Field{Name: names[i], Type: c.Type, Nullable: c.Nullable, Collation: c.Collation}
+		t := c.Type
+		if t.ID == columnar.String && t.Width == 0 && !t.JSON && t.Members == "" && !t.Char {
+			// A string expression's length types it, as CREATE TABLE ...
+			// SELECT does: CONCAT(a, 'x') of a VARCHAR(10) is varchar(11).
+			if w := derivedWidth(p, i); w > 0 && w <= ctasMaxVarchar {
+				t.Width = w
+			}
+		}
+		fields[i] = columnar.Field{Name: names[i], Type: t, Nullable: c.Nullable, Collation: c.Collation}
 	}
 	return fields, nil
 }
@@ -178,14 +186,15 @@ func columnRow(table string, i int, f columnar.Field, key string) []Expr {
 	case columnar.Vector:
 		dataType = "vector"
 	case columnar.String:
-		// char(3) -> char, text (65535 bytes in MySQL), json ...
+		// char(3) -> char, mediumtext (16777215 bytes in MySQL), json ...
 		dataType, _, _ = strings.Cut(SQLTypeName(f.Type), "(")
 		charLen = i64(max(f.Type.Width, 0))
 		switch {
 		case f.Type.JSON:
 			charLen = infoNull(columnar.TInt64)
 		case f.Type.Width <= 0:
-			charLen = i64(65535)
+			// MySQL gives a TEXT's bytes as both lengths, utf8mb4 too.
+			charLen = &Const{T: columnar.TInt64, I: f.Type.LobMaxBytes()}
 		}
 		if f.Type.Members != "" {
 			dataType, charLen = enumDataType(f.Type)

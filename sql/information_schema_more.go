@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -129,4 +130,22 @@ func (b *binder) statisticsRows() [][]Expr {
 		}
 	}
 	return rows
+}
+
+// describeInfoTable refuses DESCRIBE / SHOW COLUMNS and SHOW CREATE TABLE
+// of information_schema.name, which MySQL 8 answers from its data
+// dictionary's views (types such as varchar(64), the view's SELECT over
+// mysql.* tables) that gpusql does not have; the error used to be 1146
+// naming the table in gpusql's own database. nil for a table of another
+// schema.
+func (b *binder) describeInfoTable(t *ast.TableName, what string) error {
+	if t == nil || !strings.EqualFold(t.Schema.O, "information_schema") {
+		return nil
+	}
+	name := strings.ToUpper(t.Name.O)
+	pos := -1 // SHOW COLUMNS names COLUMNS before the table does
+	if !slices.Contains(InfoSchemaTables, name) {
+		return b.unknownInfoTable(pos, name)
+	}
+	return b.errf(pos, "unsupported: %s information_schema.%s (its columns: SELECT * FROM information_schema.%s LIMIT 0)", what, name, name)
 }

@@ -78,6 +78,46 @@ type Type struct {
 	// ZeroFill is the display width of an integer or DECIMAL column
 	// declared ZEROFILL, whose values print zero-padded to it (zerofill.go).
 	ZeroFill int `json:",omitempty"`
+	// Lob is the size class of a TEXT or BLOB column (ID String, Width
+	// 0, not Char): the bytes of MySQL's length prefix, 1 for TINYTEXT /
+	// TINYBLOB, 3 for MEDIUM, 4 for LONG; 0 is TEXT / BLOB (prefix 2), so
+	// types saved before the field existed read as what they were. It
+	// only names the type (LobName, LobMaxBytes); values are stored alike.
+	Lob int `json:",omitempty"`
+}
+
+// LobMaxBytes is the most bytes a TEXT or BLOB of this type's size class
+// holds: 255, 65535, 16777215 or 4294967295.
+func (t Type) LobMaxBytes() int64 {
+	switch t.Lob {
+	case 1, 3, 4:
+		return 1<<(8*t.Lob) - 1
+	}
+	return 65535
+}
+
+// LobName is "TEXT" or "BLOB" with the size class's prefix (TINY,
+// MEDIUM, LONG).
+func (t Type) LobName() string {
+	name := "TEXT"
+	if t.Binary {
+		name = "BLOB"
+	}
+	return map[int]string{1: "TINY", 3: "MEDIUM", 4: "LONG"}[t.Lob] + name
+}
+
+// LobClass is the Lob of the smallest TEXT / BLOB that holds n bytes, as
+// MySQL picks it for TEXT(M) / BLOB(M).
+func LobClass(n int64) int {
+	switch {
+	case n <= 255:
+		return 1
+	case n <= 65535:
+		return 0
+	case n <= 16777215:
+		return 3
+	}
+	return 4
 }
 
 // IsBigUnsigned reports a BIGINT UNSIGNED type, whose int64 values are
