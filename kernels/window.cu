@@ -3,7 +3,8 @@
 // and COUNT / SUM / FIRST_VALUE / LAST_VALUE / NTH_VALUE over ROWS frames
 // with any bounds and RANGE frames bounded by the partition, the current
 // row's peers or an offset from its key (a binary search per row); MIN /
-// MAX over such frames from the partition's first row. The
+// MAX and a DOUBLE's SUM over such frames, from a segment tree where the
+// frame starts after the partition's first row. The
 // rows are first sorted by partition and order keys (radix sort, sort.go);
 // every value then comes from segmented scans over that order, Blelloch's
 // scan with the (segment-start flag, value) operator, so the work is O(n)
@@ -22,6 +23,8 @@
 //                     segment start.
 //   win_ends          for each group (partition or peers) records its last
 //                     position at its first: end = endAt[start[i]].
+//   win_tree_leaves   a segment tree's leaves: a scan's sources in sorted
+//   win_tree_level    order, then one launch per level above them.
 //   win_finish        computes each row's value from the scans (or, for
 //                     LAG / LEAD and the value functions, gathers it from the
 //                     sorted position it names) and writes it at the row's
