@@ -59,7 +59,7 @@ type GPURangeBound struct {
 // GPURangeOffset is b's offset for the GPU, zero for a bound without one,
 // or why the GPU cannot compare it as exec/cpu's rangeKey does.
 func GPURangeOffset(w *sql.WindowFunc, b sql.FrameBound) (GPURangeBound, error) {
-	if b.Kind != sql.BoundPreceding && b.Kind != sql.BoundFollowing {
+	if !b.HasOffset() {
 		return GPURangeBound{}, nil
 	}
 	sign := int64(1)
@@ -195,8 +195,7 @@ func windowFrameHow(x *Window) string {
 	for i := range x.Funcs {
 		w := &x.Funcs[i]
 		f := w.Frame
-		search = search || !f.Rows && (f.Start.Kind == sql.BoundPreceding || f.Start.Kind == sql.BoundFollowing ||
-			f.End.Kind == sql.BoundPreceding || f.End.Kind == sql.BoundFollowing)
+		search = search || f.RangeOffsets()
 		if w.Func == sql.WinAgg && f.Start.Kind != sql.BoundUnboundedPreceding {
 			switch w.Agg.Func {
 			case sql.AggMin, sql.AggMax:

@@ -62,6 +62,13 @@ type FrameBound struct {
 	W    decimal.Num
 }
 
+// HasOffset reports a bound N PRECEDING or N FOLLOWING.
+func (b FrameBound) HasOffset() bool { return b.Kind == BoundPreceding || b.Kind == BoundFollowing }
+
+// RangeOffsets reports a RANGE frame with an offset bound: its bounds are
+// found among the order key's values, not counted in rows or peers.
+func (f Frame) RangeOffsets() bool { return !f.Rows && (f.Start.HasOffset() || f.End.HasOffset()) }
+
 // Frame is the set of rows of the partition an aggregate or
 // FIRST/LAST/NTH_VALUE reads for the current row. Range frames count peers
 // (rows equal on the ORDER BY keys) together. MySQL's default, RANGE

@@ -21,7 +21,7 @@ func newFrames(w *sql.WindowFunc, wo *windowOrder) *frames {
 	fr := &frames{lo: make([]int, n), hi: make([]int, n)}
 	starts, ends := wo.peerBounds()
 	var ord *rangeKey
-	if !w.Frame.Rows && (hasOffset(w.Frame.Start) || hasOffset(w.Frame.End)) {
+	if w.Frame.RangeOffsets() {
 		ord = newRangeKey(wo)
 	}
 	wo.eachPartition(func(ps, pe int) {
@@ -38,10 +38,6 @@ func newFrames(w *sql.WindowFunc, wo *windowOrder) *frames {
 		}
 	})
 	return fr
-}
-
-func hasOffset(b sql.FrameBound) bool {
-	return b.Kind == sql.BoundPreceding || b.Kind == sql.BoundFollowing
 }
 
 // frameCtx is what a bound is computed from for sorted position i.

@@ -143,17 +143,13 @@ func (r *queryRun) winFrame(in *relation, w *sql.WindowFunc, wo *winOrder, op pl
 	}
 	fp.StartKind, fp.StartN = int32(f.Start.Kind), f.Start.N
 	fp.EndKind, fp.EndN = int32(f.End.Kind), f.End.N
-	offsets := !f.Rows && (hasOffset(f.Start) || hasOffset(f.End))
+	offsets := f.RangeOffsets()
 	if offsets {
 		if err := r.winRange(in, w, op, fp); err != nil {
 			return err
 		}
 	}
 	return r.winEnds(wo, in.n, true, offsets || !f.Rows && f.End.Kind == sql.BoundCurrentRow, fp)
-}
-
-func hasOffset(b sql.FrameBound) bool {
-	return b.Kind == sql.BoundPreceding || b.Kind == sql.BoundFollowing
 }
 
 // winRange sets up a RANGE frame's offsets as planner.GPURangeOffset gives
