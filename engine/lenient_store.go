@@ -313,7 +313,7 @@ func lenientEnums(c *columnar.Column, t columnar.Type, warn func(code uint16, i 
 			b.AppendNull()
 			continue
 		}
-		s := srcString(c, i)
+		s := enumSource(c, i, t)
 		v, err := fitStored(t, c.Type, s)
 		if err != nil {
 			warn(sql.WarnDataTruncated, i)
