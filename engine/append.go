@@ -404,7 +404,7 @@ func storedStrings(src *columnar.Column, n int, t columnar.Type, table, name str
 		keys := make([]int32, n)
 		for i := 0; i < n; i++ {
 			if !src.IsNull(i) {
-				v, err := fit(srcString(src, i), i)
+				v, err := fit(enumSource(src, i, t), i)
 				if err != nil {
 					return nil, nil, err
 				}
@@ -450,6 +450,23 @@ func firstRowWithCode(src *columnar.Column, n int, c int32) int {
 		}
 	}
 	return 0
+}
+
+// enumSource is row i of src as text for a column of type t: a DECIMAL
+// or DOUBLE into an ENUM or SET is its integer part, the index or bitmask
+// MySQL takes (Field_str::store_decimal reads a DECIMAL as a double,
+// Field_enum::store(double) cuts it to an integer), not its digits.
+func enumSource(src *columnar.Column, i int, t columnar.Type) string {
+	switch st := src.Type; {
+	case t.Members == "" || st.IsWide():
+	case st.ID == columnar.Float64:
+		if f := src.F64[i]; !math.IsNaN(f) && math.Abs(f) < 1e18 {
+			return strconv.FormatInt(int64(f), 10)
+		}
+	case st.ID == columnar.Decimal:
+		return strconv.FormatInt(src.I64[i]/columnar.Pow10[st.Scale], 10)
+	}
+	return srcString(src, i)
 }
 
 // srcString is row i of src as text (the binder casts inserted values to the

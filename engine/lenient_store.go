@@ -102,6 +102,8 @@ func lenientColumn(c *columnar.Column, f columnar.Field, warn func(code uint16, 
 		return lenientIntoWide(c, f, warn)
 	case t.ID == columnar.Time && c.Type.ID == columnar.String && c.Type.Members == "" && !c.Type.JSON:
 		return lenientTimes(c, f, warn)
+	case t.ID == columnar.Time && numericStore(c.Type):
+		return lenientTimeNumbers(c, f, warn)
 	case t.Year && c.Type.ID == columnar.String && !c.Type.JSON:
 		return lenientYearTexts(c, warn)
 	case t.Year && yearNumber(c.Type):
@@ -311,7 +313,7 @@ func lenientEnums(c *columnar.Column, t columnar.Type, warn func(code uint16, i 
 			b.AppendNull()
 			continue
 		}
-		s := srcString(c, i)
+		s := enumSource(c, i, t)
 		v, err := fitStored(t, c.Type, s)
 		if err != nil {
 			warn(sql.WarnDataTruncated, i)

@@ -53,6 +53,33 @@ func lenientTimes(c *columnar.Column, f columnar.Field, warn func(code uint16, i
 	return b.Column()
 }
 
+// lenientTimeNumbers converts numbers (c) to TIME field f outside strict
+// mode: one that is no TIME is the limit or 00:00:00 with 1264, as
+// sql.LenientTime reads it. A value it cannot read so (a DATETIME's
+// digits) leaves c to the strict store, which names it.
+func lenientTimeNumbers(c *columnar.Column, f columnar.Field, warn func(code uint16, i int)) *columnar.Column {
+	out := columnar.NewColumn(f.Type, c.Len, !f.Nullable || c.HasNulls())
+	var adjusted []int
+	for i := 0; i < c.Len; i++ {
+		if !lenientValid(c, out, f, warn, i) {
+			continue
+		}
+		iv, fv, sv := rawValue(c, i)
+		us, ok := sql.TimeValue(iv, fv, sv, c.Type, f.Type)
+		if !ok {
+			if us, ok = sql.LenientTime(&sql.Const{T: c.Type, I: iv, F: fv}); !ok {
+				return c
+			}
+			adjusted = append(adjusted, i)
+		}
+		out.I64[i] = us
+	}
+	for _, i := range adjusted {
+		warn(sql.WarnOutOfRange, i)
+	}
+	return out
+}
+
 // lenientYearTexts gives text a YEAR does not take as it is the year
 // MySQL's non-strict store keeps, with its warning (sql.YearTextStore).
 func lenientYearTexts(c *columnar.Column, warn func(code uint16, i int)) *columnar.Column {

@@ -30,13 +30,16 @@ import (
 // the proposed ones (updates rewrite its columns); live marks the rows the
 // table will keep.
 type dupMerge struct {
-	db     *DB
-	ctx    context.Context
-	od     *sql.OnDuplicate
-	w      *columnar.Table
-	live   []bool
-	unique []catalog.Index
-	owner  []map[string]int // per unique index: key → live row holding it
+	db  *DB
+	ctx context.Context
+	od  *sql.OnDuplicate
+	w   *columnar.Table
+	// lenient: the SET values are adjusted as a non-strict UPDATE's
+	// (outside strict mode, or INSERT IGNORE).
+	lenient bool
+	live    []bool
+	unique  []catalog.Index
+	owner   []map[string]int // per unique index: key → live row holding it
 	// pending are the batch's (matched row, proposed row) pairs; busy
 	// marks the matched rows.
 	pending  [][2]int
@@ -70,7 +73,8 @@ func (db *DB) insertOnDuplicate(ctx context.Context, s *sql.Insert, res *exec.Re
 		if err != nil {
 			return nil, err
 		}
-		m := &dupMerge{db: db, ctx: ctx, od: s.OnDuplicate, w: all, live: make([]bool, all.Rows), busy: map[int]bool{}}
+		m := &dupMerge{db: db, ctx: ctx, od: s.OnDuplicate, w: all, live: make([]bool, all.Rows), busy: map[int]bool{},
+			lenient: db.lenientWrites(s.Ignore)}
 		for _, ix := range db.cat.Indexes(s.Table) {
 			if ix.Unique {
 				m.unique = append(m.unique, ix)
@@ -196,11 +200,20 @@ func (m *dupMerge) flush() error {
 	}
 	// Text computed for a number column is read as a strict UPDATE reads
 	// it (1366 Incorrect integer value: 'c' for column 'n' at row 1).
-	texts, err := storeTexts(res.Columns, targetFields(m.w.Fields, m.od.Targets), func(i int) int { return proposed[i] - m.first + 1 }, nil)
+	row := func(i int) int { return proposed[i] - m.first + 1 }
+	var notes *[]adjustment
+	if m.lenient {
+		notes = &[]adjustment{}
+	}
+	fields := targetFields(m.w.Fields, m.od.Targets)
+	texts, err := storeTexts(res.Columns, fields, row, notes)
 	if err != nil {
 		return err
 	}
 	res.Columns = texts
+	if notes != nil {
+		res.Columns = lenientValues(m.ctx, res.Columns, fields, row, *notes, m.db.session.Strict())
+	}
 	if i := m.od.LastInsertIDTarget; m.od.SetsLastInsertID && !res.Columns[i].IsNull(res.Rows-1) {
 		v := uint64(res.Columns[i].Int64At(res.Rows - 1))
 		m.setID = &v

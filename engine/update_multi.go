@@ -31,7 +31,13 @@ func (db *DB) multiUpdate(ctx context.Context, s *sql.MultiUpdate) (*StatementRe
 			if old[i] != target.Snapshot {
 				return nil, fmt.Errorf("table %s changed while the UPDATE ran; run it again", target.Table)
 			}
-			t, m, c, err := updateTarget(res, target, old[i], s.Now, db.zone())
+			var lenient func([]*columnar.Column, []columnar.Field, []int) []*columnar.Column
+			if db.lenientWrites(false) {
+				lenient = func(cols []*columnar.Column, fs []columnar.Field, ids []int) []*columnar.Column {
+					return lenientValues(ctx, cols, fs, func(i int) int { return ids[i] + 1 }, nil, db.session.Strict())
+				}
+			}
+			t, m, c, err := updateTarget(res, target, old[i], s.Now, db.zone(), lenient)
 			if err != nil {
 				return nil, fmt.Errorf("UPDATE %s: %w", target.Table, err)
 			}
@@ -47,8 +53,10 @@ func (db *DB) multiUpdate(ctx context.Context, s *sql.MultiUpdate) (*StatementRe
 
 // updateTarget is the next snapshot of one table of a multi-table UPDATE
 // and its matched and changed row counts. Each row is set once, from the
-// first result row that holds its row number.
-func updateTarget(res *exec.Result, u sql.UpdateTarget, old *columnar.Table, now int64, z *sql.TimeZone) (*columnar.Table, int, int, error) {
+// first result row that holds its row number. Outside strict mode lenient
+// adjusts the new values first, as a one-table UPDATE's (lenientUpdate).
+func updateTarget(res *exec.Result, u sql.UpdateTarget, old *columnar.Table, now int64, z *sql.TimeZone,
+	lenient func([]*columnar.Column, []columnar.Field, []int) []*columnar.Column) (*columnar.Table, int, int, error) {
 	picks, ids, err := firstRows(res.Columns[u.RowID], res.Rows, old)
 	if err != nil {
 		return nil, 0, 0, err
@@ -56,8 +64,16 @@ func updateTarget(res *exec.Result, u sql.UpdateTarget, old *columnar.Table, now
 	t := &columnar.Table{Name: old.Name, Fields: old.Fields, Rows: old.Rows,
 		Columns: append([]*columnar.Column(nil), old.Columns...)}
 	diff := make([]bool, len(ids))
+	news := make([]*columnar.Column, len(u.Columns))
+	fs := make([]columnar.Field, len(u.Columns))
 	for i, k := range u.Columns {
-		vals, err := storedValues(gatherColumn(res.Columns[u.Values[i]], picks), len(picks), old.Fields[k], z)
+		news[i], fs[i] = gatherColumn(res.Columns[u.Values[i]], picks), old.Fields[k]
+	}
+	if lenient != nil {
+		news = lenient(news, fs, ids)
+	}
+	for i, k := range u.Columns {
+		vals, err := storedValues(news[i], len(picks), old.Fields[k], z)
 		if err != nil {
 			return nil, 0, 0, err
 		}

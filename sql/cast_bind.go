@@ -113,6 +113,12 @@ func (b *binder) castExpr(n *ast.FuncCastExpr, sc *scope, pos int) (Expr, error)
 		// Past the range it saturates, not NULL (exec/cpu/cast_decimal_signed.go).
 		return &Cast{E: e, T: t, Written: true}, nil
 	}
+	if e.Type().ID == columnar.Float64 && t.IsBigUnsigned() {
+		// Past BIGINT's range a DOUBLE is LLONG_MAX or LLONG_MIN's bits,
+		// where a store into BIGINT UNSIGNED takes up to 2^64: the
+		// executor casts it (exec/cpu castDoubleUnsigned).
+		return &Cast{E: e, T: t, Written: true}, nil
+	}
 	x := castTo(e, t)
 	if c, ok := x.(*Cast); ok && t.IsInteger() && c.E.Type().ID == columnar.String {
 		x = &Cast{E: c.E, T: c.T, Written: true} // strtoll10's bits (Cast.Written)

@@ -336,6 +336,8 @@ func numericEnumSource(t columnar.Type) bool {
 	switch t.ID {
 	case columnar.Int32, columnar.Int64, columnar.Bool:
 		return !t.Year && t.Bit == 0
+	case columnar.Decimal, columnar.Float64:
+		return !t.IsWide() // its integer part (engine enumSource)
 	}
 	return false
 }

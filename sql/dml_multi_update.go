@@ -53,8 +53,11 @@ func (b *binder) multiUpdate(n *ast.UpdateStmt) (Statement, error) {
 		for _, k := range s.cols {
 			f := src.table.Fields[k]
 			e := s.vals[k]
-			if e.Type().ID == columnar.String && f.Type.ID != columnar.String {
-				e = storeCast(e, f.Type) // the engine stores numbers, not text
+			// The engine stores numbers, not text; it reads a TIME's text
+			// itself, a constant's too, naming column and row (outside
+			// strict mode the limit with 1264, not a cast's 1292).
+			if e.Type().ID == columnar.String && f.Type.ID != columnar.String && f.Type.ID != columnar.Time {
+				e = storeCast(e, f.Type)
 			}
 			t.Values = append(t.Values, len(out))
 			out = append(out, e)

@@ -19,6 +19,10 @@ import (
 //	maketime      h, m BIGINT, s DECIMAL(18,6)        TIME; NULL unless 0 <= m, s < 60
 //	time_add      a TIME|DATETIME, b TIME, sign       ADDTIME / SUBTIME / TIMESTAMP(d, t): a's type
 //	                                                  (TIME clamped; DATETIME NULL out of range)
+//	time_interval t TIME, n BIGINT, unit const        TIME: t + INTERVAL n unit (DATE_ADD, DATE_SUB,
+//	                                                  TIMESTAMPADD); NULL with 1441 past ±838:59:59
+//	                                                  and for MONTH / YEAR units (MySQL's
+//	                                                  Item_date_add_interval::get_time_internal)
 //	time_hour ... hour, minute, second, microsecond   INT parts of a TIME's magnitude (hours up to 838)
 //	of a TIME
 //	time_seconds  t TIME                              BIGINT TIME_TO_SEC (toward zero)
@@ -27,7 +31,7 @@ import (
 //	CURTIME([fsp]) is the statement's time of day as a TIME constant.
 
 func init() {
-	for _, n := range []string{"maketime", "time_add", "time_hour", "time_minute", "time_second",
+	for _, n := range []string{"maketime", "time_add", "time_interval", "time_hour", "time_minute", "time_second",
 		"time_microsecond", "time_seconds", "time_format"} {
 		moreFuncs[n] = true
 	}
@@ -257,4 +261,41 @@ func (c *call) timeAdd() (Expr, bool, error) {
 	rt := a.Type()
 	rt.Scale = max(rt.Scale, t.Type().Scale)
 	return &Func{Name: "time_add", Args: []Expr{a, t, sign}, T: rt}, true, nil
+}
+
+// timeInterval binds t + INTERVAL k unit for a TIME t: MySQL 8.0 types it
+// TIME whatever the unit, with t's fraction digits or the interval's
+// (ifsp, -1 for none) where more.
+func timeInterval(t, k Expr, unit string, ifsp int) Expr {
+	rt := columnar.TTime(max(t.Type().Scale, ifsp))
+	if unit == "microsecond" && ifsp < 0 {
+		rt.Scale = columnar.MaxFsp
+	}
+	if isNullConst(t) || isNullConst(k) {
+		return nullConst(rt)
+	}
+	tc, ok1 := t.(*Const)
+	kc, ok2 := k.(*Const)
+	if ok1 && ok2 {
+		// Past the range the call stays, to note 1441 per row.
+		if v, ok := AddTime(tc.I, kc.I, unit); ok {
+			return &Const{T: rt, I: v}
+		}
+	}
+	return &Func{Name: "time_interval", Args: []Expr{t, k, &Const{T: columnar.TString, S: unit}}, T: rt}
+}
+
+// AddTime adds n units to a TIME (microseconds); ok is false past
+// ±838:59:59 and for the calendar units, which a TIME cannot take (MySQL:
+// NULL with 1441 "time field overflow").
+func AddTime(us, n int64, unit string) (int64, bool) {
+	p, ok := IntervalMicros[unit]
+	if !ok {
+		return 0, false
+	}
+	if lim := 2 * columnar.MaxTime / p; n > lim || n < -lim { // past the range from any TIME
+		return 0, false
+	}
+	v := us + n*p
+	return v, v >= -columnar.MaxTime && v <= columnar.MaxTime
 }

@@ -57,10 +57,15 @@ func (b *binder) storeConst(c *Const, st constStore, notes *[]Warning) (Expr, er
 	if col.Type.ID == columnar.Datetime && !v.Null && (!ok || !col.Type.InDatetimeRange(b.storedDatetime(col.Type, v.I))) {
 		return nil, b.errf(pos, "%s", incorrectDatetime(c, col.Name, r))
 	}
-	if col.Type.ID == columnar.Time && !ok && st.lenient && c.T.ID == columnar.String {
+	if col.Type.ID == columnar.Time && !ok && st.lenient && !c.Null {
 		// Outside strict mode a time past +-838:59:59 is the limit, with
-		// Field_temporal::set_warnings' 1264 (type_time.result).
-		if us, clamped, _ := columnar.ParseTimeClamped(c.S, col.Type.Scale); clamped {
+		// Field_temporal::set_warnings' 1264 (type_time.result); so is a
+		// number, or 00:00:00 where its minutes or seconds are no time.
+		us, clamped := LenientTime(c)
+		if c.T.ID == columnar.String {
+			us, clamped, _ = columnar.ParseTimeClamped(c.S, col.Type.Scale)
+		}
+		if clamped {
 			*notes = append(*notes, Warning{Level: "Warning", Code: WarnOutOfRange, Message: fmt.Sprintf("Out of range value for column '%s' at row %d", col.Name, r)})
 			return &Const{T: col.Type, I: us}, nil
 		}

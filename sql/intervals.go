@@ -55,6 +55,9 @@ func (b *binder) addInterval(name string, d, k Expr, unitType ast.TimeUnitType, 
 			k = &Binary{Op: OpMul, L: k, R: &Const{T: columnar.TInt64, I: mult}, T: columnar.TInt64}
 		}
 	}
+	if d.Type().ID == columnar.Time {
+		return timeInterval(d, k, u.name, fsp), nil
+	}
 	if d.Type().ID != columnar.Datetime && !timeUnits[u.name] && !hasTimePart(d) {
 		return b.addDays(name, d, k, u.name, pos)
 	}
@@ -194,7 +197,7 @@ func (b *binder) addComposite(name string, d, k Expr, sizes []int64, pos int) (E
 	fsp := 0
 	if sizes[len(sizes)-1] == 1 {
 		fsp = columnar.MaxFsp
-	} else if dt := d.Type(); dt.ID == columnar.Datetime {
+	} else if dt := d.Type(); dt.ID == columnar.Datetime || dt.ID == columnar.Time {
 		fsp = dt.Scale
 	} else if hasTimePart(d) {
 		fsp = literalFsp(d.(*Const).S)

@@ -165,3 +165,38 @@ func (b *binder) timeLiteral(n *ast.FuncCallExpr, pos int) (Expr, error) {
 	}
 	return nil, b.errf(pos, "incorrect TIME literal")
 }
+
+// LenientTime is the TIME MySQL's non-strict store keeps for a number c
+// that is no TIME (type_time.result: 1234567 is 00:00:00, 123456789
+// 838:59:59, each with 1264): past [-]8385959 the limit of c's sign, else
+// minutes or seconds past 59 give 00:00:00. ok is false for what it does not
+// read so (NaN, numbers of ten digits or more: a DATETIME's).
+func LenientTime(c *Const) (int64, bool) {
+	var n int64
+	switch c.T.ID {
+	case columnar.Int32, columnar.Int64, columnar.Bool:
+		n = c.I
+	case columnar.Decimal:
+		n = c.I / columnar.Pow10[c.T.Scale]
+	case columnar.Float64:
+		if math.IsNaN(c.F) || math.Abs(c.F) >= 1e10 {
+			return 0, false
+		}
+		n = int64(c.F)
+	default:
+		return 0, false
+	}
+	neg := n < 0 || c.T.ID == columnar.Float64 && c.F < 0 || c.T.ID == columnar.Decimal && c.I < 0
+	if n < 0 {
+		n = -n
+	}
+	switch {
+	case n >= 1e10 || n < 0:
+		return 0, false
+	case n <= 8385959 && (n/100%100 > 59 || n%100 > 59): // number_to_time's order
+		return 0, true
+	case neg:
+		return -columnar.MaxTime, true
+	}
+	return columnar.MaxTime, true
+}

@@ -56,6 +56,9 @@ const (
 // a DATE or DATETIME leaving 0000..9999 (it names "datetime" for both).
 const DatetimeOverflowText = "Datetime function: datetime field overflow"
 
+// TimeOverflowText is 1441's text for a TIME + INTERVAL past ±838:59:59.
+const TimeOverflowText = "Datetime function: time field overflow"
+
 // MaxWarnings is @@max_error_count: the warnings a statement keeps; it
 // counts them all (@@warning_count).
 const MaxWarnings = 1024

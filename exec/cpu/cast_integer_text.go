@@ -75,9 +75,10 @@ func writtenIntegerText(t columnar.Type) bool {
 }
 
 // castWritten is castTo for a CAST the statement wrote (sql.Cast.Written).
-// Only a string's cast to SIGNED or UNSIGNED differs: the binder's own
-// casts of a string to BIGINT (a store's range check) keep the clamp
-// that check needs, where CAST keeps strtoll10's bits.
+// Only a string's cast to SIGNED or UNSIGNED and a DOUBLE's to UNSIGNED
+// differ: the binder's own casts of a string to BIGINT (a store's range
+// check) keep the clamp that check needs, where CAST keeps strtoll10's
+// bits; CAST clamps a DOUBLE to BIGINT's range (castDoubleUnsigned).
 func (c *compiler) castWritten(ev evaluator, from, to columnar.Type) evaluator {
 	var warn *sql.Warnings
 	if c != nil && c.x != nil {

@@ -233,6 +233,9 @@ func (e *castEval) evalValues(b *batch, sel []int32) *vec {
 			continue
 		}
 		nv, ok := convertNum(v, p, from, to)
+		if e.written && from.ID == columnar.Float64 && to.IsBigUnsigned() {
+			nv, ok = castDoubleUnsigned(v.f64[p])
+		}
 		if nv.overflow {
 			raise(castOverflow(v, p, from, to))
 		}

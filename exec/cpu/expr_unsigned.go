@@ -35,6 +35,22 @@ func convertBigUnsigned(i int64, f float64, from, to columnar.Type) (numVal, boo
 	return numVal{}, false
 }
 
+// castDoubleUnsigned is CAST(d AS UNSIGNED) of a DOUBLE: MySQL reads d as
+// Field_double::val_int does (Item_typecast_unsigned::val_int), so past
+// BIGINT's range it is LLONG_MAX or LLONG_MIN's bits, noting 1292, where a
+// store into a BIGINT UNSIGNED column takes up to 2^64.
+func castDoubleUnsigned(f float64) (numVal, bool) {
+	switch {
+	case math.IsNaN(f):
+		return numVal{}, false
+	case f >= 9223372036854775807.0:
+		return numVal{i: math.MaxInt64, truncated: true}, true
+	case f <= -9223372036854775808.0:
+		return numVal{i: math.MinInt64, truncated: true}, true
+	}
+	return numVal{i: doubleToInt(f)}, true
+}
+
 // orderedInt64 maps a value of type t to an int64 whose signed order is
 // the value's order: BIGINT UNSIGNED bit patterns get their top bit
 // flipped (0 → MinInt64, 2^64-1 → MaxInt64); every other type is

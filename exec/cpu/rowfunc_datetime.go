@@ -40,7 +40,7 @@ var datetimeBodies = map[string]func(f *rowFunc, a []val) val{
 		days := floorDivInt(secs, 86400)
 		return iv(mysqlDayNumber(days)*86400 + secs - days*86400)
 	},
-	"timediff":    func(f *rowFunc, a []val) val { return iv(clampTime(a[0].i - a[1].i)) },
+	"timediff":    func(f *rowFunc, a []val) val { return iv(clampTimeWarn(f, a[0].i-a[1].i, f.t.Scale)) },
 	"sec_to_time": secToTime,
 	"convert_tz": func(f *rowFunc, a []val) val {
 		from, to := sql.ZoneNamed(a[1].s), sql.ZoneNamed(a[2].s)

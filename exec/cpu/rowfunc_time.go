@@ -39,12 +39,20 @@ var timeBodies = map[string]func(f *rowFunc, a []val) val{
 	"time_add": func(f *rowFunc, a []val) val {
 		v := a[0].i + a[2].i*a[1].i
 		if f.t.ID == columnar.Time {
-			return iv(clampTime(columnar.RoundTime(v, f.t.Scale)))
+			return iv(clampTimeWarn(f, columnar.RoundTime(v, f.t.Scale), 0))
 		}
 		if v < columnar.MinDatetime || v > columnar.MaxDatetime {
 			return nullVal
 		}
 		return iv(v)
+	},
+	"time_interval": func(f *rowFunc, a []val) val {
+		v, ok := sql.AddTime(a[0].i, a[1].i, a[2].s)
+		if !ok {
+			f.warn.Add(sql.WarnDatetimeOverflow, sql.TimeOverflowText)
+			return nullVal
+		}
+		return iv(columnar.RoundTime(v, f.t.Scale))
 	},
 	"time_format": func(f *rowFunc, a []val) val {
 		s, ok := timeFormat(a[0].i, a[1].s)
@@ -58,6 +66,16 @@ var timeBodies = map[string]func(f *rowFunc, a []val) val{
 // clampTime limits a TIME result to ±838:59:59, as MySQL does (with a
 // warning) for computed times.
 func clampTime(us int64) int64 { return max(min(us, columnar.MaxTime), -columnar.MaxTime) }
+
+// clampTimeWarn is clampTime noting 1292 with the value past the range,
+// printed with fsp digits (MySQL's adjust_time_range_with_warn: ADDTIME
+// passes 0, TIMEDIFF its result's digits).
+func clampTimeWarn(f *rowFunc, us int64, fsp int) int64 {
+	if columnar.InTimeRange(us) {
+		return us
+	}
+	return timeOverflow(f, us < 0, columnar.FormatTime(us, fsp)).i
+}
 
 // timeFormat is MySQL's TIME_FORMAT, DATE_FORMAT of a time whose year,
 // month and day are 0 (Item_func_date_format): hours past 23 print in
