@@ -173,30 +173,23 @@ func (db *DB) setValue(ctx context.Context, a sql.Assignment) (*sql.Const, error
 		}
 		return nil, fmt.Errorf("unsupported: SET %s = DEFAULT", a.Name)
 	}
-	p, err := db.plan(a.Value)
-	if err != nil {
-		return nil, err
-	}
-	ctx, done := db.queryMemory(ctx)
-	defer done()
-	res, err := cpu.Run(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	if res.Rows == 0 {
-		return &sql.Const{T: res.Columns[0].Type, Null: true}, nil
-	}
-	return cellConst(res.Columns[0], 0), nil
+	return db.runConst(ctx, a.Value)
 }
 
 // evalConst computes q, a one-row query of no tables, on the CPU: the
 // binder's way to a value it must know as it binds (sql.UserVars.SetEvaluator).
 func (db *DB) evalConst(q *sql.Query) (*sql.Const, error) {
+	return db.runConst(context.Background(), q)
+}
+
+// runConst runs q, a query of one row and column at most, on the CPU: its
+// value, NULL when it has no row.
+func (db *DB) runConst(ctx context.Context, q *sql.Query) (*sql.Const, error) {
 	p, err := db.plan(q)
 	if err != nil {
 		return nil, err
 	}
-	ctx, done := db.queryMemory(context.Background())
+	ctx, done := db.queryMemory(ctx)
 	defer done()
 	res, err := cpu.Run(ctx, p)
 	if err != nil {
