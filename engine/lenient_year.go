@@ -36,6 +36,17 @@ func yearNumber(t columnar.Type) bool {
 // as Field_temporal::set_warnings does outside strict mode; other text
 // is left to the strict store.
 func lenientTimes(c *columnar.Column, f columnar.Field, warn func(code uint16, i int)) *columnar.Column {
+	return mapTexts(c, func(s string, i int) string {
+		if us, clamped, _ := columnar.ParseTimeClamped(s, f.Type.Scale); clamped {
+			warn(sql.WarnOutOfRange, i)
+			return columnar.FormatTime(us, f.Type.Scale)
+		}
+		return s
+	})
+}
+
+// mapTexts is c's text with each non-NULL value i replaced by fn's.
+func mapTexts(c *columnar.Column, fn func(s string, i int) string) *columnar.Column {
 	b := columnar.NewBuilder(c.Type)
 	b.Reserve(c.Len)
 	for i := 0; i < c.Len; i++ {
@@ -43,12 +54,7 @@ func lenientTimes(c *columnar.Column, f columnar.Field, warn func(code uint16, i
 			b.AppendNull()
 			continue
 		}
-		s := c.StringAt(i)
-		if us, clamped, _ := columnar.ParseTimeClamped(s, f.Type.Scale); clamped {
-			warn(sql.WarnOutOfRange, i)
-			s = columnar.FormatTime(us, f.Type.Scale)
-		}
-		b.AppendString(s)
+		b.AppendString(fn(c.StringAt(i), i))
 	}
 	return b.Column()
 }
@@ -83,19 +89,11 @@ func lenientTimeNumbers(c *columnar.Column, f columnar.Field, warn func(code uin
 // lenientYearTexts gives text a YEAR does not take as it is the year
 // MySQL's non-strict store keeps, with its warning (sql.YearTextStore).
 func lenientYearTexts(c *columnar.Column, warn func(code uint16, i int)) *columnar.Column {
-	b := columnar.NewBuilder(c.Type)
-	b.Reserve(c.Len)
-	for i := 0; i < c.Len; i++ {
-		if c.IsNull(i) {
-			b.AppendNull()
-			continue
-		}
-		s := c.StringAt(i)
+	return mapTexts(c, func(s string, i int) string {
 		if y, code := sql.YearTextStore(s); code != 0 {
 			warn(code, i)
-			s = fmt.Sprintf("%04d", y)
+			return fmt.Sprintf("%04d", y)
 		}
-		b.AppendString(s)
-	}
-	return b.Column()
+		return s
+	})
 }
