@@ -186,24 +186,32 @@ func gpuWindowValueRefusal(w *sql.WindowFunc) string {
 	return ""
 }
 
+// GPUWindowTree reports whether the GPU takes w's value from a segment
+// tree over the sorted values: a frame that may start after its
+// partition's first row, for MIN, MAX and a DOUBLE's SUM or AVG (a
+// running value cannot be taken back, or its difference would lose a
+// frame's small values after a huge one).
+func GPUWindowTree(w *sql.WindowFunc) bool {
+	if w.Func != sql.WinAgg || w.Frame.Start.Kind == sql.BoundUnboundedPreceding {
+		return false
+	}
+	switch w.Agg.Func {
+	case sql.AggMin, sql.AggMax:
+		return true
+	case sql.AggSum, sql.AggAvg:
+		return w.Agg.Arg.Type().ID == columnar.Float64
+	}
+	return false
+}
+
 // windowFrameHow names the work beyond the scans that x's frames take:
-// binary searches for RANGE offsets, segment trees for frames a running
-// value cannot give (MIN, MAX, a DOUBLE's SUM or AVG from after the
-// partition's first row).
+// binary searches for RANGE offsets, segment trees (GPUWindowTree).
 func windowFrameHow(x *Window) string {
 	var search, tree bool
 	for i := range x.Funcs {
 		w := &x.Funcs[i]
-		f := w.Frame
-		search = search || f.RangeOffsets()
-		if w.Func == sql.WinAgg && f.Start.Kind != sql.BoundUnboundedPreceding {
-			switch w.Agg.Func {
-			case sql.AggMin, sql.AggMax:
-				tree = true
-			case sql.AggSum, sql.AggAvg:
-				tree = tree || w.Agg.Arg.Type().ID == columnar.Float64
-			}
-		}
+		search = search || w.Frame.RangeOffsets()
+		tree = tree || GPUWindowTree(w)
 	}
 	how := ""
 	if search {

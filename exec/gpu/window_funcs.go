@@ -227,9 +227,7 @@ func (r *queryRun) windowAggregate(in *relation, w *sql.WindowFunc, wo *winOrder
 	}
 	fp.Vals = uint64(v)
 	fp.ArgFloat = arg.IsFloat
-	// A frame that may start after its partition's first row: MIN, MAX
-	// and a DOUBLE's SUM cannot be taken from two running values.
-	if w.Frame.Start.Kind != sql.BoundUnboundedPreceding && (scanOp != winSum || arg.IsFloat != 0) {
+	if planner.GPUWindowTree(w) {
 		tree, size, err := r.winTree(n, src)
 		if err != nil {
 			return err
