@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"errors"
+	"fmt"
+
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -34,4 +37,29 @@ func (e *rowError) mysqlError() *sql.Error {
 		return sql.OutOfRangeStore(e.typ, e.column, e.row+1, e.value)
 	}
 	return nil
+}
+
+// storeError is err, a failure to store src's values into field f, as
+// MySQL's error with its code, naming row rowOf(i) for src's row i
+// (UPDATE: the table's row; ON DUPLICATE KEY UPDATE: the inserted row).
+func storeError(err error, f columnar.Field, rowOf func(int) int) error {
+	var re *rowError
+	var se *columnar.StringError
+	switch {
+	case errors.As(err, &re):
+		at := *re
+		at.row = rowOf(re.row) - 1
+		if m := at.mysqlError(); m != nil {
+			return m
+		}
+		if f.Type.Year { // MySQL's 1264; gpusql's text says why
+			e := sql.Errorf(sql.ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", f.Name, at.row+1)
+			e.Detail = at.value + " is not a YEAR (1901 to 2155, 0000, or two digits)"
+			return e
+		}
+		return sql.OutOfRangeStore(f.Type, f.Name, at.row+1, re.value)
+	case errors.As(err, &se):
+		return se.At("", f.Name, rowOf(se.Row-1))
+	}
+	return fmt.Errorf("column '%s': %w", f.Name, err)
 }
