@@ -52,14 +52,24 @@ func storeError(err error, f columnar.Field, rowOf func(int) int) error {
 		if m := at.mysqlError(); m != nil {
 			return m
 		}
-		if f.Type.Year { // MySQL's 1264; gpusql's text says why
-			e := sql.Errorf(sql.ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", f.Name, at.row+1)
-			e.Detail = at.value + " is not a YEAR (1901 to 2155, 0000, or two digits)"
-			return e
+		if f.Type.Year {
+			return &at // gpusql's text, which says why, with MySQL's 1264 (MySQLError)
 		}
 		return sql.OutOfRangeStore(f.Type, f.Name, at.row+1, re.value)
 	case errors.As(err, &se):
 		return se.At("", f.Name, rowOf(se.Row-1))
 	}
 	return fmt.Errorf("column '%s': %w", f.Name, err)
+}
+
+// MySQLError is MySQL's code and text for a YEAR out of range, 1264, whose
+// gpusql text (Error) says why; sql.MySQLCode reads it.
+func (e *rowError) MySQLError() (uint16, string) {
+	if m := e.mysqlError(); m != nil {
+		return m.Code, m.Msg
+	}
+	if e.typ.Year && e.column != "" {
+		return sql.ErWarnDataOutOfRange, fmt.Sprintf("Out of range value for column '%s' at row %d", e.column, e.row+1)
+	}
+	return 0, ""
 }
