@@ -512,7 +512,9 @@ func convertInto(out *columnar.Column, m int, src *columnar.Column, n int) error
 			out.F64[m+i] = asFloat(src, i)
 		default:
 			v, err := asScaled(src, i, t)
-			if err == nil && !fits(v, t) || err == nil && !fitsSignedness(v, st, t) {
+			if big, ok := bigUnsignedDouble(src.Float64At(i)); ok && st.ID == columnar.Float64 && t.IsBigUnsigned() {
+				v, err = big, nil
+			} else if err == nil && !fits(v, t) || err == nil && !fitsSignedness(v, st, t) {
 				err = fmt.Errorf("out of range")
 			}
 			if err != nil {

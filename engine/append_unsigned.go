@@ -42,3 +42,15 @@ func fitsSignedness(v int64, from, to columnar.Type) bool {
 	}
 	return true
 }
+
+// bigUnsignedDouble is DOUBLE f stored into BIGINT UNSIGNED when it is past
+// BIGINT's range, which asScaled's int64 cannot hold: rounded to even as
+// Field_longlong::store(double) does with rint, the uint64's bits in an
+// int64; ok false where f is below 2^63 (asScaled's case) or past 2^64 - 1.
+func bigUnsignedDouble(f float64) (int64, bool) {
+	r := math.RoundToEven(f)
+	if !(r >= 1<<63 && r < 1<<64) { // NaN fails too
+		return 0, false
+	}
+	return int64(uint64(r)), true
+}

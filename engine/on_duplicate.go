@@ -228,7 +228,7 @@ func (m *dupMerge) flush() error {
 		if err != nil {
 			return fmt.Errorf("ON DUPLICATE KEY UPDATE %s: %w", m.w.Name, err)
 		}
-		if m.w.Columns[k], err = setColumn(m.w.Columns[k], ids, vals, m.w.Fields[k], diff); err != nil {
+		if m.w.Columns[k], err = setColumnAt(m.w.Columns[k], ids, vals, m.w.Fields[k], diff, row); err != nil {
 			return fmt.Errorf("ON DUPLICATE KEY UPDATE %s: %w", m.w.Name, err)
 		}
 	}

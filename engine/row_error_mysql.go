@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"errors"
+	"fmt"
+
 	"gpusql/sql"
 	"gpusql/storage/columnar"
 )
@@ -34,4 +37,39 @@ func (e *rowError) mysqlError() *sql.Error {
 		return sql.OutOfRangeStore(e.typ, e.column, e.row+1, e.value)
 	}
 	return nil
+}
+
+// storeError is err, a failure to store src's values into field f, as
+// MySQL's error with its code, naming row rowOf(i) for src's row i
+// (UPDATE: the table's row; ON DUPLICATE KEY UPDATE: the inserted row).
+func storeError(err error, f columnar.Field, rowOf func(int) int) error {
+	var re *rowError
+	var se *columnar.StringError
+	switch {
+	case errors.As(err, &re):
+		at := *re
+		at.row = rowOf(re.row) - 1
+		if m := at.mysqlError(); m != nil {
+			return m
+		}
+		if f.Type.Year {
+			return &at // gpusql's text, which says why, with MySQL's 1264 (MySQLError)
+		}
+		return sql.OutOfRangeStore(f.Type, f.Name, at.row+1, re.value)
+	case errors.As(err, &se):
+		return se.At("", f.Name, rowOf(se.Row-1))
+	}
+	return fmt.Errorf("column '%s': %w", f.Name, err)
+}
+
+// MySQLError is MySQL's code and text for a YEAR out of range, 1264, whose
+// gpusql text (Error) says why; sql.MySQLCode reads it.
+func (e *rowError) MySQLError() (uint16, string) {
+	if m := e.mysqlError(); m != nil {
+		return m.Code, m.Msg
+	}
+	if e.typ.Year && e.column != "" {
+		return sql.ErWarnDataOutOfRange, fmt.Sprintf("Out of range value for column '%s' at row %d", e.column, e.row+1)
+	}
+	return 0, ""
 }

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 
@@ -162,7 +161,15 @@ func rowIDs(res *exec.Result, t *columnar.Table) ([]int, error) {
 
 // setColumn returns a copy of old (field f) with row ids[i] set to src's row
 // i converted to f's type; diff[i] is set where the stored value changes.
+// A value f cannot hold fails naming the table's row, as UPDATE does.
 func setColumn(old *columnar.Column, ids []int, src *columnar.Column, f columnar.Field, diff []bool) (*columnar.Column, error) {
+	return setColumnAt(old, ids, src, f, diff, func(i int) int { return ids[i] + 1 })
+}
+
+// setColumnAt is setColumn whose errors name row rowOf(i) (1-based) for
+// src's row i: ON DUPLICATE KEY UPDATE names the inserted row, not the
+// table's row it updates.
+func setColumnAt(old *columnar.Column, ids []int, src *columnar.Column, f columnar.Field, diff []bool, rowOf func(int) int) (*columnar.Column, error) {
 	n := len(ids)
 	if !f.Nullable && hasNull(src, n) {
 		for i := 0; i < n; i++ {
@@ -173,24 +180,7 @@ func setColumn(old *columnar.Column, ids []int, src *columnar.Column, f columnar
 	}
 	conv, err := appendColumn(columnar.NewColumn(f.Type, 0, false), 0, src, n, f.Type, "", f.Name)
 	if err != nil {
-		if re, ok := err.(*rowError); ok && (f.Type.ID == columnar.Date || f.Type.ID == columnar.Datetime || f.Type.ID == columnar.Time || f.Type.Year) {
-			re.row = ids[re.row] // the table's row, as MySQL names it
-			if f.Type.ID == columnar.Date {
-				// Text that is no date: 1292 Incorrect date value: 'x'
-				// for column 'd' at row 2, with its code.
-				return nil, re.mysqlError()
-			}
-			return nil, re
-		}
-		if re, ok := err.(*rowError); ok {
-			return nil, sql.OutOfRangeStore(f.Type, f.Name, ids[re.row]+1, re.value)
-		}
-		var se *columnar.StringError
-		if errors.As(err, &se) {
-			// Name the table's row, not the position among updated rows.
-			return nil, se.At("", f.Name, ids[se.Row-1]+1)
-		}
-		return nil, fmt.Errorf("column '%s': %w", f.Name, err)
+		return nil, storeError(err, f, rowOf)
 	}
 	if f.Type.ID == columnar.Vector {
 		return setVectors(old, ids, conv, f.Type, diff)

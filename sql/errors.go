@@ -57,6 +57,9 @@ func MySQLCode(err error) (uint16, string) {
 	if errors.As(err, &se) && se.TooLong && se.JSONError == "" && !se.Truncated && se.Column != "" {
 		return ErDataTooLong, fmt.Sprintf("Data too long for column '%s' at row %d", se.Column, se.Row)
 	}
+	if errors.As(err, &se) && se.Truncated && se.Column != "" { // not a member of the ENUM or SET
+		return WarnDataTruncated, fmt.Sprintf("Data truncated for column '%s' at row %d", se.Column, se.Row)
+	}
 	var we *WarningError
 	if errors.As(err, &we) && we.Warning.Code != 0 {
 		return we.Warning.Code, we.Warning.Message // a warning strict mode made the error

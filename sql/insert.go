@@ -209,8 +209,10 @@ func (b *binder) insert(n *ast.InsertStmt) (Statement, error) {
 // finishInsert binds ON DUPLICATE KEY UPDATE, if given, and IGNORE into
 // ins.
 func (b *binder) finishInsert(n *ast.InsertStmt, ins *Insert, t *columnar.Table) (Statement, error) {
-	// With ON DUPLICATE KEY UPDATE no key conflict is left for IGNORE.
-	ins.Ignore = n.IgnoreErr && len(n.OnDuplicate) == 0
+	// With ON DUPLICATE KEY UPDATE no key conflict is left for IGNORE,
+	// but IGNORE still stores what strict mode refuses, in the new rows
+	// and the updated ones (838:59:59 for '900:00:00', with 1264).
+	ins.Ignore = n.IgnoreErr
 	if len(n.OnDuplicate) == 0 {
 		return ins, nil
 	}

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -26,7 +27,7 @@ type constStore struct {
 // notes (insert_lenient.go).
 func (b *binder) storeConst(c *Const, st constStore, notes *[]Warning) (Expr, error) {
 	col, r, pos := st.col, st.row, st.pos
-	c = integerStoreText(c, col.Type)
+	c = integerStoreText(enumIndexConst(c, col.Type), col.Type)
 	var err error
 	if st.lenient && (c.Null && !col.Nullable && st.nullToDefault || numberConst(c, col.Type) && storeOutOfRange(c, col.Type)) {
 		if v, w, ok := b.adjustConst(c, col, strconv.Itoa(r)); ok {
@@ -102,4 +103,23 @@ func (b *binder) storeConst(c *Const, st constStore, notes *[]Warning) (Expr, er
 // (b'11111' into BIT(4) is out of range, as 31 is).
 func numberConst(c *Const, t columnar.Type) bool {
 	return c.T.ID != columnar.String || c.hex && t.Bit > 0
+}
+
+// enumIndexConst is c, a DECIMAL or DOUBLE constant stored into ENUM or
+// SET t, as its integer part: MySQL's Field_enum::store(double) stores
+// (longlong) nr, an index or bitmask as an integer is (2.0 is 'b'), where
+// its digits ('2.0') would be no member. Other constants come back as is.
+func enumIndexConst(c *Const, t columnar.Type) *Const {
+	if t.Members == "" || c.Null || c.T.IsWide() {
+		return c
+	}
+	switch c.T.ID {
+	case columnar.Decimal:
+		return &Const{T: columnar.TInt64, I: c.I / columnar.Pow10[c.T.Scale]}
+	case columnar.Float64:
+		if math.Abs(c.F) < 9.2e18 {
+			return &Const{T: columnar.TInt64, I: int64(c.F)}
+		}
+	}
+	return c
 }

@@ -234,6 +234,11 @@ func (b *binder) stringStoreError(pos int, e *columnar.StringError, table, col s
 		err.Detail = strings.TrimSuffix(detail, ")")
 		return err
 	}
+	if mysqlText, detail, ok := strings.Cut(text, " ("); ok && e.Truncated {
+		err := b.errCode(pos, WarnDataTruncated, "%s", mysqlText) // no member of the ENUM or SET
+		err.Detail = strings.TrimSuffix(detail, ")")
+		return err
+	}
 	return b.errf(pos, "%s", text)
 }
 
