@@ -10,14 +10,7 @@ func (g *Gen) groupScalar(ctes *[]*cte) sel {
 	from, cols, rows, conds := g.fromClause(0, ctes)
 	asc := &scope{cols: cols, agg: true, rows: rows, subq: true}
 	var refs []string
-	for _, i := range g.r.Perm(len(cols))[:min(len(cols), 1+g.r.Intn(2))] {
-		key := cols[i]
-		if key.typ == TInt && g.pct(30) {
-			key = g.keyExpr(key)
-		}
-		asc.keys = append(asc.keys, key)
-		refs = append(refs, key.ref)
-	}
+	asc.keys, refs = g.groupKeys(cols, g.r.Perm(len(cols))[:min(len(cols), 1+g.r.Intn(2))], 30)
 	var items []*Node
 	for _, k := range asc.keys {
 		if g.pct(70) {

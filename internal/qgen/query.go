@@ -330,6 +330,20 @@ func (g *Gen) where(sc *scope, conds []*Node) *Node {
 	return mk(TNone, " WHERE @", p).optional()
 }
 
+// groupKeys are the columns perm names as GROUP BY keys, an INT one
+// turned into an expression of itself (keyExpr) pct percent of the time,
+// and their text.
+func (g *Gen) groupKeys(cols []column, perm []int, pct int) (keys []column, refs []string) {
+	for _, i := range perm {
+		key := cols[i]
+		if key.typ == TInt && g.pct(pct) {
+			key = g.keyExpr(key)
+		}
+		keys, refs = append(keys, key), append(refs, key.ref)
+	}
+	return keys, refs
+}
+
 // groupSelect is a SELECT with aggregates, grouped by one or two columns
 // when grouped. Only grouped columns appear outside aggregate calls.
 // HAVING without GROUP BY is fine in both, but SQLite refuses it in a
@@ -341,16 +355,8 @@ func (g *Gen) groupSelect(d int, want []Type, named bool, ctes *[]*cte, grouped 
 	asc := &scope{cols: cols, agg: true, rows: rows, subq: d < 2}
 	groupBy := txt("")
 	if grouped {
-		perm := g.r.Perm(len(cols))[:min(len(cols), 1+g.r.Intn(2))]
 		var refs []string
-		for _, i := range perm {
-			key := cols[i]
-			if key.typ == TInt && g.pct(25) {
-				key = g.keyExpr(key)
-			}
-			asc.keys = append(asc.keys, key)
-			refs = append(refs, key.ref)
-		}
+		asc.keys, refs = g.groupKeys(cols, g.r.Perm(len(cols))[:min(len(cols), 1+g.r.Intn(2))], 25)
 		groupBy = txt(" GROUP BY " + strings.Join(refs, ", "))
 	}
 	if want == nil {
@@ -417,14 +423,7 @@ func (g *Gen) keyExpr(c column) column {
 func (g *Gen) rollup(ctes *[]*cte) *Node {
 	from, cols, rows, conds := g.fromClause(0, ctes)
 	sc := &scope{cols: cols, subq: true, rows: rows}
-	var keys []string
-	for _, i := range g.r.Perm(len(cols))[:min(len(cols), 1+g.r.Intn(2))] {
-		key := cols[i]
-		if key.typ == TInt && g.pct(60) {
-			key = g.keyExpr(key)
-		}
-		keys = append(keys, key.ref)
-	}
+	_, keys := g.groupKeys(cols, g.r.Perm(len(cols))[:min(len(cols), 1+g.r.Intn(2))], 60)
 	asc := &scope{cols: cols, agg: true, rows: rows}
 	var items []*Node
 	for k := 1 + g.r.Intn(2); k > 0; k-- {

@@ -12,14 +12,7 @@ func (g *Gen) groupWindows(ctes *[]*cte) (sel, []int, func() *Node) {
 	sc := &scope{cols: cols, rows: rows}
 	asc := &scope{cols: cols, agg: true, rows: rows}
 	var refs []string
-	for _, i := range g.r.Perm(len(cols))[:min(len(cols), 1+g.r.Intn(2))] {
-		key := cols[i]
-		if key.typ == TInt && g.pct(25) {
-			key = g.keyExpr(key)
-		}
-		asc.keys = append(asc.keys, key)
-		refs = append(refs, key.ref)
-	}
+	asc.keys, refs = g.groupKeys(cols, g.r.Perm(len(cols))[:min(len(cols), 1+g.r.Intn(2))], 25)
 	var items []*Node
 	var wins []int
 	for _, k := range asc.keys {
